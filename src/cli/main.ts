@@ -1,0 +1,25 @@
+import { Command, CommanderError } from 'commander';
+
+/** Builds the `flotilla` command tree. Each subcommand registers itself from its own module. */
+export function buildProgram(): Command {
+  const program = new Command('flotilla')
+    .description('Control plane for agentic software development')
+    .exitOverride()
+    .showHelpAfterError();
+  return program;
+}
+
+/** Runs the CLI and resolves to the process exit code (0 success, 1 runtime failure, 2 usage error). */
+export async function runCli(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    process.stderr.write(`flotilla: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
