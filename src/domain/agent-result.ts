@@ -1,0 +1,46 @@
+import type { AgentReview } from './review.ts';
+
+export type AgentRole = 'planner' | 'implementor' | 'reviewer';
+export const AGENT_ROLES: readonly AgentRole[] = ['planner', 'implementor', 'reviewer'];
+
+export interface PlannedWorkItem {
+  /** Id local to this result, so other creates can name it in `blockedBy`. */
+  tempID: string;
+  title: string;
+  body: string;
+  labels: string[];
+  /** tempIDs from this result, or ids of existing work items. */
+  blockedBy: string[];
+}
+
+export interface PlannedWorkItemUpdate {
+  workItemID: string;
+  /** Null means no change. */
+  body: string | null;
+  /** Null means no change. */
+  labels: string[] | null;
+}
+
+export interface PlannerResult {
+  role: 'planner';
+  create: PlannedWorkItem[];
+  close: string[];
+  update: PlannedWorkItemUpdate[];
+}
+
+export type ImplementorOutcome = 'completed' | 'blocked' | 'validation-failure';
+
+export interface ImplementorResult {
+  role: 'implementor';
+  outcome: ImplementorOutcome;
+  summary: string;
+  /** Added by the runtime adapter: every change against the base commit; null unless completed. */
+  patch: string | null;
+}
+
+export interface ReviewerResult {
+  role: 'reviewer';
+  review: AgentReview;
+}
+
+export type AgentResult = PlannerResult | ImplementorResult | ReviewerResult;

@@ -1,0 +1,142 @@
+import type { ImplementorResult, PlannerResult } from './agent-result.ts';
+import type { AgentReview } from './review.ts';
+import type { WorkItemStatus } from './work-item.ts';
+import type { TransitionCause } from './work-item-transitions.ts';
+
+/** Commands are what handlers ask for; only the command executor turns them into external writes. */
+export type EngineCommand =
+  | TransitionWorkItemStatus
+  | CreateWorkItem
+  | UpdateWorkItem
+  | CommentOnWorkItem
+  | CreateRevisionFromPatch
+  | UpdateRevision
+  | PostRevisionReview
+  | UpdateRevisionReview
+  | CommentOnRevision
+  | RequestPlannerRun
+  | RequestImplementorRun
+  | RequestReviewerRun
+  | CancelPlannerRun
+  | CancelImplementorRun
+  | CancelReviewerRun
+  | ApplyPlannerResult
+  | ApplyImplementorResult
+  | ApplyReviewerResult;
+
+export type EngineCommandType = EngineCommand['type'];
+
+export interface TransitionWorkItemStatus {
+  type: 'transitionWorkItemStatus';
+  workItemID: string;
+  newStatus: WorkItemStatus;
+  cause: TransitionCause;
+}
+
+export interface CreateWorkItem {
+  type: 'createWorkItem';
+  title: string;
+  body: string;
+  labels: string[];
+  blockedBy: string[];
+}
+
+export interface UpdateWorkItem {
+  type: 'updateWorkItem';
+  workItemID: string;
+  body: string | null;
+  labels: string[] | null;
+}
+
+export interface CommentOnWorkItem {
+  type: 'commentOnWorkItem';
+  workItemID: string;
+  body: string;
+}
+
+export interface CreateRevisionFromPatch {
+  type: 'createRevisionFromPatch';
+  workItemID: string;
+  patch: string;
+  branchName: string;
+  body: string;
+}
+
+export interface UpdateRevision {
+  type: 'updateRevision';
+  revisionID: string;
+  body: string;
+}
+
+export interface PostRevisionReview {
+  type: 'postRevisionReview';
+  revisionID: string;
+  review: AgentReview;
+}
+
+export interface UpdateRevisionReview {
+  type: 'updateRevisionReview';
+  revisionID: string;
+  review: AgentReview;
+}
+
+export interface CommentOnRevision {
+  type: 'commentOnRevision';
+  revisionID: string;
+  body: string;
+}
+
+export interface RequestPlannerRun {
+  type: 'requestPlannerRun';
+  specPaths: string[];
+  /** The blob SHA of each spec at request time: what the planner is given and what gets marked planned. */
+  specSHAs: Record<string, string>;
+}
+
+export interface RequestImplementorRun {
+  type: 'requestImplementorRun';
+  workItemID: string;
+}
+
+export interface RequestReviewerRun {
+  type: 'requestReviewerRun';
+  workItemID: string;
+  revisionID: string;
+}
+
+export interface CancelPlannerRun {
+  type: 'cancelPlannerRun';
+}
+
+export interface CancelImplementorRun {
+  type: 'cancelImplementorRun';
+  workItemID: string;
+}
+
+export interface CancelReviewerRun {
+  type: 'cancelReviewerRun';
+  workItemID: string;
+}
+
+export interface ApplyPlannerResult {
+  type: 'applyPlannerResult';
+  result: PlannerResult;
+}
+
+export interface ApplyImplementorResult {
+  type: 'applyImplementorResult';
+  workItemID: string;
+  branchName: string;
+  result: ImplementorResult;
+}
+
+export interface ApplyReviewerResult {
+  type: 'applyReviewerResult';
+  workItemID: string;
+  revisionID: string;
+  review: AgentReview;
+  /** Where needs-changes sends the item: back for rework, or to a human once the review-round cap is hit. */
+  needsChangesStatus: 'pending' | 'needs-refinement';
+}
+
+export type AgentRunRequestCommand = RequestPlannerRun | RequestImplementorRun | RequestReviewerRun;

@@ -1,0 +1,240 @@
+import type { ImplementorResult, PlannerResult, ReviewerResult } from './agent-result.ts';
+import type { AgentFailureReason, AgentUsage } from './agent-run.ts';
+import type { AgentRunRequestCommand, EngineCommand } from './commands.ts';
+import type { PipelineStatus, Revision } from './revision.ts';
+import type { SpecStatus } from './spec.ts';
+import type { WorkItem, WorkItemStatus } from './work-item.ts';
+
+/** Everything the engine reacts to: poller observations, agent lifecycle, command results, user actions. */
+export type EngineEvent =
+  | WorkItemChanged
+  | RevisionChanged
+  | SpecChanged
+  | PlannerRequested
+  | PlannerStarted
+  | PlannerCompleted
+  | PlannerFailed
+  | ImplementorRequested
+  | ImplementorStarted
+  | ImplementorCompleted
+  | ImplementorFailed
+  | ReviewerRequested
+  | ReviewerStarted
+  | ReviewerCompleted
+  | ReviewerFailed
+  | CommandRejected
+  | CommandFailed
+  | DispatchQueued
+  | DispatchDropped
+  | ErrorRecorded
+  | UserRequestedImplementorRun
+  | UserRequestedReviewerRun
+  | UserCancelledRun
+  | UserTransitionedStatus;
+
+export type EngineEventType = EngineEvent['type'];
+
+// --- poller observations -------------------------------------------------------------------------
+
+export interface WorkItemChanged {
+  type: 'workItemChanged';
+  workItemID: string;
+  /** The item as it is now; null when it no longer exists at all. */
+  workItem: WorkItem | null;
+  oldStatus: WorkItemStatus | null;
+  newStatus: WorkItemStatus | null;
+}
+
+export interface RevisionChanged {
+  type: 'revisionChanged';
+  revisionID: string;
+  workItemID: string | null;
+  /** The revision as it is now; null when it was removed (closed without merge, deleted). */
+  revision: Revision | null;
+  oldPipelineStatus: PipelineStatus | null;
+  /** Null when the pipeline is unknown (or the revision was removed). */
+  newPipelineStatus: PipelineStatus | null;
+}
+
+export interface SpecChanged {
+  type: 'specChanged';
+  filePath: string;
+  blobSHA: string;
+  frontmatterStatus: SpecStatus;
+  changeType: 'added' | 'modified' | 'removed';
+  /** The default branch's head when the change was seen. */
+  commitSHA: string;
+}
+
+// --- agent lifecycle -----------------------------------------------------------------------------
+
+interface RunRequested {
+  sessionID: string;
+  /** Epoch milliseconds. */
+  at: number;
+}
+
+interface RunStarted {
+  sessionID: string;
+  logFilePath: string | null;
+  at: number;
+}
+
+interface RunEnded {
+  sessionID: string;
+  logFilePath: string | null;
+  usage: AgentUsage | null;
+  at: number;
+}
+
+interface RunFailedFields extends RunEnded {
+  reason: AgentFailureReason;
+  error: string;
+}
+
+export interface PlannerRequested extends RunRequested {
+  type: 'plannerRequested';
+  specPaths: string[];
+  specSHAs: Record<string, string>;
+}
+export interface PlannerStarted extends RunStarted {
+  type: 'plannerStarted';
+}
+export interface PlannerCompleted extends RunEnded {
+  type: 'plannerCompleted';
+  specPaths: string[];
+  result: PlannerResult;
+}
+export interface PlannerFailed extends RunFailedFields {
+  type: 'plannerFailed';
+  specPaths: string[];
+}
+
+export interface ImplementorRequested extends RunRequested {
+  type: 'implementorRequested';
+  workItemID: string;
+  branchName: string;
+}
+export interface ImplementorStarted extends RunStarted {
+  type: 'implementorStarted';
+}
+export interface ImplementorCompleted extends RunEnded {
+  type: 'implementorCompleted';
+  workItemID: string;
+  branchName: string;
+  result: ImplementorResult;
+}
+export interface ImplementorFailed extends RunFailedFields {
+  type: 'implementorFailed';
+  workItemID: string;
+  branchName: string;
+}
+
+export interface ReviewerRequested extends RunRequested {
+  type: 'reviewerRequested';
+  workItemID: string;
+  revisionID: string;
+}
+export interface ReviewerStarted extends RunStarted {
+  type: 'reviewerStarted';
+}
+export interface ReviewerCompleted extends RunEnded {
+  type: 'reviewerCompleted';
+  workItemID: string;
+  revisionID: string;
+  result: ReviewerResult;
+}
+export interface ReviewerFailed extends RunFailedFields {
+  type: 'reviewerFailed';
+  workItemID: string;
+  revisionID: string;
+}
+
+// --- command results, scheduling, errors ---------------------------------------------------------
+
+/**
+ * `duplicate`: the same run is already requested, running or queued (normal during bursts; not an error).
+ * `policy`: the configured policy refused. `invalid`: the command does not fit the current state.
+ */
+export type RejectionKind = 'duplicate' | 'policy' | 'invalid';
+
+export interface CommandRejected {
+  type: 'commandRejected';
+  command: EngineCommand;
+  reason: string;
+  kind: RejectionKind;
+  at: number;
+}
+
+export interface CommandFailed {
+  type: 'commandFailed';
+  command: EngineCommand;
+  error: string;
+  at: number;
+}
+
+/** A run request waits: all agent slots are busy, or a retry is backing off until `notBefore`. */
+export interface DispatchQueued {
+  type: 'dispatchQueued';
+  command: AgentRunRequestCommand;
+  reason: 'capacity' | 'backoff';
+  /** Epoch milliseconds before which it will not start (backoff); null when only waiting for a slot. */
+  notBefore: number | null;
+  priority: number;
+  at: number;
+}
+
+/** A queued run request was abandoned (its work item moved on, policy refused, or the engine stops). */
+export interface DispatchDropped {
+  type: 'dispatchDropped';
+  command: AgentRunRequestCommand;
+  reason: string;
+  at: number;
+}
+
+/** Something went wrong outside a command: a poller failure, a bad spec, an exception in the loop. */
+export interface ErrorRecorded {
+  type: 'errorRecorded';
+  source: string;
+  message: string;
+  at: number;
+}
+
+// --- user actions --------------------------------------------------------------------------------
+
+export interface UserRequestedImplementorRun {
+  type: 'userRequestedImplementorRun';
+  workItemID: string;
+}
+
+export interface UserRequestedReviewerRun {
+  type: 'userRequestedReviewerRun';
+  workItemID: string;
+}
+
+export interface UserCancelledRun {
+  type: 'userCancelledRun';
+  sessionID: string;
+}
+
+export interface UserTransitionedStatus {
+  type: 'userTransitionedStatus';
+  workItemID: string;
+  newStatus: WorkItemStatus;
+}
+
+/** The events that end a run; accepted even while the engine is shutting down. */
+export const TERMINAL_RUN_EVENT_TYPES = [
+  'plannerCompleted',
+  'plannerFailed',
+  'implementorCompleted',
+  'implementorFailed',
+  'reviewerCompleted',
+  'reviewerFailed',
+] as const satisfies readonly EngineEventType[];
+
+export type TerminalRunEvent = Extract<EngineEvent, { type: (typeof TERMINAL_RUN_EVENT_TYPES)[number] }>;
+
+export function isTerminalRunEvent(event: EngineEvent): event is TerminalRunEvent {
+  return (TERMINAL_RUN_EVENT_TYPES as readonly string[]).includes(event.type);
+}

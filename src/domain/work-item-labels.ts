@@ -1,0 +1,46 @@
+import {
+  WORK_ITEM_COMPLEXITIES,
+  WORK_ITEM_PRIORITIES,
+  WORK_ITEM_STATUSES,
+  type WorkItemComplexity,
+  type WorkItemKind,
+  type WorkItemPriority,
+  type WorkItemStatus,
+} from './work-item.ts';
+
+export interface ParsedWorkItemLabels {
+  status: WorkItemStatus | null;
+  kind: WorkItemKind;
+  priority: WorkItemPriority | null;
+  complexity: WorkItemComplexity | null;
+  /** Labels outside the reserved prefixes, kept as they are. */
+  other: string[];
+}
+
+const RESERVED_PREFIXES = ['status:', 'task:', 'priority:', 'complexity:'];
+
+function pick<T extends string>(labels: readonly string[], prefix: string, allowed: readonly T[]): T | null {
+  // Several valid values: the alphabetically first wins, so the outcome does not depend on label order.
+  const values = labels
+    .filter((label) => label.startsWith(prefix))
+    .map((label) => label.slice(prefix.length))
+    .filter((value): value is T => (allowed as readonly string[]).includes(value))
+    .sort();
+  return values[0] ?? null;
+}
+
+/**
+ * Reads the reserved label categories (reference §1.1): `status:*`, `task:implement|refinement`,
+ * `priority:*`, `complexity:*` (tasks only). Unknown values under a known prefix are dropped.
+ */
+export function parseWorkItemLabels(labels: readonly string[]): ParsedWorkItemLabels {
+  const kind =
+    pick(labels, 'task:', ['implement', 'refinement'] as const) === 'refinement' ? 'refinement' : 'task';
+  return {
+    status: pick(labels, 'status:', WORK_ITEM_STATUSES),
+    kind,
+    priority: pick(labels, 'priority:', WORK_ITEM_PRIORITIES),
+    complexity: kind === 'task' ? pick(labels, 'complexity:', WORK_ITEM_COMPLEXITIES) : null,
+    other: labels.filter((label) => !RESERVED_PREFIXES.some((prefix) => label.startsWith(prefix))),
+  };
+}

@@ -1,0 +1,69 @@
+import type { WorkItemStatus } from './work-item.ts';
+
+/**
+ * Why the engine moves a work item. Every automatic transition names its cause, and the pair
+ * (from → to) must appear in the table for that cause; `user` and `planner` transitions may go anywhere.
+ */
+export type TransitionCause =
+  | 'readiness'
+  | 'dependency-resolved'
+  | 'implementor-accepted'
+  | 'implementor-result'
+  | 'implementor-failed'
+  | 'orphaned'
+  | 'reviewer-result'
+  | 'reviewer-failed'
+  | 'retries-exhausted'
+  | 'run-cancelled'
+  | 'merged'
+  | 'planner'
+  | 'user';
+
+type Pair = readonly [WorkItemStatus, WorkItemStatus];
+
+/** The normative work item transition table (reference §1.2, with Flotilla's additions marked). */
+export const WORK_ITEM_TRANSITIONS: Readonly<Record<TransitionCause, readonly Pair[] | 'any'>> = {
+  readiness: [['pending', 'ready']],
+  'dependency-resolved': [['pending', 'ready']],
+  'implementor-accepted': [['ready', 'in-progress']],
+  'implementor-result': [
+    ['in-progress', 'review'],
+    ['in-progress', 'blocked'],
+    ['in-progress', 'needs-refinement'],
+  ],
+  'implementor-failed': [['in-progress', 'pending']],
+  orphaned: [['in-progress', 'pending']],
+  // Flotilla: needs-changes sends the item back for rework (pending) until the review-round cap,
+  // then to needs-refinement for a human.
+  'reviewer-result': [
+    ['review', 'approved'],
+    ['review', 'needs-refinement'],
+    ['review', 'pending'],
+  ],
+  'reviewer-failed': [['review', 'pending']],
+  // Flotilla: bounded failure — after maxAttempts the item is parked as blocked with the last failure.
+  'retries-exhausted': [
+    ['in-progress', 'blocked'],
+    ['pending', 'blocked'],
+    ['ready', 'blocked'],
+    ['review', 'blocked'],
+  ],
+  // Flotilla: a run the user cancelled parks the item as blocked instead of restarting it at once.
+  'run-cancelled': [
+    ['in-progress', 'blocked'],
+    ['review', 'blocked'],
+  ],
+  merged: [['approved', 'closed']],
+  planner: 'any',
+  user: 'any',
+};
+
+export function isAllowedWorkItemTransition(
+  from: WorkItemStatus,
+  to: WorkItemStatus,
+  cause: TransitionCause,
+): boolean {
+  const allowed = WORK_ITEM_TRANSITIONS[cause];
+  if (allowed === 'any') return true;
+  return allowed.some(([f, t]) => f === from && t === to);
+}

@@ -1,0 +1,46 @@
+/** Lifecycle status of a work item (reference-behaviour §1.1). */
+export const WORK_ITEM_STATUSES = [
+  'pending',
+  'ready',
+  'in-progress',
+  'review',
+  'approved',
+  'needs-refinement',
+  'blocked',
+  'closed',
+] as const;
+export type WorkItemStatus = (typeof WORK_ITEM_STATUSES)[number];
+
+export const WORK_ITEM_PRIORITIES = ['high', 'medium', 'low'] as const;
+export type WorkItemPriority = (typeof WORK_ITEM_PRIORITIES)[number];
+
+export const WORK_ITEM_COMPLEXITIES = ['trivial', 'low', 'medium', 'high'] as const;
+export type WorkItemComplexity = (typeof WORK_ITEM_COMPLEXITIES)[number];
+
+/**
+ * `task` items are implemented by agents; `refinement` items are the planner's questions about a spec.
+ * Refinement items are never dispatched to an implementor and stay visible to the planner.
+ */
+export type WorkItemKind = 'task' | 'refinement';
+
+export interface WorkItem {
+  id: string;
+  title: string;
+  status: WorkItemStatus;
+  kind: WorkItemKind;
+  priority: WorkItemPriority | null;
+  complexity: WorkItemComplexity | null;
+  /** Ids of the items that must be approved or closed before this one becomes ready. */
+  blockedBy: string[];
+  /** ISO timestamp of creation; used to order equal-priority dispatches oldest first. */
+  createdAt: string;
+  /** The open revision implementing this item, if any. */
+  linkedRevision: string | null;
+}
+
+/** Statuses that satisfy a dependency: a blocker in one of these no longer blocks. */
+export const DEPENDENCY_TERMINAL_STATUSES: readonly WorkItemStatus[] = ['approved', 'closed'];
+
+export function isDependencyTerminal(status: WorkItemStatus): boolean {
+  return DEPENDENCY_TERMINAL_STATUSES.includes(status);
+}

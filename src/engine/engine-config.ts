@@ -1,0 +1,96 @@
+import type { EngineCommand } from '../domain/index.ts';
+import type { Logger } from '../logging/logger.ts';
+import type { Provider } from '../providers/types.ts';
+import type { RuntimeAdapterDeps, RuntimeAdapters } from './runtime-adapter/types.ts';
+import type { EngineState } from './state-store/engine-state.ts';
+
+export type PolicyDecision = { allowed: true } | { allowed: false; reason: string };
+
+/** Decides whether a command may run; sees the same snapshot as the guards. */
+export type Policy = (command: EngineCommand, state: EngineState) => PolicyDecision;
+
+/** Time source, injectable so scheduling is testable without real waiting. */
+export interface Clock {
+  now(): number;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (callback, ms) => {
+    const handle = setTimeout(callback, ms);
+    handle.unref?.();
+    return handle;
+  },
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+export interface SchedulerConfig {
+  /** Runs (planner included) allowed at once; further dispatches queue by priority, then age. */
+  maxConcurrentAgents: number;
+  /** Failed runs of one kind for one work item before it is parked as blocked. */
+  maxAttempts: number;
+  /** Seconds; the n-th retry waits base × 2^(n-1), capped at `retryMaxDelay`. */
+  retryBaseDelay: number;
+  retryMaxDelay: number;
+  /** Seconds without output or activity before a run is cancelled with reason `timeout`. */
+  stallTimeout: number;
+}
+
+/** Limits the pure handlers need. */
+export interface HandlerConfig {
+  maxAttempts: number;
+  /** needs-changes verdicts sent back for automatic rework before a human must look. */
+  maxReviewRounds: number;
+}
+
+export interface EngineConfig {
+  provider: Provider;
+  createRuntimeAdapters: (deps: RuntimeAdapterDeps) => RuntimeAdapters;
+  policy?: Policy;
+  logger?: Logger;
+  /** Seconds stop() waits for cancelled runs to end. */
+  shutdownTimeout?: number;
+  /** Seconds between polls. */
+  pollIntervals?: { workItems?: number; revisions?: number; specs?: number };
+  scheduler?: Partial<SchedulerConfig>;
+  maxReviewRounds?: number;
+  /** Implementor branches are `<branchPrefix><workItemID>`. */
+  branchPrefix?: string;
+  /** State restored from durable storage (planned SHAs, run history). */
+  initialState?: Partial<EngineState>;
+  clock?: Clock;
+  generateSessionID?: () => string;
+}
+
+export interface ResolvedEngineConfig {
+  shutdownTimeout: number;
+  pollIntervals: { workItems: number; revisions: number; specs: number };
+  scheduler: SchedulerConfig;
+  handlers: HandlerConfig;
+  branchPrefix: string;
+}
+
+export const DEFAULT_SCHEDULER_CONFIG: SchedulerConfig = {
+  maxConcurrentAgents: 3,
+  maxAttempts: 3,
+  retryBaseDelay: 30,
+  retryMaxDelay: 900,
+  stallTimeout: 900,
+};
+
+export function resolveEngineConfig(config: EngineConfig): ResolvedEngineConfig {
+  const scheduler = { ...DEFAULT_SCHEDULER_CONFIG, ...config.scheduler };
+  return {
+    shutdownTimeout: config.shutdownTimeout ?? 300,
+    pollIntervals: {
+      workItems: config.pollIntervals?.workItems ?? 30,
+      revisions: config.pollIntervals?.revisions ?? 30,
+      specs: config.pollIntervals?.specs ?? 60,
+    },
+    scheduler,
+    handlers: { maxAttempts: scheduler.maxAttempts, maxReviewRounds: config.maxReviewRounds ?? 3 },
+    branchPrefix: config.branchPrefix ?? 'flotilla/',
+  };
+}

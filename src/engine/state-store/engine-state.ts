@@ -1,0 +1,74 @@
+import type {
+  AgentFailureReason,
+  AgentRun,
+  AgentRunRequestCommand,
+  EngineEvent,
+  Revision,
+  Spec,
+  WorkItem,
+} from '../../domain/index.ts';
+
+export interface ErrorEntry {
+  /** Epoch milliseconds. */
+  at: number;
+  source: string;
+  message: string;
+  event: EngineEvent | null;
+}
+
+/** Consecutive failures of one kind of run, for retry backoff and the attempt cap. */
+export interface FailureRecord {
+  attempts: number;
+  lastReason: AgentFailureReason;
+  lastError: string;
+  lastFailedAt: number;
+  lastSessionID: string;
+}
+
+/** A run request waiting for a slot or for its retry backoff to pass. */
+export interface QueuedDispatch {
+  key: string;
+  command: AgentRunRequestCommand;
+  reason: 'capacity' | 'backoff';
+  notBefore: number | null;
+  priority: number;
+  queuedAt: number;
+}
+
+export const MAX_ERROR_ENTRIES = 50;
+
+/** The single source of truth. Plain data only: every change goes through applyStateUpdate. */
+export interface EngineState {
+  workItems: Record<string, WorkItem>;
+  revisions: Record<string, Revision>;
+  specs: Record<string, Spec>;
+  agentRuns: Record<string, AgentRun>;
+  errors: ErrorEntry[];
+  /** Spec path → blob SHA last planned successfully. */
+  lastPlannedSHAs: Record<string, string>;
+  dispatchQueue: QueuedDispatch[];
+  /** Keyed by `failureKey(role, workItemID)`; cleared by a success or a human's intervention. */
+  failures: Record<string, FailureRecord>;
+  /** Work item id → number of needs-changes verdicts since it was last approved or reset by a human. */
+  reviewRounds: Record<string, number>;
+}
+
+export function buildInitialEngineState(overrides: Partial<EngineState> = {}): EngineState {
+  return {
+    workItems: {},
+    revisions: {},
+    specs: {},
+    agentRuns: {},
+    errors: [],
+    lastPlannedSHAs: {},
+    dispatchQueue: [],
+    failures: {},
+    reviewRounds: {},
+    ...overrides,
+  };
+}
+
+/** `planner`, `implementor:<id>` or `reviewer:<id>`. */
+export function failureKey(role: AgentRun['role'], workItemID?: string): string {
+  return role === 'planner' ? 'planner' : `${role}:${workItemID ?? ''}`;
+}

@@ -1,0 +1,80 @@
+import type {
+  AgentReview,
+  ReviewHistory,
+  Revision,
+  RevisionFile,
+  SpecListing,
+  WorkItem,
+  WorkItemStatus,
+} from '../domain/index.ts';
+
+/** Reads work items. Only pollers and runtime adapters get readers. */
+export interface WorkItemReader {
+  /** Every work item that is not closed. */
+  listWorkItems(): Promise<WorkItem[]>;
+  /** Any work item, closed ones included; null when the id does not exist. */
+  getWorkItem(id: string): Promise<WorkItem | null>;
+  /** The item's description without provider metadata. Throws when the item does not exist. */
+  getWorkItemBody(id: string): Promise<string>;
+}
+
+export interface CreateWorkItemInput {
+  title: string;
+  body: string;
+  labels: string[];
+  blockedBy: string[];
+}
+
+/** Writes work items. Only the command executor gets writers. */
+export interface WorkItemWriter {
+  transitionStatus(id: string, status: WorkItemStatus): Promise<void>;
+  createWorkItem(input: CreateWorkItemInput): Promise<WorkItem>;
+  /** Null fields are left unchanged. Labels replace the non-reserved labels. */
+  updateWorkItem(id: string, update: { body: string | null; labels: string[] | null }): Promise<void>;
+  addComment(id: string, body: string): Promise<void>;
+}
+
+export interface RevisionReader {
+  /** Every open revision, with its latest known pipeline. */
+  listRevisions(): Promise<Revision[]>;
+  getRevision(id: string): Promise<Revision | null>;
+  getRevisionFiles(id: string): Promise<RevisionFile[]>;
+  getReviewHistory(id: string): Promise<ReviewHistory>;
+}
+
+export interface CreateRevisionInput {
+  workItemID: string;
+  patch: string;
+  branchName: string;
+  title: string;
+  body: string;
+}
+
+export interface RevisionWriter {
+  /**
+   * Creates the revision by applying the patch to a fresh branch from the default branch, or updates the
+   * revision that already exists for the branch. A patch that does not apply throws and writes nothing.
+   */
+  createFromPatch(input: CreateRevisionInput): Promise<Revision>;
+  updateBody(revisionID: string, body: string): Promise<void>;
+  /** Returns the new review's id. */
+  postReview(revisionID: string, review: AgentReview): Promise<string>;
+  /** Replaces the engine's earlier review. */
+  updateReview(revisionID: string, reviewID: string, review: AgentReview): Promise<string>;
+  postComment(revisionID: string, body: string): Promise<void>;
+}
+
+export interface SpecReader {
+  /** Specs on the default branch; unreadable ones come back as problems, not as a failed listing. */
+  listSpecs(): Promise<SpecListing>;
+  getDefaultBranchSHA(): Promise<string>;
+}
+
+/** The five interfaces a provider (local, GitHub, in-memory) implements. */
+export interface Provider {
+  workItemReader: WorkItemReader;
+  workItemWriter: WorkItemWriter;
+  revisionReader: RevisionReader;
+  revisionWriter: RevisionWriter;
+  specReader: SpecReader;
+}
