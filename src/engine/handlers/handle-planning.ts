@@ -1,0 +1,43 @@
+import type { EngineCommand, RequestPlannerRun } from '../../domain/index.ts';
+import type { EngineState } from '../state-store/engine-state.ts';
+import {
+  getActivePlannerRun,
+  getApprovedSpecSHAs,
+  getSpecsRequiringPlanning,
+} from '../state-store/selectors/index.ts';
+import type { Handler } from './handler.ts';
+
+/**
+ * specChanged → plan when something needs it and no planner is active; plannerCompleted → apply the result
+ * and plan again if specs changed meanwhile; plannerFailed (error/timeout) below the cap → plan again.
+ */
+export const handlePlanning: Handler = (event, state, config) => {
+  switch (event.type) {
+    case 'specChanged':
+      if (getActivePlannerRun(state) !== null) return [];
+      return requestPlanningIfNeeded(state);
+    case 'plannerCompleted':
+      return [{ type: 'applyPlannerResult', result: event.result }, ...requestPlanningIfNeeded(state)];
+    case 'plannerFailed': {
+      if (event.reason === 'cancelled') return [];
+      const attempts = state.failures.planner?.attempts ?? 0;
+      if (attempts >= config.maxAttempts) return [];
+      // The scheduler applies the backoff; the request carries the corpus as it is now.
+      return requestPlanningIfNeeded(state);
+    }
+    default:
+      return [];
+  }
+};
+
+/** The planner always gets every approved spec, with the SHAs it will be recorded as having planned. */
+function requestPlanningIfNeeded(state: EngineState): EngineCommand[] {
+  if (getSpecsRequiringPlanning(state).length === 0) return [];
+  const specSHAs = getApprovedSpecSHAs(state);
+  const command: RequestPlannerRun = {
+    type: 'requestPlannerRun',
+    specPaths: Object.keys(specSHAs),
+    specSHAs,
+  };
+  return [command];
+}

@@ -1,0 +1,83 @@
+import type { EngineCommand, ReviewerFailed } from '../../domain/index.ts';
+import type { HandlerConfig } from '../engine-config.ts';
+import type { EngineState } from '../state-store/engine-state.ts';
+import {
+  getActiveAgentRun,
+  getFailureRecord,
+  getReviewRounds,
+  getWorkItemWithRevision,
+} from '../state-store/selectors/index.ts';
+import { buildRetriesExhaustedComment } from './comments/build-retries-exhausted-comment.ts';
+import { buildRunCancelledComment } from './comments/build-run-cancelled-comment.ts';
+import type { Handler } from './handler.ts';
+
+/**
+ * A green revision whose item is in review gets a reviewer; a verdict is applied (needs-changes goes back for
+ * rework until the review-round cap, then to a human); a failed review is retried, or parked as blocked.
+ */
+export const handleReview: Handler = (event, state, config) => {
+  switch (event.type) {
+    case 'revisionChanged': {
+      if (event.newPipelineStatus !== 'success' || event.workItemID === null) return [];
+      const workItem = state.workItems[event.workItemID];
+      if (workItem === undefined || workItem.status !== 'review') return [];
+      if (getActiveAgentRun(state, workItem.id, 'reviewer') !== null) return [];
+      return [{ type: 'requestReviewerRun', workItemID: workItem.id, revisionID: event.revisionID }];
+    }
+    case 'workItemChanged': {
+      if (event.newStatus !== 'review') return [];
+      const linked = getWorkItemWithRevision(state, event.workItemID);
+      if (linked === null || linked.workItem.status !== 'review') return [];
+      if (linked.revision.pipeline?.status !== 'success') return [];
+      if (getActiveAgentRun(state, linked.workItem.id, 'reviewer') !== null) return [];
+      return [{ type: 'requestReviewerRun', workItemID: linked.workItem.id, revisionID: linked.revision.id }];
+    }
+    case 'reviewerCompleted':
+      return [
+        {
+          type: 'applyReviewerResult',
+          workItemID: event.workItemID,
+          revisionID: event.revisionID,
+          review: event.result.review,
+          // The state update has already counted this verdict.
+          needsChangesStatus:
+            getReviewRounds(state, event.workItemID) <= config.maxReviewRounds
+              ? 'pending'
+              : 'needs-refinement',
+        },
+      ];
+    case 'reviewerFailed':
+      return reactToFailure(event, state, config);
+    default:
+      return [];
+  }
+};
+
+function reactToFailure(event: ReviewerFailed, state: EngineState, config: HandlerConfig): EngineCommand[] {
+  const workItemID = event.workItemID;
+  if (event.reason === 'cancelled') {
+    if (state.agentRuns[event.sessionID]?.cancelRequestedBy !== 'user') return []; // shutdown: nothing to do
+    return [
+      { type: 'transitionWorkItemStatus', workItemID, newStatus: 'blocked', cause: 'run-cancelled' },
+      { type: 'commentOnWorkItem', workItemID, body: buildRunCancelledComment('reviewer', event.sessionID) },
+    ];
+  }
+  const failure = getFailureRecord(state, 'reviewer', workItemID);
+  if (failure !== null && failure.attempts >= config.maxAttempts) {
+    return [
+      { type: 'transitionWorkItemStatus', workItemID, newStatus: 'blocked', cause: 'retries-exhausted' },
+      {
+        type: 'commentOnWorkItem',
+        workItemID,
+        body: buildRetriesExhaustedComment({
+          role: 'reviewer',
+          failure,
+          maxAttempts: config.maxAttempts,
+          logFilePath: state.agentRuns[failure.lastSessionID]?.logFilePath ?? null,
+        }),
+      },
+    ];
+  }
+  // Retry the review itself (not the implementation); the scheduler backs it off.
+  return [{ type: 'requestReviewerRun', workItemID, revisionID: event.revisionID }];
+}

@@ -1,0 +1,12 @@
+import type { EngineCommand, EngineEvent } from '../../domain/index.ts';
+import type { HandlerConfig } from '../engine-config.ts';
+import type { EngineState } from '../state-store/engine-state.ts';
+
+/** A pure reaction to one event, seen against the state after that event was applied. No I/O. */
+export type Handler = (event: EngineEvent, state: EngineState, config: HandlerConfig) => EngineCommand[];
+
+export interface NamedHandler {
+  /** For logs and recorded errors when the handler throws. */
+  name: string;
+  handle: Handler;
+}

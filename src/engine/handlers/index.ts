@@ -1,0 +1,30 @@
+import { handleDependencyResolution } from './handle-dependency-resolution.ts';
+import { handleImplementation } from './handle-implementation.ts';
+import { handleOrphanedWorkItem } from './handle-orphaned-work-item.ts';
+import { handlePlanning } from './handle-planning.ts';
+import { handleReadiness } from './handle-readiness.ts';
+import { handleReview } from './handle-review.ts';
+import { handleUserDispatch } from './handle-user-dispatch.ts';
+import type { NamedHandler } from './handler.ts';
+
+export type { Handler, NamedHandler } from './handler.ts';
+export {
+  handleDependencyResolution,
+  handleImplementation,
+  handleOrphanedWorkItem,
+  handlePlanning,
+  handleReadiness,
+  handleReview,
+  handleUserDispatch,
+};
+
+/** Every handler, in the order the loop runs them on each event (their commands run in this order too). */
+export const ALL_HANDLERS: readonly NamedHandler[] = [
+  { name: 'planning', handle: handlePlanning },
+  { name: 'readiness', handle: handleReadiness },
+  { name: 'implementation', handle: handleImplementation },
+  { name: 'review', handle: handleReview },
+  { name: 'dependency-resolution', handle: handleDependencyResolution },
+  { name: 'orphaned-work-item', handle: handleOrphanedWorkItem },
+  { name: 'user-dispatch', handle: handleUserDispatch },
+];

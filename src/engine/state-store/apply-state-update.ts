@@ -1,0 +1,436 @@
+import {
+  type AgentRole,
+  type AgentRun,
+  type AgentRunStatus,
+  canTransitionAgentRun,
+  type DispatchDropped,
+  type DispatchQueued,
+  type EngineEvent,
+  failureReasonToRunStatus,
+  type ImplementorCompleted,
+  type ImplementorFailed,
+  type ImplementorStarted,
+  isAgentRunActive,
+  type PlannerCompleted,
+  type PlannerFailed,
+  type PlannerStarted,
+  type ReviewerCompleted,
+  type ReviewerFailed,
+  type ReviewerStarted,
+  type RevisionChanged,
+  type SpecChanged,
+  type UserCancelledRun,
+  type WorkItemChanged,
+} from '../../domain/index.ts';
+import { buildDispatchKey } from './dispatch-key.ts';
+import {
+  type EngineState,
+  type ErrorEntry,
+  type FailureRecord,
+  failureKey,
+  MAX_ERROR_ENTRIES,
+  type QueuedDispatch,
+} from './engine-state.ts';
+import { isPlainDataEqual } from './is-plain-data-equal.ts';
+
+export interface StateUpdate {
+  state: EngineState;
+  /** Events that could not be applied (unknown session, invalid run transition, …); the caller logs them. */
+  warnings: string[];
+}
+
+/**
+ * The only way state changes: a pure function of the state and one event. Never mutates its input; returns
+ * the very same state object when the event changes nothing, so subscribers can compare by reference.
+ * Rules: `src/engine/README.md`, "State update rules".
+ */
+export function applyStateUpdate(state: EngineState, event: EngineEvent): StateUpdate {
+  switch (event.type) {
+    case 'workItemChanged':
+      return applyWorkItemChanged(state, event);
+    case 'revisionChanged':
+      return applyRevisionChanged(state, event);
+    case 'specChanged':
+      return applySpecChanged(state, event);
+
+    case 'plannerRequested':
+      return addRequestedRun(state, event.type, {
+        ...newRunFields(event.sessionID, event.at),
+        role: 'planner',
+        specPaths: event.specPaths,
+        specSHAs: event.specSHAs,
+      });
+    case 'implementorRequested':
+      return addRequestedRun(state, event.type, {
+        ...newRunFields(event.sessionID, event.at),
+        role: 'implementor',
+        workItemID: event.workItemID,
+        branchName: event.branchName,
+      });
+    case 'reviewerRequested':
+      return addRequestedRun(state, event.type, {
+        ...newRunFields(event.sessionID, event.at),
+        role: 'reviewer',
+        workItemID: event.workItemID,
+        revisionID: event.revisionID,
+      });
+
+    case 'plannerStarted':
+      return startRun(state, event, 'planner');
+    case 'implementorStarted':
+      return startRun(state, event, 'implementor');
+    case 'reviewerStarted':
+      return startRun(state, event, 'reviewer');
+
+    case 'plannerCompleted':
+      return completeRun(state, event, 'planner', (next, run) =>
+        run.role === 'planner' ? recordPlannedSHAs(next, run.specPaths, run.specSHAs) : next,
+      );
+    case 'implementorCompleted':
+      return completeRun(state, event, 'implementor', (next) => next);
+    case 'reviewerCompleted':
+      return completeRun(state, event, 'reviewer', (next, run) =>
+        run.role === 'reviewer'
+          ? countReviewVerdict(next, run.workItemID, event.result.review.verdict)
+          : next,
+      );
+
+    case 'plannerFailed':
+      return failRun(state, event, 'planner');
+    case 'implementorFailed':
+      return failRun(state, event, 'implementor');
+    case 'reviewerFailed':
+      return failRun(state, event, 'reviewer');
+
+    case 'commandRejected':
+      // A duplicate request is the normal outcome of a burst of identical triggers, not an error.
+      if (event.kind === 'duplicate') return unchanged(state);
+      return unchanged(
+        appendError(state, {
+          at: event.at,
+          source: 'command-executor',
+          message: `${event.command.type} rejected (${event.kind}): ${event.reason}`,
+          event,
+        }),
+      );
+    case 'commandFailed':
+      return unchanged(
+        appendError(state, {
+          at: event.at,
+          source: 'command-executor',
+          message: `${event.command.type} failed: ${event.error}`,
+          event,
+        }),
+      );
+    case 'errorRecorded':
+      return unchanged(
+        appendError(state, { at: event.at, source: event.source, message: event.message, event }),
+      );
+
+    case 'dispatchQueued':
+      return unchanged(upsertQueuedDispatch(state, event));
+    case 'dispatchDropped':
+      return unchanged(dropQueuedDispatch(state, event));
+
+    case 'userCancelledRun':
+      return markCancelledByUser(state, event);
+    case 'userRequestedImplementorRun':
+      // A human asking again gives the item a fresh attempt budget.
+      return unchanged(
+        withFailures(state, omitKeys(state.failures, [failureKey('implementor', event.workItemID)])),
+      );
+    case 'userRequestedReviewerRun':
+      return unchanged(
+        withFailures(state, omitKeys(state.failures, [failureKey('reviewer', event.workItemID)])),
+      );
+    case 'userTransitionedStatus': {
+      const failures = omitKeys(state.failures, [
+        failureKey('implementor', event.workItemID),
+        failureKey('reviewer', event.workItemID),
+      ]);
+      const reviewRounds = omitKeys(state.reviewRounds, [event.workItemID]);
+      if (failures === state.failures && reviewRounds === state.reviewRounds) return unchanged(state);
+      return unchanged({ ...state, failures, reviewRounds });
+    }
+
+    default: {
+      // Compile-time exhaustiveness: a new event type without a case makes `event` not `never` here.
+      const unhandled: never = event;
+      throw new Error(`applyStateUpdate: unhandled event ${JSON.stringify(unhandled)}`);
+    }
+  }
+}
+
+// --- results ----------------------------------------------------------------------------------------
+
+function unchanged(state: EngineState): StateUpdate {
+  return { state, warnings: [] };
+}
+
+function rejected(state: EngineState, warning: string): StateUpdate {
+  return { state, warnings: [warning] };
+}
+
+// --- immutable record helpers -----------------------------------------------------------------------
+
+/** The record without `keys`; the same object when none of them is present. */
+function omitKeys<T>(record: Record<string, T>, keys: readonly string[]): Record<string, T> {
+  if (!keys.some((key) => Object.hasOwn(record, key))) return record;
+  const copy = { ...record };
+  for (const key of keys) delete copy[key];
+  return copy;
+}
+
+/** The record with `key` set; the same object when it already holds an equal value. */
+function setKey<T>(record: Record<string, T>, key: string, value: T): Record<string, T> {
+  if (Object.hasOwn(record, key) && isPlainDataEqual(record[key], value)) return record;
+  return { ...record, [key]: value };
+}
+
+function withFailures(state: EngineState, failures: EngineState['failures']): EngineState {
+  return failures === state.failures ? state : { ...state, failures };
+}
+
+// --- observations -----------------------------------------------------------------------------------
+
+function applyWorkItemChanged(state: EngineState, event: WorkItemChanged): StateUpdate {
+  if (event.workItem === null) {
+    const workItems = omitKeys(state.workItems, [event.workItemID]);
+    return unchanged(workItems === state.workItems ? state : { ...state, workItems });
+  }
+  if (event.workItem.id !== event.workItemID) {
+    return rejected(
+      state,
+      `workItemChanged: snapshot id ${event.workItem.id} does not match ${event.workItemID}`,
+    );
+  }
+  // Closed items are kept: they are what makes a closed blocker resolve.
+  const workItems = setKey(state.workItems, event.workItemID, event.workItem);
+  return unchanged(workItems === state.workItems ? state : { ...state, workItems });
+}
+
+function applyRevisionChanged(state: EngineState, event: RevisionChanged): StateUpdate {
+  if (event.revision === null) {
+    const revisions = omitKeys(state.revisions, [event.revisionID]);
+    return unchanged(revisions === state.revisions ? state : { ...state, revisions });
+  }
+  if (event.revision.id !== event.revisionID) {
+    return rejected(
+      state,
+      `revisionChanged: snapshot id ${event.revision.id} does not match ${event.revisionID}`,
+    );
+  }
+  // A null pipeline means "unknown right now" (CI fetch failed), never "removed": keep the last known one.
+  const known = state.revisions[event.revisionID];
+  const revision =
+    event.revision.pipeline === null && known !== undefined
+      ? { ...event.revision, pipeline: known.pipeline }
+      : event.revision;
+  const revisions = setKey(state.revisions, event.revisionID, revision);
+  return unchanged(revisions === state.revisions ? state : { ...state, revisions });
+}
+
+function applySpecChanged(state: EngineState, event: SpecChanged): StateUpdate {
+  if (event.changeType === 'removed') {
+    const specs = omitKeys(state.specs, [event.filePath]);
+    return unchanged(specs === state.specs ? state : { ...state, specs });
+  }
+  const specs = setKey(state.specs, event.filePath, {
+    filePath: event.filePath,
+    blobSHA: event.blobSHA,
+    frontmatterStatus: event.frontmatterStatus,
+  });
+  return unchanged(specs === state.specs ? state : { ...state, specs });
+}
+
+// --- agent runs -------------------------------------------------------------------------------------
+
+function newRunFields(sessionID: string, at: number) {
+  return {
+    sessionID,
+    status: 'requested' as const,
+    logFilePath: null,
+    error: null,
+    requestedAt: at,
+    endedAt: null,
+    usage: null,
+    cancelRequestedBy: null,
+  };
+}
+
+function addRequestedRun(state: EngineState, eventType: string, run: AgentRun): StateUpdate {
+  if (Object.hasOwn(state.agentRuns, run.sessionID)) {
+    return rejected(state, `${eventType}: session ${run.sessionID} already exists`);
+  }
+  // The request left the queue (if it waited there) the moment it was started.
+  const key = buildDispatchKey(run);
+  const dispatchQueue = state.dispatchQueue.some((entry) => entry.key === key)
+    ? state.dispatchQueue.filter((entry) => entry.key !== key)
+    : state.dispatchQueue;
+  return unchanged({ ...state, agentRuns: { ...state.agentRuns, [run.sessionID]: run }, dispatchQueue });
+}
+
+type RunLookup = { found: true; run: AgentRun } | { found: false; warning: string };
+
+/** The run the event is about, if it exists, has the event's role and may move to `to`. */
+function lookUpTransition(
+  state: EngineState,
+  event: { type: string; sessionID: string },
+  role: AgentRole,
+  to: AgentRunStatus,
+): RunLookup {
+  const run = state.agentRuns[event.sessionID];
+  if (run === undefined)
+    return { found: false, warning: `${event.type}: unknown session ${event.sessionID}` };
+  if (run.role !== role) {
+    return { found: false, warning: `${event.type}: session ${event.sessionID} is a ${run.role} run` };
+  }
+  if (!canTransitionAgentRun(run.status, to)) {
+    return {
+      found: false,
+      warning: `${event.type}: invalid run transition ${run.status} → ${to} for session ${event.sessionID}`,
+    };
+  }
+  return { found: true, run };
+}
+
+function putRun(state: EngineState, run: AgentRun): EngineState {
+  return { ...state, agentRuns: { ...state.agentRuns, [run.sessionID]: run } };
+}
+
+function runFailureKey(run: AgentRun): string {
+  return run.role === 'planner' ? failureKey('planner') : failureKey(run.role, run.workItemID);
+}
+
+function startRun(
+  state: EngineState,
+  event: PlannerStarted | ImplementorStarted | ReviewerStarted,
+  role: AgentRole,
+): StateUpdate {
+  const lookup = lookUpTransition(state, event, role, 'running');
+  if (!lookup.found) return rejected(state, lookup.warning);
+  return unchanged(
+    putRun(state, {
+      ...lookup.run,
+      status: 'running',
+      logFilePath: event.logFilePath ?? lookup.run.logFilePath,
+    }),
+  );
+}
+
+function completeRun(
+  state: EngineState,
+  event: PlannerCompleted | ImplementorCompleted | ReviewerCompleted,
+  role: AgentRole,
+  applyRoleEffects: (state: EngineState, run: AgentRun) => EngineState,
+): StateUpdate {
+  const lookup = lookUpTransition(state, event, role, 'completed');
+  if (!lookup.found) return rejected(state, lookup.warning);
+  const run: AgentRun = {
+    ...lookup.run,
+    status: 'completed',
+    // A null path at the end means "not reported again", not "no log": keep the one from the start.
+    logFilePath: event.logFilePath ?? lookup.run.logFilePath,
+    usage: event.usage,
+    endedAt: event.at,
+  };
+  // A success ends the streak of consecutive failures.
+  const next = withFailures(putRun(state, run), omitKeys(state.failures, [runFailureKey(run)]));
+  return unchanged(applyRoleEffects(next, run));
+}
+
+/** Records the SHAs the planner was given, so edits made while it ran are still planned afterwards. */
+function recordPlannedSHAs(
+  state: EngineState,
+  specPaths: readonly string[],
+  specSHAs: Readonly<Record<string, string>>,
+): EngineState {
+  let lastPlannedSHAs = state.lastPlannedSHAs;
+  for (const path of specPaths) {
+    const sha = specSHAs[path];
+    if (sha !== undefined) lastPlannedSHAs = setKey(lastPlannedSHAs, path, sha);
+  }
+  return lastPlannedSHAs === state.lastPlannedSHAs ? state : { ...state, lastPlannedSHAs };
+}
+
+function countReviewVerdict(
+  state: EngineState,
+  workItemID: string,
+  verdict: ReviewerCompleted['result']['review']['verdict'],
+): EngineState {
+  const reviewRounds =
+    verdict === 'approve'
+      ? omitKeys(state.reviewRounds, [workItemID])
+      : { ...state.reviewRounds, [workItemID]: (state.reviewRounds[workItemID] ?? 0) + 1 };
+  return reviewRounds === state.reviewRounds ? state : { ...state, reviewRounds };
+}
+
+function failRun(
+  state: EngineState,
+  event: PlannerFailed | ImplementorFailed | ReviewerFailed,
+  role: AgentRole,
+): StateUpdate {
+  const lookup = lookUpTransition(state, event, role, failureReasonToRunStatus(event.reason));
+  if (!lookup.found) return rejected(state, lookup.warning);
+  const run: AgentRun = {
+    ...lookup.run,
+    status: failureReasonToRunStatus(event.reason),
+    error: event.error,
+    logFilePath: event.logFilePath ?? lookup.run.logFilePath,
+    usage: event.usage,
+    endedAt: event.at,
+  };
+  const next = putRun(state, run);
+  // A cancel (by the user or at shutdown) says nothing about whether the work can succeed.
+  if (event.reason === 'cancelled') return unchanged(next);
+  const key = runFailureKey(run);
+  const record: FailureRecord = {
+    attempts: (state.failures[key]?.attempts ?? 0) + 1,
+    lastReason: event.reason,
+    lastError: event.error,
+    lastFailedAt: event.at,
+    lastSessionID: event.sessionID,
+  };
+  return unchanged({ ...next, failures: { ...state.failures, [key]: record } });
+}
+
+function markCancelledByUser(state: EngineState, event: UserCancelledRun): StateUpdate {
+  const run = state.agentRuns[event.sessionID];
+  if (run === undefined) return rejected(state, `userCancelledRun: unknown session ${event.sessionID}`);
+  if (!isAgentRunActive(run)) {
+    return rejected(state, `userCancelledRun: session ${event.sessionID} is already ${run.status}`);
+  }
+  if (run.cancelRequestedBy === 'user') return unchanged(state);
+  return unchanged(putRun(state, { ...run, cancelRequestedBy: 'user' }));
+}
+
+// --- errors and the dispatch queue ------------------------------------------------------------------
+
+function appendError(state: EngineState, entry: ErrorEntry): EngineState {
+  const errors = [...state.errors, entry];
+  return { ...state, errors: errors.length > MAX_ERROR_ENTRIES ? errors.slice(-MAX_ERROR_ENTRIES) : errors };
+}
+
+function upsertQueuedDispatch(state: EngineState, event: DispatchQueued): EngineState {
+  const key = buildDispatchKey(event.command);
+  const index = state.dispatchQueue.findIndex((entry) => entry.key === key);
+  const existing = index === -1 ? undefined : state.dispatchQueue[index];
+  const entry: QueuedDispatch = {
+    key,
+    command: event.command,
+    reason: event.reason,
+    notBefore: event.notBefore,
+    priority: event.priority,
+    // Re-queuing (e.g. capacity → backoff) keeps the original age, so the entry keeps its place in line.
+    queuedAt: existing?.queuedAt ?? event.at,
+  };
+  if (existing === undefined) return { ...state, dispatchQueue: [...state.dispatchQueue, entry] };
+  if (isPlainDataEqual(existing, entry)) return state;
+  return { ...state, dispatchQueue: state.dispatchQueue.map((queued, i) => (i === index ? entry : queued)) };
+}
+
+function dropQueuedDispatch(state: EngineState, event: DispatchDropped): EngineState {
+  const key = buildDispatchKey(event.command);
+  if (!state.dispatchQueue.some((entry) => entry.key === key)) return state;
+  return { ...state, dispatchQueue: state.dispatchQueue.filter((entry) => entry.key !== key) };
+}
