@@ -1,0 +1,212 @@
+import type { AgentResult, AgentUsage, EngineEvent } from '../../domain/index.ts';
+import type { Logger } from '../../logging/logger.ts';
+import { createOutputBroadcast } from '../agent-streams/create-output-broadcast.ts';
+import type { Clock } from '../engine-config.ts';
+import {
+  type AgentRunHandle,
+  type AgentStartParams,
+  failureReasonOf,
+  type RuntimeAdapter,
+} from '../runtime-adapter/types.ts';
+import type { RunRegistry } from './run-registry.ts';
+
+export interface StartAgentAsyncDeps {
+  adapter: RuntimeAdapter;
+  registry: RunRegistry;
+  emit: (event: EngineEvent) => void;
+  clock: Clock;
+  logger: Logger;
+  /** Milliseconds without output or activity before the run is cancelled as timed out; 0 disables. */
+  stallTimeoutMs: number;
+  /** Called exactly once, after the run's terminal event was emitted. */
+  onFinished: (sessionID: string) => void;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function readUsage(handle: AgentRunHandle): AgentUsage | null {
+  try {
+    return handle.usage?.() ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Runs one agent session to its end and reports it as events: *Started once the adapter has a session,
+ * then *Completed or *Failed. A provisioning failure is a *Failed with no *Started (requested → failed).
+ * Never throws; every path ends with onFinished.
+ */
+export async function startAgentAsync(params: AgentStartParams, deps: StartAgentAsyncDeps): Promise<void> {
+  const { adapter, registry, emit, clock, logger } = deps;
+  const { sessionID } = params;
+  registry.register(sessionID, adapter);
+  let handle: AgentRunHandle;
+  try {
+    handle = await adapter.startAgent(params);
+  } catch (error) {
+    const cancelled = registry.cancelReasonOf(sessionID);
+    logger.warn('agent provisioning failed', { sessionID, role: params.role, error: messageOf(error) });
+    emit(
+      buildFailedEvent(params, {
+        reason: cancelled ?? 'error',
+        error: `provisioning failed: ${messageOf(error)}`,
+        logFilePath: null,
+        usage: null,
+        at: clock.now(),
+      }),
+    );
+    registry.remove(sessionID);
+    deps.onFinished(sessionID);
+    return;
+  }
+
+  const stream = createOutputBroadcast();
+  let stallTimer: unknown = null;
+  const armStallTimer = () => {
+    if (deps.stallTimeoutMs <= 0) return;
+    if (stallTimer !== null) clock.clearTimeout(stallTimer);
+    stallTimer = clock.setTimeout(() => {
+      logger.warn('agent stalled; cancelling', {
+        sessionID,
+        role: params.role,
+        stallTimeoutMs: deps.stallTimeoutMs,
+      });
+      registry.cancel(sessionID, 'timeout');
+    }, deps.stallTimeoutMs);
+  };
+  const unsubscribeActivity = handle.onActivity?.(armStallTimer);
+  armStallTimer();
+  const pump = (async () => {
+    try {
+      for await (const chunk of handle.output) {
+        stream.push(chunk);
+        armStallTimer();
+      }
+    } catch (error) {
+      logger.debug('agent output ended with an error', { sessionID, error: messageOf(error) });
+    } finally {
+      stream.end();
+    }
+  })();
+
+  emit(buildStartedEvent(params, handle.logFilePath, clock.now()));
+  registry.markStarted(sessionID, stream);
+
+  try {
+    const result = await handle.result;
+    assertResultMatchesRole(result, params);
+    emit(buildCompletedEvent(params, result, handle.logFilePath, readUsage(handle), clock.now()));
+  } catch (error) {
+    const requested = registry.cancelReasonOf(sessionID);
+    const reason = requested ?? failureReasonOf(error);
+    const stalled = requested === 'timeout';
+    emit(
+      buildFailedEvent(params, {
+        reason,
+        error: stalled
+          ? `no output for ${deps.stallTimeoutMs / 1000}s; cancelled as stalled (${messageOf(error)})`
+          : messageOf(error),
+        logFilePath: handle.logFilePath,
+        usage: readUsage(handle),
+        at: clock.now(),
+      }),
+    );
+  } finally {
+    if (stallTimer !== null) clock.clearTimeout(stallTimer);
+    unsubscribeActivity?.();
+    // The adapter's output ends with the session; do not let a misbehaving one keep the run open.
+    stream.end();
+    void pump;
+    registry.remove(sessionID);
+    deps.onFinished(sessionID);
+  }
+}
+
+function buildStartedEvent(params: AgentStartParams, logFilePath: string | null, at: number): EngineEvent {
+  const fields = { sessionID: params.sessionID, logFilePath, at };
+  switch (params.role) {
+    case 'planner':
+      return { type: 'plannerStarted', ...fields };
+    case 'implementor':
+      return { type: 'implementorStarted', ...fields };
+    case 'reviewer':
+      return { type: 'reviewerStarted', ...fields };
+  }
+}
+
+function assertResultMatchesRole(result: AgentResult, params: AgentStartParams): void {
+  // Adapter output is untrusted: a result for another role must not be applied.
+  if (!result || typeof result !== 'object' || result.role !== params.role) {
+    const got =
+      result && typeof result === 'object' ? String((result as { role?: unknown }).role) : typeof result;
+    throw new Error(`runtime returned a ${got} result for a ${params.role} run`);
+  }
+}
+
+function buildCompletedEvent(
+  params: AgentStartParams,
+  result: AgentResult,
+  logFilePath: string | null,
+  usage: AgentUsage | null,
+  at: number,
+): EngineEvent {
+  const base = { sessionID: params.sessionID, logFilePath, usage, at };
+  switch (params.role) {
+    case 'planner':
+      return {
+        type: 'plannerCompleted',
+        ...base,
+        specPaths: params.specPaths,
+        result: result as Extract<AgentResult, { role: 'planner' }>,
+      };
+    case 'implementor':
+      return {
+        type: 'implementorCompleted',
+        ...base,
+        workItemID: params.workItemID,
+        branchName: params.branchName,
+        result: result as Extract<AgentResult, { role: 'implementor' }>,
+      };
+    case 'reviewer':
+      return {
+        type: 'reviewerCompleted',
+        ...base,
+        workItemID: params.workItemID,
+        revisionID: params.revisionID,
+        result: result as Extract<AgentResult, { role: 'reviewer' }>,
+      };
+  }
+}
+
+interface FailureFields {
+  reason: 'error' | 'timeout' | 'cancelled';
+  error: string;
+  logFilePath: string | null;
+  usage: AgentUsage | null;
+  at: number;
+}
+
+export function buildFailedEvent(params: AgentStartParams, fields: FailureFields): EngineEvent {
+  const base = { sessionID: params.sessionID, ...fields };
+  switch (params.role) {
+    case 'planner':
+      return { type: 'plannerFailed', ...base, specPaths: params.specPaths };
+    case 'implementor':
+      return {
+        type: 'implementorFailed',
+        ...base,
+        workItemID: params.workItemID,
+        branchName: params.branchName,
+      };
+    case 'reviewer':
+      return {
+        type: 'reviewerFailed',
+        ...base,
+        workItemID: params.workItemID,
+        revisionID: params.revisionID,
+      };
+  }
+}

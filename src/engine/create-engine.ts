@@ -1,0 +1,290 @@
+import { randomUUID } from 'node:crypto';
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { EngineEvent, RevisionFile } from '../domain/index.ts';
+import { isTerminalRunEvent } from '../domain/index.ts';
+import { type Logger, silentLogger } from '../logging/logger.ts';
+import { buildRunRequest } from './command-executor/build-run-requested-event.ts';
+import { createCommandExecutor } from './command-executor/create-command-executor.ts';
+import { createRunRegistry } from './command-executor/run-registry.ts';
+import { startAgentAsync } from './command-executor/start-agent-async.ts';
+import { type EngineConfig, type Policy, resolveEngineConfig, systemClock } from './engine-config.ts';
+import { createEventLoop } from './event-queue/create-event-loop.ts';
+import { ALL_HANDLERS } from './handlers/index.ts';
+import { createRevisionPoller } from './pollers/create-revision-poller.ts';
+import { createSpecPoller } from './pollers/create-spec-poller.ts';
+import { createWorkItemPoller } from './pollers/create-work-item-poller.ts';
+import type { RuntimeAdapterDeps } from './runtime-adapter/types.ts';
+import { createScheduler } from './scheduler/create-scheduler.ts';
+import { applyStateUpdate } from './state-store/apply-state-update.ts';
+import { buildInitialEngineState, type EngineState } from './state-store/engine-state.ts';
+import { getSpecsRequiringPlanning } from './state-store/selectors/index.ts';
+
+export interface Engine {
+  /** Zustand vanilla store holding EngineState; the TUI subscribes to it. */
+  store: StoreApi<EngineState>;
+  /** First poll of all pollers, then the loop and the poll timers start. */
+  start(): Promise<void>;
+  /** Cancels runs, waits up to shutdownTimeout, drains the queue deterministically. Idempotent. */
+  stop(): Promise<void>;
+  /** Adds an event from outside (user actions, tests). Rejected while stopping, except run endings. */
+  enqueue(event: EngineEvent): void;
+  getState(): EngineState;
+  subscribe(listener: (state: EngineState, previous: EngineState) => void): () => void;
+  /** Called after each event is applied, with the state after it (for persistence and progress output). */
+  onEvent(listener: (event: EngineEvent, state: EngineState) => void): () => void;
+  /** Live text of a running session (history first), or null when no such session is running. */
+  getAgentStream(sessionID: string): AsyncIterable<string> | null;
+  getWorkItemBody(workItemID: string): Promise<string>;
+  getRevisionFiles(revisionID: string): Promise<RevisionFile[]>;
+  /** Polls every provider now, without waiting. */
+  refresh(): void;
+  /** Polls every provider and waits for those polls. */
+  pollNow(): Promise<void>;
+  /** Resolves when no event is queued or processing and no run is active or queued. */
+  whenQuiescent(): Promise<void>;
+  /** Runs admitted and not yet finished, and run requests waiting for a slot or a backoff. */
+  schedulerStatus(): { active: number; queued: number; maxConcurrentAgents: number };
+}
+
+const allowEverything: Policy = () => ({ allowed: true });
+
+function requireConfig(config: EngineConfig): void {
+  if (!config?.provider) throw new Error('engine config: `provider` is required');
+  for (const part of [
+    'workItemReader',
+    'workItemWriter',
+    'revisionReader',
+    'revisionWriter',
+    'specReader',
+  ] as const) {
+    if (!config.provider[part]) throw new Error(`engine config: \`provider.${part}\` is required`);
+  }
+  if (typeof config.createRuntimeAdapters !== 'function') {
+    throw new Error('engine config: `createRuntimeAdapters` must be a function');
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function createEngine(config: EngineConfig): Engine {
+  requireConfig(config);
+  const resolved = resolveEngineConfig(config);
+  const logger: Logger = config.logger ?? silentLogger;
+  const clock = config.clock ?? systemClock;
+  const { provider } = config;
+  const store = createStore<EngineState>(() => buildInitialEngineState(config.initialState));
+  const getState = () => store.getState();
+  const eventListeners = new Set<(event: EngineEvent, state: EngineState) => void>();
+
+  const adapterDeps: RuntimeAdapterDeps = {
+    workItemReader: provider.workItemReader,
+    revisionReader: provider.revisionReader,
+    getState,
+    getReviewHistory: (revisionID) => provider.revisionReader.getReviewHistory(revisionID),
+  };
+  const adapters = config.createRuntimeAdapters(adapterDeps);
+  const registry = createRunRegistry();
+
+  let stopping = false;
+  let stopPromise: Promise<void> | null = null;
+  let quiescenceWaiters: (() => void)[] = [];
+
+  /** Internal events (command results, run lifecycle) are accepted until the loop itself stops. */
+  const emitInternal = (event: EngineEvent) => loop.push(event);
+
+  const scheduler = createScheduler({
+    config: resolved.scheduler,
+    clock,
+    logger,
+    getState,
+    generateSessionID: config.generateSessionID ?? randomUUID,
+    emit: emitInternal,
+    startRun: (run) => {
+      const { event, params } = buildRunRequest(run, resolved.branchPrefix);
+      emitInternal(event);
+      void startAgentAsync(params, {
+        adapter: adapters[params.role],
+        registry,
+        emit: emitInternal,
+        clock,
+        logger,
+        stallTimeoutMs: resolved.scheduler.stallTimeout * 1000,
+        onFinished: (sessionID) => {
+          scheduler.runFinished(sessionID);
+          checkQuiescence();
+        },
+      });
+    },
+    revalidate: (command, state) => {
+      // A queued planner plans what needs planning now, not what did when it was queued.
+      let current = command;
+      if (command.type === 'requestPlannerRun') {
+        const approved = Object.values(state.specs).filter((spec) => spec.frontmatterStatus === 'approved');
+        if (getSpecsRequiringPlanning(state).length === 0)
+          return { ok: false, reason: 'nothing left to plan' };
+        current = {
+          type: 'requestPlannerRun',
+          specPaths: approved.map((spec) => spec.filePath),
+          specSHAs: Object.fromEntries(approved.map((spec) => [spec.filePath, spec.blobSHA])),
+        };
+      }
+      const verdict = executor.checkRunRequest(current, state);
+      return verdict.ok ? { ok: true, command: current } : verdict;
+    },
+  });
+
+  const executor = createCommandExecutor({
+    workItemWriter: provider.workItemWriter,
+    revisionWriter: provider.revisionWriter,
+    scheduler,
+    registry,
+    policy: config.policy ?? allowEverything,
+    clock,
+    logger,
+  });
+
+  function recordError(source: string, error: unknown, event: EngineEvent): void {
+    const message = `${source} threw on ${event.type}: ${messageOf(error)}`;
+    logger.error(message, { source, event: event.type });
+    try {
+      store.setState(
+        applyStateUpdate(getState(), { type: 'errorRecorded', source, message, at: clock.now() }).state,
+        true,
+      );
+    } catch (recordFailure) {
+      logger.error('could not record an error in the state', { error: messageOf(recordFailure) });
+    }
+  }
+
+  async function processEvent(event: EngineEvent): Promise<void> {
+    try {
+      const update = applyStateUpdate(getState(), event);
+      for (const warning of update.warnings) logger.warn(warning, { event: event.type });
+      if (update.state !== getState()) store.setState(update.state, true);
+    } catch (error) {
+      recordError('state update', error, event);
+    }
+    const snapshot = getState();
+    for (const listener of eventListeners) {
+      try {
+        listener(event, snapshot);
+      } catch (error) {
+        logger.warn('event listener threw', { error: messageOf(error) });
+      }
+    }
+    const commands = [];
+    for (const handler of ALL_HANDLERS) {
+      try {
+        commands.push(...handler.handle(event, snapshot, resolved.handlers));
+      } catch (error) {
+        recordError(`handler ${handler.name}`, error, event);
+      }
+    }
+    for (const command of commands) {
+      logger.debug('executing command', { command: command.type, event: event.type });
+      const events = await executor.execute(command, snapshot);
+      for (const resultEvent of events) emitInternal(resultEvent);
+    }
+    checkQuiescence();
+  }
+
+  const loop = createEventLoop({ process: processEvent, logger });
+
+  /** Wakes whenQuiescent() callers so they re-check; called whenever runs end or events finish. */
+  function checkQuiescence(): void {
+    const waiters = quiescenceWaiters;
+    quiescenceWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  const pollerDeps = { getState, emit: (event: EngineEvent) => engine.enqueue(event), logger, clock };
+  const pollers = [
+    {
+      poller: createWorkItemPoller({ ...pollerDeps, reader: provider.workItemReader }),
+      every: resolved.pollIntervals.workItems,
+    },
+    {
+      poller: createRevisionPoller({ ...pollerDeps, reader: provider.revisionReader }),
+      every: resolved.pollIntervals.revisions,
+    },
+    {
+      poller: createSpecPoller({ ...pollerDeps, reader: provider.specReader }),
+      every: resolved.pollIntervals.specs,
+    },
+  ];
+  const pollTimers: ReturnType<typeof setInterval>[] = [];
+
+  const pollAll = () => Promise.all(pollers.map(({ poller }) => poller.poll())).then(() => undefined);
+
+  const engine: Engine = {
+    store,
+    async start() {
+      await pollAll();
+      loop.start();
+      for (const { poller, every } of pollers) {
+        const timer = setInterval(() => void poller.poll(), every * 1000);
+        timer.unref();
+        pollTimers.push(timer);
+      }
+      logger.info('engine started', { maxConcurrentAgents: resolved.scheduler.maxConcurrentAgents });
+    },
+    stop() {
+      stopPromise ??= (async () => {
+        stopping = true;
+        for (const timer of pollTimers) clearInterval(timer);
+        scheduler.stop();
+        const active = registry.sessionIDs();
+        logger.info('engine stopping', { activeRuns: active.length });
+        for (const sessionID of active) registry.cancel(sessionID, 'cancelled');
+        const deadline = Date.now() + resolved.shutdownTimeout * 1000;
+        while (scheduler.activeCount() > 0 && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        if (scheduler.activeCount() > 0) {
+          logger.warn('shutdown timeout: abandoning runs', { sessions: scheduler.activeSessionIDs() });
+        }
+        await loop.drainAndStop();
+        checkQuiescence();
+        logger.info('engine stopped');
+      })();
+      return stopPromise;
+    },
+    enqueue(event) {
+      if (stopping && !isTerminalRunEvent(event)) {
+        logger.debug('event rejected: engine is stopping', { event: event.type });
+        return;
+      }
+      loop.push(event);
+    },
+    getState,
+    subscribe: (listener) => store.subscribe(listener),
+    onEvent(listener) {
+      eventListeners.add(listener);
+      return () => eventListeners.delete(listener);
+    },
+    getAgentStream(sessionID) {
+      return registry.getStream(sessionID)?.subscribe() ?? null;
+    },
+    getWorkItemBody: (workItemID) => provider.workItemReader.getWorkItemBody(workItemID),
+    getRevisionFiles: (revisionID) => provider.revisionReader.getRevisionFiles(revisionID),
+    refresh() {
+      void pollAll();
+    },
+    pollNow: pollAll,
+    async whenQuiescent() {
+      while (true) {
+        await loop.whenIdle();
+        if (scheduler.activeCount() === 0 && scheduler.queuedCount() === 0 && loop.isIdle()) return;
+        await new Promise<void>((resolve) => quiescenceWaiters.push(resolve));
+      }
+    },
+    schedulerStatus: () => ({
+      active: scheduler.activeCount(),
+      queued: scheduler.queuedCount(),
+      maxConcurrentAgents: resolved.scheduler.maxConcurrentAgents,
+    }),
+  };
+  return engine;
+}

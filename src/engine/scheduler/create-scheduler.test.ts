@@ -1,0 +1,200 @@
+import { describe, expect, it } from 'vitest';
+import type { AgentRunRequestCommand, EngineEvent, WorkItem } from '../../domain/index.ts';
+import { silentLogger } from '../../logging/logger.ts';
+import { DEFAULT_SCHEDULER_CONFIG } from '../engine-config.ts';
+import { buildInitialEngineState, type EngineState } from '../state-store/engine-state.ts';
+import { createManualClock } from '../test-support/create-manual-clock.ts';
+import { type AdmittedRun, createScheduler, type Revalidation } from './create-scheduler.ts';
+
+function item(id: string, priority: WorkItem['priority'], createdAt: string): WorkItem {
+  return {
+    id,
+    title: `Item ${id}`,
+    status: 'ready',
+    kind: 'task',
+    priority,
+    complexity: null,
+    blockedBy: [],
+    createdAt,
+    linkedRevision: null,
+  };
+}
+
+const implement = (workItemID: string): AgentRunRequestCommand => ({
+  type: 'requestImplementorRun',
+  workItemID,
+});
+
+function setup(
+  options: {
+    max?: number;
+    state?: EngineState;
+    revalidate?: (c: AgentRunRequestCommand) => Revalidation;
+  } = {},
+) {
+  const clock = createManualClock();
+  let state = options.state ?? buildInitialEngineState();
+  const started: AdmittedRun[] = [];
+  const emitted: EngineEvent[] = [];
+  let counter = 0;
+  const scheduler = createScheduler({
+    config: {
+      ...DEFAULT_SCHEDULER_CONFIG,
+      maxConcurrentAgents: options.max ?? 2,
+      retryBaseDelay: 10,
+      retryMaxDelay: 60,
+    },
+    clock,
+    logger: silentLogger,
+    getState: () => state,
+    generateSessionID: () => `s${++counter}`,
+    emit: (event) => emitted.push(event),
+    startRun: (run) => started.push(run),
+    revalidate: (command) => options.revalidate?.(command) ?? { ok: true, command },
+  });
+  return {
+    scheduler,
+    clock,
+    started,
+    emitted,
+    setState: (next: EngineState) => (state = next),
+    getState: () => state,
+  };
+}
+
+describe('createScheduler', () => {
+  it('starts runs while slots are free and queues the rest as capacity waits', () => {
+    const { scheduler, started, getState } = setup({ max: 2 });
+    expect(scheduler.submit(implement('1'), getState())).toEqual([]);
+    expect(scheduler.submit(implement('2'), getState())).toEqual([]);
+    const queued = scheduler.submit(implement('3'), getState());
+    expect(queued).toEqual([
+      expect.objectContaining({ type: 'dispatchQueued', reason: 'capacity', notBefore: null }),
+    ]);
+    expect(started.map((run) => run.command)).toEqual([implement('1'), implement('2')]);
+    expect(scheduler.activeCount()).toBe(2);
+    expect(scheduler.queuedCount()).toBe(1);
+    expect(scheduler.isKeyActive('implementor:1')).toBe(true);
+    expect(scheduler.isWorkItemActive('3')).toBe(false);
+  });
+
+  it('fills a freed slot with the highest priority, then the oldest work item', () => {
+    const state = buildInitialEngineState({
+      workItems: {
+        '1': item('1', 'low', '2026-01-01T00:00:00Z'),
+        '2': item('2', 'low', '2026-01-01T00:00:00Z'),
+        '3': item('3', 'low', '2026-01-01T00:00:00Z'),
+        '4': item('4', 'high', '2026-03-01T00:00:00Z'),
+        '5': item('5', 'high', '2026-02-01T00:00:00Z'),
+      },
+    });
+    const { scheduler, started } = setup({ max: 1, state });
+    for (const id of ['1', '2', '3', '4', '5']) scheduler.submit(implement(id), state);
+    expect(started.map((run) => run.command)).toEqual([implement('1')]);
+    scheduler.runFinished(started[0]!.sessionID);
+    scheduler.runFinished(started[1]!.sessionID);
+    scheduler.runFinished(started[2]!.sessionID);
+    expect(started.map((run) => run.command)).toEqual([
+      implement('1'),
+      implement('5'),
+      implement('4'),
+      implement('2'),
+    ]);
+  });
+
+  it('re-checks a queued request before starting it and drops it when it no longer applies', () => {
+    const { scheduler, started, emitted, getState } = setup({
+      max: 1,
+      revalidate: (command) =>
+        command.type === 'requestImplementorRun' && command.workItemID === '2'
+          ? { ok: false, reason: '#2 is closed, not ready' }
+          : { ok: true, command },
+    });
+    scheduler.submit(implement('1'), getState());
+    scheduler.submit(implement('2'), getState());
+    scheduler.submit(implement('3'), getState());
+    scheduler.runFinished(started[0]!.sessionID);
+    expect(emitted).toEqual([
+      expect.objectContaining({
+        type: 'dispatchDropped',
+        command: implement('2'),
+        reason: '#2 is closed, not ready',
+      }),
+    ]);
+    expect(started.map((run) => run.command)).toEqual([implement('1'), implement('3')]);
+  });
+
+  it('holds a retry until its backoff has passed, then starts it on its own', () => {
+    const { scheduler, started, clock, getState, setState } = setup({ max: 3 });
+    const failedAt = clock.now();
+    setState(
+      buildInitialEngineState({
+        failures: {
+          'implementor:7': {
+            attempts: 2,
+            lastReason: 'error',
+            lastError: 'boom',
+            lastFailedAt: failedAt,
+            lastSessionID: 'x',
+          },
+        },
+      }),
+    );
+    const events = scheduler.submit(implement('7'), getState());
+    expect(events).toEqual([
+      expect.objectContaining({ type: 'dispatchQueued', reason: 'backoff', notBefore: failedAt + 20_000 }),
+    ]);
+    clock.advance(19_999);
+    expect(started).toEqual([]);
+    clock.advance(1);
+    expect(started.map((run) => run.command)).toEqual([implement('7')]);
+    expect(scheduler.queuedCount()).toBe(0);
+  });
+
+  it('does not report a request that is already queued the same way again', () => {
+    const { scheduler, getState } = setup({ max: 1 });
+    scheduler.submit(implement('1'), getState());
+    expect(scheduler.submit(implement('2'), getState())).toHaveLength(1);
+    expect(scheduler.submit(implement('2'), getState())).toEqual([]);
+    expect(scheduler.queuedCount()).toBe(1);
+  });
+
+  it('starts a backed-off request at once when a human cleared its failures', () => {
+    const { scheduler, started, clock } = setup({ max: 2 });
+    const failing = buildInitialEngineState({
+      failures: {
+        'implementor:7': {
+          attempts: 1,
+          lastReason: 'error',
+          lastError: 'x',
+          lastFailedAt: clock.now(),
+          lastSessionID: 's',
+        },
+      },
+    });
+    scheduler.submit(implement('7'), failing);
+    expect(started).toEqual([]);
+    scheduler.submit(implement('7'), buildInitialEngineState());
+    expect(started.map((run) => run.command)).toEqual([implement('7')]);
+    expect(scheduler.queuedCount()).toBe(0);
+  });
+
+  it('on stop drops the queue, reports each drop and refuses new requests', () => {
+    const { scheduler, emitted, getState } = setup({ max: 1 });
+    scheduler.submit(implement('1'), getState());
+    scheduler.submit(implement('2'), getState());
+    scheduler.stop();
+    expect(emitted).toEqual([expect.objectContaining({ type: 'dispatchDropped', command: implement('2') })]);
+    expect(scheduler.submit(implement('3'), getState())).toEqual([
+      expect.objectContaining({ type: 'dispatchDropped', reason: 'engine is shutting down' }),
+    ]);
+    expect(scheduler.queuedCount()).toBe(0);
+  });
+
+  it('ignores the end of a run it does not know', () => {
+    const { scheduler, getState } = setup({ max: 1 });
+    scheduler.submit(implement('1'), getState());
+    scheduler.runFinished('unknown');
+    expect(scheduler.activeCount()).toBe(1);
+  });
+});

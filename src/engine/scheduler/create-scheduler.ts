@@ -1,0 +1,210 @@
+import type { AgentRunRequestCommand, EngineEvent, WorkItemPriority } from '../../domain/index.ts';
+import type { Logger } from '../../logging/logger.ts';
+import type { Clock, SchedulerConfig } from '../engine-config.ts';
+import { buildDispatchKey } from '../state-store/dispatch-key.ts';
+import type { EngineState } from '../state-store/engine-state.ts';
+import { compareQueuedDispatches, type RankedDispatch } from './compare-queued-dispatches.ts';
+import { computeRetryDelay } from './compute-retry-delay.ts';
+import { dispatchWorkItemID } from './dispatch-work-item-id.ts';
+
+/** A run the scheduler admitted: the engine builds the *Requested event and starts the agent from it. */
+export interface AdmittedRun {
+  sessionID: string;
+  command: AgentRunRequestCommand;
+  at: number;
+}
+
+export type Revalidation = { ok: true; command: AgentRunRequestCommand } | { ok: false; reason: string };
+
+export interface SchedulerDeps {
+  config: SchedulerConfig;
+  clock: Clock;
+  logger: Logger;
+  getState: () => EngineState;
+  generateSessionID: () => string;
+  /** Emits an event into the engine queue (internal: accepted while stopping). */
+  emit: (event: EngineEvent) => void;
+  /** Emits the run's *Requested event, then starts the agent. Called synchronously on admission. */
+  startRun: (run: AdmittedRun) => void;
+  /** Re-checks a queued request against the current state just before it starts. */
+  revalidate: (command: AgentRunRequestCommand, state: EngineState) => Revalidation;
+}
+
+export interface Scheduler {
+  /**
+   * Admits a run request that passed guards and policy: starts it now (returns no events; *Requested is
+   * emitted by startRun) or queues it (returns `dispatchQueued`).
+   */
+  submit(command: AgentRunRequestCommand, snapshot: EngineState): EngineEvent[];
+  /** True when a run with this key was admitted and has not finished yet (queued requests do not count). */
+  isKeyActive(key: string): boolean;
+  /** True when any run for the work item was admitted and has not finished yet. */
+  isWorkItemActive(workItemID: string): boolean;
+  /** Called once a run has ended for good (result, failure or provisioning failure). */
+  runFinished(sessionID: string): void;
+  activeSessionIDs(): string[];
+  activeCount(): number;
+  queuedCount(): number;
+  /** Refuses new work and drops the queue. */
+  stop(): void;
+}
+
+const PRIORITY_RANK: Record<WorkItemPriority, number> = { high: 3, medium: 2, low: 1 };
+/** The planner goes before any implementation work: it creates that work. */
+const PLANNER_PRIORITY = 4;
+
+interface ActiveRun {
+  key: string;
+  workItemID: string | null;
+}
+
+export function createScheduler(deps: SchedulerDeps): Scheduler {
+  const { config, clock, logger } = deps;
+  const active = new Map<string, ActiveRun>();
+  const queue = new Map<string, RankedDispatch>();
+  let stopped = false;
+  let timer: { handle: unknown; at: number } | null = null;
+
+  function rank(command: AgentRunRequestCommand, state: EngineState, now: number) {
+    const workItemID = dispatchWorkItemID(command);
+    if (workItemID === null) return { priority: PLANNER_PRIORITY, ageKey: now };
+    const item = state.workItems[workItemID];
+    const priority = item?.priority ? PRIORITY_RANK[item.priority] : 0;
+    const created = item ? Date.parse(item.createdAt) : Number.NaN;
+    return { priority, ageKey: Number.isNaN(created) ? now : created };
+  }
+
+  function backoffUntil(command: AgentRunRequestCommand, state: EngineState): number | null {
+    // Dispatch keys and failure keys share one shape: the failures of exactly this kind of run.
+    const failure = state.failures[buildDispatchKey(command)];
+    if (!failure) return null;
+    return (
+      failure.lastFailedAt + computeRetryDelay(failure.attempts, config.retryBaseDelay, config.retryMaxDelay)
+    );
+  }
+
+  function admit(command: AgentRunRequestCommand): void {
+    const sessionID = deps.generateSessionID();
+    active.set(sessionID, { key: buildDispatchKey(command), workItemID: dispatchWorkItemID(command) });
+    deps.startRun({ sessionID, command, at: clock.now() });
+  }
+
+  function enqueue(
+    command: AgentRunRequestCommand,
+    state: EngineState,
+    reason: 'capacity' | 'backoff',
+    notBefore: number | null,
+  ): EngineEvent {
+    const now = clock.now();
+    const key = buildDispatchKey(command);
+    const { priority, ageKey } = rank(command, state, now);
+    const existing = queue.get(key);
+    queue.set(key, {
+      key,
+      command,
+      reason,
+      notBefore,
+      priority,
+      ageKey,
+      queuedAt: existing?.queuedAt ?? now,
+    });
+    armTimer();
+    return { type: 'dispatchQueued', command, reason, notBefore, priority, at: now };
+  }
+
+  /** Wakes the scheduler at the earliest backoff expiry, so a retry starts without outside events. */
+  function armTimer(): void {
+    const waiting = [...queue.values()]
+      .map((entry) => entry.notBefore)
+      .filter((at): at is number => at !== null && at > clock.now());
+    const next = waiting.length > 0 ? Math.min(...waiting) : null;
+    if (timer && (next === null || timer.at !== next)) {
+      clock.clearTimeout(timer.handle);
+      timer = null;
+    }
+    if (next !== null && !timer && !stopped) {
+      const handle = clock.setTimeout(
+        () => {
+          timer = null;
+          drain();
+        },
+        Math.max(0, next - clock.now()),
+      );
+      timer = { handle, at: next };
+    }
+  }
+
+  /** Starts queued runs while slots are free, best first, re-checking each against the current state. */
+  function drain(): void {
+    if (stopped) return;
+    while (active.size < config.maxConcurrentAgents) {
+      const now = clock.now();
+      const eligible = [...queue.values()]
+        .filter((entry) => entry.notBefore === null || entry.notBefore <= now)
+        .sort(compareQueuedDispatches);
+      const next = eligible[0];
+      if (!next) break;
+      queue.delete(next.key);
+      const verdict = deps.revalidate(next.command, deps.getState());
+      if (!verdict.ok) {
+        logger.info('queued dispatch dropped', { key: next.key, reason: verdict.reason });
+        deps.emit({ type: 'dispatchDropped', command: next.command, reason: verdict.reason, at: now });
+        continue;
+      }
+      admit(verdict.command);
+    }
+    armTimer();
+  }
+
+  return {
+    submit(command, snapshot) {
+      const now = clock.now();
+      if (stopped) {
+        return [{ type: 'dispatchDropped', command, reason: 'engine is shutting down', at: now }];
+      }
+      const key = buildDispatchKey(command);
+      const existing = queue.get(key);
+      const notBefore = backoffUntil(command, snapshot);
+      // A repeated request for a queued key re-evaluates it (e.g. a human cleared the backoff) and only
+      // reports a change, so bursts of identical requests do not flood the event queue.
+      if (notBefore !== null && notBefore > now) {
+        const event = enqueue(command, snapshot, 'backoff', notBefore);
+        return existing?.reason === 'backoff' && existing.notBefore === notBefore ? [] : [event];
+      }
+      if (active.size >= config.maxConcurrentAgents) {
+        const event = enqueue(command, snapshot, 'capacity', null);
+        return existing?.reason === 'capacity' ? [] : [event];
+      }
+      queue.delete(key);
+      admit(command);
+      armTimer();
+      return [];
+    },
+    isKeyActive(key) {
+      for (const run of active.values()) if (run.key === key) return true;
+      return false;
+    },
+    isWorkItemActive(workItemID) {
+      for (const run of active.values()) if (run.workItemID === workItemID) return true;
+      return false;
+    },
+    runFinished(sessionID) {
+      if (!active.delete(sessionID)) return;
+      drain();
+    },
+    activeSessionIDs: () => [...active.keys()],
+    activeCount: () => active.size,
+    queuedCount: () => queue.size,
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      if (timer) clock.clearTimeout(timer.handle);
+      timer = null;
+      const at = clock.now();
+      for (const entry of queue.values()) {
+        deps.emit({ type: 'dispatchDropped', command: entry.command, reason: 'engine is shutting down', at });
+      }
+      queue.clear();
+    },
+  };
+}
