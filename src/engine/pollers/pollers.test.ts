@@ -1,0 +1,229 @@
+import { describe, expect, it } from 'vitest';
+import type { EngineEvent } from '../../domain/index.ts';
+import { silentLogger } from '../../logging/logger.ts';
+import { createInMemoryProvider } from '../../providers/in-memory/create-in-memory-provider.ts';
+import { applyStateUpdate } from '../state-store/apply-state-update.ts';
+import { buildInitialEngineState, type EngineState } from '../state-store/engine-state.ts';
+import { createManualClock } from '../test-support/create-manual-clock.ts';
+import { createRevisionPoller } from './create-revision-poller.ts';
+import { createSpecPoller } from './create-spec-poller.ts';
+import { createWorkItemPoller } from './create-work-item-poller.ts';
+
+const PATCH =
+  'diff --git a/a.txt b/a.txt\nnew file mode 100644\n--- /dev/null\n+++ b/a.txt\n@@ -0,0 +1 @@\n+x\n';
+
+function harness() {
+  const provider = createInMemoryProvider({ now: () => 1_700_000_000_000 });
+  let state: EngineState = buildInitialEngineState();
+  const emitted: EngineEvent[] = [];
+  const deps = {
+    getState: () => state,
+    emit: (event: EngineEvent) => emitted.push(event),
+    logger: silentLogger,
+    clock: createManualClock(),
+  };
+  return {
+    provider,
+    emitted,
+    workItems: createWorkItemPoller({ ...deps, reader: provider.workItemReader }),
+    revisions: createRevisionPoller({ ...deps, reader: provider.revisionReader }),
+    specs: createSpecPoller({ ...deps, reader: provider.specReader }),
+    /** Applies what was emitted, as the loop would, and clears the list. */
+    apply() {
+      for (const event of emitted.splice(0)) state = applyStateUpdate(state, event).state;
+    },
+    state: () => state,
+  };
+}
+
+describe('work item poller', () => {
+  it('reports new and changed items once, even while its events still wait in the queue', async () => {
+    const h = harness();
+    h.provider.control.addWorkItem({ title: 'A', status: 'pending' });
+    await h.workItems.poll();
+    await h.workItems.poll();
+    expect(h.emitted).toEqual([
+      expect.objectContaining({
+        type: 'workItemChanged',
+        workItemID: '1',
+        oldStatus: null,
+        newStatus: 'pending',
+      }),
+    ]);
+    h.apply();
+    await h.workItems.poll();
+    expect(h.emitted).toEqual([]);
+    h.provider.control.editWorkItem('1', { status: 'ready' });
+    await h.workItems.poll();
+    expect(h.emitted).toEqual([expect.objectContaining({ oldStatus: 'pending', newStatus: 'ready' })]);
+  });
+
+  it('reports a return to an earlier value once the store has caught up', async () => {
+    const h = harness();
+    h.provider.control.addWorkItem({ title: 'A', status: 'pending' });
+    await h.workItems.poll();
+    h.apply();
+    h.provider.control.editWorkItem('1', { status: 'blocked' });
+    await h.workItems.poll();
+    h.apply();
+    h.provider.control.editWorkItem('1', { status: 'pending' });
+    await h.workItems.poll();
+    expect(h.emitted).toEqual([expect.objectContaining({ oldStatus: 'blocked', newStatus: 'pending' })]);
+  });
+
+  it('keeps closed items as closed and removes deleted ones', async () => {
+    const h = harness();
+    h.provider.control.addWorkItem({ title: 'A' });
+    h.provider.control.addWorkItem({ title: 'B' });
+    await h.workItems.poll();
+    h.apply();
+    h.provider.control.closeWorkItem('1');
+    h.provider.control.deleteWorkItem('2');
+    await h.workItems.poll();
+    expect(h.emitted).toEqual([
+      expect.objectContaining({
+        workItemID: '1',
+        newStatus: 'closed',
+        workItem: expect.objectContaining({ status: 'closed' }),
+      }),
+      expect.objectContaining({ workItemID: '2', newStatus: null, workItem: null }),
+    ]);
+    h.apply();
+    expect(h.state().workItems['1']?.status).toBe('closed');
+    expect(h.state().workItems['2']).toBeUndefined();
+    await h.workItems.poll();
+    expect(h.emitted).toEqual([]);
+  });
+
+  it('fetches blockers it has never seen, so a blocker closed before start counts as done', async () => {
+    const h = harness();
+    h.provider.control.addWorkItem({ title: 'Old blocker', status: 'closed' });
+    h.provider.control.addWorkItem({ title: 'Dependent', blockedBy: ['1'] });
+    await h.workItems.poll();
+    expect(h.emitted.map((e) => (e.type === 'workItemChanged' ? [e.workItemID, e.newStatus] : null))).toEqual(
+      [
+        ['2', 'pending'],
+        ['1', 'closed'],
+      ],
+    );
+  });
+
+  it('reports a failing provider once per streak and skips the cycle', async () => {
+    const h = harness();
+    h.provider.control.addWorkItem({ title: 'A' });
+    h.provider.control.failNext('listWorkItems', { times: 2, error: new Error('tracker unreachable') });
+    await h.workItems.poll();
+    await h.workItems.poll();
+    expect(h.emitted).toEqual([
+      expect.objectContaining({
+        type: 'errorRecorded',
+        source: 'work item poller',
+        message: 'tracker unreachable',
+      }),
+    ]);
+    await h.workItems.poll();
+    expect(h.emitted.slice(1)).toEqual([
+      expect.objectContaining({ type: 'workItemChanged', workItemID: '1' }),
+    ]);
+  });
+
+  it('never overlaps polls: concurrent callers share one', async () => {
+    const h = harness();
+    await Promise.all([h.workItems.poll(), h.workItems.poll(), h.workItems.poll()]);
+    expect(h.provider.control.calls('listWorkItems')).toHaveLength(1);
+  });
+});
+
+describe('revision poller', () => {
+  it('reports new revisions and pipeline changes, keeps the last pipeline when CI is unknown, and reports removal', async () => {
+    const h = harness();
+    h.provider.control.addWorkItem({ title: 'A', status: 'in-progress' });
+    await h.provider.revisionWriter.createFromPatch({
+      workItemID: '1',
+      patch: PATCH,
+      branchName: 'flotilla/1',
+      title: 'A',
+      body: 'Closes #1',
+    });
+    await h.revisions.poll();
+    expect(h.emitted).toEqual([
+      expect.objectContaining({
+        type: 'revisionChanged',
+        revisionID: '2',
+        oldPipelineStatus: null,
+        newPipelineStatus: 'pending',
+      }),
+    ]);
+    h.apply();
+    h.provider.control.setPipeline('2', 'success');
+    await h.revisions.poll();
+    expect(h.emitted).toEqual([
+      expect.objectContaining({ oldPipelineStatus: 'pending', newPipelineStatus: 'success' }),
+    ]);
+    h.apply();
+    h.provider.control.setPipeline('2', null);
+    await h.revisions.poll();
+    await h.revisions.poll();
+    expect(h.emitted).toEqual([]);
+    expect(h.state().revisions['2']?.pipeline?.status).toBe('success');
+    h.provider.control.closeRevision('2');
+    await h.revisions.poll();
+    expect(h.emitted).toEqual([
+      expect.objectContaining({ revisionID: '2', revision: null, newPipelineStatus: null }),
+    ]);
+  });
+});
+
+describe('spec poller', () => {
+  it('reports added, modified and removed specs with the head SHA, reading it only on change', async () => {
+    const h = harness();
+    h.provider.control.addSpec({ filePath: 'docs/specs/a.md', frontmatterStatus: 'approved', content: 'A' });
+    await h.specs.poll();
+    const head = h.provider.control.defaultBranchSHA();
+    expect(h.emitted).toEqual([
+      expect.objectContaining({
+        type: 'specChanged',
+        filePath: 'docs/specs/a.md',
+        changeType: 'added',
+        frontmatterStatus: 'approved',
+        commitSHA: head,
+      }),
+    ]);
+    h.apply();
+    await h.specs.poll();
+    expect(h.emitted).toEqual([]);
+    expect(h.provider.control.calls('getDefaultBranchSHA')).toHaveLength(1);
+    h.provider.control.editSpec('docs/specs/a.md', { content: 'A2' });
+    await h.specs.poll();
+    expect(h.emitted).toEqual([expect.objectContaining({ changeType: 'modified' })]);
+    h.apply();
+    h.provider.control.removeSpec('docs/specs/a.md');
+    await h.specs.poll();
+    expect(h.emitted).toEqual([expect.objectContaining({ changeType: 'removed' })]);
+  });
+
+  it('reports an unreadable spec once, by file name, and again only if the problem changes', async () => {
+    const h = harness();
+    h.provider.control.setSpecProblem('docs/specs/bad.md', 'frontmatter: expected a YAML mapping');
+    await h.specs.poll();
+    await h.specs.poll();
+    expect(h.emitted).toEqual([
+      expect.objectContaining({
+        type: 'errorRecorded',
+        message: 'docs/specs/bad.md: frontmatter: expected a YAML mapping',
+      }),
+    ]);
+  });
+
+  it('sees a change again next cycle when reading the head SHA failed', async () => {
+    const h = harness();
+    h.provider.control.addSpec({ filePath: 'docs/specs/a.md', frontmatterStatus: 'approved', content: 'A' });
+    h.provider.control.failNext('getDefaultBranchSHA');
+    await h.specs.poll();
+    expect(h.emitted).toEqual([expect.objectContaining({ type: 'errorRecorded', source: 'spec poller' })]);
+    await h.specs.poll();
+    expect(h.emitted.slice(1)).toEqual([
+      expect.objectContaining({ type: 'specChanged', changeType: 'added' }),
+    ]);
+  });
+});
