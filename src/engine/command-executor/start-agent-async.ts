@@ -10,6 +10,9 @@ import {
 } from '../runtime-adapter/types.ts';
 import type { RunRegistry } from './run-registry.ts';
 
+/** How long a finished run waits for the adapter's output stream to deliver its last chunks. */
+const OUTPUT_DRAIN_GRACE_MS = 2000;
+
 export interface StartAgentAsyncDeps {
   adapter: RuntimeAdapter;
   registry: RunRegistry;
@@ -117,9 +120,9 @@ export async function startAgentAsync(params: AgentStartParams, deps: StartAgent
   } finally {
     if (stallTimer !== null) clock.clearTimeout(stallTimer);
     unsubscribeActivity?.();
-    // The adapter's output ends with the session; do not let a misbehaving one keep the run open.
+    // Let the last chunks through, but do not let an adapter whose output never ends keep the run open.
+    await Promise.race([pump, new Promise((resolve) => setTimeout(resolve, OUTPUT_DRAIN_GRACE_MS).unref())]);
     stream.end();
-    void pump;
     registry.remove(sessionID);
     deps.onFinished(sessionID);
   }
