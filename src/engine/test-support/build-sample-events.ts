@@ -1,0 +1,211 @@
+import type { EngineEvent, EngineEventType } from '../../domain/index.ts';
+import { buildImplementorResult } from './build-implementor-result.ts';
+import { buildPipeline } from './build-pipeline.ts';
+import { buildPlannerResult } from './build-planner-result.ts';
+import { buildReviewerResult } from './build-reviewer-result.ts';
+import { buildRevision } from './build-revision.ts';
+import { buildWorkItem } from './build-work-item.ts';
+import { SAMPLE_IDS as ID } from './sample-ids.ts';
+
+/** One event of each type; the mapped type makes a new event type a compile error here until it has a sample. */
+export type SampleEvents = { [Type in EngineEventType]: Extract<EngineEvent, { type: Type }> };
+
+const USAGE = { costUSD: 0.12, inputTokens: 1200, outputTokens: 340, turns: 4 };
+
+/**
+ * One event of every type, each valid against `buildSampleState()` (see `SAMPLE_IDS` for the cast). Fresh
+ * objects on every call, so tests may modify them.
+ */
+export function buildSampleEvents(): SampleEvents {
+  const S = ID.sessions;
+  const at = ID.at;
+  return {
+    workItemChanged: {
+      type: 'workItemChanged',
+      workItemID: ID.blockerItem,
+      workItem: buildWorkItem({ id: ID.blockerItem, status: 'closed' }),
+      oldStatus: 'approved',
+      newStatus: 'closed',
+    },
+    revisionChanged: {
+      type: 'revisionChanged',
+      revisionID: ID.awaitingReviewRevision,
+      workItemID: ID.awaitingReviewItem,
+      revision: buildRevision({
+        id: ID.awaitingReviewRevision,
+        workItemID: ID.awaitingReviewItem,
+        pipeline: buildPipeline('success'),
+      }),
+      oldPipelineStatus: 'pending',
+      newPipelineStatus: 'success',
+    },
+    specChanged: {
+      type: 'specChanged',
+      filePath: ID.specPath,
+      blobSHA: ID.editedSpecSHA,
+      frontmatterStatus: 'approved',
+      changeType: 'modified',
+      commitSHA: 'commit-head',
+    },
+
+    plannerRequested: {
+      type: 'plannerRequested',
+      sessionID: S.newPlanner,
+      at,
+      specPaths: [ID.specPath],
+      specSHAs: { [ID.specPath]: ID.currentSpecSHA },
+    },
+    plannerStarted: {
+      type: 'plannerStarted',
+      sessionID: S.requestedPlanner,
+      logFilePath: `/logs/${S.requestedPlanner}.jsonl`,
+      at,
+    },
+    plannerCompleted: {
+      type: 'plannerCompleted',
+      sessionID: S.runningPlanner,
+      logFilePath: `/logs/${S.runningPlanner}.jsonl`,
+      usage: USAGE,
+      at,
+      specPaths: [ID.specPath],
+      result: buildPlannerResult(),
+    },
+    plannerFailed: {
+      type: 'plannerFailed',
+      sessionID: S.runningPlanner,
+      logFilePath: `/logs/${S.runningPlanner}.jsonl`,
+      usage: USAGE,
+      at,
+      reason: 'error',
+      error: 'planner output failed validation',
+      specPaths: [ID.specPath],
+    },
+
+    implementorRequested: {
+      type: 'implementorRequested',
+      sessionID: S.newImplementor,
+      at,
+      workItemID: ID.readyItem,
+      branchName: `flotilla/${ID.readyItem}`,
+    },
+    implementorStarted: {
+      type: 'implementorStarted',
+      sessionID: S.requestedImplementor,
+      logFilePath: `/logs/${S.requestedImplementor}.jsonl`,
+      at,
+    },
+    implementorCompleted: {
+      type: 'implementorCompleted',
+      sessionID: S.runningImplementor,
+      logFilePath: `/logs/${S.runningImplementor}.jsonl`,
+      usage: USAGE,
+      at,
+      workItemID: ID.implementingItem,
+      branchName: `flotilla/${ID.implementingItem}`,
+      result: buildImplementorResult(),
+    },
+    implementorFailed: {
+      type: 'implementorFailed',
+      sessionID: S.runningImplementor,
+      logFilePath: `/logs/${S.runningImplementor}.jsonl`,
+      usage: USAGE,
+      at,
+      reason: 'error',
+      error: 'agent exited with code 1',
+      workItemID: ID.implementingItem,
+      branchName: `flotilla/${ID.implementingItem}`,
+    },
+
+    reviewerRequested: {
+      type: 'reviewerRequested',
+      sessionID: S.newReviewer,
+      at,
+      workItemID: ID.awaitingReviewItem,
+      revisionID: ID.awaitingReviewRevision,
+    },
+    reviewerStarted: {
+      type: 'reviewerStarted',
+      sessionID: S.requestedReviewer,
+      logFilePath: `/logs/${S.requestedReviewer}.jsonl`,
+      at,
+    },
+    reviewerCompleted: {
+      type: 'reviewerCompleted',
+      sessionID: S.runningReviewer,
+      logFilePath: `/logs/${S.runningReviewer}.jsonl`,
+      usage: USAGE,
+      at,
+      workItemID: ID.reviewingItem,
+      revisionID: ID.reviewingRevision,
+      result: buildReviewerResult('needs-changes'),
+    },
+    reviewerFailed: {
+      type: 'reviewerFailed',
+      sessionID: S.runningReviewer,
+      logFilePath: `/logs/${S.runningReviewer}.jsonl`,
+      usage: USAGE,
+      at,
+      reason: 'error',
+      error: 'reviewer output failed validation',
+      workItemID: ID.reviewingItem,
+      revisionID: ID.reviewingRevision,
+    },
+
+    commandRejected: {
+      type: 'commandRejected',
+      command: { type: 'requestImplementorRun', workItemID: ID.blockedItem },
+      reason: 'work item is not ready',
+      kind: 'invalid',
+      at,
+    },
+    commandFailed: {
+      type: 'commandFailed',
+      command: {
+        type: 'transitionWorkItemStatus',
+        workItemID: ID.dependentItem,
+        newStatus: 'ready',
+        cause: 'dependency-resolved',
+      },
+      error: 'provider unavailable',
+      at,
+    },
+    dispatchQueued: {
+      type: 'dispatchQueued',
+      command: {
+        type: 'requestReviewerRun',
+        workItemID: ID.awaitingReviewItem,
+        revisionID: ID.awaitingReviewRevision,
+      },
+      reason: 'backoff',
+      notBefore: at + 30_000,
+      priority: 2,
+      at,
+    },
+    dispatchDropped: {
+      type: 'dispatchDropped',
+      command: { type: 'requestImplementorRun', workItemID: ID.readyItem },
+      reason: 'work item is no longer ready',
+      at,
+    },
+    errorRecorded: {
+      type: 'errorRecorded',
+      source: 'work-item-poller',
+      message: 'listWorkItems failed: connection reset',
+      at,
+    },
+
+    userRequestedImplementorRun: { type: 'userRequestedImplementorRun', workItemID: ID.blockedItem },
+    userRequestedReviewerRun: { type: 'userRequestedReviewerRun', workItemID: ID.awaitingReviewItem },
+    userCancelledRun: { type: 'userCancelledRun', sessionID: S.runningImplementor },
+    userTransitionedStatus: {
+      type: 'userTransitionedStatus',
+      workItemID: ID.blockedItem,
+      newStatus: 'pending',
+    },
+  };
+}
+
+/** The sample events as a list, in declaration order (handy for `it.each`). */
+export function buildSampleEventList(): EngineEvent[] {
+  return Object.values(buildSampleEvents());
+}

@@ -1,0 +1,113 @@
+import type { EngineState } from '../state-store/engine-state.ts';
+import { buildImplementorRun } from './build-implementor-run.ts';
+import { buildPipeline } from './build-pipeline.ts';
+import { buildPlannerRun } from './build-planner-run.ts';
+import { buildReviewerRun } from './build-reviewer-run.ts';
+import { buildRevision } from './build-revision.ts';
+import { buildSpec } from './build-spec.ts';
+import { buildTestState } from './build-test-state.ts';
+import { buildWorkItem } from './build-work-item.ts';
+import { SAMPLE_IDS as ID } from './sample-ids.ts';
+
+/**
+ * A catalogue state to which every event of `buildSampleEvents()` applies cleanly (no warnings). It holds one
+ * requested and one running run per role, so it is not a plausible single moment (two planners are active),
+ * but every lifecycle event has the run it needs.
+ */
+export function buildSampleState(): EngineState {
+  const S = ID.sessions;
+  return buildTestState({
+    workItems: [
+      buildWorkItem({ id: ID.readyItem, status: 'ready', priority: 'high' }),
+      buildWorkItem({ id: ID.implementingItem, status: 'in-progress' }),
+      buildWorkItem({ id: ID.implementorStartingItem, status: 'in-progress' }),
+      buildWorkItem({ id: ID.reviewingItem, status: 'review', linkedRevision: ID.reviewingRevision }),
+      buildWorkItem({
+        id: ID.reviewerStartingItem,
+        status: 'review',
+        linkedRevision: ID.reviewerStartingRevision,
+      }),
+      buildWorkItem({
+        id: ID.awaitingReviewItem,
+        status: 'review',
+        linkedRevision: ID.awaitingReviewRevision,
+      }),
+      buildWorkItem({ id: ID.blockerItem, status: 'approved' }),
+      buildWorkItem({ id: ID.dependentItem, status: 'pending', blockedBy: [ID.blockerItem] }),
+      buildWorkItem({ id: ID.blockedItem, status: 'blocked' }),
+    ],
+    revisions: [
+      buildRevision({ id: ID.reviewingRevision, workItemID: ID.reviewingItem }),
+      buildRevision({ id: ID.reviewerStartingRevision, workItemID: ID.reviewerStartingItem }),
+      buildRevision({
+        id: ID.awaitingReviewRevision,
+        workItemID: ID.awaitingReviewItem,
+        pipeline: buildPipeline('pending'),
+      }),
+    ],
+    specs: [buildSpec({ filePath: ID.specPath, blobSHA: ID.currentSpecSHA })],
+    lastPlannedSHAs: { [ID.specPath]: ID.plannedSpecSHA },
+    agentRuns: [
+      buildPlannerRun({
+        sessionID: S.requestedPlanner,
+        status: 'requested',
+        specPaths: [ID.specPath],
+        specSHAs: { [ID.specPath]: ID.currentSpecSHA },
+      }),
+      buildPlannerRun({
+        sessionID: S.runningPlanner,
+        specPaths: [ID.specPath],
+        specSHAs: { [ID.specPath]: ID.currentSpecSHA },
+      }),
+      buildImplementorRun({
+        sessionID: S.requestedImplementor,
+        status: 'requested',
+        workItemID: ID.implementorStartingItem,
+        branchName: `flotilla/${ID.implementorStartingItem}`,
+      }),
+      buildImplementorRun({
+        sessionID: S.runningImplementor,
+        workItemID: ID.implementingItem,
+        branchName: `flotilla/${ID.implementingItem}`,
+      }),
+      buildReviewerRun({
+        sessionID: S.requestedReviewer,
+        status: 'requested',
+        workItemID: ID.reviewerStartingItem,
+        revisionID: ID.reviewerStartingRevision,
+      }),
+      buildReviewerRun({
+        sessionID: S.runningReviewer,
+        workItemID: ID.reviewingItem,
+        revisionID: ID.reviewingRevision,
+      }),
+    ],
+    dispatchQueue: [
+      {
+        key: `implementor:${ID.readyItem}`,
+        command: { type: 'requestImplementorRun', workItemID: ID.readyItem },
+        reason: 'capacity',
+        notBefore: null,
+        priority: 3,
+        queuedAt: 500,
+      },
+    ],
+    failures: {
+      [`implementor:${ID.blockedItem}`]: {
+        attempts: 3,
+        lastReason: 'timeout',
+        lastError: 'no output for 900 s',
+        lastFailedAt: 900,
+        lastSessionID: 'implementor-earlier',
+      },
+      [`reviewer:${ID.awaitingReviewItem}`]: {
+        attempts: 1,
+        lastReason: 'error',
+        lastError: 'invalid structured output',
+        lastFailedAt: 800,
+        lastSessionID: 'reviewer-earlier',
+      },
+    },
+    reviewRounds: { [ID.reviewingItem]: 1, [ID.blockedItem]: 2 },
+  });
+}
