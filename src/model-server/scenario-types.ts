@@ -1,0 +1,31 @@
+import type { RequestView } from './request-view.ts';
+import type {
+  ContentBlockSpec,
+  RouteSpec,
+  ScenarioSpec,
+  StepSpec,
+  StopReason,
+  UsageSpec,
+} from './scenario-schema.ts';
+
+/** A model reply built in code from the request (see `Step.respond`). */
+export interface StepReply {
+  text?: string;
+  content?: ContentBlockSpec[];
+  structuredOutput?: Record<string, unknown>;
+  stopReason?: StopReason;
+  usage?: UsageSpec;
+}
+
+/** In-code step: the JSON form plus optional callbacks. */
+export type Step = StepSpec & {
+  /** Extra expectation on the request: return the failure message(s), or nothing when it holds. */
+  check?: (request: RequestView) => string | string[] | undefined;
+  /** Builds the reply from the request; replaces text/content/structuredOutput/stopReason/usage. */
+  respond?: (request: RequestView) => StepReply;
+};
+
+export type Route = Omit<RouteSpec, 'steps'> & { steps: Step[] };
+
+/** A scenario as accepted by `createModelServer`: the JSON form, optionally with callbacks in steps. */
+export type Scenario = Omit<ScenarioSpec, 'routes'> & { routes: Route[] };
