@@ -1,8 +1,10 @@
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { assembleMessage } from './assemble-message.ts';
 import type { AssistantMessage } from './build-assistant-message.ts';
 import type { SseEvent } from './build-sse-events.ts';
 import { createModelServer, type ModelServer, type ModelServerOptions } from './create-model-server.ts';
+import { loadScenarioFile } from './load-scenario-file.ts';
 import { ScenarioError } from './parse-scenario.ts';
 import { parseSse } from './parse-sse.ts';
 import type { Scenario } from './scenario-types.ts';
@@ -606,6 +608,20 @@ describe('createModelServer — errors and delays', () => {
     const started = Date.now();
     await server.close();
     expect(Date.now() - started).toBeLessThan(500);
+  });
+});
+
+describe('createModelServer — stored scenarios', () => {
+  it('replays scenarios/flaky-api.json: each error once, then the reply of the same step', async () => {
+    const server = await start(await loadScenarioFile(join(import.meta.dirname, 'scenarios/flaky-api.json')));
+    const statuses: number[] = [];
+    for (const body of [buildBody(), buildBody()]) statuses.push((await post(server, body)).status);
+    const history = toolTurn('toolu_scripted_2_0', 'still-here');
+    for (const body of [buildBody({ history }), buildBody({ history })])
+      statuses.push((await post(server, body)).status);
+    expect(statuses).toEqual([529, 200, 500, 200]);
+    expect(server.requests.at(-1)?.stepName).toBe('server-error-then-answer');
+    expect(server.report()).toMatchObject({ ok: true, problems: [] });
   });
 });
 
