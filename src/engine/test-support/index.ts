@@ -17,4 +17,5 @@ export { buildWorkItem } from './build-work-item.ts';
 export { buildWorkItemChanged } from './build-work-item-changed.ts';
 export { buildWorkItemRemoved } from './build-work-item-removed.ts';
 export { deepFreeze } from './deep-freeze.ts';
+export { runHandlerAfterUpdate } from './run-handler-after-update.ts';
 export { SAMPLE_IDS } from './sample-ids.ts';

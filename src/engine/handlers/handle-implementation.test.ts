@@ -1,0 +1,231 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type EngineCommand,
+  type EngineEventType,
+  type ImplementorFailed,
+  WORK_ITEM_STATUSES,
+} from '../../domain/index.ts';
+import type { FailureRecord } from '../state-store/engine-state.ts';
+import {
+  buildHandlerConfig,
+  buildImplementorResult,
+  buildImplementorRun,
+  buildSampleEventList,
+  buildSampleEvents,
+  buildSampleState,
+  buildTestState,
+  buildWorkItem,
+  buildWorkItemChanged,
+  runHandlerAfterUpdate,
+  SAMPLE_IDS,
+} from '../test-support/index.ts';
+import { handleImplementation } from './handle-implementation.ts';
+
+describe('handleImplementation on every sample event', () => {
+  const samples = buildSampleEvents();
+  const expected: Partial<Record<EngineEventType, EngineCommand[]>> = {
+    implementorRequested: [
+      {
+        type: 'transitionWorkItemStatus',
+        workItemID: SAMPLE_IDS.readyItem,
+        newStatus: 'in-progress',
+        cause: 'implementor-accepted',
+      },
+    ],
+    implementorCompleted: [
+      {
+        type: 'applyImplementorResult',
+        workItemID: SAMPLE_IDS.implementingItem,
+        branchName: `flotilla/${SAMPLE_IDS.implementingItem}`,
+        result: samples.implementorCompleted.result,
+      },
+    ],
+    // First failure (error): back to pending for a backed-off retry.
+    implementorFailed: [
+      {
+        type: 'transitionWorkItemStatus',
+        workItemID: SAMPLE_IDS.implementingItem,
+        newStatus: 'pending',
+        cause: 'implementor-failed',
+      },
+    ],
+  };
+
+  it.each(buildSampleEventList())('$type', (event) => {
+    expect(runHandlerAfterUpdate(handleImplementation, event, buildSampleState())).toEqual(
+      expected[event.type] ?? [],
+    );
+  });
+});
+
+describe('handleImplementation on workItemChanged', () => {
+  it.each([null, 'pending', 'blocked', 'needs-refinement'] as const)(
+    'requests an implementor for a task now ready (old status %s)',
+    (oldStatus) => {
+      const event = buildWorkItemChanged(buildWorkItem({ id: 'wi-1', status: 'ready' }), oldStatus);
+      expect(runHandlerAfterUpdate(handleImplementation, event, buildTestState())).toEqual([
+        { type: 'requestImplementorRun', workItemID: 'wi-1' },
+      ]);
+    },
+  );
+
+  it('never requests an implementor for a refinement item', () => {
+    const event = buildWorkItemChanged(
+      buildWorkItem({ id: 'wi-1', status: 'ready', kind: 'refinement' }),
+      'pending',
+    );
+    expect(runHandlerAfterUpdate(handleImplementation, event, buildTestState())).toEqual([]);
+  });
+
+  it.each(WORK_ITEM_STATUSES.filter((status) => status !== 'ready'))('ignores an item now %s', (status) => {
+    const event = buildWorkItemChanged(buildWorkItem({ id: 'wi-1', status }), 'ready');
+    expect(runHandlerAfterUpdate(handleImplementation, event, buildTestState())).toEqual([]);
+  });
+});
+
+describe('handleImplementation on implementorRequested and implementorCompleted', () => {
+  it('moves the item in-progress once the run is accepted', () => {
+    const before = buildTestState({ workItems: [buildWorkItem({ id: 'wi-5', status: 'ready' })] });
+    const event = {
+      ...buildSampleEvents().implementorRequested,
+      workItemID: 'wi-5',
+      branchName: 'flotilla/wi-5',
+    };
+    expect(runHandlerAfterUpdate(handleImplementation, event, before)).toEqual([
+      {
+        type: 'transitionWorkItemStatus',
+        workItemID: 'wi-5',
+        newStatus: 'in-progress',
+        cause: 'implementor-accepted',
+      },
+    ]);
+  });
+
+  it.each(['completed', 'blocked', 'validation-failure'] as const)(
+    'hands a %s result to the executor',
+    (outcome) => {
+      const result = buildImplementorResult({ outcome });
+      const before = buildTestState({
+        agentRuns: [buildImplementorRun({ sessionID: 's-1', workItemID: 'wi-5' })],
+      });
+      const event = {
+        ...buildSampleEvents().implementorCompleted,
+        sessionID: 's-1',
+        workItemID: 'wi-5',
+        branchName: 'flotilla/wi-5',
+        result,
+      };
+      expect(runHandlerAfterUpdate(handleImplementation, event, before)).toEqual([
+        { type: 'applyImplementorResult', workItemID: 'wi-5', branchName: 'flotilla/wi-5', result },
+      ]);
+    },
+  );
+});
+
+describe('handleImplementation on implementorFailed', () => {
+  const failed = (overrides: Partial<ImplementorFailed> = {}): ImplementorFailed => ({
+    type: 'implementorFailed',
+    sessionID: 's-1',
+    logFilePath: '/logs/s-1.jsonl',
+    usage: null,
+    at: 5_000,
+    reason: 'error',
+    error: 'tests failed to compile',
+    workItemID: 'wi-1',
+    branchName: 'flotilla/wi-1',
+    ...overrides,
+  });
+  const record = (attempts: number): FailureRecord => ({
+    attempts,
+    lastReason: 'error',
+    lastError: 'earlier failure',
+    lastFailedAt: 1,
+    lastSessionID: 's-0',
+  });
+  const stateWith = (
+    previousAttempts: number,
+    run = buildImplementorRun({ sessionID: 's-1', workItemID: 'wi-1' }),
+  ) =>
+    buildTestState({
+      workItems: [buildWorkItem({ id: 'wi-1', status: 'in-progress' })],
+      agentRuns: [run],
+      failures: previousAttempts === 0 ? {} : { 'implementor:wi-1': record(previousAttempts) },
+    });
+  const toPending = {
+    type: 'transitionWorkItemStatus',
+    workItemID: 'wi-1',
+    newStatus: 'pending',
+    cause: 'implementor-failed',
+  };
+
+  it.each([
+    ['error', 0],
+    ['error', 1],
+    ['timeout', 0],
+    ['timeout', 1],
+  ] as const)(
+    'sends the item back to pending after a %s below the cap (%i earlier failures)',
+    (reason, previous) => {
+      expect(runHandlerAfterUpdate(handleImplementation, failed({ reason }), stateWith(previous))).toEqual([
+        toPending,
+      ]);
+    },
+  );
+
+  it.each(['error', 'timeout'] as const)(
+    'blocks the item with a comment when a %s exhausts the attempts',
+    (reason) => {
+      const commands = runHandlerAfterUpdate(handleImplementation, failed({ reason }), stateWith(2));
+      expect(commands).toEqual([
+        {
+          type: 'transitionWorkItemStatus',
+          workItemID: 'wi-1',
+          newStatus: 'blocked',
+          cause: 'retries-exhausted',
+        },
+        { type: 'commentOnWorkItem', workItemID: 'wi-1', body: expect.any(String) },
+      ]);
+      const body = (commands[1] as { body: string }).body;
+      expect(body).toContain('implementor failed 3 times in a row (limit 3)');
+      expect(body).toContain(`Last failure: ${reason === 'timeout' ? 'timed out' : 'error'}`);
+      expect(body).toContain('Error: tests failed to compile');
+      expect(body).toContain('Session: s-1');
+      expect(body).toContain('Log: /logs/s-1.jsonl');
+    },
+  );
+
+  it('follows the configured attempt cap', () => {
+    const config = buildHandlerConfig({ maxAttempts: 1 });
+    const commands = runHandlerAfterUpdate(handleImplementation, failed(), stateWith(0), config);
+    expect(commands.map((command) => command.type)).toEqual([
+      'transitionWorkItemStatus',
+      'commentOnWorkItem',
+    ]);
+    expect(commands[0]).toMatchObject({ newStatus: 'blocked', cause: 'retries-exhausted' });
+    expect((commands[1] as { body: string }).body).toContain('failed 1 time in a row (limit 1)');
+  });
+
+  it('blocks the item with a comment when the user cancelled the run', () => {
+    const run = buildImplementorRun({ sessionID: 's-1', workItemID: 'wi-1', cancelRequestedBy: 'user' });
+    const commands = runHandlerAfterUpdate(
+      handleImplementation,
+      failed({ reason: 'cancelled' }),
+      stateWith(2, run),
+    );
+    expect(commands).toEqual([
+      { type: 'transitionWorkItemStatus', workItemID: 'wi-1', newStatus: 'blocked', cause: 'run-cancelled' },
+      { type: 'commentOnWorkItem', workItemID: 'wi-1', body: expect.stringContaining('cancelled by a user') },
+    ]);
+    expect((commands[1] as { body: string }).body).toContain('session s-1');
+  });
+
+  it.each([null, 'shutdown'] as const)(
+    'sends the item back to pending when the run was cancelled by %s (not the user), whatever the attempts',
+    (cancelRequestedBy) => {
+      const run = buildImplementorRun({ sessionID: 's-1', workItemID: 'wi-1', cancelRequestedBy });
+      expect(
+        runHandlerAfterUpdate(handleImplementation, failed({ reason: 'cancelled' }), stateWith(5, run)),
+      ).toEqual([toPending]);
+    },
+  );
+});

@@ -1,0 +1,22 @@
+import type { EngineCommand, EngineEvent } from '../../domain/index.ts';
+import type { HandlerConfig } from '../engine-config.ts';
+import type { Handler } from '../handlers/handler.ts';
+import { applyStateUpdate } from '../state-store/apply-state-update.ts';
+import type { EngineState } from '../state-store/engine-state.ts';
+import { buildHandlerConfig } from './build-handler-config.ts';
+import { deepFreeze } from './deep-freeze.ts';
+
+/**
+ * What the loop does for one event, minus the executor: apply the event, then run the handler on the updated
+ * snapshot. Inputs are frozen, so a handler or state update that mutates them fails the test.
+ */
+export function runHandlerAfterUpdate(
+  handler: Handler,
+  event: EngineEvent,
+  before: EngineState,
+  config: HandlerConfig = buildHandlerConfig(),
+): EngineCommand[] {
+  const frozenEvent = deepFreeze(event);
+  const { state } = applyStateUpdate(deepFreeze(before), frozenEvent);
+  return handler(frozenEvent, deepFreeze(state), config);
+}
