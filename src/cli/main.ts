@@ -1,4 +1,6 @@
 import { Command, CommanderError } from 'commander';
+import { registerBashCheckCommand } from './commands/bash-check-command.ts';
+import { registerHookCommand } from './commands/hook-command.ts';
 
 /** Builds the `flotilla` command tree. Each subcommand registers itself from its own module. */
 export function buildProgram(): Command {
@@ -6,6 +8,8 @@ export function buildProgram(): Command {
     .description('Control plane for agentic software development')
     .exitOverride()
     .showHelpAfterError();
+  registerBashCheckCommand(program);
+  registerHookCommand(program);
   return program;
 }
 

@@ -1,0 +1,99 @@
+import type { Command } from 'commander';
+import {
+  buildBashValidatorRules,
+  describeBashValidatorRules,
+  validateBashCommand,
+} from '../../engine/runtime-adapter/bash-validator/index.ts';
+
+interface BashCheckOptions {
+  printRules?: boolean;
+  json?: boolean;
+  allow: string[];
+  blockPattern: string[];
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/**
+ * `flotilla bash-check -- <command>`: exit 0 when the agent bash validator allows the command, 2 when it
+ * blocks it (reason on stderr). `--print-rules` shows the effective rules.
+ */
+export function registerBashCheckCommand(program: Command): void {
+  program
+    .command('bash-check')
+    .description('check a command against the agent bash validator (exit 0 allowed, 2 blocked)')
+    .argument(
+      '[command...]',
+      "the command, after '--' and quoted as one argument: bash-check -- 'git status'",
+    )
+    .option(
+      '--print-rules',
+      'print the effective rules (allowlist, block patterns, structural rules) and exit',
+    )
+    .option('--json', 'with --print-rules, print JSON')
+    .option('--allow <command>', 'also allow this command name (repeatable)', collect, [])
+    .option('--block-pattern <regex>', 'also block this regular expression (repeatable)', collect, [])
+    .action((words: string[], options: BashCheckOptions) => {
+      let rules: ReturnType<typeof buildBashValidatorRules>;
+      try {
+        rules = buildBashValidatorRules({
+          extraAllowedCommands: options.allow,
+          extraBlockPatterns: options.blockPattern,
+        });
+      } catch (error) {
+        process.stderr.write(`flotilla bash-check: invalid rule options: ${describeError(error)}\n`);
+        process.exitCode = 2;
+        return;
+      }
+      if (options.printRules) {
+        process.stdout.write(formatRules(describeBashValidatorRules(rules), options.json === true));
+        process.exitCode = 0;
+        return;
+      }
+      if (words.length === 0) {
+        process.stderr.write(
+          "flotilla bash-check: give the command after '--', e.g. flotilla bash-check -- 'git status'\n",
+        );
+        process.exitCode = 2;
+        return;
+      }
+      const result = validateBashCommand(words.join(' '), rules);
+      if (result.allowed) {
+        process.stdout.write('allowed\n');
+        process.exitCode = 0;
+      } else {
+        process.stderr.write(`${result.reason}\n`);
+        process.exitCode = 2;
+      }
+    });
+}
+
+function formatRules(description: ReturnType<typeof describeBashValidatorRules>, json: boolean): string {
+  if (json) return `${JSON.stringify(description, null, 2)}\n`;
+  const lines = [
+    `Allowed commands (${description.allowedCommands.length}; exact first word):`,
+    `  ${description.allowedCommands.join(' ')}`,
+    '',
+    `Block patterns (${description.blockPatterns.length}; JavaScript regexes on the quote-masked text and on every simple command):`,
+    ...description.blockPatterns.map((pattern) => `  ${pattern}`),
+    '',
+    'Structural rules (always on, not configurable):',
+    ...description.structuralRules.map((rule) => `  - ${rule}`),
+    '',
+  ];
+  return lines.join('\n');
+}
+
+function describeError(error: unknown): string {
+  if (error !== null && typeof error === 'object' && 'issues' in error && Array.isArray(error.issues)) {
+    return error.issues
+      .map(
+        (issue: { path?: unknown[]; message?: string }) =>
+          `${(issue.path ?? []).join('.')}: ${issue.message}`,
+      )
+      .join('; ');
+  }
+  return error instanceof Error ? error.message : String(error);
+}

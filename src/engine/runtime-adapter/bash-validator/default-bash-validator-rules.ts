@@ -1,0 +1,103 @@
+/**
+ * The published blocklist (reference-behaviour §8), in its published order. Sources are kept verbatim:
+ * they appear in error messages as `Blocked: matches dangerous pattern '<source>'`.
+ */
+export const PUBLISHED_BLOCK_PATTERNS: readonly string[] = [
+  'git\\s+reset\\s+--hard',
+  'git\\s+clean\\s+-[a-zA-Z]*f',
+  'git\\s+checkout\\s+\\.',
+  'git\\s+restore\\s+\\.',
+  'git\\s+branch\\s+.*-D\\b',
+  'rm\\s',
+  '\\bsudo\\b',
+  'curl\\s.*\\|\\s*(bash|sh|zsh)',
+  'wget\\s.*\\|\\s*(bash|sh|zsh)',
+  '\\beval\\b',
+  '\\bdd\\s+if=',
+  '\\bmkfs\\b',
+  '\\bfdisk\\b',
+  'chmod\\s+-R',
+  'chmod\\s+777',
+  'chmod\\s+.*o\\+w',
+  'chmod\\s+.*a\\+w',
+  '\\bchown\\b',
+  '\\bkill\\b',
+  '\\bpkill\\b',
+  '\\bkillall\\b',
+];
+
+/** Named access to published patterns, for structural rules that report them. */
+export const PATTERN = {
+  gitResetHard: 'git\\s+reset\\s+--hard',
+  gitCleanForce: 'git\\s+clean\\s+-[a-zA-Z]*f',
+  gitCheckoutDot: 'git\\s+checkout\\s+\\.',
+  gitRestoreDot: 'git\\s+restore\\s+\\.',
+  gitBranchForceDelete: 'git\\s+branch\\s+.*-D\\b',
+  rm: 'rm\\s',
+  sudo: '\\bsudo\\b',
+  curlPipeShell: 'curl\\s.*\\|\\s*(bash|sh|zsh)',
+  wgetPipeShell: 'wget\\s.*\\|\\s*(bash|sh|zsh)',
+  eval: '\\beval\\b',
+  ddIf: '\\bdd\\s+if=',
+  mkfs: '\\bmkfs\\b',
+  fdisk: '\\bfdisk\\b',
+  chmodRecursive: 'chmod\\s+-R',
+  chmod777: 'chmod\\s+777',
+  chmodOtherWrite: 'chmod\\s+.*o\\+w',
+  chmodAllWrite: 'chmod\\s+.*a\\+w',
+  chown: '\\bchown\\b',
+  kill: '\\bkill\\b',
+  pkill: '\\bpkill\\b',
+  killall: '\\bkillall\\b',
+} as const;
+
+/** The published allowlist (39 entries) plus `npm`, `npx` and `pnpm`. */
+export const DEFAULT_ALLOWED_COMMANDS: readonly string[] = [
+  // Git
+  'git',
+  'scripts/workflow/gh.sh',
+  './scripts/workflow/gh.sh',
+  // Node
+  'yarn',
+  'npm',
+  'npx',
+  'pnpm',
+  // Text
+  'head',
+  'tail',
+  'grep',
+  'rg',
+  'awk',
+  'sed',
+  'tr',
+  'cut',
+  'sort',
+  'uniq',
+  'wc',
+  'jq',
+  'xargs',
+  'diff',
+  'tee',
+  // Shell
+  'echo',
+  'printf',
+  'ls',
+  'pwd',
+  'which',
+  'command',
+  'test',
+  'true',
+  'false',
+  'env',
+  'date',
+  'basename',
+  'dirname',
+  'realpath',
+  'find',
+  // Files
+  'chmod',
+  'mkdir',
+  'touch',
+  'cp',
+  'mv',
+];

@@ -1,0 +1,686 @@
+import { commandBaseName, DYNAMIC_MARK } from './command-word.ts';
+import { findDangerousVariable } from './dangerous-variables.ts';
+import { evaluateWord } from './evaluate-word.ts';
+import { displayValue } from './messages.ts';
+import { findProtectedWriteTarget } from './protected-paths.ts';
+import {
+  SHELL_OP,
+  type ShellArithmCmd,
+  type ShellArithmExp,
+  type ShellAssign,
+  type ShellBinaryArithm,
+  type ShellBinaryCmd,
+  type ShellBinaryTest,
+  type ShellCallExpr,
+  type ShellCaseClause,
+  type ShellCoprocClause,
+  type ShellCStyleLoop,
+  type ShellDblQuoted,
+  type ShellDeclClause,
+  type ShellFile,
+  type ShellForClause,
+  type ShellFuncDecl,
+  type ShellIfClause,
+  type ShellLetClause,
+  type ShellLit,
+  type ShellNode,
+  type ShellParamExp,
+  type ShellParenArithm,
+  type ShellProcSubst,
+  type ShellRedirect,
+  type ShellStmt,
+  type ShellStmtList,
+  type ShellSyntax,
+  type ShellTestClause,
+  type ShellTimeClause,
+  type ShellUnaryArithm,
+  type ShellUnaryTest,
+  type ShellWhileClause,
+  type ShellWord,
+  type ShellWordIter,
+} from './shell-ast.ts';
+import type { CommandWord, InspectionContext, StdinSource } from './types.ts';
+
+/** Node kinds the walker must reach; the completeness guard counts them with mvdan's own Walk. */
+const GUARDED_KINDS = new Set([
+  'CallExpr',
+  'DeclClause',
+  'LetClause',
+  'CoprocClause',
+  'FuncDecl',
+  'TestClause',
+  'ArithmCmd',
+  'CmdSubst',
+  'ProcSubst',
+  'ArithmExp',
+  'ParamExp',
+]);
+
+/** Parameters whose value is always a number, so arithmetic on them cannot hide a command. */
+const NUMERIC_SPECIAL_PARAMETERS = new Set([
+  '#',
+  '?',
+  '$',
+  '!',
+  'RANDOM',
+  'SRANDOM',
+  'LINENO',
+  'SECONDS',
+  'EPOCHSECONDS',
+  'BASHPID',
+  'PPID',
+  'UID',
+  'EUID',
+]);
+
+const ARITHMETIC_TEST_OPS: ReadonlySet<number> = new Set([
+  SHELL_OP.testEq,
+  SHELL_OP.testNe,
+  SHELL_OP.testLe,
+  SHELL_OP.testGe,
+  SHELL_OP.testLt,
+  SHELL_OP.testGt,
+]);
+
+/** Builtins that assign to the variables named in their arguments with values read at run time. */
+const ASSIGNING_BUILTINS = new Set(['read', 'mapfile', 'readarray', 'getopts', 'printf']);
+
+const INTEGER = /^[-+]?\d+$/;
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export interface ShellWalkResult {
+  /** Byte ranges of heredoc bodies, which the whole-text pattern check blanks. */
+  heredocByteRanges: Array<[number, number]>;
+}
+
+/**
+ * Walks a parsed script and hands every simple command — wherever it sits: lists, pipelines, subshells,
+ * blocks, if/for/while/case bodies, function bodies, `$(…)`, backticks, `<(…)`, `>(…)`, parameter
+ * expansions, arithmetic, heredoc bodies — to `context.checkInvocation`. Structural findings (redirections
+ * into protected paths, arithmetic injection, unsupported syntax) are reported directly. A final guard
+ * compares the number of commands and substitutions visited with mvdan's own tree walk and blocks on any
+ * difference, so a construct this walker does not know cannot slip through unvalidated.
+ */
+export function walkShellFile(
+  file: ShellFile,
+  syntax: ShellSyntax,
+  context: InspectionContext,
+): ShellWalkResult {
+  const walker = new ShellFileWalker(syntax, context);
+  walker.statements(file.Stmts, { kind: 'inherit' });
+  walker.reportUnsafeArithmetic();
+  let expected = 0;
+  syntax.Walk(file, (node) => {
+    if (node !== null && node !== undefined && GUARDED_KINDS.has(syntax.NodeType(node))) expected += 1;
+    return true;
+  });
+  if (expected !== walker.visited) {
+    context.report(
+      'danger',
+      `Blocked: internal check failed (inspected ${walker.visited} of ${expected} commands and expansions)`,
+    );
+  }
+  return { heredocByteRanges: walker.heredocByteRanges };
+}
+
+interface VariableFacts {
+  integerAssignments: number;
+  otherAssignments: number;
+}
+
+class ShellFileWalker {
+  visited = 0;
+  readonly heredocByteRanges: Array<[number, number]> = [];
+  private readonly facts = new Map<string, VariableFacts>();
+  private readonly arithmeticReferences = new Set<string>();
+
+  constructor(
+    private readonly syntax: ShellSyntax,
+    private readonly context: InspectionContext,
+  ) {}
+
+  statements(list: readonly ShellStmt[] | null, stdin: StdinSource): void {
+    for (const stmt of list ?? []) this.statement(stmt, stdin);
+  }
+
+  /** Returns the command names of the statement (for pipeline upstream reporting). */
+  private statement(stmt: ShellStmt | null, inheritedStdin: StdinSource): string[] {
+    if (!stmt) return [];
+    let stdin = inheritedStdin;
+    for (const redirect of stmt.Redirs ?? []) stdin = this.redirect(redirect, stdin);
+    if (!stmt.Cmd) return [];
+    return this.command(stmt.Cmd, stdin);
+  }
+
+  private redirect(redirect: ShellRedirect, stdin: StdinSource): StdinSource {
+    if (redirect.Word) this.wordNested(redirect.Word);
+    if (redirect.Hdoc) {
+      this.wordNested(redirect.Hdoc);
+      this.heredocByteRanges.push([redirect.Hdoc.Pos().Offset(), redirect.Hdoc.End().Offset()]);
+    }
+    const fd = redirect.N?.Value ?? null;
+    const target = redirect.Word ? evaluateWord(redirect.Word, this.syntax) : null;
+    if (target?.some((word) => /^\/dev\/(tcp|udp)\//.test(word.value))) {
+      this.context.report(
+        'danger',
+        'Blocked: redirection to /dev/tcp or /dev/udp opens a network connection',
+      );
+    }
+    switch (redirect.Op) {
+      case SHELL_OP.rdrOut:
+      case SHELL_OP.appOut:
+      case SHELL_OP.clbOut:
+      case SHELL_OP.rdrAll:
+      case SHELL_OP.appAll:
+      case SHELL_OP.rdrInOut:
+        this.checkRedirectTarget(redirect.Word);
+        return redirect.Op === SHELL_OP.rdrInOut && (fd === null || fd === '0') ? { kind: 'file' } : stdin;
+      case SHELL_OP.dplOut: {
+        const target = redirect.Word ? this.staticText(redirect.Word) : null;
+        if (target === null || !/^(\d+|-)$/.test(target)) this.checkRedirectTarget(redirect.Word);
+        return stdin;
+      }
+      case SHELL_OP.rdrIn:
+      case SHELL_OP.dplIn:
+        return fd === null || fd === '0' ? { kind: 'file' } : stdin;
+      case SHELL_OP.hdoc:
+      case SHELL_OP.dashHdoc:
+        if (fd !== null && fd !== '0') return stdin;
+        return { kind: 'script', text: redirect.Hdoc ? this.staticText(redirect.Hdoc) : '' };
+      case SHELL_OP.wordHdoc: {
+        if (fd !== null && fd !== '0') return stdin;
+        const text = redirect.Word ? this.staticText(redirect.Word) : null;
+        return { kind: 'script', text: text === null ? null : `${text}\n` };
+      }
+      default:
+        this.context.report('danger', `Blocked: unsupported redirection operator (${redirect.Op})`);
+        return stdin;
+    }
+  }
+
+  private checkRedirectTarget(word: ShellWord | null): void {
+    if (!word) return;
+    const targets = evaluateWord(word, this.syntax);
+    if (!targets) {
+      this.context.report('danger', 'Blocked: redirection target expands to too many words');
+      return;
+    }
+    for (const target of targets) {
+      const problem = findProtectedWriteTarget(target);
+      if (problem) this.context.report('danger', `Blocked: output redirection refused: ${problem}`);
+    }
+  }
+
+  /** Static text of a word (quotes removed), or null when any part is computed at run time. */
+  private staticText(word: ShellWord): string | null {
+    let text = '';
+    for (const part of word.Parts) {
+      if (this.syntax.NodeType(part) !== 'Lit') {
+        const evaluated = evaluateWord(word, this.syntax);
+        const only = evaluated?.length === 1 ? evaluated[0]! : null;
+        return only && !only.dynamic ? only.value : null;
+      }
+      text += (part as ShellLit).Value;
+    }
+    return text;
+  }
+
+  private command(cmd: ShellNode, stdin: StdinSource): string[] {
+    const kind = this.syntax.NodeType(cmd);
+    switch (kind) {
+      case 'CallExpr':
+        return this.callExpr(cmd as ShellCallExpr, stdin);
+      case 'BinaryCmd':
+        return this.binaryCmd(cmd as ShellBinaryCmd, stdin);
+      case 'Block':
+      case 'Subshell':
+        this.statements((cmd as ShellStmtList).Stmts, stdin);
+        return [];
+      case 'IfClause':
+        this.ifClause(cmd as ShellIfClause, stdin);
+        return [];
+      case 'WhileClause': {
+        const loop = cmd as ShellWhileClause;
+        this.statements(loop.Cond, stdin);
+        this.statements(loop.Do, stdin);
+        return [];
+      }
+      case 'ForClause':
+        this.forClause(cmd as ShellForClause, stdin);
+        return [];
+      case 'CaseClause': {
+        const clause = cmd as ShellCaseClause;
+        this.wordNested(clause.Word);
+        for (const item of clause.Items ?? []) {
+          for (const pattern of item.Patterns ?? []) this.wordNested(pattern);
+          this.statements(item.Stmts, stdin);
+        }
+        return [];
+      }
+      case 'FuncDecl':
+        this.visited += 1;
+        this.statement((cmd as ShellFuncDecl).Body, { kind: 'inherit' });
+        return [];
+      case 'ArithmCmd':
+        this.visited += 1;
+        this.arithmetic((cmd as ShellArithmCmd).X);
+        return [];
+      case 'TestClause':
+        this.visited += 1;
+        this.testExpression((cmd as ShellTestClause).X);
+        return [];
+      case 'DeclClause':
+        return this.declClause(cmd as ShellDeclClause, stdin);
+      case 'LetClause': {
+        this.visited += 1;
+        this.invoke([literalWord('let')], [], stdin);
+        for (const expression of (cmd as ShellLetClause).Exprs ?? []) this.arithmetic(expression);
+        return ['let'];
+      }
+      case 'TimeClause':
+        return this.statement((cmd as ShellTimeClause).Stmt, stdin);
+      case 'CoprocClause': {
+        this.visited += 1;
+        const clause = cmd as ShellCoprocClause;
+        if (clause.Name) this.wordNested(clause.Name);
+        this.invoke([literalWord('coproc')], [], stdin);
+        this.statement(clause.Stmt, { kind: 'inherit' });
+        return ['coproc'];
+      }
+      default:
+        this.context.report('danger', `Blocked: unsupported shell construct (${kind})`);
+        return [];
+    }
+  }
+
+  private binaryCmd(cmd: ShellBinaryCmd, stdin: StdinSource): string[] {
+    if (cmd.Op === SHELL_OP.pipe || cmd.Op === SHELL_OP.pipeAll) {
+      const upstream = this.statement(cmd.X, stdin);
+      const downstream = this.statement(cmd.Y, { kind: 'pipe', upstream });
+      return [...upstream, ...downstream];
+    }
+    return [...this.statement(cmd.X, stdin), ...this.statement(cmd.Y, stdin)];
+  }
+
+  private ifClause(clause: ShellIfClause | null, stdin: StdinSource): void {
+    for (let current = clause; current; current = current.Else) {
+      this.statements(current.Cond, stdin);
+      this.statements(current.Then, stdin);
+    }
+  }
+
+  private forClause(clause: ShellForClause, stdin: StdinSource): void {
+    const loopKind = this.syntax.NodeType(clause.Loop);
+    if (loopKind === 'WordIter') {
+      const iter = clause.Loop as ShellWordIter;
+      let allIntegers = (iter.Items ?? []).length > 0 && !clause.Select;
+      for (const item of iter.Items ?? []) {
+        this.wordNested(item);
+        const values = evaluateWord(item, this.syntax);
+        if (!values || values.some((value) => value.dynamic || !INTEGER.test(value.value)))
+          allIntegers = false;
+      }
+      this.recordAssignment(iter.Name.Value, allIntegers);
+    } else if (loopKind === 'CStyleLoop') {
+      const loop = clause.Loop as ShellCStyleLoop;
+      this.arithmetic(loop.Init);
+      this.arithmetic(loop.Cond);
+      this.arithmetic(loop.Post);
+    } else {
+      this.context.report('danger', `Blocked: unsupported loop form (${loopKind})`);
+    }
+    this.statements(clause.Do, stdin);
+  }
+
+  private callExpr(call: ShellCallExpr, stdin: StdinSource): string[] {
+    this.visited += 1;
+    const assignedNames: string[] = [];
+    for (const assign of call.Assigns ?? []) {
+      const name = this.assign(assign);
+      if (name !== null) assignedNames.push(name);
+    }
+    const words: CommandWord[] = [];
+    for (const arg of call.Args ?? []) {
+      this.wordNested(arg);
+      const evaluated = evaluateWord(arg, this.syntax);
+      if (!evaluated) {
+        this.context.report('danger', 'Blocked: brace expansion produces too many words to check');
+        return [];
+      }
+      words.push(...evaluated);
+    }
+    if (words.length === 0) {
+      // A bare assignment lasts for the rest of the script.
+      for (const name of assignedNames) {
+        const problem = findDangerousVariable(name);
+        if (problem) this.context.report('danger', problem);
+      }
+      return [];
+    }
+    this.recordBuiltinAssignments(words);
+    this.invoke(words, assignedNames, stdin);
+    return words[0]!.dynamic ? [] : [commandBaseName(words[0]!.value)];
+  }
+
+  private invoke(words: CommandWord[], assignedNames: string[], stdin: StdinSource): void {
+    this.context.checkInvocation({ words, assignedNames, stdin, exemptFromAllowlist: false, via: [] });
+  }
+
+  private declClause(clause: ShellDeclClause, stdin: StdinSource): string[] {
+    this.visited += 1;
+    const variant = clause.Variant.Value;
+    const words: CommandWord[] = [literalWord(variant)];
+    let integerAttribute = false;
+    for (const arg of clause.Args ?? []) {
+      if (arg.Naked && !arg.Name && arg.Value) {
+        this.wordNested(arg.Value);
+        const evaluated = evaluateWord(arg.Value, this.syntax) ?? [];
+        for (const word of evaluated) {
+          if (/^[-+][a-zA-Z]*i/.test(word.value)) integerAttribute = true;
+          words.push(word);
+        }
+        continue;
+      }
+      const name = this.assign(arg);
+      if (name === null) continue;
+      const problem = findDangerousVariable(name);
+      if (problem) this.context.report('danger', problem);
+      const value = arg.Value ? (evaluateWord(arg.Value, this.syntax)?.[0] ?? null) : null;
+      if (integerAttribute && arg.Value && (!value || value.dynamic || !INTEGER.test(value.value))) {
+        this.context.report(
+          'danger',
+          `Blocked: '${variant} -i ${name}=…' evaluates the value as arithmetic, which can run commands`,
+        );
+      }
+      words.push(literalWord(arg.Naked ? name : `${name}=${value ? displayValue(value.value) : ''}`));
+    }
+    this.invoke(words, [], stdin);
+    return [variant];
+  }
+
+  /** Walks an assignment and records what kind of value it stores. Returns the variable name. */
+  private assign(assign: ShellAssign): string | null {
+    const name = assign.Name?.Value ?? null;
+    if (assign.Index) this.arithmetic(assign.Index);
+    let integer = false;
+    if (assign.Value) {
+      this.wordNested(assign.Value);
+      integer = this.isIntegerWord(assign.Value);
+    }
+    if (assign.Array) {
+      integer = false;
+      for (const element of assign.Array.Elems ?? []) {
+        if (element.Index) this.arithmetic(element.Index);
+        if (element.Value) this.wordNested(element.Value);
+      }
+    }
+    if (name !== null && !(assign.Naked && !assign.Value && !assign.Array))
+      this.recordAssignment(name, integer);
+    return name;
+  }
+
+  private isIntegerWord(word: ShellWord): boolean {
+    if (word.Parts.length === 1 && this.syntax.NodeType(word.Parts[0]) === 'ArithmExp') return true;
+    const evaluated = evaluateWord(word, this.syntax);
+    return evaluated?.length === 1 && !evaluated[0]!.dynamic && INTEGER.test(evaluated[0]!.value);
+  }
+
+  private recordAssignment(name: string, integer: boolean): void {
+    const facts = this.facts.get(name) ?? { integerAssignments: 0, otherAssignments: 0 };
+    if (integer) facts.integerAssignments += 1;
+    else facts.otherAssignments += 1;
+    this.facts.set(name, facts);
+  }
+
+  /** `read x`, `printf -v x`, `mapfile x`, … store run-time text in variables. */
+  private recordBuiltinAssignments(words: readonly CommandWord[]): void {
+    const name = words[0]!.value;
+    if (words[0]!.dynamic || !ASSIGNING_BUILTINS.has(name)) return;
+    for (let i = 1; i < words.length; i += 1) {
+      const value = words[i]!.value;
+      if (name === 'printf') {
+        if (value === '-v' && words[i + 1]) this.recordAssignment(words[i + 1]!.value, false);
+        else if (value.startsWith('-v') && value.length > 2) this.recordAssignment(value.slice(2), false);
+        continue;
+      }
+      if (IDENTIFIER.test(value)) this.recordAssignment(value, false);
+    }
+  }
+
+  // ---- words and expansions -------------------------------------------------------------------
+
+  private wordNested(word: ShellWord | null): void {
+    if (!word) return;
+    for (const part of word.Parts ?? []) this.wordPart(part);
+  }
+
+  private wordPart(part: ShellNode): void {
+    const kind = this.syntax.NodeType(part);
+    switch (kind) {
+      case 'Lit':
+      case 'SglQuoted':
+      case 'ExtGlob':
+        return;
+      case 'DblQuoted':
+        for (const inner of (part as ShellDblQuoted).Parts ?? []) this.wordPart(inner);
+        return;
+      case 'ParamExp':
+        this.paramExp(part as ShellParamExp);
+        return;
+      case 'CmdSubst':
+      case 'ProcSubst':
+        this.visited += 1;
+        this.statements((part as ShellProcSubst).Stmts, { kind: 'inherit' });
+        return;
+      case 'ArithmExp':
+        this.visited += 1;
+        this.arithmetic((part as ShellArithmExp).X);
+        return;
+      default:
+        this.context.report('danger', `Blocked: unsupported word part (${kind})`);
+    }
+  }
+
+  private paramExp(expansion: ShellParamExp): void {
+    this.visited += 1;
+    const name = expansion.Param?.Value ?? '';
+    const indexIsAll = expansion.Index !== null && this.isAllIndex(expansion.Index);
+    if (expansion.Excl && expansion.Names === 0 && !indexIsAll) {
+      this.context.report(
+        'danger',
+        `Blocked: indirect expansion \${!${name}} can evaluate a subscript hidden in a variable, which runs commands`,
+      );
+    }
+    if (expansion.Exp?.Op === SHELL_OP.paramExpAt && expansion.Exp.Word) {
+      const operator = this.staticText(expansion.Exp.Word);
+      if (operator === null || operator.includes('P')) {
+        this.context.report(
+          'danger',
+          `Blocked: \${${name}@P} expands a variable as a prompt string, which runs command substitutions`,
+        );
+      }
+    }
+    if (expansion.Index && !indexIsAll) this.arithmetic(expansion.Index);
+    if (expansion.Slice) {
+      this.arithmetic(expansion.Slice.Offset);
+      this.arithmetic(expansion.Slice.Length);
+    }
+    if (expansion.Repl) {
+      this.wordNested(expansion.Repl.Orig);
+      this.wordNested(expansion.Repl.With);
+    }
+    if (expansion.Exp?.Word) this.wordNested(expansion.Exp.Word);
+  }
+
+  private isAllIndex(index: ShellNode): boolean {
+    if (this.syntax.NodeType(index) !== 'Word') return false;
+    const text = this.staticText(index as ShellWord);
+    return text === '@' || text === '*';
+  }
+
+  // ---- arithmetic -------------------------------------------------------------------------------
+
+  /**
+   * Bash evaluates variables used in arithmetic recursively, and an array subscript inside their value
+   * (`x='a[$(rm -rf ~)]'; echo $((x))`) runs a command substitution. Variables referenced here must be
+   * provably integers; the check runs after the walk, when all assignments are known.
+   */
+  private arithmetic(node: ShellNode | null): void {
+    if (!node) return;
+    const kind = this.syntax.NodeType(node);
+    switch (kind) {
+      case 'BinaryArithm': {
+        const binary = node as ShellBinaryArithm;
+        const target = this.arithmeticIdentifier(binary.X);
+        const isAssignment =
+          binary.Op === SHELL_OP.arithAssign ||
+          (binary.Op >= SHELL_OP.arithAddAssign && binary.Op <= SHELL_OP.arithShrAssign);
+        if (isAssignment && target !== null) {
+          this.recordAssignment(target, true);
+          if (binary.Op !== SHELL_OP.arithAssign) this.arithmeticReferences.add(target);
+        } else {
+          this.arithmetic(binary.X);
+        }
+        this.arithmetic(binary.Y);
+        return;
+      }
+      case 'UnaryArithm': {
+        const unary = node as ShellUnaryArithm;
+        const target = this.arithmeticIdentifier(unary.X);
+        if ((unary.Op === SHELL_OP.arithInc || unary.Op === SHELL_OP.arithDec) && target !== null) {
+          this.recordAssignment(target, true);
+        }
+        this.arithmetic(unary.X);
+        return;
+      }
+      case 'ParenArithm':
+        this.arithmetic((node as ShellParenArithm).X);
+        return;
+      case 'Word':
+        this.arithmeticWord(node as ShellWord);
+        return;
+      default:
+        this.context.report('danger', `Blocked: unsupported arithmetic construct (${kind})`);
+    }
+  }
+
+  private arithmeticIdentifier(node: ShellNode): string | null {
+    if (this.syntax.NodeType(node) !== 'Word') return null;
+    const word = node as ShellWord;
+    if (word.Parts.length !== 1 || this.syntax.NodeType(word.Parts[0]) !== 'Lit') return null;
+    const value = (word.Parts[0] as ShellLit).Value;
+    return IDENTIFIER.test(value) ? value : null;
+  }
+
+  private arithmeticWord(word: ShellWord): void {
+    for (const part of word.Parts ?? []) this.arithmeticPart(part);
+  }
+
+  private arithmeticPart(part: ShellNode): void {
+    const kind = this.syntax.NodeType(part);
+    switch (kind) {
+      case 'Lit':
+        this.referenceIdentifiers((part as ShellLit).Value);
+        return;
+      case 'SglQuoted':
+        this.referenceIdentifiers((part as ShellLit).Value);
+        return;
+      case 'DblQuoted':
+        for (const inner of (part as ShellDblQuoted).Parts ?? []) this.arithmeticPart(inner);
+        return;
+      case 'ParamExp': {
+        const expansion = part as ShellParamExp;
+        const name = expansion.Param?.Value ?? '';
+        if (!NUMERIC_SPECIAL_PARAMETERS.has(name) || expansion.Index || expansion.Exp || expansion.Repl) {
+          if (!expansion.Length) this.arithmeticReferences.add(name);
+        }
+        this.paramExp(expansion);
+        return;
+      }
+      case 'CmdSubst':
+      case 'ProcSubst':
+        this.context.report(
+          'danger',
+          'Blocked: command output used in arithmetic is evaluated as an expression, which can run commands',
+        );
+        this.wordPart(part);
+        return;
+      default:
+        this.wordPart(part);
+    }
+  }
+
+  private referenceIdentifiers(text: string): void {
+    const withoutNumbers = text.replace(/\b\d[\w#@]*/g, ' ');
+    for (const match of withoutNumbers.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g))
+      this.arithmeticReferences.add(match[0]);
+  }
+
+  private testExpression(node: ShellNode | null): void {
+    if (!node) return;
+    const kind = this.syntax.NodeType(node);
+    switch (kind) {
+      case 'BinaryTest': {
+        const binary = node as ShellBinaryTest;
+        if (ARITHMETIC_TEST_OPS.has(binary.Op)) {
+          this.arithmeticOperand(binary.X);
+          this.arithmeticOperand(binary.Y);
+        } else {
+          this.testExpression(binary.X);
+          this.testExpression(binary.Y);
+        }
+        return;
+      }
+      case 'UnaryTest': {
+        const unary = node as ShellUnaryTest;
+        if (unary.Op === SHELL_OP.testVarSet) this.checkVariableNameOperand(unary.X, '[[ -v … ]]');
+        this.testExpression(unary.X);
+        return;
+      }
+      case 'ParenTest':
+        this.testExpression((node as ShellParenArithm).X);
+        return;
+      case 'Word':
+        this.wordNested(node as ShellWord);
+        return;
+      default:
+        this.context.report('danger', `Blocked: unsupported test construct (${kind})`);
+    }
+  }
+
+  private arithmeticOperand(node: ShellNode): void {
+    if (this.syntax.NodeType(node) === 'Word') this.arithmeticWord(node as ShellWord);
+    else this.testExpression(node);
+  }
+
+  private checkVariableNameOperand(node: ShellNode, where: string): void {
+    const text = this.syntax.NodeType(node) === 'Word' ? this.staticText(node as ShellWord) : null;
+    if (text === null || !IDENTIFIER.test(text)) {
+      this.context.report(
+        'danger',
+        `Blocked: ${where} with a computed or subscripted name evaluates the subscript, which can run commands`,
+      );
+    }
+  }
+
+  reportUnsafeArithmetic(): void {
+    for (const name of this.arithmeticReferences) {
+      if (this.isProvablyInteger(name)) continue;
+      this.context.report(
+        'danger',
+        `Blocked: arithmetic on '${displayValue(name)}' can run commands hidden in its value (a[$(…)]); ` +
+          'only variables set to integers in the same command may be used in arithmetic',
+      );
+    }
+  }
+
+  private isProvablyInteger(name: string): boolean {
+    const facts = this.facts.get(name);
+    if (!facts) return NUMERIC_SPECIAL_PARAMETERS.has(name);
+    return facts.otherAssignments === 0 && facts.integerAssignments > 0;
+  }
+}
+
+function literalWord(value: string): CommandWord {
+  return { value, dynamic: value.includes(DYNAMIC_MARK), glob: false, masked: value };
+}
