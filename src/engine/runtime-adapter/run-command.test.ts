@@ -1,0 +1,85 @@
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { CommandError, outputTail, runCommand } from './run-command.ts';
+
+/** True while the process runs; a zombie (killed, not yet reaped by its new parent) counts as gone. */
+function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^\d+ \(.*\) [ZX]/.test(stat);
+  } catch {
+    return false;
+  }
+}
+
+describe('runCommand', () => {
+  it('captures stdout and stderr of a successful command', async () => {
+    const result = await runCommand('sh', ['-c', 'printf out; printf err >&2'], { cwd: tmpdir() });
+    expect(result).toEqual({ exitCode: 0, stdout: 'out', stderr: 'err' });
+  });
+
+  it('passes arguments without a shell', async () => {
+    const result = await runCommand('printf', ['%s|', 'a b', '$HOME', '; rm -rf x'], { cwd: tmpdir() });
+    expect(result.stdout).toBe('a b|$HOME|; rm -rf x|');
+  });
+
+  it('writes the input to stdin', async () => {
+    const result = await runCommand('cat', [], { cwd: tmpdir(), input: 'hello\n' });
+    expect(result.stdout).toBe('hello\n');
+  });
+
+  it('rejects with the exit code and the output tail when the command fails', async () => {
+    const error = await runCommand('sh', ['-c', 'echo first; echo boom >&2; exit 3'], {
+      cwd: tmpdir(),
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CommandError);
+    const commandError = error as CommandError;
+    expect(commandError.exitCode).toBe(3);
+    expect(commandError.stderr).toBe('boom\n');
+    expect(commandError.message).toContain('exited with code 3');
+    expect(commandError.message).toContain('boom');
+  });
+
+  it('accepts the exit codes it is told to accept', async () => {
+    const result = await runCommand('sh', ['-c', 'exit 1'], { cwd: tmpdir(), okExitCodes: [0, 1] });
+    expect(result.exitCode).toBe(1);
+  });
+
+  it('rejects when the program does not exist', async () => {
+    const error = await runCommand('flotilla-no-such-program', [], { cwd: tmpdir() }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(CommandError);
+    expect((error as CommandError).message).toContain('could not run');
+  });
+
+  it('kills the whole process group on timeout, grandchildren included', async () => {
+    const started = Date.now();
+    const error = await runCommand('sh', ['-c', 'sleep 30 & echo $!; wait'], {
+      cwd: tmpdir(),
+      timeoutMs: 300,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CommandError);
+    const commandError = error as CommandError;
+    expect(commandError.timedOut).toBe(true);
+    expect(commandError.message).toContain('timed out after 300 ms');
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const grandchild = Number(commandError.stdout.trim());
+    expect(grandchild).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(isAlive(grandchild)).toBe(false);
+  });
+});
+
+describe('outputTail', () => {
+  it('keeps the last lines only', () => {
+    const output = Array.from({ length: 30 }, (_, i) => `line ${i}`).join('\n');
+    const tail = outputTail(output, 3);
+    expect(tail).toBe('line 27\nline 28\nline 29');
+  });
+
+  it('caps the number of characters', () => {
+    expect(outputTail('x'.repeat(50), 20, 10)).toBe(`…${'x'.repeat(10)}`);
+  });
+});

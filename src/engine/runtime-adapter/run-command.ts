@@ -1,0 +1,179 @@
+import { spawn } from 'node:child_process';
+
+export interface RunCommandOptions {
+  cwd: string;
+  /** Kill the command (its whole process group) after this many ms. Default: 60 s. */
+  timeoutMs?: number;
+  /** Written to stdin, then stdin is closed. Default: stdin is closed at once. */
+  input?: string;
+  /** Replaces the environment. Default: the parent's environment. */
+  env?: NodeJS.ProcessEnv;
+  /** Exit codes that count as success. Default: [0]. */
+  okExitCodes?: readonly number[];
+  /** Output beyond this many bytes per stream kills the command. Default: 256 MiB. */
+  maxOutputBytes?: number;
+}
+
+export interface CommandResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A command that could not start, exited with an unexpected code, was killed, or timed out. */
+export class CommandError extends Error {
+  readonly command: string;
+  readonly exitCode: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly timedOut: boolean;
+  readonly stdout: string;
+  readonly stderr: string;
+
+  constructor(fields: {
+    command: string;
+    exitCode: number | null;
+    signal: NodeJS.Signals | null;
+    timedOut: boolean;
+    stdout: string;
+    stderr: string;
+    cause?: unknown;
+    reason: string;
+  }) {
+    const tail = outputTail(`${fields.stdout}\n${fields.stderr}`);
+    super(`${fields.command}: ${fields.reason}${tail === '' ? '' : `\n${tail}`}`, { cause: fields.cause });
+    this.name = 'CommandError';
+    this.command = fields.command;
+    this.exitCode = fields.exitCode;
+    this.signal = fields.signal;
+    this.timedOut = fields.timedOut;
+    this.stdout = fields.stdout;
+    this.stderr = fields.stderr;
+  }
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
+/** After SIGTERM, a command gets this long before SIGKILL. */
+const KILL_GRACE_MS = 2_000;
+
+/** The last lines of a command's output, for error messages. */
+export function outputTail(output: string, maxLines = 20, maxChars = 4_000): string {
+  const lines = output.trim().split('\n');
+  const tail = lines.slice(-maxLines).join('\n');
+  return tail.length > maxChars ? `…${tail.slice(-maxChars)}` : tail;
+}
+
+/**
+ * Runs a program without a shell (arguments are passed as-is) and captures its output. Rejects with a
+ * CommandError unless it exits with an accepted code. The child gets its own process group so a timeout
+ * kills everything it started, not only the direct child (a `sh -c` setup command spawns grandchildren
+ * that would otherwise keep the output pipes open).
+ */
+export function runCommand(
+  file: string,
+  args: readonly string[],
+  options: RunCommandOptions,
+): Promise<CommandResult> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const okExitCodes = options.okExitCodes ?? [0];
+  const command = [file, ...args].join(' ');
+
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    let stdoutBytes = 0;
+    let stderrBytes = 0;
+    let timedOut = false;
+    let killReason: string | null = null;
+    let killTimer: NodeJS.Timeout | null = null;
+    let settled = false;
+
+    const killGroup = (signal: NodeJS.Signals) => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // The group is already gone.
+      }
+    };
+    const terminate = (reason: string) => {
+      if (killReason !== null) return;
+      killReason = reason;
+      killGroup('SIGTERM');
+      killTimer = setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS);
+      killTimer.unref();
+    };
+
+    const timer = setTimeout(() => {
+      timedOut = true;
+      terminate(`timed out after ${timeoutMs} ms`);
+    }, timeoutMs);
+
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdoutBytes += chunk.length;
+      if (stdoutBytes > maxOutputBytes)
+        return terminate(`produced more than ${maxOutputBytes} bytes of output`);
+      stdout.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderrBytes += chunk.length;
+      if (stderrBytes > maxOutputBytes)
+        return terminate(`produced more than ${maxOutputBytes} bytes of output`);
+      stderr.push(chunk);
+    });
+    // A command that exits without reading its input makes the write fail with EPIPE; that is not our error.
+    child.stdin.on('error', () => {});
+    child.stdin.end(options.input ?? '');
+
+    const finish = (error: CommandError | null, exitCode: number) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (killTimer !== null && error === null) clearTimeout(killTimer);
+      if (error !== null) reject(error);
+      else
+        resolve({
+          exitCode,
+          stdout: Buffer.concat(stdout).toString('utf8'),
+          stderr: Buffer.concat(stderr).toString('utf8'),
+        });
+    };
+
+    child.on('error', (cause) => {
+      finish(
+        new CommandError({
+          command,
+          exitCode: null,
+          signal: null,
+          timedOut,
+          stdout: Buffer.concat(stdout).toString('utf8'),
+          stderr: Buffer.concat(stderr).toString('utf8'),
+          cause,
+          reason: `could not run (${cause.message})`,
+        }),
+        -1,
+      );
+    });
+
+    child.on('close', (code, signal) => {
+      const out = Buffer.concat(stdout).toString('utf8');
+      const err = Buffer.concat(stderr).toString('utf8');
+      if (killReason !== null || code === null || !okExitCodes.includes(code)) {
+        const reason = killReason ?? (code === null ? `killed by ${signal}` : `exited with code ${code}`);
+        finish(
+          new CommandError({ command, exitCode: code, signal, timedOut, stdout: out, stderr: err, reason }),
+          code ?? -1,
+        );
+        return;
+      }
+      finish(null, code);
+    });
+  });
+}
