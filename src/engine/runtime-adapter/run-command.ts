@@ -177,3 +177,29 @@ export function runCommand(
     });
   });
 }
+
+/** Variables that would point git at another repository or index than the one in `cwd`. */
+const GIT_LOCATION_VARIABLES = [
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_INDEX_FILE',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_COMMON_DIR',
+  'GIT_PREFIX',
+  'GIT_NAMESPACE',
+];
+
+/**
+ * Runs git in `cwd`. Inherited variables that redirect git (set when Flotilla itself runs from a git hook)
+ * are removed, and prompts are disabled so git never waits for a terminal.
+ */
+export function runGit(
+  args: readonly string[],
+  options: Omit<RunCommandOptions, 'env'> & { env?: Record<string, string> },
+): Promise<CommandResult> {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of GIT_LOCATION_VARIABLES) delete env[name];
+  Object.assign(env, { GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' }, options.env);
+  return runCommand('git', args, { ...options, env });
+}
