@@ -13,6 +13,7 @@ import { ALL_HANDLERS } from './handlers/index.ts';
 import { createRevisionPoller } from './pollers/create-revision-poller.ts';
 import { createSpecPoller } from './pollers/create-spec-poller.ts';
 import { createWorkItemPoller } from './pollers/create-work-item-poller.ts';
+import type { Poller } from './pollers/poller.ts';
 import type { RuntimeAdapterDeps } from './runtime-adapter/types.ts';
 import { createScheduler } from './scheduler/create-scheduler.ts';
 import { applyStateUpdate } from './state-store/apply-state-update.ts';
@@ -76,6 +77,7 @@ export function createEngine(config: EngineConfig): Engine {
   const { provider } = config;
   const store = createStore<EngineState>(() => buildInitialEngineState(config.initialState));
   const getState = () => store.getState();
+  const handlers = config.handlers ?? ALL_HANDLERS;
   const eventListeners = new Set<(event: EngineEvent, state: EngineState) => void>();
 
   const adapterDeps: RuntimeAdapterDeps = {
@@ -91,8 +93,17 @@ export function createEngine(config: EngineConfig): Engine {
   let stopPromise: Promise<void> | null = null;
   let quiescenceWaiters: (() => void)[] = [];
 
-  /** Internal events (command results, run lifecycle) are accepted until the loop itself stops. */
-  const emitInternal = (event: EngineEvent) => loop.push(event);
+  /**
+   * Events the executor returns while a batch runs are processed right after that batch, ahead of older
+   * queued events: the store must show a command's effects before anything else is decided (otherwise a
+   * run's completion can be handled while its item still looks `ready`, and a late `in-progress` looks
+   * orphaned). Events from outside a batch (run lifecycle, timers) join the back of the queue.
+   */
+  let batchResults: EngineEvent[] | null = null;
+  const emitInternal = (event: EngineEvent) => {
+    if (batchResults) batchResults.push(event);
+    else loop.push(event);
+  };
 
   const scheduler = createScheduler({
     config: resolved.scheduler,
@@ -107,7 +118,8 @@ export function createEngine(config: EngineConfig): Engine {
       void startAgentAsync(params, {
         adapter: adapters[params.role],
         registry,
-        emit: emitInternal,
+        // A run's lifecycle is asynchronous: its events always join the back of the queue, never a batch.
+        emit: (lifecycleEvent) => loop.push(lifecycleEvent),
         clock,
         logger,
         stallTimeoutMs: resolved.scheduler.stallTimeout * 1000,
@@ -158,48 +170,61 @@ export function createEngine(config: EngineConfig): Engine {
     }
   }
 
-  async function processEvent(event: EngineEvent): Promise<void> {
-    try {
-      const update = applyStateUpdate(getState(), event);
-      for (const warning of update.warnings) logger.warn(warning, { event: event.type });
-      if (update.state !== getState()) store.setState(update.state, true);
-    } catch (error) {
-      recordError('state update', error, event);
+  /**
+   * Applies every event's state update first, then runs the handlers of each against the state after all
+   * of them, then executes their commands. A batch is one event from the queue, or everything one poll found
+   * (so no command runs against a half-applied poll).
+   */
+  async function processBatch(events: EngineEvent[]): Promise<void> {
+    for (const event of events) {
+      try {
+        const update = applyStateUpdate(getState(), event);
+        for (const warning of update.warnings) logger.warn(warning, { event: event.type });
+        if (update.state !== getState()) store.setState(update.state, true);
+      } catch (error) {
+        recordError('state update', error, event);
+      }
     }
     const snapshot = getState();
-    for (const listener of eventListeners) {
-      try {
-        listener(event, snapshot);
-      } catch (error) {
-        logger.warn('event listener threw', { error: messageOf(error) });
+    for (const event of events) {
+      for (const listener of eventListeners) {
+        try {
+          listener(event, snapshot);
+        } catch (error) {
+          logger.warn('event listener threw', { error: messageOf(error) });
+        }
       }
     }
-    const commands = [];
-    for (const handler of ALL_HANDLERS) {
-      try {
-        commands.push(...handler.handle(event, snapshot, resolved.handlers));
-      } catch (error) {
-        recordError(`handler ${handler.name}`, error, event);
-      }
+    const results: EngineEvent[] = [];
+    batchResults = results;
+    try {
+      await runHandlersAndCommands(events, snapshot);
+    } finally {
+      batchResults = null;
     }
-    for (const command of commands) {
-      logger.debug('executing command', { command: command.type, event: event.type });
-      const events = await executor.execute(command, snapshot);
-      for (const resultEvent of events) emitInternal(resultEvent);
-    }
+    loop.pushFront(results);
     checkQuiescence();
   }
 
-  const loop = createEventLoop({ process: processEvent, logger });
-
-  /** Wakes whenQuiescent() callers so they re-check; called whenever runs end or events finish. */
-  function checkQuiescence(): void {
-    const waiters = quiescenceWaiters;
-    quiescenceWaiters = [];
-    for (const resolve of waiters) resolve();
+  async function runHandlersAndCommands(events: EngineEvent[], snapshot: EngineState): Promise<void> {
+    for (const event of events) {
+      const commands = [];
+      for (const handler of handlers) {
+        try {
+          commands.push(...handler.handle(event, snapshot, resolved.handlers));
+        } catch (error) {
+          recordError(`handler ${handler.name}`, error, event);
+        }
+      }
+      for (const command of commands) {
+        logger.debug('executing command', { command: command.type, event: event.type });
+        const results = await executor.execute(command, snapshot);
+        for (const resultEvent of results) emitInternal(resultEvent);
+      }
+    }
   }
 
-  const pollerDeps = { getState, emit: (event: EngineEvent) => engine.enqueue(event), logger, clock };
+  const pollerDeps = { logger, clock };
   const pollers = [
     {
       poller: createWorkItemPoller({ ...pollerDeps, reader: provider.workItemReader }),
@@ -214,17 +239,38 @@ export function createEngine(config: EngineConfig): Engine {
       every: resolved.pollIntervals.specs,
     },
   ];
+  const duePollers = new Set<Poller>();
   const pollTimers: ReturnType<typeof setInterval>[] = [];
 
-  const pollAll = () => Promise.all(pollers.map(({ poller }) => poller.poll())).then(() => undefined);
+  async function runDuePolls(): Promise<void> {
+    const due = [...duePollers];
+    duePollers.clear();
+    const found = await Promise.all(due.map((poller) => poller.poll(getState)));
+    await processBatch(found.flat());
+  }
+
+  function requestPolls(which: Poller[]): Promise<void> {
+    for (const poller of which) duePollers.add(poller);
+    return loop.requestPoll();
+  }
+  const pollAll = () => requestPolls(pollers.map(({ poller }) => poller));
+
+  const loop = createEventLoop({ process: (event) => processBatch([event]), poll: runDuePolls, logger });
+
+  /** Wakes whenQuiescent() callers so they re-check; called whenever runs end or events finish. */
+  function checkQuiescence(): void {
+    const waiters = quiescenceWaiters;
+    quiescenceWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
 
   const engine: Engine = {
     store,
     async start() {
-      await pollAll();
       loop.start();
+      await pollAll();
       for (const { poller, every } of pollers) {
-        const timer = setInterval(() => void poller.poll(), every * 1000);
+        const timer = setInterval(() => void requestPolls([poller]), every * 1000);
         timer.unref();
         pollTimers.push(timer);
       }

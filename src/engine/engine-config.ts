@@ -1,6 +1,7 @@
 import type { EngineCommand } from '../domain/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Provider } from '../providers/types.ts';
+import type { NamedHandler } from './handlers/handler.ts';
 import type { RuntimeAdapterDeps, RuntimeAdapters } from './runtime-adapter/types.ts';
 import type { EngineState } from './state-store/engine-state.ts';
 
@@ -62,6 +63,8 @@ export interface EngineConfig {
   initialState?: Partial<EngineState>;
   clock?: Clock;
   generateSessionID?: () => string;
+  /** Replaces the seven standard handlers (extensions and fault-injection tests); default ALL_HANDLERS. */
+  handlers?: readonly NamedHandler[];
 }
 
 export interface ResolvedEngineConfig {

@@ -470,13 +470,14 @@ describe('command executor: applyImplementorResult and applyReviewerResult', () 
     ]);
   });
 
-  it('completed without a patch fails and leaves the item alone', async () => {
+  it('completed without a patch parks the item as blocked and explains why', async () => {
     const { provider, executor, snapshot } = await inProgressItem();
     const events = await executor.execute(implementor('completed', ''), await snapshot());
-    expect(events).toEqual([
-      expect.objectContaining({ type: 'commandFailed', error: expect.stringContaining('no patch') }),
-    ]);
-    expect((await provider.workItemReader.getWorkItem('1'))?.status).toBe('in-progress');
+    expect(types(events)).toEqual(['commandFailed', 'workItemChanged']);
+    expect(events[0]).toEqual(
+      expect.objectContaining({ error: expect.stringContaining('carries no patch') }),
+    );
+    expect((await provider.workItemReader.getWorkItem('1'))?.status).toBe('blocked');
   });
 
   it('a patch that does not apply parks the item as blocked and explains why', async () => {
@@ -517,8 +518,8 @@ describe('command executor: applyImplementorResult and applyReviewerResult', () 
       needsChangesStatus: 'pending' as const,
     };
     const first = await executor.execute(needsChanges, await snapshot());
-    expect(types(first)).toEqual(['revisionChanged', 'workItemChanged']);
-    expect(first[1]).toEqual(expect.objectContaining({ newStatus: 'pending' }));
+    expect(types(first)).toEqual(['workItemChanged', 'revisionChanged']);
+    expect(first[0]).toEqual(expect.objectContaining({ newStatus: 'pending' }));
     expect(provider.control.calls('postReview')).toHaveLength(1);
 
     provider.control.editWorkItem('1', { status: 'review' });
@@ -527,7 +528,7 @@ describe('command executor: applyImplementorResult and applyReviewerResult', () 
       review: { verdict: 'approve' as const, summary: 'Good', comments: [] },
     };
     const second = await executor.execute(approve, await snapshot());
-    expect(second[1]).toEqual(expect.objectContaining({ newStatus: 'approved' }));
+    expect(second[0]).toEqual(expect.objectContaining({ newStatus: 'approved' }));
     expect(provider.control.calls('updateReview')).toHaveLength(1);
     expect(provider.control.workItemComments('1').slice(-1)[0]).toBe('Reviewer approved revision 2:\n\nGood');
   });

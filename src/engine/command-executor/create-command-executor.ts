@@ -194,11 +194,10 @@ export function createCommandExecutor(deps: CommandExecutorDeps): CommandExecuto
       await workItemWriter.addComment(item.id, `Implementor ${label}:\n\n${result.summary}`);
       return [await transition(item, result.outcome === 'blocked' ? 'blocked' : 'needs-refinement')];
     }
-    if (!result.patch || result.patch.trim() === '') {
-      throw new Error('implementor reported completed but returned no patch');
-    }
     let revision: Revision;
     try {
+      if (!result.patch || result.patch.trim() === '')
+        throw new Error('the completed result carries no patch');
       revision = await revisionWriter.createFromPatch({
         workItemID: item.id,
         patch: result.patch,
@@ -241,9 +240,10 @@ export function createCommandExecutor(deps: CommandExecutorDeps): CommandExecuto
       item.id,
       `${approved ? 'Reviewer approved' : 'Reviewer requested changes on'} revision ${revision.id}:\n\n${command.review.summary}`,
     );
+    // The item's new status first: the revision update must not look like a green revision still in review.
     return [
-      revisionChanged({ ...revision, reviewID }, revision),
       await transition(item, approved ? 'approved' : command.needsChangesStatus),
+      revisionChanged({ ...revision, reviewID }, revision),
     ];
   }
 

@@ -21,7 +21,7 @@ export interface StartAgentAsyncDeps {
   logger: Logger;
   /** Milliseconds without output or activity before the run is cancelled as timed out; 0 disables. */
   stallTimeoutMs: number;
-  /** Called exactly once, after the run's terminal event was emitted. */
+  /** Called exactly once, just before the run's terminal event is emitted. */
   onFinished: (sessionID: string) => void;
 }
 
@@ -52,6 +52,8 @@ export async function startAgentAsync(params: AgentStartParams, deps: StartAgent
   } catch (error) {
     const cancelled = registry.cancelReasonOf(sessionID);
     logger.warn('agent provisioning failed', { sessionID, role: params.role, error: messageOf(error) });
+    registry.remove(sessionID);
+    deps.onFinished(sessionID);
     emit(
       buildFailedEvent(params, {
         reason: cancelled ?? 'error',
@@ -61,8 +63,6 @@ export async function startAgentAsync(params: AgentStartParams, deps: StartAgent
         at: clock.now(),
       }),
     );
-    registry.remove(sessionID);
-    deps.onFinished(sessionID);
     return;
   }
 
@@ -98,34 +98,35 @@ export async function startAgentAsync(params: AgentStartParams, deps: StartAgent
   emit(buildStartedEvent(params, handle.logFilePath, clock.now()));
   registry.markStarted(sessionID, stream);
 
+  let terminal: EngineEvent;
   try {
     const result = await handle.result;
     assertResultMatchesRole(result, params);
-    emit(buildCompletedEvent(params, result, handle.logFilePath, readUsage(handle), clock.now()));
+    terminal = buildCompletedEvent(params, result, handle.logFilePath, readUsage(handle), clock.now());
   } catch (error) {
     const requested = registry.cancelReasonOf(sessionID);
     const reason = requested ?? failureReasonOf(error);
-    const stalled = requested === 'timeout';
-    emit(
-      buildFailedEvent(params, {
-        reason,
-        error: stalled
+    terminal = buildFailedEvent(params, {
+      reason,
+      error:
+        requested === 'timeout'
           ? `no output for ${deps.stallTimeoutMs / 1000}s; cancelled as stalled (${messageOf(error)})`
           : messageOf(error),
-        logFilePath: handle.logFilePath,
-        usage: readUsage(handle),
-        at: clock.now(),
-      }),
-    );
-  } finally {
-    if (stallTimer !== null) clock.clearTimeout(stallTimer);
-    unsubscribeActivity?.();
-    // Let the last chunks through, but do not let an adapter whose output never ends keep the run open.
-    await Promise.race([pump, new Promise((resolve) => setTimeout(resolve, OUTPUT_DRAIN_GRACE_MS).unref())]);
-    stream.end();
-    registry.remove(sessionID);
-    deps.onFinished(sessionID);
+      logFilePath: handle.logFilePath,
+      usage: readUsage(handle),
+      at: clock.now(),
+    });
   }
+  if (stallTimer !== null) clock.clearTimeout(stallTimer);
+  unsubscribeActivity?.();
+  // Let the last chunks through, but do not let an adapter whose output never ends keep the run open.
+  await Promise.race([pump, new Promise((resolve) => setTimeout(resolve, OUTPUT_DRAIN_GRACE_MS).unref())]);
+  stream.end();
+  registry.remove(sessionID);
+  // The slot is freed before the run's end is reported, so whatever reacts to that end (a retry, the next
+  // item) is not refused as a duplicate of a run that is over.
+  deps.onFinished(sessionID);
+  emit(terminal);
 }
 
 function buildStartedEvent(params: AgentStartParams, logFilePath: string | null, at: number): EngineEvent {

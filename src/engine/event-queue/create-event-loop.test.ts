@@ -22,6 +22,7 @@ describe('createEventLoop', () => {
     let concurrent = 0;
     let maxConcurrent = 0;
     const loop = createEventLoop({
+      poll: async () => {},
       logger: createRecordingLogger(),
       process: async (event) => {
         concurrent += 1;
@@ -44,6 +45,7 @@ describe('createEventLoop', () => {
     const logger = createRecordingLogger();
     const seen: string[] = [];
     const loop = createEventLoop({
+      poll: async () => {},
       logger,
       process: async (event) => {
         if (pathOf(event) === 'bad') throw new Error('boom');
@@ -61,6 +63,7 @@ describe('createEventLoop', () => {
   it('drains what is queued (and what that produces) before stopping, then ignores new events', async () => {
     const seen: string[] = [];
     const loop = createEventLoop({
+      poll: async () => {},
       logger: createRecordingLogger(),
       process: async (event) => {
         seen.push(pathOf(event));
@@ -73,5 +76,33 @@ describe('createEventLoop', () => {
     loop.push(specEvent('late'));
     expect(seen).toEqual(['x', 'y']);
     expect(loop.size()).toBe(0);
+  });
+
+  it('runs a requested poll only once the queue is empty, merging requests made before it starts', async () => {
+    const order: string[] = [];
+    let polls = 0;
+    const loop = createEventLoop({
+      logger: createRecordingLogger(),
+      poll: async () => {
+        polls += 1;
+        order.push('poll');
+      },
+      process: async (event) => {
+        order.push(pathOf(event));
+      },
+    });
+    loop.push(specEvent('a'));
+    loop.push(specEvent('b'));
+    const first = loop.requestPoll();
+    const second = loop.requestPoll();
+    loop.start();
+    await Promise.all([first, second]);
+    expect(order).toEqual(['a', 'b', 'poll']);
+    expect(polls).toBe(1);
+    await loop.requestPoll();
+    expect(polls).toBe(2);
+    await loop.drainAndStop();
+    await loop.requestPoll();
+    expect(polls).toBe(2);
   });
 });

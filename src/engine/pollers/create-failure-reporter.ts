@@ -6,22 +6,17 @@ import type { Clock } from '../engine-config.ts';
  * Reports a poller failure once per streak (not on every cycle) and logs the recovery, so a provider
  * outage shows up as one error instead of flooding the error list.
  */
-export function createFailureReporter(options: {
-  source: string;
-  emit: (event: EngineEvent) => void;
-  logger: Logger;
-  clock: Clock;
-}) {
+export function createFailureReporter(options: { source: string; logger: Logger; clock: Clock }) {
   let failing = false;
   return {
-    failed(error: unknown) {
+    failed(error: unknown): EngineEvent[] {
       const message = error instanceof Error ? error.message : String(error);
       options.logger.warn(`${options.source} poll failed; skipping this cycle`, { error: message });
-      if (failing) return;
+      if (failing) return [];
       failing = true;
-      options.emit({ type: 'errorRecorded', source: options.source, message, at: options.clock.now() });
+      return [{ type: 'errorRecorded', source: options.source, message, at: options.clock.now() }];
     },
-    succeeded() {
+    succeeded(): void {
       if (failing) options.logger.info(`${options.source} poll recovered`);
       failing = false;
     },

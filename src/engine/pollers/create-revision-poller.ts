@@ -1,47 +1,47 @@
-import type { Revision } from '../../domain/index.ts';
+import { isDeepStrictEqual } from 'node:util';
+import type { EngineEvent, Revision } from '../../domain/index.ts';
 import type { RevisionReader } from '../../providers/types.ts';
-import { createEmissionMemory } from './create-emission-memory.ts';
 import { createFailureReporter } from './create-failure-reporter.ts';
-import { type Poller, type PollerDeps, singleFlight } from './create-work-item-poller.ts';
+import type { Poller, PollerDeps } from './poller.ts';
 
-/**
- * Diffs open revisions against the store. An unknown pipeline (null) keeps the last known one — a failed
- * CI fetch must neither remove the revision nor be reported as a change on every poll.
- */
-export function createRevisionPoller(deps: PollerDeps<RevisionReader>): Poller {
-  const memory = createEmissionMemory<Revision>();
-  const failures = createFailureReporter({ source: 'revision poller', ...deps });
-
-  function report(id: string, observed: Revision | null, stored: Revision | null): void {
-    const effective =
-      observed && observed.pipeline === null && stored
-        ? { ...observed, pipeline: stored.pipeline }
-        : observed;
-    if (!memory.shouldReport(id, effective, stored)) return;
-    deps.emit({
+function change(id: string, observed: Revision | null, stored: Revision | null): EngineEvent[] {
+  // An unknown pipeline (a failed CI fetch) keeps the last known one: no removal, no change every poll.
+  const effective =
+    observed && observed.pipeline === null && stored ? { ...observed, pipeline: stored.pipeline } : observed;
+  if (isDeepStrictEqual(effective, stored)) return [];
+  return [
+    {
       type: 'revisionChanged',
       revisionID: id,
       workItemID: effective?.workItemID ?? stored?.workItemID ?? null,
       revision: effective,
       oldPipelineStatus: stored?.pipeline?.status ?? null,
       newPipelineStatus: effective?.pipeline?.status ?? null,
-    });
-  }
+    },
+  ];
+}
 
+/** Diffs open revisions against the store; revisions no longer open are removed. */
+export function createRevisionPoller(deps: PollerDeps<RevisionReader>): Poller {
+  const failures = createFailureReporter({ source: 'revision poller', ...deps });
   return {
-    poll: singleFlight(async () => {
+    name: 'revisions',
+    async poll(getState) {
       try {
         const listed = await deps.reader.listRevisions();
-        const state = deps.getState();
+        const state = getState();
         const listedIDs = new Set(listed.map((revision) => revision.id));
-        for (const revision of listed) report(revision.id, revision, state.revisions[revision.id] ?? null);
+        const events: EngineEvent[] = [];
+        for (const revision of listed)
+          events.push(...change(revision.id, revision, state.revisions[revision.id] ?? null));
         for (const stored of Object.values(state.revisions)) {
-          if (!listedIDs.has(stored.id)) report(stored.id, null, stored);
+          if (!listedIDs.has(stored.id)) events.push(...change(stored.id, null, stored));
         }
         failures.succeeded();
+        return events;
       } catch (error) {
-        failures.failed(error);
+        return failures.failed(error);
       }
-    }),
+    },
   };
 }
