@@ -320,6 +320,14 @@ describe('in-memory work items: human control', () => {
     expect(() => provider.control.deleteWorkItem(item.id)).toThrow(`work item ${item.id}`);
   });
 
+  it('addWorkItem and editWorkItem return copies', async () => {
+    const { provider } = setup();
+    const added = provider.control.addWorkItem({ title: 'T', blockedBy: ['2'] });
+    added.blockedBy.push('mutated');
+    provider.control.editWorkItem(added.id, { title: 'T2' }).blockedBy.push('mutated');
+    expect((await provider.workItemReader.getWorkItem(added.id))?.blockedBy).toEqual(['2']);
+  });
+
   it('toWorkItem, workItemRecord(s) and workItemComments return copies', async () => {
     const { provider } = setup();
     const item = provider.control.addWorkItem({ title: 'T', labels: ['a'] });

@@ -362,6 +362,7 @@ describe('createScriptedAdapter: cancellation', () => {
     await vi.advanceTimersByTimeAsync(10);
     expect(adapter.control.activeSessionIDs()).toEqual(['i-1']);
     adapter.cancelAgent('i-1');
+    adapter.cancelAgent('i-1');
     const failure = await failureOf(starting);
     expect(failure.reason).toBe('cancelled');
     expect(adapter.control.session('i-1')).toMatchObject({ status: 'cancelled', cancelRequested: true });
