@@ -176,6 +176,7 @@ export function createEngine(config: EngineConfig): Engine {
    * (so no command runs against a half-applied poll).
    */
   async function processBatch(events: EngineEvent[]): Promise<void> {
+    const startedAt = performance.now();
     for (const event of events) {
       try {
         const update = applyStateUpdate(getState(), event);
@@ -203,6 +204,7 @@ export function createEngine(config: EngineConfig): Engine {
       batchResults = null;
     }
     loop.pushFront(results);
+    config.instrumentation?.batchProcessed(events, performance.now() - startedAt);
     checkQuiescence();
   }
 

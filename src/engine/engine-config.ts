@@ -1,4 +1,4 @@
-import type { EngineCommand } from '../domain/index.ts';
+import type { EngineCommand, EngineEvent } from '../domain/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Provider } from '../providers/types.ts';
 import type { NamedHandler } from './handlers/handler.ts';
@@ -63,6 +63,8 @@ export interface EngineConfig {
   initialState?: Partial<EngineState>;
   clock?: Clock;
   generateSessionID?: () => string;
+  /** Measurement hooks (benchmarks, diagnostics); called after each processed batch. */
+  instrumentation?: { batchProcessed(events: readonly EngineEvent[], durationMs: number): void };
   /** Replaces the seven standard handlers (extensions and fault-injection tests); default ALL_HANDLERS. */
   handlers?: readonly NamedHandler[];
 }

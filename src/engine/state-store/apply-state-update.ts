@@ -32,6 +32,7 @@ import {
   type QueuedDispatch,
 } from './engine-state.ts';
 import { isPlainDataEqual } from './is-plain-data-equal.ts';
+import { pruneFinishedRuns } from './prune-finished-runs.ts';
 
 export interface StateUpdate {
   state: EngineState;
@@ -298,6 +299,11 @@ function putRun(state: EngineState, run: AgentRun): EngineState {
   return { ...state, agentRuns: { ...state.agentRuns, [run.sessionID]: run } };
 }
 
+/** Stores a run that just ended, dropping the oldest finished runs beyond the history bound. */
+function putFinishedRun(state: EngineState, run: AgentRun): EngineState {
+  return { ...state, agentRuns: pruneFinishedRuns({ ...state.agentRuns, [run.sessionID]: run }) };
+}
+
 function runFailureKey(run: AgentRun): string {
   return run.role === 'planner' ? failureKey('planner') : failureKey(run.role, run.workItemID);
 }
@@ -335,7 +341,7 @@ function completeRun(
     endedAt: event.at,
   };
   // A success ends the streak of consecutive failures.
-  const next = withFailures(putRun(state, run), omitKeys(state.failures, [runFailureKey(run)]));
+  const next = withFailures(putFinishedRun(state, run), omitKeys(state.failures, [runFailureKey(run)]));
   return unchanged(applyRoleEffects(next, run));
 }
 
@@ -380,7 +386,7 @@ function failRun(
     usage: event.usage,
     endedAt: event.at,
   };
-  const next = putRun(state, run);
+  const next = putFinishedRun(state, run);
   // A cancel (by the user or at shutdown) says nothing about whether the work can succeed.
   if (event.reason === 'cancelled') return unchanged(next);
   const key = runFailureKey(run);

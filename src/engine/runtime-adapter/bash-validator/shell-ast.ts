@@ -1,18 +1,12 @@
 /**
- * Typed view of the syntax tree produced by mvdan-sh (the GopherJS build of mvdan.cc/sh/v3/syntax).
- * The package ships no typings; these interfaces describe only the fields the validator reads.
- * Node kinds are identified at run time with `ShellSyntax.NodeType(node)`.
+ * Plain-object view of the syntax tree produced by mvdan-sh (mvdan.cc/sh/v3/syntax compiled with GopherJS).
+ * `convertGoSyntaxTree` copies the parser's internal Go structs into these objects once per parse: the
+ * package's own wrapper API costs tens of microseconds per property access. Every node carries its Go type
+ * name in `type` (`CallExpr`, `Word`, …) and every field of the Go struct; positions are byte offsets.
  */
 
-export interface ShellPosition {
-  Offset(): number;
-  Line(): number;
-  Col(): number;
-}
-
 export interface ShellNode {
-  Pos(): ShellPosition;
-  End(): ShellPosition;
+  type: string;
 }
 
 export interface ShellFile extends ShellNode {
@@ -40,6 +34,9 @@ export interface ShellWord extends ShellNode {
 
 export interface ShellLit extends ShellNode {
   Value: string;
+  /** Byte offsets of the literal in the source. */
+  ValuePos: number;
+  ValueEnd: number;
 }
 
 export interface ShellSglQuoted extends ShellNode {
@@ -134,7 +131,6 @@ export interface ShellForClause extends ShellNode {
 
 export interface ShellWordIter extends ShellNode {
   Name: ShellLit;
-  InPos: ShellPosition;
   Items: ShellWord[];
 }
 
@@ -195,11 +191,9 @@ export interface ShellCoprocClause extends ShellNode {
   Stmt: ShellStmt;
 }
 
-/** The parts of mvdan-sh's `syntax` package the validator calls. */
+/** The parts of mvdan-sh's `syntax` package the validator calls (through its slow wrapper API). */
 export interface ShellSyntax {
   NewParser(...options: unknown[]): { Parse(source: string, name: string): unknown };
-  NodeType(node: unknown): string;
-  Walk(node: unknown, visit: (node: unknown) => boolean): void;
   KeepComments(enabled: boolean): unknown;
   Variant(variant: number): unknown;
   readonly LangBash: number;

@@ -116,12 +116,16 @@ describe('basic behaviour', () => {
   });
 
   it('masks heredoc bodies for the textual patterns but still validates their substitutions', () => {
-    expect(validateBashCommand("git commit -F - <<'EOF'\nremove the kill switch\nEOF")).toEqual({ allowed: true });
+    expect(validateBashCommand("git commit -F - <<'EOF'\nremove the kill switch\nEOF")).toEqual({
+      allowed: true,
+    });
     expect(validateBashCommand('git commit -F - <<EOF\n$(kill 1)\nEOF').allowed).toBe(false);
   });
 
   it('handles multi-byte text before a heredoc', () => {
-    expect(validateBashCommand("echo 'é' && git commit -F - <<'EOF'\nkill switch\nEOF")).toEqual({ allowed: true });
+    expect(validateBashCommand("echo 'é' && git commit -F - <<'EOF'\nkill switch\nEOF")).toEqual({
+      allowed: true,
+    });
   });
 
   it('blocks network redirections', () => {
