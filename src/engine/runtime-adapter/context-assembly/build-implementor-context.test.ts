@@ -77,7 +77,9 @@ describe('buildImplementorContext', () => {
       revisions: [revision({ status: 'success', url: null, reason: null })],
       bodies: { '12': 'Build the login form.' },
       history: {
-        reviews: [{ author: 'flotilla-reviewer', state: 'CHANGES_REQUESTED', body: 'Handle empty passwords.' }],
+        reviews: [
+          { author: 'flotilla-reviewer', state: 'CHANGES_REQUESTED', body: 'Handle empty passwords.' },
+        ],
         inlineComments: [
           { path: 'src/login.ts', line: 3, author: 'alice', body: 'Trim the input.' },
           { path: 'README.md', line: null, author: 'bob', body: 'Document it.' },
@@ -86,7 +88,7 @@ describe('buildImplementorContext', () => {
     });
     const prompt = await buildImplementorContext({ workItemID: '12' }, d);
     expect(prompt).toBe(
-      [
+      `${[
         '## Work Item #12 — Add login',
         'Build the login form.',
         '### Status\nin-progress',
@@ -102,7 +104,7 @@ describe('buildImplementorContext', () => {
         'Trim the input.',
         '#### README.md — bob',
         'Document it.',
-      ].join('\n\n') + '\n',
+      ].join('\n\n')}\n`,
     );
     expect(calls).toContain('getRevisionFiles 40');
     expect(calls).toContain('getReviewHistory 40');
@@ -134,12 +136,19 @@ describe('buildImplementorContext', () => {
     ['success', { status: 'success', url: null, reason: null }],
     ['pending', { status: 'pending', url: null, reason: null }],
     ['unknown (null)', null],
-  ] as const)('Given an Implementor session for a work item whose linked revision has `pipeline.status` of `%s`, when context is assembled, then no CI status section is included', async (_label, pipeline) => {
-    const { deps: d } = deps({ workItems: [linked], revisions: [revision(pipeline)], bodies: { '12': 'Body' } });
-    const prompt = await buildImplementorContext({ workItemID: '12' }, d);
-    expect(prompt).toContain('## Revision #40');
-    expect(prompt).not.toContain('CI Status');
-  });
+  ] as const)(
+    'Given an Implementor session for a work item whose linked revision has `pipeline.status` of `%s`, when context is assembled, then no CI status section is included',
+    async (_label, pipeline) => {
+      const { deps: d } = deps({
+        workItems: [linked],
+        revisions: [revision(pipeline)],
+        bodies: { '12': 'Body' },
+      });
+      const prompt = await buildImplementorContext({ workItemID: '12' }, d);
+      expect(prompt).toContain('## Revision #40');
+      expect(prompt).not.toContain('CI Status');
+    },
+  );
 
   it('Given an Implementor session for a work item with a linked revision but no prior reviews, when `getReviewHistory` returns empty arrays, then the "Prior Reviews" and "Prior Inline Comments" sections are omitted', async () => {
     const { deps: d } = deps({
@@ -186,7 +195,11 @@ describe('buildImplementorContext', () => {
     });
 
     it('rejects naming the revision files that could not be fetched', async () => {
-      const { deps: d } = deps({ workItems: [linked], revisions: [revision(null)], bodies: { '12': 'Body' } });
+      const { deps: d } = deps({
+        workItems: [linked],
+        revisions: [revision(null)],
+        bodies: { '12': 'Body' },
+      });
       d.revisionReader.getRevisionFiles = async () => {
         throw new Error('HTTP 502');
       };
@@ -196,7 +209,11 @@ describe('buildImplementorContext', () => {
     });
 
     it('rejects naming the review history that could not be fetched', async () => {
-      const { deps: d } = deps({ workItems: [linked], revisions: [revision(null)], bodies: { '12': 'Body' } });
+      const { deps: d } = deps({
+        workItems: [linked],
+        revisions: [revision(null)],
+        bodies: { '12': 'Body' },
+      });
       d.getReviewHistory = async () => {
         throw new Error('rate limited');
       };

@@ -32,8 +32,12 @@ export async function buildImplementorContext(
 
   const [revision, files, history] = await Promise.all([
     resolveRevision(revisionID, state, deps.revisionReader),
-    fetchContextData(`the files of revision #${revisionID}`, () => deps.revisionReader.getRevisionFiles(revisionID)),
-    fetchContextData(`the review history of revision #${revisionID}`, () => deps.getReviewHistory(revisionID)),
+    fetchContextData(`the files of revision #${revisionID}`, () =>
+      deps.revisionReader.getRevisionFiles(revisionID),
+    ),
+    fetchContextData(`the review history of revision #${revisionID}`, () =>
+      deps.getReviewHistory(revisionID),
+    ),
   ]);
   const revisionSections = buildRevisionSections({ revision, files, history, includeFailedPipeline: true });
   return `${workItemSection}\n\n${revisionSections}\n`;

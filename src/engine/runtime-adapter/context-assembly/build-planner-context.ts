@@ -32,10 +32,13 @@ export async function buildPlannerContext(
       const content = await fetchContextData(`spec ${filePath}`, () => deps.readSpec(filePath));
       const lastPlannedSHA = state.lastPlannedSHAs[filePath];
       if (lastPlannedSHA === undefined) return `### ${filePath} (added)\n${withoutTrailingNewlines(content)}`;
-      const previous = await fetchContextData(`the last planned version (blob ${lastPlannedSHA}) of spec ${filePath}`, () =>
-        deps.readBlob(lastPlannedSHA),
+      const previous = await fetchContextData(
+        `the last planned version (blob ${lastPlannedSHA}) of spec ${filePath}`,
+        () => deps.readBlob(lastPlannedSHA),
       );
-      const diff = await fetchContextData(`the diff of spec ${filePath}`, () => deps.diffText(filePath, previous, content));
+      const diff = await fetchContextData(`the diff of spec ${filePath}`, () =>
+        deps.diffText(filePath, previous, content),
+      );
       return [
         `### ${filePath} (modified)\n${withoutTrailingNewlines(content)}`,
         `#### Diff\n${withoutTrailingNewlines(diff) || '(no changes since the last planned version)'}`,
@@ -67,7 +70,11 @@ function compareIDs(a: string, b: string): number {
   return a.localeCompare(b, 'en', { numeric: true });
 }
 
-async function mapWithConcurrency<T, R>(items: readonly T[], limit: number, map: (item: T) => Promise<R>): Promise<R[]> {
+async function mapWithConcurrency<T, R>(
+  items: readonly T[],
+  limit: number,
+  map: (item: T) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {

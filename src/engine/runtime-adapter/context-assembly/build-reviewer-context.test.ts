@@ -16,7 +16,9 @@ const HISTORY: ReviewHistory = {
 
 function deps(history: ReviewHistory = HISTORY) {
   const state = buildInitialEngineState({
-    workItems: { '12': buildWorkItem({ id: '12', title: 'Add login', status: 'review', linkedRevision: '40' }) },
+    workItems: {
+      '12': buildWorkItem({ id: '12', title: 'Add login', status: 'review', linkedRevision: '40' }),
+    },
     revisions: {
       '40': buildRevision({
         id: '40',
@@ -42,7 +44,7 @@ describe('buildReviewerContext', () => {
   it('Given a Reviewer session, when context is assembled, then the prompt includes work item body, revision files, and review history', async () => {
     const prompt = await buildReviewerContext({ workItemID: '12', revisionID: '40' }, deps());
     expect(prompt).toBe(
-      [
+      `${[
         '## Work Item #12 — Add login',
         'Build the login form.\n\n## Acceptance Criteria\n- works',
         '### Status\nreview',
@@ -56,7 +58,7 @@ describe('buildReviewerContext', () => {
         '### Prior Inline Comments',
         '#### src/login.ts:1 — flotilla',
         'Name it better.',
-      ].join('\n\n') + '\n',
+      ].join('\n\n')}\n`,
     );
   });
 
@@ -88,7 +90,9 @@ describe('buildReviewerContext', () => {
       deps({ reviews: [], inlineComments: HISTORY.inlineComments }),
     );
     expect(prompt).not.toContain('Prior Reviews');
-    expect(prompt).toContain('### Prior Inline Comments\n\n#### src/login.ts:1 — flotilla\n\nName it better.\n');
+    expect(prompt).toContain(
+      '### Prior Inline Comments\n\n#### src/login.ts:1 — flotilla\n\nName it better.\n',
+    );
   });
 
   it('rejects naming the fetch that failed', async () => {

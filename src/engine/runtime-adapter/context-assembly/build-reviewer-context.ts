@@ -33,8 +33,12 @@ export async function buildReviewerContext(
       ),
     ),
     resolveRevision(revisionID, state, deps.revisionReader),
-    fetchContextData(`the files of revision #${revisionID}`, () => deps.revisionReader.getRevisionFiles(revisionID)),
-    fetchContextData(`the review history of revision #${revisionID}`, () => deps.getReviewHistory(revisionID)),
+    fetchContextData(`the files of revision #${revisionID}`, () =>
+      deps.revisionReader.getRevisionFiles(revisionID),
+    ),
+    fetchContextData(`the review history of revision #${revisionID}`, () =>
+      deps.getReviewHistory(revisionID),
+    ),
   ]);
   const revisionSections = buildRevisionSections({ revision, files, history, includeFailedPipeline: false });
   return `${workItemSection}\n\n${revisionSections}\n`;

@@ -14,7 +14,12 @@ export interface RevisionSectionsInput {
  * block only when the file has a patch), `CI Status: FAILURE` only when the pipeline failed, and prior
  * reviews and inline comments only when there are some.
  */
-export function buildRevisionSections({ revision, files, history, includeFailedPipeline }: RevisionSectionsInput): string {
+export function buildRevisionSections({
+  revision,
+  files,
+  history,
+  includeFailedPipeline,
+}: RevisionSectionsInput): string {
   const sections = [`## Revision #${revision.id} — ${revision.title}`, '### Changed Files'];
   if (files.length === 0) sections.push('(no changed files)');
   for (const file of files) {
@@ -29,14 +34,20 @@ export function buildRevisionSections({ revision, files, history, includeFailedP
   if (history.reviews.length > 0) {
     sections.push('### Prior Reviews');
     for (const review of history.reviews) {
-      sections.push(`#### Review by ${review.author} — ${review.state}`, withoutTrailingNewlines(review.body) || '(no body)');
+      sections.push(
+        `#### Review by ${review.author} — ${review.state}`,
+        withoutTrailingNewlines(review.body) || '(no body)',
+      );
     }
   }
   if (history.inlineComments.length > 0) {
     sections.push('### Prior Inline Comments');
     for (const comment of history.inlineComments) {
       const location = comment.line === null ? comment.path : `${comment.path}:${comment.line}`;
-      sections.push(`#### ${location} — ${comment.author}`, withoutTrailingNewlines(comment.body) || '(no body)');
+      sections.push(
+        `#### ${location} — ${comment.author}`,
+        withoutTrailingNewlines(comment.body) || '(no body)',
+      );
     }
   }
   return sections.join('\n\n');
