@@ -1,0 +1,57 @@
+import { join } from 'node:path';
+
+/** Variables the claude CLI itself needs to reach the model; everything else secret-looking is dropped. */
+const MODEL_ACCESS_VARIABLES = new Set([
+  'ANTHROPIC_API_KEY',
+  'ANTHROPIC_AUTH_TOKEN',
+  'ANTHROPIC_BASE_URL',
+  'CLAUDE_CODE_OAUTH_TOKEN',
+  'CLAUDE_CODE_USE_BEDROCK',
+  'CLAUDE_CODE_USE_VERTEX',
+]);
+
+/** Names that look like credentials: tracker tokens, cloud keys, passwords. */
+const SECRET_NAME =
+  /(TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE_KEY|CREDENTIALS?|API_KEY|ACCESS_KEY|SESSION_KEY)$|^(AWS|GH|GITHUB|GITLAB|NPM|FLOTILLA)_/i;
+
+/** Keeps the CLI quiet: no telemetry, error reports or other traffic besides the model API. */
+export const QUIET_TRAFFIC_VARIABLES: Readonly<Record<string, string>> = {
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+  DISABLE_TELEMETRY: '1',
+  DISABLE_ERROR_REPORTING: '1',
+};
+
+export interface AgentEnvInput {
+  /** The environment to start from (normally process.env). */
+  baseEnv: Readonly<Record<string, string | undefined>>;
+  /** Per-run directory for the CLI's config and temp files (CLAUDE_CONFIG_DIR, CLAUDE_CODE_TMPDIR). */
+  runStateDir: string;
+  /** Running as root: bypassPermissions is refused unless IS_SANDBOX=1. */
+  isRoot: boolean;
+  /** Secret-looking variables the agent is explicitly allowed to see. */
+  passThrough?: readonly string[];
+  /** Added last (e.g. ANTHROPIC_BASE_URL for the scripted model server). */
+  extra?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The agent's environment. The SDK replaces the child's environment with this, so it is the whole of what
+ * the agent can read: tracker tokens and other credentials are removed (agents never write to the outside
+ * world), the model credentials the CLI needs are kept, and the CLI's files go to a per-run directory.
+ */
+export function buildAgentEnv(input: AgentEnvInput): Record<string, string> {
+  const passThrough = new Set(input.passThrough ?? []);
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(input.baseEnv)) {
+    if (value === undefined) continue;
+    if (!MODEL_ACCESS_VARIABLES.has(name) && !passThrough.has(name) && SECRET_NAME.test(name)) continue;
+    env[name] = value;
+  }
+  Object.assign(env, QUIET_TRAFFIC_VARIABLES, {
+    CLAUDE_CONFIG_DIR: join(input.runStateDir, 'config'),
+    CLAUDE_CODE_TMPDIR: join(input.runStateDir, 'tmp'),
+  });
+  if (input.isRoot) env.IS_SANDBOX = '1';
+  Object.assign(env, input.extra ?? {});
+  return env;
+}

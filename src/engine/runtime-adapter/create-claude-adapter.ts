@@ -1,0 +1,288 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  AbortError,
+  type HookCallback,
+  type HookJSONOutput,
+  query,
+  type SDKMessage,
+  type SDKResultMessage,
+} from '@anthropic-ai/claude-agent-sdk';
+import type { AgentResult, AgentRole, AgentUsage } from '../../domain/index.ts';
+import type { Logger } from '../../logging/logger.ts';
+import { createOutputBroadcast } from '../agent-streams/create-output-broadcast.ts';
+import { assembleAgentResult, readUsage } from './assemble-agent-result.ts';
+import type { BashValidatorHook } from './bash-validator/create-bash-validator-hook.ts';
+import { buildAgentEnv } from './build-agent-env.ts';
+import { buildImplementorContext } from './context-assembly/build-implementor-context.ts';
+import { buildPlannerContext } from './context-assembly/build-planner-context.ts';
+import { buildReviewerContext } from './context-assembly/build-reviewer-context.ts';
+import { createGitSpecSource } from './context-assembly/create-git-spec-source.ts';
+import { extractOutputText } from './extract-output-text.ts';
+import { extractPatch } from './extract-patch.ts';
+import { loadAgentDefinition } from './load-agent-definition.ts';
+import { buildOutputJsonSchema } from './schemas.ts';
+import {
+  AgentRunFailure,
+  type AgentRunHandle,
+  type AgentStartParams,
+  type RuntimeAdapter,
+  type RuntimeAdapterConfig,
+  type RuntimeAdapterDeps,
+} from './types.ts';
+import { createWorktreeManager, type Worktree } from './worktree/create-worktree-manager.ts';
+
+export interface ClaudeAdapterConfig extends RuntimeAdapterConfig {
+  repoRoot: string;
+  /** Base branch for worktrees (e.g. 'main'). */
+  defaultBranch: string;
+  /** Files (relative to repoRoot) appended to every agent's prompt; callers default to ['.claude/CLAUDE.md']. */
+  contextPaths: string[];
+  bashValidatorHook: BashValidatorHook;
+  logger: Logger;
+  /** Setup command run in each implementor worktree; unset = detect from the lockfile; 'none' = no setup. */
+  setupCommand?: string | null;
+  /** Where per-run CLI config and temp directories go (e.g. `<repo>/.flotilla/claude`). */
+  stateDir: string;
+  /** Model per role, overriding the agent file. */
+  models?: Partial<Record<AgentRole, string>>;
+  /** The environment agents start from (default process.env), before secrets are removed. */
+  baseEnv?: Readonly<Record<string, string | undefined>>;
+  /** Added to every agent's environment (e.g. ANTHROPIC_BASE_URL of the scripted model server). */
+  extraEnv?: Readonly<Record<string, string>>;
+  /** Secret-looking variables agents may see anyway. */
+  passThroughEnv?: readonly string[];
+  /** Session transcript writer; see session-log/. Default: none. */
+  createSessionLog?: SessionLogFactory;
+}
+
+/** What the adapter needs from a session transcript writer. Write failures must never reach the run. */
+export interface SessionLog {
+  readonly filePath: string | null;
+  record(message: SDKMessage): void;
+  finish(outcome: 'completed' | 'failed' | 'cancelled' | 'timed-out'): Promise<void>;
+}
+
+export type SessionLogFactory = (params: AgentStartParams) => SessionLog;
+
+interface TrackedSession {
+  abortController: AbortController;
+  /** Why the engine or the timer aborted it; absent while it runs on its own. */
+  abortReason: 'cancelled' | 'timeout' | null;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The SDK hook around the narrowed validator: never throws, never returns nothing — it fails closed. */
+function toSdkHook(hook: BashValidatorHook, logger: Logger): HookCallback {
+  return async (input): Promise<HookJSONOutput> => {
+    if (input.hook_event_name !== 'PreToolUse') return {};
+    try {
+      const verdict = await hook({
+        tool_name: input.tool_name,
+        tool_input: (input.tool_input ?? {}) as Record<string, unknown>,
+      });
+      if (verdict && typeof verdict === 'object') return verdict;
+      return { decision: 'block', reason: 'Blocked: the bash validator gave no verdict' };
+    } catch (error) {
+      logger.error('bash validator hook threw; blocking the command', { error: messageOf(error) });
+      return { decision: 'block', reason: `Blocked: the bash validator failed (${messageOf(error)})` };
+    }
+  };
+}
+
+/**
+ * The RuntimeAdapter for Claude (seed 001): implementor worktrees, context assembly, inline agent
+ * definitions, structured output validated with Zod, the bash validator as a PreToolUse hook, live text
+ * output, duration timeout and cancel keyed by the engine's session ID (also the SDK session ID).
+ */
+export function createClaudeAdapter(config: ClaudeAdapterConfig, deps: RuntimeAdapterDeps): RuntimeAdapter {
+  const { logger } = config;
+  const sessions = new Map<string, TrackedSession>();
+  const worktrees = createWorktreeManager({
+    repoRoot: config.repoRoot,
+    defaultBranch: config.defaultBranch,
+    setupCommand: config.setupCommand,
+    logger,
+  });
+  const specSource = createGitSpecSource({ repoRoot: config.repoRoot });
+  const sdkHook = toSdkHook(config.bashValidatorHook, logger);
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+
+  function buildPrompt(params: AgentStartParams): Promise<string> {
+    switch (params.role) {
+      case 'planner':
+        return buildPlannerContext(params, {
+          getState: deps.getState,
+          readSpec: specSource.readSpec,
+          readBlob: specSource.readBlob,
+          diffText: specSource.diffText,
+          getWorkItemBody: (id) => deps.workItemReader.getWorkItemBody(id),
+        });
+      case 'implementor':
+        return buildImplementorContext(params, deps);
+      case 'reviewer':
+        return buildReviewerContext(params, deps);
+    }
+  }
+
+  async function startAgent(params: AgentStartParams): Promise<AgentRunHandle> {
+    const { sessionID, role } = params;
+    if (sessions.has(sessionID)) throw new Error(`session ${sessionID} is already running`);
+    let worktree: Worktree | null = null;
+    const runStateDir = join(config.stateDir, 'runs', sessionID);
+    const cleanUp = async () => {
+      if (worktree) await worktrees.remove(worktree.branchName);
+      await rm(runStateDir, { recursive: true, force: true }).catch(() => {});
+    };
+
+    let prompt: string;
+    let loaded: Awaited<ReturnType<typeof loadAgentDefinition>>;
+    try {
+      if (params.role === 'implementor') worktree = await worktrees.create(params.branchName);
+      prompt = await buildPrompt(params);
+      loaded = await loadAgentDefinition({
+        repoRoot: config.repoRoot,
+        role,
+        contextPaths: config.contextPaths,
+        modelOverride: config.models?.[role],
+      });
+      await mkdir(runStateDir, { recursive: true });
+    } catch (error) {
+      await cleanUp();
+      throw error;
+    }
+
+    const tracked: TrackedSession = { abortController: new AbortController(), abortReason: null };
+    sessions.set(sessionID, tracked);
+    const output = createOutputBroadcast();
+    const activityListeners = new Set<() => void>();
+    const sessionLog = config.createSessionLog?.(params) ?? null;
+    let resultMessage: SDKResultMessage | undefined;
+    let usage: AgentUsage | null = null;
+    let markStarted!: () => void;
+    const started = new Promise<void>((resolve) => {
+      markStarted = resolve;
+    });
+
+    const timeout = setTimeout(() => {
+      tracked.abortReason ??= 'timeout';
+      tracked.abortController.abort('timeout');
+    }, config.maxAgentDuration * 1000);
+    timeout.unref();
+
+    const session = query({
+      prompt,
+      options: {
+        agent: role,
+        agents: { [role]: loaded.definition },
+        ...(loaded.maxTurns !== undefined && { maxTurns: loaded.maxTurns }),
+        cwd: worktree?.path ?? config.repoRoot,
+        outputFormat: { type: 'json_schema', schema: buildOutputJsonSchema(role) },
+        settingSources: [],
+        hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [sdkHook], onFailure: 'block' }] },
+        permissionMode: 'bypassPermissions',
+        allowDangerouslySkipPermissions: true,
+        abortController: tracked.abortController,
+        sessionId: sessionID,
+        persistSession: false,
+        env: buildAgentEnv({
+          baseEnv: config.baseEnv ?? process.env,
+          runStateDir,
+          isRoot,
+          passThrough: config.passThroughEnv,
+          extra: config.extraEnv,
+        }),
+        stderr: (data) => logger.debug('claude stderr', { sessionID, data: data.slice(0, 2000) }),
+      },
+    });
+
+    const result: Promise<AgentResult> = (async () => {
+      let failure: unknown = null;
+      try {
+        for await (const message of session) {
+          markStarted();
+          sessionLog?.record(message);
+          if (message.type === 'result') {
+            resultMessage = message;
+            usage = readUsage(message);
+          }
+          for (const text of extractOutputText(message)) output.push(text);
+          if (message.type === 'assistant' || message.type === 'user') {
+            for (const listener of activityListeners) listener();
+          }
+        }
+      } catch (error) {
+        // Error results are yielded first and then thrown; keep the result already received.
+        failure = error;
+      } finally {
+        clearTimeout(timeout);
+        markStarted();
+      }
+      let outcome: 'completed' | 'failed' | 'cancelled' | 'timed-out' = 'failed';
+      try {
+        if (tracked.abortReason) {
+          throw new AgentRunFailure(
+            tracked.abortReason,
+            tracked.abortReason === 'timeout'
+              ? `the ${role} session exceeded maxAgentDuration (${config.maxAgentDuration}s)`
+              : `the ${role} session was cancelled`,
+          );
+        }
+        if (failure && !resultMessage) {
+          throw new AgentRunFailure('error', `the ${role} session failed: ${messageOf(failure)}`, {
+            cause: failure,
+          });
+        }
+        const assembled = await assembleAgentResult({
+          role,
+          result: resultMessage,
+          extractPatch: () =>
+            worktree
+              ? extractPatch({ worktreePath: worktree.path, baseCommit: worktree.baseCommit })
+              : Promise.resolve(''),
+        });
+        outcome = 'completed';
+        return assembled;
+      } catch (error) {
+        if (error instanceof AgentRunFailure && error.reason !== 'error') {
+          outcome = error.reason === 'timeout' ? 'timed-out' : 'cancelled';
+        }
+        if (error instanceof AgentRunFailure) throw error;
+        if (error instanceof AbortError) throw new AgentRunFailure('cancelled', messageOf(error));
+        throw new AgentRunFailure('error', messageOf(error), { cause: error });
+      } finally {
+        sessions.delete(sessionID);
+        output.end();
+        await sessionLog?.finish(outcome).catch(() => {});
+        await cleanUp();
+      }
+    })();
+    // The engine attaches its own handler; this one only keeps an early rejection from going unobserved.
+    result.catch(() => {});
+
+    await started;
+    return {
+      output: output.subscribe(),
+      result,
+      logFilePath: sessionLog?.filePath ?? null,
+      usage: () => usage,
+      onActivity(listener) {
+        activityListeners.add(listener);
+        return () => activityListeners.delete(listener);
+      },
+    };
+  }
+
+  return {
+    startAgent,
+    cancelAgent(sessionID) {
+      const tracked = sessions.get(sessionID);
+      if (!tracked) return;
+      tracked.abortReason ??= 'cancelled';
+      tracked.abortController.abort('cancelled');
+    },
+  };
+}

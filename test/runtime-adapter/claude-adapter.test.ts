@@ -1,0 +1,483 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { WorkItem } from '../../src/domain/index.ts';
+import { createBashValidatorHook } from '../../src/engine/runtime-adapter/bash-validator/create-bash-validator-hook.ts';
+import { createClaudeAdapter } from '../../src/engine/runtime-adapter/create-claude-adapter.ts';
+import { AgentRunFailure, type RuntimeAdapter } from '../../src/engine/runtime-adapter/types.ts';
+import {
+  createTempGitRepo,
+  type TempGitRepo,
+} from '../../src/engine/runtime-adapter/worktree/create-temp-git-repo.ts';
+import { buildInitialEngineState, type EngineState } from '../../src/engine/state-store/engine-state.ts';
+import { createRecordingLogger } from '../../src/logging/logger.ts';
+import { createModelServer, type ModelServer } from '../../src/model-server/index.ts';
+import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
+import {
+  createInMemoryProvider,
+  type InMemoryProvider,
+} from '../../src/providers/in-memory/create-in-memory-provider.ts';
+
+const AGENT_FILE = (tools: string) => `---
+description: test agent
+tools: ${tools}
+model: inherit
+---
+You are a test agent.
+`;
+
+const GIT_IDENTITY = {
+  GIT_AUTHOR_NAME: 'Agent',
+  GIT_AUTHOR_EMAIL: 'agent@flotilla.invalid',
+  GIT_COMMITTER_NAME: 'Agent',
+  GIT_COMMITTER_EMAIL: 'agent@flotilla.invalid',
+};
+
+interface Fixture {
+  repo: TempGitRepo;
+  baseCommit: string;
+  provider: InMemoryProvider;
+  state: EngineState;
+  stateDir: string;
+  server: ModelServer | null;
+}
+
+let fixture: Fixture;
+
+beforeEach(async () => {
+  const repo = await createTempGitRepo();
+  const baseCommit = await repo.commit('base', {
+    '.claude/agents/planner.md': AGENT_FILE('Read, Grep, Glob, Bash'),
+    '.claude/agents/implementor.md': AGENT_FILE('Read, Write, Edit, Grep, Glob, Bash'),
+    '.claude/agents/reviewer.md': AGENT_FILE('Read, Grep, Glob, Bash'),
+    '.claude/CLAUDE.md': 'Project conventions: be exact.\n',
+    'docs/specs/feature.md': '---\nstatus: approved\n---\n# Feature\nThe app greets.\n',
+    'src/existing.txt': 'line one\nline two\n',
+    'src/remove-me.txt': 'obsolete\n',
+  });
+  const provider = createInMemoryProvider();
+  const item = provider.control.addWorkItem({
+    title: 'Greet the user',
+    body: 'Objective: greet.',
+    status: 'ready',
+  });
+  const state = buildInitialEngineState({ workItems: { [item.id]: item as WorkItem } });
+  fixture = {
+    repo,
+    baseCommit,
+    provider,
+    state,
+    stateDir: await mkdtemp(join(tmpdir(), 'flotilla-state-')),
+    server: null,
+  };
+});
+
+afterEach(async () => {
+  await fixture.server?.close();
+  await fixture.repo.cleanup();
+  await rm(fixture.stateDir, { recursive: true, force: true });
+});
+
+async function adapterFor(
+  scenario: ScenarioSpec,
+  options: { maxAgentDuration?: number; permissive?: boolean } = {},
+): Promise<RuntimeAdapter> {
+  fixture.server = await createModelServer(scenario);
+  return createClaudeAdapter(
+    {
+      repoRoot: fixture.repo.root,
+      defaultBranch: 'main',
+      contextPaths: ['.claude/CLAUDE.md'],
+      bashValidatorHook: options.permissive ? async () => ({}) : createBashValidatorHook(),
+      logger: createRecordingLogger(),
+      setupCommand: 'none',
+      stateDir: fixture.stateDir,
+      maxAgentDuration: options.maxAgentDuration ?? 120,
+      logging: { agentSessions: false, logsDir: join(fixture.stateDir, 'logs') },
+      extraEnv: { ANTHROPIC_BASE_URL: fixture.server.url, ANTHROPIC_API_KEY: 'test-key', ...GIT_IDENTITY },
+    },
+    {
+      workItemReader: fixture.provider.workItemReader,
+      revisionReader: fixture.provider.revisionReader,
+      getState: () => fixture.state,
+      getReviewHistory: (id) => fixture.provider.revisionReader.getReviewHistory(id),
+    },
+  );
+}
+
+const implementorParams = {
+  role: 'implementor' as const,
+  sessionID: crypto.randomUUID(),
+  workItemID: '1',
+  branchName: 'flotilla/1',
+};
+
+function branchExists(name: string): boolean {
+  const out = execFileSync('git', ['branch', '--list', name], { cwd: fixture.repo.root }).toString();
+  return out.trim() !== '';
+}
+
+describe('Claude adapter against the real SDK and the scripted model server', () => {
+  it('implementor: files written, edited, committed and left uncommitted become one exact patch', async () => {
+    const adapter = await adapterFor({
+      name: 'implementor-patch',
+      onUnmetExpectation: 'reject',
+      routes: [
+        {
+          name: 'implementor',
+          match: { firstUserIncludes: '## Work Item #1 — Greet the user' },
+          steps: [
+            {
+              content: [
+                {
+                  type: 'tool_use',
+                  name: 'Write',
+                  input: { file_path: '{{cwd}}/src/greet.ts', content: 'export const greet = () => "hi";\n' },
+                },
+              ],
+            },
+            {
+              expect: { lastToolResultIncludes: 'File created successfully' },
+              content: [
+                {
+                  type: 'tool_use',
+                  name: 'Bash',
+                  input: {
+                    command: 'git add src/greet.ts && git commit -q -m "Add greet"',
+                    description: 'Commit',
+                  },
+                },
+              ],
+            },
+            {
+              content: [{ type: 'tool_use', name: 'Read', input: { file_path: '{{cwd}}/src/existing.txt' } }],
+            },
+            {
+              content: [
+                {
+                  type: 'tool_use',
+                  name: 'Edit',
+                  input: {
+                    file_path: '{{cwd}}/src/existing.txt',
+                    old_string: 'line two',
+                    new_string: 'line 2 (edited)',
+                  },
+                },
+              ],
+            },
+            {
+              content: [
+                {
+                  type: 'tool_use',
+                  name: 'Bash',
+                  input: { command: 'git mv src/remove-me.txt src/renamed.txt', description: 'Rename' },
+                },
+              ],
+            },
+            {
+              expect: { lastToolResultIsError: false },
+              content: [
+                {
+                  type: 'tool_use',
+                  name: 'Write',
+                  input: { file_path: '{{cwd}}/notes/todo.md', content: 'no trailing newline' },
+                },
+              ],
+            },
+            {
+              structuredOutput: {
+                role: 'implementor',
+                outcome: 'completed',
+                summary: 'Added greet, edited existing, removed obsolete.',
+              },
+            },
+          ],
+        },
+      ],
+    });
+    const handle = await adapter.startAgent(implementorParams);
+    const texts: string[] = [];
+    const reading = (async () => {
+      for await (const chunk of handle.output) texts.push(chunk);
+    })();
+    const result = await handle.result;
+    await reading;
+    expect(fixture.server!.report().problems).toEqual([]);
+    expect(result.role === 'implementor' && result.outcome).toBe('completed');
+    const patch = result.role === 'implementor' ? result.patch : null;
+    expect(patch).toBeTruthy();
+
+    // The worktree and the local branch are gone.
+    expect(existsSync(join(fixture.repo.root, '.worktrees', 'flotilla/1'))).toBe(false);
+    expect(branchExists('flotilla/1')).toBe(false);
+
+    // The patch applies to the base commit and reproduces every file byte for byte.
+    const check = await createTempGitRepo();
+    try {
+      await check.git(['fetch', '--quiet', fixture.repo.root, 'main']);
+      await check.git(['checkout', '--quiet', 'FETCH_HEAD']);
+      const patchFile = join(check.root, '..', `${implementorParams.sessionID}.patch`);
+      await import('node:fs/promises').then((fs) => fs.writeFile(patchFile, patch!));
+      await check.git(['apply', '--index', patchFile]);
+      expect(await readFile(join(check.root, 'src/greet.ts'), 'utf8')).toBe(
+        'export const greet = () => "hi";\n',
+      );
+      expect(await readFile(join(check.root, 'src/existing.txt'), 'utf8')).toBe(
+        'line one\nline 2 (edited)\n',
+      );
+      expect(await readFile(join(check.root, 'notes/todo.md'), 'utf8')).toBe('no trailing newline');
+      expect(existsSync(join(check.root, 'src/remove-me.txt'))).toBe(false);
+      expect(await readFile(join(check.root, 'src/renamed.txt'), 'utf8')).toBe('obsolete\n');
+      await rm(patchFile, { force: true });
+    } finally {
+      await check.cleanup();
+    }
+    expect(handle.usage?.()).toEqual(expect.objectContaining({ turns: expect.any(Number) }));
+  });
+
+  it('a Bash command the validator blocks does not run, and the model receives the block reason', async () => {
+    const adapter = await adapterFor({
+      name: 'blocked',
+      onUnmetExpectation: 'reject',
+      routes: [
+        {
+          name: 'implementor',
+          match: { firstUserIncludes: '## Work Item #1' },
+          steps: [
+            {
+              content: [
+                { type: 'tool_use', name: 'Bash', input: { command: 'rm -rf src', description: 'Delete' } },
+              ],
+            },
+            {
+              expect: { lastToolResultIncludes: 'Blocked: ', lastToolResultIsError: true },
+              structuredOutput: { role: 'implementor', outcome: 'blocked', summary: 'I may not delete src.' },
+            },
+          ],
+        },
+      ],
+    });
+    const handle = await adapter.startAgent({ ...implementorParams, sessionID: crypto.randomUUID() });
+    const result = await handle.result;
+    expect(result).toEqual({
+      role: 'implementor',
+      outcome: 'blocked',
+      summary: 'I may not delete src.',
+      patch: null,
+    });
+    expect(fixture.server!.report().problems).toEqual([]);
+    expect(existsSync(join(fixture.repo.root, 'src/existing.txt'))).toBe(true);
+  });
+
+  it('structured output that stays invalid until the SDK gives up rejects the result', async () => {
+    const invalid = { structuredOutput: { role: 'implementor', outcome: 'finished', summary: 42 } };
+    const adapter = await adapterFor({
+      name: 'invalid-output',
+      routes: [
+        {
+          name: 'implementor',
+          match: { firstUserIncludes: '## Work Item #1' },
+          steps: Array.from({ length: 8 }, () => invalid),
+        },
+      ],
+    });
+    const handle = await adapter.startAgent({ ...implementorParams, sessionID: crypto.randomUUID() });
+    const failure = await handle.result.then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(AgentRunFailure);
+    expect((failure as AgentRunFailure).reason).toBe('error');
+    expect((failure as AgentRunFailure).message).toMatch(
+      /error_max_structured_output_retries|structured output/,
+    );
+    expect(branchExists('flotilla/1')).toBe(false);
+  });
+
+  it('a session that exceeds maxAgentDuration rejects with reason timeout and cleans up', async () => {
+    const adapter = await adapterFor(
+      {
+        name: 'slow',
+        routes: [
+          {
+            name: 'implementor',
+            match: { firstUserIncludes: '## Work Item #1' },
+            steps: [{ delayMs: 30_000, text: 'too late' }],
+          },
+        ],
+      },
+      { maxAgentDuration: 2 },
+    );
+    const handle = await adapter.startAgent({ ...implementorParams, sessionID: crypto.randomUUID() });
+    const failure = await handle.result.catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(AgentRunFailure);
+    expect((failure as AgentRunFailure).reason).toBe('timeout');
+    expect(existsSync(join(fixture.repo.root, '.worktrees', 'flotilla/1'))).toBe(false);
+    expect(branchExists('flotilla/1')).toBe(false);
+  });
+
+  it('cancel while a tool runs: result rejects as cancelled, the process tree is gone, worktree and branch removed', async () => {
+    const marker = `flotilla-cancel-marker-${process.pid}-${Date.now()}`;
+    const adapter = await adapterFor(
+      {
+        name: 'cancel',
+        routes: [
+          {
+            name: 'implementor',
+            match: { firstUserIncludes: '## Work Item #1' },
+            steps: [
+              {
+                content: [
+                  {
+                    type: 'tool_use',
+                    name: 'Bash',
+                    input: {
+                      command: `node -e "setTimeout(() => {}, 120000)" ${marker}`,
+                      description: 'Wait',
+                    },
+                  },
+                ],
+              },
+              { text: 'never reached' },
+            ],
+          },
+        ],
+      },
+      { permissive: true },
+    );
+    const sessionID = crypto.randomUUID();
+    const handle = await adapter.startAgent({ ...implementorParams, sessionID });
+    const output = (async () => {
+      for await (const _ of handle.output) {
+        // drain
+      }
+    })();
+    await waitUntil(() => processesWith(marker).length > 0, 20_000, 'the tool process to start');
+    adapter.cancelAgent(sessionID);
+    const failure = await handle.result.catch((error: unknown) => error);
+    await output;
+    expect((failure as AgentRunFailure).reason).toBe('cancelled');
+    await waitUntil(() => processesWith(marker).length === 0, 15_000, 'the tool process to exit');
+    expect(existsSync(join(fixture.repo.root, '.worktrees', 'flotilla/1'))).toBe(false);
+    expect(branchExists('flotilla/1')).toBe(false);
+    adapter.cancelAgent('unknown-session');
+  });
+
+  it('planner and reviewer receive seed-001 prompts (checked from the recorded requests)', async () => {
+    const revision = await fixture.provider.revisionWriter.createFromPatch({
+      workItemID: '1',
+      patch:
+        'diff --git a/x.txt b/x.txt\nnew file mode 100644\n--- /dev/null\n+++ b/x.txt\n@@ -0,0 +1 @@\n+x\n',
+      branchName: 'flotilla/1',
+      title: 'Greet the user',
+      body: 'Closes #1',
+    });
+    fixture.state = {
+      ...fixture.state,
+      workItems: { '1': { ...fixture.state.workItems['1']!, status: 'review', linkedRevision: revision.id } },
+      revisions: { [revision.id]: revision },
+    };
+    const adapter = await adapterFor({
+      name: 'prompts',
+      onUnmetExpectation: 'reject',
+      routes: [
+        {
+          name: 'planner',
+          match: { firstUserIncludes: '## Changed Specs' },
+          steps: [
+            {
+              expect: {
+                firstUserIncludes: [
+                  '### docs/specs/feature.md (added)',
+                  'The app greets.',
+                  '## Existing Work Items',
+                  '### WorkItem #1 — Greet the user',
+                  'Objective: greet.',
+                ],
+                systemIncludes: ['You are a test agent.', 'Project conventions: be exact.'],
+              },
+              structuredOutput: { role: 'planner', create: [], close: [], update: [] },
+            },
+          ],
+        },
+        {
+          name: 'reviewer',
+          match: { firstUserIncludes: `## Revision #${revision.id}` },
+          steps: [
+            {
+              expect: {
+                firstUserIncludes: [
+                  '## Work Item #1 — Greet the user',
+                  '### Changed Files',
+                  '#### x.txt (added)',
+                ],
+              },
+              structuredOutput: {
+                role: 'reviewer',
+                review: { verdict: 'approve', summary: 'Fine.', comments: [] },
+              },
+            },
+          ],
+        },
+      ],
+    });
+    const planner = await adapter.startAgent({
+      role: 'planner',
+      sessionID: crypto.randomUUID(),
+      specPaths: ['docs/specs/feature.md'],
+    });
+    expect(await planner.result).toEqual({ role: 'planner', create: [], close: [], update: [] });
+    const reviewer = await adapter.startAgent({
+      role: 'reviewer',
+      sessionID: crypto.randomUUID(),
+      workItemID: '1',
+      revisionID: revision.id,
+    });
+    expect(await reviewer.result).toEqual({
+      role: 'reviewer',
+      review: { verdict: 'approve', summary: 'Fine.', comments: [] },
+    });
+    expect(fixture.server!.report().problems).toEqual([]);
+    // Planner and reviewer run in the repository root: no worktree was made.
+    expect(existsSync(join(fixture.repo.root, '.worktrees'))).toBe(false);
+  });
+
+  it('a missing agent definition rejects startAgent and leaves no worktree behind', async () => {
+    const adapter = await adapterFor({
+      name: 'none',
+      routes: [{ name: 'unused', steps: [{ text: 'unused' }] }],
+    });
+    await rm(join(fixture.repo.root, '.claude/agents/implementor.md'));
+    await expect(
+      adapter.startAgent({ ...implementorParams, sessionID: crypto.randomUUID() }),
+    ).rejects.toThrow(/implementor\.md/);
+    expect(existsSync(join(fixture.repo.root, '.worktrees', 'flotilla/1'))).toBe(false);
+    expect(branchExists('flotilla/1')).toBe(false);
+  });
+});
+
+function processesWith(marker: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (cmdline.includes(marker) && Number(entry) !== process.pid) pids.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return pids;
+}
+
+async function waitUntil(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
