@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DYNAMIC_MARK } from './command-word.ts';
 import { evaluateWord } from './evaluate-word.ts';
-import { loadShellSyntax } from './load-shell-syntax.ts';
 import { parseShellSource } from './parse-shell-source.ts';
 import type { ShellCallExpr, ShellFile } from './shell-ast.ts';
 
@@ -9,7 +8,7 @@ function evaluateFirstArgument(source: string) {
   const parsed = parseShellSource(source);
   if (!parsed.ok) throw new Error(parsed.error);
   const call = (parsed.file as ShellFile).Stmts[0]!.Cmd as ShellCallExpr;
-  return evaluateWord(call.Args[0]!, loadShellSyntax());
+  return evaluateWord(call.Args[0]!);
 }
 
 describe('evaluateWord', () => {

@@ -1,14 +1,7 @@
 import { DYNAMIC_MARK } from './command-word.ts';
 import { decodeAnsiCString } from './decode-ansi-c-string.ts';
 import { expandBraces } from './expand-braces.ts';
-import type {
-  ShellDblQuoted,
-  ShellLit,
-  ShellNode,
-  ShellSglQuoted,
-  ShellSyntax,
-  ShellWord,
-} from './shell-ast.ts';
+import type { ShellDblQuoted, ShellLit, ShellNode, ShellSglQuoted, ShellWord } from './shell-ast.ts';
 import type { CommandWord } from './types.ts';
 
 interface WordBuilder {
@@ -26,9 +19,9 @@ const DOUBLE_QUOTE_ESCAPABLE = new Set(['$', '`', '"', '\\', '\n']);
  * resolved and `$'…'` decoded, so `r''m`, `\rm`, `"rm"` and `$'\x72m'` all evaluate to `rm`.
  * Returns null when brace expansion produces too many words.
  */
-export function evaluateWord(word: ShellWord, syntax: ShellSyntax): CommandWord[] | null {
+export function evaluateWord(word: ShellWord): CommandWord[] | null {
   const builder: WordBuilder = { value: '', pattern: '', masked: '', dynamic: false, glob: false };
-  for (const part of word.Parts) appendPart(builder, part, syntax);
+  for (const part of word.Parts) appendPart(builder, part);
   const base: CommandWord = {
     value: builder.value,
     dynamic: builder.dynamic,
@@ -44,8 +37,8 @@ export function evaluateWord(word: ShellWord, syntax: ShellSyntax): CommandWord[
   });
 }
 
-function appendPart(builder: WordBuilder, part: ShellNode, syntax: ShellSyntax): void {
-  switch (syntax.NodeType(part)) {
+function appendPart(builder: WordBuilder, part: ShellNode): void {
+  switch (part.type) {
     case 'Lit':
       appendUnquotedLiteral(builder, (part as ShellLit).Value);
       return;
@@ -60,7 +53,7 @@ function appendPart(builder: WordBuilder, part: ShellNode, syntax: ShellSyntax):
       let text = '';
       let dynamic = false;
       for (const inner of quoted.Parts) {
-        if (syntax.NodeType(inner) === 'Lit') {
+        if (inner.type === 'Lit') {
           text += unescapeDoubleQuoted((inner as ShellLit).Value);
         } else {
           text += DYNAMIC_MARK;

@@ -1,6 +1,5 @@
 import { getDefaultBashValidatorRules } from './build-bash-validator-rules.ts';
 import { checkInvocation } from './check-invocation.ts';
-import { loadShellSyntax } from './load-shell-syntax.ts';
 import { maskQuotedText } from './mask-quoted-text.ts';
 import { patternMessage } from './messages.ts';
 import { parseShellSource } from './parse-shell-source.ts';
@@ -75,7 +74,7 @@ class ValidationRun implements InspectionContext {
     this.depth += 1;
     try {
       const firstWalkFinding = this.findings.length;
-      const { heredocByteRanges } = walkShellFile(parsed.file, loadShellSyntax(), this);
+      const { heredocByteRanges } = walkShellFile(parsed.file, this);
       // The published check: block patterns against the quote-masked text. Reported before the walk's findings.
       const masked = maskQuotedText(source, toCharacterRanges(source, heredocByteRanges));
       const textual: BashFinding[] = [];

@@ -30,7 +30,6 @@ import {
   type ShellRedirect,
   type ShellStmt,
   type ShellStmtList,
-  type ShellSyntax,
   type ShellTestClause,
   type ShellTimeClause,
   type ShellUnaryArithm,
@@ -99,21 +98,14 @@ export interface ShellWalkResult {
  * expansions, arithmetic, heredoc bodies — to `context.checkInvocation`. Structural findings (redirections
  * into protected paths, arithmetic injection, unsupported syntax) are reported directly. A final guard
  * compares the number of commands and substitutions visited with mvdan's own tree walk and blocks on any
- * difference, so a construct this walker does not know cannot slip through unvalidated.
+ * difference (counted by a generic traversal of every field), so a construct this walker does not know
+ * cannot slip through unvalidated.
  */
-export function walkShellFile(
-  file: ShellFile,
-  syntax: ShellSyntax,
-  context: InspectionContext,
-): ShellWalkResult {
-  const walker = new ShellFileWalker(syntax, context);
+export function walkShellFile(file: ShellFile, context: InspectionContext): ShellWalkResult {
+  const walker = new ShellFileWalker(context);
   walker.statements(file.Stmts, { kind: 'inherit' });
   walker.reportUnsafeArithmetic();
-  let expected = 0;
-  syntax.Walk(file, (node) => {
-    if (node !== null && node !== undefined && GUARDED_KINDS.has(syntax.NodeType(node))) expected += 1;
-    return true;
-  });
+  const expected = countGuardedNodes(file);
   if (expected !== walker.visited) {
     context.report(
       'danger',
@@ -121,6 +113,23 @@ export function walkShellFile(
     );
   }
   return { heredocByteRanges: walker.heredocByteRanges };
+}
+
+/** Counts guarded nodes by visiting every field of every node, independently of the walker's knowledge. */
+function countGuardedNodes(root: unknown): number {
+  let count = 0;
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (Array.isArray(value)) {
+      for (const item of value) stack.push(item);
+    } else if (value !== null && typeof value === 'object') {
+      const node = value as Record<string, unknown>;
+      if (typeof node.type === 'string' && GUARDED_KINDS.has(node.type)) count += 1;
+      for (const key in node) stack.push(node[key]);
+    }
+  }
+  return count;
 }
 
 interface VariableFacts {
@@ -134,10 +143,7 @@ class ShellFileWalker {
   private readonly facts = new Map<string, VariableFacts>();
   private readonly arithmeticReferences = new Set<string>();
 
-  constructor(
-    private readonly syntax: ShellSyntax,
-    private readonly context: InspectionContext,
-  ) {}
+  constructor(private readonly context: InspectionContext) {}
 
   statements(list: readonly ShellStmt[] | null, stdin: StdinSource): void {
     for (const stmt of list ?? []) this.statement(stmt, stdin);
@@ -156,10 +162,11 @@ class ShellFileWalker {
     if (redirect.Word) this.wordNested(redirect.Word);
     if (redirect.Hdoc) {
       this.wordNested(redirect.Hdoc);
-      this.heredocByteRanges.push([redirect.Hdoc.Pos().Offset(), redirect.Hdoc.End().Offset()]);
+      const range = heredocByteRange(redirect.Hdoc);
+      if (range) this.heredocByteRanges.push(range);
     }
     const fd = redirect.N?.Value ?? null;
-    const target = redirect.Word ? evaluateWord(redirect.Word, this.syntax) : null;
+    const target = redirect.Word ? evaluateWord(redirect.Word) : null;
     if (target?.some((word) => /^\/dev\/(tcp|udp)\//.test(word.value))) {
       this.context.report(
         'danger',
@@ -200,7 +207,7 @@ class ShellFileWalker {
 
   private checkRedirectTarget(word: ShellWord | null): void {
     if (!word) return;
-    const targets = evaluateWord(word, this.syntax);
+    const targets = evaluateWord(word);
     if (!targets) {
       this.context.report('danger', 'Blocked: redirection target expands to too many words');
       return;
@@ -215,8 +222,8 @@ class ShellFileWalker {
   private staticText(word: ShellWord): string | null {
     let text = '';
     for (const part of word.Parts) {
-      if (this.syntax.NodeType(part) !== 'Lit') {
-        const evaluated = evaluateWord(word, this.syntax);
+      if (part.type !== 'Lit') {
+        const evaluated = evaluateWord(word);
         const only = evaluated?.length === 1 ? evaluated[0]! : null;
         return only && !only.dynamic ? only.value : null;
       }
@@ -226,7 +233,7 @@ class ShellFileWalker {
   }
 
   private command(cmd: ShellNode, stdin: StdinSource): string[] {
-    const kind = this.syntax.NodeType(cmd);
+    const kind = cmd.type;
     switch (kind) {
       case 'CallExpr':
         return this.callExpr(cmd as ShellCallExpr, stdin);
@@ -310,13 +317,13 @@ class ShellFileWalker {
   }
 
   private forClause(clause: ShellForClause, stdin: StdinSource): void {
-    const loopKind = this.syntax.NodeType(clause.Loop);
+    const loopKind = clause.Loop.type;
     if (loopKind === 'WordIter') {
       const iter = clause.Loop as ShellWordIter;
       let allIntegers = (iter.Items ?? []).length > 0 && !clause.Select;
       for (const item of iter.Items ?? []) {
         this.wordNested(item);
-        const values = evaluateWord(item, this.syntax);
+        const values = evaluateWord(item);
         if (!values || values.some((value) => value.dynamic || !INTEGER.test(value.value)))
           allIntegers = false;
       }
@@ -342,7 +349,7 @@ class ShellFileWalker {
     const words: CommandWord[] = [];
     for (const arg of call.Args ?? []) {
       this.wordNested(arg);
-      const evaluated = evaluateWord(arg, this.syntax);
+      const evaluated = evaluateWord(arg);
       if (!evaluated) {
         this.context.report('danger', 'Blocked: brace expansion produces too many words to check');
         return [];
@@ -374,7 +381,7 @@ class ShellFileWalker {
     for (const arg of clause.Args ?? []) {
       if (arg.Naked && !arg.Name && arg.Value) {
         this.wordNested(arg.Value);
-        const evaluated = evaluateWord(arg.Value, this.syntax) ?? [];
+        const evaluated = evaluateWord(arg.Value) ?? [];
         for (const word of evaluated) {
           if (/^[-+][a-zA-Z]*i/.test(word.value)) integerAttribute = true;
           words.push(word);
@@ -385,7 +392,7 @@ class ShellFileWalker {
       if (name === null) continue;
       const problem = findDangerousVariable(name);
       if (problem) this.context.report('danger', problem);
-      const value = arg.Value ? (evaluateWord(arg.Value, this.syntax)?.[0] ?? null) : null;
+      const value = arg.Value ? (evaluateWord(arg.Value)?.[0] ?? null) : null;
       if (integerAttribute && arg.Value && (!value || value.dynamic || !INTEGER.test(value.value))) {
         this.context.report(
           'danger',
@@ -420,8 +427,8 @@ class ShellFileWalker {
   }
 
   private isIntegerWord(word: ShellWord): boolean {
-    if (word.Parts.length === 1 && this.syntax.NodeType(word.Parts[0]) === 'ArithmExp') return true;
-    const evaluated = evaluateWord(word, this.syntax);
+    if (word.Parts.length === 1 && word.Parts[0]!.type === 'ArithmExp') return true;
+    const evaluated = evaluateWord(word);
     return evaluated?.length === 1 && !evaluated[0]!.dynamic && INTEGER.test(evaluated[0]!.value);
   }
 
@@ -455,7 +462,7 @@ class ShellFileWalker {
   }
 
   private wordPart(part: ShellNode): void {
-    const kind = this.syntax.NodeType(part);
+    const kind = part.type;
     switch (kind) {
       case 'Lit':
       case 'SglQuoted':
@@ -513,7 +520,7 @@ class ShellFileWalker {
   }
 
   private isAllIndex(index: ShellNode): boolean {
-    if (this.syntax.NodeType(index) !== 'Word') return false;
+    if (index.type !== 'Word') return false;
     const text = this.staticText(index as ShellWord);
     return text === '@' || text === '*';
   }
@@ -527,7 +534,7 @@ class ShellFileWalker {
    */
   private arithmetic(node: ShellNode | null): void {
     if (!node) return;
-    const kind = this.syntax.NodeType(node);
+    const kind = node.type;
     switch (kind) {
       case 'BinaryArithm': {
         const binary = node as ShellBinaryArithm;
@@ -565,9 +572,9 @@ class ShellFileWalker {
   }
 
   private arithmeticIdentifier(node: ShellNode): string | null {
-    if (this.syntax.NodeType(node) !== 'Word') return null;
+    if (node.type !== 'Word') return null;
     const word = node as ShellWord;
-    if (word.Parts.length !== 1 || this.syntax.NodeType(word.Parts[0]) !== 'Lit') return null;
+    if (word.Parts.length !== 1 || word.Parts[0]!.type !== 'Lit') return null;
     const value = (word.Parts[0] as ShellLit).Value;
     return IDENTIFIER.test(value) ? value : null;
   }
@@ -577,7 +584,7 @@ class ShellFileWalker {
   }
 
   private arithmeticPart(part: ShellNode): void {
-    const kind = this.syntax.NodeType(part);
+    const kind = part.type;
     switch (kind) {
       case 'Lit':
         this.referenceIdentifiers((part as ShellLit).Value);
@@ -618,7 +625,7 @@ class ShellFileWalker {
 
   private testExpression(node: ShellNode | null): void {
     if (!node) return;
-    const kind = this.syntax.NodeType(node);
+    const kind = node.type;
     switch (kind) {
       case 'BinaryTest': {
         const binary = node as ShellBinaryTest;
@@ -649,12 +656,12 @@ class ShellFileWalker {
   }
 
   private arithmeticOperand(node: ShellNode): void {
-    if (this.syntax.NodeType(node) === 'Word') this.arithmeticWord(node as ShellWord);
+    if (node.type === 'Word') this.arithmeticWord(node as ShellWord);
     else this.testExpression(node);
   }
 
   private checkVariableNameOperand(node: ShellNode, where: string): void {
-    const text = this.syntax.NodeType(node) === 'Word' ? this.staticText(node as ShellWord) : null;
+    const text = node.type === 'Word' ? this.staticText(node as ShellWord) : null;
     if (text === null || !IDENTIFIER.test(text)) {
       this.context.report(
         'danger',
@@ -679,6 +686,14 @@ class ShellFileWalker {
     if (!facts) return NUMERIC_SPECIAL_PARAMETERS.has(name);
     return facts.otherAssignments === 0 && facts.integerAssignments > 0;
   }
+}
+
+/** Byte range of a heredoc body when it starts and ends with literal text (almost always), else null. */
+function heredocByteRange(body: ShellWord): [number, number] | null {
+  const first = body.Parts[0];
+  const last = body.Parts.at(-1);
+  if (!first || !last || first.type !== 'Lit' || last.type !== 'Lit') return null;
+  return [(first as ShellLit).ValuePos, (last as ShellLit).ValueEnd];
 }
 
 function literalWord(value: string): CommandWord {
