@@ -121,7 +121,7 @@ describe('createSessionLog', () => {
       log.record(message);
     }
     log.record({ type: 'stream_event', event: { type: 'content_block_delta' } });
-    await log.end('completed');
+    await log.finish('completed');
     const transcript = await readFile(log.filePath ?? '', 'utf8');
     expect(transcript).toBe(
       [
@@ -161,7 +161,7 @@ describe('createSessionLog', () => {
   it("puts the engine's session id in the header, not the SDK's", async () => {
     const { log } = create();
     log.record(INIT);
-    await log.end('completed');
+    await log.finish('completed');
     const transcript = await readFile(log.filePath ?? '', 'utf8');
     expect(transcript).toContain(`Session ID: ${SESSION_ID}\n`);
     expect(transcript).not.toContain('sdk-internal-id');
@@ -172,7 +172,7 @@ describe('createSessionLog', () => {
       role: 'planner',
       context: { specPaths: ['docs/specs/a.md', 'docs/specs/b.md'] },
     }).log;
-    await planner.end('completed');
+    await planner.finish('completed');
     expect(await readFile(planner.filePath ?? '', 'utf8')).toContain(
       'Type: planner\nSession ID: 3f2a9c1e-7b4d-4e2a-9f00-123456789abc\nSpec Paths: docs/specs/a.md, docs/specs/b.md\nStarted:',
     );
@@ -181,7 +181,7 @@ describe('createSessionLog', () => {
       sessionID: 'ffffffff-0000',
       context: { workItemID: '12', revisionID: '40' },
     }).log;
-    await reviewer.end('completed');
+    await reviewer.finish('completed');
     expect(await readFile(reviewer.filePath ?? '', 'utf8')).toContain('Issue: #12\nRevision: #40\nStarted:');
   });
 
@@ -190,7 +190,7 @@ describe('createSessionLog', () => {
     async (outcome) => {
       const { log } = create();
       log.record(INIT);
-      await log.end(outcome);
+      await log.finish(outcome);
       expect(await readFile(log.filePath ?? '', 'utf8')).toMatch(
         new RegExp(`\\n=== Session End ===\\nOutcome: ${outcome}\\nFinished: [0-9T:.-]+Z\\n$`),
       );
@@ -199,7 +199,7 @@ describe('createSessionLog', () => {
 
   it('adds the failure detail to the footer', async () => {
     const { log } = create();
-    await log.end('failed', 'Invalid implementor output: outcome: Invalid option\nsecond line');
+    await log.finish('failed', 'Invalid implementor output: outcome: Invalid option\nsecond line');
     expect(await readFile(log.filePath ?? '', 'utf8')).toContain(
       'Outcome: failed\nDetail: Invalid implementor output: outcome: Invalid option\n  second line\nFinished:',
     );
@@ -207,17 +207,17 @@ describe('createSessionLog', () => {
 
   it('leaves a transcript (header and footer) for a session that failed before its first message', async () => {
     const { log } = create();
-    await log.end('failed', 'claude exited with code 1');
+    await log.finish('failed', 'claude exited with code 1');
     const transcript = await readFile(log.filePath ?? '', 'utf8');
     expect(transcript.startsWith('=== Agent Session ===\nType: implementor\n')).toBe(true);
     expect(transcript).toContain('=== Messages ===\n\n\n=== Session End ===\nOutcome: failed\n');
   });
 
-  it('ignores messages after the end, and a second end', async () => {
+  it('ignores messages after the end, and a second finish', async () => {
     const { log } = create();
     log.record(INIT);
-    const first = log.end('cancelled');
-    const second = log.end('completed');
+    const first = log.finish('cancelled');
+    const second = log.finish('completed');
     log.record(ASSISTANT_TEXT);
     await Promise.all([first, second]);
     const transcript = await readFile(log.filePath ?? '', 'utf8');
@@ -230,7 +230,7 @@ describe('createSessionLog', () => {
     const { log } = create({ enabled: false });
     expect(log.filePath).toBeNull();
     log.record(INIT);
-    await log.end('completed');
+    await log.finish('completed');
     await expect(stat(logsDir)).rejects.toThrow();
   });
 
@@ -238,7 +238,7 @@ describe('createSessionLog', () => {
     await writeFile(join(logsDir, '..', 'blocker'), 'a file where a directory should be');
     const { log, logger } = create({ logsDir: join(logsDir, '..', 'blocker', 'logs') });
     expect(() => log.record(INIT)).not.toThrow();
-    await expect(log.end('completed')).resolves.toBeUndefined();
+    await expect(log.finish('completed')).resolves.toBeUndefined();
     const warnings = logger.records.filter((record) => record.level === 'warn');
     expect(warnings).toHaveLength(1);
     expect(warnings[0]?.message).toContain('logging disabled for this session');
@@ -254,7 +254,7 @@ describe('createSessionLog', () => {
     await writeFile(logsDir, 'not a directory');
     log.record(ASSISTANT_TEXT);
     log.record(ASSISTANT_TOOL);
-    await expect(log.end('completed')).resolves.toBeUndefined();
+    await expect(log.finish('completed')).resolves.toBeUndefined();
     expect(written).toContain('SYSTEM init');
     expect(log.filePath).toBe(join(logsDir, `${START}-implementor-12-3f2a9c1e.log`));
     expect(logger.records.filter((record) => record.level === 'warn')).toHaveLength(1);
@@ -277,7 +277,7 @@ describe('createSessionLog', () => {
       logger: throwingLogger,
     });
     log.record(INIT);
-    await expect(log.end('failed')).resolves.toBeUndefined();
+    await expect(log.finish('failed')).resolves.toBeUndefined();
   });
 
   it('redacts secret environment values from every line', async () => {
@@ -291,7 +291,7 @@ describe('createSessionLog', () => {
       type: 'user',
       message: { content: [{ type: 'tool_result', content: `export ANTHROPIC_API_KEY=${secret}` }] },
     });
-    await log.end('failed', `leaked ${secret}`);
+    await log.finish('failed', `leaked ${secret}`);
     const transcript = await readFile(log.filePath ?? '', 'utf8');
     expect(transcript).not.toContain(secret);
     expect(transcript).toContain('The key is [REDACTED:ANTHROPIC_API_KEY], home /root');
@@ -308,7 +308,7 @@ describe('createSessionLog', () => {
         type: 'assistant',
         message: { content: [{ type: 'text', text: 'token tok-1234567890-abcdef' }] },
       });
-      await log.end('completed');
+      await log.finish('completed');
       expect(await readFile(log.filePath ?? '', 'utf8')).toContain(`token [REDACTED:${name}]`);
     } finally {
       delete process.env[name];
@@ -321,7 +321,7 @@ describe('createSessionLog', () => {
       (sessionID) => create({ sessionID, clock, context: { workItemID: '7' } }).log,
     );
     for (const log of logs) log.record(INIT);
-    await Promise.all(logs.map((log) => log.end('completed')));
+    await Promise.all(logs.map((log) => log.finish('completed')));
     expect((await readdir(logsDir)).sort()).toEqual([
       `${START}-implementor-7-aaaaaaaa.log`,
       `${START}-implementor-7-bbbbbbbb.log`,
@@ -330,7 +330,7 @@ describe('createSessionLog', () => {
 
   it('creates the transcript readable by its owner only', async () => {
     const { log } = create();
-    await log.end('completed');
+    await log.finish('completed');
     expect((await stat(log.filePath ?? '')).mode & 0o777).toBe(0o600);
   });
 });

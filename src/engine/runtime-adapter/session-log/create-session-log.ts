@@ -38,7 +38,7 @@ export interface SessionLog {
    * Writes the footer (and the header, if no message ever arrived) and resolves once everything is on
    * disk. Never rejects. Later calls return the same promise; records after it are ignored.
    */
-  end(outcome: SessionOutcome, detail?: string): Promise<void>;
+  finish(outcome: SessionOutcome, detail?: string): Promise<void>;
   /** Resolves once every line recorded so far is written (or dropped after a failure). Never rejects. */
   flush(): Promise<void>;
 }
@@ -120,7 +120,7 @@ export function createSessionLog(options: SessionLogOptions): SessionLog {
       }
     },
 
-    end(outcome, detail) {
+    finish(outcome, detail) {
       if (ending !== null) return ending;
       if (filePath === null) {
         ending = Promise.resolve();
