@@ -88,7 +88,10 @@ async function main(): Promise<void> {
         outputFormat: { type: 'json_schema', schema: buildOutputJsonSchema('implementor') },
       },
     })) {
-      if (message.type === 'result' && !message.is_error && message.structured_output === undefined) {
+      if (
+        message.type === 'result' &&
+        (message.subtype !== 'success' || message.structured_output === undefined)
+      ) {
         throw new Error('bare session returned no structured output');
       }
     }

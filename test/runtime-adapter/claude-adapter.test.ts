@@ -83,7 +83,7 @@ afterEach(async () => {
 
 async function adapterFor(
   scenario: ScenarioSpec,
-  options: { maxAgentDuration?: number; permissive?: boolean } = {},
+  options: { maxAgentDuration?: number; permissive?: boolean; transcripts?: boolean } = {},
 ): Promise<RuntimeAdapter> {
   fixture.server = await createModelServer(scenario);
   return createClaudeAdapter(
@@ -96,7 +96,7 @@ async function adapterFor(
       setupCommand: 'none',
       stateDir: fixture.stateDir,
       maxAgentDuration: options.maxAgentDuration ?? 120,
-      logging: { agentSessions: false, logsDir: join(fixture.stateDir, 'logs') },
+      logging: { agentSessions: options.transcripts ?? false, logsDir: join(fixture.stateDir, 'logs') },
       extraEnv: { ANTHROPIC_BASE_URL: fixture.server.url, ANTHROPIC_API_KEY: 'test-key', ...GIT_IDENTITY },
     },
     {
@@ -122,82 +122,90 @@ function branchExists(name: string): boolean {
 
 describe('Claude adapter against the real SDK and the scripted model server', () => {
   it('implementor: files written, edited, committed and left uncommitted become one exact patch', async () => {
-    const adapter = await adapterFor({
-      name: 'implementor-patch',
-      onUnmetExpectation: 'reject',
-      routes: [
-        {
-          name: 'implementor',
-          match: { firstUserIncludes: '## Work Item #1 — Greet the user' },
-          steps: [
-            {
-              content: [
-                {
-                  type: 'tool_use',
-                  name: 'Write',
-                  input: { file_path: '{{cwd}}/src/greet.ts', content: 'export const greet = () => "hi";\n' },
-                },
-              ],
-            },
-            {
-              expect: { lastToolResultIncludes: 'File created successfully' },
-              content: [
-                {
-                  type: 'tool_use',
-                  name: 'Bash',
-                  input: {
-                    command: 'git add src/greet.ts && git commit -q -m "Add greet"',
-                    description: 'Commit',
+    const adapter = await adapterFor(
+      {
+        name: 'implementor-patch',
+        onUnmetExpectation: 'reject',
+        routes: [
+          {
+            name: 'implementor',
+            match: { firstUserIncludes: '## Work Item #1 — Greet the user' },
+            steps: [
+              {
+                content: [
+                  {
+                    type: 'tool_use',
+                    name: 'Write',
+                    input: {
+                      file_path: '{{cwd}}/src/greet.ts',
+                      content: 'export const greet = () => "hi";\n',
+                    },
                   },
-                },
-              ],
-            },
-            {
-              content: [{ type: 'tool_use', name: 'Read', input: { file_path: '{{cwd}}/src/existing.txt' } }],
-            },
-            {
-              content: [
-                {
-                  type: 'tool_use',
-                  name: 'Edit',
-                  input: {
-                    file_path: '{{cwd}}/src/existing.txt',
-                    old_string: 'line two',
-                    new_string: 'line 2 (edited)',
-                  },
-                },
-              ],
-            },
-            {
-              content: [
-                {
-                  type: 'tool_use',
-                  name: 'Bash',
-                  input: { command: 'git mv src/remove-me.txt src/renamed.txt', description: 'Rename' },
-                },
-              ],
-            },
-            {
-              expect: { lastToolResultIsError: false },
-              content: [
-                {
-                  type: 'tool_use',
-                  name: 'Write',
-                  input: { file_path: '{{cwd}}/notes/todo.md', content: 'no trailing newline' },
-                },
-              ],
-            },
-            {
-              structuredOutput: {
-                role: 'implementor',
-                outcome: 'completed',
-                summary: 'Added greet, edited existing, removed obsolete.',
+                ],
               },
-            },
-          ],
-        },
-      ],
-    });
+              {
+                expect: { lastToolResultIncludes: 'File created successfully' },
+                content: [
+                  {
+                    type: 'tool_use',
+                    name: 'Bash',
+                    input: {
+                      command: 'git add src/greet.ts && git commit -q -m "Add greet"',
+                      description: 'Commit',
+                    },
+                  },
+                ],
+              },
+              {
+                content: [
+                  { type: 'tool_use', name: 'Read', input: { file_path: '{{cwd}}/src/existing.txt' } },
+                ],
+              },
+              {
+                content: [
+                  {
+                    type: 'tool_use',
+                    name: 'Edit',
+                    input: {
+                      file_path: '{{cwd}}/src/existing.txt',
+                      old_string: 'line two',
+                      new_string: 'line 2 (edited)',
+                    },
+                  },
+                ],
+              },
+              {
+                content: [
+                  {
+                    type: 'tool_use',
+                    name: 'Bash',
+                    input: { command: 'git mv src/remove-me.txt src/renamed.txt', description: 'Rename' },
+                  },
+                ],
+              },
+              {
+                expect: { lastToolResultIsError: false },
+                content: [
+                  {
+                    type: 'tool_use',
+                    name: 'Write',
+                    input: { file_path: '{{cwd}}/notes/todo.md', content: 'no trailing newline' },
+                  },
+                ],
+              },
+              {
+                structuredOutput: {
+                  role: 'implementor',
+                  outcome: 'completed',
+                  summary: 'Added greet, edited existing, removed obsolete.',
+                },
+              },
+            ],
+          },
+        ],
+      },
+      { transcripts: true },
+    );
     const handle = await adapter.startAgent(implementorParams);
     const texts: string[] = [];
     const reading = (async () => {
@@ -236,6 +244,18 @@ describe('Claude adapter against the real SDK and the scripted model server', ()
       await check.cleanup();
     }
     expect(handle.usage?.()).toEqual(expect.objectContaining({ turns: expect.any(Number) }));
+
+    // The transcript: header with the engine's session id, one line per message, result line, footer.
+    expect(handle.logFilePath).toBeTruthy();
+    const transcript = await readFile(handle.logFilePath!, 'utf8');
+    expect(transcript).toContain('=== Agent Session ===');
+    expect(transcript).toContain(`Session ID: ${implementorParams.sessionID}`);
+    expect(transcript).toContain('Issue: #1');
+    expect(transcript).toContain('[tool_use] Write');
+    expect(transcript).toMatch(/RESULT success/);
+    expect(transcript).toContain('=== Session End ===');
+    expect(transcript).toContain('Outcome: completed');
+    expect(transcript).not.toContain('test-key');
   });
 
   it('a Bash command the validator blocks does not run, and the model receives the block reason', async () => {

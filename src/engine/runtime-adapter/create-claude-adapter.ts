@@ -22,6 +22,8 @@ import { extractOutputText } from './extract-output-text.ts';
 import { extractPatch } from './extract-patch.ts';
 import { loadAgentDefinition } from './load-agent-definition.ts';
 import { buildOutputJsonSchema } from './schemas.ts';
+import type { SessionLog } from './session-log/create-session-log.ts';
+import { createSessionLogFactory } from './session-log/create-session-log-factory.ts';
 import {
   AgentRunFailure,
   type AgentRunHandle,
@@ -52,17 +54,11 @@ export interface ClaudeAdapterConfig extends RuntimeAdapterConfig {
   extraEnv?: Readonly<Record<string, string>>;
   /** Secret-looking variables agents may see anyway. */
   passThroughEnv?: readonly string[];
-  /** Session transcript writer; see session-log/. Default: none. */
+  /** Session transcript writer; default: session-log/ when `logging.agentSessions` is on. */
   createSessionLog?: SessionLogFactory;
 }
 
-/** What the adapter needs from a session transcript writer. Write failures must never reach the run. */
-export interface SessionLog {
-  readonly filePath: string | null;
-  record(message: SDKMessage): void;
-  finish(outcome: 'completed' | 'failed' | 'cancelled' | 'timed-out'): Promise<void>;
-}
-
+/** Makes the transcript writer of one run (see session-log/create-session-log-factory.ts). */
 export type SessionLogFactory = (params: AgentStartParams) => SessionLog;
 
 interface TrackedSession {
@@ -110,6 +106,11 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig, deps: RuntimeAd
   const specSource = createGitSpecSource({ repoRoot: config.repoRoot });
   const sdkHook = toSdkHook(config.bashValidatorHook, logger);
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const createSessionLog =
+    config.createSessionLog ??
+    (config.logging.agentSessions
+      ? createSessionLogFactory({ logsDir: config.logging.logsDir, enabled: true, logger })
+      : null);
 
   function buildPrompt(params: AgentStartParams): Promise<string> {
     switch (params.role) {
@@ -159,7 +160,7 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig, deps: RuntimeAd
     sessions.set(sessionID, tracked);
     const output = createOutputBroadcast();
     const activityListeners = new Set<() => void>();
-    const sessionLog = config.createSessionLog?.(params) ?? null;
+    const sessionLog = createSessionLog?.(params) ?? null;
     let resultMessage: SDKResultMessage | undefined;
     let usage: AgentUsage | null = null;
     let markStarted!: () => void;
