@@ -5,7 +5,6 @@ import {
   type HookCallback,
   type HookJSONOutput,
   query,
-  type SDKMessage,
   type SDKResultMessage,
 } from '@anthropic-ai/claude-agent-sdk';
 import type { AgentResult, AgentRole, AgentUsage } from '../../domain/index.ts';
