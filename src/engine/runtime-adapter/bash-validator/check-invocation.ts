@@ -2,7 +2,7 @@ import { buildCommandInspectors, inspectMkfs } from './command-inspectors.ts';
 import { commandBaseName } from './command-word.ts';
 import { findDangerousVariable } from './dangerous-variables.ts';
 import { displayValue, notAllowedMessage, patternMessage } from './messages.ts';
-import type { CommandInspector, InspectionContext, Invocation } from './types.ts';
+import type { CommandInspector, CommandWord, InspectionContext, Invocation } from './types.ts';
 
 let inspectors: ReadonlyMap<string, CommandInspector> | undefined;
 
@@ -41,8 +41,22 @@ export function checkInvocation(invocation: Invocation, context: InspectionConte
   }
   inspectors ??= buildCommandInspectors();
   const inspector = inspectors.get(baseName) ?? (baseName.startsWith('mkfs') ? inspectMkfs : undefined);
-  inspector?.(invocation, context);
+  inspector?.({ ...invocation, words: invocation.words.map(treatOpenGlobAsDynamic) }, context);
   if (!invocation.exemptFromAllowlist && !context.rules.allowedCommands.has(name)) {
     context.report('not-allowed', notAllowedMessage(name));
   }
+}
+
+/**
+ * A glob expands to names of files the agent may have created (`touch -- --hard; git reset --ha*`). One that
+ * starts with a glob character or a dash could expand to an option, so inspectors see it as a run-time value.
+ * Globs with a literal, non-dash first character (`src/*.ts`) keep their pattern and can only expand to paths.
+ */
+function treatOpenGlobAsDynamic(word: CommandWord, index: number): CommandWord {
+  if (index === 0 || !word.glob || word.dynamic) return word;
+  const first = word.value[0];
+  if (first === undefined || first === '*' || first === '?' || first === '[' || first === '-') {
+    return { ...word, dynamic: true };
+  }
+  return word;
 }

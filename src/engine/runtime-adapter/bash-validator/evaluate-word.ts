@@ -86,7 +86,8 @@ function appendUnquotedLiteral(builder: WordBuilder, raw: string): void {
       builder.masked += `\\${next}`;
       continue;
     }
-    if (ch === '*' || ch === '?' || ch === '[') builder.glob = true;
+    // A `[` is a bracket expression only when a `]` follows; a lone `[` (the test command) is literal.
+    if (ch === '*' || ch === '?' || (ch === '[' && raw.indexOf(']', i + 1) !== -1)) builder.glob = true;
     builder.value += ch;
     builder.pattern += ch;
     builder.masked += ch;

@@ -128,6 +128,13 @@ describe('basic behaviour', () => {
     });
   });
 
+  it('blocks NUL characters, which would cut the command short in bash', () => {
+    expect(validateBashCommand('git push\u0000x')).toEqual({
+      allowed: false,
+      reason: 'Blocked: the command contains a NUL character',
+    });
+  });
+
   it('blocks network redirections', () => {
     expect(validateBashCommand('echo x > /dev/tcp/127.0.0.1/80').allowed).toBe(false);
   });

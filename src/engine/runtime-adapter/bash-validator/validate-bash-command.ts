@@ -63,6 +63,12 @@ class ValidationRun implements InspectionContext {
       this.report('danger', `Blocked: scripts nested more than ${MAX_NESTING_DEPTH} levels deep`);
       return;
     }
+    if (source.includes('\u0000')) {
+      // Bash cannot hold a NUL: passed through argv, the text would be cut there and run something other
+      // than what was checked (`git push\0x` runs `git push`).
+      this.report('danger', `Blocked: ${origin} contains a NUL character`);
+      return;
+    }
     const parsed = parseShellSource(source);
     if (!parsed.ok) {
       this.report(

@@ -383,6 +383,12 @@ class ShellFileWalker {
         this.wordNested(arg.Value);
         const evaluated = evaluateWord(arg.Value) ?? [];
         for (const word of evaluated) {
+          if (word.dynamic) {
+            this.context.report(
+              'danger',
+              `Blocked: '${variant}' with a name or option computed at run time can evaluate a subscript`,
+            );
+          }
           if (/^[-+][a-zA-Z]*i/.test(word.value)) integerAttribute = true;
           words.push(word);
         }

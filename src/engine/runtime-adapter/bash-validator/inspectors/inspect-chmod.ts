@@ -20,6 +20,10 @@ export const inspectChmod: CommandInspector = (invocation, context) => {
       );
       return;
     }
+    if (word.glob && !value.includes('/')) {
+      context.report('danger', `Blocked: 'chmod' argument '${value}' is a glob that could expand to a mode`);
+      return;
+    }
     if (
       /^-[a-zA-Z]*R[a-zA-Z]*$/.test(value) ||
       (value.startsWith('--rec') && 'recursive'.startsWith(value.slice(2)))

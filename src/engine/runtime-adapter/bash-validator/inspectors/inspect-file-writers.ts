@@ -87,30 +87,104 @@ export const inspectRipgrep: CommandInspector = (invocation, context) => {
   }
 };
 
-/** `printf -v NAME`: a subscripted or computed NAME is evaluated as arithmetic, which can run commands. */
+/**
+ * `printf -v NAME`: a subscripted or computed NAME is evaluated as arithmetic, which can run commands.
+ * A run-time first argument could itself be `-vNAME`, so it is refused too (use `printf -- "$fmt"`).
+ */
 export const inspectPrintf: CommandInspector = (invocation, context) => {
   const args = invocation.words.slice(1);
   for (let i = 0; i < args.length; i += 1) {
-    const value = args[i]!.value;
-    if (value === '--') return;
+    const word = args[i]!;
+    const value = word.value;
+    if (word.dynamic) {
+      context.report(
+        'danger',
+        "Blocked: a 'printf' option or format computed at run time could be '-v a[$(…)]'",
+      );
+      return;
+    }
+    if (value === '--' || !value.startsWith('-')) return;
     const target =
-      value === '-v' ? args[i + 1] : value.startsWith('-v') ? { ...args[i]!, value: value.slice(2) } : null;
+      value === '-v' ? args[i + 1] : value.startsWith('-v') ? { ...word, value: value.slice(2) } : null;
     if (target && (target.dynamic || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(target.value))) {
       context.report('danger', "Blocked: 'printf -v' with a computed or subscripted name can run commands");
       return;
     }
-    if (!value.startsWith('-')) return;
+    if (value === '-v') i += 1;
   }
 };
 
-/** `test -v NAME` / `[ -v NAME ]`: a subscripted or computed NAME is evaluated and can run commands. */
+const TEST_OPERATORS = new Set([
+  '-a',
+  '-b',
+  '-c',
+  '-d',
+  '-e',
+  '-f',
+  '-g',
+  '-h',
+  '-k',
+  '-n',
+  '-p',
+  '-r',
+  '-s',
+  '-t',
+  '-u',
+  '-w',
+  '-x',
+  '-z',
+  '-G',
+  '-L',
+  '-N',
+  '-O',
+  '-S',
+  '=',
+  '==',
+  '!=',
+  '<',
+  '>',
+  '-eq',
+  '-ne',
+  '-lt',
+  '-le',
+  '-gt',
+  '-ge',
+  '-nt',
+  '-ot',
+  '-ef',
+  '-o',
+  '!',
+  '(',
+  ')',
+]);
+
+/**
+ * `test -v NAME` / `[ -v NAME ]`: a subscripted or computed NAME is evaluated and can run commands. A
+ * run-time argument is only accepted where it cannot be an operator: right after an operator, right before
+ * a binary operator, or alone.
+ */
 export const inspectTest: CommandInspector = (invocation, context) => {
   const args = invocation.words.slice(1);
+  if (invocation.words[0]!.value.endsWith('[') && args.at(-1)?.value === ']') args.pop();
   for (let i = 0; i < args.length; i += 1) {
-    if (args[i]!.value !== '-v') continue;
-    const target = args[i + 1];
-    if (target && (target.dynamic || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(target.value))) {
-      context.report('danger', "Blocked: 'test -v' with a computed or subscripted name can run commands");
+    const word = args[i]!;
+    if (word.value === '-v' && !word.dynamic) {
+      const target = args[i + 1];
+      if (target && (target.dynamic || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(target.value))) {
+        context.report('danger', "Blocked: 'test -v' with a computed or subscripted name can run commands");
+        return;
+      }
+    }
+    if (!word.dynamic || args.length === 1) continue;
+    const previous = args[i - 1];
+    const next = args[i + 1];
+    const afterOperator = previous !== undefined && !previous.dynamic && TEST_OPERATORS.has(previous.value);
+    const beforeOperator = next !== undefined && !next.dynamic && TEST_OPERATORS.has(next.value);
+    if (!afterOperator && !beforeOperator) {
+      context.report(
+        'danger',
+        "Blocked: a 'test' argument computed at run time could be an operator such as -v",
+      );
       return;
     }
   }

@@ -164,6 +164,10 @@ export const inspectGit: CommandInspector = (invocation, context) => {
   }
   const subcommandWord = words[i];
   if (!subcommandWord) return;
+  if (subcommandWord.glob) {
+    context.report('danger', `Blocked: the git subcommand '${subcommandWord.value}' is a glob pattern`);
+    return;
+  }
   const subcommand = subcommandWord.value;
   const args = words.slice(i + 1);
   if (args.some((word) => word.dynamic) && !DYNAMIC_SAFE_SUBCOMMANDS.has(subcommand)) {
