@@ -18,7 +18,6 @@ describe('evaluateWord', () => {
     ['\\rm', 'rm'],
     ['"rm"', 'rm'],
     ["$'\\x72m'", 'rm'],
-    ['$"rm"', 'rm'],
     ['"a\\"b\\$c\\x"', 'a"b$c\\x'],
     ['a\\ b', 'a b'],
   ])('evaluates %j to %j', (source, expected) => {
@@ -32,6 +31,10 @@ describe('evaluateWord', () => {
     expect(word).toMatchObject({ value: `--out=${DYNAMIC_MARK}`, dynamic: true });
     expect(evaluateFirstArgument('"$(ls)"')![0]!.dynamic).toBe(true);
     expect(evaluateFirstArgument('$((1+2))')![0]!.dynamic).toBe(true);
+  });
+
+  it('treats locale-translated $"…" strings as run-time values', () => {
+    expect(evaluateFirstArgument('$"git"')![0]!.dynamic).toBe(true);
   });
 
   it('flags unquoted globs only', () => {

@@ -61,7 +61,8 @@ function appendPart(builder: WordBuilder, part: ShellNode): void {
         }
       }
       appendQuoted(builder, text, quoted.Dollar ? '$"' : '"', '"');
-      if (dynamic) builder.dynamic = true;
+      // `$"…"` is translated through the message catalog named by TEXTDOMAIN: its value is not its text.
+      if (dynamic || quoted.Dollar) builder.dynamic = true;
       return;
     }
     case 'ExtGlob':

@@ -103,6 +103,8 @@ export function findAwkProblem(program: string): string | null {
   if (/\bsystem\s*\(/.test(code)) return 'calls system(…), which runs a shell command';
   if (code.replaceAll('||', '  ').includes('|')) return 'pipes to or from a command';
   if (/@\s*[A-Za-z_]/.test(code)) return "uses gawk '@' indirect calls or directives";
+  // Output redirection inside print/printf; the file name can be assembled at run time (".gi" "t/hooks/x").
+  if (/\bprintf?\b[^;{}\n]*>/.test(code)) return 'writes to a file (use a shell redirection instead)';
   for (const name of [...PROTECTED_PATH_SEGMENTS, ...PROTECTED_FILE_NAMES]) {
     if (program.includes(name)) return `mentions the protected path '${name}'`;
   }

@@ -1,5 +1,6 @@
 import { displayValue } from '../messages.ts';
 import { parseCommandOptions } from '../parse-command-options.ts';
+import { findProtectedPathInArgument } from '../protected-paths.ts';
 import type { CommandInspector } from '../types.ts';
 import { runWrappedCommand } from './run-wrapped-command.ts';
 
@@ -37,6 +38,13 @@ export const inspectEnv: CommandInspector = (invocation, context) => {
     if (option.name === '-S' || option.name === '--split-string' || option.name === '-P') {
       context.report('danger', `Blocked: 'env ${option.name}' changes how the command is found or split`);
       return;
+    }
+    if ((option.name === '-C' || option.name === '--chdir') && option.value) {
+      const problem = findProtectedPathInArgument(option.value);
+      if (problem) {
+        context.report('danger', `Blocked: 'env ${option.name}' refused: ${problem}`);
+        return;
+      }
     }
   }
   const operands = parsed.operands;

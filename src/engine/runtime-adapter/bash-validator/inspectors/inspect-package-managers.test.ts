@@ -25,6 +25,8 @@ describe('package managers and runners', () => {
     'yarn dlx tsc --version',
     'yarn run vitest',
     'yarn exec "git status"',
+    'npm test -- --shell',
+    'yarn --cwd packages/web build',
   ])('allows %j', (command) => {
     expect(reasonOf(command)).toBeNull();
   });
@@ -50,9 +52,17 @@ describe('package managers and runners', () => {
     ['npm set script-shell /tmp/x', /npm set/],
     ['npm test --script-shell=/tmp/x', /--script-shell/],
     ['npm explore lodash -- id', /opens a shell/],
-    ['npm test -- "$X"', /computed at run time/],
+    ['npm test "$X"', /computed at run time/],
+    ['npm exec -- "$X" -rf x', /computed at run time/],
+    ['npx -- "$(echo rm)" x', /computed at run time/],
+    ['npx ./evil.sh', /local path/],
     ['npx bash -c "rm -rf x"', /rm\\s/],
     ['npx sh evil.sh', /script file/],
+    ['npm test --script-sh=/tmp/x', /changes the program/],
+    ['npm --userconfig=/tmp/x.npmrc test', /changes the program/],
+    ['pnpm --config.script-shell=/tmp/x test', /changes the program/],
+    ['npm --prefix .git/hooks exec -- cp x y', /protected/],
+    ['yarn --cwd ~/.ssh install', /protected/],
   ])('blocks %j', (command, reason) => {
     expect(reasonOf(command)).toMatch(reason);
   });

@@ -1,5 +1,6 @@
-import { buildStaticWord, commandBaseName } from '../command-word.ts';
+import { commandBaseName } from '../command-word.ts';
 import { displayValue } from '../messages.ts';
+import { findProtectedPathInArgument } from '../protected-paths.ts';
 import type { CommandInspector, CommandWord, InspectionContext, Invocation } from '../types.ts';
 import { runWrappedCommand } from './run-wrapped-command.ts';
 
@@ -21,16 +22,27 @@ const INTERPRETERS = new Set([
   'osascript',
 ]);
 
-/** Options of npm/npx/pnpm/yarn that choose a program to run instead of the usual one. */
+/**
+ * Options of npm/npx/pnpm/yarn that choose a program (or an rc file naming one) to run instead of the usual
+ * one. npm accepts unambiguous abbreviations (`--script-sh`), so prefixes are refused too.
+ */
 const PROGRAM_OPTIONS = [
-  '--script-shell',
-  '--shell',
-  '--node-options',
-  '--editor',
-  '--git',
-  '--browser',
-  '--viewer',
+  'script-shell',
+  'shell',
+  'node-options',
+  'node-gyp',
+  'editor',
+  'git',
+  'browser',
+  'viewer',
+  'userconfig',
+  'globalconfig',
+  'init-module',
+  'onload-script',
 ];
+
+/** Options that change the directory the package manager works in; they may not point at a protected path. */
+const DIRECTORY_OPTIONS = new Set(['--prefix', '-C', '--dir', '--cwd']);
 
 /** Subcommands that publish or change credentials: agents never do these (like `git push`). */
 const PUBLISHING = new Set([
@@ -235,7 +247,10 @@ export const inspectYarn: CommandInspector = (invocation, context) => {
 /** Blocks options that replace the program npm/pnpm/yarn run, and run-time values. Returns false if blocked. */
 function checkCommonOptions(invocation: Invocation, context: InspectionContext): boolean {
   const name = commandBaseName(invocation.words[0]!.value);
-  for (const word of invocation.words.slice(1)) {
+  const args = invocation.words.slice(1);
+  for (let i = 0; i < args.length; i += 1) {
+    const word = args[i]!;
+    if (word.value === '--') break;
     if (word.dynamic) {
       context.report(
         'danger',
@@ -244,9 +259,22 @@ function checkCommonOptions(invocation: Invocation, context: InspectionContext):
       return false;
     }
     const option = word.value.split('=')[0]!;
-    if (PROGRAM_OPTIONS.includes(option)) {
+    const written = option.startsWith('--') ? option.slice(2) : '';
+    if (
+      written.startsWith('config.') ||
+      (written.length >= 2 && PROGRAM_OPTIONS.some((program) => program.startsWith(written)))
+    ) {
       context.report('danger', `Blocked: '${name} ${option}' changes the program ${name} runs`);
       return false;
+    }
+    if (DIRECTORY_OPTIONS.has(option)) {
+      const directory =
+        option === word.value ? args[i + 1] : { ...word, value: word.value.slice(option.length + 1) };
+      const problem = directory ? findProtectedPathInArgument(directory) : null;
+      if (problem) {
+        context.report('danger', `Blocked: '${name} ${option}' refused: ${problem}`);
+        return false;
+      }
     }
   }
   return true;
@@ -293,7 +321,19 @@ function runPackageRunner(
     context.checkSource(command.map((word) => word.value).join(' '), `the '${runner} --shell-mode' command`);
     return;
   }
-  const target = packageBinaryName(command[0]!.value);
+  const targetWord = command[0]!;
+  if (targetWord.dynamic || targetWord.glob) {
+    context.report('danger', `Blocked: the package '${runner}' runs is computed at run time`);
+    return;
+  }
+  if (targetWord.value.includes('/') && !/^@[^/]+\/[^/]+$/.test(targetWord.value)) {
+    context.report(
+      'danger',
+      `Blocked: '${runner} ${targetWord.value}' runs a local path, not a package binary`,
+    );
+    return;
+  }
+  const target = packageBinaryName(targetWord.value);
   if (INTERPRETERS.has(target)) {
     context.report(
       'danger',
@@ -301,7 +341,14 @@ function runPackageRunner(
     );
     return;
   }
-  runWrappedCommand(invocation, [buildStaticWord(target), ...command.slice(1)], context, { exempt: true });
+  runWrappedCommand(
+    invocation,
+    [{ ...targetWord, value: target, masked: target }, ...command.slice(1)],
+    context,
+    {
+      exempt: true,
+    },
+  );
 }
 
 /** `@scope/name@1.2.3` → `name`; `name@latest` → `name`. */

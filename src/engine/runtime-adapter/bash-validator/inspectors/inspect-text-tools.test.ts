@@ -58,7 +58,7 @@ describe('awk program checks', () => {
     '{ print $1 }',
     '/error|warn/ { n++ } END { print n }',
     '$3 > 10 || $4 < 2 { print }',
-    'BEGIN { FS = ":" } { print $1 > "/tmp/out" }',
+    'BEGIN { FS = ":" } $3 > 10 { print $1 }',
     '{ x = "system(1)"; print x }',
     '{ print a / b / c }',
     '# system("id")\n{ print }',
@@ -74,7 +74,9 @@ describe('awk program checks', () => {
     ['BEGIN { while (("ls" | getline l) > 0) print l }', /pipes/],
     ['BEGIN { f = "system"; @f("id") }', /'@'/],
     ['@load "filefuncs"', /'@'/],
-    ['{ print > ".git/hooks/pre-commit" }', /protected/],
+    ['{ print > ".git/hooks/pre-commit" }', /protected|writes to a file/],
+    ['BEGIN { f = ".gi" "t/hooks/x"; print "id" > f }', /writes to a file/],
+    ['{ printf "%s", $0 >> "/tmp/out" }', /writes to a file/],
     ['{ x = 1 / 2; system("id"); y = 3 / 4 }', /system/],
   ])('refuses %j', (program, reason) => {
     expect(findAwkProblem(program)).toMatch(reason);

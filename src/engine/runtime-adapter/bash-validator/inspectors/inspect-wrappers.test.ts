@@ -42,6 +42,7 @@ describe('wrappers are seen through', () => {
     ['env -S "rm -rf x"', /split/],
     ['env --split-string="rm -rf x"', /split/],
     ['env PATH=/tmp git status', /PATH/],
+    ['env -C .git/hooks cp /tmp/evil pre-commit', /protected/],
     ['env "$X"=1 git status', /computed at run time|run time/],
     ['command -p rm x', /rm\\s/],
     ['nice -n 5 node x.js', /'node' is not in the allowed command list/],

@@ -1,5 +1,6 @@
 import { commandBaseName } from '../command-word.ts';
 import { type OptionSpec, parseCommandOptions } from '../parse-command-options.ts';
+import { findProtectedPathInArgument } from '../protected-paths.ts';
 import type { CommandInspector } from '../types.ts';
 import { runWrappedCommand } from './run-wrapped-command.ts';
 
@@ -95,6 +96,16 @@ export const inspectWrapper: CommandInspector = (invocation, context) => {
   if (parsed.error) {
     context.report('danger', `Blocked: cannot tell which command '${name}' runs (${parsed.error})`);
     return;
+  }
+  for (const option of parsed.options) {
+    // `time -o FILE -f FORMAT` writes a file whose content the caller chooses.
+    if ((option.name === '-o' || option.name === '--output') && option.value) {
+      const problem = findProtectedPathInArgument(option.value);
+      if (problem) {
+        context.report('danger', `Blocked: '${name} ${option.name}' refused: ${problem}`);
+        return;
+      }
+    }
   }
   if (shape.lookupOnly && parsed.options.some((option) => shape.lookupOnly!.includes(option.name))) return;
   const command = parsed.operands.slice(shape.leadingOperands);
