@@ -14,9 +14,11 @@ export const STRUCTURAL_RULES: readonly string[] = [
     'exec, nohup, nice, timeout, time, stdbuf, xargs (input words count as run-time values), ' +
     'find -exec/-execdir/-ok/-okdir.',
   'Package runners (npx, npm exec, pnpm exec/dlx, yarn dlx, pnpm/yarn <bin>) are checked against the ' +
-    'blocklist and structural rules but not the allowlist; interpreters (node, tsx, python, …) are blocked.',
+    'blocklist and structural rules but not the allowlist; interpreters (node, tsx, python, …), local paths ' +
+    'and computed targets are blocked, as are npm/pnpm/yarn options that pick the program or rc file they ' +
+    'run (--script-shell, --userconfig, --config.*, …) and --prefix/-C/--cwd into a protected path.',
   'Always blocked: rm, sudo, eval, source, ., trap, fc, kill, pkill, killall, chown, fdisk, mkfs*, dd if=, ' +
-    "find -delete/-fprint*, git push (agents never push), awk system()/pipes/@-calls, sed 'e' commands and " +
+    "find -delete/-fprint*, git push (agents never push), awk system()/pipes/@-calls/file output, sed 'e' commands and " +
     "'s///e', rg --pre, sort --compress-program.",
   'git: reset --hard, clean -f, checkout ./--force, restore ., switch --force, branch -D/-d -f, stash clear, ' +
     '-c/--config-env/git config with any key outside a small safe list (alias.*, core.sshCommand, core.pager, ' +
@@ -29,6 +31,8 @@ export const STRUCTURAL_RULES: readonly string[] = [
   'Arithmetic ($((…)), ((…)), let, [[ -eq ]], array subscripts) may only use variables set to integers in the ' +
     // biome-ignore lint/suspicious/noTemplateCurlyInString: literal bash syntax, not a template.
     "same command; ${!x} and ${x@P} are blocked (a variable holding 'a[$(cmd)]' runs cmd).",
+  'A glob argument starting with a glob character or a dash counts as a run-time value (it could expand to ' +
+    'an option such as --hard); a glob git subcommand or chmod mode is blocked. NUL characters are blocked.',
   'Input that does not parse as bash, nests scripts more than 8 deep, or is longer than 100000 characters ' +
     'is blocked.',
 ];
