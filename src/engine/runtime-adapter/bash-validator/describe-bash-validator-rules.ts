@@ -23,7 +23,9 @@ export const STRUCTURAL_RULES: readonly string[] = [
   'git: reset --hard, clean -f, checkout ./--force, restore ., switch --force, branch -D/-d -f, stash clear, ' +
     '-c/--config-env/git config with any key outside a small safe list (alias.*, core.sshCommand, core.pager, ' +
     'core.fsmonitor, … are refused), --exec-path=, --upload-pack, --receive-pack, ext:: URLs, init/clone ' +
-    '--template, filter-branch, difftool, mergetool, send-email, credential; rebase --exec and submodule ' +
+    "--template, filter-branch, difftool, mergetool, send-email, credential, subcommands that are not git's own " +
+    '(aliases, git-<name> programs), non-built-in merge strategies and remote-helper URL schemes; ' +
+    'rebase --exec and submodule ' +
     'foreach scripts are validated.',
   'chmod: -R and any mode that makes files writable by others (777, 666, o+w, a+w, a=rwx, …).',
   `Writes (redirections, cp, mv, tee, install, ln, rsync, sed -i, sed w, sort -o, uniq, git --output/-o/--work-tree) to protected paths are blocked: path segments ${PROTECTED_PATH_SEGMENTS.join(', ')}, .config/git, and files ${PROTECTED_FILE_NAMES.join(', ')}; a write target computed at run time is blocked.`,

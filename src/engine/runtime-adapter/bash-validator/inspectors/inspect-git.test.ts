@@ -31,6 +31,11 @@ describe('git rules', () => {
     'git log --output=/tmp/log.txt',
     'git fetch origin',
     'git worktree add ../wt topic',
+    'git merge -s ours topic',
+    'git cherry-pick -s abc123',
+    'git clone https://example.com/repo.git',
+    'git clone git@example.com:org/repo.git',
+    'git lfs pull',
   ])('allows %j', (command) => {
     expect(reasonOf(command)).toBeNull();
   });
@@ -75,6 +80,13 @@ describe('git rules', () => {
     ['git bisect run rm -rf x', /rm\\s/],
     ['git --unknown-global status', /unrecognised git global option/],
     ['git log $(echo --output=x)', /computed at run time/],
+    ['git evil', /not a git subcommand/],
+    ['git st', /not a git subcommand/],
+    ['git merge -s evil topic', /git-merge-evil/],
+    ['git pull --strategy=evil', /git-merge-evil/],
+    ['git cherry-pick --strategy evil abc', /git-merge-evil/],
+    ['git fetch evil::whatever', /git-remote-evil/],
+    ['git clone evil://host/repo', /git-remote-evil/],
   ])('blocks %j', (command, reason) => {
     expect(reasonOf(command)).toMatch(reason);
   });

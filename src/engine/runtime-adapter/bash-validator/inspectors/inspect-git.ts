@@ -115,6 +115,126 @@ const FORBIDDEN_SUBCOMMANDS: Record<string, string> = {
   'credential-cache': 'reveals stored credentials',
 };
 
+/**
+ * Git's own subcommands. Anything else is an alias from git config or a `git-<name>` program found on PATH
+ * (which an agent can create), so it is refused.
+ */
+const KNOWN_SUBCOMMANDS = new Set([
+  'add',
+  'am',
+  'annotate',
+  'apply',
+  'archive',
+  'bisect',
+  'blame',
+  'branch',
+  'bundle',
+  'cat-file',
+  'check-attr',
+  'check-ignore',
+  'check-mailmap',
+  'check-ref-format',
+  'checkout',
+  'cherry',
+  'cherry-pick',
+  'clean',
+  'clone',
+  'column',
+  'commit',
+  'commit-graph',
+  'commit-tree',
+  'config',
+  'count-objects',
+  'describe',
+  'diff',
+  'diff-files',
+  'diff-index',
+  'diff-tree',
+  'fetch',
+  'for-each-ref',
+  'for-each-repo',
+  'format-patch',
+  'fsck',
+  'gc',
+  'grep',
+  'hash-object',
+  'help',
+  'hook',
+  'init',
+  'interpret-trailers',
+  'lfs',
+  'log',
+  'ls-files',
+  'ls-remote',
+  'ls-tree',
+  'maintenance',
+  'merge',
+  'merge-base',
+  'merge-file',
+  'merge-tree',
+  'mktag',
+  'mktree',
+  'mv',
+  'name-rev',
+  'notes',
+  'prune',
+  'pull',
+  'push',
+  'range-diff',
+  'read-tree',
+  'rebase',
+  'reflog',
+  'remote',
+  'repack',
+  'replace',
+  'request-pull',
+  'rerere',
+  'reset',
+  'restore',
+  'rev-list',
+  'rev-parse',
+  'revert',
+  'rm',
+  'shortlog',
+  'show',
+  'show-branch',
+  'show-ref',
+  'sparse-checkout',
+  'stash',
+  'status',
+  'stripspace',
+  'submodule',
+  'switch',
+  'symbolic-ref',
+  'tag',
+  'update-index',
+  'update-ref',
+  'var',
+  'verify-commit',
+  'verify-pack',
+  'verify-tag',
+  'version',
+  'whatchanged',
+  'worktree',
+  'write-tree',
+]);
+
+/** Built-in merge strategies; any other name runs a `git-merge-<name>` program from PATH. */
+const MERGE_STRATEGIES = new Set(['ort', 'recursive', 'resolve', 'octopus', 'ours', 'subtree']);
+
+/** URL schemes git handles itself; any other `scheme://` or `scheme::` runs a `git-remote-<scheme>` program. */
+const BUILT_IN_URL_SCHEMES = new Set([
+  'http',
+  'https',
+  'ssh',
+  'git',
+  'file',
+  'ftp',
+  'ftps',
+  'git+ssh',
+  'ssh+git',
+]);
+
 /** Options that name a program (or a hook template directory) for git to run, and where they apply. */
 const PROGRAM_OPTIONS: ReadonlyArray<{ option: string; applies: (subcommand: string) => boolean }> = [
   { option: 'upload-pack', applies: () => true },
@@ -190,6 +310,13 @@ function checkSubcommand(
   const forbidden = FORBIDDEN_SUBCOMMANDS[subcommand];
   if (forbidden) {
     context.report('danger', `Blocked: 'git ${subcommand}' ${forbidden}`);
+    return;
+  }
+  if (!KNOWN_SUBCOMMANDS.has(subcommand)) {
+    context.report(
+      'danger',
+      `Blocked: 'git ${subcommand}' is not a git subcommand; it would run an alias or a git-${subcommand} program`,
+    );
     return;
   }
   switch (subcommand) {
@@ -298,6 +425,31 @@ function checkProgramAndOutputOptions(
     const value = arg.value;
     if (/^(ext|fd)::/.test(value) || value.includes('::ext::')) {
       context.report('danger', "Blocked: git 'ext::' and 'fd::' transports run commands");
+    }
+    const helper = /^([A-Za-z][A-Za-z0-9+.-]*)(::|:\/\/)/.exec(value);
+    if (
+      helper &&
+      !/^(ext|fd)$/.test(helper[1]!) &&
+      (helper[2] === '::' || !BUILT_IN_URL_SCHEMES.has(helper[1]!.toLowerCase()))
+    ) {
+      context.report(
+        'danger',
+        `Blocked: git URL scheme '${helper[1]}' runs a git-remote-${helper[1]} program`,
+      );
+    }
+    // `-s` means --strategy for merge, pull and rebase (but --signoff for cherry-pick and revert).
+    const shortStrategy = ['merge', 'pull', 'rebase'].includes(subcommand);
+    const strategy =
+      value === '--strategy' || (value === '-s' && shortStrategy)
+        ? args[k + 1]?.value
+        : (/^--strategy=(.+)$/.exec(value)?.[1] ?? (shortStrategy ? /^-s(.+)$/.exec(value)?.[1] : undefined));
+    if (strategy !== undefined && ['merge', 'pull', 'rebase', 'cherry-pick', 'revert'].includes(subcommand)) {
+      if (!MERGE_STRATEGIES.has(strategy)) {
+        context.report(
+          'danger',
+          `Blocked: merge strategy '${strategy}' runs a git-merge-${strategy} program`,
+        );
+      }
     }
     for (const { option, applies } of PROGRAM_OPTIONS) {
       if (applies(subcommand) && isLongOption(arg, option, 3)) {
