@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmod, mkdtemp, readFile, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -26,6 +27,7 @@ beforeEach(async () => {
     'src/old-name.ts': 'export const moved = true;\n'.repeat(10),
     'src/doomed.ts': 'export const doomed = 1;\n',
     'src/becomes-link.ts': 'export const link = false;\n',
+    'src/to-unicode.ts': 'export const renamed = "to a strange name";\n',
     'scripts/run.sh': '#!/bin/sh\necho run\n',
     'assets/logo.bin': BINARY,
     'README.md': '# sample\n',
@@ -71,7 +73,7 @@ async function snapshotTree(commit: string): Promise<{ listing: string; blobs: R
   return { listing, blobs };
 }
 
-function apply(patch: string, branchName = 'flotilla/1') {
+function apply(patch: string | Buffer, branchName = 'flotilla/1') {
   return createBranchFromPatch({
     repoRoot: repo.root,
     defaultBranch: 'main',
@@ -119,6 +121,11 @@ const CHANGES: Record<string, Change> = {
     lines[14] = 'line 15 changed';
     await writeFile(join(dir, 'src/app.ts'), `${lines.join('\n')}\n`);
   },
+  'paths with spaces, quotes and non-ASCII characters': async (dir) => {
+    await writeFile(join(dir, 'src/with space.ts'), 'spaced\n');
+    await writeFile(join(dir, 'src/naïve "quoted" ✓.md'), 'unicode\n');
+    await rename(join(dir, 'src/to-unicode.ts'), join(dir, 'src/döömed tab\there.ts'));
+  },
   'CRLF content, trailing whitespace and an empty file': async (dir) => {
     await writeFile(join(dir, 'src/windows.txt'), 'one\r\ntwo  \r\nthree\t\r\n');
     await writeFile(join(dir, 'src/empty.txt'), '');
@@ -148,6 +155,22 @@ describe('createBranchFromPatch', () => {
     await repo.git(['config', 'apply.whitespace', 'error']);
     await repo.git(['config', 'core.autocrlf', 'true']);
     await repo.git(['config', 'core.whitespace', 'cr-at-eol,trailing-space']);
+    const result = await apply(patch);
+    expect(await snapshotTree(result.headSHA)).toEqual(await snapshotTree(reference));
+  });
+
+  it('applies a Buffer patch byte for byte, text that is not UTF-8 included', async () => {
+    const latin1 = Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]);
+    const { reference } = await patchAndReference(async (dir) => {
+      await writeFile(join(dir, 'src/latin1.txt'), latin1);
+      await writeFile(join(dir, 'README.md'), Buffer.from([0x23, 0x20, 0xff, 0xfe, 0x0a]));
+    });
+    // The raw bytes of the diff (runGit would decode them as UTF-8).
+    const patch = execFileSync(
+      'git',
+      ['diff', '--binary', '--full-index', '--find-renames', '--no-color', '--no-ext-diff', base, reference],
+      { cwd: repo.root },
+    );
     const result = await apply(patch);
     expect(await snapshotTree(result.headSHA)).toEqual(await snapshotTree(reference));
   });
@@ -191,6 +214,16 @@ describe('createBranchFromPatch', () => {
     expect(byPath['src/app.ts']?.patch).toContain('-line 15\n+line 15 changed');
     expect(byPath['src/doomed.ts']?.patch).toBe('@@ -1 +0,0 @@\n-export const doomed = 1;');
     expect(byPath['src/new-name.ts']?.patch).toContain('+// edited');
+  });
+
+  it('lists unusual paths exactly as they are named', async () => {
+    const { patch } = await patchAndReference(CHANGES['paths with spaces, quotes and non-ASCII characters']!);
+    const { files } = await apply(patch);
+    expect(files.map((file) => [file.path, file.status, file.patch])).toEqual([
+      ['src/döömed tab\there.ts', 'renamed', ''],
+      ['src/naïve "quoted" ✓.md', 'added', '@@ -0,0 +1 @@\n+unicode'],
+      ['src/with space.ts', 'added', '@@ -0,0 +1 @@\n+spaced'],
+    ]);
   });
 
   it('never touches the user checkout: dirty files, staged changes, untracked files, index and HEAD stay', async () => {

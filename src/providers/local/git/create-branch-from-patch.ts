@@ -18,8 +18,11 @@ export interface CreateBranchFromPatchParams {
   defaultBranch: string;
   /** Created, or moved if it exists (a re-push of a revision): it always ends up one commit above base. */
   branchName: string;
-  /** A `git diff --binary --full-index` patch, as extractPatch produces it. */
-  patch: string;
+  /**
+   * A `git diff --binary --full-index` patch, as extractPatch produces it. A Buffer is applied byte for
+   * byte; a string is written as UTF-8 (exact unless a text file in the diff is not valid UTF-8).
+   */
+  patch: string | Buffer;
   commitMessage: string;
   author: GitIdentity;
   /** Default: the author. */
@@ -65,7 +68,7 @@ export async function createBranchFromPatch(params: CreateBranchFromPatchParams)
   const git = (args: string[], extra: { env?: Record<string, string>; input?: string } = {}) =>
     runGit(args, { cwd: repoRoot, timeoutMs, ...extra });
 
-  if (patch.trim() === '') {
+  if (patch.toString('utf8').trim() === '') {
     throw new Error(`The patch for branch ${branchName} is empty: there is nothing to commit`);
   }
   const branchRef = buildBranchRef(branchName);
