@@ -1,0 +1,197 @@
+import type { Database } from 'better-sqlite3';
+import type {
+  AgentFailureReason,
+  AgentRole,
+  AgentRun,
+  AgentRunStatus,
+  AgentUsage,
+  CancelRequester,
+} from '../../domain/index.ts';
+import { StorageError } from '../storage-error.ts';
+
+/** A run as stored: the engine's AgentRun plus why it failed, when it did. */
+export type StoredAgentRun = AgentRun & { failureReason: AgentFailureReason | null };
+
+export interface ListRunsQuery {
+  /** Newest first; default 50. */
+  limit?: number;
+  /** Only implementor and reviewer runs for this work item. */
+  workItemID?: string;
+}
+
+export interface AgentRunRepository {
+  /** Inserts or replaces the run's row with everything the run says now. */
+  save(run: AgentRun): void;
+  get(sessionID: string): StoredAgentRun | null;
+  list(query?: ListRunsQuery): StoredAgentRun[];
+  /** Runs still `requested` or `running`. */
+  listActive(): StoredAgentRun[];
+  /** Marks every active run failed with `error` at `at`; returns them as they are now. */
+  failActive(error: string, at: number): StoredAgentRun[];
+}
+
+interface AgentRunRow {
+  session_id: string;
+  role: AgentRole;
+  status: AgentRunStatus;
+  work_item_id: string | null;
+  spec_paths: string;
+  spec_shas: string;
+  branch_name: string | null;
+  revision_id: string | null;
+  requested_at: number;
+  ended_at: number | null;
+  failure_reason: AgentFailureReason | null;
+  error: string | null;
+  log_file_path: string | null;
+  cost_usd: number | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  turns: number | null;
+  cancel_requested_by: CancelRequester | null;
+}
+
+export const DEFAULT_RUN_LIST_LIMIT = 50;
+
+/** The failure reason a terminal status stands for (the inverse of failureReasonToRunStatus). */
+function failureReasonOf(status: AgentRunStatus): AgentFailureReason | null {
+  if (status === 'failed') return 'error';
+  if (status === 'timed-out') return 'timeout';
+  if (status === 'cancelled') return 'cancelled';
+  return null;
+}
+
+function toRow(run: AgentRun): AgentRunRow {
+  return {
+    session_id: run.sessionID,
+    role: run.role,
+    status: run.status,
+    work_item_id: run.role === 'planner' ? null : run.workItemID,
+    spec_paths: JSON.stringify(run.role === 'planner' ? run.specPaths : []),
+    spec_shas: JSON.stringify(run.role === 'planner' ? run.specSHAs : {}),
+    branch_name: run.role === 'implementor' ? run.branchName : null,
+    revision_id: run.role === 'reviewer' ? run.revisionID : null,
+    requested_at: run.requestedAt,
+    ended_at: run.endedAt,
+    failure_reason: failureReasonOf(run.status),
+    error: run.error,
+    log_file_path: run.logFilePath,
+    cost_usd: run.usage?.costUSD ?? null,
+    input_tokens: run.usage?.inputTokens ?? null,
+    output_tokens: run.usage?.outputTokens ?? null,
+    turns: run.usage?.turns ?? null,
+    cancel_requested_by: run.cancelRequestedBy,
+  };
+}
+
+function fromRow(row: AgentRunRow): StoredAgentRun {
+  const usage: AgentUsage | null =
+    row.cost_usd === null && row.input_tokens === null && row.output_tokens === null && row.turns === null
+      ? null
+      : {
+          costUSD: row.cost_usd,
+          inputTokens: row.input_tokens,
+          outputTokens: row.output_tokens,
+          turns: row.turns,
+        };
+  const base = {
+    sessionID: row.session_id,
+    status: row.status,
+    logFilePath: row.log_file_path,
+    error: row.error,
+    requestedAt: row.requested_at,
+    endedAt: row.ended_at,
+    usage,
+    cancelRequestedBy: row.cancel_requested_by,
+    failureReason: row.failure_reason,
+  };
+  switch (row.role) {
+    case 'planner':
+      return {
+        ...base,
+        role: 'planner',
+        specPaths: JSON.parse(row.spec_paths) as string[],
+        specSHAs: JSON.parse(row.spec_shas) as Record<string, string>,
+      };
+    case 'implementor':
+      return {
+        ...base,
+        role: 'implementor',
+        workItemID: row.work_item_id ?? '',
+        branchName: row.branch_name ?? '',
+      };
+    case 'reviewer':
+      return {
+        ...base,
+        role: 'reviewer',
+        workItemID: row.work_item_id ?? '',
+        revisionID: row.revision_id ?? '',
+      };
+  }
+}
+
+export function createAgentRunRepository(db: Database): AgentRunRepository {
+  const upsert = db.prepare(`
+    INSERT INTO agent_runs (
+      session_id, role, status, work_item_id, spec_paths, spec_shas, branch_name, revision_id, requested_at,
+      ended_at, failure_reason, error, log_file_path, cost_usd, input_tokens, output_tokens, turns,
+      cancel_requested_by
+    ) VALUES (
+      @session_id, @role, @status, @work_item_id, @spec_paths, @spec_shas, @branch_name, @revision_id,
+      @requested_at, @ended_at, @failure_reason, @error, @log_file_path, @cost_usd, @input_tokens,
+      @output_tokens, @turns, @cancel_requested_by
+    )
+    ON CONFLICT (session_id) DO UPDATE SET
+      role = excluded.role, status = excluded.status, work_item_id = excluded.work_item_id,
+      spec_paths = excluded.spec_paths, spec_shas = excluded.spec_shas, branch_name = excluded.branch_name,
+      revision_id = excluded.revision_id, requested_at = excluded.requested_at, ended_at = excluded.ended_at,
+      failure_reason = excluded.failure_reason, error = excluded.error, log_file_path = excluded.log_file_path,
+      cost_usd = excluded.cost_usd, input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
+      turns = excluded.turns, cancel_requested_by = excluded.cancel_requested_by
+  `);
+  const selectOne = db.prepare<[string], AgentRunRow>('SELECT * FROM agent_runs WHERE session_id = ?');
+  const selectRecent = db.prepare<[number], AgentRunRow>(
+    'SELECT * FROM agent_runs ORDER BY requested_at DESC, rowid DESC LIMIT ?',
+  );
+  const selectRecentForItem = db.prepare<[string, number], AgentRunRow>(
+    'SELECT * FROM agent_runs WHERE work_item_id = ? ORDER BY requested_at DESC, rowid DESC LIMIT ?',
+  );
+  const selectActive = db.prepare<[], AgentRunRow>(
+    "SELECT * FROM agent_runs WHERE status IN ('requested', 'running') ORDER BY requested_at, rowid",
+  );
+  const failOne = db.prepare(`
+    UPDATE agent_runs SET status = 'failed', failure_reason = 'error', error = ?, ended_at = ?
+    WHERE session_id = ? AND status IN ('requested', 'running')
+  `);
+
+  return {
+    save(run) {
+      upsert.run(toRow(run));
+    },
+    get(sessionID) {
+      const row = selectOne.get(sessionID);
+      return row === undefined ? null : fromRow(row);
+    },
+    list(query = {}) {
+      const limit = query.limit ?? DEFAULT_RUN_LIST_LIMIT;
+      if (!Number.isInteger(limit) || limit < 1) {
+        throw new StorageError(`run history: limit must be a positive integer, got ${limit}`);
+      }
+      const rows =
+        query.workItemID === undefined
+          ? selectRecent.all(limit)
+          : selectRecentForItem.all(query.workItemID, limit);
+      return rows.map(fromRow);
+    },
+    listActive() {
+      return selectActive.all().map(fromRow);
+    },
+    failActive(error, at) {
+      return db.transaction(() => {
+        const active = selectActive.all();
+        for (const row of active) failOne.run(error, at, row.session_id);
+        return active.map((row) => fromRow(selectOne.get(row.session_id) ?? row));
+      })();
+    },
+  };
+}

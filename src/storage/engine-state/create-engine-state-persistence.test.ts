@@ -1,0 +1,325 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { EngineEvent, PlannerResult } from '../../domain/index.ts';
+import { applyStateUpdate } from '../../engine/state-store/apply-state-update.ts';
+import { buildInitialEngineState, type EngineState } from '../../engine/state-store/engine-state.ts';
+import { getSpecsRequiringPlanning } from '../../engine/state-store/selectors/index.ts';
+import { type Database, openDatabase } from '../open-database.ts';
+import { createTempDir } from '../test-support/create-temp-dir.ts';
+import {
+  createEngineStatePersistence,
+  type EngineStatePersistence,
+  INTERRUPTED_RUN_ERROR,
+} from './create-engine-state-persistence.ts';
+
+let dir: ReturnType<typeof createTempDir>;
+let path: string;
+let db: Database;
+let persistence: EngineStatePersistence;
+let state: EngineState;
+
+function reopen(now = () => 9_000): void {
+  db.close();
+  db = openDatabase(path);
+  persistence = createEngineStatePersistence(db, { now });
+}
+
+/** Applies the event as the engine does, then hands it to the persistence listener. */
+function feed(...events: EngineEvent[]): void {
+  for (const event of events) {
+    state = applyStateUpdate(state, event).state;
+    persistence.record(event, state);
+  }
+}
+
+const usage = { costUSD: 0.25, inputTokens: 1200, outputTokens: 300, turns: 4 };
+const emptyPlan: PlannerResult = { role: 'planner', create: [], close: [], update: [] };
+
+beforeEach(() => {
+  dir = createTempDir();
+  path = join(dir.path, '.flotilla', 'flotilla.db');
+  db = openDatabase(path);
+  persistence = createEngineStatePersistence(db, { now: () => 9_000 });
+  state = buildInitialEngineState();
+});
+
+afterEach(() => {
+  if (db.open) db.close();
+  dir.remove();
+});
+
+describe('run history', () => {
+  it('records an implementor run through its lifecycle with log, usage and times', () => {
+    feed({
+      type: 'implementorRequested',
+      sessionID: 's1',
+      workItemID: '7',
+      branchName: 'flotilla/7',
+      at: 100,
+    });
+    expect(persistence.getRun('s1')).toMatchObject({ status: 'requested', requestedAt: 100, endedAt: null });
+    feed({ type: 'implementorStarted', sessionID: 's1', logFilePath: '/logs/s1.jsonl', at: 110 });
+    expect(persistence.getRun('s1')?.status).toBe('running');
+    feed({
+      type: 'implementorCompleted',
+      sessionID: 's1',
+      workItemID: '7',
+      branchName: 'flotilla/7',
+      logFilePath: null,
+      usage,
+      at: 500,
+      result: { role: 'implementor', outcome: 'completed', summary: 'done', patch: '' },
+    });
+    expect(persistence.getRun('s1')).toEqual({
+      role: 'implementor',
+      sessionID: 's1',
+      status: 'completed',
+      workItemID: '7',
+      branchName: 'flotilla/7',
+      logFilePath: '/logs/s1.jsonl',
+      error: null,
+      requestedAt: 100,
+      endedAt: 500,
+      usage,
+      cancelRequestedBy: null,
+      failureReason: null,
+    });
+  });
+
+  it('records failures with their reason and error, and reviewer and planner fields', () => {
+    feed(
+      { type: 'reviewerRequested', sessionID: 'r1', workItemID: '7', revisionID: '9', at: 100 },
+      { type: 'reviewerStarted', sessionID: 'r1', logFilePath: null, at: 101 },
+      {
+        type: 'reviewerFailed',
+        sessionID: 'r1',
+        workItemID: '7',
+        revisionID: '9',
+        logFilePath: '/logs/r1.jsonl',
+        usage: null,
+        at: 200,
+        reason: 'timeout',
+        error: 'took longer than 600 s',
+      },
+      {
+        type: 'plannerRequested',
+        sessionID: 'p1',
+        specPaths: ['docs/specs/a.md'],
+        specSHAs: { 'docs/specs/a.md': 'sha-a' },
+        at: 300,
+      },
+      {
+        type: 'plannerFailed',
+        sessionID: 'p1',
+        specPaths: ['docs/specs/a.md'],
+        logFilePath: null,
+        usage: null,
+        at: 301,
+        reason: 'error',
+        error: 'agent definition missing',
+      },
+    );
+    expect(persistence.getRun('r1')).toMatchObject({
+      role: 'reviewer',
+      revisionID: '9',
+      status: 'timed-out',
+      failureReason: 'timeout',
+      error: 'took longer than 600 s',
+      logFilePath: '/logs/r1.jsonl',
+      usage: null,
+      endedAt: 200,
+    });
+    expect(persistence.getRun('p1')).toMatchObject({
+      role: 'planner',
+      status: 'failed',
+      failureReason: 'error',
+      specPaths: ['docs/specs/a.md'],
+      specSHAs: { 'docs/specs/a.md': 'sha-a' },
+    });
+    expect(persistence.getRun('nope')).toBeNull();
+  });
+
+  it('records a user cancel request and the cancelled end', () => {
+    feed(
+      { type: 'implementorRequested', sessionID: 's1', workItemID: '7', branchName: 'flotilla/7', at: 1 },
+      { type: 'implementorStarted', sessionID: 's1', logFilePath: null, at: 2 },
+      { type: 'userCancelledRun', sessionID: 's1' },
+    );
+    expect(persistence.getRun('s1')?.cancelRequestedBy).toBe('user');
+    feed({
+      type: 'implementorFailed',
+      sessionID: 's1',
+      workItemID: '7',
+      branchName: 'flotilla/7',
+      logFilePath: null,
+      usage: null,
+      at: 3,
+      reason: 'cancelled',
+      error: 'cancelled by the user',
+    });
+    expect(persistence.getRun('s1')).toMatchObject({ status: 'cancelled', failureReason: 'cancelled' });
+  });
+
+  it('lists runs newest first, by work item, up to a limit', () => {
+    feed(
+      { type: 'implementorRequested', sessionID: 'a', workItemID: '1', branchName: 'flotilla/1', at: 10 },
+      { type: 'implementorRequested', sessionID: 'b', workItemID: '2', branchName: 'flotilla/2', at: 20 },
+      { type: 'reviewerRequested', sessionID: 'c', workItemID: '1', revisionID: '3', at: 30 },
+      { type: 'plannerRequested', sessionID: 'd', specPaths: [], specSHAs: {}, at: 40 },
+    );
+    expect(persistence.listRuns().map((run) => run.sessionID)).toEqual(['d', 'c', 'b', 'a']);
+    expect(persistence.listRuns({ limit: 2 }).map((run) => run.sessionID)).toEqual(['d', 'c']);
+    expect(persistence.listRuns({ workItemID: '1' }).map((run) => run.sessionID)).toEqual(['c', 'a']);
+    expect(persistence.listRuns({ workItemID: '99' })).toEqual([]);
+    expect(() => persistence.listRuns({ limit: 0 })).toThrow(/limit must be a positive integer, got 0/);
+  });
+});
+
+describe('restart', () => {
+  it('marks runs that were active when the process died as failed, and restores none of them', () => {
+    feed(
+      {
+        type: 'implementorRequested',
+        sessionID: 'running',
+        workItemID: '1',
+        branchName: 'flotilla/1',
+        at: 10,
+      },
+      { type: 'implementorStarted', sessionID: 'running', logFilePath: '/logs/running.jsonl', at: 11 },
+      { type: 'reviewerRequested', sessionID: 'requested', workItemID: '2', revisionID: '5', at: 12 },
+      { type: 'plannerRequested', sessionID: 'done', specPaths: [], specSHAs: {}, at: 13 },
+      { type: 'plannerStarted', sessionID: 'done', logFilePath: null, at: 14 },
+      {
+        type: 'plannerCompleted',
+        sessionID: 'done',
+        specPaths: [],
+        logFilePath: null,
+        usage: null,
+        at: 15,
+        result: emptyPlan,
+      },
+    );
+    // The process dies here: no *Failed event is ever recorded.
+    reopen(() => 9_000);
+    const initial = persistence.loadInitialState();
+    expect(initial.agentRuns).toBeUndefined();
+    expect(Object.keys(initial)).toEqual(['lastPlannedSHAs']);
+    for (const sessionID of ['running', 'requested']) {
+      expect(persistence.getRun(sessionID)).toMatchObject({
+        status: 'failed',
+        failureReason: 'error',
+        error: INTERRUPTED_RUN_ERROR,
+        endedAt: 9_000,
+      });
+    }
+    expect(persistence.getRun('running')?.logFilePath).toBe('/logs/running.jsonl');
+    expect(persistence.getRun('done')).toMatchObject({ status: 'completed', endedAt: 15, error: null });
+    // Recovery is idempotent.
+    expect(persistence.recoverInterruptedRuns()).toEqual([]);
+  });
+
+  it('reports the runs it recovered', () => {
+    feed({ type: 'implementorRequested', sessionID: 's', workItemID: '1', branchName: 'flotilla/1', at: 10 });
+    reopen();
+    expect(persistence.recoverInterruptedRuns().map((run) => [run.sessionID, run.status])).toEqual([
+      ['s', 'failed'],
+    ]);
+  });
+
+  it('keeps the SHAs the planner was given across a reopen, so nothing is re-planned', () => {
+    const specs = {
+      'docs/specs/a.md': {
+        filePath: 'docs/specs/a.md',
+        blobSHA: 'a1',
+        frontmatterStatus: 'approved' as const,
+      },
+      'docs/specs/b.md': {
+        filePath: 'docs/specs/b.md',
+        blobSHA: 'b1',
+        frontmatterStatus: 'approved' as const,
+      },
+    };
+    feed(
+      {
+        type: 'plannerRequested',
+        sessionID: 'p',
+        specPaths: ['docs/specs/a.md', 'docs/specs/b.md'],
+        specSHAs: { 'docs/specs/a.md': 'a1', 'docs/specs/b.md': 'b1' },
+        at: 1,
+      },
+      { type: 'plannerStarted', sessionID: 'p', logFilePath: null, at: 2 },
+      {
+        type: 'plannerCompleted',
+        sessionID: 'p',
+        specPaths: ['docs/specs/a.md', 'docs/specs/b.md'],
+        logFilePath: null,
+        usage: null,
+        at: 3,
+        result: emptyPlan,
+      },
+    );
+    reopen();
+    const initial = persistence.loadInitialState();
+    expect(initial.lastPlannedSHAs).toEqual({ 'docs/specs/a.md': 'a1', 'docs/specs/b.md': 'b1' });
+    const restarted = buildInitialEngineState({ ...initial, specs });
+    expect(getSpecsRequiringPlanning(restarted)).toEqual([]);
+    // An edit after the restart is planned again.
+    const edited = { ...specs, 'docs/specs/b.md': { ...specs['docs/specs/b.md'], blobSHA: 'b2' } };
+    expect(getSpecsRequiringPlanning({ ...restarted, specs: edited }).map((spec) => spec.filePath)).toEqual([
+      'docs/specs/b.md',
+    ]);
+  });
+
+  it('does not record planned SHAs for a failed planner run', () => {
+    feed(
+      { type: 'plannerRequested', sessionID: 'p', specPaths: ['a.md'], specSHAs: { 'a.md': 'a1' }, at: 1 },
+      {
+        type: 'plannerFailed',
+        sessionID: 'p',
+        specPaths: ['a.md'],
+        logFilePath: null,
+        usage: null,
+        at: 2,
+        reason: 'error',
+        error: 'x',
+      },
+    );
+    reopen();
+    expect(persistence.loadInitialState().lastPlannedSHAs).toEqual({});
+  });
+});
+
+describe('errors', () => {
+  it('records errors, failed commands and non-duplicate rejections, newest first', () => {
+    const command = { type: 'requestImplementorRun' as const, workItemID: '4' };
+    feed(
+      { type: 'errorRecorded', source: 'spec-poller', message: 'git ls-tree failed', at: 1 },
+      { type: 'commandRejected', command, reason: 'already running', kind: 'duplicate', at: 2 },
+      { type: 'commandRejected', command, reason: 'policy says no', kind: 'policy', at: 3 },
+      { type: 'commandFailed', command, error: 'patch does not apply', at: 4 },
+    );
+    reopen();
+    const errors = persistence.listErrors();
+    expect(errors.map((error) => [error.at, error.source, error.message])).toEqual([
+      [4, 'command-executor', 'requestImplementorRun failed: patch does not apply'],
+      [3, 'command-executor', 'requestImplementorRun rejected (policy): policy says no'],
+      [1, 'spec-poller', 'git ls-tree failed'],
+    ]);
+    expect(errors[2]?.eventType).toBe('errorRecorded');
+    expect(JSON.parse(errors[0]?.eventJSON ?? 'null')).toMatchObject({ type: 'commandFailed', at: 4 });
+    expect(persistence.listErrors({ limit: 1 })).toHaveLength(1);
+  });
+
+  it('writes nothing for events that change no durable state', () => {
+    feed({
+      type: 'dispatchQueued',
+      command: { type: 'requestPlannerRun', specPaths: [], specSHAs: {} },
+      reason: 'capacity',
+      notBefore: null,
+      priority: 0,
+      at: 1,
+    });
+    expect(persistence.listRuns()).toEqual([]);
+    expect(persistence.listErrors()).toEqual([]);
+  });
+});

@@ -1,0 +1,104 @@
+import type { Database } from 'better-sqlite3';
+import type { EngineEvent } from '../../domain/index.ts';
+import type { EngineState } from '../../engine/state-store/engine-state.ts';
+import {
+  type AgentRunRepository,
+  createAgentRunRepository,
+  type ListRunsQuery,
+  type StoredAgentRun,
+} from './agent-run-repository.ts';
+import { createEngineErrorRepository, type StoredEngineError } from './engine-error-repository.ts';
+import { createPlannedSpecRepository } from './planned-spec-repository.ts';
+
+/** The error an interrupted run is given when the next start finds it still active. */
+export const INTERRUPTED_RUN_ERROR = 'interrupted: the control plane stopped during this run';
+
+export interface EngineStatePersistence {
+  /**
+   * What a new engine starts from (pass it as `initialState`): the planned spec SHAs, so a restart never
+   * re-plans what was planned. Runs are deliberately not restored: a run that was active when the process
+   * died has no session behind it any more, so it is recorded as failed (see recoverInterruptedRuns) and
+   * the engine's orphan handling returns its work item to `pending`.
+   */
+  loadInitialState(): Partial<EngineState>;
+  /** Marks runs left `requested`/`running` by a previous process as failed; returns them. Idempotent. */
+  recoverInterruptedRuns(): StoredAgentRun[];
+  /** Engine listener: `engine.onEvent((event, state) => persistence.record(event, state))`. */
+  record(event: EngineEvent, stateAfter: EngineState): void;
+  listRuns(query?: ListRunsQuery): StoredAgentRun[];
+  getRun(sessionID: string): StoredAgentRun | null;
+  listErrors(query?: { limit?: number }): StoredEngineError[];
+}
+
+export interface EngineStatePersistenceOptions {
+  /** Epoch milliseconds; used for the end time of interrupted runs and planned SHA timestamps. */
+  now?: () => number;
+}
+
+/** The run lifecycle events, whose run (as the state holds it after the event) is saved. */
+const RUN_EVENT_TYPES = new Set<EngineEvent['type']>([
+  'plannerRequested',
+  'plannerStarted',
+  'plannerCompleted',
+  'plannerFailed',
+  'implementorRequested',
+  'implementorStarted',
+  'implementorCompleted',
+  'implementorFailed',
+  'reviewerRequested',
+  'reviewerStarted',
+  'reviewerCompleted',
+  'reviewerFailed',
+  'userCancelledRun',
+]);
+
+const ERROR_EVENT_TYPES = new Set<EngineEvent['type']>(['commandRejected', 'commandFailed', 'errorRecorded']);
+
+export function createEngineStatePersistence(
+  db: Database,
+  options: EngineStatePersistenceOptions = {},
+): EngineStatePersistence {
+  const now = options.now ?? Date.now;
+  const runs: AgentRunRepository = createAgentRunRepository(db);
+  const plannedSpecs = createPlannedSpecRepository(db);
+  const errors = createEngineErrorRepository(db);
+
+  // The state is the source of truth for a run: it has already applied the event (or refused it, in which
+  // case the stored run simply stays as the state has it). Reading it from there keeps one set of rules.
+  const recordInTransaction = db.transaction((event: EngineEvent, stateAfter: EngineState) => {
+    if (RUN_EVENT_TYPES.has(event.type) && 'sessionID' in event) {
+      const run = stateAfter.agentRuns[event.sessionID];
+      if (run !== undefined) runs.save(run);
+    }
+    if (event.type === 'plannerCompleted') {
+      // The SHAs the planner was given, as the state recorded them; not the specs' current SHAs.
+      const planned: Record<string, string> = {};
+      for (const path of event.specPaths) {
+        const sha = stateAfter.lastPlannedSHAs[path];
+        if (sha !== undefined) planned[path] = sha;
+      }
+      plannedSpecs.save(planned, event.at);
+    }
+    if (ERROR_EVENT_TYPES.has(event.type)) {
+      // The state formats the entry (and skips duplicate rejections); find the one made for this event.
+      for (const entry of stateAfter.errors) if (entry.event === event) errors.append(entry);
+    }
+  });
+
+  const persistence: EngineStatePersistence = {
+    loadInitialState() {
+      persistence.recoverInterruptedRuns();
+      return { lastPlannedSHAs: plannedSpecs.load() };
+    },
+    recoverInterruptedRuns() {
+      return runs.failActive(INTERRUPTED_RUN_ERROR, now());
+    },
+    record(event, stateAfter) {
+      recordInTransaction(event, stateAfter);
+    },
+    listRuns: (query) => runs.list(query),
+    getRun: (sessionID) => runs.get(sessionID),
+    listErrors: (query) => errors.list(query),
+  };
+  return persistence;
+}
