@@ -193,7 +193,7 @@ class ShellFileWalker {
       case SHELL_OP.hdoc:
       case SHELL_OP.dashHdoc:
         if (fd !== null && fd !== '0') return stdin;
-        return { kind: 'script', text: redirect.Hdoc ? this.staticText(redirect.Hdoc) : '' };
+        return { kind: 'script', text: redirect.Hdoc ? heredocText(redirect) : '' };
       case SHELL_OP.wordHdoc: {
         if (fd !== null && fd !== '0') return stdin;
         const text = redirect.Word ? this.staticText(redirect.Word) : null;
@@ -218,18 +218,11 @@ class ShellFileWalker {
     }
   }
 
-  /** Static text of a word (quotes removed), or null when any part is computed at run time. */
+  /** Static value of a word (quotes removed, escapes resolved), or null when computed at run time. */
   private staticText(word: ShellWord): string | null {
-    let text = '';
-    for (const part of word.Parts) {
-      if (part.type !== 'Lit') {
-        const evaluated = evaluateWord(word);
-        const only = evaluated?.length === 1 ? evaluated[0]! : null;
-        return only && !only.dynamic ? only.value : null;
-      }
-      text += (part as ShellLit).Value;
-    }
-    return text;
+    const evaluated = evaluateWord(word);
+    const only = evaluated?.length === 1 ? evaluated[0]! : null;
+    return only && !only.dynamic ? only.value : null;
   }
 
   private command(cmd: ShellNode, stdin: StdinSource): string[] {
@@ -692,6 +685,23 @@ class ShellFileWalker {
     if (!facts) return NUMERIC_SPECIAL_PARAMETERS.has(name);
     return facts.otherAssignments === 0 && facts.integerAssignments > 0;
   }
+}
+
+/**
+ * The text a heredoc feeds to standard input, or null when it contains expansions. With an unquoted
+ * delimiter bash removes the backslash before `$`, `` ` ``, `\` and a newline; with a quoted one the body
+ * is taken literally.
+ */
+function heredocText(redirect: ShellRedirect): string | null {
+  const body = redirect.Hdoc;
+  if (!body) return '';
+  if (body.Parts.some((part) => part.type !== 'Lit')) return null;
+  const raw = body.Parts.map((part) => (part as ShellLit).Value).join('');
+  const delimiter = redirect.Word?.Parts ?? [];
+  const quoted = delimiter.some((part) => part.type !== 'Lit' || (part as ShellLit).Value.includes('\\'));
+  return quoted
+    ? raw
+    : raw.replace(/\\([$`\\\n])/g, (_match, escaped: string) => (escaped === '\n' ? '' : escaped));
 }
 
 /** Byte range of a heredoc body when it starts and ends with literal text (almost always), else null. */
