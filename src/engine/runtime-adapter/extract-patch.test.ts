@@ -184,6 +184,21 @@ describe('extractPatch', () => {
     expect(patch).not.toContain('keep.txt');
   });
 
+  it('reproduces a text file that is not UTF-8 (Latin-1) byte for byte, and the patch stays a valid string', async () => {
+    const latin1 = Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a, 0x6e, 0x61, 0xef, 0x76, 0x65, 0x0a]); // "café\nnaïve\n"
+    await writeFile(join(worktree, 'latin1.txt'), latin1);
+    await writeFile(join(worktree, 'modify-uncommitted.txt'), 'alpha\nbeta\nplain utf-8 ü\n');
+    const patch = await extractPatch({ worktreePath: worktree, baseCommit });
+    expect(patch).not.toContain('\uFFFD');
+    const clone = await freshCloneOfBase('latin1');
+    await writeFile(join(clone, '..', 'latin1.patch'), patch);
+    await repo.git(['apply', '--index', join(clone, '..', 'latin1.patch')], clone);
+    expect(await readFile(join(clone, 'latin1.txt'))).toEqual(latin1);
+    expect(await readFile(join(clone, 'modify-uncommitted.txt'), 'utf8')).toBe(
+      'alpha\nbeta\nplain utf-8 ü\n',
+    );
+  });
+
   it('returns an empty string when nothing changed', async () => {
     expect(await extractPatch({ worktreePath: worktree, baseCommit })).toBe('');
   });

@@ -1,3 +1,7 @@
+import { isUtf8 } from 'node:buffer';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runGit } from './run-command.ts';
 
 export interface ExtractPatchParams {
@@ -31,31 +35,47 @@ export async function extractPatch({
   // Stage everything — untracked files included, ignored files excluded — so one diff covers committed,
   // uncommitted and new work alike.
   await runGit(['add', '--all'], options);
-  const { stdout } = await runGit(
-    [
-      // Pin what user or repository config could change about the output `git apply` reads.
-      '-c',
-      'diff.noprefix=false',
-      '-c',
-      'diff.mnemonicPrefix=false',
-      '-c',
-      'diff.relative=false',
-      '-c',
-      'core.quotePath=true',
-      'diff',
-      '--cached',
-      '--binary',
-      '--full-index',
-      '--find-renames',
-      '--no-color',
-      '--no-ext-diff',
-      '--no-textconv',
-      '--src-prefix=a/',
-      '--dst-prefix=b/',
-      baseCommit,
-      '--',
-    ],
-    options,
-  );
-  return stdout;
+  const diff = (extraConfig: string[]) => runGit([...extraConfig, ...buildDiffArgs(baseCommit)], options);
+  const first = await diff([]);
+  if (isUtf8(first.stdoutBytes)) return first.stdout;
+  // A text file that is not UTF-8 (Latin-1, say) would be corrupted by decoding the patch as a string:
+  // treat every file as binary instead, so git encodes the changes in its ASCII binary-patch format.
+  const scratch = await mkdtemp(join(tmpdir(), 'flotilla-patch-'));
+  try {
+    const attributes = join(scratch, 'attributes');
+    await writeFile(attributes, '* binary\n');
+    const binary = await diff(['-c', `core.attributesFile=${attributes}`]);
+    if (!isUtf8(binary.stdoutBytes))
+      throw new Error('git produced a patch that is not ASCII even in binary mode');
+    return binary.stdout;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** The diff `git apply` reproduces exactly, with every setting that could change its output pinned. */
+function buildDiffArgs(baseCommit: string): string[] {
+  return [
+    // Pin what user or repository config could change about the output `git apply` reads.
+    '-c',
+    'diff.noprefix=false',
+    '-c',
+    'diff.mnemonicPrefix=false',
+    '-c',
+    'diff.relative=false',
+    '-c',
+    'core.quotePath=true',
+    'diff',
+    '--cached',
+    '--binary',
+    '--full-index',
+    '--find-renames',
+    '--no-color',
+    '--no-ext-diff',
+    '--no-textconv',
+    '--src-prefix=a/',
+    '--dst-prefix=b/',
+    baseCommit,
+    '--',
+  ];
 }

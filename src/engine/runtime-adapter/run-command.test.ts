@@ -16,7 +16,12 @@ function isAlive(pid: number): boolean {
 describe('runCommand', () => {
   it('captures stdout and stderr of a successful command', async () => {
     const result = await runCommand('sh', ['-c', 'printf out; printf err >&2'], { cwd: tmpdir() });
-    expect(result).toEqual({ exitCode: 0, stdout: 'out', stderr: 'err' });
+    expect(result).toEqual({ exitCode: 0, stdout: 'out', stdoutBytes: Buffer.from('out'), stderr: 'err' });
+  });
+
+  it('keeps the exact stdout bytes when they are not UTF-8', async () => {
+    const result = await runCommand('printf', ['caf\\351'], { cwd: tmpdir() });
+    expect(result.stdoutBytes).toEqual(Buffer.from([0x63, 0x61, 0x66, 0xe9]));
   });
 
   it('passes arguments without a shell', async () => {

@@ -17,6 +17,8 @@ export interface RunCommandOptions {
 export interface CommandResult {
   exitCode: number;
   stdout: string;
+  /** stdout as the bytes the command wrote (the string above is their UTF-8 decoding). */
+  stdoutBytes: Buffer;
   stderr: string;
 }
 
@@ -138,12 +140,15 @@ export function runCommand(
       clearTimeout(timer);
       if (killTimer !== null && error === null) clearTimeout(killTimer);
       if (error !== null) reject(error);
-      else
+      else {
+        const stdoutBytes = Buffer.concat(stdout);
         resolve({
           exitCode,
-          stdout: Buffer.concat(stdout).toString('utf8'),
+          stdout: stdoutBytes.toString('utf8'),
+          stdoutBytes,
           stderr: Buffer.concat(stderr).toString('utf8'),
         });
+      }
     };
 
     child.on('error', (cause) => {
