@@ -1,0 +1,28 @@
+export {
+  type AgentRunRepository,
+  createAgentRunRepository,
+  type ListRunsQuery,
+  type StoredAgentRun,
+} from './engine-state/agent-run-repository.ts';
+export {
+  createEngineStatePersistence,
+  type EngineStatePersistence,
+  INTERRUPTED_RUN_ERROR,
+} from './engine-state/create-engine-state-persistence.ts';
+export {
+  createEngineErrorRepository,
+  type StoredEngineError,
+} from './engine-state/engine-error-repository.ts';
+export { createPlannedSpecRepository } from './engine-state/planned-spec-repository.ts';
+export { MIGRATIONS } from './migrations/index.ts';
+export {
+  type Database,
+  DEFAULT_BUSY_TIMEOUT_MS,
+  type OpenDatabaseOptions,
+  openDatabase,
+} from './open-database.ts';
+export { type MigrationReport, runMigrations } from './run-migrations.ts';
+export { StorageError } from './storage-error.ts';
+export * from './tracker/create-sqlite-tracker.ts';
+export type * from './tracker/create-tracker-revisions.ts';
+export type * from './tracker/create-tracker-work-items.ts';

@@ -1,0 +1,253 @@
+import type { Database } from 'better-sqlite3';
+import {
+  parseWorkItemLabels,
+  WORK_ITEM_STATUSES,
+  type WorkItem,
+  type WorkItemStatus,
+} from '../../domain/index.ts';
+import type { CreateWorkItemInput } from '../../providers/types.ts';
+import { StorageError } from '../storage-error.ts';
+import { parseTrackerID } from './parse-tracker-id.ts';
+import { isoAt, type TrackerClock } from './tracker-clock.ts';
+
+export interface TrackerComment {
+  id: string;
+  author: string;
+  body: string;
+  createdAt: string;
+}
+
+export interface WorkItemUpdate {
+  /** Null: unchanged. */
+  body: string | null;
+  /** Null: unchanged. Replaces every label except the status (and the kind, unless a `task:*` is given). */
+  labels: string[] | null;
+}
+
+export interface TrackerWorkItems {
+  /** Adds `task:implement` unless a `task:*` label is given, like the GitHub provider. */
+  createWorkItem(input: CreateWorkItemInput): WorkItem;
+  /** Any work item, closed ones included; null for an unknown id. */
+  getWorkItem(id: string): WorkItem | null;
+  /** Open items, oldest first; `includeClosed` adds the closed ones. */
+  listWorkItems(options?: { includeClosed?: boolean }): WorkItem[];
+  /** Throws for an unknown id. */
+  getWorkItemBody(id: string): string;
+  /** The full label set, reserved labels included. */
+  getWorkItemLabels(id: string): string[];
+  getWorkItemComments(id: string): TrackerComment[];
+  /** Replaces the status label; `closed` also closes the item, any other status reopens it. */
+  transitionStatus(id: string, status: WorkItemStatus): void;
+  updateWorkItem(id: string, update: WorkItemUpdate): void;
+  setTitle(id: string, title: string): void;
+  /** Replaces the dependency list; every blocker must be an existing work item other than this one. */
+  setBlockedBy(id: string, blockedBy: string[]): void;
+  addComment(id: string, body: string, author?: string): void;
+  /** Closes the item without touching its labels (as a human closing an issue). */
+  closeWorkItem(id: string): void;
+  reopenWorkItem(id: string): void;
+}
+
+interface WorkItemRow {
+  id: number;
+  title: string;
+  body: string;
+  state: 'open' | 'closed';
+  created_at: string;
+}
+
+const STATUS_PREFIX = 'status:';
+const KIND_PREFIX = 'task:';
+
+export function createTrackerWorkItems(
+  db: Database,
+  options: { now: TrackerClock; engineAuthor: string },
+): TrackerWorkItems {
+  const statements = {
+    newID: db.prepare("INSERT INTO tracker_ids (kind) VALUES ('work-item')"),
+    insert: db.prepare(
+      "INSERT INTO work_items (id, title, body, state, created_at, updated_at) VALUES (?, ?, ?, 'open', ?, ?)",
+    ),
+    select: db.prepare<[number], WorkItemRow>('SELECT * FROM work_items WHERE id = ?'),
+    selectOpen: db.prepare<[], WorkItemRow>("SELECT * FROM work_items WHERE state = 'open' ORDER BY id"),
+    selectAll: db.prepare<[], WorkItemRow>('SELECT * FROM work_items ORDER BY id'),
+    labels: db.prepare<[number], { label: string }>(
+      'SELECT label FROM work_item_labels WHERE work_item_id = ? ORDER BY position',
+    ),
+    deleteLabels: db.prepare('DELETE FROM work_item_labels WHERE work_item_id = ?'),
+    insertLabel: db.prepare('INSERT INTO work_item_labels (work_item_id, label, position) VALUES (?, ?, ?)'),
+    blockers: db.prepare<[number], { blocker_id: number }>(
+      'SELECT blocker_id FROM work_item_blockers WHERE work_item_id = ? ORDER BY position',
+    ),
+    deleteBlockers: db.prepare('DELETE FROM work_item_blockers WHERE work_item_id = ?'),
+    insertBlocker: db.prepare(
+      'INSERT INTO work_item_blockers (work_item_id, blocker_id, position) VALUES (?, ?, ?)',
+    ),
+    exists: db.prepare<[number], { id: number }>('SELECT id FROM work_items WHERE id = ?'),
+    linkedRevision: db.prepare<[number], { id: number }>(
+      "SELECT id FROM revisions WHERE work_item_id = ? AND state = 'open' ORDER BY id LIMIT 1",
+    ),
+    setState: db.prepare('UPDATE work_items SET state = ?, updated_at = ? WHERE id = ?'),
+    setBody: db.prepare('UPDATE work_items SET body = ?, updated_at = ? WHERE id = ?'),
+    setTitle: db.prepare('UPDATE work_items SET title = ?, updated_at = ? WHERE id = ?'),
+    touch: db.prepare('UPDATE work_items SET updated_at = ? WHERE id = ?'),
+    insertComment: db.prepare(
+      'INSERT INTO work_item_comments (work_item_id, author, body, created_at) VALUES (?, ?, ?, ?)',
+    ),
+    comments: db.prepare<[number], { id: number; author: string; body: string; created_at: string }>(
+      'SELECT id, author, body, created_at FROM work_item_comments WHERE work_item_id = ? ORDER BY id',
+    ),
+  };
+
+  function find(id: string): WorkItemRow | null {
+    const rowID = parseTrackerID(id);
+    return rowID === null ? null : (statements.select.get(rowID) ?? null);
+  }
+
+  function requireRow(id: string): WorkItemRow {
+    const row = find(id);
+    if (row === null) {
+      throw new StorageError(`work item #${id} does not exist; expected the id of an existing work item`);
+    }
+    return row;
+  }
+
+  function labelsOf(rowID: number): string[] {
+    return statements.labels.all(rowID).map((row) => row.label);
+  }
+
+  function writeLabels(rowID: number, labels: readonly string[]): void {
+    statements.deleteLabels.run(rowID);
+    [...new Set(labels)].forEach((label, position) => {
+      statements.insertLabel.run(rowID, label, position);
+    });
+  }
+
+  /** `subject` names the item in errors: a new one has no id the user could know yet. */
+  function writeBlockers(rowID: number, blockedBy: readonly string[], subject: string): void {
+    statements.deleteBlockers.run(rowID);
+    [...new Set(blockedBy)].forEach((blocker, position) => {
+      const blockerID = parseTrackerID(blocker);
+      if (blockerID === null || statements.exists.get(blockerID) === undefined) {
+        throw new StorageError(
+          `${subject}: blocker #${blocker} does not exist; expected the id of an existing work item`,
+        );
+      }
+      if (blockerID === rowID) {
+        throw new StorageError(`${subject}: it cannot block itself; expected other work items' ids`);
+      }
+      statements.insertBlocker.run(rowID, blockerID, position);
+    });
+  }
+
+  function toWorkItem(row: WorkItemRow): WorkItem {
+    const parsed = parseWorkItemLabels(labelsOf(row.id));
+    return {
+      id: String(row.id),
+      title: row.title,
+      status: row.state === 'closed' ? 'closed' : (parsed.status ?? 'pending'),
+      kind: parsed.kind,
+      priority: parsed.priority,
+      complexity: parsed.complexity,
+      blockedBy: statements.blockers.all(row.id).map((blocker) => String(blocker.blocker_id)),
+      createdAt: row.created_at,
+      linkedRevision: linkedRevisionOf(row.id),
+    };
+  }
+
+  /** The lowest-numbered open revision for the item, like GitHub's closing-keyword lookup. */
+  function linkedRevisionOf(rowID: number): string | null {
+    const row = statements.linkedRevision.get(rowID);
+    return row === undefined ? null : String(row.id);
+  }
+
+  function checkStatus(id: string, status: string): void {
+    if (!(WORK_ITEM_STATUSES as readonly string[]).includes(status)) {
+      throw new StorageError(
+        `work item #${id}: unknown status "${status}"; expected one of ${WORK_ITEM_STATUSES.join(', ')}`,
+      );
+    }
+  }
+
+  const createInTransaction = db.transaction((input: CreateWorkItemInput): WorkItem => {
+    const at = isoAt(options.now);
+    const rowID = Number(statements.newID.run().lastInsertRowid);
+    statements.insert.run(rowID, input.title, input.body, at, at);
+    const hasKind = input.labels.some((label) => label.startsWith(KIND_PREFIX));
+    writeLabels(rowID, [...(hasKind ? [] : ['task:implement']), ...input.labels]);
+    writeBlockers(rowID, input.blockedBy, `new work item "${input.title}"`);
+    return toWorkItem(requireRow(String(rowID)));
+  });
+
+  return {
+    createWorkItem(input) {
+      if (input.title.trim() === '') {
+        throw new StorageError('new work item: the title is empty; expected a non-empty title');
+      }
+      return createInTransaction(input);
+    },
+    getWorkItem(id) {
+      const row = find(id);
+      return row === null ? null : toWorkItem(row);
+    },
+    listWorkItems(listOptions = {}) {
+      const rows = listOptions.includeClosed ? statements.selectAll.all() : statements.selectOpen.all();
+      return db.transaction(() => rows.map(toWorkItem))();
+    },
+    getWorkItemBody(id) {
+      return requireRow(id).body;
+    },
+    getWorkItemLabels(id) {
+      return labelsOf(requireRow(id).id);
+    },
+    getWorkItemComments(id) {
+      return statements.comments.all(requireRow(id).id).map((row) => ({
+        id: String(row.id),
+        author: row.author,
+        body: row.body,
+        createdAt: row.created_at,
+      }));
+    },
+    transitionStatus: db.transaction((id: string, status: WorkItemStatus) => {
+      checkStatus(id, status);
+      const row = requireRow(id);
+      const labels = labelsOf(row.id).filter((label) => !label.startsWith(STATUS_PREFIX));
+      writeLabels(row.id, [...labels, `${STATUS_PREFIX}${status}`]);
+      statements.setState.run(status === 'closed' ? 'closed' : 'open', isoAt(options.now), row.id);
+    }),
+    updateWorkItem: db.transaction((id: string, update: WorkItemUpdate) => {
+      const row = requireRow(id);
+      if (update.body !== null) statements.setBody.run(update.body, isoAt(options.now), row.id);
+      if (update.labels !== null) {
+        // Statuses change only through transitionStatus; the kind stays unless the new labels name one.
+        const given = update.labels.filter((label) => !label.startsWith(STATUS_PREFIX));
+        const givesKind = given.some((label) => label.startsWith(KIND_PREFIX));
+        const kept = labelsOf(row.id).filter(
+          (label) => label.startsWith(STATUS_PREFIX) || (!givesKind && label.startsWith(KIND_PREFIX)),
+        );
+        writeLabels(row.id, [...kept, ...given]);
+        statements.touch.run(isoAt(options.now), row.id);
+      }
+    }),
+    setTitle: db.transaction((id: string, title: string) => {
+      if (title.trim() === '') {
+        throw new StorageError(`work item #${id}: the title is empty; expected a non-empty title`);
+      }
+      statements.setTitle.run(title, isoAt(options.now), requireRow(id).id);
+    }),
+    setBlockedBy: db.transaction((id: string, blockedBy: string[]) => {
+      const row = requireRow(id);
+      writeBlockers(row.id, blockedBy, `work item #${row.id}`);
+      statements.touch.run(isoAt(options.now), row.id);
+    }),
+    addComment(id, body, author = options.engineAuthor) {
+      statements.insertComment.run(requireRow(id).id, author, body, isoAt(options.now));
+    },
+    closeWorkItem(id) {
+      statements.setState.run('closed', isoAt(options.now), requireRow(id).id);
+    },
+    reopenWorkItem(id) {
+      statements.setState.run('open', isoAt(options.now), requireRow(id).id);
+    },
+  };
+}
