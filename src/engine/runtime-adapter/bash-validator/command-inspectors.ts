@@ -2,18 +2,12 @@ import { PATTERN } from './default-bash-validator-rules.ts';
 import { AWK_COMMANDS, inspectAwk } from './inspectors/inspect-awk.ts';
 import { inspectChmod } from './inspectors/inspect-chmod.ts';
 import { inspectEnv } from './inspectors/inspect-env.ts';
-import {
-  FILE_WRITER_COMMANDS,
-  inspectFileWriter,
-  inspectPrintf,
-  inspectRipgrep,
-  inspectSort,
-  inspectTest,
-  inspectUniq,
-} from './inspectors/inspect-file-writers.ts';
+import { FILE_WRITER_COMMANDS, inspectFileWriter } from './inspectors/inspect-file-writers.ts';
 import { inspectFind } from './inspectors/inspect-find.ts';
 import { inspectGit } from './inspectors/inspect-git.ts';
 import { inspectNpm, inspectNpx, inspectPnpm, inspectYarn } from './inspectors/inspect-package-managers.ts';
+import { inspectPrintf } from './inspectors/inspect-printf.ts';
+import { inspectRipgrep } from './inspectors/inspect-ripgrep.ts';
 import { inspectSed } from './inspectors/inspect-sed.ts';
 import { inspectShell, SHELL_COMMANDS } from './inspectors/inspect-shell.ts';
 import {
@@ -21,6 +15,9 @@ import {
   inspectCodeEvaluator,
   inspectDd,
 } from './inspectors/inspect-simple-dangerous-commands.ts';
+import { inspectSort } from './inspectors/inspect-sort.ts';
+import { inspectTest } from './inspectors/inspect-test.ts';
+import { inspectUniq } from './inspectors/inspect-uniq.ts';
 import { inspectWrapper, WRAPPER_COMMANDS } from './inspectors/inspect-wrappers.ts';
 import { inspectXargs } from './inspectors/inspect-xargs.ts';
 import type { CommandInspector } from './types.ts';
