@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { registerBashCheckCommand } from './commands/bash-check-command.ts';
+import { registerDemoCommand } from './commands/demo-command.ts';
 import { registerHookCommand } from './commands/hook-command.ts';
 
 /** Builds the `flotilla` command tree. Each subcommand registers itself from its own module. */
@@ -8,6 +9,7 @@ export function buildProgram(): Command {
     .description('Control plane for agentic software development')
     .exitOverride()
     .showHelpAfterError();
+  registerDemoCommand(program);
   registerBashCheckCommand(program);
   registerHookCommand(program);
   return program;

@@ -1,0 +1,42 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { runDemo } from '../../src/demo/run-demo.ts';
+import { createRecordingLogger } from '../../src/logging/logger.ts';
+
+describe('flotilla demo', () => {
+  it('plans two dependent items, implements them, reviews one twice after requested changes, and approves both', async () => {
+    const lines: string[] = [];
+    const outcome = await runDemo({
+      keep: true,
+      print: (line) => lines.push(line),
+      logger: createRecordingLogger(),
+    });
+    try {
+      const output = lines.join('\n');
+      expect(outcome.ok, output).toBe(true);
+      expect(outcome.approved).toBe(2);
+      expect(
+        outcome.runs.map((run) => [run.role, run.role === 'planner' ? '-' : run.workItemID, run.status]),
+      ).toEqual([
+        ['planner', '-', 'completed'],
+        ['implementor', '1', 'completed'],
+        ['reviewer', '1', 'completed'],
+        ['implementor', '1', 'completed'],
+        ['reviewer', '1', 'completed'],
+        ['implementor', '2', 'completed'],
+        ['reviewer', '2', 'completed'],
+      ]);
+      expect(output).toContain('reviewer finished #1: needs-changes');
+      expect(output).toContain('work item #2 pending → ready');
+      // Every run left a transcript; worktrees and their branches are gone.
+      for (const run of outcome.runs) {
+        expect(run.logFilePath && existsSync(run.logFilePath)).toBeTruthy();
+        expect(readFileSync(run.logFilePath!, 'utf8')).toContain('Outcome: completed');
+      }
+      expect(existsSync(`${outcome.repoRoot}/.worktrees/flotilla/1`)).toBe(false);
+    } finally {
+      await rm(outcome.repoRoot, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
