@@ -34,7 +34,7 @@ describe('flotilla demo', () => {
         expect(run.logFilePath && existsSync(run.logFilePath)).toBeTruthy();
         expect(readFileSync(run.logFilePath!, 'utf8')).toContain('Outcome: completed');
       }
-      expect(existsSync(`${outcome.repoRoot}/.worktrees/flotilla/1`)).toBe(false);
+      expect(existsSync(`${outcome.repoRoot}/.worktrees/agent/flotilla/1`)).toBe(false);
     } finally {
       await rm(outcome.repoRoot, { recursive: true, force: true });
     }

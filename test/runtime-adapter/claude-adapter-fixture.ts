@@ -120,6 +120,10 @@ export async function adapterFor(
   );
 }
 
+/** Where the implementor of work item #1 (branch flotilla/1) works: its scratch branch and worktree. */
+export const AGENT_BRANCH = 'agent/flotilla/1';
+export const AGENT_WORKTREE = '.worktrees/agent/flotilla/1';
+
 export const implementorParams = {
   role: 'implementor' as const,
   sessionID: crypto.randomUUID(),

@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { AgentRunFailure } from '../../src/engine/runtime-adapter/types.ts';
 import { createTempGitRepo } from '../../src/engine/runtime-adapter/worktree/create-temp-git-repo.ts';
 import {
+  AGENT_BRANCH,
+  AGENT_WORKTREE,
   adapterFor,
   branchExists,
   fixture,
@@ -115,8 +117,8 @@ describe('Claude adapter against the real SDK and the scripted model server', ()
     expect(patch).toBeTruthy();
 
     // The worktree and the local branch are gone.
-    expect(existsSync(join(fixture.repo.root, '.worktrees', 'flotilla/1'))).toBe(false);
-    expect(branchExists('flotilla/1')).toBe(false);
+    expect(existsSync(join(fixture.repo.root, AGENT_WORKTREE))).toBe(false);
+    expect(branchExists(AGENT_BRANCH)).toBe(false);
 
     // The patch applies to the base commit and reproduces every file byte for byte.
     const check = await createTempGitRepo();
@@ -210,7 +212,7 @@ describe('Claude adapter against the real SDK and the scripted model server', ()
     expect((failure as AgentRunFailure).message).toMatch(
       /error_max_structured_output_retries|structured output/,
     );
-    expect(branchExists('flotilla/1')).toBe(false);
+    expect(branchExists(AGENT_BRANCH)).toBe(false);
   });
 
   it('a session that exceeds maxAgentDuration rejects with reason timeout and cleans up', async () => {
@@ -231,8 +233,8 @@ describe('Claude adapter against the real SDK and the scripted model server', ()
     const failure = await handle.result.catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(AgentRunFailure);
     expect((failure as AgentRunFailure).reason).toBe('timeout');
-    expect(existsSync(join(fixture.repo.root, '.worktrees', 'flotilla/1'))).toBe(false);
-    expect(branchExists('flotilla/1')).toBe(false);
+    expect(existsSync(join(fixture.repo.root, AGENT_WORKTREE))).toBe(false);
+    expect(branchExists(AGENT_BRANCH)).toBe(false);
   });
 
   it('cancel while a tool runs: result rejects as cancelled, the process tree is gone, worktree and branch removed', async () => {
@@ -277,8 +279,8 @@ describe('Claude adapter against the real SDK and the scripted model server', ()
     await output;
     expect((failure as AgentRunFailure).reason).toBe('cancelled');
     await waitUntil(() => processesWith(marker).length === 0, 15_000, 'the tool process to exit');
-    expect(existsSync(join(fixture.repo.root, '.worktrees', 'flotilla/1'))).toBe(false);
-    expect(branchExists('flotilla/1')).toBe(false);
+    expect(existsSync(join(fixture.repo.root, AGENT_WORKTREE))).toBe(false);
+    expect(branchExists(AGENT_BRANCH)).toBe(false);
     adapter.cancelAgent('unknown-session');
   });
 
@@ -370,7 +372,7 @@ describe('Claude adapter against the real SDK and the scripted model server', ()
     await expect(
       adapter.startAgent({ ...implementorParams, sessionID: crypto.randomUUID() }),
     ).rejects.toThrow(/implementor\.md/);
-    expect(existsSync(join(fixture.repo.root, '.worktrees', 'flotilla/1'))).toBe(false);
-    expect(branchExists('flotilla/1')).toBe(false);
+    expect(existsSync(join(fixture.repo.root, AGENT_WORKTREE))).toBe(false);
+    expect(branchExists(AGENT_BRANCH)).toBe(false);
   });
 });

@@ -11,6 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { AgentRunFailure } from '../../src/engine/runtime-adapter/types.ts';
 import { buildRequestView } from '../../src/model-server/request-view.ts';
 import {
+  AGENT_BRANCH,
+  AGENT_WORKTREE,
   adapterFor,
   branchExists,
   fixture,
@@ -34,16 +36,16 @@ describe('seed 001 — startAgent lifecycle', () => {
       { setupCommand: 'echo installing && exit 7' },
     );
     await expect(adapter.startAgent(session())).rejects.toThrow(/exit|7|setup/i);
-    expect(existsSync(join(fixture.repo.root, '.worktrees', 'flotilla/1'))).toBe(false);
-    expect(branchExists('flotilla/1')).toBe(false);
+    expect(existsSync(join(fixture.repo.root, AGENT_WORKTREE))).toBe(false);
+    expect(branchExists(AGENT_BRANCH)).toBe(false);
     expect(fixture.server!.requests).toHaveLength(0);
   });
 
   it('Given a stale worktree exists at the target path from a previous interrupted run, when an Implementor session starts, then the stale worktree is removed before creating the new one', async () => {
-    execFileSync('git', ['worktree', 'add', '-q', '.worktrees/flotilla/1', '-b', 'flotilla/1', 'main'], {
+    execFileSync('git', ['worktree', 'add', '-q', AGENT_WORKTREE, '-b', AGENT_BRANCH, 'main'], {
       cwd: fixture.repo.root,
     });
-    await writeFile(join(fixture.repo.root, '.worktrees/flotilla/1/stale.txt'), 'left over\n');
+    await writeFile(join(fixture.repo.root, `${AGENT_WORKTREE}/stale.txt`), 'left over\n');
     const adapter = await adapterFor({
       name: 'stale',
       routes: [
@@ -54,9 +56,36 @@ describe('seed 001 — startAgent lifecycle', () => {
       ],
     });
     const handle = await adapter.startAgent(session());
-    expect(existsSync(join(fixture.repo.root, '.worktrees/flotilla/1/stale.txt'))).toBe(false);
+    expect(existsSync(join(fixture.repo.root, `${AGENT_WORKTREE}/stale.txt`))).toBe(false);
     await handle.result;
-    expect(branchExists('flotilla/1')).toBe(false);
+    expect(branchExists(AGENT_BRANCH)).toBe(false);
+  });
+
+  it('leaves a branch named after the run (a local revision branch) exactly where it was', async () => {
+    execFileSync('git', ['branch', 'flotilla/1', 'main'], { cwd: fixture.repo.root });
+    const before = execFileSync('git', ['rev-parse', 'flotilla/1'], { cwd: fixture.repo.root }).toString();
+    const adapter = await adapterFor({
+      name: 'keeps-revision-branch',
+      routes: [
+        {
+          name: 'implementor',
+          steps: [
+            {
+              content: [
+                { type: 'tool_use', name: 'Write', input: { file_path: '{{cwd}}/x.txt', content: 'x\n' } },
+              ],
+            },
+            { structuredOutput: { role: 'implementor', outcome: 'completed', summary: 'x' } },
+          ],
+        },
+      ],
+    });
+    const handle = await adapter.startAgent(session());
+    await handle.result;
+    expect(execFileSync('git', ['rev-parse', 'flotilla/1'], { cwd: fixture.repo.root }).toString()).toBe(
+      before,
+    );
+    expect(branchExists(AGENT_BRANCH)).toBe(false);
   });
 
   it('Given a Reviewer session starts, when cwd is configured, then it is the repository root (no worktree)', async () => {
@@ -114,8 +143,8 @@ describe('seed 001 — startAgent lifecycle', () => {
     fixture.provider.control.failNext('getWorkItemBody', { error: new Error('tracker unreachable') });
     const adapter = await adapterFor({ name: 'unused', routes: [{ name: 'any', steps: [{ text: 'x' }] }] });
     await expect(adapter.startAgent(session())).rejects.toThrow(/tracker unreachable/);
-    expect(existsSync(join(fixture.repo.root, '.worktrees', 'flotilla/1'))).toBe(false);
-    expect(branchExists('flotilla/1')).toBe(false);
+    expect(existsSync(join(fixture.repo.root, AGENT_WORKTREE))).toBe(false);
+    expect(branchExists(AGENT_BRANCH)).toBe(false);
   });
 });
 
@@ -135,7 +164,7 @@ describe('seed 001 — patch extraction and structured output', () => {
     const failure = await rejection((await adapter.startAgent(session())).result);
     expect(failure).toBeInstanceOf(AgentRunFailure);
     expect(failure?.message).toMatch(/empty patch/);
-    expect(branchExists('flotilla/1')).toBe(false);
+    expect(branchExists(AGENT_BRANCH)).toBe(false);
   });
 
   it('Given an Implementor session completes with outcome validation-failure, when result assembly runs, then patch is null and no diff extraction is attempted', async () => {

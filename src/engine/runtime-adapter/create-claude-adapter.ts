@@ -66,6 +66,15 @@ interface TrackedSession {
   abortReason: 'cancelled' | 'timeout' | null;
 }
 
+/**
+ * The implementor's scratch branch (and worktree path). It lives under `agent/` rather than on the run's
+ * branch itself: providers that keep revisions as local branches (the local provider's `flotilla/<id>`)
+ * must not see their branch reset to the default branch and deleted while a rework runs.
+ */
+export function buildAgentBranchName(branchName: string): string {
+  return `agent/${branchName}`;
+}
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -141,7 +150,8 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig, deps: RuntimeAd
     let prompt: string;
     let loaded: Awaited<ReturnType<typeof loadAgentDefinition>>;
     try {
-      if (params.role === 'implementor') worktree = await worktrees.create(params.branchName);
+      if (params.role === 'implementor')
+        worktree = await worktrees.create(buildAgentBranchName(params.branchName));
       prompt = await buildPrompt(params);
       loaded = await loadAgentDefinition({
         repoRoot: config.repoRoot,
