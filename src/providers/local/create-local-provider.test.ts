@@ -1,0 +1,278 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildAddFilePatch } from '../../engine/runtime-adapter/scripted/build-scripted-results.ts';
+import {
+  createTempGitRepo,
+  type TempGitRepo,
+} from '../../engine/runtime-adapter/worktree/create-temp-git-repo.ts';
+import { silentLogger } from '../../logging/logger.ts';
+import { createTempDir } from '../../storage/test-support/create-temp-dir.ts';
+import {
+  createLocalProvider,
+  type LocalProvider,
+  type LocalProviderOptions,
+} from './create-local-provider.ts';
+import type { LocalChecksResult, RunLocalChecksParams } from './git/run-local-checks.ts';
+
+const PASS = 'node -e "process.exit(0)"';
+const FAIL = 'node -e "console.error(\'tests: 1 failed\'); process.exit(3)"';
+
+let repo: TempGitRepo;
+let dir: ReturnType<typeof createTempDir>;
+const providers: LocalProvider[] = [];
+
+beforeEach(async () => {
+  repo = await createTempGitRepo();
+  await repo.commit('initial', { 'README.md': 'hello\n', 'src/keep.ts': 'export const keep = 1;\n' });
+  dir = createTempDir('flotilla-local-provider-');
+});
+
+afterEach(async () => {
+  for (const provider of providers.splice(0)) {
+    await provider.runPendingChecks();
+    provider.close();
+  }
+  await repo.cleanup();
+  dir.remove();
+});
+
+function open(overrides: Partial<Omit<LocalProviderOptions, 'db' | 'dbPath'>> = {}): LocalProvider {
+  const provider = createLocalProvider({
+    repoRoot: repo.root,
+    defaultBranch: 'main',
+    specsDir: 'docs/specs',
+    dbPath: join(dir.path, 'flotilla.db'),
+    checksCommand: null,
+    checksTimeoutMs: 30_000,
+    logsDir: join(dir.path, 'logs'),
+    logger: silentLogger,
+    ...overrides,
+  });
+  providers.push(provider);
+  return provider;
+}
+
+async function createItem(provider: LocalProvider, title = 'Add a feature') {
+  return provider.workItemWriter.createWorkItem({ title, body: 'do it', labels: [], blockedBy: [] });
+}
+
+function patchInput(
+  workItemID: string,
+  patch = buildAddFilePatch('src/feature.ts', 'export const f = 1;\n'),
+) {
+  return {
+    workItemID,
+    patch,
+    branchName: `flotilla/${workItemID}`,
+    title: '',
+    body: `Closes #${workItemID}`,
+  };
+}
+
+/** A controllable checks double: each call waits until the test settles it. */
+function createDeferredChecks() {
+  const calls: { params: RunLocalChecksParams; settle(result: Partial<LocalChecksResult>): void }[] = [];
+  const runChecks = (params: RunLocalChecksParams) =>
+    new Promise<LocalChecksResult>((resolve) => {
+      calls.push({
+        params,
+        settle: (result) =>
+          resolve({ status: 'success', reason: null, logPath: '/tmp/log', durationMs: 1, ...result }),
+      });
+    });
+  return { calls, runChecks };
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+describe('createLocalProvider: revisions on git', () => {
+  it('commits the patch on flotilla/<id> from the default branch without touching the working tree', async () => {
+    const provider = open();
+    const item = await createItem(provider);
+    const mainBefore = (await repo.git(['rev-parse', 'main'])).trim();
+    const revision = await provider.revisionWriter.createFromPatch(patchInput(item.id));
+
+    expect(revision.headRef).toBe(`flotilla/${item.id}`);
+    expect((await repo.git(['rev-parse', `flotilla/${item.id}`])).trim()).toBe(revision.headSHA);
+    expect((await repo.git(['rev-parse', `${revision.headSHA}^1`])).trim()).toBe(mainBefore);
+    expect(await repo.git(['show', `${revision.headSHA}:src/feature.ts`])).toBe('export const f = 1;\n');
+    expect(await repo.git(['log', '-1', '--format=%an <%ae>|%cn <%ce>|%B', revision.headSHA])).toContain(
+      `Flotilla <flotilla@localhost>|Flotilla <flotilla@localhost>|Add a feature\n\nFlotilla revision for work item #${item.id}.`,
+    );
+    // The user's checkout: same HEAD, clean tree, no new file.
+    expect((await repo.git(['rev-parse', 'HEAD'])).trim()).toBe(mainBefore);
+    expect(await repo.git(['status', '--porcelain'])).toBe('');
+    expect(existsSync(join(repo.root, 'src/feature.ts'))).toBe(false);
+  });
+
+  it('re-pushes onto the current default branch head, keeping one revision', async () => {
+    const provider = open();
+    const item = await createItem(provider);
+    const first = await provider.revisionWriter.createFromPatch(patchInput(item.id));
+    const newMain = await repo.commit('upstream', { 'other.txt': 'x\n' });
+    const second = await provider.revisionWriter.createFromPatch(
+      patchInput(item.id, buildAddFilePatch('src/feature.ts', 'export const f = 2;\n')),
+    );
+    expect(second.id).toBe(first.id);
+    expect(second.headSHA).not.toBe(first.headSHA);
+    expect((await repo.git(['rev-parse', `${second.headSHA}^1`])).trim()).toBe(newMain);
+    expect(provider.tracker.revisions.listRevisionPushes(first.id).map((push) => push.headSHA)).toEqual([
+      first.headSHA,
+      second.headSHA,
+    ]);
+    expect(await provider.revisionReader.getRevisionFiles(first.id)).toEqual([
+      { path: 'src/feature.ts', status: 'added', patch: '@@ -0,0 +1 @@\n+export const f = 2;' },
+    ]);
+  });
+
+  it('rejects a patch that does not apply, naming the file, and writes nothing', async () => {
+    const provider = open();
+    const item = await createItem(provider);
+    const bad = [
+      'diff --git a/src/keep.ts b/src/keep.ts',
+      '--- a/src/keep.ts',
+      '+++ b/src/keep.ts',
+      '@@ -1 +1 @@',
+      '-export const keep = 999;',
+      '+export const keep = 2;',
+      '',
+    ].join('\n');
+    await expect(provider.revisionWriter.createFromPatch(patchInput(item.id, bad))).rejects.toThrow(
+      /does not apply.*src\/keep\.ts/,
+    );
+    expect(await repo.git(['branch', '--list', 'flotilla/*'])).toBe('');
+    expect(await provider.revisionReader.listRevisions()).toEqual([]);
+    expect((await provider.workItemReader.getWorkItem(item.id))?.linkedRevision).toBeNull();
+  });
+
+  it('rejects an unknown work item before writing a branch', async () => {
+    const provider = open();
+    await expect(provider.revisionWriter.createFromPatch(patchInput('42'))).rejects.toThrow(/#42/);
+    expect(await repo.git(['branch', '--list', 'flotilla/*'])).toBe('');
+  });
+
+  it('lists a revision file for binary, renamed and deleted files from the real commit', async () => {
+    const provider = open();
+    const item = await createItem(provider);
+    const scratch = await createTempGitRepo();
+    try {
+      await repo.git(['worktree', 'add', '--quiet', '--detach', join(scratch.root, 'wt'), 'main']);
+      const wt = join(scratch.root, 'wt');
+      await repo.git(['mv', 'src/keep.ts', 'src/kept.ts'], wt);
+      await repo.git(['rm', '--quiet', 'README.md'], wt);
+      await repo.write({ 'logo.bin': Buffer.from([0, 1, 2, 255]) }, wt);
+      await repo.git(['add', '-A'], wt);
+      const patch = await repo.git(['diff', '--cached', '--binary', '--full-index', '-M'], wt);
+      await repo.git(['worktree', 'remove', '--force', wt]);
+      const revision = await provider.revisionWriter.createFromPatch(patchInput(item.id, patch));
+      const files = await provider.revisionReader.getRevisionFiles(revision.id);
+      expect(files).toEqual(
+        expect.arrayContaining([
+          { path: 'README.md', status: 'removed', patch: '@@ -1 +0,0 @@\n-hello' },
+          { path: 'logo.bin', status: 'added', patch: null },
+          { path: 'src/kept.ts', status: 'renamed', patch: '' },
+        ]),
+      );
+      expect(files).toHaveLength(3);
+    } finally {
+      await scratch.cleanup();
+    }
+  });
+});
+
+describe('createLocalProvider: checks', () => {
+  it('runs the checks command in the background: pending, then success', async () => {
+    const provider = open({ checksCommand: PASS });
+    const item = await createItem(provider);
+    const revision = await provider.revisionWriter.createFromPatch(patchInput(item.id));
+    expect(revision.pipeline).toEqual({ status: 'pending', url: null, reason: null });
+    await provider.runPendingChecks();
+    expect((await provider.revisionReader.getRevision(revision.id))?.pipeline).toEqual({
+      status: 'success',
+      url: null,
+      reason: null,
+    });
+  });
+
+  it('records a failure with the kept log and the reason', async () => {
+    const provider = open({ checksCommand: FAIL });
+    const item = await createItem(provider);
+    const revision = await provider.revisionWriter.createFromPatch(patchInput(item.id));
+    await provider.runPendingChecks();
+    const pipeline = (await provider.revisionReader.getRevision(revision.id))?.pipeline;
+    expect(pipeline?.status).toBe('failure');
+    expect(pipeline?.reason).toMatch(/exit(ed)? .*3[\s\S]*tests: 1 failed/);
+    expect(pipeline?.url).toMatch(/checks-.*\.log$/);
+    expect(readFileSync(pipeline?.url ?? '', 'utf8')).toContain('tests: 1 failed');
+  });
+
+  it('checks the revision head in a worktree (the command sees the patched files)', async () => {
+    const provider = open({ checksCommand: `node -e "require('node:fs').accessSync('src/feature.ts')"` });
+    const item = await createItem(provider);
+    const revision = await provider.revisionWriter.createFromPatch(patchInput(item.id));
+    await provider.runPendingChecks();
+    expect((await provider.revisionReader.getRevision(revision.id))?.pipeline?.status).toBe('success');
+    expect((await repo.git(['worktree', 'list', '--porcelain'])).match(/^worktree /gm)).toHaveLength(1);
+  });
+
+  it('runs one check at a time per revision and ignores the result for a superseded head', async () => {
+    const checks = createDeferredChecks();
+    const provider = open({ checksCommand: PASS, runChecks: checks.runChecks });
+    const item = await createItem(provider);
+    const first = await provider.revisionWriter.createFromPatch(patchInput(item.id));
+    await tick();
+    expect(checks.calls.map((call) => call.params.headSHA)).toEqual([first.headSHA]);
+
+    const second = await provider.revisionWriter.createFromPatch(
+      patchInput(item.id, buildAddFilePatch('src/feature.ts', 'export const f = 2;\n')),
+    );
+    await tick();
+    expect(checks.calls).toHaveLength(1); // the second head waits for the first run
+
+    checks.calls[0]?.settle({ status: 'failure', reason: 'old head failed' });
+    await tick();
+    // The stale failure is not shown, and not recorded for the new head; the new head's run started.
+    expect((await provider.revisionReader.getRevision(first.id))?.pipeline?.status).toBe('pending');
+    expect(provider.tracker.revisions.getPipeline(first.id, first.headSHA)?.status).toBe('pending');
+    expect(checks.calls.map((call) => call.params.headSHA)).toEqual([first.headSHA, second.headSHA]);
+
+    checks.calls[1]?.settle({ status: 'success' });
+    await provider.runPendingChecks();
+    expect((await provider.revisionReader.getRevision(first.id))?.pipeline?.status).toBe('success');
+    expect(checks.calls).toHaveLength(2);
+  });
+
+  it('records a failure when the checks cannot be set up, instead of staying pending forever', async () => {
+    const provider = open({
+      checksCommand: PASS,
+      runChecks: async () => {
+        throw new Error('git worktree add failed');
+      },
+    });
+    const item = await createItem(provider);
+    const revision = await provider.revisionWriter.createFromPatch(patchInput(item.id));
+    await provider.runPendingChecks();
+    expect((await provider.revisionReader.getRevision(revision.id))?.pipeline).toMatchObject({
+      status: 'failure',
+      reason: 'checks could not run: git worktree add failed',
+    });
+  });
+
+  it('restarts the checks of a pending head after a restart (runPendingChecks)', async () => {
+    const checks = createDeferredChecks();
+    const crashed = open({ checksCommand: PASS, runChecks: checks.runChecks });
+    const item = await createItem(crashed);
+    const revision = await crashed.revisionWriter.createFromPatch(patchInput(item.id));
+    await tick();
+    expect(checks.calls).toHaveLength(1);
+    crashed.close(); // "crash": the run never reports
+    checks.calls[0]?.settle({ status: 'failure' });
+    providers.splice(providers.indexOf(crashed), 1);
+
+    const restarted = open({ checksCommand: PASS });
+    expect((await restarted.revisionReader.getRevision(revision.id))?.pipeline?.status).toBe('pending');
+    await restarted.runPendingChecks();
+    expect((await restarted.revisionReader.getRevision(revision.id))?.pipeline?.status).toBe('success');
+  });
+});

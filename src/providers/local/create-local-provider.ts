@@ -1,0 +1,201 @@
+import { runGit } from '../../engine/runtime-adapter/run-command.ts';
+import type { Logger } from '../../logging/logger.ts';
+import { createSqliteTracker, type Database, openDatabase, type SqliteTracker } from '../../storage/index.ts';
+import type { Provider, RevisionReader, RevisionWriter, WorkItemReader, WorkItemWriter } from '../types.ts';
+import { createLocalChecksRunner, type LocalChecksRunnerOptions } from './create-local-checks-runner.ts';
+import { buildBranchRef } from './git/build-branch-ref.ts';
+import { createBranchFromPatch, type GitIdentity } from './git/create-branch-from-patch.ts';
+import { createGitSpecReader } from './git/create-git-spec-reader.ts';
+import { listChangedFiles } from './git/list-changed-files.ts';
+
+export type LocalProviderOptions = {
+  repoRoot: string;
+  defaultBranch: string;
+  /** Relative to the repository root, e.g. `docs/specs`. */
+  specsDir: string;
+  /** Null or blank: no checks, every new head's pipeline is `success` at once. */
+  checksCommand: string | null;
+  checksTimeoutMs: number;
+  /** Where the checks' logs are kept. */
+  logsDir: string;
+  /** Epoch milliseconds for tracker timestamps. Default `Date.now`. */
+  now?: () => number;
+  logger: Logger;
+  /** Test seam for the checks (default `runLocalChecks`). */
+  runChecks?: LocalChecksRunnerOptions['runChecks'];
+} & (
+  | /** An open database; the caller closes it. */ { db: Database; dbPath?: undefined }
+  | /** Opened (and migrated) here; `close()` closes it. */ { dbPath: string; db?: undefined }
+);
+
+export type LocalProvider = Provider & {
+  /** The SQLite tracker underneath, for the CLI's `work`/`merge` commands and tests (a human's edits). */
+  tracker: SqliteTracker;
+  /** Stops recording checks results and closes the database if the provider opened it. */
+  close(): void;
+  /**
+   * Waits for every checks run in flight and (re)starts the checks of open revisions whose current head is
+   * still pending with nothing running, e.g. after a crash; resolves once nothing runs.
+   */
+  runPendingChecks(): Promise<void>;
+};
+
+/** The author and committer of revision commits. */
+export const LOCAL_REVISION_IDENTITY: GitIdentity = { name: 'Flotilla', email: 'flotilla@localhost' };
+
+/**
+ * The local provider (architecture.md §Local provider): work items, revisions, reviews and comments in
+ * SQLite (the tracker), revision branches written with git plumbing, checks in temporary worktrees, specs
+ * read from the default branch. The user's working tree, index and HEAD are never touched.
+ */
+export function createLocalProvider(options: LocalProviderOptions): LocalProvider {
+  const { repoRoot, defaultBranch, logger } = options;
+  const ownsDatabase = options.db === undefined;
+  const db = options.db ?? openDatabase(options.dbPath);
+  const tracker = createSqliteTracker(db, { now: options.now ?? (() => Date.now()) });
+  const checksCommand = options.checksCommand?.trim() ? options.checksCommand : null;
+  const checks = createLocalChecksRunner({
+    repoRoot,
+    revisions: tracker.revisions,
+    checksCommand,
+    checksTimeoutMs: options.checksTimeoutMs,
+    logsDir: options.logsDir,
+    logger,
+    runChecks: options.runChecks,
+  });
+  const { workItems, revisions } = tracker;
+
+  const workItemReader: WorkItemReader = {
+    listWorkItems: async () => workItems.listWorkItems(),
+    getWorkItem: async (id) => workItems.getWorkItem(id),
+    getWorkItemBody: async (id) => workItems.getWorkItemBody(id),
+  };
+
+  const workItemWriter: WorkItemWriter = {
+    transitionStatus: async (id, status) => workItems.transitionStatus(id, status),
+    createWorkItem: async (input) => workItems.createWorkItem(input),
+    updateWorkItem: async (id, update) => workItems.updateWorkItem(id, update),
+    addComment: async (id, body) => workItems.addComment(id, body),
+  };
+
+  const revisionReader: RevisionReader = {
+    listRevisions: async () => revisions.listRevisions(),
+    getRevision: async (id) => revisions.getRevision(id),
+    async getRevisionFiles(id) {
+      const revision = revisions.getRevision(id);
+      if (revision === null) {
+        throw new Error(`revision #${id} does not exist; expected the id of an existing revision`);
+      }
+      // Revision commits have exactly one parent: the default branch head the patch was applied to.
+      return listChangedFiles(repoRoot, `${revision.headSHA}^1`, revision.headSHA).catch((error: unknown) => {
+        throw new Error(
+          `revision #${id}: cannot list its files at ${revision.headSHA}: ${messageOf(error)}`,
+          {
+            cause: error,
+          },
+        );
+      });
+    },
+    getReviewHistory: async (id) => revisions.getReviewHistory(id),
+  };
+
+  const revisionWriter: RevisionWriter = {
+    async createFromPatch(input) {
+      const workItem = workItems.getWorkItem(input.workItemID);
+      if (workItem === null) {
+        throw new Error(
+          `revision for work item #${input.workItemID}: the work item does not exist; nothing was written`,
+        );
+      }
+      const branchRef = buildBranchRef(input.branchName);
+      const previousSHA = await readRef(repoRoot, branchRef);
+      // Throws PatchApplyError (naming the files) or a plain Error before any ref is written.
+      const branch = await createBranchFromPatch({
+        repoRoot,
+        defaultBranch,
+        branchName: input.branchName,
+        patch: input.patch,
+        commitMessage: buildCommitMessage(workItem.id, input.title || workItem.title),
+        author: LOCAL_REVISION_IDENTITY,
+      });
+      let revision: ReturnType<typeof revisions.recordRevision>;
+      try {
+        revision = revisions.recordRevision({
+          workItemID: workItem.id,
+          branchName: input.branchName,
+          patch: input.patch,
+          headSHA: branch.headSHA,
+          title: input.title,
+          body: input.body,
+        });
+      } catch (error) {
+        // All or nothing: put the branch back where it was so no ref outlives the failed write.
+        await restoreRef(repoRoot, branchRef, branch.headSHA, previousSHA).catch((restoreError: unknown) => {
+          logger.error('could not restore the revision branch', {
+            branch: input.branchName,
+            error: messageOf(restoreError),
+          });
+        });
+        throw error;
+      }
+      logger.info('revision pushed', {
+        revisionID: revision.id,
+        workItemID: workItem.id,
+        head: branch.headSHA,
+      });
+      if (checksCommand === null) {
+        revisions.setPipeline(revision.id, branch.headSHA, { status: 'success' });
+        return revisions.getRevision(revision.id) ?? revision;
+      }
+      checks.schedule(revision.id);
+      return revision;
+    },
+    updateBody: async (revisionID, body) => revisions.updateRevisionBody(revisionID, body),
+    postReview: async (revisionID, review) => revisions.postReview(revisionID, review),
+    updateReview: async (revisionID, reviewID, review) =>
+      revisions.updateReview(revisionID, reviewID, review),
+    postComment: async (revisionID, body) => revisions.postComment(revisionID, body),
+  };
+
+  return {
+    workItemReader,
+    workItemWriter,
+    revisionReader,
+    revisionWriter,
+    specReader: createGitSpecReader({ repoRoot, defaultBranch, specsDir: options.specsDir }),
+    tracker,
+    close() {
+      checks.stop();
+      if (ownsDatabase && db.open) db.close();
+    },
+    runPendingChecks: () => checks.runPending(),
+  };
+}
+
+function buildCommitMessage(workItemID: string, title: string): string {
+  return `${title}\n\nFlotilla revision for work item #${workItemID}.\n`;
+}
+
+async function readRef(repoRoot: string, ref: string): Promise<string | null> {
+  const { exitCode, stdout } = await runGit(['rev-parse', '--verify', '--quiet', ref], {
+    cwd: repoRoot,
+    okExitCodes: [0, 1],
+  });
+  return exitCode === 0 ? stdout.trim() : null;
+}
+
+/** Compare-and-swap back to `previousSHA` (or delete the branch), only if it still points at `headSHA`. */
+async function restoreRef(
+  repoRoot: string,
+  ref: string,
+  headSHA: string,
+  previousSHA: string | null,
+): Promise<void> {
+  const args =
+    previousSHA === null ? ['update-ref', '-d', ref, headSHA] : ['update-ref', ref, previousSHA, headSHA];
+  await runGit(args, { cwd: repoRoot });
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
