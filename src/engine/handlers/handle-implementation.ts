@@ -1,9 +1,7 @@
 import type { EngineCommand, ImplementorFailed } from '../../domain/index.ts';
 import type { HandlerConfig } from '../engine-config.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
-import { getFailureRecord } from '../state-store/selectors/index.ts';
-import { buildRetriesExhaustedComment } from './comments/build-retries-exhausted-comment.ts';
-import { buildRunCancelledComment } from './comments/build-run-cancelled-comment.ts';
+import { buildParkingCommands } from './build-parking-commands.ts';
 import type { Handler } from './handler.ts';
 
 /**
@@ -48,41 +46,16 @@ function reactToFailure(
   state: EngineState,
   config: HandlerConfig,
 ): EngineCommand[] {
-  const workItemID = event.workItemID;
-  if (event.reason === 'cancelled') {
-    if (state.agentRuns[event.sessionID]?.cancelRequestedBy === 'user') {
-      return [
-        { type: 'transitionWorkItemStatus', workItemID, newStatus: 'blocked', cause: 'run-cancelled' },
-        {
-          type: 'commentOnWorkItem',
-          workItemID,
-          body: buildRunCancelledComment('implementor', event.sessionID),
-        },
-      ];
-    }
-    // Cancelled at shutdown: the item simply goes back in line.
-    return [
-      { type: 'transitionWorkItemStatus', workItemID, newStatus: 'pending', cause: 'implementor-failed' },
-    ];
-  }
-  const failure = getFailureRecord(state, 'implementor', workItemID);
-  if (failure !== null && failure.attempts >= config.maxAttempts) {
-    return [
-      { type: 'transitionWorkItemStatus', workItemID, newStatus: 'blocked', cause: 'retries-exhausted' },
-      {
-        type: 'commentOnWorkItem',
-        workItemID,
-        body: buildRetriesExhaustedComment({
-          role: 'implementor',
-          failure,
-          maxAttempts: config.maxAttempts,
-          logFilePath: state.agentRuns[failure.lastSessionID]?.logFilePath ?? null,
-        }),
-      },
-    ];
-  }
-  // Back to pending; readiness makes it ready again and the scheduler backs the new request off.
+  const parked = buildParkingCommands(event, state, config);
+  if (parked) return parked;
+  // Back to pending (after a shutdown cancel too): readiness makes it ready again, and the scheduler backs
+  // the new request off after a failure.
   return [
-    { type: 'transitionWorkItemStatus', workItemID, newStatus: 'pending', cause: 'implementor-failed' },
+    {
+      type: 'transitionWorkItemStatus',
+      workItemID: event.workItemID,
+      newStatus: 'pending',
+      cause: 'implementor-failed',
+    },
   ];
 }

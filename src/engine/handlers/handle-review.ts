@@ -3,12 +3,10 @@ import type { HandlerConfig } from '../engine-config.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
 import {
   getActiveAgentRun,
-  getFailureRecord,
   getReviewRounds,
   getWorkItemWithRevision,
 } from '../state-store/selectors/index.ts';
-import { buildRetriesExhaustedComment } from './comments/build-retries-exhausted-comment.ts';
-import { buildRunCancelledComment } from './comments/build-run-cancelled-comment.ts';
+import { buildParkingCommands } from './build-parking-commands.ts';
 import type { Handler } from './handler.ts';
 
 /**
@@ -54,30 +52,10 @@ export const handleReview: Handler = (event, state, config) => {
 };
 
 function reactToFailure(event: ReviewerFailed, state: EngineState, config: HandlerConfig): EngineCommand[] {
-  const workItemID = event.workItemID;
-  if (event.reason === 'cancelled') {
-    if (state.agentRuns[event.sessionID]?.cancelRequestedBy !== 'user') return []; // shutdown: nothing to do
-    return [
-      { type: 'transitionWorkItemStatus', workItemID, newStatus: 'blocked', cause: 'run-cancelled' },
-      { type: 'commentOnWorkItem', workItemID, body: buildRunCancelledComment('reviewer', event.sessionID) },
-    ];
-  }
-  const failure = getFailureRecord(state, 'reviewer', workItemID);
-  if (failure !== null && failure.attempts >= config.maxAttempts) {
-    return [
-      { type: 'transitionWorkItemStatus', workItemID, newStatus: 'blocked', cause: 'retries-exhausted' },
-      {
-        type: 'commentOnWorkItem',
-        workItemID,
-        body: buildRetriesExhaustedComment({
-          role: 'reviewer',
-          failure,
-          maxAttempts: config.maxAttempts,
-          logFilePath: state.agentRuns[failure.lastSessionID]?.logFilePath ?? null,
-        }),
-      },
-    ];
-  }
+  const parked = buildParkingCommands(event, state, config);
+  if (parked) return parked;
+  // Cancelled at shutdown: nothing to do; the item stays in review for the next start.
+  if (event.reason === 'cancelled') return [];
   // Retry the review itself (not the implementation); the scheduler backs it off.
-  return [{ type: 'requestReviewerRun', workItemID, revisionID: event.revisionID }];
+  return [{ type: 'requestReviewerRun', workItemID: event.workItemID, revisionID: event.revisionID }];
 }

@@ -1,0 +1,42 @@
+import type { EngineCommand, ImplementorFailed, ReviewerFailed } from '../../domain/index.ts';
+import type { HandlerConfig } from '../engine-config.ts';
+import type { EngineState } from '../state-store/engine-state.ts';
+import { getFailureRecord } from '../state-store/selectors/index.ts';
+import { buildRetriesExhaustedComment } from './comments/build-retries-exhausted-comment.ts';
+import { buildRunCancelledComment } from './comments/build-run-cancelled-comment.ts';
+
+/**
+ * When a failed implementor or reviewer run must park its work item as `blocked` (with a comment saying
+ * why): the user cancelled it, or it was the last allowed attempt. Null when the run should simply be
+ * retried (or, after a shutdown cancel, released) — each handler decides how.
+ */
+export function buildParkingCommands(
+  event: ImplementorFailed | ReviewerFailed,
+  state: EngineState,
+  config: HandlerConfig,
+): EngineCommand[] | null {
+  const role = event.type === 'implementorFailed' ? 'implementor' : 'reviewer';
+  const { workItemID } = event;
+  if (event.reason === 'cancelled') {
+    if (state.agentRuns[event.sessionID]?.cancelRequestedBy !== 'user') return null;
+    return [
+      { type: 'transitionWorkItemStatus', workItemID, newStatus: 'blocked', cause: 'run-cancelled' },
+      { type: 'commentOnWorkItem', workItemID, body: buildRunCancelledComment(role, event.sessionID) },
+    ];
+  }
+  const failure = getFailureRecord(state, role, workItemID);
+  if (failure === null || failure.attempts < config.maxAttempts) return null;
+  return [
+    { type: 'transitionWorkItemStatus', workItemID, newStatus: 'blocked', cause: 'retries-exhausted' },
+    {
+      type: 'commentOnWorkItem',
+      workItemID,
+      body: buildRetriesExhaustedComment({
+        role,
+        failure,
+        maxAttempts: config.maxAttempts,
+        logFilePath: state.agentRuns[failure.lastSessionID]?.logFilePath ?? null,
+      }),
+    },
+  ];
+}
