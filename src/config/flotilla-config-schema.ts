@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { bashValidatorRulesOverridesSchema } from '../engine/runtime-adapter/bash-validator/bash-validator-rules-schema.ts';
+
+// Every leaf carries its expectation as the zod error ("an integer ≥ 1"): formatConfigIssues turns it into
+// `<path>: expected <expectation>, got <value>`, so messages stay uniform without a per-code lookup table.
+
+function integerAtLeast(min: number, unit = '') {
+  const expected = `an integer ≥ ${min}${unit}`;
+  return z.number({ error: expected }).int({ error: expected }).min(min, { error: expected });
+}
+
+const seconds = () => integerAtLeast(1, ' (seconds)');
+const nonEmptyString = (what: string) =>
+  z.string({ error: `a non-empty string (${what})` }).min(1, { error: `a non-empty string (${what})` });
+const object = <T extends z.core.$ZodLooseShape>(shape: T) =>
+  // Strict: a typo such as `maxConcurentAgents` must be an error, never silently ignored.
+  z.strictObject(shape, { error: 'an object' });
+
+export const AGENT_RUNTIMES = ['claude', 'scripted'] as const;
+export type AgentRuntimeKind = (typeof AGENT_RUNTIMES)[number];
+
+const runtime = z.enum(AGENT_RUNTIMES, { error: "'claude' or 'scripted'" }).default('claude');
+const model = nonEmptyString('a model alias or id').optional();
+
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+
+/** The on-disk shape of `flotilla.config.json`. Every field is optional; `.prefault({})` fills sections. */
+export const flotillaConfigFileSchema = object({
+  provider: z.literal('local', { error: "'local' (the only provider so far)" }).default('local'),
+  /** Absent: detected from the repository (origin/HEAD, then the current branch, then `main`). */
+  defaultBranch: nonEmptyString('a branch name').optional(),
+  specsDir: nonEmptyString('a directory relative to the repository root').default('docs/specs'),
+  runtimes: object({ planner: runtime, implementor: runtime, reviewer: runtime }).prefault({}),
+  models: object({ planner: model, implementor: model, reviewer: model }).prefault({}),
+  maxAgentDuration: seconds().default(1800),
+  shutdownTimeout: seconds().default(300),
+  scheduler: object({
+    maxConcurrentAgents: integerAtLeast(1).default(3),
+    maxAttempts: integerAtLeast(1).default(3),
+    retryBaseDelay: seconds().default(30),
+    retryMaxDelay: seconds().default(900),
+    stallTimeout: seconds().default(900),
+  })
+    .refine((scheduler) => scheduler.retryMaxDelay >= scheduler.retryBaseDelay, {
+      error: 'expected an integer ≥ scheduler.retryBaseDelay',
+      path: ['retryMaxDelay'],
+    })
+    .prefault({}),
+  maxReviewRounds: integerAtLeast(1).default(3),
+  pollIntervals: object({
+    workItems: seconds().default(30),
+    revisions: seconds().default(30),
+    specs: seconds().default(60),
+  }).prefault({}),
+  worktree: object({
+    /** A shell command, `'none'` (no setup), or null (detect from the lockfile). */
+    setupCommand: z
+      .union([z.string().min(1), z.null()], {
+        error: "a shell command, 'none', or null (detect from the lockfile)",
+      })
+      .default(null),
+  }).prefault({}),
+  checks: object({
+    /** Shell command run in a worktree of each revision; null = no checks (the pipeline succeeds). */
+    command: z
+      .union([z.string().min(1), z.null()], { error: 'a shell command, or null (no checks)' })
+      .default(null),
+    timeout: seconds().default(1800),
+  }).prefault({}),
+  contextPaths: z
+    .array(nonEmptyString('a path relative to the repository root'), { error: 'a list of file paths' })
+    .default(['.claude/CLAUDE.md']),
+  logging: object({
+    level: z.enum(LOG_LEVELS, { error: "'debug', 'info', 'warn' or 'error'" }).default('info'),
+    agentSessions: z.boolean({ error: 'true or false' }).default(true),
+  }).prefault({}),
+  bashValidator: bashValidatorRulesOverridesSchema.prefault({}),
+});
+
+export type FlotillaConfigFile = z.input<typeof flotillaConfigFileSchema>;
+type ParsedConfigFile = z.output<typeof flotillaConfigFileSchema>;
+
+/** The effective configuration: the file's values over the defaults, with `defaultBranch` resolved. */
+export type FlotillaConfig = Omit<ParsedConfigFile, 'defaultBranch'> & { defaultBranch: string };
+
+export const CONFIG_FILE_NAME = 'flotilla.config.json';

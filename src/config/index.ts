@@ -1,0 +1,12 @@
+export { detectDefaultBranch } from './detect-default-branch.ts';
+export {
+  AGENT_RUNTIMES,
+  type AgentRuntimeKind,
+  CONFIG_FILE_NAME,
+  type FlotillaConfig,
+  type FlotillaConfigFile,
+  flotillaConfigFileSchema,
+  LOG_LEVELS,
+} from './flotilla-config-schema.ts';
+export { type LoadConfigResult, loadConfig } from './load-config.ts';
+export { type FlotillaPaths, resolveFlotillaPaths } from './resolve-flotilla-paths.ts';

@@ -1,0 +1,355 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from './load-config.ts';
+import { resolveFlotillaPaths } from './resolve-flotilla-paths.ts';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'flotilla-config-'));
+  dirs.push(dir);
+  return dir;
+}
+
+function git(cwd: string, args: string[]): void {
+  execFileSync('git', args, { cwd, stdio: 'ignore' });
+}
+
+async function gitRepo(branch = 'trunk'): Promise<string> {
+  const dir = await tempDir();
+  git(dir, ['init', '--quiet', '--initial-branch', branch]);
+  return dir;
+}
+
+/** A directory (not a repository) holding the given config text. */
+async function withConfig(content: unknown): Promise<string> {
+  const dir = await tempDir();
+  const text = typeof content === 'string' ? content : JSON.stringify(content, null, 2);
+  await writeFile(join(dir, 'flotilla.config.json'), text);
+  return dir;
+}
+
+async function errorsFor(content: unknown): Promise<string[]> {
+  const result = await loadConfig(await withConfig(content));
+  if (result.ok) throw new Error('expected the config to be rejected');
+  return result.errors;
+}
+
+describe('loadConfig: defaults', () => {
+  it('returns every default when there is no file, with the branch detected from git', async () => {
+    const repo = await gitRepo('trunk');
+    const result = await loadConfig(repo);
+    expect(result).toEqual({
+      ok: true,
+      found: false,
+      path: join(repo, 'flotilla.config.json'),
+      config: {
+        provider: 'local',
+        defaultBranch: 'trunk',
+        specsDir: 'docs/specs',
+        runtimes: { planner: 'claude', implementor: 'claude', reviewer: 'claude' },
+        models: {},
+        maxAgentDuration: 1800,
+        shutdownTimeout: 300,
+        scheduler: {
+          maxConcurrentAgents: 3,
+          maxAttempts: 3,
+          retryBaseDelay: 30,
+          retryMaxDelay: 900,
+          stallTimeout: 900,
+        },
+        maxReviewRounds: 3,
+        pollIntervals: { workItems: 30, revisions: 30, specs: 60 },
+        worktree: { setupCommand: null },
+        checks: { command: null, timeout: 1800 },
+        contextPaths: ['.claude/CLAUDE.md'],
+        logging: { level: 'info', agentSessions: true },
+        bashValidator: { extraAllowedCommands: [], extraBlockPatterns: [] },
+      },
+    });
+  });
+
+  it('fills the fields a partial file leaves out, section by section', async () => {
+    const result = await loadConfig(
+      await withConfig({
+        defaultBranch: 'develop',
+        runtimes: { reviewer: 'scripted' },
+        models: { implementor: 'sonnet' },
+        scheduler: { maxConcurrentAgents: 5 },
+        worktree: { setupCommand: 'none' },
+        checks: { command: 'npm test' },
+        bashValidator: { extraAllowedCommands: ['make'] },
+      }),
+    );
+    if (!result.ok) throw new Error(result.errors.join('\n'));
+    expect(result.found).toBe(true);
+    expect(result.config).toMatchObject({
+      defaultBranch: 'develop',
+      runtimes: { planner: 'claude', implementor: 'claude', reviewer: 'scripted' },
+      models: { implementor: 'sonnet' },
+      scheduler: { maxConcurrentAgents: 5, maxAttempts: 3, retryMaxDelay: 900 },
+      worktree: { setupCommand: 'none' },
+      checks: { command: 'npm test', timeout: 1800 },
+      bashValidator: { extraAllowedCommands: ['make'], extraBlockPatterns: [] },
+    });
+  });
+
+  it('accepts a UTF-8 byte order mark', async () => {
+    const result = await loadConfig(await withConfig('\uFEFF{"specsDir": "specs"}'));
+    expect(result.ok && result.config.specsDir).toBe('specs');
+  });
+});
+
+describe('loadConfig: default branch detection (real git)', () => {
+  it('prefers origin/HEAD over the current branch', async () => {
+    const repo = await gitRepo('feature');
+    git(repo, ['symbolic-ref', 'refs/remotes/origin/HEAD', 'refs/remotes/origin/release']);
+    const result = await loadConfig(repo);
+    expect(result.ok && result.config.defaultBranch).toBe('release');
+  });
+
+  it('uses the current branch without a remote, and main outside git or on a detached HEAD', async () => {
+    expect(await loadConfig(await gitRepo('trunk'))).toMatchObject({ config: { defaultBranch: 'trunk' } });
+    expect(await loadConfig(await tempDir())).toMatchObject({ config: { defaultBranch: 'main' } });
+
+    const detached = await gitRepo('work');
+    git(detached, [
+      '-c',
+      'user.name=t',
+      '-c',
+      'user.email=t@t.invalid',
+      'commit',
+      '--quiet',
+      '--allow-empty',
+      '-m',
+      'x',
+    ]);
+    git(detached, ['checkout', '--quiet', '--detach']);
+    expect(await loadConfig(detached)).toMatchObject({ config: { defaultBranch: 'main' } });
+  });
+
+  it('does not consult git when the file names the branch', async () => {
+    const repo = await gitRepo('trunk');
+    await writeFile(join(repo, 'flotilla.config.json'), '{"defaultBranch": "main"}');
+    expect(await loadConfig(repo)).toMatchObject({ config: { defaultBranch: 'main' } });
+  });
+});
+
+describe('loadConfig: every field names its path and expectation', () => {
+  const F = 'flotilla.config.json';
+  it.each([
+    [{ provider: 'github' }, `${F}: provider: expected 'local' (the only provider so far), got "github"`],
+    [{ defaultBranch: 7 }, `${F}: defaultBranch: expected a non-empty string (a branch name), got 7`],
+    [{ defaultBranch: '' }, `${F}: defaultBranch: expected a non-empty string (a branch name), got ""`],
+    [
+      { specsDir: null },
+      `${F}: specsDir: expected a non-empty string (a directory relative to the repository root), got null`,
+    ],
+    [{ runtimes: 'claude' }, `${F}: runtimes: expected an object, got "claude"`],
+    [
+      { runtimes: { planner: 'codex' } },
+      `${F}: runtimes.planner: expected 'claude' or 'scripted', got "codex"`,
+    ],
+    [{ runtimes: { implementor: 1 } }, `${F}: runtimes.implementor: expected 'claude' or 'scripted', got 1`],
+    [{ runtimes: { reviewer: null } }, `${F}: runtimes.reviewer: expected 'claude' or 'scripted', got null`],
+    [
+      { models: { planner: '' } },
+      `${F}: models.planner: expected a non-empty string (a model alias or id), got ""`,
+    ],
+    [
+      { models: { implementor: 3 } },
+      `${F}: models.implementor: expected a non-empty string (a model alias or id), got 3`,
+    ],
+    [
+      { models: { reviewer: ['opus'] } },
+      `${F}: models.reviewer: expected a non-empty string (a model alias or id), got ["opus"]`,
+    ],
+    [{ maxAgentDuration: 0 }, `${F}: maxAgentDuration: expected an integer ≥ 1 (seconds), got 0`],
+    [{ shutdownTimeout: 1.5 }, `${F}: shutdownTimeout: expected an integer ≥ 1 (seconds), got 1.5`],
+    [{ scheduler: [] }, `${F}: scheduler: expected an object, got []`],
+    [
+      { scheduler: { maxConcurrentAgents: 'three' } },
+      `${F}: scheduler.maxConcurrentAgents: expected an integer ≥ 1, got "three"`,
+    ],
+    [{ scheduler: { maxAttempts: 0 } }, `${F}: scheduler.maxAttempts: expected an integer ≥ 1, got 0`],
+    [
+      { scheduler: { retryBaseDelay: -1 } },
+      `${F}: scheduler.retryBaseDelay: expected an integer ≥ 1 (seconds), got -1`,
+    ],
+    [
+      { scheduler: { retryMaxDelay: '900' } },
+      `${F}: scheduler.retryMaxDelay: expected an integer ≥ 1 (seconds), got "900"`,
+    ],
+    [
+      { scheduler: { retryBaseDelay: 60, retryMaxDelay: 10 } },
+      `${F}: scheduler.retryMaxDelay: expected an integer ≥ scheduler.retryBaseDelay, got 10`,
+    ],
+    [
+      { scheduler: { stallTimeout: true } },
+      `${F}: scheduler.stallTimeout: expected an integer ≥ 1 (seconds), got true`,
+    ],
+    [{ maxReviewRounds: 0 }, `${F}: maxReviewRounds: expected an integer ≥ 1, got 0`],
+    [{ pollIntervals: 30 }, `${F}: pollIntervals: expected an object, got 30`],
+    [
+      { pollIntervals: { workItems: 0 } },
+      `${F}: pollIntervals.workItems: expected an integer ≥ 1 (seconds), got 0`,
+    ],
+    [
+      { pollIntervals: { revisions: 'x' } },
+      `${F}: pollIntervals.revisions: expected an integer ≥ 1 (seconds), got "x"`,
+    ],
+    [
+      { pollIntervals: { specs: 2.5 } },
+      `${F}: pollIntervals.specs: expected an integer ≥ 1 (seconds), got 2.5`,
+    ],
+    [
+      { worktree: { setupCommand: false } },
+      `${F}: worktree.setupCommand: expected a shell command, 'none', or null (detect from the lockfile), got false`,
+    ],
+    [
+      { checks: { command: 5 } },
+      `${F}: checks.command: expected a shell command, or null (no checks), got 5`,
+    ],
+    [{ checks: { timeout: 0 } }, `${F}: checks.timeout: expected an integer ≥ 1 (seconds), got 0`],
+    [
+      { contextPaths: '.claude/CLAUDE.md' },
+      `${F}: contextPaths: expected a list of file paths, got ".claude/CLAUDE.md"`,
+    ],
+    [
+      { contextPaths: ['ok.md', 4] },
+      `${F}: contextPaths[1]: expected a non-empty string (a path relative to the repository root), got 4`,
+    ],
+    [
+      { logging: { level: 'verbose' } },
+      `${F}: logging.level: expected 'debug', 'info', 'warn' or 'error', got "verbose"`,
+    ],
+    [{ logging: { agentSessions: 'yes' } }, `${F}: logging.agentSessions: expected true or false, got "yes"`],
+    [
+      { bashValidator: { extraAllowedCommands: 'make' } },
+      `${F}: bashValidator.extraAllowedCommands: expected a list, got "make"`,
+    ],
+    [
+      { bashValidator: { extraAllowedCommands: ['make test'] } },
+      `${F}: bashValidator.extraAllowedCommands[0]: a command name has no spaces, got "make test"`,
+    ],
+    [
+      { bashValidator: { extraAllowedCommands: [''] } },
+      `${F}: bashValidator.extraAllowedCommands[0]: expected a non-empty string, got ""`,
+    ],
+    [
+      { bashValidator: { extraBlockPatterns: ['('] } },
+      `${F}: bashValidator.extraBlockPatterns[0]: not a valid regular expression, got "("`,
+    ],
+    [[], `${F}: (root): expected an object, got []`],
+    ['"text"', `${F}: (root): expected an object, got "text"`],
+  ])('%j', async (content, expected) => {
+    expect(await errorsFor(content)).toEqual([expected]);
+  });
+
+  it('reports every problem at once, not only the first', async () => {
+    const errors = await errorsFor({
+      maxAgentDuration: 'long',
+      logging: { level: 'loud' },
+      checks: { timeout: 0 },
+    });
+    expect(errors).toHaveLength(3);
+  });
+});
+
+describe('loadConfig: unknown keys are errors', () => {
+  it('names a top-level typo, suggests the key and lists the known ones', async () => {
+    expect(await errorsFor({ specDir: 'specs' })).toEqual([
+      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, defaultBranch, specsDir, runtimes, models, maxAgentDuration, shutdownTimeout, scheduler, maxReviewRounds, pollIntervals, worktree, checks, contextPaths, logging, bashValidator',
+    ]);
+  });
+
+  it('names nested unknown keys with their full path', async () => {
+    expect(await errorsFor({ scheduler: { maxConcurentAgents: 2, colour: 'blue' } })).toEqual([
+      'flotilla.config.json: scheduler.maxConcurentAgents: unknown key (did you mean "maxConcurrentAgents"?); expected one of: maxConcurrentAgents, maxAttempts, retryBaseDelay, retryMaxDelay, stallTimeout',
+      'flotilla.config.json: scheduler.colour: unknown key; expected one of: maxConcurrentAgents, maxAttempts, retryBaseDelay, retryMaxDelay, stallTimeout',
+    ]);
+    expect(await errorsFor({ runtimes: { planer: 'claude' } })).toEqual([
+      'flotilla.config.json: runtimes.planer: unknown key (did you mean "planner"?); expected one of: planner, implementor, reviewer',
+    ]);
+    expect(await errorsFor({ bashValidator: { allow: ['make'] } })).toEqual([
+      'flotilla.config.json: bashValidator.allow: unknown key; expected one of: extraAllowedCommands, extraBlockPatterns',
+    ]);
+  });
+});
+
+describe('loadConfig: malformed JSON names the line and column', () => {
+  it.each([
+    ['{\n  "specsDir": "docs",\n}\n', 'line 3, column 1: expected a double-quoted property name, found "}"'],
+    ['{\n  "specsDir" "docs"\n}', `line 2, column 14: expected ':' after the property name, found "\\""`],
+    ['{\n  "checks": { "command": npm test }\n}', 'line 2, column 26: expected a value, found "n"'],
+    ['{ "a": [1, 2 }', `line 1, column 14: expected ',' or ']', found "}"`],
+    ['{ "a": 1 } trailing', 'line 1, column 12: expected end of file, found "t"'],
+    ['', 'line 1, column 1: expected a value, found end of file'],
+    [
+      '{\n  "a": "unterminated\n}',
+      'line 2, column 21: expected a closing quote (control characters must be escaped), found "\\n"',
+    ],
+  ])('%j', async (text, detail) => {
+    expect(await errorsFor(text)).toEqual([`flotilla.config.json: invalid JSON at ${detail}`]);
+  });
+});
+
+describe('loadConfig: secrets are never read from the file', () => {
+  it('rejects secret-looking keys at any depth and says to use environment variables', async () => {
+    const errors = await errorsFor({
+      apiKey: 'sk-ant-123',
+      checks: { token: 'x' },
+      models: { planner: 'opus', anthropic_api_key: 'k' },
+      password: 'p',
+    });
+    expect(errors).toHaveLength(4);
+    expect(errors[0]).toBe(
+      'flotilla.config.json: apiKey: looks like a secret; secrets are never read from the config file — set them as environment variables (e.g. ANTHROPIC_API_KEY) and remove this key',
+    );
+    expect(errors.slice(1).map((error) => error.split(': ')[1])).toEqual([
+      'checks.token',
+      'models.anthropic_api_key',
+      'password',
+    ]);
+    // The secret is not echoed back.
+    expect(errors.join('\n')).not.toContain('sk-ant-123');
+  });
+
+  it('still reports the other problems next to a secret', async () => {
+    const errors = await errorsFor({ githubToken: 'x', maxReviewRounds: 0 });
+    expect(errors).toEqual([
+      expect.stringContaining('githubToken: looks like a secret'),
+      'flotilla.config.json: maxReviewRounds: expected an integer ≥ 1, got 0',
+    ]);
+  });
+});
+
+describe('loadConfig: unreadable file', () => {
+  it('reports a config path that is a directory', async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'flotilla.config.json'));
+    const result = await loadConfig(dir);
+    expect(result).toMatchObject({
+      ok: false,
+      errors: [expect.stringMatching(/^flotilla\.config\.json: cannot read .*EISDIR/)],
+    });
+  });
+});
+
+describe('resolveFlotillaPaths', () => {
+  it('puts state under .flotilla and worktrees under .worktrees', () => {
+    expect(resolveFlotillaPaths('/repo')).toEqual({
+      stateDir: '/repo/.flotilla',
+      dbPath: '/repo/.flotilla/flotilla.db',
+      logsDir: '/repo/.flotilla/logs',
+      sessionsDir: '/repo/.flotilla/logs/sessions',
+      worktreesDir: '/repo/.worktrees',
+    });
+  });
+});

@@ -1,0 +1,25 @@
+import { join } from 'node:path';
+
+export interface FlotillaPaths {
+  /** `.flotilla/`: everything Flotilla writes that is not a worktree (git-ignored by `flotilla init`). */
+  stateDir: string;
+  dbPath: string;
+  logsDir: string;
+  /** Agent session transcripts. */
+  sessionsDir: string;
+  /** `.worktrees/`: one git worktree per implementor run (git-ignored by `flotilla init`). */
+  worktreesDir: string;
+}
+
+/** Where Flotilla keeps its files in a repository. Fixed locations, not configurable. */
+export function resolveFlotillaPaths(repoRoot: string): FlotillaPaths {
+  const stateDir = join(repoRoot, '.flotilla');
+  const logsDir = join(stateDir, 'logs');
+  return {
+    stateDir,
+    dbPath: join(stateDir, 'flotilla.db'),
+    logsDir,
+    sessionsDir: join(logsDir, 'sessions'),
+    worktreesDir: join(repoRoot, '.worktrees'),
+  };
+}
