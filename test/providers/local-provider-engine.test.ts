@@ -1,0 +1,152 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../../src/engine/create-engine.ts';
+import {
+  buildAddFilePatch,
+  buildImplementorResult,
+  buildReviewerResult,
+} from '../../src/engine/runtime-adapter/scripted/build-scripted-results.ts';
+import { buildResultRun } from '../../src/engine/runtime-adapter/scripted/build-scripted-runs.ts';
+import { createScriptedAdapter } from '../../src/engine/runtime-adapter/scripted/create-scripted-adapter.ts';
+import {
+  createTempGitRepo,
+  type TempGitRepo,
+} from '../../src/engine/runtime-adapter/worktree/create-temp-git-repo.ts';
+import { createRecordingLogger, silentLogger } from '../../src/logging/logger.ts';
+import { createLocalProvider, type LocalProvider } from '../../src/providers/local/create-local-provider.ts';
+import { createTempDir } from '../../src/storage/test-support/create-temp-dir.ts';
+
+/** The sample project's test: fails unless the implementor's module exports 42. */
+const CHECK_SCRIPT = [
+  "import { answer } from './src/answer.mjs';",
+  "if (answer !== 42) { console.error('expected 42, got ' + answer); process.exit(1); }",
+  "console.log('1 test passed');",
+  '',
+].join('\n');
+
+interface World {
+  repo: TempGitRepo;
+  dir: ReturnType<typeof createTempDir>;
+  provider: LocalProvider;
+  engine: Engine;
+}
+
+let world: World | null = null;
+afterEach(async () => {
+  if (world === null) return;
+  await world.engine.stop();
+  await world.provider.runPendingChecks();
+  world.provider.close();
+  await world.repo.cleanup();
+  world.dir.remove();
+  world = null;
+});
+
+async function setUp(answer: number): Promise<World> {
+  const repo = await createTempGitRepo();
+  await repo.commit('sample project', { 'README.md': '# Sample\n', 'check.mjs': CHECK_SCRIPT });
+  const dir = createTempDir('flotilla-local-engine-');
+  const provider = createLocalProvider({
+    repoRoot: repo.root,
+    defaultBranch: 'main',
+    specsDir: 'docs/specs',
+    dbPath: join(dir.path, '.flotilla', 'flotilla.db'),
+    checksCommand: 'node check.mjs',
+    checksTimeoutMs: 30_000,
+    logsDir: join(dir.path, 'logs'),
+    logger: silentLogger,
+  });
+  const adapter = createScriptedAdapter({
+    implementor: [
+      buildResultRun(
+        buildImplementorResult('completed', {
+          summary: 'Added the answer',
+          patch: buildAddFilePatch('src/answer.mjs', `export const answer = ${answer};\n`),
+        }),
+      ),
+    ],
+    reviewer: [buildResultRun(buildReviewerResult('approve', { summary: 'Correct and tested' }))],
+  });
+  const engine = createEngine({
+    provider,
+    createRuntimeAdapters: () => ({ planner: adapter, implementor: adapter, reviewer: adapter }),
+    logger: createRecordingLogger(),
+    pollIntervals: { workItems: 3600, revisions: 3600, specs: 3600 },
+    shutdownTimeout: 5,
+    scheduler: { retryBaseDelay: 0.01, retryMaxDelay: 0.05 },
+  });
+  world = { repo, dir, provider, engine };
+  return world;
+}
+
+/** Polls and drains the loop a few times, letting background checks finish in between. */
+async function settle({ engine, provider }: World): Promise<void> {
+  for (let round = 0; round < 5; round += 1) {
+    await engine.pollNow();
+    await engine.whenQuiescent();
+    await provider.runPendingChecks();
+  }
+}
+
+describe('engine on the local provider', () => {
+  it('takes one item from pending to approved with real git, SQLite and checks', async () => {
+    const w = await setUp(42);
+    const { provider, repo, engine } = w;
+    const mainBefore = (await repo.git(['rev-parse', 'main'])).trim();
+    const item = await provider.workItemWriter.createWorkItem({
+      title: 'Compute the answer',
+      body: 'Objective: export `answer` from src/answer.mjs',
+      labels: ['priority:high'],
+      blockedBy: [],
+    });
+
+    await engine.start();
+    await settle(w);
+
+    const finished = await provider.workItemReader.getWorkItem(item.id);
+    expect(finished?.status).toBe('approved');
+    const revisionID = finished?.linkedRevision ?? '';
+    const revision = await provider.revisionReader.getRevision(revisionID);
+    expect(revision).toMatchObject({
+      headRef: `flotilla/${item.id}`,
+      workItemID: item.id,
+      pipeline: { status: 'success', url: null, reason: null },
+    });
+    expect(revision?.body).toContain(`Closes #${item.id}`);
+    expect((await provider.revisionReader.getReviewHistory(revisionID)).reviews).toEqual([
+      { author: 'flotilla', state: 'APPROVED', body: 'Correct and tested' },
+    ]);
+    const comments = provider.tracker.workItems.getWorkItemComments(item.id).map((comment) => comment.body);
+    expect(comments.join('\n')).toContain('Added the answer');
+
+    // The branch holds the implementation; the user's checkout, main and worktree list are untouched.
+    expect(await repo.git(['show', `flotilla/${item.id}:src/answer.mjs`])).toBe(
+      'export const answer = 42;\n',
+    );
+    expect((await repo.git(['rev-parse', 'main'])).trim()).toBe(mainBefore);
+    expect(await repo.git(['status', '--porcelain'])).toBe('');
+    expect((await repo.git(['worktree', 'list', '--porcelain'])).match(/^worktree /gm)).toHaveLength(1);
+  });
+
+  it('never reviews a revision whose checks fail: the item waits in review with the failure visible', async () => {
+    const w = await setUp(41);
+    const { provider, engine } = w;
+    const item = await provider.workItemWriter.createWorkItem({
+      title: 'Compute the answer',
+      body: 'Objective: export `answer`',
+      labels: [],
+      blockedBy: [],
+    });
+
+    await engine.start();
+    await settle(w);
+
+    const waiting = await provider.workItemReader.getWorkItem(item.id);
+    expect(waiting?.status).toBe('review');
+    const revision = await provider.revisionReader.getRevision(waiting?.linkedRevision ?? '');
+    expect(revision?.pipeline?.status).toBe('failure');
+    expect(revision?.pipeline?.reason).toContain('expected 42, got 41');
+    expect((await provider.revisionReader.getReviewHistory(revision?.id ?? '')).reviews).toEqual([]);
+    expect(Object.values(engine.getState().agentRuns).map((run) => run.role)).toEqual(['implementor']);
+  });
+});
