@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
@@ -35,6 +36,16 @@ describe('flotilla demo', () => {
         expect(readFileSync(run.logFilePath!, 'utf8')).toContain('Outcome: completed');
       }
       expect(existsSync(`${outcome.repoRoot}/.worktrees/agent/flotilla/1`)).toBe(false);
+      // The reworked revision is a real branch carrying the reviewer's requested change; checks passed on it.
+      const greet = execFileSync('git', ['show', 'flotilla/1:src/greet.js'], {
+        cwd: outcome.repoRoot,
+      }).toString();
+      expect(greet).toContain('name.trim()');
+      expect(output).toMatch(
+        /revision 3 on branch flotilla\/1 @ [0-9a-f]{8} \(checks success; reviews: DISMISSED, APPROVED\)/,
+      );
+      // The user's checkout is untouched.
+      expect(execFileSync('git', ['status', '--porcelain'], { cwd: outcome.repoRoot }).toString()).toBe('');
     } finally {
       await rm(outcome.repoRoot, { recursive: true, force: true });
     }
