@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { registerBashCheckCommand } from './commands/bash-check-command.ts';
 import { registerDemoCommand } from './commands/demo-command.ts';
 import { registerHookCommand } from './commands/hook-command.ts';
+import { registerInitCommand } from './commands/init-command.ts';
 
 /** Builds the `flotilla` command tree. Each subcommand registers itself from its own module. */
 export function buildProgram(): Command {
@@ -12,6 +13,7 @@ export function buildProgram(): Command {
   registerDemoCommand(program);
   registerBashCheckCommand(program);
   registerHookCommand(program);
+  registerInitCommand(program);
   return program;
 }
 

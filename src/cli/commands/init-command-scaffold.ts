@@ -1,0 +1,150 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { CONFIG_FILE_NAME } from '../../config/index.ts';
+import { AGENT_ROLES } from '../../domain/index.ts';
+import { buildAgentFile } from './init-command-agent-templates.ts';
+
+export type ScaffoldAction = 'created' | 'kept' | 'updated';
+
+export interface ScaffoldEntry {
+  /** Relative to the repository root, with `/` separators. */
+  path: string;
+  action: ScaffoldAction;
+}
+
+export interface ScaffoldOptions {
+  /** Overwrite generated files that differ from the defaults (never `.claude/CLAUDE.md`). */
+  force: boolean;
+}
+
+const GITIGNORE_ENTRIES = ['.flotilla/', '.worktrees/'];
+
+const CLAUDE_MD = `# Project context
+
+This file is appended to every Flotilla agent's prompt (\`contextPaths\` in \`flotilla.config.json\`).
+Describe what an agent needs to work here:
+
+- how to build, test, type-check and lint (the exact commands);
+- the code conventions: layout, naming, test placement, commit message style;
+- anything an agent must never do in this repository.
+`;
+
+const EXAMPLE_SPEC = `---
+status: draft
+---
+# Example feature
+
+Flotilla plans specs whose frontmatter says \`status: approved\`. This one is a draft, so it is ignored until
+you change its status. Replace it with a real spec: what to build, why, and how to tell it is done.
+
+## Acceptance criteria
+
+1. A concrete, testable statement of behaviour.
+2. Another one — each criterion becomes something an implementor tests and a reviewer checks.
+
+## Constraints
+
+- Libraries, interfaces or files that must not change.
+`;
+
+/**
+ * Writes the files `flotilla init` owns into repoRoot. Existing files are kept unless `force` (and
+ * `.claude/CLAUDE.md`, the user's own context, is only ever created); `.gitignore` gains the missing
+ * Flotilla entries and keeps everything else. Idempotent: a second run reports every file as kept.
+ */
+export async function scaffoldRepository(
+  repoRoot: string,
+  options: ScaffoldOptions,
+): Promise<ScaffoldEntry[]> {
+  const files: { path: string; content: string; overwritable: boolean }[] = [
+    { path: CONFIG_FILE_NAME, content: await buildConfigFile(repoRoot), overwritable: true },
+    ...AGENT_ROLES.map((role) => ({
+      path: `.claude/agents/${role}.md`,
+      content: buildAgentFile(role),
+      overwritable: true,
+    })),
+    { path: '.claude/CLAUDE.md', content: CLAUDE_MD, overwritable: false },
+    { path: 'docs/specs/example.md', content: EXAMPLE_SPEC, overwritable: true },
+  ];
+  const entries: ScaffoldEntry[] = [];
+  for (const file of files) {
+    entries.push({
+      path: file.path,
+      action: await writeOwnedFile(
+        join(repoRoot, file.path),
+        file.content,
+        options.force && file.overwritable,
+      ),
+    });
+  }
+  entries.push({ path: '.gitignore', action: await updateGitignore(join(repoRoot, '.gitignore')) });
+  return entries;
+}
+
+async function writeOwnedFile(path: string, content: string, overwrite: boolean): Promise<ScaffoldAction> {
+  const existing = await readIfExists(path);
+  if (existing === undefined) {
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, content);
+    return 'created';
+  }
+  if (existing === content || !overwrite) return 'kept';
+  await writeFile(path, content);
+  return 'updated';
+}
+
+/** Appends the missing entries under a `# Flotilla` heading; `.flotilla`, `/.flotilla/`… count as present. */
+async function updateGitignore(path: string): Promise<ScaffoldAction> {
+  const existing = await readIfExists(path);
+  const present = new Set(
+    (existing ?? '').split(/\r?\n/).map((line) => line.trim().replace(/^\//, '').replace(/\/$/, '')),
+  );
+  const missing = GITIGNORE_ENTRIES.filter((entry) => !present.has(entry.replace(/\/$/, '')));
+  if (missing.length === 0) return 'kept';
+  const separator = existing === undefined || existing === '' ? '' : existing.endsWith('\n') ? '\n' : '\n\n';
+  await writeFile(path, `${existing ?? ''}${separator}# Flotilla\n${missing.join('\n')}\n`);
+  return existing === undefined ? 'created' : 'updated';
+}
+
+/**
+ * A minimal config: the choices a user is most likely to edit. Everything else has a documented default
+ * (src/config/README.md); the checks command is guessed from package.json's test script and lockfile.
+ */
+async function buildConfigFile(repoRoot: string): Promise<string> {
+  const config = {
+    provider: 'local',
+    specsDir: 'docs/specs',
+    runtimes: { planner: 'claude', implementor: 'claude', reviewer: 'claude' },
+    scheduler: { maxConcurrentAgents: 3 },
+    checks: { command: await detectTestCommand(repoRoot) },
+  };
+  return `${JSON.stringify(config, null, 2)}\n`;
+}
+
+async function detectTestCommand(repoRoot: string): Promise<string | null> {
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse((await readIfExists(join(repoRoot, 'package.json'))) ?? 'null');
+  } catch {
+    return null; // an unparsable package.json is not init's problem to report
+  }
+  const scripts = isRecord(manifest) ? manifest.scripts : undefined;
+  if (!isRecord(scripts) || typeof scripts.test !== 'string') return null;
+  if (existsSync(join(repoRoot, 'pnpm-lock.yaml'))) return 'pnpm test';
+  if (existsSync(join(repoRoot, 'yarn.lock'))) return 'yarn test';
+  return 'npm test';
+}
+
+async function readIfExists(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
