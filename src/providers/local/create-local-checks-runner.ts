@@ -107,6 +107,11 @@ export function createLocalChecksRunner(options: LocalChecksRunnerOptions): Loca
   return {
     schedule,
     async runPending() {
+      // After stop() the database may be closed: nothing to restart, only runs to wait for.
+      if (stopped) {
+        await Promise.all([...inFlight.values()]);
+        return;
+      }
       for (const revision of revisions.listRevisions()) {
         if (revision.pipeline?.status === 'pending') schedule(revision.id);
       }

@@ -7,6 +7,7 @@ import {
   type TempGitRepo,
 } from '../../engine/runtime-adapter/worktree/create-temp-git-repo.ts';
 import { silentLogger } from '../../logging/logger.ts';
+import { openDatabase } from '../../storage/index.ts';
 import { createTempDir } from '../../storage/test-support/create-temp-dir.ts';
 import {
   createLocalProvider,
@@ -152,6 +153,44 @@ describe('createLocalProvider: revisions on git', () => {
     expect(await repo.git(['branch', '--list', 'flotilla/*'])).toBe('');
   });
 
+  it('puts the branch back when recording the revision fails after the branch was written', async () => {
+    const db = openDatabase(join(dir.path, 'own.db'));
+    try {
+      const provider = createLocalProvider({
+        repoRoot: repo.root,
+        defaultBranch: 'main',
+        specsDir: 'docs/specs',
+        db,
+        checksCommand: null,
+        checksTimeoutMs: 30_000,
+        logsDir: join(dir.path, 'logs'),
+        logger: silentLogger,
+      });
+      const item = await createItem(provider);
+      const first = await provider.revisionWriter.createFromPatch(patchInput(item.id));
+      db.exec(
+        "CREATE TRIGGER fail_push BEFORE INSERT ON revision_pushes BEGIN SELECT RAISE(ABORT, 'disk full'); END",
+      );
+      const other = await createItem(provider, 'Other');
+      await expect(provider.revisionWriter.createFromPatch(patchInput(other.id))).rejects.toThrow(
+        /disk full/,
+      );
+      await expect(
+        provider.revisionWriter.createFromPatch(
+          patchInput(item.id, buildAddFilePatch('src/feature.ts', 'export const f = 2;\n')),
+        ),
+      ).rejects.toThrow(/disk full/);
+      // The new branch is gone; the existing one points where the recorded head says.
+      expect(await repo.git(['branch', '--list', `flotilla/${other.id}`])).toBe('');
+      expect((await repo.git(['rev-parse', `flotilla/${item.id}`])).trim()).toBe(first.headSHA);
+      expect((await provider.revisionReader.getRevision(first.id))?.headSHA).toBe(first.headSHA);
+      provider.close();
+      expect(db.open).toBe(true); // the caller's database stays open
+    } finally {
+      db.close();
+    }
+  });
+
   it('lists a revision file for binary, renamed and deleted files from the real commit', async () => {
     const provider = open();
     const item = await createItem(provider);
@@ -268,6 +307,7 @@ describe('createLocalProvider: checks', () => {
     expect(checks.calls).toHaveLength(1);
     crashed.close(); // "crash": the run never reports
     checks.calls[0]?.settle({ status: 'failure' });
+    await crashed.runPendingChecks(); // waits for the run, restarts nothing, does not touch the closed db
     providers.splice(providers.indexOf(crashed), 1);
 
     const restarted = open({ checksCommand: PASS });
