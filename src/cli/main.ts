@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerBashCheckCommand } from './commands/bash-check-command.ts';
 import { registerDemoCommand } from './commands/demo-command.ts';
+import { registerRunCommand } from './commands/run-command.ts';
 import { registerHookCommand } from './commands/hook-command.ts';
 import { registerInitCommand } from './commands/init-command.ts';
 
@@ -10,6 +11,7 @@ export function buildProgram(): Command {
     .description('Control plane for agentic software development')
     .exitOverride()
     .showHelpAfterError();
+  registerRunCommand(program);
   registerDemoCommand(program);
   registerBashCheckCommand(program);
   registerHookCommand(program);

@@ -30,6 +30,18 @@ function buildDemoFiles(): Record<string, string> {
       2,
     )}\n`,
     'README.md': '# greetings\n\nA sample project for the Flotilla demo.\n',
+    'flotilla.config.json': `${JSON.stringify(
+      {
+        specsDir: 'docs/specs',
+        checks: { command: 'npm test', timeout: 120 },
+        worktree: { setupCommand: 'none' },
+        pollIntervals: { workItems: 2, revisions: 2, specs: 2 },
+        maxAgentDuration: 300,
+        shutdownTimeout: 30,
+      },
+      null,
+      2,
+    )}\n`,
     '.gitignore': 'node_modules/\n.flotilla/\n.worktrees/\n',
     '.claude/CLAUDE.md':
       'Conventions: ES modules, tests with node:test beside the code in test/, conventional commits.\n',

@@ -1,14 +1,13 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AgentRun, EngineEvent } from '../domain/index.ts';
-import { createEngine } from '../engine/create-engine.ts';
-import { createBashValidatorHook } from '../engine/runtime-adapter/bash-validator/create-bash-validator-hook.ts';
-import { createClaudeAdapter } from '../engine/runtime-adapter/create-claude-adapter.ts';
+import { describeEvent } from '../cli/progress/describe-event.ts';
+import { loadConfig, resolveFlotillaPaths } from '../config/index.ts';
+import { createControlPlane } from '../control-plane/create-control-plane.ts';
+import { waitUntilIdle } from '../control-plane/wait-until-idle.ts';
+import type { AgentRun } from '../domain/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import { createModelServer } from '../model-server/create-model-server.ts';
 import { loadScenarioFile } from '../model-server/load-scenario-file.ts';
-import { createLocalProvider } from '../providers/local/create-local-provider.ts';
-import { createEngineStatePersistence, openDatabase } from '../storage/index.ts';
 import { createDemoRepository } from './create-demo-repository.ts';
 
 export interface DemoOptions {
@@ -29,42 +28,6 @@ export interface DemoOutcome {
 
 const SCENARIO_PATH = join(import.meta.dirname, 'demo-scenario.json');
 
-function describeEvent(event: EngineEvent): string | null {
-  switch (event.type) {
-    case 'specChanged':
-      return `spec ${event.filePath} ${event.changeType} (${event.frontmatterStatus})`;
-    case 'workItemChanged':
-      if (!event.workItem) return null;
-      return event.oldStatus === null
-        ? `work item #${event.workItemID} "${event.workItem.title}" created (${event.newStatus})`
-        : `work item #${event.workItemID} ${event.oldStatus} → ${event.newStatus}`;
-    case 'plannerStarted':
-    case 'implementorStarted':
-    case 'reviewerStarted':
-      return `${event.type.replace('Started', '')} started (session ${event.sessionID.slice(0, 8)})`;
-    case 'implementorCompleted':
-      return `implementor finished #${event.workItemID}: ${event.result.outcome}`;
-    case 'reviewerCompleted':
-      return `reviewer finished #${event.workItemID}: ${event.result.review.verdict} — ${event.result.review.summary}`;
-    case 'plannerCompleted':
-      return `planner finished: ${event.result.create.length} item(s) to create`;
-    case 'plannerFailed':
-    case 'implementorFailed':
-    case 'reviewerFailed':
-      return `${event.type.replace('Failed', '')} failed (${event.reason}): ${event.error}`;
-    case 'revisionChanged':
-      return event.revision && event.oldPipelineStatus === null
-        ? `revision ${event.revisionID} created on ${event.revision.headRef} for #${event.workItemID}`
-        : null;
-    case 'commandFailed':
-      return `command ${event.command.type} failed: ${event.error}`;
-    case 'errorRecorded':
-      return `error (${event.source}): ${event.message}`;
-    default:
-      return null;
-  }
-}
-
 /**
  * The whole loop in a throwaway repository with the REAL Claude Agent SDK, answered by the scripted model
  * server (no network, no API key): an approved spec is planned into two items (the second blocked by the
@@ -78,48 +41,20 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
   print(`demo repository: ${repo.root}`);
   const server = await createModelServer(await loadScenarioFile(SCENARIO_PATH));
   print(`scripted model server: ${server.url}`);
-  // The local provider: work items and reviews in SQLite, revisions as real branches, `npm test` as checks.
-  const db = openDatabase(join(repo.root, '.flotilla', 'flotilla.db'));
-  const persistence = createEngineStatePersistence(db);
-  const provider = createLocalProvider({
+  const loaded = await loadConfig(repo.root);
+  if (!loaded.ok) throw new Error(`demo configuration is invalid: ${loaded.errors.join('; ')}`);
+  // The same wiring as `flotilla run`: the local provider (SQLite, revision branches, `npm test` as checks),
+  // run history, the Claude adapter — pointed at the scripted model server.
+  const controlPlane = await createControlPlane({
     repoRoot: repo.root,
-    defaultBranch: 'main',
-    specsDir: 'docs/specs',
-    db,
-    checksCommand: 'npm test',
-    checksTimeoutMs: 120_000,
-    logsDir: join(repo.root, '.flotilla', 'logs', 'checks'),
+    config: loaded.config,
     logger,
+    extraEnv: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'flotilla-demo', ...repo.gitEnv },
   });
-  const logsDir = join(repo.root, '.flotilla', 'logs');
+  const { engine, provider } = controlPlane;
+  const logsDir = resolveFlotillaPaths(repo.root).logsDir;
   const startedAt = Date.now();
-  const engine = createEngine({
-    provider,
-    logger,
-    initialState: persistence.loadInitialState(),
-    pollIntervals: { workItems: 2, revisions: 2, specs: 2 },
-    shutdownTimeout: 30,
-    createRuntimeAdapters: (deps) => {
-      const adapter = createClaudeAdapter(
-        {
-          repoRoot: repo.root,
-          defaultBranch: 'main',
-          contextPaths: ['.claude/CLAUDE.md'],
-          bashValidatorHook: createBashValidatorHook(),
-          logger,
-          setupCommand: 'none',
-          stateDir: join(repo.root, '.flotilla', 'claude'),
-          maxAgentDuration: 300,
-          logging: { agentSessions: true, logsDir },
-          extraEnv: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'flotilla-demo', ...repo.gitEnv },
-        },
-        deps,
-      );
-      return { planner: adapter, implementor: adapter, reviewer: adapter };
-    },
-  });
-  engine.onEvent((event, state) => {
-    persistence.record(event, state);
+  engine.onEvent((event) => {
     const line = describeEvent(event);
     if (line) print(`  [${((Date.now() - startedAt) / 1000).toFixed(1).padStart(5)}s] ${line}`);
   });
@@ -134,19 +69,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
   timer.unref();
   try {
     await engine.start();
-    // Idle = nothing queued or running and no checks pending after a fresh poll, twice in a row.
-    for (let quiet = 0; quiet < 2 && !timedOut; ) {
-      await engine.whenQuiescent();
-      await provider.runPendingChecks();
-      await engine.pollNow();
-      await engine.whenQuiescent();
-      const state = engine.getState();
-      const busy =
-        Object.values(state.agentRuns).some(
-          (run) => run.status === 'requested' || run.status === 'running',
-        ) || Object.values(state.revisions).some((revision) => revision.pipeline?.status === 'pending');
-      quiet = busy ? 0 : quiet + 1;
-    }
+    await waitUntilIdle(controlPlane, () => timedOut);
   } finally {
     clearTimeout(timer);
     await engine.stop();
@@ -155,8 +78,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
   try {
     return await summarize();
   } finally {
-    provider.close();
-    db.close();
+    await controlPlane.close();
   }
 
   async function summarize(): Promise<DemoOutcome> {

@@ -1,0 +1,138 @@
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { loadConfig, resolveFlotillaPaths } from '../../config/index.ts';
+import { type ControlPlane, createControlPlane } from '../../control-plane/create-control-plane.ts';
+import { waitUntilIdle } from '../../control-plane/wait-until-idle.ts';
+import { runGit } from '../../engine/runtime-adapter/run-command.ts';
+import { createFileLogger } from '../../logging/create-file-logger.ts';
+import { describeEvent } from '../progress/describe-event.ts';
+
+interface RunOptions {
+  headless?: boolean;
+  untilIdle?: boolean;
+  json?: boolean;
+}
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+const err = (line: string) => process.stderr.write(`${line}\n`);
+
+async function findRepoRoot(): Promise<string | null> {
+  try {
+    return (await runGit(['rev-parse', '--show-toplevel'], { cwd: process.cwd() })).stdout.trim();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `flotilla run [--headless] [--until-idle] [--json]`: starts the control plane in the current repository.
+ * Progress is one line per meaningful event on stdout (JSON lines with --json); logs go to
+ * `.flotilla/logs/flotilla.log`, never to the terminal. Ctrl-C stops gracefully (runs cancelled, worktrees
+ * removed); a second Ctrl-C forces.
+ */
+export function registerRunCommand(program: Command): void {
+  program
+    .command('run')
+    .description(
+      'start the control plane in this repository (headless progress lines; the dashboard arrives later)',
+    )
+    .option('--headless', 'line-oriented progress instead of the dashboard (the only mode so far)')
+    .option(
+      '--until-idle',
+      'exit once no run is active or queued, no checks are pending and nothing is dispatchable',
+    )
+    .option('--json', 'progress as JSON lines (one event per line)')
+    .action(async (options: RunOptions) => {
+      const repoRoot = await findRepoRoot();
+      if (!repoRoot) {
+        err('flotilla run: not inside a git repository (run it in your project, or `git init` first)');
+        process.exitCode = 2;
+        return;
+      }
+      const loaded = await loadConfig(repoRoot);
+      if (!loaded.ok) {
+        for (const line of loaded.errors) err(line);
+        err('flotilla run: fix flotilla.config.json (see `flotilla init` for a starting point)');
+        process.exitCode = 2;
+        return;
+      }
+      const paths = resolveFlotillaPaths(repoRoot);
+      const logger = createFileLogger({
+        path: join(paths.logsDir, 'flotilla.log'),
+        level: loaded.config.logging.level,
+      });
+      let controlPlane: ControlPlane;
+      try {
+        controlPlane = await createControlPlane({ repoRoot, config: loaded.config, logger });
+      } catch (error) {
+        err(`flotilla run: ${error instanceof Error ? error.message : String(error)}`);
+        logger.close();
+        process.exitCode = 1;
+        return;
+      }
+      const { engine, recovered } = controlPlane;
+      const emit = (line: string, data?: object) =>
+        options.json ? out(JSON.stringify(data ?? { message: line })) : out(line);
+      if (recovered.interruptedRuns > 0 || recovered.reapedWorktrees.length > 0) {
+        emit(
+          `recovered: ${recovered.interruptedRuns} interrupted run(s) recorded as failed, ${recovered.reapedWorktrees.length} stale worktree(s) removed`,
+          { type: 'recovered', ...recovered },
+        );
+      }
+      engine.onEvent((event) => {
+        if (options.json) {
+          out(JSON.stringify(event));
+          return;
+        }
+        const line = describeEvent(event);
+        if (line) out(`${new Date().toISOString().slice(11, 19)} ${line}`);
+      });
+
+      let stopRequested = false;
+      let interrupts = 0;
+      const onSignal = () => {
+        interrupts += 1;
+        if (interrupts > 1) {
+          err('flotilla run: forced exit');
+          process.exit(130);
+        }
+        stopRequested = true;
+        err('flotilla run: stopping — cancelling runs and removing worktrees (Ctrl-C again to force)');
+        void controlPlane.close();
+      };
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
+
+      try {
+        await engine.start();
+        emit(`flotilla running in ${repoRoot} (logs: ${join(paths.logsDir, 'flotilla.log')})`, {
+          type: 'started',
+          repoRoot,
+        });
+        if (options.untilIdle) {
+          const idle = await waitUntilIdle(controlPlane, () => stopRequested);
+          const errors = engine.getState().errors.length;
+          emit(idle ? `idle${errors ? ` with ${errors} error(s) recorded` : ''}` : 'stopped before idle', {
+            type: 'idle',
+            idle,
+            errors,
+          });
+          process.exitCode = idle && errors === 0 ? 0 : 1;
+        } else {
+          await new Promise<void>((resolve) => {
+            const check = setInterval(() => {
+              if (stopRequested) {
+                clearInterval(check);
+                resolve();
+              }
+            }, 100);
+          });
+        }
+      } finally {
+        await controlPlane.close();
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+        logger.close();
+      }
+    });
+}

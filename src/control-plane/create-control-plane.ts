@@ -1,0 +1,129 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FlotillaConfig } from '../config/index.ts';
+import { resolveFlotillaPaths } from '../config/index.ts';
+import type { AgentRole } from '../domain/index.ts';
+import { createEngine, type Engine } from '../engine/create-engine.ts';
+import { buildBashValidatorRules } from '../engine/runtime-adapter/bash-validator/build-bash-validator-rules.ts';
+import { createBashValidatorHook } from '../engine/runtime-adapter/bash-validator/create-bash-validator-hook.ts';
+import { createClaudeAdapter } from '../engine/runtime-adapter/create-claude-adapter.ts';
+import type { RuntimeAdapter, RuntimeAdapterDeps } from '../engine/runtime-adapter/types.ts';
+import { createWorktreeManager } from '../engine/runtime-adapter/worktree/create-worktree-manager.ts';
+import type { Logger } from '../logging/logger.ts';
+import { createLocalProvider, type LocalProvider } from '../providers/local/create-local-provider.ts';
+import { createEngineStatePersistence, type EngineStatePersistence, openDatabase } from '../storage/index.ts';
+
+export interface ControlPlaneOptions {
+  repoRoot: string;
+  config: FlotillaConfig;
+  logger: Logger;
+  /** Added to every agent's environment (the demo points agents at its scripted model server). */
+  extraEnv?: Readonly<Record<string, string>>;
+}
+
+export interface ControlPlane {
+  engine: Engine;
+  provider: LocalProvider;
+  persistence: EngineStatePersistence;
+  /** What crash recovery found at start: runs a killed process left open, worktrees it left behind. */
+  recovered: { interruptedRuns: number; reapedWorktrees: string[] };
+  /** Whether checks are running or pending for any open revision. */
+  checksPending(): boolean;
+  /** Stops the engine (runs cancelled, worktrees removed), then closes the provider and the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * Everything `flotilla run` (and the demo) runs: the local provider on `.flotilla/flotilla.db`, durable run
+ * history and planned spec SHAs, the Claude adapter for each role, and the engine — after crash recovery
+ * (runs left `running` by a killed process are recorded as failed; their worktrees are reaped).
+ */
+export async function createControlPlane(options: ControlPlaneOptions): Promise<ControlPlane> {
+  const { repoRoot, config, logger } = options;
+  const paths = resolveFlotillaPaths(repoRoot);
+  mkdirSync(paths.logsDir, { recursive: true });
+  for (const role of ['planner', 'implementor', 'reviewer'] as const) {
+    if (config.runtimes[role] !== 'claude') {
+      throw new Error(
+        `flotilla.config.json: runtimes.${role}: '${config.runtimes[role]}' is only available to tests and the demo so far; use 'claude'`,
+      );
+    }
+  }
+
+  const db = openDatabase(paths.dbPath);
+  const persistence = createEngineStatePersistence(db);
+  const interruptedRuns = persistence.recoverInterruptedRuns().length;
+  const reapedWorktrees = await createWorktreeManager({
+    repoRoot,
+    defaultBranch: config.defaultBranch,
+    logger,
+  }).reapStaleWorktrees();
+
+  const provider = createLocalProvider({
+    repoRoot,
+    defaultBranch: config.defaultBranch,
+    specsDir: config.specsDir,
+    db,
+    checksCommand: config.checks.command,
+    checksTimeoutMs: config.checks.timeout * 1000,
+    logsDir: join(paths.logsDir, 'checks'),
+    logger,
+  });
+
+  const createAdapter = (deps: RuntimeAdapterDeps): RuntimeAdapter =>
+    createClaudeAdapter(
+      {
+        repoRoot,
+        defaultBranch: config.defaultBranch,
+        contextPaths: config.contextPaths,
+        bashValidatorHook: createBashValidatorHook(buildBashValidatorRules(config.bashValidator)),
+        logger,
+        setupCommand: config.worktree.setupCommand,
+        stateDir: join(paths.stateDir, 'claude'),
+        models: Object.fromEntries(
+          Object.entries(config.models).filter(
+            (entry): entry is [AgentRole, string] => entry[1] !== undefined,
+          ),
+        ),
+        maxAgentDuration: config.maxAgentDuration,
+        logging: { agentSessions: config.logging.agentSessions, logsDir: paths.sessionsDir },
+        extraEnv: options.extraEnv,
+      },
+      deps,
+    );
+
+  const engine = createEngine({
+    provider,
+    logger,
+    initialState: persistence.loadInitialState(),
+    shutdownTimeout: config.shutdownTimeout,
+    pollIntervals: config.pollIntervals,
+    scheduler: config.scheduler,
+    maxReviewRounds: config.maxReviewRounds,
+    createRuntimeAdapters: (deps) => {
+      const adapter = createAdapter(deps);
+      return { planner: adapter, implementor: adapter, reviewer: adapter };
+    },
+  });
+  engine.onEvent((event, state) => persistence.record(event, state));
+  // Checks a killed process left pending are run again.
+  void provider.runPendingChecks();
+
+  let closing: Promise<void> | null = null;
+  return {
+    engine,
+    provider,
+    persistence,
+    recovered: { interruptedRuns, reapedWorktrees },
+    checksPending: () =>
+      Object.values(engine.getState().revisions).some((revision) => revision.pipeline?.status === 'pending'),
+    close() {
+      closing ??= (async () => {
+        await engine.stop();
+        provider.close();
+        db.close();
+      })();
+      return closing;
+    },
+  };
+}
