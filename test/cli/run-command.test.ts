@@ -1,0 +1,224 @@
+/**
+ * `flotilla run` as a user runs it: a child process in a real repository, agents through the real Claude
+ * Agent SDK answered by the scripted model server on 127.0.0.1.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDemoRepository } from '../../src/demo/create-demo-repository.ts';
+import { createModelServer, loadScenarioFile, type ModelServer } from '../../src/model-server/index.ts';
+import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
+import { createEngineStatePersistence, openDatabase } from '../../src/storage/index.ts';
+
+const BIN = join(import.meta.dirname, '../../bin/flotilla.js');
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+interface Running {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function startRun(
+  repoRoot: string,
+  server: ModelServer,
+  gitEnv: Record<string, string>,
+  args: string[] = [],
+): Running {
+  let output = '';
+  const child = spawn(process.execPath, [BIN, 'run', '--headless', ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, ...gitEnv, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  cleanups.push(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  });
+  return { child, output: () => output, exited };
+}
+
+async function waitFor(
+  check: () => boolean,
+  timeoutMs: number,
+  what: string,
+  context: () => string,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}\n${context()}`);
+}
+
+async function demoRepository() {
+  const repo = await createDemoRepository();
+  cleanups.push(() => rm(repo.root, { recursive: true, force: true }));
+  return repo;
+}
+
+async function serve(scenario: ScenarioSpec): Promise<ModelServer> {
+  const server = await createModelServer(scenario);
+  cleanups.push(() => server.close());
+  return server;
+}
+
+function git(repoRoot: string, args: string[]): string {
+  return execFileSync('git', args, { cwd: repoRoot }).toString();
+}
+
+describe('flotilla run', () => {
+  it('--until-idle plans, implements, reviews and approves the demo backlog, then exits 0', async () => {
+    const repo = await demoRepository();
+    const server = await serve(
+      await loadScenarioFile(join(import.meta.dirname, '../../src/demo/demo-scenario.json')),
+    );
+    const run = startRun(repo.root, server, repo.gitEnv, ['--until-idle']);
+    const code = await run.exited;
+    expect(code, run.output()).toBe(0);
+    expect(run.output()).toContain('work item #1 review → approved');
+    expect(run.output()).toContain('work item #2 review → approved');
+    expect(run.output()).toMatch(/idle\n/);
+    // Logs went to the file, not the terminal.
+    expect(existsSync(join(repo.root, '.flotilla/logs/flotilla.log'))).toBe(true);
+    expect(run.output()).not.toContain('"level"');
+    expect(git(repo.root, ['branch', '--list', 'flotilla/*']).trim().split('\n')).toHaveLength(2);
+  }, 120_000);
+
+  it('after kill -9 during an implementor run, a restart re-dispatches the item, records the interrupted run as failed, and leaks nothing', async () => {
+    const repo = await demoRepository();
+    const plan = {
+      role: 'planner',
+      create: [
+        { tempID: 'a', title: 'Add greet(name)', body: 'Objective: greet.', labels: [], blockedBy: [] },
+      ],
+      close: [],
+      update: [],
+    };
+    const slowServer = await serve({
+      name: 'slow-implementor',
+      routes: [
+        {
+          name: 'planner',
+          match: { systemIncludes: 'You are the planner' },
+          steps: [{ structuredOutput: plan }],
+        },
+        {
+          name: 'implementor',
+          match: { systemIncludes: 'You are the implementor' },
+          steps: [{ delayMs: 120_000, text: 'never answered' }],
+        },
+      ],
+    });
+    const first = startRun(repo.root, slowServer, repo.gitEnv);
+    await waitFor(
+      () => first.output().includes('implementor started'),
+      60_000,
+      'the implementor to start',
+      first.output,
+    );
+    await waitFor(
+      () => existsSync(join(repo.root, '.worktrees/agent/flotilla/1')),
+      10_000,
+      'its worktree',
+      first.output,
+    );
+    first.child.kill('SIGKILL');
+    await first.exited;
+
+    const server = await serve({
+      name: 'finish',
+      routes: [
+        {
+          name: 'reviewer',
+          match: { systemIncludes: 'You are the reviewer' },
+          steps: [
+            {
+              structuredOutput: {
+                role: 'reviewer',
+                review: { verdict: 'approve', summary: 'ok', comments: [] },
+              },
+            },
+          ],
+        },
+        {
+          name: 'implementor',
+          match: { systemIncludes: 'You are the implementor' },
+          steps: [
+            {
+              content: [
+                {
+                  type: 'tool_use',
+                  name: 'Write',
+                  input: {
+                    file_path: '{{cwd}}/src/greet.js',
+                    content: 'export const greet = (n) => `Hello, ${n}!`;\n',
+                  },
+                },
+              ],
+            },
+            { structuredOutput: { role: 'implementor', outcome: 'completed', summary: 'greet added' } },
+          ],
+        },
+      ],
+    });
+    const second = startRun(repo.root, server, repo.gitEnv, ['--until-idle']);
+    const code = await second.exited;
+    expect(code, second.output()).toBe(0);
+    expect(second.output()).toContain(
+      'recovered: 1 interrupted run(s) recorded as failed, 1 stale worktree(s) removed',
+    );
+    expect(second.output()).toContain('work item #1 review → approved');
+
+    const db = openDatabase(join(repo.root, '.flotilla/flotilla.db'));
+    try {
+      const runs = createEngineStatePersistence(db).listRuns({ limit: 20 }).reverse();
+      expect(runs.map((run) => [run.role, run.status])).toEqual([
+        ['planner', 'completed'],
+        ['implementor', 'failed'],
+        ['implementor', 'completed'],
+        ['reviewer', 'completed'],
+      ]);
+      expect(runs[1]?.error).toMatch(/interrupted/);
+    } finally {
+      db.close();
+    }
+    // No duplicate revision, no leaked worktree or agent branch; the planner was not run again.
+    expect(
+      git(repo.root, ['branch', '--list'])
+        .trim()
+        .split('\n')
+        .map((b) => b.replace(/^[*+ ] /, '')),
+    ).toEqual(['flotilla/1', 'main']);
+    expect(git(repo.root, ['worktree', 'list']).trim().split('\n')).toHaveLength(1);
+    expect(
+      server.requests.filter((request) => request.route === undefined && request.kind === 'step'),
+    ).toEqual([]);
+  }, 180_000);
+
+  it('exits 2 with the field named when the configuration is malformed', async () => {
+    const repo = await demoRepository();
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(
+      join(repo.root, 'flotilla.config.json'),
+      '{ "scheduler": { "maxConcurrentAgents": "three" } }\n',
+    );
+    const server = await serve({ name: 'unused', routes: [{ name: 'any', steps: [{ text: 'x' }] }] });
+    const run = startRun(repo.root, server, repo.gitEnv, ['--until-idle']);
+    expect(await run.exited).toBe(2);
+    expect(run.output()).toContain('scheduler.maxConcurrentAgents');
+  }, 30_000);
+});
