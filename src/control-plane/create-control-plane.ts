@@ -12,6 +12,7 @@ import { createWorktreeManager } from '../engine/runtime-adapter/worktree/create
 import type { Logger } from '../logging/logger.ts';
 import { createLocalProvider, type LocalProvider } from '../providers/local/create-local-provider.ts';
 import { createEngineStatePersistence, type EngineStatePersistence, openDatabase } from '../storage/index.ts';
+import { reapOrphanAgentProcesses } from './reap-orphan-agent-processes.ts';
 
 export interface ControlPlaneOptions {
   repoRoot: string;
@@ -26,7 +27,7 @@ export interface ControlPlane {
   provider: LocalProvider;
   persistence: EngineStatePersistence;
   /** What crash recovery found at start: runs a killed process left open, worktrees it left behind. */
-  recovered: { interruptedRuns: number; reapedWorktrees: string[] };
+  recovered: { interruptedRuns: number; reapedWorktrees: string[]; reapedProcesses: number };
   /** Whether checks are running or pending for any open revision. */
   checksPending(): boolean;
   /** Stops the engine (runs cancelled, worktrees removed), then closes the provider and the database. */
@@ -53,6 +54,8 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
   const db = openDatabase(paths.dbPath);
   const persistence = createEngineStatePersistence(db);
   const interruptedRuns = persistence.recoverInterruptedRuns().length;
+  // Agent processes a killed Flotilla left running would keep working in worktrees about to be removed.
+  const reapedProcesses = reapOrphanAgentProcesses(paths.stateDir).length;
   const reapedWorktrees = await createWorktreeManager({
     repoRoot,
     defaultBranch: config.defaultBranch,
@@ -114,7 +117,7 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
     engine,
     provider,
     persistence,
-    recovered: { interruptedRuns, reapedWorktrees },
+    recovered: { interruptedRuns, reapedWorktrees, reapedProcesses },
     checksPending: () =>
       Object.values(engine.getState().revisions).some((revision) => revision.pipeline?.status === 'pending'),
     close() {

@@ -3,7 +3,7 @@
  * Agent SDK answered by the scripted model server on 127.0.0.1.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -74,6 +74,23 @@ async function serve(scenario: ScenarioSpec): Promise<ModelServer> {
   const server = await createModelServer(scenario);
   cleanups.push(() => server.close());
   return server;
+}
+
+/** Processes started for agent runs of this repository (they carry a per-run CLAUDE_CONFIG_DIR). */
+function agentProcessesOf(repoRoot: string): number[] {
+  const marker = `CLAUDE_CONFIG_DIR=${join(repoRoot, '.flotilla/claude/runs')}/`;
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        return readFileSync(`/proc/${entry}/environ`, 'latin1')
+          .split('\0')
+          .some((v) => v.startsWith(marker));
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 function git(repoRoot: string, args: string[]): string {

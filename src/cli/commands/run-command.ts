@@ -73,9 +73,13 @@ export function registerRunCommand(program: Command): void {
       const { engine, recovered } = controlPlane;
       const emit = (line: string, data?: object) =>
         options.json ? out(JSON.stringify(data ?? { message: line })) : out(line);
-      if (recovered.interruptedRuns > 0 || recovered.reapedWorktrees.length > 0) {
+      if (
+        recovered.interruptedRuns > 0 ||
+        recovered.reapedWorktrees.length > 0 ||
+        recovered.reapedProcesses > 0
+      ) {
         emit(
-          `recovered: ${recovered.interruptedRuns} interrupted run(s) recorded as failed, ${recovered.reapedWorktrees.length} stale worktree(s) removed`,
+          `recovered: ${recovered.interruptedRuns} interrupted run(s) recorded as failed, ${recovered.reapedWorktrees.length} stale worktree(s) removed, ${recovered.reapedProcesses} orphaned agent process(es) ended`,
           { type: 'recovered', ...recovered },
         );
       }
