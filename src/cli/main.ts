@@ -1,9 +1,13 @@
 import { Command, CommanderError } from 'commander';
 import { registerBashCheckCommand } from './commands/bash-check-command.ts';
 import { registerDemoCommand } from './commands/demo-command.ts';
-import { registerRunCommand } from './commands/run-command.ts';
 import { registerHookCommand } from './commands/hook-command.ts';
 import { registerInitCommand } from './commands/init-command.ts';
+import { registerLogsCommand } from './commands/logs-command.ts';
+import { registerMergeCommand } from './commands/merge-command.ts';
+import { registerRunCommand } from './commands/run-command.ts';
+import { registerRunsCommand } from './commands/runs-command.ts';
+import { registerWorkCommand } from './commands/work-command.ts';
 
 /** Builds the `flotilla` command tree. Each subcommand registers itself from its own module. */
 export function buildProgram(): Command {
@@ -16,6 +20,10 @@ export function buildProgram(): Command {
   registerBashCheckCommand(program);
   registerHookCommand(program);
   registerInitCommand(program);
+  registerWorkCommand(program);
+  registerRunsCommand(program);
+  registerLogsCommand(program);
+  registerMergeCommand(program);
   return program;
 }
 

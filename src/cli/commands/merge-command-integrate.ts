@@ -1,0 +1,139 @@
+import { runGit } from '../../engine/runtime-adapter/run-command.ts';
+import { LOCAL_REVISION_IDENTITY } from '../../providers/local/create-local-provider.ts';
+import { CliError } from '../support/cli-error.ts';
+
+export interface IntegrateRevisionParams {
+  repoRoot: string;
+  defaultBranch: string;
+  /** The revision branch, e.g. `flotilla/12`. */
+  branchName: string;
+  /** The head the tracker recorded (the one that was checked and reviewed); the branch must still be there. */
+  headSHA: string;
+  /** Message of the merge commit, when one is needed. */
+  message: string;
+}
+
+export interface IntegrateRevisionResult {
+  /** `already-merged`: the default branch already contains the head; nothing was written. */
+  strategy: 'fast-forward' | 'merge-commit' | 'already-merged';
+  previousSHA: string;
+  mergedSHA: string;
+  /** The worktree whose checkout was fast-forwarded (the default branch was checked out there), or null. */
+  updatedWorktree: string | null;
+}
+
+/**
+ * Brings `headSHA` into the default branch, all or nothing:
+ * 1. the result is computed without any checkout — the head itself when it is a fast-forward, else a merge
+ *    commit built with `git merge-tree --write-tree` + `git commit-tree` (git ≥ 2.38). A conflict stops here,
+ *    before any ref or file changes.
+ * 2. Default branch checked out nowhere: compare-and-swap `update-ref` (no working tree is involved).
+ *    Checked out in a worktree (usually the user's own checkout): moving the ref behind its back would make
+ *    the checkout look as if it reverted the merge, so that worktree must have no changes to tracked files,
+ *    and it is advanced with `git merge --ff-only <result>`, which git itself refuses rather than overwrite
+ *    anything (untracked files included).
+ */
+export async function integrateRevision(params: IntegrateRevisionParams): Promise<IntegrateRevisionResult> {
+  const { repoRoot, defaultBranch, branchName, headSHA } = params;
+  const git = (args: string[], okExitCodes: number[] = [0], cwd = repoRoot, env?: Record<string, string>) =>
+    runGit(args, { cwd, okExitCodes, env });
+  const defaultRef = `refs/heads/${defaultBranch}`;
+
+  const base = await git(['rev-parse', '--verify', '--quiet', `${defaultRef}^{commit}`], [0, 1]);
+  if (base.exitCode !== 0) {
+    throw new CliError(
+      `the default branch ${defaultBranch} does not exist; set defaultBranch in flotilla.config.json`,
+      { exitCode: 1 },
+    );
+  }
+  const previousSHA = base.stdout.trim();
+  const branch = await git(['rev-parse', '--verify', '--quiet', `refs/heads/${branchName}^{commit}`], [0, 1]);
+  if (branch.exitCode !== 0) {
+    throw new CliError(`the revision branch ${branchName} is gone; nothing was merged`, { exitCode: 1 });
+  }
+  if (branch.stdout.trim() !== headSHA) {
+    throw new CliError(
+      `${branchName} is at ${branch.stdout.trim().slice(0, 12)} but the approved revision is ${headSHA.slice(0, 12)}; ` +
+        'the branch moved after the review, so it is not merged (let the engine record and review the new head)',
+      { exitCode: 1 },
+    );
+  }
+
+  const isAncestor = async (ancestor: string, descendant: string) =>
+    (await git(['merge-base', '--is-ancestor', ancestor, descendant], [0, 1])).exitCode === 0;
+  if (await isAncestor(headSHA, previousSHA)) {
+    return { strategy: 'already-merged', previousSHA, mergedSHA: previousSHA, updatedWorktree: null };
+  }
+
+  let strategy: IntegrateRevisionResult['strategy'] = 'fast-forward';
+  let mergedSHA = headSHA;
+  if (!(await isAncestor(previousSHA, headSHA))) {
+    strategy = 'merge-commit';
+    const merged = await git(['merge-tree', '--write-tree', '--name-only', previousSHA, headSHA], [0, 1]);
+    const [tree = '', ...rest] = merged.stdout.split('\n');
+    if (merged.exitCode !== 0) {
+      const conflicted = rest.slice(0, Math.max(0, rest.indexOf(''))).filter((path) => path !== '');
+      throw new CliError(
+        `${branchName} conflicts with ${defaultBranch}; nothing was changed. Resolve it by sending the item back (\`flotilla work transition <id> pending\`) or merge by hand. Conflicting files:`,
+        { exitCode: 1, details: [...new Set(conflicted)] },
+      );
+    }
+    const identity = await committerIdentityEnv(repoRoot);
+    mergedSHA = (
+      await git(
+        ['commit-tree', tree.trim(), '-p', previousSHA, '-p', headSHA, '-m', params.message],
+        [0],
+        repoRoot,
+        identity,
+      )
+    ).stdout.trim();
+  }
+
+  const worktree = await findWorktreeWithBranch(repoRoot, defaultRef);
+  if (worktree === null) {
+    // Compare-and-swap: fails (nothing written) if someone moved the branch since we read it.
+    await git(['update-ref', '-m', `flotilla merge ${branchName}`, defaultRef, mergedSHA, previousSHA]);
+    return { strategy, previousSHA, mergedSHA, updatedWorktree: null };
+  }
+  const status = await git(['status', '--porcelain', '--untracked-files=no'], [0], worktree);
+  if (status.stdout.trim() !== '') {
+    throw new CliError(
+      `${defaultBranch} is checked out in ${worktree} with uncommitted changes; commit or stash them (or check out another branch) and run merge again. Nothing was changed. Changed files:`,
+      { exitCode: 1, details: status.stdout.trimEnd().split('\n') },
+    );
+  }
+  const advanced = await git(['merge', '--ff-only', '--quiet', mergedSHA], [0, 1, 128], worktree);
+  if (advanced.exitCode !== 0) {
+    throw new CliError(
+      `git could not fast-forward ${defaultBranch} in ${worktree}; nothing was changed: ${(advanced.stderr || advanced.stdout).trim()}`,
+      { exitCode: 1 },
+    );
+  }
+  return { strategy, previousSHA, mergedSHA, updatedWorktree: worktree };
+}
+
+/** The worktree (main or linked) that has `ref` checked out, or null. */
+async function findWorktreeWithBranch(repoRoot: string, ref: string): Promise<string | null> {
+  const { stdout } = await runGit(['worktree', 'list', '--porcelain'], { cwd: repoRoot });
+  for (const block of stdout.split('\n\n')) {
+    const lines = block.split('\n');
+    const path = lines.find((line) => line.startsWith('worktree '))?.slice('worktree '.length);
+    if (path !== undefined && lines.includes(`branch ${ref}`) && !lines.includes('bare')) return path;
+  }
+  return null;
+}
+
+/** The user's own git identity for the merge commit when configured; Flotilla's otherwise. */
+async function committerIdentityEnv(repoRoot: string): Promise<Record<string, string> | undefined> {
+  const ident = await runGit(['var', 'GIT_COMMITTER_IDENT'], { cwd: repoRoot, okExitCodes: [0, 128] }).catch(
+    () => null,
+  );
+  if (ident !== null && ident.exitCode === 0) return undefined;
+  const { name, email } = LOCAL_REVISION_IDENTITY;
+  return {
+    GIT_AUTHOR_NAME: name,
+    GIT_AUTHOR_EMAIL: email,
+    GIT_COMMITTER_NAME: name,
+    GIT_COMMITTER_EMAIL: email,
+  };
+}

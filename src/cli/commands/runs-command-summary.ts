@@ -1,0 +1,48 @@
+import type { StoredAgentRun } from '../../storage/index.ts';
+
+/** One run as `flotilla runs --json` prints it (documented in src/cli/README.md; stable). */
+export interface RunSummary {
+  sessionID: string;
+  role: StoredAgentRun['role'];
+  status: StoredAgentRun['status'];
+  /** Implementor and reviewer runs; null for the planner. */
+  workItemID: string | null;
+  /** Planner runs; empty for the others. */
+  specPaths: string[];
+  branchName: string | null;
+  revisionID: string | null;
+  /** ISO timestamps. */
+  requestedAt: string;
+  endedAt: string | null;
+  /** endedAt − requestedAt; null while the run is active. */
+  durationMs: number | null;
+  failureReason: StoredAgentRun['failureReason'];
+  error: string | null;
+  costUSD: number | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  turns: number | null;
+  logFilePath: string | null;
+}
+
+export function buildRunSummary(run: StoredAgentRun): RunSummary {
+  return {
+    sessionID: run.sessionID,
+    role: run.role,
+    status: run.status,
+    workItemID: run.role === 'planner' ? null : run.workItemID,
+    specPaths: run.role === 'planner' ? run.specPaths : [],
+    branchName: run.role === 'implementor' ? run.branchName : null,
+    revisionID: run.role === 'reviewer' ? run.revisionID : null,
+    requestedAt: new Date(run.requestedAt).toISOString(),
+    endedAt: run.endedAt === null ? null : new Date(run.endedAt).toISOString(),
+    durationMs: run.endedAt === null ? null : run.endedAt - run.requestedAt,
+    failureReason: run.failureReason,
+    error: run.error,
+    costUSD: run.usage?.costUSD ?? null,
+    inputTokens: run.usage?.inputTokens ?? null,
+    outputTokens: run.usage?.outputTokens ?? null,
+    turns: run.usage?.turns ?? null,
+    logFilePath: run.logFilePath,
+  };
+}

@@ -1,0 +1,185 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resolveFlotillaPaths } from '../../config/index.ts';
+import type { EngineEvent } from '../../domain/index.ts';
+import {
+  createTempGitRepo,
+  type TempGitRepo,
+} from '../../engine/runtime-adapter/worktree/create-temp-git-repo.ts';
+import { applyStateUpdate } from '../../engine/state-store/apply-state-update.ts';
+import { buildInitialEngineState } from '../../engine/state-store/engine-state.ts';
+import { createEngineStatePersistence, openDatabase } from '../../storage/index.ts';
+import { runFlotilla } from '../support/run-flotilla.ts';
+
+let repo: TempGitRepo;
+let sessionsDir: string;
+const flotilla = (args: string[]) => runFlotilla(repo.root, args);
+
+const IMPLEMENTOR = 'aaaa1111-0000-4000-8000-000000000001';
+const REVIEWER = 'aaaa2222-0000-4000-8000-000000000002';
+const PLANNER = 'bbbb3333-0000-4000-8000-000000000003';
+const usage = { costUSD: 0.125, inputTokens: 1200, outputTokens: 300, turns: 4 };
+
+/** Records runs the way the engine does: each event applied to the state, then handed to the persistence. */
+function recordRuns(events: EngineEvent[]): void {
+  const db = openDatabase(resolveFlotillaPaths(repo.root).dbPath);
+  try {
+    const persistence = createEngineStatePersistence(db);
+    let state = buildInitialEngineState();
+    for (const event of events) {
+      state = applyStateUpdate(state, event).state;
+      persistence.record(event, state);
+    }
+  } finally {
+    db.close();
+  }
+}
+
+beforeEach(async () => {
+  repo = await createTempGitRepo();
+  await repo.commit('initial', { 'README.md': '# sample\n' });
+  sessionsDir = resolveFlotillaPaths(repo.root).sessionsDir;
+  await mkdir(sessionsDir, { recursive: true });
+  const log = (id: string) => join(sessionsDir, `${id.slice(0, 8)}.log`);
+  await writeFile(log(IMPLEMENTOR), '=== implementor session ===\nwrote src/a.ts\n');
+  recordRuns([
+    {
+      type: 'plannerRequested',
+      sessionID: PLANNER,
+      specPaths: ['docs/specs/a.md'],
+      specSHAs: { 'docs/specs/a.md': 'sha' },
+      at: 1_000,
+    },
+    {
+      type: 'plannerFailed',
+      sessionID: PLANNER,
+      specPaths: ['docs/specs/a.md'],
+      logFilePath: null,
+      usage: null,
+      at: 1_500,
+      reason: 'error',
+      error: 'agent definition missing',
+    },
+    {
+      type: 'implementorRequested',
+      sessionID: IMPLEMENTOR,
+      workItemID: '7',
+      branchName: 'flotilla/7',
+      at: 2_000,
+    },
+    { type: 'implementorStarted', sessionID: IMPLEMENTOR, logFilePath: log(IMPLEMENTOR), at: 2_100 },
+    {
+      type: 'implementorCompleted',
+      sessionID: IMPLEMENTOR,
+      workItemID: '7',
+      branchName: 'flotilla/7',
+      logFilePath: null,
+      usage,
+      at: 65_000,
+      result: { role: 'implementor', outcome: 'completed', summary: 'done', patch: '' },
+    },
+    { type: 'reviewerRequested', sessionID: REVIEWER, workItemID: '7', revisionID: '9', at: 70_000 },
+    { type: 'reviewerStarted', sessionID: REVIEWER, logFilePath: log(REVIEWER), at: 70_100 },
+  ]);
+});
+afterEach(() => repo.cleanup());
+
+describe('flotilla runs', { timeout: 60_000 }, () => {
+  it('prints the history newest first as JSON, filtered by item and limited', async () => {
+    const all = await flotilla(['runs', '--json']);
+    expect(all).toMatchObject({ code: 0, stderr: '' });
+    const runs = JSON.parse(all.stdout);
+    expect(runs.map((run: { sessionID: string }) => run.sessionID)).toEqual([REVIEWER, IMPLEMENTOR, PLANNER]);
+    expect(runs[1]).toEqual({
+      sessionID: IMPLEMENTOR,
+      role: 'implementor',
+      status: 'completed',
+      workItemID: '7',
+      specPaths: [],
+      branchName: 'flotilla/7',
+      revisionID: null,
+      requestedAt: new Date(2_000).toISOString(),
+      endedAt: new Date(65_000).toISOString(),
+      durationMs: 63_000,
+      failureReason: null,
+      error: null,
+      costUSD: 0.125,
+      inputTokens: 1200,
+      outputTokens: 300,
+      turns: 4,
+      logFilePath: join(sessionsDir, 'aaaa1111.log'),
+    });
+    expect(runs[0]).toMatchObject({
+      role: 'reviewer',
+      status: 'running',
+      revisionID: '9',
+      endedAt: null,
+      durationMs: null,
+    });
+    expect(runs[2]).toMatchObject({
+      role: 'planner',
+      workItemID: null,
+      specPaths: ['docs/specs/a.md'],
+      status: 'failed',
+      failureReason: 'error',
+      error: 'agent definition missing',
+    });
+
+    const forItem = JSON.parse((await flotilla(['runs', '--item', '#7', '--limit', '1', '--json'])).stdout);
+    expect(forItem.map((run: { sessionID: string }) => run.sessionID)).toEqual([REVIEWER]);
+
+    const table = await flotilla(['runs']);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(
+      /^SESSION\s+ROLE\s+TARGET\s+STATUS\s+STARTED\s+DURATION\s+COST\s+TOKENS IN\/OUT\s+TRANSCRIPT\n/,
+    );
+    expect(table.stdout).toMatch(
+      /aaaa1111\s+implementor\s+#7\s+completed\s+\S+ \S+\s+1m3s\s+\$0\.1250\s+1200\/300\s+\.flotilla\/logs\/sessions\/aaaa1111\.log/,
+    );
+    expect(table.stdout).toContain('failed: agent definition missing');
+  });
+
+  it('exits 2 on a bad --limit or --item', async () => {
+    for (const args of [
+      ['runs', '--limit', '0'],
+      ['runs', '--limit', 'ten'],
+      ['runs', '--item', 'x'],
+    ]) {
+      expect((await flotilla(args)).code).toBe(2);
+    }
+  });
+});
+
+describe('flotilla logs', { timeout: 60_000 }, () => {
+  it('prints a transcript by full id or unique prefix', async () => {
+    const transcript = '=== implementor session ===\nwrote src/a.ts\n';
+    expect(await flotilla(['logs', IMPLEMENTOR])).toEqual({ code: 0, stdout: transcript, stderr: '' });
+    expect(await flotilla(['logs', 'aaaa1'])).toEqual({ code: 0, stdout: transcript, stderr: '' });
+  });
+
+  it('explains unknown, ambiguous, transcript-less and deleted transcripts with exit 1', async () => {
+    const unknown = await flotilla(['logs', 'ffff']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no run has a session id starting with "ffff"');
+
+    const ambiguous = await flotilla(['logs', 'aaaa']);
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.stderr).toContain('"aaaa" is ambiguous: 2 runs match');
+    expect(ambiguous.stderr).toContain(IMPLEMENTOR);
+    expect(ambiguous.stderr).toContain(REVIEWER);
+
+    const none = await flotilla(['logs', 'bbbb']);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('has no transcript');
+
+    // The reviewer's file was never written; then delete the implementor's too.
+    const gone = await flotilla(['logs', 'aaaa2']);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain('is gone');
+    await rm(join(sessionsDir, 'aaaa1111.log'));
+    expect((await flotilla(['logs', IMPLEMENTOR])).stderr).toContain(
+      `${join(sessionsDir, 'aaaa1111.log')} does not exist`,
+    );
+  });
+});

@@ -1,0 +1,110 @@
+import { relative } from 'node:path';
+import type { Command } from 'commander';
+import { formatTable } from '../support/format-table.ts';
+import { parsePositiveInteger } from '../support/parse-positive-integer.ts';
+import { parseWorkItemID } from '../support/parse-work-item-id.ts';
+import { runCliAction } from '../support/run-cli-action.ts';
+import { withCliContext } from '../support/with-cli-context.ts';
+import { writeJson } from '../support/write-json.ts';
+import { buildRunSummary, type RunSummary } from './runs-command-summary.ts';
+
+interface RunsOptions {
+  json?: boolean;
+  limit: number;
+  item?: string;
+}
+
+const DEFAULT_LIMIT = 20;
+
+/** `flotilla runs [--json] [--limit N] [--item <id>]`: agent run history from `.flotilla/flotilla.db`. */
+export function registerRunsCommand(program: Command): void {
+  program
+    .command('runs')
+    .description(
+      'agent run history, newest first: role, work item or specs, status, start, duration, cost, tokens, transcript',
+    )
+    .option('--limit <n>', 'show at most n runs', parsePositiveInteger, DEFAULT_LIMIT)
+    .option('--item <id>', 'only the implementor and reviewer runs of this work item')
+    .option('--json', 'print a JSON array of runs (shape: src/cli/README.md)')
+    .action(
+      runCliAction('runs', (options: RunsOptions) => {
+        const workItemID = options.item === undefined ? undefined : parseWorkItemID(options.item);
+        return withCliContext(({ history, repoRoot }) => {
+          const runs = history.listRuns({ limit: options.limit, workItemID }).map(buildRunSummary);
+          if (options.json) return writeJson(runs);
+          if (runs.length === 0) {
+            process.stdout.write('No runs recorded yet. `flotilla run` starts the control plane.\n');
+            return;
+          }
+          process.stdout.write(
+            formatTable(
+              [
+                'SESSION',
+                'ROLE',
+                'TARGET',
+                'STATUS',
+                'STARTED',
+                'DURATION',
+                'COST',
+                'TOKENS IN/OUT',
+                'TRANSCRIPT',
+              ],
+              runs.map((run) => formatRow(run, repoRoot)),
+            ),
+          );
+          process.stdout.write(
+            '`flotilla logs <session>` prints a transcript (a unique prefix is enough).\n',
+          );
+        });
+      }),
+    );
+}
+
+function formatRow(run: RunSummary, repoRoot: string): string[] {
+  const target =
+    run.role === 'planner'
+      ? run.specPaths.join(',') || '-'
+      : `#${run.workItemID ?? '?'}${run.revisionID ? ` (rev #${run.revisionID})` : ''}`;
+  const status =
+    run.failureReason === null || run.error === null
+      ? run.status
+      : `${run.status}: ${truncate(run.error, 40)}`;
+  const tokens =
+    run.inputTokens === null && run.outputTokens === null
+      ? '-'
+      : `${run.inputTokens ?? '?'}/${run.outputTokens ?? '?'}`;
+  return [
+    run.sessionID.slice(0, 8),
+    run.role,
+    target,
+    status,
+    formatLocalTime(new Date(run.requestedAt)),
+    run.durationMs === null ? 'running' : formatDuration(run.durationMs),
+    run.costUSD === null ? '-' : `$${run.costUSD.toFixed(4)}`,
+    tokens,
+    run.logFilePath === null ? '-' : relativeIfInside(repoRoot, run.logFilePath),
+  ];
+}
+
+function formatDuration(ms: number): string {
+  if (ms < 1_000) return `${ms}ms`;
+  const seconds = Math.round(ms / 1_000);
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  return minutes < 60 ? `${minutes}m${seconds % 60}s` : `${Math.floor(minutes / 60)}h${minutes % 60}m`;
+}
+
+function formatLocalTime(date: Date): string {
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+}
+
+function relativeIfInside(root: string, path: string): string {
+  const rel = relative(root, path);
+  return rel.startsWith('..') || rel === '' ? path : rel;
+}
+
+function truncate(text: string, max: number): string {
+  const line = text.split('\n')[0] ?? '';
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}

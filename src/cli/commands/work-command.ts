@@ -1,0 +1,21 @@
+import type { Command } from 'commander';
+import { registerWorkCreateCommand } from './work-create-command.ts';
+import { registerWorkDispatchCommand } from './work-dispatch-command.ts';
+import { registerWorkListCommand } from './work-list-command.ts';
+import { registerWorkShowCommand } from './work-show-command.ts';
+import { registerWorkTransitionCommand } from './work-transition-command.ts';
+
+/**
+ * `flotilla work list|show|create|transition|dispatch`: edit the local tracker the way a human edits GitHub
+ * issues. A running engine sees the edits through its work item poller.
+ */
+export function registerWorkCommand(program: Command): void {
+  const work = program
+    .command('work')
+    .description('list, show, create and edit work items in the local tracker (.flotilla/flotilla.db)');
+  registerWorkListCommand(work);
+  registerWorkShowCommand(work);
+  registerWorkCreateCommand(work);
+  registerWorkTransitionCommand(work);
+  registerWorkDispatchCommand(work);
+}

@@ -1,0 +1,103 @@
+import type { Command } from 'commander';
+import type { Revision, WorkItem } from '../../domain/index.ts';
+import type { RevisionState, SqliteTracker, StoredReview, TrackerComment } from '../../storage/index.ts';
+import { parseWorkItemID } from '../support/parse-work-item-id.ts';
+import { requireWorkItem } from '../support/require-work-item.ts';
+import { runCliAction } from '../support/run-cli-action.ts';
+import { withCliContext } from '../support/with-cli-context.ts';
+import { writeJson } from '../support/write-json.ts';
+
+/** `work show --json` (documented in src/cli/README.md). */
+export type WorkItemDetails = WorkItem & {
+  body: string;
+  labels: string[];
+  comments: TrackerComment[];
+  revision: (Revision & { state: RevisionState; reviews: StoredReview[] }) | null;
+};
+
+/** `flotilla work show <id> [--json]`: one work item with its body, comments and linked revision. */
+export function registerWorkShowCommand(work: Command): void {
+  work
+    .command('show')
+    .description(
+      'show a work item: body, labels, blockers, comments, and its open revision with checks and reviews',
+    )
+    .argument('<id>', 'work item id, e.g. 12 or #12')
+    .option('--json', 'print one JSON object (shape: src/cli/README.md)')
+    .action(
+      runCliAction('work show', (rawID: string, options: { json?: boolean }) => {
+        const id = parseWorkItemID(rawID);
+        return withCliContext(({ tracker }) => {
+          const details = readDetails(tracker, id);
+          if (options.json) writeJson(details);
+          else process.stdout.write(formatDetails(details));
+        });
+      }),
+    );
+}
+
+function readDetails(tracker: SqliteTracker, id: string): WorkItemDetails {
+  const item = requireWorkItem(tracker, id);
+  const revision = item.linkedRevision === null ? null : tracker.revisions.getRevision(item.linkedRevision);
+  return {
+    ...item,
+    body: tracker.workItems.getWorkItemBody(id),
+    labels: tracker.workItems.getWorkItemLabels(id),
+    comments: tracker.workItems.getWorkItemComments(id),
+    revision:
+      revision === null
+        ? null
+        : {
+            ...revision,
+            state: tracker.revisions.getRevisionState(revision.id),
+            reviews: tracker.revisions.listReviews(revision.id),
+          },
+  };
+}
+
+function formatDetails(details: WorkItemDetails): string {
+  const lines = [
+    `#${details.id} ${details.title}`,
+    `status: ${details.status}   kind: ${details.kind}   priority: ${details.priority ?? '-'}   complexity: ${details.complexity ?? '-'}`,
+    `labels: ${details.labels.join(', ') || '-'}`,
+    `blocked by: ${details.blockedBy.map((id) => `#${id}`).join(', ') || '-'}`,
+    `created: ${details.createdAt}`,
+    '',
+    details.body.trim() === '' ? '(no description)' : details.body.trimEnd(),
+  ];
+  if (details.comments.length > 0) {
+    lines.push('', `Comments (${details.comments.length}):`);
+    for (const comment of details.comments) {
+      lines.push(`  ${comment.createdAt} ${comment.author}:`, ...indent(comment.body, '    '));
+    }
+  }
+  const revision = details.revision;
+  lines.push('');
+  if (revision === null) {
+    lines.push('Revision: none');
+  } else {
+    const pipeline = revision.pipeline;
+    lines.push(
+      `Revision #${revision.id} (${revision.state}) on ${revision.headRef} at ${revision.headSHA.slice(0, 12)}`,
+      `  checks: ${pipeline === null ? 'unknown' : pipeline.status}${pipeline?.reason ? ` — ${pipeline.reason}` : ''}${pipeline?.url ? ` (log: ${pipeline.url})` : ''}`,
+    );
+    if (revision.reviews.length === 0) lines.push('  reviews: none');
+    for (const review of revision.reviews) {
+      lines.push(
+        `  review ${review.id} by ${review.author}: ${review.state}`,
+        ...indent(review.body, '    '),
+      );
+      for (const comment of review.comments) {
+        lines.push(`    ${comment.path}${comment.line === null ? '' : `:${comment.line}`}: ${comment.body}`);
+      }
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function indent(text: string, prefix: string): string[] {
+  return text
+    .trimEnd()
+    .split('\n')
+    .map((line) => `${prefix}${line}`);
+}

@@ -1,0 +1,44 @@
+import type { Command } from 'commander';
+import { WORK_ITEM_STATUSES, type WorkItemStatus } from '../../domain/index.ts';
+import { CliError } from '../support/cli-error.ts';
+import { parseWorkItemID } from '../support/parse-work-item-id.ts';
+import { requireWorkItem } from '../support/require-work-item.ts';
+import { runCliAction } from '../support/run-cli-action.ts';
+import { withCliContext } from '../support/with-cli-context.ts';
+
+/**
+ * `flotilla work transition <id> <status>`: sets any status, like a human editing the tracker (the `user`
+ * cause of the transition table allows every move). `closed` closes the item; any other status reopens it.
+ */
+export function registerWorkTransitionCommand(work: Command): void {
+  work
+    .command('transition')
+    .description(
+      `set a work item's status (any move is allowed, as for a human): ${WORK_ITEM_STATUSES.join(', ')}`,
+    )
+    .argument('<id>', 'work item id, e.g. 12 or #12')
+    .argument('<status>', `new status: ${WORK_ITEM_STATUSES.join(' | ')}`)
+    .action(
+      runCliAction('work transition', (rawID: string, status: string) => {
+        const id = parseWorkItemID(rawID);
+        if (!isWorkItemStatus(status)) {
+          throw new CliError(`unknown status "${status}"; expected one of ${WORK_ITEM_STATUSES.join(', ')}`, {
+            exitCode: 2,
+          });
+        }
+        return withCliContext(({ tracker }) => {
+          const before = requireWorkItem(tracker, id);
+          if (before.status === status) {
+            process.stdout.write(`#${id} is already ${status}\n`);
+            return;
+          }
+          tracker.workItems.transitionStatus(id, status);
+          process.stdout.write(`#${id} ${before.status} → ${status}\n`);
+        });
+      }),
+    );
+}
+
+function isWorkItemStatus(value: string): value is WorkItemStatus {
+  return (WORK_ITEM_STATUSES as readonly string[]).includes(value);
+}
