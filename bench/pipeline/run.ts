@@ -1,0 +1,497 @@
+/**
+ * Pipeline: the demo scaled to 20 independent work items, through the real control plane (local provider,
+ * SQLite, revision branches, `npm test` as checks, the Claude adapter and the real SDK answered by the
+ * scripted model server). The planner creates 20 items (mixed priorities, no dependencies); each implementor
+ * writes a module and its test, runs `npm test` and commits; the reviewer approves at once. Prints, per item,
+ * the wall time split into phases (median / p90 / max), the total wall time and throughput, then worktree
+ * creation through the worktree manager vs a bare `git worktree add` of the same repository.
+ * Run: npm run bench:pipeline  (ITEMS=20, WORKTREE_RUNS=20, TIMEOUT=600 seconds)
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { loadConfig } from '../../src/config/index.ts';
+import { createControlPlane } from '../../src/control-plane/create-control-plane.ts';
+import { waitUntilIdle } from '../../src/control-plane/wait-until-idle.ts';
+import type { EngineEvent } from '../../src/domain/events.ts';
+import { runGit } from '../../src/engine/runtime-adapter/run-command.ts';
+import { createWorktreeManager } from '../../src/engine/runtime-adapter/worktree/create-worktree-manager.ts';
+import type { LogFields, Logger } from '../../src/logging/logger.ts';
+import { createModelServer, type Route, type Scenario } from '../../src/model-server/index.ts';
+
+const ITEMS = Number(process.env.ITEMS ?? 20);
+const WORKTREE_RUNS = Number(process.env.WORKTREE_RUNS ?? 20);
+const TIMEOUT_S = Number(process.env.TIMEOUT ?? 600);
+const SPEC_PATH = 'docs/specs/modules.md';
+const PRIORITIES = ['high', 'medium', 'low'] as const;
+
+const GIT_ENV = {
+  GIT_AUTHOR_NAME: 'Flotilla Bench',
+  GIT_AUTHOR_EMAIL: 'bench@flotilla.invalid',
+  GIT_COMMITTER_NAME: 'Flotilla Bench',
+  GIT_COMMITTER_EMAIL: 'bench@flotilla.invalid',
+};
+
+const AGENTS = {
+  planner: ['Read, Grep, Glob, Bash', 'You are the planner. Turn the approved specs into small work items.'],
+  implementor: [
+    'Read, Write, Edit, Grep, Glob, Bash',
+    'You are the implementor. Implement exactly one work item, with tests, and commit your work.',
+  ],
+  reviewer: ['Read, Grep, Glob, Bash', 'You are the reviewer. Review the revision against the work item.'],
+} as const;
+
+const moduleName = (n: number) => `module${n}`;
+
+function repositoryFiles(): Record<string, string> {
+  const files: Record<string, string> = {
+    'package.json': `${JSON.stringify(
+      { name: 'modules', version: '1.0.0', type: 'module', private: true, scripts: { test: 'node --test' } },
+      null,
+      2,
+    )}\n`,
+    'README.md': '# modules\n\nA sample project for the Flotilla pipeline benchmark.\n',
+    'flotilla.config.json': `${JSON.stringify(
+      {
+        specsDir: 'docs/specs',
+        checks: { command: 'npm test', timeout: 120 },
+        worktree: { setupCommand: 'none' },
+        pollIntervals: { workItems: 2, revisions: 2, specs: 2 },
+        scheduler: { maxConcurrentAgents: 3 },
+        maxAgentDuration: 300,
+        shutdownTimeout: 30,
+      },
+      null,
+      2,
+    )}\n`,
+    '.gitignore': 'node_modules/\n.flotilla/\n.worktrees/\n',
+    '.claude/CLAUDE.md': 'Conventions: ES modules, tests with node:test in test/, conventional commits.\n',
+    [SPEC_PATH]: [
+      '---',
+      'status: approved',
+      '---',
+      '# Modules',
+      '',
+      `The library exports ${ITEMS} independent modules.`,
+      '',
+      '## Acceptance criteria',
+      ...Array.from(
+        { length: ITEMS },
+        (_, i) => `${i + 1}. \`${moduleName(i + 1)}()\` in \`src/${moduleName(i + 1)}.js\` returns ${i + 1}.`,
+      ),
+      '',
+    ].join('\n'),
+  };
+  for (const [role, [tools, prompt]] of Object.entries(AGENTS)) {
+    files[`.claude/agents/${role}.md`] = [
+      '---',
+      `description: Flotilla ${role}`,
+      `tools: ${tools}`,
+      'model: inherit',
+      '---',
+      prompt,
+      '',
+    ].join('\n');
+  }
+  return files;
+}
+
+async function createRepository(): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'flotilla-bench-pipeline-'));
+  for (const [path, content] of Object.entries(repositoryFiles())) {
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    await writeFile(join(root, path), content);
+  }
+  const git = (args: string[]) => runGit(args, { cwd: root, env: GIT_ENV });
+  await git(['init', '--quiet', '--initial-branch', 'main']);
+  await git(['config', 'commit.gpgsign', 'false']);
+  await git(['add', '-A']);
+  await git(['commit', '--quiet', '-m', 'Sample project with an approved spec']);
+  return root;
+}
+
+/** Planner → ITEMS items; per item an implementor route (write, test + commit, result) and a reviewer route. */
+function buildScenario(): Scenario {
+  const routes: Route[] = [];
+  for (let n = 1; n <= ITEMS; n += 1) {
+    const name = moduleName(n);
+    const itemHeading = `## Work Item #${n} —`;
+    routes.push(
+      {
+        name: `reviewer-${n}`,
+        match: { systemIncludes: 'You are the reviewer', firstUserIncludes: itemHeading },
+        steps: [
+          {
+            structuredOutput: {
+              role: 'reviewer',
+              review: {
+                verdict: 'approve',
+                summary: `${name}() matches the spec and is tested.`,
+                comments: [],
+              },
+            },
+          },
+        ],
+      },
+      {
+        name: `implementor-${n}`,
+        match: { systemIncludes: 'You are the implementor', firstUserIncludes: itemHeading },
+        steps: [
+          {
+            text: `Implementing ${name}() with a test.`,
+            content: [
+              {
+                type: 'tool_use',
+                name: 'Write',
+                input: {
+                  file_path: `{{cwd}}/src/${name}.js`,
+                  content: `export function ${name}() {\n  return ${n};\n}\n`,
+                },
+              },
+              {
+                type: 'tool_use',
+                name: 'Write',
+                input: {
+                  file_path: `{{cwd}}/test/${name}.test.js`,
+                  content: `import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { ${name} } from '../src/${name}.js';\n\ntest('${name} returns ${n}', () => {\n  assert.equal(${name}(), ${n});\n});\n`,
+                },
+              },
+            ],
+          },
+          {
+            content: [
+              {
+                type: 'tool_use',
+                name: 'Bash',
+                input: {
+                  command: `npm test && git add -A && git commit -q -m "feat: ${name}()"`,
+                  description: 'Test and commit',
+                },
+              },
+            ],
+          },
+          {
+            expect: { lastToolResultIncludes: 'pass 1' },
+            structuredOutput: {
+              role: 'implementor',
+              outcome: 'completed',
+              summary: `Added ${name}() and its test.`,
+            },
+          },
+        ],
+      },
+    );
+  }
+  routes.push({
+    name: 'planner',
+    match: { systemIncludes: 'You are the planner', firstUserIncludes: `### ${SPEC_PATH} (added)` },
+    steps: [
+      {
+        text: `The spec asks for ${ITEMS} independent modules.`,
+        structuredOutput: {
+          role: 'planner',
+          create: Array.from({ length: ITEMS }, (_, i) => ({
+            tempID: moduleName(i + 1),
+            title: `Add ${moduleName(i + 1)}()`,
+            body: `## Objective\nExport ${moduleName(i + 1)}() from src/${moduleName(i + 1)}.js returning ${i + 1}.\n\n## Spec Reference\n${SPEC_PATH}\n\n## Acceptance Criteria\n- [ ] ${moduleName(i + 1)}() returns ${i + 1}\n`,
+            labels: [`priority:${PRIORITIES[i % PRIORITIES.length]}`, 'complexity:trivial'],
+            blockedBy: [],
+          })),
+          close: [],
+          update: [],
+        },
+      },
+    ],
+  });
+  return { name: 'bench-pipeline', onUnmetExpectation: 'record', routes };
+}
+
+/** Epoch-ms timestamps of one item's milestones. */
+interface ItemTimes {
+  priority: string;
+  created?: number;
+  ready?: number;
+  implementorRequested?: number;
+  implementorStarted?: number;
+  implementorCompleted?: number;
+  revisionCreated?: number;
+  checksStarted?: number;
+  checksFinished?: number;
+  checksSeen?: number;
+  reviewerRequested?: number;
+  reviewerCompleted?: number;
+  approved?: number;
+}
+
+type Milestone = Exclude<keyof ItemTimes, 'priority'>;
+
+const PHASES: { name: string; from: Milestone; to: Milestone }[] = [
+  { name: 'queue wait (ready → implementor requested)', from: 'ready', to: 'implementorRequested' },
+  {
+    name: 'worktree setup + context (requested → started)',
+    from: 'implementorRequested',
+    to: 'implementorStarted',
+  },
+  { name: 'agent session (started → completed)', from: 'implementorStarted', to: 'implementorCompleted' },
+  { name: 'revision creation (completed → revision)', from: 'implementorCompleted', to: 'revisionCreated' },
+  { name: 'checks (revision → success seen)', from: 'revisionCreated', to: 'checksSeen' },
+  { name: '  of which `npm test` run', from: 'checksStarted', to: 'checksFinished' },
+  { name: 'review wait (success seen → reviewer requested)', from: 'checksSeen', to: 'reviewerRequested' },
+  { name: 'review (reviewer requested → completed)', from: 'reviewerRequested', to: 'reviewerCompleted' },
+  { name: 'total (created → approved)', from: 'created', to: 'approved' },
+];
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+const seconds = (ms: number) => (Number.isNaN(ms) ? '—' : `${(ms / 1000).toFixed(2)}s`);
+
+/** Records when the local checks runner starts and finishes each revision's checks; drops everything else. */
+function createChecksLogger(onChecks: (revisionID: string, what: 'started' | 'finished') => void): Logger {
+  const note = (message: string, fields?: LogFields) => {
+    const revisionID = fields?.revisionID;
+    if (typeof revisionID !== 'string') return;
+    if (message === 'checks started') onChecks(revisionID, 'started');
+    else if (message === 'checks success' || message === 'checks failure') onChecks(revisionID, 'finished');
+  };
+  return { debug: () => {}, info: note, warn: () => {}, error: () => {} };
+}
+
+async function runPipeline(root: string): Promise<void> {
+  const server = await createModelServer(buildScenario());
+  const loaded = await loadConfig(root);
+  if (!loaded.ok) throw new Error(`invalid configuration: ${loaded.errors.join('; ')}`);
+  const items = new Map<string, ItemTimes>();
+  const itemOf = (id: string) => {
+    let times = items.get(id);
+    if (!times) {
+      times = { priority: '?' };
+      items.set(id, times);
+    }
+    return times;
+  };
+  const sessions = new Map<string, string>();
+  const revisionItems = new Map<string, string>();
+  const setOnce = (times: ItemTimes, key: Milestone, at: number) => {
+    times[key] ??= at;
+  };
+  // Checks start inside revision creation, before the revisionChanged event names the item: keyed by revision.
+  const checksTimes = new Map<string, { started?: number; finished?: number }>();
+  const logger = createChecksLogger((revisionID, what) => {
+    const times = checksTimes.get(revisionID) ?? {};
+    if (what === 'started') times.started ??= Date.now();
+    else times.finished ??= Date.now();
+    checksTimes.set(revisionID, times);
+  });
+
+  const controlPlane = await createControlPlane({
+    repoRoot: root,
+    config: loaded.config,
+    logger,
+    extraEnv: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'flotilla-bench', ...GIT_ENV },
+  });
+  const { engine } = controlPlane;
+  let plannerMs = Number.NaN;
+  let plannerRequested = 0;
+  // Run lifecycle events carry `at`; poller observations do not, so they are stamped when delivered.
+  engine.onEvent((event: EngineEvent) => {
+    const now = Date.now();
+    switch (event.type) {
+      case 'workItemChanged': {
+        if (!event.workItem) return;
+        const times = itemOf(event.workItemID);
+        times.priority = event.workItem.priority ?? '—';
+        if (event.oldStatus === null) setOnce(times, 'created', now);
+        if (event.newStatus === 'ready') setOnce(times, 'ready', now);
+        if (event.newStatus === 'approved') setOnce(times, 'approved', now);
+        return;
+      }
+      case 'revisionChanged': {
+        if (!event.workItemID) return;
+        revisionItems.set(event.revisionID, event.workItemID);
+        const times = itemOf(event.workItemID);
+        setOnce(times, 'revisionCreated', now);
+        if (event.newPipelineStatus === 'success') setOnce(times, 'checksSeen', now);
+        return;
+      }
+      case 'plannerRequested':
+        plannerRequested = event.at;
+        return;
+      case 'plannerCompleted':
+        plannerMs = event.at - plannerRequested;
+        return;
+      case 'implementorRequested':
+        sessions.set(event.sessionID, event.workItemID);
+        setOnce(itemOf(event.workItemID), 'implementorRequested', event.at);
+        return;
+      case 'reviewerRequested':
+        sessions.set(event.sessionID, event.workItemID);
+        setOnce(itemOf(event.workItemID), 'reviewerRequested', event.at);
+        return;
+      case 'implementorStarted': {
+        const id = sessions.get(event.sessionID);
+        if (id) setOnce(itemOf(id), 'implementorStarted', event.at);
+        return;
+      }
+      case 'implementorCompleted':
+        setOnce(itemOf(event.workItemID), 'implementorCompleted', event.at);
+        return;
+      case 'reviewerCompleted':
+        setOnce(itemOf(event.workItemID), 'reviewerCompleted', event.at);
+        return;
+      default:
+        return;
+    }
+  });
+
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+  }, TIMEOUT_S * 1000);
+  timer.unref();
+  const startedAt = Date.now();
+  let endedAt = startedAt;
+  try {
+    await engine.start();
+    await waitUntilIdle(controlPlane, () => timedOut);
+    endedAt = Date.now();
+  } finally {
+    clearTimeout(timer);
+    await controlPlane.close();
+    await server.close();
+  }
+
+  for (const [revisionID, checks] of checksTimes) {
+    const id = revisionItems.get(revisionID);
+    if (!id) continue;
+    if (checks.started !== undefined) setOnce(itemOf(id), 'checksStarted', checks.started);
+    if (checks.finished !== undefined) setOnce(itemOf(id), 'checksFinished', checks.finished);
+  }
+  const state = engine.getState();
+  const all = [...items.entries()].sort(([a], [b]) => Number(a) - Number(b));
+  const approved = all.filter(([, times]) => times.approved !== undefined);
+  const failedRuns = Object.values(state.agentRuns).filter((run) => run.status !== 'completed');
+  const wallMs = endedAt - startedAt;
+  const firstCreated = Math.min(...all.map(([, t]) => t.created ?? Number.POSITIVE_INFINITY));
+  const lastApproved = Math.max(...approved.map(([, t]) => t.approved ?? 0));
+
+  console.log(`pipeline: ${ITEMS} items, maxConcurrentAgents ${loaded.config.scheduler.maxConcurrentAgents}`);
+  console.log(`  per item (n=${approved.length} approved)                       median      p90      max`);
+  for (const phase of PHASES) {
+    const values = approved
+      .map(([, times]) => {
+        const from = times[phase.from];
+        const to = times[phase.to];
+        return from !== undefined && to !== undefined ? to - from : undefined;
+      })
+      .filter((value): value is number => value !== undefined);
+    console.log(
+      `  ${phase.name.padEnd(52)} ${seconds(median(values)).padStart(8)} ${seconds(percentile(values, 90)).padStart(8)} ${seconds(values.length > 0 ? Math.max(...values) : Number.NaN).padStart(8)}`,
+    );
+  }
+  const byPriority = PRIORITIES.map((priority) => {
+    const waits = approved
+      .filter(([, t]) => t.priority === priority)
+      .map(([, t]) => (t.implementorRequested ?? 0) - (t.ready ?? 0));
+    return `${priority} ${seconds(median(waits))}`;
+  });
+  console.log(`  median queue wait by priority: ${byPriority.join(', ')}`);
+  console.log(`  planner session: ${seconds(plannerMs)}`);
+  console.log(
+    `  wall time: ${seconds(wallMs)} (start → idle); first item created → last approved ${seconds(lastApproved - firstCreated)}`,
+  );
+  console.log(
+    `  throughput: ${((approved.length / wallMs) * 60_000).toFixed(2)} items/min (start → idle), ${((approved.length / (lastApproved - firstCreated)) * 60_000).toFixed(2)} items/min (created → approved)`,
+  );
+  const problems = server.report().problems;
+  if (problems.length > 0) console.log(`  model server: ${problems.join('; ')}`);
+  if (state.errors.length > 0)
+    console.log(`  engine errors: ${state.errors.map((e) => e.message).join('; ')}`);
+  if (failedRuns.length > 0) console.log(`  runs not completed: ${failedRuns.length}`);
+  if (timedOut || approved.length !== ITEMS) {
+    console.error(
+      `expected ${ITEMS} approved items, got ${approved.length}${timedOut ? ' (timed out)' : ''}`,
+    );
+    process.exitCode = 1;
+  }
+}
+
+async function compareWorktreeCreation(root: string): Promise<void> {
+  const manager = createWorktreeManager({
+    repoRoot: root,
+    defaultBranch: 'main',
+    setupCommand: 'none',
+    logger: createChecksLogger(() => {}),
+  });
+  const git = (args: string[]) => runGit(args, { cwd: root, env: GIT_ENV });
+  const bareDir = join(root, '.worktrees', 'bare');
+  const times = {
+    manager: { create: [] as number[], remove: [] as number[] },
+    bare: { create: [] as number[], remove: [] as number[] },
+  };
+
+  async function viaManager(i: number): Promise<void> {
+    const branch = `bench/manager-${i}`;
+    let t = performance.now();
+    await manager.create(branch);
+    times.manager.create.push(performance.now() - t);
+    t = performance.now();
+    await manager.remove(branch);
+    times.manager.remove.push(performance.now() - t);
+  }
+
+  async function bare(i: number): Promise<void> {
+    const branch = `bench/bare-${i}`;
+    const path = join(bareDir, String(i));
+    let t = performance.now();
+    await git(['worktree', 'add', path, '-b', branch, 'main']);
+    times.bare.create.push(performance.now() - t);
+    t = performance.now();
+    await git(['worktree', 'remove', '--force', path]);
+    await git(['branch', '-D', branch]);
+    times.bare.remove.push(performance.now() - t);
+  }
+
+  // Warm-up, then interleaved so both see the same page cache and load.
+  await viaManager(-1);
+  await bare(-1);
+  for (let i = 0; i < WORKTREE_RUNS; i += 1) {
+    await viaManager(i);
+    await bare(i);
+  }
+  await rm(bareDir, { recursive: true, force: true });
+
+  const ms = (values: number[]) => `${median(values).toFixed(1)} ms`;
+  const sum = (t: { create: number[]; remove: number[] }) => t.create.map((c, i) => c + (t.remove[i] ?? 0));
+  console.log(`worktree creation (${WORKTREE_RUNS} runs each, setup none, medians)`);
+  console.log(
+    `  worktree manager: create ${ms(times.manager.create)}, remove ${ms(times.manager.remove)}, both ${ms(sum(times.manager))}`,
+  );
+  console.log(
+    `  bare git:         add ${ms(times.bare.create)}, remove + branch -D ${ms(times.bare.remove)}, both ${ms(sum(times.bare))}`,
+  );
+  console.log(
+    `  ratio manager / bare: create ${(median(times.manager.create) / median(times.bare.create)).toFixed(2)}, create + remove ${(median(sum(times.manager)) / median(sum(times.bare))).toFixed(2)}`,
+  );
+}
+
+async function main(): Promise<void> {
+  const root = await createRepository();
+  try {
+    await runPipeline(root);
+    await compareWorktreeCreation(root);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+await main();
