@@ -1,0 +1,173 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resolveFlotillaPaths } from '../../config/index.ts';
+import { buildAddFilePatch } from '../../engine/runtime-adapter/scripted/build-scripted-results.ts';
+import {
+  createTempGitRepo,
+  type TempGitRepo,
+} from '../../engine/runtime-adapter/worktree/create-temp-git-repo.ts';
+import { silentLogger } from '../../logging/logger.ts';
+import { createLocalProvider } from '../../providers/local/create-local-provider.ts';
+import { runFlotilla } from '../support/run-flotilla.ts';
+
+let repo: TempGitRepo;
+const flotilla = (args: string[]) => runFlotilla(repo.root, args);
+const rev = async (ref: string) => (await repo.git(['rev-parse', ref])).trim();
+
+/** A work item with a revision made by the local provider from `patch`, moved to `status`. */
+async function itemWithRevision(
+  patch: string,
+  status = 'approved',
+): Promise<{ id: string; headSHA: string }> {
+  const paths = resolveFlotillaPaths(repo.root);
+  const provider = createLocalProvider({
+    repoRoot: repo.root,
+    defaultBranch: 'main',
+    specsDir: 'docs/specs',
+    checksCommand: null,
+    checksTimeoutMs: 60_000,
+    logsDir: paths.logsDir,
+    logger: silentLogger,
+    dbPath: paths.dbPath,
+  });
+  try {
+    const item = provider.tracker.workItems.createWorkItem({
+      title: 'Add a feature',
+      body: '',
+      labels: [],
+      blockedBy: [],
+    });
+    const revision = await provider.revisionWriter.createFromPatch({
+      workItemID: item.id,
+      patch,
+      branchName: `flotilla/${item.id}`,
+      title: '',
+      body: 'done',
+    });
+    provider.tracker.workItems.transitionStatus(item.id, status as 'approved');
+    return { id: item.id, headSHA: revision.headSHA };
+  } finally {
+    provider.close();
+  }
+}
+
+/** A patch changing README.md's content, made with git in the repo and then undone there. */
+async function readmePatch(content: string): Promise<string> {
+  await repo.write({ 'README.md': content });
+  const patch = await repo.git(['diff', '--binary']);
+  await repo.git(['checkout', '--', 'README.md']);
+  return patch;
+}
+
+async function showItem(id: string) {
+  return JSON.parse((await flotilla(['work', 'show', id, '--json'])).stdout);
+}
+
+beforeEach(async () => {
+  repo = await createTempGitRepo();
+  // Named explicitly: without it the default branch is detected from the checkout, which these tests switch.
+  await repo.commit('initial', {
+    'README.md': '# sample\n',
+    '.gitignore': '.flotilla/\n.worktrees/\n',
+    'flotilla.config.json': '{ "defaultBranch": "main" }\n',
+  });
+});
+afterEach(() => repo.cleanup());
+
+describe('flotilla merge', { timeout: 60_000 }, () => {
+  it('fast-forwards a checked-out, clean default branch and closes the item', async () => {
+    const { id, headSHA } = await itemWithRevision(
+      buildAddFilePatch('src/feature.ts', 'export const f = 1;\n'),
+    );
+    const before = await rev('main');
+    const result = await flotilla(['merge', id, '--json']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(result.stdout)).toEqual({
+      workItemID: id,
+      revisionID: '2',
+      branch: `flotilla/${id}`,
+      defaultBranch: 'main',
+      strategy: 'fast-forward',
+      previousSHA: before,
+      mergedSHA: headSHA,
+      updatedWorktree: repo.root,
+    });
+    expect(await rev('main')).toBe(headSHA);
+    expect(await readFile(join(repo.root, 'src/feature.ts'), 'utf8')).toBe('export const f = 1;\n');
+    expect(await repo.git(['status', '--porcelain'])).toBe('');
+    expect(await showItem(id)).toMatchObject({ status: 'closed', linkedRevision: null });
+  });
+
+  it("writes a merge commit without touching the user's other checked-out branch and its dirty tree", async () => {
+    const { id, headSHA } = await itemWithRevision(
+      buildAddFilePatch('src/feature.ts', 'export const f = 1;\n'),
+    );
+    const mainMoved = await repo.commit('upstream work', { 'other.txt': 'x\n' });
+    await repo.git(['checkout', '--quiet', '-b', 'wip']);
+    await repo.write({ 'README.md': '# my local edit\n', 'scratch.txt': 'untracked\n' });
+    const wipHead = await rev('HEAD');
+
+    const result = await flotilla(['merge', `#${id}`]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`merged revision #2 (flotilla/${id}) into main: merge-commit`);
+    const merged = await rev('main');
+    expect((await repo.git(['rev-list', '--parents', '-n', '1', merged])).trim()).toBe(
+      `${merged} ${mainMoved} ${headSHA}`,
+    );
+    expect(await repo.git(['show', `${merged}:src/feature.ts`])).toBe('export const f = 1;\n');
+    expect(await repo.git(['show', `${merged}:other.txt`])).toBe('x\n');
+    // The user's checkout: same branch, same head, same dirty files, nothing new.
+    expect(await rev('HEAD')).toBe(wipHead);
+    expect((await repo.git(['symbolic-ref', '--short', 'HEAD'])).trim()).toBe('wip');
+    expect(await readFile(join(repo.root, 'README.md'), 'utf8')).toBe('# my local edit\n');
+    expect(await repo.git(['status', '--porcelain'])).toBe(' M README.md\n?? scratch.txt\n');
+    expect(await showItem(id)).toMatchObject({ status: 'closed' });
+  });
+
+  it('refuses an item that is not approved, changing nothing', async () => {
+    const { id } = await itemWithRevision(buildAddFilePatch('src/feature.ts', 'x\n'), 'review');
+    const before = await rev('main');
+    const result = await flotilla(['merge', id]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`#${id} is review, not approved`);
+    expect(await rev('main')).toBe(before);
+    expect(await showItem(id)).toMatchObject({ status: 'review', revision: { state: 'open' } });
+  });
+
+  it('reports a conflict and changes nothing', async () => {
+    const { id } = await itemWithRevision(await readmePatch('# from the revision\n'));
+    const mainMoved = await repo.commit('conflicting upstream', { 'README.md': '# from main\n' });
+    const result = await flotilla(['merge', id]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`flotilla/${id} conflicts with main; nothing was changed`);
+    expect(result.stderr).toContain('README.md');
+    expect(await rev('main')).toBe(mainMoved);
+    expect(await repo.git(['status', '--porcelain'])).toBe('');
+    expect(await readFile(join(repo.root, 'README.md'), 'utf8')).toBe('# from main\n');
+    expect(await showItem(id)).toMatchObject({ status: 'approved', revision: { state: 'open' } });
+  });
+
+  it('refuses when the default branch is checked out with uncommitted changes, leaving them untouched', async () => {
+    const { id } = await itemWithRevision(buildAddFilePatch('src/feature.ts', 'x\n'));
+    const before = await rev('main');
+    await writeFile(join(repo.root, 'README.md'), '# unsaved work\n');
+    const result = await flotilla(['merge', id]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('main is checked out in');
+    expect(result.stderr).toContain('uncommitted changes');
+    expect(await rev('main')).toBe(before);
+    expect(await readFile(join(repo.root, 'README.md'), 'utf8')).toBe('# unsaved work\n');
+    expect(await repo.git(['status', '--porcelain'])).toBe(' M README.md\n');
+    expect(await showItem(id)).toMatchObject({ status: 'approved', revision: { state: 'open' } });
+  });
+
+  it('exits 2 on a malformed id and 1 on an unknown one', async () => {
+    expect((await flotilla(['merge', 'abc'])).code).toBe(2);
+    expect((await flotilla(['merge'])).code).toBe(2);
+    const unknown = await flotilla(['merge', '42']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('work item #42 does not exist');
+  });
+});
