@@ -102,6 +102,29 @@ describe('createScheduler', () => {
     ]);
   });
 
+  it('puts a queued review before implementation work of the same priority, but not before higher priority', () => {
+    const state = buildInitialEngineState({
+      workItems: {
+        '1': item('1', 'medium', '2026-01-01T00:00:00Z'),
+        '2': item('2', 'medium', '2026-01-01T00:00:00Z'),
+        '3': item('3', 'medium', '2026-03-01T00:00:00Z'),
+        '4': item('4', 'high', '2026-03-01T00:00:00Z'),
+      },
+    });
+    const { scheduler, started } = setup({ max: 1, state });
+    scheduler.submit(implement('1'), state);
+    scheduler.submit(implement('2'), state);
+    scheduler.submit({ type: 'requestReviewerRun', workItemID: '3', revisionID: '9' }, state);
+    scheduler.submit(implement('4'), state);
+    for (let i = 0; i < 3; i += 1) scheduler.runFinished(started[i]!.sessionID);
+    expect(started.map((run) => run.command)).toEqual([
+      implement('1'),
+      implement('4'),
+      { type: 'requestReviewerRun', workItemID: '3', revisionID: '9' },
+      implement('2'),
+    ]);
+  });
+
   it('re-checks a queued request before starting it and drops it when it no longer applies', () => {
     const { scheduler, started, emitted, getState } = setup({
       max: 1,

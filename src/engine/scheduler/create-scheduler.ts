@@ -50,6 +50,8 @@ export interface Scheduler {
 }
 
 const PRIORITY_RANK: Record<WorkItemPriority, number> = { high: 3, medium: 2, low: 1 };
+/** Less than one priority step: a review outranks implementation of equal priority, not of higher. */
+const REVIEW_BONUS = 0.5;
 /** The planner goes before any implementation work: it creates that work. */
 const PLANNER_PRIORITY = 4;
 
@@ -69,7 +71,9 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     const workItemID = dispatchWorkItemID(command);
     if (workItemID === null) return { priority: PLANNER_PRIORITY, ageKey: now };
     const item = state.workItems[workItemID];
-    const priority = item?.priority ? PRIORITY_RANK[item.priority] : 0;
+    // A review finishes work already paid for: it goes before new implementation work of the same priority.
+    const reviewBonus = command.type === 'requestReviewerRun' ? REVIEW_BONUS : 0;
+    const priority = (item?.priority ? PRIORITY_RANK[item.priority] : 0) + reviewBonus;
     const created = item ? Date.parse(item.createdAt) : Number.NaN;
     return { priority, ageKey: Number.isNaN(created) ? now : created };
   }
