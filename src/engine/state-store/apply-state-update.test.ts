@@ -72,6 +72,49 @@ describe('workItemChanged', () => {
     expect(state.workItems['wi-2']).toBe(other);
   });
 
+  it.each([
+    ['blocked', 'pending'],
+    ['needs-refinement', 'ready'],
+  ] as const)(
+    'a human moving an item %s → %s gives it a fresh retry budget and review-round count',
+    (from, to) => {
+      const failure: FailureRecord = {
+        attempts: 2,
+        lastReason: 'error',
+        lastError: 'x',
+        lastFailedAt: 1,
+        lastSessionID: 's',
+      };
+      const before = {
+        ...buildTestState({ workItems: [buildWorkItem({ id: 'wi-1', status: from })] }),
+        failures: { 'implementor:wi-1': failure, 'reviewer:wi-1': failure, 'implementor:wi-2': failure },
+        reviewRounds: { 'wi-1': 3, 'wi-2': 1 },
+      };
+      const { state } = apply(before, buildWorkItemChanged(buildWorkItem({ id: 'wi-1', status: to }), from));
+      expect(Object.keys(state.failures)).toEqual(['implementor:wi-2']);
+      expect(state.reviewRounds).toEqual({ 'wi-2': 1 });
+    },
+  );
+
+  it('keeps the counters when the engine itself moves an item (e.g. in-progress → pending after a failure)', () => {
+    const failure: FailureRecord = {
+      attempts: 1,
+      lastReason: 'error',
+      lastError: 'x',
+      lastFailedAt: 1,
+      lastSessionID: 's',
+    };
+    const before = {
+      ...buildTestState({ workItems: [buildWorkItem({ id: 'wi-1', status: 'in-progress' })] }),
+      failures: { 'implementor:wi-1': failure },
+    };
+    const { state } = apply(
+      before,
+      buildWorkItemChanged(buildWorkItem({ id: 'wi-1', status: 'pending' }), 'in-progress'),
+    );
+    expect(state.failures).toEqual({ 'implementor:wi-1': failure });
+  });
+
   it('keeps closed items, so closed blockers still resolve', () => {
     const before = buildTestState({ workItems: [buildWorkItem({ id: 'wi-1', status: 'approved' })] });
     const closed = buildWorkItem({ id: 'wi-1', status: 'closed' });

@@ -144,15 +144,8 @@ export function applyStateUpdate(state: EngineState, event: EngineEvent): StateU
       return unchanged(
         withFailures(state, omitKeys(state.failures, [failureKey('reviewer', event.workItemID)])),
       );
-    case 'userTransitionedStatus': {
-      const failures = omitKeys(state.failures, [
-        failureKey('implementor', event.workItemID),
-        failureKey('reviewer', event.workItemID),
-      ]);
-      const reviewRounds = omitKeys(state.reviewRounds, [event.workItemID]);
-      if (failures === state.failures && reviewRounds === state.reviewRounds) return unchanged(state);
-      return unchanged({ ...state, failures, reviewRounds });
-    }
+    case 'userTransitionedStatus':
+      return unchanged(withoutItemCounters(state, event.workItemID));
 
     default: {
       // Compile-time exhaustiveness: a new event type without a case makes `event` not `never` here.
@@ -207,7 +200,25 @@ function applyWorkItemChanged(state: EngineState, event: WorkItemChanged): State
   }
   // Closed items are kept: they are what makes a closed blocker resolve.
   const workItems = setKey(state.workItems, event.workItemID, event.workItem);
-  return unchanged(workItems === state.workItems ? state : { ...state, workItems });
+  const next = workItems === state.workItems ? state : { ...state, workItems };
+  // Only a human moves an item out of blocked / needs-refinement back into line (the engine never does), e.g.
+  // with `flotilla work transition`: that gives it a fresh retry budget and review-round count.
+  const previous = state.workItems[event.workItemID]?.status;
+  const released =
+    (previous === 'blocked' || previous === 'needs-refinement') &&
+    (event.workItem.status === 'pending' || event.workItem.status === 'ready');
+  return unchanged(released ? withoutItemCounters(next, event.workItemID) : next);
+}
+
+/** Clears a work item's consecutive-failure records and review rounds. */
+function withoutItemCounters(state: EngineState, workItemID: string): EngineState {
+  const failures = omitKeys(state.failures, [
+    failureKey('implementor', workItemID),
+    failureKey('reviewer', workItemID),
+  ]);
+  const reviewRounds = omitKeys(state.reviewRounds, [workItemID]);
+  if (failures === state.failures && reviewRounds === state.reviewRounds) return state;
+  return { ...state, failures, reviewRounds };
 }
 
 function applyRevisionChanged(state: EngineState, event: RevisionChanged): StateUpdate {
