@@ -114,6 +114,25 @@ describe('loadConfig: default branch detection (real git)', () => {
     expect(result.ok && result.config.defaultBranch).toBe('release');
   });
 
+  it('prefers a local main (or master) over the checked-out feature branch', async () => {
+    const repo = await gitRepo('main');
+    git(repo, [
+      '-c',
+      'user.name=t',
+      '-c',
+      'user.email=t@t.invalid',
+      'commit',
+      '--quiet',
+      '--allow-empty',
+      '-m',
+      'x',
+    ]);
+    git(repo, ['checkout', '--quiet', '-b', 'feature']);
+    expect(await loadConfig(repo)).toMatchObject({ config: { defaultBranch: 'main' } });
+    git(repo, ['branch', '--quiet', '-m', 'main', 'master']);
+    expect(await loadConfig(repo)).toMatchObject({ config: { defaultBranch: 'master' } });
+  });
+
   it('uses the current branch without a remote, and main outside git or on a detached HEAD', async () => {
     expect(await loadConfig(await gitRepo('trunk'))).toMatchObject({ config: { defaultBranch: 'trunk' } });
     expect(await loadConfig(await tempDir())).toMatchObject({ config: { defaultBranch: 'main' } });
