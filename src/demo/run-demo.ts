@@ -54,8 +54,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
   const { engine, provider } = controlPlane;
   const logsDir = resolveFlotillaPaths(repo.root).logsDir;
   const startedAt = Date.now();
-  engine.onEvent((event) => {
-    const line = describeEvent(event);
+  engine.onEvent((event, state) => {
+    const line = describeEvent(event, state);
     if (line) print(`  [${((Date.now() - startedAt) / 1000).toFixed(1).padStart(5)}s] ${line}`);
   });
 

@@ -228,6 +228,53 @@ describe('flotilla run', () => {
     ).toEqual([]);
   }, 180_000);
 
+  it('Ctrl-C stops gracefully: the running agent is cancelled, its worktree removed, the run recorded as cancelled', async () => {
+    const repo = await demoRepository();
+    const plan = {
+      role: 'planner',
+      create: [
+        { tempID: 'a', title: 'Add greet(name)', body: 'Objective: greet.', labels: [], blockedBy: [] },
+      ],
+      close: [],
+      update: [],
+    };
+    const server = await serve({
+      name: 'slow-implementor',
+      routes: [
+        {
+          name: 'planner',
+          match: { systemIncludes: 'You are the planner' },
+          steps: [{ structuredOutput: plan }],
+        },
+        {
+          name: 'implementor',
+          match: { systemIncludes: 'You are the implementor' },
+          steps: [{ delayMs: 120_000, text: 'never answered' }],
+        },
+      ],
+    });
+    const run = startRun(repo.root, server, repo.gitEnv);
+    await waitFor(
+      () => run.output().includes('implementor started'),
+      60_000,
+      'the implementor to start',
+      run.output,
+    );
+    run.child.kill('SIGINT');
+    expect(await run.exited, run.output()).toBe(0);
+    expect(run.output()).toContain('stopping — cancelling runs and removing worktrees');
+    expect(run.output()).toMatch(/implementor failed \(cancelled\)/);
+    expect(existsSync(join(repo.root, '.worktrees/agent/flotilla/1'))).toBe(false);
+    expect(agentProcessesOf(repo.root)).toEqual([]);
+    const db = openDatabase(join(repo.root, '.flotilla/flotilla.db'));
+    try {
+      const runs = createEngineStatePersistence(db).listRuns({ limit: 5 });
+      expect(runs.find((r) => r.role === 'implementor')?.status).toBe('cancelled');
+    } finally {
+      db.close();
+    }
+  }, 90_000);
+
   it('exits 2 with the field named when the configuration is malformed', async () => {
     const repo = await demoRepository();
     const { writeFile } = await import('node:fs/promises');

@@ -83,12 +83,12 @@ export function registerRunCommand(program: Command): void {
           { type: 'recovered', ...recovered },
         );
       }
-      engine.onEvent((event) => {
+      engine.onEvent((event, state) => {
         if (options.json) {
           out(JSON.stringify(event));
           return;
         }
-        const line = describeEvent(event);
+        const line = describeEvent(event, state);
         if (line) out(`${new Date().toISOString().slice(11, 19)} ${line}`);
       });
 

@@ -1,7 +1,28 @@
-import type { EngineEvent } from '../../domain/index.ts';
+import type { AgentUsage, EngineEvent } from '../../domain/index.ts';
+import type { EngineState } from '../../engine/state-store/engine-state.ts';
 
-/** One readable progress line for a meaningful event (spec planned, item created, run started/finished…); null for the rest. */
-export function describeEvent(event: EngineEvent): string | null {
+/** ` in 4.2s, $0.0123` from the run's request time and reported usage. */
+function runCost(
+  state: EngineState | undefined,
+  sessionID: string,
+  at: number,
+  usage: AgentUsage | null,
+): string {
+  const run = state?.agentRuns[sessionID];
+  const parts: string[] = [];
+  if (run) parts.push(`in ${((at - run.requestedAt) / 1000).toFixed(1)}s`);
+  if (usage?.costUSD != null) parts.push(`$${usage.costUSD.toFixed(4)}`);
+  return parts.length > 0 ? ` (${parts.join(', ')})` : '';
+}
+
+const clock = (epochMs: number) => new Date(epochMs).toISOString().slice(11, 19);
+
+/**
+ * One readable progress line for a meaningful event — spec changes, items created and moved, runs started
+ * and finished (with duration and cost), revisions created, checks results, verdicts, retries, errors —
+ * and null for the rest. `state` is the engine state after the event (for durations).
+ */
+export function describeEvent(event: EngineEvent, state?: EngineState): string | null {
   switch (event.type) {
     case 'specChanged':
       return `spec ${event.filePath} ${event.changeType} (${event.frontmatterStatus})`;
@@ -14,22 +35,36 @@ export function describeEvent(event: EngineEvent): string | null {
     case 'implementorStarted':
     case 'reviewerStarted':
       return `${event.type.replace('Started', '')} started (session ${event.sessionID.slice(0, 8)})`;
+    case 'plannerCompleted': {
+      const { create, close, update } = event.result;
+      return `planner finished ${event.specPaths.join(', ')}: ${create.length} to create, ${close.length} to close, ${update.length} to update${runCost(state, event.sessionID, event.at, event.usage)}`;
+    }
     case 'implementorCompleted':
-      return `implementor finished #${event.workItemID}: ${event.result.outcome}`;
+      return `implementor finished #${event.workItemID}: ${event.result.outcome}${runCost(state, event.sessionID, event.at, event.usage)}`;
     case 'reviewerCompleted':
-      return `reviewer finished #${event.workItemID}: ${event.result.review.verdict} — ${event.result.review.summary}`;
-    case 'plannerCompleted':
-      return `planner finished: ${event.result.create.length} item(s) to create`;
+      return `reviewer finished #${event.workItemID}: ${event.result.review.verdict} — ${event.result.review.summary}${runCost(state, event.sessionID, event.at, event.usage)}`;
     case 'plannerFailed':
     case 'implementorFailed':
     case 'reviewerFailed':
-      return `${event.type.replace('Failed', '')} failed (${event.reason}): ${event.error}`;
+      return `${event.type.replace('Failed', '')} failed (${event.reason})${runCost(state, event.sessionID, event.at, event.usage)}: ${event.error}`;
     case 'revisionChanged':
-      return event.revision && event.oldPipelineStatus === null
-        ? `revision ${event.revisionID} created on ${event.revision.headRef} for #${event.workItemID}`
+      if (!event.revision) return null;
+      if (event.oldPipelineStatus === null) {
+        return `revision ${event.revisionID} created on ${event.revision.headRef} for #${event.workItemID}`;
+      }
+      if (event.newPipelineStatus === event.oldPipelineStatus || event.newPipelineStatus === 'pending')
+        return null;
+      return `checks for revision ${event.revisionID}: ${event.newPipelineStatus}${event.revision.pipeline?.reason ? ` — ${event.revision.pipeline.reason}` : ''}`;
+    case 'dispatchQueued':
+      return event.reason === 'backoff' && event.notBefore !== null
+        ? `retry of ${event.command.type.replace(/^request|Run$/g, '').toLowerCase()}${'workItemID' in event.command ? ` for #${event.command.workItemID}` : ''} at ${clock(event.notBefore)}`
         : null;
     case 'commandFailed':
       return `command ${event.command.type} failed: ${event.error}`;
+    case 'commandRejected':
+      return event.kind === 'duplicate'
+        ? null
+        : `command ${event.command.type} refused (${event.kind}): ${event.reason}`;
     case 'errorRecorded':
       return `error (${event.source}): ${event.message}`;
     default:

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { buildImplementorRun, buildRevision, buildTestState } from '../../engine/test-support/index.ts';
+import { describeEvent } from './describe-event.ts';
+
+describe('describeEvent', () => {
+  it('reports a finished run with its duration and cost', () => {
+    const run = buildImplementorRun({ sessionID: 's1', workItemID: '4', requestedAt: 1_000 });
+    const state = buildTestState({ agentRuns: [run] });
+    const line = describeEvent(
+      {
+        type: 'implementorCompleted',
+        sessionID: 's1',
+        workItemID: '4',
+        branchName: 'flotilla/4',
+        result: { role: 'implementor', outcome: 'completed', summary: 's', patch: 'p' },
+        logFilePath: null,
+        usage: { costUSD: 0.0123, inputTokens: 1, outputTokens: 1, turns: 1 },
+        at: 5_200,
+      },
+      state,
+    );
+    expect(line).toBe('implementor finished #4: completed (in 4.2s, $0.0123)');
+  });
+
+  it('reports checks results, retries and refusals, and stays quiet about duplicates and pending checks', () => {
+    const revision = buildRevision({
+      id: '7',
+      pipeline: { status: 'failure', url: '/log', reason: 'npm test exited 1' },
+    });
+    const changed = (oldStatus: 'pending' | null, newStatus: 'failure' | 'pending') =>
+      describeEvent({
+        type: 'revisionChanged',
+        revisionID: '7',
+        workItemID: '4',
+        revision,
+        oldPipelineStatus: oldStatus,
+        newPipelineStatus: newStatus,
+      });
+    expect(changed('pending', 'failure')).toBe('checks for revision 7: failure — npm test exited 1');
+    expect(changed('pending', 'pending')).toBeNull();
+    expect(
+      describeEvent({
+        type: 'dispatchQueued',
+        command: { type: 'requestImplementorRun', workItemID: '4' },
+        reason: 'backoff',
+        notBefore: Date.UTC(2026, 0, 1, 12, 30, 5),
+        priority: 0,
+        at: 0,
+      }),
+    ).toBe('retry of implementor for #4 at 12:30:05');
+    const command = { type: 'requestPlannerRun' as const, specPaths: ['a.md'], specSHAs: {} };
+    expect(
+      describeEvent({
+        type: 'commandRejected',
+        command,
+        reason: 'planner already running',
+        kind: 'duplicate',
+        at: 0,
+      }),
+    ).toBeNull();
+    expect(
+      describeEvent({ type: 'commandRejected', command, reason: 'read-only', kind: 'policy', at: 0 }),
+    ).toBe('command requestPlannerRun refused (policy): read-only');
+  });
+});
