@@ -76,6 +76,31 @@ async function serve(scenario: ScenarioSpec): Promise<ModelServer> {
   return server;
 }
 
+/** The planner creates one item; its implementor's first model reply never comes (until the server closes). */
+function slowImplementorScenario(): ScenarioSpec {
+  const plan = {
+    role: 'planner',
+    create: [{ tempID: 'a', title: 'Add greet(name)', body: 'Objective: greet.', labels: [], blockedBy: [] }],
+    close: [],
+    update: [],
+  };
+  return {
+    name: 'slow-implementor',
+    routes: [
+      {
+        name: 'planner',
+        match: { systemIncludes: 'You are the planner' },
+        steps: [{ structuredOutput: plan }],
+      },
+      {
+        name: 'implementor',
+        match: { systemIncludes: 'You are the implementor' },
+        steps: [{ delayMs: 120_000, text: 'never answered' }],
+      },
+    ],
+  };
+}
+
 /** Processes started for agent runs of this repository (they carry a per-run CLAUDE_CONFIG_DIR). */
 function agentProcessesOf(repoRoot: string): number[] {
   const marker = `CLAUDE_CONFIG_DIR=${join(repoRoot, '.flotilla/claude/runs')}/`;
@@ -117,29 +142,7 @@ describe('flotilla run', () => {
 
   it('after kill -9 during an implementor run, a restart re-dispatches the item, records the interrupted run as failed, and leaks nothing', async () => {
     const repo = await demoRepository();
-    const plan = {
-      role: 'planner',
-      create: [
-        { tempID: 'a', title: 'Add greet(name)', body: 'Objective: greet.', labels: [], blockedBy: [] },
-      ],
-      close: [],
-      update: [],
-    };
-    const slowServer = await serve({
-      name: 'slow-implementor',
-      routes: [
-        {
-          name: 'planner',
-          match: { systemIncludes: 'You are the planner' },
-          steps: [{ structuredOutput: plan }],
-        },
-        {
-          name: 'implementor',
-          match: { systemIncludes: 'You are the implementor' },
-          steps: [{ delayMs: 120_000, text: 'never answered' }],
-        },
-      ],
-    });
+    const slowServer = await serve(slowImplementorScenario());
     const first = startRun(repo.root, slowServer, repo.gitEnv);
     await waitFor(
       () => first.output().includes('implementor started'),
@@ -230,29 +233,7 @@ describe('flotilla run', () => {
 
   it('Ctrl-C stops gracefully: the running agent is cancelled, its worktree removed, the run recorded as cancelled', async () => {
     const repo = await demoRepository();
-    const plan = {
-      role: 'planner',
-      create: [
-        { tempID: 'a', title: 'Add greet(name)', body: 'Objective: greet.', labels: [], blockedBy: [] },
-      ],
-      close: [],
-      update: [],
-    };
-    const server = await serve({
-      name: 'slow-implementor',
-      routes: [
-        {
-          name: 'planner',
-          match: { systemIncludes: 'You are the planner' },
-          steps: [{ structuredOutput: plan }],
-        },
-        {
-          name: 'implementor',
-          match: { systemIncludes: 'You are the implementor' },
-          steps: [{ delayMs: 120_000, text: 'never answered' }],
-        },
-      ],
-    });
+    const server = await serve(slowImplementorScenario());
     const run = startRun(repo.root, server, repo.gitEnv);
     await waitFor(
       () => run.output().includes('implementor started'),

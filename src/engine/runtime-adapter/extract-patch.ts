@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runGit } from './run-command.ts';
+import { PINNED_DIFF_CONFIG, runGit } from './run-command.ts';
 
 export interface ExtractPatchParams {
   /** The implementor's worktree. Its index is rewritten (`git add -A`); the worktree is disposable. */
@@ -56,15 +56,7 @@ export async function extractPatch({
 /** The diff `git apply` reproduces exactly, with every setting that could change its output pinned. */
 function buildDiffArgs(baseCommit: string): string[] {
   return [
-    // Pin what user or repository config could change about the output `git apply` reads.
-    '-c',
-    'diff.noprefix=false',
-    '-c',
-    'diff.mnemonicPrefix=false',
-    '-c',
-    'diff.relative=false',
-    '-c',
-    'core.quotePath=true',
+    ...PINNED_DIFF_CONFIG,
     'diff',
     '--cached',
     '--binary',

@@ -184,7 +184,7 @@ export function runCommand(
 }
 
 /** Variables that would point git at another repository or index than the one in `cwd`. */
-const GIT_LOCATION_VARIABLES = [
+export const GIT_LOCATION_VARIABLES: readonly string[] = [
   'GIT_DIR',
   'GIT_WORK_TREE',
   'GIT_INDEX_FILE',
@@ -193,6 +193,18 @@ const GIT_LOCATION_VARIABLES = [
   'GIT_COMMON_DIR',
   'GIT_PREFIX',
   'GIT_NAMESPACE',
+];
+
+/** `-c` settings that pin what user or repository config could change about git's diff output. */
+export const PINNED_DIFF_CONFIG: readonly string[] = [
+  '-c',
+  'diff.noprefix=false',
+  '-c',
+  'diff.mnemonicPrefix=false',
+  '-c',
+  'diff.relative=false',
+  '-c',
+  'core.quotePath=true',
 ];
 
 /**

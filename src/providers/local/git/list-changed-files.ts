@@ -1,5 +1,5 @@
 import type { RevisionFile, RevisionFileStatus } from '../../../domain/index.ts';
-import { runGit } from '../../../engine/runtime-adapter/run-command.ts';
+import { PINNED_DIFF_CONFIG, runGit } from '../../../engine/runtime-adapter/run-command.ts';
 
 export interface ListChangedFilesOptions {
   /** Default: 2 minutes per git command. */
@@ -11,17 +11,6 @@ export interface ListChangedFilesOptions {
 const DEFAULT_TIMEOUT_MS = 2 * 60_000;
 const DEFAULT_MAX_PATCH_CHARS = 1024 * 1024;
 
-/** Pins what user or repository config could change about git's diff output. */
-const DIFF_CONFIG = [
-  '-c',
-  'diff.noprefix=false',
-  '-c',
-  'diff.mnemonicPrefix=false',
-  '-c',
-  'diff.relative=false',
-  '-c',
-  'core.quotePath=true',
-];
 const DIFF_FLAGS = ['--find-renames', '--no-color', '--no-ext-diff', '--no-textconv'];
 
 interface NameStatusEntry {
@@ -47,8 +36,8 @@ export async function listChangedFiles(
   // Paths come from the NUL-separated listing (exact, whatever the characters); the text patch is split
   // into `diff --git` blocks, which git emits in the same order as the listing.
   const [nameStatus, diff] = await Promise.all([
-    runGit([...DIFF_CONFIG, 'diff', '--name-status', '-z', ...DIFF_FLAGS, ...range], gitOptions),
-    runGit([...DIFF_CONFIG, 'diff', '--full-index', ...DIFF_FLAGS, ...range], gitOptions),
+    runGit([...PINNED_DIFF_CONFIG, 'diff', '--name-status', '-z', ...DIFF_FLAGS, ...range], gitOptions),
+    runGit([...PINNED_DIFF_CONFIG, 'diff', '--full-index', ...DIFF_FLAGS, ...range], gitOptions),
   ]);
   const entries = parseNameStatus(nameStatus.stdout);
   const blocks = splitDiffBlocks(diff.stdout);

@@ -1,7 +1,12 @@
 import { appendFile, mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CommandError, runCommand, runGit } from '../../../engine/runtime-adapter/run-command.ts';
+import {
+  CommandError,
+  GIT_LOCATION_VARIABLES,
+  runCommand,
+  runGit,
+} from '../../../engine/runtime-adapter/run-command.ts';
 import { buildBranchRef } from './build-branch-ref.ts';
 import { resolveCommit } from './resolve-commit.ts';
 
@@ -47,17 +52,6 @@ export interface RunLocalChecksDeps {
 const GIT_TIMEOUT_MS = 2 * 60_000;
 const REASON_LINES = 10;
 const REASON_MAX_CHARS = 1_500;
-/** Variables that would point git commands in the checks at the user's repository or index. */
-const GIT_LOCATION_VARIABLES = [
-  'GIT_DIR',
-  'GIT_WORK_TREE',
-  'GIT_INDEX_FILE',
-  'GIT_OBJECT_DIRECTORY',
-  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
-  'GIT_COMMON_DIR',
-  'GIT_PREFIX',
-  'GIT_NAMESPACE',
-];
 /**
  * `$1` log path, `$2` the user's command. Output goes straight to the log (stdout and stderr interleaved as
  * written, nothing buffered in memory). Once the command is done, whatever it left running in the process
