@@ -75,7 +75,17 @@ export const flotillaConfigFileSchema = object({
     agentSessions: z.boolean({ error: 'true or false' }).default(true),
   }).prefault({}),
   bashValidator: bashValidatorRulesOverridesSchema.prefault({}),
-});
+  /**
+   * A scripted model-server scenario (JSON, see src/model-server/README.md) answering the roles whose runtime
+   * is `scripted`: the real Claude adapter runs against it on 127.0.0.1 (dry runs, demos, CI).
+   */
+  scriptedScenario: nonEmptyString('a scenario file path relative to the repository root').optional(),
+}).refine(
+  (config) =>
+    config.scriptedScenario !== undefined ||
+    ![config.runtimes.planner, config.runtimes.implementor, config.runtimes.reviewer].includes('scripted'),
+  { error: "expected a scenario file path when any of runtimes.* is 'scripted'", path: ['scriptedScenario'] },
+);
 
 export type FlotillaConfigFile = z.input<typeof flotillaConfigFileSchema>;
 type ParsedConfigFile = z.output<typeof flotillaConfigFileSchema>;

@@ -80,6 +80,7 @@ describe('loadConfig: defaults', () => {
       await withConfig({
         defaultBranch: 'develop',
         runtimes: { reviewer: 'scripted' },
+        scriptedScenario: 'scenarios/review.json',
         models: { implementor: 'sonnet' },
         scheduler: { maxConcurrentAgents: 5 },
         worktree: { setupCommand: 'none' },
@@ -284,7 +285,13 @@ describe('loadConfig: every field names its path and expectation', () => {
 describe('loadConfig: unknown keys are errors', () => {
   it('names a top-level typo, suggests the key and lists the known ones', async () => {
     expect(await errorsFor({ specDir: 'specs' })).toEqual([
-      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, defaultBranch, specsDir, runtimes, models, maxAgentDuration, shutdownTimeout, scheduler, maxReviewRounds, pollIntervals, worktree, checks, contextPaths, logging, bashValidator',
+      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, defaultBranch, specsDir, runtimes, models, maxAgentDuration, shutdownTimeout, scheduler, maxReviewRounds, pollIntervals, worktree, checks, contextPaths, logging, bashValidator, scriptedScenario',
+    ]);
+  });
+
+  it('requires a scenario file when a runtime is scripted', async () => {
+    expect(await errorsFor({ runtimes: { planner: 'scripted' } })).toEqual([
+      "flotilla.config.json: scriptedScenario: expected a scenario file path when any of runtimes.* is 'scripted'",
     ]);
   });
 

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { FlotillaConfig } from '../config/index.ts';
 import { resolveFlotillaPaths } from '../config/index.ts';
 import type { AgentRole } from '../domain/index.ts';
@@ -10,6 +10,8 @@ import { createClaudeAdapter } from '../engine/runtime-adapter/create-claude-ada
 import type { RuntimeAdapter, RuntimeAdapterDeps } from '../engine/runtime-adapter/types.ts';
 import { createWorktreeManager } from '../engine/runtime-adapter/worktree/create-worktree-manager.ts';
 import type { Logger } from '../logging/logger.ts';
+import { createModelServer } from '../model-server/create-model-server.ts';
+import { loadScenarioFile } from '../model-server/load-scenario-file.ts';
 import { createLocalProvider, type LocalProvider } from '../providers/local/create-local-provider.ts';
 import { createEngineStatePersistence, type EngineStatePersistence, openDatabase } from '../storage/index.ts';
 import { reapOrphanAgentProcesses } from './reap-orphan-agent-processes.ts';
@@ -43,13 +45,10 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
   const { repoRoot, config, logger } = options;
   const paths = resolveFlotillaPaths(repoRoot);
   mkdirSync(paths.logsDir, { recursive: true });
-  for (const role of ['planner', 'implementor', 'reviewer'] as const) {
-    if (config.runtimes[role] !== 'claude') {
-      throw new Error(
-        `flotilla.config.json: runtimes.${role}: '${config.runtimes[role]}' is only available to tests and the demo so far; use 'claude'`,
-      );
-    }
-  }
+  // Roles whose runtime is `scripted` run the same Claude adapter against a scripted model server.
+  const scriptedServer = Object.values(config.runtimes).includes('scripted')
+    ? await createModelServer(await loadScenarioFile(resolve(repoRoot, config.scriptedScenario ?? '')))
+    : null;
 
   const db = openDatabase(paths.dbPath);
   const persistence = createEngineStatePersistence(db);
@@ -73,7 +72,10 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
     logger,
   });
 
-  const createAdapter = (deps: RuntimeAdapterDeps): RuntimeAdapter =>
+  const createAdapter = (
+    deps: RuntimeAdapterDeps,
+    extraEnv: Readonly<Record<string, string>> | undefined,
+  ): RuntimeAdapter =>
     createClaudeAdapter(
       {
         repoRoot,
@@ -90,7 +92,7 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
         ),
         maxAgentDuration: config.maxAgentDuration,
         logging: { agentSessions: config.logging.agentSessions, logsDir: paths.sessionsDir },
-        extraEnv: options.extraEnv,
+        extraEnv,
       },
       deps,
     );
@@ -104,8 +106,16 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
     scheduler: config.scheduler,
     maxReviewRounds: config.maxReviewRounds,
     createRuntimeAdapters: (deps) => {
-      const adapter = createAdapter(deps);
-      return { planner: adapter, implementor: adapter, reviewer: adapter };
+      const claude = createAdapter(deps, options.extraEnv);
+      const scripted = scriptedServer
+        ? createAdapter(deps, {
+            ...options.extraEnv,
+            ANTHROPIC_BASE_URL: scriptedServer.url,
+            ANTHROPIC_API_KEY: 'scripted',
+          })
+        : claude;
+      const pick = (role: AgentRole) => (config.runtimes[role] === 'scripted' ? scripted : claude);
+      return { planner: pick('planner'), implementor: pick('implementor'), reviewer: pick('reviewer') };
     },
   });
   engine.onEvent((event, state) => persistence.record(event, state));
@@ -123,6 +133,7 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
     close() {
       closing ??= (async () => {
         await engine.stop();
+        await scriptedServer?.close();
         provider.close();
         db.close();
       })();

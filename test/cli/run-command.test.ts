@@ -256,6 +256,46 @@ describe('flotilla run', () => {
     }
   }, 90_000);
 
+  it("runs agents whose runtime is 'scripted' against the configured scenario, with no model endpoint in the environment", async () => {
+    const repo = await demoRepository();
+    const { copyFile, readFile, writeFile } = await import('node:fs/promises');
+    await copyFile(
+      join(import.meta.dirname, '../../src/demo/demo-scenario.json'),
+      join(repo.root, 'scenario.json'),
+    );
+    const config = JSON.parse(await readFile(join(repo.root, 'flotilla.config.json'), 'utf8'));
+    const scripted = { planner: 'scripted', implementor: 'scripted', reviewer: 'scripted' };
+    await writeFile(
+      join(repo.root, 'flotilla.config.json'),
+      JSON.stringify({ ...config, runtimes: scripted, scriptedScenario: 'scenario.json' }),
+    );
+    const { ANTHROPIC_BASE_URL: _url, ANTHROPIC_API_KEY: _key, ...env } = process.env;
+    const child = spawn(process.execPath, [BIN, 'run', '--until-idle', '--json'], {
+      cwd: repo.root,
+      env: { ...env, ...repo.gitEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code, output).toBe(0);
+    const events = output
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; newStatus?: string; workItemID?: string });
+    expect(
+      events
+        .filter((e) => e.type === 'workItemChanged' && e.newStatus === 'approved')
+        .map((e) => e.workItemID),
+    ).toEqual(['1', '2']);
+    expect(events.at(-1)).toEqual({ type: 'idle', idle: true, errors: 0 });
+  }, 120_000);
+
   it('exits 2 with the field named when the configuration is malformed', async () => {
     const repo = await demoRepository();
     const { writeFile } = await import('node:fs/promises');
