@@ -31,3 +31,8 @@ export interface ReviewHistory {
   reviews: ReviewHistoryEntry[];
   inlineComments: ReviewHistoryInlineComment[];
 }
+
+/** The review state a verdict is recorded as (GitHub's names, used by every provider). */
+export function reviewStateForVerdict(verdict: ReviewVerdict): 'APPROVED' | 'CHANGES_REQUESTED' {
+  return verdict === 'approve' ? 'APPROVED' : 'CHANGES_REQUESTED';
+}

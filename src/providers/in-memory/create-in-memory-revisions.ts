@@ -5,6 +5,7 @@ import type {
   PipelineStatus,
   Revision,
 } from '../../domain/index.ts';
+import { reviewStateForVerdict } from '../../domain/index.ts';
 import type { CreateRevisionInput, RevisionReader, RevisionWriter } from '../types.ts';
 import type { PatchApplyCheck } from './check-patch-applies.ts';
 import {
@@ -127,7 +128,7 @@ export function createInMemoryRevisions(world: InMemoryWorld, options: InMemoryR
   function postEngineReview(revision: InMemoryRevisionRecord, review: AgentReview): string {
     const id = addReview(revision, {
       author: options.engineAuthor,
-      state: review.verdict === 'approve' ? 'APPROVED' : 'CHANGES_REQUESTED',
+      state: reviewStateForVerdict(review.verdict),
       body: review.summary,
       comments: review.comments,
     });

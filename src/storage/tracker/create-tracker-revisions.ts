@@ -7,6 +7,7 @@ import type {
   ReviewHistory,
   Revision,
 } from '../../domain/index.ts';
+import { reviewStateForVerdict } from '../../domain/index.ts';
 import { StorageError } from '../storage-error.ts';
 import type { TrackerComment, TrackerWorkItems } from './create-tracker-work-items.ts';
 import { parseTrackerID } from './parse-tracker-id.ts';
@@ -262,7 +263,7 @@ export function createTrackerRevisions(
   function postEngineReview(row: RevisionRow, review: AgentReview): string {
     const reviewID = insertReview(row, {
       author: options.engineAuthor,
-      state: review.verdict === 'approve' ? 'APPROVED' : 'CHANGES_REQUESTED',
+      state: reviewStateForVerdict(review.verdict),
       body: review.summary,
       comments: review.comments,
     });
