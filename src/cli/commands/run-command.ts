@@ -1,10 +1,12 @@
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig, resolveFlotillaPaths } from '../../config/index.ts';
 import { type ControlPlane, createControlPlane } from '../../control-plane/create-control-plane.ts';
 import { waitUntilIdle } from '../../control-plane/wait-until-idle.ts';
 import { runGit } from '../../engine/runtime-adapter/run-command.ts';
 import { createFileLogger } from '../../logging/create-file-logger.ts';
+import { runDashboard } from '../../tui/run-dashboard.tsx';
 import { describeEvent } from '../progress/describe-event.ts';
 
 interface RunOptions {
@@ -26,7 +28,8 @@ async function findRepoRoot(): Promise<string | null> {
 
 /**
  * `flotilla run [--headless] [--until-idle] [--json]`: starts the control plane in the current repository.
- * Progress is one line per meaningful event on stdout (JSON lines with --json); logs go to
+ * On a terminal it shows the dashboard (src/tui); otherwise — or with --headless, --json or --until-idle —
+ * progress is one line per meaningful event on stdout (JSON lines with --json). Logs go to
  * `.flotilla/logs/flotilla.log`, never to the terminal. Ctrl-C stops gracefully (runs cancelled, worktrees
  * removed); a second Ctrl-C forces.
  */
@@ -34,9 +37,9 @@ export function registerRunCommand(program: Command): void {
   program
     .command('run')
     .description(
-      'start the control plane in this repository (headless progress lines; the dashboard arrives later)',
+      'start the control plane in this repository (the dashboard on a terminal, progress lines otherwise)',
     )
-    .option('--headless', 'line-oriented progress instead of the dashboard (the only mode so far)')
+    .option('--headless', 'line-oriented progress instead of the dashboard')
     .option(
       '--until-idle',
       'exit once no run is active or queued, no checks are pending and nothing is dispatchable',
@@ -71,18 +74,57 @@ export function registerRunCommand(program: Command): void {
         return;
       }
       const { engine, recovered } = controlPlane;
+      const recoveredMessage =
+        recovered.interruptedRuns > 0 || recovered.reapedWorktrees.length > 0 || recovered.reapedProcesses > 0
+          ? `recovered: ${recovered.interruptedRuns} interrupted run(s) recorded as failed, ${recovered.reapedWorktrees.length} stale worktree(s) removed, ${recovered.reapedProcesses} orphaned agent process(es) ended`
+          : null;
+      const logFilePath = join(paths.logsDir, 'flotilla.log');
+      const useDashboard =
+        !options.headless &&
+        !options.json &&
+        !options.untilIdle &&
+        process.stdout.isTTY === true &&
+        process.stdin.isTTY === true;
+      if (useDashboard) {
+        const stopListeners = new Set<() => void>();
+        const onTerminate = () => {
+          for (const listener of stopListeners) listener();
+        };
+        process.on('SIGTERM', onTerminate);
+        process.on('SIGHUP', onTerminate);
+        try {
+          await runDashboard({
+            engine,
+            getReviewHistory: (revisionID) =>
+              controlPlane.provider.revisionReader.getReviewHistory(revisionID),
+            readTextFile: (path) => readFile(path, 'utf8'),
+            repositoryLabel: basename(repoRoot),
+            logFilePath,
+            start: () => engine.start(),
+            stop: () => controlPlane.close(),
+            forceExit: () => {
+              process.stdout.write('\u001b[?1049l');
+              process.stderr.write('flotilla run: forced exit\n');
+              process.exit(130);
+            },
+            onStopRequest: (listener) => {
+              stopListeners.add(listener);
+              return () => stopListeners.delete(listener);
+            },
+            ...(recoveredMessage ? { initialMessage: recoveredMessage } : {}),
+          });
+        } finally {
+          await controlPlane.close();
+          process.off('SIGTERM', onTerminate);
+          process.off('SIGHUP', onTerminate);
+          logger.close();
+        }
+        out(`flotilla stopped (logs: ${logFilePath})`);
+        return;
+      }
       const emit = (line: string, data?: object) =>
         options.json ? out(JSON.stringify(data ?? { message: line })) : out(line);
-      if (
-        recovered.interruptedRuns > 0 ||
-        recovered.reapedWorktrees.length > 0 ||
-        recovered.reapedProcesses > 0
-      ) {
-        emit(
-          `recovered: ${recovered.interruptedRuns} interrupted run(s) recorded as failed, ${recovered.reapedWorktrees.length} stale worktree(s) removed, ${recovered.reapedProcesses} orphaned agent process(es) ended`,
-          { type: 'recovered', ...recovered },
-        );
-      }
+      if (recoveredMessage) emit(recoveredMessage, { type: 'recovered', ...recovered });
       engine.onEvent((event, state) => {
         if (options.json) {
           out(JSON.stringify(event));
@@ -109,7 +151,7 @@ export function registerRunCommand(program: Command): void {
 
       try {
         await engine.start();
-        emit(`flotilla running in ${repoRoot} (logs: ${join(paths.logsDir, 'flotilla.log')})`, {
+        emit(`flotilla running in ${repoRoot} (logs: ${logFilePath})`, {
           type: 'started',
           repoRoot,
         });

@@ -1,0 +1,53 @@
+import { Box, Text } from 'ink';
+import type { HeaderSummary } from '../view-model/build-header-summary.ts';
+import { formatDuration } from '../view-model/format-duration.ts';
+
+const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+export interface HeaderProps {
+  summary: HeaderSummary;
+  costUSD: number;
+  repositoryLabel: string;
+  now: number;
+  width: number;
+}
+
+/** One line: planner state, agent slots, cost so far this session, the repository. */
+export function Header({ summary, costUSD, repositoryLabel, now, width }: HeaderProps) {
+  const { planner } = summary;
+  const spinner = SPINNER[Math.floor(now / 250) % SPINNER.length];
+  return (
+    <Box width={width} height={1}>
+      <Text wrap="truncate">
+        <Text bold color="cyan">
+          flotilla{' '}
+        </Text>
+        {planner.kind === 'running' ? (
+          <Text color="cyan">
+            planner {spinner} {planner.run.specPaths.length} spec
+            {planner.run.specPaths.length === 1 ? '' : 's'} {formatDuration(now - planner.run.requestedAt)}
+          </Text>
+        ) : planner.kind === 'queued' ? (
+          <Text color="yellow">planner queued</Text>
+        ) : planner.kind === 'failed' ? (
+          <Text color="red">planner failed (p)</Text>
+        ) : (
+          <Text dimColor>
+            planner idle{planner.unplannedSpecs > 0 ? ` · ${planner.unplannedSpecs} spec(s) to plan` : ''}
+          </Text>
+        )}
+        <Text> │ </Text>
+        <Text color={summary.running > 0 ? 'cyan' : undefined}>
+          agents {summary.running}/{summary.maxAgents}
+        </Text>
+        {summary.queued > 0 ? <Text color="yellow"> +{summary.queued} queued</Text> : null}
+        <Text> │ </Text>
+        <Text>${costUSD.toFixed(2)}</Text>
+        <Text> │ </Text>
+        <Text dimColor>
+          {summary.openItems} open · {repositoryLabel} · ? help
+        </Text>
+      </Text>
+    </Box>
+  );
+}

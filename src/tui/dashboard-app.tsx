@@ -1,0 +1,450 @@
+import { Box, Text, useApp, useInput } from 'ink';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { EngineEvent } from '../domain/index.ts';
+import { buildItemActions, type ItemAction } from './actions/build-item-actions.ts';
+import { DetailPane } from './components/detail-pane.tsx';
+import { Header } from './components/header.tsx';
+import { WorkItemList } from './components/work-item-list.tsx';
+import type { DashboardDeps } from './dashboard-deps.ts';
+import { useDetailData } from './hooks/use-detail-data.ts';
+import { useTerminalSize } from './hooks/use-terminal-size.ts';
+import { useThrottledSubscription } from './hooks/use-throttled-subscription.ts';
+import { buildDetailContent, type DetailContent, type Fetched } from './view-model/build-detail-content.ts';
+import { buildHeaderSummary } from './view-model/build-header-summary.ts';
+import { buildHelpContent } from './view-model/build-help-content.ts';
+import { buildListLayout } from './view-model/build-list-layout.ts';
+import { buildPlannerContent } from './view-model/build-planner-content.ts';
+import { buildViewport } from './view-model/build-viewport.ts';
+import {
+  buildWorkItemSections,
+  type SectionKey,
+  type WorkItemRow,
+} from './view-model/build-work-item-sections.ts';
+import { summarizeFeedback } from './view-model/summarize-feedback.ts';
+
+export const MIN_COLUMNS = 60;
+export const MIN_ROWS = 20;
+const RENDER_INTERVAL_MS = 50;
+const FLASH_MS = 8000;
+
+type Phase = 'starting' | 'running' | 'stopping' | 'start-failed';
+type Overlay = { kind: 'help' } | { kind: 'transcript'; path: string; content: Fetched<string[]> };
+interface Prompt {
+  text: string;
+  onYes: () => void;
+}
+interface Flash {
+  text: string;
+  tone: 'info' | 'error';
+  at: number;
+}
+
+/**
+ * The dashboard: header, sectioned work item list, a detail pane shaped by the selected item's state, and a
+ * footer with the keys that apply (or a question / message). It reads the engine's state and streams and
+ * acts only by enqueueing engine events.
+ */
+export function DashboardApp({ deps }: { deps: DashboardDeps }) {
+  const { engine, streams } = deps;
+  const now = deps.now ?? Date.now;
+  const { exit } = useApp();
+  const { columns, rows: terminalRows } = useTerminalSize();
+
+  const subscribeState = useCallback((listener: () => void) => engine.subscribe(listener), [engine]);
+  useThrottledSubscription(subscribeState, RENDER_INTERVAL_MS);
+  const subscribeStreams = useCallback((listener: () => void) => streams.subscribe(listener), [streams]);
+  const streamVersion = useThrottledSubscription(subscribeStreams, RENDER_INTERVAL_MS);
+  const state = engine.getState();
+
+  const [phase, setPhase] = useState<Phase>('starting');
+  const [startError, setStartError] = useState<string | null>(null);
+  const [focus, setFocus] = useState<'list' | 'detail'>('list');
+  const [selectedID, setSelectedID] = useState<string | null>(null);
+  const [detailTop, setDetailTop] = useState<number | null>(null);
+  const [view, setView] = useState<'item' | 'planner'>('item');
+  const [overlay, setOverlay] = useState<Overlay | null>(null);
+  const [overlayTop, setOverlayTop] = useState<number | null>(0);
+  const [prompt, setPrompt] = useState<Prompt | null>(null);
+  const [flash, setFlash] = useState<Flash | null>(null);
+  const [costUSD, setCostUSD] = useState(0);
+  const [clock, setClock] = useState(now());
+  const listStarts = useRef<Partial<Record<SectionKey, number>>>({});
+  const lastIndex = useRef(0);
+  const interrupts = useRef(0);
+
+  const say = useCallback(
+    (text: string, tone: Flash['tone'] = 'info') => setFlash({ text, tone, at: Date.now() }),
+    [],
+  );
+
+  // Start the engine; quitting waits for stop() and then leaves.
+  useEffect(() => {
+    deps.start().then(
+      () => setPhase((current) => (current === 'starting' ? 'running' : current)),
+      (error: unknown) => {
+        setStartError(error instanceof Error ? error.message : String(error));
+        setPhase('start-failed');
+      },
+    );
+  }, [deps]);
+  const quit = useCallback(() => {
+    setPhase('stopping');
+    setPrompt(null);
+    deps.stop().finally(() => exit());
+  }, [deps, exit]);
+  useEffect(() => deps.onStopRequest?.(quit), [deps, quit]);
+  useEffect(() => {
+    if (deps.initialMessage) say(deps.initialMessage);
+  }, [deps, say]);
+
+  // Feedback on what the user (or the engine) did: refusals, failures, cost.
+  useEffect(
+    () =>
+      engine.onEvent((event: EngineEvent) => {
+        const cost = 'usage' in event ? event.usage?.costUSD : null;
+        if (typeof cost === 'number') setCostUSD((total) => total + cost);
+        const feedback = summarizeFeedback(event);
+        if (feedback) say(feedback.text, feedback.tone);
+      }),
+    [engine, say],
+  );
+
+  // Durations, spinners and the flash timeout need a clock; once a second is enough (4/s while a run shows a spinner).
+  const anyActive = engine.schedulerStatus().active > 0;
+  useEffect(() => {
+    const timer = setInterval(() => setClock(now()), anyActive ? 250 : 1000);
+    return () => clearInterval(timer);
+  }, [anyActive, now]);
+  useEffect(() => {
+    if (flash && clock - flash.at > FLASH_MS) setFlash(null);
+  }, [clock, flash]);
+
+  const sections = useMemo(() => buildWorkItemSections(state), [state]);
+  const flatRows = useMemo(() => sections.flatMap((section) => section.rows), [sections]);
+
+  // The selection follows the item, not the position; when the item leaves the list, the row now at its
+  // place is selected.
+  let selectedIndex = flatRows.findIndex((row) => row.item.id === selectedID);
+  if (selectedIndex < 0 && flatRows.length > 0)
+    selectedIndex = Math.min(lastIndex.current, flatRows.length - 1);
+  const selected: WorkItemRow | null = selectedIndex >= 0 ? (flatRows[selectedIndex] ?? null) : null;
+  useEffect(() => {
+    lastIndex.current = Math.max(0, selectedIndex);
+    if (selected && selected.item.id !== selectedID) setSelectedID(selected.item.id);
+  });
+  const select = (index: number) => {
+    const row = flatRows[Math.max(0, Math.min(flatRows.length - 1, index))];
+    if (row && row.item.id !== selectedID) {
+      setSelectedID(row.item.id);
+      setDetailTop(null);
+    }
+  };
+
+  const detailData = useDetailData(deps, view === 'item' ? selected : null);
+  const actions = selected && view === 'item' ? buildItemActions(selected, state) : [];
+
+  // Layout: header, body (list │ detail), footer; one row spare so Ink never redraws the whole screen.
+  const width = Math.max(MIN_COLUMNS, columns);
+  const height = Math.max(MIN_ROWS, terminalRows) - 1;
+  const bodyHeight = height - 2;
+  const listWidth = Math.max(30, Math.floor(width * 0.4));
+  const detailWidth = width - listWidth - 1;
+  const idWidth = Math.max(2, ...flatRows.map((row) => row.item.id.length + 1));
+
+  const layout = buildListLayout(sections, selected?.item.id ?? null, bodyHeight, listStarts.current);
+  for (const section of layout) listStarts.current[section.key] = section.start;
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: streamVersion and clock invalidate live content
+  const detailContent: DetailContent | null = useMemo(() => {
+    if (view === 'planner') return buildPlannerContent(state, (id) => streams.get(id), clock);
+    if (selected === null || detailData === null) return null;
+    const activeSession =
+      selected.latestRun &&
+      (selected.latestRun.status === 'running' || selected.latestRun.status === 'requested')
+        ? selected.latestRun.sessionID
+        : null;
+    return buildDetailContent({
+      row: selected,
+      state,
+      ...detailData,
+      stream: activeSession === null ? null : streams.get(activeSession),
+      now: clock,
+    });
+  }, [view, selected, detailData, state, streams, streamVersion, clock]);
+
+  const overlayContent: DetailContent | null = useMemo(() => {
+    if (overlay === null) return null;
+    if (overlay.kind === 'help') return buildHelpContent();
+    const { content, path } = overlay;
+    const lines =
+      content.status === 'ok'
+        ? content.value
+        : [content.status === 'loading' ? 'loading…' : `cannot read ${path}: ${content.message}`];
+    const headLine = `transcript ${path} — Esc closes`;
+    return {
+      length: lines.length + 1,
+      at: (index: number) =>
+        index === 0 ? { text: headLine, bold: true } : { text: lines[index - 1] ?? '' },
+      live: false,
+    };
+  }, [overlay]);
+
+  const paneContent = overlayContent ?? detailContent;
+  const paneWidth = overlayContent ? width : detailWidth;
+  const paneTop = overlayContent ? overlayTop : detailTop;
+  const effectiveTop = paneContent && !paneContent.live && paneTop === null ? 0 : paneTop;
+  const viewport = paneContent ? buildViewport(paneContent, paneWidth, bodyHeight - 1, effectiveTop) : null;
+
+  const scrollPane = (delta: number | 'home' | 'end') => {
+    if (!paneContent || !viewport) return;
+    const setTop = overlayContent ? setOverlayTop : setDetailTop;
+    if (delta === 'end')
+      return setTop(paneContent.live ? null : Math.max(0, paneContent.length - (bodyHeight - 1)));
+    if (delta === 'home') return setTop(0);
+    const next = Math.max(0, viewport.top + delta);
+    if (delta > 0 && viewport.atEnd) return setTop(paneContent.live ? null : viewport.top);
+    setTop(Math.min(next, Math.max(0, paneContent.length - 1)));
+  };
+
+  const runAction = (action: ItemAction) => {
+    const act = () => {
+      if (action.effect.kind === 'transcript') return openTranscript(action.effect.path);
+      engine.enqueue(action.effect.event);
+      say(action.done);
+    };
+    if (action.confirm === null) act();
+    else setPrompt({ text: action.confirm, onYes: act });
+  };
+  const openTranscript = (path: string) => {
+    setOverlay({ kind: 'transcript', path, content: { status: 'loading' } });
+    setOverlayTop(0);
+    deps.readTextFile(path).then(
+      (text) => setOverlay({ kind: 'transcript', path, content: { status: 'ok', value: text.split('\n') } }),
+      (error: unknown) =>
+        setOverlay({
+          kind: 'transcript',
+          path,
+          content: { status: 'error', message: error instanceof Error ? error.message : String(error) },
+        }),
+    );
+  };
+  const askToQuit = () => {
+    const running = engine.schedulerStatus().active;
+    if (running === 0) return quit();
+    setPrompt({
+      text: `Quit? ${running} agent${running === 1 ? '' : 's'} running will be cancelled (their items return to the queue).`,
+      onYes: quit,
+    });
+  };
+
+  useInput((input, key) => {
+    if (key.ctrl && input === 'c') {
+      interrupts.current += 1;
+      if (interrupts.current > 1 || phase === 'stopping') return deps.forceExit();
+      return quit();
+    }
+    if (phase === 'stopping') return;
+    if (prompt !== null) {
+      if (input === 'y' || input === 'Y') {
+        setPrompt(null);
+        prompt.onYes();
+      } else if (input === 'n' || input === 'N' || key.escape) {
+        setPrompt(null);
+        say('cancelled — nothing was done');
+      }
+      return;
+    }
+    if (overlay !== null) {
+      if (key.escape || input === 'q' || (input === '?' && overlay.kind === 'help')) return setOverlay(null);
+      return handleScrollKeys(input, key, scrollPane, bodyHeight - 2);
+    }
+    if (input === '?') {
+      setOverlayTop(0);
+      return setOverlay({ kind: 'help' });
+    }
+    if (input === 'q') return askToQuit();
+    if (phase !== 'running') return;
+    if (key.tab || key.return) return setFocus((current) => (current === 'list' ? 'detail' : 'list'));
+    if (input === 'f') {
+      engine.refresh();
+      return say('refreshing: polling the tracker and specs');
+    }
+    if (input === 'p') {
+      setDetailTop(null);
+      return setView((current) => (current === 'planner' ? 'item' : 'planner'));
+    }
+    if (view === 'planner' && (input === 'x' || input === 'l')) return plannerAction(input);
+    if ('drxuml'.includes(input) && input !== '') {
+      const action = actions.find((candidate) => candidate.key === input);
+      if (action) return runAction(action);
+      return say(
+        selected
+          ? `${input}: nothing to do for #${selected.item.id} (${selected.displayStatus}); ? lists the keys`
+          : `${input}: no item selected`,
+        'error',
+      );
+    }
+    if (focus === 'detail' || view === 'planner')
+      return handleScrollKeys(input, key, scrollPane, bodyHeight - 2);
+    if (key.upArrow || input === 'k') return select(selectedIndex - 1);
+    if (key.downArrow || input === 'j') return select(selectedIndex + 1);
+    if (key.pageUp) return select(selectedIndex - (bodyHeight - 4));
+    if (key.pageDown) return select(selectedIndex + (bodyHeight - 4));
+    if (key.home || input === 'g') return select(0);
+    if (key.end || input === 'G') return select(flatRows.length - 1);
+  });
+
+  const plannerAction = (input: 'x' | 'l') => {
+    const planner = Object.values(state.agentRuns)
+      .filter((run) => run.role === 'planner')
+      .sort((a, b) => b.requestedAt - a.requestedAt)[0];
+    if (!planner) return say('no planner run yet', 'error');
+    if (input === 'l') {
+      if (planner.logFilePath) return openTranscript(planner.logFilePath);
+      return say('the planner run has no transcript', 'error');
+    }
+    if (planner.status !== 'running' && planner.status !== 'requested')
+      return say('the planner is not running', 'error');
+    setPrompt({
+      text: 'Cancel the planner run?',
+      onYes: () => {
+        engine.enqueue({ type: 'userCancelledRun', sessionID: planner.sessionID });
+        say('cancel of the planner requested');
+      },
+    });
+  };
+
+  if (phase === 'starting' || phase === 'start-failed') {
+    return (
+      <Box flexDirection="column" width={width}>
+        <Text bold color="cyan">
+          flotilla
+        </Text>
+        {phase === 'starting' ? (
+          <Text>Starting… (first poll of specs, work items and revisions)</Text>
+        ) : (
+          <Text color="red">Could not start: {startError} — q quits</Text>
+        )}
+      </Box>
+    );
+  }
+
+  return (
+    <Box flexDirection="column" width={width} height={height}>
+      <Header
+        summary={buildHeaderSummary(state, engine.schedulerStatus())}
+        costUSD={costUSD}
+        repositoryLabel={deps.repositoryLabel}
+        now={clock}
+        width={width}
+      />
+      <Box height={bodyHeight}>
+        {overlayContent && viewport ? (
+          <DetailPane
+            content={overlayContent}
+            viewport={viewport}
+            scrollTop={overlayTop}
+            focused
+            width={width}
+            height={bodyHeight}
+          />
+        ) : (
+          <>
+            <WorkItemList
+              layout={layout}
+              selectedID={selected?.item.id ?? null}
+              focused={focus === 'list'}
+              width={listWidth}
+              idWidth={idWidth}
+            />
+            <Box width={1} height={bodyHeight} flexDirection="column">
+              <Text dimColor>{'│\n'.repeat(bodyHeight).trimEnd()}</Text>
+            </Box>
+            {detailContent && viewport ? (
+              <DetailPane
+                content={detailContent}
+                viewport={viewport}
+                scrollTop={detailTop}
+                focused={focus === 'detail' || view === 'planner'}
+                width={detailWidth}
+                height={bodyHeight}
+              />
+            ) : (
+              <Box width={detailWidth}>
+                <Text dimColor>
+                  {flatRows.length === 0
+                    ? 'No work items yet. Approve a spec (status: approved) and the planner creates them.'
+                    : 'No work item selected'}
+                </Text>
+              </Box>
+            )}
+          </>
+        )}
+      </Box>
+      <Footer
+        phase={phase}
+        prompt={prompt}
+        flash={flash}
+        actions={actions}
+        agents={engine.schedulerStatus().active}
+        width={width}
+      />
+    </Box>
+  );
+}
+
+function Footer(props: {
+  phase: Phase;
+  prompt: Prompt | null;
+  flash: Flash | null;
+  actions: ItemAction[];
+  agents: number;
+  width: number;
+}) {
+  const { phase, prompt, flash, actions, agents, width } = props;
+  let content: React.ReactNode;
+  if (phase === 'stopping') {
+    content = (
+      <Text color="yellow">
+        Shutting down… waiting for {agents} agent{agents === 1 ? '' : 's'} (Ctrl-C again forces)
+      </Text>
+    );
+  } else if (prompt) {
+    content = (
+      <Text color="yellow" bold>
+        {prompt.text} (y/n)
+      </Text>
+    );
+  } else if (flash) {
+    content = <Text color={flash.tone === 'error' ? 'red' : 'green'}>{flash.text}</Text>;
+  } else {
+    const hints = actions.map((action) => `${action.key} ${action.label}`);
+    content = <Text dimColor>{[...hints, 'p planner', 'f refresh', '? keys', 'q quit'].join(' · ')}</Text>;
+  }
+  return (
+    <Box width={width} height={1}>
+      <Text wrap="truncate">{content}</Text>
+    </Box>
+  );
+}
+
+function handleScrollKeys(
+  input: string,
+  key: {
+    upArrow: boolean;
+    downArrow: boolean;
+    pageUp: boolean;
+    pageDown: boolean;
+    home: boolean;
+    end: boolean;
+  },
+  scroll: (delta: number | 'home' | 'end') => void,
+  page: number,
+): void {
+  if (key.upArrow || input === 'k') scroll(-1);
+  else if (key.downArrow || input === 'j') scroll(1);
+  else if (key.pageUp) scroll(-page);
+  else if (key.pageDown || input === ' ') scroll(page);
+  else if (key.home || input === 'g') scroll('home');
+  else if (key.end || input === 'G') scroll('end');
+}

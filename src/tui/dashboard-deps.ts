@@ -1,0 +1,40 @@
+import type { ReviewHistory } from '../domain/index.ts';
+import type { Engine } from '../engine/create-engine.ts';
+import type { StreamBuffers } from './streams/create-stream-buffers.ts';
+
+/** The engine surface the dashboard uses: it reads state and streams, and acts only by enqueueing events. */
+export type DashboardEngine = Pick<
+  Engine,
+  | 'getState'
+  | 'subscribe'
+  | 'onEvent'
+  | 'enqueue'
+  | 'refresh'
+  | 'schedulerStatus'
+  | 'getWorkItemBody'
+  | 'getRevisionFiles'
+  | 'getAgentStream'
+>;
+
+export interface DashboardDeps {
+  engine: DashboardEngine;
+  streams: StreamBuffers;
+  /** Reviews and inline comments of a revision (read-only provider access). */
+  getReviewHistory(revisionID: string): Promise<ReviewHistory>;
+  /** Reads transcripts and checks logs. */
+  readTextFile(path: string): Promise<string>;
+  /** Shown in the header: the repository and where the log file is. */
+  repositoryLabel: string;
+  logFilePath: string;
+  /** Starts the engine; the dashboard shows "Starting…" until it resolves. */
+  start(): Promise<void>;
+  /** Stops the engine (cancels runs, removes worktrees); the dashboard exits when it resolves. */
+  stop(): Promise<void>;
+  /** A second Ctrl-C while stopping: leave now. */
+  forceExit(): void;
+  /** Stop requests from outside the keyboard (SIGTERM): the dashboard shuts down as if quit was confirmed. */
+  onStopRequest?(listener: () => void): () => void;
+  /** Shown once at start (e.g. what crash recovery found). */
+  initialMessage?: string;
+  now?: () => number;
+}

@@ -1,0 +1,24 @@
+/** Every key the dashboard answers to; the `?` overlay lists exactly these. */
+export const KEY_BINDINGS: readonly { keys: string; description: string }[] = [
+  { keys: '↑ ↓  j k', description: 'select an item (or scroll the detail pane when it has focus)' },
+  { keys: 'PgUp PgDn', description: 'move a page' },
+  {
+    keys: 'Home End  g G',
+    description: 'first / last (End in the detail pane follows the live stream again)',
+  },
+  { keys: 'Tab  Enter', description: 'switch focus between the list and the detail pane' },
+  { keys: 'd', description: 'dispatch an implementor, or retry after a failure (asks first)' },
+  { keys: 'r', description: 'run the reviewer on an item in review (asks first)' },
+  { keys: 'x', description: 'cancel the running agent (asks first; the item is parked as blocked)' },
+  { keys: 'u', description: 'move a blocked / needs-refinement item back to pending (fresh retry budget)' },
+  {
+    keys: 'm',
+    description: 'merge an approved revision into the default branch and close the item (asks first)',
+  },
+  { keys: 'l', description: "open the latest run's transcript" },
+  { keys: 'p', description: "show the planner's live stream / back to the item" },
+  { keys: 'f', description: 'refresh: poll the tracker and specs now' },
+  { keys: '?', description: 'this help' },
+  { keys: 'q  Ctrl-C', description: 'quit (asks when agents are running; Ctrl-C twice forces)' },
+  { keys: 'y n  Esc', description: 'answer a question / close an overlay' },
+];

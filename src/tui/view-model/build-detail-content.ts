@@ -1,0 +1,231 @@
+import type { ReviewHistory, RevisionFile } from '../../domain/index.ts';
+import type { EngineState } from '../../engine/state-store/index.ts';
+import { failureKey } from '../../engine/state-store/index.ts';
+import type { StreamBuffer } from '../streams/create-stream-buffers.ts';
+import type { WorkItemRow } from './build-work-item-sections.ts';
+import { DISPLAY_STATUS_STYLES } from './display-status.ts';
+import { formatDuration } from './format-duration.ts';
+
+export type LineColor = 'green' | 'red' | 'yellow' | 'magenta' | 'cyan' | 'blue' | 'gray' | 'white';
+
+export interface DetailLine {
+  text: string;
+  color?: LineColor;
+  bold?: boolean;
+  dim?: boolean;
+  /** A separator drawn across the pane's width. */
+  rule?: boolean;
+}
+
+/** Lines by index without copying a 10,000-line stream into a new array on every render. */
+export interface DetailContent {
+  length: number;
+  at(index: number): DetailLine;
+  /** Whether the content ends with a live stream (the pane then follows its end unless scrolled). */
+  live: boolean;
+}
+
+export type Fetched<T> =
+  | { status: 'loading' }
+  | { status: 'ok'; value: T }
+  | { status: 'error'; message: string };
+
+export interface DetailInputs {
+  row: WorkItemRow;
+  state: EngineState;
+  body: Fetched<string>;
+  files: Fetched<RevisionFile[]> | null;
+  reviews: Fetched<ReviewHistory> | null;
+  /** The last lines of a failed checks run's log. */
+  checksLog: Fetched<string[]> | null;
+  stream: StreamBuffer | null;
+  now: number;
+}
+
+const RULE: DetailLine = { text: '', rule: true, dim: true };
+
+/**
+ * Everything the detail pane shows for one item, shaped by its state: a running agent's live output; a
+ * queued run's wait; a failure with its reason, session, transcript and the key that retries; the revision
+ * with its checks (and the failing log's tail) and files; the review and its comments; the item's body.
+ */
+export function buildDetailContent(inputs: DetailInputs): DetailContent {
+  const { row, state, now } = inputs;
+  const { item, displayStatus, latestRun } = row;
+  const head: DetailLine[] = [];
+  const style = DISPLAY_STATUS_STYLES[displayStatus];
+  head.push({ text: `#${item.id} ${item.title}`, bold: true });
+  const facts = [
+    `${style.icon} ${style.label.toLowerCase()}`,
+    `status ${item.status}`,
+    item.priority ? `priority ${item.priority}` : null,
+    item.complexity ? `complexity ${item.complexity}` : null,
+    item.kind === 'refinement' ? 'refinement question' : null,
+  ].filter((fact): fact is string => fact !== null);
+  head.push({ text: facts.join(' · '), color: style.color });
+  if (item.blockedBy.length > 0) {
+    const blockers = item.blockedBy.map((id) => `#${id} (${state.workItems[id]?.status ?? 'closed'})`);
+    head.push({ text: `blocked by ${blockers.join(', ')}`, dim: true });
+  }
+
+  const runIsActive =
+    latestRun !== null && (latestRun.status === 'requested' || latestRun.status === 'running');
+  if (runIsActive && latestRun !== null) {
+    head.push(RULE);
+    const started = latestRun.status === 'running' ? 'running' : 'starting';
+    head.push({
+      text: `${latestRun.role} ${started} for ${formatDuration(now - latestRun.requestedAt)} · session ${latestRun.sessionID.slice(0, 8)} · x cancel`,
+      color: 'cyan',
+    });
+    if (latestRun.logFilePath) head.push({ text: `transcript ${latestRun.logFilePath}`, dim: true });
+    head.push(RULE);
+    const stream = inputs.stream;
+    if (stream === null || stream.lines.length === 0) {
+      head.push({ text: 'waiting for the agent’s first words…', dim: true });
+      return fromLines(head, true);
+    }
+    if (stream.dropped > 0)
+      head.push({ text: `… ${stream.dropped} earlier lines (full text in the transcript)`, dim: true });
+    const streamLines = stream.lines;
+    return {
+      length: head.length + streamLines.length,
+      at: (index) => head[index] ?? { text: streamLines[index - head.length] ?? '' },
+      live: !stream.ended,
+    };
+  }
+
+  if (row.queued !== null) {
+    head.push(RULE);
+    const queued = row.queued;
+    const role = queued.command.type === 'requestReviewerRun' ? 'reviewer' : 'implementor';
+    head.push({
+      text:
+        queued.reason === 'backoff' && queued.notBefore !== null
+          ? `${role} retry waits ${formatDuration(Math.max(0, queued.notBefore - now))} (backoff after a failure)`
+          : `${role} queued for ${formatDuration(now - queued.queuedAt)}: every agent slot is busy`,
+      color: 'yellow',
+    });
+  }
+
+  if (
+    latestRun !== null &&
+    (displayStatus === 'failed' || latestRun.status === 'failed' || latestRun.status === 'timed-out')
+  ) {
+    const failure = state.failures[failureKey(latestRun.role, item.id)];
+    if (latestRun.status === 'failed' || latestRun.status === 'timed-out') {
+      head.push(RULE);
+      head.push({
+        text: `${latestRun.role} ${latestRun.status === 'timed-out' ? 'timed out' : 'failed'}${failure ? ` (attempt ${failure.attempts})` : ''}`,
+        color: 'red',
+        bold: true,
+      });
+      if (latestRun.error)
+        for (const line of latestRun.error.split('\n')) head.push({ text: line, color: 'red' });
+      head.push({ text: `session ${latestRun.sessionID}`, dim: true });
+      if (latestRun.logFilePath)
+        head.push({ text: `transcript ${latestRun.logFilePath} (l opens it)`, dim: true });
+      if (displayStatus === 'failed') {
+        head.push({
+          text:
+            latestRun.role === 'implementor'
+              ? 'd retries the implementor · u moves the item to pending'
+              : 'd retries the reviewer',
+          color: 'yellow',
+        });
+      }
+    }
+  }
+
+  const revision = item.linkedRevision === null ? undefined : state.revisions[item.linkedRevision];
+  if (revision !== undefined) {
+    head.push(RULE);
+    head.push({ text: `revision #${revision.id} ${revision.title}`, bold: true });
+    head.push({
+      text: `branch ${revision.headRef} · head ${revision.headSHA.slice(0, 12)}${revision.url ? ` · ${revision.url}` : ''}`,
+      dim: true,
+    });
+    const pipeline = revision.pipeline;
+    if (pipeline === null) head.push({ text: 'checks: unknown', dim: true });
+    else if (pipeline.status === 'pending') head.push({ text: 'checks: running…', color: 'yellow' });
+    else if (pipeline.status === 'success') head.push({ text: 'checks: ✔ passed', color: 'green' });
+    else {
+      head.push({ text: `checks: ✖ failed${pipeline.reason ? ` — ${pipeline.reason}` : ''}`, color: 'red' });
+      if (pipeline.url) head.push({ text: `log ${pipeline.url}`, dim: true });
+      pushFetched(head, inputs.checksLog, 'checks log', (lines) =>
+        lines.map((text) => ({ text, dim: true })),
+      );
+    }
+    if (inputs.files !== null) {
+      pushFetched(head, inputs.files, 'changed files', (files) => [
+        { text: `${files.length} file${files.length === 1 ? '' : 's'} changed` },
+        ...files.map((file) => ({
+          text: `  ${FILE_STATUS_MARK[file.status] ?? '?'} ${file.path}`,
+          dim: true,
+        })),
+      ]);
+    }
+    if (inputs.reviews !== null) {
+      pushFetched(head, inputs.reviews, 'reviews', (history) => buildReviewLines(history));
+    }
+  }
+
+  head.push(RULE);
+  pushFetched(head, inputs.body, 'description', (body) =>
+    body.trim() === ''
+      ? [{ text: '(no description)', dim: true }]
+      : body.split('\n').map((text) => ({ text })),
+  );
+  return fromLines(head, false);
+}
+
+const FILE_STATUS_MARK: Record<string, string> = {
+  added: 'A',
+  modified: 'M',
+  removed: 'D',
+  renamed: 'R',
+  copied: 'C',
+  changed: 'M',
+};
+
+function buildReviewLines(history: ReviewHistory): DetailLine[] {
+  if (history.reviews.length === 0 && history.inlineComments.length === 0) {
+    return [{ text: 'no review yet', dim: true }];
+  }
+  const lines: DetailLine[] = [];
+  history.reviews.forEach((review, index) => {
+    const latest = index === history.reviews.length - 1;
+    const approved = review.state === 'APPROVED';
+    lines.push({
+      text: `review ${index + 1}/${history.reviews.length} by ${review.author}: ${approved ? '✔ approved' : review.state === 'CHANGES_REQUESTED' ? '✖ changes requested' : review.state.toLowerCase()}`,
+      color: approved ? 'green' : 'yellow',
+      bold: latest,
+    });
+    // Earlier reviews are summarised by their verdict; the latest one is shown in full.
+    if (latest) for (const text of review.body.split('\n')) lines.push({ text: `  ${text}` });
+  });
+  for (const comment of history.inlineComments) {
+    lines.push({
+      text: `  ${comment.path}${comment.line === null ? '' : `:${comment.line}`} — ${comment.author}`,
+      color: 'cyan',
+    });
+    for (const text of comment.body.split('\n')) lines.push({ text: `    ${text}` });
+  }
+  return lines;
+}
+
+function pushFetched<T>(
+  lines: DetailLine[],
+  fetched: Fetched<T> | null,
+  what: string,
+  render: (value: T) => DetailLine[],
+): void {
+  if (fetched === null) return;
+  if (fetched.status === 'loading') lines.push({ text: `loading ${what}…`, dim: true });
+  else if (fetched.status === 'error')
+    lines.push({ text: `cannot load ${what}: ${fetched.message}`, color: 'red' });
+  else lines.push(...render(fetched.value));
+}
+
+function fromLines(lines: DetailLine[], live: boolean): DetailContent {
+  return { length: lines.length, at: (index) => lines[index] ?? { text: '' }, live };
+}

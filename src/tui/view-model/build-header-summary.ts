@@ -1,0 +1,54 @@
+import type { PlannerRun } from '../../domain/index.ts';
+import type { EngineState } from '../../engine/state-store/index.ts';
+
+export interface HeaderSummary {
+  planner:
+    | { kind: 'running'; run: PlannerRun }
+    | { kind: 'queued' }
+    | { kind: 'failed'; run: PlannerRun }
+    | { kind: 'idle'; unplannedSpecs: number };
+  running: number;
+  queued: number;
+  maxAgents: number;
+  /** Shown items by display status group, for the one-line overview. */
+  openItems: number;
+}
+
+/** The header's facts: planner status, agent slots in use, how much is open. */
+export function buildHeaderSummary(
+  state: EngineState,
+  scheduler: { active: number; queued: number; maxConcurrentAgents: number },
+): HeaderSummary {
+  let latestPlanner: PlannerRun | null = null;
+  for (const run of Object.values(state.agentRuns)) {
+    if (run.role !== 'planner') continue;
+    if (latestPlanner === null || run.requestedAt >= latestPlanner.requestedAt) latestPlanner = run;
+  }
+  let planner: HeaderSummary['planner'];
+  if (
+    latestPlanner !== null &&
+    (latestPlanner.status === 'requested' || latestPlanner.status === 'running')
+  ) {
+    planner = { kind: 'running', run: latestPlanner };
+  } else if (state.dispatchQueue.some((entry) => entry.command.type === 'requestPlannerRun')) {
+    planner = { kind: 'queued' };
+  } else if (
+    latestPlanner !== null &&
+    (latestPlanner.status === 'failed' || latestPlanner.status === 'timed-out')
+  ) {
+    planner = { kind: 'failed', run: latestPlanner };
+  } else {
+    const unplannedSpecs = Object.values(state.specs).filter(
+      (spec) =>
+        spec.frontmatterStatus === 'approved' && state.lastPlannedSHAs[spec.filePath] !== spec.blobSHA,
+    ).length;
+    planner = { kind: 'idle', unplannedSpecs };
+  }
+  return {
+    planner,
+    running: scheduler.active,
+    queued: scheduler.queued,
+    maxAgents: scheduler.maxConcurrentAgents,
+    openItems: Object.values(state.workItems).filter((item) => item.status !== 'closed').length,
+  };
+}

@@ -1,0 +1,59 @@
+import wrapAnsi from 'wrap-ansi';
+import type { DetailContent, DetailLine } from './build-detail-content.ts';
+import { sanitizeTerminalText } from './sanitize-terminal-text.ts';
+
+export interface ViewportRow {
+  line: DetailLine;
+  text: string;
+}
+
+export interface Viewport {
+  rows: ViewportRow[];
+  /** First content line shown. */
+  top: number;
+  /** Whether the last content line is visible. */
+  atEnd: boolean;
+}
+
+/**
+ * The rows a pane of `width`×`height` shows of `content`, starting at line `top`, or ending at the last
+ * line when `top` is null (following a live stream). Only visible lines are wrapped, so a 10,000-line
+ * stream costs what a screenful does.
+ */
+export function buildViewport(
+  content: DetailContent,
+  width: number,
+  height: number,
+  top: number | null,
+): Viewport {
+  const wrapWidth = Math.max(1, width);
+  const wrap = (index: number): ViewportRow[] => {
+    const line = content.at(index);
+    if (line.rule) return [{ line, text: '─'.repeat(wrapWidth) }];
+    const text = sanitizeTerminalText(line.text);
+    if (text === '') return [{ line, text: '' }];
+    return wrapAnsi(text, wrapWidth, { hard: true, trim: false })
+      .split('\n')
+      .map((part) => ({ line, text: part }));
+  };
+  if (height <= 0 || content.length === 0) return { rows: [], top: 0, atEnd: true };
+
+  if (top === null) {
+    const rows: ViewportRow[] = [];
+    let first = content.length;
+    while (first > 0 && rows.length < height) {
+      first -= 1;
+      rows.unshift(...wrap(first));
+    }
+    return { rows: rows.slice(Math.max(0, rows.length - height)), top: first, atEnd: true };
+  }
+
+  const start = Math.max(0, Math.min(top, content.length - 1));
+  const rows: ViewportRow[] = [];
+  let index = start;
+  while (index < content.length && rows.length < height) {
+    rows.push(...wrap(index));
+    index += 1;
+  }
+  return { rows: rows.slice(0, height), top: start, atEnd: index >= content.length && rows.length <= height };
+}
