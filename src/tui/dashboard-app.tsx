@@ -147,7 +147,7 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
   const width = Math.max(MIN_COLUMNS, columns);
   const height = Math.max(MIN_ROWS, terminalRows) - 1;
   const bodyHeight = height - 2;
-  const listWidth = Math.max(30, Math.floor(width * 0.4));
+  const listWidth = Math.max(30, Math.min(72, Math.floor(width * 0.4)));
   const detailWidth = width - listWidth - 1;
   const idWidth = Math.max(2, ...flatRows.map((row) => row.item.id.length + 1));
 
@@ -372,9 +372,11 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
             ) : (
               <Box width={detailWidth}>
                 <Text dimColor>
-                  {flatRows.length === 0
-                    ? 'No work items yet. Approve a spec (status: approved) and the planner creates them.'
-                    : 'No work item selected'}
+                  {flatRows.length > 0
+                    ? 'No work item selected'
+                    : Object.keys(state.workItems).length > 0
+                      ? 'Every work item is closed. Approve another spec (status: approved) to plan more.'
+                      : 'No work items yet. Approve a spec (status: approved) and the planner creates them.'}
                 </Text>
               </Box>
             )}
@@ -419,7 +421,7 @@ function Footer(props: {
     content = <Text color={flash.tone === 'error' ? 'red' : 'green'}>{flash.text}</Text>;
   } else {
     const hints = actions.map((action) => `${action.key} ${action.label}`);
-    content = <Text dimColor>{[...hints, 'p planner', 'f refresh', '? keys', 'q quit'].join(' · ')}</Text>;
+    content = <Text dimColor>{[...hints, '? keys', 'q quit', 'p planner', 'f refresh'].join(' · ')}</Text>;
   }
   return (
     <Box width={width} height={1}>
