@@ -95,6 +95,7 @@ export function registerRunCommand(program: Command): void {
         try {
           await runDashboard({
             engine,
+            logger,
             getReviewHistory: (revisionID) =>
               controlPlane.provider.revisionReader.getReviewHistory(revisionID),
             readTextFile: (path) => readFile(path, 'utf8'),
@@ -103,8 +104,8 @@ export function registerRunCommand(program: Command): void {
             start: () => engine.start(),
             stop: () => controlPlane.close(),
             forceExit: () => {
-              process.stdout.write('\u001b[?1049l');
-              process.stderr.write('flotilla run: forced exit\n');
+              // Leave the alternate screen; stderr is still captured into the log here.
+              process.stdout.write('\u001b[?1049lflotilla run: forced exit\n');
               process.exit(130);
             },
             onStopRequest: (listener) => {
