@@ -90,8 +90,9 @@ export function registerRunCommand(program: Command): void {
         const onTerminate = () => {
           for (const listener of stopListeners) listener();
         };
-        process.on('SIGTERM', onTerminate);
-        process.on('SIGHUP', onTerminate);
+        // Ctrl-C reaches the dashboard as a key (raw mode); a SIGINT from elsewhere stops like SIGTERM.
+        const terminationSignals = ['SIGTERM', 'SIGHUP', 'SIGINT'] as const;
+        for (const signal of terminationSignals) process.on(signal, onTerminate);
         try {
           await runDashboard({
             engine,
@@ -116,8 +117,7 @@ export function registerRunCommand(program: Command): void {
           });
         } finally {
           await controlPlane.close();
-          process.off('SIGTERM', onTerminate);
-          process.off('SIGHUP', onTerminate);
+          for (const signal of terminationSignals) process.off(signal, onTerminate);
           logger.close();
         }
         out(`flotilla stopped (logs: ${logFilePath})`);
