@@ -1,0 +1,311 @@
+import { describe, expect, it } from 'vitest';
+import type { ReviewHistory, RevisionFile } from '../../domain/index.ts';
+import type { EngineState } from '../../engine/state-store/index.ts';
+import {
+  buildImplementorRun,
+  buildPipeline,
+  buildReviewerRun,
+  buildRevision,
+  buildTestState,
+  buildWorkItem,
+} from '../../engine/test-support/index.ts';
+import type { StreamBuffer } from '../streams/create-stream-buffers.ts';
+import { findRow } from '../test-support/find-row.ts';
+import {
+  buildDetailContent,
+  type DetailContent,
+  type DetailInputs,
+  type Fetched,
+} from './build-detail-content.ts';
+
+const NOW = 1_000 + 125_000;
+
+function build(state: EngineState, id: string, overrides: Partial<DetailInputs> = {}): DetailContent {
+  return buildDetailContent({
+    row: findRow(state, id),
+    state,
+    body: { status: 'ok', value: 'The body\nsecond line' },
+    files: null,
+    reviews: null,
+    checksLog: null,
+    stream: null,
+    now: NOW,
+    ...overrides,
+  });
+}
+const lines = (content: DetailContent) =>
+  Array.from({ length: content.length }, (_, index) => content.at(index).text);
+const stream = (lineList: string[], extra: Partial<StreamBuffer> = {}): StreamBuffer => ({
+  sessionID: 'impl-1',
+  lines: lineList,
+  dropped: 0,
+  ended: false,
+  ...extra,
+});
+
+describe('buildDetailContent', () => {
+  it('starts with the title and the facts of the item, and lists its blockers with their status', () => {
+    const state = buildTestState({
+      workItems: [
+        buildWorkItem({ id: '1', status: 'approved' }),
+        buildWorkItem({
+          id: '2',
+          title: 'Build the UI',
+          status: 'pending',
+          priority: 'high',
+          complexity: 'low',
+          blockedBy: ['1', '99'],
+        }),
+      ],
+    });
+    const text = lines(build(state, '2'));
+    expect(text[0]).toBe('#2 Build the UI');
+    expect(text[1]).toBe('◌ pending · status pending · priority high · complexity low');
+    expect(text[2]).toBe('blocked by #1 (approved), #99 (closed)');
+  });
+
+  it('running: the run line, then the stream lines, live while the stream goes on', () => {
+    const state = buildTestState({
+      workItems: [buildWorkItem({ id: '1', status: 'in-progress' })],
+      agentRuns: [buildImplementorRun({ sessionID: 'impl-1234567890', workItemID: '1' })],
+    });
+    const content = build(state, '1', { stream: stream(['hello', 'world']) });
+    const text = lines(content);
+    expect(text).toContain('implementor running for 2m05s · session impl-123 · x cancel');
+    expect(text).toContain('transcript /logs/impl-1234567890.jsonl');
+    expect(text.slice(-2)).toEqual(['hello', 'world']);
+    expect(content.live).toBe(true);
+    // The body is not shown under a live stream: the stream is what the user watches.
+    expect(text).not.toContain('The body');
+    expect(build(state, '1', { stream: stream(['done'], { ended: true }) }).live).toBe(false);
+  });
+
+  it('running without output yet: a waiting line, live', () => {
+    const state = buildTestState({
+      workItems: [buildWorkItem({ id: '1', status: 'review', linkedRevision: 'r1' })],
+      revisions: [buildRevision({ id: 'r1', workItemID: '1' })],
+      agentRuns: [buildReviewerRun({ sessionID: 'rev-1', workItemID: '1', status: 'requested' })],
+    });
+    const content = build(state, '1', { stream: null });
+    expect(lines(content)).toContain('reviewer starting for 2m05s · session rev-1 · x cancel');
+    expect(lines(content).at(-1)).toBe('waiting for the agent’s first words…');
+    expect(content.live).toBe(true);
+  });
+
+  it('running with a trimmed stream says how many earlier lines were dropped', () => {
+    const state = buildTestState({
+      workItems: [buildWorkItem({ id: '1', status: 'in-progress' })],
+      agentRuns: [buildImplementorRun({ sessionID: 'impl-1', workItemID: '1' })],
+    });
+    const text = lines(build(state, '1', { stream: stream(['kept'], { dropped: 42 }) }));
+    expect(text).toContain('… 42 earlier lines (full text in the transcript)');
+  });
+
+  it('queued for a slot: how long it has waited', () => {
+    const state = buildTestState({
+      workItems: [buildWorkItem({ id: '1', status: 'ready' })],
+      dispatchQueue: [
+        {
+          key: 'implementor:1',
+          command: { type: 'requestImplementorRun', workItemID: '1' },
+          reason: 'capacity',
+          notBefore: null,
+          priority: 1,
+          queuedAt: NOW - 65_000,
+        },
+      ],
+    });
+    expect(lines(build(state, '1'))).toContain('implementor queued for 1m05s: every agent slot is busy');
+  });
+
+  it('queued in backoff: how long until the retry', () => {
+    const state = buildTestState({
+      workItems: [buildWorkItem({ id: '1', status: 'review', linkedRevision: 'r1' })],
+      revisions: [buildRevision({ id: 'r1', workItemID: '1' })],
+      dispatchQueue: [
+        {
+          key: 'reviewer:1',
+          command: { type: 'requestReviewerRun', workItemID: '1', revisionID: 'r1' },
+          reason: 'backoff',
+          notBefore: NOW + 30_000,
+          priority: 1,
+          queuedAt: NOW - 1_000,
+        },
+      ],
+    });
+    expect(lines(build(state, '1'))).toContain('reviewer retry waits 30s (backoff after a failure)');
+  });
+
+  it('failed: the error, the attempt, the session, the transcript and the keys that retry', () => {
+    const state = buildTestState({
+      workItems: [buildWorkItem({ id: '1', status: 'ready' })],
+      agentRuns: [
+        buildImplementorRun({
+          sessionID: 'impl-failed',
+          workItemID: '1',
+          status: 'failed',
+          error: 'tests failed\nsee log',
+        }),
+      ],
+      failures: {
+        'implementor:1': {
+          attempts: 2,
+          lastReason: 'error',
+          lastError: 'tests failed',
+          lastFailedAt: 0,
+          lastSessionID: 'impl-failed',
+        },
+      },
+    });
+    const content = build(state, '1');
+    const text = lines(content);
+    const at = text.indexOf('implementor failed (attempt 2)');
+    expect(at).toBeGreaterThan(0);
+    expect(text.slice(at, at + 6)).toEqual([
+      'implementor failed (attempt 2)',
+      'tests failed',
+      'see log',
+      'session impl-failed',
+      'transcript /logs/impl-failed.jsonl (l opens it)',
+      'd retries the implementor · u moves the item to pending',
+    ]);
+    expect(content.at(at).color).toBe('red');
+    expect(content.live).toBe(false);
+  });
+
+  it('timed-out reviewer: says timed out and that d retries the reviewer', () => {
+    const state = buildTestState({
+      workItems: [buildWorkItem({ id: '1', status: 'review', linkedRevision: 'r1' })],
+      revisions: [buildRevision({ id: 'r1', workItemID: '1' })],
+      agentRuns: [buildReviewerRun({ sessionID: 'rev-t', workItemID: '1', status: 'timed-out' })],
+    });
+    const text = lines(build(state, '1'));
+    expect(text).toContain('reviewer timed out');
+    expect(text).toContain('d retries the reviewer');
+  });
+
+  it('a failed run on an item a human moved to pending is shown, without the retry hint', () => {
+    const state = buildTestState({
+      workItems: [buildWorkItem({ id: '1', status: 'pending' })],
+      agentRuns: [buildImplementorRun({ sessionID: 'impl-f', workItemID: '1', status: 'failed' })],
+    });
+    const text = lines(build(state, '1'));
+    expect(text).toContain('implementor failed');
+    expect(text.some((line) => line.startsWith('d retries'))).toBe(false);
+  });
+
+  it('revision: branch, head, checks passed, files and the review history', () => {
+    const state = buildTestState({
+      workItems: [buildWorkItem({ id: '1', status: 'review', linkedRevision: 'r1' })],
+      revisions: [
+        buildRevision({
+          id: 'r1',
+          workItemID: '1',
+          title: 'Add API',
+          headSHA: '0123456789abcdef',
+          url: 'https://x/1',
+        }),
+      ],
+    });
+    const files: Fetched<RevisionFile[]> = {
+      status: 'ok',
+      value: [
+        { path: 'src/a.ts', status: 'added', patch: null },
+        { path: 'src/b.ts', status: 'modified', patch: null },
+        { path: 'src/c.ts', status: 'removed', patch: null },
+      ],
+    };
+    const reviews: Fetched<ReviewHistory> = {
+      status: 'ok',
+      value: {
+        reviews: [
+          { author: 'bot', state: 'CHANGES_REQUESTED', body: 'first round body' },
+          { author: 'bot', state: 'APPROVED', body: 'Looks good\nship it' },
+        ],
+        inlineComments: [{ path: 'src/a.ts', line: 3, author: 'bot', body: 'nit' }],
+      },
+    };
+    const content = build(state, '1', { files, reviews });
+    const text = lines(content);
+    expect(text).toContain('revision #r1 Add API');
+    expect(text).toContain('branch flotilla/1 · head 0123456789ab · https://x/1');
+    expect(text).toContain('checks: ✔ passed');
+    expect(text).toContain('3 files changed');
+    expect(text).toEqual(expect.arrayContaining(['  A src/a.ts', '  M src/b.ts', '  D src/c.ts']));
+    expect(text).toContain('review 1/2 by bot: ✖ changes requested');
+    expect(text).toContain('review 2/2 by bot: ✔ approved');
+    expect(text).toEqual(
+      expect.arrayContaining(['  Looks good', '  ship it', '  src/a.ts:3 — bot', '    nit']),
+    );
+    // Earlier reviews are summarised by their verdict only.
+    expect(text.some((line) => line.includes('first round body'))).toBe(false);
+    expect(text.at(-2)).toBe('The body');
+  });
+
+  it('revision with failing checks: the reason, the log path and the log tail', () => {
+    const state = buildTestState({
+      workItems: [buildWorkItem({ id: '1', status: 'review', linkedRevision: 'r1' })],
+      revisions: [buildRevision({ id: 'r1', workItemID: '1', pipeline: buildPipeline('failure') })],
+    });
+    const text = lines(
+      build(state, '1', { checksLog: { status: 'ok', value: ['FAIL a.test.ts', '1 failed'] } }),
+    );
+    expect(text).toContain('checks: ✖ failed — unit tests');
+    expect(text).toContain('log https://ci.example/runs/1');
+    const at = text.indexOf('log https://ci.example/runs/1');
+    expect(text.slice(at + 1, at + 3)).toEqual(['FAIL a.test.ts', '1 failed']);
+    expect(lines(build(state, '1', { checksLog: { status: 'loading' } }))).toContain('loading checks log…');
+  });
+
+  it('revision with pending or unknown checks', () => {
+    const state = buildTestState({
+      workItems: [
+        buildWorkItem({ id: '1', status: 'review', linkedRevision: 'r1' }),
+        buildWorkItem({ id: '2', status: 'review', linkedRevision: 'r2' }),
+      ],
+      revisions: [
+        buildRevision({ id: 'r1', workItemID: '1', pipeline: buildPipeline('pending') }),
+        buildRevision({ id: 'r2', workItemID: '2', pipeline: null }),
+      ],
+    });
+    expect(lines(build(state, '1'))).toContain('checks: running…');
+    expect(lines(build(state, '2'))).toContain('checks: unknown');
+  });
+
+  it('files and reviews loading or failing, and no review yet', () => {
+    const state = buildTestState({
+      workItems: [buildWorkItem({ id: '1', status: 'review', linkedRevision: 'r1' })],
+      revisions: [buildRevision({ id: 'r1', workItemID: '1' })],
+    });
+    const loading = lines(
+      build(state, '1', { files: { status: 'loading' }, reviews: { status: 'loading' } }),
+    );
+    expect(loading).toEqual(expect.arrayContaining(['loading changed files…', 'loading reviews…']));
+    const failed = lines(
+      build(state, '1', {
+        files: { status: 'error', message: 'boom' },
+        reviews: { status: 'ok', value: { reviews: [], inlineComments: [] } },
+      }),
+    );
+    expect(failed).toEqual(expect.arrayContaining(['cannot load changed files: boom', 'no review yet']));
+  });
+
+  it('the body: loading, error, empty and ok', () => {
+    const state = buildTestState({ workItems: [buildWorkItem({ id: '1', status: 'ready' })] });
+    expect(lines(build(state, '1', { body: { status: 'loading' } })).at(-1)).toBe('loading description…');
+    expect(lines(build(state, '1', { body: { status: 'error', message: 'not found' } })).at(-1)).toBe(
+      'cannot load description: not found',
+    );
+    expect(lines(build(state, '1', { body: { status: 'ok', value: '  \n' } })).at(-1)).toBe(
+      '(no description)',
+    );
+    const content = build(state, '1');
+    expect(lines(content).slice(-2)).toEqual(['The body', 'second line']);
+    expect(content.at(content.length - 3).rule).toBe(true);
+  });
+
+  it('at() past the end gives an empty line', () => {
+    const state = buildTestState({ workItems: [buildWorkItem({ id: '1', status: 'ready' })] });
+    expect(build(state, '1').at(999)).toEqual({ text: '' });
+  });
+});

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import {
+  buildPlannerRun,
+  buildSpec,
+  buildTestState,
+  buildWorkItem,
+} from '../../engine/test-support/index.ts';
+import { buildHeaderSummary } from './build-header-summary.ts';
+
+const scheduler = { active: 2, queued: 1, maxConcurrentAgents: 4 };
+
+describe('buildHeaderSummary', () => {
+  it('passes the scheduler numbers through and counts open items', () => {
+    const state = buildTestState({
+      workItems: [
+        buildWorkItem({ id: '1', status: 'ready' }),
+        buildWorkItem({ id: '2', status: 'closed' }),
+        buildWorkItem({ id: '3', status: 'approved' }),
+      ],
+    });
+    expect(buildHeaderSummary(state, scheduler)).toMatchObject({
+      running: 2,
+      queued: 1,
+      maxAgents: 4,
+      openItems: 2,
+    });
+  });
+
+  it('planner running: the newest planner run that is requested or running', () => {
+    const state = buildTestState({
+      agentRuns: [
+        buildPlannerRun({ sessionID: 'old', status: 'failed', requestedAt: 1 }),
+        buildPlannerRun({ sessionID: 'new', status: 'requested', requestedAt: 2 }),
+      ],
+    });
+    const { planner } = buildHeaderSummary(state, scheduler);
+    expect(planner.kind).toBe('running');
+    expect(planner.kind === 'running' && planner.run.sessionID).toBe('new');
+  });
+
+  it('planner queued when a planner request waits in the queue', () => {
+    const state = buildTestState({
+      agentRuns: [buildPlannerRun({ sessionID: 'old', status: 'failed' })],
+      dispatchQueue: [
+        {
+          key: 'planner',
+          command: { type: 'requestPlannerRun', specPaths: ['a.md'], specSHAs: { 'a.md': 'a1' } },
+          reason: 'backoff',
+          notBefore: 5,
+          priority: 0,
+          queuedAt: 0,
+        },
+      ],
+    });
+    expect(buildHeaderSummary(state, scheduler).planner.kind).toBe('queued');
+  });
+
+  it('planner failed when its latest run failed or timed out, not when an older one did', () => {
+    for (const status of ['failed', 'timed-out'] as const) {
+      const state = buildTestState({ agentRuns: [buildPlannerRun({ sessionID: 'p', status })] });
+      expect(buildHeaderSummary(state, scheduler).planner.kind).toBe('failed');
+    }
+    const recovered = buildTestState({
+      agentRuns: [
+        buildPlannerRun({ sessionID: 'a', status: 'failed', requestedAt: 1 }),
+        buildPlannerRun({ sessionID: 'b', status: 'completed', requestedAt: 2 }),
+      ],
+    });
+    expect(buildHeaderSummary(recovered, scheduler).planner).toEqual({ kind: 'idle', unplannedSpecs: 0 });
+  });
+
+  it('planner idle counts approved specs not planned at their current version', () => {
+    const state = buildTestState({
+      specs: [
+        buildSpec({ filePath: 'a.md', blobSHA: 'a2' }),
+        buildSpec({ filePath: 'b.md', blobSHA: 'b1' }),
+        buildSpec({ filePath: 'c.md', blobSHA: 'c1' }),
+        buildSpec({ filePath: 'd.md', blobSHA: 'd1', frontmatterStatus: 'draft' }),
+      ],
+      lastPlannedSHAs: { 'a.md': 'a1', 'b.md': 'b1' },
+    });
+    expect(buildHeaderSummary(state, scheduler).planner).toEqual({ kind: 'idle', unplannedSpecs: 2 });
+  });
+});
