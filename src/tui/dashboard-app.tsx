@@ -1,4 +1,4 @@
-import { Box, Text, useApp, useInput } from 'ink';
+import { Box, type Key, Text, useApp, useInput } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { EngineEvent } from '../domain/index.ts';
 import { buildItemActions, type ItemAction } from './actions/build-item-actions.ts';
@@ -71,6 +71,7 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
   const listStarts = useRef<Partial<Record<SectionKey, number>>>({});
   const lastIndex = useRef(0);
   const interrupts = useRef(0);
+  const handleInput = useRef<(input: string, key: Key) => void>(() => {});
 
   const say = useCallback(
     (text: string, tone: Flash['tone'] = 'info') => setFlash({ text, tone, at: Date.now() }),
@@ -237,7 +238,9 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
     });
   };
 
-  useInput((input, key) => {
+  // Keys go through a ref to this render's handler: Ink re-subscribes useInput in a passive effect, which
+  // can lag a render behind (then a key would act on the previously selected item).
+  handleInput.current = (input: string, key: Key) => {
     if (key.ctrl && input === 'c') {
       interrupts.current += 1;
       if (interrupts.current > 1 || phase === 'stopping') return deps.forceExit();
@@ -292,7 +295,8 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
     if (key.pageDown) return select(selectedIndex + (bodyHeight - 4));
     if (key.home || input === 'g') return select(0);
     if (key.end || input === 'G') return select(flatRows.length - 1);
-  });
+  };
+  useInput(useCallback((input: string, key: Key) => handleInput.current(input, key), []));
 
   const plannerAction = (input: 'x' | 'l') => {
     const planner = Object.values(state.agentRuns)

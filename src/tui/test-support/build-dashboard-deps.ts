@@ -1,0 +1,67 @@
+import type { EngineState } from '../../engine/state-store/index.ts';
+import type { DashboardDeps } from '../dashboard-deps.ts';
+import { createStreamBuffers } from '../streams/create-stream-buffers.ts';
+import { createFakeDashboardEngine, type FakeDashboardEngine } from './create-fake-dashboard-engine.ts';
+
+export interface TestDashboard {
+  deps: DashboardDeps;
+  engine: FakeDashboardEngine;
+  /** Resolves (or rejects) the pending start(). */
+  finishStart(error?: Error): void;
+  stops: number;
+  forceExits: number;
+  readFiles: string[];
+  /** Text `readTextFile` returns per path (a missing path rejects). */
+  files: Record<string, string>;
+  close(): void;
+}
+
+/** DashboardDeps over a fake engine on a real store, with start() held until `finishStart`. */
+export function buildDashboardDeps(
+  state: EngineState,
+  options: { startImmediately?: boolean; initialMessage?: string } = {},
+): TestDashboard {
+  const engine = createFakeDashboardEngine(state);
+  const streams = createStreamBuffers(engine, { notifyIntervalMs: 5 });
+  let resolveStart: () => void = () => {};
+  let rejectStart: (error: Error) => void = () => {};
+  const started = new Promise<void>((resolve, reject) => {
+    resolveStart = resolve;
+    rejectStart = reject;
+  });
+  const test: TestDashboard = {
+    engine,
+    stops: 0,
+    forceExits: 0,
+    readFiles: [],
+    files: {},
+    finishStart(error) {
+      if (error) rejectStart(error);
+      else resolveStart();
+    },
+    close: () => streams.close(),
+    deps: {
+      engine,
+      streams,
+      getReviewHistory: async (id) => engine.reviews[id] ?? { reviews: [], inlineComments: [] },
+      async readTextFile(path) {
+        test.readFiles.push(path);
+        const text = test.files[path];
+        if (text === undefined) throw new Error(`ENOENT: ${path}`);
+        return text;
+      },
+      repositoryLabel: 'acme/repo',
+      logFilePath: '/tmp/flotilla.log',
+      start: () => started,
+      async stop() {
+        test.stops += 1;
+      },
+      forceExit() {
+        test.forceExits += 1;
+      },
+      initialMessage: options.initialMessage,
+    },
+  };
+  if (options.startImmediately !== false) test.finishStart();
+  return test;
+}
