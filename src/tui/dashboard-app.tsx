@@ -64,7 +64,15 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
   const [view, setView] = useState<'item' | 'planner'>('item');
   const [overlay, setOverlay] = useState<Overlay | null>(null);
   const [overlayTop, setOverlayTop] = useState<number | null>(0);
-  const [prompt, setPrompt] = useState<Prompt | null>(null);
+  const [prompt, setPromptState] = useState<Prompt | null>(null);
+  // Keys can arrive faster than renders (a paste, tmux send-keys): the prompt and the selection are also
+  // kept in refs so the next key sees the previous key's effect before React has re-rendered.
+  const promptRef = useRef<Prompt | null>(null);
+  const selectedIDRef = useRef<string | null>(null);
+  const setPrompt = useCallback((next: Prompt | null) => {
+    promptRef.current = next;
+    setPromptState(next);
+  }, []);
   const [flash, setFlash] = useState<Flash | null>(null);
   const [costUSD, setCostUSD] = useState(0);
   const [clock, setClock] = useState(now());
@@ -131,11 +139,19 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
   const selected: WorkItemRow | null = selectedIndex >= 0 ? (flatRows[selectedIndex] ?? null) : null;
   useEffect(() => {
     lastIndex.current = Math.max(0, selectedIndex);
-    if (selected && selected.item.id !== selectedID) setSelectedID(selected.item.id);
+    if (selected && selected.item.id !== selectedID) {
+      selectedIDRef.current = selected.item.id;
+      setSelectedID(selected.item.id);
+    }
   });
+  const currentIndex = () => {
+    const index = flatRows.findIndex((row) => row.item.id === selectedIDRef.current);
+    return index >= 0 ? index : selectedIndex;
+  };
   const select = (index: number) => {
     const row = flatRows[Math.max(0, Math.min(flatRows.length - 1, index))];
     if (row && row.item.id !== selectedID) {
+      selectedIDRef.current = row.item.id;
       setSelectedID(row.item.id);
       setDetailTop(null);
     }
@@ -247,10 +263,11 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
       return quit();
     }
     if (phase === 'stopping') return;
-    if (prompt !== null) {
+    const openPrompt = promptRef.current;
+    if (openPrompt !== null) {
       if (input === 'y' || input === 'Y') {
         setPrompt(null);
-        prompt.onYes();
+        openPrompt.onYes();
       } else if (input === 'n' || input === 'N' || key.escape) {
         setPrompt(null);
         say('cancelled — nothing was done');
@@ -278,21 +295,24 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
     }
     if (view === 'planner' && (input === 'x' || input === 'l')) return plannerAction(input);
     if ('drxuml'.includes(input) && input !== '') {
-      const action = actions.find((candidate) => candidate.key === input);
+      const target = flatRows[currentIndex()] ?? null;
+      const action = target
+        ? buildItemActions(target, state).find((candidate) => candidate.key === input)
+        : undefined;
       if (action) return runAction(action);
       return say(
-        selected
-          ? `${input}: nothing to do for #${selected.item.id} (${selected.displayStatus}); ? lists the keys`
+        target
+          ? `${input}: nothing to do for #${target.item.id} (${target.displayStatus}); ? lists the keys`
           : `${input}: no item selected`,
         'error',
       );
     }
     if (focus === 'detail' || view === 'planner')
       return handleScrollKeys(input, key, scrollPane, bodyHeight - 2);
-    if (key.upArrow || input === 'k') return select(selectedIndex - 1);
-    if (key.downArrow || input === 'j') return select(selectedIndex + 1);
-    if (key.pageUp) return select(selectedIndex - (bodyHeight - 4));
-    if (key.pageDown) return select(selectedIndex + (bodyHeight - 4));
+    if (key.upArrow || input === 'k') return select(currentIndex() - 1);
+    if (key.downArrow || input === 'j') return select(currentIndex() + 1);
+    if (key.pageUp) return select(currentIndex() - (bodyHeight - 4));
+    if (key.pageDown) return select(currentIndex() + (bodyHeight - 4));
     if (key.home || input === 'g') return select(0);
     if (key.end || input === 'G') return select(flatRows.length - 1);
   };
