@@ -100,7 +100,7 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
     setPhase('stopping');
     setPrompt(null);
     deps.stop().finally(() => exit());
-  }, [deps, exit]);
+  }, [deps, exit, setPrompt]);
   useEffect(() => deps.onStopRequest?.(quit), [deps, quit]);
   useEffect(() => {
     if (deps.initialMessage) say(deps.initialMessage);
