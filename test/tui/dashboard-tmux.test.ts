@@ -1,0 +1,216 @@
+/**
+ * The dashboard as a user sees it: `flotilla run` on a real terminal (a detached tmux session on a private
+ * server), agents through the real Claude Agent SDK answered by the scripted model server on 127.0.0.1. The
+ * screen is read with capture-pane and keys are typed with send-keys.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDemoRepository } from '../../src/demo/create-demo-repository.ts';
+import { createModelServer, loadScenarioFile, type ModelServer } from '../../src/model-server/index.ts';
+import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
+import { createTmuxSession, type TmuxSession } from './tmux-session.ts';
+
+const BIN = join(import.meta.dirname, '../../bin/flotilla.js');
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+}, 60_000);
+
+async function demoRepository() {
+  const repo = await createDemoRepository();
+  cleanups.push(() => rm(repo.root, { recursive: true, force: true }));
+  return repo;
+}
+
+async function serve(scenario: ScenarioSpec): Promise<ModelServer> {
+  const server = await createModelServer(scenario);
+  cleanups.push(() => server.close());
+  return server;
+}
+
+/** `flotilla run` (the dashboard: stdin and stdout are the tmux pane) in `repoRoot`. */
+async function startDashboard(
+  repoRoot: string,
+  server: ModelServer,
+  gitEnv: Record<string, string>,
+): Promise<TmuxSession> {
+  const session = await createTmuxSession({
+    command: [process.execPath, BIN, 'run'],
+    cwd: repoRoot,
+    env: {
+      ...gitEnv,
+      ANTHROPIC_BASE_URL: server.url,
+      ANTHROPIC_API_KEY: 'test-key',
+      IS_SANDBOX: '1',
+    },
+  });
+  cleanups.push(() => session.kill());
+  return session;
+}
+
+/** The tail of the control plane's log, for failure messages. */
+function logTail(repoRoot: string): string {
+  const path = join(repoRoot, '.flotilla/logs/flotilla.log');
+  if (!existsSync(path)) return '--- no flotilla.log ---';
+  return `--- tail of flotilla.log ---\n${readFileSync(path, 'utf8').split('\n').slice(-40).join('\n')}`;
+}
+
+/** A list row: the id, then (after the padding) the display label. */
+function row(id: string, label: string): RegExp {
+  return new RegExp(`#${id} +${label}\\b`);
+}
+
+/** Processes started for agent runs of this repository (they carry a per-run CLAUDE_CONFIG_DIR). */
+function agentProcessesOf(repoRoot: string): number[] {
+  const marker = `CLAUDE_CONFIG_DIR=${join(repoRoot, '.flotilla/claude/runs')}/`;
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        return readFileSync(`/proc/${entry}/environ`, 'latin1')
+          .split('\0')
+          .some((v) => v.startsWith(marker));
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+async function waitUntil(check: () => boolean, timeoutMs: number, what: string, context: () => string) {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${context()}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Presses q (and y if it asks), then waits for the command to exit 0 after `flotilla stopped`. */
+async function quit(session: TmuxSession, context: () => string): Promise<string> {
+  await session.sendKeys('q');
+  const screen = await session.waitForScreen(
+    (s) => s.includes('EXIT:') || s.includes('Quit?'),
+    30_000,
+    'the dashboard to quit or ask',
+    context,
+  );
+  if (screen.includes('Quit?') && !screen.includes('EXIT:')) await session.sendKeys('y');
+  return session.waitForScreen((s) => /EXIT:\d+/.test(s), 60_000, 'flotilla run to exit', context);
+}
+
+/** An implementor whose first model reply never comes (until the server closes). No planner is needed. */
+function slowImplementorScenario(): ScenarioSpec {
+  return {
+    name: 'slow-implementor',
+    routes: [
+      {
+        name: 'implementor',
+        match: { systemIncludes: 'You are the implementor' },
+        steps: [{ delayMs: 120_000, text: 'never answered' }],
+      },
+    ],
+  };
+}
+
+describe('flotilla run on a terminal (tmux)', () => {
+  it('shows the demo backlog planned, implemented, reviewed and approved, and quits with q', async () => {
+    const repo = await demoRepository();
+    const server = await serve(
+      await loadScenarioFile(join(import.meta.dirname, '../../src/demo/demo-scenario.json')),
+    );
+    const session = await startDashboard(repo.root, server, repo.gitEnv);
+    const context = () => logTail(repo.root);
+
+    await session.waitForScreen(
+      (s) => s.includes('NEEDS YOU') || s.includes('AGENTS'),
+      60_000,
+      'the dashboard',
+      context,
+    );
+    const screen = await session.waitForScreen(
+      (s) => row('1', 'APPROVED').test(s) && row('2', 'APPROVED').test(s),
+      150_000,
+      '#1 and #2 APPROVED',
+      context,
+    );
+    expect(screen).toContain('NEEDS YOU (2)');
+
+    const end = await quit(session, context);
+    expect(end).toContain('flotilla stopped');
+    expect(end).toContain('EXIT:0');
+  }, 300_000);
+
+  it('dispatches a blocked item with d → y, cancels its implementor with x → y (parked as blocked), and quits', async () => {
+    const repo = await demoRepository();
+    const gitEnv = { ...process.env, ...repo.gitEnv };
+    // No approved spec, so no planner; two blocked items made with the CLI.
+    await writeFile(
+      join(repo.root, 'docs/specs/greetings.md'),
+      '---\nstatus: draft\n---\n# Greetings\n\nNot yet.\n',
+    );
+    execFileSync('git', ['commit', '--quiet', '-am', 'Spec back to draft'], { cwd: repo.root, env: gitEnv });
+    for (const title of ['Add greet(name)', 'Add farewell(name)']) {
+      execFileSync(process.execPath, [BIN, 'work', 'create', '--title', title, '--label', 'status:blocked'], {
+        cwd: repo.root,
+        env: gitEnv,
+      });
+    }
+    const server = await serve(slowImplementorScenario());
+    const session = await startDashboard(repo.root, server, repo.gitEnv);
+    const context = () =>
+      `${logTail(repo.root)}\n--- model server requests ---\n${server.requests.map((r) => `${r.kind} ${r.route ?? ''}`).join('\n')}`;
+
+    await session.waitForScreen(
+      (s) => row('1', 'BLOCKED').test(s) && row('2', 'BLOCKED').test(s),
+      60_000,
+      'both items BLOCKED',
+      context,
+    );
+    // The first row is selected; Down selects #2, whose keys include d dispatch.
+    await session.sendKeys('Down');
+    await session.waitForScreen((s) => /›#2 +BLOCKED/.test(s), 20_000, '#2 selected', context);
+    await session.sendKeys('d');
+    await session.waitForScreen(
+      (s) => s.includes('Dispatch an implementor for #2? (y/n)'),
+      20_000,
+      'the dispatch question',
+      context,
+    );
+    await session.sendKeys('y');
+    await session.waitForScreen((s) => /#2 +(WIP|QUEUED)\b/.test(s), 30_000, '#2 WIP or QUEUED', context);
+    // The run really started: the implementor's request reached the model server (and is held there).
+    await waitUntil(
+      () => server.requestsFor('implementor').length > 0,
+      60_000,
+      'the implementor request at the model server',
+      context,
+    );
+    const screen = await session.waitForScreen((s) => row('2', 'WIP').test(s), 30_000, '#2 WIP', context);
+    expect(screen).toMatch(row('1', 'BLOCKED'));
+    expect(agentProcessesOf(repo.root).length).toBeGreaterThan(0);
+
+    await session.sendKeys('x');
+    await session.waitForScreen(
+      (s) => s.includes('Cancel the implementor on #2?'),
+      20_000,
+      'the cancel question',
+      context,
+    );
+    await session.sendKeys('y');
+    await session.waitForScreen((s) => row('2', 'BLOCKED').test(s), 60_000, '#2 BLOCKED again', context);
+    await waitUntil(
+      () => agentProcessesOf(repo.root).length === 0,
+      30_000,
+      'the agent process to end',
+      () => `${agentProcessesOf(repo.root).join(' ')}\n${context()}`,
+    );
+    expect(existsSync(join(repo.root, '.worktrees/agent/flotilla/2'))).toBe(false);
+
+    const end = await quit(session, context);
+    expect(end).toContain('flotilla stopped');
+    expect(end).toContain('EXIT:0');
+  }, 300_000);
+});
