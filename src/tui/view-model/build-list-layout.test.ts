@@ -93,3 +93,11 @@ describe('buildListLayout', () => {
     ]);
   });
 });
+
+describe('buildListLayout on a list shorter than every header plus a row each', () => {
+  it("keeps the selected section's row and drops rows of the others", () => {
+    const sections = [section('action', 1), section('agents', 1), section('backlog', 1)];
+    const layout = buildListLayout(sections, 'backlog-0', 4, {});
+    expect(layout.map((entry) => entry.rows.map((row) => row.item.id))).toEqual([[], [], ['backlog-0']]);
+  });
+});

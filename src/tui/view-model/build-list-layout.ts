@@ -35,13 +35,11 @@ export function buildListLayout(
   }
   // A terminal too short for every header still shows the section with the selection.
   while (remaining < 0) {
-    const index = capacity.findIndex(
-      (value, i) => value > 1 && !sections[i]?.rows.some((row) => row.item.id === selectedID),
-    );
-    const fallback = capacity.findIndex((value) => value > 1);
-    const shrink = index >= 0 ? index : fallback;
-    if (shrink < 0) break;
-    capacity[shrink] = (capacity[shrink] ?? 1) - 1;
+    const holdsSelection = (i: number) =>
+      sections[i]?.rows.some((row) => row.item.id === selectedID) ?? false;
+    const index = capacity.findIndex((value, i) => value > 0 && !holdsSelection(i));
+    if (index < 0) break;
+    capacity[index] = (capacity[index] ?? 1) - 1;
     remaining += 1;
   }
 
