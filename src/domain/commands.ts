@@ -14,6 +14,7 @@ export type EngineCommand =
   | PostRevisionReview
   | UpdateRevisionReview
   | CommentOnRevision
+  | MergeRevision
   | RequestPlannerRun
   | RequestImplementorRun
   | RequestReviewerRun
@@ -84,6 +85,16 @@ export interface CommentOnRevision {
   type: 'commentOnRevision';
   revisionID: string;
   body: string;
+}
+
+/**
+ * Integrates the revision into the default branch, marks it merged and closes its work item, through the
+ * provider's optional `RevisionWriter.mergeRevision`. Only ever for an approved item (a human's decision).
+ */
+export interface MergeRevision {
+  type: 'mergeRevision';
+  workItemID: string;
+  revisionID: string;
 }
 
 export interface RequestPlannerRun {

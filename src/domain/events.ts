@@ -30,7 +30,8 @@ export type EngineEvent =
   | UserRequestedImplementorRun
   | UserRequestedReviewerRun
   | UserCancelledRun
-  | UserTransitionedStatus;
+  | UserTransitionedStatus
+  | UserRequestedMerge;
 
 export type EngineEventType = EngineEvent['type'];
 
@@ -221,6 +222,12 @@ export interface UserTransitionedStatus {
   type: 'userTransitionedStatus';
   workItemID: string;
   newStatus: WorkItemStatus;
+}
+
+/** Merge the approved item's revision into the default branch (and so close the item). */
+export interface UserRequestedMerge {
+  type: 'userRequestedMerge';
+  workItemID: string;
 }
 
 /** The events that end a run; accepted even while the engine is shutting down. */

@@ -155,6 +155,8 @@ export function createEngine(config: EngineConfig): Engine {
     policy: config.policy ?? allowEverything,
     clock,
     logger,
+    // Called only while commands run, after pollAll below is defined.
+    requestPoll: () => void pollAll(),
   });
 
   function recordError(source: string, error: unknown, event: EngineEvent): void {

@@ -50,6 +50,16 @@ export interface CreateRevisionInput {
   body: string;
 }
 
+/** What `RevisionWriter.mergeRevision` did. */
+export interface MergeRevisionResult {
+  /** The revision's work item as the tracker has it after the merge (closed). */
+  workItem: WorkItem;
+  /** How the default branch received the head; `already-merged`: it already contained it, nothing moved. */
+  strategy: 'fast-forward' | 'merge-commit' | 'already-merged';
+  /** The default branch's head after the merge. */
+  mergedSHA: string;
+}
+
 export interface RevisionWriter {
   /**
    * Creates the revision by applying the patch to a fresh branch from the default branch, or updates the
@@ -62,6 +72,14 @@ export interface RevisionWriter {
   /** Replaces the engine's earlier review. */
   updateReview(revisionID: string, reviewID: string, review: AgentReview): Promise<string>;
   postComment(revisionID: string, body: string): Promise<void>;
+  /**
+   * Optional capability: integrates the revision into the default branch, marks it merged (it leaves
+   * listRevisions) and closes its work item. Throws, having changed nothing, when the revision is not open,
+   * its work item is not approved or not linked to it, or the integration is refused (a conflict, a branch
+   * that moved after the review, a dirty checkout of the default branch). Providers without it leave
+   * merging to the tracker (e.g. a pull request merged on GitHub); the engine then refuses merge commands.
+   */
+  mergeRevision?(revisionID: string): Promise<MergeRevisionResult>;
 }
 
 export interface SpecReader {

@@ -1,11 +1,16 @@
 import type { Command } from 'commander';
+import { LOCAL_REVISION_IDENTITY } from '../../providers/local/create-local-provider.ts';
+import {
+  IntegrateRevisionError,
+  type IntegrateRevisionResult,
+  integrateRevision,
+} from '../../providers/local/git/integrate-revision.ts';
 import { CliError } from '../support/cli-error.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { requireWorkItem } from '../support/require-work-item.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
 import { withCliContext } from '../support/with-cli-context.ts';
 import { writeJson } from '../support/write-json.ts';
-import { type IntegrateRevisionResult, integrateRevision } from './merge-command-integrate.ts';
 
 /** `flotilla merge --json` (documented in src/cli/README.md). */
 export interface MergeSummary extends IntegrateRevisionResult {
@@ -55,6 +60,13 @@ export function registerMergeCommand(program: Command): void {
             branchName: revision.headRef,
             headSHA: revision.headSHA,
             message: `Merge ${revision.headRef}: ${revision.title}\n\nWork item #${id}, revision #${revision.id}, merged by flotilla merge.\n`,
+            fallbackIdentity: LOCAL_REVISION_IDENTITY,
+          }).catch((error: unknown) => {
+            // A refusal is the user's to fix (message + files), not a crash.
+            if (error instanceof IntegrateRevisionError) {
+              throw new CliError(error.message, { exitCode: 1, details: error.details });
+            }
+            throw error;
           });
           try {
             tracker.revisions.markRevisionMerged(revision.id, { closeWorkItem: true });

@@ -5,6 +5,7 @@ import type {
   ApplyReviewerResult,
   EngineCommand,
   EngineEvent,
+  MergeRevision,
   RejectionKind,
   Revision,
   WorkItem,
@@ -28,6 +29,11 @@ export interface CommandExecutorDeps {
   policy: Policy;
   clock: Clock;
   logger: Logger;
+  /**
+   * Asks for a poll of every provider once the queue is empty. A merge moves the default branch, which
+   * can change what the pollers see beyond the item and revision it reports (specs, other items).
+   */
+  requestPoll: () => void;
 }
 
 export interface CommandExecutor {
@@ -60,6 +66,9 @@ function revisionChanged(revision: Revision, previous: Revision | undefined): En
     newPipelineStatus: revision.pipeline?.status ?? null,
   };
 }
+
+/** Why a mergeRevision command is refused when the provider has no merge capability. */
+export const CANNOT_MERGE_REASON = 'this provider cannot merge; merge the revision in the tracker';
 
 function hasActiveRunForWorkItem(state: EngineState, workItemID: string): boolean {
   return Object.values(state.agentRuns).some(
@@ -113,6 +122,26 @@ export function createCommandExecutor(deps: CommandExecutorDeps): CommandExecuto
     return { ok: true };
   }
 
+  /** Only the open revision of an approved item is merged, and only by a provider that can merge. */
+  function guardMerge(command: MergeRevision, state: EngineState): GuardVerdict {
+    if (revisionWriter.mergeRevision === undefined) {
+      return { ok: false, kind: 'invalid', reason: CANNOT_MERGE_REASON };
+    }
+    const item = state.workItems[command.workItemID];
+    if (!item) return { ok: false, kind: 'invalid', reason: `work item #${command.workItemID} is not known` };
+    if (item.status !== 'approved') {
+      return { ok: false, kind: 'invalid', reason: `#${item.id} is ${item.status}, not approved` };
+    }
+    if (item.linkedRevision !== command.revisionID || !state.revisions[command.revisionID]) {
+      return {
+        ok: false,
+        kind: 'invalid',
+        reason: `revision ${command.revisionID} is not the open revision of #${item.id}`,
+      };
+    }
+    return { ok: true };
+  }
+
   function guard(command: EngineCommand, state: EngineState): GuardVerdict {
     switch (command.type) {
       case 'requestPlannerRun':
@@ -135,6 +164,8 @@ export function createCommandExecutor(deps: CommandExecutorDeps): CommandExecuto
         }
         return { ok: true };
       }
+      case 'mergeRevision':
+        return guardMerge(command, state);
       default:
         return { ok: true };
     }
@@ -247,6 +278,26 @@ export function createCommandExecutor(deps: CommandExecutorDeps): CommandExecuto
     ];
   }
 
+  async function mergeRevision(command: MergeRevision, state: EngineState): Promise<EngineEvent[]> {
+    if (revisionWriter.mergeRevision === undefined) throw new Error(CANNOT_MERGE_REASON);
+    const item = state.workItems[command.workItemID]!;
+    const revision = state.revisions[command.revisionID]!;
+    const result = await revisionWriter.mergeRevision(command.revisionID);
+    deps.requestPoll();
+    // What the pollers would report next, reported now: the item closed, the revision gone from the open ones.
+    return [
+      workItemChanged(result.workItem, item.status),
+      {
+        type: 'revisionChanged',
+        revisionID: revision.id,
+        workItemID: revision.workItemID,
+        revision: null,
+        oldPipelineStatus: revision.pipeline?.status ?? null,
+        newPipelineStatus: null,
+      },
+    ];
+  }
+
   function cancelRun(
     state: EngineState,
     match: (run: EngineState['agentRuns'][string]) => boolean,
@@ -304,6 +355,8 @@ export function createCommandExecutor(deps: CommandExecutorDeps): CommandExecuto
       case 'commentOnRevision':
         await revisionWriter.postComment(command.revisionID, command.body);
         return [];
+      case 'mergeRevision':
+        return mergeRevision(command, state);
       case 'requestPlannerRun':
       case 'requestImplementorRun':
       case 'requestReviewerRun':

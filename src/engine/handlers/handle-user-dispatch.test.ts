@@ -4,6 +4,7 @@ import {
   buildImplementorRun,
   buildPlannerRun,
   buildReviewerRun,
+  buildRevision,
   buildSampleEventList,
   buildSampleState,
   buildTestState,
@@ -37,6 +38,13 @@ describe('handleUserDispatch on every sample event', () => {
         workItemID: SAMPLE_IDS.blockedItem,
         newStatus: 'pending',
         cause: 'user',
+      },
+    ],
+    userRequestedMerge: [
+      {
+        type: 'mergeRevision',
+        workItemID: SAMPLE_IDS.approvedItem,
+        revisionID: SAMPLE_IDS.approvedRevision,
       },
     ],
   };
@@ -118,6 +126,45 @@ describe('handleUserDispatch on userRequestedReviewerRun', () => {
 
   it('does nothing for an unknown item', () => {
     expect(requestFor(null)).toEqual([]);
+  });
+});
+
+describe('handleUserDispatch on userRequestedMerge', () => {
+  const mergeFor = (
+    workItem: ReturnType<typeof buildWorkItem> | null,
+    revisions: ReturnType<typeof buildRevision>[] = [buildRevision({ id: 'rev-3', workItemID: 'wi-1' })],
+  ) =>
+    runHandlerAfterUpdate(
+      handleUserDispatch,
+      { type: 'userRequestedMerge', workItemID: 'wi-1' },
+      buildTestState({ workItems: workItem === null ? [] : [workItem], revisions }),
+    );
+
+  it('merges the linked revision of an approved item', () => {
+    expect(mergeFor(buildWorkItem({ id: 'wi-1', status: 'approved', linkedRevision: 'rev-3' }))).toEqual([
+      { type: 'mergeRevision', workItemID: 'wi-1', revisionID: 'rev-3' },
+    ]);
+  });
+
+  it.each(WORK_ITEM_STATUSES.filter((status) => status !== 'approved'))(
+    'does nothing for an item in %s',
+    (status) => {
+      expect(mergeFor(buildWorkItem({ id: 'wi-1', status, linkedRevision: 'rev-3' }))).toEqual([]);
+    },
+  );
+
+  it('does nothing without a linked revision', () => {
+    expect(mergeFor(buildWorkItem({ id: 'wi-1', status: 'approved', linkedRevision: null }))).toEqual([]);
+  });
+
+  it('does nothing when the linked revision is no longer open (not in the store)', () => {
+    expect(mergeFor(buildWorkItem({ id: 'wi-1', status: 'approved', linkedRevision: 'rev-3' }), [])).toEqual(
+      [],
+    );
+  });
+
+  it('does nothing for an unknown item', () => {
+    expect(mergeFor(null)).toEqual([]);
   });
 });
 

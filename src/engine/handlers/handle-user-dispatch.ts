@@ -2,7 +2,7 @@ import { type EngineCommand, isAgentRunActive, type UserCancelledRun } from '../
 import type { EngineState } from '../state-store/engine-state.ts';
 import type { Handler } from './handler.ts';
 
-/** Turns a human's dispatch, cancel and status actions into commands (they pass the same guards and policy). */
+/** Turns a human's dispatch, cancel, status and merge actions into commands (they pass the same guards and policy). */
 export const handleUserDispatch: Handler = (event, state) => {
   switch (event.type) {
     case 'userRequestedImplementorRun': {
@@ -27,6 +27,14 @@ export const handleUserDispatch: Handler = (event, state) => {
       if (workItem === undefined || workItem.status !== 'review' || workItem.linkedRevision === null)
         return [];
       return [{ type: 'requestReviewerRun', workItemID: workItem.id, revisionID: workItem.linkedRevision }];
+    }
+    case 'userRequestedMerge': {
+      const workItem = state.workItems[event.workItemID];
+      // Only what a reviewer (or a human) approved is merged, and only a revision the store still has open.
+      if (workItem === undefined || workItem.status !== 'approved' || workItem.linkedRevision === null)
+        return [];
+      if (state.revisions[workItem.linkedRevision] === undefined) return [];
+      return [{ type: 'mergeRevision', workItemID: workItem.id, revisionID: workItem.linkedRevision }];
     }
     case 'userCancelledRun':
       return cancelRun(event, state);

@@ -146,6 +146,9 @@ export function applyStateUpdate(state: EngineState, event: EngineEvent): StateU
       );
     case 'userTransitionedStatus':
       return unchanged(withoutItemCounters(state, event.workItemID));
+    case 'userRequestedMerge':
+      // Nothing to record: the merge's own result events (or its rejection) change the state.
+      return unchanged(state);
 
     default: {
       // Compile-time exhaustiveness: a new event type without a case makes `event` not `never` here.

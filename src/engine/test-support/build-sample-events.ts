@@ -202,6 +202,7 @@ export function buildSampleEvents(): SampleEvents {
       workItemID: ID.blockedItem,
       newStatus: 'pending',
     },
+    userRequestedMerge: { type: 'userRequestedMerge', workItemID: ID.approvedItem },
   };
 }
 

@@ -35,6 +35,7 @@ export function buildSampleState(): EngineState {
       buildWorkItem({ id: ID.blockerItem, status: 'approved' }),
       buildWorkItem({ id: ID.dependentItem, status: 'pending', blockedBy: [ID.blockerItem] }),
       buildWorkItem({ id: ID.blockedItem, status: 'blocked' }),
+      buildWorkItem({ id: ID.approvedItem, status: 'approved', linkedRevision: ID.approvedRevision }),
     ],
     revisions: [
       buildRevision({ id: ID.reviewingRevision, workItemID: ID.reviewingItem }),
@@ -44,6 +45,7 @@ export function buildSampleState(): EngineState {
         workItemID: ID.awaitingReviewItem,
         pipeline: buildPipeline('pending'),
       }),
+      buildRevision({ id: ID.approvedRevision, workItemID: ID.approvedItem }),
     ],
     specs: [buildSpec({ filePath: ID.specPath, blobSHA: ID.currentSpecSHA })],
     lastPlannedSHAs: { [ID.specPath]: ID.plannedSpecSHA },

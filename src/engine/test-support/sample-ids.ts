@@ -26,10 +26,13 @@ export const SAMPLE_IDS = {
   dependentItem: 'wi-dependent',
   /** blocked after exhausting its implementor attempts (user dispatch and transition target). */
   blockedItem: 'wi-blocked',
+  /** approved with an open revision, waiting for a human to merge it (sample userRequestedMerge). */
+  approvedItem: 'wi-approved',
 
   reviewingRevision: 'rev-reviewing',
   reviewerStartingRevision: 'rev-reviewer-starting',
   awaitingReviewRevision: 'rev-awaiting-review',
+  approvedRevision: 'rev-approved',
 
   sessions: {
     newPlanner: 'planner-new',

@@ -450,6 +450,46 @@ export function describeProviderContract(name: string, factory: ProviderContract
       });
     });
 
+    // An optional capability: a provider without `mergeRevision` skips these (the engine then refuses merges).
+    describe('merging (RevisionWriter.mergeRevision, optional)', () => {
+      async function approvedWithRevision(skip: () => never) {
+        const { provider } = await setup();
+        const merge = provider.revisionWriter.mergeRevision?.bind(provider.revisionWriter);
+        if (merge === undefined) return skip();
+        const item = await createItem(provider);
+        const revision = await provider.revisionWriter.createFromPatch(revisionInput(item));
+        await provider.workItemWriter.transitionStatus(item.id, 'approved');
+        return { provider, item, revision, merge };
+      }
+
+      it('merges into the default branch, marks the revision merged and closes the item', async (context) => {
+        const { provider, item, revision, merge } = await approvedWithRevision(() => context.skip());
+        const before = await provider.specReader.getDefaultBranchSHA();
+        const result = await merge(revision.id);
+        expect(result.workItem).toMatchObject({ id: item.id, status: 'closed' });
+        expect(result.mergedSHA).toMatch(SHA);
+        expect(['fast-forward', 'merge-commit']).toContain(result.strategy);
+        expect(await provider.specReader.getDefaultBranchSHA()).toBe(result.mergedSHA);
+        expect(result.mergedSHA).not.toBe(before);
+        expect(await provider.revisionReader.listRevisions()).toEqual([]);
+        expect(await provider.workItemReader.listWorkItems()).toEqual([]);
+        expect(await provider.workItemReader.getWorkItem(item.id)).toEqual(result.workItem);
+        await expect(merge(revision.id)).rejects.toThrow(new RegExp(revision.id));
+      });
+
+      it('refuses, changing nothing, when the item is not approved', async (context) => {
+        const { provider, item, revision, merge } = await approvedWithRevision(() => context.skip());
+        await provider.workItemWriter.transitionStatus(item.id, 'review');
+        const before = await provider.specReader.getDefaultBranchSHA();
+        await expect(merge(revision.id)).rejects.toThrow(/not approved/);
+        expect(await provider.specReader.getDefaultBranchSHA()).toBe(before);
+        expect((await provider.revisionReader.listRevisions()).map((listed) => listed.id)).toEqual([
+          revision.id,
+        ]);
+        expect((await provider.workItemReader.getWorkItem(item.id))?.status).toBe('review');
+      });
+    });
+
     describe('pipelines', () => {
       const pipelineOf = async (provider: Provider, revision: Revision) =>
         (await provider.revisionReader.listRevisions()).find((listed) => listed.id === revision.id)?.pipeline;

@@ -35,6 +35,11 @@ const CALLS: Record<ProviderMethodName, (provider: InMemoryProvider) => Promise<
   postComment: (p) => p.revisionWriter.postComment('2', 'c'),
   listSpecs: (p) => p.specReader.listSpecs(),
   getDefaultBranchSHA: (p) => p.specReader.getDefaultBranchSHA(),
+  // Last: it closes the item and merges the revision the calls above use.
+  mergeRevision: (p) => {
+    p.control.editWorkItem('1', { status: 'approved' });
+    return p.revisionWriter.mergeRevision!('2');
+  },
 };
 
 function seeded(): InMemoryProvider {

@@ -2,6 +2,7 @@ import type { PipelineStatus } from '../../domain/index.ts';
 import type { Provider } from '../types.ts';
 import { checkPatchApplies, type PatchApplyCheck } from './check-patch-applies.ts';
 import { type CallRecorder, createCallRecorder, type ProviderMethodName } from './create-call-recorder.ts';
+import { createInMemoryMerge } from './create-in-memory-merge.ts';
 import { createInMemoryRevisions } from './create-in-memory-revisions.ts';
 import { createInMemorySpecs } from './create-in-memory-specs.ts';
 import { createInMemoryWorkItems } from './create-in-memory-work-items.ts';
@@ -52,7 +53,14 @@ export function createInMemoryProvider(options: InMemoryProviderOptions = {}): I
     workItemReader: wrapAll(recorder, workItems.reader),
     workItemWriter: wrapAll(recorder, workItems.writer),
     revisionReader: wrapAll(recorder, revisions.reader),
-    revisionWriter: wrapAll(recorder, revisions.writer),
+    revisionWriter: wrapAll(recorder, {
+      ...revisions.writer,
+      mergeRevision: createInMemoryMerge({
+        world,
+        workItems: workItems.control,
+        revisions: revisions.control,
+      }),
+    }),
     specReader: wrapAll(recorder, specs.reader),
     control: {
       ...workItems.control,

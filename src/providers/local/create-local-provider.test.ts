@@ -316,3 +316,96 @@ describe('createLocalProvider: checks', () => {
     expect((await restarted.revisionReader.getRevision(revision.id))?.pipeline?.status).toBe('success');
   });
 });
+
+describe('createLocalProvider: mergeRevision', () => {
+  /** An item with a revision adding src/feature.ts, moved to `status`. */
+  async function itemWithRevision(provider: LocalProvider, status: 'approved' | 'review' = 'approved') {
+    const item = await createItem(provider);
+    const revision = await provider.revisionWriter.createFromPatch(patchInput(item.id));
+    await provider.workItemWriter.transitionStatus(item.id, status);
+    return { item, revision };
+  }
+  const merge = (provider: LocalProvider, revisionID: string) => {
+    if (provider.revisionWriter.mergeRevision === undefined) throw new Error('the local provider merges');
+    return provider.revisionWriter.mergeRevision(revisionID);
+  };
+
+  it('fast-forwards the clean checked-out default branch, marks the revision merged and closes the item', async () => {
+    const provider = open();
+    const { item, revision } = await itemWithRevision(provider);
+
+    const result = await merge(provider, revision.id);
+
+    expect(result).toEqual({
+      workItem: expect.objectContaining({ id: item.id, status: 'closed', linkedRevision: null }),
+      strategy: 'fast-forward',
+      mergedSHA: revision.headSHA,
+    });
+    expect((await repo.git(['rev-parse', 'main'])).trim()).toBe(revision.headSHA);
+    // The checkout followed (git merge --ff-only), so it does not look as if it reverted the merge.
+    expect(readFileSync(join(repo.root, 'src/feature.ts'), 'utf8')).toBe('export const f = 1;\n');
+    expect(await repo.git(['status', '--porcelain'])).toBe('');
+    expect(await provider.workItemReader.getWorkItem(item.id)).toEqual(result.workItem);
+    expect(await provider.revisionReader.listRevisions()).toEqual([]);
+    expect(provider.tracker.revisions.getRevisionState(revision.id)).toBe('merged');
+    // The revision branch is kept.
+    expect((await repo.git(['rev-parse', `flotilla/${item.id}`])).trim()).toBe(revision.headSHA);
+  });
+
+  it('writes a merge commit when the default branch moved on', async () => {
+    const provider = open();
+    const { item, revision } = await itemWithRevision(provider);
+    const mainMoved = await repo.commit('upstream work', { 'other.txt': 'x\n' });
+
+    const result = await merge(provider, revision.id);
+
+    expect(result.strategy).toBe('merge-commit');
+    expect((await repo.git(['rev-parse', 'main'])).trim()).toBe(result.mergedSHA);
+    expect((await repo.git(['rev-list', '--parents', '-n', '1', result.mergedSHA])).trim()).toBe(
+      `${result.mergedSHA} ${mainMoved} ${revision.headSHA}`,
+    );
+    expect(await repo.git(['log', '-1', '--format=%B', result.mergedSHA])).toContain(
+      `Work item #${item.id}, revision #${revision.id}, merged by the flotilla engine.`,
+    );
+    expect(await repo.git(['status', '--porcelain'])).toBe('');
+  });
+
+  it('refuses a default branch checked out with uncommitted changes, like flotilla merge, changing nothing', async () => {
+    const provider = open();
+    const { item, revision } = await itemWithRevision(provider);
+    const mainBefore = (await repo.git(['rev-parse', 'main'])).trim();
+    await repo.write({ 'README.md': 'my local edit\n' });
+
+    const refused = merge(provider, revision.id);
+    await expect(refused).rejects.toThrow(
+      `main is checked out in ${repo.root} with uncommitted changes; commit or stash them`,
+    );
+    await expect(refused).rejects.toMatchObject({
+      name: 'IntegrateRevisionError',
+      details: [' M README.md'],
+    });
+
+    expect((await repo.git(['rev-parse', 'main'])).trim()).toBe(mainBefore);
+    expect(await repo.git(['status', '--porcelain'])).toBe(' M README.md\n');
+    expect(readFileSync(join(repo.root, 'README.md'), 'utf8')).toBe('my local edit\n');
+    expect((await provider.workItemReader.getWorkItem(item.id))?.status).toBe('approved');
+    expect(provider.tracker.revisions.getRevisionState(revision.id)).toBe('open');
+  });
+
+  it('refuses an item that is not approved, and a revision that is not open, before touching git', async () => {
+    const provider = open();
+    const { item, revision } = await itemWithRevision(provider, 'review');
+    const mainBefore = (await repo.git(['rev-parse', 'main'])).trim();
+    await expect(merge(provider, revision.id)).rejects.toThrow(`#${item.id} is review, not approved`);
+    expect(provider.tracker.revisions.getRevisionState(revision.id)).toBe('open');
+
+    await provider.workItemWriter.transitionStatus(item.id, 'approved');
+    provider.tracker.revisions.closeRevision(revision.id);
+    await expect(merge(provider, revision.id)).rejects.toThrow(
+      `revision #${revision.id} is closed; only open revisions are merged`,
+    );
+    await expect(merge(provider, '987654')).rejects.toThrow('revision #987654 does not exist');
+    expect((await repo.git(['rev-parse', 'main'])).trim()).toBe(mainBefore);
+    expect((await provider.workItemReader.getWorkItem(item.id))?.status).toBe('approved');
+  });
+});

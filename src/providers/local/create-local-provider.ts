@@ -1,11 +1,19 @@
 import { runGit } from '../../engine/runtime-adapter/run-command.ts';
 import type { Logger } from '../../logging/logger.ts';
 import { createSqliteTracker, type Database, openDatabase, type SqliteTracker } from '../../storage/index.ts';
-import type { Provider, RevisionReader, RevisionWriter, WorkItemReader, WorkItemWriter } from '../types.ts';
+import type {
+  MergeRevisionResult,
+  Provider,
+  RevisionReader,
+  RevisionWriter,
+  WorkItemReader,
+  WorkItemWriter,
+} from '../types.ts';
 import { createLocalChecksRunner, type LocalChecksRunnerOptions } from './create-local-checks-runner.ts';
 import { buildBranchRef } from './git/build-branch-ref.ts';
 import { createBranchFromPatch, type GitIdentity } from './git/create-branch-from-patch.ts';
 import { createGitSpecReader } from './git/create-git-spec-reader.ts';
+import { integrateRevision } from './git/integrate-revision.ts';
 import { listChangedFiles } from './git/list-changed-files.ts';
 
 export type LocalProviderOptions = {
@@ -155,7 +163,56 @@ export function createLocalProvider(options: LocalProviderOptions): LocalProvide
     updateReview: async (revisionID, reviewID, review) =>
       revisions.updateReview(revisionID, reviewID, review),
     postComment: async (revisionID, body) => revisions.postComment(revisionID, body),
+    mergeRevision,
   };
+
+  /**
+   * The engine's merge (a human asked for it): the same integration as `flotilla merge` (see
+   * integrateRevision for how the user's checkout is protected), then one tracker transaction marks the
+   * revision merged and closes the item. The revision branch is kept.
+   */
+  async function mergeRevision(revisionID: string): Promise<MergeRevisionResult> {
+    const revision = revisions.getRevision(revisionID);
+    if (revision === null) {
+      throw new Error(`revision #${revisionID} does not exist; expected the id of an open revision`);
+    }
+    const state = revisions.getRevisionState(revisionID);
+    if (state !== 'open')
+      throw new Error(`revision #${revisionID} is ${state}; only open revisions are merged`);
+    const item = revision.workItemID === null ? null : workItems.getWorkItem(revision.workItemID);
+    if (item === null || item.linkedRevision !== revision.id) {
+      throw new Error(`revision #${revisionID} is not the revision of a work item; merge it by hand`);
+    }
+    if (item.status !== 'approved') {
+      throw new Error(
+        `#${item.id} is ${item.status}, not approved; only approved items are merged (nothing was changed)`,
+      );
+    }
+    const result = await integrateRevision({
+      repoRoot,
+      defaultBranch,
+      branchName: revision.headRef,
+      headSHA: revision.headSHA,
+      message: `Merge ${revision.headRef}: ${revision.title}\n\nWork item #${item.id}, revision #${revision.id}, merged by the flotilla engine.\n`,
+      fallbackIdentity: LOCAL_REVISION_IDENTITY,
+    });
+    try {
+      revisions.markRevisionMerged(revision.id, { closeWorkItem: true });
+    } catch (error) {
+      throw new Error(
+        `${defaultBranch} now contains revision #${revision.id} (${result.mergedSHA.slice(0, 12)}), but the tracker could not record it: ${messageOf(error)}; close the item with \`flotilla work transition ${item.id} closed\``,
+        { cause: error },
+      );
+    }
+    logger.info('revision merged', {
+      revisionID: revision.id,
+      workItemID: item.id,
+      strategy: result.strategy,
+      head: result.mergedSHA,
+    });
+    const closed = workItems.getWorkItem(item.id) ?? { ...item, status: 'closed', linkedRevision: null };
+    return { workItem: closed, strategy: result.strategy, mergedSHA: result.mergedSHA };
+  }
 
   return {
     workItemReader,

@@ -1,6 +1,5 @@
-import { runGit } from '../../engine/runtime-adapter/run-command.ts';
-import { LOCAL_REVISION_IDENTITY } from '../../providers/local/create-local-provider.ts';
-import { CliError } from '../support/cli-error.ts';
+import { runGit } from '../../../engine/runtime-adapter/run-command.ts';
+import type { GitIdentity } from './create-branch-from-patch.ts';
 
 export interface IntegrateRevisionParams {
   repoRoot: string;
@@ -11,6 +10,8 @@ export interface IntegrateRevisionParams {
   headSHA: string;
   /** Message of the merge commit, when one is needed. */
   message: string;
+  /** Author and committer of the merge commit when the repository has no git identity configured. */
+  fallbackIdentity: GitIdentity;
 }
 
 export interface IntegrateRevisionResult {
@@ -23,7 +24,22 @@ export interface IntegrateRevisionResult {
 }
 
 /**
- * Brings `headSHA` into the default branch, all or nothing:
+ * The merge was refused and nothing was changed: `message` says why and what to do, `details` lists the
+ * files involved (conflicting files, or the checkout's uncommitted changes), one per entry.
+ */
+export class IntegrateRevisionError extends Error {
+  readonly details: readonly string[];
+
+  constructor(message: string, details: readonly string[] = []) {
+    super(message);
+    this.name = 'IntegrateRevisionError';
+    this.details = details;
+  }
+}
+
+/**
+ * Brings `headSHA` into the default branch, all or nothing (used by `flotilla merge` and by the local
+ * provider's `mergeRevision`, so a merge from the CLI and one from the engine behave the same):
  * 1. the result is computed without any checkout — the head itself when it is a fast-forward, else a merge
  *    commit built with `git merge-tree --write-tree` + `git commit-tree` (git ≥ 2.38). A conflict stops here,
  *    before any ref or file changes.
@@ -31,7 +47,9 @@ export interface IntegrateRevisionResult {
  *    Checked out in a worktree (usually the user's own checkout): moving the ref behind its back would make
  *    the checkout look as if it reverted the merge, so that worktree must have no changes to tracked files,
  *    and it is advanced with `git merge --ff-only <result>`, which git itself refuses rather than overwrite
- *    anything (untracked files included).
+ *    anything (untracked files included). This is the one place the local provider touches a working tree,
+ *    and only on an explicit merge.
+ * Refusals throw IntegrateRevisionError; an unexpected git failure throws whatever runGit threw.
  */
 export async function integrateRevision(params: IntegrateRevisionParams): Promise<IntegrateRevisionResult> {
   const { repoRoot, defaultBranch, branchName, headSHA } = params;
@@ -41,21 +59,19 @@ export async function integrateRevision(params: IntegrateRevisionParams): Promis
 
   const base = await git(['rev-parse', '--verify', '--quiet', `${defaultRef}^{commit}`], [0, 1]);
   if (base.exitCode !== 0) {
-    throw new CliError(
+    throw new IntegrateRevisionError(
       `the default branch ${defaultBranch} does not exist; set defaultBranch in flotilla.config.json`,
-      { exitCode: 1 },
     );
   }
   const previousSHA = base.stdout.trim();
   const branch = await git(['rev-parse', '--verify', '--quiet', `refs/heads/${branchName}^{commit}`], [0, 1]);
   if (branch.exitCode !== 0) {
-    throw new CliError(`the revision branch ${branchName} is gone; nothing was merged`, { exitCode: 1 });
+    throw new IntegrateRevisionError(`the revision branch ${branchName} is gone; nothing was merged`);
   }
   if (branch.stdout.trim() !== headSHA) {
-    throw new CliError(
+    throw new IntegrateRevisionError(
       `${branchName} is at ${branch.stdout.trim().slice(0, 12)} but the approved revision is ${headSHA.slice(0, 12)}; ` +
         'the branch moved after the review, so it is not merged (let the engine record and review the new head)',
-      { exitCode: 1 },
     );
   }
 
@@ -73,12 +89,12 @@ export async function integrateRevision(params: IntegrateRevisionParams): Promis
     const [tree = '', ...rest] = merged.stdout.split('\n');
     if (merged.exitCode !== 0) {
       const conflicted = rest.slice(0, Math.max(0, rest.indexOf(''))).filter((path) => path !== '');
-      throw new CliError(
+      throw new IntegrateRevisionError(
         `${branchName} conflicts with ${defaultBranch}; nothing was changed. Resolve it by sending the item back (\`flotilla work transition <id> pending\`) or merge by hand. Conflicting files:`,
-        { exitCode: 1, details: [...new Set(conflicted)] },
+        [...new Set(conflicted)],
       );
     }
-    const identity = await committerIdentityEnv(repoRoot);
+    const identity = await committerIdentityEnv(repoRoot, params.fallbackIdentity);
     mergedSHA = (
       await git(
         ['commit-tree', tree.trim(), '-p', previousSHA, '-p', headSHA, '-m', params.message],
@@ -97,16 +113,15 @@ export async function integrateRevision(params: IntegrateRevisionParams): Promis
   }
   const status = await git(['status', '--porcelain', '--untracked-files=no'], [0], worktree);
   if (status.stdout.trim() !== '') {
-    throw new CliError(
+    throw new IntegrateRevisionError(
       `${defaultBranch} is checked out in ${worktree} with uncommitted changes; commit or stash them (or check out another branch) and run merge again. Nothing was changed. Changed files:`,
-      { exitCode: 1, details: status.stdout.trimEnd().split('\n') },
+      status.stdout.trimEnd().split('\n'),
     );
   }
   const advanced = await git(['merge', '--ff-only', '--quiet', mergedSHA], [0, 1, 128], worktree);
   if (advanced.exitCode !== 0) {
-    throw new CliError(
+    throw new IntegrateRevisionError(
       `git could not fast-forward ${defaultBranch} in ${worktree}; nothing was changed: ${(advanced.stderr || advanced.stdout).trim()}`,
-      { exitCode: 1 },
     );
   }
   return { strategy, previousSHA, mergedSHA, updatedWorktree: worktree };
@@ -123,13 +138,16 @@ async function findWorktreeWithBranch(repoRoot: string, ref: string): Promise<st
   return null;
 }
 
-/** The user's own git identity for the merge commit when configured; Flotilla's otherwise. */
-async function committerIdentityEnv(repoRoot: string): Promise<Record<string, string> | undefined> {
+/** The user's own git identity for the merge commit when configured; the fallback otherwise. */
+async function committerIdentityEnv(
+  repoRoot: string,
+  fallback: GitIdentity,
+): Promise<Record<string, string> | undefined> {
   const ident = await runGit(['var', 'GIT_COMMITTER_IDENT'], { cwd: repoRoot, okExitCodes: [0, 128] }).catch(
     () => null,
   );
   if (ident !== null && ident.exitCode === 0) return undefined;
-  const { name, email } = LOCAL_REVISION_IDENTITY;
+  const { name, email } = fallback;
   return {
     GIT_AUTHOR_NAME: name,
     GIT_AUTHOR_EMAIL: email,
