@@ -3,7 +3,7 @@
  * Agent SDK answered by the scripted model server on 127.0.0.1.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { createDemoRepository } from '../../src/demo/create-demo-repository.ts';
 import { createModelServer, loadScenarioFile, type ModelServer } from '../../src/model-server/index.ts';
 import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
 import { createEngineStatePersistence, openDatabase } from '../../src/storage/index.ts';
+import { agentProcessesOf } from '../support/agent-processes-of.ts';
 
 const BIN = join(import.meta.dirname, '../../bin/flotilla.js');
 const cleanups: (() => Promise<void>)[] = [];
@@ -99,23 +100,6 @@ function slowImplementorScenario(): ScenarioSpec {
       },
     ],
   };
-}
-
-/** Processes started for agent runs of this repository (they carry a per-run CLAUDE_CONFIG_DIR). */
-function agentProcessesOf(repoRoot: string): number[] {
-  const marker = `CLAUDE_CONFIG_DIR=${join(repoRoot, '.flotilla/claude/runs')}/`;
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((entry) => {
-      try {
-        return readFileSync(`/proc/${entry}/environ`, 'latin1')
-          .split('\0')
-          .some((v) => v.startsWith(marker));
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
 }
 
 function git(repoRoot: string, args: string[]): string {

@@ -4,13 +4,14 @@
  * screen is read with capture-pane and keys are typed with send-keys.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDemoRepository } from '../../src/demo/create-demo-repository.ts';
 import { createModelServer, loadScenarioFile, type ModelServer } from '../../src/model-server/index.ts';
 import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
+import { agentProcessesOf } from '../support/agent-processes-of.ts';
 import { createTmuxSession, type TmuxSession } from './tmux-session.ts';
 
 const BIN = join(import.meta.dirname, '../../bin/flotilla.js');
@@ -61,23 +62,6 @@ function logTail(repoRoot: string): string {
 /** A list row: the id, then (after the padding) the display label. */
 function row(id: string, label: string): RegExp {
   return new RegExp(`#${id} +${label}\\b`);
-}
-
-/** Processes started for agent runs of this repository (they carry a per-run CLAUDE_CONFIG_DIR). */
-function agentProcessesOf(repoRoot: string): number[] {
-  const marker = `CLAUDE_CONFIG_DIR=${join(repoRoot, '.flotilla/claude/runs')}/`;
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((entry) => {
-      try {
-        return readFileSync(`/proc/${entry}/environ`, 'latin1')
-          .split('\0')
-          .some((v) => v.startsWith(marker));
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
 }
 
 async function waitUntil(check: () => boolean, timeoutMs: number, what: string, context: () => string) {
