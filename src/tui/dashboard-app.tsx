@@ -1,6 +1,6 @@
 import { Box, type Key, Text, useApp, useInput } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { EngineEvent } from '../domain/index.ts';
+import { type EngineEvent, isAgentRunActive } from '../domain/index.ts';
 import { buildItemActions, type ItemAction } from './actions/build-item-actions.ts';
 import { DetailPane } from './components/detail-pane.tsx';
 import { Header } from './components/header.tsx';
@@ -52,7 +52,23 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
 
   const subscribeState = useCallback((listener: () => void) => engine.subscribe(listener), [engine]);
   useThrottledSubscription(subscribeState, RENDER_INTERVAL_MS);
-  const subscribeStreams = useCallback((listener: () => void) => streams.subscribe(listener), [streams]);
+  // Only a change to the stream on screen re-renders: agents writing where nobody looks cost no frames.
+  const shownStream = useRef<string | null>(null);
+  const subscribeStreams = useCallback(
+    (listener: () => void) => {
+      let seen = '';
+      return streams.subscribe(() => {
+        const sessionID = shownStream.current;
+        if (sessionID === null) return;
+        const buffer = sessionID === '*' ? null : streams.get(sessionID);
+        const key = buffer ? `${sessionID}:${buffer.dropped + buffer.lines.length}:${buffer.ended}` : '';
+        if (key !== '' && key === seen) return;
+        seen = key;
+        listener();
+      });
+    },
+    [streams],
+  );
   const streamVersion = useThrottledSubscription(subscribeStreams, RENDER_INTERVAL_MS);
   const state = engine.getState();
 
@@ -118,12 +134,15 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
     [engine, say],
   );
 
-  // Durations, spinners and the flash timeout need a clock; once a second is enough (4/s while a run shows a spinner).
-  const anyActive = engine.schedulerStatus().active > 0;
+  // Durations and the flash timeout need a clock; once a second is enough (4/s while the planner's spinner
+  // shows: every tick is a full render, even when nothing on screen depends on the time).
+  const spinning = Object.values(state.agentRuns).some(
+    (run) => run.role === 'planner' && isAgentRunActive(run),
+  );
   useEffect(() => {
-    const timer = setInterval(() => setClock(now()), anyActive ? 250 : 1000);
+    const timer = setInterval(() => setClock(now()), spinning ? 250 : 1000);
     return () => clearInterval(timer);
-  }, [anyActive, now]);
+  }, [spinning, now]);
   useEffect(() => {
     if (flash && clock - flash.at > FLASH_MS) setFlash(null);
   }, [clock, flash]);
@@ -171,6 +190,13 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
   const layout = buildListLayout(sections, selected?.item.id ?? null, bodyHeight, listStarts.current);
   for (const section of layout) listStarts.current[section.key] = section.start;
 
+  // The planner view shows the planner's stream ('*': any change), the item view the selected run's.
+  shownStream.current =
+    view === 'planner'
+      ? '*'
+      : selected?.latestRun && isAgentRunActive(selected.latestRun)
+        ? selected.latestRun.sessionID
+        : null;
   // biome-ignore lint/correctness/useExhaustiveDependencies: streamVersion and clock invalidate live content
   const detailContent: DetailContent | null = useMemo(() => {
     if (view === 'planner') return buildPlannerContent(state, (id) => streams.get(id), clock);

@@ -1,3 +1,4 @@
+import stringWidth from 'string-width';
 import wrapAnsi from 'wrap-ansi';
 import type { DetailContent, DetailLine } from './build-detail-content.ts';
 import { sanitizeTerminalText } from './sanitize-terminal-text.ts';
@@ -32,6 +33,10 @@ export function buildViewport(
     if (line.rule) return [{ line, text: '─'.repeat(wrapWidth) }];
     const text = sanitizeTerminalText(line.text);
     if (text === '') return [{ line, text: '' }];
+    // Most lines fit, and wrap-ansi measures every word and character (~0.5 ms for an 80-column line with
+    // one non-ASCII character): a line at most half as long as the width fits (no character is wider than
+    // two columns), and measuring it once costs a fraction of wrapping it.
+    if (text.length * 2 <= wrapWidth || stringWidth(text) <= wrapWidth) return [{ line, text }];
     return wrapAnsi(text, wrapWidth, { hard: true, trim: false })
       .split('\n')
       .map((part) => ({ line, text: part }));
