@@ -113,6 +113,7 @@ function createRandom(seed: number): () => number {
 const random = createRandom(42);
 const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching escape sequences is the point
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]|\u001b\][^\u0007]*\u0007/g;
 const stripAnsi = (text: string) => text.replace(ANSI, '');
 
