@@ -24,7 +24,7 @@ import { summarizeFeedback } from './view-model/summarize-feedback.ts';
 
 export const MIN_COLUMNS = 60;
 export const MIN_ROWS = 20;
-const RENDER_INTERVAL_MS = 50;
+const RENDER_INTERVAL_MS = 100;
 const FLASH_MS = 8000;
 
 type Phase = 'starting' | 'running' | 'stopping' | 'start-failed';
