@@ -24,7 +24,12 @@ import { summarizeFeedback } from './view-model/summarize-feedback.ts';
 
 export const MIN_COLUMNS = 60;
 export const MIN_ROWS = 20;
-const RENDER_INTERVAL_MS = 100;
+/**
+ * Engine and stream changes re-render at most this often (keys re-render at once). Ink re-tokenizes the whole
+ * screen on each frame (~45 ms at 200×50, npm run bench:tui), so 5 background frames a second keep a busy
+ * dashboard under half a core while a live stream still reads as live.
+ */
+const RENDER_INTERVAL_MS = 200;
 const FLASH_MS = 8000;
 
 type Phase = 'starting' | 'running' | 'stopping' | 'start-failed';
@@ -50,14 +55,14 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
   const { exit } = useApp();
   const { columns, rows: terminalRows } = useTerminalSize();
 
-  const subscribeState = useCallback((listener: () => void) => engine.subscribe(listener), [engine]);
-  useThrottledSubscription(subscribeState, RENDER_INTERVAL_MS);
-  // Only a change to the stream on screen re-renders: agents writing where nobody looks cost no frames.
+  // One throttle for engine and stream changes, so together they cost at most one frame per interval.
+  // Only a change to the stream on screen counts: agents writing where nobody looks cost no frames.
   const shownStream = useRef<string | null>(null);
-  const subscribeStreams = useCallback(
+  const subscribeChanges = useCallback(
     (listener: () => void) => {
       let seen = '';
-      return streams.subscribe(() => {
+      const unsubscribeState = engine.subscribe(listener);
+      const unsubscribeStreams = streams.subscribe(() => {
         const sessionID = shownStream.current;
         if (sessionID === null) return;
         const buffer = sessionID === '*' ? null : streams.get(sessionID);
@@ -66,10 +71,14 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
         seen = key;
         listener();
       });
+      return () => {
+        unsubscribeState();
+        unsubscribeStreams();
+      };
     },
-    [streams],
+    [engine, streams],
   );
-  const streamVersion = useThrottledSubscription(subscribeStreams, RENDER_INTERVAL_MS);
+  const streamVersion = useThrottledSubscription(subscribeChanges, RENDER_INTERVAL_MS);
   const state = engine.getState();
 
   const [phase, setPhase] = useState<Phase>('starting');
