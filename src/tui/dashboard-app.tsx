@@ -178,7 +178,7 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
   };
   const select = (index: number) => {
     const row = flatRows[Math.max(0, Math.min(flatRows.length - 1, index))];
-    if (row && row.item.id !== selectedID) {
+    if (row && row.item.id !== (selectedIDRef.current ?? selectedID)) {
       selectedIDRef.current = row.item.id;
       setSelectedID(row.item.id);
       setDetailTop(null);

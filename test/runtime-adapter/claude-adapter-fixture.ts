@@ -24,7 +24,7 @@ import {
 /**
  * Shared set-up for the Claude adapter's real-SDK tests: a temp git repo with agent definitions, a spec and
  * a few files; an in-memory tracker with work item #1; and an adapter wired to a scripted model server.
- * Call `useClaudeAdapterFixture()` at the top of a test file.
+ * Call `installClaudeAdapterFixture()` at the top of a test file.
  */
 const AGENT_FILE = (tools: string) => `---
 description: test agent
@@ -52,7 +52,7 @@ export interface Fixture {
 
 export const fixture = {} as Fixture;
 
-export function useClaudeAdapterFixture(): void {
+export function installClaudeAdapterFixture(): void {
   beforeEach(async () => {
     const repo = await createTempGitRepo();
     const baseCommit = await repo.commit('base', {

@@ -11,12 +11,12 @@ import {
   branchExists,
   fixture,
   implementorParams,
+  installClaudeAdapterFixture,
   processesWith,
-  useClaudeAdapterFixture,
   waitUntil,
 } from './claude-adapter-fixture.ts';
 
-useClaudeAdapterFixture();
+installClaudeAdapterFixture();
 
 describe('Claude adapter against the real SDK and the scripted model server', () => {
   it('implementor: files written, edited, committed and left uncommitted become one exact patch', async () => {

@@ -17,10 +17,10 @@ import {
   branchExists,
   fixture,
   implementorParams,
-  useClaudeAdapterFixture,
+  installClaudeAdapterFixture,
 } from './claude-adapter-fixture.ts';
 
-useClaudeAdapterFixture();
+installClaudeAdapterFixture();
 
 const session = () => ({ ...implementorParams, sessionID: crypto.randomUUID() });
 const rejection = <T>(promise: Promise<T>) =>
