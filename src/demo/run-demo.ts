@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describeEvent } from '../cli/progress/describe-event.ts';
 import { loadConfig, resolveFlotillaPaths } from '../config/index.ts';
-import { createControlPlane } from '../control-plane/create-control-plane.ts';
+import { type ControlPlane, createControlPlane } from '../control-plane/create-control-plane.ts';
 import { waitUntilIdle } from '../control-plane/wait-until-idle.ts';
 import type { AgentRun } from '../domain/index.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -15,8 +15,13 @@ export interface DemoOptions {
   /** Progress lines and the summary. */
   print: (line: string) => void;
   logger: Logger;
-  /** Seconds before the demo gives up. */
+  /** Seconds before the demo gives up (not when watched: the watcher decides when it ends). */
   timeout?: number;
+  /**
+   * Hands the control plane (engine not started) to a watcher — the dashboard — instead of printing progress
+   * and waiting until idle; the demo ends when the watcher returns.
+   */
+  watch?: (controlPlane: ControlPlane, repoRoot: string) => Promise<void>;
 }
 
 export interface DemoOutcome {
@@ -54,10 +59,12 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
   const { engine, provider } = controlPlane;
   const logsDir = resolveFlotillaPaths(repo.root).logsDir;
   const startedAt = Date.now();
-  engine.onEvent((event, state) => {
-    const line = describeEvent(event, state);
-    if (line) print(`  [${((Date.now() - startedAt) / 1000).toFixed(1).padStart(5)}s] ${line}`);
-  });
+  if (!options.watch) {
+    engine.onEvent((event, state) => {
+      const line = describeEvent(event, state);
+      if (line) print(`  [${((Date.now() - startedAt) / 1000).toFixed(1).padStart(5)}s] ${line}`);
+    });
+  }
 
   let timedOut = false;
   const timer = setTimeout(
@@ -68,8 +75,13 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
   );
   timer.unref();
   try {
-    await engine.start();
-    await waitUntilIdle(controlPlane, () => timedOut);
+    if (options.watch) {
+      clearTimeout(timer);
+      await options.watch(controlPlane, repo.root);
+    } else {
+      await engine.start();
+      await waitUntilIdle(controlPlane, () => timedOut);
+    }
   } finally {
     clearTimeout(timer);
     await engine.stop();
@@ -114,7 +126,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     const problems = server.report().problems;
     if (problems.length > 0) print(`  model server: ${problems.join('; ')}`);
     const approved = items.filter((item) => item.status === 'approved').length;
-    const ok = !timedOut && approved === items.length && items.length === 2 && state.errors.length === 0;
+    // Watched, the human may have merged, cancelled or re-dispatched: only errors make it a failure.
+    const ok = options.watch
+      ? state.errors.length === 0
+      : !timedOut && approved === items.length && items.length === 2 && state.errors.length === 0;
     if (state.errors.length > 0) print(`  errors: ${state.errors.map((error) => error.message).join('; ')}`);
     if (options.keep) {
       print(

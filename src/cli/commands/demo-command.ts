@@ -1,8 +1,14 @@
+import { join } from 'node:path';
 import type { Command } from 'commander';
+import { resolveFlotillaPaths } from '../../config/index.ts';
 import { runDemo } from '../../demo/run-demo.ts';
 import { silentLogger } from '../../logging/logger.ts';
+import { isInteractiveTerminal, runControlPlaneDashboard } from '../support/run-control-plane-dashboard.ts';
 
-/** `flotilla demo [--keep]`: the whole loop in a throwaway repository against the scripted model server. */
+/**
+ * `flotilla demo [--keep] [--dashboard]`: the whole loop in a throwaway repository against the scripted model
+ * server; with --dashboard, watched and steered from the dashboard until the user quits.
+ */
 export function registerDemoCommand(program: Command): void {
   program
     .command('demo')
@@ -10,11 +16,32 @@ export function registerDemoCommand(program: Command): void {
       'run the whole loop (plan → implement → review → approve) in a throwaway repo with the real Claude Agent SDK against the built-in scripted model server; no network, no API key',
     )
     .option('--keep', 'keep the demo repository (and transcripts) to inspect afterwards')
-    .action(async (options: { keep?: boolean }) => {
+    .option('--dashboard', 'watch and steer the demo from the dashboard (needs a terminal); q quits')
+    .action(async (options: { keep?: boolean; dashboard?: boolean }) => {
+      if (options.dashboard && !isInteractiveTerminal()) {
+        process.stderr.write(
+          'flotilla demo: --dashboard needs a terminal (stdin and stdout must be TTYs); run it without --dashboard for progress lines\n',
+        );
+        process.exitCode = 2;
+        return;
+      }
       const outcome = await runDemo({
         keep: options.keep ?? false,
         print: (line) => process.stdout.write(`${line}\n`),
         logger: silentLogger,
+        ...(options.dashboard
+          ? {
+              watch: (controlPlane, repoRoot) =>
+                runControlPlaneDashboard({
+                  controlPlane,
+                  logger: silentLogger,
+                  repoRoot,
+                  logFilePath: join(resolveFlotillaPaths(repoRoot).logsDir, 'flotilla.log'),
+                  commandName: 'flotilla demo',
+                  stop: () => controlPlane.engine.stop(),
+                }),
+            }
+          : {}),
       });
       if (!outcome.ok) {
         process.stderr.write('flotilla demo: the demo did not reach the expected end state (see above)\n');

@@ -1,13 +1,12 @@
-import { readFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig, resolveFlotillaPaths } from '../../config/index.ts';
 import { type ControlPlane, createControlPlane } from '../../control-plane/create-control-plane.ts';
 import { waitUntilIdle } from '../../control-plane/wait-until-idle.ts';
 import { runGit } from '../../engine/runtime-adapter/run-command.ts';
 import { createFileLogger } from '../../logging/create-file-logger.ts';
-import { runDashboard } from '../../tui/run-dashboard.tsx';
 import { describeEvent } from '../progress/describe-event.ts';
+import { isInteractiveTerminal, runControlPlaneDashboard } from '../support/run-control-plane-dashboard.ts';
 
 interface RunOptions {
   headless?: boolean;
@@ -80,44 +79,18 @@ export function registerRunCommand(program: Command): void {
           : null;
       const logFilePath = join(paths.logsDir, 'flotilla.log');
       const useDashboard =
-        !options.headless &&
-        !options.json &&
-        !options.untilIdle &&
-        process.stdout.isTTY === true &&
-        process.stdin.isTTY === true;
+        !options.headless && !options.json && !options.untilIdle && isInteractiveTerminal();
       if (useDashboard) {
-        const stopListeners = new Set<() => void>();
-        const onTerminate = () => {
-          for (const listener of stopListeners) listener();
-        };
-        // Ctrl-C reaches the dashboard as a key (raw mode); a SIGINT from elsewhere stops like SIGTERM.
-        const terminationSignals = ['SIGTERM', 'SIGHUP', 'SIGINT'] as const;
-        for (const signal of terminationSignals) process.on(signal, onTerminate);
         try {
-          await runDashboard({
-            engine,
+          await runControlPlaneDashboard({
+            controlPlane,
             logger,
-            getReviewHistory: (revisionID) =>
-              controlPlane.provider.revisionReader.getReviewHistory(revisionID),
-            readTextFile: (path) => readFile(path, 'utf8'),
-            repositoryLabel: basename(repoRoot),
+            repoRoot,
             logFilePath,
-            start: () => engine.start(),
-            stop: () => controlPlane.close(),
-            forceExit: () => {
-              // Leave the alternate screen; stderr is still captured into the log here.
-              process.stdout.write('\u001b[?1049lflotilla run: forced exit\n');
-              process.exit(130);
-            },
-            onStopRequest: (listener) => {
-              stopListeners.add(listener);
-              return () => stopListeners.delete(listener);
-            },
-            ...(recoveredMessage ? { initialMessage: recoveredMessage } : {}),
+            initialMessage: recoveredMessage,
+            commandName: 'flotilla run',
           });
         } finally {
-          await controlPlane.close();
-          for (const signal of terminationSignals) process.off(signal, onTerminate);
           logger.close();
         }
         out(`flotilla stopped (logs: ${logFilePath})`);

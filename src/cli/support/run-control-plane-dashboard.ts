@@ -1,0 +1,68 @@
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { ControlPlane } from '../../control-plane/create-control-plane.ts';
+import type { Logger } from '../../logging/logger.ts';
+import { runDashboard } from '../../tui/run-dashboard.tsx';
+
+export interface ControlPlaneDashboardOptions {
+  controlPlane: ControlPlane;
+  logger: Logger;
+  repoRoot: string;
+  logFilePath: string;
+  /** Shown once in the footer at start. */
+  initialMessage?: string | null;
+  /** Printed on a forced exit (second Ctrl-C): `flotilla run: forced exit`. */
+  commandName: string;
+  /**
+   * What quitting stops: by default the whole control plane (engine, provider, database); the demo stops only
+   * the engine, to summarise from the tracker afterwards.
+   */
+  stop?: () => Promise<void>;
+}
+
+/** Stdin and stdout are both terminals: the dashboard can take the screen and read keys. */
+export function isInteractiveTerminal(): boolean {
+  return process.stdout.isTTY === true && process.stdin.isTTY === true;
+}
+
+/**
+ * Runs the dashboard over a control plane until the user quits (or SIGTERM / SIGHUP / SIGINT arrive — Ctrl-C
+ * itself reaches the dashboard as a key, in raw mode), then stops it (`options.stop`; by default closes the
+ * control plane): runs cancelled, worktrees removed. The dashboard starts the engine.
+ */
+export async function runControlPlaneDashboard(options: ControlPlaneDashboardOptions): Promise<void> {
+  const { controlPlane, logger } = options;
+  const { engine } = controlPlane;
+  const stop = options.stop ?? (() => controlPlane.close());
+  const stopListeners = new Set<() => void>();
+  const onTerminate = () => {
+    for (const listener of stopListeners) listener();
+  };
+  const terminationSignals = ['SIGTERM', 'SIGHUP', 'SIGINT'] as const;
+  for (const signal of terminationSignals) process.on(signal, onTerminate);
+  try {
+    await runDashboard({
+      engine,
+      logger,
+      getReviewHistory: (revisionID) => controlPlane.provider.revisionReader.getReviewHistory(revisionID),
+      readTextFile: (path) => readFile(path, 'utf8'),
+      repositoryLabel: basename(options.repoRoot),
+      logFilePath: options.logFilePath,
+      start: () => engine.start(),
+      stop,
+      forceExit: () => {
+        // Leave the alternate screen; stderr is still captured into the log here.
+        process.stdout.write(`\u001b[?1049l${options.commandName}: forced exit\n`);
+        process.exit(130);
+      },
+      onStopRequest: (listener) => {
+        stopListeners.add(listener);
+        return () => stopListeners.delete(listener);
+      },
+      ...(options.initialMessage ? { initialMessage: options.initialMessage } : {}),
+    });
+  } finally {
+    await stop();
+    for (const signal of terminationSignals) process.off(signal, onTerminate);
+  }
+}
