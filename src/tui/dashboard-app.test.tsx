@@ -322,6 +322,24 @@ describe('DashboardApp', () => {
     );
   });
 
+  it('the header adds the cost of runs finished since start, and shows the total with earlier runs', async () => {
+    const { engine, until } = await renderDashboard(buildBoardState(), { previousCostUSD: 1.5 });
+    await until((value) => (value.split('\n')[0] ?? '').includes('$0.00 ($1.50 all runs)'));
+    const usage = { costUSD: 0.3, inputTokens: 10, outputTokens: 10, turns: 1 };
+    engine.emit({
+      type: 'reviewerFailed',
+      sessionID: 'cost-1',
+      workItemID: '1',
+      revisionID: '1',
+      logFilePath: null,
+      usage,
+      reason: 'error',
+      error: 'x',
+      at: 0,
+    });
+    await until((value) => (value.split('\n')[0] ?? '').includes('$0.30 ($1.80 all runs)'));
+  });
+
   it('f asks the engine to refresh', async () => {
     const { engine, until, press } = await renderDashboard();
     await until('NEEDS YOU');

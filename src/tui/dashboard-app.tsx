@@ -393,6 +393,7 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
       <Header
         summary={buildHeaderSummary(state, engine.schedulerStatus())}
         costUSD={costUSD}
+        previousCostUSD={deps.previousCostUSD ?? null}
         repositoryLabel={deps.repositoryLabel}
         now={clock}
         width={width}

@@ -34,6 +34,8 @@ export interface DashboardDeps {
   forceExit(): void;
   /** Stop requests from outside the keyboard (SIGTERM): the dashboard shuts down as if quit was confirmed. */
   onStopRequest?(listener: () => void): () => void;
+  /** The cost of the runs recorded before the dashboard started; the header adds it as `(… all runs)`. */
+  previousCostUSD?: number;
   /** Shown once at start (e.g. what crash recovery found). */
   initialMessage?: string;
   now?: () => number;

@@ -59,6 +59,7 @@ export async function runControlPlaneDashboard(options: ControlPlaneDashboardOpt
         stopListeners.add(listener);
         return () => stopListeners.delete(listener);
       },
+      previousCostUSD: controlPlane.persistence.totalCostUSD(),
       ...(options.initialMessage ? { initialMessage: options.initialMessage } : {}),
     });
   } finally {

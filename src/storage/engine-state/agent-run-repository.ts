@@ -28,6 +28,8 @@ export interface AgentRunRepository {
   listActive(): StoredAgentRun[];
   /** Marks every active run failed with `error` at `at`; returns them as they are now. */
   failActive(error: string, at: number): StoredAgentRun[];
+  /** The summed reported cost (USD) of every recorded run; runs that reported none count as 0. */
+  totalCostUSD(): number;
 }
 
 interface AgentRunRow {
@@ -159,6 +161,9 @@ export function createAgentRunRepository(db: Database): AgentRunRepository {
   const selectActive = db.prepare<[], AgentRunRow>(
     "SELECT * FROM agent_runs WHERE status IN ('requested', 'running') ORDER BY requested_at, rowid",
   );
+  const sumCost = db.prepare<[], { total: number }>(
+    'SELECT COALESCE(SUM(cost_usd), 0) AS total FROM agent_runs',
+  );
   const failOne = db.prepare(`
     UPDATE agent_runs SET status = 'failed', failure_reason = 'error', error = ?, ended_at = ?
     WHERE session_id = ? AND status IN ('requested', 'running')
@@ -185,6 +190,9 @@ export function createAgentRunRepository(db: Database): AgentRunRepository {
     },
     listActive() {
       return selectActive.all().map(fromRow);
+    },
+    totalCostUSD() {
+      return sumCost.get()?.total ?? 0;
     },
     failActive(error, at) {
       return db.transaction(() => {

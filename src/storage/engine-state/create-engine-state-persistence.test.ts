@@ -173,6 +173,29 @@ describe('run history', () => {
     expect(persistence.listRuns({ workItemID: '99' })).toEqual([]);
     expect(() => persistence.listRuns({ limit: 0 })).toThrow(/limit must be a positive integer, got 0/);
   });
+
+  it('sums the reported cost of every run (runs without usage count as 0)', () => {
+    expect(persistence.totalCostUSD()).toBe(0);
+    const complete = (sessionID: string, costUSD: number | null) =>
+      feed(
+        { type: 'implementorRequested', sessionID, workItemID: '1', branchName: 'flotilla/1', at: 10 },
+        {
+          type: 'implementorFailed',
+          sessionID,
+          workItemID: '1',
+          branchName: 'flotilla/1',
+          logFilePath: null,
+          usage: costUSD === null ? null : { ...usage, costUSD },
+          reason: 'error',
+          error: 'x',
+          at: 20,
+        },
+      );
+    complete('a', 0.25);
+    complete('b', null);
+    complete('c', 1.5);
+    expect(persistence.totalCostUSD()).toBeCloseTo(1.75, 10);
+  });
 });
 
 describe('restart', () => {

@@ -27,6 +27,8 @@ export interface EngineStatePersistence {
   record(event: EngineEvent, stateAfter: EngineState): void;
   listRuns(query?: ListRunsQuery): StoredAgentRun[];
   getRun(sessionID: string): StoredAgentRun | null;
+  /** The summed reported cost (USD) of every recorded run. */
+  totalCostUSD(): number;
   listErrors(query?: { limit?: number }): StoredEngineError[];
 }
 
@@ -98,6 +100,7 @@ export function createEngineStatePersistence(
     },
     listRuns: (query) => runs.list(query),
     getRun: (sessionID) => runs.get(sessionID),
+    totalCostUSD: () => runs.totalCostUSD(),
     listErrors: (query) => errors.list(query),
   };
   return persistence;

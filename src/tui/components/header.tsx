@@ -6,14 +6,17 @@ const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', 
 
 export interface HeaderProps {
   summary: HeaderSummary;
+  /** Cost of the runs finished since the dashboard started. */
   costUSD: number;
+  /** Cost of every run recorded before (the repository's history), when known. */
+  previousCostUSD: number | null;
   repositoryLabel: string;
   now: number;
   width: number;
 }
 
 /** One line: planner state, agent slots, cost so far this session, the repository. */
-export function Header({ summary, costUSD, repositoryLabel, now, width }: HeaderProps) {
+export function Header({ summary, costUSD, previousCostUSD, repositoryLabel, now, width }: HeaderProps) {
   const { planner } = summary;
   const spinner = SPINNER[Math.floor(now / 250) % SPINNER.length];
   return (
@@ -43,6 +46,7 @@ export function Header({ summary, costUSD, repositoryLabel, now, width }: Header
         {summary.queued > 0 ? <Text color="yellow"> +{summary.queued} queued</Text> : null}
         <Text> │ </Text>
         <Text>${costUSD.toFixed(2)}</Text>
+        {previousCostUSD ? <Text dimColor> (${(previousCostUSD + costUSD).toFixed(2)} all runs)</Text> : null}
         <Text> │ </Text>
         <Text dimColor>
           {summary.openItems} open · {repositoryLabel} · ? help

@@ -19,7 +19,7 @@ export interface TestDashboard {
 /** DashboardDeps over a fake engine on a real store, with start() held until `finishStart`. */
 export function buildDashboardDeps(
   state: EngineState,
-  options: { startImmediately?: boolean; initialMessage?: string } = {},
+  options: { startImmediately?: boolean; initialMessage?: string; previousCostUSD?: number } = {},
 ): TestDashboard {
   const engine = createFakeDashboardEngine(state);
   const streams = createStreamBuffers(engine, { notifyIntervalMs: 5 });
@@ -60,6 +60,7 @@ export function buildDashboardDeps(
         test.forceExits += 1;
       },
       initialMessage: options.initialMessage,
+      previousCostUSD: options.previousCostUSD,
     },
   };
   if (options.startImmediately !== false) test.finishStart();
