@@ -46,6 +46,8 @@ async function startDashboard(
       ANTHROPIC_BASE_URL: server.url,
       ANTHROPIC_API_KEY: 'test-key',
       IS_SANDBOX: '1',
+      // As on CI machines: Ink would draw nothing until exit if the launcher let it see CI.
+      CI: 'true',
     },
   });
   cleanups.push(() => session.kill());
