@@ -134,7 +134,7 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
       closing ??= (async () => {
         await engine.stop();
         await scriptedServer?.close();
-        provider.close();
+        await provider.close();
         db.close();
       })();
       return closing;

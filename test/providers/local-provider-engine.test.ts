@@ -36,7 +36,7 @@ afterEach(async () => {
   if (world === null) return;
   await world.engine.stop();
   await world.provider.runPendingChecks();
-  world.provider.close();
+  await world.provider.close();
   await world.repo.cleanup();
   world.dir.remove();
   world = null;

@@ -48,7 +48,7 @@ async function itemWithRevision(
     provider.tracker.workItems.transitionStatus(item.id, status as 'approved');
     return { id: item.id, headSHA: revision.headSHA };
   } finally {
-    provider.close();
+    await provider.close();
   }
 }
 

@@ -75,6 +75,43 @@ describe('runCommand', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(isAlive(grandchild)).toBe(false);
   });
+
+  it('kills the whole process group when the abort signal fires, and says it was cancelled', async () => {
+    const controller = new AbortController();
+    const running = runCommand('sh', ['-c', 'sleep 30 & echo $!; wait'], {
+      cwd: tmpdir(),
+      timeoutMs: 60_000,
+      signal: controller.signal,
+    }).catch((e: unknown) => e);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    controller.abort();
+    const error = (await running) as CommandError;
+    expect(error).toBeInstanceOf(CommandError);
+    expect(error.cancelled).toBe(true);
+    expect(error.timedOut).toBe(false);
+    expect(error.message).toContain('cancelled');
+    const grandchild = Number(error.stdout.trim());
+    expect(grandchild).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(isAlive(grandchild)).toBe(false);
+  });
+
+  it('kills a command whose signal was aborted before it started', async () => {
+    const error = (await runCommand('sh', ['-c', 'echo $$; sleep 30'], {
+      cwd: tmpdir(),
+      signal: AbortSignal.abort(),
+    }).catch((e: unknown) => e)) as CommandError;
+    expect(error).toBeInstanceOf(CommandError);
+    expect(error.cancelled).toBe(true);
+  });
+
+  it('is not cancelled by a signal that never fires', async () => {
+    const result = await runCommand('printf', ['ok'], {
+      cwd: tmpdir(),
+      signal: new AbortController().signal,
+    });
+    expect(result.stdout).toBe('ok');
+  });
 });
 
 describe('outputTail', () => {

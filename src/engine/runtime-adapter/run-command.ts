@@ -12,6 +12,8 @@ export interface RunCommandOptions {
   okExitCodes?: readonly number[];
   /** Output beyond this many bytes per stream kills the command. Default: 256 MiB. */
   maxOutputBytes?: number;
+  /** Aborting kills the command (its whole process group, as a timeout does); the error has `cancelled`. */
+  signal?: AbortSignal;
 }
 
 export interface CommandResult {
@@ -28,6 +30,8 @@ export class CommandError extends Error {
   readonly exitCode: number | null;
   readonly signal: NodeJS.Signals | null;
   readonly timedOut: boolean;
+  /** Killed because the caller's abort signal fired. */
+  readonly cancelled: boolean;
   readonly stdout: string;
   readonly stderr: string;
 
@@ -36,6 +40,7 @@ export class CommandError extends Error {
     exitCode: number | null;
     signal: NodeJS.Signals | null;
     timedOut: boolean;
+    cancelled?: boolean;
     stdout: string;
     stderr: string;
     cause?: unknown;
@@ -48,6 +53,7 @@ export class CommandError extends Error {
     this.exitCode = fields.exitCode;
     this.signal = fields.signal;
     this.timedOut = fields.timedOut;
+    this.cancelled = fields.cancelled ?? false;
     this.stdout = fields.stdout;
     this.stderr = fields.stderr;
   }
@@ -117,6 +123,13 @@ export function runCommand(
       timedOut = true;
       terminate(`timed out after ${timeoutMs} ms`);
     }, timeoutMs);
+    let cancelled = false;
+    const onAbort = () => {
+      cancelled = true;
+      terminate('cancelled');
+    };
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener('abort', onAbort, { once: true });
 
     child.stdout.on('data', (chunk: Buffer) => {
       stdoutBytes += chunk.length;
@@ -138,6 +151,7 @@ export function runCommand(
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
       if (killTimer !== null && error === null) clearTimeout(killTimer);
       if (error !== null) reject(error);
       else {
@@ -158,6 +172,7 @@ export function runCommand(
           exitCode: null,
           signal: null,
           timedOut,
+          cancelled,
           stdout: Buffer.concat(stdout).toString('utf8'),
           stderr: Buffer.concat(stderr).toString('utf8'),
           cause,
@@ -173,7 +188,16 @@ export function runCommand(
       if (killReason !== null || code === null || !okExitCodes.includes(code)) {
         const reason = killReason ?? (code === null ? `killed by ${signal}` : `exited with code ${code}`);
         finish(
-          new CommandError({ command, exitCode: code, signal, timedOut, stdout: out, stderr: err, reason }),
+          new CommandError({
+            command,
+            exitCode: code,
+            signal,
+            timedOut,
+            cancelled,
+            stdout: out,
+            stderr: err,
+            reason,
+          }),
           code ?? -1,
         );
         return;

@@ -24,8 +24,11 @@ export interface LocalChecksRunner {
   schedule(revisionID: string): void;
   /** Schedules every open revision whose current head is pending, then waits until nothing runs. */
   runPending(): Promise<void>;
-  /** Results that arrive after this are dropped (the pipeline stays pending; runPending restarts it). */
-  stop(): void;
+  /**
+   * Cancels the runs in flight (their commands are killed, their worktrees removed) and resolves once they
+   * are gone. Nothing is recorded after this: the heads stay pending and runPending restarts them.
+   */
+  stop(): Promise<void>;
 }
 
 export function createLocalChecksRunner(options: LocalChecksRunnerOptions): LocalChecksRunner {
@@ -35,6 +38,7 @@ export function createLocalChecksRunner(options: LocalChecksRunnerOptions): Loca
   /** Scheduled while a run was in flight: the loop may already have decided to stop, so look again. */
   const requestedAgain = new Set<string>();
   let stopped = false;
+  const cancelRuns = new AbortController();
 
   /** The head SHA to check next, or null when the revision is gone, not open, or its head is settled. */
   function pendingHead(revisionID: string): string | null {
@@ -54,9 +58,17 @@ export function createLocalChecksRunner(options: LocalChecksRunnerOptions): Loca
         command: options.checksCommand,
         timeoutMs: options.checksTimeoutMs,
         logsDir: options.logsDir,
+        signal: cancelRuns.signal,
       });
       pipeline = { status: result.status, url: result.logPath, reason: result.reason };
     } catch (error) {
+      if (stopped) {
+        logger.info('checks cancelled (shutting down); they run again at the next start', {
+          revisionID,
+          headSHA,
+        });
+        return;
+      }
       // The checks could not even be set up (missing commit, worktree failure). Leaving the head pending
       // would stall the item forever; a failure with the reason is visible and a re-push retries.
       const message = error instanceof Error ? error.message : String(error);
@@ -117,8 +129,10 @@ export function createLocalChecksRunner(options: LocalChecksRunnerOptions): Loca
       }
       while (inFlight.size > 0) await Promise.all([...inFlight.values()]);
     },
-    stop() {
+    async stop() {
       stopped = true;
+      cancelRuns.abort(new Error('Flotilla is shutting down'));
+      while (inFlight.size > 0) await Promise.all([...inFlight.values()]);
     },
   };
 }

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildAddFilePatch } from '../../engine/runtime-adapter/scripted/build-scripted-results.ts';
@@ -32,7 +33,7 @@ beforeEach(async () => {
 afterEach(async () => {
   for (const provider of providers.splice(0)) {
     await provider.runPendingChecks();
-    provider.close();
+    await provider.close();
   }
   await repo.cleanup();
   dir.remove();
@@ -184,7 +185,7 @@ describe('createLocalProvider: revisions on git', () => {
       expect(await repo.git(['branch', '--list', `flotilla/${other.id}`])).toBe('');
       expect((await repo.git(['rev-parse', `flotilla/${item.id}`])).trim()).toBe(first.headSHA);
       expect((await provider.revisionReader.getRevision(first.id))?.headSHA).toBe(first.headSHA);
-      provider.close();
+      await provider.close();
       expect(db.open).toBe(true); // the caller's database stays open
     } finally {
       db.close();
@@ -298,24 +299,64 @@ describe('createLocalProvider: checks', () => {
     });
   });
 
-  it('restarts the checks of a pending head after a restart (runPendingChecks)', async () => {
+  it('close cancels the checks in flight; the head stays pending and runs again at the next start', async () => {
     const checks = createDeferredChecks();
-    const crashed = open({ checksCommand: PASS, runChecks: checks.runChecks });
-    const item = await createItem(crashed);
-    const revision = await crashed.revisionWriter.createFromPatch(patchInput(item.id));
+    const stopped = open({ checksCommand: PASS, runChecks: checks.runChecks });
+    const item = await createItem(stopped);
+    const revision = await stopped.revisionWriter.createFromPatch(patchInput(item.id));
     await tick();
     expect(checks.calls).toHaveLength(1);
-    crashed.close(); // "crash": the run never reports
+    const closing = stopped.close();
+    expect(checks.calls[0]?.params.signal?.aborted).toBe(true);
+    // A result that still arrives (a double that ignores the signal) is not recorded; close waits for it.
     checks.calls[0]?.settle({ status: 'failure' });
-    await crashed.runPendingChecks(); // waits for the run, restarts nothing, does not touch the closed db
-    providers.splice(providers.indexOf(crashed), 1);
+    await closing;
+    await stopped.runPendingChecks(); // restarts nothing, does not touch the closed db
+    providers.splice(providers.indexOf(stopped), 1);
 
     const restarted = open({ checksCommand: PASS });
     expect((await restarted.revisionReader.getRevision(revision.id))?.pipeline?.status).toBe('pending');
     await restarted.runPendingChecks();
     expect((await restarted.revisionReader.getRevision(revision.id))?.pipeline?.status).toBe('success');
   });
+
+  it('close kills a running checks command and removes its worktree instead of waiting for it', async () => {
+    const pidFile = join(dir.path, 'checks.pid');
+    const provider = open({ checksCommand: `echo $$ > "${pidFile}"; sleep 60` });
+    const item = await createItem(provider);
+    const revision = await provider.revisionWriter.createFromPatch(patchInput(item.id));
+    const pid = await waitForPid(pidFile);
+
+    await provider.close();
+    providers.splice(providers.indexOf(provider), 1);
+
+    expect(isRunning(pid)).toBe(false);
+    const worktrees = (await repo.git(['worktree', 'list', '--porcelain'])).match(/^worktree /gm) ?? [];
+    expect(worktrees).toHaveLength(1);
+    const reopened = open({ checksCommand: null });
+    expect(reopened.tracker.revisions.getPipeline(revision.id, revision.headSHA)?.status).toBe('pending');
+  });
 });
+
+/** Waits until the checks command wrote its pid. */
+async function waitForPid(path: string): Promise<number> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    const pid = Number((await readFile(path, 'utf8').catch(() => '')).trim());
+    if (pid > 0) return pid;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`the checks command never wrote ${path}`);
+}
+
+/** Running (a zombie waiting to be reaped counts as gone). */
+function isRunning(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) [ZX]/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
 
 describe('createLocalProvider: mergeRevision', () => {
   /** An item with a revision adding src/feature.ts, moved to `status`. */

@@ -39,8 +39,11 @@ export type LocalProviderOptions = {
 export type LocalProvider = Provider & {
   /** The SQLite tracker underneath, for the CLI's `work`/`merge` commands and tests (a human's edits). */
   tracker: SqliteTracker;
-  /** Stops recording checks results and closes the database if the provider opened it. */
-  close(): void;
+  /**
+   * Cancels the checks in flight (their heads stay pending, to run again at the next start), waits until
+   * their commands and worktrees are gone, then closes the database if the provider opened it.
+   */
+  close(): Promise<void>;
   /**
    * Waits for every checks run in flight and (re)starts the checks of open revisions whose current head is
    * still pending with nothing running, e.g. after a crash; resolves once nothing runs.
@@ -221,8 +224,8 @@ export function createLocalProvider(options: LocalProviderOptions): LocalProvide
     revisionWriter,
     specReader: createGitSpecReader({ repoRoot, defaultBranch, specsDir: options.specsDir }),
     tracker,
-    close() {
-      checks.stop();
+    async close() {
+      await checks.stop();
       if (ownsDatabase && db.open) db.close();
     },
     runPendingChecks: () => checks.runPending(),

@@ -44,7 +44,7 @@ describeProviderContract('local (real git, real SQLite)', async ({ checks }) => 
       settleChecks: () => provider.runPendingChecks(),
       async cleanup() {
         await provider.runPendingChecks();
-        provider.close();
+        await provider.close();
         await repo.cleanup();
         dir.remove();
       },

@@ -119,6 +119,34 @@ describe('runLocalChecks', () => {
     await expectNoWorktreeLeft();
   });
 
+  it('rejects when cancelled, after killing the command and everything it started and removing the worktree', async () => {
+    const pidFile = join(scratch, 'pid');
+    const controller = new AbortController();
+    const running = checks(`sleep 30 & echo $! > "${pidFile}"; echo started; wait`, {
+      timeoutMs: 60_000,
+      signal: controller.signal,
+    }).catch((e: unknown) => e);
+    await waitForFile(pidFile);
+    controller.abort(new Error('shutting down'));
+
+    const error = await running;
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toBe('shutting down');
+    await expectProcessGone(Number(await readFile(pidFile, 'utf8')));
+    await expectNoWorktreeLeft();
+    const [logName] = await readdir(logsDir);
+    expect(readFileSync(join(logsDir, logName ?? ''), 'utf8')).toContain('[flotilla] checks cancelled');
+  });
+
+  it('rejects at once, creating nothing, when the signal was aborted before', async () => {
+    const error = await checks('true', { signal: AbortSignal.abort(new Error('stopped')) }).catch(
+      (e: unknown) => e,
+    );
+    expect((error as Error).message).toBe('stopped');
+    expect(await readdir(logsDir).catch(() => [])).toEqual([]);
+    await expectNoWorktreeLeft();
+  });
+
   it('terminates what a passing command left running in the background', async () => {
     const pidFile = join(scratch, 'pid');
     const result = await checks(`sleep 30 & echo $! > "${pidFile}"; echo done`);
@@ -229,4 +257,15 @@ function readStatSync(pid: number): string {
   } catch {
     return '';
   }
+}
+
+/** Waits until the command wrote `path` (non-empty), i.e. it is running. */
+async function waitForFile(path: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const content = await readFile(path, 'utf8').catch(() => '');
+    if (content.trim() !== '') return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`${path} was never written`);
 }

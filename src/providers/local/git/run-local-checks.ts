@@ -33,6 +33,11 @@ export type RunLocalChecksParams = ChecksTarget & {
   env?: NodeJS.ProcessEnv;
   /** Where the temporary worktree goes. Default: the OS temp dir (away from the repo's node_modules etc.). */
   worktreeParentDir?: string;
+  /**
+   * Aborting kills the command and everything it started; the worktree is still removed, then the call
+   * rejects with the signal's reason (no result: the checks neither passed nor failed).
+   */
+  signal?: AbortSignal;
 };
 
 export interface LocalChecksResult {
@@ -70,7 +75,7 @@ const WRAPPER = [
  * The local pipeline (architecture.md §Local provider): runs the configured checks command in a temporary
  * detached worktree of the revision's commit, never in the user's checkout, and reports success or failure
  * with the log kept under `logsDir`. The worktree is removed whatever happens (success, failure, timeout,
- * exception). Throws only when the checks could not be set up (unknown commit, unwritable logs dir, git
+ * cancellation, exception). Throws only when cancelled (`params.signal`), or when the checks could not be set up (unknown commit, unwritable logs dir, git
  * failing to create the worktree) or an unexpected error occurred; a command that fails, cannot start or
  * times out is a `failure` result.
  */
@@ -83,7 +88,8 @@ export async function runLocalChecks(
   if (command === '')
     return { status: 'success', reason: null, logPath: null, durationMs: Date.now() - started };
 
-  const { repoRoot } = params;
+  const { repoRoot, signal } = params;
+  signal?.throwIfAborted();
   const revision = params.headSHA ?? buildBranchRef(params.branchName ?? '');
   const sha = await resolveCommit(repoRoot, revision, { timeoutMs: GIT_TIMEOUT_MS });
 
@@ -101,7 +107,11 @@ export async function runLocalChecks(
   let outcome: { status: 'success' | 'failure'; what: string };
   try {
     await addWorktree(repoRoot, worktreePath, sha);
+    signal?.throwIfAborted();
     outcome = await runCommandInWorktree(deps, { ...params, command, worktreePath, logPath });
+  } catch (error) {
+    if (signal?.aborted) await appendFile(logPath, '\n[flotilla] checks cancelled\n').catch(() => {});
+    throw error;
   } finally {
     await removeWorktree(repoRoot, worktreePath);
   }
@@ -131,10 +141,12 @@ async function runCommandInWorktree(
       cwd: params.worktreePath,
       timeoutMs: params.timeoutMs,
       env,
+      ...(params.signal ? { signal: params.signal } : {}),
     });
     return { status: 'success', what: 'exit code 0' };
   } catch (error) {
     if (!(error instanceof CommandError)) throw error;
+    if (error.cancelled) params.signal?.throwIfAborted();
     let what: string;
     if (error.timedOut) what = `\`${params.command}\` timed out after ${formatDuration(params.timeoutMs)}`;
     else if (error.exitCode !== null) what = `\`${params.command}\` exited with code ${error.exitCode}`;
