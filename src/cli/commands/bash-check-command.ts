@@ -1,9 +1,5 @@
 import type { Command } from 'commander';
-import {
-  buildBashValidatorRules,
-  describeBashValidatorRules,
-  validateBashCommand,
-} from '../../engine/runtime-adapter/bash-validator/index.ts';
+import type { describeBashValidatorRules } from '../../engine/runtime-adapter/bash-validator/index.ts';
 
 interface BashCheckOptions {
   printRules?: boolean;
@@ -35,7 +31,11 @@ export function registerBashCheckCommand(program: Command): void {
     .option('--json', 'with --print-rules, print JSON')
     .option('--allow <command>', 'also allow this command name (repeatable)', collect, [])
     .option('--block-pattern <regex>', 'also block this regular expression (repeatable)', collect, [])
-    .action((words: string[], options: BashCheckOptions) => {
+    .action(async (words: string[], options: BashCheckOptions) => {
+      // Loaded on demand: the shell parser takes ~0.3 s to load, which the other commands do not pay.
+      const { buildBashValidatorRules, describeBashValidatorRules, validateBashCommand } = await import(
+        '../../engine/runtime-adapter/bash-validator/index.ts'
+      );
       let rules: ReturnType<typeof buildBashValidatorRules>;
       try {
         rules = buildBashValidatorRules({

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { resolveFlotillaPaths } from '../../config/index.ts';
-import { runDemo } from '../../demo/run-demo.ts';
 import { silentLogger } from '../../logging/logger.ts';
-import { isInteractiveTerminal, runControlPlaneDashboard } from '../support/run-control-plane-dashboard.ts';
+import { isInteractiveTerminal } from '../support/is-interactive-terminal.ts';
+import { loadDashboard } from '../support/load-dashboard.ts';
 
 /**
  * `flotilla demo [--keep] [--dashboard]`: the whole loop in a throwaway repository against the scripted model
@@ -25,14 +25,18 @@ export function registerDemoCommand(program: Command): void {
         process.exitCode = 2;
         return;
       }
+      // Loaded on demand (the other commands start faster without the SDK and Ink), the dashboard before
+      // anything starts processes: it changes the environment while it loads.
+      const runDashboard = options.dashboard ? await loadDashboard() : null;
+      const { runDemo } = await import('../../demo/run-demo.ts');
       const outcome = await runDemo({
         keep: options.keep ?? false,
         print: (line) => process.stdout.write(`${line}\n`),
         logger: silentLogger,
-        ...(options.dashboard
+        ...(runDashboard !== null
           ? {
               watch: (controlPlane, repoRoot) =>
-                runControlPlaneDashboard({
+                runDashboard({
                   controlPlane,
                   logger: silentLogger,
                   repoRoot,

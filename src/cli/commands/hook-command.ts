@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { createBashValidatorHook } from '../../engine/runtime-adapter/bash-validator/index.ts';
 
 /** Most stdin accepted by `flotilla hook pre-tool-use` (Claude Code sends a few KiB). */
 const MAX_STDIN_BYTES = 4 * 1024 * 1024;
@@ -49,6 +48,8 @@ async function runPreToolUseHook(): Promise<number> {
   if (toolInput === null || typeof toolInput !== 'object' || Array.isArray(toolInput)) {
     return fail("the hook JSON has no object 'tool_input'");
   }
+  // Loaded on demand: the shell parser takes ~0.3 s to load, which the other commands do not pay.
+  const { createBashValidatorHook } = await import('../../engine/runtime-adapter/bash-validator/index.ts');
   const decision = await createBashValidatorHook()({
     tool_name: toolName,
     tool_input: toolInput as Record<string, unknown>,

@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig, resolveFlotillaPaths } from '../../config/index.ts';
-import { type ControlPlane, createControlPlane } from '../../control-plane/create-control-plane.ts';
+import type { ControlPlane } from '../../control-plane/create-control-plane.ts';
 import { waitUntilIdle } from '../../control-plane/wait-until-idle.ts';
 import { runGit } from '../../engine/runtime-adapter/run-command.ts';
 import { createFileLogger } from '../../logging/create-file-logger.ts';
 import { describeEvent } from '../progress/describe-event.ts';
-import { isInteractiveTerminal, runControlPlaneDashboard } from '../support/run-control-plane-dashboard.ts';
+import { isInteractiveTerminal } from '../support/is-interactive-terminal.ts';
+import { loadDashboard } from '../support/load-dashboard.ts';
 
 interface RunOptions {
   headless?: boolean;
@@ -58,6 +59,12 @@ export function registerRunCommand(program: Command): void {
         process.exitCode = 2;
         return;
       }
+      const useDashboard =
+        !options.headless && !options.json && !options.untilIdle && isInteractiveTerminal();
+      // Loaded on demand (the other commands start faster without the SDK and Ink), the dashboard before
+      // anything starts processes: it changes the environment while it loads.
+      const runDashboard = useDashboard ? await loadDashboard() : null;
+      const { createControlPlane } = await import('../../control-plane/create-control-plane.ts');
       const paths = resolveFlotillaPaths(repoRoot);
       const logger = createFileLogger({
         path: join(paths.logsDir, 'flotilla.log'),
@@ -78,11 +85,9 @@ export function registerRunCommand(program: Command): void {
           ? `recovered: ${recovered.interruptedRuns} interrupted run(s) recorded as failed, ${recovered.reapedWorktrees.length} stale worktree(s) removed, ${recovered.reapedProcesses} orphaned agent process(es) ended`
           : null;
       const logFilePath = join(paths.logsDir, 'flotilla.log');
-      const useDashboard =
-        !options.headless && !options.json && !options.untilIdle && isInteractiveTerminal();
-      if (useDashboard) {
+      if (runDashboard !== null) {
         try {
-          await runControlPlaneDashboard({
+          await runDashboard({
             controlPlane,
             logger,
             repoRoot,

@@ -20,11 +20,6 @@ export interface ControlPlaneDashboardOptions {
   stop?: () => Promise<void>;
 }
 
-/** Stdin and stdout are both terminals: the dashboard can take the screen and read keys. */
-export function isInteractiveTerminal(): boolean {
-  return process.stdout.isTTY === true && process.stdin.isTTY === true;
-}
-
 /**
  * Runs the dashboard over a control plane until the user quits (or SIGTERM / SIGHUP / SIGINT arrive — Ctrl-C
  * itself reaches the dashboard as a key, in raw mode), then stops it (`options.stop`; by default closes the
