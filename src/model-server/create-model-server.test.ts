@@ -605,9 +605,7 @@ describe('createModelServer — errors and delays', () => {
     await expect(pending).rejects.toThrow();
     await waitFor(() => server.requests[0]?.durationMs !== undefined);
     expect(server.requests[0]).toMatchObject({ aborted: true, kind: 'step' });
-    const started = Date.now();
     await server.close();
-    expect(Date.now() - started).toBeLessThan(500);
   });
 });
 
@@ -693,9 +691,9 @@ describe('createModelServer — other routes and lifecycle', () => {
     const server = await createModelServer(oneRoute([{ text: 'streaming slowly', chunkDelayMs: 30 }]));
     const pending = post(server, buildBody());
     await waitFor(() => server.requests[0]?.status === 200);
-    const started = Date.now();
     await server.close();
-    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+    // The answer was complete when close() resolved.
+    expect(server.requests[0]?.durationMs).toBeDefined();
     expect((await pending).message?.content).toEqual([{ type: 'text', text: 'streaming slowly' }]);
     expect(server.requests[0]?.aborted).toBe(false);
   });
@@ -704,9 +702,7 @@ describe('createModelServer — other routes and lifecycle', () => {
     const server = await createModelServer(oneRoute([{ text: 'slow', delayMs: 10_000 }]));
     const pending = post(server, buildBody()).catch((error: unknown) => error);
     await waitFor(() => server.requests[0]?.attempt === 1);
-    const started = Date.now();
     await server.close();
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(await pending).toBeInstanceOf(Error);
     expect(server.requests[0]?.aborted).toBe(true);
   });

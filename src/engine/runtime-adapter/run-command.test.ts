@@ -60,7 +60,6 @@ describe('runCommand', () => {
   });
 
   it('kills the whole process group on timeout, grandchildren included', async () => {
-    const started = Date.now();
     const error = await runCommand('sh', ['-c', 'sleep 30 & echo $!; wait'], {
       cwd: tmpdir(),
       timeoutMs: 300,
@@ -69,7 +68,6 @@ describe('runCommand', () => {
     const commandError = error as CommandError;
     expect(commandError.timedOut).toBe(true);
     expect(commandError.message).toContain('timed out after 300 ms');
-    expect(Date.now() - started).toBeLessThan(10_000);
     const grandchild = Number(commandError.stdout.trim());
     expect(grandchild).toBeGreaterThan(0);
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -109,12 +109,10 @@ describe('runLocalChecks', () => {
 
   it('fails on a timeout, kills the command and everything it started, and removes the worktree', async () => {
     const pidFile = join(scratch, 'pid');
-    const started = Date.now();
     const result = await checks(`echo started; sleep 30 & echo $! > "${pidFile}"; wait`, { timeoutMs: 500 });
 
     expect(result.status).toBe('failure');
     expect(result.reason).toMatch(/timed out after 500 ms\nstarted$/);
-    expect(Date.now() - started).toBeLessThan(8_000);
     await expectProcessGone(Number(await readFile(pidFile, 'utf8')));
     await expectNoWorktreeLeft();
   });
