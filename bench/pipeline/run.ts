@@ -14,10 +14,10 @@ import { loadConfig } from '../../src/config/index.ts';
 import { createControlPlane } from '../../src/control-plane/create-control-plane.ts';
 import { waitUntilIdle } from '../../src/control-plane/wait-until-idle.ts';
 import type { EngineEvent } from '../../src/domain/events.ts';
-import { runGit } from '../../src/engine/runtime-adapter/run-command.ts';
 import { createWorktreeManager } from '../../src/engine/runtime-adapter/worktree/create-worktree-manager.ts';
 import type { LogFields, Logger } from '../../src/logging/logger.ts';
 import { createModelServer, type Route, type Scenario } from '../../src/model-server/index.ts';
+import { runGit } from '../../src/process/run-command.ts';
 
 const ITEMS = Number(process.env.ITEMS ?? 20);
 const WORKTREE_RUNS = Number(process.env.WORKTREE_RUNS ?? 20);

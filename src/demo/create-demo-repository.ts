@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { runGit } from '../engine/runtime-adapter/run-command.ts';
+import { runGit } from '../process/run-command.ts';
 
 const AGENT_TOOLS = {
   planner: 'Read, Grep, Glob, Bash',

@@ -1,4 +1,4 @@
-import { runGit } from '../../engine/runtime-adapter/run-command.ts';
+import { runGit } from '../../process/run-command.ts';
 
 /** The top level of the git working tree containing `cwd`, or null outside a git repository. */
 export async function findRepoRoot(cwd: string): Promise<string | null> {

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCommand } from '../../engine/runtime-adapter/run-command.ts';
+import { runCommand } from '../../process/run-command.ts';
 
 const LOADER = fileURLToPath(new URL('./load-dashboard.ts', import.meta.url));
 

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { chmod, lstat, readdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runGit } from '../../process/run-command.ts';
 import { extractPatch } from './extract-patch.ts';
-import { runGit } from './run-command.ts';
 import { createTempGitRepo, type TempGitRepo } from './worktree/create-temp-git-repo.ts';
 
 interface FileEntry {

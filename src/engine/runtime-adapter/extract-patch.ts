@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PINNED_DIFF_CONFIG, runGit } from './run-command.ts';
+import { PINNED_DIFF_CONFIG, runGit } from '../../process/run-command.ts';
 
 export interface ExtractPatchParams {
   /** The implementor's worktree. Its index is rewritten (`git add -A`); the worktree is disposable. */

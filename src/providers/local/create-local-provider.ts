@@ -1,5 +1,5 @@
-import { runGit } from '../../engine/runtime-adapter/run-command.ts';
 import type { Logger } from '../../logging/logger.ts';
+import { runGit } from '../../process/run-command.ts';
 import { createSqliteTracker, type Database, openDatabase, type SqliteTracker } from '../../storage/index.ts';
 import type {
   MergeRevisionResult,

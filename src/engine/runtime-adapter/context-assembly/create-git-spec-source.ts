@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { runGit } from '../run-command.ts';
+import { runGit } from '../../../process/run-command.ts';
 
 export interface SpecSource {
   readSpec(filePath: string): Promise<string>;

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { runGit } from '../run-command.ts';
+import { runGit } from '../../../process/run-command.ts';
 
 /** Test support: a real git repository in a temporary directory. */
 export interface TempGitRepo {

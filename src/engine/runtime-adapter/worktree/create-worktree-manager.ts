@@ -1,7 +1,7 @@
 import { realpath, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Logger } from '../../../logging/logger.ts';
-import { CommandError, outputTail, runCommand, runGit } from '../run-command.ts';
+import { CommandError, outputTail, runCommand, runGit } from '../../../process/run-command.ts';
 import { resolveSetupCommand } from './resolve-setup-command.ts';
 
 export interface WorktreeManagerOptions {

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RevisionFile } from '../../../domain/index.ts';
-import { CommandError, runGit } from '../../../engine/runtime-adapter/run-command.ts';
+import { CommandError, runGit } from '../../../process/run-command.ts';
 import { buildBranchRef } from './build-branch-ref.ts';
 import { listChangedFiles } from './list-changed-files.ts';
 import { resolveCommit } from './resolve-commit.ts';

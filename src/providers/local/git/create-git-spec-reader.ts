@@ -1,5 +1,5 @@
 import type { Spec, SpecProblem } from '../../../domain/index.ts';
-import { runGit } from '../../../engine/runtime-adapter/run-command.ts';
+import { runGit } from '../../../process/run-command.ts';
 import type { SpecReader } from '../../types.ts';
 import { buildBranchRef } from './build-branch-ref.ts';
 import { parseSpecFrontmatter, type SpecFrontmatter } from './parse-spec-frontmatter.ts';

@@ -1,4 +1,4 @@
-import { runGit } from '../../../engine/runtime-adapter/run-command.ts';
+import { runGit } from '../../../process/run-command.ts';
 import type { GitIdentity } from './create-branch-from-patch.ts';
 
 export interface IntegrateRevisionParams {

@@ -1,4 +1,4 @@
-import { runGit } from '../../../engine/runtime-adapter/run-command.ts';
+import { runGit } from '../../../process/run-command.ts';
 
 const OBJECT_NAME = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const DEFAULT_TIMEOUT_MS = 2 * 60_000;

@@ -3,11 +3,11 @@ import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { runCommand } from '../../../engine/runtime-adapter/run-command.ts';
 import {
   createTempGitRepo,
   type TempGitRepo,
 } from '../../../engine/runtime-adapter/worktree/create-temp-git-repo.ts';
+import type { runCommand } from '../../../process/run-command.ts';
 import { type RunLocalChecksParams, runLocalChecks } from './run-local-checks.ts';
 
 let repo: TempGitRepo;

@@ -1,12 +1,7 @@
 import { appendFile, mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  CommandError,
-  GIT_LOCATION_VARIABLES,
-  runCommand,
-  runGit,
-} from '../../../engine/runtime-adapter/run-command.ts';
+import { CommandError, GIT_LOCATION_VARIABLES, runCommand, runGit } from '../../../process/run-command.ts';
 import { buildBranchRef } from './build-branch-ref.ts';
 import { resolveCommit } from './resolve-commit.ts';
 
