@@ -362,6 +362,46 @@ describe('DashboardApp', () => {
     await until('BACKLOG (0)');
   });
 
+  it('/ filters the list as it is typed; keys typed there are text, not actions; Enter keeps it, Esc clears it', async () => {
+    const { engine, frame, until, press } = await renderDashboard();
+    await until('NEEDS YOU (2)');
+    await press('/', 'f', 'i', 'x');
+    await until((value) => footer(value).includes('/fix'), 'the filter in the footer');
+    await until('NEEDS YOU (1)');
+    expect(footer(frame())).toContain('1 of 4');
+    await until('AGENTS (0)');
+    expect(frame()).toContain('Fix flaky test');
+    expect(frame()).not.toContain('Ship search');
+    // The selection moved to the one match, and the `x` typed was text, not a cancel.
+    await until((value) => selectedLine(value)?.includes('#3') === true, '#3 selected');
+    expect(engine.enqueued).toEqual([]);
+
+    await press('\u007f', '\u007f', '\u007f', 'd', 'o', 'c', 's');
+    await until((value) => footer(value).includes('/docs'), 'edited filter');
+    await until('AGENTS (1)');
+    await until('NEEDS YOU (0)');
+    await press('\r');
+    await until((value) => footer(value).includes('/docs (1 of 4, Esc clears)'), 'the kept filter');
+    // Keys act again, on the filtered list.
+    await until((value) => selectedLine(value)?.includes('#2') === true, '#2 selected');
+
+    await press(ESC);
+    await until('NEEDS YOU (2)');
+    await until('filter cleared');
+    expect(frame()).toContain('Ship search');
+  });
+
+  it('a filter that matches nothing says so, and Esc while typing clears it', async () => {
+    const { frame, until, press } = await renderDashboard();
+    await until('NEEDS YOU (2)');
+    await press('/', 'z', 'z', 'z');
+    await until('No open work item matches "zzz"');
+    expect(footer(frame())).toContain('0 of 4');
+    await press(ESC);
+    await until('NEEDS YOU (2)');
+    expect(footer(frame())).not.toContain('/zzz');
+  });
+
   it('with no work items, says how to get some', async () => {
     const { until } = await renderDashboard(buildTestState());
     await until('No work items yet');

@@ -20,6 +20,8 @@ import {
   type SectionKey,
   type WorkItemRow,
 } from './view-model/build-work-item-sections.ts';
+import { filterWorkItemSections } from './view-model/filter-work-item-sections.ts';
+import { sanitizeTerminalText } from './view-model/sanitize-terminal-text.ts';
 import { summarizeFeedback } from './view-model/summarize-feedback.ts';
 
 export const MIN_COLUMNS = 60;
@@ -98,6 +100,13 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
     promptRef.current = next;
     setPromptState(next);
   }, []);
+  // The list filter (`/`): its text, and whether keys are being typed into it. Refs for fast keys, as above.
+  const [filter, setFilterState] = useState<{ text: string; editing: boolean }>({ text: '', editing: false });
+  const filterRef = useRef(filter);
+  const setFilter = useCallback((next: { text: string; editing: boolean }) => {
+    filterRef.current = next;
+    setFilterState(next);
+  }, []);
   const [flash, setFlash] = useState<Flash | null>(null);
   const [costUSD, setCostUSD] = useState(0);
   const [clock, setClock] = useState(now());
@@ -156,7 +165,11 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
     if (flash && clock - flash.at > FLASH_MS) setFlash(null);
   }, [clock, flash]);
 
-  const sections = useMemo(() => buildWorkItemSections(state), [state]);
+  const allSections = useMemo(() => buildWorkItemSections(state), [state]);
+  const sections = useMemo(
+    () => filterWorkItemSections(allSections, filter.text),
+    [allSections, filter.text],
+  );
   const flatRows = useMemo(() => sections.flatMap((section) => section.rows), [sections]);
 
   // The selection follows the item, not the position; when the item leaves the list, the row now at its
@@ -313,9 +326,16 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
       if (key.escape || input === 'q' || (input === '?' && overlay.kind === 'help')) return setOverlay(null);
       return handleScrollKeys(input, key, scrollPane, bodyHeight - 2);
     }
+    const typing = filterRef.current;
+    if (typing.editing) return editFilter(typing.text, input, key);
     if (input === '?') {
       setOverlayTop(0);
       return setOverlay({ kind: 'help' });
+    }
+    if (input === '/') return setFilter({ text: typing.text, editing: true });
+    if (key.escape && typing.text !== '') {
+      setFilter({ text: '', editing: false });
+      return say('filter cleared');
     }
     if (input === 'q') return askToQuit();
     if (phase !== 'running') return;
@@ -352,6 +372,20 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
     if (key.end || input === 'G') return select(flatRows.length - 1);
   };
   useInput(useCallback((input: string, key: Key) => handleInput.current(input, key), []));
+
+  /** Keys while typing the filter: the list narrows as it is typed; arrows still move the selection. */
+  const editFilter = (text: string, input: string, key: Key) => {
+    if (key.escape) return setFilter({ text: '', editing: false });
+    if (key.return) return setFilter({ text, editing: false });
+    if (key.backspace || key.delete) return setFilter({ text: text.slice(0, -1), editing: true });
+    if (key.upArrow) return select(currentIndex() - 1);
+    if (key.downArrow) return select(currentIndex() + 1);
+    if (key.ctrl || key.meta || key.tab || input === '') return;
+    // A paste arrives as one input; keep it on one line and free of control characters.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
+    const typed = input.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+    setFilter({ text: `${text}${typed}`.slice(0, 200), editing: true });
+  };
 
   const plannerAction = (input: 'x' | 'l') => {
     const planner = Object.values(state.agentRuns)
@@ -434,9 +468,11 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
                 <Text dimColor>
                   {flatRows.length > 0
                     ? 'No work item selected'
-                    : Object.keys(state.workItems).length > 0
-                      ? 'Every work item is closed. Approve another spec (status: approved) to plan more.'
-                      : 'No work items yet. Approve a spec (status: approved) and the planner creates them.'}
+                    : filter.text.trim() !== ''
+                      ? `No open work item matches "${filter.text.trim()}". Esc clears the filter.`
+                      : Object.keys(state.workItems).length > 0
+                        ? 'Every work item is closed. Approve another spec (status: approved) to plan more.'
+                        : 'No work items yet. Approve a spec (status: approved) and the planner creates them.'}
                 </Text>
               </Box>
             )}
@@ -447,6 +483,11 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
         phase={phase}
         prompt={prompt}
         flash={flash}
+        filter={filter}
+        matches={{
+          shown: flatRows.length,
+          total: allSections.reduce((sum, section) => sum + section.rows.length, 0),
+        }}
         actions={actions}
         agents={engine.schedulerStatus().active}
         width={width}
@@ -459,11 +500,14 @@ function Footer(props: {
   phase: Phase;
   prompt: Prompt | null;
   flash: Flash | null;
+  filter: { text: string; editing: boolean };
+  matches: { shown: number; total: number };
   actions: ItemAction[];
   agents: number;
   width: number;
 }) {
-  const { phase, prompt, flash, actions, agents, width } = props;
+  const { phase, prompt, flash, filter, matches, actions, agents, width } = props;
+  const counted = `${matches.shown} of ${matches.total}`;
   let content: React.ReactNode;
   if (phase === 'stopping') {
     content = (
@@ -477,11 +521,31 @@ function Footer(props: {
         {prompt.text} (y/n)
       </Text>
     );
+  } else if (filter.editing) {
+    content = (
+      <Text>
+        <Text color="cyan" bold>
+          /{sanitizeTerminalText(filter.text)}▏
+        </Text>
+        <Text dimColor> {counted} · Enter keeps · Esc clears</Text>
+      </Text>
+    );
   } else if (flash) {
     content = <Text color={flash.tone === 'error' ? 'red' : 'green'}>{flash.text}</Text>;
   } else {
     const hints = actions.map((action) => `${action.key} ${action.label}`);
-    content = <Text dimColor>{[...hints, '? keys', 'q quit', 'p planner', 'f refresh'].join(' · ')}</Text>;
+    const keys = [...hints, '? keys', 'q quit', 'p planner', 'f refresh', '/ filter'].join(' · ');
+    content =
+      filter.text.trim() === '' ? (
+        <Text dimColor>{keys}</Text>
+      ) : (
+        <Text>
+          <Text color="cyan">
+            /{sanitizeTerminalText(filter.text.trim())} ({counted}, Esc clears)
+          </Text>
+          <Text dimColor> · {keys}</Text>
+        </Text>
+      );
   }
   return (
     <Box width={width} height={1}>

@@ -16,6 +16,10 @@ export const KEY_BINDINGS: readonly { keys: string; description: string }[] = [
     description: 'merge an approved revision into the default branch and close the item (asks first)',
   },
   { keys: 'l', description: "open the latest run's transcript" },
+  {
+    keys: '/',
+    description: 'filter the list by #id, title, status, kind or priority (Enter keeps it, Esc clears it)',
+  },
   { keys: 'p', description: "show the planner's live stream / back to the item" },
   { keys: 'f', description: 'refresh: poll the tracker and specs now' },
   { keys: '?', description: 'this help' },
