@@ -298,6 +298,22 @@ describe('DashboardApp', () => {
     await until((value) => !value.includes('transcript line two'), 'transcript closed');
   });
 
+  it('c opens the checks log of the revision', async () => {
+    const log = '/repo/.flotilla/logs/checks/checks-4.log';
+    const state = buildBoardState();
+    const revision = state.revisions.r4;
+    if (!revision) throw new Error('the board has revision r4');
+    state.revisions.r4 = { ...revision, pipeline: { status: 'success', url: log, reason: null } };
+    const { test, frame, until, press } = await renderDashboard(state);
+    test.files[log] = '[flotilla] $ npm test\nall 12 tests passed';
+    await until((value) => selectedLine(value)?.includes('#4') === true, '#4 selected');
+    await until('c opens it');
+    await press('c');
+    await until('all 12 tests passed');
+    expect(frame()).toContain(`checks log ${log} — Esc closes`);
+    expect(test.readFiles).toContain(log);
+  });
+
   it('an unreadable transcript says so in the overlay', async () => {
     const { until, press } = await renderDashboard();
     await until('NEEDS YOU');

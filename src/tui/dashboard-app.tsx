@@ -35,7 +35,7 @@ const RENDER_INTERVAL_MS = 200;
 const FLASH_MS = 8000;
 
 type Phase = 'starting' | 'running' | 'stopping' | 'start-failed';
-type Overlay = { kind: 'help' } | { kind: 'transcript'; path: string; content: Fetched<string[]> };
+type Overlay = { kind: 'help' } | { kind: 'file'; title: string; path: string; content: Fetched<string[]> };
 interface Prompt {
   text: string;
   onYes: () => void;
@@ -245,7 +245,7 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
       content.status === 'ok'
         ? content.value
         : [content.status === 'loading' ? 'loading…' : `cannot read ${path}: ${content.message}`];
-    const headLine = `transcript ${path} — Esc closes`;
+    const headLine = `${overlay.title} ${path} — Esc closes`;
     return {
       length: lines.length + 1,
       at: (index: number) =>
@@ -273,21 +273,22 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
 
   const runAction = (action: ItemAction) => {
     const act = () => {
-      if (action.effect.kind === 'transcript') return openTranscript(action.effect.path);
+      if (action.effect.kind === 'file') return openFile(action.effect.title, action.effect.path);
       engine.enqueue(action.effect.event);
       say(action.done);
     };
     if (action.confirm === null) act();
     else setPrompt({ text: action.confirm, onYes: act });
   };
-  const openTranscript = (path: string) => {
-    setOverlay({ kind: 'transcript', path, content: { status: 'loading' } });
+  const openFile = (title: string, path: string) => {
+    setOverlay({ kind: 'file', title, path, content: { status: 'loading' } });
     setOverlayTop(0);
     deps.readTextFile(path).then(
-      (text) => setOverlay({ kind: 'transcript', path, content: { status: 'ok', value: text.split('\n') } }),
+      (text) => setOverlay({ kind: 'file', title, path, content: { status: 'ok', value: text.split('\n') } }),
       (error: unknown) =>
         setOverlay({
-          kind: 'transcript',
+          kind: 'file',
+          title,
           path,
           content: { status: 'error', message: error instanceof Error ? error.message : String(error) },
         }),
@@ -349,7 +350,7 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
       return setView((current) => (current === 'planner' ? 'item' : 'planner'));
     }
     if (view === 'planner' && (input === 'x' || input === 'l')) return plannerAction(input);
-    if ('drxuml'.includes(input) && input !== '') {
+    if ('drxumlc'.includes(input) && input !== '') {
       const target = flatRows[currentIndex()] ?? null;
       const action = target
         ? buildItemActions(target, state).find((candidate) => candidate.key === input)
@@ -393,7 +394,7 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
       .sort((a, b) => b.requestedAt - a.requestedAt)[0];
     if (!planner) return say('no planner run yet', 'error');
     if (input === 'l') {
-      if (planner.logFilePath) return openTranscript(planner.logFilePath);
+      if (planner.logFilePath) return openFile('transcript', planner.logFilePath);
       return say('the planner run has no transcript', 'error');
     }
     if (planner.status !== 'running' && planner.status !== 'requested')

@@ -16,6 +16,7 @@ export const KEY_BINDINGS: readonly { keys: string; description: string }[] = [
     description: 'merge an approved revision into the default branch and close the item (asks first)',
   },
   { keys: 'l', description: "open the latest run's transcript" },
+  { keys: 'c', description: "open the revision's checks log (local checks)" },
   {
     keys: '/',
     description: 'filter the list by #id, title, status, kind or priority (Enter keeps it, Esc clears it)',

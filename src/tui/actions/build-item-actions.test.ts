@@ -80,7 +80,11 @@ describe('buildItemActions', () => {
     const x = byKey(actions, 'x');
     expect(x.confirm).toBe('Cancel the implementor on #7? The item is parked as blocked.');
     expect(eventOf(x)).toEqual({ type: 'userCancelledRun', sessionID: 'impl-7' });
-    expect(byKey(actions, 'l').effect).toEqual({ kind: 'transcript', path: '/logs/impl-7.jsonl' });
+    expect(byKey(actions, 'l').effect).toEqual({
+      kind: 'file',
+      title: 'transcript',
+      path: '/logs/impl-7.jsonl',
+    });
     expect(byKey(actions, 'l').confirm).toBeNull();
   });
 
@@ -147,6 +151,25 @@ describe('buildItemActions', () => {
     const m = byKey(actions, 'm');
     expect(m.confirm).toBe('Merge flotilla/7 (revision #r7) into the default branch and close #7?');
     expect(eventOf(m)).toEqual({ type: 'userRequestedMerge', workItemID: '7' });
+  });
+
+  it('a revision with a local checks log: c opens it; a CI link is not a file to open', () => {
+    const withLog = (url: string | null) =>
+      actionsFor({ status: 'review', linkedRevision: 'r7' }, [], {
+        revisions: {
+          r7: buildRevision({
+            id: 'r7',
+            workItemID: '7',
+            pipeline: { status: 'failure', url, reason: 'tests failed' },
+          }),
+        },
+      }).actions;
+    expect(byKey(withLog('/repo/.flotilla/logs/checks/c.log'), 'c')).toMatchObject({
+      confirm: null,
+      effect: { kind: 'file', title: 'checks log', path: '/repo/.flotilla/logs/checks/c.log' },
+    });
+    expect(keys(withLog('https://ci.example/runs/1'))).not.toContain('c');
+    expect(keys(withLog(null))).not.toContain('c');
   });
 
   it('approved without a revision: nothing to merge', () => {

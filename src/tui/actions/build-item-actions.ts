@@ -1,17 +1,18 @@
+import { isAbsolute } from 'node:path';
 import type { EngineEvent } from '../../domain/index.ts';
 import type { EngineState } from '../../engine/state-store/index.ts';
 import type { WorkItemRow } from '../view-model/build-work-item-sections.ts';
 
-export type ItemActionKey = 'd' | 'r' | 'x' | 'u' | 'm' | 'l';
+export type ItemActionKey = 'd' | 'r' | 'x' | 'u' | 'm' | 'l' | 'c';
 
-/** Something the user can do to the selected item: an engine event, or opening its transcript. */
+/** Something the user can do to the selected item: an engine event, or opening a file (transcript, log). */
 export interface ItemAction {
   key: ItemActionKey;
   /** Short name for the footer: `dispatch`, `retry`, `cancel`… */
   label: string;
   /** Asked before acting (y/n) when the action is destructive or starts paid work; null acts at once. */
   confirm: string | null;
-  effect: { kind: 'event'; event: EngineEvent } | { kind: 'transcript'; path: string };
+  effect: { kind: 'event'; event: EngineEvent } | { kind: 'file'; title: string; path: string };
   /** Told after acting. */
   done: string;
 }
@@ -127,7 +128,19 @@ export function buildItemActions(row: WorkItemRow, state: EngineState): ItemActi
       key: 'l',
       label: 'transcript',
       confirm: null,
-      effect: { kind: 'transcript', path: latestRun.logFilePath },
+      effect: { kind: 'file', title: 'transcript', path: latestRun.logFilePath },
+      done: '',
+    });
+  }
+
+  // The local provider keeps the checks log as a file; other providers link to their CI instead.
+  const checksLog = item.linkedRevision === null ? null : state.revisions[item.linkedRevision]?.pipeline?.url;
+  if (checksLog && isAbsolute(checksLog)) {
+    actions.push({
+      key: 'c',
+      label: 'checks log',
+      confirm: null,
+      effect: { kind: 'file', title: 'checks log', path: checksLog },
       done: '',
     });
   }

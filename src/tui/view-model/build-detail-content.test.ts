@@ -251,10 +251,26 @@ describe('buildDetailContent', () => {
       build(state, '1', { checksLog: { status: 'ok', value: ['FAIL a.test.ts', '1 failed'] } }),
     );
     expect(text).toContain('checks: ✖ failed — unit tests');
-    expect(text).toContain('log https://ci.example/runs/1');
-    const at = text.indexOf('log https://ci.example/runs/1');
+    expect(text).toContain('checks https://ci.example/runs/1');
+    const at = text.indexOf('checks https://ci.example/runs/1');
     expect(text.slice(at + 1, at + 3)).toEqual(['FAIL a.test.ts', '1 failed']);
     expect(lines(build(state, '1', { checksLog: { status: 'loading' } }))).toContain('loading checks log…');
+  });
+
+  it('a local checks log (a file path), failed or passed, says c opens it', () => {
+    const log = '/repo/.flotilla/logs/checks/checks-abc.log';
+    const state = buildTestState({
+      workItems: [
+        buildWorkItem({ id: '1', status: 'review', linkedRevision: 'r1' }),
+        buildWorkItem({ id: '2', status: 'review', linkedRevision: 'r2' }),
+      ],
+      revisions: [
+        buildRevision({ id: 'r1', workItemID: '1', pipeline: { ...buildPipeline('failure'), url: log } }),
+        buildRevision({ id: 'r2', workItemID: '2', pipeline: { ...buildPipeline('success'), url: log } }),
+      ],
+    });
+    expect(lines(build(state, '1'))).toContain(`log ${log} (c opens it)`);
+    expect(lines(build(state, '2'))).toContain(`log ${log} (c opens it)`);
   });
 
   it('revision with pending or unknown checks', () => {

@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import type { ReviewHistory, RevisionFile } from '../../domain/index.ts';
 import type { EngineState } from '../../engine/state-store/index.ts';
 import { failureKey } from '../../engine/state-store/index.ts';
@@ -147,10 +148,12 @@ export function buildDetailContent(inputs: DetailInputs): DetailContent {
     const pipeline = revision.pipeline;
     if (pipeline === null) head.push({ text: 'checks: unknown', dim: true });
     else if (pipeline.status === 'pending') head.push({ text: 'checks: running…', color: 'yellow' });
-    else if (pipeline.status === 'success') head.push({ text: 'checks: ✔ passed', color: 'green' });
-    else {
+    else if (pipeline.status === 'success') {
+      head.push({ text: 'checks: ✔ passed', color: 'green' });
+      if (pipeline.url) head.push({ text: describeChecksLog(pipeline.url), dim: true });
+    } else {
       head.push({ text: `checks: ✖ failed${pipeline.reason ? ` — ${pipeline.reason}` : ''}`, color: 'red' });
-      if (pipeline.url) head.push({ text: `log ${pipeline.url}`, dim: true });
+      if (pipeline.url) head.push({ text: describeChecksLog(pipeline.url), dim: true });
       pushFetched(head, inputs.checksLog, 'checks log', (lines) =>
         lines.map((text) => ({ text, dim: true })),
       );
@@ -228,4 +231,9 @@ function pushFetched<T>(
 
 function fromLines(lines: DetailLine[], live: boolean): DetailContent {
   return { length: lines.length, at: (index) => lines[index] ?? { text: '' }, live };
+}
+
+/** A local checks log can be opened with `c`; a CI link is shown as it is. */
+function describeChecksLog(url: string): string {
+  return isAbsolute(url) ? `log ${url} (c opens it)` : `checks ${url}`;
 }
