@@ -3,14 +3,14 @@
  * Agent SDK answered by the scripted model server on 127.0.0.1.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDemoRepository } from '../../src/demo/create-demo-repository.ts';
 import { createModelServer, loadScenarioFile, type ModelServer } from '../../src/model-server/index.ts';
 import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
-import { createEngineStatePersistence, openDatabase } from '../../src/storage/index.ts';
+import { createEngineStatePersistence, createSqliteTracker, openDatabase } from '../../src/storage/index.ts';
 import { agentProcessesOf } from '../support/agent-processes-of.ts';
 
 const BIN = join(import.meta.dirname, '../../bin/flotilla.js');
@@ -100,6 +100,15 @@ function slowImplementorScenario(): ScenarioSpec {
       },
     ],
   };
+}
+
+/** Running (a zombie waiting to be reaped counts as gone). */
+function isRunning(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) [ZX]/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
 }
 
 function git(repoRoot: string, args: string[]): string {
@@ -214,6 +223,41 @@ describe('flotilla run', () => {
       server.requests.filter((request) => request.route === undefined && request.kind === 'step'),
     ).toEqual([]);
   }, 180_000);
+
+  it('Ctrl-C during a long checks run kills the checks and removes their worktree; the head stays pending', async () => {
+    const repo = await demoRepository();
+    const pidFile = join(repo.root, '.flotilla', 'checks.pid');
+    const configPath = join(repo.root, 'flotilla.config.json');
+    const config = JSON.parse(readFileSync(configPath, 'utf8')) as { checks: { command: string } };
+    config.checks.command = `echo $$ > '${pidFile}'; sleep 300`;
+    writeFileSync(configPath, JSON.stringify(config, null, 2));
+    const server = await serve(
+      await loadScenarioFile(join(import.meta.dirname, '../../src/demo/demo-scenario.json')),
+    );
+    const run = startRun(repo.root, server, repo.gitEnv);
+    await waitFor(
+      () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '',
+      90_000,
+      'the checks command to start',
+      run.output,
+    );
+    const checksPid = Number(readFileSync(pidFile, 'utf8').trim());
+    run.child.kill('SIGINT');
+    expect(await run.exited, run.output()).toBe(0);
+
+    expect(isRunning(checksPid)).toBe(false);
+    expect(git(repo.root, ['worktree', 'list', '--porcelain'])).not.toContain('flotilla-checks-');
+    expect(git(repo.root, ['worktree', 'list']).trim().split('\n')).toHaveLength(1);
+    const log = readFileSync(join(repo.root, '.flotilla/logs/flotilla.log'), 'utf8');
+    expect(log).toContain('checks cancelled (shutting down)');
+    const db = openDatabase(join(repo.root, '.flotilla/flotilla.db'));
+    try {
+      const revisions = createSqliteTracker(db, { now: Date.now }).revisions.listRevisions();
+      expect(revisions.map((revision) => revision.pipeline?.status)).toContain('pending');
+    } finally {
+      db.close();
+    }
+  }, 150_000);
 
   it('Ctrl-C stops gracefully: the running agent is cancelled, its worktree removed, the run recorded as cancelled', async () => {
     const repo = await demoRepository();
