@@ -1,17 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { CommandError, outputTail, runCommand } from './run-command.ts';
-
-/** True while the process runs; a zombie (killed, not yet reaped by its new parent) counts as gone. */
-function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^\d+ \(.*\) [ZX]/.test(stat);
-  } catch {
-    return false;
-  }
-}
+import { isProcessRunning } from './test-support/is-process-running.ts';
 
 describe('runCommand', () => {
   it('captures stdout and stderr of a successful command', async () => {
@@ -71,7 +61,7 @@ describe('runCommand', () => {
     const grandchild = Number(commandError.stdout.trim());
     expect(grandchild).toBeGreaterThan(0);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(isAlive(grandchild)).toBe(false);
+    expect(isProcessRunning(grandchild)).toBe(false);
   });
 
   it('kills the whole process group when the abort signal fires, and says it was cancelled', async () => {
@@ -91,7 +81,7 @@ describe('runCommand', () => {
     const grandchild = Number(error.stdout.trim());
     expect(grandchild).toBeGreaterThan(0);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(isAlive(grandchild)).toBe(false);
+    expect(isProcessRunning(grandchild)).toBe(false);
   });
 
   it('kills a command whose signal was aborted before it started', async () => {

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createDemoRepository } from '../../src/demo/create-demo-repository.ts';
 import { createModelServer, loadScenarioFile, type ModelServer } from '../../src/model-server/index.ts';
 import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
+import { isProcessRunning } from '../../src/process/test-support/is-process-running.ts';
 import { createEngineStatePersistence, createSqliteTracker, openDatabase } from '../../src/storage/index.ts';
 import { agentProcessesOf } from '../support/agent-processes-of.ts';
 
@@ -100,15 +101,6 @@ function slowImplementorScenario(): ScenarioSpec {
       },
     ],
   };
-}
-
-/** Running (a zombie waiting to be reaped counts as gone). */
-function isRunning(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) [ZX]/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
 }
 
 function git(repoRoot: string, args: string[]): string {
@@ -245,7 +237,7 @@ describe('flotilla run', () => {
     run.child.kill('SIGINT');
     expect(await run.exited, run.output()).toBe(0);
 
-    expect(isRunning(checksPid)).toBe(false);
+    expect(isProcessRunning(checksPid)).toBe(false);
     expect(git(repo.root, ['worktree', 'list', '--porcelain'])).not.toContain('flotilla-checks-');
     expect(git(repo.root, ['worktree', 'list']).trim().split('\n')).toHaveLength(1);
     const log = readFileSync(join(repo.root, '.flotilla/logs/flotilla.log'), 'utf8');

@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { promisify } from 'node:util';
+import { isProcessRunning } from '../../src/process/test-support/is-process-running.ts';
 
 const run = promisify(execFile);
 
@@ -129,10 +130,10 @@ export async function createTmuxSession(options: TmuxSessionOptions): Promise<Tm
       // The server leaves its socket file behind.
       if (socketPath) rmSync(socketPath, { force: true });
       const deadline = Date.now() + 15_000;
-      while (started.some(isAlive) && Date.now() < deadline) {
+      while (started.some(isProcessRunning) && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
-      for (const pid of started.filter(isAlive)) {
+      for (const pid of started.filter(isProcessRunning)) {
         try {
           process.kill(pid, 'SIGKILL');
         } catch {
@@ -173,13 +174,4 @@ export function descendantsOf(root: number): number[] {
     }
   }
   return found;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
 }

@@ -8,6 +8,7 @@ import {
   type TempGitRepo,
 } from '../../engine/runtime-adapter/worktree/create-temp-git-repo.ts';
 import { silentLogger } from '../../logging/logger.ts';
+import { isProcessRunning } from '../../process/test-support/is-process-running.ts';
 import { openDatabase } from '../../storage/index.ts';
 import { createTempDir } from '../../storage/test-support/create-temp-dir.ts';
 import {
@@ -330,7 +331,7 @@ describe('createLocalProvider: checks', () => {
     await provider.close();
     providers.splice(providers.indexOf(provider), 1);
 
-    expect(isRunning(pid)).toBe(false);
+    expect(isProcessRunning(pid)).toBe(false);
     const worktrees = (await repo.git(['worktree', 'list', '--porcelain'])).match(/^worktree /gm) ?? [];
     expect(worktrees).toHaveLength(1);
     const reopened = open({ checksCommand: null });
@@ -347,15 +348,6 @@ async function waitForPid(path: string): Promise<number> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`the checks command never wrote ${path}`);
-}
-
-/** Running (a zombie waiting to be reaped counts as gone). */
-function isRunning(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) [ZX]/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
 }
 
 describe('createLocalProvider: mergeRevision', () => {

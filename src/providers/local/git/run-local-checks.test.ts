@@ -8,6 +8,7 @@ import {
   type TempGitRepo,
 } from '../../../engine/runtime-adapter/worktree/create-temp-git-repo.ts';
 import type { runCommand } from '../../../process/run-command.ts';
+import { isProcessRunning } from '../../../process/test-support/is-process-running.ts';
 import { type RunLocalChecksParams, runLocalChecks } from './run-local-checks.ts';
 
 let repo: TempGitRepo;
@@ -233,28 +234,10 @@ async function expectProcessGone(pid: number): Promise<void> {
   expect(pid).toBeGreaterThan(0);
   const deadline = Date.now() + 5_000;
   while (Date.now() < deadline) {
-    if (!isAlive(pid)) return;
+    if (!isProcessRunning(pid)) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  expect(isAlive(pid)).toBe(false);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    // A zombie still answers signal 0; /proc tells whether it is actually running.
-    return !readStatSync(pid).includes(') Z ');
-  } catch {
-    return false;
-  }
-}
-
-function readStatSync(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return '';
-  }
+  expect(isProcessRunning(pid)).toBe(false);
 }
 
 /** Waits until the command wrote `path` (non-empty), i.e. it is running. */
