@@ -4,21 +4,17 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDemoRepository } from '../../src/demo/create-demo-repository.ts';
-import { createModelServer, loadScenarioFile, type ModelServer } from '../../src/model-server/index.ts';
+import type { ModelServer } from '../../src/model-server/index.ts';
 import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
 import { isProcessRunning } from '../../src/process/test-support/is-process-running.ts';
 import { createEngineStatePersistence, createSqliteTracker, openDatabase } from '../../src/storage/index.ts';
 import { agentProcessesOf } from '../support/agent-processes-of.ts';
+import { createRunFixtures, FLOTILLA_BIN } from '../support/create-run-fixtures.ts';
 
-const BIN = join(import.meta.dirname, '../../bin/flotilla.js');
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const fixtures = createRunFixtures();
+afterEach(() => fixtures.cleanup());
 
 interface Running {
   child: ChildProcess;
@@ -33,7 +29,7 @@ function startRun(
   args: string[] = [],
 ): Running {
   let output = '';
-  const child = spawn(process.execPath, [BIN, 'run', '--headless', ...args], {
+  const child = spawn(process.execPath, [FLOTILLA_BIN, 'run', '--headless', ...args], {
     cwd: repoRoot,
     env: { ...process.env, ...gitEnv, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -45,7 +41,7 @@ function startRun(
     output += chunk.toString();
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  cleanups.push(async () => {
+  fixtures.defer(async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await exited;
   });
@@ -64,18 +60,6 @@ async function waitFor(
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`timed out waiting for ${what}\n${context()}`);
-}
-
-async function demoRepository() {
-  const repo = await createDemoRepository();
-  cleanups.push(() => rm(repo.root, { recursive: true, force: true }));
-  return repo;
-}
-
-async function serve(scenario: ScenarioSpec): Promise<ModelServer> {
-  const server = await createModelServer(scenario);
-  cleanups.push(() => server.close());
-  return server;
 }
 
 /** The planner creates one item; its implementor's first model reply never comes (until the server closes). */
@@ -109,10 +93,8 @@ function git(repoRoot: string, args: string[]): string {
 
 describe('flotilla run', () => {
   it('--until-idle plans, implements, reviews and approves the demo backlog, then exits 0', async () => {
-    const repo = await demoRepository();
-    const server = await serve(
-      await loadScenarioFile(join(import.meta.dirname, '../../src/demo/demo-scenario.json')),
-    );
+    const repo = await fixtures.demoRepository();
+    const server = await fixtures.serve();
     const run = startRun(repo.root, server, repo.gitEnv, ['--until-idle']);
     const code = await run.exited;
     expect(code, run.output()).toBe(0);
@@ -126,8 +108,8 @@ describe('flotilla run', () => {
   }, 120_000);
 
   it('after kill -9 during an implementor run, a restart re-dispatches the item, records the interrupted run as failed, and leaks nothing', async () => {
-    const repo = await demoRepository();
-    const slowServer = await serve(slowImplementorScenario());
+    const repo = await fixtures.demoRepository();
+    const slowServer = await fixtures.serve(slowImplementorScenario());
     const first = startRun(repo.root, slowServer, repo.gitEnv);
     await waitFor(
       () => first.output().includes('implementor started'),
@@ -144,7 +126,7 @@ describe('flotilla run', () => {
     first.child.kill('SIGKILL');
     await first.exited;
 
-    const server = await serve({
+    const server = await fixtures.serve({
       name: 'finish',
       routes: [
         {
@@ -217,15 +199,13 @@ describe('flotilla run', () => {
   }, 180_000);
 
   it('Ctrl-C during a long checks run kills the checks and removes their worktree; the head stays pending', async () => {
-    const repo = await demoRepository();
+    const repo = await fixtures.demoRepository();
     const pidFile = join(repo.root, '.flotilla', 'checks.pid');
     const configPath = join(repo.root, 'flotilla.config.json');
     const config = JSON.parse(readFileSync(configPath, 'utf8')) as { checks: { command: string } };
     config.checks.command = `echo $$ > '${pidFile}'; sleep 300`;
     writeFileSync(configPath, JSON.stringify(config, null, 2));
-    const server = await serve(
-      await loadScenarioFile(join(import.meta.dirname, '../../src/demo/demo-scenario.json')),
-    );
+    const server = await fixtures.serve();
     const run = startRun(repo.root, server, repo.gitEnv);
     await waitFor(
       () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '',
@@ -252,8 +232,8 @@ describe('flotilla run', () => {
   }, 150_000);
 
   it('Ctrl-C stops gracefully: the running agent is cancelled, its worktree removed, the run recorded as cancelled', async () => {
-    const repo = await demoRepository();
-    const server = await serve(slowImplementorScenario());
+    const repo = await fixtures.demoRepository();
+    const server = await fixtures.serve(slowImplementorScenario());
     const run = startRun(repo.root, server, repo.gitEnv);
     await waitFor(
       () => run.output().includes('implementor started'),
@@ -277,7 +257,7 @@ describe('flotilla run', () => {
   }, 90_000);
 
   it("runs agents whose runtime is 'scripted' against the configured scenario, with no model endpoint in the environment", async () => {
-    const repo = await demoRepository();
+    const repo = await fixtures.demoRepository();
     const { copyFile, readFile, writeFile } = await import('node:fs/promises');
     await copyFile(
       join(import.meta.dirname, '../../src/demo/demo-scenario.json'),
@@ -290,7 +270,7 @@ describe('flotilla run', () => {
       JSON.stringify({ ...config, runtimes: scripted, scriptedScenario: 'scenario.json' }),
     );
     const { ANTHROPIC_BASE_URL: _url, ANTHROPIC_API_KEY: _key, ...env } = process.env;
-    const child = spawn(process.execPath, [BIN, 'run', '--until-idle', '--json'], {
+    const child = spawn(process.execPath, [FLOTILLA_BIN, 'run', '--until-idle', '--json'], {
       cwd: repo.root,
       env: { ...env, ...repo.gitEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -317,13 +297,16 @@ describe('flotilla run', () => {
   }, 120_000);
 
   it('exits 2 with the field named when the configuration is malformed', async () => {
-    const repo = await demoRepository();
+    const repo = await fixtures.demoRepository();
     const { writeFile } = await import('node:fs/promises');
     await writeFile(
       join(repo.root, 'flotilla.config.json'),
       '{ "scheduler": { "maxConcurrentAgents": "three" } }\n',
     );
-    const server = await serve({ name: 'unused', routes: [{ name: 'any', steps: [{ text: 'x' }] }] });
+    const server = await fixtures.serve({
+      name: 'unused',
+      routes: [{ name: 'any', steps: [{ text: 'x' }] }],
+    });
     const run = startRun(repo.root, server, repo.gitEnv, ['--until-idle']);
     expect(await run.exited).toBe(2);
     expect(run.output()).toContain('scheduler.maxConcurrentAgents');

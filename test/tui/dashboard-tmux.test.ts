@@ -5,32 +5,17 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDemoRepository } from '../../src/demo/create-demo-repository.ts';
-import { createModelServer, loadScenarioFile, type ModelServer } from '../../src/model-server/index.ts';
+import type { ModelServer } from '../../src/model-server/index.ts';
 import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
 import { agentProcessesOf } from '../support/agent-processes-of.ts';
+import { createRunFixtures, FLOTILLA_BIN } from '../support/create-run-fixtures.ts';
 import { createTmuxSession, type TmuxSession } from './tmux-session.ts';
 
-const BIN = join(import.meta.dirname, '../../bin/flotilla.js');
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-}, 60_000);
-
-async function demoRepository() {
-  const repo = await createDemoRepository();
-  cleanups.push(() => rm(repo.root, { recursive: true, force: true }));
-  return repo;
-}
-
-async function serve(scenario: ScenarioSpec): Promise<ModelServer> {
-  const server = await createModelServer(scenario);
-  cleanups.push(() => server.close());
-  return server;
-}
+const fixtures = createRunFixtures();
+afterEach(() => fixtures.cleanup(), 60_000);
 
 /** `flotilla run` (the dashboard: stdin and stdout are the tmux pane) in `repoRoot`. */
 async function startDashboard(
@@ -39,7 +24,7 @@ async function startDashboard(
   gitEnv: Record<string, string>,
 ): Promise<TmuxSession> {
   const session = await createTmuxSession({
-    command: [process.execPath, BIN, 'run'],
+    command: [process.execPath, FLOTILLA_BIN, 'run'],
     cwd: repoRoot,
     env: {
       ...gitEnv,
@@ -50,7 +35,7 @@ async function startDashboard(
       CI: 'true',
     },
   });
-  cleanups.push(() => session.kill());
+  fixtures.defer(() => session.kill());
   return session;
 }
 
@@ -103,10 +88,8 @@ function slowImplementorScenario(): ScenarioSpec {
 
 describe('flotilla run on a terminal (tmux)', () => {
   it('shows the demo backlog planned, implemented, reviewed and approved, and quits with q', async () => {
-    const repo = await demoRepository();
-    const server = await serve(
-      await loadScenarioFile(join(import.meta.dirname, '../../src/demo/demo-scenario.json')),
-    );
+    const repo = await fixtures.demoRepository();
+    const server = await fixtures.serve();
     const session = await startDashboard(repo.root, server, repo.gitEnv);
     const context = () => logTail(repo.root);
 
@@ -130,7 +113,7 @@ describe('flotilla run on a terminal (tmux)', () => {
   }, 300_000);
 
   it('dispatches a blocked item with d → y, cancels its implementor with x → y (parked as blocked), and quits', async () => {
-    const repo = await demoRepository();
+    const repo = await fixtures.demoRepository();
     const gitEnv = { ...process.env, ...repo.gitEnv };
     // No approved spec, so no planner; two blocked items made with the CLI.
     await writeFile(
@@ -139,12 +122,16 @@ describe('flotilla run on a terminal (tmux)', () => {
     );
     execFileSync('git', ['commit', '--quiet', '-am', 'Spec back to draft'], { cwd: repo.root, env: gitEnv });
     for (const title of ['Add greet(name)', 'Add farewell(name)']) {
-      execFileSync(process.execPath, [BIN, 'work', 'create', '--title', title, '--label', 'status:blocked'], {
-        cwd: repo.root,
-        env: gitEnv,
-      });
+      execFileSync(
+        process.execPath,
+        [FLOTILLA_BIN, 'work', 'create', '--title', title, '--label', 'status:blocked'],
+        {
+          cwd: repo.root,
+          env: gitEnv,
+        },
+      );
     }
-    const server = await serve(slowImplementorScenario());
+    const server = await fixtures.serve(slowImplementorScenario());
     const session = await startDashboard(repo.root, server, repo.gitEnv);
     const context = () =>
       `${logTail(repo.root)}\n--- model server requests ---\n${server.requests.map((r) => `${r.kind} ${r.route ?? ''}`).join('\n')}`;
