@@ -14,6 +14,7 @@ import { createModelServer } from '../model-server/create-model-server.ts';
 import { loadScenarioFile } from '../model-server/load-scenario-file.ts';
 import { createLocalProvider, type LocalProvider } from '../providers/local/create-local-provider.ts';
 import { createEngineStatePersistence, type EngineStatePersistence, openDatabase } from '../storage/index.ts';
+import { acquireRunLock } from './acquire-run-lock.ts';
 import { reapOrphanAgentProcesses } from './reap-orphan-agent-processes.ts';
 
 export interface ControlPlaneOptions {
@@ -32,18 +33,45 @@ export interface ControlPlane {
   recovered: { interruptedRuns: number; reapedWorktrees: string[]; reapedProcesses: number };
   /** Whether checks are running or pending for any open revision. */
   checksPending(): boolean;
-  /** Stops the engine (runs cancelled, worktrees removed), then closes the provider and the database. */
+  /**
+   * Stops the engine (runs cancelled, worktrees removed), cancels checks in flight, closes the provider and
+   * the database, and releases the repository's run lock.
+   */
   close(): Promise<void>;
 }
 
 /**
  * Everything `flotilla run` (and the demo) runs: the local provider on `.flotilla/flotilla.db`, durable run
  * history and planned spec SHAs, the Claude adapter for each role, and the engine — after crash recovery
- * (runs left `running` by a killed process are recorded as failed; their worktrees are reaped).
+ * (runs left `running` by a killed process are recorded as failed; their worktrees are reaped). One control
+ * plane per repository: a second one refuses to start (RunLockError) rather than "recover" the first.
  */
 export async function createControlPlane(options: ControlPlaneOptions): Promise<ControlPlane> {
+  const paths = resolveFlotillaPaths(options.repoRoot);
+  const lock = acquireRunLock(paths.stateDir);
+  try {
+    const controlPlane = await startControlPlane(options, paths);
+    return {
+      ...controlPlane,
+      close: async () => {
+        try {
+          await controlPlane.close();
+        } finally {
+          lock.release();
+        }
+      },
+    };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+async function startControlPlane(
+  options: ControlPlaneOptions,
+  paths: ReturnType<typeof resolveFlotillaPaths>,
+): Promise<ControlPlane> {
   const { repoRoot, config, logger } = options;
-  const paths = resolveFlotillaPaths(repoRoot);
   mkdirSync(paths.logsDir, { recursive: true });
   // Roles whose runtime is `scripted` run the same Claude adapter against a scripted model server.
   const scriptedServer = Object.values(config.runtimes).includes('scripted')

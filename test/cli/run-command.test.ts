@@ -231,6 +231,34 @@ describe('flotilla run', () => {
     }
   }, 150_000);
 
+  it('a second flotilla run in the same repository refuses to start and leaves the first one working', async () => {
+    const repo = await fixtures.demoRepository();
+    const server = await fixtures.serve(slowImplementorScenario());
+    const first = startRun(repo.root, server, repo.gitEnv);
+    await waitFor(
+      () => first.output().includes('implementor started'),
+      60_000,
+      'the implementor to start',
+      first.output,
+    );
+    const agents = agentProcessesOf(repo.root);
+    expect(agents.length).toBeGreaterThan(0);
+
+    const second = startRun(repo.root, server, repo.gitEnv);
+    expect(await second.exited, second.output()).toBe(1);
+    expect(second.output()).toMatch(
+      new RegExp(`flotilla run: flotilla is already running in this repository \\(pid ${first.child.pid} `),
+    );
+    // Nothing of the first was "recovered": its agent, worktree and run are untouched.
+    expect(agentProcessesOf(repo.root)).toEqual(agents);
+    expect(existsSync(join(repo.root, '.worktrees/agent/flotilla/1'))).toBe(true);
+    expect(first.output()).not.toContain('implementor failed');
+
+    first.child.kill('SIGINT');
+    expect(await first.exited, first.output()).toBe(0);
+    expect(existsSync(join(repo.root, '.flotilla/run.lock'))).toBe(false);
+  }, 120_000);
+
   it('Ctrl-C stops gracefully: the running agent is cancelled, its worktree removed, the run recorded as cancelled', async () => {
     const repo = await fixtures.demoRepository();
     const server = await fixtures.serve(slowImplementorScenario());
