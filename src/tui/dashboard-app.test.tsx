@@ -192,7 +192,7 @@ describe('DashboardApp', () => {
   it('the footer lists the keys that apply to the selection', async () => {
     const { frame, until, press } = await renderDashboard();
     await until((value) => selectedLine(value)?.includes('#4') === true, '#4 selected');
-    expect(footer(frame())).toMatch(/^m merge · \? keys · q quit/);
+    expect(footer(frame())).toMatch(/^m merge · v diff · \? keys · q quit/);
     await press('j', 'j');
     await until((value) => footer(value).startsWith('x cancel · l transcript'), 'keys of a running item');
   });
@@ -314,13 +314,36 @@ describe('DashboardApp', () => {
     expect(test.readFiles).toContain(log);
   });
 
+  it('v shows the revision diff file by file, scrollable; Esc closes it', async () => {
+    const { engine, frame, until, press } = await renderDashboard();
+    engine.files.r4 = [
+      {
+        path: 'src/search.ts',
+        status: 'added',
+        patch: ['@@ -0,0 +1,2 @@', '+export const search = (q: string) => q;', '+// end'].join('\n'),
+      },
+      { path: 'assets/icon.png', status: 'added', patch: null },
+    ];
+    await until((value) => selectedLine(value)?.includes('#4') === true, '#4 selected');
+    await press('v');
+    await until('+export const search = (q: string) => q;');
+    const text = frame();
+    expect(text).toContain('diff of revision #r4 (flotilla/4 at');
+    expect(text).toContain('2 files changed: 2 added');
+    expect(text).toContain('src/search.ts (added)');
+    expect(text).toContain('assets/icon.png (added)');
+    expect(text).toContain('binary, or too large to show here');
+    await press(ESC);
+    await until((value) => !value.includes('+export const search'), 'diff closed');
+  });
+
   it('an unreadable transcript says so in the overlay', async () => {
     const { until, press } = await renderDashboard();
     await until('NEEDS YOU');
     await press('j', 'j');
     await until((value) => selectedLine(value)?.includes('#2') === true, '#2 selected');
     await press('l');
-    await until('cannot read /logs/impl-2.jsonl: ENOENT: /logs/impl-2.jsonl');
+    await until('cannot read transcript /logs/impl-2.jsonl: ENOENT: /logs/impl-2.jsonl');
   });
 
   it('a refusal from the engine shows its reason in the footer', async () => {

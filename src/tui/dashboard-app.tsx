@@ -9,7 +9,13 @@ import type { DashboardDeps } from './dashboard-deps.ts';
 import { useDetailData } from './hooks/use-detail-data.ts';
 import { useTerminalSize } from './hooks/use-terminal-size.ts';
 import { useThrottledSubscription } from './hooks/use-throttled-subscription.ts';
-import { buildDetailContent, type DetailContent, type Fetched } from './view-model/build-detail-content.ts';
+import {
+  buildDetailContent,
+  type DetailContent,
+  type DetailLine,
+  type Fetched,
+} from './view-model/build-detail-content.ts';
+import { buildDiffLines } from './view-model/build-diff-lines.ts';
 import { buildHeaderSummary } from './view-model/build-header-summary.ts';
 import { buildHelpContent } from './view-model/build-help-content.ts';
 import { buildListLayout } from './view-model/build-list-layout.ts';
@@ -35,7 +41,8 @@ const RENDER_INTERVAL_MS = 200;
 const FLASH_MS = 8000;
 
 type Phase = 'starting' | 'running' | 'stopping' | 'start-failed';
-type Overlay = { kind: 'help' } | { kind: 'file'; title: string; path: string; content: Fetched<string[]> };
+/** Help, or lines fetched for a title: a file (transcript, checks log) or a revision's diff. */
+type Overlay = { kind: 'help' } | { kind: 'fetched'; title: string; content: Fetched<DetailLine[]> };
 interface Prompt {
   text: string;
   onYes: () => void;
@@ -240,16 +247,15 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
   const overlayContent: DetailContent | null = useMemo(() => {
     if (overlay === null) return null;
     if (overlay.kind === 'help') return buildHelpContent();
-    const { content, path } = overlay;
-    const lines =
+    const { title, content } = overlay;
+    const lines: DetailLine[] =
       content.status === 'ok'
         ? content.value
-        : [content.status === 'loading' ? 'loading…' : `cannot read ${path}: ${content.message}`];
-    const headLine = `${overlay.title} ${path} — Esc closes`;
+        : [{ text: content.status === 'loading' ? 'loading…' : `cannot read ${title}: ${content.message}` }];
+    const headLine: DetailLine = { text: `${title} — Esc closes`, bold: true };
     return {
       length: lines.length + 1,
-      at: (index: number) =>
-        index === 0 ? { text: headLine, bold: true } : { text: lines[index - 1] ?? '' },
+      at: (index: number) => (index === 0 ? headLine : (lines[index - 1] ?? { text: '' })),
       live: false,
     };
   }, [overlay]);
@@ -274,24 +280,36 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
   const runAction = (action: ItemAction) => {
     const act = () => {
       if (action.effect.kind === 'file') return openFile(action.effect.title, action.effect.path);
+      if (action.effect.kind === 'diff') return openDiff(action.effect.revisionID);
       engine.enqueue(action.effect.event);
       say(action.done);
     };
     if (action.confirm === null) act();
     else setPrompt({ text: action.confirm, onYes: act });
   };
-  const openFile = (title: string, path: string) => {
-    setOverlay({ kind: 'file', title, path, content: { status: 'loading' } });
+  /** Shows `title` at once ("loading…"), then the lines `load` resolves to (or why it failed). */
+  const openFetched = (title: string, load: () => Promise<DetailLine[]>) => {
+    setOverlay({ kind: 'fetched', title, content: { status: 'loading' } });
     setOverlayTop(0);
-    deps.readTextFile(path).then(
-      (text) => setOverlay({ kind: 'file', title, path, content: { status: 'ok', value: text.split('\n') } }),
+    load().then(
+      (lines) => setOverlay({ kind: 'fetched', title, content: { status: 'ok', value: lines } }),
       (error: unknown) =>
         setOverlay({
-          kind: 'file',
+          kind: 'fetched',
           title,
-          path,
           content: { status: 'error', message: error instanceof Error ? error.message : String(error) },
         }),
+    );
+  };
+  const openFile = (what: string, path: string) =>
+    openFetched(`${what} ${path}`, async () =>
+      (await deps.readTextFile(path)).split('\n').map((text) => ({ text })),
+    );
+  const openDiff = (revisionID: string) => {
+    const revision = state.revisions[revisionID];
+    const where = revision ? ` (${revision.headRef} at ${revision.headSHA.slice(0, 12)})` : '';
+    openFetched(`diff of revision #${revisionID}${where}`, async () =>
+      buildDiffLines(await engine.getRevisionFiles(revisionID)),
     );
   };
   const askToQuit = () => {
@@ -350,7 +368,7 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
       return setView((current) => (current === 'planner' ? 'item' : 'planner'));
     }
     if (view === 'planner' && (input === 'x' || input === 'l')) return plannerAction(input);
-    if ('drxumlc'.includes(input) && input !== '') {
+    if ('drxumvlc'.includes(input) && input !== '') {
       const target = flatRows[currentIndex()] ?? null;
       const action = target
         ? buildItemActions(target, state).find((candidate) => candidate.key === input)

@@ -96,7 +96,7 @@ describe('buildItemActions', () => {
 
   it('reviewing (idle, with a revision): r runs the reviewer after asking', () => {
     const { actions } = actionsFor({ status: 'review', linkedRevision: 'r7' });
-    expect(keys(actions)).toBe('r');
+    expect(keys(actions)).toBe('rv');
     const r = byKey(actions, 'r');
     expect(r.confirm).toBe('Run the reviewer on #7 now?');
     expect(eventOf(r)).toEqual({ type: 'userRequestedReviewerRun', workItemID: '7' });
@@ -105,7 +105,7 @@ describe('buildItemActions', () => {
   it('review without a revision offers nothing; a running reviewer offers x, not r', () => {
     expect(keys(actionsFor({ status: 'review' }).actions)).toBe('');
     const run = buildReviewerRun({ sessionID: 'rev-7', workItemID: '7', revisionID: 'r7' });
-    expect(keys(actionsFor({ status: 'review', linkedRevision: 'r7' }, [run]).actions)).toBe('xl');
+    expect(keys(actionsFor({ status: 'review', linkedRevision: 'r7' }, [run]).actions)).toBe('xvl');
   });
 
   it('queued: nothing to dispatch again', () => {
@@ -138,7 +138,7 @@ describe('buildItemActions', () => {
   it('failed reviewer: d retries the review (asks first) and r is not offered twice', () => {
     const run = buildReviewerRun({ sessionID: 'rev-7', workItemID: '7', revisionID: 'r7', status: 'failed' });
     const { actions } = actionsFor({ status: 'review', linkedRevision: 'r7' }, [run]);
-    expect(keys(actions)).toBe('dl');
+    expect(keys(actions)).toBe('dvl');
     const d = byKey(actions, 'd');
     expect(d.label).toBe('retry review');
     expect(d.confirm).toBe('Retry the reviewer on #7?');
@@ -147,7 +147,7 @@ describe('buildItemActions', () => {
 
   it('approved with a revision: m merges after asking, naming the branch', () => {
     const { actions } = actionsFor({ status: 'approved', linkedRevision: 'r7' });
-    expect(keys(actions)).toBe('m');
+    expect(keys(actions)).toBe('mv');
     const m = byKey(actions, 'm');
     expect(m.confirm).toBe('Merge flotilla/7 (revision #r7) into the default branch and close #7?');
     expect(eventOf(m)).toEqual({ type: 'userRequestedMerge', workItemID: '7' });
@@ -170,6 +170,14 @@ describe('buildItemActions', () => {
     });
     expect(keys(withLog('https://ci.example/runs/1'))).not.toContain('c');
     expect(keys(withLog(null))).not.toContain('c');
+  });
+
+  it('an item with a revision: v shows its diff; without one, no v', () => {
+    expect(byKey(actionsFor({ status: 'review', linkedRevision: 'r7' }).actions, 'v')).toMatchObject({
+      confirm: null,
+      effect: { kind: 'diff', revisionID: 'r7' },
+    });
+    expect(keys(actionsFor({ status: 'review', linkedRevision: null }).actions)).not.toContain('v');
   });
 
   it('approved without a revision: nothing to merge', () => {

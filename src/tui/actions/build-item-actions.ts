@@ -3,7 +3,7 @@ import type { EngineEvent } from '../../domain/index.ts';
 import type { EngineState } from '../../engine/state-store/index.ts';
 import type { WorkItemRow } from '../view-model/build-work-item-sections.ts';
 
-export type ItemActionKey = 'd' | 'r' | 'x' | 'u' | 'm' | 'l' | 'c';
+export type ItemActionKey = 'd' | 'r' | 'x' | 'u' | 'm' | 'v' | 'l' | 'c';
 
 /** Something the user can do to the selected item: an engine event, or opening a file (transcript, log). */
 export interface ItemAction {
@@ -12,7 +12,10 @@ export interface ItemAction {
   label: string;
   /** Asked before acting (y/n) when the action is destructive or starts paid work; null acts at once. */
   confirm: string | null;
-  effect: { kind: 'event'; event: EngineEvent } | { kind: 'file'; title: string; path: string };
+  effect:
+    | { kind: 'event'; event: EngineEvent }
+    | { kind: 'file'; title: string; path: string }
+    | { kind: 'diff'; revisionID: string };
   /** Told after acting. */
   done: string;
 }
@@ -120,6 +123,16 @@ export function buildItemActions(row: WorkItemRow, state: EngineState): ItemActi
       confirm: `Merge ${revision ? `${revision.headRef} (revision #${revision.id})` : `revision #${item.linkedRevision}`} into the default branch and close #${id}?`,
       effect: { kind: 'event', event: { type: 'userRequestedMerge', workItemID: id } },
       done: `merge of #${id} requested`,
+    });
+  }
+
+  if (item.linkedRevision !== null && state.revisions[item.linkedRevision] !== undefined) {
+    actions.push({
+      key: 'v',
+      label: 'diff',
+      confirm: null,
+      effect: { kind: 'diff', revisionID: item.linkedRevision },
+      done: '',
     });
   }
 
