@@ -20,7 +20,7 @@ import { buildHeaderSummary } from './view-model/build-header-summary.ts';
 import { buildHelpContent } from './view-model/build-help-content.ts';
 import { buildListLayout } from './view-model/build-list-layout.ts';
 import { buildPlannerContent } from './view-model/build-planner-content.ts';
-import { buildViewport } from './view-model/build-viewport.ts';
+import { buildViewport, createWrapCache } from './view-model/build-viewport.ts';
 import {
   buildWorkItemSections,
   type SectionKey,
@@ -118,6 +118,7 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
   const [costUSD, setCostUSD] = useState(0);
   const [clock, setClock] = useState(now());
   const listStarts = useRef<Partial<Record<SectionKey, number>>>({});
+  const wrapCache = useRef(createWrapCache());
   const lastIndex = useRef(0);
   const interrupts = useRef(0);
   const handleInput = useRef<(input: string, key: Key) => void>(() => {});
@@ -264,7 +265,9 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
   const paneWidth = overlayContent ? width : detailWidth;
   const paneTop = overlayContent ? overlayTop : detailTop;
   const effectiveTop = paneContent && !paneContent.live && paneTop === null ? 0 : paneTop;
-  const viewport = paneContent ? buildViewport(paneContent, paneWidth, bodyHeight - 1, effectiveTop) : null;
+  const viewport = paneContent
+    ? buildViewport(paneContent, paneWidth, bodyHeight - 1, effectiveTop, wrapCache.current)
+    : null;
 
   const scrollPane = (delta: number | 'home' | 'end') => {
     if (!paneContent || !viewport) return;

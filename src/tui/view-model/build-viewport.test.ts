@@ -2,7 +2,7 @@ import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { hasControlCharacters } from '../test-support/has-control-characters.ts';
 import type { DetailContent, DetailLine } from './build-detail-content.ts';
-import { buildViewport } from './build-viewport.ts';
+import { buildViewport, createWrapCache } from './build-viewport.ts';
 
 function content(lines: (string | DetailLine)[], live = false): DetailContent {
   const all = lines.map((line) => (typeof line === 'string' ? { text: line } : line));
@@ -12,6 +12,22 @@ const texts = (viewport: ReturnType<typeof buildViewport>) => viewport.rows.map(
 const numbered = (count: number) => Array.from({ length: count }, (_, index) => `line ${index}`);
 
 describe('buildViewport', () => {
+  it('with a wrap cache: the same rows as without, long lines wrapped once per width', () => {
+    const long = `${'wörd '.repeat(12)}end`;
+    const lines = [long, 'short', long, `${'x'.repeat(30)}ünïcode fits`];
+    const cache = createWrapCache();
+    const cached = buildViewport(content(lines), 30, 20, 0, cache);
+    expect(texts(cached)).toEqual(texts(buildViewport(content(lines), 30, 20, 0)));
+    // The long line (twice on screen) and the one that only fits after measuring are kept; short ones are not.
+    expect([...cache.wrapped.keys()].sort()).toEqual([lines[3], long].sort());
+    expect(texts(buildViewport(content(lines), 30, 20, 0, cache))).toEqual(texts(cached));
+
+    const narrower = buildViewport(content(lines), 20, 20, 0, cache);
+    expect(cache.width).toBe(20);
+    expect(texts(narrower)).toEqual(texts(buildViewport(content(lines), 20, 20, 0)));
+    for (const text of texts(narrower)) expect(stringWidth(text)).toBeLessThanOrEqual(20);
+  });
+
   it('shows lines from top, and says whether the end is visible', () => {
     const lines = numbered(10);
     const first = buildViewport(content(lines), 20, 4, 0);

@@ -8,6 +8,22 @@ export interface ViewportRow {
   text: string;
 }
 
+/**
+ * Wrapped forms of lines that did not fit, by text, for one width: a live stream shows the same lines frame
+ * after frame, and measuring and wrapping them is most of what building a viewport costs. Cleared when the
+ * width changes or it grows past MAX_CACHED_LINES.
+ */
+export interface WrapCache {
+  width: number;
+  wrapped: Map<string, string[]>;
+}
+
+const MAX_CACHED_LINES = 4_000;
+
+export function createWrapCache(): WrapCache {
+  return { width: 0, wrapped: new Map() };
+}
+
 export interface Viewport {
   rows: ViewportRow[];
   /** First content line shown. */
@@ -26,8 +42,13 @@ export function buildViewport(
   width: number,
   height: number,
   top: number | null,
+  cache: WrapCache = createWrapCache(),
 ): Viewport {
   const wrapWidth = Math.max(1, width);
+  if (cache.width !== wrapWidth || cache.wrapped.size > MAX_CACHED_LINES) {
+    cache.width = wrapWidth;
+    cache.wrapped.clear();
+  }
   const wrap = (index: number): ViewportRow[] => {
     const line = content.at(index);
     if (line.rule) return [{ line, text: '─'.repeat(wrapWidth) }];
@@ -36,10 +57,16 @@ export function buildViewport(
     // Most lines fit, and wrap-ansi measures every word and character (~0.5 ms for an 80-column line with
     // one non-ASCII character): a line at most half as long as the width fits (no character is wider than
     // two columns), and measuring it once costs a fraction of wrapping it.
-    if (text.length * 2 <= wrapWidth || stringWidth(text) <= wrapWidth) return [{ line, text }];
-    return wrapAnsi(text, wrapWidth, { hard: true, trim: false })
-      .split('\n')
-      .map((part) => ({ line, text: part }));
+    if (text.length * 2 <= wrapWidth) return [{ line, text }];
+    let parts = cache.wrapped.get(text);
+    if (parts === undefined) {
+      parts =
+        stringWidth(text) <= wrapWidth
+          ? [text]
+          : wrapAnsi(text, wrapWidth, { hard: true, trim: false }).split('\n');
+      cache.wrapped.set(text, parts);
+    }
+    return parts.map((part) => ({ line, text: part }));
   };
   if (height <= 0 || content.length === 0) return { rows: [], top: 0, atEnd: true };
 
