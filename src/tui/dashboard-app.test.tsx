@@ -379,6 +379,15 @@ describe('DashboardApp', () => {
     await until((value) => (value.split('\n')[0] ?? '').includes('$0.30 ($1.80 all runs)'));
   });
 
+  it('the header counts revisions whose checks are pending', async () => {
+    const state = buildBoardState();
+    const revision = state.revisions.r4;
+    if (!revision) throw new Error('the board has revision r4');
+    state.revisions.r4 = { ...revision, pipeline: { status: 'pending', url: null, reason: null } };
+    const { until } = await renderDashboard(state);
+    await until((value) => (value.split('\n')[0] ?? '').includes('checks 1'), 'checks in the header');
+  });
+
   it('f asks the engine to refresh', async () => {
     const { engine, until, press } = await renderDashboard();
     await until('NEEDS YOU');

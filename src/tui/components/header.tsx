@@ -44,6 +44,7 @@ export function Header({ summary, costUSD, previousCostUSD, repositoryLabel, now
           agents {summary.running}/{summary.maxAgents}
         </Text>
         {summary.queued > 0 ? <Text color="yellow"> +{summary.queued} queued</Text> : null}
+        {summary.checksPending > 0 ? <Text color="yellow"> · checks {summary.checksPending}</Text> : null}
         <Text> │ </Text>
         <Text>${costUSD.toFixed(2)}</Text>
         {previousCostUSD ? <Text dimColor> (${(previousCostUSD + costUSD).toFixed(2)} all runs)</Text> : null}

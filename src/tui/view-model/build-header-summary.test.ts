@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  buildPipeline,
   buildPlannerRun,
+  buildRevision,
   buildSpec,
   buildTestState,
   buildWorkItem,
@@ -24,6 +26,19 @@ describe('buildHeaderSummary', () => {
       maxAgents: 4,
       openItems: 2,
     });
+  });
+
+  it('counts the revisions whose checks are pending', () => {
+    const state = buildTestState({
+      revisions: [
+        buildRevision({ id: 'r1', workItemID: '1', pipeline: buildPipeline('pending') }),
+        buildRevision({ id: 'r2', workItemID: '2', pipeline: buildPipeline('success') }),
+        buildRevision({ id: 'r3', workItemID: '3', pipeline: buildPipeline('pending') }),
+        buildRevision({ id: 'r4', workItemID: '4', pipeline: null }),
+      ],
+    });
+    expect(buildHeaderSummary(state, scheduler).checksPending).toBe(2);
+    expect(buildHeaderSummary(buildTestState(), scheduler).checksPending).toBe(0);
   });
 
   it('planner running: the newest planner run that is requested or running', () => {

@@ -10,6 +10,8 @@ export interface HeaderSummary {
   running: number;
   queued: number;
   maxAgents: number;
+  /** Revisions whose checks are pending: running now, or waiting to run. */
+  checksPending: number;
   /** Shown items by display status group, for the one-line overview. */
   openItems: number;
 }
@@ -49,6 +51,9 @@ export function buildHeaderSummary(
     running: scheduler.active,
     queued: scheduler.queued,
     maxAgents: scheduler.maxConcurrentAgents,
+    checksPending: Object.values(state.revisions).filter(
+      (revision) => revision.pipeline?.status === 'pending',
+    ).length,
     openItems: Object.values(state.workItems).filter((item) => item.status !== 'closed').length,
   };
 }
