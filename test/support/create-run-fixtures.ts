@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { createDemoRepository } from '../../src/demo/create-demo-repository.ts';
 import { createModelServer, loadScenarioFile, type ModelServer } from '../../src/model-server/index.ts';
 import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
+import { agentProcessesOf } from './agent-processes-of.ts';
 
 type DemoRepository = Awaited<ReturnType<typeof createDemoRepository>>;
 
@@ -11,7 +12,8 @@ const DEMO_SCENARIO = join(import.meta.dirname, '../../src/demo/demo-scenario.js
 
 /**
  * What the end-to-end tests of `flotilla run` set up — the demo repository, a scripted model server — and
- * take down afterwards, last first. Call `cleanup()` in afterEach.
+ * take down afterwards, last first (agent processes a killed flotilla left behind included). Call `cleanup()`
+ * in afterEach.
  */
 export interface RunFixtures {
   /** The demo repository (an approved spec, agent definitions, config), removed at cleanup. */
@@ -28,7 +30,17 @@ export function createRunFixtures(): RunFixtures {
   return {
     async demoRepository() {
       const repo = await createDemoRepository();
-      steps.push(() => rm(repo.root, { recursive: true, force: true }));
+      steps.push(async () => {
+        // A test that failed midway may have left agents behind (its flotilla was killed): end them too.
+        for (const pid of agentProcessesOf(repo.root)) {
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            // Already gone.
+          }
+        }
+        await rm(repo.root, { recursive: true, force: true });
+      });
       return repo;
     },
     async serve(scenario) {
