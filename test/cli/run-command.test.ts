@@ -259,30 +259,34 @@ describe('flotilla run', () => {
     expect(existsSync(join(repo.root, '.flotilla/run.lock'))).toBe(false);
   }, 120_000);
 
-  it('Ctrl-C stops gracefully: the running agent is cancelled, its worktree removed, the run recorded as cancelled', async () => {
-    const repo = await fixtures.demoRepository();
-    const server = await fixtures.serve(slowImplementorScenario());
-    const run = startRun(repo.root, server, repo.gitEnv);
-    await waitFor(
-      () => run.output().includes('implementor started'),
-      60_000,
-      'the implementor to start',
-      run.output,
-    );
-    run.child.kill('SIGINT');
-    expect(await run.exited, run.output()).toBe(0);
-    expect(run.output()).toContain('stopping — cancelling runs and removing worktrees');
-    expect(run.output()).toMatch(/implementor failed \(cancelled\)/);
-    expect(existsSync(join(repo.root, '.worktrees/agent/flotilla/1'))).toBe(false);
-    expect(agentProcessesOf(repo.root)).toEqual([]);
-    const db = openDatabase(join(repo.root, '.flotilla/flotilla.db'));
-    try {
-      const runs = createEngineStatePersistence(db).listRuns({ limit: 5 });
-      expect(runs.find((r) => r.role === 'implementor')?.status).toBe('cancelled');
-    } finally {
-      db.close();
-    }
-  }, 90_000);
+  it.each(['SIGINT', 'SIGHUP'] as const)(
+    '%s stops gracefully: the running agent is cancelled, its worktree removed, the run recorded as cancelled',
+    async (signal) => {
+      const repo = await fixtures.demoRepository();
+      const server = await fixtures.serve(slowImplementorScenario());
+      const run = startRun(repo.root, server, repo.gitEnv);
+      await waitFor(
+        () => run.output().includes('implementor started'),
+        60_000,
+        'the implementor to start',
+        run.output,
+      );
+      run.child.kill(signal);
+      expect(await run.exited, run.output()).toBe(0);
+      expect(run.output()).toContain('stopping — cancelling runs and removing worktrees');
+      expect(run.output()).toMatch(/implementor failed \(cancelled\)/);
+      expect(existsSync(join(repo.root, '.worktrees/agent/flotilla/1'))).toBe(false);
+      expect(agentProcessesOf(repo.root)).toEqual([]);
+      const db = openDatabase(join(repo.root, '.flotilla/flotilla.db'));
+      try {
+        const runs = createEngineStatePersistence(db).listRuns({ limit: 5 });
+        expect(runs.find((r) => r.role === 'implementor')?.status).toBe('cancelled');
+      } finally {
+        db.close();
+      }
+    },
+    90_000,
+  );
 
   it("runs agents whose runtime is 'scripted' against the configured scenario, with no model endpoint in the environment", async () => {
     const repo = await fixtures.demoRepository();

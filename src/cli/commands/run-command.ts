@@ -125,8 +125,9 @@ export function registerRunCommand(program: Command): void {
         err('flotilla run: stopping — cancelling runs and removing worktrees (Ctrl-C again to force)');
         void controlPlane.close();
       };
-      process.on('SIGINT', onSignal);
-      process.on('SIGTERM', onSignal);
+      // SIGHUP: the terminal or SSH session went away; stop as cleanly as on Ctrl-C.
+      const stopSignals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+      for (const signal of stopSignals) process.on(signal, onSignal);
 
       try {
         await engine.start();
@@ -155,8 +156,7 @@ export function registerRunCommand(program: Command): void {
         }
       } finally {
         await controlPlane.close();
-        process.off('SIGINT', onSignal);
-        process.off('SIGTERM', onSignal);
+        for (const signal of stopSignals) process.off(signal, onSignal);
         logger.close();
       }
     });
