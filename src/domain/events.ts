@@ -31,7 +31,8 @@ export type EngineEvent =
   | UserRequestedReviewerRun
   | UserCancelledRun
   | UserTransitionedStatus
-  | UserRequestedMerge;
+  | UserRequestedMerge
+  | UserRequestedPlannerRun;
 
 export type EngineEventType = EngineEvent['type'];
 
@@ -228,6 +229,14 @@ export interface UserTransitionedStatus {
 export interface UserRequestedMerge {
   type: 'userRequestedMerge';
   workItemID: string;
+}
+
+/**
+ * Plan the approved specs that are not planned at their current version now — after the planner failed out of
+ * its attempts or was cancelled, when nothing would start it until a spec changes. With a fresh attempt budget.
+ */
+export interface UserRequestedPlannerRun {
+  type: 'userRequestedPlannerRun';
 }
 
 /** The events that end a run; accepted even while the engine is shutting down. */

@@ -3,7 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineState } from '../engine/state-store/index.ts';
 import {
   buildImplementorRun,
+  buildPlannerRun,
   buildRevision,
+  buildSpec,
   buildTestState,
   buildWorkItem,
 } from '../engine/test-support/index.ts';
@@ -386,6 +388,37 @@ describe('DashboardApp', () => {
     state.revisions.r4 = { ...revision, pipeline: { status: 'pending', url: null, reason: null } };
     const { until } = await renderDashboard(state);
     await until((value) => (value.split('\n')[0] ?? '').includes('checks 1'), 'checks in the header');
+  });
+
+  it('planner view: d plans the unplanned approved specs after asking; refused while the planner runs', async () => {
+    const state = {
+      ...buildBoardState(),
+      ...buildTestState({
+        specs: [buildSpec({ filePath: 'docs/specs/a.md', blobSHA: 'a2' })],
+        lastPlannedSHAs: { 'docs/specs/a.md': 'a1' },
+      }),
+      workItems: buildBoardState().workItems,
+    };
+    const { engine, until, press } = await renderDashboard(state);
+    await until('NEEDS YOU');
+    await press('p');
+    await press('d');
+    await until('Run the planner now (1 approved spec not planned at the current version)? (y/n)');
+    await press('y');
+    await until('planner run requested');
+    expect(engine.enqueued).toEqual([{ type: 'userRequestedPlannerRun' }]);
+
+    engine.setState((current) => ({
+      ...current,
+      agentRuns: {
+        ...current.agentRuns,
+        p1: buildPlannerRun({ sessionID: 'p1', status: 'running', requestedAt: Date.now() }),
+      },
+    }));
+    await until('session p1');
+    await press('d');
+    await until('the planner is already running');
+    expect(engine.enqueued).toHaveLength(1);
   });
 
   it('f asks the engine to refresh', async () => {

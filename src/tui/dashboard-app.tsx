@@ -1,6 +1,7 @@
 import { Box, type Key, Text, useApp, useInput } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { type EngineEvent, isAgentRunActive } from '../domain/index.ts';
+import { getActivePlannerRun, getSpecsRequiringPlanning } from '../engine/state-store/selectors/index.ts';
 import { buildItemActions, type ItemAction } from './actions/build-item-actions.ts';
 import { DetailPane } from './components/detail-pane.tsx';
 import { Header } from './components/header.tsx';
@@ -370,7 +371,7 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
       setDetailTop(null);
       return setView((current) => (current === 'planner' ? 'item' : 'planner'));
     }
-    if (view === 'planner' && (input === 'x' || input === 'l')) return plannerAction(input);
+    if (view === 'planner' && (input === 'x' || input === 'l' || input === 'd')) return plannerAction(input);
     if ('drxumvlc'.includes(input) && input !== '') {
       const target = flatRows[currentIndex()] ?? null;
       const action = target
@@ -409,7 +410,8 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
     setFilter({ text: `${text}${typed}`.slice(0, 200), editing: true });
   };
 
-  const plannerAction = (input: 'x' | 'l') => {
+  const plannerAction = (input: 'x' | 'l' | 'd') => {
+    if (input === 'd') return askToPlan();
     const planner = Object.values(state.agentRuns)
       .filter((run) => run.role === 'planner')
       .sort((a, b) => b.requestedAt - a.requestedAt)[0];
@@ -425,6 +427,22 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
       onYes: () => {
         engine.enqueue({ type: 'userCancelledRun', sessionID: planner.sessionID });
         say('cancel of the planner requested');
+      },
+    });
+  };
+
+  /** After the planner failed out of its attempts or was cancelled, nothing plans until a spec changes. */
+  const askToPlan = () => {
+    if (getActivePlannerRun(state) !== null) return say('the planner is already running', 'error');
+    if (state.dispatchQueue.some((entry) => entry.command.type === 'requestPlannerRun'))
+      return say('a planner run is already queued', 'error');
+    const unplanned = getSpecsRequiringPlanning(state).length;
+    if (unplanned === 0) return say('every approved spec is planned at its current version', 'error');
+    setPrompt({
+      text: `Run the planner now (${unplanned} approved spec${unplanned === 1 ? '' : 's'} not planned at the current version)?`,
+      onYes: () => {
+        engine.enqueue({ type: 'userRequestedPlannerRun' });
+        say('planner run requested');
       },
     });
   };

@@ -21,7 +21,11 @@ export const KEY_BINDINGS: readonly { keys: string; description: string }[] = [
     keys: '/',
     description: 'filter the list by #id, title, status, kind or priority (Enter keeps it, Esc clears it)',
   },
-  { keys: 'p', description: "show the planner's live stream / back to the item" },
+  {
+    keys: 'p',
+    description:
+      "show the planner's live stream / back to the item; there d plans the approved specs now, x cancels",
+  },
   { keys: 'f', description: 'refresh: poll the tracker and specs now' },
   { keys: '?', description: 'this help' },
   { keys: 'q  Ctrl-C', description: 'quit (asks when agents are running; Ctrl-C twice forces)' },

@@ -284,6 +284,37 @@ describe('engine: failure paths', () => {
     expect(h.provider.control.revisionRecords()).toEqual([]);
   });
 
+  it('a planner out of attempts plans again when the user asks (userRequestedPlannerRun), with a fresh budget', async () => {
+    const h = use(
+      createEngineHarness({
+        config: { scheduler: { maxAttempts: 2 } },
+        script: {
+          planner: [
+            buildFailureRun('error', 'overloaded (1)'),
+            buildFailureRun('error', 'overloaded (2)'),
+            buildResultRun(buildPlannerResult()),
+          ],
+        },
+      }),
+    );
+    h.provider.control.addSpec({ filePath: 'docs/specs/a.md', frontmatterStatus: 'approved' });
+    await h.engine.start();
+    await h.settle();
+    expect(h.runs('planner').map((run) => run.status)).toEqual(['failed', 'failed']);
+    expect(h.engine.getState().lastPlannedSHAs).toEqual({});
+
+    h.engine.enqueue({ type: 'userRequestedPlannerRun' });
+    await h.settle();
+    expect(h.runs('planner').map((run) => run.status)).toEqual(['failed', 'failed', 'completed']);
+    expect(Object.keys(h.engine.getState().lastPlannedSHAs)).toEqual(['docs/specs/a.md']);
+    expect(h.engine.getState().failures.planner).toBeUndefined();
+
+    // Everything is planned now: asking again starts nothing.
+    h.engine.enqueue({ type: 'userRequestedPlannerRun' });
+    await h.settle();
+    expect(h.runs('planner')).toHaveLength(3);
+  });
+
   it('a user cancel stops the run and parks the item as blocked instead of restarting it', async () => {
     const h = use(createEngineHarness({ script: { implementor: [buildHangingRun()] } }));
     h.provider.control.addWorkItem({ title: 'Task', status: 'pending' });

@@ -1,11 +1,6 @@
-import type { EngineCommand, RequestPlannerRun } from '../../domain/index.ts';
-import type { EngineState } from '../state-store/engine-state.ts';
-import {
-  getActivePlannerRun,
-  getApprovedSpecSHAs,
-  getSpecsRequiringPlanning,
-} from '../state-store/selectors/index.ts';
+import { getActivePlannerRun } from '../state-store/selectors/index.ts';
 import type { Handler } from './handler.ts';
+import { requestPlanningIfNeeded } from './request-planning-if-needed.ts';
 
 /**
  * specChanged → plan when something needs it and no planner is active; plannerCompleted → apply the result
@@ -29,15 +24,3 @@ export const handlePlanning: Handler = (event, state, config) => {
       return [];
   }
 };
-
-/** The planner always gets every approved spec, with the SHAs it will be recorded as having planned. */
-function requestPlanningIfNeeded(state: EngineState): EngineCommand[] {
-  if (getSpecsRequiringPlanning(state).length === 0) return [];
-  const specSHAs = getApprovedSpecSHAs(state);
-  const command: RequestPlannerRun = {
-    type: 'requestPlannerRun',
-    specPaths: Object.keys(specSHAs),
-    specSHAs,
-  };
-  return [command];
-}

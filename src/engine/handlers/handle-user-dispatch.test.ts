@@ -7,6 +7,7 @@ import {
   buildRevision,
   buildSampleEventList,
   buildSampleState,
+  buildSpec,
   buildTestState,
   buildWorkItem,
   runHandlerAfterUpdate,
@@ -217,5 +218,34 @@ describe('handleUserDispatch on userTransitionedStatus', () => {
         before,
       ),
     ).toEqual([{ type: 'transitionWorkItemStatus', workItemID: 'wi-1', newStatus, cause: 'user' }]);
+  });
+});
+
+describe('handleUserDispatch on userRequestedPlannerRun', () => {
+  const event = { type: 'userRequestedPlannerRun' } as const;
+  const specs = [
+    buildSpec({ filePath: 'a.md', blobSHA: 'a2' }),
+    buildSpec({ filePath: 'b.md', blobSHA: 'b1' }),
+  ];
+
+  it('requests a planner run with every approved spec when one is not planned at its current version', () => {
+    const state = buildTestState({ specs, lastPlannedSHAs: { 'a.md': 'a1', 'b.md': 'b1' } });
+    expect(runHandlerAfterUpdate(handleUserDispatch, event, state)).toEqual([
+      { type: 'requestPlannerRun', specPaths: ['a.md', 'b.md'], specSHAs: { 'a.md': 'a2', 'b.md': 'b1' } },
+    ]);
+  });
+
+  it('does nothing when every approved spec is planned at its current version', () => {
+    const state = buildTestState({ specs, lastPlannedSHAs: { 'a.md': 'a2', 'b.md': 'b1' } });
+    expect(runHandlerAfterUpdate(handleUserDispatch, event, state)).toEqual([]);
+  });
+
+  it('does nothing while a planner run is active', () => {
+    const state = buildTestState({
+      specs,
+      lastPlannedSHAs: {},
+      agentRuns: [buildPlannerRun({ sessionID: 'p1', status: 'running' })],
+    });
+    expect(runHandlerAfterUpdate(handleUserDispatch, event, state)).toEqual([]);
   });
 });

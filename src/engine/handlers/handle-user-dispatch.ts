@@ -1,8 +1,13 @@
 import { type EngineCommand, isAgentRunActive, type UserCancelledRun } from '../../domain/index.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
+import { getActivePlannerRun } from '../state-store/selectors/index.ts';
 import type { Handler } from './handler.ts';
+import { requestPlanningIfNeeded } from './request-planning-if-needed.ts';
 
-/** Turns a human's dispatch, cancel, status and merge actions into commands (they pass the same guards and policy). */
+/**
+ * Turns a human's dispatch, cancel, status, merge and planning actions into commands (they pass the same guards
+ * and policy).
+ */
 export const handleUserDispatch: Handler = (event, state) => {
   switch (event.type) {
     case 'userRequestedImplementorRun': {
@@ -36,6 +41,9 @@ export const handleUserDispatch: Handler = (event, state) => {
       if (state.revisions[workItem.linkedRevision] === undefined) return [];
       return [{ type: 'mergeRevision', workItemID: workItem.id, revisionID: workItem.linkedRevision }];
     }
+    case 'userRequestedPlannerRun':
+      if (getActivePlannerRun(state) !== null) return [];
+      return requestPlanningIfNeeded(state);
     case 'userCancelledRun':
       return cancelRun(event, state);
     case 'userTransitionedStatus':

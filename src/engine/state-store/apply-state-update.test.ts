@@ -1100,10 +1100,17 @@ describe('user actions', () => {
     expect(Object.keys(state.failures)).toEqual(['implementor:wi-1', 'reviewer:wi-2']);
   });
 
+  it("userRequestedPlannerRun clears only the planner's failures", () => {
+    const before = buildTestState({ failures: { planner: record, 'implementor:wi-1': record } });
+    const { state } = apply(before, { type: 'userRequestedPlannerRun' });
+    expect(Object.keys(state.failures)).toEqual(['implementor:wi-1']);
+  });
+
   it('user requests with no failure to clear return the same state', () => {
     const before = buildTestState({ failures: { 'implementor:wi-2': record } });
     expect(apply(before, { type: 'userRequestedImplementorRun', workItemID: 'wi-1' }).state).toBe(before);
     expect(apply(before, { type: 'userRequestedReviewerRun', workItemID: 'wi-1' }).state).toBe(before);
+    expect(apply(before, { type: 'userRequestedPlannerRun' }).state).toBe(before);
   });
 
   it("userTransitionedStatus clears the item's failures and review rounds, nothing else", () => {

@@ -149,6 +149,8 @@ export function applyStateUpdate(state: EngineState, event: EngineEvent): StateU
     case 'userRequestedMerge':
       // Nothing to record: the merge's own result events (or its rejection) change the state.
       return unchanged(state);
+    case 'userRequestedPlannerRun':
+      return unchanged(withFailures(state, omitKeys(state.failures, [failureKey('planner')])));
 
     default: {
       // Compile-time exhaustiveness: a new event type without a case makes `event` not `never` here.

@@ -203,6 +203,7 @@ export function buildSampleEvents(): SampleEvents {
       newStatus: 'pending',
     },
     userRequestedMerge: { type: 'userRequestedMerge', workItemID: ID.approvedItem },
+    userRequestedPlannerRun: { type: 'userRequestedPlannerRun' },
   };
 }
 

@@ -95,6 +95,14 @@ export function buildSampleState(): EngineState {
       },
     ],
     failures: {
+      // An earlier planner run failed once (a user's userRequestedPlannerRun clears it).
+      planner: {
+        attempts: 1,
+        lastReason: 'error',
+        lastError: 'invalid structured output',
+        lastFailedAt: 700,
+        lastSessionID: 'planner-earlier',
+      },
       [`implementor:${ID.blockedItem}`]: {
         attempts: 3,
         lastReason: 'timeout',
