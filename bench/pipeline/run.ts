@@ -5,7 +5,10 @@
  * writes a module and its test, runs `npm test` and commits; the reviewer approves at once. Prints, per item,
  * the wall time split into phases (median / p90 / max), the total wall time and throughput, then worktree
  * creation through the worktree manager vs a bare `git worktree add` of the same repository.
- * Run: npm run bench:pipeline  (ITEMS=20, WORKTREE_RUNS=20, TIMEOUT=600 seconds)
+ * With several concurrency levels (AGENTS=3,10,20) each level runs on a fresh repository and a table compares
+ * them: items/min, queue wait, peak RSS of the control plane and of all agent processes, control-plane CPU.
+ * Run: npm run bench:pipeline  (ITEMS=20, AGENTS=3, WORKTREE_RUNS=20, TIMEOUT=600 seconds)
+ *      npm run bench:pipeline:scale  (ITEMS=40, AGENTS=3,10,20; the worktree comparison is skipped)
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,9 +21,11 @@ import { createWorktreeManager } from '../../src/engine/runtime-adapter/worktree
 import type { LogFields, Logger } from '../../src/logging/logger.ts';
 import { createModelServer, type Route, type Scenario } from '../../src/model-server/index.ts';
 import { runGit } from '../../src/process/run-command.ts';
+import { createProcessTreeSampler } from './sample-process-tree.ts';
 
 const ITEMS = Number(process.env.ITEMS ?? 20);
-const WORKTREE_RUNS = Number(process.env.WORKTREE_RUNS ?? 20);
+const AGENT_COUNTS = (process.env.AGENTS ?? '3').split(',').map((count) => Number(count.trim()));
+const WORKTREE_RUNS = Number(process.env.WORKTREE_RUNS ?? (AGENT_COUNTS.length > 1 ? 0 : 20));
 const TIMEOUT_S = Number(process.env.TIMEOUT ?? 600);
 const SPEC_PATH = 'docs/specs/modules.md';
 const PRIORITIES = ['high', 'medium', 'low'] as const;
@@ -43,7 +48,7 @@ const AGENTS = {
 
 const moduleName = (n: number) => `module${n}`;
 
-function repositoryFiles(): Record<string, string> {
+function repositoryFiles(agents: number): Record<string, string> {
   const files: Record<string, string> = {
     'package.json': `${JSON.stringify(
       { name: 'modules', version: '1.0.0', type: 'module', private: true, scripts: { test: 'node --test' } },
@@ -57,7 +62,7 @@ function repositoryFiles(): Record<string, string> {
         checks: { command: 'npm test', timeout: 120 },
         worktree: { setupCommand: 'none' },
         pollIntervals: { workItems: 2, revisions: 2, specs: 2 },
-        scheduler: { maxConcurrentAgents: 3 },
+        scheduler: { maxConcurrentAgents: agents },
         maxAgentDuration: 300,
         shutdownTimeout: 30,
       },
@@ -96,9 +101,9 @@ function repositoryFiles(): Record<string, string> {
   return files;
 }
 
-async function createRepository(): Promise<string> {
+async function createRepository(agents: number): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'flotilla-bench-pipeline-'));
-  for (const [path, content] of Object.entries(repositoryFiles())) {
+  for (const [path, content] of Object.entries(repositoryFiles(agents))) {
     await mkdir(dirname(join(root, path)), { recursive: true });
     await writeFile(join(root, path), content);
   }
@@ -266,7 +271,22 @@ function createChecksLogger(onChecks: (revisionID: string, what: 'started' | 'fi
   return { debug: () => {}, info: note, warn: () => {}, error: () => {} };
 }
 
-async function runPipeline(root: string): Promise<void> {
+/** One concurrency level's figures, for the comparison table. */
+interface ScaleRow {
+  agents: number;
+  approved: number;
+  wallMs: number;
+  itemsPerMin: number;
+  queueWaitMedianMs: number;
+  queueWaitP90Ms: number;
+  peakRunning: number;
+  controlPlaneRss: number;
+  agentsRss: number;
+  controlPlaneCpuPercent: number;
+  failedRuns: number;
+}
+
+async function runPipeline(root: string): Promise<ScaleRow> {
   const server = await createModelServer(buildScenario());
   const loaded = await loadConfig(root);
   if (!loaded.ok) throw new Error(`invalid configuration: ${loaded.errors.join('; ')}`);
@@ -353,6 +373,14 @@ async function runPipeline(root: string): Promise<void> {
     }
   });
 
+  let peakRunning = 0;
+  engine.onEvent(() => {
+    const running = Object.values(engine.getState().agentRuns).filter(
+      (run) => run.status === 'running',
+    ).length;
+    peakRunning = Math.max(peakRunning, running);
+  });
+
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -360,15 +388,20 @@ async function runPipeline(root: string): Promise<void> {
   timer.unref();
   const startedAt = Date.now();
   let endedAt = startedAt;
+  const sampler = createProcessTreeSampler();
+  const cpuAtStart = process.cpuUsage();
+  let cpu = { user: 0, system: 0 };
   try {
     await engine.start();
     await waitUntilIdle(controlPlane, () => timedOut);
     endedAt = Date.now();
   } finally {
+    cpu = process.cpuUsage(cpuAtStart);
     clearTimeout(timer);
     await controlPlane.close();
     await server.close();
   }
+  const peaks = sampler.stop();
 
   for (const [revisionID, checks] of checksTimes) {
     const id = revisionItems.get(revisionID);
@@ -417,11 +450,44 @@ async function runPipeline(root: string): Promise<void> {
   if (state.errors.length > 0)
     console.log(`  engine errors: ${state.errors.map((e) => e.message).join('; ')}`);
   if (failedRuns.length > 0) console.log(`  runs not completed: ${failedRuns.length}`);
+  const queueWaits = approved.map(([, t]) => (t.implementorRequested ?? 0) - (t.ready ?? 0));
+  const row: ScaleRow = {
+    agents: loaded.config.scheduler.maxConcurrentAgents,
+    approved: approved.length,
+    wallMs,
+    itemsPerMin: (approved.length / wallMs) * 60_000,
+    queueWaitMedianMs: median(queueWaits),
+    queueWaitP90Ms: percentile(queueWaits, 90),
+    peakRunning,
+    controlPlaneRss: peaks.selfRss,
+    agentsRss: peaks.descendantsRss,
+    controlPlaneCpuPercent: ((cpu.user + cpu.system) / 1000 / wallMs) * 100,
+    failedRuns: failedRuns.length,
+  };
+  console.log(
+    `  peak RSS: control plane ${mib(row.controlPlaneRss)}, agent processes together ${mib(row.agentsRss)} (${peaks.descendants} processes at most); control-plane CPU ${row.controlPlaneCpuPercent.toFixed(0)}% of a core (includes the in-process scripted model server); peak running agents ${peakRunning}`,
+  );
   if (timedOut || approved.length !== ITEMS) {
     console.error(
       `expected ${ITEMS} approved items, got ${approved.length}${timedOut ? ' (timed out)' : ''}`,
     );
     process.exitCode = 1;
+  }
+  return row;
+}
+
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+
+function printScaleTable(rows: ScaleRow[]): void {
+  console.log(`\nscale: ${ITEMS} items per level`);
+  console.log(
+    '| agents | approved | wall | items/min | queue wait median / p90 | peak running | control plane RSS | agents RSS | control-plane CPU | failed runs |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  for (const row of rows) {
+    console.log(
+      `| ${row.agents} | ${row.approved}/${ITEMS} | ${seconds(row.wallMs)} | ${row.itemsPerMin.toFixed(2)} | ${seconds(row.queueWaitMedianMs)} / ${seconds(row.queueWaitP90Ms)} | ${row.peakRunning} | ${mib(row.controlPlaneRss)} | ${mib(row.agentsRss)} | ${row.controlPlaneCpuPercent.toFixed(0)}% | ${row.failedRuns} |`,
+    );
   }
 }
 
@@ -485,13 +551,17 @@ async function compareWorktreeCreation(root: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const root = await createRepository();
-  try {
-    await runPipeline(root);
-    await compareWorktreeCreation(root);
-  } finally {
-    await rm(root, { recursive: true, force: true });
+  const rows: ScaleRow[] = [];
+  for (const agents of AGENT_COUNTS) {
+    const root = await createRepository(agents);
+    try {
+      rows.push(await runPipeline(root));
+      if (WORKTREE_RUNS > 0) await compareWorktreeCreation(root);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   }
+  if (rows.length > 1) printScaleTable(rows);
 }
 
 await main();
