@@ -9,6 +9,8 @@
  * them: items/min, queue wait, peak RSS of the control plane and of all agent processes, control-plane CPU.
  * Run: npm run bench:pipeline  (ITEMS=20, AGENTS=3, WORKTREE_RUNS=20, TIMEOUT=600 seconds)
  *      npm run bench:pipeline:scale  (ITEMS=40, AGENTS=3,10,20; the worktree comparison is skipped)
+ * MODEL_LATENCY_MS delays every scripted answer: without it the scripted model answers at once and the run
+ * measures only this machine's CPU (the agents' CLI processes), not what concurrency buys with a real model.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,6 +27,8 @@ import { createProcessTreeSampler } from './sample-process-tree.ts';
 
 const ITEMS = Number(process.env.ITEMS ?? 20);
 const AGENT_COUNTS = (process.env.AGENTS ?? '3').split(',').map((count) => Number(count.trim()));
+/** Added to every scripted model answer: real models take seconds per turn, which is what concurrency hides. */
+const MODEL_LATENCY_MS = Number(process.env.MODEL_LATENCY_MS ?? 0);
 const WORKTREE_RUNS = Number(process.env.WORKTREE_RUNS ?? (AGENT_COUNTS.length > 1 ? 0 : 20));
 const TIMEOUT_S = Number(process.env.TIMEOUT ?? 600);
 const SPEC_PATH = 'docs/specs/modules.md';
@@ -208,6 +212,11 @@ function buildScenario(): Scenario {
       },
     ],
   });
+  if (MODEL_LATENCY_MS > 0) {
+    for (const route of routes) {
+      for (const step of route.steps) step.delayMs = MODEL_LATENCY_MS;
+    }
+  }
   return { name: 'bench-pipeline', onUnmetExpectation: 'record', routes };
 }
 
@@ -479,7 +488,7 @@ async function runPipeline(root: string): Promise<ScaleRow> {
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 
 function printScaleTable(rows: ScaleRow[]): void {
-  console.log(`\nscale: ${ITEMS} items per level`);
+  console.log(`\nscale: ${ITEMS} items per level, ${MODEL_LATENCY_MS} ms model latency per turn`);
   console.log(
     '| agents | approved | wall | items/min | queue wait median / p90 | peak running | control plane RSS | agents RSS | control-plane CPU | failed runs |',
   );
