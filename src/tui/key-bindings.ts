@@ -15,6 +15,7 @@ export const KEY_BINDINGS: readonly { keys: string; description: string }[] = [
     keys: 'm',
     description: 'merge an approved revision into the default branch and close the item (asks first)',
   },
+  { keys: 'v', description: "show the revision's diff, file by file, coloured (scroll; Esc closes)" },
   { keys: 'l', description: "open the latest run's transcript" },
   { keys: 'c', description: "open the revision's checks log (local checks)" },
   {
