@@ -1,10 +1,14 @@
 import { Command, CommanderError } from 'commander';
 import { registerBashCheckCommand } from './commands/bash-check-command.ts';
+import { registerBranchesCommand } from './commands/branches-command.ts';
+import { registerChecksCommand } from './commands/checks-command.ts';
 import { registerDemoCommand } from './commands/demo-command.ts';
+import { registerDiffCommand } from './commands/diff-command.ts';
 import { registerHookCommand } from './commands/hook-command.ts';
 import { registerInitCommand } from './commands/init-command.ts';
 import { registerLogsCommand } from './commands/logs-command.ts';
 import { registerMergeCommand } from './commands/merge-command.ts';
+import { registerReviewCommand } from './commands/review-command.ts';
 import { registerRunCommand } from './commands/run-command.ts';
 import { registerRunsCommand } from './commands/runs-command.ts';
 import { registerWorkCommand } from './commands/work-command.ts';
@@ -24,6 +28,10 @@ export function buildProgram(): Command {
   registerRunsCommand(program);
   registerLogsCommand(program);
   registerMergeCommand(program);
+  registerDiffCommand(program);
+  registerChecksCommand(program);
+  registerReviewCommand(program);
+  registerBranchesCommand(program);
   return program;
 }
 

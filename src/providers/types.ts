@@ -54,8 +54,11 @@ export interface CreateRevisionInput {
 export interface MergeRevisionResult {
   /** The revision's work item as the tracker has it after the merge (closed). */
   workItem: WorkItem;
-  /** How the default branch received the head; `already-merged`: it already contained it, nothing moved. */
-  strategy: 'fast-forward' | 'merge-commit' | 'already-merged';
+  /**
+   * How the default branch received the head; `already-merged`: it already contained it, nothing moved.
+   * `squash` and `rebase` come only from `flotilla merge --squash|--rebase` (the engine merges by default).
+   */
+  strategy: 'fast-forward' | 'merge-commit' | 'squash' | 'rebase' | 'already-merged';
   /** The default branch's head after the merge. */
   mergedSHA: string;
 }

@@ -1,11 +1,15 @@
 import type { Command } from 'commander';
+import type { Revision } from '../../domain/index.ts';
+import { runGit } from '../../process/run-command.ts';
 import { LOCAL_REVISION_IDENTITY } from '../../providers/local/create-local-provider.ts';
 import {
   IntegrateRevisionError,
   type IntegrateRevisionResult,
   integrateRevision,
+  type MergeMethod,
 } from '../../providers/local/git/integrate-revision.ts';
 import { CliError } from '../support/cli-error.ts';
+import { type DeleteBranchOutcome, deleteRevisionBranch } from '../support/delete-revision-branch.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { requireWorkItem } from '../support/require-work-item.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
@@ -18,12 +22,24 @@ export interface MergeSummary extends IntegrateRevisionResult {
   revisionID: string;
   branch: string;
   defaultBranch: string;
+  method: MergeMethod;
+  /** Whether `--delete-branch` removed the revision branch (false without the flag). */
+  deletedBranch: boolean;
+}
+
+interface MergeOptions {
+  json?: boolean;
+  merge?: boolean;
+  squash?: boolean;
+  rebase?: boolean;
+  deleteBranch?: boolean;
 }
 
 /**
- * `flotilla merge <id> [--json]`: integrates the approved revision of a work item into the default branch
- * (see integrateRevision for how the user's checkout is protected), then marks the revision merged and
- * closes the item in one tracker transaction. The revision branch is kept.
+ * `flotilla merge <id> [--merge|--squash|--rebase] [--delete-branch] [--json]`: integrates the approved
+ * revision of a work item into the default branch (see integrateRevision for how the user's checkout is
+ * protected), then marks the revision merged and closes the item in one tracker transaction. The revision
+ * branch is kept unless `--delete-branch`. An item already merged is reported as such (exit 0).
  */
 export function registerMergeCommand(program: Command): void {
   program
@@ -32,15 +48,36 @@ export function registerMergeCommand(program: Command): void {
       "merge an approved work item's revision into the default branch and close the item (fast-forward when possible; never touches a dirty checkout)",
     )
     .argument('<id>', 'work item id, e.g. 12 or #12')
+    .option('--merge', 'always write a merge commit')
+    .option('--squash', "one new commit with the revision's changes, titled after the item")
+    .option('--rebase', "replay the revision's commit onto the default branch")
+    .option('-d, --delete-branch', 'delete the revision branch (flotilla/<id>) after merging')
     .option('--json', 'print the result as JSON (shape: src/cli/README.md)')
     .action(
-      runCliAction('merge', (rawID: string, options: { json?: boolean }) => {
+      runCliAction('merge', (rawID: string, options: MergeOptions) => {
         const id = parseWorkItemID(rawID);
+        const method = parseMethod(options);
         return withCliContext(async ({ tracker, repoRoot, config }) => {
           const item = requireWorkItem(tracker, id);
+          if (item.status === 'closed') {
+            const merged = tracker.revisions
+              .listWorkItemRevisions(id)
+              .filter((revision) => tracker.revisions.getRevisionState(revision.id) === 'merged')
+              .at(-1);
+            if (merged === undefined) {
+              throw new CliError(
+                `#${id} is closed and none of its revisions was merged; reopen it to have it worked on again: \`flotilla work reopen ${id}\``,
+                { exitCode: 1 },
+              );
+            }
+            return reportAlreadyMerged(id, merged, options, {
+              repoRoot,
+              defaultBranch: config.defaultBranch,
+            });
+          }
           if (item.status !== 'approved') {
             throw new CliError(
-              `#${id} is ${item.status}, not approved; only approved items are merged (wait for the reviewer, or approve it yourself: \`flotilla work transition ${id} approved\`)`,
+              `#${id} is ${item.status}, not approved; only approved items are merged (wait for the reviewer, or approve it yourself: \`flotilla review ${id} --approve\`)`,
               { exitCode: 1 },
             );
           }
@@ -59,8 +96,12 @@ export function registerMergeCommand(program: Command): void {
             defaultBranch: config.defaultBranch,
             branchName: revision.headRef,
             headSHA: revision.headSHA,
-            message: `Merge ${revision.headRef}: ${revision.title}\n\nWork item #${id}, revision #${revision.id}, merged by flotilla merge.\n`,
+            message:
+              method === 'squash'
+                ? `${revision.title} (#${id})\n\n${revision.body.trim() === '' ? '' : `${revision.body.trim()}\n\n`}Work item #${id}, revision #${revision.id}, squashed by flotilla merge.\n`
+                : `Merge ${revision.headRef}: ${revision.title}\n\nWork item #${id}, revision #${revision.id}, merged by flotilla merge.\n`,
             fallbackIdentity: LOCAL_REVISION_IDENTITY,
+            method,
           }).catch((error: unknown) => {
             // A refusal is the user's to fix (message + files), not a crash.
             if (error instanceof IntegrateRevisionError) {
@@ -72,16 +113,21 @@ export function registerMergeCommand(program: Command): void {
             tracker.revisions.markRevisionMerged(revision.id, { closeWorkItem: true });
           } catch (error) {
             throw new CliError(
-              `${config.defaultBranch} now contains revision #${revision.id} (${result.mergedSHA.slice(0, 12)}), but the tracker could not record it: ${error instanceof Error ? error.message : String(error)}; close the item with \`flotilla work transition ${id} closed\``,
+              `${config.defaultBranch} now contains revision #${revision.id} (${result.mergedSHA.slice(0, 12)}), but the tracker could not record it: ${error instanceof Error ? error.message : String(error)}; close the item with \`flotilla work close ${id}\``,
               { exitCode: 1 },
             );
           }
+          const deleted = options.deleteBranch
+            ? await deleteRevisionBranch(repoRoot, revision.headRef, revision.headSHA)
+            : null;
           const summary: MergeSummary = {
             workItemID: id,
             revisionID: revision.id,
             branch: revision.headRef,
             defaultBranch: config.defaultBranch,
+            method,
             ...result,
+            deletedBranch: deleted === 'deleted',
           };
           if (options.json) return writeJson(summary);
           const how =
@@ -90,9 +136,73 @@ export function registerMergeCommand(program: Command): void {
               : `${result.strategy} ${result.previousSHA.slice(0, 12)}..${result.mergedSHA.slice(0, 12)}`;
           process.stdout.write(
             `merged revision #${revision.id} (${revision.headRef}) into ${config.defaultBranch}: ${how}; closed #${id}\n` +
-              (result.updatedWorktree === null ? '' : `updated the checkout at ${result.updatedWorktree}\n`),
+              (result.updatedWorktree === null ? '' : `updated the checkout at ${result.updatedWorktree}\n`) +
+              (deleted === null ? '' : `${describeDeletion(revision.headRef, deleted)}\n`),
           );
         });
       }),
     );
+}
+
+function parseMethod(options: MergeOptions): MergeMethod {
+  const given = (['merge', 'squash', 'rebase'] as const).filter((method) => options[method] === true);
+  if (given.length > 1) {
+    throw new CliError(
+      `give at most one of --merge, --squash or --rebase (got ${given.map((m) => `--${m}`).join(' ')})`,
+      {
+        exitCode: 2,
+      },
+    );
+  }
+  return given[0] ?? 'default';
+}
+
+/** Already merged (gh errors here; Flotilla's no-ops exit 0): say where it went, delete the branch if asked. */
+async function reportAlreadyMerged(
+  id: string,
+  revision: Revision,
+  options: MergeOptions,
+  where: { repoRoot: string; defaultBranch: string },
+): Promise<void> {
+  const head = (
+    await runGit(['rev-parse', '--verify', '--quiet', `refs/heads/${where.defaultBranch}`], {
+      cwd: where.repoRoot,
+      okExitCodes: [0, 1],
+    })
+  ).stdout.trim();
+  const deleted = options.deleteBranch
+    ? await deleteRevisionBranch(where.repoRoot, revision.headRef, revision.headSHA)
+    : null;
+  if (options.json) {
+    const summary: MergeSummary = {
+      workItemID: id,
+      revisionID: revision.id,
+      branch: revision.headRef,
+      defaultBranch: where.defaultBranch,
+      method: parseMethod(options),
+      strategy: 'already-merged',
+      previousSHA: head,
+      mergedSHA: head,
+      updatedWorktree: null,
+      deletedBranch: deleted === 'deleted',
+    };
+    return writeJson(summary);
+  }
+  process.stdout.write(
+    `#${id} is already merged (revision #${revision.id}, ${revision.headRef} at ${revision.headSHA.slice(0, 12)}); nothing to do\n` +
+      (deleted === null ? '' : `${describeDeletion(revision.headRef, deleted)}\n`),
+  );
+}
+
+function describeDeletion(branch: string, outcome: DeleteBranchOutcome): string {
+  switch (outcome) {
+    case 'deleted':
+      return `deleted branch ${branch}`;
+    case 'gone':
+      return `branch ${branch} was already deleted`;
+    case 'checked-out':
+      return `kept branch ${branch}: it is checked out in a worktree`;
+    case 'moved':
+      return `kept branch ${branch}: it has commits the revision does not`;
+  }
 }

@@ -1,12 +1,16 @@
 import type { Command } from 'commander';
+import { registerWorkCloseCommand } from './work-close-command.ts';
+import { registerWorkCommentCommand } from './work-comment-command.ts';
 import { registerWorkCreateCommand } from './work-create-command.ts';
 import { registerWorkDispatchCommand } from './work-dispatch-command.ts';
+import { registerWorkEditCommand } from './work-edit-command.ts';
 import { registerWorkListCommand } from './work-list-command.ts';
+import { registerWorkReopenCommand } from './work-reopen-command.ts';
 import { registerWorkShowCommand } from './work-show-command.ts';
 import { registerWorkTransitionCommand } from './work-transition-command.ts';
 
 /**
- * `flotilla work list|show|create|transition|dispatch`: edit the local tracker the way a human edits GitHub
+ * `flotilla work list|show|create|edit|comment|close|reopen|transition|dispatch`: edit the local tracker the way a human edits GitHub
  * issues. A running engine sees the edits through its work item poller.
  */
 export function registerWorkCommand(program: Command): void {
@@ -16,6 +20,10 @@ export function registerWorkCommand(program: Command): void {
   registerWorkListCommand(work);
   registerWorkShowCommand(work);
   registerWorkCreateCommand(work);
+  registerWorkEditCommand(work);
+  registerWorkCommentCommand(work);
+  registerWorkCloseCommand(work);
+  registerWorkReopenCommand(work);
   registerWorkTransitionCommand(work);
   registerWorkDispatchCommand(work);
 }

@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { checkReservedLabels } from '../support/check-reserved-labels.ts';
 import { CliError } from '../support/cli-error.ts';
 import { collectOption } from '../support/collect-option.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
+import { readBodyOption } from '../support/read-body-option.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
 import { withCliContext } from '../support/with-cli-context.ts';
 import { writeJson } from '../support/write-json.ts';
@@ -14,17 +14,22 @@ interface WorkCreateOptions {
   bodyFile?: string;
   label: string[];
   blockedBy: string[];
+  hold?: boolean;
   json?: boolean;
 }
 
 /**
- * `flotilla work create --title <t> [--body <b> | --body-file <path>] [--label <l>...] [--blocked-by <id>...]`.
- * New items are `pending` tasks unless the labels say otherwise (`status:ready`, `task:refinement`, …).
+ * `flotilla work create --title <t> [--body <b> | --body-file <path>] [--label <l>...] [--blocked-by <id>...]
+ * [--hold]`. New items are `pending` tasks unless the labels say otherwise (`status:ready`, `task:refinement`,
+ * …): a running engine makes an unblocked pending task `ready` and dispatches it. `--hold` creates it `blocked`
+ * (parked for a human) so nothing starts until `work dispatch`.
  */
 export function registerWorkCreateCommand(work: Command): void {
   work
     .command('create')
-    .description('create a work item (a pending task unless labels say otherwise)')
+    .description(
+      'create a work item: a pending task, which a running `flotilla run` dispatches once its blockers are done (--hold parks it until `work dispatch`)',
+    )
     .requiredOption('--title <title>', 'one-line title')
     .option('--body <text>', 'description (markdown)')
     .option('--body-file <path>', "read the description from a file ('-' for stdin)")
@@ -35,6 +40,10 @@ export function registerWorkCreateCommand(work: Command): void {
       [],
     )
     .option('--blocked-by <id>', 'an existing work item this one waits for (repeatable)', collectOption, [])
+    .option(
+      '--hold',
+      'create it blocked (parked for a human): nothing dispatches it until `flotilla work dispatch <id>`',
+    )
     .option('--json', 'print the created work item as JSON (shape: src/cli/README.md)')
     .action(
       runCliAction('work create', async (options: WorkCreateOptions) => {
@@ -42,39 +51,33 @@ export function registerWorkCreateCommand(work: Command): void {
           throw new CliError('--title is empty; expected a one-line title', { exitCode: 2 });
         }
         checkReservedLabels(options.label);
+        if (options.hold && options.label.some((label) => label.startsWith('status:'))) {
+          throw new CliError('give either --hold or a status:* label, not both', { exitCode: 2 });
+        }
         const blockedBy = options.blockedBy.map((id) => parseWorkItemID(id, '--blocked-by work item id'));
-        const body = await readBody(options);
-        await withCliContext(({ tracker }) => {
-          const item = tracker.workItems.createWorkItem({
-            title: options.title.trim(),
-            body,
-            labels: options.label,
-            blockedBy,
-          });
+        const body = (await readBodyOption(options)) ?? '';
+        await withCliContext(({ tracker, db }) => {
+          const item = db.transaction(() => {
+            const created = tracker.workItems.createWorkItem({
+              title: options.title.trim(),
+              body,
+              labels: options.hold ? [...options.label, 'status:blocked'] : options.label,
+              blockedBy,
+            });
+            if (!options.hold) return created;
+            tracker.workItems.addComment(
+              created.id,
+              `Held at creation (\`flotilla work create --hold\`): nothing dispatches it until \`flotilla work dispatch ${created.id}\` (or d in the dashboard).`,
+            );
+            return created;
+          })();
           if (options.json) writeJson(item);
-          else process.stdout.write(`created #${item.id} (${item.status} ${item.kind}): ${item.title}\n`);
+          else
+            process.stdout.write(
+              `created #${item.id} (${item.status} ${item.kind}): ${item.title}\n` +
+                (options.hold ? `held: \`flotilla work dispatch ${item.id}\` starts it\n` : ''),
+            );
         });
       }),
     );
-}
-
-async function readBody(options: WorkCreateOptions): Promise<string> {
-  if (options.body !== undefined && options.bodyFile !== undefined) {
-    throw new CliError('give either --body or --body-file, not both', { exitCode: 2 });
-  }
-  if (options.bodyFile === undefined) return options.body ?? '';
-  try {
-    return options.bodyFile === '-' ? await readStdin() : await readFile(options.bodyFile, 'utf8');
-  } catch (error) {
-    throw new CliError(
-      `cannot read --body-file ${options.bodyFile}: ${error instanceof Error ? error.message : String(error)}; expected a readable text file`,
-      { exitCode: 2 },
-    );
-  }
-}
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Uint8Array));
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -1,4 +1,7 @@
 import type { Command } from 'commander';
+import { WORK_ITEM_STATUSES, type WorkItemStatus } from '../../domain/index.ts';
+import { CliError } from '../support/cli-error.ts';
+import { collectOption } from '../support/collect-option.ts';
 import { formatTable } from '../support/format-table.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
 import { withCliContext } from '../support/with-cli-context.ts';
@@ -7,25 +10,56 @@ import { writeJson } from '../support/write-json.ts';
 interface WorkListOptions {
   json?: boolean;
   all?: boolean;
+  state?: string;
+  status: string[];
+  label: string[];
 }
 
-/** `flotilla work list [--json] [--all]`: open work items oldest first (closed ones too with --all). */
+const STATES = ['open', 'closed', 'all'] as const;
+type ListState = (typeof STATES)[number];
+
+/**
+ * `flotilla work list [--state open|closed|all] [--status <s>...] [--label <l>...] [--all] [--json]`: work
+ * items oldest first, filtered like `gh issue list` (open ones by default; every `--label` must be present;
+ * any of the `--status` values matches, and a `--status` without `--state` looks at closed items too).
+ */
 export function registerWorkListCommand(work: Command): void {
   work
     .command('list')
-    .description('list open work items, oldest first')
-    .option('--all', 'include closed work items')
+    .description('list work items, oldest first (open ones unless --state or --status says otherwise)')
+    .option('--state <state>', 'open (default), closed or all')
+    .option('--all', 'include closed work items (same as --state all)')
+    .option(
+      '--status <status>',
+      `only items in this status, repeatable or comma-separated: ${WORK_ITEM_STATUSES.join(', ')}`,
+      collectOption,
+      [],
+    )
+    .option('--label <label>', 'only items with this label (repeatable: all must match)', collectOption, [])
     .option('--json', 'print a JSON array of work items (shape: src/cli/README.md)')
     .action(
-      runCliAction('work list', (options: WorkListOptions) =>
-        withCliContext(({ tracker }) => {
-          const items = tracker.workItems.listWorkItems({ includeClosed: options.all === true });
+      runCliAction('work list', (options: WorkListOptions) => {
+        const statuses = parseStatuses(options.status);
+        const state = parseState(options, statuses.length > 0);
+        return withCliContext(({ tracker }) => {
+          const items = tracker.workItems
+            .listWorkItems({ includeClosed: state !== 'open' })
+            .filter((item) => state !== 'closed' || item.status === 'closed')
+            .filter((item) => statuses.length === 0 || statuses.includes(item.status))
+            .filter((item) => {
+              if (options.label.length === 0) return true;
+              const labels = tracker.workItems.getWorkItemLabels(item.id);
+              return options.label.every((label) => labels.includes(label));
+            });
           if (options.json) return writeJson(items);
           if (items.length === 0) {
+            const filtered = statuses.length > 0 || options.label.length > 0 || state === 'closed';
             process.stdout.write(
-              options.all
-                ? 'No work items yet. Create one with `flotilla work create --title …`.\n'
-                : 'No open work items (`--all` shows closed ones too).\n',
+              filtered
+                ? 'No work items match.\n'
+                : state === 'all'
+                  ? 'No work items yet. Create one with `flotilla work create --title …`.\n'
+                  : 'No open work items (`--all` shows closed ones too).\n',
             );
             return;
           }
@@ -41,7 +75,33 @@ export function registerWorkListCommand(work: Command): void {
           process.stdout.write(
             formatTable(['ID', 'STATUS', 'KIND', 'PRIORITY', 'BLOCKED BY', 'REVISION', 'TITLE'], rows),
           );
-        }),
-      ),
+        });
+      }),
     );
+}
+
+function parseStatuses(values: readonly string[]): WorkItemStatus[] {
+  const statuses = values.flatMap((value) => value.split(',')).map((value) => value.trim());
+  for (const status of statuses) {
+    if (!(WORK_ITEM_STATUSES as readonly string[]).includes(status)) {
+      throw new CliError(
+        `--status "${status}" is not a status; expected one of ${WORK_ITEM_STATUSES.join(', ')}`,
+        { exitCode: 2 },
+      );
+    }
+  }
+  return statuses as WorkItemStatus[];
+}
+
+function parseState(options: WorkListOptions, hasStatus: boolean): ListState {
+  if (options.state === undefined) return options.all || hasStatus ? 'all' : 'open';
+  if (!(STATES as readonly string[]).includes(options.state)) {
+    throw new CliError(`--state "${options.state}" is not a state; expected open, closed or all`, {
+      exitCode: 2,
+    });
+  }
+  if (options.all && options.state !== 'all') {
+    throw new CliError(`--all contradicts --state ${options.state}; give one of them`, { exitCode: 2 });
+  }
+  return options.state as ListState;
 }

@@ -2,16 +2,18 @@ import { CliError } from './cli-error.ts';
 
 /**
  * Wraps a command action: a CliError prints its message (prefixed `flotilla <command>:`) and details to
- * stderr and sets its exit code; any other error is a runtime failure (exit 1); success sets exit 0.
+ * stderr and sets its exit code; any other error is a runtime failure (exit 1); success sets exit 0, or the
+ * code the action returns (a result-bearing code such as `flotilla checks`' 8 for pending checks).
  */
 export function runCliAction<Args extends unknown[]>(
   commandName: string,
-  action: (...args: Args) => Promise<void> | void,
+  /** Resolves to nothing, or to the exit code when the result decides it. */
+  action: (...args: Args) => unknown,
 ): (...args: Args) => Promise<void> {
   return async (...args: Args) => {
     try {
-      await action(...args);
-      process.exitCode = 0;
+      const code = await action(...args);
+      process.exitCode = typeof code === 'number' ? code : 0;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       process.stderr.write(`flotilla ${commandName}: ${message}\n`);

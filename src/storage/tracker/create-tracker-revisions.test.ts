@@ -156,6 +156,19 @@ describe('revisions', () => {
     );
   });
 
+  it('lists every revision of a work item, closed and merged ones included, oldest first', () => {
+    const closed = record();
+    tracker.revisions.closeRevision(closed.id);
+    const merged = record({ headSHA: SHA2 });
+    tracker.revisions.markRevisionMerged(merged.id, { closeWorkItem: false });
+    expect(tracker.revisions.listWorkItemRevisions('1').map((revision) => revision.id)).toEqual([
+      closed.id,
+      merged.id,
+    ]);
+    expect(tracker.revisions.listWorkItemRevisions('9')).toEqual([]);
+    expect(tracker.revisions.listWorkItemRevisions('x')).toEqual([]);
+  });
+
   it('merges and closes the work item in one go, unless asked not to', () => {
     const revision = record();
     tracker.revisions.markRevisionMerged(revision.id);

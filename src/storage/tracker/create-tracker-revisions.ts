@@ -74,6 +74,8 @@ export interface TrackerRevisions {
   getRevisionState(id: string): RevisionState;
   /** Open revisions, lowest id first. */
   listRevisions(): Revision[];
+  /** Every revision of a work item (open, closed and merged), oldest first; the CLI's merged-item lookups. */
+  listWorkItemRevisions(workItemID: string): Revision[];
   /** The latest patch pushed. */
   getRevisionPatch(id: string): string;
   /** Every push, oldest first. */
@@ -131,6 +133,9 @@ export function createTrackerRevisions(
     `),
     select: db.prepare<[number], RevisionRow>('SELECT * FROM revisions WHERE id = ?'),
     selectOpen: db.prepare<[], RevisionRow>("SELECT * FROM revisions WHERE state = 'open' ORDER BY id"),
+    selectByWorkItem: db.prepare<[number], RevisionRow>(
+      'SELECT * FROM revisions WHERE work_item_id = ? ORDER BY id',
+    ),
     selectOpenByBranch: db.prepare<[string], RevisionRow>(
       "SELECT * FROM revisions WHERE branch_name = ? AND state = 'open'",
     ),
@@ -335,6 +340,11 @@ export function createTrackerRevisions(
     },
     listRevisions() {
       return db.transaction(() => statements.selectOpen.all().map(toRevision))();
+    },
+    listWorkItemRevisions(workItemID) {
+      const rowID = parseTrackerID(workItemID);
+      if (rowID === null) return [];
+      return db.transaction(() => statements.selectByWorkItem.all(rowID).map(toRevision))();
     },
     getRevisionPatch(id) {
       const pushes = statements.pushes.all(requireRow(id).id);

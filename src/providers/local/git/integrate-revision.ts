@@ -12,11 +12,21 @@ export interface IntegrateRevisionParams {
   message: string;
   /** Author and committer of the merge commit when the repository has no git identity configured. */
   fallbackIdentity: GitIdentity;
+  /**
+   * How (`flotilla merge --merge|--squash|--rebase`, like `gh pr merge`). Default: a fast-forward when the
+   * default branch is an ancestor of the head, else a merge commit. `merge`: always a merge commit.
+   * `squash`: one new commit on the default branch with the revision's changes and `message`. `rebase`: the
+   * revision's commit replayed onto the default branch (its author and message kept); a fast-forward when
+   * it already sits on it.
+   */
+  method?: MergeMethod;
 }
+
+export type MergeMethod = 'default' | 'merge' | 'squash' | 'rebase';
 
 export interface IntegrateRevisionResult {
   /** `already-merged`: the default branch already contains the head; nothing was written. */
-  strategy: 'fast-forward' | 'merge-commit' | 'already-merged';
+  strategy: 'fast-forward' | 'merge-commit' | 'squash' | 'rebase' | 'already-merged';
   previousSHA: string;
   mergedSHA: string;
   /** The worktree whose checkout was fast-forwarded (the default branch was checked out there), or null. */
@@ -81,10 +91,20 @@ export async function integrateRevision(params: IntegrateRevisionParams): Promis
     return { strategy: 'already-merged', previousSHA, mergedSHA: previousSHA, updatedWorktree: null };
   }
 
+  const method = params.method ?? 'default';
+  const fastForward = await isAncestor(previousSHA, headSHA);
   let strategy: IntegrateRevisionResult['strategy'] = 'fast-forward';
   let mergedSHA = headSHA;
-  if (!(await isAncestor(previousSHA, headSHA))) {
-    strategy = 'merge-commit';
+  if (method === 'rebase' && !fastForward) {
+    // Replaying one commit is a faithful rebase; a branch with more (edited by hand) is not guessed at.
+    const parent = await git(['rev-parse', '--verify', '--quiet', `${headSHA}^1`], [0, 1]);
+    if (parent.exitCode !== 0 || !(await isAncestor(parent.stdout.trim(), previousSHA))) {
+      throw new IntegrateRevisionError(
+        `${branchName} has more than one commit on top of ${defaultBranch}; --rebase replays exactly one. Use --squash or --merge; nothing was changed`,
+      );
+    }
+  }
+  if (!fastForward || method === 'merge' || method === 'squash') {
     const merged = await git(['merge-tree', '--write-tree', '--name-only', previousSHA, headSHA], [0, 1]);
     const [tree = '', ...rest] = merged.stdout.split('\n');
     if (merged.exitCode !== 0) {
@@ -95,14 +115,28 @@ export async function integrateRevision(params: IntegrateRevisionParams): Promis
       );
     }
     const identity = await committerIdentityEnv(repoRoot, params.fallbackIdentity);
-    mergedSHA = (
-      await git(
-        ['commit-tree', tree.trim(), '-p', previousSHA, '-p', headSHA, '-m', params.message],
-        [0],
-        repoRoot,
-        identity,
-      )
-    ).stdout.trim();
+    if (method === 'squash' || method === 'rebase') {
+      strategy = method;
+      const replayed = method === 'rebase' ? await readCommitForReplay(repoRoot, headSHA) : null;
+      mergedSHA = (
+        await git(
+          ['commit-tree', tree.trim(), '-p', previousSHA, '-m', replayed?.message ?? params.message],
+          [0],
+          repoRoot,
+          { ...identity, ...replayed?.authorEnv },
+        )
+      ).stdout.trim();
+    } else {
+      strategy = 'merge-commit';
+      mergedSHA = (
+        await git(
+          ['commit-tree', tree.trim(), '-p', previousSHA, '-p', headSHA, '-m', params.message],
+          [0],
+          repoRoot,
+          identity,
+        )
+      ).stdout.trim();
+    }
   }
 
   const worktree = await findWorktreeWithBranch(repoRoot, defaultRef);
@@ -153,5 +187,18 @@ async function committerIdentityEnv(
     GIT_AUTHOR_EMAIL: email,
     GIT_COMMITTER_NAME: name,
     GIT_COMMITTER_EMAIL: email,
+  };
+}
+
+/** The author (name, email, date) and the full message of `sha`, to replay it as a rebase does. */
+async function readCommitForReplay(
+  repoRoot: string,
+  sha: string,
+): Promise<{ message: string; authorEnv: Record<string, string> }> {
+  const { stdout } = await runGit(['show', '-s', '--format=%an%x00%ae%x00%aI%x00%B', sha], { cwd: repoRoot });
+  const [name = '', email = '', date = '', ...message] = stdout.split('\0');
+  return {
+    message: message.join('\0').replace(/\n+$/, '\n'),
+    authorEnv: { GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email, GIT_AUTHOR_DATE: date },
   };
 }

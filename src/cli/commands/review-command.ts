@@ -1,0 +1,162 @@
+import type { Command } from 'commander';
+import type { WorkItemStatus } from '../../domain/index.ts';
+import type { ReviewState } from '../../storage/index.ts';
+import { CliError } from '../support/cli-error.ts';
+import { isControlPlaneRunning } from '../support/is-control-plane-running.ts';
+import { parseWorkItemID } from '../support/parse-work-item-id.ts';
+import { type BodyOptions, readBodyOption } from '../support/read-body-option.ts';
+import { readHumanAuthor } from '../support/read-human-author.ts';
+import { requireWorkItem } from '../support/require-work-item.ts';
+import { runCliAction } from '../support/run-cli-action.ts';
+import { withCliContext } from '../support/with-cli-context.ts';
+import { writeJson } from '../support/write-json.ts';
+
+interface ReviewOptions extends BodyOptions {
+  approve?: boolean;
+  requestChanges?: boolean;
+  comment?: boolean;
+  json?: boolean;
+}
+
+type Verdict = 'approve' | 'request-changes' | 'comment';
+
+const VERDICTS: Record<Verdict, { state: ReviewState; status: WorkItemStatus | null; verb: string }> = {
+  approve: { state: 'APPROVED', status: 'approved', verb: 'approved' },
+  // As the engine does with a reviewer's needs-changes: back to pending, so an implementor reworks the
+  // revision with the review history (yours included) in its prompt.
+  'request-changes': { state: 'CHANGES_REQUESTED', status: 'pending', verb: 'requested changes on' },
+  comment: { state: 'COMMENTED', status: null, verb: 'commented on' },
+};
+
+/** `flotilla review --json` (documented in src/cli/README.md). */
+export interface ReviewSummary {
+  workItemID: string;
+  revisionID: string;
+  headSHA: string;
+  reviewID: string;
+  author: string;
+  state: ReviewState;
+  previousStatus: WorkItemStatus;
+  status: WorkItemStatus;
+}
+
+/**
+ * `flotilla review <id> --approve | --request-changes | --comment [-b <text> | -F <file>]` (like
+ * `gh pr review`): your verdict on the item's open revision, recorded like the reviewer agent's (a review on
+ * the revision, a comment on the item) and moving the item as the engine would for that verdict: approve →
+ * `approved` (then `flotilla merge`), request changes → `pending` (a running engine sends it back to an
+ * implementor), comment → no move. Refused while an agent works on the item, since its result would
+ * overwrite your verdict.
+ */
+export function registerReviewCommand(program: Command): void {
+  program
+    .command('review')
+    .description(
+      "review a work item's open revision yourself: --approve (→ approved), --request-changes (→ pending, reworked by an implementor) or --comment",
+    )
+    .argument('<id>', 'work item id, e.g. 12 or #12')
+    .option('-a, --approve', 'approve the revision: the item becomes approved, ready for `flotilla merge`')
+    .option('-r, --request-changes', 'ask for changes: the item goes back to pending for an implementor')
+    .option('-c, --comment', 'comment on the revision without a verdict')
+    .option('-b, --body <text>', 'the review text (required for --request-changes and --comment)')
+    .option('-F, --body-file <path>', "read the review text from a file ('-' for stdin)")
+    .option('--json', 'print the recorded review as JSON (shape: src/cli/README.md)')
+    .action(
+      runCliAction('review', async (rawID: string, options: ReviewOptions) => {
+        const id = parseWorkItemID(rawID);
+        const verdict = parseVerdict(options);
+        const body = (await readBodyOption(options)) ?? '';
+        if (verdict !== 'approve' && body.trim() === '') {
+          throw new CliError(`--${verdict} needs the review text: give it with --body or --body-file`, {
+            exitCode: 2,
+          });
+        }
+        await withCliContext(async ({ tracker, history, paths, db, repoRoot }) => {
+          const item = requireWorkItem(tracker, id);
+          if (item.status === 'closed') {
+            throw new CliError(
+              `#${id} is closed; there is nothing to review (\`flotilla work reopen ${id}\`)`,
+              {
+                exitCode: 1,
+              },
+            );
+          }
+          const revision =
+            item.linkedRevision === null ? null : tracker.revisions.getRevision(item.linkedRevision);
+          if (revision === null) {
+            throw new CliError(
+              `#${id} has no open revision to review (it is ${item.status}); an implementor makes one`,
+              { exitCode: 1 },
+            );
+          }
+          if (item.status === 'in-progress') {
+            throw new CliError(
+              `#${id} is in-progress: an implementor is reworking revision #${revision.id}; review the new head when it is in review`,
+              { exitCode: 1 },
+            );
+          }
+          const active = history
+            .listRuns({ workItemID: id, limit: 5 })
+            .find((run) => run.status === 'requested' || run.status === 'running');
+          if (active !== undefined && isControlPlaneRunning(paths.stateDir)) {
+            throw new CliError(
+              `a ${active.role} is running on #${id} (session ${active.sessionID.slice(0, 8)}); its result would overwrite your verdict. Wait for it, or cancel it (x in the dashboard), then review`,
+              { exitCode: 1 },
+            );
+          }
+          const { state, status, verb } = VERDICTS[verdict];
+          const author = await readHumanAuthor(repoRoot);
+          const newStatus = status ?? item.status;
+          const reviewID = db.transaction(() => {
+            const recorded = tracker.revisions.addReview(revision.id, { author, state, body });
+            tracker.workItems.addComment(
+              id,
+              `${author} ${verb} revision ${revision.id} (\`flotilla review\`)${body.trim() === '' ? '.' : `:\n\n${body}`}`,
+              author,
+            );
+            if (newStatus !== item.status) tracker.workItems.transitionStatus(id, newStatus);
+            return recorded;
+          })();
+          const summary: ReviewSummary = {
+            workItemID: id,
+            revisionID: revision.id,
+            headSHA: revision.headSHA,
+            reviewID,
+            author,
+            state,
+            previousStatus: item.status,
+            status: newStatus,
+          };
+          const checks = revision.pipeline?.status ?? 'pending';
+          if (verdict === 'approve' && checks !== 'success') {
+            process.stderr.write(
+              `note: the checks of revision #${revision.id} are ${checks === 'failure' ? 'failing' : 'still running'} (\`flotilla checks ${id}\`); approved anyway because you asked\n`,
+            );
+          }
+          if (options.json) return writeJson(summary);
+          const move =
+            newStatus === item.status ? `#${id} stays ${newStatus}` : `#${id} ${item.status} → ${newStatus}`;
+          const next =
+            verdict === 'approve'
+              ? `; \`flotilla merge ${id}\` merges it`
+              : verdict === 'request-changes'
+                ? '; a running `flotilla run` sends it back to an implementor with your review'
+                : '';
+          process.stdout.write(
+            `${verb} revision #${revision.id} (${revision.headRef} at ${revision.headSHA.slice(0, 12)}): ${move}${next}\n`,
+          );
+        });
+      }),
+    );
+}
+
+function parseVerdict(options: ReviewOptions): Verdict {
+  const given: Verdict[] = [];
+  if (options.approve) given.push('approve');
+  if (options.requestChanges) given.push('request-changes');
+  if (options.comment) given.push('comment');
+  if (given.length !== 1) {
+    throw new CliError('give exactly one of --approve, --request-changes or --comment', { exitCode: 2 });
+  }
+  return given[0] as Verdict;
+}
