@@ -1,0 +1,259 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resolveFlotillaPaths } from '../../config/index.ts';
+import type { ReviewerRun } from '../../domain/index.ts';
+import { buildAddFilePatch } from '../../engine/runtime-adapter/scripted/build-scripted-results.ts';
+import {
+  createTempGitRepo,
+  type TempGitRepo,
+} from '../../engine/runtime-adapter/worktree/create-temp-git-repo.ts';
+import { silentLogger } from '../../logging/logger.ts';
+import { createLocalProvider, type LocalProvider } from '../../providers/local/create-local-provider.ts';
+import { createAgentRunRepository, openDatabase, type PipelineInput } from '../../storage/index.ts';
+import { runFlotilla } from '../support/run-flotilla.ts';
+import { runFlotillaInProcess } from '../support/run-flotilla-in-process.ts';
+
+let repo: TempGitRepo;
+const flotilla = (...args: string[]) => runFlotillaInProcess(repo.root, args);
+const json = async (...args: string[]) => JSON.parse((await flotilla(...args)).stdout);
+
+/** Opens the repository's tracker through the local provider (as the engine would) for the setup. */
+async function withProvider<T>(body: (provider: LocalProvider) => Promise<T> | T): Promise<T> {
+  const paths = resolveFlotillaPaths(repo.root);
+  const provider = createLocalProvider({
+    repoRoot: repo.root,
+    defaultBranch: 'main',
+    specsDir: 'docs/specs',
+    checksCommand: 'npm test',
+    checksTimeoutMs: 60_000,
+    logsDir: paths.logsDir,
+    logger: silentLogger,
+    dbPath: paths.dbPath,
+    // The checks never finish here (the tests set each pipeline themselves); closing cancels them.
+    runChecks: ({ signal }) =>
+      new Promise((_resolve, reject) => {
+        signal?.addEventListener('abort', () => reject(signal.reason));
+      }),
+  });
+  try {
+    return await body(provider);
+  } finally {
+    await provider.close();
+  }
+}
+
+/** Work item #1 with revision #2 on flotilla/1 adding `path`, moved to `status`. */
+async function itemWithRevision(files: Record<string, string>, status = 'review') {
+  return withProvider(async (provider) => {
+    const item = provider.tracker.workItems.createWorkItem({
+      title: 'Add a feature',
+      body: '',
+      labels: [],
+      blockedBy: [],
+    });
+    const revision = await provider.revisionWriter.createFromPatch({
+      workItemID: item.id,
+      patch: Object.entries(files)
+        .map(([path, content]) => buildAddFilePatch(path, content))
+        .join(''),
+      branchName: `flotilla/${item.id}`,
+      title: '',
+      body: 'done',
+    });
+    provider.tracker.workItems.transitionStatus(item.id, status as 'review');
+    return { id: item.id, revisionID: revision.id, headSHA: revision.headSHA };
+  });
+}
+
+const setPipeline = (revisionID: string, headSHA: string, pipeline: PipelineInput) =>
+  withProvider((provider) => provider.tracker.revisions.setPipeline(revisionID, headSHA, pipeline));
+
+beforeEach(async () => {
+  repo = await createTempGitRepo();
+  await repo.commit('initial', {
+    'README.md': '# sample\n',
+    '.gitignore': '.flotilla/\n',
+    'flotilla.config.json': '{ "defaultBranch": "main", "checks": { "command": "npm test" } }\n',
+  });
+});
+afterEach(() => repo.cleanup());
+
+describe('flotilla diff', { timeout: 60_000 }, () => {
+  it("prints the revision's patch, its file names, or a coloured and sanitized diff; after a merge too", async () => {
+    const { headSHA } = await itemWithRevision(
+      { 'src/feature.ts': 'export const f = 1;\n', 'evil.txt': 'a\x1b]0;pwned\x07b\n' },
+      'approved',
+    );
+    const plain = await flotilla('diff', '1');
+    expect(plain).toMatchObject({ code: 0, stderr: '' });
+    expect(plain.stdout).toBe(await repo.git(['diff', '--find-renames', `${headSHA}^1`, headSHA]));
+    expect(plain.stdout).toContain('+export const f = 1;');
+    expect(await flotilla('diff', '#1', '--name-only')).toMatchObject({
+      code: 0,
+      stdout: 'evil.txt\nsrc/feature.ts\n',
+    });
+
+    const coloured = (await flotilla('diff', '1', '--color', 'always')).stdout;
+    expect(coloured).toContain('\x1b[32m+export const f = 1;\x1b[0m');
+    expect(coloured).toContain('\x1b[1mdiff --git a/src/feature.ts b/src/feature.ts\x1b[0m');
+    // The file's own escape sequence is made visible, never sent to the terminal.
+    expect(coloured).toContain('+a�]0;pwned�b');
+    expect(coloured).not.toContain('\x1b]0;');
+
+    expect((await flotilla('merge', '1')).code).toBe(0);
+    expect((await flotilla('diff', '1', '--name-only')).stdout).toBe('evil.txt\nsrc/feature.ts\n');
+    expect((await flotilla('diff', '1', '--color', 'sometimes')).code).toBe(2);
+    await flotilla('work', 'create', '--title', 'No revision');
+    expect(await flotilla('diff', '3')).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('#3 has no revision yet'),
+    });
+  });
+});
+
+describe('flotilla checks', { timeout: 60_000 }, () => {
+  it('shows status, command and log, exiting 8 pending, 1 failed, 0 passed like gh pr checks', async () => {
+    const { revisionID, headSHA } = await itemWithRevision({ 'a.txt': 'a\n' });
+    const pending = await flotilla('checks', '1');
+    expect(pending.code).toBe(8);
+    expect(pending.stdout).toMatch(/^checks\s+pending\s+npm test\s+-$/m);
+    // The real launcher passes the code on to the process.
+    expect((await runFlotilla(repo.root, ['checks', '1'])).code).toBe(8);
+
+    await setPipeline(revisionID, headSHA, {
+      status: 'failure',
+      url: '/logs/checks-2.log',
+      reason: 'npm test exited 1',
+    });
+    const failed = await flotilla('checks', '1');
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toMatch(/^checks\s+fail\s+npm test\s+\/logs\/checks-2\.log$/m);
+    expect(failed.stdout).toContain('reason: npm test exited 1');
+    expect(JSON.parse((await flotilla('checks', '1', '--json')).stdout)).toEqual({
+      workItemID: '1',
+      revisionID,
+      revisionState: 'open',
+      headSHA,
+      command: 'npm test',
+      status: 'failure',
+      bucket: 'fail',
+      reason: 'npm test exited 1',
+      logPath: '/logs/checks-2.log',
+    });
+
+    await setPipeline(revisionID, headSHA, { status: 'success' });
+    expect(await flotilla('checks', '1')).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^checks\s+pass\s+npm test/m),
+    });
+    await flotilla('work', 'create', '--title', 'No revision');
+    expect((await flotilla('checks', '3')).code).toBe(1);
+    expect((await flotilla('checks', 'x')).code).toBe(2);
+  });
+});
+
+describe('flotilla review', { timeout: 60_000 }, () => {
+  it('records a human verdict like the reviewer and moves the item as the engine would', async () => {
+    const { revisionID, headSHA } = await itemWithRevision({ 'a.txt': 'a\n' });
+    const approved = await flotilla('review', '1', '--approve', '-b', 'Ship it');
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toBe(
+      `approved revision #${revisionID} (flotilla/1 at ${headSHA.slice(0, 12)}): #1 review → approved; \`flotilla merge 1\` merges it\n`,
+    );
+    expect(approved.stderr).toContain('checks of revision #2 are still running');
+    const shown = await json('work', 'show', '1', '--json');
+    expect(shown).toMatchObject({ status: 'approved' });
+    expect(shown.revision.reviews).toEqual([
+      expect.objectContaining({ author: 'Flotilla Test', state: 'APPROVED', body: 'Ship it' }),
+    ]);
+    expect(shown.comments.at(-1)).toMatchObject({
+      author: 'Flotilla Test',
+      body: expect.stringContaining('approved revision 2'),
+    });
+
+    const changes = await json('review', '1', '--request-changes', '--body', 'Handle empty input', '--json');
+    expect(changes).toEqual({
+      workItemID: '1',
+      revisionID,
+      headSHA,
+      reviewID: expect.any(String),
+      author: 'Flotilla Test',
+      state: 'CHANGES_REQUESTED',
+      previousStatus: 'approved',
+      status: 'pending',
+    });
+    // The implementor's prompt is built from this history: the human's review is in it.
+    const history = await withProvider((provider) => provider.revisionReader.getReviewHistory(revisionID));
+    expect(history.reviews.at(-1)).toEqual({
+      author: 'Flotilla Test',
+      state: 'CHANGES_REQUESTED',
+      body: 'Handle empty input',
+    });
+
+    const comment = await flotilla('review', '1', '--comment', '-b', 'Also the docs');
+    expect(comment).toMatchObject({ code: 0, stdout: expect.stringContaining('#1 stays pending') });
+    expect((await json('work', 'show', '1', '--json')).status).toBe('pending');
+  });
+
+  it('refuses what it cannot record and exits 2 on usage errors, changing nothing', async () => {
+    const { revisionID } = await itemWithRevision({ 'a.txt': 'a\n' });
+    for (const [args, message] of [
+      [['review', '1'], 'exactly one of --approve'],
+      [['review', '1', '--approve', '--comment', '-b', 'x'], 'exactly one of --approve'],
+      [['review', '1', '--request-changes'], '--request-changes needs the review text'],
+    ] as const) {
+      const result = await flotilla(...args);
+      expect({ args, code: result.code }).toEqual({ args, code: 2 });
+      expect(result.stderr).toContain(message);
+    }
+
+    // A reviewer the running control plane has in flight would overwrite the verdict.
+    const paths = resolveFlotillaPaths(repo.root);
+    const running: ReviewerRun = {
+      role: 'reviewer',
+      sessionID: 'abcdef12-0000-0000-0000-000000000000',
+      status: 'running',
+      workItemID: '1',
+      revisionID,
+      logFilePath: null,
+      error: null,
+      requestedAt: 1,
+      endedAt: null,
+      usage: null,
+      cancelRequestedBy: null,
+    };
+    const db = openDatabase(paths.dbPath);
+    try {
+      createAgentRunRepository(db).save(running);
+    } finally {
+      db.close();
+    }
+    writeFileSync(join(paths.stateDir, 'run.lock'), JSON.stringify({ pid: process.pid }));
+    const busy = await flotilla('review', '1', '--approve');
+    expect(busy).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('a reviewer is running on #1 (session abcdef12)'),
+    });
+    // The same record left by a control plane that is gone does not block a review.
+    writeFileSync(join(paths.stateDir, 'run.lock'), JSON.stringify({ pid: 2 ** 22 + 7 }));
+    expect((await flotilla('review', '1', '--comment', '-b', 'fine')).code).toBe(0);
+
+    await flotilla('work', 'transition', '1', 'in-progress');
+    expect(await flotilla('review', '1', '--approve')).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('#1 is in-progress'),
+    });
+    await flotilla('work', 'close', '1');
+    expect(await flotilla('review', '1', '--approve')).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('#1 is closed'),
+    });
+    await flotilla('work', 'create', '--title', 'No revision');
+    expect(await flotilla('review', '3', '--approve')).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('no open revision'),
+    });
+    expect((await json('work', 'show', '1', '--json')).revision).toBeNull();
+  });
+});
