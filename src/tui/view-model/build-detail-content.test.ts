@@ -62,6 +62,20 @@ describe('buildDetailContent', () => {
     expect(text[0]).toBe('#2 Build the UI');
     expect(text[1]).toBe('◌ pending · status pending · priority high · complexity low');
     expect(text[2]).toBe('blocked by #1 (approved), #99 (closed)');
+    expect(text[3]).toBe('dispatched automatically once its blockers are approved or closed');
+  });
+
+  it('a blocked task (held at creation, or parked) says nothing dispatches it until a human does', () => {
+    const state = buildTestState({
+      workItems: [
+        buildWorkItem({ id: '1', status: 'blocked' }),
+        buildWorkItem({ id: '2', status: 'blocked', kind: 'refinement' }),
+      ],
+    });
+    expect(lines(build(state, '1'))).toContain(
+      'parked: nothing dispatches it until you do · d dispatches · u moves it to pending',
+    );
+    expect(lines(build(state, '2')).some((line) => line.startsWith('parked'))).toBe(false);
   });
 
   it('running: the run line, then the stream lines, live while the stream goes on', () => {

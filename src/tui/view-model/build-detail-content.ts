@@ -71,6 +71,17 @@ export function buildDetailContent(inputs: DetailInputs): DetailContent {
 
   const runIsActive =
     latestRun !== null && (latestRun.status === 'requested' || latestRun.status === 'running');
+  // What happens next without a human (the engine dispatches pending tasks; blocked ones wait for you).
+  if (item.kind === 'task' && !runIsActive && row.queued === null) {
+    if (displayStatus === 'blocked') {
+      head.push({
+        text: 'parked: nothing dispatches it until you do · d dispatches · u moves it to pending',
+        color: 'yellow',
+      });
+    } else if (displayStatus === 'pending') {
+      head.push({ text: 'dispatched automatically once its blockers are approved or closed', dim: true });
+    }
+  }
   if (runIsActive && latestRun !== null) {
     head.push(RULE);
     const started = latestRun.status === 'running' ? 'running' : 'starting';
