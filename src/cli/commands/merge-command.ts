@@ -113,7 +113,7 @@ export function registerMergeCommand(program: Command): void {
             tracker.revisions.markRevisionMerged(revision.id, { closeWorkItem: true });
           } catch (error) {
             throw new CliError(
-              `${config.defaultBranch} now contains revision #${revision.id} (${result.mergedSHA.slice(0, 12)}), but the tracker could not record it: ${error instanceof Error ? error.message : String(error)}; close the item with \`flotilla work close ${id}\``,
+              `${config.defaultBranch} now contains revision #${revision.id} (${result.mergedSHA.slice(0, 12)}), but the tracker could not record it: ${error instanceof Error ? error.message : String(error)}; close the item with \`flotilla work transition ${id} closed\``,
               { exitCode: 1 },
             );
           }

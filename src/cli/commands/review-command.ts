@@ -2,10 +2,10 @@ import type { Command } from 'commander';
 import type { WorkItemStatus } from '../../domain/index.ts';
 import type { ReviewState } from '../../storage/index.ts';
 import { CliError } from '../support/cli-error.ts';
-import { isControlPlaneRunning } from '../support/is-control-plane-running.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { type BodyOptions, readBodyOption } from '../support/read-body-option.ts';
 import { readHumanAuthor } from '../support/read-human-author.ts';
+import { requireNoActiveAgent } from '../support/require-no-active-agent.ts';
 import { requireWorkItem } from '../support/require-work-item.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
 import { withCliContext } from '../support/with-cli-context.ts';
@@ -95,15 +95,7 @@ export function registerReviewCommand(program: Command): void {
               { exitCode: 1 },
             );
           }
-          const active = history
-            .listRuns({ workItemID: id, limit: 5 })
-            .find((run) => run.status === 'requested' || run.status === 'running');
-          if (active !== undefined && isControlPlaneRunning(paths.stateDir)) {
-            throw new CliError(
-              `a ${active.role} is running on #${id} (session ${active.sessionID.slice(0, 8)}); its result would overwrite your verdict. Wait for it, or cancel it (x in the dashboard), then review`,
-              { exitCode: 1 },
-            );
-          }
+          requireNoActiveAgent({ history, paths }, id, 'your verdict');
           const { state, status, verb } = VERDICTS[verdict];
           const author = await readHumanAuthor(repoRoot);
           const newStatus = status ?? item.status;

@@ -235,6 +235,11 @@ describe('flotilla review', { timeout: 60_000 }, () => {
       code: 1,
       stderr: expect.stringContaining('a reviewer is running on #1 (session abcdef12)'),
     });
+    // Closing would be undone too: the agent's result reopens the item.
+    expect(await flotilla('work', 'close', '1')).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('its result would undo the close'),
+    });
     // The same record left by a control plane that is gone does not block a review.
     writeFileSync(join(paths.stateDir, 'run.lock'), JSON.stringify({ pid: 2 ** 22 + 7 }));
     expect((await flotilla('review', '1', '--comment', '-b', 'fine')).code).toBe(0);

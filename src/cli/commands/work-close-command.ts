@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { CliError } from '../support/cli-error.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { readHumanAuthor } from '../support/read-human-author.ts';
+import { requireNoActiveAgent } from '../support/require-no-active-agent.ts';
 import { requireWorkItem } from '../support/require-work-item.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
 import { withCliContext } from '../support/with-cli-context.ts';
@@ -9,7 +10,8 @@ import { withCliContext } from '../support/with-cli-context.ts';
 /**
  * `flotilla work close <id> [--comment <text>]` (like `gh issue close`): the item is closed, and its open
  * revision with it (a closed item's revision would never be merged; its branch is kept). Already closed:
- * exit 0, nothing changes. A running engine sees it through its poller and dispatches nothing for it.
+ * exit 0, nothing changes. A running engine sees it through its poller and dispatches nothing for it; refused
+ * while it has an agent on the item (the agent's result would reopen it).
  */
 export function registerWorkCloseCommand(work: Command): void {
   work
@@ -23,12 +25,13 @@ export function registerWorkCloseCommand(work: Command): void {
         if (options.comment !== undefined && options.comment.trim() === '') {
           throw new CliError('--comment is empty; expected the comment text', { exitCode: 2 });
         }
-        return withCliContext(async ({ tracker, db, repoRoot }) => {
+        return withCliContext(async ({ tracker, db, repoRoot, history, paths }) => {
           const item = requireWorkItem(tracker, id);
           if (item.status === 'closed') {
             process.stdout.write(`#${id} is already closed\n`);
             return;
           }
+          requireNoActiveAgent({ history, paths }, id, 'the close');
           const author = options.comment === undefined ? null : await readHumanAuthor(repoRoot);
           const revisionID = item.linkedRevision;
           db.transaction(() => {

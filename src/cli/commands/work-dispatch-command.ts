@@ -28,7 +28,7 @@ export function registerWorkDispatchCommand(work: Command): void {
           const item = requireWorkItem(tracker, id);
           if (item.kind === 'refinement') {
             throw new CliError(
-              `#${id} is a refinement item (a question about a spec); implementors never take those. Answer it in the spec, then \`flotilla work transition ${id} closed\``,
+              `#${id} is a refinement item (a question about a spec); implementors never take those. Answer it in the spec, then \`flotilla work close ${id}\``,
               { exitCode: 1 },
             );
           }
@@ -39,9 +39,7 @@ export function registerWorkDispatchCommand(work: Command): void {
           if (!DISPATCHABLE.includes(item.status)) {
             throw new CliError(
               `#${id} is ${item.status}; only pending, blocked or needs-refinement items can be dispatched` +
-                (item.status === 'closed'
-                  ? ` (reopen it first: \`flotilla work transition ${id} pending\`)`
-                  : ''),
+                (item.status === 'closed' ? ` (reopen it first: \`flotilla work reopen ${id}\`)` : ''),
               { exitCode: 1 },
             );
           }
