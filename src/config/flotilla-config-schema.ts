@@ -75,6 +75,14 @@ export const flotillaConfigFileSchema = object({
     agentSessions: z.boolean({ error: 'true or false' }).default(true),
   }).prefault({}),
   bashValidator: bashValidatorRulesOverridesSchema.prefault({}),
+  pathGuard: object({
+    /** Readable by agents' file tools besides their worktree (never writable); relative to the repository root. */
+    readOnlyPaths: z
+      .array(nonEmptyString('an absolute path or one relative to the repository root'), {
+        error: 'a list of paths',
+      })
+      .default([]),
+  }).prefault({}),
   /**
    * A scripted model-server scenario (JSON, see src/model-server/README.md) answering the roles whose runtime
    * is `scripted`: the real Claude adapter runs against it on 127.0.0.1 (dry runs, demos, CI).

@@ -71,6 +71,7 @@ describe('loadConfig: defaults', () => {
         contextPaths: ['.claude/CLAUDE.md'],
         logging: { level: 'info', agentSessions: true },
         bashValidator: { extraAllowedCommands: [], extraBlockPatterns: [] },
+        pathGuard: { readOnlyPaths: [] },
       },
     });
   });
@@ -86,6 +87,7 @@ describe('loadConfig: defaults', () => {
         worktree: { setupCommand: 'none' },
         checks: { command: 'npm test' },
         bashValidator: { extraAllowedCommands: ['make'] },
+        pathGuard: { readOnlyPaths: ['../shared-docs'] },
       }),
     );
     if (!result.ok) throw new Error(result.errors.join('\n'));
@@ -98,6 +100,7 @@ describe('loadConfig: defaults', () => {
       worktree: { setupCommand: 'none' },
       checks: { command: 'npm test', timeout: 1800 },
       bashValidator: { extraAllowedCommands: ['make'], extraBlockPatterns: [] },
+      pathGuard: { readOnlyPaths: ['../shared-docs'] },
     });
   });
 
@@ -266,6 +269,14 @@ describe('loadConfig: every field names its path and expectation', () => {
       { bashValidator: { extraBlockPatterns: ['('] } },
       `${F}: bashValidator.extraBlockPatterns[0]: not a valid regular expression, got "("`,
     ],
+    [
+      { pathGuard: { readOnlyPaths: '/opt/docs' } },
+      `${F}: pathGuard.readOnlyPaths: expected a list of paths, got "/opt/docs"`,
+    ],
+    [
+      { pathGuard: { readOnlyPaths: [''] } },
+      `${F}: pathGuard.readOnlyPaths[0]: expected a non-empty string (an absolute path or one relative to the repository root), got ""`,
+    ],
     [[], `${F}: (root): expected an object, got []`],
     ['"text"', `${F}: (root): expected an object, got "text"`],
   ])('%j', async (content, expected) => {
@@ -285,7 +296,7 @@ describe('loadConfig: every field names its path and expectation', () => {
 describe('loadConfig: unknown keys are errors', () => {
   it('names a top-level typo, suggests the key and lists the known ones', async () => {
     expect(await errorsFor({ specDir: 'specs' })).toEqual([
-      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, defaultBranch, specsDir, runtimes, models, maxAgentDuration, shutdownTimeout, scheduler, maxReviewRounds, pollIntervals, worktree, checks, contextPaths, logging, bashValidator, scriptedScenario',
+      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, defaultBranch, specsDir, runtimes, models, maxAgentDuration, shutdownTimeout, scheduler, maxReviewRounds, pollIntervals, worktree, checks, contextPaths, logging, bashValidator, pathGuard, scriptedScenario',
     ]);
   });
 

@@ -121,6 +121,7 @@ async function startControlPlane(
         maxAgentDuration: config.maxAgentDuration,
         logging: { agentSessions: config.logging.agentSessions, logsDir: paths.sessionsDir },
         extraEnv,
+        readOnlyPaths: config.pathGuard.readOnlyPaths.map((path) => resolve(repoRoot, path)),
       },
       deps,
     );

@@ -20,6 +20,7 @@ import { createGitSpecSource } from './context-assembly/create-git-spec-source.t
 import { extractOutputText } from './extract-output-text.ts';
 import { extractPatch } from './extract-patch.ts';
 import { loadAgentDefinition } from './load-agent-definition.ts';
+import { createPathGuardHook, type PathGuardHook } from './path-guard/index.ts';
 import { buildOutputJsonSchema } from './schemas.ts';
 import type { SessionLog } from './session-log/create-session-log.ts';
 import { createSessionLogFactory } from './session-log/create-session-log-factory.ts';
@@ -31,7 +32,7 @@ import {
   type RuntimeAdapterConfig,
   type RuntimeAdapterDeps,
 } from './types.ts';
-import { createWorktreeManager, type Worktree } from './worktree/create-worktree-manager.ts';
+import { createWorktreeManager, WORKTREES_DIR, type Worktree } from './worktree/create-worktree-manager.ts';
 
 export interface ClaudeAdapterConfig extends RuntimeAdapterConfig {
   repoRoot: string;
@@ -53,6 +54,8 @@ export interface ClaudeAdapterConfig extends RuntimeAdapterConfig {
   extraEnv?: Readonly<Record<string, string>>;
   /** Secret-looking variables agents may see anyway. */
   passThroughEnv?: readonly string[];
+  /** Absolute paths agents' file tools may read besides their worktree (config `pathGuard.readOnlyPaths`). */
+  readOnlyPaths?: readonly string[];
   /** Session transcript writer; default: session-log/ when `logging.agentSessions` is on. */
   createSessionLog?: SessionLogFactory;
 }
@@ -79,20 +82,25 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The SDK hook around the narrowed validator: never throws, never returns nothing — it fails closed. */
-function toSdkHook(hook: BashValidatorHook, logger: Logger): HookCallback {
+/** The SDK hook around a narrowed guard: never throws, never returns nothing — it fails closed. */
+function toSdkHook(
+  hook: BashValidatorHook | PathGuardHook,
+  logger: Logger,
+  name = 'bash validator',
+): HookCallback {
   return async (input): Promise<HookJSONOutput> => {
     if (input.hook_event_name !== 'PreToolUse') return {};
     try {
       const verdict = await hook({
         tool_name: input.tool_name,
         tool_input: (input.tool_input ?? {}) as Record<string, unknown>,
+        cwd: input.cwd,
       });
       if (verdict && typeof verdict === 'object') return verdict;
-      return { decision: 'block', reason: 'Blocked: the bash validator gave no verdict' };
+      return { decision: 'block', reason: `Blocked: the ${name} gave no verdict` };
     } catch (error) {
-      logger.error('bash validator hook threw; blocking the command', { error: messageOf(error) });
-      return { decision: 'block', reason: `Blocked: the bash validator failed (${messageOf(error)})` };
+      logger.error(`${name} hook threw; blocking the tool call`, { error: messageOf(error) });
+      return { decision: 'block', reason: `Blocked: the ${name} failed (${messageOf(error)})` };
     }
   };
 }
@@ -165,6 +173,22 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig, deps: RuntimeAd
       throw error;
     }
 
+    // File tools stay in the worktree (planner and reviewer: read the repository); see path-guard/.
+    const pathGuardHook = toSdkHook(
+      createPathGuardHook({
+        root: worktree?.path ?? config.repoRoot,
+        writable: role === 'implementor',
+        readOnlyPaths: [...(config.readOnlyPaths ?? []), runStateDir],
+        deniedPaths: [
+          join(config.repoRoot, WORKTREES_DIR),
+          join(config.repoRoot, '.flotilla'),
+          config.stateDir,
+          config.logging.logsDir,
+        ],
+      }),
+      logger,
+      'path guard',
+    );
     const tracked: TrackedSession = { abortController: new AbortController(), abortReason: null };
     sessions.set(sessionID, tracked);
     const output = createOutputBroadcast();
@@ -192,7 +216,13 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig, deps: RuntimeAd
         cwd: worktree?.path ?? config.repoRoot,
         outputFormat: { type: 'json_schema', schema: buildOutputJsonSchema(role) },
         settingSources: [],
-        hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [sdkHook], onFailure: 'block' }] },
+        hooks: {
+          PreToolUse: [
+            { matcher: 'Bash', hooks: [sdkHook], onFailure: 'block' },
+            // No matcher: every tool passes the guard, which checks the file tools and allows the rest.
+            { hooks: [pathGuardHook], onFailure: 'block' },
+          ],
+        },
         permissionMode: 'bypassPermissions',
         allowDangerouslySkipPermissions: true,
         abortController: tracked.abortController,

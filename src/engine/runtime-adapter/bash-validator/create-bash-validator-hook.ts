@@ -6,6 +6,8 @@ import { validateBashCommand } from './validate-bash-command.ts';
 export interface PreToolUseHookInput {
   tool_name: string;
   tool_input: Record<string, unknown>;
+  /** The session's current directory as the SDK reports it (the path guard resolves relative paths with it). */
+  cwd?: unknown;
 }
 
 export type PreToolUseHookOutput = { decision: 'block'; reason: string } | Record<string, never>;

@@ -1,0 +1,11 @@
+export {
+  buildPathGuardScope,
+  createPathGuardHook,
+  type PathGuardHook,
+  type PathGuardOptions,
+} from './create-path-guard-hook.ts';
+export { decidePathAccess, isWithin } from './decide-path-access.ts';
+export { extractToolPaths, GUARDED_TOOLS, type ToolPathExtraction } from './extract-tool-paths.ts';
+export { guardToolCall, type ToolCallPlace } from './guard-tool-call.ts';
+export { resolveRealPath } from './resolve-real-path.ts';
+export type { PathAccess, PathGuardScope, PathGuardVerdict, ToolPathTarget } from './types.ts';
