@@ -33,9 +33,27 @@ describe('flotilla hook pre-tool-use', () => {
     });
   });
 
-  it('exits 0 for other tools', () => {
+  it('exits 0 for other tools and for file tools inside the hook cwd', () => {
+    expect(preToolUse(JSON.stringify({ tool_name: 'TodoWrite', tool_input: { todos: [] } })).code).toBe(0);
     expect(preToolUse(JSON.stringify({ tool_name: 'Edit', tool_input: { file_path: 'a' } })).code).toBe(0);
-  });
+  }, 60_000);
+
+  it('exits 2 for a file tool reaching .git or outside the hook cwd', () => {
+    const fileTool = (tool_name: string, tool_input: Record<string, unknown>) =>
+      JSON.stringify({ hook_event_name: 'PreToolUse', cwd: repoDir, tool_name, tool_input });
+    const repoDir = process.cwd();
+    expect(preToolUse(fileTool('Write', { file_path: '.git/hooks/pre-commit', content: 'x' }))).toMatchObject(
+      {
+        code: 2,
+        stderr: expect.stringContaining('inside a .git directory'),
+      },
+    );
+    expect(preToolUse(fileTool('Read', { file_path: '/etc/passwd' }))).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('it is outside the worktree'),
+    });
+    expect(preToolUse(fileTool('Read', { file_path: 'package.json' })).code).toBe(0);
+  }, 60_000);
 
   it('blocks (exit 2) a Bash call without a command string', () => {
     expect(preToolUse(bash(undefined))).toMatchObject({

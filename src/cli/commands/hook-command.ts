@@ -6,7 +6,8 @@ const MAX_STDIN_BYTES = 4 * 1024 * 1024;
 /**
  * `flotilla hook pre-tool-use`: a Claude Code PreToolUse command hook. Reads the hook JSON on stdin and
  * answers with Claude Code's exit-code protocol: 0 allow, 2 block (reason on stderr). Malformed input is a
- * clear error with exit 1, never 0. Non-Bash tools are allowed.
+ * clear error with exit 1, never 0. Bash goes through the bash validator; the file tools (Read, Write, Edit,
+ * Glob, Grep, …) through the path guard with the hook's `cwd` as the working tree; other tools are allowed.
  */
 export function registerHookCommand(program: Command): void {
   const hook = program
@@ -14,7 +15,9 @@ export function registerHookCommand(program: Command): void {
     .description('hooks for interactive Claude Code (.claude/settings.json)');
   hook
     .command('pre-tool-use')
-    .description('PreToolUse hook: validate Bash commands read as JSON from stdin (exit 0 allow, 2 block)')
+    .description(
+      'PreToolUse hook: validate Bash commands and file-tool paths read as JSON from stdin (exit 0 allow, 2 block)',
+    )
     .action(async () => {
       process.exitCode = await runPreToolUseHook();
     });
@@ -43,10 +46,20 @@ async function runPreToolUseHook(): Promise<number> {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     return fail('standard input must be a JSON object with tool_name and tool_input');
   }
-  const { tool_name: toolName, tool_input: toolInput } = input as Record<string, unknown>;
+  const { tool_name: toolName, tool_input: toolInput, cwd } = input as Record<string, unknown>;
   if (typeof toolName !== 'string') return fail("the hook JSON has no string 'tool_name'");
   if (toolInput === null || typeof toolInput !== 'object' || Array.isArray(toolInput)) {
     return fail("the hook JSON has no object 'tool_input'");
+  }
+  if (toolName !== 'Bash') {
+    const { createPathGuardHook } = await import('../../engine/runtime-adapter/path-guard/index.ts');
+    const root = typeof cwd === 'string' && cwd !== '' ? cwd : process.cwd();
+    const verdict = await createPathGuardHook({ root, writable: true })({
+      tool_name: toolName,
+      tool_input: toolInput as Record<string, unknown>,
+      cwd: root,
+    });
+    return reportDecision(verdict);
   }
   // Loaded on demand: the shell parser takes ~0.3 s to load, which the other commands do not pay.
   const { createBashValidatorHook } = await import('../../engine/runtime-adapter/bash-validator/index.ts');
@@ -54,6 +67,10 @@ async function runPreToolUseHook(): Promise<number> {
     tool_name: toolName,
     tool_input: toolInput as Record<string, unknown>,
   });
+  return reportDecision(decision);
+}
+
+function reportDecision(decision: { decision: 'block'; reason: string } | Record<string, never>): number {
   if ('decision' in decision && decision.decision === 'block') {
     process.stderr.write(`${decision.reason}\n`);
     return 2;
