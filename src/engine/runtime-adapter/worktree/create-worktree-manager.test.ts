@@ -207,6 +207,30 @@ describe('createWorktreeManager', () => {
     expect(await branches()).toEqual(['main']);
   });
 
+  it('removes the empty directories a nested worktree path needed, and .worktrees itself when it made it', async () => {
+    const { worktrees } = manager();
+    await worktrees.create('agent/flotilla/7');
+    const sibling = await worktrees.create('agent/flotilla/8');
+    await worktrees.remove('agent/flotilla/7');
+    // Still in use by the sibling: kept.
+    expect(await exists(join(repo.root, '.worktrees/agent/flotilla'))).toBe(true);
+    await worktrees.remove('agent/flotilla/8');
+    expect(await exists(sibling.path)).toBe(false);
+    expect(await exists(join(repo.root, '.worktrees'))).toBe(false);
+  });
+
+  it('keeps a .worktrees it did not create, and whatever else is in it, when removing its parents', async () => {
+    await mkdir(join(repo.root, '.worktrees/mine'), { recursive: true });
+    await writeFile(join(repo.root, '.worktrees/mine/notes.txt'), 'mine\n');
+    await mkdir(join(repo.root, '.worktrees/empty-of-mine'));
+    const { worktrees } = manager();
+    await worktrees.create('agent/flotilla/9');
+    await worktrees.remove('agent/flotilla/9');
+    expect(await exists(join(repo.root, '.worktrees/agent'))).toBe(false);
+    expect(await readFile(join(repo.root, '.worktrees/mine/notes.txt'), 'utf8')).toBe('mine\n');
+    expect(await exists(join(repo.root, '.worktrees/empty-of-mine'))).toBe(true);
+  });
+
   it('removes idempotently and quietly when there is nothing to remove', async () => {
     const { worktrees, logger } = manager();
     await worktrees.create('flotilla/15');
@@ -242,9 +266,15 @@ describe('createWorktreeManager', () => {
     await repo.git(['worktree', 'add', '--quiet', vanished, '-b', 'vanished', 'main']);
     await rm(vanished, { recursive: true, force: true });
 
-    const reaped = await worktrees.reapStaleWorktrees();
+    const nested = await worktrees.create('agent/flotilla/22');
 
-    expect(reaped.sort()).toEqual([first.path, second.path].sort());
+    // A new process (after a kill) reaps: it did not make .worktrees, so that stays.
+    const reaped = await manager().worktrees.reapStaleWorktrees();
+
+    expect(reaped.sort()).toEqual([first.path, second.path, nested.path].sort());
+    expect(await exists(join(repo.root, '.worktrees/agent'))).toBe(false);
+    expect(await exists(join(repo.root, '.worktrees/flotilla'))).toBe(false);
+    expect(await exists(join(repo.root, '.worktrees'))).toBe(true);
     expect(await exists(first.path)).toBe(false);
     expect(await exists(second.path)).toBe(false);
     const remaining = await listedPaths();

@@ -1,5 +1,5 @@
-import { realpath, rm, stat } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { realpath, rm, rmdir, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Logger } from '../../../logging/logger.ts';
 import { CommandError, outputTail, runCommand, runGit } from '../../../process/run-command.ts';
 import { resolveSetupCommand } from './resolve-setup-command.ts';
@@ -37,11 +37,17 @@ export interface WorktreeManager {
    * removed first) and runs the setup command in it. Rejects — leaving nothing behind — when any step fails.
    */
   create(branchName: string): Promise<Worktree>;
-  /** Removes the worktree and deletes the local branch. Idempotent; never throws (problems are logged). */
+  /**
+   * Removes the worktree and deletes the local branch, then the directories left empty between it and
+   * `.worktrees/` (e.g. `.worktrees/agent/flotilla/`), and `.worktrees/` itself when empty and this manager
+   * created it. Idempotent; never throws (problems are logged).
+   */
   remove(branchName: string): Promise<void>;
   /**
-   * Crash recovery: removes every git worktree under `.worktrees/` (and its branch), then prunes stale
-   * worktree records. Call only while no run is active. Returns the removed worktree paths.
+   * Crash recovery: removes every git worktree under `.worktrees/` (and its branch) and the directories left
+   * empty below `.worktrees/`, then prunes stale worktree records. `.worktrees/` itself stays: a previous
+   * process made it, or the user did, and that cannot be told apart. Call only while no run is active.
+   * Returns the removed worktree paths.
    */
   reapStaleWorktrees(): Promise<string[]>;
 }
@@ -68,6 +74,8 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
     return next;
   };
   const git = (args: string[], cwd = repoRoot) => runGit(args, { cwd, timeoutMs: GIT_TIMEOUT_MS });
+  /** `.worktrees/` did not exist before this manager's first worktree: it is ours to remove once empty. */
+  let createdWorktreesDir = false;
 
   function pathFor(branchName: string): string {
     return join(worktreesDir, branchName);
@@ -127,6 +135,29 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
     }
   }
 
+  /**
+   * The directories `git worktree add` made for a nested path (`agent/flotilla/` for `agent/flotilla/7`) stay
+   * behind when it is removed: remove those left empty, up to `.worktrees/` (exclusive; see
+   * createdWorktreesDir). Under `exclusive`, so no creation is between making a directory and using it.
+   */
+  async function removeEmptyParents(path: string): Promise<void> {
+    for (let dir = dirname(path); dir.startsWith(worktreesDir + sep); dir = dirname(dir)) {
+      try {
+        await rmdir(dir);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return; // not empty (or not ours to judge)
+      }
+    }
+    if (createdWorktreesDir) {
+      await rmdir(worktreesDir).then(
+        () => {
+          createdWorktreesDir = false;
+        },
+        () => {},
+      );
+    }
+  }
+
   async function branchExists(branchName: string): Promise<boolean> {
     const { exitCode } = await git(['show-ref', '--verify', '--quiet', `refs/heads/${branchName}`]).catch(
       (error: unknown) => {
@@ -178,6 +209,7 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
     try {
       if (await pathExists(path)) await rm(path, { recursive: true, force: true });
       await git(['worktree', 'prune']);
+      await removeEmptyParents(path);
     } catch (error) {
       logger.warn('Could not delete worktree directory', { path, error: messageOf(error) });
     }
@@ -222,6 +254,7 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
       const path = pathFor(branchName);
       const worktree = await exclusive(async (): Promise<Worktree> => {
         await removeStale(path);
+        if (!(await pathExists(worktreesDir))) createdWorktreesDir = true;
         try {
           await git(['worktree', 'add', join(WORKTREES_DIR, branchName), '-B', branchName, defaultBranch]);
         } catch (error) {
@@ -266,7 +299,8 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
         const root = (await canonical(worktreesDir)) + sep;
         const removed: string[] = [];
         for (const worktree of await listWorktrees()) {
-          if (!(await canonical(worktree.path)).startsWith(root)) continue;
+          const canonicalPath = await canonical(worktree.path);
+          if (!canonicalPath.startsWith(root)) continue;
           logger.info('Reaping stale worktree', { path: worktree.path, branch: worktree.branch });
           try {
             await git(['worktree', 'remove', '--force', '--force', worktree.path]);
@@ -286,6 +320,7 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
             });
           }
           removed.push(worktree.path);
+          await removeEmptyParents(join(worktreesDir, relative(root, canonicalPath)));
         }
         await git(['worktree', 'prune']);
         return removed;
