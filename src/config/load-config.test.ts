@@ -386,6 +386,7 @@ describe('resolveFlotillaPaths', () => {
       dbPath: '/repo/.flotilla/flotilla.db',
       logsDir: '/repo/.flotilla/logs',
       sessionsDir: '/repo/.flotilla/logs/sessions',
+      tmpDir: '/repo/.flotilla/tmp',
       worktreesDir: '/repo/.worktrees',
     });
   });

@@ -7,6 +7,11 @@ export interface FlotillaPaths {
   logsDir: string;
   /** Agent session transcripts. */
   sessionsDir: string;
+  /**
+   * `.flotilla/tmp/`: the checks worktrees (`checks-*`) and patch-application scratch dirs (`apply-*`) of the
+   * local provider. Kept in the repository so a start after a crash can prove they are Flotilla's and reap them.
+   */
+  tmpDir: string;
   /** `.worktrees/`: one git worktree per implementor run (git-ignored by `flotilla init`). */
   worktreesDir: string;
 }
@@ -20,6 +25,7 @@ export function resolveFlotillaPaths(repoRoot: string): FlotillaPaths {
     dbPath: join(stateDir, 'flotilla.db'),
     logsDir,
     sessionsDir: join(logsDir, 'sessions'),
+    tmpDir: join(stateDir, 'tmp'),
     worktreesDir: join(repoRoot, '.worktrees'),
   };
 }

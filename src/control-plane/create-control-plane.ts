@@ -13,9 +13,10 @@ import type { Logger } from '../logging/logger.ts';
 import { createModelServer } from '../model-server/create-model-server.ts';
 import { loadScenarioFile } from '../model-server/load-scenario-file.ts';
 import { createLocalProvider, type LocalProvider } from '../providers/local/create-local-provider.ts';
+import { reapLocalScratch } from '../providers/local/git/reap-local-scratch.ts';
 import { createEngineStatePersistence, type EngineStatePersistence, openDatabase } from '../storage/index.ts';
 import { acquireRunLock } from './acquire-run-lock.ts';
-import { reapOrphanAgentProcesses } from './reap-orphan-agent-processes.ts';
+import { reapOrphanProcesses } from './reap-orphan-processes.ts';
 
 export interface ControlPlaneOptions {
   repoRoot: string;
@@ -81,13 +82,16 @@ async function startControlPlane(
   const db = openDatabase(paths.dbPath);
   const persistence = createEngineStatePersistence(db);
   const interruptedRuns = persistence.recoverInterruptedRuns().length;
-  // Agent processes a killed Flotilla left running would keep working in worktrees about to be removed.
-  const reapedProcesses = reapOrphanAgentProcesses(paths.stateDir).length;
-  const reapedWorktrees = await createWorktreeManager({
+  // Agents and checks a killed Flotilla left running would keep working in worktrees about to be removed.
+  const reapedProcesses = reapOrphanProcesses(paths).length;
+  // Under the run lock, so none of these belongs to a control plane still running.
+  const reapedAgentWorktrees = await createWorktreeManager({
     repoRoot,
     defaultBranch: config.defaultBranch,
     logger,
   }).reapStaleWorktrees();
+  const reapedScratch = await reapLocalScratch({ repoRoot, scratchDir: paths.tmpDir, logger });
+  const reapedWorktrees = [...reapedAgentWorktrees, ...reapedScratch.worktrees];
 
   const provider = createLocalProvider({
     repoRoot,

@@ -3,7 +3,7 @@
  * Agent SDK answered by the scripted model server on 127.0.0.1.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelServer } from '../../src/model-server/index.ts';
@@ -91,6 +91,31 @@ function git(repoRoot: string, args: string[]): string {
   return execFileSync('git', args, { cwd: repoRoot }).toString();
 }
 
+/** Replaces the repository's `checks.command`; returns the one it had. */
+function setChecksCommand(repoRoot: string, command: string): string {
+  const configPath = join(repoRoot, 'flotilla.config.json');
+  const config = JSON.parse(readFileSync(configPath, 'utf8')) as { checks: { command: string } };
+  const previous = config.checks.command;
+  config.checks.command = command;
+  writeFileSync(configPath, JSON.stringify(config, null, 2));
+  return previous;
+}
+
+/** What a killed run may leave in the scratch dir (`.flotilla/tmp/`): checks worktrees, apply dirs. */
+function scratchEntries(repoRoot: string): string[] {
+  const dir = join(repoRoot, '.flotilla/tmp');
+  return existsSync(dir) ? readdirSync(dir) : [];
+}
+
+async function waitForProcessToEnd(pid: number, what: string): Promise<void> {
+  await waitFor(
+    () => !isProcessRunning(pid),
+    30_000,
+    what,
+    () => `pid ${pid}`,
+  );
+}
+
 describe('flotilla run', () => {
   it('--until-idle plans, implements, reviews and approves the demo backlog, then exits 0', async () => {
     const repo = await fixtures.demoRepository();
@@ -105,6 +130,11 @@ describe('flotilla run', () => {
     expect(existsSync(join(repo.root, '.flotilla/logs/flotilla.log'))).toBe(true);
     expect(run.output()).not.toContain('"level"');
     expect(git(repo.root, ['branch', '--list', 'flotilla/*']).trim().split('\n')).toHaveLength(2);
+    // Nothing left behind: no empty .worktrees/agent/flotilla/ (nor .worktrees, which this run created), no
+    // checks worktree or apply dir.
+    expect(existsSync(join(repo.root, '.worktrees')), readdirSync(repo.root).join(' ')).toBe(false);
+    expect(scratchEntries(repo.root)).toEqual([]);
+    expect(git(repo.root, ['worktree', 'list']).trim().split('\n')).toHaveLength(1);
   }, 120_000);
 
   it('after kill -9 during an implementor run, a restart re-dispatches the item, records the interrupted run as failed, and leaks nothing', async () => {
@@ -166,7 +196,7 @@ describe('flotilla run', () => {
     const code = await second.exited;
     expect(code, second.output()).toBe(0);
     expect(second.output()).toMatch(
-      /recovered: 1 interrupted run\(s\) recorded as failed, 1 stale worktree\(s\) removed, [1-9]\d* orphaned agent process\(es\) ended/,
+      /recovered: 1 interrupted run\(s\) recorded as failed, 1 stale worktree\(s\) removed, [1-9]\d* orphaned agent or checks process\(es\) ended/,
     );
     // The killed run's agent process (the SDK's claude CLI) does not outlive the restart.
     expect(agentProcessesOf(repo.root)).toEqual([]);
@@ -193,10 +223,111 @@ describe('flotilla run', () => {
         .map((b) => b.replace(/^[*+ ] /, '')),
     ).toEqual(['flotilla/1', 'main']);
     expect(git(repo.root, ['worktree', 'list']).trim().split('\n')).toHaveLength(1);
+    expect(existsSync(join(repo.root, '.worktrees/agent')), 'empty parents of agent worktrees').toBe(false);
+    expect(scratchEntries(repo.root)).toEqual([]);
     expect(
       server.requests.filter((request) => request.route === undefined && request.kind === 'step'),
     ).toEqual([]);
   }, 180_000);
+
+  it('after kill -9 during checks, a restart ends the orphaned checks, removes their worktree and checks the head again', async () => {
+    const repo = await fixtures.demoRepository();
+    const pidFile = join(repo.root, '.flotilla', 'checks.pid');
+    const realCommand = setChecksCommand(repo.root, `echo $$ > '${pidFile}'; exec sleep 300`);
+    const first = startRun(repo.root, await fixtures.serve(), repo.gitEnv);
+    await waitFor(
+      () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '',
+      90_000,
+      'the checks command to start',
+      first.output,
+    );
+    const checksPid = Number(readFileSync(pidFile, 'utf8').trim());
+    first.child.kill('SIGKILL');
+    await first.exited;
+    // What the kill left: the checks still running in a registered worktree under .flotilla/tmp/.
+    const [leftover] = scratchEntries(repo.root);
+    expect(leftover).toMatch(/^checks-/);
+    expect(git(repo.root, ['worktree', 'list', '--porcelain'])).toContain(`/.flotilla/tmp/${leftover}\n`);
+    expect(isProcessRunning(checksPid)).toBe(true);
+    const headChecked = git(repo.root, ['rev-parse', 'flotilla/1']).trim();
+
+    setChecksCommand(repo.root, realCommand);
+    const second = startRun(repo.root, await fixtures.serve(), repo.gitEnv, ['--until-idle']);
+    const code = await second.exited;
+    expect(code, second.output()).toBe(0);
+    expect(second.output()).toMatch(
+      /recovered: 0 interrupted run\(s\) recorded as failed, 1 stale worktree\(s\) removed, [1-9]\d* orphaned/,
+    );
+    expect(isProcessRunning(checksPid)).toBe(false);
+    expect(git(repo.root, ['worktree', 'list']).trim().split('\n')).toHaveLength(1);
+    expect(scratchEntries(repo.root)).toEqual([]);
+    // Nothing lost: the interrupted head was checked again, and the backlog completed.
+    const checksLogs = readdirSync(join(repo.root, '.flotilla/logs/checks'));
+    const logsOfHead = checksLogs.filter((name) => name.startsWith(`checks-${headChecked.slice(0, 12)}-`));
+    expect(logsOfHead.length, checksLogs.join(' ')).toBe(2);
+    expect(second.output()).toContain('work item #1 review → approved');
+    expect(second.output()).toContain('work item #2 review → approved');
+  }, 240_000);
+
+  it('after kill -9 while a revision is being written, a restart removes the apply dir and the item completes', async () => {
+    const repo = await fixtures.demoRepository();
+    // git runs this hook inside createBranchFromPatch's ref update (the apply dir is in use then): the first
+    // time a revision branch is written, it records git's pid and holds the update until released.
+    const gitPidFile = join(repo.root, '.flotilla', 'update-ref.pid');
+    const release = join(repo.root, '.flotilla', 'release');
+    const hook = join(repo.root, '.git/hooks/reference-transaction');
+    writeFileSync(
+      hook,
+      [
+        '#!/bin/sh',
+        `[ "$1" = prepared ] && [ ! -e '${release}' ] || exit 0`,
+        'while read -r old new ref; do',
+        '  case "$ref" in refs/heads/flotilla/*)',
+        `    echo $PPID > '${gitPidFile}'`,
+        `    while [ ! -e '${release}' ]; do sleep 0.05; done;;`,
+        '  esac',
+        'done',
+        '',
+      ].join('\n'),
+    );
+    chmodSync(hook, 0o755);
+    const first = startRun(repo.root, await fixtures.serve(), repo.gitEnv);
+    await waitFor(
+      () => existsSync(gitPidFile) && readFileSync(gitPidFile, 'utf8').trim() !== '',
+      90_000,
+      'the revision branch to be written',
+      first.output,
+    );
+    const [applyDir] = scratchEntries(repo.root);
+    expect(applyDir).toMatch(/^apply-/);
+    expect(readdirSync(join(repo.root, '.flotilla/tmp', applyDir ?? '')).sort()).toEqual([
+      'index',
+      'revision.patch',
+    ]);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    // The orphaned git finishes its update (as it would after a plain kill -9 of flotilla).
+    writeFileSync(release, '');
+    await waitForProcessToEnd(Number(readFileSync(gitPidFile, 'utf8').trim()), 'git update-ref to finish');
+    expect(scratchEntries(repo.root)).toEqual([applyDir]);
+
+    const second = startRun(repo.root, await fixtures.serve(), repo.gitEnv, ['--until-idle']);
+    const code = await second.exited;
+    expect(code, second.output()).toBe(0);
+    expect(scratchEntries(repo.root)).toEqual([]);
+    const log = readFileSync(join(repo.root, '.flotilla/logs/flotilla.log'), 'utf8');
+    expect(log).toContain('Reaping a directory a killed run left behind');
+    // Nothing lost: the item went back to the implementor, its revision was written, and both completed.
+    expect(second.output()).toContain('work item #1 review → approved');
+    expect(second.output()).toContain('work item #2 review → approved');
+    expect(git(repo.root, ['worktree', 'list']).trim().split('\n')).toHaveLength(1);
+    expect(
+      git(repo.root, ['branch', '--list'])
+        .trim()
+        .split('\n')
+        .map((b) => b.replace(/^[*+ ] /, '')),
+    ).toEqual(['flotilla/1', 'flotilla/2', 'main']);
+  }, 240_000);
 
   it('Ctrl-C during a long checks run kills the checks and removes their worktree; the head stays pending', async () => {
     const repo = await fixtures.demoRepository();
@@ -218,7 +349,8 @@ describe('flotilla run', () => {
     expect(await run.exited, run.output()).toBe(0);
 
     expect(isProcessRunning(checksPid)).toBe(false);
-    expect(git(repo.root, ['worktree', 'list', '--porcelain'])).not.toContain('flotilla-checks-');
+    expect(git(repo.root, ['worktree', 'list', '--porcelain'])).not.toContain('/.flotilla/tmp/checks-');
+    expect(scratchEntries(repo.root)).toEqual([]);
     expect(git(repo.root, ['worktree', 'list']).trim().split('\n')).toHaveLength(1);
     const log = readFileSync(join(repo.root, '.flotilla/logs/flotilla.log'), 'utf8');
     expect(log).toContain('checks cancelled (shutting down)');

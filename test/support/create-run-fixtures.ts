@@ -4,6 +4,7 @@ import { createDemoRepository } from '../../src/demo/create-demo-repository.ts';
 import { createModelServer, loadScenarioFile, type ModelServer } from '../../src/model-server/index.ts';
 import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
 import { agentProcessesOf } from './agent-processes-of.ts';
+import { checksProcessesOf } from './checks-processes-of.ts';
 
 type DemoRepository = Awaited<ReturnType<typeof createDemoRepository>>;
 
@@ -12,7 +13,7 @@ const DEMO_SCENARIO = join(import.meta.dirname, '../../src/demo/demo-scenario.js
 
 /**
  * What the end-to-end tests of `flotilla run` set up — the demo repository, a scripted model server — and
- * take down afterwards, last first (agent processes a killed flotilla left behind included). Call `cleanup()`
+ * take down afterwards, last first (agent and checks processes a killed flotilla left behind included). Call `cleanup()`
  * in afterEach.
  */
 export interface RunFixtures {
@@ -31,8 +32,8 @@ export function createRunFixtures(): RunFixtures {
     async demoRepository() {
       const repo = await createDemoRepository();
       steps.push(async () => {
-        // A test that failed midway may have left agents behind (its flotilla was killed): end them too.
-        for (const pid of agentProcessesOf(repo.root)) {
+        // A test that failed midway may have left agents or checks behind (its flotilla was killed): end them too.
+        for (const pid of [...agentProcessesOf(repo.root), ...checksProcessesOf(repo.root)]) {
           try {
             process.kill(pid, 'SIGKILL');
           } catch {

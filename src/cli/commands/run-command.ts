@@ -82,7 +82,7 @@ export function registerRunCommand(program: Command): void {
       const { engine, recovered } = controlPlane;
       const recoveredMessage =
         recovered.interruptedRuns > 0 || recovered.reapedWorktrees.length > 0 || recovered.reapedProcesses > 0
-          ? `recovered: ${recovered.interruptedRuns} interrupted run(s) recorded as failed, ${recovered.reapedWorktrees.length} stale worktree(s) removed, ${recovered.reapedProcesses} orphaned agent process(es) ended`
+          ? `recovered: ${recovered.interruptedRuns} interrupted run(s) recorded as failed, ${recovered.reapedWorktrees.length} stale worktree(s) removed, ${recovered.reapedProcesses} orphaned agent or checks process(es) ended`
           : null;
       const logFilePath = join(paths.logsDir, 'flotilla.log');
       if (runDashboard !== null) {

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmod, mkdtemp, readFile, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -259,6 +259,24 @@ describe('createBranchFromPatch', () => {
     expect(before.status).toContain('notes.txt');
     expect(before.staged).toContain('staged edit');
     expect(await repo.git(['show', `${result.headSHA}:README.md`])).toBe('# changed by the agent\n');
+  });
+
+  it('applies in a scratch dir under .flotilla/tmp of the repository (where a restart reaps it) and removes it', async () => {
+    const { patch } = await patchAndReference(CHANGES['a deletion']!);
+    // git runs this hook inside the ref update, i.e. while the scratch dir is in use.
+    const seen = join(repo.root, 'seen-during-update.txt');
+    await repo.write({
+      '.git/hooks/reference-transaction': `#!/bin/sh\n[ "$1" = prepared ] || exit 0\nfor d in '${repo.root}/.flotilla/tmp'/*; do echo "$d"; ls -A "$d"; done > '${seen}'\n`,
+    });
+    await chmod(join(repo.root, '.git/hooks/reference-transaction'), 0o755);
+
+    await apply(patch);
+
+    const listing = await readFile(seen, 'utf8');
+    expect(listing).toMatch(
+      new RegExp(`^${repo.root}/\\.flotilla/tmp/apply-\\w+\\nindex\\nrevision\\.patch\\n$`),
+    );
+    expect(await readdir(join(repo.root, '.flotilla/tmp'))).toEqual([]);
   });
 
   it('moves an existing branch on a re-push, again from the default branch head', async () => {

@@ -1,10 +1,10 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RevisionFile } from '../../../domain/index.ts';
 import { CommandError, runGit } from '../../../process/run-command.ts';
 import { buildBranchRef } from './build-branch-ref.ts';
 import { listChangedFiles } from './list-changed-files.ts';
+import { APPLY_SCRATCH_PREFIX, localScratchDir } from './local-scratch-dir.ts';
 import { resolveCommit } from './resolve-commit.ts';
 
 export interface GitIdentity {
@@ -88,7 +88,10 @@ export async function createBranchFromPatch(params: CreateBranchFromPatchParams)
     throw new Error(`Branch ${branchName} is checked out at ${checkedOutAt}; refusing to move it`);
   }
 
-  const scratch = await mkdtemp(join(tmpdir(), 'flotilla-apply-'));
+  // In the repository's `.flotilla/tmp/`, not the shared temp dir: a kill leaves it where the next start reaps it.
+  const scratchParent = localScratchDir(repoRoot);
+  await mkdir(scratchParent, { recursive: true });
+  const scratch = await mkdtemp(join(scratchParent, APPLY_SCRATCH_PREFIX));
   try {
     const indexEnv = { GIT_INDEX_FILE: join(scratch, 'index') };
     const patchFile = join(scratch, 'revision.patch');

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -213,6 +213,20 @@ describe('runLocalChecks', () => {
     expect(await repo.git(['status', '--porcelain=v2', '--untracked-files=all'])).toBe(before);
     expect(await readFile(join(repo.root, '.git/index'))).toEqual(indexBefore);
     expect(await repo.git(['rev-parse', '--abbrev-ref', 'HEAD'])).toBe('main\n');
+  });
+
+  it("by default works in .flotilla/tmp/checks-* of the repository, named in the command's environment, and removes it", async () => {
+    const result = await checks('pwd -P; echo "marker=$FLOTILLA_CHECKS_WORKTREE"', {
+      worktreeParentDir: undefined,
+    });
+    expect(result.status).toBe('success');
+    const log = await readFile(result.logPath!, 'utf8');
+    const scratchDir = join(await realpath(repo.root), '.flotilla', 'tmp');
+    const cwd = log.split('\n').find((line) => line.startsWith(`${scratchDir}/checks-`));
+    expect(cwd, log).toBeDefined();
+    expect(log).toContain(`marker=${join(repo.root, '.flotilla', 'tmp')}/checks-`);
+    expect(await readdir(scratchDir)).toEqual([]);
+    expect(await repo.git(['worktree', 'list', '--porcelain'])).not.toContain('checks-');
   });
 
   it('runs concurrent checks in separate worktrees with separate logs', async () => {

@@ -1,8 +1,8 @@
 import { appendFile, mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CommandError, GIT_LOCATION_VARIABLES, runCommand, runGit } from '../../../process/run-command.ts';
 import { buildBranchRef } from './build-branch-ref.ts';
+import { CHECKS_WORKTREE_PREFIX, localScratchDir } from './local-scratch-dir.ts';
 import { resolveCommit } from './resolve-commit.ts';
 
 /** What to check: the revision's head commit (preferred: it cannot move underneath) or a branch's head. */
@@ -26,7 +26,10 @@ export type RunLocalChecksParams = ChecksTarget & {
   logFileName?: string;
   /** The command's environment. Default: this process's. Variables that redirect git are always removed. */
   env?: NodeJS.ProcessEnv;
-  /** Where the temporary worktree goes. Default: the OS temp dir (away from the repo's node_modules etc.). */
+  /**
+   * Where the temporary worktree goes (created if missing). Default: `.flotilla/tmp/` in the repository,
+   * where a start after a crash finds and reaps what a killed run left (`reapLocalScratch`).
+   */
   worktreeParentDir?: string;
   /**
    * Aborting kills the command and everything it started; the worktree is still removed, then the call
@@ -48,6 +51,12 @@ export interface LocalChecksResult {
 export interface RunLocalChecksDeps {
   runCommand: typeof runCommand;
 }
+
+/**
+ * Set in the checks command's environment (inherited by everything it starts) to its worktree's path: how a
+ * start after a crash recognises checks processes a killed Flotilla left running (`reapOrphanProcesses`).
+ */
+export const CHECKS_WORKTREE_VARIABLE = 'FLOTILLA_CHECKS_WORKTREE';
 
 const GIT_TIMEOUT_MS = 2 * 60_000;
 const REASON_LINES = 10;
@@ -98,7 +107,9 @@ export async function runLocalChecks(
 
   // mkdtemp gives a unique, empty directory (git accepts an empty one), so concurrent checks never collide
   // and `git worktree list` shows which run a worktree belongs to.
-  const worktreePath = await mkdtemp(join(params.worktreeParentDir ?? tmpdir(), 'flotilla-checks-'));
+  const parentDir = params.worktreeParentDir ?? localScratchDir(repoRoot);
+  await mkdir(parentDir, { recursive: true });
+  const worktreePath = await mkdtemp(join(parentDir, CHECKS_WORKTREE_PREFIX));
   let outcome: { status: 'success' | 'failure'; what: string };
   try {
     await addWorktree(repoRoot, worktreePath, sha);
@@ -131,6 +142,7 @@ async function runCommandInWorktree(
   for (const name of GIT_LOCATION_VARIABLES) delete env[name];
   // Test runners start watch mode or prompt when they think a person is at the terminal.
   env.CI ??= 'true';
+  env[CHECKS_WORKTREE_VARIABLE] = params.worktreePath;
   try {
     await deps.runCommand('sh', ['-c', WRAPPER, 'flotilla-checks', params.logPath, params.command], {
       cwd: params.worktreePath,

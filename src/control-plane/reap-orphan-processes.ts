@@ -1,0 +1,50 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FlotillaPaths } from '../config/index.ts';
+import { CHECKS_WORKTREE_PREFIX } from '../providers/local/git/local-scratch-dir.ts';
+import { CHECKS_WORKTREE_VARIABLE } from '../providers/local/git/run-local-checks.ts';
+
+/**
+ * Crash recovery for the processes Flotilla starts: when it is killed (kill -9, OOM), the `claude` CLI of an
+ * agent and the tools it runs, and a checks command and what it started, are not killed with it. Every agent
+ * process has a per-run CLAUDE_CONFIG_DIR under `<stateDir>/claude/runs/`, and every checks process a
+ * FLOTILLA_CHECKS_WORKTREE under `<tmpDir>/checks-` (both inherited by their children), so those are exactly
+ * the processes to end — before their worktrees are removed. Linux only (reads /proc); elsewhere nothing
+ * is found. Returns the pids signalled.
+ */
+export function reapOrphanProcesses(
+  paths: Pick<FlotillaPaths, 'stateDir' | 'tmpDir'>,
+  options: { procDir?: string; kill?: (pid: number, signal: NodeJS.Signals) => void } = {},
+): number[] {
+  const procDir = options.procDir ?? '/proc';
+  const kill = options.kill ?? ((pid, signal) => process.kill(pid, signal));
+  const markers = [
+    `CLAUDE_CONFIG_DIR=${join(paths.stateDir, 'claude', 'runs')}/`,
+    `${CHECKS_WORKTREE_VARIABLE}=${join(paths.tmpDir, CHECKS_WORKTREE_PREFIX)}`,
+  ];
+  let entries: string[];
+  try {
+    entries = readdirSync(procDir);
+  } catch {
+    return [];
+  }
+  const reaped: number[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    let environ: string;
+    try {
+      environ = readFileSync(join(procDir, entry, 'environ'), 'latin1');
+    } catch {
+      continue; // gone, or not ours to read
+    }
+    const variables = environ.split('\0');
+    if (!variables.some((variable) => markers.some((marker) => variable.startsWith(marker)))) continue;
+    try {
+      kill(Number(entry), 'SIGKILL');
+      reaped.push(Number(entry));
+    } catch {
+      // It ended in the meantime.
+    }
+  }
+  return reaped;
+}
