@@ -2,7 +2,10 @@ export type PipelineStatus = 'pending' | 'success' | 'failure';
 
 export interface Pipeline {
   status: PipelineStatus;
-  /** Where to read the checks' output (URL or local log path); null unless it failed. */
+  /**
+   * Where to read the checks' output (URL or local log path), for passed and failed checks alike; null while
+   * pending or when nothing ran (no checks command).
+   */
   url: string | null;
   /** Name or summary of the first failing check; null unless it failed. */
   reason: string | null;

@@ -229,22 +229,24 @@ export function createEngine(config: EngineConfig): Engine {
   }
 
   const pollerDeps = { logger, clock };
-  const pollers = [
-    {
+  const pollerFor = {
+    workItems: {
       poller: createWorkItemPoller({ ...pollerDeps, reader: provider.workItemReader }),
       every: resolved.pollIntervals.workItems,
     },
-    {
+    revisions: {
       poller: createRevisionPoller({ ...pollerDeps, reader: provider.revisionReader }),
       every: resolved.pollIntervals.revisions,
     },
-    {
+    specs: {
       poller: createSpecPoller({ ...pollerDeps, reader: provider.specReader }),
       every: resolved.pollIntervals.specs,
     },
-  ];
+  };
+  const pollers = [pollerFor.workItems, pollerFor.revisions, pollerFor.specs];
   const duePollers = new Set<Poller>();
   const pollTimers: ReturnType<typeof setInterval>[] = [];
+  let unsubscribeFromProvider: (() => void) | null = null;
 
   async function runDuePolls(): Promise<void> {
     const due = [...duePollers];
@@ -272,6 +274,13 @@ export function createEngine(config: EngineConfig): Engine {
     store,
     async start() {
       loop.start();
+      // A change the provider reports itself (local checks finishing) is polled now, not at the interval.
+      unsubscribeFromProvider =
+        provider.onChange?.((change) => {
+          const due = pollerFor[change];
+          // An unknown change (a newer provider) is ignored: the regular polls still see it.
+          if (!stopping && due !== undefined) void requestPolls([due.poller]);
+        }) ?? null;
       await pollAll();
       for (const { poller, every } of pollers) {
         const timer = setInterval(() => void requestPolls([poller]), every * 1000);
@@ -284,6 +293,7 @@ export function createEngine(config: EngineConfig): Engine {
       stopPromise ??= (async () => {
         stopping = true;
         for (const timer of pollTimers) clearInterval(timer);
+        unsubscribeFromProvider?.();
         scheduler.stop();
         const active = registry.sessionIDs();
         logger.info('engine stopping', { activeRuns: active.length });

@@ -91,6 +91,9 @@ export interface SpecReader {
   getDefaultBranchSHA(): Promise<string>;
 }
 
+/** What a provider says changed on its own (see Provider.onChange): the engine polls that reader. */
+export type ProviderChange = 'workItems' | 'revisions' | 'specs';
+
 /** The five interfaces a provider (local, GitHub, in-memory) implements. */
 export interface Provider {
   workItemReader: WorkItemReader;
@@ -98,4 +101,10 @@ export interface Provider {
   revisionReader: RevisionReader;
   revisionWriter: RevisionWriter;
   specReader: SpecReader;
+  /**
+   * Optional capability: a provider that learns of a change itself (local checks finishing, a webhook)
+   * tells the listener at once, so the engine polls that reader now instead of at its next interval.
+   * Returns the unsubscribe. Listeners must not throw; a provider without it is only polled.
+   */
+  onChange?(listener: (change: ProviderChange) => void): () => void;
 }

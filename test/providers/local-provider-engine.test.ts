@@ -110,7 +110,7 @@ describe('engine on the local provider', () => {
     expect(revision).toMatchObject({
       headRef: `flotilla/${item.id}`,
       workItemID: item.id,
-      pipeline: { status: 'success', url: null, reason: null },
+      pipeline: { status: 'success', url: expect.stringMatching(/checks-.*\.log$/), reason: null },
     });
     expect(revision?.body).toContain(`Closes #${item.id}`);
     expect((await provider.revisionReader.getReviewHistory(revisionID)).reviews).toEqual([
@@ -126,6 +126,31 @@ describe('engine on the local provider', () => {
     expect((await repo.git(['rev-parse', 'main'])).trim()).toBe(mainBefore);
     expect(await repo.git(['status', '--porcelain'])).toBe('');
     expect((await repo.git(['worktree', 'list', '--porcelain'])).match(/^worktree /gm)).toHaveLength(1);
+  });
+
+  it('reviews as soon as the checks pass, without waiting for a poll (polls are an hour apart)', async () => {
+    const w = await setUp(42);
+    const { provider, engine } = w;
+    const item = await provider.workItemWriter.createWorkItem({
+      title: 'Compute the answer',
+      body: 'Objective: export `answer`',
+      labels: [],
+      blockedBy: [],
+    });
+
+    await engine.start();
+    // The implementor runs and its revision is pushed; then only the checks finishing can wake the engine.
+    await engine.whenQuiescent();
+    await provider.runPendingChecks();
+    await engine.whenQuiescent();
+
+    const revisionID = engine.getState().workItems[item.id]?.linkedRevision ?? '';
+    expect(engine.getState().revisions[revisionID]?.pipeline?.status).toBe('success');
+    expect(Object.values(engine.getState().agentRuns).map((run) => run.role)).toEqual([
+      'implementor',
+      'reviewer',
+    ]);
+    expect((await provider.workItemReader.getWorkItem(item.id))?.status).toBe('approved');
   });
 
   it('never reviews a revision whose checks fail: the item waits in review with the failure visible', async () => {

@@ -252,4 +252,37 @@ describe('flotilla work', { timeout: 60_000 }, () => {
     expect(text).toContain('checks: failure — npm test (log: /logs/c.log)');
     expect(text).toContain('src/a.ts:3: off by one');
   });
+
+  it('names the log of passed checks too, on an approved item (human and --json)', async () => {
+    await flotilla(['work', 'create', '--title', 'Feature']);
+    const db = openDatabase(resolveFlotillaPaths(repo.root).dbPath);
+    try {
+      const { createSqliteTracker } = await import('../../storage/index.ts');
+      const tracker = createSqliteTracker(db, { now: () => Date.UTC(2025, 0, 1) });
+      const revision = tracker.revisions.recordRevision({
+        workItemID: '1',
+        branchName: 'flotilla/1',
+        patch: '',
+        headSHA: 'b'.repeat(40),
+        title: '',
+        body: 'summary',
+      });
+      tracker.revisions.setPipeline(revision.id, revision.headSHA, {
+        status: 'success',
+        url: '/logs/checks-pass.log',
+      });
+      tracker.workItems.transitionStatus('1', 'approved');
+    } finally {
+      db.close();
+    }
+    const shown = await json(['work', 'show', '1', '--json']);
+    expect(shown.status).toBe('approved');
+    expect(shown.revision.pipeline).toEqual({
+      status: 'success',
+      url: '/logs/checks-pass.log',
+      reason: null,
+    });
+    const text = (await flotilla(['work', 'show', '1'])).stdout;
+    expect(text).toContain('checks: success (log: /logs/checks-pass.log)');
+  });
 });

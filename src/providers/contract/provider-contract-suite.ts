@@ -502,13 +502,17 @@ export function describeProviderContract(name: string, factory: ProviderContract
         expect(await pipelineOf(provider, revision)).toEqual({ status: 'success', url: null, reason: null });
       });
 
-      it('passing checks: pending after a push, then success; a re-push is pending again', async () => {
+      it('passing checks: pending after a push, then success with where to read the output; a re-push is pending again', async () => {
         const { provider, control } = await setup({ checks: 'passing' });
         const item = await createItem(provider);
         const revision = await provider.revisionWriter.createFromPatch(revisionInput(item));
         expect(revision.pipeline).toEqual({ status: 'pending', url: null, reason: null });
         await control.settleChecks();
-        expect(await pipelineOf(provider, revision)).toEqual({ status: 'success', url: null, reason: null });
+        expect(await pipelineOf(provider, revision)).toEqual({
+          status: 'success',
+          url: expect.stringMatching(/\S/),
+          reason: null,
+        });
 
         const pushed = await provider.revisionWriter.createFromPatch(
           revisionInput(item, { patch: buildContractAddPatch('src/b.ts', 'b\n') }),

@@ -353,7 +353,7 @@ describe('in-memory revisions: outside-world control', () => {
     ]);
   });
 
-  it('setPipeline sets success, failure with url and reason, pending, or null (failed CI fetch)', async () => {
+  it('setPipeline sets success with url, failure with url and reason, pending, or null (failed CI fetch)', async () => {
     const { provider, request } = await setup();
     const revision = await provider.revisionWriter.createFromPatch(request());
     const pipeline = async () => (await provider.revisionReader.listRevisions())[0]?.pipeline;
@@ -362,8 +362,8 @@ describe('in-memory revisions: outside-world control', () => {
     expect(await pipeline()).toEqual({ status: 'failure', url: 'https://ci/42', reason: 'unit tests' });
     provider.control.setPipeline(revision.id, 'failure');
     expect(await pipeline()).toEqual({ status: 'failure', url: null, reason: 'checks failed' });
-    provider.control.setPipeline(revision.id, 'success', { url: 'ignored', reason: 'ignored' });
-    expect(await pipeline()).toEqual({ status: 'success', url: null, reason: null });
+    provider.control.setPipeline(revision.id, 'success', { url: 'https://ci/43', reason: 'ignored' });
+    expect(await pipeline()).toEqual({ status: 'success', url: 'https://ci/43', reason: null });
     provider.control.setPipeline(revision.id, null);
     expect(await pipeline()).toBeNull();
     provider.control.setPipeline(revision.id, 'pending');

@@ -275,7 +275,8 @@ export function createInMemoryRevisions(world: InMemoryWorld, options: InMemoryR
 }
 
 function buildPipeline(status: PipelineStatus, details: PipelineDetails = {}): Pipeline {
-  if (status !== 'failure') return { status, url: null, reason: null };
+  if (status === 'pending') return { status, url: null, reason: null };
+  if (status !== 'failure') return { status, url: details.url ?? null, reason: null };
   return { status, url: details.url ?? null, reason: details.reason ?? 'checks failed' };
 }
 

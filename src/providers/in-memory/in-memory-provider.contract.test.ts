@@ -31,7 +31,7 @@ describeProviderContract('in-memory double', async ({ checks }) => {
               reason: 'test: exit code 1',
             });
           } else {
-            control.setPipeline(revision.id, 'success');
+            control.setPipeline(revision.id, 'success', { url: `memory://checks/${revision.headSHA}` });
           }
         }
       },

@@ -10,6 +10,8 @@ export interface LocalChecksRunnerOptions {
   checksTimeoutMs: number;
   logsDir: string;
   logger: Logger;
+  /** Called after a result is recorded (the provider tells the engine at once, see Provider.onChange). */
+  onRecorded?: (revisionID: string) => void;
   /** Test seam; default `runLocalChecks`. */
   runChecks?: (params: RunLocalChecksParams) => ReturnType<typeof runLocalChecks>;
 }
@@ -82,6 +84,7 @@ export function createLocalChecksRunner(options: LocalChecksRunnerOptions): Loca
     }
     revisions.setPipeline(revisionID, headSHA, pipeline);
     logger.info(`checks ${pipeline.status}`, { revisionID, headSHA, logPath: pipeline.url });
+    options.onRecorded?.(revisionID);
   }
 
   async function drive(revisionID: string): Promise<void> {

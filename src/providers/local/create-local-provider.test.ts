@@ -229,11 +229,32 @@ describe('createLocalProvider: checks', () => {
     const revision = await provider.revisionWriter.createFromPatch(patchInput(item.id));
     expect(revision.pipeline).toEqual({ status: 'pending', url: null, reason: null });
     await provider.runPendingChecks();
-    expect((await provider.revisionReader.getRevision(revision.id))?.pipeline).toEqual({
+    const pipeline = (await provider.revisionReader.getRevision(revision.id))?.pipeline;
+    expect(pipeline).toEqual({
       status: 'success',
-      url: null,
+      url: expect.stringMatching(/checks-.*\.log$/),
       reason: null,
     });
+    // The passing log is kept and reachable, like a failing one.
+    expect(readFileSync(pipeline?.url ?? '', 'utf8')).toContain('checks success');
+  });
+
+  it('tells change listeners when a checks result is recorded, until they unsubscribe', async () => {
+    const provider = open({ checksCommand: PASS });
+    const changes: string[] = [];
+    const unsubscribe = provider.onChange((change) => changes.push(change));
+    const item = await createItem(provider);
+    await provider.revisionWriter.createFromPatch(patchInput(item.id));
+    expect(changes).toEqual([]);
+    await provider.runPendingChecks();
+    expect(changes).toEqual(['revisions']);
+
+    unsubscribe();
+    await provider.revisionWriter.createFromPatch(
+      patchInput(item.id, buildAddFilePatch('src/feature.ts', 'export const f = 2;\n')),
+    );
+    await provider.runPendingChecks();
+    expect(changes).toEqual(['revisions']);
   });
 
   it('records a failure with the kept log and the reason', async () => {

@@ -4,6 +4,7 @@ import { createSqliteTracker, type Database, openDatabase, type SqliteTracker } 
 import type {
   MergeRevisionResult,
   Provider,
+  ProviderChange,
   RevisionReader,
   RevisionWriter,
   WorkItemReader,
@@ -49,6 +50,8 @@ export type LocalProvider = Provider & {
    * still pending with nothing running, e.g. after a crash; resolves once nothing runs.
    */
   runPendingChecks(): Promise<void>;
+  /** Says `revisions` whenever a checks result is recorded (Provider.onChange). */
+  onChange(listener: (change: ProviderChange) => void): () => void;
 };
 
 /** The author and committer of revision commits. */
@@ -65,6 +68,7 @@ export function createLocalProvider(options: LocalProviderOptions): LocalProvide
   const db = options.db ?? openDatabase(options.dbPath);
   const tracker = createSqliteTracker(db, { now: options.now ?? (() => Date.now()) });
   const checksCommand = options.checksCommand?.trim() ? options.checksCommand : null;
+  const changeListeners = new Set<(change: ProviderChange) => void>();
   const checks = createLocalChecksRunner({
     repoRoot,
     revisions: tracker.revisions,
@@ -73,6 +77,15 @@ export function createLocalProvider(options: LocalProviderOptions): LocalProvide
     logsDir: options.logsDir,
     logger,
     runChecks: options.runChecks,
+    onRecorded: () => {
+      for (const listener of changeListeners) {
+        try {
+          listener('revisions');
+        } catch (error) {
+          logger.error('a provider change listener failed', { error: messageOf(error) });
+        }
+      }
+    },
   });
   const { workItems, revisions } = tracker;
 
@@ -229,6 +242,10 @@ export function createLocalProvider(options: LocalProviderOptions): LocalProvide
       if (ownsDatabase && db.open) db.close();
     },
     runPendingChecks: () => checks.runPending(),
+    onChange(listener) {
+      changeListeners.add(listener);
+      return () => changeListeners.delete(listener);
+    },
   };
 }
 

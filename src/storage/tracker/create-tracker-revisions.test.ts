@@ -114,10 +114,11 @@ describe('revisions', () => {
       url: null,
       reason: 'checks failed',
     });
+    // A passed run keeps its log (where to read what ran), not a reason.
     tracker.revisions.setPipeline(revision.id, SHA2, { status: 'success', url: '/x', reason: 'y' });
     expect(tracker.revisions.getPipeline(revision.id)).toEqual({
       status: 'success',
-      url: null,
+      url: '/x',
       reason: null,
     });
     expect(tracker.revisions.getPipeline(revision.id, '3'.repeat(40))).toBeNull();

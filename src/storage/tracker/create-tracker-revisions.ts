@@ -373,7 +373,8 @@ export function createTrackerRevisions(
         row.id,
         headSHA,
         pipeline.status,
-        failed ? (pipeline.url ?? null) : null,
+        // Passed checks keep their log too: it is where to read what ran (issue 15 §8).
+        pipeline.status === 'pending' ? null : (pipeline.url ?? null),
         failed ? (pipeline.reason ?? 'checks failed') : null,
         isoAt(options.now),
       );

@@ -172,6 +172,20 @@ describe('buildItemActions', () => {
     expect(keys(withLog(null))).not.toContain('c');
   });
 
+  it('an approved item whose checks passed: c opens the passing checks log', () => {
+    const log = '/repo/.flotilla/logs/checks/pass.log';
+    const { actions } = actionsFor({ status: 'approved', linkedRevision: 'r7' }, [], {
+      revisions: {
+        r7: buildRevision({
+          id: 'r7',
+          workItemID: '7',
+          pipeline: { status: 'success', url: log, reason: null },
+        }),
+      },
+    });
+    expect(byKey(actions, 'c')).toMatchObject({ effect: { kind: 'file', title: 'checks log', path: log } });
+  });
+
   it('an item with a revision: v shows its diff; without one, no v', () => {
     expect(byKey(actionsFor({ status: 'review', linkedRevision: 'r7' }).actions, 'v')).toMatchObject({
       confirm: null,
