@@ -300,6 +300,25 @@ describe('DashboardApp', () => {
     await until((value) => !value.includes('transcript line two'), 'transcript closed');
   });
 
+  it('the transcript view shows tool calls with their commands and cuts long tool output short', async () => {
+    const { test, frame, until, press } = await renderDashboard();
+    test.files['/logs/impl-2.jsonl'] = [
+      '[10:00:04] ASSISTANT [tool_use] Bash',
+      '  command: npm run lint',
+      '[10:00:05] USER [tool_result] ok',
+      ...Array.from({ length: 20 }, (_, index) => `  lint line ${index + 1}`),
+      '[10:00:06] RESULT success',
+    ].join('\n');
+    await until('NEEDS YOU');
+    await press('j', 'j');
+    await until((value) => selectedLine(value)?.includes('#2') === true, '#2 selected');
+    await press('l');
+    await until('command: npm run lint');
+    await until('… (+12 more lines; the file has all)');
+    expect(frame()).toContain('lint line 8');
+    expect(frame()).not.toContain('lint line 9');
+  });
+
   it('c opens the checks log of the revision', async () => {
     const log = '/repo/.flotilla/logs/checks/checks-4.log';
     const state = buildBoardState();

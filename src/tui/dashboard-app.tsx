@@ -1,6 +1,7 @@
 import { Box, type Key, Text, useApp, useInput } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { type EngineEvent, isAgentRunActive } from '../domain/index.ts';
+import { shortenTranscript } from '../engine/runtime-adapter/session-log/shorten-transcript.ts';
 import { getActivePlannerRun, getSpecsRequiringPlanning } from '../engine/state-store/selectors/index.ts';
 import { buildItemActions, type ItemAction } from './actions/build-item-actions.ts';
 import { DetailPane } from './components/detail-pane.tsx';
@@ -305,10 +306,13 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
         }),
     );
   };
+  // A transcript is shown like `flotilla logs`: tool calls with their input, long tool output cut short.
   const openFile = (what: string, path: string) =>
-    openFetched(`${what} ${path}`, async () =>
-      (await deps.readTextFile(path)).split('\n').map((text) => ({ text })),
-    );
+    openFetched(`${what} ${path}`, async () => {
+      const text = await deps.readTextFile(path);
+      const shown = what === 'transcript' ? shortenTranscript(text, { hint: '; the file has all' }) : text;
+      return shown.split('\n').map((line) => ({ text: line }));
+    });
   const openDiff = (revisionID: string) => {
     const revision = state.revisions[revisionID];
     const where = revision ? ` (${revision.headRef} at ${revision.headSHA.slice(0, 12)})` : '';

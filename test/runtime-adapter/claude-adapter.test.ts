@@ -156,6 +156,69 @@ describe('Claude adapter against the real SDK and the scripted model server', ()
     expect(transcript).not.toContain('test-key');
   });
 
+  it('the transcript records tool input (secrets redacted, long content cut) and full tool output', async () => {
+    const secretName = 'FLOTILLA_TRANSCRIPT_TEST_TOKEN';
+    const secret = `tok-${implementorParams.sessionID.slice(0, 8)}-9f8e7d6c5b`;
+    const longContent = Array.from({ length: 30 }, (_, index) => `note ${index + 1}`).join('\n');
+    process.env[secretName] = secret; // the default redactor reads this process's environment
+    try {
+      const adapter = await adapterFor(
+        {
+          name: 'implementor-transcript',
+          onUnmetExpectation: 'reject',
+          routes: [
+            {
+              name: 'implementor',
+              match: { firstUserIncludes: '## Work Item #1 — Greet the user' },
+              steps: [
+                {
+                  content: [
+                    {
+                      type: 'tool_use',
+                      name: 'Bash',
+                      input: { command: `seq 1 40 && echo "token=${secret}"`, description: 'Count' },
+                    },
+                  ],
+                },
+                {
+                  expect: { lastToolResultIncludes: '40' },
+                  content: [
+                    {
+                      type: 'tool_use',
+                      name: 'Write',
+                      input: { file_path: '{{cwd}}/notes/long.md', content: `${longContent}\n` },
+                    },
+                  ],
+                },
+                {
+                  structuredOutput: { role: 'implementor', outcome: 'completed', summary: 'Wrote notes.' },
+                },
+              ],
+            },
+          ],
+        },
+        { transcripts: true, permissive: true },
+      );
+      const handle = await adapter.startAgent(implementorParams);
+      const result = await handle.result;
+      expect(fixture.server!.report().problems).toEqual([]);
+      expect(result.role === 'implementor' && result.outcome).toBe('completed');
+
+      const transcript = await readFile(handle.logFilePath!, 'utf8');
+      expect(transcript).toContain(
+        `[tool_use] Bash\n  command: seq 1 40 && echo "token=[REDACTED:${secretName}]"\n  description: Count\n`,
+      );
+      expect(transcript).toMatch(/\[tool_use\] Write\n {2}file_path: \/\S+\/notes\/long\.md\n {2}content:\n/);
+      expect(transcript).toContain('    note 20\n    (… 10 more lines)\n');
+      expect(transcript).not.toContain('note 21');
+      // The tool's output is recorded whole, not cut to its first line.
+      expect(transcript).toMatch(/\[tool_result\] ok\n {2}1\n {2}2\n[\s\S]* {2}40\n {2}token=\[REDACTED:/);
+      expect(transcript).not.toContain(secret);
+    } finally {
+      delete process.env[secretName];
+    }
+  });
+
   it('a Bash command the validator blocks does not run, and the model receives the block reason', async () => {
     const adapter = await adapterFor({
       name: 'blocked',

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { shortenTranscript } from '../../engine/runtime-adapter/session-log/shorten-transcript.ts';
 import type { EngineStatePersistence, StoredAgentRun } from '../../storage/index.ts';
 import { CliError } from '../support/cli-error.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
@@ -9,7 +10,8 @@ import { withCliContext } from '../support/with-cli-context.ts';
 const ALL_RUNS = Number.MAX_SAFE_INTEGER;
 
 /**
- * `flotilla logs <session>`: prints a run's transcript. Like git's short SHAs, any unique prefix of the
+ * `flotilla logs <session> [--full]`: prints a run's transcript, tool calls and tool output cut to their
+ * first lines unless `--full` (the file keeps everything). Like git's short SHAs, any unique prefix of the
  * session id names the run; an unknown or ambiguous prefix, or a transcript that is gone, is exit 1.
  */
 export function registerLogsCommand(program: Command): void {
@@ -19,8 +21,9 @@ export function registerLogsCommand(program: Command): void {
       "print an agent run's transcript (session id or a unique prefix, as shown by `flotilla runs`)",
     )
     .argument('<session>', 'session id, or a unique prefix of it')
+    .option('--full', 'print the whole transcript: every line of tool input and output')
     .action(
-      runCliAction('logs', (session: string) => {
+      runCliAction('logs', (session: string, options: { full?: boolean }) => {
         const prefix = session.trim();
         if (prefix === '')
           throw new CliError('the session id is empty; see `flotilla runs`', { exitCode: 2 });
@@ -44,7 +47,9 @@ export function registerLogsCommand(program: Command): void {
               { exitCode: 1 },
             );
           }
-          process.stdout.write(text);
+          process.stdout.write(
+            options.full ? text : shortenTranscript(text, { hint: '; `flotilla logs --full` shows all' }),
+          );
         });
       }),
     );

@@ -158,6 +158,27 @@ describe('flotilla logs', { timeout: 60_000 }, () => {
     expect(await flotilla(['logs', 'aaaa1'])).toEqual({ code: 0, stdout: transcript, stderr: '' });
   });
 
+  it('shortens tool output by default and prints everything with --full', async () => {
+    const output = Array.from({ length: 30 }, (_, index) => `  test ${index + 1} passed`);
+    const transcript = [
+      '[10:00:04] ASSISTANT [tool_use] Bash',
+      '  command: npm test',
+      '[10:00:05] USER [tool_result] ok',
+      ...output,
+      '[10:00:06] RESULT success',
+      '',
+    ].join('\n');
+    await writeFile(join(sessionsDir, 'aaaa1111.log'), transcript);
+    const short = await flotilla(['logs', 'aaaa1']);
+    expect(short.code).toBe(0);
+    expect(short.stdout).toContain('  command: npm test');
+    expect(short.stdout).toContain(
+      '  test 8 passed\n  … (+22 more lines; `flotilla logs --full` shows all)\n',
+    );
+    expect(short.stdout).not.toContain('test 9 passed');
+    expect(await flotilla(['logs', 'aaaa1', '--full'])).toEqual({ code: 0, stdout: transcript, stderr: '' });
+  });
+
   it('explains unknown, ambiguous, transcript-less and deleted transcripts with exit 1', async () => {
     const unknown = await flotilla(['logs', 'ffff']);
     expect(unknown.code).toBe(1);

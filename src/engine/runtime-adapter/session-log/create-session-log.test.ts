@@ -141,8 +141,12 @@ describe('createSessionLog', () => {
         '  I will add the form.',
         '  Then test it.',
         '[10:00:04] ASSISTANT [tool_use] Bash',
-        '[10:00:05] USER [tool_result] ok: PASS src/a.test.ts (+1 more lines)',
-        "[10:00:06] USER [tool_result] error: PreToolUse:Bash hook error: Blocked: matches dangerous pattern 'rm -rf'",
+        '  command: npm test',
+        '[10:00:05] USER [tool_result] ok',
+        '  PASS src/a.test.ts',
+        '  Tests: 3 passed',
+        '[10:00:06] USER [tool_result] error',
+        "  PreToolUse:Bash hook error: Blocked: matches dangerous pattern 'rm -rf'",
         '[10:00:07] RESULT success',
         '  Duration: 12.3s',
         '  Cost: $0.0123',
@@ -291,12 +295,19 @@ describe('createSessionLog', () => {
       type: 'user',
       message: { content: [{ type: 'tool_result', content: `export ANTHROPIC_API_KEY=${secret}` }] },
     });
+    log.record({
+      type: 'assistant',
+      message: {
+        content: [{ type: 'tool_use', name: 'Bash', input: { command: `curl -H "x-api-key: ${secret}" x` } }],
+      },
+    });
     await log.finish('failed', `leaked ${secret}`);
     const transcript = await readFile(log.filePath ?? '', 'utf8');
     expect(transcript).not.toContain(secret);
     expect(transcript).toContain('The key is [REDACTED:ANTHROPIC_API_KEY], home /root');
     expect(transcript).toContain('export ANTHROPIC_API_KEY=[REDACTED:ANTHROPIC_API_KEY]');
     expect(transcript).toContain('leaked [REDACTED:ANTHROPIC_API_KEY]');
+    expect(transcript).toContain('command: curl -H "x-api-key: [REDACTED:ANTHROPIC_API_KEY]" x');
   });
 
   it('redacts secrets of the process environment by default', async () => {

@@ -8,7 +8,7 @@ describe('formatSessionMessage', () => {
     expect(formatSessionMessage({ type: 'system', subtype: 'status' }, AT)).toBe('[23:59:58] SYSTEM status');
   });
 
-  it('writes one ASSISTANT entry per content block, tool calls by name only', () => {
+  it('writes one ASSISTANT entry per content block, tool calls with their input', () => {
     const entry = formatSessionMessage(
       {
         type: 'assistant',
@@ -28,26 +28,63 @@ describe('formatSessionMessage', () => {
         '[23:59:58] ASSISTANT [thinking] (3 chars)',
         '[23:59:58] ASSISTANT\n  Reading files.',
         '[23:59:58] ASSISTANT [tool_use] Read',
+        '  file_path: /secret/path',
         '[23:59:58] ASSISTANT [tool_use] StructuredOutput',
+        '  role: planner',
       ].join('\n'),
     );
-    expect(entry).not.toContain('/secret/path');
   });
 
-  it('summarises a tool result by its first line, cut to 200 characters', () => {
-    const long = 'x'.repeat(250);
+  it("shows a Bash call's command and a Write's path; long content is cut to 20 lines with a marker", () => {
+    const content = Array.from({ length: 45 }, (_, index) => `row ${index + 1}`).join('\n');
+    const entry = formatSessionMessage(
+      {
+        type: 'assistant',
+        message: {
+          content: [
+            { type: 'tool_use', name: 'Bash', input: { command: 'npm test -- --run', description: 'Test' } },
+            {
+              type: 'tool_use',
+              name: 'Write',
+              input: { file_path: '/wt/src/a.ts', content: `${content}\n` },
+            },
+            { type: 'tool_use', name: 'TodoWrite', input: { todos: [{ content: 'x', status: 'done' }] } },
+          ],
+        },
+      },
+      AT,
+    );
+    expect(entry?.split('\n')).toEqual([
+      '[23:59:58] ASSISTANT [tool_use] Bash',
+      '  command: npm test -- --run',
+      '  description: Test',
+      '[23:59:58] ASSISTANT [tool_use] Write',
+      '  file_path: /wt/src/a.ts',
+      '  content:',
+      ...Array.from({ length: 20 }, (_, index) => `    row ${index + 1}`),
+      '    (… 25 more lines)',
+      '[23:59:58] ASSISTANT [tool_use] TodoWrite',
+      '  todos: [{"content":"x","status":"done"}]',
+    ]);
+  });
+
+  it('writes a tool result in full, indented under its status', () => {
+    const output = Array.from({ length: 40 }, (_, index) => `test ${index + 1} passed`).join('\n');
     expect(
       formatSessionMessage(
-        { type: 'user', message: { content: [{ type: 'tool_result', content: `${long}\nmore\nlines` }] } },
+        { type: 'user', message: { content: [{ type: 'tool_result', content: `${output}\n` }] } },
         AT,
-      ),
-    ).toBe(`[23:59:58] USER [tool_result] ok: ${'x'.repeat(200)}… (+2 more lines)`);
+      )?.split('\n'),
+    ).toEqual([
+      '[23:59:58] USER [tool_result] ok',
+      ...Array.from({ length: 40 }, (_, index) => `  test ${index + 1} passed`),
+    ]);
     expect(
       formatSessionMessage(
         { type: 'user', message: { content: [{ type: 'tool_result', content: '' }] } },
         AT,
       ),
-    ).toBe('[23:59:58] USER [tool_result] ok: (empty)');
+    ).toBe('[23:59:58] USER [tool_result] ok (empty)');
   });
 
   it('shows plain user text indented', () => {
@@ -73,15 +110,31 @@ describe('formatSessionMessage', () => {
       ),
     ).toBe(
       [
-        '[23:59:58] RESULT error_max_structured_output_retries',
+        '[23:59:58] RESULT error (error_max_structured_output_retries)',
         '  Duration: 0.8s',
         '  Cost: $0.0000',
         '  Turns: 6',
         '  Tokens: 10 in / 2 out',
-        '  Error: yes',
         '  Failed to provide valid structured output after 5 attempts',
       ].join('\n'),
     );
+  });
+
+  it('says error, with the terminal reason and the message, when an API error ends a "success"', () => {
+    const entry = formatSessionMessage(
+      {
+        type: 'result',
+        subtype: 'success',
+        is_error: true,
+        terminal_reason: 'api_error',
+        result: 'API Error: 500 Internal server error',
+        duration_ms: 1200,
+      },
+      AT,
+    );
+    expect(entry?.split('\n').slice(0, 1)).toEqual(['[23:59:58] RESULT error (api_error)']);
+    expect(entry).toContain('  Message: API Error: 500 Internal server error');
+    expect(entry).not.toContain('success');
   });
 
   it('says unknown for result figures the message lacks', () => {

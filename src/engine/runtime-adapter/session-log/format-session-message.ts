@@ -1,12 +1,20 @@
 import type { SessionLogMessage } from './session-log-message.ts';
 
-/** Long texts (a huge tool output, a raw unknown message) are cut: the transcript is for reading. */
+/** Long texts (assistant prose, a raw unknown message) are cut: the transcript is for reading. */
 const MAX_TEXT_CHARS = 4_000;
-const MAX_TOOL_RESULT_CHARS = 200;
+/**
+ * A tool call's input is recorded field by field; a long one (Write's content, an Edit's strings) keeps its
+ * first lines and says how many were left out. Tool output is recorded whole: the CLI already caps it, and
+ * `flotilla logs` shortens it for reading (see shortenTranscript).
+ */
+const MAX_INPUT_LINES = 20;
+const MAX_INPUT_CHARS = 2_000;
 
 /**
- * The transcript entry for one SDK message (reference-behaviour §9): `[HH:MM:SS] KIND …` lines, details
- * indented by two spaces. Returns null for messages not worth a line (partial stream events).
+ * The transcript entry for one SDK message (reference-behaviour §9, extended by issue 15 §7):
+ * `[HH:MM:SS] KIND …` lines, details indented by two spaces. Tool calls carry their input (`command: …`,
+ * `file_path: …`), tool results their full output. Returns null for messages not worth a line (partial
+ * stream events). Secrets are redacted by the session log when the entry is written.
  */
 export function formatSessionMessage(message: SessionLogMessage, at: number): string | null {
   const stamp = `[${new Date(at).toISOString().slice(11, 19)}]`;
@@ -38,7 +46,7 @@ function formatSystem(stamp: string, message: SessionLogMessage): string {
   ].join('\n');
 }
 
-/** One entry per content block: text indented, tool calls by name only. */
+/** One entry per content block: text indented, tool calls with their input. */
 function formatAssistant(stamp: string, message: SessionLogMessage): string {
   const blocks = contentBlocks(message);
   if (blocks.length === 0) return `${stamp} ASSISTANT (no content)`;
@@ -47,8 +55,11 @@ function formatAssistant(stamp: string, message: SessionLogMessage): string {
       switch (block.type) {
         case 'text':
           return `${stamp} ASSISTANT\n${indent(truncate(stringField(block, 'text') ?? '', MAX_TEXT_CHARS))}`;
-        case 'tool_use':
-          return `${stamp} ASSISTANT [tool_use] ${stringField(block, 'name') ?? 'unknown'}`;
+        case 'tool_use': {
+          const head = `${stamp} ASSISTANT [tool_use] ${stringField(block, 'name') ?? 'unknown'}`;
+          const input = formatToolInput(block.input);
+          return input === '' ? head : `${head}\n${indent(input)}`;
+        }
         case 'thinking':
           return `${stamp} ASSISTANT [thinking] (${(stringField(block, 'thinking') ?? '').length} chars)`;
         default:
@@ -58,7 +69,7 @@ function formatAssistant(stamp: string, message: SessionLogMessage): string {
     .join('\n');
 }
 
-/** Tool results are summarised (status and first line); other user content is shown like assistant text. */
+/** Tool results in full under their status; other user content is shown like assistant text. */
 function formatUser(stamp: string, message: SessionLogMessage): string {
   const inner = recordField(message, 'message');
   if (typeof inner?.content === 'string')
@@ -69,7 +80,12 @@ function formatUser(stamp: string, message: SessionLogMessage): string {
     .map((block) => {
       if (block.type === 'tool_result') {
         const status = block.is_error === true ? 'error' : 'ok';
-        return `${stamp} USER [tool_result] ${status}: ${summarise(toolResultText(block.content))}`;
+        const output = toolResultText(block.content)
+          .trimEnd()
+          .replace(/^\s*\n/, '');
+        return output.trim() === ''
+          ? `${stamp} USER [tool_result] ${status} (empty)`
+          : `${stamp} USER [tool_result] ${status}\n${indent(output)}`;
       }
       if (block.type === 'text') {
         return `${stamp} USER\n${indent(truncate(stringField(block, 'text') ?? '', MAX_TEXT_CHARS))}`;
@@ -79,16 +95,26 @@ function formatUser(stamp: string, message: SessionLogMessage): string {
     .join('\n');
 }
 
+/**
+ * `RESULT success`, or `RESULT error (<why>)` when the SDK flags an error: after an API error the subtype can
+ * still be `success` (claude-sdk-facts.md), so the flag and `terminal_reason` decide, not the subtype.
+ */
 function formatResult(stamp: string, message: SessionLogMessage): string {
   const usage = recordField(message, 'usage');
+  const subtype = stringField(message, 'subtype') ?? 'unknown';
+  const failed = message.is_error === true;
+  const why = stringField(message, 'terminal_reason') ?? subtype;
   const lines = [
-    `${stamp} RESULT ${stringField(message, 'subtype') ?? 'unknown'}`,
+    `${stamp} RESULT ${failed ? `error (${why})` : subtype}`,
     `  Duration: ${formatNumber(numberField(message, 'duration_ms'), (ms) => `${(ms / 1000).toFixed(1)}s`)}`,
     `  Cost: ${formatNumber(numberField(message, 'total_cost_usd'), (usd) => `$${usd.toFixed(4)}`)}`,
     `  Turns: ${formatNumber(numberField(message, 'num_turns'), String)}`,
     `  Tokens: ${formatNumber(numberField(usage, 'input_tokens'), String)} in / ${formatNumber(numberField(usage, 'output_tokens'), String)} out`,
   ];
-  if (message.is_error === true) lines.push('  Error: yes');
+  const resultText = stringField(message, 'result');
+  if (failed && resultText !== undefined && resultText.trim() !== '') {
+    lines.push(`  Message: ${truncate(resultText.trim(), MAX_TEXT_CHARS).replace(/\n/g, '\n    ')}`);
+  }
   if (Array.isArray(message.errors)) {
     for (const error of message.errors) lines.push(`  ${truncate(String(error), MAX_TEXT_CHARS)}`);
   }
@@ -117,14 +143,27 @@ function toolResultText(content: unknown): string {
     .join('\n');
 }
 
-/** First non-empty line, cut to a readable length, with the size of what was left out. */
-function summarise(text: string): string {
-  const trimmed = text.trim();
-  if (trimmed === '') return '(empty)';
-  const lines = trimmed.split('\n');
-  const first = lines[0] ?? '';
-  const shown = first.length > MAX_TOOL_RESULT_CHARS ? `${first.slice(0, MAX_TOOL_RESULT_CHARS)}…` : first;
-  return lines.length > 1 ? `${shown} (+${lines.length - 1} more lines)` : shown;
+/**
+ * One `name: value` line per input field; a multi-line string goes below its name, indented, cut to its
+ * first lines with a `(… N more lines)` marker. Non-string values are JSON.
+ */
+function formatToolInput(input: unknown): string {
+  if (input === undefined || input === null) return '';
+  if (!isRecord(input)) return truncate(safeJson(input), MAX_INPUT_CHARS);
+  return Object.entries(input)
+    .map(([name, value]) => {
+      const text = typeof value === 'string' ? value : safeJson(value);
+      if (!text.includes('\n')) return `${name}: ${truncate(text, MAX_INPUT_CHARS)}`;
+      return `${name}:\n${indent(truncateLines(text.replace(/\n$/, ''), MAX_INPUT_LINES))}`;
+    })
+    .join('\n');
+}
+
+function truncateLines(text: string, max: number): string {
+  const lines = text.split('\n');
+  if (lines.length <= max) return truncate(text, MAX_INPUT_CHARS * 4);
+  const shown = truncate(lines.slice(0, max).join('\n'), MAX_INPUT_CHARS * 4);
+  return `${shown}\n(… ${lines.length - max} more lines)`;
 }
 
 function indent(text: string): string {
