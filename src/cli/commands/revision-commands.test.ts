@@ -142,10 +142,11 @@ describe('flotilla checks', { timeout: 60_000 }, () => {
       logPath: '/logs/checks-2.log',
     });
 
-    await setPipeline(revisionID, headSHA, { status: 'success' });
+    // Passed checks keep their log too (issue 15 §8).
+    await setPipeline(revisionID, headSHA, { status: 'success', url: '/logs/checks-3.log' });
     expect(await flotilla('checks', '1')).toMatchObject({
       code: 0,
-      stdout: expect.stringMatching(/^checks\s+pass\s+npm test/m),
+      stdout: expect.stringMatching(/^checks\s+pass\s+npm test\s+\/logs\/checks-3\.log$/m),
     });
     await flotilla('work', 'create', '--title', 'No revision');
     expect((await flotilla('checks', '3')).code).toBe(1);
