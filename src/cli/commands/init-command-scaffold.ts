@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { CONFIG_FILE_NAME } from '../../config/index.ts';
 import { AGENT_ROLES } from '../../domain/index.ts';
 import { buildAgentFile } from './init-command-agent-templates.ts';
+import { buildScriptedScenario, SCRIPTED_SCENARIO_PATH } from './init-command-scripted-scenario.ts';
 
 export type ScaffoldAction = 'created' | 'kept' | 'updated';
 
@@ -16,6 +17,11 @@ export interface ScaffoldEntry {
 export interface ScaffoldOptions {
   /** Overwrite generated files that differ from the defaults (never `.claude/CLAUDE.md`). */
   force: boolean;
+  /**
+   * A dry run without an API key: every role's runtime is `scripted`, answered by a sample scenario
+   * (SCRIPTED_SCENARIO_PATH) that matches the agent files written here.
+   */
+  scripted?: boolean;
 }
 
 const GITIGNORE_ENTRIES = ['.flotilla/', '.worktrees/'];
@@ -58,7 +64,11 @@ export async function scaffoldRepository(
   options: ScaffoldOptions,
 ): Promise<ScaffoldEntry[]> {
   const files: { path: string; content: string; overwritable: boolean }[] = [
-    { path: CONFIG_FILE_NAME, content: await buildConfigFile(repoRoot), overwritable: true },
+    {
+      path: CONFIG_FILE_NAME,
+      content: await buildConfigFile(repoRoot, options.scripted === true),
+      overwritable: true,
+    },
     ...AGENT_ROLES.map((role) => ({
       path: `.claude/agents/${role}.md`,
       content: buildAgentFile(role),
@@ -66,6 +76,15 @@ export async function scaffoldRepository(
     })),
     { path: '.claude/CLAUDE.md', content: CLAUDE_MD, overwritable: false },
     { path: 'docs/specs/example.md', content: EXAMPLE_SPEC, overwritable: true },
+    ...(options.scripted === true
+      ? [
+          {
+            path: SCRIPTED_SCENARIO_PATH,
+            content: `${JSON.stringify(buildScriptedScenario(), null, 2)}\n`,
+            overwritable: true,
+          },
+        ]
+      : []),
   ];
   const entries: ScaffoldEntry[] = [];
   for (const file of files) {
@@ -111,11 +130,13 @@ async function updateGitignore(path: string): Promise<ScaffoldAction> {
  * A minimal config: the choices a user is most likely to edit. Everything else has a documented default
  * (src/config/README.md); the checks command is guessed from package.json's test script and lockfile.
  */
-async function buildConfigFile(repoRoot: string): Promise<string> {
+async function buildConfigFile(repoRoot: string, scripted: boolean): Promise<string> {
+  const runtime = scripted ? 'scripted' : 'claude';
   const config = {
     provider: 'local',
     specsDir: 'docs/specs',
-    runtimes: { planner: 'claude', implementor: 'claude', reviewer: 'claude' },
+    runtimes: { planner: runtime, implementor: runtime, reviewer: runtime },
+    ...(scripted ? { scriptedScenario: SCRIPTED_SCENARIO_PATH } : {}),
     scheduler: { maxConcurrentAgents: 3 },
     checks: { command: await detectTestCommand(repoRoot) },
   };

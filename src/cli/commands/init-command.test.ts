@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config/index.ts';
 import { AGENT_ROLES } from '../../domain/index.ts';
 import { loadAgentDefinition } from '../../engine/runtime-adapter/load-agent-definition.ts';
+import { loadScenarioFile } from '../../model-server/load-scenario-file.ts';
 import { scaffoldRepository } from './init-command-scaffold.ts';
 
 const launcher = fileURLToPath(new URL('../../../bin/flotilla.js', import.meta.url));
@@ -80,6 +81,48 @@ describe('flotilla init (CLI)', () => {
     expect(result.stderr).toContain('is not inside a git repository');
     expect(result.stderr).toContain("run 'git init' first");
     await expect(readFile(join(dir, 'flotilla.config.json'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('names exactly what to commit in its next steps (git commit -a would skip the new files)', async () => {
+    const repo = await gitRepo();
+    const { stdout } = flotillaInit(repo);
+    expect(stdout).toContain(
+      'git add flotilla.config.json .gitignore .claude/ docs/specs/ && git commit -m "Add Flotilla and a first spec"',
+    );
+    expect(stdout).toContain('flotilla doctor');
+    expect(stdout).not.toContain('commit -am');
+    // Files already there are not named again; the specs directory always is.
+    await writeFile(join(repo, '.claude', 'CLAUDE.md'), 'mine\n');
+    await rm(join(repo, 'flotilla.config.json'));
+    expect(flotillaInit(repo).stdout).toContain(
+      'git add flotilla.config.json docs/specs/ && git commit -m "Add Flotilla and a first spec"',
+    );
+  });
+
+  it('--scripted writes a dry-run config and a valid scenario whose routes match the agent files it writes', async () => {
+    const repo = await gitRepo();
+    const result = flotillaInit(repo, ['--scripted']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('created  flotilla.scenario.json');
+    expect(result.stdout).toContain('git add flotilla.config.json flotilla.scenario.json .gitignore .claude/');
+    const loaded = await loadConfig(repo);
+    if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
+    expect(loaded.config.runtimes).toEqual({ planner: 'scripted', implementor: 'scripted', reviewer: 'scripted' });
+    expect(loaded.config.scriptedScenario).toBe('flotilla.scenario.json');
+    const scenario = await loadScenarioFile(join(repo, 'flotilla.scenario.json'));
+    for (const role of AGENT_ROLES) {
+      const route = scenario.routes.find((candidate) => candidate.name === role);
+      const phrase = route?.match?.systemIncludes;
+      if (typeof phrase !== 'string') throw new Error(`no ${role} route matching on a phrase`);
+      const { definition } = await loadAgentDefinition({ repoRoot: repo, role, contextPaths: [] });
+      expect(definition.prompt).toContain(phrase);
+      // Only its own role's prompt: a planner request must never be answered by the implementor's route.
+      for (const other of AGENT_ROLES.filter((candidate) => candidate !== role)) {
+        const otherPrompt = (await loadAgentDefinition({ repoRoot: repo, role: other, contextPaths: [] }))
+          .definition.prompt;
+        expect(otherPrompt).not.toContain(phrase);
+      }
+    }
   });
 
   it('documents --force in --help', () => {

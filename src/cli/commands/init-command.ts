@@ -1,18 +1,22 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Command } from 'commander';
-import { scaffoldRepository } from './init-command-scaffold.ts';
+import { type ScaffoldEntry, scaffoldRepository } from './init-command-scaffold.ts';
+import { SCRIPTED_SCENARIO_PATH } from './init-command-scripted-scenario.ts';
 
 const execFileAsync = promisify(execFile);
 
 interface InitOptions {
   force?: boolean;
+  scripted?: boolean;
 }
 
 /**
- * `flotilla init [--force]`: scaffolds the config, the three agent definitions, `.claude/CLAUDE.md`, an
+ * `flotilla init [--force] [--scripted]`: scaffolds the config, the three agent definitions, `.claude/CLAUDE.md`, an
  * example draft spec and the `.gitignore` entries at the root of the current git repository. One line per
- * file (created / kept / updated); existing files are kept unless --force. Exit 2 outside a git repository.
+ * file (created / kept / updated); existing files are kept unless --force. `--scripted` sets every role's
+ * runtime to `scripted` and writes a sample scenario, for a dry run without an API key. Then the next steps,
+ * naming the files to commit (`git commit -a` would skip them: they are new). Exit 2 outside a git repository.
  */
 export function registerInitCommand(program: Command): void {
   program
@@ -24,6 +28,10 @@ export function registerInitCommand(program: Command): void {
       '--force',
       'overwrite generated files that differ from the defaults (.claude/CLAUDE.md is never overwritten)',
     )
+    .option(
+      '--scripted',
+      `dry run without an API key: every role runs the real SDK against a sample scenario (${SCRIPTED_SCENARIO_PATH}) on 127.0.0.1`,
+    )
     .action(async (options: InitOptions) => {
       const repoRoot = await findRepoRoot(process.cwd());
       if (repoRoot === undefined) {
@@ -33,14 +41,40 @@ export function registerInitCommand(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const entries = await scaffoldRepository(repoRoot, { force: options.force === true });
+      const scripted = options.scripted === true;
+      const entries = await scaffoldRepository(repoRoot, { force: options.force === true, scripted });
       const width = Math.max(...entries.map((entry) => entry.action.length));
       for (const entry of entries) process.stdout.write(`${entry.action.padEnd(width)}  ${entry.path}\n`);
-      process.stdout.write(
-        `\nNext: write a spec in docs/specs/ with 'status: approved' and run 'flotilla run'. Every setting and its default: src/config/README.md in the Flotilla repository\n`,
-      );
+      process.stdout.write(`\n${buildNextSteps(entries, scripted).join('\n')}\n`);
       process.exitCode = 0;
     });
+}
+
+/**
+ * What to do after init, naming exactly what to commit: the files init created or changed (new files, so
+ * `git commit -a` would skip them) and the specs directory, where the user's spec goes.
+ */
+function buildNextSteps(entries: readonly ScaffoldEntry[], scripted: boolean): string[] {
+  const written = entries
+    .filter((entry) => entry.action !== 'kept' && !entry.path.startsWith('docs/specs/'))
+    .map((entry) => entry.path);
+  const claudeFiles = entries.filter((entry) => entry.path.startsWith('.claude/'));
+  // Everything under .claude/ is new: name the directory rather than four files.
+  const collapsed = claudeFiles.every((entry) => entry.action !== 'kept')
+    ? [...written.filter((path) => !path.startsWith('.claude/')), '.claude/']
+    : written;
+  const toAdd = [...collapsed, 'docs/specs/'];
+  const configKept = entries.some((entry) => entry.path === 'flotilla.config.json' && entry.action === 'kept');
+  return [
+    'Next:',
+    "  1. Write a spec in docs/specs/ (frontmatter 'status: approved'; docs/specs/example.md shows the shape).",
+    '  2. Commit it with the files above — specs are read from the default branch, and `git commit -a` skips new files:',
+    `       git add ${toAdd.join(' ')} && git commit -m "Add Flotilla and a first spec"`,
+    scripted
+      ? `  3. flotilla run --until-idle   (dry run: the agents answer from ${SCRIPTED_SCENARIO_PATH}, no API key needed${configKept ? "; flotilla.config.json was kept — use --force to switch its runtimes to 'scripted'" : ''})`
+      : '  3. export ANTHROPIC_API_KEY=…, check with `flotilla doctor`, then `flotilla run`   (no key? a dry run: `flotilla init --scripted --force`, which also resets the agent files)',
+    'Every setting and its default: src/config/README.md in the Flotilla repository.',
+  ];
 }
 
 async function findRepoRoot(cwd: string): Promise<string | undefined> {
