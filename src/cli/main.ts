@@ -4,6 +4,7 @@ import { registerBranchesCommand } from './commands/branches-command.ts';
 import { registerChecksCommand } from './commands/checks-command.ts';
 import { registerDemoCommand } from './commands/demo-command.ts';
 import { registerDiffCommand } from './commands/diff-command.ts';
+import { registerDoctorCommand } from './commands/doctor-command.ts';
 import { registerHookCommand } from './commands/hook-command.ts';
 import { registerInitCommand } from './commands/init-command.ts';
 import { registerLogsCommand } from './commands/logs-command.ts';
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
   registerBashCheckCommand(program);
   registerHookCommand(program);
   registerInitCommand(program);
+  registerDoctorCommand(program);
   registerWorkCommand(program);
   registerRunsCommand(program);
   registerLogsCommand(program);

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { FlotillaConfig } from '../config/index.ts';
 import { resolveFlotillaPaths } from '../config/index.ts';
 import type { AgentRole } from '../domain/index.ts';
@@ -11,11 +11,11 @@ import type { RuntimeAdapter, RuntimeAdapterDeps } from '../engine/runtime-adapt
 import { createWorktreeManager } from '../engine/runtime-adapter/worktree/create-worktree-manager.ts';
 import type { Logger } from '../logging/logger.ts';
 import { createModelServer } from '../model-server/create-model-server.ts';
-import { loadScenarioFile } from '../model-server/load-scenario-file.ts';
 import { createLocalProvider, type LocalProvider } from '../providers/local/create-local-provider.ts';
 import { reapLocalScratch } from '../providers/local/git/reap-local-scratch.ts';
 import { createEngineStatePersistence, type EngineStatePersistence, openDatabase } from '../storage/index.ts';
 import { acquireRunLock } from './acquire-run-lock.ts';
+import { loadConfiguredScenario } from './load-configured-scenario.ts';
 import { reapOrphanProcesses } from './reap-orphan-processes.ts';
 
 export interface ControlPlaneOptions {
@@ -75,9 +75,9 @@ async function startControlPlane(
   const { repoRoot, config, logger } = options;
   mkdirSync(paths.logsDir, { recursive: true });
   // Roles whose runtime is `scripted` run the same Claude adapter against a scripted model server.
-  const scriptedServer = Object.values(config.runtimes).includes('scripted')
-    ? await createModelServer(await loadScenarioFile(resolve(repoRoot, config.scriptedScenario ?? '')))
-    : null;
+  const configured = await loadConfiguredScenario(repoRoot, config);
+  if (configured.kind === 'invalid') throw new Error(configured.errors.join('\n'));
+  const scriptedServer = configured.kind === 'ok' ? await createModelServer(configured.scenario) : null;
 
   const db = openDatabase(paths.dbPath);
   const persistence = createEngineStatePersistence(db);

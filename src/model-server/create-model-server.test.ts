@@ -401,6 +401,20 @@ describe('createModelServer — routing', () => {
     expect(report.problems[0]).toContain('request #1 matched no route');
   });
 
+  it('names the agent and the first lines of the prompt when no route matches', async () => {
+    const server = await start(multiRole);
+    const system = '# Reviewer\n\nYou review one revision.\nA line.\nAnother line.';
+    const prompt =
+      '<system-reminder>\nAttribution…\n</system-reminder>\n## Work Item #7 — Add a thing\n\nBuild it.';
+    const answer = await post(server, buildBody({ system, prompt }));
+    expect(answer.status).toBe(400);
+    const message = (answer.json as { error: { message: string } }).error.message;
+    expect(message).toContain('no route matches this request — agent: reviewer;');
+    expect(message).toContain('system prompt starts: "# Reviewer ⏎ You review one revision. ⏎ A line. ⏎ …"');
+    expect(message).toContain('first user message starts: "## Work Item #7 — Add a thing ⏎ Build it."');
+    expect(message).toContain('(routes: ');
+  });
+
   it('a route with toolsInclude only takes requests offering those tools', async () => {
     const server = await start({
       routes: [

@@ -7,6 +7,7 @@ import { buildReport, type ModelServerReport } from './build-report.ts';
 import { buildSideReply } from './build-side-reply.ts';
 import { buildSseEvents, formatSseEvent } from './build-sse-events.ts';
 import { checkExpectations } from './check-expectations.ts';
+import { describeUnroutedRequest } from './describe-unrouted-request.ts';
 import { findRoute } from './find-route.ts';
 import { parseScenario } from './parse-scenario.ts';
 import type { RecordedRequest } from './recorded-request.ts';
@@ -194,7 +195,11 @@ export async function createModelServer(
     if (route === undefined) {
       record.kind = 'unrouted';
       unroutedExcerpts.set(record.seq, { system: excerpt(view.system), firstUser: excerpt(view.firstUser) });
-      return sendRefusal(res, record, `no route matches this request (routes: ${routeNames()})`);
+      return sendRefusal(
+        res,
+        record,
+        `no route matches this request — ${describeUnroutedRequest(view)} (routes: ${routeNames()})`,
+      );
     }
     record.route = route.name;
     record.stepIndex = view.assistantTurns;

@@ -59,6 +59,10 @@ describe('parseScenario', () => {
   it.each([
     [{}, /^routes: /],
     [{ routes: [] }, /^routes: .*>=1/],
+    [
+      { routes: [{ steps: [{ text: 'a' }] }] },
+      /^routes\[0\]\.name: required: a non-empty, unique route name/,
+    ],
     [{ routes: [{ name: 'main', steps: [{}] }] }, /^routes\[0\]\.steps\[0\]: a step needs a reply/],
     [
       { routes: [{ name: 'main', steps: [{ error: { status: 500, times: 1 } }] }] },

@@ -143,7 +143,10 @@ export const stepSchema = z
   });
 
 export const routeSchema = z.strictObject({
-  name: nonEmpty,
+  /** Required: names the route in errors, recordings and reports. */
+  name: z
+    .string({ error: 'required: a non-empty, unique route name' })
+    .min(1, { error: 'required: a non-empty, unique route name' }),
   /** Omitted: the route matches every (non-side) request — put it last. */
   match: routeMatchSchema.optional(),
   steps: z.array(stepSchema),

@@ -104,10 +104,16 @@ describe('flotilla init (CLI)', () => {
     const result = flotillaInit(repo, ['--scripted']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('created  flotilla.scenario.json');
-    expect(result.stdout).toContain('git add flotilla.config.json flotilla.scenario.json .gitignore .claude/');
+    expect(result.stdout).toContain(
+      'git add flotilla.config.json flotilla.scenario.json .gitignore .claude/',
+    );
     const loaded = await loadConfig(repo);
     if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
-    expect(loaded.config.runtimes).toEqual({ planner: 'scripted', implementor: 'scripted', reviewer: 'scripted' });
+    expect(loaded.config.runtimes).toEqual({
+      planner: 'scripted',
+      implementor: 'scripted',
+      reviewer: 'scripted',
+    });
     expect(loaded.config.scriptedScenario).toBe('flotilla.scenario.json');
     const scenario = await loadScenarioFile(join(repo, 'flotilla.scenario.json'));
     for (const role of AGENT_ROLES) {

@@ -64,7 +64,9 @@ function buildNextSteps(entries: readonly ScaffoldEntry[], scripted: boolean): s
     ? [...written.filter((path) => !path.startsWith('.claude/')), '.claude/']
     : written;
   const toAdd = [...collapsed, 'docs/specs/'];
-  const configKept = entries.some((entry) => entry.path === 'flotilla.config.json' && entry.action === 'kept');
+  const configKept = entries.some(
+    (entry) => entry.path === 'flotilla.config.json' && entry.action === 'kept',
+  );
   return [
     'Next:',
     "  1. Write a spec in docs/specs/ (frontmatter 'status: approved'; docs/specs/example.md shows the shape).",

@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig, resolveFlotillaPaths } from '../../config/index.ts';
 import type { ControlPlane } from '../../control-plane/create-control-plane.ts';
+import { findModelCredential, rolesNeedingCredentials } from '../../control-plane/find-model-credential.ts';
+import { loadConfiguredScenario } from '../../control-plane/load-configured-scenario.ts';
 import { waitUntilIdle } from '../../control-plane/wait-until-idle.ts';
 import { createFileLogger } from '../../logging/create-file-logger.ts';
 import { runGit } from '../../process/run-command.ts';
@@ -56,6 +58,25 @@ export function registerRunCommand(program: Command): void {
       if (!loaded.ok) {
         for (const line of loaded.errors) err(line);
         err('flotilla run: fix flotilla.config.json (see `flotilla init` for a starting point)');
+        process.exitCode = 2;
+        return;
+      }
+      // Problems decidable from the config and the environment stop here (exit 2), before any agent is
+      // started: an invalid scenario, or roles that would each fail with the CLI's "Not logged in".
+      const scenario = await loadConfiguredScenario(repoRoot, loaded.config);
+      if (scenario.kind === 'invalid') {
+        for (const line of scenario.errors) err(line);
+        err('flotilla run: fix the scripted scenario (format: src/model-server/README.md in Flotilla)');
+        process.exitCode = 2;
+        return;
+      }
+      const needCredentials = rolesNeedingCredentials(loaded.config);
+      const credential = findModelCredential(process.env);
+      if (needCredentials.length > 0 && !credential.ok) {
+        err(
+          `flotilla run: no model credentials for ${needCredentials.join(', ')} (runtime 'claude'); agents would fail with "Not logged in"`,
+        );
+        for (const line of credential.advice) err(`  - ${line}`);
         process.exitCode = 2;
         return;
       }

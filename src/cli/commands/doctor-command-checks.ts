@@ -1,0 +1,207 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { type FlotillaConfig, loadConfig } from '../../config/index.ts';
+import { findModelCredential, rolesNeedingCredentials } from '../../control-plane/find-model-credential.ts';
+import { loadConfiguredScenario } from '../../control-plane/load-configured-scenario.ts';
+import { AGENT_ROLES } from '../../domain/index.ts';
+import { loadAgentDefinition } from '../../engine/runtime-adapter/load-agent-definition.ts';
+import { createGitSpecReader } from '../../providers/local/git/create-git-spec-reader.ts';
+
+const execFileAsync = promisify(execFile);
+
+/** `fail` blocks `flotilla run`; `warn` lets it run but something will not work as the user may expect. */
+export type DoctorStatus = 'ok' | 'warn' | 'fail';
+
+export interface DoctorCheck {
+  /** A stable identifier (`git`, `config`, `agents`, `specs`, `credentials`, `scenario`, `checks`). */
+  name: string;
+  status: DoctorStatus;
+  /** What was found, one line. */
+  message: string;
+  /** What to do about it (empty when nothing is needed). */
+  fix: string[];
+}
+
+export interface DoctorInput {
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+const ok = (name: string, message: string): DoctorCheck => ({ name, status: 'ok', message, fix: [] });
+
+/**
+ * Everything `flotilla run` needs, checked in the order a new user meets it. Later checks that depend on an
+ * earlier one (a config needs a repository) are skipped when it failed. Never throws for a user problem.
+ */
+export async function runDoctorChecks(input: DoctorInput): Promise<DoctorCheck[]> {
+  const repoRoot = await findRepoRoot(input.cwd);
+  if (repoRoot === undefined) {
+    return [
+      {
+        name: 'git',
+        status: 'fail',
+        message: `${input.cwd} is not inside a git repository`,
+        fix: ['run flotilla in your project, or `git init` first'],
+      },
+    ];
+  }
+  const checks: DoctorCheck[] = [ok('git', `git repository at ${repoRoot}`)];
+
+  const loaded = await loadConfig(repoRoot);
+  if (!loaded.ok) {
+    checks.push({
+      name: 'config',
+      status: 'fail',
+      message: `${loaded.path} is invalid`,
+      fix: [...loaded.errors, 'every setting and its default: src/config/README.md in Flotilla'],
+    });
+    return checks;
+  }
+  const { config } = loaded;
+  checks.push(
+    loaded.found
+      ? ok('config', `flotilla.config.json is valid (default branch ${config.defaultBranch})`)
+      : {
+          name: 'config',
+          status: 'warn',
+          message: 'no flotilla.config.json: every setting is its default',
+          fix: ['`flotilla init` writes one, with the agent files'],
+        },
+  );
+  checks.push(await checkAgentFiles(repoRoot, config));
+  checks.push(await checkSpecs(repoRoot, config));
+  checks.push(checkCredentials(config, input.env));
+  const scenario = await checkScenario(repoRoot, config);
+  if (scenario !== null) checks.push(scenario);
+  checks.push(await checkChecksCommand(repoRoot, config));
+  return checks;
+}
+
+async function checkAgentFiles(repoRoot: string, config: FlotillaConfig): Promise<DoctorCheck> {
+  const problems: string[] = [];
+  for (const role of AGENT_ROLES) {
+    try {
+      await loadAgentDefinition({ repoRoot, role, contextPaths: config.contextPaths });
+    } catch (error) {
+      problems.push(error instanceof Error ? error.message : String(error));
+    }
+  }
+  if (problems.length === 0) {
+    return ok('agents', `agent files: ${AGENT_ROLES.map((role) => `.claude/agents/${role}.md`).join(', ')}`);
+  }
+  return {
+    name: 'agents',
+    status: 'fail',
+    message: 'agent files missing or invalid',
+    fix: [...problems, '`flotilla init` writes the missing ones (`--force` replaces invalid ones)'],
+  };
+}
+
+async function checkSpecs(repoRoot: string, config: FlotillaConfig): Promise<DoctorCheck> {
+  const where = `${config.specsDir}/ on ${config.defaultBranch}`;
+  let specs: { frontmatterStatus: string }[];
+  try {
+    ({ specs } = await createGitSpecReader({
+      repoRoot,
+      defaultBranch: config.defaultBranch,
+      specsDir: config.specsDir,
+    }).listSpecs());
+  } catch (error) {
+    return {
+      name: 'specs',
+      status: 'fail',
+      message: `cannot read specs from ${where}: ${error instanceof Error ? error.message : String(error)}`,
+      fix: ['commit something on the default branch (specs are read from it, not from the working tree)'],
+    };
+  }
+  const approved = specs.filter((spec) => spec.frontmatterStatus === 'approved').length;
+  if (approved > 0) return ok('specs', `${where}: ${specs.length} spec(s), ${approved} approved`);
+  return {
+    name: 'specs',
+    status: 'warn',
+    message: `${where}: ${specs.length} spec(s), none approved — the planner has nothing to plan`,
+    fix: [
+      `write a spec in ${config.specsDir}/ with frontmatter 'status: approved' and commit it (git add, then git commit)`,
+    ],
+  };
+}
+
+function checkCredentials(
+  config: FlotillaConfig,
+  env: Readonly<Record<string, string | undefined>>,
+): DoctorCheck {
+  const roles = rolesNeedingCredentials(config);
+  const scripted = AGENT_ROLES.filter((role) => config.runtimes[role] === 'scripted');
+  const scriptedNote = scripted.length > 0 ? `; ${scripted.join(', ')}: scripted, no key needed` : '';
+  if (roles.length === 0) return ok('credentials', `no credentials needed (every role is scripted)`);
+  const credential = findModelCredential(env);
+  if (credential.ok) {
+    return ok('credentials', `${roles.join(', ')}: ${credential.variable} is set${scriptedNote}`);
+  }
+  return {
+    name: 'credentials',
+    status: 'fail',
+    message: `no model credentials for ${roles.join(', ')} (runtime 'claude')${scriptedNote}`,
+    fix: credential.advice,
+  };
+}
+
+async function checkScenario(repoRoot: string, config: FlotillaConfig): Promise<DoctorCheck | null> {
+  const scenario = await loadConfiguredScenario(repoRoot, config);
+  switch (scenario.kind) {
+    case 'none':
+      return null;
+    case 'ok':
+      return ok(
+        'scenario',
+        `scripted scenario ${config.scriptedScenario}: ${scenario.scenario.routes.length} route(s) (${scenario.scenario.routes.map((route) => route.name).join(', ')})`,
+      );
+    case 'invalid':
+      return {
+        name: 'scenario',
+        status: 'fail',
+        message: `scripted scenario ${config.scriptedScenario} is invalid`,
+        fix: [...scenario.errors, 'format: src/model-server/README.md in Flotilla'],
+      };
+  }
+}
+
+async function checkChecksCommand(repoRoot: string, config: FlotillaConfig): Promise<DoctorCheck> {
+  const command = config.checks.command;
+  if (command === null) {
+    return {
+      name: 'checks',
+      status: 'warn',
+      message: 'no checks command: every revision passes its checks',
+      fix: ['set checks.command in flotilla.config.json (e.g. "npm test")'],
+    };
+  }
+  // The first word that is not a variable assignment (`CI=1 npm test`).
+  const program =
+    command
+      .trim()
+      .split(/\s+/)
+      .find((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) ?? '';
+  try {
+    // `command -v` finds executables on PATH, shell builtins and paths, as the checks' shell will.
+    await execFileAsync('sh', ['-c', 'command -v "$1"', 'sh', program], { cwd: repoRoot });
+    return ok('checks', `checks command: ${command}`);
+  } catch {
+    // Not a blocker — the loop runs — but every revision's checks would fail.
+    return {
+      name: 'checks',
+      status: 'warn',
+      message: `checks command "${command}": ${program} is not found, so every revision's checks would fail`,
+      fix: [`install ${program}, or change checks.command in flotilla.config.json`],
+    };
+  }
+}
+
+async function findRepoRoot(cwd: string): Promise<string | undefined> {
+  try {
+    const { stdout } = await execFileAsync('git', ['rev-parse', '--show-toplevel'], { cwd });
+    return stdout.trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,111 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runFlotilla, TEST_GIT_IDENTITY_ENV } from '../support/run-flotilla.ts';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+/** No model credential in the environment, and a HOME without `claude login` files. */
+async function credentialFreeEnv(): Promise<NodeJS.ProcessEnv> {
+  const home = await mkdtemp(join(tmpdir(), 'flotilla-doctor-home-'));
+  dirs.push(home);
+  return {
+    HOME: home,
+    ANTHROPIC_API_KEY: '',
+    ANTHROPIC_AUTH_TOKEN: '',
+    CLAUDE_CODE_OAUTH_TOKEN: '',
+    CLAUDE_CODE_USE_BEDROCK: '',
+    CLAUDE_CODE_USE_VERTEX: '',
+    CLAUDE_CONFIG_DIR: '',
+  };
+}
+
+/** A repository after `flotilla init [args]` with an approved spec committed. */
+async function initialisedRepo(args: string[] = []): Promise<string> {
+  const repo = await mkdtemp(join(tmpdir(), 'flotilla-doctor-'));
+  dirs.push(repo);
+  const git = (gitArgs: string[]) =>
+    execFileSync('git', gitArgs, { cwd: repo, env: { ...process.env, ...TEST_GIT_IDENTITY_ENV } });
+  git(['init', '--quiet', '--initial-branch', 'main']);
+  expect((await runFlotilla(repo, ['init', ...args])).code).toBe(0);
+  await writeFile(join(repo, 'docs', 'specs', 'feature.md'), '---\nstatus: approved\n---\n# Feature\n');
+  git(['add', '-A']);
+  git(['commit', '--quiet', '-m', 'Flotilla and a spec']);
+  return repo;
+}
+
+interface DoctorJson {
+  ok: boolean;
+  checks: { name: string; status: 'ok' | 'warn' | 'fail'; message: string; fix: string[] }[];
+}
+
+describe('flotilla doctor', () => {
+  it('fails (exit 1) on missing credentials for claude roles, naming what to set; passes once one is set', async () => {
+    const repo = await initialisedRepo();
+    const env = await credentialFreeEnv();
+    const missing = await runFlotilla(repo, ['doctor'], { env });
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toContain('✓ git repository at');
+    expect(missing.stdout).toContain('✓ docs/specs/ on main: 2 spec(s), 1 approved');
+    expect(missing.stdout).toContain(
+      "✗ no model credentials for planner, implementor, reviewer (runtime 'claude')",
+    );
+    expect(missing.stdout).toContain('set ANTHROPIC_API_KEY');
+    expect(missing.stdout).toContain('flotilla init --scripted');
+
+    const present = await runFlotilla(repo, ['doctor', '--json'], {
+      env: { ...env, ANTHROPIC_API_KEY: 'sk-doctor-secret' },
+    });
+    expect(present.code).toBe(0);
+    expect(present.stdout).not.toContain('sk-doctor-secret');
+    const report = JSON.parse(present.stdout) as DoctorJson;
+    expect(report.ok).toBe(true);
+    expect(report.checks.map((check) => [check.name, check.status])).toEqual([
+      ['git', 'ok'],
+      ['config', 'ok'],
+      ['agents', 'ok'],
+      ['specs', 'ok'],
+      ['credentials', 'ok'],
+      ['checks', 'warn'],
+    ]);
+    expect(report.checks.find((check) => check.name === 'credentials')?.message).toContain(
+      'ANTHROPIC_API_KEY is set',
+    );
+  });
+
+  it('needs no key for a scripted dry run, and names the field of an invalid scenario and a missing agent file', async () => {
+    const repo = await initialisedRepo(['--scripted']);
+    const env = await credentialFreeEnv();
+    const ready = await runFlotilla(repo, ['doctor'], { env });
+    expect(ready.code).toBe(0);
+    expect(ready.stdout).toContain('✓ no credentials needed (every role is scripted)');
+    expect(ready.stdout).toContain('✓ scripted scenario flotilla.scenario.json: 3 route(s)');
+
+    await writeFile(join(repo, 'flotilla.scenario.json'), '{"routes": [{"steps": [{"text": "hi"}]}]}');
+    await rm(join(repo, '.claude', 'agents', 'reviewer.md'));
+    const broken = await runFlotilla(repo, ['doctor', '--json'], { env });
+    expect(broken.code).toBe(1);
+    const report = JSON.parse(broken.stdout) as DoctorJson;
+    const byName = Object.fromEntries(report.checks.map((check) => [check.name, check]));
+    expect(byName.scenario?.status).toBe('fail');
+    expect(byName.scenario?.fix[0]).toBe(
+      'flotilla.scenario.json (scriptedScenario in flotilla.config.json): routes[0].name: required: a non-empty, unique route name',
+    );
+    expect(byName.agents?.status).toBe('fail');
+    expect(byName.agents?.fix.join('\n')).toContain('reviewer.md');
+  });
+
+  it('fails outside a git repository', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'flotilla-doctor-bare-'));
+    dirs.push(dir);
+    const result = await runFlotilla(dir, ['doctor'], { env: { GIT_CEILING_DIRECTORIES: tmpdir() } });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('✗');
+    expect(result.stdout).toContain('is not inside a git repository');
+  });
+});
