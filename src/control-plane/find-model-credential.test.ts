@@ -56,7 +56,9 @@ describe('findModelCredential', () => {
 describe('rolesNeedingCredentials', () => {
   it('lists the roles whose runtime is claude', () => {
     expect(
-      rolesNeedingCredentials({ runtimes: { planner: 'scripted', implementor: 'claude', reviewer: 'claude' } }),
+      rolesNeedingCredentials({
+        runtimes: { planner: 'scripted', implementor: 'claude', reviewer: 'claude' },
+      }),
     ).toEqual(['implementor', 'reviewer']);
   });
 });
