@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { FlotillaConfig } from '../config/index.ts';
+import { join, resolve } from 'node:path';
+import type { AgentRuntimeKind, FlotillaConfig } from '../config/index.ts';
 import { resolveFlotillaPaths } from '../config/index.ts';
 import type { AgentRole } from '../domain/index.ts';
 import { createEngine, type Engine } from '../engine/create-engine.ts';
@@ -22,8 +22,13 @@ export interface ControlPlaneOptions {
   repoRoot: string;
   config: FlotillaConfig;
   logger: Logger;
-  /** Added to every agent's environment (the demo points agents at its scripted model server). */
+  /** Added to every agent's environment. */
   extraEnv?: Readonly<Record<string, string>>;
+  /**
+   * A scripted model server already running (the demo's): every role runs against it, whatever
+   * `runtimes` says, and its runs are recorded as `scripted` (made-up costs).
+   */
+  scriptedModelServerUrl?: string;
 }
 
 export interface ControlPlane {
@@ -107,6 +112,7 @@ async function startControlPlane(
   const createAdapter = (
     deps: RuntimeAdapterDeps,
     extraEnv: Readonly<Record<string, string>> | undefined,
+    runtime: AgentRuntimeKind,
   ): RuntimeAdapter =>
     createClaudeAdapter(
       {
@@ -126,6 +132,7 @@ async function startControlPlane(
         logging: { agentSessions: config.logging.agentSessions, logsDir: paths.sessionsDir },
         extraEnv,
         readOnlyPaths: config.pathGuard.readOnlyPaths.map((path) => resolve(repoRoot, path)),
+        runtime,
       },
       deps,
     );
@@ -139,15 +146,19 @@ async function startControlPlane(
     scheduler: config.scheduler,
     maxReviewRounds: config.maxReviewRounds,
     createRuntimeAdapters: (deps) => {
-      const claude = createAdapter(deps, options.extraEnv);
-      const scripted = scriptedServer
-        ? createAdapter(deps, {
-            ...options.extraEnv,
-            ANTHROPIC_BASE_URL: scriptedServer.url,
-            ANTHROPIC_API_KEY: 'scripted',
-          })
+      const claude = createAdapter(deps, options.extraEnv, 'claude');
+      const scriptedUrl = options.scriptedModelServerUrl ?? scriptedServer?.url;
+      const scripted = scriptedUrl
+        ? createAdapter(
+            deps,
+            { ...options.extraEnv, ANTHROPIC_BASE_URL: scriptedUrl, ANTHROPIC_API_KEY: 'scripted' },
+            'scripted',
+          )
         : claude;
-      const pick = (role: AgentRole) => (config.runtimes[role] === 'scripted' ? scripted : claude);
+      const pick = (role: AgentRole) =>
+        config.runtimes[role] === 'scripted' || options.scriptedModelServerUrl !== undefined
+          ? scripted
+          : claude;
       return { planner: pick('planner'), implementor: pick('implementor'), reviewer: pick('reviewer') };
     },
   });

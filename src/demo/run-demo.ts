@@ -4,7 +4,7 @@ import { describeEvent } from '../cli/progress/describe-event.ts';
 import { loadConfig, resolveFlotillaPaths } from '../config/index.ts';
 import { type ControlPlane, createControlPlane } from '../control-plane/create-control-plane.ts';
 import { waitUntilIdle } from '../control-plane/wait-until-idle.ts';
-import type { AgentRun } from '../domain/index.ts';
+import { type AgentRun, isScriptedRun } from '../domain/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import { createModelServer } from '../model-server/create-model-server.ts';
 import { loadScenarioFile } from '../model-server/load-scenario-file.ts';
@@ -54,7 +54,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     repoRoot: repo.root,
     config: loaded.config,
     logger,
-    extraEnv: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'flotilla-demo', ...repo.gitEnv },
+    extraEnv: repo.gitEnv,
+    scriptedModelServerUrl: server.url,
   });
   const { engine, provider } = controlPlane;
   const logsDir = resolveFlotillaPaths(repo.root).logsDir;
@@ -117,7 +118,11 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     for (const run of runs) {
       const subject = run.role === 'planner' ? run.specPaths.join(', ') : `#${run.workItemID}`;
       const duration = run.endedAt ? `${((run.endedAt - run.requestedAt) / 1000).toFixed(1)}s` : '—';
-      const cost = run.usage?.costUSD != null ? `$${run.usage.costUSD.toFixed(4)}` : '';
+      // The scripted model server makes costs up: marked, never summed.
+      const cost =
+        run.usage?.costUSD != null
+          ? `$${run.usage.costUSD.toFixed(4)}${isScriptedRun(run) ? ' (scripted)' : ''}`
+          : '';
       print(
         `    ${run.role.padEnd(11)} ${subject.padEnd(24)} ${run.status.padEnd(10)} ${duration.padStart(6)} ${cost}`,
       );

@@ -29,6 +29,11 @@ interface AgentRunBase {
   endedAt: number | null;
   usage: AgentUsage | null;
   cancelRequestedBy: CancelRequester | null;
+  /**
+   * The runtime that ran it, as its adapter names itself: `claude` (a model) or `scripted` (the scripted
+   * model server, whose costs are made up). Absent when unknown (runs recorded before it was tracked).
+   */
+  runtime?: string;
 }
 
 export interface PlannerRun extends AgentRunBase {
@@ -67,6 +72,14 @@ export const AGENT_RUN_TRANSITIONS: Readonly<Record<AgentRunStatus, readonly Age
 
 export function canTransitionAgentRun(from: AgentRunStatus, to: AgentRunStatus): boolean {
   return AGENT_RUN_TRANSITIONS[from].includes(to);
+}
+
+/** The runtime name of runs answered by the scripted model server: their usage and cost are not real. */
+export const SCRIPTED_RUNTIME = 'scripted';
+
+/** Whether the run's cost is made up (scripted runtime), so it must be marked and kept out of spend totals. */
+export function isScriptedRun(run: Pick<AgentRunBase, 'runtime'> | undefined): boolean {
+  return run?.runtime === SCRIPTED_RUNTIME;
 }
 
 export function isAgentRunActive(run: Pick<AgentRun, 'status'>): boolean {

@@ -80,6 +80,8 @@ interface RunStarted {
   sessionID: string;
   logFilePath: string | null;
   at: number;
+  /** The adapter's runtime name (`claude`, `scripted`), when it says. */
+  runtime?: string;
 }
 
 interface RunEnded {

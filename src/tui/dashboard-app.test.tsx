@@ -4,6 +4,7 @@ import type { EngineState } from '../engine/state-store/index.ts';
 import {
   buildImplementorRun,
   buildPlannerRun,
+  buildReviewerRun,
   buildRevision,
   buildSpec,
   buildTestState,
@@ -398,6 +399,32 @@ describe('DashboardApp', () => {
       at: 0,
     });
     await until((value) => (value.split('\n')[0] ?? '').includes('$0.30 ($1.80 all runs)'));
+  });
+
+  it('the header leaves scripted runs (made-up costs) out of the cost and says so', async () => {
+    const state = buildBoardState();
+    state.agentRuns['scripted-1'] = buildReviewerRun({
+      sessionID: 'scripted-1',
+      workItemID: '1',
+      revisionID: '1',
+      status: 'completed',
+      runtime: 'scripted',
+    });
+    const { engine, until } = await renderDashboard(state, { previousCostUSD: 1.5 });
+    engine.emit({
+      type: 'reviewerFailed',
+      sessionID: 'scripted-1',
+      workItemID: '1',
+      revisionID: '1',
+      logFilePath: null,
+      usage: { costUSD: 0.3, inputTokens: 10, outputTokens: 10, turns: 1 },
+      reason: 'error',
+      error: 'x',
+      at: 0,
+    });
+    await until((value) =>
+      (value.split('\n')[0] ?? '').includes('$0.00 ($1.50 all runs) (scripted runs not counted)'),
+    );
   });
 
   it('the header counts revisions whose checks are pending', async () => {

@@ -1,6 +1,6 @@
 import { Box, type Key, Text, useApp, useInput } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { type EngineEvent, isAgentRunActive } from '../domain/index.ts';
+import { type EngineEvent, isAgentRunActive, isScriptedRun } from '../domain/index.ts';
 import { shortenTranscript } from '../engine/runtime-adapter/session-log/shorten-transcript.ts';
 import { getActivePlannerRun, getSpecsRequiringPlanning } from '../engine/state-store/selectors/index.ts';
 import { buildItemActions, type ItemAction } from './actions/build-item-actions.ts';
@@ -118,6 +118,8 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
   }, []);
   const [flash, setFlash] = useState<Flash | null>(null);
   const [costUSD, setCostUSD] = useState(0);
+  // Scripted runs report made-up costs: left out of the total, and the header says so.
+  const [scriptedCostsLeftOut, setScriptedCostsLeftOut] = useState(false);
   const [clock, setClock] = useState(now());
   const listStarts = useRef<Partial<Record<SectionKey, number>>>({});
   const wrapCache = useRef(createWrapCache());
@@ -153,9 +155,12 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
   // Feedback on what the user (or the engine) did: refusals, failures, cost.
   useEffect(
     () =>
-      engine.onEvent((event: EngineEvent) => {
-        const cost = 'usage' in event ? event.usage?.costUSD : null;
-        if (typeof cost === 'number') setCostUSD((total) => total + cost);
+      engine.onEvent((event: EngineEvent, after) => {
+        if ('usage' in event && typeof event.usage?.costUSD === 'number') {
+          const cost = event.usage.costUSD;
+          if (isScriptedRun(after.agentRuns[event.sessionID])) setScriptedCostsLeftOut(true);
+          else setCostUSD((total) => total + cost);
+        }
         const feedback = summarizeFeedback(event);
         if (feedback) say(feedback.text, feedback.tone);
       }),
@@ -471,6 +476,7 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
       <Header
         summary={buildHeaderSummary(state, engine.schedulerStatus())}
         costUSD={costUSD}
+        scriptedCostsLeftOut={scriptedCostsLeftOut}
         previousCostUSD={deps.previousCostUSD ?? null}
         repositoryLabel={deps.repositoryLabel}
         now={clock}

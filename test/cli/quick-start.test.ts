@@ -111,6 +111,8 @@ describe('README Quick start', () => {
     expect(ran(/^flotilla init\b/)?.output).toContain('flotilla.scenario.json');
     expect(ran(/^git .*commit/)).toBeDefined();
     expect(ran(/^flotilla run\b/)?.output).toMatch(/work item #1 review → approved/);
+    // Scripted runs' costs are made up: marked as such.
+    expect(ran(/^flotilla run\b/)?.output).toMatch(/planner finished .*\$\d+\.\d{4} \(scripted\)\)/);
     expect(ran(/^flotilla work list\b/)?.output).toMatch(/#1\s+approved/);
     expect(ran(/^flotilla merge\b/)?.output).toMatch(/merged revision #\d+ \(flotilla\/1\) into main/);
     // The implementor's change is on the default branch now.

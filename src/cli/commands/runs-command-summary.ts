@@ -18,7 +18,10 @@ export interface RunSummary {
   durationMs: number | null;
   failureReason: StoredAgentRun['failureReason'];
   error: string | null;
+  /** As reported; made up when `runtime` is `scripted`. */
   costUSD: number | null;
+  /** `claude`, `scripted` (the scripted model server: made-up cost), or null when not recorded. */
+  runtime: string | null;
   inputTokens: number | null;
   outputTokens: number | null;
   turns: number | null;
@@ -40,6 +43,7 @@ export function buildRunSummary(run: StoredAgentRun): RunSummary {
     failureReason: run.failureReason,
     error: run.error,
     costUSD: run.usage?.costUSD ?? null,
+    runtime: run.runtime ?? null,
     inputTokens: run.usage?.inputTokens ?? null,
     outputTokens: run.usage?.outputTokens ?? null,
     turns: run.usage?.turns ?? null,

@@ -68,7 +68,13 @@ beforeEach(async () => {
       branchName: 'flotilla/7',
       at: 2_000,
     },
-    { type: 'implementorStarted', sessionID: IMPLEMENTOR, logFilePath: log(IMPLEMENTOR), at: 2_100 },
+    {
+      type: 'implementorStarted',
+      sessionID: IMPLEMENTOR,
+      logFilePath: log(IMPLEMENTOR),
+      at: 2_100,
+      runtime: 'claude',
+    },
     {
       type: 'implementorCompleted',
       sessionID: IMPLEMENTOR,
@@ -86,6 +92,30 @@ beforeEach(async () => {
 afterEach(() => repo.cleanup());
 
 describe('flotilla runs', { timeout: 60_000 }, () => {
+  it('marks the made-up cost of a scripted run', async () => {
+    const SCRIPTED = 'cccc4444-0000-4000-8000-000000000004';
+    recordRuns([
+      { type: 'reviewerRequested', sessionID: SCRIPTED, workItemID: '8', revisionID: '10', at: 80_000 },
+      { type: 'reviewerStarted', sessionID: SCRIPTED, logFilePath: null, at: 80_100, runtime: 'scripted' },
+      {
+        type: 'reviewerFailed',
+        sessionID: SCRIPTED,
+        workItemID: '8',
+        revisionID: '10',
+        logFilePath: null,
+        usage: { ...usage, costUSD: 0.0024 },
+        reason: 'error',
+        error: 'x',
+        at: 81_000,
+      },
+    ]);
+    const table = await flotilla(['runs']);
+    expect(table.stdout).toMatch(/cccc4444\s+reviewer\s+.*\$0\.0024 \(scripted\)/);
+    expect(table.stdout).toMatch(/aaaa1111\s+implementor\s+.*\$0\.1250\s+1200/);
+    const json = JSON.parse((await flotilla(['runs', '--item', '8', '--json'])).stdout);
+    expect(json[0]).toMatchObject({ sessionID: SCRIPTED, costUSD: 0.0024, runtime: 'scripted' });
+  });
+
   it('prints the history newest first as JSON, filtered by item and limited', async () => {
     const all = await flotilla(['runs', '--json']);
     expect(all).toMatchObject({ code: 0, stderr: '' });
@@ -105,6 +135,7 @@ describe('flotilla runs', { timeout: 60_000 }, () => {
       failureReason: null,
       error: null,
       costUSD: 0.125,
+      runtime: 'claude',
       inputTokens: 1200,
       outputTokens: 300,
       turns: 4,

@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import type { Command } from 'commander';
+import { SCRIPTED_RUNTIME } from '../../domain/index.ts';
 import { formatTable } from '../support/format-table.ts';
 import { parsePositiveInteger } from '../support/parse-positive-integer.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
@@ -80,7 +81,9 @@ function formatRow(run: RunSummary, repoRoot: string): string[] {
     status,
     formatLocalTime(new Date(run.requestedAt)),
     run.durationMs === null ? 'running' : formatDuration(run.durationMs),
-    run.costUSD === null ? '-' : `$${run.costUSD.toFixed(4)}`,
+    run.costUSD === null
+      ? '-'
+      : `$${run.costUSD.toFixed(4)}${run.runtime === SCRIPTED_RUNTIME ? ' (scripted)' : ''}`,
     tokens,
     run.logFilePath === null ? '-' : relativeIfInside(repoRoot, run.logFilePath),
   ];

@@ -22,6 +22,30 @@ describe('describeEvent', () => {
     expect(line).toBe('implementor finished #4: completed (in 4.2s, $0.0123)');
   });
 
+  it('marks the made-up cost of a scripted run', () => {
+    const run = buildImplementorRun({
+      sessionID: 's1',
+      workItemID: '4',
+      requestedAt: 1_000,
+      runtime: 'scripted',
+    });
+    const line = describeEvent(
+      {
+        type: 'implementorFailed',
+        sessionID: 's1',
+        workItemID: '4',
+        branchName: 'flotilla/4',
+        logFilePath: null,
+        usage: { costUSD: 0.0024, inputTokens: 1, outputTokens: 1, turns: 1 },
+        reason: 'error',
+        error: 'boom',
+        at: 2_000,
+      },
+      buildTestState({ agentRuns: [run] }),
+    );
+    expect(line).toContain('(in 1.0s, $0.0024 (scripted))');
+  });
+
   it('reports checks results, retries and refusals, and stays quiet about duplicates and pending checks', () => {
     const revision = buildRevision({
       id: '7',

@@ -1,4 +1,4 @@
-import type { AgentUsage, EngineEvent } from '../../domain/index.ts';
+import { type AgentUsage, type EngineEvent, isScriptedRun } from '../../domain/index.ts';
 import type { EngineState } from '../../engine/state-store/engine-state.ts';
 
 /** ` in 4.2s, $0.0123` from the run's request time and reported usage. */
@@ -11,7 +11,9 @@ function runCost(
   const run = state?.agentRuns[sessionID];
   const parts: string[] = [];
   if (run) parts.push(`in ${((at - run.requestedAt) / 1000).toFixed(1)}s`);
-  if (usage?.costUSD != null) parts.push(`$${usage.costUSD.toFixed(4)}`);
+  // A scripted run's cost is made up by the scripted model server: say so.
+  if (usage?.costUSD != null)
+    parts.push(`$${usage.costUSD.toFixed(4)}${isScriptedRun(run) ? ' (scripted)' : ''}`);
   return parts.length > 0 ? ` (${parts.join(', ')})` : '';
 }
 

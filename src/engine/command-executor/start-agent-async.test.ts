@@ -109,6 +109,14 @@ function run(adapter: RuntimeAdapter, params = implementorParams, stallTimeoutMs
 }
 
 describe('startAgentAsync', () => {
+  it("records the adapter's runtime name on the started event", async () => {
+    const { adapter, sessions } = handAdapter();
+    const { events, done } = run({ ...adapter, runtime: 'scripted' });
+    await tick();
+    expect(events[0]).toEqual(expect.objectContaining({ type: 'implementorStarted', runtime: 'scripted' }));
+    sessions.get('s1')!.resolve({ role: 'implementor', outcome: 'completed', summary: 's', patch: null });
+    await done;
+  });
   it('reports started then completed with the role fields, log path and usage', async () => {
     const { adapter, sessions } = handAdapter();
     const { events, finished, done, registry } = run(adapter);

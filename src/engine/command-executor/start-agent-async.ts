@@ -95,7 +95,7 @@ export async function startAgentAsync(params: AgentStartParams, deps: StartAgent
     }
   })();
 
-  emit(buildStartedEvent(params, handle.logFilePath, clock.now()));
+  emit(buildStartedEvent(params, handle.logFilePath, clock.now(), adapter.runtime));
   registry.markStarted(sessionID, stream);
 
   let terminal: EngineEvent;
@@ -129,8 +129,13 @@ export async function startAgentAsync(params: AgentStartParams, deps: StartAgent
   emit(terminal);
 }
 
-function buildStartedEvent(params: AgentStartParams, logFilePath: string | null, at: number): EngineEvent {
-  const fields = { sessionID: params.sessionID, logFilePath, at };
+function buildStartedEvent(
+  params: AgentStartParams,
+  logFilePath: string | null,
+  at: number,
+  runtime: string | undefined,
+): EngineEvent {
+  const fields = { sessionID: params.sessionID, logFilePath, at, ...(runtime !== undefined && { runtime }) };
   switch (params.role) {
     case 'planner':
       return { type: 'plannerStarted', ...fields };

@@ -58,6 +58,11 @@ export interface ClaudeAdapterConfig extends RuntimeAdapterConfig {
   readOnlyPaths?: readonly string[];
   /** Session transcript writer; default: session-log/ when `logging.agentSessions` is on. */
   createSessionLog?: SessionLogFactory;
+  /**
+   * The name runs are recorded under (default `claude`); `scripted` when extraEnv points the CLI at the
+   * scripted model server, whose costs are made up.
+   */
+  runtime?: string;
 }
 
 /** Makes the transcript writer of one run (see session-log/create-session-log-factory.ts). */
@@ -317,6 +322,7 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig, deps: RuntimeAd
   }
 
   return {
+    runtime: config.runtime ?? 'claude',
     startAgent,
     cancelAgent(sessionID) {
       const tracked = sessions.get(sessionID);

@@ -41,6 +41,8 @@ export interface AgentRunHandle {
 }
 
 export interface RuntimeAdapter {
+  /** The runtime's name, recorded with each run (`claude`, `scripted`: made-up costs). */
+  readonly runtime?: string;
   /** Resolves once the session exists and streams; rejects on provisioning failure. */
   startAgent(params: AgentStartParams): Promise<AgentRunHandle>;
   /** Ends the session; its result rejects with reason `cancelled`. No-op for unknown ids. */

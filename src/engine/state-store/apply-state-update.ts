@@ -336,6 +336,7 @@ function startRun(
       ...lookup.run,
       status: 'running',
       logFilePath: event.logFilePath ?? lookup.run.logFilePath,
+      ...(event.runtime !== undefined && { runtime: event.runtime }),
     }),
   );
 }

@@ -7,6 +7,7 @@ import type {
   AgentUsage,
   CancelRequester,
 } from '../../domain/index.ts';
+import { SCRIPTED_RUNTIME } from '../../domain/index.ts';
 import { StorageError } from '../storage-error.ts';
 
 /** A run as stored: the engine's AgentRun plus why it failed, when it did. */
@@ -28,7 +29,10 @@ export interface AgentRunRepository {
   listActive(): StoredAgentRun[];
   /** Marks every active run failed with `error` at `at`; returns them as they are now. */
   failActive(error: string, at: number): StoredAgentRun[];
-  /** The summed reported cost (USD) of every recorded run; runs that reported none count as 0. */
+  /**
+   * The summed reported cost (USD) of every recorded run; runs that reported none count as 0, and scripted
+   * runs (made-up costs) are left out.
+   */
   totalCostUSD(): number;
 }
 
@@ -51,6 +55,7 @@ interface AgentRunRow {
   output_tokens: number | null;
   turns: number | null;
   cancel_requested_by: CancelRequester | null;
+  runtime: string | null;
 }
 
 export const DEFAULT_RUN_LIST_LIMIT = 50;
@@ -83,6 +88,7 @@ function toRow(run: AgentRun): AgentRunRow {
     output_tokens: run.usage?.outputTokens ?? null,
     turns: run.usage?.turns ?? null,
     cancel_requested_by: run.cancelRequestedBy,
+    runtime: run.runtime ?? null,
   };
 }
 
@@ -106,6 +112,7 @@ function fromRow(row: AgentRunRow): StoredAgentRun {
     usage,
     cancelRequestedBy: row.cancel_requested_by,
     failureReason: row.failure_reason,
+    ...(row.runtime !== null && { runtime: row.runtime }),
   };
   switch (row.role) {
     case 'planner':
@@ -137,11 +144,11 @@ export function createAgentRunRepository(db: Database): AgentRunRepository {
     INSERT INTO agent_runs (
       session_id, role, status, work_item_id, spec_paths, spec_shas, branch_name, revision_id, requested_at,
       ended_at, failure_reason, error, log_file_path, cost_usd, input_tokens, output_tokens, turns,
-      cancel_requested_by
+      cancel_requested_by, runtime
     ) VALUES (
       @session_id, @role, @status, @work_item_id, @spec_paths, @spec_shas, @branch_name, @revision_id,
       @requested_at, @ended_at, @failure_reason, @error, @log_file_path, @cost_usd, @input_tokens,
-      @output_tokens, @turns, @cancel_requested_by
+      @output_tokens, @turns, @cancel_requested_by, @runtime
     )
     ON CONFLICT (session_id) DO UPDATE SET
       role = excluded.role, status = excluded.status, work_item_id = excluded.work_item_id,
@@ -149,7 +156,7 @@ export function createAgentRunRepository(db: Database): AgentRunRepository {
       revision_id = excluded.revision_id, requested_at = excluded.requested_at, ended_at = excluded.ended_at,
       failure_reason = excluded.failure_reason, error = excluded.error, log_file_path = excluded.log_file_path,
       cost_usd = excluded.cost_usd, input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
-      turns = excluded.turns, cancel_requested_by = excluded.cancel_requested_by
+      turns = excluded.turns, cancel_requested_by = excluded.cancel_requested_by, runtime = excluded.runtime
   `);
   const selectOne = db.prepare<[string], AgentRunRow>('SELECT * FROM agent_runs WHERE session_id = ?');
   const selectRecent = db.prepare<[number], AgentRunRow>(
@@ -161,8 +168,8 @@ export function createAgentRunRepository(db: Database): AgentRunRepository {
   const selectActive = db.prepare<[], AgentRunRow>(
     "SELECT * FROM agent_runs WHERE status IN ('requested', 'running') ORDER BY requested_at, rowid",
   );
-  const sumCost = db.prepare<[], { total: number }>(
-    'SELECT COALESCE(SUM(cost_usd), 0) AS total FROM agent_runs',
+  const sumCost = db.prepare<[string], { total: number }>(
+    'SELECT COALESCE(SUM(cost_usd), 0) AS total FROM agent_runs WHERE runtime IS NOT ?',
   );
   const failOne = db.prepare(`
     UPDATE agent_runs SET status = 'failed', failure_reason = 'error', error = ?, ended_at = ?
@@ -192,7 +199,7 @@ export function createAgentRunRepository(db: Database): AgentRunRepository {
       return selectActive.all().map(fromRow);
     },
     totalCostUSD() {
-      return sumCost.get()?.total ?? 0;
+      return sumCost.get(SCRIPTED_RUNTIME)?.total ?? 0;
     },
     failActive(error, at) {
       return db.transaction(() => {

@@ -196,6 +196,30 @@ describe('run history', () => {
     complete('c', 1.5);
     expect(persistence.totalCostUSD()).toBeCloseTo(1.75, 10);
   });
+
+  it('records the runtime a run started with and leaves scripted (made-up) costs out of the total', () => {
+    const run = (sessionID: string, runtime: string, costUSD: number) =>
+      feed(
+        { type: 'reviewerRequested', sessionID, workItemID: '1', revisionID: '2', at: 10 },
+        { type: 'reviewerStarted', sessionID, logFilePath: null, at: 11, runtime },
+        {
+          type: 'reviewerFailed',
+          sessionID,
+          workItemID: '1',
+          revisionID: '2',
+          logFilePath: null,
+          usage: { ...usage, costUSD },
+          reason: 'error',
+          error: 'x',
+          at: 20,
+        },
+      );
+    run('real', 'claude', 0.5);
+    run('made-up', 'scripted', 0.25);
+    expect(persistence.getRun('real')?.runtime).toBe('claude');
+    expect(persistence.getRun('made-up')?.runtime).toBe('scripted');
+    expect(persistence.totalCostUSD()).toBeCloseTo(0.5, 10);
+  });
 });
 
 describe('restart', () => {

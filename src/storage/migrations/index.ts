@@ -1,8 +1,13 @@
 import { engineStateMigration } from './001-engine-state.ts';
 import { localTrackerMigration } from './002-local-tracker.ts';
+import { agentRunRuntimeMigration } from './003-agent-run-runtime.ts';
 import type { Migration } from './migration.ts';
 
 export type { Migration } from './migration.ts';
 
 /** Every migration, oldest first. Append new ones; never edit or reorder a released one. */
-export const MIGRATIONS: readonly Migration[] = [engineStateMigration, localTrackerMigration];
+export const MIGRATIONS: readonly Migration[] = [
+  engineStateMigration,
+  localTrackerMigration,
+  agentRunRuntimeMigration,
+];

@@ -10,13 +10,23 @@ export interface HeaderProps {
   costUSD: number;
   /** Cost of every run recorded before (the repository's history), when known. */
   previousCostUSD: number | null;
+  /** Scripted runs finished: their made-up costs are not in `costUSD`. */
+  scriptedCostsLeftOut?: boolean;
   repositoryLabel: string;
   now: number;
   width: number;
 }
 
 /** One line: planner state, agent slots, cost so far this session, the repository. */
-export function Header({ summary, costUSD, previousCostUSD, repositoryLabel, now, width }: HeaderProps) {
+export function Header({
+  summary,
+  costUSD,
+  previousCostUSD,
+  scriptedCostsLeftOut,
+  repositoryLabel,
+  now,
+  width,
+}: HeaderProps) {
   const { planner } = summary;
   const spinner = SPINNER[Math.floor(now / 250) % SPINNER.length];
   return (
@@ -48,6 +58,7 @@ export function Header({ summary, costUSD, previousCostUSD, repositoryLabel, now
         <Text> │ </Text>
         <Text>${costUSD.toFixed(2)}</Text>
         {previousCostUSD ? <Text dimColor> (${(previousCostUSD + costUSD).toFixed(2)} all runs)</Text> : null}
+        {scriptedCostsLeftOut ? <Text dimColor> (scripted runs not counted)</Text> : null}
         <Text> │ </Text>
         <Text dimColor>
           {summary.openItems} open · {repositoryLabel} · ? help
