@@ -74,6 +74,16 @@ export function canTransitionAgentRun(from: AgentRunStatus, to: AgentRunStatus):
   return AGENT_RUN_TRANSITIONS[from].includes(to);
 }
 
+/**
+ * Starts the error of a run that failed because the runtime could not authenticate (no or bad model
+ * credentials): retrying cannot help, so the engine does not — the item is parked, the planner stops.
+ */
+export const CREDENTIALS_FAILURE_PREFIX = 'credentials:';
+
+export function isCredentialsFailure(error: string | null | undefined): boolean {
+  return error?.startsWith(CREDENTIALS_FAILURE_PREFIX) === true;
+}
+
 /** The runtime name of runs answered by the scripted model server: their usage and cost are not real. */
 export const SCRIPTED_RUNTIME = 'scripted';
 

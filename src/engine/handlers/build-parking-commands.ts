@@ -1,4 +1,9 @@
-import type { EngineCommand, ImplementorFailed, ReviewerFailed } from '../../domain/index.ts';
+import {
+  type EngineCommand,
+  type ImplementorFailed,
+  isCredentialsFailure,
+  type ReviewerFailed,
+} from '../../domain/index.ts';
 import type { HandlerConfig } from '../engine-config.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
 import { getFailureRecord } from '../state-store/selectors/index.ts';
@@ -25,7 +30,10 @@ export function buildParkingCommands(
     ];
   }
   const failure = getFailureRecord(state, role, workItemID);
-  if (failure === null || failure.attempts < config.maxAttempts) return null;
+  // Without credentials every attempt fails the same way: park at the first.
+  if (failure === null || (failure.attempts < config.maxAttempts && !isCredentialsFailure(event.error))) {
+    return null;
+  }
   return [
     { type: 'transitionWorkItemStatus', workItemID, newStatus: 'blocked', cause: 'retries-exhausted' },
     {

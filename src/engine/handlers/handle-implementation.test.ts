@@ -205,6 +205,13 @@ describe('handleImplementation on implementorFailed', () => {
     expect((commands[1] as { body: string }).body).toContain('failed 1 time in a row (limit 1)');
   });
 
+  it('blocks the item at the first credentials failure, with the error saying what to set', () => {
+    const error = 'credentials: the implementor could not authenticate … Set ANTHROPIC_API_KEY …';
+    const commands = runHandlerAfterUpdate(handleImplementation, failed({ error }), stateWith(0));
+    expect(commands[0]).toMatchObject({ newStatus: 'blocked', cause: 'retries-exhausted' });
+    expect((commands[1] as { body: string }).body).toContain(`Error: ${error}`);
+  });
+
   it('blocks the item with a comment when the user cancelled the run', () => {
     const run = buildImplementorRun({ sessionID: 's-1', workItemID: 'wi-1', cancelRequestedBy: 'user' });
     const commands = runHandlerAfterUpdate(

@@ -235,6 +235,11 @@ describe('handlePlanning on plannerFailed', () => {
     ).toEqual([retry]);
   });
 
+  it('does not retry a credentials failure (every attempt would fail alike)', () => {
+    const event = { ...failed('error'), error: 'credentials: the planner could not authenticate …' };
+    expect(runHandlerAfterUpdate(handlePlanning, event, stateWith(0))).toEqual([]);
+  });
+
   it('does not retry a cancelled run', () => {
     expect(runHandlerAfterUpdate(handlePlanning, failed('cancelled'), stateWith(0))).toEqual([]);
   });

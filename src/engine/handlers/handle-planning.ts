@@ -1,3 +1,4 @@
+import { isCredentialsFailure } from '../../domain/index.ts';
 import { getActivePlannerRun } from '../state-store/selectors/index.ts';
 import type { Handler } from './handler.ts';
 import { requestPlanningIfNeeded } from './request-planning-if-needed.ts';
@@ -16,7 +17,8 @@ export const handlePlanning: Handler = (event, state, config) => {
     case 'plannerFailed': {
       if (event.reason === 'cancelled') return [];
       const attempts = state.failures.planner?.attempts ?? 0;
-      if (attempts >= config.maxAttempts) return [];
+      // Without credentials every attempt fails the same way: stop at the first.
+      if (attempts >= config.maxAttempts || isCredentialsFailure(event.error)) return [];
       // The scheduler applies the backoff; the request carries the corpus as it is now.
       return requestPlanningIfNeeded(state);
     }

@@ -13,6 +13,7 @@ import { createOutputBroadcast } from '../agent-streams/create-output-broadcast.
 import { assembleAgentResult, readUsage } from './assemble-agent-result.ts';
 import type { BashValidatorHook } from './bash-validator/create-bash-validator-hook.ts';
 import { buildAgentEnv } from './build-agent-env.ts';
+import { classifyCredentialsFailure } from './classify-credentials-failure.ts';
 import { buildImplementorContext } from './context-assembly/build-implementor-context.ts';
 import { buildPlannerContext } from './context-assembly/build-planner-context.ts';
 import { buildReviewerContext } from './context-assembly/build-reviewer-context.ts';
@@ -295,6 +296,11 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig, deps: RuntimeAd
         if (error instanceof AgentRunFailure && error.reason !== 'error') {
           outcome = error.reason === 'timeout' ? 'timed-out' : 'cancelled';
         }
+        const credentials =
+          outcome === 'failed' && !(error instanceof AbortError)
+            ? classifyCredentialsFailure(role, messageOf(error))
+            : null;
+        if (credentials !== null) throw new AgentRunFailure('error', credentials, { cause: error });
         if (error instanceof AgentRunFailure) throw error;
         if (error instanceof AbortError) throw new AgentRunFailure('cancelled', messageOf(error));
         throw new AgentRunFailure('error', messageOf(error), { cause: error });
