@@ -67,6 +67,17 @@ export const flotillaConfigFileSchema = object({
       .default(null),
     timeout: seconds().default(1800),
   }).prefault({}),
+  validation: object({
+    /**
+     * Shell commands run in the implementor's worktree after it reports `completed`, before its patch is
+     * taken; a failure sends the output back to the agent (same session) for another round.
+     */
+    commands: z.array(nonEmptyString('a shell command'), { error: 'a list of shell commands' }).default([]),
+    /** Fix rounds after the first failing validation; still red after the last → the run fails. */
+    maxRounds: integerAtLeast(0).default(3),
+    /** Each command is killed (with everything it started) after this long; that counts as a failure. */
+    timeout: seconds().default(600),
+  }).prefault({}),
   contextPaths: z
     .array(nonEmptyString('a path relative to the repository root'), { error: 'a list of file paths' })
     .default(['.claude/CLAUDE.md']),

@@ -68,6 +68,7 @@ describe('loadConfig: defaults', () => {
         pollIntervals: { workItems: 30, revisions: 30, specs: 60 },
         worktree: { setupCommand: null },
         checks: { command: null, timeout: 1800 },
+        validation: { commands: [], maxRounds: 3, timeout: 600 },
         contextPaths: ['.claude/CLAUDE.md'],
         logging: { level: 'info', agentSessions: true },
         bashValidator: { extraAllowedCommands: [], extraBlockPatterns: [] },
@@ -86,6 +87,7 @@ describe('loadConfig: defaults', () => {
         scheduler: { maxConcurrentAgents: 5 },
         worktree: { setupCommand: 'none' },
         checks: { command: 'npm test' },
+        validation: { commands: ['npm run lint', 'npm test'] },
         bashValidator: { extraAllowedCommands: ['make'] },
         pathGuard: { readOnlyPaths: ['../shared-docs'] },
       }),
@@ -99,6 +101,7 @@ describe('loadConfig: defaults', () => {
       scheduler: { maxConcurrentAgents: 5, maxAttempts: 3, retryMaxDelay: 900 },
       worktree: { setupCommand: 'none' },
       checks: { command: 'npm test', timeout: 1800 },
+      validation: { commands: ['npm run lint', 'npm test'], maxRounds: 3, timeout: 600 },
       bashValidator: { extraAllowedCommands: ['make'], extraBlockPatterns: [] },
       pathGuard: { readOnlyPaths: ['../shared-docs'] },
     });
@@ -240,6 +243,18 @@ describe('loadConfig: every field names its path and expectation', () => {
       `${F}: checks.command: expected a shell command, or null (no checks), got 5`,
     ],
     [{ checks: { timeout: 0 } }, `${F}: checks.timeout: expected an integer ≥ 1 (seconds), got 0`],
+    [{ validation: [] }, `${F}: validation: expected an object, got []`],
+    [
+      { validation: { commands: 'npm test' } },
+      `${F}: validation.commands: expected a list of shell commands, got "npm test"`,
+    ],
+    [
+      { validation: { commands: ['npm test', ''] } },
+      `${F}: validation.commands[1]: expected a non-empty string (a shell command), got ""`,
+    ],
+    [{ validation: { maxRounds: -1 } }, `${F}: validation.maxRounds: expected an integer ≥ 0, got -1`],
+    [{ validation: { maxRounds: 1.5 } }, `${F}: validation.maxRounds: expected an integer ≥ 0, got 1.5`],
+    [{ validation: { timeout: 0 } }, `${F}: validation.timeout: expected an integer ≥ 1 (seconds), got 0`],
     [
       { contextPaths: '.claude/CLAUDE.md' },
       `${F}: contextPaths: expected a list of file paths, got ".claude/CLAUDE.md"`,
@@ -296,7 +311,7 @@ describe('loadConfig: every field names its path and expectation', () => {
 describe('loadConfig: unknown keys are errors', () => {
   it('names a top-level typo, suggests the key and lists the known ones', async () => {
     expect(await errorsFor({ specDir: 'specs' })).toEqual([
-      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, defaultBranch, specsDir, runtimes, models, maxAgentDuration, shutdownTimeout, scheduler, maxReviewRounds, pollIntervals, worktree, checks, contextPaths, logging, bashValidator, pathGuard, scriptedScenario',
+      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, defaultBranch, specsDir, runtimes, models, maxAgentDuration, shutdownTimeout, scheduler, maxReviewRounds, pollIntervals, worktree, checks, validation, contextPaths, logging, bashValidator, pathGuard, scriptedScenario',
     ]);
   });
 

@@ -45,5 +45,6 @@ describe('failureReasonToRunStatus', () => {
     expect(failureReasonToRunStatus('error')).toBe('failed');
     expect(failureReasonToRunStatus('timeout')).toBe('timed-out');
     expect(failureReasonToRunStatus('cancelled')).toBe('cancelled');
+    expect(failureReasonToRunStatus('validation')).toBe('failed');
   });
 });

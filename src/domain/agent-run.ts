@@ -2,8 +2,11 @@ import type { AgentRole } from './agent-result.ts';
 
 export type AgentRunStatus = 'requested' | 'running' | 'completed' | 'failed' | 'timed-out' | 'cancelled';
 
-/** Why a run ended without a result. */
-export type AgentFailureReason = 'error' | 'timeout' | 'cancelled';
+/**
+ * Why a run ended without a result. `validation`: the implementor reported `completed` but the configured
+ * validation commands still failed after its last fix round (a human decides; never retried blindly).
+ */
+export type AgentFailureReason = 'error' | 'timeout' | 'cancelled' | 'validation';
 
 /** Who asked for a run to be cancelled, so a user's cancel is not mistaken for shutdown. */
 export type CancelRequester = 'user' | 'shutdown';
@@ -100,6 +103,7 @@ export function isAgentRunActive(run: Pick<AgentRun, 'status'>): boolean {
 export function failureReasonToRunStatus(reason: AgentFailureReason): AgentRunStatus {
   switch (reason) {
     case 'error':
+    case 'validation':
       return 'failed';
     case 'timeout':
       return 'timed-out';

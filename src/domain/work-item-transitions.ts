@@ -14,6 +14,7 @@ export type TransitionCause =
   | 'reviewer-result'
   | 'reviewer-failed'
   | 'retries-exhausted'
+  | 'validation-failed'
   | 'run-cancelled'
   | 'merged'
   | 'planner'
@@ -48,6 +49,8 @@ export const WORK_ITEM_TRANSITIONS: Readonly<Record<TransitionCause, readonly Pa
     ['ready', 'blocked'],
     ['review', 'blocked'],
   ],
+  // Flotilla: the implementor's work still failed the validation commands after its last fix round.
+  'validation-failed': [['in-progress', 'needs-refinement']],
   // Flotilla: a run the user cancelled parks the item as blocked instead of restarting it at once.
   'run-cancelled': [
     ['in-progress', 'blocked'],

@@ -291,6 +291,21 @@ describe('createModelServer — step indexing', () => {
     expect(answer.message?.content[0]).toEqual({ type: 'text', text: 'step zero' });
   });
 
+  it('does not count the placeholder turn the CLI adds when it resumes a session', async () => {
+    const server = await start(threeSteps);
+    const resumed = await post(
+      server,
+      buildBody({
+        history: [
+          ...toolTurn('t1', 'Structured output provided successfully'),
+          { role: 'assistant', content: [{ type: 'text', text: 'No response requested.' }] },
+          { role: 'user', content: 'Fix the failing tests.' },
+        ],
+      }),
+    );
+    expect(resumed.message?.content[0]).toEqual({ type: 'text', text: 'step one' });
+  });
+
   it('answers side requests without consuming a step', async () => {
     const server = await start({ routes: [{ name: 'main', steps: [{ text: 'real step' }] }] });
     const noTools = await post(server, buildBody({ tools: [] }));

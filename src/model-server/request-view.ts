@@ -26,7 +26,11 @@ export interface RequestView {
   /** Every text, tool input and tool result of `messages`, joined with newlines. */
   messagesText: string;
   toolNames: string[];
-  /** Number of `role:'assistant'` messages already in the request: the step index. */
+  /**
+   * Number of `role:'assistant'` messages already in the request: the step index. The placeholder the CLI
+   * inserts when it resumes a session that ended on a tool result ("No response requested.") is no model
+   * reply and is not counted, so a resumed session's next request gets the route's next step.
+   */
   assistantTurns: number;
   /** The billing block says `cc_is_subagent=true` (a subagent started through the Agent tool). */
   isSubagent: boolean;
@@ -68,13 +72,28 @@ export function buildRequestView(body: UnknownRecord, headers: IncomingHttpHeade
     lastToolResult: allToolResults.at(-1),
     messagesText,
     toolNames: tools.map((tool) => tool.name).filter((name): name is string => typeof name === 'string'),
-    assistantTurns: messages.filter((message) => message.role === 'assistant').length,
+    assistantTurns: messages.filter(
+      (message) => message.role === 'assistant' && !isResumePlaceholder(message.content),
+    ).length,
     isSubagent: system.includes('cc_is_subagent=true'),
     isSide: tools.length === 0 || format !== undefined,
     sideSchema: format?.schema,
     sessionId: typeof sessionHeader === 'string' ? sessionHeader : undefined,
     cwd: findCwd(`${system}\n${messagesText}`),
   };
+}
+
+/** Text the CLI (2.1.330) gives the synthetic assistant turn it adds when resuming after a tool result. */
+const RESUME_PLACEHOLDER_TEXT = 'No response requested.';
+
+function isResumePlaceholder(content: unknown): boolean {
+  const blocks = typeof content === 'string' ? [{ type: 'text', text: content }] : asArray(content);
+  return (
+    blocks.length === 1 &&
+    isRecord(blocks[0]) &&
+    blocks[0].type === 'text' &&
+    blocks[0].text === RESUME_PLACEHOLDER_TEXT
+  );
 }
 
 function systemText(system: unknown): string {

@@ -1,4 +1,4 @@
-import type { AgentResult, AgentUsage, EngineEvent } from '../../domain/index.ts';
+import type { AgentFailureReason, AgentResult, AgentUsage, EngineEvent } from '../../domain/index.ts';
 import type { Logger } from '../../logging/logger.ts';
 import { createOutputBroadcast } from '../agent-streams/create-output-broadcast.ts';
 import type { Clock } from '../engine-config.ts';
@@ -191,7 +191,7 @@ function buildCompletedEvent(
 }
 
 interface FailureFields {
-  reason: 'error' | 'timeout' | 'cancelled';
+  reason: AgentFailureReason;
   error: string;
   logFilePath: string | null;
   usage: AgentUsage | null;

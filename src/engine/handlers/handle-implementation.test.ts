@@ -235,4 +235,30 @@ describe('handleImplementation on implementorFailed', () => {
       ).toEqual([toPending]);
     },
   );
+  it.each([0, 1, 2])(
+    'moves the item to needs-refinement with the last errors when validation still fails (%i earlier failures), never back to pending or blocked',
+    (previous) => {
+      const error =
+        'validation failed after 3 fix rounds\n`npm test` failed (exit code 1):\nFAIL greet.test.ts';
+      const commands = runHandlerAfterUpdate(
+        handleImplementation,
+        failed({ reason: 'validation', error }),
+        stateWith(previous),
+      );
+      expect(commands).toEqual([
+        {
+          type: 'transitionWorkItemStatus',
+          workItemID: 'wi-1',
+          newStatus: 'needs-refinement',
+          cause: 'validation-failed',
+        },
+        { type: 'commentOnWorkItem', workItemID: 'wi-1', body: expect.any(String) },
+      ]);
+      const body = (commands[1] as { body: string }).body;
+      expect(body).toContain('needs refinement and will not be retried automatically');
+      expect(body).toContain(`\n${error}\n`);
+      expect(body).toContain('Session: s-1');
+      expect(body).toContain('Log: /logs/s-1.jsonl');
+    },
+  );
 });

@@ -25,6 +25,7 @@ import { createPathGuardHook, type PathGuardHook } from './path-guard/index.ts';
 import { buildOutputJsonSchema } from './schemas.ts';
 import type { SessionLog } from './session-log/create-session-log.ts';
 import { createSessionLogFactory } from './session-log/create-session-log-factory.ts';
+import { sumUsage } from './sum-usage.ts';
 import {
   AgentRunFailure,
   type AgentRunHandle,
@@ -33,6 +34,10 @@ import {
   type RuntimeAdapterConfig,
   type RuntimeAdapterDeps,
 } from './types.ts';
+import { buildValidationEnv } from './validation/build-validation-env.ts';
+import { buildValidationErrors, type ValidationFailure } from './validation/build-validation-errors.ts';
+import { buildValidationFixPrompt } from './validation/build-validation-fix-prompt.ts';
+import { runValidationCommands } from './validation/run-validation-commands.ts';
 import { createWorktreeManager, WORKTREES_DIR, type Worktree } from './worktree/create-worktree-manager.ts';
 
 export interface ClaudeAdapterConfig extends RuntimeAdapterConfig {
@@ -64,6 +69,11 @@ export interface ClaudeAdapterConfig extends RuntimeAdapterConfig {
    * scripted model server, whose costs are made up.
    */
   runtime?: string;
+   * In-session validation of the implementor's work (seed 003): after it reports `completed`, the commands run
+   * in its worktree; on failure the same SDK session is resumed with the errors, up to `maxRounds` times.
+   * Absent or no commands: no validation.
+   */
+  validation?: { commands: readonly string[]; maxRounds: number; timeoutMs: number };
 }
 
 /** Makes the transcript writer of one run (see session-log/create-session-log-factory.ts). */
@@ -82,6 +92,13 @@ interface TrackedSession {
  */
 export function buildAgentBranchName(branchName: string): string {
   return `agent/${branchName}`;
+}
+
+/** Thrown out of the patch step when a validation command fails: the loop resumes the session instead. */
+class ValidationRoundFailed extends Error {
+  constructor(readonly failure: ValidationFailure) {
+    super(`validation failed: ${failure.command} ${failure.reason}`);
+  }
 }
 
 function messageOf(error: unknown): string {
@@ -207,104 +224,164 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig, deps: RuntimeAd
       markStarted = resolve;
     });
 
+    const abortFailure = (reason: 'cancelled' | 'timeout') =>
+      new AgentRunFailure(
+        reason,
+        reason === 'timeout'
+          ? `the ${role} session exceeded maxAgentDuration (${config.maxAgentDuration}s)`
+          : `the ${role} session was cancelled`,
+      );
+
     const timeout = setTimeout(() => {
       tracked.abortReason ??= 'timeout';
       tracked.abortController.abort('timeout');
     }, config.maxAgentDuration * 1000);
     timeout.unref();
 
-    const session = query({
-      prompt,
-      options: {
-        agent: role,
-        agents: { [role]: loaded.definition },
-        ...(loaded.maxTurns !== undefined && { maxTurns: loaded.maxTurns }),
-        cwd: worktree?.path ?? config.repoRoot,
-        outputFormat: { type: 'json_schema', schema: buildOutputJsonSchema(role) },
-        settingSources: [],
-        hooks: {
-          PreToolUse: [
-            { matcher: 'Bash', hooks: [sdkHook], onFailure: 'block' },
-            // No matcher: every tool passes the guard, which checks the file tools and allows the rest.
-            { hooks: [pathGuardHook], onFailure: 'block' },
-          ],
-        },
-        permissionMode: 'bypassPermissions',
-        allowDangerouslySkipPermissions: true,
-        abortController: tracked.abortController,
-        sessionId: sessionID,
-        persistSession: false,
-        env: buildAgentEnv({
-          baseEnv: config.baseEnv ?? process.env,
-          runStateDir,
-          isRoot,
-          passThrough: config.passThroughEnv,
-          extra: config.extraEnv,
-        }),
-        stderr: (data) => logger.debug('claude stderr', { sessionID, data: data.slice(0, 2000) }),
-      },
+    const agentEnv = buildAgentEnv({
+      baseEnv: config.baseEnv ?? process.env,
+      runStateDir,
+      isRoot,
+      passThrough: config.passThroughEnv,
+      extra: config.extraEnv,
     });
+    const validation =
+      worktree !== null && config.validation !== undefined && config.validation.commands.length > 0
+        ? config.validation
+        : null;
+    // Round 0 starts the session under the engine's id; fix rounds resume it (the CLI reloads the
+    // conversation from its per-run config dir, so the session must be persisted there while validating).
+    const startSession = (text: string, resume: boolean) =>
+      query({
+        prompt: text,
+        options: {
+          agent: role,
+          agents: { [role]: loaded.definition },
+          ...(loaded.maxTurns !== undefined && { maxTurns: loaded.maxTurns }),
+          cwd: worktree?.path ?? config.repoRoot,
+          outputFormat: { type: 'json_schema', schema: buildOutputJsonSchema(role) },
+          settingSources: [],
+          hooks: {
+            PreToolUse: [
+              { matcher: 'Bash', hooks: [sdkHook], onFailure: 'block' },
+              // No matcher: every tool passes the guard, which checks the file tools and allows the rest.
+              { hooks: [pathGuardHook], onFailure: 'block' },
+            ],
+          },
+          permissionMode: 'bypassPermissions',
+          allowDangerouslySkipPermissions: true,
+          abortController: tracked.abortController,
+          ...(resume ? { resume: sessionID } : { sessionId: sessionID }),
+          persistSession: validation !== null,
+          env: agentEnv,
+          stderr: (data) => logger.debug('claude stderr', { sessionID, data: data.slice(0, 2000) }),
+        },
+      });
 
-    const result: Promise<AgentResult> = (async () => {
-      let failure: unknown = null;
+    /** One session (round): its messages go to the stream and transcript; its usage adds to the run's. */
+    const consume = async (session: ReturnType<typeof query>): Promise<unknown> => {
+      resultMessage = undefined;
       try {
         for await (const message of session) {
           markStarted();
           sessionLog?.record(message);
           if (message.type === 'result') {
             resultMessage = message;
-            usage = readUsage(message);
+            usage = sumUsage(usage, readUsage(message));
           }
           for (const text of extractOutputText(message)) output.push(text);
           if (message.type === 'assistant' || message.type === 'user') {
             for (const listener of activityListeners) listener();
           }
         }
+        return null;
       } catch (error) {
         // Error results are yielded first and then thrown; keep the result already received.
-        failure = error;
+        return error;
       } finally {
-        clearTimeout(timeout);
         markStarted();
       }
+    };
+
+    /** A line of Flotilla's own in the live stream and the transcript. */
+    const announce = (line: string) => {
+      output.push(`${line}\n`);
+      sessionLog?.note(line);
+      for (const listener of activityListeners) listener();
+    };
+
+    /** Runs the validation commands; a failure is thrown so the loop can resume the session. */
+    const validate = async (round: number): Promise<void> => {
+      if (validation === null || worktree === null) return;
+      announce(`validation round ${round + 1}: running ${validation.commands.length} command(s)`);
+      const verdict = await runValidationCommands({
+        commands: validation.commands,
+        cwd: worktree.path,
+        timeoutMs: validation.timeoutMs,
+        env: buildValidationEnv(agentEnv),
+        signal: tracked.abortController.signal,
+        onProgress: announce,
+      });
+      if (!verdict.passed) throw new ValidationRoundFailed(verdict.failure);
+    };
+
+    const result: Promise<AgentResult> = (async () => {
       let outcome: 'completed' | 'failed' | 'cancelled' | 'timed-out' = 'failed';
       try {
-        if (tracked.abortReason) {
-          throw new AgentRunFailure(
-            tracked.abortReason,
-            tracked.abortReason === 'timeout'
-              ? `the ${role} session exceeded maxAgentDuration (${config.maxAgentDuration}s)`
-              : `the ${role} session was cancelled`,
-          );
+        for (let round = 0, nextPrompt = prompt; ; round += 1) {
+          const failure = await consume(startSession(nextPrompt, round > 0));
+          if (tracked.abortReason) throw abortFailure(tracked.abortReason);
+          if (failure && !resultMessage) {
+            throw new AgentRunFailure('error', `the ${role} session failed: ${messageOf(failure)}`, {
+              cause: failure,
+            });
+          }
+          try {
+            const assembled = await assembleAgentResult({
+              role,
+              result: resultMessage,
+              extractPatch: async () => {
+                await validate(round);
+                return worktree
+                  ? extractPatch({ worktreePath: worktree.path, baseCommit: worktree.baseCommit })
+                  : '';
+              },
+            });
+            outcome = 'completed';
+            return assembled;
+          } catch (error) {
+            if (!(error instanceof ValidationRoundFailed) || tracked.abortReason) throw error;
+            const maxRounds = validation?.maxRounds ?? 0;
+            if (round >= maxRounds) {
+              throw new AgentRunFailure(
+                'validation',
+                `validation still fails after ${maxRounds} fix round${maxRounds === 1 ? '' : 's'}: ` +
+                  `${error.failure.command} ${error.failure.reason}\n\n${buildValidationErrors(error.failure)}`,
+              );
+            }
+            nextPrompt = buildValidationFixPrompt(buildValidationErrors(error.failure));
+            announce(`fix round ${round + 1} of ${maxRounds}: resuming the session with the errors`);
+            sessionLog?.record({ type: 'user', message: { role: 'user', content: nextPrompt } });
+          }
         }
-        if (failure && !resultMessage) {
-          throw new AgentRunFailure('error', `the ${role} session failed: ${messageOf(failure)}`, {
-            cause: failure,
-          });
-        }
-        const assembled = await assembleAgentResult({
-          role,
-          result: resultMessage,
-          extractPatch: () =>
-            worktree
-              ? extractPatch({ worktreePath: worktree.path, baseCommit: worktree.baseCommit })
-              : Promise.resolve(''),
-        });
-        outcome = 'completed';
-        return assembled;
       } catch (error) {
-        if (error instanceof AgentRunFailure && error.reason !== 'error') {
-          outcome = error.reason === 'timeout' ? 'timed-out' : 'cancelled';
-        }
+        // A cancel or timeout during a round or a validation command ends the run as that, whatever threw.
+        const failure = tracked.abortReason
+          ? abortFailure(tracked.abortReason)
+          : error instanceof AgentRunFailure
+            ? error
+            : error instanceof AbortError
+              ? new AgentRunFailure('cancelled', messageOf(error))
+              : new AgentRunFailure('error', messageOf(error), { cause: error });
+        if (failure.reason === 'timeout') outcome = 'timed-out';
+        else if (failure.reason === 'cancelled') outcome = 'cancelled';
+        // "Not logged in" and the like: say which variable to set instead of the CLI's own words.
         const credentials =
-          outcome === 'failed' && !(error instanceof AbortError)
-            ? classifyCredentialsFailure(role, messageOf(error))
-            : null;
+          failure.reason === 'error' ? classifyCredentialsFailure(role, messageOf(error)) : null;
         if (credentials !== null) throw new AgentRunFailure('error', credentials, { cause: error });
-        if (error instanceof AgentRunFailure) throw error;
-        if (error instanceof AbortError) throw new AgentRunFailure('cancelled', messageOf(error));
-        throw new AgentRunFailure('error', messageOf(error), { cause: error });
+        throw failure;
       } finally {
+        clearTimeout(timeout);
         sessions.delete(sessionID);
         output.end();
         await sessionLog?.finish(outcome).catch(() => {});

@@ -722,7 +722,8 @@ describe('*Failed', () => {
     expect(apply(before, failed()).warnings).toEqual(['implementorFailed: unknown session s-1']);
   });
 
-  it.each(['error', 'timeout'] as const)('reason %s starts a failure record', (reason) => {
+  // `validation` counts as an attempt too (the implementation handler parks the item instead of retrying).
+  it.each(['error', 'timeout', 'validation'] as const)('reason %s starts a failure record', (reason) => {
     const { state } = apply(
       buildTestState({ agentRuns: [buildImplementorRun({ sessionID: 's-1' })] }),
       failed({ reason }),
@@ -758,6 +759,17 @@ describe('*Failed', () => {
       lastError: 'stalled',
       lastFailedAt: AT,
       lastSessionID: 's-1',
+    });
+  });
+
+  it('a validation failure ends the run as failed, with the errors as its error', () => {
+    const { state } = apply(
+      buildTestState({ agentRuns: [buildImplementorRun({ sessionID: 's-1' })] }),
+      failed({ reason: 'validation', error: 'validation failed: `npm test` exited 1' }),
+    );
+    expect(state.agentRuns['s-1']).toMatchObject({
+      status: 'failed',
+      error: 'validation failed: `npm test` exited 1',
     });
   });
 

@@ -162,6 +162,23 @@ describe('createSessionLog', () => {
     );
   });
 
+  it("writes Flotilla's own notes in order with the messages, continuation lines indented", async () => {
+    const { log } = create();
+    log.record(INIT);
+    log.note('validation failed: npm test (exited with code 1)\nFAIL a.test.js');
+    log.record(ASSISTANT_TEXT);
+    await log.finish('completed');
+    const transcript = await readFile(log.filePath ?? '', 'utf8');
+    expect(transcript).toContain(
+      [
+        '  Tools: Read, Write, Bash, StructuredOutput',
+        '[10:00:03] FLOTILLA validation failed: npm test (exited with code 1)',
+        '  FAIL a.test.js',
+        '[10:00:04] ASSISTANT',
+      ].join('\n'),
+    );
+  });
+
   it("puts the engine's session id in the header, not the SDK's", async () => {
     const { log } = create();
     log.record(INIT);

@@ -34,6 +34,8 @@ export interface SessionLog {
   readonly filePath: string | null;
   /** Appends one message (header first, on the first call). Never throws; writes stay in order. */
   record(message: SessionLogMessage): void;
+  /** Appends a line of Flotilla's own (`[HH:MM:SS] FLOTILLA …`, e.g. a validation command's verdict). */
+  note(text: string): void;
   /**
    * Writes the footer (and the header, if no message ever arrived) and resolves once everything is on
    * disk. Never rejects. Later calls return the same promise; records after it are ignored.
@@ -118,6 +120,14 @@ export function createSessionLog(options: SessionLogOptions): SessionLog {
       } catch (error) {
         warn('Could not format an agent session message', error);
       }
+    },
+
+    note(text) {
+      if (filePath === null || ending !== null || failed) return;
+      ensureHeader();
+      const stamp = `[${new Date(clock.now()).toISOString().slice(11, 19)}]`;
+      const [first = '', ...rest] = text.split('\n');
+      write(`${[`${stamp} FLOTILLA ${first}`, ...rest.map((line) => `  ${line}`)].join('\n')}\n`);
     },
 
     finish(outcome, detail) {
