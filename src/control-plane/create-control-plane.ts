@@ -133,6 +133,11 @@ async function startControlPlane(
         extraEnv,
         readOnlyPaths: config.pathGuard.readOnlyPaths.map((path) => resolve(repoRoot, path)),
         runtime,
+        validation: {
+          commands: config.validation.commands,
+          maxRounds: config.validation.maxRounds,
+          timeoutMs: config.validation.timeout * 1000,
+        },
       },
       deps,
     );

@@ -95,6 +95,7 @@ export async function adapterFor(
     permissive?: boolean;
     transcripts?: boolean;
     setupCommand?: string;
+    validation?: { commands: string[]; maxRounds: number; timeoutMs?: number };
   } = {},
 ): Promise<RuntimeAdapter> {
   fixture.server = await createModelServer(scenario);
@@ -110,6 +111,9 @@ export async function adapterFor(
       maxAgentDuration: options.maxAgentDuration ?? 120,
       logging: { agentSessions: options.transcripts ?? false, logsDir: join(fixture.stateDir, 'logs') },
       extraEnv: { ANTHROPIC_BASE_URL: fixture.server.url, ANTHROPIC_API_KEY: 'test-key', ...GIT_IDENTITY },
+      ...(options.validation && {
+        validation: { timeoutMs: 30_000, ...options.validation },
+      }),
     },
     {
       workItemReader: fixture.provider.workItemReader,

@@ -128,17 +128,20 @@ async function updateGitignore(path: string): Promise<ScaffoldAction> {
 
 /**
  * A minimal config: the choices a user is most likely to edit. Everything else has a documented default
- * (src/config/README.md); the checks command is guessed from package.json's test script and lockfile.
+ * (src/config/README.md); the checks command is guessed from package.json's test script and lockfile, and
+ * proposed as the implementor's in-session validation too.
  */
 async function buildConfigFile(repoRoot: string, scripted: boolean): Promise<string> {
   const runtime = scripted ? 'scripted' : 'claude';
+  const testCommand = await detectTestCommand(repoRoot);
   const config = {
     provider: 'local',
     specsDir: 'docs/specs',
     runtimes: { planner: runtime, implementor: runtime, reviewer: runtime },
     ...(scripted ? { scriptedScenario: SCRIPTED_SCENARIO_PATH } : {}),
     scheduler: { maxConcurrentAgents: 3 },
-    checks: { command: await detectTestCommand(repoRoot) },
+    checks: { command: testCommand },
+    validation: { commands: testCommand === null ? [] : [testCommand] },
   };
   return `${JSON.stringify(config, null, 2)}\n`;
 }

@@ -184,13 +184,14 @@ describe('scaffoldRepository', () => {
     );
   });
 
-  it('writes a config that loadConfig accepts, with the checks command guessed from package.json', async () => {
+  it('writes a config that loadConfig accepts, with the checks and validation commands guessed from package.json', async () => {
     const plain = await gitRepo();
     await scaffoldRepository(plain, { force: false });
     const plainConfig = await loadConfig(plain);
     if (!plainConfig.ok) throw new Error(plainConfig.errors.join('\n'));
     expect(plainConfig.found).toBe(true);
     expect(plainConfig.config.checks.command).toBeNull();
+    expect(plainConfig.config.validation.commands).toEqual([]);
     expect(plainConfig.config.specsDir).toBe('docs/specs');
 
     const node = await gitRepo();
@@ -199,6 +200,7 @@ describe('scaffoldRepository', () => {
     await scaffoldRepository(node, { force: false });
     const nodeConfig = await loadConfig(node);
     expect(nodeConfig.ok && nodeConfig.config.checks.command).toBe('pnpm test');
+    expect(nodeConfig.ok && nodeConfig.config.validation.commands).toEqual(['pnpm test']);
   });
 
   it('writes agent definitions that load with the per-role tools, model and turn budget', async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildOutputTail } from './build-output-tail.ts';
 
-const lines = (count: number, prefix = 'line') => Array.from({ length: count }, (_, i) => `${prefix} ${i + 1}`);
+const lines = (count: number, prefix = 'line') =>
+  Array.from({ length: count }, (_, i) => `${prefix} ${i + 1}`);
 
 describe('buildOutputTail', () => {
   it('keeps short output whole (trailing whitespace trimmed)', () => {
