@@ -88,7 +88,7 @@ describe('Claude adapter: in-session validation', () => {
     // The resumed request carries the whole first round (same session) and then the failure text.
     const steps = server.requests.filter((request) => request.kind === 'step');
     expect(steps.map((request) => request.stepIndex)).toEqual([0, 1, 2, 3]);
-    const resumed = JSON.stringify(steps[2]?.body.messages);
+    const resumed = JSON.stringify((steps[2]?.body as { messages?: unknown } | undefined)?.messages);
     expect(resumed).toContain('## Work Item #1');
     expect(resumed).toContain('GREETING CHECK: got helo');
     expect(new Set(steps.map((request) => request.headers['x-claude-code-session-id']))).toEqual(
