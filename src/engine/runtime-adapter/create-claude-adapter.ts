@@ -69,6 +69,7 @@ export interface ClaudeAdapterConfig extends RuntimeAdapterConfig {
    * scripted model server, whose costs are made up.
    */
   runtime?: string;
+  /**
    * In-session validation of the implementor's work (seed 003): after it reports `completed`, the commands run
    * in its worktree; on failure the same SDK session is resumed with the errors, up to `maxRounds` times.
    * Absent or no commands: no validation.
