@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { registerBashCheckCommand } from './commands/bash-check-command.ts';
 import { registerBranchesCommand } from './commands/branches-command.ts';
@@ -13,11 +14,13 @@ import { registerReviewCommand } from './commands/review-command.ts';
 import { registerRunCommand } from './commands/run-command.ts';
 import { registerRunsCommand } from './commands/runs-command.ts';
 import { registerWorkCommand } from './commands/work-command.ts';
+import { reportUnknownCommands } from './support/report-unknown-commands.ts';
 
 /** Builds the `flotilla` command tree. Each subcommand registers itself from its own module. */
 export function buildProgram(): Command {
   const program = new Command('flotilla')
     .description('Control plane for agentic software development')
+    .version(readPackageVersion(), '-V, --version', 'print the version')
     .exitOverride()
     .showHelpAfterError();
   registerRunCommand(program);
@@ -34,7 +37,16 @@ export function buildProgram(): Command {
   registerChecksCommand(program);
   registerReviewCommand(program);
   registerBranchesCommand(program);
+  reportUnknownCommands(program);
   return program;
+}
+
+/** The installed package's version; package.json sits two levels up from both src/cli and dist/cli. */
+function readPackageVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return manifest.version;
 }
 
 /** Runs the CLI and resolves to the process exit code (0 success, 1 runtime failure, 2 usage error). */

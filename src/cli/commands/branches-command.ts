@@ -29,7 +29,7 @@ export function registerBranchesCommand(program: Command): void {
     .command('prune')
     .description('delete the flotilla/* branches whose revision is merged (open and unmerged ones stay)')
     .option('--dry-run', 'list what would be deleted, delete nothing')
-    .option('--json', 'print a JSON array of the branches (shape: src/cli/README.md)')
+    .option('--json', 'print a JSON array of the branches')
     .action(
       runCliAction('branches prune', (options: { dryRun?: boolean; json?: boolean }) =>
         withCliContext(async ({ tracker, repoRoot, config }) => {

@@ -48,7 +48,7 @@ export function registerChecksCommand(program: Command): void {
       "show the checks of a work item's revision (exit 0 passed, 1 failed, 8 pending, like `gh pr checks`)",
     )
     .argument('<id>', 'work item id, e.g. 12 or #12')
-    .option('--json', 'print the result as JSON (shape: src/cli/README.md)')
+    .option('--json', 'print the result as JSON')
     .action(
       runCliAction('checks', (rawID: string, options: { json?: boolean }) => {
         const id = parseWorkItemID(rawID);

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { resolveFlotillaPaths } from '../../config/index.ts';
+import { resolveFlotillaPaths } from '../../config/resolve-flotilla-paths.ts';
 import { silentLogger } from '../../logging/logger.ts';
 import { isInteractiveTerminal } from '../support/is-interactive-terminal.ts';
 import { loadDashboard } from '../support/load-dashboard.ts';

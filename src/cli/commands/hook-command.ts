@@ -62,7 +62,9 @@ async function runPreToolUseHook(): Promise<number> {
     return reportDecision(verdict);
   }
   // Loaded on demand: the shell parser takes ~0.3 s to load, which the other commands do not pay.
-  const { createBashValidatorHook } = await import('../../engine/runtime-adapter/bash-validator/index.ts');
+  const { createBashValidatorHook } = await import(
+    '../../engine/runtime-adapter/bash-validator/create-bash-validator-hook.ts'
+  );
   const decision = await createBashValidatorHook()({
     tool_name: toolName,
     tool_input: toolInput as Record<string, unknown>,

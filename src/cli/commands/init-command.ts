@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Command } from 'commander';
-import { type ScaffoldEntry, scaffoldRepository } from './init-command-scaffold.ts';
+import type { ScaffoldEntry } from './init-command-scaffold.ts';
 import { SCRIPTED_SCENARIO_PATH } from './init-command-scripted-scenario.ts';
 
 const execFileAsync = promisify(execFile);
@@ -42,6 +42,8 @@ export function registerInitCommand(program: Command): void {
         return;
       }
       const scripted = options.scripted === true;
+      // Loaded on use: the scaffold pulls in the config schema (zod), which `--help` need not pay for.
+      const { scaffoldRepository } = await import('./init-command-scaffold.ts');
       const entries = await scaffoldRepository(repoRoot, { force: options.force === true, scripted });
       const width = Math.max(...entries.map((entry) => entry.action.length));
       for (const entry of entries) process.stdout.write(`${entry.action.padEnd(width)}  ${entry.path}\n`);

@@ -1,13 +1,7 @@
 import type { Command } from 'commander';
 import type { Revision } from '../../domain/index.ts';
 import { runGit } from '../../process/run-command.ts';
-import { LOCAL_REVISION_IDENTITY } from '../../providers/local/create-local-provider.ts';
-import {
-  IntegrateRevisionError,
-  type IntegrateRevisionResult,
-  integrateRevision,
-  type MergeMethod,
-} from '../../providers/local/git/integrate-revision.ts';
+import type { IntegrateRevisionResult, MergeMethod } from '../../providers/local/git/integrate-revision.ts';
 import { CliError } from '../support/cli-error.ts';
 import { type DeleteBranchOutcome, deleteRevisionBranch } from '../support/delete-revision-branch.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
@@ -52,7 +46,7 @@ export function registerMergeCommand(program: Command): void {
     .option('--squash', "one new commit with the revision's changes, titled after the item")
     .option('--rebase', "replay the revision's commit onto the default branch")
     .option('-d, --delete-branch', 'delete the revision branch (flotilla/<id>) after merging')
-    .option('--json', 'print the result as JSON (shape: src/cli/README.md)')
+    .option('--json', 'print the result as JSON')
     .action(
       runCliAction('merge', (rawID: string, options: MergeOptions) => {
         const id = parseWorkItemID(rawID);
@@ -91,6 +85,11 @@ export function registerMergeCommand(program: Command): void {
               },
             );
           }
+          // Loaded on use: the local provider (SQLite, git plumbing) is not needed by `--help` or the hooks.
+          const { LOCAL_REVISION_IDENTITY } = await import('../../providers/local/create-local-provider.ts');
+          const { IntegrateRevisionError, integrateRevision } = await import(
+            '../../providers/local/git/integrate-revision.ts'
+          );
           const result = await integrateRevision({
             repoRoot,
             defaultBranch: config.defaultBranch,

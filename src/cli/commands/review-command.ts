@@ -60,7 +60,7 @@ export function registerReviewCommand(program: Command): void {
     .option('-c, --comment', 'comment on the revision without a verdict')
     .option('-b, --body <text>', 'the review text (required for --request-changes and --comment)')
     .option('-F, --body-file <path>', "read the review text from a file ('-' for stdin)")
-    .option('--json', 'print the recorded review as JSON (shape: src/cli/README.md)')
+    .option('--json', 'print the recorded review as JSON')
     .action(
       runCliAction('review', async (rawID: string, options: ReviewOptions) => {
         const id = parseWorkItemID(rawID);

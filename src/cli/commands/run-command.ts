@@ -1,11 +1,10 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { loadConfig, resolveFlotillaPaths } from '../../config/index.ts';
+import { resolveFlotillaPaths } from '../../config/resolve-flotilla-paths.ts';
 import type { ControlPlane } from '../../control-plane/create-control-plane.ts';
 import { findModelCredential, rolesNeedingCredentials } from '../../control-plane/find-model-credential.ts';
 import { loadConfiguredScenario } from '../../control-plane/load-configured-scenario.ts';
 import { waitUntilIdle } from '../../control-plane/wait-until-idle.ts';
-import { createFileLogger } from '../../logging/create-file-logger.ts';
 import { runGit } from '../../process/run-command.ts';
 import { describeEvent } from '../progress/describe-event.ts';
 import { isInteractiveTerminal } from '../support/is-interactive-terminal.ts';
@@ -54,6 +53,8 @@ export function registerRunCommand(program: Command): void {
         process.exitCode = 2;
         return;
       }
+      // Loaded here, not at start-up: the config schema (zod) and pino cost every other command ~0.1 s.
+      const { loadConfig } = await import('../../config/load-config.ts');
       const loaded = await loadConfig(repoRoot);
       if (!loaded.ok) {
         for (const line of loaded.errors) err(line);
@@ -86,6 +87,7 @@ export function registerRunCommand(program: Command): void {
       // anything starts processes: it changes the environment while it loads.
       const runDashboard = useDashboard ? await loadDashboard() : null;
       const { createControlPlane } = await import('../../control-plane/create-control-plane.ts');
+      const { createFileLogger } = await import('../../logging/create-file-logger.ts');
       const paths = resolveFlotillaPaths(repoRoot);
       const logger = createFileLogger({
         path: join(paths.logsDir, 'flotilla.log'),

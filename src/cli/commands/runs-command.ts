@@ -26,7 +26,7 @@ export function registerRunsCommand(program: Command): void {
     )
     .option('--limit <n>', 'show at most n runs', parsePositiveInteger, DEFAULT_LIMIT)
     .option('--item <id>', 'only the implementor and reviewer runs of this work item')
-    .option('--json', 'print a JSON array of runs (shape: src/cli/README.md)')
+    .option('--json', 'print a JSON array of runs')
     .action(
       runCliAction('runs', (options: RunsOptions) => {
         const workItemID = options.item === undefined ? undefined : parseWorkItemID(options.item);

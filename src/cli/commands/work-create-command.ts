@@ -44,7 +44,7 @@ export function registerWorkCreateCommand(work: Command): void {
       '--hold',
       'create it blocked (parked for a human): nothing dispatches it until `flotilla work dispatch <id>`',
     )
-    .option('--json', 'print the created work item as JSON (shape: src/cli/README.md)')
+    .option('--json', 'print the created work item as JSON')
     .action(
       runCliAction('work create', async (options: WorkCreateOptions) => {
         if (options.title.trim() === '') {

@@ -46,7 +46,7 @@ export function registerWorkEditCommand(work: Command): void {
     .option('--remove-label <label>', 'remove a label (repeatable)', collectOption, [])
     .option('--add-blocked-by <id>', 'an existing item this one waits for (repeatable)', collectOption, [])
     .option('--remove-blocked-by <id>', 'stop waiting for this item (repeatable)', collectOption, [])
-    .option('--json', 'print the edited work item as JSON (shape: src/cli/README.md)')
+    .option('--json', 'print the edited work item as JSON')
     .action(
       runCliAction('work edit', async (rawID: string, options: WorkEditOptions) => {
         const id = parseWorkItemID(rawID);

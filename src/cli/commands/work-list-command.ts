@@ -36,7 +36,7 @@ export function registerWorkListCommand(work: Command): void {
       [],
     )
     .option('--label <label>', 'only items with this label (repeatable: all must match)', collectOption, [])
-    .option('--json', 'print a JSON array of work items (shape: src/cli/README.md)')
+    .option('--json', 'print a JSON array of work items')
     .action(
       runCliAction('work list', (options: WorkListOptions) => {
         const statuses = parseStatuses(options.status);

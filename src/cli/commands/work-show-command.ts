@@ -23,7 +23,7 @@ export function registerWorkShowCommand(work: Command): void {
       'show a work item: body, labels, blockers, comments, and its open revision with checks and reviews',
     )
     .argument('<id>', 'work item id, e.g. 12 or #12')
-    .option('--json', 'print one JSON object (shape: src/cli/README.md)')
+    .option('--json', 'print one JSON object')
     .action(
       runCliAction('work show', (rawID: string, options: { json?: boolean }) => {
         const id = parseWorkItemID(rawID);

@@ -1,4 +1,4 @@
-import { getDefaultBashValidatorRules } from './build-bash-validator-rules.ts';
+import { getDefaultBashValidatorRules } from './get-default-bash-validator-rules.ts';
 import type { BashValidatorRules } from './types.ts';
 import { validateBashCommand } from './validate-bash-command.ts';
 

@@ -1,5 +1,5 @@
-import { getDefaultBashValidatorRules } from './build-bash-validator-rules.ts';
 import { checkInvocation } from './check-invocation.ts';
+import { getDefaultBashValidatorRules } from './get-default-bash-validator-rules.ts';
 import { maskQuotedText } from './mask-quoted-text.ts';
 import { patternMessage } from './messages.ts';
 import { parseShellSource } from './parse-shell-source.ts';
