@@ -52,7 +52,9 @@ function invoke(entry: Case): number {
 try {
   // Creates the tracker database once, so `work list` measures a read, not a first-time migration.
   invoke(cases[2]!);
-  const lines = [`flotilla CLI start-up: ${ROUNDS} runs each after one warm-up (tsx's transform cache warm)`];
+  const lines = [
+    `flotilla CLI start-up: ${ROUNDS} runs each after one warm-up (bin/flotilla.js runs dist/ when it is current, else the sources through tsx; \`npm run build\` first)`,
+  ];
   for (const entry of cases) {
     invoke(entry);
     const samples = Array.from({ length: ROUNDS }, () => invoke(entry)).sort((a, b) => a - b);
