@@ -47,6 +47,7 @@ export const flotillaConfigFileSchema = object({
     })
     .prefault({}),
   maxReviewRounds: integerAtLeast(1).default(3),
+  maxCheckRounds: integerAtLeast(1).default(2),
   pollIntervals: object({
     workItems: seconds().default(30),
     revisions: seconds().default(30),

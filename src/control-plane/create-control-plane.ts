@@ -150,6 +150,7 @@ async function startControlPlane(
     pollIntervals: config.pollIntervals,
     scheduler: config.scheduler,
     maxReviewRounds: config.maxReviewRounds,
+    maxCheckRounds: config.maxCheckRounds,
     createRuntimeAdapters: (deps) => {
       const claude = createAdapter(deps, options.extraEnv, 'claude');
       const scriptedUrl = options.scriptedModelServerUrl ?? scriptedServer?.url;

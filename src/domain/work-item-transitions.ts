@@ -13,6 +13,7 @@ export type TransitionCause =
   | 'orphaned'
   | 'reviewer-result'
   | 'reviewer-failed'
+  | 'checks-failed'
   | 'retries-exhausted'
   | 'validation-failed'
   | 'run-cancelled'
@@ -42,6 +43,12 @@ export const WORK_ITEM_TRANSITIONS: Readonly<Record<TransitionCause, readonly Pa
     ['review', 'pending'],
   ],
   'reviewer-failed': [['review', 'pending']],
+  // Flotilla: red checks send the item back for rework (pending) until the check-round cap, then to
+  // needs-refinement for a human.
+  'checks-failed': [
+    ['review', 'pending'],
+    ['review', 'needs-refinement'],
+  ],
   // Flotilla: bounded failure — after maxAttempts the item is parked as blocked with the last failure.
   'retries-exhausted': [
     ['in-progress', 'blocked'],

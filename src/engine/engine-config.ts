@@ -44,6 +44,8 @@ export interface HandlerConfig {
   maxAttempts: number;
   /** needs-changes verdicts sent back for automatic rework before a human must look. */
   maxReviewRounds: number;
+  /** Red-checks revisions sent back for automatic rework before a human must look. */
+  maxCheckRounds: number;
 }
 
 export interface EngineConfig {
@@ -57,6 +59,8 @@ export interface EngineConfig {
   pollIntervals?: { workItems?: number; revisions?: number; specs?: number };
   scheduler?: Partial<SchedulerConfig>;
   maxReviewRounds?: number;
+  /** Default 2. */
+  maxCheckRounds?: number;
   /** Implementor branches are `<branchPrefix><workItemID>`. */
   branchPrefix?: string;
   /** State restored from durable storage (planned SHAs, run history). */
@@ -95,7 +99,11 @@ export function resolveEngineConfig(config: EngineConfig): ResolvedEngineConfig 
       specs: config.pollIntervals?.specs ?? 60,
     },
     scheduler,
-    handlers: { maxAttempts: scheduler.maxAttempts, maxReviewRounds: config.maxReviewRounds ?? 3 },
+    handlers: {
+      maxAttempts: scheduler.maxAttempts,
+      maxReviewRounds: config.maxReviewRounds ?? 3,
+      maxCheckRounds: config.maxCheckRounds ?? 2,
+    },
     branchPrefix: config.branchPrefix ?? 'flotilla/',
   };
 }

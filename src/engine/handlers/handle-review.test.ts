@@ -89,12 +89,21 @@ describe('handleReview on revisionChanged', () => {
     ]);
   });
 
-  it.each(['pending', 'failure'] as const)('does nothing when the pipeline is %s', (status) => {
+  it('does nothing when the pipeline is pending', () => {
     const event = buildRevisionChanged(
-      buildRevision({ id: 'rev-1', pipeline: buildPipeline(status) }),
+      buildRevision({ id: 'rev-1', pipeline: buildPipeline('pending') }),
       'success',
     );
     expect(runHandlerAfterUpdate(handleReview, event, buildTestState({ workItems: [inReview] }))).toEqual([]);
+  });
+
+  it('requests no reviewer when the pipeline is red (the item goes back for rework instead)', () => {
+    const event = buildRevisionChanged(
+      buildRevision({ id: 'rev-1', pipeline: buildPipeline('failure') }),
+      'success',
+    );
+    const commands = runHandlerAfterUpdate(handleReview, event, buildTestState({ workItems: [inReview] }));
+    expect(commands.map((command) => command.type)).not.toContain('requestReviewerRun');
   });
 
   it('does nothing when the pipeline is unknown, even if it was green before', () => {
@@ -154,6 +163,88 @@ describe('handleReview on revisionChanged', () => {
       agentRuns: [buildImplementorRun({ workItemID: 'wi-1' })],
     });
     expect(runHandlerAfterUpdate(handleReview, green, before)).toEqual(request);
+  });
+});
+
+describe('handleReview on red checks', () => {
+  const inReview = buildWorkItem({ id: 'wi-1', status: 'review', linkedRevision: 'rev-1' });
+  const red = buildRevision({ id: 'rev-1', workItemID: 'wi-1', pipeline: buildPipeline('failure') });
+  const turnedRed = buildRevisionChanged(red, 'pending');
+
+  function commandsAfter(before: ReturnType<typeof buildTestState>, event: EngineEvent = turnedRed) {
+    return runHandlerAfterUpdate(handleReview, event, before);
+  }
+
+  it('sends the item back for rework with a comment holding the failure (round 1 of 2)', () => {
+    const commands = commandsAfter(buildTestState({ workItems: [inReview] }));
+    expect(commands.map((command) => command.type)).toEqual([
+      'commentOnWorkItem',
+      'transitionWorkItemStatus',
+    ]);
+    expect(commands[1]).toEqual({
+      type: 'transitionWorkItemStatus',
+      workItemID: 'wi-1',
+      newStatus: 'pending',
+      cause: 'checks-failed',
+    });
+    const comment = commands[0];
+    expect(comment?.type === 'commentOnWorkItem' && comment.body).toContain('rework round 1 of 2');
+    expect(comment?.type === 'commentOnWorkItem' && comment.body).toContain('unit tests');
+  });
+
+  it('still reworks on the last allowed round, and parks the item past the cap', () => {
+    const atCap = commandsAfter(buildTestState({ workItems: [inReview], checkRounds: { 'wi-1': 1 } }));
+    expect(atCap[1]).toMatchObject({ newStatus: 'pending', cause: 'checks-failed' });
+    const past = commandsAfter(buildTestState({ workItems: [inReview], checkRounds: { 'wi-1': 2 } }));
+    expect(past[1]).toMatchObject({ newStatus: 'needs-refinement', cause: 'checks-failed' });
+    const comment = past[0];
+    expect(comment?.type === 'commentOnWorkItem' && comment.body).toContain('now needs a human');
+    expect(comment?.type === 'commentOnWorkItem' && comment.body).toContain('https://ci.example/runs/1');
+  });
+
+  it('follows the configured cap', () => {
+    const before = buildTestState({ workItems: [inReview], checkRounds: { 'wi-1': 2 } });
+    const commands = runHandlerAfterUpdate(
+      handleReview,
+      turnedRed,
+      before,
+      buildHandlerConfig({ maxCheckRounds: 5 }),
+    );
+    expect(commands[1]).toMatchObject({ newStatus: 'pending' });
+  });
+
+  it('also on the first sighting of a red revision (a restart)', () => {
+    const commands = commandsAfter(
+      buildTestState({ workItems: [inReview] }),
+      buildRevisionChanged(red, null),
+    );
+    expect(commands[1]).toMatchObject({ newStatus: 'pending' });
+  });
+
+  it('does nothing when the revision was already red (a repeated poll, an edit)', () => {
+    const before = buildTestState({ workItems: [inReview], revisions: [red] });
+    expect(commandsAfter(before, buildRevisionChanged({ ...red, title: 'Renamed' }, 'failure'))).toEqual([]);
+  });
+
+  it.each(WORK_ITEM_STATUSES.filter((status) => status !== 'review'))(
+    'does nothing when the item is %s',
+    (status) => {
+      expect(commandsAfter(buildTestState({ workItems: [{ ...inReview, status }] }))).toEqual([]);
+    },
+  );
+
+  it('does nothing for a revision that is not the one the item links', () => {
+    const other = buildRevision({ id: 'rev-2', workItemID: 'wi-1', pipeline: buildPipeline('failure') });
+    const before = buildTestState({ workItems: [inReview], revisions: [buildRevision({ id: 'rev-1' })] });
+    expect(commandsAfter(before, buildRevisionChanged(other, 'pending'))).toEqual([]);
+  });
+
+  it('does nothing while an implementor is active for the item', () => {
+    const before = buildTestState({
+      workItems: [inReview],
+      agentRuns: [buildImplementorRun({ workItemID: 'wi-1', status: 'running' })],
+    });
+    expect(commandsAfter(before)).toEqual([]);
   });
 });
 

@@ -1,21 +1,25 @@
-import type { EngineCommand, ReviewerFailed } from '../../domain/index.ts';
+import type { EngineCommand, ReviewerFailed, RevisionChanged } from '../../domain/index.ts';
 import type { HandlerConfig } from '../engine-config.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
 import {
   getActiveAgentRun,
+  getCheckRounds,
   getReviewRounds,
   getWorkItemWithRevision,
 } from '../state-store/selectors/index.ts';
 import { buildParkingCommands } from './build-parking-commands.ts';
+import { buildChecksFailedComment } from './comments/build-checks-failed-comment.ts';
 import type { Handler } from './handler.ts';
 
 /**
- * A green revision whose item is in review gets a reviewer; a verdict is applied (needs-changes goes back for
+ * A green revision whose item is in review gets a reviewer, a red one goes back for rework (up to the
+ * check-round cap, then to a human); a verdict is applied (needs-changes goes back for
  * rework until the review-round cap, then to a human); a failed review is retried, or parked as blocked.
  */
 export const handleReview: Handler = (event, state, config) => {
   switch (event.type) {
     case 'revisionChanged': {
+      if (event.newPipelineStatus === 'failure') return reactToFailedChecks(event, state, config);
       if (event.newPipelineStatus !== 'success' || event.workItemID === null) return [];
       const workItem = state.workItems[event.workItemID];
       if (workItem === undefined || workItem.status !== 'review') return [];
@@ -50,6 +54,45 @@ export const handleReview: Handler = (event, state, config) => {
       return [];
   }
 };
+
+/**
+ * Red checks on the revision of an item in review: back to pending for automatic rework (the implementor's
+ * prompt carries the checks output) while the state update's count is within maxCheckRounds, else to
+ * needs-refinement. Only a newly seen failure counts and triggers; a repeated poll of a red head does not.
+ */
+function reactToFailedChecks(
+  event: RevisionChanged,
+  state: EngineState,
+  config: HandlerConfig,
+): EngineCommand[] {
+  if (event.workItemID === null || event.oldPipelineStatus === 'failure') return [];
+  const linked = getWorkItemWithRevision(state, event.workItemID);
+  if (linked === null || linked.revision.id !== event.revisionID) return [];
+  const { workItem, revision } = linked;
+  if (workItem.status !== 'review' || revision.pipeline?.status !== 'failure') return [];
+  if (getActiveAgentRun(state, workItem.id, 'implementor') !== null) return [];
+  // The state update has already counted this failure.
+  const round = getCheckRounds(state, workItem.id);
+  const giveUp = round > config.maxCheckRounds;
+  return [
+    {
+      type: 'commentOnWorkItem',
+      workItemID: workItem.id,
+      body: buildChecksFailedComment({
+        revisionID: revision.id,
+        pipeline: revision.pipeline,
+        round,
+        maxCheckRounds: config.maxCheckRounds,
+      }),
+    },
+    {
+      type: 'transitionWorkItemStatus',
+      workItemID: workItem.id,
+      newStatus: giveUp ? 'needs-refinement' : 'pending',
+      cause: 'checks-failed',
+    },
+  ];
+}
 
 function reactToFailure(event: ReviewerFailed, state: EngineState, config: HandlerConfig): EngineCommand[] {
   const parked = buildParkingCommands(event, state, config);

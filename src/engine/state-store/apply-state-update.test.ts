@@ -101,10 +101,12 @@ describe('workItemChanged', () => {
         ...buildTestState({ workItems: [buildWorkItem({ id: 'wi-1', status: from })] }),
         failures: { 'implementor:wi-1': failure, 'reviewer:wi-1': failure, 'implementor:wi-2': failure },
         reviewRounds: { 'wi-1': 3, 'wi-2': 1 },
+        checkRounds: { 'wi-1': 3, 'wi-2': 1 },
       };
       const { state } = apply(before, buildWorkItemChanged(buildWorkItem({ id: 'wi-1', status: to }), from));
       expect(Object.keys(state.failures)).toEqual(['implementor:wi-2']);
       expect(state.reviewRounds).toEqual({ 'wi-2': 1 });
+      expect(state.checkRounds).toEqual({ 'wi-2': 1 });
     },
   );
 
@@ -230,6 +232,32 @@ describe('revisionChanged', () => {
       newPipelineStatus: null,
     };
     expect(apply(before, event).state).toBe(before);
+  });
+
+  it('counts a check round when a linked revision turns red, or is first seen red', () => {
+    const red = buildRevision({ id: 'rev-1', workItemID: 'wi-1', pipeline: buildPipeline('failure') });
+    const pending = buildTestState({
+      revisions: [{ ...red, pipeline: buildPipeline('pending') }],
+      checkRounds: { 'wi-1': 1, 'wi-2': 4 },
+    });
+    expect(apply(pending, buildRevisionChanged(red, 'pending')).state.checkRounds).toEqual({
+      'wi-1': 2,
+      'wi-2': 4,
+    });
+    expect(apply(buildTestState(), buildRevisionChanged(red)).state.checkRounds).toEqual({ 'wi-1': 1 });
+  });
+
+  it('does not count a revision that stays red, one linked to no item, or other pipelines', () => {
+    const red = buildRevision({ id: 'rev-1', workItemID: 'wi-1', pipeline: buildPipeline('failure') });
+    const alreadyRed = buildTestState({ revisions: [red], checkRounds: { 'wi-1': 1 } });
+    const edited = apply(alreadyRed, buildRevisionChanged({ ...red, title: 'Renamed' }, 'failure'));
+    expect(edited.state.checkRounds).toEqual({ 'wi-1': 1 });
+    const unlinked = buildRevision({ id: 'rev-2', workItemID: null, pipeline: buildPipeline('failure') });
+    expect(apply(buildTestState(), buildRevisionChanged(unlinked)).state.checkRounds).toEqual({});
+    for (const status of ['pending', 'success'] as const) {
+      const revision = buildRevision({ id: 'rev-1', pipeline: buildPipeline(status) });
+      expect(apply(buildTestState(), buildRevisionChanged(revision)).state.checkRounds).toEqual({});
+    }
   });
 
   it('refuses a snapshot whose id is not the event id', () => {
@@ -592,10 +620,11 @@ describe('*Completed', () => {
     expect(next.failures).toEqual({});
   });
 
-  it('reviewerCompleted with approve forgets the review rounds', () => {
+  it('reviewerCompleted with approve forgets the review and check rounds', () => {
     const state = buildTestState({
       agentRuns: [buildReviewerRun({ sessionID: 's-1', workItemID: 'wi-1' })],
       reviewRounds: { 'wi-1': 2, 'wi-2': 5 },
+      checkRounds: { 'wi-1': 1, 'wi-2': 2 },
     });
     const next = apply(state, {
       ...buildSampleEvents().reviewerCompleted,
@@ -603,6 +632,7 @@ describe('*Completed', () => {
       result: buildReviewerResult('approve'),
     }).state;
     expect(next.reviewRounds).toEqual({ 'wi-2': 5 });
+    expect(next.checkRounds).toEqual({ 'wi-2': 2 });
   });
 
   it('refuses to complete a run that never started, and changes nothing else', () => {
@@ -1125,7 +1155,7 @@ describe('user actions', () => {
     expect(apply(before, { type: 'userRequestedPlannerRun' }).state).toBe(before);
   });
 
-  it("userTransitionedStatus clears the item's failures and review rounds, nothing else", () => {
+  it("userTransitionedStatus clears the item's failures, review and check rounds, nothing else", () => {
     const before = buildTestState({
       failures: {
         'implementor:wi-1': record,
@@ -1134,6 +1164,7 @@ describe('user actions', () => {
         planner: record,
       },
       reviewRounds: { 'wi-1': 4, 'wi-2': 1 },
+      checkRounds: { 'wi-1': 3, 'wi-2': 2 },
     });
     const { state } = apply(before, {
       type: 'userTransitionedStatus',
@@ -1142,6 +1173,7 @@ describe('user actions', () => {
     });
     expect(Object.keys(state.failures)).toEqual(['implementor:wi-2', 'planner']);
     expect(state.reviewRounds).toEqual({ 'wi-2': 1 });
+    expect(state.checkRounds).toEqual({ 'wi-2': 2 });
   });
 
   it('userTransitionedStatus with nothing to clear returns the same state', () => {

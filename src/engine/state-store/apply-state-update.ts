@@ -17,6 +17,7 @@ import {
   type ReviewerCompleted,
   type ReviewerFailed,
   type ReviewerStarted,
+  type Revision,
   type RevisionChanged,
   type SpecChanged,
   type UserCancelledRun,
@@ -215,15 +216,22 @@ function applyWorkItemChanged(state: EngineState, event: WorkItemChanged): State
   return unchanged(released ? withoutItemCounters(next, event.workItemID) : next);
 }
 
-/** Clears a work item's consecutive-failure records and review rounds. */
+/** Clears a work item's consecutive-failure records, review rounds and check rounds. */
 function withoutItemCounters(state: EngineState, workItemID: string): EngineState {
   const failures = omitKeys(state.failures, [
     failureKey('implementor', workItemID),
     failureKey('reviewer', workItemID),
   ]);
   const reviewRounds = omitKeys(state.reviewRounds, [workItemID]);
-  if (failures === state.failures && reviewRounds === state.reviewRounds) return state;
-  return { ...state, failures, reviewRounds };
+  const checkRounds = omitKeys(state.checkRounds, [workItemID]);
+  if (
+    failures === state.failures &&
+    reviewRounds === state.reviewRounds &&
+    checkRounds === state.checkRounds
+  ) {
+    return state;
+  }
+  return { ...state, failures, reviewRounds, checkRounds };
 }
 
 function applyRevisionChanged(state: EngineState, event: RevisionChanged): StateUpdate {
@@ -244,7 +252,26 @@ function applyRevisionChanged(state: EngineState, event: RevisionChanged): State
       ? { ...event.revision, pipeline: known.pipeline }
       : event.revision;
   const revisions = setKey(state.revisions, event.revisionID, revision);
-  return unchanged(revisions === state.revisions ? state : { ...state, revisions });
+  const next = revisions === state.revisions ? state : { ...state, revisions };
+  return unchanged(isNewChecksFailure(known, revision) ? countCheckRound(next, revision) : next);
+}
+
+/**
+ * Checks that turned red (each rework push makes the pipeline pending first); a revision that was already
+ * red and changes otherwise (a repeated poll, a body edit) is not a new round.
+ */
+function isNewChecksFailure(known: Revision | undefined, revision: Revision): boolean {
+  if (revision.pipeline?.status !== 'failure' || revision.workItemID === null) return false;
+  return known?.pipeline?.status !== 'failure';
+}
+
+function countCheckRound(state: EngineState, revision: Revision): EngineState {
+  const workItemID = revision.workItemID;
+  if (workItemID === null) return state;
+  return {
+    ...state,
+    checkRounds: { ...state.checkRounds, [workItemID]: (state.checkRounds[workItemID] ?? 0) + 1 },
+  };
 }
 
 function applySpecChanged(state: EngineState, event: SpecChanged): StateUpdate {
@@ -381,11 +408,17 @@ function countReviewVerdict(
   workItemID: string,
   verdict: ReviewerCompleted['result']['review']['verdict'],
 ): EngineState {
-  const reviewRounds =
-    verdict === 'approve'
-      ? omitKeys(state.reviewRounds, [workItemID])
-      : { ...state.reviewRounds, [workItemID]: (state.reviewRounds[workItemID] ?? 0) + 1 };
-  return reviewRounds === state.reviewRounds ? state : { ...state, reviewRounds };
+  if (verdict === 'approve') {
+    // Approved: both rework budgets start afresh should the item ever come back.
+    const reviewRounds = omitKeys(state.reviewRounds, [workItemID]);
+    const checkRounds = omitKeys(state.checkRounds, [workItemID]);
+    if (reviewRounds === state.reviewRounds && checkRounds === state.checkRounds) return state;
+    return { ...state, reviewRounds, checkRounds };
+  }
+  return {
+    ...state,
+    reviewRounds: { ...state.reviewRounds, [workItemID]: (state.reviewRounds[workItemID] ?? 0) + 1 },
+  };
 }
 
 function failRun(

@@ -51,6 +51,8 @@ export interface EngineState {
   failures: Record<string, FailureRecord>;
   /** Work item id → number of needs-changes verdicts since it was last approved or reset by a human. */
   reviewRounds: Record<string, number>;
+  /** Work item id → failed checks seen on its revision since it was last approved or reset by a human. */
+  checkRounds: Record<string, number>;
 }
 
 export function buildInitialEngineState(overrides: Partial<EngineState> = {}): EngineState {
@@ -64,6 +66,7 @@ export function buildInitialEngineState(overrides: Partial<EngineState> = {}): E
     dispatchQueue: [],
     failures: {},
     reviewRounds: {},
+    checkRounds: {},
     ...overrides,
   };
 }

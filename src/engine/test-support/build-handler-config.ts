@@ -2,5 +2,5 @@ import type { HandlerConfig } from '../engine-config.ts';
 
 /** Three attempts and three automatic review rounds (the defaults), unless overridden. */
 export function buildHandlerConfig(overrides: Partial<HandlerConfig> = {}): HandlerConfig {
-  return { maxAttempts: 3, maxReviewRounds: 3, ...overrides };
+  return { maxAttempts: 3, maxReviewRounds: 3, maxCheckRounds: 2, ...overrides };
 }

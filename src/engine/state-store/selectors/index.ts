@@ -3,6 +3,7 @@ export { getActiveAgentRun } from './get-active-agent-run.ts';
 export { getActivePlannerRun } from './get-active-planner-run.ts';
 export { getAgentRun } from './get-agent-run.ts';
 export { getApprovedSpecSHAs } from './get-approved-spec-shas.ts';
+export { getCheckRounds } from './get-check-rounds.ts';
 export { getFailureRecord } from './get-failure-record.ts';
 export { getLatestRunForWorkItem } from './get-latest-run-for-work-item.ts';
 export { getQueuedDispatch } from './get-queued-dispatch.ts';
