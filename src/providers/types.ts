@@ -40,6 +40,20 @@ export interface RevisionReader {
   getRevision(id: string): Promise<Revision | null>;
   getRevisionFiles(id: string): Promise<RevisionFile[]>;
   getReviewHistory(id: string): Promise<ReviewHistory>;
+  /**
+   * Optional capability: the end of the output of the revision's failed checks (bounded), for the
+   * implementor's rework prompt. Null when the head's checks did not fail or kept no output.
+   */
+  getChecksOutputTail?(id: string): Promise<ChecksOutputTail | null>;
+}
+
+/** The last part of a checks log. */
+export interface ChecksOutputTail {
+  text: string;
+  /** Earlier output was left out (the line or byte bound was reached). */
+  truncated: boolean;
+  /** Where the whole output is. */
+  logPath: string;
 }
 
 export interface CreateRevisionInput {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/create-engine.ts';
+import { buildImplementorContext } from '../../src/engine/runtime-adapter/context-assembly/build-implementor-context.ts';
 import {
   buildAddFilePatch,
   buildImplementorResult,
@@ -29,6 +30,7 @@ interface World {
   dir: ReturnType<typeof createTempDir>;
   provider: LocalProvider;
   engine: Engine;
+  prompts: string[];
 }
 
 let world: World | null = null;
@@ -42,7 +44,8 @@ afterEach(async () => {
   world = null;
 });
 
-async function setUp(answer: number): Promise<World> {
+/** The implementor's answers, one per run; the prompt each run would be given is recorded. */
+async function setUp(answers: number | number[], options: { maxCheckRounds?: number } = {}): Promise<World> {
   const repo = await createTempGitRepo();
   await repo.commit('sample project', { 'README.md': '# Sample\n', 'check.mjs': CHECK_SCRIPT });
   const dir = createTempDir('flotilla-local-engine-');
@@ -56,32 +59,48 @@ async function setUp(answer: number): Promise<World> {
     logsDir: join(dir.path, 'logs'),
     logger: silentLogger,
   });
+  const queue = Array.isArray(answers) ? [...answers] : [answers];
+  const prompts: string[] = [];
   const adapter = createScriptedAdapter({
-    implementor: [
-      buildResultRun(
+    implementor: async (params) => {
+      // The prompt the Claude adapter would give this run, built from the real provider.
+      if (params.role === 'implementor') {
+        prompts.push(
+          await buildImplementorContext(params, {
+            getState: () => engine.getState(),
+            workItemReader: provider.workItemReader,
+            revisionReader: provider.revisionReader,
+            getReviewHistory: (id) => provider.revisionReader.getReviewHistory(id),
+          }),
+        );
+      }
+      const answer = queue.shift();
+      if (answer === undefined) throw new Error('no implementor run left in this test');
+      return buildResultRun(
         buildImplementorResult('completed', {
-          summary: 'Added the answer',
+          summary: `Set the answer to ${answer}`,
           patch: buildAddFilePatch('src/answer.mjs', `export const answer = ${answer};\n`),
         }),
-      ),
-    ],
+      );
+    },
     reviewer: [buildResultRun(buildReviewerResult('approve', { summary: 'Correct and tested' }))],
   });
-  const engine = createEngine({
+  const engine: Engine = createEngine({
     provider,
     createRuntimeAdapters: () => ({ planner: adapter, implementor: adapter, reviewer: adapter }),
     logger: createRecordingLogger(),
     pollIntervals: { workItems: 3600, revisions: 3600, specs: 3600 },
     shutdownTimeout: 5,
     scheduler: { retryBaseDelay: 0.01, retryMaxDelay: 0.05 },
+    ...(options.maxCheckRounds === undefined ? {} : { maxCheckRounds: options.maxCheckRounds }),
   });
-  world = { repo, dir, provider, engine };
+  world = { repo, dir, provider, engine, prompts };
   return world;
 }
 
 /** Polls and drains the loop a few times, letting background checks finish in between. */
 async function settle({ engine, provider }: World): Promise<void> {
-  for (let round = 0; round < 5; round += 1) {
+  for (let round = 0; round < 8; round += 1) {
     await engine.pollNow();
     await engine.whenQuiescent();
     await provider.runPendingChecks();
@@ -117,7 +136,7 @@ describe('engine on the local provider', () => {
       { author: 'flotilla', state: 'APPROVED', body: 'Correct and tested' },
     ]);
     const comments = provider.tracker.workItems.getWorkItemComments(item.id).map((comment) => comment.body);
-    expect(comments.join('\n')).toContain('Added the answer');
+    expect(comments.join('\n')).toContain('Set the answer to 42');
 
     // The branch holds the implementation; the user's checkout, main and worktree list are untouched.
     expect(await repo.git(['show', `flotilla/${item.id}:src/answer.mjs`])).toBe(
@@ -153,8 +172,8 @@ describe('engine on the local provider', () => {
     expect((await provider.workItemReader.getWorkItem(item.id))?.status).toBe('approved');
   });
 
-  it('never reviews a revision whose checks fail: the item waits in review with the failure visible', async () => {
-    const w = await setUp(41);
+  it('sends a red revision back to the implementor with the checks output; the rework passes and is approved', async () => {
+    const w = await setUp([41, 42]);
     const { provider, engine } = w;
     const item = await provider.workItemWriter.createWorkItem({
       title: 'Compute the answer',
@@ -166,12 +185,48 @@ describe('engine on the local provider', () => {
     await engine.start();
     await settle(w);
 
-    const waiting = await provider.workItemReader.getWorkItem(item.id);
-    expect(waiting?.status).toBe('review');
-    const revision = await provider.revisionReader.getRevision(waiting?.linkedRevision ?? '');
+    const finished = await provider.workItemReader.getWorkItem(item.id);
+    expect(finished?.status).toBe('approved');
+    const revision = await provider.revisionReader.getRevision(finished?.linkedRevision ?? '');
+    expect(revision?.pipeline?.status).toBe('success');
+    // The rework's prompt carried the red checks' real output, not just the command.
+    expect(w.prompts).toHaveLength(2);
+    expect(w.prompts[0]).not.toContain('CI Status');
+    expect(w.prompts[1]).toContain('### CI Status: FAILURE');
+    expect(w.prompts[1]).toMatch(/Checks output:\n\n```\n[^`]*expected 42, got 41/);
+    // One reviewer, for the green head only; the comment says why the item went back.
+    const roles = Object.values(engine.getState().agentRuns).map((run) => run.role);
+    expect(roles).toEqual(['implementor', 'implementor', 'reviewer']);
+    const comments = provider.tracker.workItems.getWorkItemComments(item.id).map((comment) => comment.body);
+    expect(comments.join('\n')).toContain('rework round 1 of 2');
+    expect(engine.getState().checkRounds).toEqual({});
+  });
+
+  it('parks the item as needs-refinement once the checks stay red past maxCheckRounds', async () => {
+    const w = await setUp([41, 40], { maxCheckRounds: 1 });
+    const { provider, engine } = w;
+    const item = await provider.workItemWriter.createWorkItem({
+      title: 'Compute the answer',
+      body: 'Objective: export `answer`',
+      labels: [],
+      blockedBy: [],
+    });
+
+    await engine.start();
+    await settle(w);
+
+    const parked = await provider.workItemReader.getWorkItem(item.id);
+    expect(parked?.status).toBe('needs-refinement');
+    const revision = await provider.revisionReader.getRevision(parked?.linkedRevision ?? '');
     expect(revision?.pipeline?.status).toBe('failure');
-    expect(revision?.pipeline?.reason).toContain('expected 42, got 41');
     expect((await provider.revisionReader.getReviewHistory(revision?.id ?? '')).reviews).toEqual([]);
-    expect(Object.values(engine.getState().agentRuns).map((run) => run.role)).toEqual(['implementor']);
+    expect(Object.values(engine.getState().agentRuns).map((run) => run.role)).toEqual([
+      'implementor',
+      'implementor',
+    ]);
+    const last = provider.tracker.workItems.getWorkItemComments(item.id).at(-1)?.body ?? '';
+    expect(last).toContain('now needs a human');
+    expect(last).toContain('`node check.mjs` exited with code 1');
+    expect(last).toContain('expected 42, got 40');
   });
 });

@@ -18,6 +18,7 @@ const CALLS: Record<ProviderMethodName, (provider: InMemoryProvider) => Promise<
   getRevision: (p) => p.revisionReader.getRevision('2'),
   getRevisionFiles: (p) => p.revisionReader.getRevisionFiles('2'),
   getReviewHistory: (p) => p.revisionReader.getReviewHistory('2'),
+  getChecksOutputTail: (p) => p.revisionReader.getChecksOutputTail?.('2') ?? Promise.resolve(null),
   createFromPatch: (p) =>
     p.revisionWriter.createFromPatch({
       workItemID: '1',

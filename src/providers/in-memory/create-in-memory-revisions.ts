@@ -147,6 +147,11 @@ export function createInMemoryRevisions(world: InMemoryWorld, options: InMemoryR
     async getRevisionFiles(id) {
       return parsePatchFiles(record(id).patch);
     },
+    async getChecksOutputTail(id) {
+      record(id);
+      // The double keeps no checks output; the prompt falls back to the pipeline's reason.
+      return null;
+    },
     async getReviewHistory(id) {
       const { reviews } = record(id);
       return {

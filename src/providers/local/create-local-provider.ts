@@ -16,6 +16,7 @@ import { createBranchFromPatch, type GitIdentity } from './git/create-branch-fro
 import { createGitSpecReader } from './git/create-git-spec-reader.ts';
 import { integrateRevision } from './git/integrate-revision.ts';
 import { listChangedFiles } from './git/list-changed-files.ts';
+import { readChecksOutputTail } from './git/read-checks-output-tail.ts';
 
 export type LocalProviderOptions = {
   repoRoot: string;
@@ -121,6 +122,11 @@ export function createLocalProvider(options: LocalProviderOptions): LocalProvide
       });
     },
     getReviewHistory: async (id) => revisions.getReviewHistory(id),
+    async getChecksOutputTail(id) {
+      const pipeline = revisions.getRevision(id)?.pipeline;
+      if (pipeline?.status !== 'failure' || pipeline.url === null) return null;
+      return readChecksOutputTail(pipeline.url);
+    },
   };
 
   const revisionWriter: RevisionWriter = {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ReviewHistory, Revision, RevisionFile, WorkItem } from '../../../domain/index.ts';
+import type { ChecksOutputTail } from '../../../providers/types.ts';
 import { buildInitialEngineState } from '../../state-store/engine-state.ts';
 import { buildRevision } from '../../test-support/build-revision.ts';
 import { buildWorkItem } from '../../test-support/build-work-item.ts';
@@ -18,6 +19,7 @@ interface Fixture {
   bodies?: Record<string, string>;
   files?: RevisionFile[];
   history?: ReviewHistory;
+  checksOutput?: ChecksOutputTail | Error;
 }
 
 function deps(fixture: Fixture = {}) {
@@ -48,6 +50,11 @@ function deps(fixture: Fixture = {}) {
       getRevisionFiles: async (id) => {
         calls.push(`getRevisionFiles ${id}`);
         return fixture.files ?? FILES;
+      },
+      getChecksOutputTail: async (id) => {
+        calls.push(`getChecksOutputTail ${id}`);
+        if (fixture.checksOutput instanceof Error) throw fixture.checksOutput;
+        return fixture.checksOutput ?? null;
       },
     },
     getReviewHistory: async (id) => {
@@ -119,6 +126,49 @@ describe('buildImplementorContext', () => {
     const prompt = await buildImplementorContext({ workItemID: '12' }, d);
     expect(prompt).toContain('\n\n### CI Status: FAILURE\n\ntest: unit: https://ci.example/runs/7\n');
     expect(prompt.indexOf('### CI Status')).toBeGreaterThan(prompt.indexOf('#### assets/logo.png'));
+  });
+
+  it('adds the end of the checks output under the CI status, saying when it was truncated', async () => {
+    const failed = revision({
+      status: 'failure',
+      url: '/logs/40.log',
+      reason: '`npm test` exited with code 1',
+    });
+    const whole = deps({
+      workItems: [linked],
+      revisions: [failed],
+      bodies: { '12': 'Body' },
+      checksOutput: {
+        text: 'FAIL add.test.js\nexpected 3, got 4',
+        truncated: false,
+        logPath: '/logs/40.log',
+      },
+    });
+    expect(await buildImplementorContext({ workItemID: '12' }, whole.deps)).toContain(
+      '### CI Status: FAILURE\n\n`npm test` exited with code 1: /logs/40.log\n\nChecks output:\n\n```\nFAIL add.test.js\nexpected 3, got 4\n```',
+    );
+    expect(whole.calls).toContain('getChecksOutputTail 40');
+    const cut = deps({
+      workItems: [linked],
+      revisions: [failed],
+      bodies: { '12': 'Body' },
+      checksOutput: { text: 'a\nb', truncated: true, logPath: '/logs/40.log' },
+    });
+    expect(await buildImplementorContext({ workItemID: '12' }, cut.deps)).toContain(
+      'Checks output (truncated: the last 2 lines; the whole log is /logs/40.log):\n\n```\na\nb\n```',
+    );
+  });
+
+  it('still builds the prompt when the checks output cannot be read', async () => {
+    const { deps: d } = deps({
+      workItems: [linked],
+      revisions: [revision({ status: 'failure', url: '/logs/40.log', reason: 'unit' })],
+      bodies: { '12': 'Body' },
+      checksOutput: new Error('EACCES'),
+    });
+    const prompt = await buildImplementorContext({ workItemID: '12' }, d);
+    expect(prompt).toContain('### CI Status: FAILURE\n\nunit: /logs/40.log\n');
+    expect(prompt).not.toContain('Checks output');
   });
 
   it('writes what is known of a failed pipeline when it has no reason or url', async () => {

@@ -1,5 +1,5 @@
 import type { ReviewHistory } from '../../../domain/index.ts';
-import type { RevisionReader, WorkItemReader } from '../../../providers/types.ts';
+import type { ChecksOutputTail, RevisionReader, WorkItemReader } from '../../../providers/types.ts';
 import type { EngineState } from '../../state-store/engine-state.ts';
 import type { ImplementorStartParams } from '../types.ts';
 import { buildRevisionSections } from './build-revision-sections.ts';
@@ -9,13 +9,27 @@ import { fetchContextData, resolveRevision, resolveWorkItem } from './fetch-cont
 export interface ImplementorContextDeps {
   getState: () => Pick<EngineState, 'workItems' | 'revisions'>;
   workItemReader: Pick<WorkItemReader, 'getWorkItem' | 'getWorkItemBody'>;
-  revisionReader: Pick<RevisionReader, 'getRevision' | 'getRevisionFiles'>;
+  revisionReader: Pick<RevisionReader, 'getRevision' | 'getRevisionFiles' | 'getChecksOutputTail'>;
   getReviewHistory: (revisionID: string) => Promise<ReviewHistory>;
+}
+
+/** The failed checks' output when the provider keeps it; a log that cannot be read only loses the tail. */
+async function readChecksOutput(
+  revisionID: string,
+  reader: Pick<RevisionReader, 'getChecksOutputTail'>,
+): Promise<ChecksOutputTail | null> {
+  if (reader.getChecksOutputTail === undefined) return null;
+  try {
+    return await reader.getChecksOutputTail(revisionID);
+  } catch {
+    return null;
+  }
 }
 
 /**
  * The implementor's enriched prompt (seed 001 "Implementor Context"): the work item; when it has a linked
- * revision (a resume), also the revision's files, CI failure and review history. Any failed fetch rejects.
+ * revision (a resume), also the revision's files, CI failure (with the end of the checks output when the
+ * provider keeps it) and review history. Any failed fetch rejects.
  */
 export async function buildImplementorContext(
   params: Pick<ImplementorStartParams, 'workItemID'>,
@@ -39,6 +53,14 @@ export async function buildImplementorContext(
       deps.getReviewHistory(revisionID),
     ),
   ]);
-  const revisionSections = buildRevisionSections({ revision, files, history, includeFailedPipeline: true });
+  const checksOutput =
+    revision.pipeline?.status === 'failure' ? await readChecksOutput(revisionID, deps.revisionReader) : null;
+  const revisionSections = buildRevisionSections({
+    revision,
+    files,
+    history,
+    includeFailedPipeline: true,
+    checksOutput,
+  });
   return `${workItemSection}\n\n${revisionSections}\n`;
 }

@@ -1,4 +1,5 @@
 import type { ReviewHistory, Revision, RevisionFile } from '../../../domain/index.ts';
+import type { ChecksOutputTail } from '../../../providers/types.ts';
 import { codeBlock, withoutTrailingNewlines } from './markdown-text.ts';
 
 export interface RevisionSectionsInput {
@@ -7,6 +8,8 @@ export interface RevisionSectionsInput {
   history: ReviewHistory;
   /** The implementor sees failed CI; the reviewer's format has no CI section. */
   includeFailedPipeline: boolean;
+  /** The end of the failed checks' output, shown under the CI status when known. */
+  checksOutput?: ChecksOutputTail | null;
 }
 
 /**
@@ -19,6 +22,7 @@ export function buildRevisionSections({
   files,
   history,
   includeFailedPipeline,
+  checksOutput = null,
 }: RevisionSectionsInput): string {
   const sections = [`## Revision #${revision.id} — ${revision.title}`, '### Changed Files'];
   if (files.length === 0) sections.push('(no changed files)');
@@ -30,6 +34,15 @@ export function buildRevisionSections({
     const { reason, url } = revision.pipeline;
     const detail = [reason ?? 'Checks failed', url].filter((part) => part !== null).join(': ');
     sections.push('### CI Status: FAILURE', detail);
+    if (checksOutput !== null) {
+      const lines = checksOutput.text === '' ? 0 : checksOutput.text.split('\n').length;
+      sections.push(
+        checksOutput.truncated
+          ? `Checks output (truncated: the last ${lines} lines; the whole log is ${checksOutput.logPath}):`
+          : 'Checks output:',
+        codeBlock(checksOutput.text),
+      );
+    }
   }
   if (history.reviews.length > 0) {
     sections.push('### Prior Reviews');
