@@ -6,7 +6,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ModelServer } from '../../src/model-server/index.ts';
+import type { ModelServer, Scenario } from '../../src/model-server/index.ts';
 import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
 import { isProcessRunning } from '../../src/process/test-support/is-process-running.ts';
 import { createEngineStatePersistence, createSqliteTracker, openDatabase } from '../../src/storage/index.ts';
@@ -87,6 +87,72 @@ function slowImplementorScenario(): ScenarioSpec {
   };
 }
 
+const ONE_ITEM_PLAN = {
+  role: 'planner',
+  create: [{ tempID: 'a', title: 'Add greet(name)', body: 'Objective: greet.', labels: [], blockedBy: [] }],
+  close: [],
+  update: [],
+};
+const APPROVE = { role: 'reviewer', review: { verdict: 'approve', summary: 'ok', comments: [] } };
+const WRITE_GREET = {
+  type: 'tool_use' as const,
+  name: 'Write',
+  input: {
+    file_path: '{{cwd}}/src/greet.js',
+    content: "export const greet = (n) => 'Hello, ' + n + '!';\n",
+  },
+};
+
+/**
+ * One item; its first implementor session reports `completed` without changing anything (an empty patch: a
+ * failure, retried after the backoff), every later one writes the file.
+ */
+function emptyPatchFirstScenario(): Scenario {
+  const implementorSessions: string[] = [];
+  const isFirstSession = (sessionId: string | undefined) => {
+    const key = sessionId ?? '';
+    if (!implementorSessions.includes(key)) implementorSessions.push(key);
+    return implementorSessions.indexOf(key) === 0;
+  };
+  const completed = { role: 'implementor', outcome: 'completed', summary: 'greet added' };
+  return {
+    name: 'empty-patch-first',
+    routes: [
+      {
+        name: 'planner',
+        match: { systemIncludes: 'You are the planner' },
+        steps: [{ structuredOutput: ONE_ITEM_PLAN }],
+      },
+      {
+        name: 'reviewer',
+        match: { systemIncludes: 'You are the reviewer' },
+        steps: [{ structuredOutput: APPROVE }],
+      },
+      {
+        name: 'implementor',
+        match: { systemIncludes: 'You are the implementor' },
+        steps: [
+          {
+            respond: (request) =>
+              isFirstSession(request.sessionId)
+                ? { structuredOutput: completed }
+                : { content: [WRITE_GREET] },
+          },
+          { structuredOutput: completed },
+        ],
+      },
+    ],
+  };
+}
+
+/** Sets fields of the repository's flotilla.config.json. */
+function editConfig(repoRoot: string, edit: (config: Record<string, unknown>) => void): void {
+  const configPath = join(repoRoot, 'flotilla.config.json');
+  const config = JSON.parse(readFileSync(configPath, 'utf8')) as Record<string, unknown>;
+  edit(config);
+  writeFileSync(configPath, JSON.stringify(config, null, 2));
+}
+
 function git(repoRoot: string, args: string[]): string {
   return execFileSync('git', args, { cwd: repoRoot }).toString();
 }
@@ -135,6 +201,21 @@ describe('flotilla run', () => {
     expect(existsSync(join(repo.root, '.worktrees')), readdirSync(repo.root).join(' ')).toBe(false);
     expect(scratchEntries(repo.root)).toEqual([]);
     expect(git(repo.root, ['worktree', 'list']).trim().split('\n')).toHaveLength(1);
+  }, 120_000);
+
+  it('--until-idle waits for a backed-off retry (pending work, not idle) and exits 0 once it succeeds', async () => {
+    const repo = await fixtures.demoRepository();
+    editConfig(repo.root, (config) => {
+      config.scheduler = { retryBaseDelay: 1, retryMaxDelay: 1 };
+    });
+    const server = await fixtures.serve(emptyPatchFirstScenario());
+    const run = startRun(repo.root, server, repo.gitEnv, ['--until-idle']);
+    const code = await run.exited;
+    expect(code, run.output()).toBe(0);
+    expect(run.output()).toMatch(/implementor failed/);
+    expect(run.output()).toMatch(/retry of implementor for #1 at/);
+    expect(run.output()).toContain('work item #1 review → approved');
+    expect(run.output()).toMatch(/idle\n/);
   }, 120_000);
 
   it('after kill -9 during an implementor run, a restart re-dispatches the item, records the interrupted run as failed, and leaks nothing', async () => {
