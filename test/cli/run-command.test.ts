@@ -145,6 +145,74 @@ function emptyPatchFirstScenario(): Scenario {
   };
 }
 
+const GREET_TEST = [
+  "import assert from 'node:assert/strict';",
+  "import { test } from 'node:test';",
+  "import { greet } from '../src/greet.js';",
+  "test('greets by name', () => assert.equal(greet('Ada'), 'Hello, Ada!'));",
+  '',
+].join('\n');
+const writeFile = (path: string, content: string) => ({
+  type: 'tool_use' as const,
+  name: 'Write',
+  input: { file_path: `{{cwd}}/${path}`, content },
+});
+
+/**
+ * One item whose implementor writes a test and a wrong greet (the repository's real `npm test` fails), then
+ * — from the session given by `fixedFrom` on (0-based; never when null) — the right greet. Each wrong greet
+ * differs (the session id is in it), so a rework is never an empty patch.
+ */
+function redChecksScenario(fixedFrom: number | null): { scenario: Scenario; prompts: string[] } {
+  const sessions: string[] = [];
+  /** The first user message (the prompt) of each implementor session, in order. */
+  const prompts: string[] = [];
+  const sessionIndex = (sessionId: string | undefined) => {
+    const key = sessionId ?? '';
+    if (!sessions.includes(key)) sessions.push(key);
+    return sessions.indexOf(key);
+  };
+  const completed = { role: 'implementor', outcome: 'completed', summary: 'greet added' };
+  const scenario: Scenario = {
+    name: 'red-checks',
+    routes: [
+      {
+        name: 'planner',
+        match: { systemIncludes: 'You are the planner' },
+        steps: [{ structuredOutput: ONE_ITEM_PLAN }],
+      },
+      {
+        name: 'reviewer',
+        match: { systemIncludes: 'You are the reviewer' },
+        steps: [{ structuredOutput: APPROVE }],
+      },
+      {
+        name: 'implementor',
+        match: { systemIncludes: 'You are the implementor' },
+        steps: [
+          {
+            respond: (request) => {
+              const index = sessionIndex(request.sessionId);
+              prompts[index] ??= request.firstUser;
+              if (fixedFrom !== null && index >= fixedFrom) {
+                return {
+                  content: [writeFile('src/greet.js', "export const greet = (n) => 'Hello, ' + n + '!';\n")],
+                };
+              }
+              const wrong = `// attempt {{sessionId}}\nexport const greet = (n) => 'Hi ' + n;\n`;
+              return {
+                content: [writeFile('src/greet.js', wrong), writeFile('test/greet.test.js', GREET_TEST)],
+              };
+            },
+          },
+          { structuredOutput: completed },
+        ],
+      },
+    ],
+  };
+  return { scenario, prompts };
+}
+
 /** Sets fields of the repository's flotilla.config.json. */
 function editConfig(repoRoot: string, edit: (config: Record<string, unknown>) => void): void {
   const configPath = join(repoRoot, 'flotilla.config.json');
@@ -216,6 +284,61 @@ describe('flotilla run', () => {
     expect(run.output()).toMatch(/retry of implementor for #1 at/);
     expect(run.output()).toContain('work item #1 review → approved');
     expect(run.output()).toMatch(/idle\n/);
+  }, 120_000);
+
+  it('red checks go back to the implementor with the failing test output; the rework passes, is approved, exit 0', async () => {
+    const repo = await fixtures.demoRepository();
+    const { scenario, prompts } = redChecksScenario(1);
+    const server = await fixtures.serve(scenario);
+    const run = startRun(repo.root, server, repo.gitEnv, ['--until-idle']);
+    const code = await run.exited;
+    expect(code, run.output()).toBe(0);
+    expect(run.output()).toMatch(/work item #1 review → pending/);
+    expect(run.output()).toContain('work item #1 review → approved');
+    // The rework session's prompt held the real `npm test` output of the red revision.
+    expect(prompts).toHaveLength(2);
+    expect(prompts[0]).not.toContain('CI Status');
+    expect(prompts[1]).toContain('### CI Status: FAILURE');
+    expect(prompts[1]).toContain('Checks output');
+    expect(prompts[1]).toContain("actual: 'Hi Ada'");
+    expect(prompts[1]).toContain("expected: 'Hello, Ada!'");
+  }, 180_000);
+
+  it('red checks past maxCheckRounds park the item: --until-idle names it and exits 1', async () => {
+    const repo = await fixtures.demoRepository();
+    editConfig(repo.root, (config) => {
+      config.maxCheckRounds = 1;
+    });
+    const server = await fixtures.serve(redChecksScenario(null).scenario);
+    const run = startRun(repo.root, server, repo.gitEnv, ['--until-idle']);
+    const code = await run.exited;
+    expect(code, run.output()).toBe(1);
+    expect(run.output()).toContain('work item #1 review → needs-refinement');
+    expect(run.output()).toContain(
+      'idle — waiting on a human: #1 "Add greet(name)" needs-refinement (checks failed 2 times)',
+    );
+  }, 180_000);
+
+  it('--until-idle exits 1 naming the planner when it failed all its attempts', async () => {
+    const repo = await fixtures.demoRepository();
+    editConfig(repo.root, (config) => {
+      config.scheduler = { maxAttempts: 2, retryBaseDelay: 1, retryMaxDelay: 1 };
+    });
+    const server = await fixtures.serve({
+      name: 'planner-refused',
+      routes: [
+        {
+          name: 'refuse',
+          steps: [{ error: { status: 400, type: 'invalid_request_error', message: 'planner refused' } }],
+        },
+      ],
+    });
+    const run = startRun(repo.root, server, repo.gitEnv, ['--until-idle', '--json']);
+    const code = await run.exited;
+    expect(code, run.output()).toBe(1);
+    const last = JSON.parse(run.output().trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
+    expect(last).toMatchObject({ type: 'idle', idle: true, waitingOnHuman: [] });
+    expect(last.plannerOutOfAttempts).toMatchObject({ attempts: 2 });
   }, 120_000);
 
   it('after kill -9 during an implementor run, a restart re-dispatches the item, records the interrupted run as failed, and leaks nothing', async () => {
@@ -538,7 +661,13 @@ describe('flotilla run', () => {
         .filter((e) => e.type === 'workItemChanged' && e.newStatus === 'approved')
         .map((e) => e.workItemID),
     ).toEqual(['1', '2']);
-    expect(events.at(-1)).toEqual({ type: 'idle', idle: true, errors: 0 });
+    expect(events.at(-1)).toEqual({
+      type: 'idle',
+      idle: true,
+      errors: 0,
+      waitingOnHuman: [],
+      plannerOutOfAttempts: null,
+    });
   }, 120_000);
 
   it('exits 2 with the field named when the configuration is malformed', async () => {

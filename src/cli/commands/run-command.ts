@@ -7,6 +7,7 @@ import { loadConfiguredScenario } from '../../control-plane/load-configured-scen
 import { waitUntilIdle } from '../../control-plane/wait-until-idle.ts';
 import { runGit } from '../../process/run-command.ts';
 import { describeEvent } from '../progress/describe-event.ts';
+import { describeIdleSummary } from '../progress/describe-idle-summary.ts';
 import { isInteractiveTerminal } from '../support/is-interactive-terminal.ts';
 import { loadDashboard } from '../support/load-dashboard.ts';
 
@@ -160,13 +161,12 @@ export function registerRunCommand(program: Command): void {
         });
         if (options.untilIdle) {
           const idle = await waitUntilIdle(controlPlane, () => stopRequested);
-          const errors = engine.getState().errors.length;
-          emit(idle ? `idle${errors ? ` with ${errors} error(s) recorded` : ''}` : 'stopped before idle', {
-            type: 'idle',
+          const summary = describeIdleSummary(engine.getState(), {
             idle,
-            errors,
+            maxAttempts: loaded.config.scheduler.maxAttempts,
           });
-          process.exitCode = idle && errors === 0 ? 0 : 1;
+          emit(summary.line, summary.data);
+          process.exitCode = summary.exitCode;
         } else {
           await new Promise<void>((resolve) => {
             const check = setInterval(() => {

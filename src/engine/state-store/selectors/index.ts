@@ -13,5 +13,11 @@ export { getSpecsRequiringPlanning } from './get-specs-requiring-planning.ts';
 export { getWorkItemWithRevision, type WorkItemWithRevision } from './get-work-item-with-revision.ts';
 export { getWorkItemsByStatus } from './get-work-items-by-status.ts';
 export { getWorkItemsDependingOn } from './get-work-items-depending-on.ts';
+export {
+  getWorkWaitingOnHuman,
+  type WaitingItem,
+  type WaitingReason,
+  type WorkWaitingOnHuman,
+} from './get-work-waiting-on-human.ts';
 export { isAgentRunningForWorkItem } from './is-agent-running-for-work-item.ts';
 export { isWorkItemUnblocked } from './is-work-item-unblocked.ts';

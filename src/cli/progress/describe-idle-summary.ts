@@ -1,0 +1,71 @@
+import {
+  type EngineState,
+  getWorkWaitingOnHuman,
+  type WaitingItem,
+  type WorkWaitingOnHuman,
+} from '../../engine/state-store/index.ts';
+
+export interface IdleSummary {
+  /** The line `--until-idle` prints last. */
+  line: string;
+  /** The same facts for `--json` (the last JSON line). */
+  data: {
+    type: 'idle';
+    idle: boolean;
+    errors: number;
+    waitingOnHuman: Array<WaitingItem>;
+    plannerOutOfAttempts: { attempts: number; lastError: string } | null;
+  };
+  /** 0 only when idle with no error recorded and nothing failed or parked; else 1. */
+  exitCode: 0 | 1;
+}
+
+/**
+ * How `flotilla run --until-idle` ends: idle never hides stuck work. Names every item waiting on a human
+ * (needs-refinement, blocked, red checks) and a planner out of attempts; any of them, an error recorded, or a
+ * stop before idle makes the exit code 1.
+ */
+export function describeIdleSummary(
+  state: EngineState,
+  { idle, maxAttempts }: { idle: boolean; maxAttempts: number },
+): IdleSummary {
+  const errors = state.errors.length;
+  const waiting = getWorkWaitingOnHuman(state, { maxAttempts });
+  const planner = waiting.plannerOutOfAttempts;
+  const stuck = waiting.items.length > 0 || planner !== null;
+  let line = idle ? `idle${errors ? ` with ${errors} error(s) recorded` : ''}` : 'stopped before idle';
+  if (stuck) line += ` — waiting on a human: ${describeWaiting(waiting)}`;
+  return {
+    line,
+    data: {
+      type: 'idle',
+      idle,
+      errors,
+      waitingOnHuman: waiting.items,
+      plannerOutOfAttempts: planner && { attempts: planner.attempts, lastError: planner.lastError },
+    },
+    exitCode: idle && errors === 0 && !stuck ? 0 : 1,
+  };
+}
+
+function describeWaiting({ items, plannerOutOfAttempts }: WorkWaitingOnHuman): string {
+  const parts = items.map((item) => `#${item.workItemID} "${item.title}" ${describeReason(item)}`);
+  if (plannerOutOfAttempts !== null) {
+    const firstLine = plannerOutOfAttempts.lastError.split('\n')[0] ?? '';
+    parts.push(`the planner failed all ${plannerOutOfAttempts.attempts} attempts (${firstLine})`);
+  }
+  return parts.join(', ');
+}
+
+function describeReason(item: WaitingItem): string {
+  switch (item.reason) {
+    case 'red-checks':
+      return 'in review with red checks';
+    case 'needs-refinement':
+      return item.checkRounds > 0
+        ? `needs-refinement (checks failed ${item.checkRounds} time${item.checkRounds === 1 ? '' : 's'})`
+        : 'needs-refinement';
+    case 'blocked':
+      return 'blocked';
+  }
+}

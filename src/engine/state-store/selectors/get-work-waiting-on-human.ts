@@ -1,0 +1,60 @@
+import type { WorkItem } from '../../../domain/index.ts';
+import { type EngineState, type FailureRecord, failureKey } from '../engine-state.ts';
+
+/** Why an item cannot move until a human acts. */
+export type WaitingReason = 'needs-refinement' | 'blocked' | 'red-checks';
+
+export interface WaitingItem {
+  workItemID: string;
+  title: string;
+  reason: WaitingReason;
+  /** Failed checks seen on its revision since it was last approved or reset (0 if none). */
+  checkRounds: number;
+}
+
+export interface WorkWaitingOnHuman {
+  items: WaitingItem[];
+  /** The planner's failure streak once it reached maxAttempts (nothing retries it); else null. */
+  plannerOutOfAttempts: FailureRecord | null;
+}
+
+/**
+ * Work the engine will not move on its own (idle must never hide it): items parked in needs-refinement or
+ * blocked, items in review whose revision's checks are red (no reviewer runs on them), and a planner that
+ * failed all its attempts. Oldest item id first.
+ */
+export function getWorkWaitingOnHuman(
+  state: EngineState,
+  { maxAttempts }: { maxAttempts: number },
+): WorkWaitingOnHuman {
+  const items: WaitingItem[] = [];
+  for (const item of Object.values(state.workItems)) {
+    const reason = waitingReason(state, item);
+    if (reason === null) continue;
+    items.push({
+      workItemID: item.id,
+      title: item.title,
+      reason,
+      checkRounds: state.checkRounds[item.id] ?? 0,
+    });
+  }
+  items.sort((a, b) => compareIDs(a.workItemID, b.workItemID));
+  const planner = state.failures[failureKey('planner')];
+  return {
+    items,
+    plannerOutOfAttempts: planner !== undefined && planner.attempts >= maxAttempts ? planner : null,
+  };
+}
+
+function waitingReason(state: EngineState, item: WorkItem): WaitingReason | null {
+  if (item.status === 'needs-refinement' || item.status === 'blocked') return item.status;
+  if (item.status !== 'review' || item.linkedRevision === null) return null;
+  return state.revisions[item.linkedRevision]?.pipeline?.status === 'failure' ? 'red-checks' : null;
+}
+
+/** Numeric ids in numeric order (2 before 10), others after, by text. */
+function compareIDs(a: string, b: string): number {
+  const numeric = /^\d+$/;
+  if (numeric.test(a) && numeric.test(b)) return Number(a) - Number(b);
+  return a.localeCompare(b);
+}
