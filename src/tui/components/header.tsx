@@ -55,6 +55,9 @@ export function Header({
         </Text>
         {summary.queued > 0 ? <Text color="yellow"> +{summary.queued} queued</Text> : null}
         {summary.checksPending > 0 ? <Text color="yellow"> · checks {summary.checksPending}</Text> : null}
+        {summary.waitingOnHuman > 0 ? (
+          <Text color="red"> · {summary.waitingOnHuman} waiting on you</Text>
+        ) : null}
         <Text> │ </Text>
         <Text>${costUSD.toFixed(2)}</Text>
         {previousCostUSD ? <Text dimColor> (${(previousCostUSD + costUSD).toFixed(2)} all runs)</Text> : null}

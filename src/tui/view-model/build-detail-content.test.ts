@@ -271,6 +271,17 @@ describe('buildDetailContent', () => {
     expect(lines(build(state, '1', { checksLog: { status: 'loading' } }))).toContain('loading checks log…');
   });
 
+  it('counts the failed checks rounds of the item, also while its rework runs', () => {
+    const state = buildTestState({
+      workItems: [buildWorkItem({ id: '1', status: 'review', linkedRevision: 'r1' })],
+      revisions: [buildRevision({ id: 'r1', workItemID: '1', pipeline: buildPipeline('pending') })],
+      checkRounds: { '1': 2 },
+    });
+    expect(lines(build(state, '1')).join('\n')).toContain('checks failed 2 times since the last approval');
+    const none = { ...state, checkRounds: {} };
+    expect(lines(build(none, '1')).join('\n')).not.toContain('checks failed');
+  });
+
   it('a local checks log (a file path), failed or passed, says c opens it', () => {
     const log = '/repo/.flotilla/logs/checks/checks-abc.log';
     const state = buildTestState({

@@ -169,6 +169,13 @@ export function buildDetailContent(inputs: DetailInputs): DetailContent {
         lines.map((text) => ({ text, dim: true })),
       );
     }
+    const checkRounds = state.checkRounds[item.id] ?? 0;
+    if (checkRounds > 0) {
+      head.push({
+        text: `checks failed ${checkRounds} time${checkRounds === 1 ? '' : 's'} since the last approval or reset (each one sent back for rework up to maxCheckRounds)`,
+        color: 'red',
+      });
+    }
     if (inputs.files !== null) {
       pushFetched(head, inputs.files, 'changed files', (files) => [
         { text: `${files.length} file${files.length === 1 ? '' : 's'} changed` },

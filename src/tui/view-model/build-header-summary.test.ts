@@ -41,6 +41,24 @@ describe('buildHeaderSummary', () => {
     expect(buildHeaderSummary(buildTestState(), scheduler).checksPending).toBe(0);
   });
 
+  it('counts the items waiting on a human: parked, or in review with red checks', () => {
+    const state = buildTestState({
+      workItems: [
+        buildWorkItem({ id: '1', status: 'needs-refinement' }),
+        buildWorkItem({ id: '2', status: 'blocked' }),
+        buildWorkItem({ id: '3', status: 'review', linkedRevision: 'r3' }),
+        buildWorkItem({ id: '4', status: 'review', linkedRevision: 'r4' }),
+        buildWorkItem({ id: '5', status: 'ready' }),
+      ],
+      revisions: [
+        buildRevision({ id: 'r3', workItemID: '3', pipeline: buildPipeline('failure') }),
+        buildRevision({ id: 'r4', workItemID: '4', pipeline: buildPipeline('success') }),
+      ],
+    });
+    expect(buildHeaderSummary(state, scheduler).waitingOnHuman).toBe(3);
+    expect(buildHeaderSummary(buildTestState(), scheduler).waitingOnHuman).toBe(0);
+  });
+
   it('planner running: the newest planner run that is requested or running', () => {
     const state = buildTestState({
       agentRuns: [

@@ -1,5 +1,5 @@
 import type { PlannerRun } from '../../domain/index.ts';
-import type { EngineState } from '../../engine/state-store/index.ts';
+import { type EngineState, getWorkWaitingOnHuman } from '../../engine/state-store/index.ts';
 
 export interface HeaderSummary {
   planner:
@@ -14,6 +14,8 @@ export interface HeaderSummary {
   checksPending: number;
   /** Shown items by display status group, for the one-line overview. */
   openItems: number;
+  /** Items the engine will not move until a human acts (needs-refinement, blocked, red checks). */
+  waitingOnHuman: number;
 }
 
 /** The header's facts: planner status, agent slots in use, how much is open. */
@@ -55,5 +57,7 @@ export function buildHeaderSummary(
       (revision) => revision.pipeline?.status === 'pending',
     ).length,
     openItems: Object.values(state.workItems).filter((item) => item.status !== 'closed').length,
+    // The planner's own failure is shown in the planner part of the header.
+    waitingOnHuman: getWorkWaitingOnHuman(state, { maxAttempts: Number.POSITIVE_INFINITY }).items.length,
   };
 }
