@@ -65,6 +65,7 @@ describe('loadConfig: defaults', () => {
           stallTimeout: 900,
         },
         maxReviewRounds: 3,
+        maxCheckRounds: 2,
         pollIntervals: { workItems: 30, revisions: 30, specs: 60 },
         worktree: { setupCommand: null },
         checks: { command: null, timeout: 1800 },
@@ -220,6 +221,7 @@ describe('loadConfig: every field names its path and expectation', () => {
       { scheduler: { stallTimeout: true } },
       `${F}: scheduler.stallTimeout: expected an integer ≥ 1 (seconds), got true`,
     ],
+    [{ maxCheckRounds: 0 }, `${F}: maxCheckRounds: expected an integer ≥ 1, got 0`],
     [{ maxReviewRounds: 0 }, `${F}: maxReviewRounds: expected an integer ≥ 1, got 0`],
     [{ pollIntervals: 30 }, `${F}: pollIntervals: expected an object, got 30`],
     [
@@ -311,7 +313,7 @@ describe('loadConfig: every field names its path and expectation', () => {
 describe('loadConfig: unknown keys are errors', () => {
   it('names a top-level typo, suggests the key and lists the known ones', async () => {
     expect(await errorsFor({ specDir: 'specs' })).toEqual([
-      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, defaultBranch, specsDir, runtimes, models, maxAgentDuration, shutdownTimeout, scheduler, maxReviewRounds, pollIntervals, worktree, checks, validation, contextPaths, logging, bashValidator, pathGuard, scriptedScenario',
+      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, defaultBranch, specsDir, runtimes, models, maxAgentDuration, shutdownTimeout, scheduler, maxReviewRounds, maxCheckRounds, pollIntervals, worktree, checks, validation, contextPaths, logging, bashValidator, pathGuard, scriptedScenario',
     ]);
   });
 
