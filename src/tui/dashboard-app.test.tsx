@@ -423,7 +423,7 @@ describe('DashboardApp', () => {
       at: 0,
     });
     await until((value) =>
-      (value.split('\n')[0] ?? '').includes('$0.00 ($1.50 all runs) (scripted runs not counted)'),
+      (value.split('\n')[0] ?? '').includes('$0.00 ($1.50 all runs) (excl. scripted)'),
     );
   });
 

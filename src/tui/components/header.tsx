@@ -61,7 +61,7 @@ export function Header({
         <Text> │ </Text>
         <Text>${costUSD.toFixed(2)}</Text>
         {previousCostUSD ? <Text dimColor> (${(previousCostUSD + costUSD).toFixed(2)} all runs)</Text> : null}
-        {scriptedCostsLeftOut ? <Text dimColor> (scripted runs not counted)</Text> : null}
+        {scriptedCostsLeftOut ? <Text dimColor> (excl. scripted)</Text> : null}
         <Text> │ </Text>
         <Text dimColor>
           {summary.openItems} open · {repositoryLabel} · ? help
