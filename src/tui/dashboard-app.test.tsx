@@ -422,9 +422,7 @@ describe('DashboardApp', () => {
       error: 'x',
       at: 0,
     });
-    await until((value) =>
-      (value.split('\n')[0] ?? '').includes('$0.00 ($1.50 all runs) (excl. scripted)'),
-    );
+    await until((value) => (value.split('\n')[0] ?? '').includes('$0.00 ($1.50 all runs) (excl. scripted)'));
   });
 
   it('the header counts revisions whose checks are pending', async () => {

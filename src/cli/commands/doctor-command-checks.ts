@@ -6,6 +6,7 @@ import { loadConfiguredScenario } from '../../control-plane/load-configured-scen
 import { AGENT_ROLES } from '../../domain/index.ts';
 import { loadAgentDefinition } from '../../engine/runtime-adapter/load-agent-definition.ts';
 import { createGitSpecReader } from '../../providers/local/git/create-git-spec-reader.ts';
+import { findRepoRoot } from '../support/find-repo-root.ts';
 
 const execFileAsync = promisify(execFile);
 
@@ -35,7 +36,7 @@ const ok = (name: string, message: string): DoctorCheck => ({ name, status: 'ok'
  */
 export async function runDoctorChecks(input: DoctorInput): Promise<DoctorCheck[]> {
   const repoRoot = await findRepoRoot(input.cwd);
-  if (repoRoot === undefined) {
+  if (repoRoot === null) {
     return [
       {
         name: 'git',
@@ -194,14 +195,5 @@ async function checkChecksCommand(repoRoot: string, config: FlotillaConfig): Pro
       message: `checks command "${command}": ${program} is not found, so every revision's checks would fail`,
       fix: [`install ${program}, or change checks.command in flotilla.config.json`],
     };
-  }
-}
-
-async function findRepoRoot(cwd: string): Promise<string | undefined> {
-  try {
-    const { stdout } = await execFileAsync('git', ['rev-parse', '--show-toplevel'], { cwd });
-    return stdout.trim() || undefined;
-  } catch {
-    return undefined;
   }
 }

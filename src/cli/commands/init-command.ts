@@ -1,10 +1,7 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import type { Command } from 'commander';
+import { findRepoRoot } from '../support/find-repo-root.ts';
 import type { ScaffoldEntry } from './init-command-scaffold.ts';
 import { SCRIPTED_SCENARIO_PATH } from './init-command-scripted-scenario.ts';
-
-const execFileAsync = promisify(execFile);
 
 interface InitOptions {
   force?: boolean;
@@ -34,7 +31,7 @@ export function registerInitCommand(program: Command): void {
     )
     .action(async (options: InitOptions) => {
       const repoRoot = await findRepoRoot(process.cwd());
-      if (repoRoot === undefined) {
+      if (repoRoot === null) {
         process.stderr.write(
           `flotilla init: ${process.cwd()} is not inside a git repository; run 'git init' first, or cd into your repository\n`,
         );
@@ -79,13 +76,4 @@ function buildNextSteps(entries: readonly ScaffoldEntry[], scripted: boolean): s
       : '  3. export ANTHROPIC_API_KEY=…, check with `flotilla doctor`, then `flotilla run`   (no key? a dry run: `flotilla init --scripted --force`, which also resets the agent files)',
     'Every setting and its default: src/config/README.md in the Flotilla repository.',
   ];
-}
-
-async function findRepoRoot(cwd: string): Promise<string | undefined> {
-  try {
-    const { stdout } = await execFileAsync('git', ['rev-parse', '--show-toplevel'], { cwd });
-    return stdout.trim() || undefined;
-  } catch {
-    return undefined;
-  }
 }

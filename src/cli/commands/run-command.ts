@@ -5,9 +5,9 @@ import type { ControlPlane } from '../../control-plane/create-control-plane.ts';
 import { findModelCredential, rolesNeedingCredentials } from '../../control-plane/find-model-credential.ts';
 import { loadConfiguredScenario } from '../../control-plane/load-configured-scenario.ts';
 import { waitUntilIdle } from '../../control-plane/wait-until-idle.ts';
-import { runGit } from '../../process/run-command.ts';
 import { describeEvent } from '../progress/describe-event.ts';
 import { describeIdleSummary } from '../progress/describe-idle-summary.ts';
+import { findRepoRoot } from '../support/find-repo-root.ts';
 import { isInteractiveTerminal } from '../support/is-interactive-terminal.ts';
 import { loadDashboard } from '../support/load-dashboard.ts';
 
@@ -19,14 +19,6 @@ interface RunOptions {
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const err = (line: string) => process.stderr.write(`${line}\n`);
-
-async function findRepoRoot(): Promise<string | null> {
-  try {
-    return (await runGit(['rev-parse', '--show-toplevel'], { cwd: process.cwd() })).stdout.trim();
-  } catch {
-    return null;
-  }
-}
 
 /**
  * `flotilla run [--headless] [--until-idle] [--json]`: starts the control plane in the current repository.
@@ -48,7 +40,7 @@ export function registerRunCommand(program: Command): void {
     )
     .option('--json', 'progress as JSON lines (one event per line)')
     .action(async (options: RunOptions) => {
-      const repoRoot = await findRepoRoot();
+      const repoRoot = await findRepoRoot(process.cwd());
       if (!repoRoot) {
         err('flotilla run: not inside a git repository (run it in your project, or `git init` first)');
         process.exitCode = 2;
