@@ -8,14 +8,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { query } from '@anthropic-ai/claude-agent-sdk';
-import { createBashValidatorHook } from '../../src/engine/runtime-adapter/bash-validator/create-bash-validator-hook.ts';
-import { createClaudeAdapter } from '../../src/engine/runtime-adapter/create-claude-adapter.ts';
-import { buildOutputJsonSchema } from '../../src/engine/runtime-adapter/schemas.ts';
-import { createTempGitRepo } from '../../src/engine/runtime-adapter/worktree/create-temp-git-repo.ts';
+import { buildOutputJsonSchema } from '../../src/engine/runtime-contract/agent-output-schemas.ts';
 import { buildInitialEngineState } from '../../src/engine/state-store/engine-state.ts';
+import { createBashValidatorHook } from '../../src/guards/bash-validator/create-bash-validator-hook.ts';
 import { silentLogger } from '../../src/logging/logger.ts';
 import { buildModelServerEnv, createModelServer } from '../../src/model-server/index.ts';
 import { createInMemoryProvider } from '../../src/providers/in-memory/create-in-memory-provider.ts';
+import { createClaudeAdapter } from '../../src/runtimes/claude/create-claude-adapter.ts';
+import { createTempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
 
 const RUNS = Number(process.env.RUNS ?? 10);
 const OUTPUT = { role: 'implementor', outcome: 'blocked', summary: 'Nothing to do.' };

@@ -3,21 +3,15 @@
  * vectors plus the bypass and everyday corpora, after warm-up. Run: npm run bench:bash-validator
  */
 import { readFileSync } from 'node:fs';
-import {
-  BYPASS_CORPUS,
-  EVERYDAY_CORPUS,
-} from '../../src/engine/runtime-adapter/bash-validator/bash-validator-corpus.ts';
-import { validateBashCommand } from '../../src/engine/runtime-adapter/bash-validator/index.ts';
+import { BYPASS_CORPUS, EVERYDAY_CORPUS } from '../../src/guards/bash-validator/bash-validator-corpus.ts';
+import { validateBashCommand } from '../../src/guards/bash-validator/index.ts';
 
 const WARMUP_ROUNDS = 20;
 const MEASURED_ROUNDS = 200;
 
 const vectors = JSON.parse(
   readFileSync(
-    new URL(
-      '../../src/engine/runtime-adapter/bash-validator/fixtures/bash-validator-vectors.json',
-      import.meta.url,
-    ),
+    new URL('../../src/guards/bash-validator/fixtures/bash-validator-vectors.json', import.meta.url),
     'utf8',
   ),
 ) as Array<{ command: string }>;

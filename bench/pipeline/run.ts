@@ -15,14 +15,14 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { createControlPlane } from '../../src/app/create-control-plane.ts';
+import { waitUntilIdle } from '../../src/app/wait-until-idle.ts';
 import { loadConfig } from '../../src/config/index.ts';
-import { createControlPlane } from '../../src/control-plane/create-control-plane.ts';
-import { waitUntilIdle } from '../../src/control-plane/wait-until-idle.ts';
 import type { EngineEvent } from '../../src/domain/events.ts';
-import { createWorktreeManager } from '../../src/engine/runtime-adapter/worktree/create-worktree-manager.ts';
 import type { LogFields, Logger } from '../../src/logging/logger.ts';
 import { createModelServer, type Route, type Scenario } from '../../src/model-server/index.ts';
 import { runGit } from '../../src/process/run-command.ts';
+import { createWorktreeManager } from '../../src/workspace/create-worktree-manager.ts';
 import { createProcessTreeSampler } from './sample-process-tree.ts';
 
 const ITEMS = Number(process.env.ITEMS ?? 20);

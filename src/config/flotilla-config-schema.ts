@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bashValidatorRulesOverridesSchema } from '../engine/runtime-adapter/bash-validator/bash-validator-rules-schema.ts';
+import { bashValidatorRulesOverridesSchema } from '../guards/bash-validator/bash-validator-rules-schema.ts';
 
 // Every leaf carries its expectation as the zod error ("an integer ≥ 1"): formatConfigIssues turns it into
 // `<path>: expected <expectation>, got <value>`, so messages stay uniform without a per-code lookup table.

@@ -14,7 +14,7 @@ import { createRevisionPoller } from './pollers/create-revision-poller.ts';
 import { createSpecPoller } from './pollers/create-spec-poller.ts';
 import { createWorkItemPoller } from './pollers/create-work-item-poller.ts';
 import type { Poller } from './pollers/poller.ts';
-import type { RuntimeAdapterDeps } from './runtime-adapter/types.ts';
+import type { RuntimeAdapterDeps } from './runtime-contract/runtime-contract.ts';
 import { createScheduler } from './scheduler/create-scheduler.ts';
 import { applyStateUpdate } from './state-store/apply-state-update.ts';
 import { buildInitialEngineState, type EngineState } from './state-store/engine-state.ts';

@@ -2,7 +2,7 @@ import type { EngineCommand, EngineEvent } from '../domain/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Provider } from '../providers/types.ts';
 import type { NamedHandler } from './handlers/handler.ts';
-import type { RuntimeAdapterDeps, RuntimeAdapters } from './runtime-adapter/types.ts';
+import type { RuntimeAdapterDeps, RuntimeAdapters } from './runtime-contract/runtime-contract.ts';
 import type { EngineState } from './state-store/engine-state.ts';
 
 export type PolicyDecision = { allowed: true } | { allowed: false; reason: string };

@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
+import { isProcessRunning } from '../test-support/is-process-running.ts';
 import { CommandError, outputTail, runCommand } from './run-command.ts';
-import { isProcessRunning } from './test-support/is-process-running.ts';
 
 describe('runCommand', () => {
   it('captures stdout and stderr of a successful command', async () => {

@@ -1,7 +1,7 @@
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEngineHarness, type EngineHarness } from '../../test/engine/engine-harness.ts';
-import { buildHangingRun } from '../engine/runtime-adapter/scripted/build-scripted-runs.ts';
+import { buildHangingRun } from '../runtimes/scripted/build-scripted-runs.ts';
 import { DashboardApp } from './dashboard-app.tsx';
 import type { DashboardDeps } from './dashboard-deps.ts';
 import { createStreamBuffers, type StreamBuffers } from './streams/create-stream-buffers.ts';

@@ -1,8 +1,8 @@
 import { Box, type Key, Text, useApp, useInput } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { type EngineEvent, isAgentRunActive, isScriptedRun } from '../domain/index.ts';
-import { shortenTranscript } from '../engine/runtime-adapter/session-log/shorten-transcript.ts';
 import { getActivePlannerRun, getSpecsRequiringPlanning } from '../engine/state-store/selectors/index.ts';
+import { shortenTranscript } from '../session-log/shorten-transcript.ts';
 import { buildItemActions, type ItemAction } from './actions/build-item-actions.ts';
 import { DetailPane } from './components/detail-pane.tsx';
 import { Header } from './components/header.tsx';

@@ -2,22 +2,19 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runFlotillaInProcess } from '../../src/cli/support/run-flotilla-in-process.ts';
 import { resolveFlotillaPaths } from '../../src/config/index.ts';
 import { createEngine, type Engine } from '../../src/engine/create-engine.ts';
+import { createRecordingLogger, silentLogger } from '../../src/logging/logger.ts';
+import { createLocalProvider, type LocalProvider } from '../../src/providers/local/create-local-provider.ts';
 import {
   buildAddFilePatch,
   buildImplementorResult,
   buildReviewerResult,
-} from '../../src/engine/runtime-adapter/scripted/build-scripted-results.ts';
-import { buildResultRun } from '../../src/engine/runtime-adapter/scripted/build-scripted-runs.ts';
+} from '../../src/runtimes/scripted/build-scripted-results.ts';
+import { buildResultRun } from '../../src/runtimes/scripted/build-scripted-runs.ts';
 import {
   createScriptedAdapter,
   type ScriptedAdapter,
-} from '../../src/engine/runtime-adapter/scripted/create-scripted-adapter.ts';
-import {
-  createTempGitRepo,
-  type TempGitRepo,
-} from '../../src/engine/runtime-adapter/worktree/create-temp-git-repo.ts';
-import { createRecordingLogger, silentLogger } from '../../src/logging/logger.ts';
-import { createLocalProvider, type LocalProvider } from '../../src/providers/local/create-local-provider.ts';
+} from '../../src/runtimes/scripted/create-scripted-adapter.ts';
+import { createTempGitRepo, type TempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
 
 interface World {
   repo: TempGitRepo;

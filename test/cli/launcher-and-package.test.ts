@@ -115,7 +115,7 @@ describe('the npm package (npm pack)', () => {
       expect.arrayContaining([
         'bin/flotilla.js',
         'dist/cli/main.js',
-        'dist/demo/demo-scenario.json',
+        'dist/app/demo/demo-scenario.json',
         'package.json',
       ]),
     );

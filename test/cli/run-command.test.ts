@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelServer, Scenario } from '../../src/model-server/index.ts';
 import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
-import { isProcessRunning } from '../../src/process/test-support/is-process-running.ts';
 import { createEngineStatePersistence, createSqliteTracker, openDatabase } from '../../src/storage/index.ts';
+import { isProcessRunning } from '../../src/test-support/is-process-running.ts';
 import { agentProcessesOf } from '../support/agent-processes-of.ts';
 import { createRunFixtures, FLOTILLA_BIN } from '../support/create-run-fixtures.ts';
 
@@ -628,7 +628,7 @@ describe('flotilla run', () => {
     const repo = await fixtures.demoRepository();
     const { copyFile, readFile, writeFile } = await import('node:fs/promises');
     await copyFile(
-      join(import.meta.dirname, '../../src/demo/demo-scenario.json'),
+      join(import.meta.dirname, '../../src/app/demo/demo-scenario.json'),
       join(repo.root, 'scenario.json'),
     );
     const config = JSON.parse(await readFile(join(repo.root, 'flotilla.config.json'), 'utf8'));

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { waitUntilIdle } from '../../src/control-plane/wait-until-idle.ts';
-import { runDemo } from '../../src/demo/run-demo.ts';
+import { runDemo } from '../../src/app/demo/run-demo.ts';
+import { waitUntilIdle } from '../../src/app/wait-until-idle.ts';
 import { createRecordingLogger } from '../../src/logging/logger.ts';
 
 const BIN = join(import.meta.dirname, '../../bin/flotilla.js');

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { runDemo } from '../../src/demo/run-demo.ts';
+import { runDemo } from '../../src/app/demo/run-demo.ts';
 import { createRecordingLogger } from '../../src/logging/logger.ts';
 
 describe('flotilla demo', () => {

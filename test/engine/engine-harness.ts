@@ -1,12 +1,6 @@
 import type { AgentRun, EngineEvent } from '../../src/domain/index.ts';
 import { createEngine, type Engine } from '../../src/engine/create-engine.ts';
 import type { EngineConfig } from '../../src/engine/engine-config.ts';
-import {
-  createScriptedAdapter,
-  type ScriptedAdapter,
-  type ScriptedAdapterOptions,
-} from '../../src/engine/runtime-adapter/scripted/create-scripted-adapter.ts';
-import type { ScriptedAdapterScript } from '../../src/engine/runtime-adapter/scripted/scripted-run.ts';
 import type { EngineState } from '../../src/engine/state-store/engine-state.ts';
 import { createRecordingLogger } from '../../src/logging/logger.ts';
 import {
@@ -14,6 +8,12 @@ import {
   type InMemoryProvider,
   type InMemoryProviderOptions,
 } from '../../src/providers/in-memory/create-in-memory-provider.ts';
+import {
+  createScriptedAdapter,
+  type ScriptedAdapter,
+  type ScriptedAdapterOptions,
+} from '../../src/runtimes/scripted/create-scripted-adapter.ts';
+import type { ScriptedAdapterScript } from '../../src/runtimes/scripted/scripted-run.ts';
 
 export interface EngineHarness {
   engine: Engine;

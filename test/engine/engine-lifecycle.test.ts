@@ -4,13 +4,13 @@ import {
   buildImplementorResult,
   buildPlannerResult,
   buildReviewerResult,
-} from '../../src/engine/runtime-adapter/scripted/build-scripted-results.ts';
+} from '../../src/runtimes/scripted/build-scripted-results.ts';
 import {
   buildFailureRun,
   buildHangingRun,
   buildProvisioningFailureRun,
   buildResultRun,
-} from '../../src/engine/runtime-adapter/scripted/build-scripted-runs.ts';
+} from '../../src/runtimes/scripted/build-scripted-runs.ts';
 import { createEngineHarness, type EngineHarness } from './engine-harness.ts';
 
 let harness: EngineHarness | null = null;

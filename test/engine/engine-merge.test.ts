@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildAddFilePatch } from '../../src/engine/runtime-adapter/scripted/build-scripted-results.ts';
+import { buildAddFilePatch } from '../../src/runtimes/scripted/build-scripted-results.ts';
 import { createEngineHarness, type EngineHarness } from './engine-harness.ts';
 
 let harness: EngineHarness | null = null;

@@ -4,12 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/create-engine.ts';
-import { createBashValidatorHook } from '../../src/engine/runtime-adapter/bash-validator/create-bash-validator-hook.ts';
-import { createClaudeAdapter } from '../../src/engine/runtime-adapter/create-claude-adapter.ts';
-import {
-  createTempGitRepo,
-  type TempGitRepo,
-} from '../../src/engine/runtime-adapter/worktree/create-temp-git-repo.ts';
+import { createBashValidatorHook } from '../../src/guards/bash-validator/create-bash-validator-hook.ts';
 import { createRecordingLogger } from '../../src/logging/logger.ts';
 import { createModelServer, type ModelServer } from '../../src/model-server/index.ts';
 import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
@@ -17,7 +12,9 @@ import {
   createInMemoryProvider,
   type InMemoryProvider,
 } from '../../src/providers/in-memory/create-in-memory-provider.ts';
-import { processesWith, waitUntil } from '../runtime-adapter/claude-adapter-fixture.ts';
+import { createClaudeAdapter } from '../../src/runtimes/claude/create-claude-adapter.ts';
+import { createTempGitRepo, type TempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
+import { processesWith, waitUntil } from '../runtimes/claude/claude-adapter-fixture.ts';
 
 const AGENT = (tools: string) => `---\ndescription: agent\ntools: ${tools}\n---\nYou are an agent.\n`;
 

@@ -1,21 +1,18 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { buildImplementorContext } from '../../src/engine/context-assembly/build-implementor-context.ts';
 import { createEngine, type Engine } from '../../src/engine/create-engine.ts';
-import { buildImplementorContext } from '../../src/engine/runtime-adapter/context-assembly/build-implementor-context.ts';
+import { createRecordingLogger, silentLogger } from '../../src/logging/logger.ts';
+import { createLocalProvider, type LocalProvider } from '../../src/providers/local/create-local-provider.ts';
 import {
   buildAddFilePatch,
   buildImplementorResult,
   buildReviewerResult,
-} from '../../src/engine/runtime-adapter/scripted/build-scripted-results.ts';
-import { buildResultRun } from '../../src/engine/runtime-adapter/scripted/build-scripted-runs.ts';
-import { createScriptedAdapter } from '../../src/engine/runtime-adapter/scripted/create-scripted-adapter.ts';
-import {
-  createTempGitRepo,
-  type TempGitRepo,
-} from '../../src/engine/runtime-adapter/worktree/create-temp-git-repo.ts';
-import { createRecordingLogger, silentLogger } from '../../src/logging/logger.ts';
-import { createLocalProvider, type LocalProvider } from '../../src/providers/local/create-local-provider.ts';
-import { createTempDir } from '../../src/storage/test-support/create-temp-dir.ts';
+} from '../../src/runtimes/scripted/build-scripted-results.ts';
+import { buildResultRun } from '../../src/runtimes/scripted/build-scripted-runs.ts';
+import { createScriptedAdapter } from '../../src/runtimes/scripted/create-scripted-adapter.ts';
+import { createTempDir } from '../../src/test-support/create-temp-dir.ts';
+import { createTempGitRepo, type TempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
 
 /** The sample project's test: fails unless the implementor's module exports 42. */
 const CHECK_SCRIPT = [

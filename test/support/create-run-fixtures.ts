@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createDemoRepository } from '../../src/demo/create-demo-repository.ts';
+import { createDemoRepository } from '../../src/app/demo/create-demo-repository.ts';
 import { createModelServer, loadScenarioFile, type ModelServer } from '../../src/model-server/index.ts';
 import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
 import { agentProcessesOf } from './agent-processes-of.ts';
@@ -9,7 +9,7 @@ import { checksProcessesOf } from './checks-processes-of.ts';
 type DemoRepository = Awaited<ReturnType<typeof createDemoRepository>>;
 
 export const FLOTILLA_BIN = join(import.meta.dirname, '../../bin/flotilla.js');
-const DEMO_SCENARIO = join(import.meta.dirname, '../../src/demo/demo-scenario.json');
+const DEMO_SCENARIO = join(import.meta.dirname, '../../src/app/demo/demo-scenario.json');
 
 /**
  * What the end-to-end tests of `flotilla run` set up — the demo repository, a scripted model server — and

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { isProcessRunning } from '../../src/process/test-support/is-process-running.ts';
+import { isProcessRunning } from '../../src/test-support/is-process-running.ts';
 
 const run = promisify(execFile);
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { describeBashValidatorRules } from '../../engine/runtime-adapter/bash-validator/index.ts';
+import type { describeBashValidatorRules } from '../../guards/bash-validator/index.ts';
 
 interface BashCheckOptions {
   printRules?: boolean;
@@ -34,7 +34,7 @@ export function registerBashCheckCommand(program: Command): void {
     .action(async (words: string[], options: BashCheckOptions) => {
       // Loaded on demand: the shell parser takes ~0.3 s to load, which the other commands do not pay.
       const { buildBashValidatorRules, describeBashValidatorRules, validateBashCommand } = await import(
-        '../../engine/runtime-adapter/bash-validator/index.ts'
+        '../../guards/bash-validator/index.ts'
       );
       let rules: ReturnType<typeof buildBashValidatorRules>;
       try {

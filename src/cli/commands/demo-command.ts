@@ -28,7 +28,7 @@ export function registerDemoCommand(program: Command): void {
       // Loaded on demand (the other commands start faster without the SDK and Ink), the dashboard before
       // anything starts processes: it changes the environment while it loads.
       const runDashboard = options.dashboard ? await loadDashboard() : null;
-      const { runDemo } = await import('../../demo/run-demo.ts');
+      const { runDemo } = await import('../../app/demo/run-demo.ts');
       const outcome = await runDemo({
         keep: options.keep ?? false,
         print: (line) => process.stdout.write(`${line}\n`),

@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { findModelCredential, rolesNeedingCredentials } from '../../app/find-model-credential.ts';
+import { loadConfiguredScenario } from '../../app/load-configured-scenario.ts';
 import { type FlotillaConfig, loadConfig } from '../../config/index.ts';
-import { findModelCredential, rolesNeedingCredentials } from '../../control-plane/find-model-credential.ts';
-import { loadConfiguredScenario } from '../../control-plane/load-configured-scenario.ts';
 import { AGENT_ROLES } from '../../domain/index.ts';
-import { loadAgentDefinition } from '../../engine/runtime-adapter/load-agent-definition.ts';
 import { createGitSpecReader } from '../../providers/local/git/create-git-spec-reader.ts';
+import { loadAgentDefinition } from '../../runtimes/claude/load-agent-definition.ts';
 import { findRepoRoot } from '../support/find-repo-root.ts';
 
 const execFileAsync = promisify(execFile);

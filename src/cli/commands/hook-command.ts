@@ -52,7 +52,7 @@ async function runPreToolUseHook(): Promise<number> {
     return fail("the hook JSON has no object 'tool_input'");
   }
   if (toolName !== 'Bash') {
-    const { createPathGuardHook } = await import('../../engine/runtime-adapter/path-guard/index.ts');
+    const { createPathGuardHook } = await import('../../guards/path-guard/index.ts');
     const root = typeof cwd === 'string' && cwd !== '' ? cwd : process.cwd();
     const verdict = await createPathGuardHook({ root, writable: true })({
       tool_name: toolName,
@@ -63,7 +63,7 @@ async function runPreToolUseHook(): Promise<number> {
   }
   // Loaded on demand: the shell parser takes ~0.3 s to load, which the other commands do not pay.
   const { createBashValidatorHook } = await import(
-    '../../engine/runtime-adapter/bash-validator/create-bash-validator-hook.ts'
+    '../../guards/bash-validator/create-bash-validator-hook.ts'
   );
   const decision = await createBashValidatorHook()({
     tool_name: toolName,

@@ -1,5 +1,5 @@
 import type { AgentRole } from '../../domain/index.ts';
-import { DEFAULT_ALLOWED_COMMANDS } from '../../engine/runtime-adapter/bash-validator/default-bash-validator-rules.ts';
+import { DEFAULT_ALLOWED_COMMANDS } from '../../guards/bash-validator/default-bash-validator-rules.ts';
 
 // Default agent definitions written by `flotilla init` (reference-behaviour §11): tools, disallowed tools,
 // model and maxTurns per role, and a prompt telling the agent what it receives, what to return and its

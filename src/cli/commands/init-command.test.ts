@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config/index.ts';
 import { AGENT_ROLES } from '../../domain/index.ts';
-import { loadAgentDefinition } from '../../engine/runtime-adapter/load-agent-definition.ts';
 import { loadScenarioFile } from '../../model-server/load-scenario-file.ts';
+import { loadAgentDefinition } from '../../runtimes/claude/load-agent-definition.ts';
 import { scaffoldRepository } from './init-command-scaffold.ts';
 
 const launcher = fileURLToPath(new URL('../../../bin/flotilla.js', import.meta.url));

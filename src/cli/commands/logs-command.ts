@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { shortenTranscript } from '../../engine/runtime-adapter/session-log/shorten-transcript.ts';
+import { shortenTranscript } from '../../session-log/shorten-transcript.ts';
 import type { EngineStatePersistence, StoredAgentRun } from '../../storage/index.ts';
 import { CliError } from '../support/cli-error.ts';
 import { runCliAction } from '../support/run-cli-action.ts';

@@ -2,13 +2,10 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveFlotillaPaths } from '../../config/index.ts';
-import { buildAddFilePatch } from '../../engine/runtime-adapter/scripted/build-scripted-results.ts';
-import {
-  createTempGitRepo,
-  type TempGitRepo,
-} from '../../engine/runtime-adapter/worktree/create-temp-git-repo.ts';
 import { silentLogger } from '../../logging/logger.ts';
 import { createLocalProvider } from '../../providers/local/create-local-provider.ts';
+import { buildAddFilePatch } from '../../runtimes/scripted/build-scripted-results.ts';
+import { createTempGitRepo, type TempGitRepo } from '../../test-support/create-temp-git-repo.ts';
 import { runFlotilla } from '../support/run-flotilla.ts';
 import { runFlotillaInProcess } from '../support/run-flotilla-in-process.ts';
 

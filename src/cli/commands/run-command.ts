@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import type { ControlPlane } from '../../app/create-control-plane.ts';
+import { findModelCredential, rolesNeedingCredentials } from '../../app/find-model-credential.ts';
+import { loadConfiguredScenario } from '../../app/load-configured-scenario.ts';
+import { describeEvent } from '../../app/progress/describe-event.ts';
+import { describeIdleSummary } from '../../app/progress/describe-idle-summary.ts';
+import { waitUntilIdle } from '../../app/wait-until-idle.ts';
 import { resolveFlotillaPaths } from '../../config/resolve-flotilla-paths.ts';
-import type { ControlPlane } from '../../control-plane/create-control-plane.ts';
-import { findModelCredential, rolesNeedingCredentials } from '../../control-plane/find-model-credential.ts';
-import { loadConfiguredScenario } from '../../control-plane/load-configured-scenario.ts';
-import { waitUntilIdle } from '../../control-plane/wait-until-idle.ts';
-import { describeEvent } from '../progress/describe-event.ts';
-import { describeIdleSummary } from '../progress/describe-idle-summary.ts';
 import { findRepoRoot } from '../support/find-repo-root.ts';
 import { isInteractiveTerminal } from '../support/is-interactive-terminal.ts';
 import { loadDashboard } from '../support/load-dashboard.ts';
@@ -79,7 +79,7 @@ export function registerRunCommand(program: Command): void {
       // Loaded on demand (the other commands start faster without the SDK and Ink), the dashboard before
       // anything starts processes: it changes the environment while it loads.
       const runDashboard = useDashboard ? await loadDashboard() : null;
-      const { createControlPlane } = await import('../../control-plane/create-control-plane.ts');
+      const { createControlPlane } = await import('../../app/create-control-plane.ts');
       const { createFileLogger } = await import('../../logging/create-file-logger.ts');
       const paths = resolveFlotillaPaths(repoRoot);
       const logger = createFileLogger({

@@ -3,13 +3,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveFlotillaPaths } from '../../config/index.ts';
 import type { EngineEvent } from '../../domain/index.ts';
-import {
-  createTempGitRepo,
-  type TempGitRepo,
-} from '../../engine/runtime-adapter/worktree/create-temp-git-repo.ts';
 import { applyStateUpdate } from '../../engine/state-store/apply-state-update.ts';
 import { buildInitialEngineState } from '../../engine/state-store/engine-state.ts';
 import { createEngineStatePersistence, openDatabase } from '../../storage/index.ts';
+import { createTempGitRepo, type TempGitRepo } from '../../test-support/create-temp-git-repo.ts';
 import { runFlotilla } from '../support/run-flotilla.ts';
 
 let repo: TempGitRepo;

@@ -2,12 +2,9 @@ import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveFlotillaPaths } from '../../config/index.ts';
-import {
-  createTempGitRepo,
-  type TempGitRepo,
-} from '../../engine/runtime-adapter/worktree/create-temp-git-repo.ts';
 import { openDatabase } from '../../storage/index.ts';
-import { createTempDir } from '../../storage/test-support/create-temp-dir.ts';
+import { createTempDir } from '../../test-support/create-temp-dir.ts';
+import { createTempGitRepo, type TempGitRepo } from '../../test-support/create-temp-git-repo.ts';
 import { runFlotilla } from '../support/run-flotilla.ts';
 
 let repo: TempGitRepo;

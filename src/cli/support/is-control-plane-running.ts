@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * Whether a `flotilla run` holds this repository's `run.lock` (src/control-plane/acquire-run-lock.ts) and its
+ * Whether a `flotilla run` holds this repository's `run.lock` (src/app/acquire-run-lock.ts) and its
  * process is alive. A lock left by a killed process reads as not running. Used to tell an agent run that is
  * really active from a record a killed control plane left `running` (the next start records it as failed).
  */

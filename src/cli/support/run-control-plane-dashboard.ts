@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { ControlPlane } from '../../control-plane/create-control-plane.ts';
+import type { ControlPlane } from '../../app/create-control-plane.ts';
 import type { Logger } from '../../logging/logger.ts';
 import { runDashboard } from '../../tui/run-dashboard.tsx';
 

@@ -1,5 +1,5 @@
 import type { EngineEvent } from '../../domain/index.ts';
-import type { AgentStartParams } from '../runtime-adapter/types.ts';
+import type { AgentStartParams } from '../runtime-contract/runtime-contract.ts';
 import type { AdmittedRun } from '../scheduler/create-scheduler.ts';
 
 /** The *Requested event and the adapter params for an admitted run (one place decides branch names). */

@@ -7,7 +7,7 @@ import {
   type InMemoryProvider,
 } from '../../providers/in-memory/create-in-memory-provider.ts';
 import { DEFAULT_SCHEDULER_CONFIG, type Policy } from '../engine-config.ts';
-import type { RuntimeAdapter } from '../runtime-adapter/types.ts';
+import type { RuntimeAdapter } from '../runtime-contract/runtime-contract.ts';
 import { type AdmittedRun, createScheduler } from '../scheduler/create-scheduler.ts';
 import { buildInitialEngineState, type EngineState } from '../state-store/engine-state.ts';
 import { createManualClock } from '../test-support/create-manual-clock.ts';

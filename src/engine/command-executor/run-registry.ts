@@ -1,6 +1,6 @@
 import type { AgentFailureReason } from '../../domain/index.ts';
-import type { OutputBroadcast } from '../agent-streams/create-output-broadcast.ts';
-import type { RuntimeAdapter } from '../runtime-adapter/types.ts';
+import type { OutputBroadcast } from '../../shared/create-output-broadcast.ts';
+import type { RuntimeAdapter } from '../runtime-contract/runtime-contract.ts';
 
 interface RegisteredRun {
   adapter: RuntimeAdapter;

@@ -6,7 +6,7 @@ import {
   type AgentRunHandle,
   type AgentStartParams,
   type RuntimeAdapter,
-} from '../runtime-adapter/types.ts';
+} from '../runtime-contract/runtime-contract.ts';
 import { createManualClock } from '../test-support/create-manual-clock.ts';
 import { createRunRegistry } from './run-registry.ts';
 import { startAgentAsync } from './start-agent-async.ts';

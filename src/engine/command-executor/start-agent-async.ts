@@ -1,13 +1,13 @@
 import type { AgentFailureReason, AgentResult, AgentUsage, EngineEvent } from '../../domain/index.ts';
 import type { Logger } from '../../logging/logger.ts';
-import { createOutputBroadcast } from '../agent-streams/create-output-broadcast.ts';
+import { createOutputBroadcast } from '../../shared/create-output-broadcast.ts';
 import type { Clock } from '../engine-config.ts';
 import {
   type AgentRunHandle,
   type AgentStartParams,
   failureReasonOf,
   type RuntimeAdapter,
-} from '../runtime-adapter/types.ts';
+} from '../runtime-contract/runtime-contract.ts';
 import type { RunRegistry } from './run-registry.ts';
 
 /** How long a finished run waits for the adapter's output stream to deliver its last chunks. */

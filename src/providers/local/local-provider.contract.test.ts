@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { createTempGitRepo } from '../../engine/runtime-adapter/worktree/create-temp-git-repo.ts';
 import { silentLogger } from '../../logging/logger.ts';
-import { createTempDir } from '../../storage/test-support/create-temp-dir.ts';
+import { createTempDir } from '../../test-support/create-temp-dir.ts';
+import { createTempGitRepo } from '../../test-support/create-temp-git-repo.ts';
 import { CONTRACT_BASE_FILES, describeProviderContract } from '../contract/provider-contract-suite.ts';
 import { createLocalProvider } from './create-local-provider.ts';
 

@@ -4,8 +4,8 @@ import type { EngineEvent, PlannerResult } from '../../domain/index.ts';
 import { applyStateUpdate } from '../../engine/state-store/apply-state-update.ts';
 import { buildInitialEngineState, type EngineState } from '../../engine/state-store/engine-state.ts';
 import { getSpecsRequiringPlanning } from '../../engine/state-store/selectors/index.ts';
+import { createTempDir } from '../../test-support/create-temp-dir.ts';
 import { type Database, openDatabase } from '../open-database.ts';
-import { createTempDir } from '../test-support/create-temp-dir.ts';
 import {
   createEngineStatePersistence,
   type EngineStatePersistence,

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTempDir } from '../../test-support/create-temp-dir.ts';
 import { type Database, openDatabase } from '../open-database.ts';
 import { StorageError } from '../storage-error.ts';
-import { createTempDir } from '../test-support/create-temp-dir.ts';
 import { createSqliteTracker, type SqliteTracker } from './create-sqlite-tracker.ts';
 
 const SHA = 'a'.repeat(40);

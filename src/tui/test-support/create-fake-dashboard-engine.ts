@@ -1,11 +1,8 @@
 import { createStore } from 'zustand/vanilla';
 import type { EngineEvent, ReviewHistory, RevisionFile } from '../../domain/index.ts';
 import { isAgentRunActive } from '../../domain/index.ts';
-import {
-  createOutputChannel,
-  type OutputChannel,
-} from '../../engine/runtime-adapter/scripted/create-output-channel.ts';
 import type { EngineState } from '../../engine/state-store/index.ts';
+import { createOutputChannel, type OutputChannel } from '../../runtimes/scripted/create-output-channel.ts';
 import type { DashboardEngine } from '../dashboard-deps.ts';
 
 export interface FakeDashboardEngine extends DashboardEngine {

@@ -3,12 +3,9 @@ import { mkdir, mkdtemp, readdir, readFile, realpath, rm } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  createTempGitRepo,
-  type TempGitRepo,
-} from '../../../engine/runtime-adapter/worktree/create-temp-git-repo.ts';
 import type { runCommand } from '../../../process/run-command.ts';
-import { isProcessRunning } from '../../../process/test-support/is-process-running.ts';
+import { createTempGitRepo, type TempGitRepo } from '../../../test-support/create-temp-git-repo.ts';
+import { isProcessRunning } from '../../../test-support/is-process-running.ts';
 import { type RunLocalChecksParams, runLocalChecks } from './run-local-checks.ts';
 
 let repo: TempGitRepo;

@@ -1,0 +1,193 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { AgentRuntimeKind, FlotillaConfig } from '../config/index.ts';
+import { resolveFlotillaPaths } from '../config/index.ts';
+import type { AgentRole } from '../domain/index.ts';
+import { createEngine, type Engine } from '../engine/create-engine.ts';
+import type { RuntimeAdapter, RuntimeAdapterDeps } from '../engine/runtime-contract/runtime-contract.ts';
+import { buildBashValidatorRules } from '../guards/bash-validator/build-bash-validator-rules.ts';
+import { createBashValidatorHook } from '../guards/bash-validator/create-bash-validator-hook.ts';
+import type { Logger } from '../logging/logger.ts';
+import { createModelServer } from '../model-server/create-model-server.ts';
+import { createLocalProvider, type LocalProvider } from '../providers/local/create-local-provider.ts';
+import { reapLocalScratch } from '../providers/local/git/reap-local-scratch.ts';
+import { createClaudeAdapter } from '../runtimes/claude/create-claude-adapter.ts';
+import { createEngineStatePersistence, type EngineStatePersistence, openDatabase } from '../storage/index.ts';
+import { createWorktreeManager } from '../workspace/create-worktree-manager.ts';
+import { acquireRunLock } from './acquire-run-lock.ts';
+import { loadConfiguredScenario } from './load-configured-scenario.ts';
+import { reapOrphanProcesses } from './reap-orphan-processes.ts';
+
+export interface ControlPlaneOptions {
+  repoRoot: string;
+  config: FlotillaConfig;
+  logger: Logger;
+  /** Added to every agent's environment. */
+  extraEnv?: Readonly<Record<string, string>>;
+  /**
+   * A scripted model server already running (the demo's): every role runs against it, whatever
+   * `runtimes` says, and its runs are recorded as `scripted` (made-up costs).
+   */
+  scriptedModelServerUrl?: string;
+}
+
+export interface ControlPlane {
+  engine: Engine;
+  provider: LocalProvider;
+  persistence: EngineStatePersistence;
+  /** What crash recovery found at start: runs a killed process left open, worktrees it left behind. */
+  recovered: { interruptedRuns: number; reapedWorktrees: string[]; reapedProcesses: number };
+  /** Whether checks are running or pending for any open revision. */
+  checksPending(): boolean;
+  /**
+   * Stops the engine (runs cancelled, worktrees removed), cancels checks in flight, closes the provider and
+   * the database, and releases the repository's run lock.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * Everything `flotilla run` (and the demo) runs: the local provider on `.flotilla/flotilla.db`, durable run
+ * history and planned spec SHAs, the Claude adapter for each role, and the engine — after crash recovery
+ * (runs left `running` by a killed process are recorded as failed; their worktrees are reaped). One control
+ * plane per repository: a second one refuses to start (RunLockError) rather than "recover" the first.
+ */
+export async function createControlPlane(options: ControlPlaneOptions): Promise<ControlPlane> {
+  const paths = resolveFlotillaPaths(options.repoRoot);
+  const lock = acquireRunLock(paths.stateDir);
+  try {
+    const controlPlane = await startControlPlane(options, paths);
+    return {
+      ...controlPlane,
+      close: async () => {
+        try {
+          await controlPlane.close();
+        } finally {
+          lock.release();
+        }
+      },
+    };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+async function startControlPlane(
+  options: ControlPlaneOptions,
+  paths: ReturnType<typeof resolveFlotillaPaths>,
+): Promise<ControlPlane> {
+  const { repoRoot, config, logger } = options;
+  mkdirSync(paths.logsDir, { recursive: true });
+  // Roles whose runtime is `scripted` run the same Claude adapter against a scripted model server.
+  const configured = await loadConfiguredScenario(repoRoot, config);
+  if (configured.kind === 'invalid') throw new Error(configured.errors.join('\n'));
+  const scriptedServer = configured.kind === 'ok' ? await createModelServer(configured.scenario) : null;
+
+  const db = openDatabase(paths.dbPath);
+  const persistence = createEngineStatePersistence(db);
+  const interruptedRuns = persistence.recoverInterruptedRuns().length;
+  // Agents and checks a killed Flotilla left running would keep working in worktrees about to be removed.
+  const reapedProcesses = reapOrphanProcesses(paths).length;
+  // Under the run lock, so none of these belongs to a control plane still running.
+  const reapedAgentWorktrees = await createWorktreeManager({
+    repoRoot,
+    defaultBranch: config.defaultBranch,
+    logger,
+  }).reapStaleWorktrees();
+  const reapedScratch = await reapLocalScratch({ repoRoot, scratchDir: paths.tmpDir, logger });
+  const reapedWorktrees = [...reapedAgentWorktrees, ...reapedScratch.worktrees];
+
+  const provider = createLocalProvider({
+    repoRoot,
+    defaultBranch: config.defaultBranch,
+    specsDir: config.specsDir,
+    db,
+    checksCommand: config.checks.command,
+    checksTimeoutMs: config.checks.timeout * 1000,
+    logsDir: join(paths.logsDir, 'checks'),
+    logger,
+  });
+
+  const createAdapter = (
+    deps: RuntimeAdapterDeps,
+    extraEnv: Readonly<Record<string, string>> | undefined,
+    runtime: AgentRuntimeKind,
+  ): RuntimeAdapter =>
+    createClaudeAdapter(
+      {
+        repoRoot,
+        defaultBranch: config.defaultBranch,
+        contextPaths: config.contextPaths,
+        bashValidatorHook: createBashValidatorHook(buildBashValidatorRules(config.bashValidator)),
+        logger,
+        setupCommand: config.worktree.setupCommand,
+        stateDir: join(paths.stateDir, 'claude'),
+        models: Object.fromEntries(
+          Object.entries(config.models).filter(
+            (entry): entry is [AgentRole, string] => entry[1] !== undefined,
+          ),
+        ),
+        maxAgentDuration: config.maxAgentDuration,
+        logging: { agentSessions: config.logging.agentSessions, logsDir: paths.sessionsDir },
+        extraEnv,
+        readOnlyPaths: config.pathGuard.readOnlyPaths.map((path) => resolve(repoRoot, path)),
+        runtime,
+        validation: {
+          commands: config.validation.commands,
+          maxRounds: config.validation.maxRounds,
+          timeoutMs: config.validation.timeout * 1000,
+        },
+      },
+      deps,
+    );
+
+  const engine = createEngine({
+    provider,
+    logger,
+    initialState: persistence.loadInitialState(),
+    shutdownTimeout: config.shutdownTimeout,
+    pollIntervals: config.pollIntervals,
+    scheduler: config.scheduler,
+    maxReviewRounds: config.maxReviewRounds,
+    maxCheckRounds: config.maxCheckRounds,
+    createRuntimeAdapters: (deps) => {
+      const claude = createAdapter(deps, options.extraEnv, 'claude');
+      const scriptedUrl = options.scriptedModelServerUrl ?? scriptedServer?.url;
+      const scripted = scriptedUrl
+        ? createAdapter(
+            deps,
+            { ...options.extraEnv, ANTHROPIC_BASE_URL: scriptedUrl, ANTHROPIC_API_KEY: 'scripted' },
+            'scripted',
+          )
+        : claude;
+      const pick = (role: AgentRole) =>
+        config.runtimes[role] === 'scripted' || options.scriptedModelServerUrl !== undefined
+          ? scripted
+          : claude;
+      return { planner: pick('planner'), implementor: pick('implementor'), reviewer: pick('reviewer') };
+    },
+  });
+  engine.onEvent((event, state) => persistence.record(event, state));
+  // Checks a killed process left pending are run again.
+  void provider.runPendingChecks();
+
+  let closing: Promise<void> | null = null;
+  return {
+    engine,
+    provider,
+    persistence,
+    recovered: { interruptedRuns, reapedWorktrees, reapedProcesses },
+    checksPending: () =>
+      Object.values(engine.getState().revisions).some((revision) => revision.pipeline?.status === 'pending'),
+    close() {
+      closing ??= (async () => {
+        await engine.stop();
+        await scriptedServer?.close();
+        await provider.close();
+        db.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,149 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { loadConfig, resolveFlotillaPaths } from '../../config/index.ts';
+import { type AgentRun, isScriptedRun } from '../../domain/index.ts';
+import type { Logger } from '../../logging/logger.ts';
+import { createModelServer } from '../../model-server/create-model-server.ts';
+import { loadScenarioFile } from '../../model-server/load-scenario-file.ts';
+import { type ControlPlane, createControlPlane } from '../create-control-plane.ts';
+import { describeEvent } from '../progress/describe-event.ts';
+import { waitUntilIdle } from '../wait-until-idle.ts';
+import { createDemoRepository } from './create-demo-repository.ts';
+
+export interface DemoOptions {
+  keep: boolean;
+  /** Progress lines and the summary. */
+  print: (line: string) => void;
+  logger: Logger;
+  /** Seconds before the demo gives up (not when watched: the watcher decides when it ends). */
+  timeout?: number;
+  /**
+   * Hands the control plane (engine not started) to a watcher — the dashboard — instead of printing progress
+   * and waiting until idle; the demo ends when the watcher returns.
+   */
+  watch?: (controlPlane: ControlPlane, repoRoot: string) => Promise<void>;
+}
+
+export interface DemoOutcome {
+  ok: boolean;
+  repoRoot: string;
+  runs: AgentRun[];
+  approved: number;
+}
+
+const SCENARIO_PATH = join(import.meta.dirname, 'demo-scenario.json');
+
+/**
+ * The whole loop in a throwaway repository with the REAL Claude Agent SDK, answered by the scripted model
+ * server (no network, no API key): an approved spec is planned into two items (the second blocked by the
+ * first), each is implemented in a worktree with a test and committed, the reviewer asks for changes once,
+ * the item is reworked and approved, then the second item follows. Everything goes through the
+ * local provider (SQLite + real branches + `npm test` as the checks), like `flotilla run` in a real repo.
+ */
+export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
+  const { print, logger } = options;
+  const repo = await createDemoRepository();
+  print(`demo repository: ${repo.root}`);
+  const server = await createModelServer(await loadScenarioFile(SCENARIO_PATH));
+  print(`scripted model server: ${server.url}`);
+  const loaded = await loadConfig(repo.root);
+  if (!loaded.ok) throw new Error(`demo configuration is invalid: ${loaded.errors.join('; ')}`);
+  // The same wiring as `flotilla run`: the local provider (SQLite, revision branches, `npm test` as checks),
+  // run history, the Claude adapter — pointed at the scripted model server.
+  const controlPlane = await createControlPlane({
+    repoRoot: repo.root,
+    config: loaded.config,
+    logger,
+    extraEnv: repo.gitEnv,
+    scriptedModelServerUrl: server.url,
+  });
+  const { engine, provider } = controlPlane;
+  const logsDir = resolveFlotillaPaths(repo.root).logsDir;
+  const startedAt = Date.now();
+  if (!options.watch) {
+    engine.onEvent((event, state) => {
+      const line = describeEvent(event, state);
+      if (line) print(`  [${((Date.now() - startedAt) / 1000).toFixed(1).padStart(5)}s] ${line}`);
+    });
+  }
+
+  let timedOut = false;
+  const timer = setTimeout(
+    () => {
+      timedOut = true;
+    },
+    (options.timeout ?? 120) * 1000,
+  );
+  timer.unref();
+  try {
+    if (options.watch) {
+      clearTimeout(timer);
+      await options.watch(controlPlane, repo.root);
+    } else {
+      await engine.start();
+      await waitUntilIdle(controlPlane, () => timedOut);
+    }
+  } finally {
+    clearTimeout(timer);
+    await engine.stop();
+    await server.close();
+  }
+  try {
+    return await summarize();
+  } finally {
+    await controlPlane.close();
+  }
+
+  async function summarize(): Promise<DemoOutcome> {
+    const state = engine.getState();
+    const runs = Object.values(state.agentRuns).sort((a, b) => a.requestedAt - b.requestedAt);
+    const items = Object.values(state.workItems).sort((a, b) => Number(a.id) - Number(b.id));
+    print('');
+    print(`Summary (${((Date.now() - startedAt) / 1000).toFixed(1)}s)`);
+    print('  work items:');
+    for (const item of items) {
+      const revision = item.linkedRevision ? state.revisions[item.linkedRevision] : undefined;
+      const reviews = revision
+        ? provider.tracker.revisions
+            .listReviews(revision.id)
+            .map((review) => review.state)
+            .join(', ')
+        : '';
+      const checks = revision?.pipeline ? `checks ${revision.pipeline.status}` : 'checks unknown';
+      print(
+        `    #${item.id} ${item.status.padEnd(16)} ${item.title}${revision ? `  — revision ${revision.id} on branch ${revision.headRef} @ ${revision.headSHA.slice(0, 8)} (${checks}${reviews ? `; reviews: ${reviews}` : ''})` : ''}`,
+      );
+    }
+    print('  agent runs:');
+    for (const run of runs) {
+      const subject = run.role === 'planner' ? run.specPaths.join(', ') : `#${run.workItemID}`;
+      const duration = run.endedAt ? `${((run.endedAt - run.requestedAt) / 1000).toFixed(1)}s` : '—';
+      // The scripted model server makes costs up: marked, never summed.
+      const cost =
+        run.usage?.costUSD != null
+          ? `$${run.usage.costUSD.toFixed(4)}${isScriptedRun(run) ? ' (scripted)' : ''}`
+          : '';
+      print(
+        `    ${run.role.padEnd(11)} ${subject.padEnd(24)} ${run.status.padEnd(10)} ${duration.padStart(6)} ${cost}`,
+      );
+      if (run.logFilePath && options.keep) print(`      transcript: ${run.logFilePath}`);
+    }
+    const problems = server.report().problems;
+    if (problems.length > 0) print(`  model server: ${problems.join('; ')}`);
+    const approved = items.filter((item) => item.status === 'approved').length;
+    // Watched, the human may have merged, cancelled or re-dispatched: only errors make it a failure.
+    const ok = options.watch
+      ? state.errors.length === 0
+      : !timedOut && approved === items.length && items.length === 2 && state.errors.length === 0;
+    if (state.errors.length > 0) print(`  errors: ${state.errors.map((error) => error.message).join('; ')}`);
+    if (options.keep) {
+      print(
+        `\nThe repository is kept at ${repo.root} (revisions are on branches ${items.map((item) => `flotilla/${item.id}`).join(', ')}; agent worktrees were removed; transcripts and checks logs are in ${logsDir}).`,
+      );
+    } else {
+      await rm(repo.root, { recursive: true, force: true });
+      print('\nThe demo repository and its transcripts were removed (use --keep to inspect them).');
+    }
+    return { ok, repoRoot: repo.root, runs, approved };
+  }
+}

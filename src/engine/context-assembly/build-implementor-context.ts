@@ -1,0 +1,66 @@
+import type { ReviewHistory } from '../../domain/index.ts';
+import type { ChecksOutputTail, RevisionReader, WorkItemReader } from '../../providers/types.ts';
+import type { ImplementorStartParams } from '../runtime-contract/runtime-contract.ts';
+import type { EngineState } from '../state-store/engine-state.ts';
+import { buildRevisionSections } from './build-revision-sections.ts';
+import { buildWorkItemSection } from './build-work-item-section.ts';
+import { fetchContextData, resolveRevision, resolveWorkItem } from './fetch-context-data.ts';
+
+export interface ImplementorContextDeps {
+  getState: () => Pick<EngineState, 'workItems' | 'revisions'>;
+  workItemReader: Pick<WorkItemReader, 'getWorkItem' | 'getWorkItemBody'>;
+  revisionReader: Pick<RevisionReader, 'getRevision' | 'getRevisionFiles' | 'getChecksOutputTail'>;
+  getReviewHistory: (revisionID: string) => Promise<ReviewHistory>;
+}
+
+/** The failed checks' output when the provider keeps it; a log that cannot be read only loses the tail. */
+async function readChecksOutput(
+  revisionID: string,
+  reader: Pick<RevisionReader, 'getChecksOutputTail'>,
+): Promise<ChecksOutputTail | null> {
+  if (reader.getChecksOutputTail === undefined) return null;
+  try {
+    return await reader.getChecksOutputTail(revisionID);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The implementor's enriched prompt (seed 001 "Implementor Context"): the work item; when it has a linked
+ * revision (a resume), also the revision's files, CI failure (with the end of the checks output when the
+ * provider keeps it) and review history. Any failed fetch rejects.
+ */
+export async function buildImplementorContext(
+  params: Pick<ImplementorStartParams, 'workItemID'>,
+  deps: ImplementorContextDeps,
+): Promise<string> {
+  const state = deps.getState();
+  const workItem = await resolveWorkItem(params.workItemID, state, deps.workItemReader);
+  const body = await fetchContextData(`the body of work item #${workItem.id}`, () =>
+    deps.workItemReader.getWorkItemBody(workItem.id),
+  );
+  const workItemSection = buildWorkItemSection(workItem, body);
+  const revisionID = workItem.linkedRevision;
+  if (revisionID === null) return `${workItemSection}\n`;
+
+  const [revision, files, history] = await Promise.all([
+    resolveRevision(revisionID, state, deps.revisionReader),
+    fetchContextData(`the files of revision #${revisionID}`, () =>
+      deps.revisionReader.getRevisionFiles(revisionID),
+    ),
+    fetchContextData(`the review history of revision #${revisionID}`, () =>
+      deps.getReviewHistory(revisionID),
+    ),
+  ]);
+  const checksOutput =
+    revision.pipeline?.status === 'failure' ? await readChecksOutput(revisionID, deps.revisionReader) : null;
+  const revisionSections = buildRevisionSections({
+    revision,
+    files,
+    history,
+    includeFailedPipeline: true,
+    checksOutput,
+  });
+  return `${workItemSection}\n\n${revisionSections}\n`;
+}

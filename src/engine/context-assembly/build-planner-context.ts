@@ -1,0 +1,88 @@
+import type { PlannerStartParams } from '../runtime-contract/runtime-contract.ts';
+import type { EngineState } from '../state-store/engine-state.ts';
+import { fetchContextData } from './fetch-context-data.ts';
+import { withoutTrailingNewlines } from './markdown-text.ts';
+
+export interface PlannerContextDeps {
+  getState: () => Pick<EngineState, 'workItems' | 'lastPlannedSHAs'>;
+  /** Current content of a spec (path relative to the repository root), read from disk. */
+  readSpec: (filePath: string) => Promise<string>;
+  /** Content of a blob (`git show <blobSHA>`): the spec as it was last planned. */
+  readBlob: (blobSHA: string) => Promise<string>;
+  /** Unified diff from `before` to `after`, labelled with the spec's path; '' when they are equal. */
+  diffText: (filePath: string, before: string, after: string) => Promise<string>;
+  getWorkItemBody: (workItemID: string) => Promise<string>;
+}
+
+/** Work item bodies are fetched a few at a time: a large backlog must not burst the provider's API. */
+const BODY_FETCH_CONCURRENCY = 8;
+
+/**
+ * The planner's enriched prompt (seed 001 "Planner Context"): every spec in full, classified `added` (never
+ * planned) or `modified` (planned before, with a unified diff from the last planned blob), then every work
+ * item in the store with its status and body. Any failed read or fetch rejects.
+ */
+export async function buildPlannerContext(
+  params: Pick<PlannerStartParams, 'specPaths'>,
+  deps: PlannerContextDeps,
+): Promise<string> {
+  const state = deps.getState();
+  const specSections = await Promise.all(
+    params.specPaths.map(async (filePath) => {
+      const content = await fetchContextData(`spec ${filePath}`, () => deps.readSpec(filePath));
+      const lastPlannedSHA = state.lastPlannedSHAs[filePath];
+      if (lastPlannedSHA === undefined) return `### ${filePath} (added)\n${withoutTrailingNewlines(content)}`;
+      const previous = await fetchContextData(
+        `the last planned version (blob ${lastPlannedSHA}) of spec ${filePath}`,
+        () => deps.readBlob(lastPlannedSHA),
+      );
+      const diff = await fetchContextData(`the diff of spec ${filePath}`, () =>
+        deps.diffText(filePath, previous, content),
+      );
+      return [
+        `### ${filePath} (modified)\n${withoutTrailingNewlines(content)}`,
+        `#### Diff\n${withoutTrailingNewlines(diff) || '(no changes since the last planned version)'}`,
+      ].join('\n\n');
+    }),
+  );
+
+  const workItems = Object.values(state.workItems).sort((a, b) => compareIDs(a.id, b.id));
+  const bodies = await mapWithConcurrency(workItems, BODY_FETCH_CONCURRENCY, (workItem) =>
+    fetchContextData(`the body of work item #${workItem.id}`, () => deps.getWorkItemBody(workItem.id)),
+  );
+  const workItemSections = workItems.map(
+    (workItem, index) =>
+      `### WorkItem #${workItem.id} — ${workItem.title}\nStatus: ${workItem.status}\n\n${withoutTrailingNewlines(bodies[index] ?? '') || '(no description)'}`,
+  );
+
+  return [
+    '## Changed Specs',
+    ...(specSections.length > 0 ? specSections : ['(none)']),
+    '## Existing Work Items',
+    ...(workItemSections.length > 0 ? workItemSections : ['(none)']),
+  ]
+    .join('\n\n')
+    .concat('\n');
+}
+
+/** Numeric ids in numeric order (`#2` before `#10`), others by string. */
+function compareIDs(a: string, b: string): number {
+  return a.localeCompare(b, 'en', { numeric: true });
+}
+
+async function mapWithConcurrency<T, R>(
+  items: readonly T[],
+  limit: number,
+  map: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await map(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

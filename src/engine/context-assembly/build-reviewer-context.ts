@@ -1,0 +1,45 @@
+import type { ReviewHistory } from '../../domain/index.ts';
+import type { RevisionReader, WorkItemReader } from '../../providers/types.ts';
+import type { ReviewerStartParams } from '../runtime-contract/runtime-contract.ts';
+import type { EngineState } from '../state-store/engine-state.ts';
+import { buildRevisionSections } from './build-revision-sections.ts';
+import { buildWorkItemSection } from './build-work-item-section.ts';
+import { fetchContextData, resolveRevision, resolveWorkItem } from './fetch-context-data.ts';
+
+export interface ReviewerContextDeps {
+  getState: () => Pick<EngineState, 'workItems' | 'revisions'>;
+  workItemReader: Pick<WorkItemReader, 'getWorkItem' | 'getWorkItemBody'>;
+  revisionReader: Pick<RevisionReader, 'getRevision' | 'getRevisionFiles'>;
+  getReviewHistory: (revisionID: string) => Promise<ReviewHistory>;
+}
+
+/**
+ * The reviewer's enriched prompt (seed 001 "Reviewer Context"): the work item, the revision's files and
+ * its review history (sections omitted when empty). No CI section. Any failed fetch rejects.
+ */
+export async function buildReviewerContext(
+  params: Pick<ReviewerStartParams, 'workItemID' | 'revisionID'>,
+  deps: ReviewerContextDeps,
+): Promise<string> {
+  const state = deps.getState();
+  const { revisionID } = params;
+  const [workItemSection, revision, files, history] = await Promise.all([
+    resolveWorkItem(params.workItemID, state, deps.workItemReader).then(async (workItem) =>
+      buildWorkItemSection(
+        workItem,
+        await fetchContextData(`the body of work item #${workItem.id}`, () =>
+          deps.workItemReader.getWorkItemBody(workItem.id),
+        ),
+      ),
+    ),
+    resolveRevision(revisionID, state, deps.revisionReader),
+    fetchContextData(`the files of revision #${revisionID}`, () =>
+      deps.revisionReader.getRevisionFiles(revisionID),
+    ),
+    fetchContextData(`the review history of revision #${revisionID}`, () =>
+      deps.getReviewHistory(revisionID),
+    ),
+  ]);
+  const revisionSections = buildRevisionSections({ revision, files, history, includeFailedPipeline: false });
+  return `${workItemSection}\n\n${revisionSections}\n`;
+}

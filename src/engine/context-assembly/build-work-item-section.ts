@@ -1,0 +1,14 @@
+import type { WorkItem } from '../../domain/index.ts';
+import { withoutTrailingNewlines } from './markdown-text.ts';
+
+/** `## Work Item #<id> — <title>`, the body, then `### Status` (seed 001 implementor/reviewer formats). */
+export function buildWorkItemSection(
+  workItem: Pick<WorkItem, 'id' | 'title' | 'status'>,
+  body: string,
+): string {
+  return [
+    `## Work Item #${workItem.id} — ${workItem.title}`,
+    withoutTrailingNewlines(body) || '(no description)',
+    `### Status\n${workItem.status}`,
+  ].join('\n\n');
+}

@@ -1,0 +1,436 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  AbortError,
+  type HookCallback,
+  type HookJSONOutput,
+  query,
+  type SDKResultMessage,
+} from '@anthropic-ai/claude-agent-sdk';
+import type { AgentResult, AgentRole, AgentUsage } from '../../domain/index.ts';
+import { buildImplementorContext } from '../../engine/context-assembly/build-implementor-context.ts';
+import { buildPlannerContext } from '../../engine/context-assembly/build-planner-context.ts';
+import { buildReviewerContext } from '../../engine/context-assembly/build-reviewer-context.ts';
+import { createGitSpecSource } from '../../engine/context-assembly/create-git-spec-source.ts';
+import { buildOutputJsonSchema } from '../../engine/runtime-contract/agent-output-schemas.ts';
+import {
+  AgentRunFailure,
+  type AgentRunHandle,
+  type AgentStartParams,
+  type RuntimeAdapter,
+  type RuntimeAdapterConfig,
+  type RuntimeAdapterDeps,
+} from '../../engine/runtime-contract/runtime-contract.ts';
+import { buildAgentEnv } from '../../guards/agent-env/build-agent-env.ts';
+import type { BashValidatorHook } from '../../guards/bash-validator/create-bash-validator-hook.ts';
+import { createPathGuardHook, type PathGuardHook } from '../../guards/path-guard/index.ts';
+import type { Logger } from '../../logging/logger.ts';
+import type { SessionLog } from '../../session-log/create-session-log.ts';
+import { createSessionLogFactory } from '../../session-log/create-session-log-factory.ts';
+import { createOutputBroadcast } from '../../shared/create-output-broadcast.ts';
+import {
+  createWorktreeManager,
+  WORKTREES_DIR,
+  type Worktree,
+} from '../../workspace/create-worktree-manager.ts';
+import { extractPatch } from '../../workspace/extract-patch.ts';
+import { buildValidationEnv } from '../../workspace/validation/build-validation-env.ts';
+import {
+  buildValidationErrors,
+  type ValidationFailure,
+} from '../../workspace/validation/build-validation-errors.ts';
+import { buildValidationFixPrompt } from '../../workspace/validation/build-validation-fix-prompt.ts';
+import { runValidationCommands } from '../../workspace/validation/run-validation-commands.ts';
+import { assembleAgentResult, readUsage } from './assemble-agent-result.ts';
+import { classifyCredentialsFailure } from './classify-credentials-failure.ts';
+import { extractOutputText } from './extract-output-text.ts';
+import { loadAgentDefinition } from './load-agent-definition.ts';
+import { sumUsage } from './sum-usage.ts';
+
+export interface ClaudeAdapterConfig extends RuntimeAdapterConfig {
+  repoRoot: string;
+  /** Base branch for worktrees (e.g. 'main'). */
+  defaultBranch: string;
+  /** Files (relative to repoRoot) appended to every agent's prompt; callers default to ['.claude/CLAUDE.md']. */
+  contextPaths: string[];
+  bashValidatorHook: BashValidatorHook;
+  logger: Logger;
+  /** Setup command run in each implementor worktree; unset = detect from the lockfile; 'none' = no setup. */
+  setupCommand?: string | null;
+  /** Where per-run CLI config and temp directories go (e.g. `<repo>/.flotilla/claude`). */
+  stateDir: string;
+  /** Model per role, overriding the agent file. */
+  models?: Partial<Record<AgentRole, string>>;
+  /** The environment agents start from (default process.env), before secrets are removed. */
+  baseEnv?: Readonly<Record<string, string | undefined>>;
+  /** Added to every agent's environment (e.g. ANTHROPIC_BASE_URL of the scripted model server). */
+  extraEnv?: Readonly<Record<string, string>>;
+  /** Secret-looking variables agents may see anyway. */
+  passThroughEnv?: readonly string[];
+  /** Absolute paths agents' file tools may read besides their worktree (config `pathGuard.readOnlyPaths`). */
+  readOnlyPaths?: readonly string[];
+  /** Session transcript writer; default: session-log/ when `logging.agentSessions` is on. */
+  createSessionLog?: SessionLogFactory;
+  /**
+   * The name runs are recorded under (default `claude`); `scripted` when extraEnv points the CLI at the
+   * scripted model server, whose costs are made up.
+   */
+  runtime?: string;
+  /**
+   * In-session validation of the implementor's work (seed 003): after it reports `completed`, the commands run
+   * in its worktree; on failure the same SDK session is resumed with the errors, up to `maxRounds` times.
+   * Absent or no commands: no validation.
+   */
+  validation?: { commands: readonly string[]; maxRounds: number; timeoutMs: number };
+}
+
+/** Makes the transcript writer of one run (see session-log/create-session-log-factory.ts). */
+export type SessionLogFactory = (params: AgentStartParams) => SessionLog;
+
+interface TrackedSession {
+  abortController: AbortController;
+  /** Why the engine or the timer aborted it; absent while it runs on its own. */
+  abortReason: 'cancelled' | 'timeout' | null;
+}
+
+/**
+ * The implementor's scratch branch (and worktree path). It lives under `agent/` rather than on the run's
+ * branch itself: providers that keep revisions as local branches (the local provider's `flotilla/<id>`)
+ * must not see their branch reset to the default branch and deleted while a rework runs.
+ */
+export function buildAgentBranchName(branchName: string): string {
+  return `agent/${branchName}`;
+}
+
+/** How often a running validation command counts as activity for the engine's stall detection. */
+const VALIDATION_HEARTBEAT_MS = 10_000;
+
+/** Thrown out of the patch step when a validation command fails: the loop resumes the session instead. */
+class ValidationRoundFailed extends Error {
+  constructor(readonly failure: ValidationFailure) {
+    super(`validation failed: ${failure.command} ${failure.reason}`);
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The SDK hook around a narrowed guard: never throws, never returns nothing — it fails closed. */
+function toSdkHook(
+  hook: BashValidatorHook | PathGuardHook,
+  logger: Logger,
+  name = 'bash validator',
+): HookCallback {
+  return async (input): Promise<HookJSONOutput> => {
+    if (input.hook_event_name !== 'PreToolUse') return {};
+    try {
+      const verdict = await hook({
+        tool_name: input.tool_name,
+        tool_input: (input.tool_input ?? {}) as Record<string, unknown>,
+        cwd: input.cwd,
+      });
+      if (verdict && typeof verdict === 'object') return verdict;
+      return { decision: 'block', reason: `Blocked: the ${name} gave no verdict` };
+    } catch (error) {
+      logger.error(`${name} hook threw; blocking the tool call`, { error: messageOf(error) });
+      return { decision: 'block', reason: `Blocked: the ${name} failed (${messageOf(error)})` };
+    }
+  };
+}
+
+/**
+ * The RuntimeAdapter for Claude (seed 001): implementor worktrees, context assembly, inline agent
+ * definitions, structured output validated with Zod, the bash validator as a PreToolUse hook, live text
+ * output, duration timeout and cancel keyed by the engine's session ID (also the SDK session ID).
+ */
+export function createClaudeAdapter(config: ClaudeAdapterConfig, deps: RuntimeAdapterDeps): RuntimeAdapter {
+  const { logger } = config;
+  const sessions = new Map<string, TrackedSession>();
+  const worktrees = createWorktreeManager({
+    repoRoot: config.repoRoot,
+    defaultBranch: config.defaultBranch,
+    setupCommand: config.setupCommand,
+    logger,
+  });
+  const specSource = createGitSpecSource({ repoRoot: config.repoRoot });
+  const sdkHook = toSdkHook(config.bashValidatorHook, logger);
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const createSessionLog =
+    config.createSessionLog ??
+    (config.logging.agentSessions
+      ? createSessionLogFactory({ logsDir: config.logging.logsDir, enabled: true, logger })
+      : null);
+
+  function buildPrompt(params: AgentStartParams): Promise<string> {
+    switch (params.role) {
+      case 'planner':
+        return buildPlannerContext(params, {
+          getState: deps.getState,
+          readSpec: specSource.readSpec,
+          readBlob: specSource.readBlob,
+          diffText: specSource.diffText,
+          getWorkItemBody: (id) => deps.workItemReader.getWorkItemBody(id),
+        });
+      case 'implementor':
+        return buildImplementorContext(params, deps);
+      case 'reviewer':
+        return buildReviewerContext(params, deps);
+    }
+  }
+
+  async function startAgent(params: AgentStartParams): Promise<AgentRunHandle> {
+    const { sessionID, role } = params;
+    if (sessions.has(sessionID)) throw new Error(`session ${sessionID} is already running`);
+    let worktree: Worktree | null = null;
+    const runStateDir = join(config.stateDir, 'runs', sessionID);
+    const cleanUp = async () => {
+      if (worktree) await worktrees.remove(worktree.branchName);
+      await rm(runStateDir, { recursive: true, force: true }).catch(() => {});
+    };
+
+    let prompt: string;
+    let loaded: Awaited<ReturnType<typeof loadAgentDefinition>>;
+    try {
+      if (params.role === 'implementor')
+        worktree = await worktrees.create(buildAgentBranchName(params.branchName));
+      prompt = await buildPrompt(params);
+      loaded = await loadAgentDefinition({
+        repoRoot: config.repoRoot,
+        role,
+        contextPaths: config.contextPaths,
+        modelOverride: config.models?.[role],
+      });
+      await mkdir(runStateDir, { recursive: true });
+    } catch (error) {
+      await cleanUp();
+      throw error;
+    }
+
+    // File tools stay in the worktree (planner and reviewer: read the repository); see path-guard/.
+    const pathGuardHook = toSdkHook(
+      createPathGuardHook({
+        root: worktree?.path ?? config.repoRoot,
+        writable: role === 'implementor',
+        readOnlyPaths: [...(config.readOnlyPaths ?? []), runStateDir],
+        deniedPaths: [
+          join(config.repoRoot, WORKTREES_DIR),
+          join(config.repoRoot, '.flotilla'),
+          config.stateDir,
+          config.logging.logsDir,
+        ],
+      }),
+      logger,
+      'path guard',
+    );
+    const tracked: TrackedSession = { abortController: new AbortController(), abortReason: null };
+    sessions.set(sessionID, tracked);
+    const output = createOutputBroadcast();
+    const activityListeners = new Set<() => void>();
+    const sessionLog = createSessionLog?.(params) ?? null;
+    let resultMessage: SDKResultMessage | undefined;
+    let usage: AgentUsage | null = null;
+    let markStarted!: () => void;
+    const started = new Promise<void>((resolve) => {
+      markStarted = resolve;
+    });
+
+    const abortFailure = (reason: 'cancelled' | 'timeout') =>
+      new AgentRunFailure(
+        reason,
+        reason === 'timeout'
+          ? `the ${role} session exceeded maxAgentDuration (${config.maxAgentDuration}s)`
+          : `the ${role} session was cancelled`,
+      );
+
+    const timeout = setTimeout(() => {
+      tracked.abortReason ??= 'timeout';
+      tracked.abortController.abort('timeout');
+    }, config.maxAgentDuration * 1000);
+    timeout.unref();
+
+    const agentEnv = buildAgentEnv({
+      baseEnv: config.baseEnv ?? process.env,
+      runStateDir,
+      isRoot,
+      passThrough: config.passThroughEnv,
+      extra: config.extraEnv,
+    });
+    const validation =
+      worktree !== null && config.validation !== undefined && config.validation.commands.length > 0
+        ? config.validation
+        : null;
+    // Round 0 starts the session under the engine's id; fix rounds resume it (the CLI reloads the
+    // conversation from its per-run config dir, so the session must be persisted there while validating).
+    const startSession = (text: string, resume: boolean) =>
+      query({
+        prompt: text,
+        options: {
+          agent: role,
+          agents: { [role]: loaded.definition },
+          ...(loaded.maxTurns !== undefined && { maxTurns: loaded.maxTurns }),
+          cwd: worktree?.path ?? config.repoRoot,
+          outputFormat: { type: 'json_schema', schema: buildOutputJsonSchema(role) },
+          settingSources: [],
+          hooks: {
+            PreToolUse: [
+              { matcher: 'Bash', hooks: [sdkHook], onFailure: 'block' },
+              // No matcher: every tool passes the guard, which checks the file tools and allows the rest.
+              { hooks: [pathGuardHook], onFailure: 'block' },
+            ],
+          },
+          permissionMode: 'bypassPermissions',
+          allowDangerouslySkipPermissions: true,
+          abortController: tracked.abortController,
+          ...(resume ? { resume: sessionID } : { sessionId: sessionID }),
+          persistSession: validation !== null,
+          env: agentEnv,
+          stderr: (data) => logger.debug('claude stderr', { sessionID, data: data.slice(0, 2000) }),
+        },
+      });
+
+    /** One session (round): its messages go to the stream and transcript; its usage adds to the run's. */
+    const consume = async (session: ReturnType<typeof query>): Promise<unknown> => {
+      resultMessage = undefined;
+      try {
+        for await (const message of session) {
+          markStarted();
+          sessionLog?.record(message);
+          if (message.type === 'result') {
+            resultMessage = message;
+            usage = sumUsage(usage, readUsage(message));
+          }
+          for (const text of extractOutputText(message)) output.push(text);
+          if (message.type === 'assistant' || message.type === 'user') {
+            for (const listener of activityListeners) listener();
+          }
+        }
+        return null;
+      } catch (error) {
+        // Error results are yielded first and then thrown; keep the result already received.
+        return error;
+      } finally {
+        markStarted();
+      }
+    };
+
+    /** A line of Flotilla's own in the live stream and the transcript. */
+    const announce = (line: string) => {
+      output.push(`${line}\n`);
+      sessionLog?.note(line);
+      for (const listener of activityListeners) listener();
+    };
+
+    /** Runs the validation commands; a failure is thrown so the loop can resume the session. */
+    const validate = async (round: number): Promise<void> => {
+      if (validation === null || worktree === null) return;
+      announce(`validation round ${round + 1}: running ${validation.commands.length} command(s)`);
+      // A quiet test suite is still work: keep the engine's stall detection from cancelling the run.
+      const heartbeat = setInterval(() => {
+        for (const listener of activityListeners) listener();
+      }, VALIDATION_HEARTBEAT_MS);
+      try {
+        const verdict = await runValidationCommands({
+          commands: validation.commands,
+          cwd: worktree.path,
+          timeoutMs: validation.timeoutMs,
+          env: buildValidationEnv(agentEnv),
+          signal: tracked.abortController.signal,
+          onProgress: announce,
+        });
+        if (!verdict.passed) throw new ValidationRoundFailed(verdict.failure);
+      } finally {
+        clearInterval(heartbeat);
+      }
+    };
+
+    const result: Promise<AgentResult> = (async () => {
+      let outcome: 'completed' | 'failed' | 'cancelled' | 'timed-out' = 'failed';
+      try {
+        for (let round = 0, nextPrompt = prompt; ; round += 1) {
+          const failure = await consume(startSession(nextPrompt, round > 0));
+          if (tracked.abortReason) throw abortFailure(tracked.abortReason);
+          if (failure && !resultMessage) {
+            throw new AgentRunFailure('error', `the ${role} session failed: ${messageOf(failure)}`, {
+              cause: failure,
+            });
+          }
+          try {
+            const assembled = await assembleAgentResult({
+              role,
+              result: resultMessage,
+              extractPatch: async () => {
+                await validate(round);
+                return worktree
+                  ? extractPatch({ worktreePath: worktree.path, baseCommit: worktree.baseCommit })
+                  : '';
+              },
+            });
+            outcome = 'completed';
+            return assembled;
+          } catch (error) {
+            if (!(error instanceof ValidationRoundFailed) || tracked.abortReason) throw error;
+            const maxRounds = validation?.maxRounds ?? 0;
+            if (round >= maxRounds) {
+              throw new AgentRunFailure(
+                'validation',
+                `validation still fails after ${maxRounds} fix round${maxRounds === 1 ? '' : 's'}: ` +
+                  `${error.failure.command} ${error.failure.reason}\n\n${buildValidationErrors(error.failure)}`,
+              );
+            }
+            nextPrompt = buildValidationFixPrompt(buildValidationErrors(error.failure));
+            announce(`fix round ${round + 1} of ${maxRounds}: resuming the session with the errors`);
+            sessionLog?.record({ type: 'user', message: { role: 'user', content: nextPrompt } });
+          }
+        }
+      } catch (error) {
+        // A cancel or timeout during a round or a validation command ends the run as that, whatever threw.
+        const failure = tracked.abortReason
+          ? abortFailure(tracked.abortReason)
+          : error instanceof AgentRunFailure
+            ? error
+            : error instanceof AbortError
+              ? new AgentRunFailure('cancelled', messageOf(error))
+              : new AgentRunFailure('error', messageOf(error), { cause: error });
+        if (failure.reason === 'timeout') outcome = 'timed-out';
+        else if (failure.reason === 'cancelled') outcome = 'cancelled';
+        // "Not logged in" and the like: say which variable to set instead of the CLI's own words.
+        const credentials =
+          failure.reason === 'error' ? classifyCredentialsFailure(role, messageOf(error)) : null;
+        if (credentials !== null) throw new AgentRunFailure('error', credentials, { cause: error });
+        throw failure;
+      } finally {
+        clearTimeout(timeout);
+        sessions.delete(sessionID);
+        output.end();
+        await sessionLog?.finish(outcome).catch(() => {});
+        await cleanUp();
+      }
+    })();
+    // The engine attaches its own handler; this one only keeps an early rejection from going unobserved.
+    result.catch(() => {});
+
+    await started;
+    return {
+      output: output.subscribe(),
+      result,
+      logFilePath: sessionLog?.filePath ?? null,
+      usage: () => usage,
+      onActivity(listener) {
+        activityListeners.add(listener);
+        return () => activityListeners.delete(listener);
+      },
+    };
+  }
+
+  return {
+    runtime: config.runtime ?? 'claude',
+    startAgent,
+    cancelAgent(sessionID) {
+      const tracked = sessions.get(sessionID);
+      if (!tracked) return;
+      tracked.abortReason ??= 'cancelled';
+      tracked.abortController.abort('cancelled');
+    },
+  };
+}

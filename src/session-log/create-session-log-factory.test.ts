@@ -1,0 +1,57 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
+import { createRecordingLogger } from '../logging/logger.ts';
+import type { SessionLogFactory } from '../runtimes/claude/create-claude-adapter.ts';
+import { createSessionLogFactory } from './create-session-log-factory.ts';
+
+describe('createSessionLogFactory', () => {
+  let logsDir: string;
+  beforeEach(async () => {
+    logsDir = await mkdtemp(join(tmpdir(), 'flotilla-log-factory-'));
+  });
+  afterEach(async () => {
+    await rm(logsDir, { recursive: true, force: true });
+  });
+
+  const factory = () =>
+    createSessionLogFactory({
+      logsDir,
+      enabled: true,
+      logger: createRecordingLogger(),
+      clock: { now: () => 1000 },
+    });
+
+  it("fits the Claude adapter's createSessionLog option", () => {
+    expectTypeOf(factory()).toExtend<SessionLogFactory>();
+  });
+
+  it('describes each role from its start params', async () => {
+    const make = factory();
+    const planner = make({ role: 'planner', sessionID: 'p0000000-1', specPaths: ['a.md', 'b.md'] });
+    const implementor = make({
+      role: 'implementor',
+      sessionID: 'i0000000-1',
+      workItemID: '5',
+      branchName: 'flotilla/5',
+    });
+    const reviewer = make({ role: 'reviewer', sessionID: 'r0000000-1', workItemID: '5', revisionID: '9' });
+    await Promise.all([planner, implementor, reviewer].map((log) => log.finish('completed')));
+    expect(planner.filePath).toBe(join(logsDir, '1000-planner-p0000000.log'));
+    expect(implementor.filePath).toBe(join(logsDir, '1000-implementor-5-i0000000.log'));
+    expect(reviewer.filePath).toBe(join(logsDir, '1000-reviewer-5-r0000000.log'));
+    expect(await readFile(planner.filePath ?? '', 'utf8')).toContain(
+      'Session ID: p0000000-1\nSpec Paths: a.md, b.md\n',
+    );
+    expect(await readFile(implementor.filePath ?? '', 'utf8')).toContain(
+      'Type: implementor\nSession ID: i0000000-1\nIssue: #5\n',
+    );
+    expect(await readFile(reviewer.filePath ?? '', 'utf8')).toContain('Issue: #5\nRevision: #9\n');
+  });
+
+  it('returns logs without a file when logging is disabled', () => {
+    const make = createSessionLogFactory({ logsDir, enabled: false, logger: createRecordingLogger() });
+    expect(make({ role: 'planner', sessionID: 'x', specPaths: [] }).filePath).toBeNull();
+  });
+});

@@ -1,0 +1,42 @@
+import type { AgentStartParams } from '../engine/runtime-contract/runtime-contract.ts';
+import type { Logger } from '../logging/logger.ts';
+import { createSessionLog, type SessionLog, type SessionLogContext } from './create-session-log.ts';
+import { createSecretRedactor } from './redact-secrets.ts';
+
+export interface SessionLogFactoryOptions {
+  logsDir: string;
+  enabled: boolean;
+  logger: Logger;
+  clock?: { now(): number };
+  /** Default: redacts secret env values of this process (the redactor is built once, here). */
+  redact?: (text: string) => string;
+}
+
+/** One transcript per run, described by the run's start params (the adapter's `createSessionLog`). */
+export function createSessionLogFactory(
+  options: SessionLogFactoryOptions,
+): (params: AgentStartParams) => SessionLog {
+  const redact = options.redact ?? createSecretRedactor();
+  return (params) =>
+    createSessionLog({
+      logsDir: options.logsDir,
+      enabled: options.enabled,
+      sessionID: params.sessionID,
+      role: params.role,
+      context: sessionLogContextOf(params),
+      logger: options.logger,
+      redact,
+      ...(options.clock !== undefined && { clock: options.clock }),
+    });
+}
+
+export function sessionLogContextOf(params: AgentStartParams): SessionLogContext {
+  switch (params.role) {
+    case 'planner':
+      return { specPaths: params.specPaths };
+    case 'implementor':
+      return { workItemID: params.workItemID };
+    case 'reviewer':
+      return { workItemID: params.workItemID, revisionID: params.revisionID };
+  }
+}

@@ -1,0 +1,286 @@
+import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createRecordingLogger } from '../logging/logger.ts';
+import { createTempGitRepo, type TempGitRepo } from '../test-support/create-temp-git-repo.ts';
+import { createWorktreeManager, type WorktreeManagerOptions } from './create-worktree-manager.ts';
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+describe('createWorktreeManager', () => {
+  let repo: TempGitRepo;
+  let baseCommit: string;
+  const cleanups: Array<() => Promise<void>> = [];
+
+  beforeEach(async () => {
+    repo = await createTempGitRepo();
+    baseCommit = await repo.commit('base', { 'README.md': '# Project\n', 'src/index.ts': 'export {};\n' });
+  });
+  afterEach(async () => {
+    await repo.cleanup();
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+  });
+
+  const manager = (overrides: Partial<WorktreeManagerOptions> = {}) => {
+    const logger = createRecordingLogger();
+    const worktrees = createWorktreeManager({
+      repoRoot: repo.root,
+      defaultBranch: 'main',
+      setupCommand: 'none',
+      logger,
+      ...overrides,
+    });
+    return { worktrees, logger };
+  };
+  const listedPaths = async () =>
+    (await repo.git(['worktree', 'list', '--porcelain']))
+      .split('\n')
+      .filter((line) => line.startsWith('worktree '))
+      .map((line) => line.slice('worktree '.length));
+  const branches = async () => (await repo.git(['branch', '--format=%(refname:short)'])).trim().split('\n');
+
+  it('creates .worktrees/<branch> on a fresh branch from the default branch and records the base commit', async () => {
+    const { worktrees } = manager();
+    const worktree = await worktrees.create('flotilla/12');
+    expect(worktree).toEqual({
+      branchName: 'flotilla/12',
+      path: join(repo.root, '.worktrees', 'flotilla/12'),
+      baseCommit,
+    });
+    expect(await readFile(join(worktree.path, 'README.md'), 'utf8')).toBe('# Project\n');
+    expect((await repo.git(['rev-parse', '--abbrev-ref', 'HEAD'], worktree.path)).trim()).toBe('flotilla/12');
+    expect(await listedPaths()).toContain(worktree.path);
+  });
+
+  it('records the commit the worktree started at, even when the default branch moves later', async () => {
+    const { worktrees } = manager();
+    const worktree = await worktrees.create('flotilla/1');
+    const moved = await repo.commit('later', { 'LATER.md': 'later\n' });
+    expect(moved).not.toBe(baseCommit);
+    expect(worktree.baseCommit).toBe(baseCommit);
+  });
+
+  it('Given a local branch already exists at <branchName>, when the worktree is created with -B, then the branch is force-reset to defaultBranch and the worktree starts clean', async () => {
+    await repo.git(['checkout', '--quiet', '-b', 'flotilla/3']);
+    const oldTip = await repo.commit('old attempt', { 'old.txt': 'old\n' });
+    await repo.git(['checkout', '--quiet', 'main']);
+    const { worktrees } = manager();
+    const worktree = await worktrees.create('flotilla/3');
+    expect((await repo.git(['rev-parse', 'flotilla/3'])).trim()).toBe(baseCommit);
+    expect(oldTip).not.toBe(baseCommit);
+    expect(await exists(join(worktree.path, 'old.txt'))).toBe(false);
+    expect(await repo.git(['status', '--porcelain'], worktree.path)).toBe('');
+  });
+
+  it('Given a stale worktree exists at the target path from a previous interrupted run, when an Implementor session starts, then the stale worktree is removed before creating the new one', async () => {
+    const stalePath = join(repo.root, '.worktrees', 'flotilla/4');
+    await repo.git(['worktree', 'add', '--quiet', stalePath, '-b', 'flotilla/4', 'main']);
+    await repo.commit('half-done work', { 'half.txt': 'half\n' }, stalePath);
+    await writeFile(join(stalePath, 'dirty.txt'), 'uncommitted\n');
+    const { worktrees, logger } = manager();
+    const worktree = await worktrees.create('flotilla/4');
+    expect(worktree.path).toBe(stalePath);
+    expect(worktree.baseCommit).toBe(baseCommit);
+    expect(await exists(join(stalePath, 'dirty.txt'))).toBe(false);
+    expect(await exists(join(stalePath, 'half.txt'))).toBe(false);
+    expect(logger.records.some((record) => record.message === 'Removing stale worktree')).toBe(true);
+  });
+
+  it('removes a leftover directory at the path that git no longer knows as a worktree', async () => {
+    const leftover = join(repo.root, '.worktrees', 'flotilla/5');
+    await mkdir(leftover, { recursive: true });
+    await writeFile(join(leftover, 'junk.txt'), 'junk');
+    const { worktrees } = manager();
+    const worktree = await worktrees.create('flotilla/5');
+    expect(await exists(join(worktree.path, 'junk.txt'))).toBe(false);
+    expect(await exists(join(worktree.path, 'README.md'))).toBe(true);
+  });
+
+  it('rejects with the underlying error when the stale worktree cannot be removed, and creates nothing', async () => {
+    const stalePath = join(repo.root, '.worktrees', 'flotilla/6');
+    await repo.git(['worktree', 'add', '--quiet', stalePath, '-b', 'flotilla/6', 'main']);
+    await writeFile(join(stalePath, 'marker.txt'), 'still here');
+    // A locked worktree resists `git worktree remove --force` (it takes --force twice).
+    await repo.git(['worktree', 'lock', '--reason', 'in use', stalePath]);
+    const { worktrees } = manager();
+    await expect(worktrees.create('flotilla/6')).rejects.toThrow(
+      new RegExp(`Could not remove the stale worktree at ${stalePath}: .*locked`, 's'),
+    );
+    expect(await readFile(join(stalePath, 'marker.txt'), 'utf8')).toBe('still here');
+  });
+
+  it('runs the setup command in the new worktree through a shell', async () => {
+    const { worktrees } = manager({ setupCommand: 'pwd > setup-ran.txt && echo "$0" >> setup-ran.txt' });
+    const worktree = await worktrees.create('flotilla/7');
+    const [cwd, shell] = (await readFile(join(worktree.path, 'setup-ran.txt'), 'utf8')).trim().split('\n');
+    expect(cwd).toBe(worktree.path);
+    expect(shell).toBe('sh');
+  });
+
+  it('Given startAgent is called with ImplementorStartParams, when worktree setup fails (yarn install error), then the promise rejects, the worktree is removed, and no agent session is created', async () => {
+    const { worktrees } = manager({
+      setupCommand: 'echo "resolving packages"; echo "error: no such package" >&2; exit 7',
+    });
+    const error = await worktrees.create('flotilla/8').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    const message = (error as Error).message;
+    expect(message).toContain('Worktree setup command');
+    expect(message).toContain('exit code 7');
+    expect(message).toContain('error: no such package');
+    expect(message).toContain('resolving packages');
+    expect(await exists(join(repo.root, '.worktrees', 'flotilla/8'))).toBe(false);
+    expect(await listedPaths()).toEqual([
+      await repo.git(['rev-parse', '--show-toplevel']).then((s) => s.trim()),
+    ]);
+    expect(await branches()).toEqual(['main']);
+  });
+
+  it('fails a setup command that runs past its timeout and removes the worktree', async () => {
+    const { worktrees } = manager({ setupCommand: 'echo waiting; sleep 30', setupTimeoutMs: 300 });
+    await expect(worktrees.create('flotilla/9')).rejects.toThrow(/timed out after 300 ms/);
+    expect(await exists(join(repo.root, '.worktrees', 'flotilla/9'))).toBe(false);
+    expect(await branches()).toEqual(['main']);
+  });
+
+  it('detects the setup command from the lockfile when none is configured', async () => {
+    await repo.commit('lockfile', { 'package-lock.json': '{}\n' });
+    const fakeBin = await mkdtemp(join(tmpdir(), 'flotilla-bin-'));
+    cleanups.push(() => rm(fakeBin, { recursive: true, force: true }));
+    await writeFile(join(fakeBin, 'npm'), '#!/bin/sh\necho "npm $*" > npm-ran.txt\n');
+    await chmod(join(fakeBin, 'npm'), 0o755);
+    const { worktrees } = manager({
+      setupCommand: undefined,
+      setupEnv: { ...process.env, PATH: `${fakeBin}:${process.env.PATH ?? ''}` },
+    });
+    const worktree = await worktrees.create('flotilla/10');
+    expect(await readFile(join(worktree.path, 'npm-ran.txt'), 'utf8')).toBe('npm ci\n');
+  });
+
+  it('runs no setup when none is configured and there is no lockfile', async () => {
+    const { worktrees, logger } = manager({ setupCommand: undefined });
+    await worktrees.create('flotilla/11');
+    expect(logger.records.some((record) => record.message === 'Running worktree setup command')).toBe(false);
+  });
+
+  it.each(['../escape', 'a..b', '-x', '', 'has space', '.'])(
+    'rejects the invalid branch name %j',
+    async (name) => {
+      const { worktrees } = manager();
+      await expect(worktrees.create(name)).rejects.toThrow(/Invalid branch name/);
+      expect(await exists(join(repo.root, 'escape'))).toBe(false);
+    },
+  );
+
+  it('rejects naming the default branch when it does not exist, leaving nothing behind', async () => {
+    const { worktrees } = manager({ defaultBranch: 'trunk' });
+    await expect(worktrees.create('flotilla/13')).rejects.toThrow(
+      /Could not create the worktree for flotilla\/13 from trunk/,
+    );
+    expect(await exists(join(repo.root, '.worktrees', 'flotilla/13'))).toBe(false);
+  });
+
+  it('creates worktrees concurrently without tripping over git locks', async () => {
+    const { worktrees } = manager();
+    const created = await Promise.all(['a', 'b', 'c', 'd'].map((id) => worktrees.create(`flotilla/${id}`)));
+    expect(created.map((worktree) => worktree.baseCommit)).toEqual([
+      baseCommit,
+      baseCommit,
+      baseCommit,
+      baseCommit,
+    ]);
+  });
+
+  it('Given an Implementor session completes (success or failure), when cleanup runs, then both the worktree and the local branch are removed', async () => {
+    const { worktrees } = manager();
+    const worktree = await worktrees.create('flotilla/14');
+    await repo.commit('agent work', { 'work.txt': 'work\n' }, worktree.path);
+    await writeFile(join(worktree.path, 'untracked.txt'), 'x');
+    await worktrees.remove('flotilla/14');
+    expect(await exists(worktree.path)).toBe(false);
+    expect(await listedPaths()).not.toContain(worktree.path);
+    expect(await branches()).toEqual(['main']);
+  });
+
+  it('removes the empty directories a nested worktree path needed, and .worktrees itself when it made it', async () => {
+    const { worktrees } = manager();
+    await worktrees.create('agent/flotilla/7');
+    const sibling = await worktrees.create('agent/flotilla/8');
+    await worktrees.remove('agent/flotilla/7');
+    // Still in use by the sibling: kept.
+    expect(await exists(join(repo.root, '.worktrees/agent/flotilla'))).toBe(true);
+    await worktrees.remove('agent/flotilla/8');
+    expect(await exists(sibling.path)).toBe(false);
+    expect(await exists(join(repo.root, '.worktrees'))).toBe(false);
+  });
+
+  it('keeps a .worktrees it did not create, and whatever else is in it, when removing its parents', async () => {
+    await mkdir(join(repo.root, '.worktrees/mine'), { recursive: true });
+    await writeFile(join(repo.root, '.worktrees/mine/notes.txt'), 'mine\n');
+    await mkdir(join(repo.root, '.worktrees/empty-of-mine'));
+    const { worktrees } = manager();
+    await worktrees.create('agent/flotilla/9');
+    await worktrees.remove('agent/flotilla/9');
+    expect(await exists(join(repo.root, '.worktrees/agent'))).toBe(false);
+    expect(await readFile(join(repo.root, '.worktrees/mine/notes.txt'), 'utf8')).toBe('mine\n');
+    expect(await exists(join(repo.root, '.worktrees/empty-of-mine'))).toBe(true);
+  });
+
+  it('removes idempotently and quietly when there is nothing to remove', async () => {
+    const { worktrees, logger } = manager();
+    await worktrees.create('flotilla/15');
+    await worktrees.remove('flotilla/15');
+    await worktrees.remove('flotilla/15');
+    await worktrees.remove('never-created');
+    expect(logger.records.filter((record) => record.level === 'warn')).toEqual([]);
+  });
+
+  it('never throws from remove, it logs instead', async () => {
+    const logger = createRecordingLogger();
+    const worktrees = createWorktreeManager({
+      repoRoot: join(tmpdir(), 'flotilla-no-such-repo'),
+      defaultBranch: 'main',
+      setupCommand: 'none',
+      logger,
+    });
+    await expect(worktrees.remove('flotilla/16')).resolves.toBeUndefined();
+    expect(logger.records.some((record) => record.level === 'warn')).toBe(true);
+  });
+
+  it('reaps every worktree under .worktrees (with its branch) and prunes, leaving other worktrees alone', async () => {
+    const { worktrees } = manager();
+    const first = await worktrees.create('flotilla/20');
+    const second = await worktrees.create('flotilla/21');
+    await writeFile(join(second.path, 'dirty.txt'), 'x');
+    const outside = await mkdtemp(join(tmpdir(), 'flotilla-outside-'));
+    cleanups.push(() => rm(outside, { recursive: true, force: true }));
+    const outsidePath = join(outside, 'wt');
+    await repo.git(['worktree', 'add', '--quiet', outsidePath, '-b', 'mine', 'main']);
+    // A worktree whose directory vanished is only a stale record: prune drops it.
+    const vanished = join(outside, 'vanished');
+    await repo.git(['worktree', 'add', '--quiet', vanished, '-b', 'vanished', 'main']);
+    await rm(vanished, { recursive: true, force: true });
+
+    const nested = await worktrees.create('agent/flotilla/22');
+
+    // A new process (after a kill) reaps: it did not make .worktrees, so that stays.
+    const reaped = await manager().worktrees.reapStaleWorktrees();
+
+    expect(reaped.sort()).toEqual([first.path, second.path, nested.path].sort());
+    expect(await exists(join(repo.root, '.worktrees/agent'))).toBe(false);
+    expect(await exists(join(repo.root, '.worktrees/flotilla'))).toBe(false);
+    expect(await exists(join(repo.root, '.worktrees'))).toBe(true);
+    expect(await exists(first.path)).toBe(false);
+    expect(await exists(second.path)).toBe(false);
+    const remaining = await listedPaths();
+    expect(remaining).toContain(outsidePath);
+    expect(remaining).not.toContain(vanished);
+    expect(remaining).toHaveLength(2);
+    expect((await branches()).sort()).toEqual(['main', 'mine', 'vanished']);
+  });
+});

@@ -1,0 +1,334 @@
+import { realpath, rm, rmdir, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { Logger } from '../logging/logger.ts';
+import { CommandError, outputTail, runCommand, runGit } from '../process/run-command.ts';
+import { resolveSetupCommand } from './resolve-setup-command.ts';
+
+export interface WorktreeManagerOptions {
+  /** Absolute path of the repository's main working tree. */
+  repoRoot: string;
+  /** Branch (or any commit-ish) new worktrees start from. */
+  defaultBranch: string;
+  /**
+   * Shell command line run in each new worktree (through `sh -c`). Unset: detected from the lockfile;
+   * `none`: no setup.
+   */
+  setupCommand?: string | null;
+  logger: Logger;
+  /** Default: 10 minutes. */
+  setupTimeoutMs?: number;
+  /** Environment for the setup command. Default: the parent's. */
+  setupEnv?: NodeJS.ProcessEnv;
+}
+
+export interface Worktree {
+  branchName: string;
+  /** Absolute path: `<repoRoot>/.worktrees/<branchName>`. */
+  path: string;
+  /** The commit the worktree was created at; patches are taken against it, not the (moving) branch. */
+  baseCommit: string;
+}
+
+export interface WorktreeManager {
+  /** Where the worktree for a branch lives. */
+  pathFor(branchName: string): string;
+  /**
+   * Creates a clean worktree on a fresh branch from the default branch (a stale worktree at the path is
+   * removed first) and runs the setup command in it. Rejects — leaving nothing behind — when any step fails.
+   */
+  create(branchName: string): Promise<Worktree>;
+  /**
+   * Removes the worktree and deletes the local branch, then the directories left empty between it and
+   * `.worktrees/` (e.g. `.worktrees/agent/flotilla/`), and `.worktrees/` itself when empty and this manager
+   * created it. Idempotent; never throws (problems are logged).
+   */
+  remove(branchName: string): Promise<void>;
+  /**
+   * Crash recovery: removes every git worktree under `.worktrees/` (and its branch) and the directories left
+   * empty below `.worktrees/`, then prunes stale worktree records. `.worktrees/` itself stays: a previous
+   * process made it, or the user did, and that cannot be told apart. Call only while no run is active.
+   * Returns the removed worktree paths.
+   */
+  reapStaleWorktrees(): Promise<string[]>;
+}
+
+export const WORKTREES_DIR = '.worktrees';
+
+const DEFAULT_SETUP_TIMEOUT_MS = 10 * 60_000;
+const GIT_TIMEOUT_MS = 5 * 60_000;
+
+interface ListedWorktree {
+  path: string;
+  branch: string | null;
+}
+
+export function createWorktreeManager(options: WorktreeManagerOptions): WorktreeManager {
+  const { repoRoot, defaultBranch, logger } = options;
+  const setupTimeoutMs = options.setupTimeoutMs ?? DEFAULT_SETUP_TIMEOUT_MS;
+  const worktreesDir = join(repoRoot, WORKTREES_DIR);
+  // git mutations of one repository are serialised: concurrent `worktree add/remove` race on git's locks.
+  let gitQueue: Promise<unknown> = Promise.resolve();
+  const exclusive = <T>(operation: () => Promise<T>): Promise<T> => {
+    const next = gitQueue.then(operation, operation);
+    gitQueue = next.catch(() => {});
+    return next;
+  };
+  const git = (args: string[], cwd = repoRoot) => runGit(args, { cwd, timeoutMs: GIT_TIMEOUT_MS });
+  /** `.worktrees/` did not exist before this manager's first worktree: it is ours to remove once empty. */
+  let createdWorktreesDir = false;
+
+  function pathFor(branchName: string): string {
+    return join(worktreesDir, branchName);
+  }
+
+  async function assertValidBranchName(branchName: string): Promise<void> {
+    const target = resolve(worktreesDir, branchName);
+    const inside = relative(worktreesDir, target);
+    const escapes = inside === '' || inside.startsWith('..') || isAbsolute(inside);
+    if (branchName.startsWith('-') || escapes)
+      throw new Error(`Invalid branch name for a worktree: "${branchName}"`);
+    try {
+      await git(['check-ref-format', '--branch', branchName]);
+    } catch {
+      throw new Error(`Invalid branch name for a worktree: "${branchName}"`);
+    }
+  }
+
+  async function listWorktrees(): Promise<ListedWorktree[]> {
+    const { stdout } = await git(['worktree', 'list', '--porcelain']);
+    const listed: ListedWorktree[] = [];
+    for (const record of stdout.split('\n\n')) {
+      let path: string | null = null;
+      let branch: string | null = null;
+      for (const line of record.split('\n')) {
+        if (line.startsWith('worktree ')) path = line.slice('worktree '.length);
+        if (line.startsWith('branch refs/heads/')) branch = line.slice('branch refs/heads/'.length);
+      }
+      if (path !== null) listed.push({ path, branch });
+    }
+    return listed;
+  }
+
+  /** Git prints resolved paths; compare real paths so a symlinked tmpdir or repo root still matches. */
+  async function canonical(path: string): Promise<string> {
+    try {
+      return await realpath(path);
+    } catch {
+      return resolve(path);
+    }
+  }
+
+  async function findRegistered(path: string): Promise<ListedWorktree | null> {
+    const wanted = await canonical(path);
+    for (const worktree of await listWorktrees()) {
+      if ((await canonical(worktree.path)) === wanted) return worktree;
+    }
+    return null;
+  }
+
+  async function pathExists(path: string): Promise<boolean> {
+    try {
+      await stat(path);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * The directories `git worktree add` made for a nested path (`agent/flotilla/` for `agent/flotilla/7`) stay
+   * behind when it is removed: remove those left empty, up to `.worktrees/` (exclusive; see
+   * createdWorktreesDir). Under `exclusive`, so no creation is between making a directory and using it.
+   */
+  async function removeEmptyParents(path: string): Promise<void> {
+    for (let dir = dirname(path); dir.startsWith(worktreesDir + sep); dir = dirname(dir)) {
+      try {
+        await rmdir(dir);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return; // not empty (or not ours to judge)
+      }
+    }
+    if (createdWorktreesDir) {
+      await rmdir(worktreesDir).then(
+        () => {
+          createdWorktreesDir = false;
+        },
+        () => {},
+      );
+    }
+  }
+
+  async function branchExists(branchName: string): Promise<boolean> {
+    const { exitCode } = await git(['show-ref', '--verify', '--quiet', `refs/heads/${branchName}`]).catch(
+      (error: unknown) => {
+        if (error instanceof CommandError && error.exitCode === 1) return { exitCode: 1 };
+        throw error;
+      },
+    );
+    return exitCode === 0;
+  }
+
+  /** Step 1 of creation: a leftover from an interrupted run must go, or creation must fail. */
+  async function removeStale(path: string): Promise<void> {
+    await git(['worktree', 'prune']);
+    if (await findRegistered(path)) {
+      logger.info('Removing stale worktree', { path });
+      try {
+        await git(['worktree', 'remove', '--force', path]);
+      } catch (error) {
+        throw new Error(`Could not remove the stale worktree at ${path}: ${messageOf(error)}`, {
+          cause: error,
+        });
+      }
+      return;
+    }
+    if (await pathExists(path)) {
+      // A directory git does not know as a worktree (e.g. its admin files were pruned): ours to delete.
+      logger.info('Removing stale directory at a worktree path', { path });
+      try {
+        await rm(path, { recursive: true, force: true });
+      } catch (error) {
+        throw new Error(`Could not remove the stale directory at ${path}: ${messageOf(error)}`, {
+          cause: error,
+        });
+      }
+    }
+  }
+
+  async function removeUnlocked(branchName: string, path: string, deleteBranch = true): Promise<void> {
+    try {
+      if (await findRegistered(path)) {
+        await git(['worktree', 'remove', '--force', path]);
+      }
+    } catch (error) {
+      logger.warn('Could not remove worktree with git; deleting its directory', {
+        path,
+        error: messageOf(error),
+      });
+    }
+    try {
+      if (await pathExists(path)) await rm(path, { recursive: true, force: true });
+      await git(['worktree', 'prune']);
+      await removeEmptyParents(path);
+    } catch (error) {
+      logger.warn('Could not delete worktree directory', { path, error: messageOf(error) });
+    }
+    if (!deleteBranch) return;
+    try {
+      if (await branchExists(branchName)) await git(['branch', '-D', branchName]);
+    } catch (error) {
+      logger.warn('Could not delete local branch', { branchName, error: messageOf(error) });
+    }
+  }
+
+  async function runSetup(worktree: Worktree): Promise<void> {
+    const command = await resolveSetupCommand(options.setupCommand, worktree.path);
+    if (command === null) {
+      logger.debug('No worktree setup command', { path: worktree.path });
+      return;
+    }
+    logger.info('Running worktree setup command', { path: worktree.path, command });
+    try {
+      // The setup command is a user-configured command line, so it goes through a shell.
+      await runCommand('sh', ['-c', command], {
+        cwd: worktree.path,
+        timeoutMs: setupTimeoutMs,
+        env: options.setupEnv ?? process.env,
+      });
+    } catch (error) {
+      const reason =
+        error instanceof CommandError
+          ? `${error.timedOut ? `timed out after ${setupTimeoutMs} ms` : `exit code ${error.exitCode ?? error.signal}`}\n${outputTail(`${error.stdout}\n${error.stderr}`)}`
+          : messageOf(error);
+      throw new Error(`Worktree setup command "${command}" failed in ${worktree.path}: ${reason}`, {
+        cause: error,
+      });
+    }
+  }
+
+  return {
+    pathFor,
+
+    async create(branchName) {
+      await assertValidBranchName(branchName);
+      const path = pathFor(branchName);
+      const worktree = await exclusive(async (): Promise<Worktree> => {
+        await removeStale(path);
+        if (!(await pathExists(worktreesDir))) createdWorktreesDir = true;
+        try {
+          await git(['worktree', 'add', join(WORKTREES_DIR, branchName), '-B', branchName, defaultBranch]);
+        } catch (error) {
+          // The branch may predate this call (git refused to reset it): leave it, remove only the directory.
+          await removeUnlocked(branchName, path, false);
+          throw new Error(
+            `Could not create the worktree for ${branchName} from ${defaultBranch}: ${messageOf(error)}`,
+            {
+              cause: error,
+            },
+          );
+        }
+        try {
+          const { stdout } = await git(['rev-parse', 'HEAD'], path);
+          return { branchName, path, baseCommit: stdout.trim() };
+        } catch (error) {
+          await removeUnlocked(branchName, path);
+          throw error;
+        }
+      });
+      logger.info('Worktree created', { path, branchName, baseCommit: worktree.baseCommit });
+      try {
+        await runSetup(worktree);
+      } catch (error) {
+        await exclusive(() => removeUnlocked(branchName, path));
+        throw error;
+      }
+      return worktree;
+    },
+
+    async remove(branchName) {
+      try {
+        await exclusive(() => removeUnlocked(branchName, pathFor(branchName)));
+        logger.info('Worktree removed', { path: pathFor(branchName), branchName });
+      } catch (error) {
+        logger.warn('Worktree removal failed', { branchName, error: messageOf(error) });
+      }
+    },
+
+    reapStaleWorktrees() {
+      return exclusive(async () => {
+        const root = (await canonical(worktreesDir)) + sep;
+        const removed: string[] = [];
+        for (const worktree of await listWorktrees()) {
+          const canonicalPath = await canonical(worktree.path);
+          if (!canonicalPath.startsWith(root)) continue;
+          logger.info('Reaping stale worktree', { path: worktree.path, branch: worktree.branch });
+          try {
+            await git(['worktree', 'remove', '--force', '--force', worktree.path]);
+          } catch (error) {
+            logger.warn('Could not remove stale worktree with git; deleting its directory', {
+              path: worktree.path,
+              error: messageOf(error),
+            });
+            await rm(worktree.path, { recursive: true, force: true }).catch(() => {});
+          }
+          if (worktree.branch !== null) {
+            await git(['branch', '-D', worktree.branch]).catch((error: unknown) => {
+              logger.warn('Could not delete local branch', {
+                branchName: worktree.branch,
+                error: messageOf(error),
+              });
+            });
+          }
+          removed.push(worktree.path);
+          await removeEmptyParents(join(worktreesDir, relative(root, canonicalPath)));
+        }
+        await git(['worktree', 'prune']);
+        return removed;
+      });
+    },
+  };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
