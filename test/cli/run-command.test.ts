@@ -585,8 +585,9 @@ describe('flotilla run', () => {
     expect(second.output()).toMatch(
       new RegExp(`flotilla run: flotilla is already running in this repository \\(pid ${first.child.pid} `),
     );
-    // Nothing of the first was "recovered": its agent, worktree and run are untouched.
-    expect(agentProcessesOf(repo.root)).toEqual(agents);
+    // Nothing of the first was "recovered": its agent, worktree and run are untouched. The oldest agent
+    // process is the session itself; the CLI's short-lived children may come and go meanwhile.
+    expect(agentProcessesOf(repo.root)).toContain(Math.min(...agents));
     expect(existsSync(join(repo.root, '.worktrees/agent/flotilla/1'))).toBe(true);
     expect(first.output()).not.toContain('implementor failed');
 
