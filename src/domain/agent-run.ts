@@ -33,6 +33,11 @@ interface AgentRunBase {
   usage: AgentUsage | null;
   cancelRequestedBy: CancelRequester | null;
   /**
+   * Why a failed run failed, when the runtime said (`validation` and `error` both end as status `failed`).
+   * Absent on runs that did not fail, and on failed runs recorded before it was kept.
+   */
+  failureReason?: AgentFailureReason | null;
+  /**
    * The runtime that ran it, as its adapter names itself: `claude` (a model) or `scripted` (the scripted
    * model server, whose costs are made up). Absent when unknown (runs recorded before it was tracked).
    */

@@ -45,7 +45,7 @@ describe('openDatabase', () => {
     const db = track(openDatabase(path));
     expect(existsSync(path)).toBe(true);
     expect(versions(db)).toEqual(MIGRATIONS.map((migration) => migration.version));
-    expect(versions(db)).toEqual([1, 2, 3]);
+    expect(versions(db)).toEqual([1, 2, 3, 4]);
     expect(tableNames(db)).toEqual(
       expect.arrayContaining([
         'agent_runs',
@@ -88,7 +88,7 @@ describe('openDatabase', () => {
     v1.close();
 
     const db = track(openDatabase(path));
-    expect(versions(db)).toEqual([1, 2, 3]);
+    expect(versions(db)).toEqual([1, 2, 3, 4]);
     expect(tableNames(db)).toContain('work_items');
     expect(db.prepare('SELECT blob_sha FROM planned_specs').pluck().get()).toBe('abc');
   });
@@ -100,9 +100,9 @@ describe('openDatabase', () => {
     db.close();
     expect(() => track(openDatabase(path))).toThrow(StorageError);
     expect(() => track(openDatabase(path))).toThrow(
-      /schema version 7, newer than the newest this Flotilla knows \(3\)/,
+      /schema version 7, newer than the newest this Flotilla knows \(4\)/,
     );
-    const raw = track(openDatabase(path, { migrations: [...MIGRATIONS, ...futureMigrations(4, 7)] }));
+    const raw = track(openDatabase(path, { migrations: [...MIGRATIONS, ...futureMigrations(5, 7)] }));
     expect(versions(raw)).toEqual([...MIGRATIONS.map((migration) => migration.version), 7]);
   });
 

@@ -687,6 +687,7 @@ describe('*Failed', () => {
     ['error', 'failed'],
     ['timeout', 'timed-out'],
     ['cancelled', 'cancelled'],
+    ['validation', 'failed'],
   ] as const)('reason %s ends a running run as %s with error, log, usage and end time', (reason, status) => {
     const run = buildImplementorRun({ sessionID: 's-1' });
     const { state, warnings } = apply(buildTestState({ agentRuns: [run] }), failed({ reason }));
@@ -694,6 +695,7 @@ describe('*Failed', () => {
     expect(state.agentRuns['s-1']).toEqual({
       ...run,
       status,
+      failureReason: reason,
       error: 'exit code 1',
       logFilePath: '/logs/s-1-final.jsonl',
       usage: { costUSD: 0.5, inputTokens: null, outputTokens: null, turns: 1 },

@@ -431,6 +431,7 @@ function failRun(
   const run: AgentRun = {
     ...lookup.run,
     status: failureReasonToRunStatus(event.reason),
+    failureReason: event.reason,
     error: event.error,
     logFilePath: event.logFilePath ?? lookup.run.logFilePath,
     usage: event.usage,

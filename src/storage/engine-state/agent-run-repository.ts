@@ -80,7 +80,7 @@ function toRow(run: AgentRun): AgentRunRow {
     revision_id: run.role === 'reviewer' ? run.revisionID : null,
     requested_at: run.requestedAt,
     ended_at: run.endedAt,
-    failure_reason: failureReasonOf(run.status),
+    failure_reason: run.failureReason ?? failureReasonOf(run.status),
     error: run.error,
     log_file_path: run.logFilePath,
     cost_usd: run.usage?.costUSD ?? null,

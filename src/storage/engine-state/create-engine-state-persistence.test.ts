@@ -160,6 +160,27 @@ describe('run history', () => {
     expect(persistence.getRun('s1')).toMatchObject({ status: 'cancelled', failureReason: 'cancelled' });
   });
 
+  it('keeps `validation` apart from `error` in the run history, across a reopen', () => {
+    feed(
+      { type: 'implementorRequested', sessionID: 'v1', workItemID: '7', branchName: 'flotilla/7', at: 1 },
+      { type: 'implementorStarted', sessionID: 'v1', logFilePath: null, at: 2 },
+      {
+        type: 'implementorFailed',
+        sessionID: 'v1',
+        workItemID: '7',
+        branchName: 'flotilla/7',
+        logFilePath: null,
+        usage,
+        at: 3,
+        reason: 'validation',
+        error: 'npm test still fails after 3 rounds',
+      },
+    );
+    expect(persistence.getRun('v1')).toMatchObject({ status: 'failed', failureReason: 'validation' });
+    reopen();
+    expect(persistence.getRun('v1')).toMatchObject({ status: 'failed', failureReason: 'validation' });
+  });
+
   it('lists runs newest first, by work item, up to a limit', () => {
     feed(
       { type: 'implementorRequested', sessionID: 'a', workItemID: '1', branchName: 'flotilla/1', at: 10 },

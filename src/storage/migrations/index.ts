@@ -1,6 +1,7 @@
 import { engineStateMigration } from './001-engine-state.ts';
 import { localTrackerMigration } from './002-local-tracker.ts';
 import { agentRunRuntimeMigration } from './003-agent-run-runtime.ts';
+import { validationFailureReasonMigration } from './004-validation-failure-reason.ts';
 import type { Migration } from './migration.ts';
 
 export type { Migration } from './migration.ts';
@@ -10,4 +11,5 @@ export const MIGRATIONS: readonly Migration[] = [
   engineStateMigration,
   localTrackerMigration,
   agentRunRuntimeMigration,
+  validationFailureReasonMigration,
 ];
