@@ -1,0 +1,66 @@
+import { Box, Text } from 'ink';
+import type { ReactNode } from 'react';
+import type { ItemAction } from '../actions/build-item-actions.ts';
+import type { Flash } from '../hooks/use-flash.ts';
+import type { DashboardFilter, DashboardPhase, DashboardPrompt } from '../input/dashboard-input-state.ts';
+import { sanitizeTerminalText } from '../view-model/sanitize-terminal-text.ts';
+
+export interface FooterProps {
+  phase: DashboardPhase;
+  prompt: DashboardPrompt | null;
+  flash: Flash | null;
+  filter: DashboardFilter;
+  matches: { shown: number; total: number };
+  actions: ItemAction[];
+  agents: number;
+  width: number;
+}
+
+/** One row, first that applies: shutting down, the open question, the filter being typed, a message, keys. */
+export function Footer({ phase, prompt, flash, filter, matches, actions, agents, width }: FooterProps) {
+  const counted = `${matches.shown} of ${matches.total}`;
+  let content: ReactNode;
+  if (phase === 'stopping') {
+    content = (
+      <Text color="yellow">
+        Shutting down… waiting for {agents} agent{agents === 1 ? '' : 's'} (Ctrl-C again forces)
+      </Text>
+    );
+  } else if (prompt) {
+    content = (
+      <Text color="yellow" bold>
+        {prompt.text} (y/n)
+      </Text>
+    );
+  } else if (filter.editing) {
+    content = (
+      <Text>
+        <Text color="cyan" bold>
+          /{sanitizeTerminalText(filter.text)}▏
+        </Text>
+        <Text dimColor> {counted} · Enter keeps · Esc clears</Text>
+      </Text>
+    );
+  } else if (flash) {
+    content = <Text color={flash.tone === 'error' ? 'red' : 'green'}>{flash.text}</Text>;
+  } else {
+    const hints = actions.map((action) => `${action.key} ${action.label}`);
+    const keys = [...hints, '? keys', 'q quit', 'p planner', 'f refresh', '/ filter'].join(' · ');
+    content =
+      filter.text.trim() === '' ? (
+        <Text dimColor>{keys}</Text>
+      ) : (
+        <Text>
+          <Text color="cyan">
+            /{sanitizeTerminalText(filter.text.trim())} ({counted}, Esc clears)
+          </Text>
+          <Text dimColor> · {keys}</Text>
+        </Text>
+      );
+  }
+  return (
+    <Box width={width} height={1}>
+      <Text wrap="truncate">{content}</Text>
+    </Box>
+  );
+}

@@ -1,0 +1,19 @@
+import type { DashboardOverlay } from '../input/dashboard-input-state.ts';
+import type { DetailContent, DetailLine } from './build-detail-content.ts';
+import { buildHelpContent } from './build-help-content.ts';
+
+/** The overlay as pane content: the help, or a title line over the fetched lines (or loading / why not). */
+export function buildOverlayContent(overlay: DashboardOverlay): DetailContent {
+  if (overlay.kind === 'help') return buildHelpContent();
+  const { title, content } = overlay;
+  const lines: DetailLine[] =
+    content.status === 'ok'
+      ? content.value
+      : [{ text: content.status === 'loading' ? 'loading…' : `cannot read ${title}: ${content.message}` }];
+  const headLine: DetailLine = { text: `${title} — Esc closes`, bold: true };
+  return {
+    length: lines.length + 1,
+    at: (index: number) => (index === 0 ? headLine : (lines[index - 1] ?? { text: '' })),
+    live: false,
+  };
+}
