@@ -46,6 +46,27 @@ describe('describeEvent', () => {
     expect(line).toContain('(in 1.0s, $0.0024 (scripted))');
   });
 
+  it('keeps a multi-line failure to one line and says where the rest is', () => {
+    const failed = (error: string) =>
+      describeEvent({
+        type: 'implementorFailed',
+        sessionID: '0123456789abcdef',
+        workItemID: '4',
+        branchName: 'flotilla/4',
+        logFilePath: null,
+        usage: null,
+        reason: 'validation',
+        error,
+        at: 2_000,
+      });
+    const tail = Array.from({ length: 200 }, (_, index) => `    at line ${index}`).join('\n');
+    expect(failed(`validation still failing after 3 rounds: npm test\n${tail}\n`)).toBe(
+      'implementor failed (validation): validation still failing after 3 rounds: npm test … (200 more lines: flotilla logs 01234567)',
+    );
+    expect(failed('boom\n')).toBe('implementor failed (validation): boom');
+    expect(failed('a\nb')).toBe('implementor failed (validation): a … (1 more line: flotilla logs 01234567)');
+  });
+
   it('reports checks results, retries and refusals, and stays quiet about duplicates and pending checks', () => {
     const revision = buildRevision({
       id: '7',

@@ -17,6 +17,17 @@ function runCost(
   return parts.length > 0 ? ` (${parts.join(', ')})` : '';
 }
 
+/**
+ * A progress line is one line: a multi-line error (a validation failure carries up to 200 lines of output)
+ * is cut to its first line, with where the rest is.
+ */
+function firstLineOf(error: string, sessionID: string): string {
+  const lines = error.trimEnd().split('\n');
+  if (lines.length <= 1) return lines[0] ?? '';
+  const rest = lines.length - 1;
+  return `${lines[0]} … (${rest} more line${rest === 1 ? '' : 's'}: flotilla logs ${sessionID.slice(0, 8)})`;
+}
+
 const clock = (epochMs: number) => new Date(epochMs).toISOString().slice(11, 19);
 
 /**
@@ -48,7 +59,7 @@ export function describeEvent(event: EngineEvent, state?: EngineState): string |
     case 'plannerFailed':
     case 'implementorFailed':
     case 'reviewerFailed':
-      return `${event.type.replace('Failed', '')} failed (${event.reason})${runCost(state, event.sessionID, event.at, event.usage)}: ${event.error}`;
+      return `${event.type.replace('Failed', '')} failed (${event.reason})${runCost(state, event.sessionID, event.at, event.usage)}: ${firstLineOf(event.error, event.sessionID)}`;
     case 'revisionChanged':
       if (!event.revision) return null;
       if (event.oldPipelineStatus === null) {
