@@ -1,0 +1,24 @@
+import type { Logger } from '../../logging/logger.ts';
+import type { RevisionWriter, WorkItemWriter } from '../../providers/types.ts';
+import type { Clock, Policy } from '../engine-config.ts';
+import type { Scheduler } from '../scheduler/create-scheduler.ts';
+import type { RunRegistry } from './run-registry.ts';
+
+/**
+ * Everything the command executor may touch. Each command module takes only the part it needs
+ * (`Pick<CommandExecutorDeps, …>`), so its signature says which writers it can reach.
+ */
+export interface CommandExecutorDeps {
+  workItemWriter: WorkItemWriter;
+  revisionWriter: RevisionWriter;
+  scheduler: Scheduler;
+  registry: RunRegistry;
+  policy: Policy;
+  clock: Clock;
+  logger: Logger;
+  /**
+   * Asks for a poll of every provider once the queue is empty. A merge moves the default branch, which
+   * can change what the pollers see beyond the item and revision it reports (specs, other items).
+   */
+  requestPoll: () => void;
+}

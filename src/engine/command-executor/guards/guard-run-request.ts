@@ -1,0 +1,61 @@
+import type { AgentRunRequestCommand } from '../../../domain/index.ts';
+import { isAgentRunActive } from '../../../domain/index.ts';
+import { buildDispatchKey } from '../../state-store/dispatch-key.ts';
+import type { EngineState } from '../../state-store/engine-state.ts';
+import type { CommandExecutorDeps } from '../command-executor-deps.ts';
+import type { GuardVerdict } from './guard-verdict.ts';
+
+function hasActiveRunForWorkItem(state: EngineState, workItemID: string): boolean {
+  return Object.values(state.agentRuns).some(
+    (run) => run.role !== 'planner' && run.workItemID === workItemID && isAgentRunActive(run),
+  );
+}
+
+function hasActivePlanner(state: EngineState): boolean {
+  return Object.values(state.agentRuns).some((run) => run.role === 'planner' && isAgentRunActive(run));
+}
+
+/**
+ * One planner at a time, one run (of any role) per work item; implementors take only `ready` task items,
+ * reviewers only items in `review` with a known revision. Duplicate checks see the snapshot AND runs admitted
+ * earlier in this burst (not yet in the store), through the scheduler.
+ */
+export function guardRunRequest(
+  command: AgentRunRequestCommand,
+  state: EngineState,
+  deps: Pick<CommandExecutorDeps, 'scheduler'>,
+): GuardVerdict {
+  const { scheduler } = deps;
+  if (command.type === 'requestPlannerRun') {
+    if (hasActivePlanner(state) || scheduler.isKeyActive(buildDispatchKey(command))) {
+      return { ok: false, kind: 'duplicate', reason: 'planner already running' };
+    }
+    if (command.specPaths.length === 0) return { ok: false, kind: 'invalid', reason: 'no specs to plan' };
+    return { ok: true };
+  }
+  const item = state.workItems[command.workItemID];
+  if (hasActiveRunForWorkItem(state, command.workItemID) || scheduler.isWorkItemActive(command.workItemID)) {
+    return { ok: false, kind: 'duplicate', reason: 'agent already running for work item' };
+  }
+  if (!item) return { ok: false, kind: 'invalid', reason: `work item #${command.workItemID} is not known` };
+  if (command.type === 'requestImplementorRun') {
+    if (item.kind === 'refinement') {
+      return {
+        ok: false,
+        kind: 'invalid',
+        reason: `#${item.id} is a refinement item; implementors never take those`,
+      };
+    }
+    if (item.status !== 'ready') {
+      return { ok: false, kind: 'invalid', reason: `#${item.id} is ${item.status}, not ready` };
+    }
+    return { ok: true };
+  }
+  if (item.status !== 'review') {
+    return { ok: false, kind: 'invalid', reason: `#${item.id} is ${item.status}, not in review` };
+  }
+  if (!state.revisions[command.revisionID]) {
+    return { ok: false, kind: 'invalid', reason: `revision ${command.revisionID} is not known` };
+  }
+  return { ok: true };
+}
