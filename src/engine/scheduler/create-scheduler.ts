@@ -60,6 +60,12 @@ interface ActiveRun {
   workItemID: string | null;
 }
 
+/**
+ * Admits run requests that passed the guards and the policy: starts one at once when a slot is free and no
+ * retry backoff applies (`computeRetryDelay` over the state's failure record), otherwise queues it by key.
+ * When a slot frees or a backoff ends, the first entry (`compareQueuedDispatches`: priority, then age) is
+ * re-checked against the current state (`revalidate`) and started, or dropped with `dispatchDropped`.
+ */
 export function createScheduler(deps: SchedulerDeps): Scheduler {
   const { config, clock, logger } = deps;
   const active = new Map<string, ActiveRun>();

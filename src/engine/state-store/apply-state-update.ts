@@ -44,7 +44,7 @@ export interface StateUpdate {
 /**
  * The only way state changes: a pure function of the state and one event. Never mutates its input; returns
  * the very same state object when the event changes nothing, so subscribers can compare by reference.
- * Rules: `src/engine/README.md`, "State update rules".
+ * The rules are the cases below, one per event type, pinned by apply-state-update.test.ts.
  */
 export function applyStateUpdate(state: EngineState, event: EngineEvent): StateUpdate {
   switch (event.type) {
