@@ -1,4 +1,5 @@
 import type { AssistantMessage } from './build-assistant-message.ts';
+import { splitInChunks } from './split-in-chunks.ts';
 
 export interface SseEvent {
   event: string;
@@ -47,13 +48,4 @@ export function buildSseEvents(message: AssistantMessage): SseEvent[] {
 /** Serialises one event in the wire format (`event: …\ndata: …\n\n`). */
 export function formatSseEvent(event: SseEvent): string {
   return `event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`;
-}
-
-/** Up to three chunks, so clients really have to concatenate deltas. */
-function splitInChunks(text: string): string[] {
-  if (text.length < 3) return [text];
-  const size = Math.ceil(text.length / 3);
-  const chunks: string[] = [];
-  for (let start = 0; start < text.length; start += size) chunks.push(text.slice(start, start + size));
-  return chunks;
 }

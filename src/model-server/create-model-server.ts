@@ -1,17 +1,22 @@
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { applyTemplate } from './apply-template.ts';
-import { type AssistantMessage, buildAssistantMessage } from './build-assistant-message.ts';
+import { buildAssistantMessage } from './build-assistant-message.ts';
 import { buildErrorBody } from './build-error-body.ts';
 import { buildReport, type ModelServerReport } from './build-report.ts';
+import { buildResponseObject } from './build-response-object.ts';
+import { buildResponsesErrorBody } from './build-responses-error-body.ts';
+import { buildResponsesSseEvents } from './build-responses-sse-events.ts';
 import { buildSideReply } from './build-side-reply.ts';
-import { buildSseEvents, formatSseEvent } from './build-sse-events.ts';
+import { buildSseEvents, formatSseEvent, type SseEvent } from './build-sse-events.ts';
 import { checkExpectations } from './check-expectations.ts';
+import { checkStructuredOutput } from './check-structured-output.ts';
 import { describeUnroutedRequest } from './describe-unrouted-request.ts';
 import { findRoute } from './find-route.ts';
 import { parseScenario } from './parse-scenario.ts';
 import type { RecordedRequest } from './recorded-request.ts';
 import { buildRequestView, isRecord, type RequestView } from './request-view.ts';
+import { buildResponsesRequestView } from './responses-request-view.ts';
 import type { ErrorSpec } from './scenario-schema.ts';
 import type { Scenario, Step, StepReply } from './scenario-types.ts';
 
@@ -44,6 +49,9 @@ export interface ModelServer {
    */
   close(): Promise<void>;
 }
+
+/** The conversation APIs served: Anthropic Messages (`/v1/messages`) and OpenAI Responses (`/v1/responses`). */
+type Api = 'messages' | 'responses';
 
 /** Model ids answered by `GET /v1/models` (the CLI's default model is echoed in replies anyway). */
 const LISTED_MODELS = ['claude-scripted'];
@@ -129,7 +137,11 @@ export async function createModelServer(
     const { method } = record;
     const path = new URL(record.url, 'http://127.0.0.1').pathname;
 
-    if (method === 'POST' && path === '/v1/messages') return handleMessages(record, res, signal);
+    if (method === 'POST' && path === '/v1/messages')
+      return handleConversation('messages', record, res, signal);
+    if (method === 'POST' && path === '/v1/responses') {
+      return handleConversation('responses', record, res, signal);
+    }
     if (method === 'POST' && path === '/v1/messages/count_tokens') {
       record.kind = 'count_tokens';
       return sendJson(res, record, 200, { input_tokens: Math.max(1, Math.ceil(rawBody.length / 4)) });
@@ -158,37 +170,31 @@ export async function createModelServer(
     sendJson(res, record, 404, buildErrorBody(404, `${SERVER_TAG} no route ${method} ${path}`));
   }
 
-  async function handleMessages(
+  /**
+   * A conversation request on either API: the same routes, steps, expectations and errors; only the
+   * request view, the reply's wire form and the error body differ.
+   */
+  async function handleConversation(
+    api: Api,
     record: RecordedRequest,
     res: ServerResponse,
     signal: AbortSignal,
   ): Promise<void> {
     if (!isRecord(record.body)) {
       record.kind = 'invalid';
-      return sendJson(
-        res,
-        record,
-        400,
-        buildErrorBody(400, `${SERVER_TAG} the request body is not a JSON object`),
-        {
-          'x-should-retry': 'false',
-        },
-      );
+      return sendRefusal(api, res, record, 'the request body is not a JSON object');
     }
-    const view = buildRequestView(record.body, record.headers);
+    const view =
+      api === 'messages'
+        ? buildRequestView(record.body, record.headers)
+        : buildResponsesRequestView(record.body, record.headers);
     const model = view.model ?? LISTED_MODELS[0] ?? 'claude-scripted';
 
     if (view.isSide) {
       record.kind = 'side';
       const text = buildSideReply(scenario.side?.text, view.sideSchema);
-      return sendMessage(
-        res,
-        record,
-        buildAssistantMessage({ text }, model, record.seq),
-        view.stream,
-        undefined,
-        signal,
-      );
+      const message = buildAssistantMessage({ text }, model, record.seq);
+      return sendStream(res, record, message, buildSseEvents, view.stream, undefined, signal);
     }
 
     const route = findRoute(scenario.routes, view);
@@ -196,6 +202,7 @@ export async function createModelServer(
       record.kind = 'unrouted';
       unroutedExcerpts.set(record.seq, { system: excerpt(view.system), firstUser: excerpt(view.firstUser) });
       return sendRefusal(
+        api,
         res,
         record,
         `no route matches this request — ${describeUnroutedRequest(view)} (routes: ${routeNames()})`,
@@ -207,6 +214,7 @@ export async function createModelServer(
     if (step === undefined) {
       record.kind = 'exhausted';
       return sendRefusal(
+        api,
         res,
         record,
         `script exhausted: route '${route.name}' has ${route.steps.length} step(s), this request is at step ` +
@@ -219,6 +227,7 @@ export async function createModelServer(
     record.unmet.push(...safeCheck(step, view));
     if (record.unmet.length > 0 && onUnmetExpectation === 'reject') {
       return sendRefusal(
+        api,
         res,
         record,
         `unmet expectation for route '${route.name}' step ${view.assistantTurns}: ${record.unmet.join('; ')}`,
@@ -232,22 +241,39 @@ export async function createModelServer(
     const delay = AbortSignal.any([signal, closingController.signal]);
     if (!(await sleep(step.delayMs ?? 0, delay))) return abandon(res);
     if (step.error !== undefined && (step.error.times === undefined || attempt <= step.error.times)) {
-      return sendStepError(res, record, step.error);
+      return sendStepError(api, res, record, step.error);
     }
     const reply = buildReply(step, view, record);
     if (reply === undefined) {
-      return sendJson(
+      const message = `${SERVER_TAG} ${record.unmet.at(-1) ?? 'no reply'}`;
+      return sendJson(res, record, 500, buildApiErrorBody(api, 500, message, undefined, record.seq), {
+        'x-should-retry': 'false',
+      });
+    }
+    const outputProblems = checkStructuredOutput(reply, view);
+    record.unmet.push(...outputProblems);
+    if (outputProblems.length > 0 && onUnmetExpectation === 'reject') {
+      return sendRefusal(
+        api,
         res,
         record,
-        500,
-        buildErrorBody(500, `${SERVER_TAG} ${record.unmet.at(-1) ?? 'no reply'}`),
-        {
-          'x-should-retry': 'false',
-        },
+        `bad structured output for route '${route.name}' step ${view.assistantTurns}: ${outputProblems.join('; ')}`,
+      );
+    }
+    if (api === 'responses') {
+      const response = buildResponseObject(reply, model, record.seq);
+      return sendStream(
+        res,
+        record,
+        response,
+        buildResponsesSseEvents,
+        view.stream,
+        step.chunkDelayMs,
+        signal,
       );
     }
     const message = buildAssistantMessage(reply, model, record.seq);
-    return sendMessage(res, record, message, view.stream, step.chunkDelayMs, signal);
+    return sendStream(res, record, message, buildSseEvents, view.stream, step.chunkDelayMs, signal);
   }
 
   /** The step's reply with `{{placeholders}}` filled in; undefined (and recorded) if `respond` threw. */
@@ -289,19 +315,19 @@ export async function createModelServer(
     }
   }
 
-  function sendRefusal(res: ServerResponse, record: RecordedRequest, message: string): void {
+  function sendRefusal(api: Api, res: ServerResponse, record: RecordedRequest, message: string): void {
     sendJson(
       res,
       record,
       400,
-      buildErrorBody(400, `${SERVER_TAG} ${message}`, undefined, `req_scripted_${record.seq}`),
+      buildApiErrorBody(api, 400, `${SERVER_TAG} ${message}`, undefined, record.seq),
       {
         'x-should-retry': 'false',
       },
     );
   }
 
-  function sendStepError(res: ServerResponse, record: RecordedRequest, error: ErrorSpec): void {
+  function sendStepError(api: Api, res: ServerResponse, record: RecordedRequest, error: ErrorSpec): void {
     const headers: OutgoingHttpHeaders = {};
     if (error.retryAfterMs !== undefined) {
       headers['retry-after-ms'] = String(error.retryAfterMs);
@@ -313,7 +339,7 @@ export async function createModelServer(
       res,
       record,
       error.status,
-      buildErrorBody(error.status, message, error.type, `req_scripted_${record.seq}`),
+      buildApiErrorBody(api, error.status, message, error.type, record.seq),
       headers,
     );
   }
@@ -336,17 +362,19 @@ export async function createModelServer(
     res.end(text);
   }
 
-  async function sendMessage(
+  /** Sends `answer` as one JSON body, or (`stream`) as the SSE events `toEvents` derives from it. */
+  async function sendStream<Answer>(
     res: ServerResponse,
     record: RecordedRequest,
-    message: AssistantMessage,
+    answer: Answer,
+    toEvents: (answer: Answer) => SseEvent[],
     stream: boolean,
     chunkDelayMs: number | undefined,
     signal: AbortSignal,
   ): Promise<void> {
     record.status = 200;
     if (!stream) {
-      const text = JSON.stringify(message);
+      const text = JSON.stringify(answer);
       res.writeHead(200, {
         'content-type': 'application/json',
         'content-length': Buffer.byteLength(text),
@@ -360,7 +388,7 @@ export async function createModelServer(
       'cache-control': 'no-cache',
       'request-id': `req_scripted_${record.seq}`,
     });
-    const events = buildSseEvents(message);
+    const events = toEvents(answer);
     for (const [index, event] of events.entries()) {
       if (index > 0 && !(await sleep(chunkDelayMs ?? 0, signal))) return abandon(res);
       res.write(formatSseEvent(event));
@@ -475,4 +503,16 @@ function describe(record: RecordedRequest): string {
     record.route === undefined ? record.kind : `${record.kind} ${record.route}#${String(record.stepIndex)}`;
   const flags = `${record.aborted ? ' aborted' : ''}${record.unmet.length > 0 ? ` unmet: ${record.unmet.join('; ')}` : ''}`;
   return `${SERVER_TAG} #${record.seq} ${record.method} ${record.url} → ${where} (${record.status})${flags}`;
+}
+
+function buildApiErrorBody(
+  api: Api,
+  status: number,
+  message: string,
+  type: string | undefined,
+  seq: number,
+): unknown {
+  return api === 'messages'
+    ? buildErrorBody(status, message, type, `req_scripted_${seq}`)
+    : buildResponsesErrorBody(status, message, type);
 }

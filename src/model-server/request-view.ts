@@ -7,8 +7,13 @@ export interface ToolResultView {
   isError: boolean;
 }
 
-/** What routing, expectations and templates need to know about one `POST /v1/messages` request. */
+/**
+ * What routing, expectations and templates need to know about one conversation request: `POST /v1/messages`
+ * (built here) or `POST /v1/responses` (built by `buildResponsesRequestView`).
+ */
 export interface RequestView {
+  /** Which API the request came in on: Anthropic Messages or OpenAI Responses. */
+  api: 'messages' | 'responses';
   /** The parsed JSON body, as received. */
   body: Record<string, unknown>;
   model: string | undefined;
@@ -38,6 +43,8 @@ export interface RequestView {
   isSide: boolean;
   /** `output_config.format.schema` of a side request, if any. */
   sideSchema: unknown;
+  /** The JSON schema the final answer must match (Responses: `text.format.schema`), if any. */
+  outputSchema: unknown;
   /** The `x-claude-code-session-id` header. */
   sessionId: string | undefined;
   /** The "Primary working directory" the CLI reports in its environment block, if present. */
@@ -62,6 +69,7 @@ export function buildRequestView(body: UnknownRecord, headers: IncomingHttpHeade
   const messagesText = messages.map((message) => contentText(message.content, true)).join('\n');
   const sessionHeader = headers['x-claude-code-session-id'];
   return {
+    api: 'messages',
     body,
     model: typeof body.model === 'string' ? body.model : undefined,
     stream: body.stream === true,
@@ -78,6 +86,7 @@ export function buildRequestView(body: UnknownRecord, headers: IncomingHttpHeade
     isSubagent: system.includes('cc_is_subagent=true'),
     isSide: tools.length === 0 || format !== undefined,
     sideSchema: format?.schema,
+    outputSchema: undefined,
     sessionId: typeof sessionHeader === 'string' ? sessionHeader : undefined,
     cwd: findCwd(`${system}\n${messagesText}`),
   };
