@@ -44,7 +44,11 @@ export function buildResponsesRequestView(
   body: UnknownRecord,
   headers: IncomingHttpHeaders = {},
 ): RequestView {
-  const input = asArray(body.input).filter(isRecord);
+  // `input` may also be a plain string: one user message.
+  const input =
+    typeof body.input === 'string'
+      ? [{ type: 'message', role: 'user', content: body.input }]
+      : asArray(body.input).filter(isRecord);
   const messages = input.filter((item) => item.type === 'message' || item.type === undefined);
   const userMessages = messages.filter((item) => item.role === 'user');
   const promptMessages = userMessages.filter((item) => !isHarnessContext(contentText(item.content)));
