@@ -41,6 +41,7 @@ describe('buildCodexServerConfig', () => {
       ]),
     );
     expect(configToml).not.toContain('stream_max_retries');
+    expect(configToml).not.toContain('[sandbox_workspace_write]');
     // Root keys must come before the first table, or TOML puts them inside it.
     const lines = configToml.split('\n');
     expect(lines.indexOf('web_search = "disabled"')).toBeLessThan(
@@ -65,6 +66,18 @@ describe('buildCodexServerConfig', () => {
       no_proxy: 'corp.example,127.0.0.1,localhost',
       EXTRA: '1',
     });
+  });
+
+  it('can keep the sandbox from writing to /tmp and $TMPDIR', () => {
+    const { configToml } = buildCodexServerConfig({
+      baseUrl: 'http://127.0.0.1:1',
+      codexHome: '/tmp/x',
+      baseEnv: {},
+      writableTmp: false,
+    });
+    expect(configToml).toContain(
+      '[sandbox_workspace_write]\nexclude_slash_tmp = true\nexclude_tmpdir_env_var = true\n',
+    );
   });
 
   it('quotes values as TOML strings', () => {

@@ -11,6 +11,12 @@ export interface CodexServerConfigInput {
   requestMaxRetries?: number;
   /** The provider's `stream_max_retries` (codex's default is 5: a stream cut before completion is retried). */
   streamMaxRetries?: number;
+  /**
+   * `false`: the workspace-write sandbox no longer lets commands write to /tmp and $TMPDIR
+   * (`sandbox_workspace_write.exclude_slash_tmp` / `exclude_tmpdir_env_var`), only to the working directory.
+   * Default: codex's own (both writable).
+   */
+  writableTmp?: boolean;
   /** Extra variables, applied last. */
   extra?: Record<string, string>;
 }
@@ -71,6 +77,9 @@ export function buildCodexServerConfig(input: CodexServerConfigInput): CodexServ
     'supports_websockets = false',
     ...(input.requestMaxRetries === undefined ? [] : [`request_max_retries = ${input.requestMaxRetries}`]),
     ...(input.streamMaxRetries === undefined ? [] : [`stream_max_retries = ${input.streamMaxRetries}`]),
+    ...(input.writableTmp === false
+      ? ['', '[sandbox_workspace_write]', 'exclude_slash_tmp = true', 'exclude_tmpdir_env_var = true']
+      : []),
     '',
   ].join('\n');
 

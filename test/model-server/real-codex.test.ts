@@ -1,4 +1,5 @@
 import { readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -174,22 +175,27 @@ describe('model server with the real codex binary', () => {
     expect(model.report()).toMatchObject({ ok: true, problems: [] });
   });
 
-  it('the workspace-write sandbox refuses writes into .git and outside the worktree', async () => {
-    const outside = `/var/tmp/flotilla-sandbox-probe-${process.pid}-${Date.now()}`;
+  it('the workspace-write sandbox refuses writes into .git and outside the worktree (and /tmp, if asked)', async () => {
+    const probe = `flotilla-sandbox-probe-${process.pid}-${Date.now()}`;
+    const outside = [join(repo.root, '.git', probe), `/var/tmp/${probe}`, join(tmpdir(), probe)];
     const model = await start({
       routes: [
         {
           name: 'main',
           steps: [
             {
-              name: 'two parallel writes',
-              content: [
-                { type: 'tool_use', name: 'exec_command', input: { cmd: 'printf x > .git/flotilla-probe' } },
-                { type: 'tool_use', name: 'exec_command', input: { cmd: `printf x > ${outside}` } },
-              ],
+              name: 'three parallel writes',
+              content: outside.map((path) => ({
+                type: 'tool_use' as const,
+                name: 'exec_command',
+                input: { cmd: `printf x > ${path}` },
+              })),
             },
             {
-              expect: { toolResultsInclude: ['Read-only file system', 'Process exited with code 1'] },
+              // All three outputs come back in the next request, as the latest tool-result turn.
+              expect: {
+                toolResultsInclude: [outside[0]!, outside[1]!, outside[2]!, 'Read-only file system'],
+              },
               text: 'Could not write there.',
             },
           ],
@@ -201,19 +207,22 @@ describe('model server with the real codex binary', () => {
         serverUrl: model.url,
         prompt: 'Write outside.',
         cwd: repo.root,
+        writableTmp: false,
       });
       logDuration('sandbox refusal', session);
 
       expect(session.error).toBeUndefined();
       const commands = session.items.filter((item) => item.type === 'command_execution');
-      expect(commands.map((item) => item.status)).toEqual(['failed', 'failed']);
-      await expect(readFile(join(repo.root, '.git/flotilla-probe'))).rejects.toThrow(/ENOENT/);
-      await expect(readFile(outside)).rejects.toThrow(/ENOENT/);
-      // Both outputs came back in one request: the latest tool-result turn has two results.
+      expect(commands.map((item) => [item.status, item.exit_code])).toEqual([
+        ['failed', 1],
+        ['failed', 1],
+        ['failed', 1],
+      ]);
+      for (const path of outside) await expect(readFile(path)).rejects.toThrow(/ENOENT/);
       expect(model.report()).toMatchObject({ ok: true, problems: [] });
       expect(model.requests.map((request) => request.stepIndex)).toEqual([0, 1]);
     } finally {
-      await rm(outside, { force: true });
+      await Promise.all(outside.map((path) => rm(path, { force: true })));
     }
   });
 

@@ -25,6 +25,8 @@ export interface CodexSessionInput {
   cwd: string;
   outputSchema?: Record<string, unknown>;
   threadOptions?: ThreadOptions;
+  /** See `buildCodexServerConfig` (default: codex's own, /tmp writable). */
+  writableTmp?: boolean;
 }
 
 const created: string[] = [];
@@ -40,7 +42,11 @@ export async function cleanupCodexSessions(): Promise<void> {
 export async function runCodexSession(input: CodexSessionInput): Promise<CodexSession> {
   const codexHome = await mkdtemp(join(tmpdir(), 'model-server-codex-home-'));
   created.push(codexHome);
-  const { configToml, env } = buildCodexServerConfig({ baseUrl: input.serverUrl, codexHome });
+  const { configToml, env } = buildCodexServerConfig({
+    baseUrl: input.serverUrl,
+    codexHome,
+    ...(input.writableTmp === undefined ? {} : { writableTmp: input.writableTmp }),
+  });
   await writeFile(join(codexHome, 'config.toml'), configToml);
   const thread = new Codex({ env }).startThread({
     workingDirectory: input.cwd,
