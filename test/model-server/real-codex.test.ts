@@ -226,6 +226,30 @@ describe('model server with the real codex binary', () => {
     }
   });
 
+  it('an HTTP 500 step is retried by codex and replays the same step', async () => {
+    const model = await start({
+      routes: [
+        {
+          name: 'main',
+          steps: [
+            { error: { status: 500, times: 1, message: 'scripted outage' }, text: 'Answer after the retry.' },
+          ],
+        },
+      ],
+    });
+    const session = await runCodexSession({ serverUrl: model.url, prompt: 'Say something.', cwd: repo.root });
+    logDuration('500 then retry', session);
+
+    expect(session.error).toBeUndefined();
+    expect(session.finalResponse).toBe('Answer after the retry.');
+    expect(model.requests.map((request) => [request.status, request.stepIndex, request.attempt])).toEqual([
+      [500, 0, 1],
+      [200, 0, 2],
+    ]);
+    expect(model.requests[1]?.body).toEqual(model.requests[0]?.body);
+    expect(model.report()).toMatchObject({ ok: true, problems: [] });
+  });
+
   it('an exhausted script fails the turn at once with the server message', async () => {
     const model = await start({
       routes: [
