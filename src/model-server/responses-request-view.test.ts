@@ -84,6 +84,26 @@ describe('buildResponsesRequestView', () => {
     });
   });
 
+  it('puts developer_instructions before the text codex writes itself', () => {
+    const body = codexBody();
+    const input = body.input as Record<string, unknown>[];
+    input.splice(1, 0, {
+      type: 'message',
+      role: 'developer',
+      content: [
+        { type: 'input_text', text: '# Planner\nYou are the planner.' },
+        { type: 'input_text', text: '<permissions instructions>\nFilesystem sandboxing …' },
+      ],
+    });
+    expect(buildResponsesRequestView(body).system.split('\n')).toEqual([
+      '# Planner',
+      'You are the planner.',
+      'You are a coding agent running in the Codex CLI.',
+      '<permissions instructions>',
+      'Filesystem sandboxing …',
+    ]);
+  });
+
   it('counts a reply with text and parallel calls as one turn, and their outputs as its results', () => {
     const view = buildResponsesRequestView(
       codexBody([

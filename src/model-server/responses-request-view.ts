@@ -25,13 +25,24 @@ const TOOL_OUTPUT_TYPES = new Set([
  */
 const HARNESS_USER_PREFIXES = ['<environment_context>', '<user_instructions>', '# AGENTS.md instructions'];
 
+/**
+ * Developer text codex writes itself (its base prompt, skills, sandbox permissions). `system` puts it after
+ * the rest (`instructions`, `developer_instructions`), so a "no route" refusal quotes the agent's own prompt.
+ */
+const HARNESS_DEVELOPER_PREFIXES = [
+  'You are a coding agent running in the Codex CLI',
+  '<skills_instructions>',
+  '<permissions instructions>',
+  '<collaboration_mode>',
+];
+
 /** codex (0.163) reports a finished `exec_command` with this line in its output. */
 const EXIT_CODE_LINE = /^Process exited with code (-?\d+)$/m;
 
 /**
  * Builds the `RequestView` of an OpenAI Responses API request (`POST /v1/responses`, as the codex binary
  * sends it) so routing, expectations and templates work as for the Messages API:
- * - `system`: `instructions` plus every `role:'developer'`/`'system'` message;
+ * - `system`: `instructions` plus every `role:'developer'`/`'system'` message, codex's own text last;
  * - `firstUser`: the first user message that is not harness context (`<environment_context>`, AGENTS.md);
  * - `lastUser`: everything after the latest model item (tool outputs, or a new user message);
  * - `assistantTurns`: the number of runs of model items (assistant messages, function calls, reasoning) in
@@ -52,9 +63,15 @@ export function buildResponsesRequestView(
   const messages = input.filter((item) => item.type === 'message' || item.type === undefined);
   const userMessages = messages.filter((item) => item.role === 'user');
   const promptMessages = userMessages.filter((item) => !isHarnessContext(contentText(item.content)));
-  const contextMessages = messages.filter((item) => item.role === 'developer' || item.role === 'system');
+  const contextParts = messages
+    .filter((item) => item.role === 'developer' || item.role === 'system')
+    .flatMap((item) => contentParts(item.content));
   const instructions = typeof body.instructions === 'string' ? body.instructions : '';
-  const system = [instructions, ...contextMessages.map((item) => contentText(item.content))]
+  const system = [
+    instructions,
+    ...contextParts.filter((text) => !isHarnessDeveloperText(text)),
+    ...contextParts.filter(isHarnessDeveloperText),
+  ]
     .filter((text) => text !== '')
     .join('\n');
   const outputs = input.filter((item) => TOOL_OUTPUT_TYPES.has(String(item.type))).map(toToolResult);
@@ -140,11 +157,18 @@ function itemText(item: UnknownRecord): string {
 
 /** Text of a message's content (`input_text`, `output_text`, plain strings). */
 function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
+  return contentParts(content).join('\n');
+}
+
+function contentParts(content: unknown): string[] {
+  if (typeof content === 'string') return [content];
   return asArray(content)
     .map((part) => (isRecord(part) && typeof part.text === 'string' ? part.text : ''))
-    .filter((text) => text !== '')
-    .join('\n');
+    .filter((text) => text !== '');
+}
+
+function isHarnessDeveloperText(text: string): boolean {
+  return HARNESS_DEVELOPER_PREFIXES.some((prefix) => text.startsWith(prefix));
 }
 
 /** A tool output is a string or a list of content parts. */
