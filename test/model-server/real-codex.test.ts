@@ -3,11 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  createTempGitRepo,
-  type TempGitRepo,
-} from '../../src/engine/runtime-adapter/worktree/create-temp-git-repo.ts';
 import { createModelServer, type ModelServer, type Scenario } from '../../src/model-server/index.ts';
+import { createTempGitRepo, type TempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
 import { type CodexSession, cleanupCodexSessions, runCodexSession } from './run-codex-session.ts';
 
 /**
