@@ -80,6 +80,19 @@ describe('buildCodexServerConfig', () => {
     );
   });
 
+  it('can route every outside connection to the server as a proxy tripwire', () => {
+    const { env } = buildCodexServerConfig({
+      baseUrl: 'http://127.0.0.1:4321',
+      codexHome: '/tmp/x',
+      baseEnv: { https_proxy: 'http://corp-proxy:3128' },
+      proxyTripwire: true,
+    });
+    for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy']) {
+      expect(env[name]).toBe('http://127.0.0.1:4321');
+    }
+    expect(env.NO_PROXY).toBe('127.0.0.1,localhost');
+  });
+
   it('quotes values as TOML strings', () => {
     const { configToml } = buildCodexServerConfig({
       baseUrl: 'http://127.0.0.1:1',

@@ -17,6 +17,12 @@ export interface CodexServerConfigInput {
    * Default: codex's own (both writable).
    */
   writableTmp?: boolean;
+  /**
+   * `true`: set HTTPS_PROXY / HTTP_PROXY / ALL_PROXY (both cases) to the model server, so anything codex or
+   * git try to reach outside 127.0.0.1 arrives there as a CONNECT and shows in `report().outside` (the model
+   * traffic itself stays direct: NO_PROXY). For tests.
+   */
+  proxyTripwire?: boolean;
   /** Extra variables, applied last. */
   extra?: Record<string, string>;
 }
@@ -90,6 +96,12 @@ export function buildCodexServerConfig(input: CodexServerConfigInput): CodexServ
   const noProxy = [env.NO_PROXY ?? env.no_proxy, ...LOCAL_HOSTS].filter(
     (part) => part !== undefined && part !== '',
   );
+  if (input.proxyTripwire === true) {
+    for (const name of ['HTTPS_PROXY', 'HTTP_PROXY', 'ALL_PROXY']) {
+      env[name] = input.baseUrl;
+      env[name.toLowerCase()] = input.baseUrl;
+    }
+  }
   Object.assign(env, {
     CODEX_HOME: input.codexHome,
     [CODEX_SCRIPTED_KEY_VAR]: 'dummy',

@@ -18,6 +18,8 @@ export interface ModelServerReport {
   unusedSteps: { route: string; stepIndex: number; stepName?: string }[];
   unknownRoutes: { seq: number; method: string; url: string }[];
   invalid: { seq: number; url: string }[];
+  /** Proxy CONNECT attempts: traffic meant for outside 127.0.0.1 (`HTTPS_PROXY` pointed at the server). */
+  outside: { seq: number; target: string }[];
   /** Requests per kind. */
   counts: Record<string, number>;
 }
@@ -70,6 +72,9 @@ export function buildReport(input: ReportInput): ModelServerReport {
   const invalid = requests
     .filter((request) => request.kind === 'invalid')
     .map((request) => ({ seq: request.seq, url: request.url }));
+  const outside = requests
+    .filter((request) => request.kind === 'connect')
+    .map((request) => ({ seq: request.seq, target: request.url }));
   const counts: Record<string, number> = { total: requests.length };
   for (const request of requests) counts[request.kind] = (counts[request.kind] ?? 0) + 1;
 
@@ -96,6 +101,10 @@ export function buildReport(input: ReportInput): ModelServerReport {
     ),
     ...unknownRoutes.map((entry) => `request #${entry.seq}: unknown route ${entry.method} ${entry.url}`),
     ...invalid.map((entry) => `request #${entry.seq}: body of ${entry.url} is not a JSON object`),
+    ...outside.map(
+      (entry) =>
+        `request #${entry.seq}: CONNECT ${entry.target} through the server as a proxy (traffic leaving 127.0.0.1)`,
+    ),
   ];
   return {
     ok: problems.length === 0,
@@ -106,6 +115,7 @@ export function buildReport(input: ReportInput): ModelServerReport {
     unusedSteps,
     unknownRoutes,
     invalid,
+    outside,
     counts,
   };
 }

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { assembleMessage } from './assemble-message.ts';
@@ -685,6 +686,34 @@ describe('createModelServer — other routes and lifecycle', () => {
     expect(report.unknownRoutes).toEqual([{ seq: 5, method: 'POST', url: '/v1/files' }]);
     expect(report.problems).toContain('request #5: unknown route POST /v1/files');
     expect(report.problems).toContain('request #6: body of /v1/messages?beta=true is not a JSON object');
+  });
+
+  it('refuses and reports a proxy CONNECT (a client reaching outside 127.0.0.1 through it)', async () => {
+    const server = await start(oneRoute([{ text: 'x' }]));
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const request = httpRequest({
+        host: '127.0.0.1',
+        port: server.port,
+        method: 'CONNECT',
+        path: 'chatgpt.com:443',
+      });
+      request.on('connect', (response, socket) => {
+        socket.destroy();
+        resolve(response.statusCode);
+      });
+      request.on('error', reject);
+      request.end();
+    });
+    expect(status).toBe(502);
+    expect(server.requests.map((request) => [request.method, request.url, request.kind])).toEqual([
+      ['CONNECT', 'chatgpt.com:443', 'connect'],
+    ]);
+    const report = server.report();
+    expect(report.outside).toEqual([{ seq: 1, target: 'chatgpt.com:443' }]);
+    expect(report.problems).toEqual([
+      "route 'main' step 0 was never requested",
+      'request #1: CONNECT chatgpt.com:443 through the server as a proxy (traffic leaving 127.0.0.1)',
+    ]);
   });
 
   it('listens on 127.0.0.1 and stops cleanly', async () => {

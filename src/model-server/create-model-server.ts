@@ -412,6 +412,27 @@ export async function createModelServer(
     sockets.set(socket, 0);
     socket.once('close', () => sockets.delete(socket));
   });
+  // With HTTPS_PROXY pointed at the server, anything a client sends outside 127.0.0.1 arrives here as a
+  // CONNECT: refuse it and record it, so a test's report shows traffic that would have left the machine.
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    const record: RecordedRequest = {
+      seq: requests.length + 1,
+      atMs: Date.now() - startedAt,
+      method: 'CONNECT',
+      url: req.url ?? '',
+      kind: 'connect',
+      body: undefined,
+      headers: req.headers,
+      status: 502,
+      unmet: [],
+      aborted: false,
+      durationMs: 0,
+    };
+    requests.push(record);
+    log(describe(record));
+    socket.on('error', () => socket.destroy());
+    socket.end('HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => {

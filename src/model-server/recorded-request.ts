@@ -8,7 +8,9 @@ import type { IncomingHttpHeaders } from 'node:http';
  * - `unrouted`: a conversation request no route matched;
  * - `invalid`: a Messages request whose body is not a JSON object;
  * - `count_tokens`, `models`, `probe` (HEAD, GET /): harmless startup calls;
- * - `unknown`: any other route (answered 404).
+ * - `unknown`: any other route (answered 404);
+ * - `connect`: a proxy `CONNECT host:port` — a client given the server as its HTTPS proxy tried to reach
+ *   outside 127.0.0.1 (answered 502).
  */
 export type RequestKind =
   | 'step'
@@ -19,7 +21,8 @@ export type RequestKind =
   | 'count_tokens'
   | 'models'
   | 'probe'
-  | 'unknown';
+  | 'unknown'
+  | 'connect';
 
 export interface RecordedRequest {
   /** 1-based order of arrival. */

@@ -76,7 +76,8 @@ describe('model server with the real codex binary', () => {
     expect(types.at(-1)).toBe('turn.completed');
     expect(session.usage).toMatchObject({ input_tokens: 321, cached_input_tokens: 300, output_tokens: 12 });
     expect(model.report()).toMatchObject({ ok: true, problems: [] });
-    // One streamed POST /v1/responses per model turn, nothing else (no models list, no WebSocket).
+    // One streamed POST /v1/responses per model turn, nothing else (no models list, no WebSocket), and no
+    // CONNECT: with HTTPS_PROXY pointed at the server, codex and git tried to reach nothing outside.
     expect(model.requests.map((request) => [request.method, request.url, request.kind])).toEqual([
       ['POST', '/v1/responses', 'step'],
     ]);
@@ -262,5 +263,6 @@ describe('model server with the real codex binary', () => {
     expect(session.error).toContain("script exhausted: route 'main' has 1 step(s)");
     expect(eventTypes(session)).toContain('turn.failed');
     expect(model.requests.map((request) => request.kind)).toEqual(['step', 'exhausted']);
+    expect(model.report().outside).toEqual([]);
   });
 });
