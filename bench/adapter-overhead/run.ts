@@ -8,7 +8,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { query } from '@anthropic-ai/claude-agent-sdk';
-import { buildOutputJsonSchema } from '../../src/engine/runtime-contract/agent-output-schemas.ts';
+import { assembleAgentContext } from '../../src/engine/context-assembly/assemble-agent-context.ts';
+import { buildOutputJsonSchema } from '../../src/engine/runtime-contract/index.ts';
 import { buildInitialEngineState } from '../../src/engine/state-store/engine-state.ts';
 import { createBashValidatorHook } from '../../src/guards/bash-validator/create-bash-validator-hook.ts';
 import { silentLogger } from '../../src/logging/logger.ts';
@@ -40,36 +41,39 @@ async function main(): Promise<void> {
   const stateDir = await mkdtemp(join(tmpdir(), 'flotilla-bench-'));
   const provider = createInMemoryProvider();
   const item = provider.control.addWorkItem({ title: 'Bench item', body: 'Do nothing.', status: 'ready' });
-  const adapter = createClaudeAdapter(
-    {
-      repoRoot: repo.root,
-      defaultBranch: 'main',
-      contextPaths: ['.claude/CLAUDE.md'],
-      bashValidatorHook: createBashValidatorHook(),
-      logger: silentLogger,
-      setupCommand: 'none',
-      stateDir,
-      maxAgentDuration: 120,
-      logging: { agentSessions: false, logsDir: join(stateDir, 'logs') },
-      extraEnv: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'bench' },
-    },
-    {
-      workItemReader: provider.workItemReader,
-      revisionReader: provider.revisionReader,
-      getState: () => buildInitialEngineState({ workItems: { [item.id]: item } }),
-      getReviewHistory: (id) => provider.revisionReader.getReviewHistory(id),
-    },
-  );
+  const adapter = createClaudeAdapter({
+    repoRoot: repo.root,
+    defaultBranch: 'main',
+    contextPaths: ['.claude/CLAUDE.md'],
+    bashValidatorHook: createBashValidatorHook(),
+    logger: silentLogger,
+    setupCommand: 'none',
+    stateDir,
+    maxAgentDuration: 120,
+    logging: { agentSessions: false, logsDir: join(stateDir, 'logs') },
+    extraEnv: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'bench' },
+  });
+  const contextDeps = {
+    getState: () => buildInitialEngineState({ workItems: { [item.id]: item } }),
+    workItemReader: provider.workItemReader,
+    revisionReader: provider.revisionReader,
+    specReader: provider.specReader,
+  };
   const bareEnv = buildModelServerEnv({ baseUrl: server.url, stateDir: join(stateDir, 'bare') });
 
   async function throughAdapter(): Promise<number> {
     const started = performance.now();
-    const handle = await adapter.startAgent({
-      role: 'implementor',
-      sessionID: crypto.randomUUID(),
-      workItemID: item.id,
-      branchName: `flotilla/${item.id}`,
-    });
+    // Context assembly runs on the engine's side of the contract now; it is still part of the overhead.
+    const params = await assembleAgentContext(
+      {
+        role: 'implementor',
+        sessionID: crypto.randomUUID(),
+        workItemID: item.id,
+        branchName: `flotilla/${item.id}`,
+      },
+      contextDeps,
+    );
+    const handle = await adapter.startAgent(params);
     await handle.result;
     return performance.now() - started;
   }

@@ -4,7 +4,7 @@ import type { AgentRuntimeKind, FlotillaConfig } from '../config/index.ts';
 import { resolveFlotillaPaths } from '../config/index.ts';
 import type { AgentRole } from '../domain/index.ts';
 import { createEngine, type Engine } from '../engine/create-engine.ts';
-import type { RuntimeAdapter, RuntimeAdapterDeps } from '../engine/runtime-contract/runtime-contract.ts';
+import type { RuntimeAdapter } from '../engine/runtime-contract/index.ts';
 import { buildBashValidatorRules } from '../guards/bash-validator/build-bash-validator-rules.ts';
 import { createBashValidatorHook } from '../guards/bash-validator/create-bash-validator-hook.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -110,37 +110,31 @@ async function startControlPlane(
   });
 
   const createAdapter = (
-    deps: RuntimeAdapterDeps,
     extraEnv: Readonly<Record<string, string>> | undefined,
     runtime: AgentRuntimeKind,
   ): RuntimeAdapter =>
-    createClaudeAdapter(
-      {
-        repoRoot,
-        defaultBranch: config.defaultBranch,
-        contextPaths: config.contextPaths,
-        bashValidatorHook: createBashValidatorHook(buildBashValidatorRules(config.bashValidator)),
-        logger,
-        setupCommand: config.worktree.setupCommand,
-        stateDir: join(paths.stateDir, 'claude'),
-        models: Object.fromEntries(
-          Object.entries(config.models).filter(
-            (entry): entry is [AgentRole, string] => entry[1] !== undefined,
-          ),
-        ),
-        maxAgentDuration: config.maxAgentDuration,
-        logging: { agentSessions: config.logging.agentSessions, logsDir: paths.sessionsDir },
-        extraEnv,
-        readOnlyPaths: config.pathGuard.readOnlyPaths.map((path) => resolve(repoRoot, path)),
-        runtime,
-        validation: {
-          commands: config.validation.commands,
-          maxRounds: config.validation.maxRounds,
-          timeoutMs: config.validation.timeout * 1000,
-        },
+    createClaudeAdapter({
+      repoRoot,
+      defaultBranch: config.defaultBranch,
+      contextPaths: config.contextPaths,
+      bashValidatorHook: createBashValidatorHook(buildBashValidatorRules(config.bashValidator)),
+      logger,
+      setupCommand: config.worktree.setupCommand,
+      stateDir: join(paths.stateDir, 'claude'),
+      models: Object.fromEntries(
+        Object.entries(config.models).filter((entry): entry is [AgentRole, string] => entry[1] !== undefined),
+      ),
+      maxAgentDuration: config.maxAgentDuration,
+      logging: { agentSessions: config.logging.agentSessions, logsDir: paths.sessionsDir },
+      extraEnv,
+      readOnlyPaths: config.pathGuard.readOnlyPaths.map((path) => resolve(repoRoot, path)),
+      runtime,
+      validation: {
+        commands: config.validation.commands,
+        maxRounds: config.validation.maxRounds,
+        timeoutMs: config.validation.timeout * 1000,
       },
-      deps,
-    );
+    });
 
   const engine = createEngine({
     provider,
@@ -151,12 +145,11 @@ async function startControlPlane(
     scheduler: config.scheduler,
     maxReviewRounds: config.maxReviewRounds,
     maxCheckRounds: config.maxCheckRounds,
-    createRuntimeAdapters: (deps) => {
-      const claude = createAdapter(deps, options.extraEnv, 'claude');
+    createRuntimeAdapters: () => {
+      const claude = createAdapter(options.extraEnv, 'claude');
       const scriptedUrl = options.scriptedModelServerUrl ?? scriptedServer?.url;
       const scripted = scriptedUrl
         ? createAdapter(
-            deps,
             { ...options.extraEnv, ANTHROPIC_BASE_URL: scriptedUrl, ANTHROPIC_API_KEY: 'scripted' },
             'scripted',
           )

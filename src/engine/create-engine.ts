@@ -7,6 +7,7 @@ import { buildRunRequest } from './command-executor/build-run-requested-event.ts
 import { createCommandExecutor } from './command-executor/create-command-executor.ts';
 import { createRunRegistry } from './command-executor/run-registry.ts';
 import { startAgentAsync } from './command-executor/start-agent-async.ts';
+import { assembleAgentContext } from './context-assembly/assemble-agent-context.ts';
 import { type EngineConfig, type Policy, resolveEngineConfig, systemClock } from './engine-config.ts';
 import { createEventLoop } from './event-queue/create-event-loop.ts';
 import { ALL_HANDLERS } from './handlers/index.ts';
@@ -14,7 +15,6 @@ import { createRevisionPoller } from './pollers/create-revision-poller.ts';
 import { createSpecPoller } from './pollers/create-spec-poller.ts';
 import { createWorkItemPoller } from './pollers/create-work-item-poller.ts';
 import type { Poller } from './pollers/poller.ts';
-import type { RuntimeAdapterDeps } from './runtime-contract/runtime-contract.ts';
 import { createScheduler } from './scheduler/create-scheduler.ts';
 import { applyStateUpdate } from './state-store/apply-state-update.ts';
 import { buildInitialEngineState, type EngineState } from './state-store/engine-state.ts';
@@ -80,13 +80,13 @@ export function createEngine(config: EngineConfig): Engine {
   const handlers = config.handlers ?? ALL_HANDLERS;
   const eventListeners = new Set<(event: EngineEvent, state: EngineState) => void>();
 
-  const adapterDeps: RuntimeAdapterDeps = {
+  const adapters = config.createRuntimeAdapters();
+  const contextDeps = {
+    getState,
     workItemReader: provider.workItemReader,
     revisionReader: provider.revisionReader,
-    getState,
-    getReviewHistory: (revisionID) => provider.revisionReader.getReviewHistory(revisionID),
+    specReader: provider.specReader,
   };
-  const adapters = config.createRuntimeAdapters(adapterDeps);
   const registry = createRunRegistry();
 
   let stopping = false;
@@ -105,6 +105,26 @@ export function createEngine(config: EngineConfig): Engine {
     else loop.push(event);
   };
 
+  /**
+   * A run's prompt is assembled once its *Requested event, and everything it led to (the implementor's
+   * item moving to in-progress), is in the store: the prompt shows the state the run starts in. Waiters
+   * are keyed by event and passed on to the last event each batch produces (results are processed depth
+   * first, so that one is applied last).
+   */
+  const waitingForApplied = new Map<EngineEvent, (() => void)[]>();
+  const whenApplied = (event: EngineEvent) =>
+    new Promise<void>((resolve) => {
+      waitingForApplied.set(event, [...(waitingForApplied.get(event) ?? []), resolve]);
+    });
+  function passOnWaiters(events: readonly EngineEvent[], results: readonly EngineEvent[]): void {
+    const waiting = events.flatMap((event) => waitingForApplied.get(event) ?? []);
+    for (const event of events) waitingForApplied.delete(event);
+    if (waiting.length === 0) return;
+    const last = results.at(-1);
+    if (last === undefined) for (const resolve of waiting) resolve();
+    else waitingForApplied.set(last, [...(waitingForApplied.get(last) ?? []), ...waiting]);
+  }
+
   const scheduler = createScheduler({
     config: resolved.scheduler,
     clock,
@@ -113,10 +133,15 @@ export function createEngine(config: EngineConfig): Engine {
     generateSessionID: config.generateSessionID ?? randomUUID,
     emit: emitInternal,
     startRun: (run) => {
-      const { event, params } = buildRunRequest(run, resolved.branchPrefix);
+      const { event, request } = buildRunRequest(run, resolved.branchPrefix);
+      const requestApplied = whenApplied(event);
       emitInternal(event);
-      void startAgentAsync(params, {
-        adapter: adapters[params.role],
+      void startAgentAsync(request, {
+        adapter: adapters[request.role],
+        assembleContext: async (toAssemble) => {
+          await requestApplied;
+          return assembleAgentContext(toAssemble, contextDeps);
+        },
         registry,
         // A run's lifecycle is asynchronous: its events always join the back of the queue, never a batch.
         emit: (lifecycleEvent) => loop.push(lifecycleEvent),
@@ -202,10 +227,14 @@ export function createEngine(config: EngineConfig): Engine {
     batchResults = results;
     try {
       await runHandlersAndCommands(events, snapshot);
+    } catch (error) {
+      passOnWaiters(events, []);
+      throw error;
     } finally {
       batchResults = null;
     }
     loop.pushFront(results);
+    passOnWaiters(events, results);
     config.instrumentation?.batchProcessed(events, performance.now() - startedAt);
     checkQuiescence();
   }
@@ -306,6 +335,9 @@ export function createEngine(config: EngineConfig): Engine {
           logger.warn('shutdown timeout: abandoning runs', { sessions: scheduler.activeSessionIDs() });
         }
         await loop.drainAndStop();
+        // Events the stopped loop dropped will never be applied: their runs go on (and see the cancel).
+        for (const resolve of [...waitingForApplied.values()].flat()) resolve();
+        waitingForApplied.clear();
         checkQuiescence();
         logger.info('engine stopped');
       })();

@@ -2,7 +2,7 @@ import type { EngineCommand, EngineEvent } from '../domain/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Provider } from '../providers/types.ts';
 import type { NamedHandler } from './handlers/handler.ts';
-import type { RuntimeAdapterDeps, RuntimeAdapters } from './runtime-contract/runtime-contract.ts';
+import type { RuntimeAdapters } from './runtime-contract/runtime-contract.ts';
 import type { EngineState } from './state-store/engine-state.ts';
 
 export type PolicyDecision = { allowed: true } | { allowed: false; reason: string };
@@ -50,7 +50,8 @@ export interface HandlerConfig {
 
 export interface EngineConfig {
   provider: Provider;
-  createRuntimeAdapters: (deps: RuntimeAdapterDeps) => RuntimeAdapters;
+  /** One runtime per role. Runtimes get finished prompts and plain data (runtime-contract/), no engine state. */
+  createRuntimeAdapters: () => RuntimeAdapters;
   policy?: Policy;
   logger?: Logger;
   /** Seconds stop() waits for cancelled runs to end. */

@@ -103,6 +103,11 @@ export interface SpecReader {
   /** Specs on the default branch; unreadable ones come back as problems, not as a failed listing. */
   listSpecs(): Promise<SpecListing>;
   getDefaultBranchSHA(): Promise<string>;
+  /**
+   * A spec's content, byte for byte, by the blob SHA a listing reported (also an older one): the planner
+   * is given exactly the version whose SHA is recorded as planned. Rejects, naming the SHA, when unknown.
+   */
+  readSpecBlob(blobSHA: string): Promise<string>;
 }
 
 /** What a provider says changed on its own (see Provider.onChange): the engine polls that reader. */

@@ -29,7 +29,12 @@ describe('createSessionLogFactory', () => {
 
   it('describes each role from its start params', async () => {
     const make = factory();
-    const planner = make({ role: 'planner', sessionID: 'p0000000-1', specPaths: ['a.md', 'b.md'] });
+    const planner = make({
+      role: 'planner',
+      sessionID: 'p0000000-1',
+      specPaths: ['a.md', 'b.md'],
+      specSHAs: {},
+    });
     const implementor = make({
       role: 'implementor',
       sessionID: 'i0000000-1',
@@ -52,6 +57,6 @@ describe('createSessionLogFactory', () => {
 
   it('returns logs without a file when logging is disabled', () => {
     const make = createSessionLogFactory({ logsDir, enabled: false, logger: createRecordingLogger() });
-    expect(make({ role: 'planner', sessionID: 'x', specPaths: [] }).filePath).toBeNull();
+    expect(make({ role: 'planner', sessionID: 'x', specPaths: [], specSHAs: {} }).filePath).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import type { AgentStartParams } from '../engine/runtime-contract/runtime-contract.ts';
+import type { AgentRunRequest } from '../engine/runtime-contract/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import { createSessionLog, type SessionLog, type SessionLogContext } from './create-session-log.ts';
 import { createSecretRedactor } from './redact-secrets.ts';
@@ -15,7 +15,7 @@ export interface SessionLogFactoryOptions {
 /** One transcript per run, described by the run's start params (the adapter's `createSessionLog`). */
 export function createSessionLogFactory(
   options: SessionLogFactoryOptions,
-): (params: AgentStartParams) => SessionLog {
+): (params: AgentRunRequest) => SessionLog {
   const redact = options.redact ?? createSecretRedactor();
   return (params) =>
     createSessionLog({
@@ -30,7 +30,7 @@ export function createSessionLogFactory(
     });
 }
 
-export function sessionLogContextOf(params: AgentStartParams): SessionLogContext {
+export function sessionLogContextOf(params: AgentRunRequest): SessionLogContext {
   switch (params.role) {
     case 'planner':
       return { specPaths: params.specPaths };

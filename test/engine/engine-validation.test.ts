@@ -59,23 +59,20 @@ async function setUp(scenario: ScenarioSpec, maxRounds: number): Promise<Setup> 
     logger,
     pollIntervals: { workItems: 3600, revisions: 3600, specs: 3600 },
     shutdownTimeout: 30,
-    createRuntimeAdapters: (deps) => {
-      const adapter = createClaudeAdapter(
-        {
-          repoRoot: repo.root,
-          defaultBranch: 'main',
-          contextPaths: [],
-          bashValidatorHook: createBashValidatorHook(),
-          logger,
-          setupCommand: 'none',
-          stateDir: `${repo.root}/.flotilla/claude`,
-          maxAgentDuration: 120,
-          logging: { agentSessions: true, logsDir: `${repo.root}/.flotilla/logs` },
-          extraEnv: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key' },
-          validation: { commands: ['npm test'], maxRounds, timeoutMs: 60_000 },
-        },
-        deps,
-      );
+    createRuntimeAdapters: () => {
+      const adapter = createClaudeAdapter({
+        repoRoot: repo.root,
+        defaultBranch: 'main',
+        contextPaths: [],
+        bashValidatorHook: createBashValidatorHook(),
+        logger,
+        setupCommand: 'none',
+        stateDir: `${repo.root}/.flotilla/claude`,
+        maxAgentDuration: 120,
+        logging: { agentSessions: true, logsDir: `${repo.root}/.flotilla/logs` },
+        extraEnv: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key' },
+        validation: { commands: ['npm test'], maxRounds, timeoutMs: 60_000 },
+      });
       return { planner: adapter, implementor: adapter, reviewer: adapter };
     },
   });

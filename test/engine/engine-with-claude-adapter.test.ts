@@ -50,22 +50,19 @@ async function setUp(scenario: ScenarioSpec): Promise<Setup> {
     logger,
     pollIntervals: { workItems: 3600, revisions: 3600, specs: 3600 },
     shutdownTimeout: 30,
-    createRuntimeAdapters: (deps) => {
-      const adapter = createClaudeAdapter(
-        {
-          repoRoot: repo.root,
-          defaultBranch: 'main',
-          contextPaths: [],
-          bashValidatorHook: createBashValidatorHook(),
-          logger,
-          setupCommand: 'none',
-          stateDir: `${repo.root}/.flotilla/claude`,
-          maxAgentDuration: 120,
-          logging: { agentSessions: true, logsDir: `${repo.root}/.flotilla/logs` },
-          extraEnv: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key' },
-        },
-        deps,
-      );
+    createRuntimeAdapters: () => {
+      const adapter = createClaudeAdapter({
+        repoRoot: repo.root,
+        defaultBranch: 'main',
+        contextPaths: [],
+        bashValidatorHook: createBashValidatorHook(),
+        logger,
+        setupCommand: 'none',
+        stateDir: `${repo.root}/.flotilla/claude`,
+        maxAgentDuration: 120,
+        logging: { agentSessions: true, logsDir: `${repo.root}/.flotilla/logs` },
+        extraEnv: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key' },
+      });
       return { planner: adapter, implementor: adapter, reviewer: adapter };
     },
   });

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildImplementorContext } from '../../src/engine/context-assembly/build-implementor-context.ts';
 import { createEngine, type Engine } from '../../src/engine/create-engine.ts';
+import type { PlannerStartParams } from '../../src/engine/runtime-contract/index.ts';
 import { createRecordingLogger, silentLogger } from '../../src/logging/logger.ts';
 import { createLocalProvider, type LocalProvider } from '../../src/providers/local/create-local-provider.ts';
 import {
@@ -27,7 +28,12 @@ interface World {
   dir: ReturnType<typeof createTempDir>;
   provider: LocalProvider;
   engine: Engine;
+  /** The prompt each implementor run was given. */
   prompts: string[];
+  /** What context assembly builds for the same run from the store and the provider at that moment. */
+  assembled: string[];
+  /** The params each planner run was given. */
+  plannerParams: PlannerStartParams[];
 }
 
 let world: World | null = null;
@@ -58,11 +64,17 @@ async function setUp(answers: number | number[], options: { maxCheckRounds?: num
   });
   const queue = Array.isArray(answers) ? [...answers] : [answers];
   const prompts: string[] = [];
+  const assembled: string[] = [];
+  const plannerParams: PlannerStartParams[] = [];
   const adapter = createScriptedAdapter({
+    planner: async (params) => {
+      if (params.role === 'planner') plannerParams.push(params);
+      return buildResultRun({ role: 'planner', create: [], close: [], update: [] });
+    },
     implementor: async (params) => {
-      // The prompt the Claude adapter would give this run, built from the real provider.
       if (params.role === 'implementor') {
-        prompts.push(
+        prompts.push(params.prompt);
+        assembled.push(
           await buildImplementorContext(params, {
             getState: () => engine.getState(),
             workItemReader: provider.workItemReader,
@@ -91,7 +103,7 @@ async function setUp(answers: number | number[], options: { maxCheckRounds?: num
     scheduler: { retryBaseDelay: 0.01, retryMaxDelay: 0.05 },
     ...(options.maxCheckRounds === undefined ? {} : { maxCheckRounds: options.maxCheckRounds }),
   });
-  world = { repo, dir, provider, engine, prompts };
+  world = { repo, dir, provider, engine, prompts, assembled, plannerParams };
   return world;
 }
 
@@ -188,6 +200,9 @@ describe('engine on the local provider', () => {
     expect(revision?.pipeline?.status).toBe('success');
     // The rework's prompt carried the red checks' real output, not just the command.
     expect(w.prompts).toHaveLength(2);
+    // The runtime got exactly what context assembly builds, the item already in progress.
+    expect(w.prompts).toEqual(w.assembled);
+    expect(w.prompts[0]).toContain('### Status\nin-progress\n');
     expect(w.prompts[0]).not.toContain('CI Status');
     expect(w.prompts[1]).toContain('### CI Status: FAILURE');
     expect(w.prompts[1]).toMatch(/Checks output:\n\n```\n[^`]*expected 42, got 41/);
@@ -225,5 +240,29 @@ describe('engine on the local provider', () => {
     expect(last).toContain('now needs a human');
     expect(last).toContain('`node check.mjs` exited with code 1');
     expect(last).toContain('expected 42, got 40');
+  });
+
+  it('plans the committed version of a spec, not an uncommitted edit, and records that version as planned', async () => {
+    const w = await setUp([]);
+    const { repo, engine } = w;
+    const committed = '---\nstatus: approved\n---\n# Login\n\nUsers log in with email.\n';
+    await repo.commit('approve the login spec', { 'docs/specs/login.md': committed });
+    const blobSHA = (await repo.git(['rev-parse', 'main:docs/specs/login.md'])).trim();
+    // The user keeps editing the approved spec in their checkout and has not committed yet.
+    await repo.write({
+      'docs/specs/login.md': '---\nstatus: approved\n---\n# Login\n\nUsers log in with a passkey.\n',
+    });
+
+    await engine.start();
+    await settle(w);
+
+    expect(w.plannerParams).toHaveLength(1);
+    const [params] = w.plannerParams;
+    expect(params?.specSHAs).toEqual({ 'docs/specs/login.md': blobSHA });
+    expect(params?.prompt).toContain(
+      '### docs/specs/login.md (added)\n---\nstatus: approved\n---\n# Login\n\nUsers log in with email.\n',
+    );
+    expect(params?.prompt).not.toContain('passkey');
+    expect(engine.getState().lastPlannedSHAs).toEqual({ 'docs/specs/login.md': blobSHA });
   });
 });

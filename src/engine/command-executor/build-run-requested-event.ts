@@ -1,12 +1,15 @@
 import type { EngineEvent } from '../../domain/index.ts';
-import type { AgentStartParams } from '../runtime-contract/runtime-contract.ts';
+import type { AgentRunRequest } from '../runtime-contract/runtime-contract.ts';
 import type { AdmittedRun } from '../scheduler/create-scheduler.ts';
 
-/** The *Requested event and the adapter params for an admitted run (one place decides branch names). */
+/**
+ * The *Requested event and the run request for an admitted run (one place decides branch names); context
+ * assembly adds the prompt before the runtime gets it.
+ */
 export function buildRunRequest(
   run: AdmittedRun,
   branchPrefix: string,
-): { event: EngineEvent; params: AgentStartParams } {
+): { event: EngineEvent; request: AgentRunRequest } {
   const { sessionID, command, at } = run;
   switch (command.type) {
     case 'requestPlannerRun':
@@ -18,13 +21,13 @@ export function buildRunRequest(
           specSHAs: command.specSHAs,
           at,
         },
-        params: { role: 'planner', sessionID, specPaths: command.specPaths },
+        request: { role: 'planner', sessionID, specPaths: command.specPaths, specSHAs: command.specSHAs },
       };
     case 'requestImplementorRun': {
       const branchName = `${branchPrefix}${command.workItemID}`;
       return {
         event: { type: 'implementorRequested', sessionID, workItemID: command.workItemID, branchName, at },
-        params: { role: 'implementor', sessionID, workItemID: command.workItemID, branchName },
+        request: { role: 'implementor', sessionID, workItemID: command.workItemID, branchName },
       };
     }
     case 'requestReviewerRun':
@@ -36,7 +39,7 @@ export function buildRunRequest(
           revisionID: command.revisionID,
           at,
         },
-        params: {
+        request: {
           role: 'reviewer',
           sessionID,
           workItemID: command.workItemID,

@@ -4,6 +4,7 @@ import { silentLogger } from '../../logging/logger.ts';
 import {
   AgentRunFailure,
   type AgentRunHandle,
+  type AgentRunRequest,
   type AgentStartParams,
   type RuntimeAdapter,
 } from '../runtime-contract/runtime-contract.ts';
@@ -82,7 +83,7 @@ function handAdapter(options: { provisioning?: Promise<void> } = {}) {
   return { adapter, sessions, cancelled };
 }
 
-const implementorParams: AgentStartParams = {
+const implementorParams: AgentRunRequest = {
   role: 'implementor',
   sessionID: 's1',
   workItemID: '4',
@@ -91,13 +92,25 @@ const implementorParams: AgentStartParams = {
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-function run(adapter: RuntimeAdapter, params = implementorParams, stallTimeoutMs = 0) {
+/** Stands in for context assembly (tested in context-assembly/): the prompt names the session. */
+const promptFor = async (request: AgentRunRequest): Promise<AgentStartParams> => ({
+  ...request,
+  prompt: `the prompt of ${request.sessionID}`,
+});
+
+function run(
+  adapter: RuntimeAdapter,
+  params = implementorParams,
+  stallTimeoutMs = 0,
+  assembleContext = promptFor,
+) {
   const events: EngineEvent[] = [];
   const finished: string[] = [];
   const registry = createRunRegistry();
   const clock = createManualClock();
   const done = startAgentAsync(params, {
     adapter,
+    assembleContext,
     registry,
     emit: (event) => events.push(event),
     clock,
@@ -162,6 +175,69 @@ describe('startAgentAsync', () => {
       }),
     ]);
     expect(finished).toEqual(['s1']);
+  });
+
+  it('gives the runtime the request with the prompt context assembly built, nothing else', async () => {
+    const received: AgentStartParams[] = [];
+    const adapter: RuntimeAdapter = {
+      startAgent: (params) => {
+        received.push(params);
+        return Promise.reject(new Error('stop here'));
+      },
+      cancelAgent: () => {},
+    };
+    await run(adapter).done;
+    expect(received).toEqual([{ ...implementorParams, prompt: 'the prompt of s1' }]);
+    // Plain data: what a remote worker would receive is the same.
+    expect(structuredClone(received[0])).toEqual(received[0]);
+  });
+
+  it('fails the run (requested → failed, no runtime started) when the prompt cannot be assembled', async () => {
+    const started: string[] = [];
+    const adapter: RuntimeAdapter = {
+      startAgent: async (params) => {
+        started.push(params.sessionID);
+        throw new Error('unreachable');
+      },
+      cancelAgent: () => {},
+    };
+    const { events, finished, done } = run(adapter, implementorParams, 0, async () => {
+      throw new Error('Cannot fetch the body of work item #4: HTTP 502');
+    });
+    await done;
+    expect(started).toEqual([]);
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: 'implementorFailed',
+        reason: 'error',
+        error: 'provisioning failed: Cannot fetch the body of work item #4: HTTP 502',
+        logFilePath: null,
+      }),
+    ]);
+    expect(finished).toEqual(['s1']);
+  });
+
+  it('starts no session for a run cancelled while its prompt was assembled', async () => {
+    let assembled!: () => void;
+    const { adapter } = handAdapter();
+    const started: string[] = [];
+    const counting: RuntimeAdapter = {
+      ...adapter,
+      startAgent: (params) => {
+        started.push(params.sessionID);
+        return adapter.startAgent(params);
+      },
+    };
+    const { events, registry, done } = run(counting, implementorParams, 0, async (request) => {
+      await new Promise<void>((resolve) => (assembled = resolve));
+      return promptFor(request);
+    });
+    await tick();
+    expect(registry.cancel('s1', 'cancelled')).toBe(true);
+    assembled();
+    await done;
+    expect(started).toEqual([]);
+    expect(events).toEqual([expect.objectContaining({ type: 'implementorFailed', reason: 'cancelled' })]);
   });
 
   it('keeps the typed failure reason the adapter rejects with', async () => {

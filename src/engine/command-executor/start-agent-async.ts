@@ -4,6 +4,7 @@ import { createOutputBroadcast } from '../../shared/create-output-broadcast.ts';
 import type { Clock } from '../engine-config.ts';
 import {
   type AgentRunHandle,
+  type AgentRunRequest,
   type AgentStartParams,
   failureReasonOf,
   type RuntimeAdapter,
@@ -15,6 +16,8 @@ const OUTPUT_DRAIN_GRACE_MS = 2000;
 
 export interface StartAgentAsyncDeps {
   adapter: RuntimeAdapter;
+  /** The request plus its finished prompt (context-assembly/assemble-agent-context.ts). */
+  assembleContext: (request: AgentRunRequest) => Promise<AgentStartParams>;
   registry: RunRegistry;
   emit: (event: EngineEvent) => void;
   clock: Clock;
@@ -38,17 +41,23 @@ function readUsage(handle: AgentRunHandle): AgentUsage | null {
 }
 
 /**
- * Runs one agent session to its end and reports it as events: *Started once the adapter has a session,
- * then *Completed or *Failed. A provisioning failure is a *Failed with no *Started (requested → failed).
+ * Runs one agent session to its end and reports it as events: the prompt is assembled, then *Started once
+ * the adapter has a session, then *Completed or *Failed. A provisioning failure (the prompt cannot be
+ * assembled, or the runtime cannot start) is a *Failed with no *Started (requested → failed).
  * Never throws; every path ends with onFinished.
  */
-export async function startAgentAsync(params: AgentStartParams, deps: StartAgentAsyncDeps): Promise<void> {
+export async function startAgentAsync(params: AgentRunRequest, deps: StartAgentAsyncDeps): Promise<void> {
   const { adapter, registry, emit, clock, logger } = deps;
   const { sessionID } = params;
   registry.register(sessionID, adapter);
   let handle: AgentRunHandle;
   try {
-    handle = await adapter.startAgent(params);
+    const startParams = await deps.assembleContext(params);
+    // A cancel while the prompt was assembled: no session is started only to be ended at once.
+    if (registry.cancelReasonOf(sessionID) !== null) {
+      throw new Error(`the ${params.role} run was cancelled before it started`);
+    }
+    handle = await adapter.startAgent(startParams);
   } catch (error) {
     const cancelled = registry.cancelReasonOf(sessionID);
     logger.warn('agent provisioning failed', { sessionID, role: params.role, error: messageOf(error) });
@@ -130,7 +139,7 @@ export async function startAgentAsync(params: AgentStartParams, deps: StartAgent
 }
 
 function buildStartedEvent(
-  params: AgentStartParams,
+  params: AgentRunRequest,
   logFilePath: string | null,
   at: number,
   runtime: string | undefined,
@@ -146,7 +155,7 @@ function buildStartedEvent(
   }
 }
 
-function assertResultMatchesRole(result: AgentResult, params: AgentStartParams): void {
+function assertResultMatchesRole(result: AgentResult, params: AgentRunRequest): void {
   // Adapter output is untrusted: a result for another role must not be applied.
   if (!result || typeof result !== 'object' || result.role !== params.role) {
     const got =
@@ -156,7 +165,7 @@ function assertResultMatchesRole(result: AgentResult, params: AgentStartParams):
 }
 
 function buildCompletedEvent(
-  params: AgentStartParams,
+  params: AgentRunRequest,
   result: AgentResult,
   logFilePath: string | null,
   usage: AgentUsage | null,
@@ -198,7 +207,7 @@ interface FailureFields {
   at: number;
 }
 
-export function buildFailedEvent(params: AgentStartParams, fields: FailureFields): EngineEvent {
+export function buildFailedEvent(params: AgentRunRequest, fields: FailureFields): EngineEvent {
   const base = { sessionID: params.sessionID, ...fields };
   switch (params.role) {
     case 'planner':

@@ -1,14 +1,14 @@
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WorkItem } from '../../domain/index.ts';
+import { runGit } from '../../process/run-command.ts';
 import { createTempGitRepo, type TempGitRepo } from '../../test-support/create-temp-git-repo.ts';
 import { buildInitialEngineState } from '../state-store/engine-state.ts';
 import { buildWorkItem } from '../test-support/build-work-item.ts';
 import { buildPlannerContext, type PlannerContextDeps } from './build-planner-context.ts';
-import { createGitSpecSource } from './create-git-spec-source.ts';
+import { diffSpecText } from './diff-spec-text.ts';
 
 interface Fixture {
+  /** The given version of each spec, by path (readable under the SHA `given()` assigns it). */
   specs?: Record<string, string>;
   blobs?: Record<string, string>;
   lastPlannedSHAs?: Record<string, string>;
@@ -25,13 +25,9 @@ function stubDeps(fixture: Fixture): PlannerContextDeps & { bodyRequests: string
   return {
     bodyRequests,
     getState: () => state,
-    readSpec: async (path) => {
-      const content = fixture.specs?.[path];
-      if (content === undefined) throw new Error(`ENOENT: ${path}`);
-      return content;
-    },
-    readBlob: async (sha) => {
-      const content = fixture.blobs?.[sha];
+    readSpecBlob: async (sha) => {
+      const given = sha.startsWith('given:') ? fixture.specs?.[sha.slice('given:'.length)] : undefined;
+      const content = given ?? fixture.blobs?.[sha];
       if (content === undefined) throw new Error(`bad object ${sha}`);
       return content;
     },
@@ -46,12 +42,17 @@ function stubDeps(fixture: Fixture): PlannerContextDeps & { bodyRequests: string
   };
 }
 
+/** Planner params for these paths, each spec given under the SHA `given:<path>`. */
+function given(specPaths: string[]) {
+  return { specPaths, specSHAs: Object.fromEntries(specPaths.map((path) => [path, `given:${path}`])) };
+}
+
 describe('buildPlannerContext', () => {
   it('Given `startAgent` is called with `PlannerStartParams` containing two spec paths, when context is assembled, then the enriched prompt includes full content for both specs', async () => {
     const deps = stubDeps({
       specs: { 'docs/specs/a.md': '# A\n\nAll of A.\n', 'docs/specs/b.md': '# B\n\nAll of B.\n' },
     });
-    const prompt = await buildPlannerContext({ specPaths: ['docs/specs/a.md', 'docs/specs/b.md'] }, deps);
+    const prompt = await buildPlannerContext(given(['docs/specs/a.md', 'docs/specs/b.md']), deps);
     expect(prompt).toContain('### docs/specs/a.md (added)\n# A\n\nAll of A.\n');
     expect(prompt).toContain('### docs/specs/b.md (added)\n# B\n\nAll of B.\n');
   });
@@ -61,7 +62,7 @@ describe('buildPlannerContext', () => {
       specs: { 'docs/specs/a.md': '# A\n' },
       lastPlannedSHAs: { 'docs/specs/other.md': 'f'.repeat(40) },
     });
-    const prompt = await buildPlannerContext({ specPaths: ['docs/specs/a.md'] }, deps);
+    const prompt = await buildPlannerContext(given(['docs/specs/a.md']), deps);
     expect(prompt).toBe(
       '## Changed Specs\n\n### docs/specs/a.md (added)\n# A\n\n## Existing Work Items\n\n(none)\n',
     );
@@ -75,7 +76,7 @@ describe('buildPlannerContext', () => {
       blobs: { [oldSHA]: 'old text\n' },
       lastPlannedSHAs: { 'docs/specs/a.md': oldSHA },
     });
-    const prompt = await buildPlannerContext({ specPaths: ['docs/specs/a.md'] }, deps);
+    const prompt = await buildPlannerContext(given(['docs/specs/a.md']), deps);
     expect(prompt).toContain(
       '### docs/specs/a.md (modified)\nnew text\n\n#### Diff\n--- a/docs/specs/a.md\n+++ b/docs/specs/a.md\n-old text\n+new text\n\n## Existing Work Items',
     );
@@ -90,7 +91,7 @@ describe('buildPlannerContext', () => {
       workItems: [buildWorkItem({ id: '3', title: 'Three', status: 'ready' })],
       bodies: { '3': 'Body three' },
     });
-    const prompt = await buildPlannerContext({ specPaths: ['specs/new.md', 'specs/changed.md'] }, deps);
+    const prompt = await buildPlannerContext(given(['specs/new.md', 'specs/changed.md']), deps);
     expect(prompt).toBe(
       `${[
         '## Changed Specs',
@@ -113,7 +114,7 @@ describe('buildPlannerContext', () => {
       ],
       bodies: { '10': 'Body ten\n', '2': 'Body two', '7': '' },
     });
-    const prompt = await buildPlannerContext({ specPaths: ['s.md'] }, deps);
+    const prompt = await buildPlannerContext(given(['s.md']), deps);
     const listing = prompt.slice(prompt.indexOf('## Existing Work Items'));
     expect(listing).toBe(
       `${[
@@ -140,23 +141,30 @@ describe('buildPlannerContext', () => {
       inFlight--;
       return `body ${id}`;
     };
-    const prompt = await buildPlannerContext({ specPaths: ['s.md'] }, deps);
+    const prompt = await buildPlannerContext(given(['s.md']), deps);
     expect(maxInFlight).toBeLessThanOrEqual(8);
     expect(prompt.indexOf('body 9\n')).toBeLessThan(prompt.indexOf('body 10\n'));
     expect(prompt).toContain('### WorkItem #30 — T30\nStatus: pending\n\nbody 30\n');
   });
 
   describe('Given `startAgent` is called for any role, when a context assembly fetch fails (spec read, work item body, revision files), then the promise rejects', () => {
-    it('rejects naming the spec that could not be read', async () => {
+    it('rejects naming the spec (and blob) that could not be read', async () => {
       const deps = stubDeps({ specs: {} });
-      await expect(buildPlannerContext({ specPaths: ['docs/specs/gone.md'] }, deps)).rejects.toThrow(
-        'Cannot fetch spec docs/specs/gone.md: ENOENT: docs/specs/gone.md',
+      await expect(buildPlannerContext(given(['docs/specs/gone.md']), deps)).rejects.toThrow(
+        'Cannot fetch spec docs/specs/gone.md (blob given:docs/specs/gone.md): bad object given:docs/specs/gone.md',
+      );
+    });
+
+    it('rejects a spec path given without its blob SHA', async () => {
+      const deps = stubDeps({ specs: { 's.md': 'S' } });
+      await expect(buildPlannerContext({ specPaths: ['s.md'], specSHAs: {} }, deps)).rejects.toThrow(
+        'Cannot fetch spec s.md: no blob SHA was given for it',
       );
     });
 
     it('rejects naming the work item whose body could not be fetched', async () => {
       const deps = stubDeps({ specs: { 's.md': 'S' }, workItems: [buildWorkItem({ id: '4' })], bodies: {} });
-      await expect(buildPlannerContext({ specPaths: ['s.md'] }, deps)).rejects.toThrow(
+      await expect(buildPlannerContext(given(['s.md']), deps)).rejects.toThrow(
         'Cannot fetch the body of work item #4: no body for 4',
       );
     });
@@ -164,14 +172,14 @@ describe('buildPlannerContext', () => {
     it('rejects naming the last planned blob that could not be read', async () => {
       const sha = 'c'.repeat(40);
       const deps = stubDeps({ specs: { 's.md': 'S' }, lastPlannedSHAs: { 's.md': sha } });
-      await expect(buildPlannerContext({ specPaths: ['s.md'] }, deps)).rejects.toThrow(
+      await expect(buildPlannerContext(given(['s.md']), deps)).rejects.toThrow(
         `Cannot fetch the last planned version (blob ${sha}) of spec s.md: bad object ${sha}`,
       );
     });
   });
 });
 
-describe('buildPlannerContext with the git spec source', () => {
+describe('buildPlannerContext with specs read from git by blob SHA', () => {
   let repo: TempGitRepo;
   beforeEach(async () => {
     repo = await createTempGitRepo();
@@ -180,22 +188,28 @@ describe('buildPlannerContext with the git spec source', () => {
     await repo.cleanup();
   });
 
+  const blobOf = async (path: string) => (await repo.git(['rev-parse', `HEAD:${path}`])).trim();
+  const gitDeps = (lastPlannedSHAs: Record<string, string>): PlannerContextDeps => ({
+    readSpecBlob: async (sha) => (await runGit(['cat-file', 'blob', sha], { cwd: repo.root })).stdout,
+    diffText: diffSpecText,
+    getState: () => buildInitialEngineState({ lastPlannedSHAs }),
+    getWorkItemBody: async () => '',
+  });
+
   it('diffs a modified spec against the last planned blob with git, labelled with the spec path', async () => {
     await repo.commit('spec v1', { 'docs/specs/login.md': '# Login\n\nUsers log in.\n\n- [ ] email\n' });
-    const plannedBlob = (await repo.git(['rev-parse', 'HEAD:docs/specs/login.md'])).trim();
-    await writeFile(
-      join(repo.root, 'docs/specs/login.md'),
-      '# Login\n\nUsers log in.\n\n- [ ] email\n- [ ] passkey\n',
-    );
-    await repo.write({ 'docs/specs/new.md': '# New\n' });
-    const source = createGitSpecSource({ repoRoot: repo.root });
+    const plannedBlob = await blobOf('docs/specs/login.md');
+    await repo.commit('spec v2', {
+      'docs/specs/login.md': '# Login\n\nUsers log in.\n\n- [ ] email\n- [ ] passkey\n',
+      'docs/specs/new.md': '# New\n',
+    });
+    const specSHAs = {
+      'docs/specs/login.md': await blobOf('docs/specs/login.md'),
+      'docs/specs/new.md': await blobOf('docs/specs/new.md'),
+    };
     const prompt = await buildPlannerContext(
-      { specPaths: ['docs/specs/login.md', 'docs/specs/new.md'] },
-      {
-        ...source,
-        getState: () => buildInitialEngineState({ lastPlannedSHAs: { 'docs/specs/login.md': plannedBlob } }),
-        getWorkItemBody: async () => '',
-      },
+      { specPaths: ['docs/specs/login.md', 'docs/specs/new.md'], specSHAs },
+      gitDeps({ 'docs/specs/login.md': plannedBlob }),
     );
     expect(prompt).toBe(
       `${[
@@ -209,16 +223,24 @@ describe('buildPlannerContext with the git spec source', () => {
     );
   });
 
+  it('plans the committed version it was given, not an uncommitted edit in the working tree', async () => {
+    await repo.commit('spec', { 'docs/specs/a.md': '# A\n\nCommitted text.\n' });
+    const committed = await blobOf('docs/specs/a.md');
+    await repo.write({ 'docs/specs/a.md': '# A\n\nAn edit nobody committed.\n' });
+    const prompt = await buildPlannerContext(
+      { specPaths: ['docs/specs/a.md'], specSHAs: { 'docs/specs/a.md': committed } },
+      gitDeps({}),
+    );
+    expect(prompt).toContain('### docs/specs/a.md (added)\n# A\n\nCommitted text.\n');
+    expect(prompt).not.toContain('nobody committed');
+  });
+
   it('says so when a planned spec has not changed since', async () => {
     await repo.commit('spec', { 'spec.md': 'same\n' });
-    const blob = (await repo.git(['rev-parse', 'HEAD:spec.md'])).trim();
+    const blob = await blobOf('spec.md');
     const prompt = await buildPlannerContext(
-      { specPaths: ['spec.md'] },
-      {
-        ...createGitSpecSource({ repoRoot: repo.root }),
-        getState: () => buildInitialEngineState({ lastPlannedSHAs: { 'spec.md': blob } }),
-        getWorkItemBody: async () => '',
-      },
+      { specPaths: ['spec.md'], specSHAs: { 'spec.md': blob } },
+      gitDeps({ 'spec.md': blob }),
     );
     expect(prompt).toContain(
       '### spec.md (modified)\nsame\n\n#### Diff\n(no changes since the last planned version)',
@@ -230,12 +252,8 @@ describe('buildPlannerContext with the git spec source', () => {
     const missing = '0123456789abcdef0123456789abcdef01234567';
     await expect(
       buildPlannerContext(
-        { specPaths: ['spec.md'] },
-        {
-          ...createGitSpecSource({ repoRoot: repo.root }),
-          getState: () => buildInitialEngineState({ lastPlannedSHAs: { 'spec.md': missing } }),
-          getWorkItemBody: async () => '',
-        },
+        { specPaths: ['spec.md'], specSHAs: { 'spec.md': await blobOf('spec.md') } },
+        gitDeps({ 'spec.md': missing }),
       ),
     ).rejects.toThrow(`Cannot fetch the last planned version (blob ${missing}) of spec spec.md`);
   });

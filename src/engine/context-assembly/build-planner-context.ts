@@ -5,10 +5,8 @@ import { withoutTrailingNewlines } from './markdown-text.ts';
 
 export interface PlannerContextDeps {
   getState: () => Pick<EngineState, 'workItems' | 'lastPlannedSHAs'>;
-  /** Current content of a spec (path relative to the repository root), read from disk. */
-  readSpec: (filePath: string) => Promise<string>;
-  /** Content of a blob (`git show <blobSHA>`): the spec as it was last planned. */
-  readBlob: (blobSHA: string) => Promise<string>;
+  /** A spec's content by blob SHA (the provider's SpecReader.readSpecBlob): given and last planned. */
+  readSpecBlob: (blobSHA: string) => Promise<string>;
   /** Unified diff from `before` to `after`, labelled with the spec's path; '' when they are equal. */
   diffText: (filePath: string, before: string, after: string) => Promise<string>;
   getWorkItemBody: (workItemID: string) => Promise<string>;
@@ -20,21 +18,27 @@ const BODY_FETCH_CONCURRENCY = 8;
 /**
  * The planner's enriched prompt (seed 001 "Planner Context"): every spec in full, classified `added` (never
  * planned) or `modified` (planned before, with a unified diff from the last planned blob), then every work
- * item in the store with its status and body. Any failed read or fetch rejects.
+ * item in the store with its status and body. Each spec is read by the blob SHA the planner was given (the
+ * one recorded as planned when it succeeds), never from a working tree. Any failed read or fetch rejects.
  */
 export async function buildPlannerContext(
-  params: Pick<PlannerStartParams, 'specPaths'>,
+  params: Pick<PlannerStartParams, 'specPaths' | 'specSHAs'>,
   deps: PlannerContextDeps,
 ): Promise<string> {
   const state = deps.getState();
   const specSections = await Promise.all(
     params.specPaths.map(async (filePath) => {
-      const content = await fetchContextData(`spec ${filePath}`, () => deps.readSpec(filePath));
+      const givenSHA = params.specSHAs[filePath];
+      if (givenSHA === undefined)
+        throw new Error(`Cannot fetch spec ${filePath}: no blob SHA was given for it`);
+      const content = await fetchContextData(`spec ${filePath} (blob ${givenSHA})`, () =>
+        deps.readSpecBlob(givenSHA),
+      );
       const lastPlannedSHA = state.lastPlannedSHAs[filePath];
       if (lastPlannedSHA === undefined) return `### ${filePath} (added)\n${withoutTrailingNewlines(content)}`;
       const previous = await fetchContextData(
         `the last planned version (blob ${lastPlannedSHA}) of spec ${filePath}`,
-        () => deps.readBlob(lastPlannedSHA),
+        () => deps.readSpecBlob(lastPlannedSHA),
       );
       const diff = await fetchContextData(`the diff of spec ${filePath}`, () =>
         deps.diffText(filePath, previous, content),

@@ -586,6 +586,22 @@ export function describeProviderContract(name: string, factory: ProviderContract
         );
       });
 
+      it('reads a spec by the blob SHA listed, byte for byte, an older version included', async () => {
+        const { provider, control } = await setup();
+        const first = `${specContent('approved', 'api')}no newline at end`;
+        await control.addSpec({ filePath: 'docs/specs/api.md', status: 'approved', content: first });
+        const [listed] = (await provider.specReader.listSpecs()).specs;
+        await control.addSpec({
+          filePath: 'docs/specs/api.md',
+          status: 'approved',
+          content: specContent('approved', 'api v2'),
+        });
+        expect(listed?.blobSHA).toBe(gitBlobSHA(first));
+        expect(await provider.specReader.readSpecBlob(gitBlobSHA(first))).toBe(first);
+        const missing = gitBlobSHA('never committed\n');
+        await expect(provider.specReader.readSpecBlob(missing)).rejects.toThrow(missing);
+      });
+
       it('reports the default branch head, which moves when a spec is committed', async () => {
         const { provider, control } = await setup();
         const before = await provider.specReader.getDefaultBranchSHA();

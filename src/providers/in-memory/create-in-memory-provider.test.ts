@@ -36,6 +36,8 @@ const CALLS: Record<ProviderMethodName, (provider: InMemoryProvider) => Promise<
   postComment: (p) => p.revisionWriter.postComment('2', 'c'),
   listSpecs: (p) => p.specReader.listSpecs(),
   getDefaultBranchSHA: (p) => p.specReader.getDefaultBranchSHA(),
+  readSpecBlob: (p) =>
+    p.specReader.readSpecBlob(p.control.addSpec({ filePath: 's.md', frontmatterStatus: 'draft' }).blobSHA),
   // Last: it closes the item and merges the revision the calls above use.
   mergeRevision: (p) => {
     p.control.editWorkItem('1', { status: 'approved' });

@@ -24,6 +24,7 @@ export function createInMemorySpecs(world: InMemoryWorld) {
       blobSHA: buildGitBlobSHA(text),
     };
     world.specs.set(filePath, spec);
+    world.specBlobs.set(spec.blobSHA, text);
     world.specProblems.delete(filePath);
     world.commitToDefaultBranch(`write ${filePath}`);
     return toSpec(spec);
@@ -46,6 +47,11 @@ export function createInMemorySpecs(world: InMemoryWorld) {
     },
     async getDefaultBranchSHA() {
       return world.defaultBranchSHA;
+    },
+    async readSpecBlob(blobSHA) {
+      const content = world.specBlobs.get(blobSHA);
+      if (content === undefined) throw new Error(`Blob ${blobSHA} is missing`);
+      return content;
     },
   };
 

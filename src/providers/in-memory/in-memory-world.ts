@@ -58,6 +58,8 @@ export interface InMemoryWorld {
   revisions: Map<string, InMemoryRevisionRecord>;
   specs: Map<string, InMemorySpecRecord>;
   specProblems: Map<string, string>;
+  /** Every spec content ever written, by blob SHA (a git object database never forgets either). */
+  specBlobs: Map<string, string>;
   defaultBranchSHA: string;
   /** Next id for work items and revisions: one shared sequence, like GitHub issue and PR numbers. */
   nextNumber(): string;
@@ -77,6 +79,7 @@ export function createInMemoryWorld(now: () => number): InMemoryWorld {
     revisions: new Map(),
     specs: new Map(),
     specProblems: new Map(),
+    specBlobs: new Map(),
     defaultBranchSHA: buildFakeSHA('default-branch', '0'),
     nextNumber: () => String(++lastNumber),
     nextReviewID: () => String(++lastReview),

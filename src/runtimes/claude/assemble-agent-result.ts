@@ -1,7 +1,6 @@
 import type { SDKResultMessage } from '@anthropic-ai/claude-agent-sdk';
 import type { AgentResult, AgentRole, AgentUsage } from '../../domain/index.ts';
-import { validateAgentOutput } from '../../engine/runtime-contract/agent-output-schemas.ts';
-import { AgentRunFailure } from '../../engine/runtime-contract/runtime-contract.ts';
+import { AgentRunFailure, validateAgentOutput } from '../../engine/runtime-contract/index.ts';
 
 /**
  * Turns the session's result message into the role's validated result (seed 001 "Result Assembly"),

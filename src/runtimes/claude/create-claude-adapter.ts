@@ -8,19 +8,15 @@ import {
   type SDKResultMessage,
 } from '@anthropic-ai/claude-agent-sdk';
 import type { AgentResult, AgentRole, AgentUsage } from '../../domain/index.ts';
-import { buildImplementorContext } from '../../engine/context-assembly/build-implementor-context.ts';
-import { buildPlannerContext } from '../../engine/context-assembly/build-planner-context.ts';
-import { buildReviewerContext } from '../../engine/context-assembly/build-reviewer-context.ts';
-import { createGitSpecSource } from '../../engine/context-assembly/create-git-spec-source.ts';
-import { buildOutputJsonSchema } from '../../engine/runtime-contract/agent-output-schemas.ts';
 import {
   AgentRunFailure,
   type AgentRunHandle,
+  type AgentRunRequest,
   type AgentStartParams,
+  buildOutputJsonSchema,
   type RuntimeAdapter,
   type RuntimeAdapterConfig,
-  type RuntimeAdapterDeps,
-} from '../../engine/runtime-contract/runtime-contract.ts';
+} from '../../engine/runtime-contract/index.ts';
 import { buildAgentEnv } from '../../guards/agent-env/build-agent-env.ts';
 import type { BashValidatorHook } from '../../guards/bash-validator/create-bash-validator-hook.ts';
 import { createPathGuardHook, type PathGuardHook } from '../../guards/path-guard/index.ts';
@@ -85,7 +81,7 @@ export interface ClaudeAdapterConfig extends RuntimeAdapterConfig {
 }
 
 /** Makes the transcript writer of one run (see session-log/create-session-log-factory.ts). */
-export type SessionLogFactory = (params: AgentStartParams) => SessionLog;
+export type SessionLogFactory = (params: AgentRunRequest) => SessionLog;
 
 interface TrackedSession {
   abortController: AbortController;
@@ -140,11 +136,12 @@ function toSdkHook(
 }
 
 /**
- * The RuntimeAdapter for Claude (seed 001): implementor worktrees, context assembly, inline agent
- * definitions, structured output validated with Zod, the bash validator as a PreToolUse hook, live text
- * output, duration timeout and cancel keyed by the engine's session ID (also the SDK session ID).
+ * The RuntimeAdapter for Claude (seed 001): implementor worktrees, the engine's finished prompt as the user
+ * message, inline agent definitions, structured output validated with Zod, the bash validator and the path
+ * guard as PreToolUse hooks, live text output, duration timeout and cancel keyed by the engine's session ID
+ * (also the SDK session ID).
  */
-export function createClaudeAdapter(config: ClaudeAdapterConfig, deps: RuntimeAdapterDeps): RuntimeAdapter {
+export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter {
   const { logger } = config;
   const sessions = new Map<string, TrackedSession>();
   const worktrees = createWorktreeManager({
@@ -153,7 +150,6 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig, deps: RuntimeAd
     setupCommand: config.setupCommand,
     logger,
   });
-  const specSource = createGitSpecSource({ repoRoot: config.repoRoot });
   const sdkHook = toSdkHook(config.bashValidatorHook, logger);
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const createSessionLog =
@@ -161,23 +157,6 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig, deps: RuntimeAd
     (config.logging.agentSessions
       ? createSessionLogFactory({ logsDir: config.logging.logsDir, enabled: true, logger })
       : null);
-
-  function buildPrompt(params: AgentStartParams): Promise<string> {
-    switch (params.role) {
-      case 'planner':
-        return buildPlannerContext(params, {
-          getState: deps.getState,
-          readSpec: specSource.readSpec,
-          readBlob: specSource.readBlob,
-          diffText: specSource.diffText,
-          getWorkItemBody: (id) => deps.workItemReader.getWorkItemBody(id),
-        });
-      case 'implementor':
-        return buildImplementorContext(params, deps);
-      case 'reviewer':
-        return buildReviewerContext(params, deps);
-    }
-  }
 
   async function startAgent(params: AgentStartParams): Promise<AgentRunHandle> {
     const { sessionID, role } = params;
@@ -189,12 +168,11 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig, deps: RuntimeAd
       await rm(runStateDir, { recursive: true, force: true }).catch(() => {});
     };
 
-    let prompt: string;
+    const { prompt } = params;
     let loaded: Awaited<ReturnType<typeof loadAgentDefinition>>;
     try {
       if (params.role === 'implementor')
         worktree = await worktrees.create(buildAgentBranchName(params.branchName));
-      prompt = await buildPrompt(params);
       loaded = await loadAgentDefinition({
         repoRoot: config.repoRoot,
         role,

@@ -7,7 +7,7 @@ import {
   type ImplementorStartParams,
   type PlannerStartParams,
   type ReviewerStartParams,
-} from '../../engine/runtime-contract/runtime-contract.ts';
+} from '../../engine/runtime-contract/index.ts';
 import { buildImplementorResult, buildPlannerResult, buildReviewerResult } from './build-scripted-results.ts';
 import {
   buildFailureRun,
@@ -21,17 +21,21 @@ import type { ScriptedTimers } from './scripted-timers.ts';
 const planner = (sessionID = 'p-1'): PlannerStartParams => ({
   role: 'planner',
   sessionID,
+  prompt: 'Plan docs/a.md',
   specPaths: ['docs/a.md'],
+  specSHAs: { 'docs/a.md': 'a'.repeat(40) },
 });
 const implementor = (sessionID = 'i-1', workItemID = '7'): ImplementorStartParams => ({
   role: 'implementor',
   sessionID,
+  prompt: `Implement #${workItemID}`,
   workItemID,
   branchName: `flotilla/${workItemID}`,
 });
 const reviewer = (sessionID = 'r-1'): ReviewerStartParams => ({
   role: 'reviewer',
   sessionID,
+  prompt: 'Review #7',
   workItemID: '7',
   revisionID: '9',
 });

@@ -4,7 +4,7 @@ import {
   type AgentRunHandle,
   type AgentStartParams,
   type RuntimeAdapter,
-} from '../../engine/runtime-contract/runtime-contract.ts';
+} from '../../engine/runtime-contract/index.ts';
 import {
   createScriptedSession,
   type ScriptedOutcome,

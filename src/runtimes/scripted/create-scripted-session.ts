@@ -3,7 +3,7 @@ import {
   AgentRunFailure,
   type AgentRunHandle,
   type AgentStartParams,
-} from '../../engine/runtime-contract/runtime-contract.ts';
+} from '../../engine/runtime-contract/index.ts';
 import { createOutputChannel } from './create-output-channel.ts';
 import type { ScriptedRun } from './scripted-run.ts';
 import type { ScriptedTimers } from './scripted-timers.ts';

@@ -1,5 +1,5 @@
 import type { AgentFailureReason, AgentResult, AgentRole, AgentUsage } from '../../domain/index.ts';
-import type { AgentStartParams } from '../../engine/runtime-contract/runtime-contract.ts';
+import type { AgentStartParams } from '../../engine/runtime-contract/index.ts';
 
 /**
  * One step of a run's output: a text chunk, or an activity ping (a tool call, for stall detection).

@@ -10,7 +10,7 @@ import { createBashValidatorHook } from '../../../src/guards/bash-validator/crea
 import { createRecordingLogger } from '../../../src/logging/logger.ts';
 import { createModelServer } from '../../../src/model-server/index.ts';
 import { createClaudeAdapter } from '../../../src/runtimes/claude/create-claude-adapter.ts';
-import { fixture, installClaudeAdapterFixture } from './claude-adapter-fixture.ts';
+import { fixture, installClaudeAdapterFixture, startParamsFor } from './claude-adapter-fixture.ts';
 
 installClaudeAdapterFixture();
 
@@ -23,32 +23,26 @@ it('reports "Not logged in" as a credentials failure naming what to set', async 
     CLAUDE_CODE_OAUTH_TOKEN: _oauth,
     ...baseEnv
   } = process.env;
-  const adapter = createClaudeAdapter(
-    {
-      repoRoot: fixture.repo.root,
-      defaultBranch: 'main',
-      contextPaths: [],
-      bashValidatorHook: createBashValidatorHook(),
-      logger: createRecordingLogger(),
-      setupCommand: 'none',
-      stateDir: fixture.stateDir,
-      maxAgentDuration: 120,
-      logging: { agentSessions: false, logsDir: fixture.stateDir },
-      baseEnv,
-      extraEnv: { ANTHROPIC_BASE_URL: fixture.server.url },
-    },
-    {
-      workItemReader: fixture.provider.workItemReader,
-      revisionReader: fixture.provider.revisionReader,
-      getState: () => fixture.state,
-      getReviewHistory: (id) => fixture.provider.revisionReader.getReviewHistory(id),
-    },
-  );
-  const handle = await adapter.startAgent({
-    role: 'planner',
-    sessionID: crypto.randomUUID(),
-    specPaths: ['docs/specs/feature.md'],
+  const adapter = createClaudeAdapter({
+    repoRoot: fixture.repo.root,
+    defaultBranch: 'main',
+    contextPaths: [],
+    bashValidatorHook: createBashValidatorHook(),
+    logger: createRecordingLogger(),
+    setupCommand: 'none',
+    stateDir: fixture.stateDir,
+    maxAgentDuration: 120,
+    logging: { agentSessions: false, logsDir: fixture.stateDir },
+    baseEnv,
+    extraEnv: { ANTHROPIC_BASE_URL: fixture.server.url },
   });
+  const handle = await adapter.startAgent(
+    await startParamsFor({
+      role: 'planner',
+      sessionID: crypto.randomUUID(),
+      specPaths: ['docs/specs/feature.md'],
+    }),
+  );
   const failure = await handle.result.then(
     () => null,
     (error: unknown) => error,

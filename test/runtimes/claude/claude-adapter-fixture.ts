@@ -5,12 +5,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import type { WorkItem } from '../../../src/domain/index.ts';
-import type { RuntimeAdapter } from '../../../src/engine/runtime-contract/runtime-contract.ts';
+import { assembleAgentContext } from '../../../src/engine/context-assembly/assemble-agent-context.ts';
+import type {
+  AgentRunHandle,
+  AgentRunRequest,
+  AgentStartParams,
+} from '../../../src/engine/runtime-contract/index.ts';
 import { buildInitialEngineState, type EngineState } from '../../../src/engine/state-store/engine-state.ts';
 import { createBashValidatorHook } from '../../../src/guards/bash-validator/create-bash-validator-hook.ts';
 import { createRecordingLogger } from '../../../src/logging/logger.ts';
 import { createModelServer, type ModelServer } from '../../../src/model-server/index.ts';
 import type { ScenarioSpec } from '../../../src/model-server/scenario-schema.ts';
+import { runGit } from '../../../src/process/run-command.ts';
 import {
   createInMemoryProvider,
   type InMemoryProvider,
@@ -94,31 +100,66 @@ export async function adapterFor(
     setupCommand?: string;
     validation?: { commands: string[]; maxRounds: number; timeoutMs?: number };
   } = {},
-): Promise<RuntimeAdapter> {
+): Promise<FixtureAdapter> {
   fixture.server = await createModelServer(scenario);
-  return createClaudeAdapter(
-    {
-      repoRoot: fixture.repo.root,
-      defaultBranch: 'main',
-      contextPaths: ['.claude/CLAUDE.md'],
-      bashValidatorHook: options.permissive ? async () => ({}) : createBashValidatorHook(),
-      logger: createRecordingLogger(),
-      setupCommand: options.setupCommand ?? 'none',
-      stateDir: fixture.stateDir,
-      maxAgentDuration: options.maxAgentDuration ?? 120,
-      logging: { agentSessions: options.transcripts ?? false, logsDir: join(fixture.stateDir, 'logs') },
-      extraEnv: { ANTHROPIC_BASE_URL: fixture.server.url, ANTHROPIC_API_KEY: 'test-key', ...GIT_IDENTITY },
-      ...(options.validation && {
-        validation: { timeoutMs: 30_000, ...options.validation },
-      }),
-    },
-    {
-      workItemReader: fixture.provider.workItemReader,
-      revisionReader: fixture.provider.revisionReader,
-      getState: () => fixture.state,
-      getReviewHistory: (id) => fixture.provider.revisionReader.getReviewHistory(id),
-    },
-  );
+  const adapter = createClaudeAdapter({
+    repoRoot: fixture.repo.root,
+    defaultBranch: 'main',
+    contextPaths: ['.claude/CLAUDE.md'],
+    bashValidatorHook: options.permissive ? async () => ({}) : createBashValidatorHook(),
+    logger: createRecordingLogger(),
+    setupCommand: options.setupCommand ?? 'none',
+    stateDir: fixture.stateDir,
+    maxAgentDuration: options.maxAgentDuration ?? 120,
+    logging: { agentSessions: options.transcripts ?? false, logsDir: join(fixture.stateDir, 'logs') },
+    extraEnv: { ANTHROPIC_BASE_URL: fixture.server.url, ANTHROPIC_API_KEY: 'test-key', ...GIT_IDENTITY },
+    ...(options.validation && {
+      validation: { timeoutMs: 30_000, ...options.validation },
+    }),
+  });
+  return {
+    runtime: adapter.runtime,
+    cancelAgent: adapter.cancelAgent,
+    startAgent: async (request) => adapter.startAgent(await startParamsFor(request)),
+  };
+}
+
+/** A run request as the tests write it: a planner's spec SHAs default to the specs' committed blobs. */
+export type FixtureRunRequest =
+  | Exclude<AgentRunRequest, { role: 'planner' }>
+  | { role: 'planner'; sessionID: string; specPaths: string[]; specSHAs?: Record<string, string> };
+
+/** The Claude adapter behind the engine's own context assembly: the tests start runs as the engine does. */
+export interface FixtureAdapter {
+  runtime: string | undefined;
+  startAgent(request: FixtureRunRequest): Promise<AgentRunHandle>;
+  cancelAgent(sessionID: string): void;
+}
+
+/** What the engine would give the runtime: the request plus the prompt context assembly builds. */
+export async function startParamsFor(request: FixtureRunRequest): Promise<AgentStartParams> {
+  const git = async (args: string[]) => (await runGit(args, { cwd: fixture.repo.root })).stdout;
+  const complete: AgentRunRequest =
+    request.role === 'planner' && request.specSHAs === undefined
+      ? {
+          ...request,
+          specSHAs: Object.fromEntries(
+            await Promise.all(
+              request.specPaths.map(async (path) => [
+                path,
+                (await git(['rev-parse', `HEAD:${path}`])).trim(),
+              ]),
+            ),
+          ),
+        }
+      : (request as AgentRunRequest);
+  return assembleAgentContext(complete, {
+    getState: () => fixture.state,
+    workItemReader: fixture.provider.workItemReader,
+    revisionReader: fixture.provider.revisionReader,
+    // The specs live in the fixture's git repository (the local provider reads them the same way).
+    specReader: { readSpecBlob: (sha) => git(['cat-file', 'blob', sha]) },
+  });
 }
 
 /** Where the implementor of work item #1 (branch flotilla/1) works: its scratch branch and worktree. */

@@ -3,6 +3,9 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AgentRunFailure } from '../../../src/engine/runtime-contract/runtime-contract.ts';
+import { createBashValidatorHook } from '../../../src/guards/bash-validator/create-bash-validator-hook.ts';
+import { createRecordingLogger } from '../../../src/logging/logger.ts';
+import { createClaudeAdapter } from '../../../src/runtimes/claude/create-claude-adapter.ts';
 import { createTempGitRepo } from '../../../src/test-support/create-temp-git-repo.ts';
 import {
   AGENT_BRANCH,
@@ -13,12 +16,47 @@ import {
   implementorParams,
   installClaudeAdapterFixture,
   processesWith,
+  startParamsFor,
   waitUntil,
 } from './claude-adapter-fixture.ts';
 
 installClaudeAdapterFixture();
 
 describe('Claude adapter against the real SDK and the scripted model server', () => {
+  it('sends the prompt it is given, as it is, as the user message (it assembles none itself)', async () => {
+    await adapterFor({
+      name: 'prompt',
+      routes: [
+        {
+          name: 'implementor',
+          steps: [{ structuredOutput: { role: 'implementor', outcome: 'blocked', summary: 'read it' } }],
+        },
+      ],
+    });
+    // The runtime alone, with no engine state or provider anywhere in reach.
+    const adapter = createClaudeAdapter({
+      repoRoot: fixture.repo.root,
+      defaultBranch: 'main',
+      contextPaths: [],
+      bashValidatorHook: createBashValidatorHook(),
+      logger: createRecordingLogger(),
+      setupCommand: 'none',
+      stateDir: fixture.stateDir,
+      maxAgentDuration: 120,
+      logging: { agentSessions: false, logsDir: join(fixture.stateDir, 'logs') },
+      extraEnv: { ANTHROPIC_BASE_URL: fixture.server!.url, ANTHROPIC_API_KEY: 'test-key' },
+    });
+    const params = await startParamsFor({ ...implementorParams, sessionID: crypto.randomUUID() });
+    expect(params.prompt).toBe(
+      '## Work Item #1 — Greet the user\n\nObjective: greet.\n\n### Status\nready\n',
+    );
+    await (await adapter.startAgent(params)).result;
+    const sent = fixture.server!.requests.find((request) => request.route === 'implementor');
+    // The CLI adds its own reminder blocks before it; the prompt itself is one text block, unchanged.
+    const [firstUser] = (sent!.body as { messages: { role: string; content: unknown }[] }).messages;
+    expect(firstUser?.content).toContainEqual(expect.objectContaining({ type: 'text', text: params.prompt }));
+  });
+
   it('implementor: files written, edited, committed and left uncommitted become one exact patch', async () => {
     const adapter = await adapterFor(
       {

@@ -24,6 +24,22 @@ async function blobSHA(path: string, rev = 'main'): Promise<string> {
 }
 
 describe('createGitSpecReader', () => {
+  it('reads a spec by blob SHA from the object database, ignoring uncommitted edits in the checkout', async () => {
+    await repo.commit('spec', { 'docs/specs/a.md': 'version one\nno newline at end' });
+    const first = await blobSHA('docs/specs/a.md');
+    await repo.commit('spec v2', { 'docs/specs/a.md': 'version two\n' });
+    await repo.write({ 'docs/specs/a.md': 'edited, not committed\n' });
+    expect(await reader().readSpecBlob(first)).toBe('version one\nno newline at end');
+    expect(await reader().readSpecBlob(await blobSHA('docs/specs/a.md'))).toBe('version two\n');
+  });
+
+  it('reads only full blob SHAs (no revision expressions, no other objects)', async () => {
+    await repo.commit('spec', { 'docs/specs/a.md': 'x\n' });
+    await expect(reader().readSpecBlob('main:docs/specs/a.md')).rejects.toThrow('Not a blob SHA');
+    const commit = (await repo.git(['rev-parse', 'main'])).trim();
+    await expect(reader().readSpecBlob(commit)).rejects.toThrow(`Blob ${commit} is a commit, not a blob`);
+  });
+
   it('lists markdown specs under specsDir on the default branch with blob SHAs and statuses', async () => {
     await repo.commit('specs', {
       'docs/specs/a.md': '---\nstatus: approved\n---\n# A\n',

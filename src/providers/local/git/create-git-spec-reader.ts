@@ -64,6 +64,12 @@ export function createGitSpecReader(options: GitSpecReaderOptions): SpecReader {
   return {
     getDefaultBranchSHA,
 
+    async readSpecBlob(blobSHA) {
+      const content = (await readBlobs(repoRoot, [blobSHA], { timeoutMs })).get(blobSHA);
+      if (content === undefined) throw new Error(`Blob ${blobSHA} was not read`);
+      return content;
+    },
+
     async listSpecs() {
       const blobs = await listMarkdownBlobs(await getDefaultBranchSHA());
       const unread = blobs.map((blob) => blob.blobSHA).filter((sha) => !parsed.has(sha));

@@ -1,0 +1,23 @@
+/**
+ * The way in for runtimes (src/runtimes/): what a runtime is given and returns. Runtimes import this and
+ * no other engine file.
+ */
+export {
+  type AgentOutputValidation,
+  buildOutputJsonSchema,
+  type JsonSchemaObject,
+  validateAgentOutput,
+} from './agent-output-schemas.ts';
+export {
+  AgentRunFailure,
+  type AgentRunHandle,
+  type AgentRunRequest,
+  type AgentStartParams,
+  failureReasonOf,
+  type ImplementorStartParams,
+  type PlannerStartParams,
+  type ReviewerStartParams,
+  type RuntimeAdapter,
+  type RuntimeAdapterConfig,
+  type RuntimeAdapters,
+} from './runtime-contract.ts';
