@@ -1,6 +1,7 @@
 export * from './agent-result.ts';
 export * from './agent-run.ts';
 export * from './commands.ts';
+export * from './engine-error.ts';
 export * from './events.ts';
 export * from './review.ts';
 export * from './revision.ts';

@@ -38,6 +38,14 @@ export interface WorkItem {
   linkedRevision: string | null;
 }
 
+/** A new work item's fields, as a provider creates it (its id, status and dates are the provider's). */
+export interface CreateWorkItemInput {
+  title: string;
+  body: string;
+  labels: string[];
+  blockedBy: string[];
+}
+
 /** Statuses that satisfy a dependency: a blocker in one of these no longer blocks. */
 export const DEPENDENCY_TERMINAL_STATUSES: readonly WorkItemStatus[] = ['approved', 'closed'];
 

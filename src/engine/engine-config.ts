@@ -1,7 +1,7 @@
 import type { EngineCommand, EngineEvent } from '../domain/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Provider } from '../providers/types.ts';
-import type { NamedHandler } from './handlers/handler.ts';
+import type { HandlerConfig, NamedHandler } from './handlers/handler.ts';
 import type { RuntimeAdapters } from './runtime-contract/runtime-contract.ts';
 import type { EngineState } from './state-store/engine-state.ts';
 
@@ -37,15 +37,6 @@ export interface SchedulerConfig {
   retryMaxDelay: number;
   /** Seconds without output or activity before a run is cancelled with reason `timeout`. */
   stallTimeout: number;
-}
-
-/** Limits the pure handlers need. */
-export interface HandlerConfig {
-  maxAttempts: number;
-  /** needs-changes verdicts sent back for automatic rework before a human must look. */
-  maxReviewRounds: number;
-  /** Red-checks revisions sent back for automatic rework before a human must look. */
-  maxCheckRounds: number;
 }
 
 export interface EngineConfig {

@@ -1,5 +1,6 @@
 import type {
   AgentReview,
+  CreateWorkItemInput,
   ReviewHistory,
   Revision,
   RevisionFile,
@@ -16,13 +17,6 @@ export interface WorkItemReader {
   getWorkItem(id: string): Promise<WorkItem | null>;
   /** The item's description without provider metadata. Throws when the item does not exist. */
   getWorkItemBody(id: string): Promise<string>;
-}
-
-export interface CreateWorkItemInput {
-  title: string;
-  body: string;
-  labels: string[];
-  blockedBy: string[];
 }
 
 /** Writes work items. Only the command executor gets writers. */

@@ -4,11 +4,11 @@ import {
   isCredentialsFailure,
   type ReviewerFailed,
 } from '../../domain/index.ts';
-import type { HandlerConfig } from '../engine-config.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
 import { getFailureRecord } from '../state-store/selectors/index.ts';
 import { buildRetriesExhaustedComment } from './comments/build-retries-exhausted-comment.ts';
 import { buildRunCancelledComment } from './comments/build-run-cancelled-comment.ts';
+import type { HandlerConfig } from './handler.ts';
 
 /**
  * When a failed implementor or reviewer run must park its work item as `blocked` (with a comment saying

@@ -1,9 +1,8 @@
 import type { EngineCommand, ImplementorFailed } from '../../domain/index.ts';
-import type { HandlerConfig } from '../engine-config.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
 import { buildParkingCommands } from './build-parking-commands.ts';
 import { buildValidationFailedComment } from './comments/build-validation-failed-comment.ts';
-import type { Handler } from './handler.ts';
+import type { Handler, HandlerConfig } from './handler.ts';
 
 /**
  * A ready task gets an implementor; an accepted request moves it in-progress; a result is applied; a failure

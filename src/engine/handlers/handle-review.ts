@@ -1,5 +1,4 @@
 import type { EngineCommand, ReviewerFailed, RevisionChanged } from '../../domain/index.ts';
-import type { HandlerConfig } from '../engine-config.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
 import {
   getActiveAgentRun,
@@ -9,7 +8,7 @@ import {
 } from '../state-store/selectors/index.ts';
 import { buildParkingCommands } from './build-parking-commands.ts';
 import { buildChecksFailedComment } from './comments/build-checks-failed-comment.ts';
-import type { Handler } from './handler.ts';
+import type { Handler, HandlerConfig } from './handler.ts';
 
 /**
  * A green revision whose item is in review gets a reviewer, a red one goes back for rework (up to the

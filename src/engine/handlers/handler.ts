@@ -1,6 +1,14 @@
 import type { EngineCommand, EngineEvent } from '../../domain/index.ts';
-import type { HandlerConfig } from '../engine-config.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
+
+/** Limits the pure handlers need. */
+export interface HandlerConfig {
+  maxAttempts: number;
+  /** needs-changes verdicts sent back for automatic rework before a human must look. */
+  maxReviewRounds: number;
+  /** Red-checks revisions sent back for automatic rework before a human must look. */
+  maxCheckRounds: number;
+}
 
 /** A pure reaction to one event, seen against the state after that event was applied. No I/O. */
 export type Handler = (event: EngineEvent, state: EngineState, config: HandlerConfig) => EngineCommand[];

@@ -6,6 +6,7 @@ import {
   type DispatchDropped,
   type DispatchQueued,
   type EngineEvent,
+  type ErrorEntry,
   failureReasonToRunStatus,
   type ImplementorCompleted,
   type ImplementorFailed,
@@ -26,7 +27,6 @@ import {
 import { buildDispatchKey } from './dispatch-key.ts';
 import {
   type EngineState,
-  type ErrorEntry,
   type FailureRecord,
   failureKey,
   MAX_ERROR_ENTRIES,

@@ -2,19 +2,11 @@ import type {
   AgentFailureReason,
   AgentRun,
   AgentRunRequestCommand,
-  EngineEvent,
+  ErrorEntry,
   Revision,
   Spec,
   WorkItem,
 } from '../../domain/index.ts';
-
-export interface ErrorEntry {
-  /** Epoch milliseconds. */
-  at: number;
-  source: string;
-  message: string;
-  event: EngineEvent | null;
-}
 
 /** Consecutive failures of one kind of run, for retry backoff and the attempt cap. */
 export interface FailureRecord {

@@ -1,4 +1,4 @@
-import type { HandlerConfig } from '../engine-config.ts';
+import type { HandlerConfig } from '../handlers/handler.ts';
 
 /** Three attempts and three automatic review rounds (the defaults), unless overridden. */
 export function buildHandlerConfig(overrides: Partial<HandlerConfig> = {}): HandlerConfig {

@@ -1,6 +1,5 @@
 import type { EngineCommand, EngineEvent } from '../../domain/index.ts';
-import type { HandlerConfig } from '../engine-config.ts';
-import type { Handler } from '../handlers/handler.ts';
+import type { Handler, HandlerConfig } from '../handlers/handler.ts';
 import { applyStateUpdate } from '../state-store/apply-state-update.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
 import { buildHandlerConfig } from './build-handler-config.ts';

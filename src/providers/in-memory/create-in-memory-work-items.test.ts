@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CreateWorkItemInput } from '../types.ts';
+import type { CreateWorkItemInput } from '../../domain/index.ts';
 import { createInMemoryProvider } from './create-in-memory-provider.ts';
 
 const T0 = Date.parse('2024-05-01T10:00:00.000Z');

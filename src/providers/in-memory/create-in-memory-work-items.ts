@@ -1,5 +1,10 @@
-import { parseWorkItemLabels, type WorkItem, type WorkItemStatus } from '../../domain/index.ts';
-import type { CreateWorkItemInput, WorkItemReader, WorkItemWriter } from '../types.ts';
+import {
+  type CreateWorkItemInput,
+  parseWorkItemLabels,
+  type WorkItem,
+  type WorkItemStatus,
+} from '../../domain/index.ts';
+import type { WorkItemReader, WorkItemWriter } from '../types.ts';
 import type { InMemoryWorkItemRecord, InMemoryWorld } from './in-memory-world.ts';
 
 /** A work item added by "a human" through the control, not through the writer. */

@@ -270,7 +270,7 @@ describe('restart', () => {
     // The process dies here: no *Failed event is ever recorded.
     reopen(() => 9_000);
     const initial = persistence.loadInitialState();
-    expect(initial.agentRuns).toBeUndefined();
+    // Runs are not restored (the type says so too): only the planned SHAs.
     expect(Object.keys(initial)).toEqual(['lastPlannedSHAs']);
     for (const sessionID of ['running', 'requested']) {
       expect(persistence.getRun(sessionID)).toMatchObject({

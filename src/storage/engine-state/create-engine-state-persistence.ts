@@ -1,6 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { EngineEvent } from '../../domain/index.ts';
-import type { EngineState } from '../../engine/state-store/engine-state.ts';
+import type { AgentRun, EngineEvent, ErrorEntry } from '../../domain/index.ts';
 import {
   type AgentRunRepository,
   createAgentRunRepository,
@@ -13,6 +12,17 @@ import { createPlannedSpecRepository } from './planned-spec-repository.ts';
 /** The error an interrupted run is given when the next start finds it still active. */
 export const INTERRUPTED_RUN_ERROR = 'interrupted: the control plane stopped during this run';
 
+/**
+ * The parts of the engine's state that are kept, as persistence reads them after each event. The engine's
+ * `EngineState` has these fields; declaring them here keeps storage below the engine (it never imports it).
+ */
+export interface PersistedEngineState {
+  agentRuns: Readonly<Record<string, AgentRun>>;
+  /** Spec path → blob SHA last planned successfully. */
+  lastPlannedSHAs: Readonly<Record<string, string>>;
+  errors: readonly ErrorEntry[];
+}
+
 export interface EngineStatePersistence {
   /**
    * What a new engine starts from (pass it as `initialState`): the planned spec SHAs, so a restart never
@@ -20,11 +30,11 @@ export interface EngineStatePersistence {
    * died has no session behind it any more, so it is recorded as failed (see recoverInterruptedRuns) and
    * the engine's orphan handling returns its work item to `pending`.
    */
-  loadInitialState(): Partial<EngineState>;
+  loadInitialState(): Pick<PersistedEngineState, 'lastPlannedSHAs'>;
   /** Marks runs left `requested`/`running` by a previous process as failed; returns them. Idempotent. */
   recoverInterruptedRuns(): StoredAgentRun[];
   /** Engine listener: `engine.onEvent((event, state) => persistence.record(event, state))`. */
-  record(event: EngineEvent, stateAfter: EngineState): void;
+  record(event: EngineEvent, stateAfter: PersistedEngineState): void;
   listRuns(query?: ListRunsQuery): StoredAgentRun[];
   getRun(sessionID: string): StoredAgentRun | null;
   /** The summed reported cost (USD) of every recorded run. */
@@ -67,7 +77,7 @@ export function createEngineStatePersistence(
 
   // The state is the source of truth for a run: it has already applied the event (or refused it, in which
   // case the stored run simply stays as the state has it). Reading it from there keeps one set of rules.
-  const recordInTransaction = db.transaction((event: EngineEvent, stateAfter: EngineState) => {
+  const recordInTransaction = db.transaction((event: EngineEvent, stateAfter: PersistedEngineState) => {
     if (RUN_EVENT_TYPES.has(event.type) && 'sessionID' in event) {
       const run = stateAfter.agentRuns[event.sessionID];
       if (run !== undefined) runs.save(run);

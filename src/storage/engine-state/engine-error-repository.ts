@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { ErrorEntry } from '../../engine/state-store/engine-state.ts';
+import type { ErrorEntry } from '../../domain/index.ts';
 import { StorageError } from '../storage-error.ts';
 
 /** An error as stored: the event is kept as its type and JSON, for the record rather than for replay. */

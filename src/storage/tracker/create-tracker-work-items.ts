@@ -1,11 +1,11 @@
 import type { Database } from 'better-sqlite3';
 import {
+  type CreateWorkItemInput,
   parseWorkItemLabels,
   WORK_ITEM_STATUSES,
   type WorkItem,
   type WorkItemStatus,
 } from '../../domain/index.ts';
-import type { CreateWorkItemInput } from '../../providers/types.ts';
 import { StorageError } from '../storage-error.ts';
 import { parseTrackerID } from './parse-tracker-id.ts';
 import { isoAt, type TrackerClock } from './tracker-clock.ts';

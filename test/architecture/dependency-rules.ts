@@ -1,0 +1,196 @@
+/**
+ * The floors of `src/` and who may import whom: the table `dependency-rules.test.ts` holds every import in
+ * `src/` to. Change the architecture here, on purpose, with the reason beside the entry.
+ */
+
+export interface FloorDefinition {
+  name: string;
+  /** Repository-relative path prefixes (a folder ends with `/`; a file is matched exactly). */
+  paths: readonly string[];
+  /** Floors this floor may import, besides itself. */
+  mayImport: readonly string[] | 'every floor';
+  /** What the floor is, for the failure message. */
+  role: string;
+}
+
+export interface PackageRule {
+  /** Floors allowed to import the package; 'all but domain' for general-purpose ones. */
+  floors: readonly string[] | 'all but domain';
+}
+
+export interface KnownException {
+  /** The work that removes it. */
+  reason: string;
+  /** Imports it tolerates: from files under `from` to files under `to` (repository-relative prefixes). */
+  edges: readonly { from: string; to: string }[];
+}
+
+export interface DependencyRules {
+  /** Most specific first: a file belongs to the first floor one of whose paths it starts with. */
+  floors: readonly FloorDefinition[];
+  /** Test support: production files never import these (tests may import anything). */
+  testSupport: (path: string) => boolean;
+  /** Packages by name (`@scope/name` or `name`); `node:` builtins are allowed everywhere but domain. */
+  packages: Readonly<Record<string, PackageRule>>;
+  /** Packages only tests and test support may import. */
+  testOnlyPackages: readonly string[];
+  /** Edges tolerated for now, each with the work that removes it. */
+  exceptions: readonly KnownException[];
+}
+
+/** The low floors every other floor may stand on. */
+const BASE = ['domain', 'shared'];
+const LOW = [...BASE, 'logging', 'process'];
+
+const floors: FloorDefinition[] = [
+  { name: 'domain', paths: ['src/domain/'], mayImport: [], role: 'pure types and tables; imports nothing' },
+  { name: 'shared', paths: ['src/shared/'], mayImport: ['domain'], role: 'tiny helpers' },
+  { name: 'logging', paths: ['src/logging/'], mayImport: BASE, role: 'logs' },
+  { name: 'process', paths: ['src/process/'], mayImport: [...BASE, 'logging'], role: 'running programs' },
+  {
+    name: 'guards',
+    paths: ['src/guards/'],
+    mayImport: LOW,
+    role: 'the bash validator, the path guard, the agent environment',
+  },
+  {
+    name: 'config',
+    paths: ['src/config/'],
+    // The config file embeds the bash validator's rule overrides, validated by the guard's own schema.
+    mayImport: [...LOW, 'guards'],
+    role: 'flotilla.config.json',
+  },
+  { name: 'workspace', paths: ['src/workspace/'], mayImport: LOW, role: 'worktrees, setup, patches' },
+  {
+    name: 'session-log',
+    paths: ['src/session-log/'],
+    mayImport: [...LOW, 'runtime-contract'],
+    role: 'agent session transcripts',
+  },
+  { name: 'model-server', paths: ['src/model-server/'], mayImport: LOW, role: 'scripted model servers' },
+  { name: 'storage', paths: ['src/storage/'], mayImport: [...BASE, 'logging'], role: 'SQLite' },
+  {
+    name: 'provider-contract',
+    paths: ['src/providers/types.ts'],
+    mayImport: ['domain'],
+    role: "the providers' contract types",
+  },
+  ...['local', 'github', 'in-memory'].map((provider) => ({
+    name: `providers/${provider}`,
+    paths: [`src/providers/${provider}/`],
+    mayImport: [...LOW, 'config', 'provider-contract', 'storage'],
+    role: `the ${provider} provider`,
+  })),
+  {
+    name: 'runtime-contract',
+    paths: ['src/engine/runtime-contract/'],
+    mayImport: BASE,
+    role: 'what a runtime is given and returns (plain data)',
+  },
+  {
+    name: 'engine/state-store',
+    paths: ['src/engine/state-store/'],
+    mayImport: BASE,
+    role: 'the pure state store and its selectors',
+  },
+  {
+    name: 'engine/handlers',
+    paths: ['src/engine/handlers/'],
+    mayImport: [...BASE, 'engine/state-store'],
+    role: 'pure handlers (no I/O, so no logging, process or providers)',
+  },
+  {
+    name: 'engine',
+    paths: ['src/engine/'],
+    mayImport: [...LOW, 'engine/state-store', 'engine/handlers', 'runtime-contract', 'provider-contract'],
+    role: 'the engine (contracts only, never runtimes, providers, storage or the outer floors)',
+  },
+  ...['claude', 'scripted', 'codex'].map((runtime) => ({
+    name: `runtimes/${runtime}`,
+    paths: [`src/runtimes/${runtime}/`],
+    mayImport: [...LOW, 'runtime-contract', 'guards', 'workspace', 'session-log'],
+    role: `the ${runtime} runtime (the runtime contract, never engine internals)`,
+  })),
+  {
+    name: 'tui',
+    paths: ['src/tui/'],
+    mayImport: [...LOW, 'engine', 'engine/state-store', 'runtime-contract', 'session-log'],
+    role: 'the Ink dashboard',
+  },
+  {
+    name: 'app',
+    paths: ['src/app/'],
+    mayImport: [
+      ...LOW,
+      'guards',
+      'config',
+      'workspace',
+      'session-log',
+      'model-server',
+      'storage',
+      'provider-contract',
+      'providers/local',
+      'providers/github',
+      'providers/in-memory',
+      'runtime-contract',
+      'engine/state-store',
+      'engine/handlers',
+      'engine',
+      'runtimes/claude',
+      'runtimes/scripted',
+      'runtimes/codex',
+    ],
+    role: 'the composition root (imported by cli only)',
+  },
+  {
+    name: 'cli',
+    paths: ['src/cli/'],
+    mayImport: 'every floor',
+    role: 'the flotilla commands (the top floor)',
+  },
+];
+
+export const DEPENDENCY_RULES: DependencyRules = {
+  floors,
+  testSupport: (path) =>
+    path.startsWith('test/') ||
+    path.split('/').includes('test-support') ||
+    /\.test\.tsx?$/.test(path) ||
+    // The shared provider contract suite is a vitest suite each provider's tests run.
+    path.startsWith('src/providers/contract/'),
+  packages: {
+    '@anthropic-ai/claude-agent-sdk': { floors: ['runtimes/claude'] },
+    // Agent definition front matter (.claude/agents/*.md) is a Claude Code format.
+    'gray-matter': { floors: ['runtimes/claude'] },
+    '@openai/codex-sdk': { floors: ['runtimes/codex'] },
+    '@octokit/rest': { floors: ['providers/github'] },
+    '@octokit/auth-app': { floors: ['providers/github'] },
+    '@octokit/plugin-retry': { floors: ['providers/github'] },
+    '@octokit/plugin-throttling': { floors: ['providers/github'] },
+    'better-sqlite3': { floors: ['storage'] },
+    commander: { floors: ['cli'] },
+    ink: { floors: ['tui'] },
+    react: { floors: ['tui'] },
+    'string-width': { floors: ['tui'] },
+    'wrap-ansi': { floors: ['tui'] },
+    zustand: { floors: ['engine', 'tui'] },
+    pino: { floors: ['logging'] },
+    'mvdan-sh': { floors: ['guards'] },
+    // Spec front matter.
+    yaml: { floors: ['providers/local', 'providers/github'] },
+    zod: { floors: 'all but domain' },
+  },
+  testOnlyPackages: ['vitest', 'ink-testing-library', '@octokit/fixtures', 'typescript'],
+  exceptions: [
+    {
+      // Runtimes still build their own prompts (and so get the engine's state and the provider readers);
+      // the wp-contract branch of issue #11 hands them a finished prompt instead. Delete this when it lands.
+      reason: 'wp-contract: prompt building moves to the engine side of the runtime contract',
+      edges: [
+        { from: 'src/runtimes/claude/', to: 'src/engine/context-assembly/' },
+        { from: 'src/engine/runtime-contract/', to: 'src/engine/state-store/' },
+        { from: 'src/engine/runtime-contract/', to: 'src/providers/types.ts' },
+      ],
+    },
+  ],
+};
