@@ -240,6 +240,24 @@ describe('DashboardApp', () => {
     await waitFor(() => test.stops === 1, 'stop()');
   });
 
+  it('q when stop() fails: no unhandled rejection (the caller awaits stop again and reports it)', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const idle = buildTestState({ workItems: [buildWorkItem({ id: '1', status: 'ready' })] });
+      const { test, until, press } = await renderDashboard(idle, { stopError: new Error('worktree busy') });
+      await until('BACKLOG (1)');
+      await press('q');
+      await waitFor(() => test.stops === 1, 'stop()');
+      // Node reports an unhandled rejection once the microtask queue has drained; give it a turn.
+      await pause(50);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('q with running agents asks first (naming how many), and n keeps running', async () => {
     const { test, frame, until, press } = await renderDashboard();
     await until('NEEDS YOU');

@@ -73,7 +73,12 @@ export function useDashboardInput(
         return;
       }
       case 'stop':
-        deps.stop().finally(() => exit());
+        // Leave either way. A failed stop is not lost: the caller (runControlPlaneDashboard) awaits the same
+        // stop again once the dashboard has left, and reports it there.
+        deps.stop().then(
+          () => exit(),
+          () => exit(),
+        );
         return;
       case 'force-exit':
         return deps.forceExit();

@@ -19,7 +19,13 @@ export interface TestDashboard {
 /** DashboardDeps over a fake engine on a real store, with start() held until `finishStart`. */
 export function buildDashboardDeps(
   state: EngineState,
-  options: { startImmediately?: boolean; initialMessage?: string; previousCostUSD?: number } = {},
+  options: {
+    startImmediately?: boolean;
+    initialMessage?: string;
+    previousCostUSD?: number;
+    /** stop() rejects with it. */
+    stopError?: Error;
+  } = {},
 ): TestDashboard {
   const engine = createFakeDashboardEngine(state);
   const streams = createStreamBuffers(engine, { notifyIntervalMs: 5 });
@@ -55,6 +61,7 @@ export function buildDashboardDeps(
       start: () => started,
       async stop() {
         test.stops += 1;
+        if (options.stopError) throw options.stopError;
       },
       forceExit() {
         test.forceExits += 1;
