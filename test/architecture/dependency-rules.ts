@@ -154,7 +154,7 @@ export const DEPENDENCY_RULES: DependencyRules = {
   floors,
   testSupport: (path) =>
     path.startsWith('test/') ||
-    path.split('/').includes('test-support') ||
+    path.split('/').some((segment) => segment === 'test-support' || segment === 'testing') ||
     /\.test\.tsx?$/.test(path) ||
     // The shared provider contract suite is a vitest suite each provider's tests run.
     path.startsWith('src/providers/contract/'),
