@@ -34,6 +34,26 @@ describe('the floors of src/ (test/architecture/dependency-rules.ts)', () => {
     expect(importers.filter((path) => !path.startsWith('src/runtimes/claude/'))).toEqual([]);
   });
 
+  it('the table names only floors it defines, and no path belongs to two floors by accident', () => {
+    const names = DEPENDENCY_RULES.floors.map((floor) => floor.name);
+    expect(new Set(names).size).toBe(names.length);
+    const named = [
+      ...DEPENDENCY_RULES.floors.flatMap((floor) =>
+        floor.mayImport === 'every floor' ? [] : floor.mayImport,
+      ),
+      ...Object.values(DEPENDENCY_RULES.packages).flatMap((rule) =>
+        rule.floors === 'all but domain' ? [] : rule.floors,
+      ),
+    ];
+    expect(named.filter((name) => !names.includes(name))).toEqual([]);
+    // A more specific path is listed before the floor whose folder holds it (first match wins).
+    const paths = DEPENDENCY_RULES.floors.flatMap((floor) => floor.paths.map((path) => ({ path, floor })));
+    for (const [index, { path }] of paths.entries()) {
+      const shadowedBy = paths.slice(0, index).find((earlier) => path.startsWith(earlier.path));
+      expect(shadowedBy, `${path} is hidden behind ${shadowedBy?.path}`).toBeUndefined();
+    }
+  });
+
   it('every package a production floor may import is a runtime dependency, and every dependency has a row', async () => {
     const manifest = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as {
       dependencies: Record<string, string>;
