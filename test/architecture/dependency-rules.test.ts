@@ -54,6 +54,27 @@ describe('the floors of src/ (test/architecture/dependency-rules.ts)', () => {
     }
   });
 
+  it('the floors stack: no two floors may import each other, directly or around a loop', () => {
+    const mayImport = new Map(
+      DEPENDENCY_RULES.floors.map((floor) => [
+        floor.name,
+        floor.mayImport === 'every floor'
+          ? DEPENDENCY_RULES.floors.map((other) => other.name).filter((name) => name !== floor.name)
+          : floor.mayImport,
+      ]),
+    );
+    const loops: string[] = [];
+    const visit = (name: string, path: string[]) => {
+      if (path.includes(name)) {
+        loops.push([...path.slice(path.indexOf(name)), name].join(' → '));
+        return;
+      }
+      for (const next of mayImport.get(name) ?? []) visit(next, [...path, name]);
+    };
+    for (const name of mayImport.keys()) visit(name, []);
+    expect(loops).toEqual([]);
+  });
+
   it('every package a production floor may import is a runtime dependency, and every dependency has a row', async () => {
     const manifest = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as {
       dependencies: Record<string, string>;
