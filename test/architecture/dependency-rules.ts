@@ -64,6 +64,7 @@ const floors: FloorDefinition[] = [
   {
     name: 'session-log',
     paths: ['src/session-log/'],
+    // A transcript's header records the run's start parameters, which the runtime contract defines.
     mayImport: [...LOW, 'runtime-contract'],
     role: 'agent session transcripts',
   },
