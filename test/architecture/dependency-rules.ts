@@ -76,10 +76,18 @@ const floors: FloorDefinition[] = [
     mayImport: ['domain'],
     role: "the providers' contract types",
   },
+  {
+    // One provider implementation never imports another: what two of them share (git plumbing, spec front
+    // matter) moves here.
+    name: 'providers/shared',
+    paths: ['src/providers/shared/'],
+    mayImport: [...LOW, 'config', 'provider-contract'],
+    role: 'what provider implementations share',
+  },
   ...['local', 'github', 'in-memory'].map((provider) => ({
     name: `providers/${provider}`,
     paths: [`src/providers/${provider}/`],
-    mayImport: [...LOW, 'config', 'provider-contract', 'storage'],
+    mayImport: [...LOW, 'config', 'provider-contract', 'providers/shared', 'storage'],
     role: `the ${provider} provider`,
   })),
   {
@@ -106,7 +114,7 @@ const floors: FloorDefinition[] = [
     mayImport: [...LOW, 'engine/state-store', 'engine/handlers', 'runtime-contract', 'provider-contract'],
     role: 'the engine (contracts only, never runtimes, providers, storage or the outer floors)',
   },
-  ...['claude', 'scripted', 'codex'].map((runtime) => ({
+  ...['claude', 'scripted', 'codex', 'cli'].map((runtime) => ({
     name: `runtimes/${runtime}`,
     paths: [`src/runtimes/${runtime}/`],
     mayImport: [...LOW, 'runtime-contract', 'guards', 'workspace', 'session-log'],
@@ -133,6 +141,7 @@ const floors: FloorDefinition[] = [
       'providers/local',
       'providers/github',
       'providers/in-memory',
+      'providers/shared',
       'runtime-contract',
       'engine/state-store',
       'engine/handlers',
@@ -140,6 +149,7 @@ const floors: FloorDefinition[] = [
       'runtimes/claude',
       'runtimes/scripted',
       'runtimes/codex',
+      'runtimes/cli',
     ],
     role: 'the composition root (imported by cli only)',
   },
@@ -178,7 +188,7 @@ export const DEPENDENCY_RULES: DependencyRules = {
     pino: { floors: ['logging'] },
     'mvdan-sh': { floors: ['guards'] },
     // Spec front matter.
-    yaml: { floors: ['providers/local', 'providers/github'] },
+    yaml: { floors: ['providers/local', 'providers/github', 'providers/shared'] },
     zod: { floors: 'all but domain' },
   },
   testOnlyPackages: ['vitest', 'ink-testing-library', '@octokit/fixtures', 'typescript'],
