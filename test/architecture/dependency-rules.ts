@@ -192,16 +192,5 @@ export const DEPENDENCY_RULES: DependencyRules = {
     zod: { floors: 'all but domain' },
   },
   testOnlyPackages: ['vitest', 'ink-testing-library', '@octokit/fixtures', 'typescript'],
-  exceptions: [
-    {
-      // Runtimes still build their own prompts (and so get the engine's state and the provider readers);
-      // the wp-contract branch of issue #11 hands them a finished prompt instead. Delete this when it lands.
-      reason: 'wp-contract: prompt building moves to the engine side of the runtime contract',
-      edges: [
-        { from: 'src/runtimes/claude/', to: 'src/engine/context-assembly/' },
-        { from: 'src/engine/runtime-contract/', to: 'src/engine/state-store/' },
-        { from: 'src/engine/runtime-contract/', to: 'src/providers/types.ts' },
-      ],
-    },
-  ],
+  exceptions: [],
 };
