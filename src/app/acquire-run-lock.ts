@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { messageOf } from '../shared/message-of.ts';
 
 /** Held by the one control plane running in a repository; `release()` gives it up (idempotent). */
 export interface RunLock {
@@ -75,9 +76,7 @@ function tryCreate(path: string, record: LockRecord): boolean {
     fd = openSync(path, 'wx');
   } catch (error) {
     if (isErrnoException(error) && error.code === 'EEXIST') return false;
-    throw new RunLockError(
-      `could not create ${path}: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new RunLockError(`could not create ${path}: ${messageOf(error)}`);
   }
   try {
     writeSync(fd, `${JSON.stringify(record)}\n`);

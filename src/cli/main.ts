@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
+import { messageOf } from '../shared/message-of.ts';
 import { registerBashCheckCommand } from './commands/bash-check-command.ts';
 import { registerBranchesCommand } from './commands/branches-command.ts';
 import { registerChecksCommand } from './commands/checks-command.ts';
@@ -59,7 +60,7 @@ export async function runCli(argv: string[]): Promise<number> {
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? 0 : 2;
     }
-    process.stderr.write(`flotilla: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`flotilla: ${messageOf(error)}\n`);
     return 1;
   }
 }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { formatIssuePath } from '../shared/format-zod-issues.ts';
 
 /**
  * Per-parse zod error map for issues that carry no schema-level message (the reused bash validator
@@ -38,7 +39,7 @@ export function formatConfigIssues(params: FormatConfigIssuesParams): string[] {
     if (issue.code === 'unrecognized_keys') {
       const known = params.knownKeysAt(issue.path);
       for (const key of issue.keys) {
-        const path = formatConfigPath([...issue.path, key]);
+        const path = formatIssuePath([...issue.path, key]);
         if (params.skipPaths?.has(path)) continue;
         const suggestion = closestKey(key, known);
         lines.push(
@@ -48,7 +49,7 @@ export function formatConfigIssues(params: FormatConfigIssuesParams): string[] {
       continue;
     }
     // One line per field: a value failing two checks (empty *and* malformed) needs only one fix message.
-    const path = formatConfigPath(issue.path);
+    const path = formatIssuePath(issue.path);
     if (reported.has(path)) continue;
     reported.add(path);
     const expectation =
@@ -60,17 +61,6 @@ export function formatConfigIssues(params: FormatConfigIssuesParams): string[] {
     lines.push(`${params.fileLabel}: ${path}: ${expectation}${got}`);
   }
   return lines;
-}
-
-/** `scheduler.maxAttempts`, `contextPaths[0]`; `(root)` for the document itself. */
-export function formatConfigPath(path: readonly PropertyKey[]): string {
-  if (path.length === 0) return '(root)';
-  let text = '';
-  for (const key of path) {
-    if (typeof key === 'number') text += `[${key}]`;
-    else text += text === '' ? String(key) : `.${String(key)}`;
-  }
-  return text;
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): { found: boolean; value?: unknown } {

@@ -1,10 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { formatIssuePath } from '../shared/format-zod-issues.ts';
+import { messageOf } from '../shared/message-of.ts';
 import { detectDefaultBranch } from './detect-default-branch.ts';
 import { findSecretKeys } from './find-secret-keys.ts';
 import { CONFIG_FILE_NAME, type FlotillaConfig, flotillaConfigFileSchema } from './flotilla-config-schema.ts';
-import { configErrorMap, formatConfigIssues, formatConfigPath } from './format-config-issues.ts';
+import { configErrorMap, formatConfigIssues } from './format-config-issues.ts';
 import { locateJsonSyntaxError } from './locate-json-syntax-error.ts';
 
 export type LoadConfigResult =
@@ -37,9 +39,7 @@ export async function loadConfig(repoRoot: string): Promise<LoadConfigResult> {
     text = await readFile(path, 'utf8');
   } catch (error) {
     if (!isMissingFile(error)) {
-      return fail([
-        `${CONFIG_FILE_NAME}: cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`,
-      ]);
+      return fail([`${CONFIG_FILE_NAME}: cannot read ${path}: ${messageOf(error)}`]);
     }
   }
 
@@ -50,7 +50,7 @@ export async function loadConfig(repoRoot: string): Promise<LoadConfigResult> {
     input = parsed.value;
   }
 
-  const secretPaths = findSecretKeys(input).map(formatConfigPath);
+  const secretPaths = findSecretKeys(input).map(formatIssuePath);
   const secretErrors = secretPaths.map(
     (secretPath) =>
       `${CONFIG_FILE_NAME}: ${secretPath}: looks like a secret; secrets are never read from the config file — set them as environment variables (e.g. ANTHROPIC_API_KEY) and remove this key`,
@@ -84,9 +84,7 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false; er
     const located = locateJsonSyntaxError(text);
     const detail =
       located === undefined
-        ? error instanceof Error
-          ? error.message
-          : String(error)
+        ? messageOf(error)
         : `line ${located.line}, column ${located.column}: ${located.message}`;
     return { ok: false, error: `${CONFIG_FILE_NAME}: invalid JSON at ${detail}` };
   }

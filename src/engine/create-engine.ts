@@ -3,6 +3,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { EngineEvent, RevisionFile } from '../domain/index.ts';
 import { isTerminalRunEvent } from '../domain/index.ts';
 import { type Logger, silentLogger } from '../logging/logger.ts';
+import { messageOf } from '../shared/message-of.ts';
 import { buildRunRequest } from './command-executor/build-run-requested-event.ts';
 import { createCommandExecutor } from './command-executor/create-command-executor.ts';
 import { createRunRegistry } from './command-executor/run-registry.ts';
@@ -63,10 +64,6 @@ function requireConfig(config: EngineConfig): void {
   if (typeof config.createRuntimeAdapters !== 'function') {
     throw new Error('engine config: `createRuntimeAdapters` must be a function');
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 export function createEngine(config: EngineConfig): Engine {

@@ -1,6 +1,6 @@
+import { isRecord } from '../shared/is-record.ts';
 import type { AssistantBlock, AssistantMessage } from './build-assistant-message.ts';
 import type { SseEvent } from './build-sse-events.ts';
-import { isRecord } from './request-view.ts';
 
 /**
  * Rebuilds the message a Messages API SSE stream describes, the way a client does: blocks from

@@ -1,4 +1,4 @@
-import { isRecord } from './request-view.ts';
+import { isRecord } from '../shared/is-record.ts';
 
 /**
  * The text answering a side request. A configured text wins; with a JSON schema (`output_config.format`)

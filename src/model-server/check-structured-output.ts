@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatIssuePath } from '../shared/format-zod-issues.ts';
 import type { RequestView } from './request-view.ts';
 import type { StepReply } from './scenario-types.ts';
 
@@ -36,10 +37,6 @@ export function checkStructuredOutput(reply: StepReply, request: RequestView): s
   if (result.success) return [];
   return result.error.issues.map(
     (issue) =>
-      `structuredOutput does not match the request's text.format schema at ${formatPath(issue.path)}: ${issue.message}`,
+      `structuredOutput does not match the request's text.format schema at ${formatIssuePath(issue.path)}: ${issue.message}`,
   );
-}
-
-function formatPath(path: PropertyKey[]): string {
-  return path.length === 0 ? '(root)' : path.map(String).join('.');
 }

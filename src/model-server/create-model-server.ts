@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { isRecord } from '../shared/is-record.ts';
 import { applyTemplate } from './apply-template.ts';
 import { buildAssistantMessage } from './build-assistant-message.ts';
 import { buildErrorBody } from './build-error-body.ts';
@@ -15,7 +16,7 @@ import { describeUnroutedRequest } from './describe-unrouted-request.ts';
 import { findRoute } from './find-route.ts';
 import { parseScenario } from './parse-scenario.ts';
 import type { RecordedRequest } from './recorded-request.ts';
-import { buildRequestView, isRecord, type RequestView } from './request-view.ts';
+import { buildRequestView, type RequestView } from './request-view.ts';
 import { buildResponsesRequestView } from './responses-request-view.ts';
 import type { ErrorSpec } from './scenario-schema.ts';
 import type { Scenario, Step, StepReply } from './scenario-types.ts';

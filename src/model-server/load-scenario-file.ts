@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { messageOf } from '../shared/message-of.ts';
 import { parseScenario, ScenarioError } from './parse-scenario.ts';
 import type { Scenario } from './scenario-types.ts';
 
@@ -8,13 +9,13 @@ export async function loadScenarioFile(path: string): Promise<Scenario> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new ScenarioError(path, [`cannot read the file: ${(error as Error).message}`]);
+    throw new ScenarioError(path, [`cannot read the file: ${messageOf(error)}`]);
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new ScenarioError(path, [`not valid JSON: ${(error as Error).message}`]);
+    throw new ScenarioError(path, [`not valid JSON: ${messageOf(error)}`]);
   }
   return parseScenario(json, path);
 }

@@ -1,4 +1,5 @@
-import type { z } from 'zod';
+import { formatZodIssues } from '../shared/format-zod-issues.ts';
+import { isRecord } from '../shared/is-record.ts';
 import { scenarioSchema } from './scenario-schema.ts';
 import type { Scenario } from './scenario-types.ts';
 
@@ -19,22 +20,22 @@ export class ScenarioError extends Error {
  */
 export function parseScenario(input: unknown, source = '<inline scenario>'): Scenario {
   const result = scenarioSchema.safeParse(withoutCallbacks(input));
-  if (!result.success) throw new ScenarioError(source, formatIssues(result.error.issues));
+  if (!result.success) throw new ScenarioError(source, formatZodIssues(result.error.issues));
   // The schema validated a copy without callbacks; return the caller's object so its callbacks are kept.
   return input as Scenario;
 }
 
 /** Replaces step callbacks by what the schema can check: a `respond` counts as a reply. */
 function withoutCallbacks(input: unknown): unknown {
-  if (!isObject(input) || !Array.isArray(input.routes)) return input;
+  if (!isRecord(input) || !Array.isArray(input.routes)) return input;
   return {
     ...input,
     routes: input.routes.map((route: unknown) => {
-      if (!isObject(route) || !Array.isArray(route.steps)) return route;
+      if (!isRecord(route) || !Array.isArray(route.steps)) return route;
       return {
         ...route,
         steps: route.steps.map((step: unknown) => {
-          if (!isObject(step)) return step;
+          if (!isRecord(step)) return step;
           const { check, respond, ...rest } = step;
           if (check !== undefined && typeof check !== 'function') return step;
           if (respond !== undefined && typeof respond !== 'function') return step;
@@ -45,22 +46,4 @@ function withoutCallbacks(input: unknown): unknown {
       };
     }),
   };
-}
-
-function formatIssues(issues: z.core.$ZodIssue[]): string[] {
-  return issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
-}
-
-function formatPath(path: PropertyKey[]): string {
-  if (path.length === 0) return '(root)';
-  return path
-    .map((part, index) => {
-      if (typeof part === 'number') return `[${part}]`;
-      return index === 0 ? String(part) : `.${String(part)}`;
-    })
-    .join('');
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { isRecord } from '../shared/is-record.ts';
 
 /** One `tool_result` block, flattened to text. */
 export interface ToolResultView {
@@ -153,8 +154,4 @@ function findCwd(text: string): string | undefined {
 
 function asArray(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
-}
-
-export function isRecord(value: unknown): value is UnknownRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

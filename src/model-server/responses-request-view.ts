@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { isRecord, type RequestView, type ToolResultView } from './request-view.ts';
+import { isRecord } from '../shared/is-record.ts';
+import type { RequestView, ToolResultView } from './request-view.ts';
 
 type UnknownRecord = Record<string, unknown>;
 

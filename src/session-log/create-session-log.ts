@@ -1,6 +1,7 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import type { AgentRole } from '../domain/index.ts';
 import type { Logger } from '../logging/logger.ts';
+import { messageOf } from '../shared/message-of.ts';
 import { buildSessionLogPath } from './build-session-log-path.ts';
 import { formatSessionMessage } from './format-session-message.ts';
 import { createSecretRedactor } from './redact-secrets.ts';
@@ -87,7 +88,7 @@ export function createSessionLog(options: SessionLogOptions): SessionLog {
       logger.warn(message, {
         sessionID,
         filePath,
-        error: error instanceof Error ? error.message : String(error),
+        error: messageOf(error),
       });
     } catch {
       // A broken logger must not break the run either.

@@ -1,3 +1,4 @@
+import { isRecord } from '../shared/is-record.ts';
 import type { SessionLogMessage } from './session-log-message.ts';
 
 /** Long texts (assistant prose, a raw unknown message) are cut: the transcript is for reading. */
@@ -187,10 +188,6 @@ function safeJson(value: unknown): string {
   } catch {
     return String(value);
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function recordField(value: unknown, key: string): Record<string, unknown> | undefined {

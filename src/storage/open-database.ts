@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
+import { messageOf } from '../shared/message-of.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 import type { Migration } from './migrations/migration.ts';
 import { runMigrations } from './run-migrations.ts';
@@ -28,7 +29,7 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
   try {
     db = new BetterSqlite3(path);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     throw new StorageError(`cannot open database ${path}: ${message}; expected a writable SQLite file`, {
       cause: error,
     });
@@ -43,7 +44,7 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
   } catch (error) {
     db.close();
     if (error instanceof StorageError) throw error;
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     throw new StorageError(`cannot open database ${path}: ${message}; expected a Flotilla SQLite database`, {
       cause: error,
     });

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { messageOf } from '../shared/message-of.ts';
 import type { Migration } from './migrations/migration.ts';
 import { StorageError } from './storage-error.ts';
 
@@ -44,7 +45,7 @@ export function runMigrations(db: Database, migrations: readonly Migration[]): M
         record.run(migration.version, migration.name, new Date().toISOString());
       })();
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       throw new StorageError(
         `database ${db.name}: migration ${migration.version} (${migration.name}) failed: ${message}`,
         { cause: error },

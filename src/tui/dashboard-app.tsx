@@ -1,6 +1,7 @@
 import { Box, type Key, Text, useApp, useInput } from 'ink';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { isAgentRunActive } from '../domain/index.ts';
+import { messageOf } from '../shared/message-of.ts';
 import { buildItemActions } from './actions/build-item-actions.ts';
 import { DetailPane } from './components/detail-pane.tsx';
 import { EmptyDetail } from './components/empty-detail.tsx';
@@ -59,8 +60,7 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
   useEffect(() => {
     deps.start().then(
       () => signal({ type: 'start-finished' }),
-      (error: unknown) =>
-        signal({ type: 'start-failed', message: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) => signal({ type: 'start-failed', message: messageOf(error) }),
     );
   }, [deps, signal]);
   useEffect(() => deps.onStopRequest?.(() => signal({ type: 'stop-requested' })), [deps, signal]);

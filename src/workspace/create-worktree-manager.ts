@@ -2,6 +2,7 @@ import { realpath, rm, rmdir, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Logger } from '../logging/logger.ts';
 import { CommandError, outputTail, runCommand, runGit } from '../process/run-command.ts';
+import { messageOf } from '../shared/message-of.ts';
 import { resolveSetupCommand } from './resolve-setup-command.ts';
 
 export interface WorktreeManagerOptions {
@@ -327,8 +328,4 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
       });
     },
   };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

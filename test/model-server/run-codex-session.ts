@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Codex, type ThreadEvent, type ThreadItem, type ThreadOptions, type Usage } from '@openai/codex-sdk';
 import { buildCodexServerConfig } from '../../src/model-server/index.ts';
+import { messageOf } from '../../src/shared/message-of.ts';
 
 export interface CodexSession {
   /** Every event of the streamed turn, in order. */
@@ -81,7 +82,7 @@ export async function runCodexSession(input: CodexSessionInput): Promise<CodexSe
       }
     }
   } catch (thrown) {
-    error ??= thrown instanceof Error ? thrown.message : String(thrown);
+    error ??= messageOf(thrown);
   }
   return { events, items, finalResponse, usage, error, codexHome, durationMs: Date.now() - started };
 }

@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { promisify } from 'node:util';
+import { messageOf } from '../../src/shared/message-of.ts';
 import { isProcessRunning } from '../../src/test-support/is-process-running.ts';
 
 const run = promisify(execFile);
@@ -110,7 +111,7 @@ export async function createTmuxSession(options: TmuxSessionOptions): Promise<Tm
           screen = await capture();
         } catch (error) {
           throw new Error(
-            `tmux session ended while waiting for ${what}: ${error instanceof Error ? error.message : String(error)}\n--- last screen ---\n${lastScreen}\n${context?.() ?? ''}`,
+            `tmux session ended while waiting for ${what}: ${messageOf(error)}\n--- last screen ---\n${lastScreen}\n${context?.() ?? ''}`,
           );
         }
         if (check(screen)) return screen;

@@ -52,14 +52,14 @@ describe('flotilla bash-check', () => {
     });
   });
 
-  it('is a usage error (exit 2) without a command or with an invalid pattern', () => {
+  it('is a usage error (exit 2) without a command or with an invalid pattern, naming the option', () => {
     expect(flotilla(['bash-check'])).toMatchObject({
       code: 2,
       stderr: expect.stringContaining("after '--'"),
     });
     expect(flotilla(['bash-check', '--block-pattern', '(', '--', 'ls'])).toMatchObject({
       code: 2,
-      stderr: expect.stringContaining('not a valid regular expression'),
+      stderr: expect.stringContaining('extraBlockPatterns[0]: not a valid regular expression'),
     });
   });
 });

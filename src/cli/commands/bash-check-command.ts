@@ -1,5 +1,8 @@
 import type { Command } from 'commander';
+import { ZodError } from 'zod';
 import type { describeBashValidatorRules } from '../../guards/bash-validator/index.ts';
+import { formatZodIssues } from '../../shared/format-zod-issues.ts';
+import { messageOf } from '../../shared/message-of.ts';
 
 interface BashCheckOptions {
   printRules?: boolean;
@@ -87,13 +90,5 @@ function formatRules(description: ReturnType<typeof describeBashValidatorRules>,
 }
 
 function describeError(error: unknown): string {
-  if (error !== null && typeof error === 'object' && 'issues' in error && Array.isArray(error.issues)) {
-    return error.issues
-      .map(
-        (issue: { path?: unknown[]; message?: string }) =>
-          `${(issue.path ?? []).join('.')}: ${issue.message}`,
-      )
-      .join('; ');
-  }
-  return error instanceof Error ? error.message : String(error);
+  return error instanceof ZodError ? formatZodIssues(error.issues).join('; ') : messageOf(error);
 }

@@ -6,6 +6,7 @@ import { type FlotillaConfig, loadConfig } from '../../config/index.ts';
 import { AGENT_ROLES } from '../../domain/index.ts';
 import { createGitSpecReader } from '../../providers/local/git/create-git-spec-reader.ts';
 import { loadAgentDefinition } from '../../runtimes/claude/load-agent-definition.ts';
+import { messageOf } from '../../shared/message-of.ts';
 import { findRepoRoot } from '../support/find-repo-root.ts';
 
 const execFileAsync = promisify(execFile);
@@ -84,7 +85,7 @@ async function checkAgentFiles(repoRoot: string, config: FlotillaConfig): Promis
     try {
       await loadAgentDefinition({ repoRoot, role, contextPaths: config.contextPaths });
     } catch (error) {
-      problems.push(error instanceof Error ? error.message : String(error));
+      problems.push(messageOf(error));
     }
   }
   if (problems.length === 0) {
@@ -111,7 +112,7 @@ async function checkSpecs(repoRoot: string, config: FlotillaConfig): Promise<Doc
     return {
       name: 'specs',
       status: 'fail',
-      message: `cannot read specs from ${where}: ${error instanceof Error ? error.message : String(error)}`,
+      message: `cannot read specs from ${where}: ${messageOf(error)}`,
       fix: ['commit something on the default branch (specs are read from it, not from the working tree)'],
     };
   }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { messageOf } from '../../shared/message-of.ts';
 
 /** Most stdin accepted by `flotilla hook pre-tool-use` (Claude Code sends a few KiB). */
 const MAX_STDIN_BYTES = 4 * 1024 * 1024;
@@ -33,15 +34,13 @@ async function runPreToolUseHook(): Promise<number> {
   try {
     text = await readStdin();
   } catch (error) {
-    return fail(`could not read standard input (${error instanceof Error ? error.message : String(error)})`);
+    return fail(`could not read standard input (${messageOf(error)})`);
   }
   let input: unknown;
   try {
     input = JSON.parse(text);
   } catch (error) {
-    return fail(
-      `standard input is not valid JSON (${error instanceof Error ? error.message : String(error)})`,
-    );
+    return fail(`standard input is not valid JSON (${messageOf(error)})`);
   }
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     return fail('standard input must be a JSON object with tool_name and tool_input');

@@ -3,6 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { CONFIG_FILE_NAME } from '../../config/index.ts';
 import { AGENT_ROLES } from '../../domain/index.ts';
+import { isRecord } from '../../shared/is-record.ts';
 import { buildAgentFile } from './init-command-agent-templates.ts';
 import { buildScriptedScenario, SCRIPTED_SCENARIO_PATH } from './init-command-scripted-scenario.ts';
 
@@ -167,8 +168,4 @@ async function readIfExists(path: string): Promise<string | undefined> {
     if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return undefined;
     throw error;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

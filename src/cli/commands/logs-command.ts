@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { shortenTranscript } from '../../session-log/shorten-transcript.ts';
+import { messageOf } from '../../shared/message-of.ts';
 import type { EngineStatePersistence, StoredAgentRun } from '../../storage/index.ts';
 import { CliError } from '../support/cli-error.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
@@ -43,7 +44,7 @@ export function registerLogsCommand(program: Command): void {
             throw new CliError(
               missing
                 ? `the transcript of run ${run.sessionID} is gone: ${run.logFilePath} does not exist (deleted or moved)`
-                : `cannot read ${run.logFilePath}: ${error instanceof Error ? error.message : String(error)}`,
+                : `cannot read ${run.logFilePath}: ${messageOf(error)}`,
               { exitCode: 1 },
             );
           }

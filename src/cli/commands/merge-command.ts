@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Revision } from '../../domain/index.ts';
 import { runGit } from '../../process/run-command.ts';
 import type { IntegrateRevisionResult, MergeMethod } from '../../providers/local/git/integrate-revision.ts';
+import { messageOf } from '../../shared/message-of.ts';
 import { CliError } from '../support/cli-error.ts';
 import { type DeleteBranchOutcome, deleteRevisionBranch } from '../support/delete-revision-branch.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
@@ -112,7 +113,7 @@ export function registerMergeCommand(program: Command): void {
             tracker.revisions.markRevisionMerged(revision.id, { closeWorkItem: true });
           } catch (error) {
             throw new CliError(
-              `${config.defaultBranch} now contains revision #${revision.id} (${result.mergedSHA.slice(0, 12)}), but the tracker could not record it: ${error instanceof Error ? error.message : String(error)}; close the item with \`flotilla work transition ${id} closed\``,
+              `${config.defaultBranch} now contains revision #${revision.id} (${result.mergedSHA.slice(0, 12)}), but the tracker could not record it: ${messageOf(error)}; close the item with \`flotilla work transition ${id} closed\``,
               { exitCode: 1 },
             );
           }

@@ -7,6 +7,7 @@ import { describeEvent } from '../../app/progress/describe-event.ts';
 import { describeIdleSummary } from '../../app/progress/describe-idle-summary.ts';
 import { waitUntilIdle } from '../../app/wait-until-idle.ts';
 import { resolveFlotillaPaths } from '../../config/resolve-flotilla-paths.ts';
+import { messageOf } from '../../shared/message-of.ts';
 import { findRepoRoot } from '../support/find-repo-root.ts';
 import { isInteractiveTerminal } from '../support/is-interactive-terminal.ts';
 import { loadDashboard } from '../support/load-dashboard.ts';
@@ -90,7 +91,7 @@ export function registerRunCommand(program: Command): void {
       try {
         controlPlane = await createControlPlane({ repoRoot, config: loaded.config, logger });
       } catch (error) {
-        err(`flotilla run: ${error instanceof Error ? error.message : String(error)}`);
+        err(`flotilla run: ${messageOf(error)}`);
         logger.close();
         process.exitCode = 1;
         return;

@@ -4,6 +4,7 @@ import {
   loadConfig,
   resolveFlotillaPaths,
 } from '../../config/index.ts';
+import { messageOf } from '../../shared/message-of.ts';
 import {
   createEngineStatePersistence,
   createSqliteTracker,
@@ -51,7 +52,7 @@ export async function openCliContext(cwd: string = process.cwd()): Promise<CliCo
   try {
     db = openDatabase(paths.dbPath);
   } catch (error) {
-    throw new CliError(error instanceof Error ? error.message : String(error), { exitCode: 1 });
+    throw new CliError(messageOf(error), { exitCode: 1 });
   }
   return {
     repoRoot,

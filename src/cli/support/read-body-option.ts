@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { messageOf } from '../../shared/message-of.ts';
 import { CliError } from './cli-error.ts';
 
 /** `--body <text>` / `--body-file <path|->` as commands take them. */
@@ -20,7 +21,7 @@ export async function readBodyOption(options: BodyOptions): Promise<string | und
     return options.bodyFile === '-' ? await readStdin() : await readFile(options.bodyFile, 'utf8');
   } catch (error) {
     throw new CliError(
-      `cannot read --body-file ${options.bodyFile}: ${error instanceof Error ? error.message : String(error)}; expected a readable text file`,
+      `cannot read --body-file ${options.bodyFile}: ${messageOf(error)}; expected a readable text file`,
       { exitCode: 2 },
     );
   }

@@ -1,3 +1,4 @@
+import { messageOf } from '../../shared/message-of.ts';
 import { CliError } from './cli-error.ts';
 
 /**
@@ -15,7 +16,7 @@ export function runCliAction<Args extends unknown[]>(
       const code = await action(...args);
       process.exitCode = typeof code === 'number' ? code : 0;
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       process.stderr.write(`flotilla ${commandName}: ${message}\n`);
       if (error instanceof CliError) {
         for (const line of error.details) process.stderr.write(`  ${line}\n`);

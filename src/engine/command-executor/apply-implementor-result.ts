@@ -1,12 +1,9 @@
 import type { ApplyImplementorResult, EngineEvent, Revision } from '../../domain/index.ts';
+import { messageOf } from '../../shared/message-of.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
 import { buildRevisionChanged } from './build-change-events.ts';
 import type { CommandExecutorDeps } from './command-executor-deps.ts';
 import { transitionWorkItem } from './transition-work-item.ts';
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * Where an implementor's result becomes a revision. `completed` → a revision from its patch on

@@ -1,13 +1,10 @@
 import type { ApplyPlannerResult, EngineEvent } from '../../domain/index.ts';
+import { messageOf } from '../../shared/message-of.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
 import { buildWorkItemChanged } from './build-change-events.ts';
 import type { CommandExecutorDeps } from './command-executor-deps.ts';
 import { orderPlannedCreates } from './order-planned-creates.ts';
 import { transitionWorkItem } from './transition-work-item.ts';
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * Where a planner's result becomes work items. Validated first, and nothing is written when it fails (a

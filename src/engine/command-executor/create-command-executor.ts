@@ -1,4 +1,5 @@
 import type { AgentRunRequestCommand, EngineCommand, EngineEvent } from '../../domain/index.ts';
+import { messageOf } from '../../shared/message-of.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
 import { applyImplementorResult } from './apply-implementor-result.ts';
 import { applyPlannerResult } from './apply-planner-result.ts';
@@ -20,10 +21,6 @@ export interface CommandExecutor {
     command: AgentRunRequestCommand,
     state: EngineState,
   ): { ok: true } | { ok: false; reason: string };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** Sends each command to the module of its family; each module's doc comment says what it writes. */

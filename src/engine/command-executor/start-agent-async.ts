@@ -1,6 +1,7 @@
 import type { AgentFailureReason, AgentResult, AgentUsage, EngineEvent } from '../../domain/index.ts';
 import type { Logger } from '../../logging/logger.ts';
 import { createOutputBroadcast } from '../../shared/create-output-broadcast.ts';
+import { messageOf } from '../../shared/message-of.ts';
 import type { Clock } from '../engine-config.ts';
 import {
   type AgentRunHandle,
@@ -26,10 +27,6 @@ export interface StartAgentAsyncDeps {
   stallTimeoutMs: number;
   /** Called exactly once, just before the run's terminal event is emitted. */
   onFinished: (sessionID: string) => void;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function readUsage(handle: AgentRunHandle): AgentUsage | null {

@@ -1,5 +1,6 @@
 import type { Revision, WorkItem } from '../../domain/index.ts';
 import type { RevisionReader, WorkItemReader } from '../../providers/types.ts';
+import { messageOf } from '../../shared/message-of.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
 
 /**
@@ -10,7 +11,7 @@ export async function fetchContextData<T>(what: string, fetch: () => Promise<T>)
   try {
     return await fetch();
   } catch (error) {
-    throw new Error(`Cannot fetch ${what}: ${error instanceof Error ? error.message : String(error)}`, {
+    throw new Error(`Cannot fetch ${what}: ${messageOf(error)}`, {
       cause: error,
     });
   }

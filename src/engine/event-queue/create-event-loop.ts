@@ -1,5 +1,6 @@
 import type { EngineEvent } from '../../domain/index.ts';
 import type { Logger } from '../../logging/logger.ts';
+import { messageOf } from '../../shared/message-of.ts';
 
 export interface EventLoop {
   /** Appends an event; wakes the loop. Ignored (and logged) once the loop has stopped. */
@@ -58,7 +59,7 @@ export function createEventLoop(options: {
       await work();
     } catch (error) {
       options.logger.error(`${what} threw; continuing`, {
-        error: error instanceof Error ? error.message : String(error),
+        error: messageOf(error),
       });
     } finally {
       busy = false;

@@ -1,5 +1,6 @@
 import type { EngineEvent } from '../../domain/index.ts';
 import type { Logger } from '../../logging/logger.ts';
+import { messageOf } from '../../shared/message-of.ts';
 import type { Clock } from '../engine-config.ts';
 
 /**
@@ -10,7 +11,7 @@ export function createFailureReporter(options: { source: string; logger: Logger;
   let failing = false;
   return {
     failed(error: unknown): EngineEvent[] {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       options.logger.warn(`${options.source} poll failed; skipping this cycle`, { error: message });
       if (failing) return [];
       failing = true;

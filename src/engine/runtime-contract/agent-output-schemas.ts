@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AgentRole, ImplementorResult, PlannerResult, ReviewerResult } from '../../domain/index.ts';
+import { formatZodIssues } from '../../shared/format-zod-issues.ts';
 
 // Per-role output schemas, exactly as seed 001 "Agent Output Schemas". They describe what the AGENT
 // produces; the Implementor's `patch` is added by the adapter, so it is not part of its schema.
@@ -100,16 +101,5 @@ export function validateAgentOutput<R extends AgentRole>(
   const schema = OUTPUT_SCHEMAS[role] as unknown as z.ZodType<AgentOutputByRole[R]>;
   const parsed = schema.safeParse(structuredOutput);
   if (parsed.success) return { ok: true, value: parsed.data };
-  const problems = parsed.error.issues.map((issue) => `${formatIssuePath(issue.path)}: ${issue.message}`);
-  return { ok: false, error: `Invalid ${role} output: ${problems.join('; ')}` };
-}
-
-function formatIssuePath(path: readonly PropertyKey[]): string {
-  if (path.length === 0) return '(root)';
-  let text = '';
-  for (const key of path) {
-    if (typeof key === 'number') text += `[${key}]`;
-    else text += text === '' ? String(key) : `.${String(key)}`;
-  }
-  return text;
+  return { ok: false, error: `Invalid ${role} output: ${formatZodIssues(parsed.error.issues).join('; ')}` };
 }

@@ -1,3 +1,4 @@
+import { messageOf } from '../../shared/message-of.ts';
 import { getDefaultBashValidatorRules } from './get-default-bash-validator-rules.ts';
 import type { BashValidatorRules } from './types.ts';
 import { validateBashCommand } from './validate-bash-command.ts';
@@ -38,7 +39,7 @@ export function createBashValidatorHook(
       const result = validateBashCommand(command, rules);
       return result.allowed ? ALLOW : { decision: 'block', reason: result.reason };
     } catch (error) {
-      const detail = error instanceof Error ? error.message : String(error);
+      const detail = messageOf(error);
       return { decision: 'block', reason: `Blocked: internal validator error (${detail})` };
     }
   };

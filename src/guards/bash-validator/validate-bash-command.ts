@@ -1,3 +1,4 @@
+import { messageOf } from '../../shared/message-of.ts';
 import { checkInvocation } from './check-invocation.ts';
 import { getDefaultBashValidatorRules } from './get-default-bash-validator-rules.ts';
 import { maskQuotedText } from './mask-quoted-text.ts';
@@ -39,7 +40,7 @@ export function validateBashCommand(
     run.checkSource(command, 'the command');
     return run.result();
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = messageOf(error);
     return { allowed: false, reason: `Blocked: internal validator error (${detail})` };
   }
 }

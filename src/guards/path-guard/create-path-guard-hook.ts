@@ -1,5 +1,6 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { messageOf } from '../../shared/message-of.ts';
 import type {
   PreToolUseHookInput,
   PreToolUseHookOutput,
@@ -76,7 +77,7 @@ export function createPathGuardHook(options: PathGuardOptions): PathGuardHook {
   try {
     scope = buildPathGuardScope(options);
   } catch (error) {
-    scopeError = error instanceof Error ? error.message : String(error);
+    scopeError = messageOf(error);
   }
   const sessionCwd = options.cwd ?? scope?.root ?? options.root;
   return async (input): Promise<PreToolUseHookOutput> => {
@@ -95,7 +96,7 @@ export function createPathGuardHook(options: PathGuardOptions): PathGuardHook {
       const verdict = guardToolCall(input.tool_name, toolInput, { scope, sessionCwd, hookCwd: input.cwd });
       return verdict === null || verdict.allowed ? ALLOW : { decision: 'block', reason: verdict.reason };
     } catch (error) {
-      const detail = error instanceof Error ? error.message : String(error);
+      const detail = messageOf(error);
       return { decision: 'block', reason: `Blocked: internal path guard error (${detail})` };
     }
   };

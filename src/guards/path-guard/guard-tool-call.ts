@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
+import { messageOf } from '../../shared/message-of.ts';
 import { decidePathAccess } from './decide-path-access.ts';
 import { extractToolPaths } from './extract-tool-paths.ts';
 import { resolveRealPath } from './resolve-real-path.ts';
@@ -45,7 +46,7 @@ export function guardToolCall(
     }
     return ALLOWED;
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = messageOf(error);
     return { allowed: false, reason: `Blocked: internal path guard error (${detail})` };
   }
 }

@@ -1,3 +1,4 @@
+import { messageOf } from '../../shared/message-of.ts';
 import type { RevisionReader, RevisionWriter, SpecReader, WorkItemReader, WorkItemWriter } from '../types.ts';
 
 /** Every provider method by name (the names are unique across the five interfaces). */
@@ -62,7 +63,7 @@ export function createCallRecorder() {
         // Copy the arguments too: an implementation that stores them must not share the caller's objects.
         return structuredClone(await implementation(...structuredClone(args)));
       } catch (error) {
-        call.error = error instanceof Error ? error.message : String(error);
+        call.error = messageOf(error);
         throw error;
       }
     };

@@ -1,4 +1,5 @@
 import type { Logger } from '../../logging/logger.ts';
+import { messageOf } from '../../shared/message-of.ts';
 import type { TrackerRevisions } from '../../storage/index.ts';
 import { type RunLocalChecksParams, runLocalChecks } from './git/run-local-checks.ts';
 
@@ -73,7 +74,7 @@ export function createLocalChecksRunner(options: LocalChecksRunnerOptions): Loca
       }
       // The checks could not even be set up (missing commit, worktree failure). Leaving the head pending
       // would stall the item forever; a failure with the reason is visible and a re-push retries.
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       pipeline = { status: 'failure', url: null, reason: `checks could not run: ${message}` };
     }
     if (stopped) return;
@@ -109,7 +110,7 @@ export function createLocalChecksRunner(options: LocalChecksRunnerOptions): Loca
       .catch((error: unknown) => {
         logger.error('checks failed unexpectedly', {
           revisionID,
-          error: error instanceof Error ? error.message : String(error),
+          error: messageOf(error),
         });
       })
       .finally(() => {

@@ -1,5 +1,6 @@
 import type { Logger } from '../../logging/logger.ts';
 import { runGit } from '../../process/run-command.ts';
+import { messageOf } from '../../shared/message-of.ts';
 import { createSqliteTracker, type Database, openDatabase, type SqliteTracker } from '../../storage/index.ts';
 import type {
   MergeRevisionResult,
@@ -277,8 +278,4 @@ async function restoreRef(
   const args =
     previousSHA === null ? ['update-ref', '-d', ref, headSHA] : ['update-ref', ref, previousSHA, headSHA];
   await runGit(args, { cwd: repoRoot });
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

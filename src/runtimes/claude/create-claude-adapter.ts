@@ -24,6 +24,7 @@ import type { Logger } from '../../logging/logger.ts';
 import type { SessionLog } from '../../session-log/create-session-log.ts';
 import { createSessionLogFactory } from '../../session-log/create-session-log-factory.ts';
 import { createOutputBroadcast } from '../../shared/create-output-broadcast.ts';
+import { messageOf } from '../../shared/message-of.ts';
 import {
   createWorktreeManager,
   WORKTREES_DIR,
@@ -106,10 +107,6 @@ class ValidationRoundFailed extends Error {
   constructor(readonly failure: ValidationFailure) {
     super(`validation failed: ${failure.command} ${failure.reason}`);
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** The SDK hook around a narrowed guard: never throws, never returns nothing — it fails closed. */

@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import matter from 'gray-matter';
 import type { AgentRole } from '../../domain/index.ts';
+import { isRecord } from '../../shared/is-record.ts';
+import { messageOf } from '../../shared/message-of.ts';
 
 /**
  * The inline agent definition handed to the SDK's `agents` option. Structurally the SDK's
@@ -176,12 +178,4 @@ function readMaxTurns(value: unknown, fieldError: FieldError): number | undefine
     throw fieldError('maxTurns', 'a positive integer', value);
   }
   return number;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

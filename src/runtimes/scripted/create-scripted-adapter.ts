@@ -5,6 +5,7 @@ import {
   type AgentStartParams,
   type RuntimeAdapter,
 } from '../../engine/runtime-contract/index.ts';
+import { messageOf } from '../../shared/message-of.ts';
 import {
   createScriptedSession,
   type ScriptedOutcome,
@@ -168,7 +169,7 @@ export function createScriptedAdapter(
     try {
       run = structuredClone(await nextRun(params, context));
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       return endStart(entry, 'provisioning-failed', new AgentRunFailure('error', message, { cause: error }));
     }
     await sleepDuringStart(entry, run.startDelayMs);

@@ -4,6 +4,7 @@ import {
   type AgentRunHandle,
   type AgentStartParams,
 } from '../../engine/runtime-contract/index.ts';
+import { messageOf } from '../../shared/message-of.ts';
 import { createOutputChannel } from './create-output-channel.ts';
 import type { ScriptedRun } from './scripted-run.ts';
 import type { ScriptedTimers } from './scripted-timers.ts';
@@ -131,7 +132,7 @@ export function createScriptedSession(input: ScriptedSessionInput) {
         settle({
           kind: 'fail',
           reason: 'error',
-          message: error instanceof Error ? error.message : String(error),
+          message: messageOf(error),
         });
       });
     },

@@ -1,5 +1,6 @@
 import { useCallback, useRef, useState } from 'react';
 import { shortenTranscript } from '../../session-log/shorten-transcript.ts';
+import { messageOf } from '../../shared/message-of.ts';
 import type { DashboardDeps } from '../dashboard-deps.ts';
 import type { DashboardEffect, DashboardInputResult } from '../input/dashboard-effect.ts';
 import {
@@ -67,7 +68,7 @@ export function useDashboardInput(
             signal({
               type: 'overlay-loaded',
               title,
-              content: { status: 'error', message: error instanceof Error ? error.message : String(error) },
+              content: { status: 'error', message: messageOf(error) },
             }),
         );
         return;

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ReviewHistory, RevisionFile } from '../../domain/index.ts';
+import { messageOf } from '../../shared/message-of.ts';
 import type { DashboardDeps } from '../dashboard-deps.ts';
 import type { Fetched } from '../view-model/build-detail-content.ts';
 import type { WorkItemRow } from '../view-model/build-work-item-sections.ts';
@@ -52,7 +53,7 @@ export function useDetailData(deps: DashboardDeps, row: WorkItemRow | null): Det
           (error: unknown) =>
             cache.current.set(key, {
               status: 'error',
-              message: error instanceof Error ? error.message : String(error),
+              message: messageOf(error),
             }),
         )
         .finally(() => setVersion((value) => value + 1));

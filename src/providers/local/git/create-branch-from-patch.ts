@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RevisionFile } from '../../../domain/index.ts';
 import { CommandError, runGit } from '../../../process/run-command.ts';
+import { messageOf } from '../../../shared/message-of.ts';
 import { buildBranchRef } from './build-branch-ref.ts';
 import { listChangedFiles } from './list-changed-files.ts';
 import { APPLY_SCRATCH_PREFIX, localScratchDir } from './local-scratch-dir.ts';
@@ -221,8 +222,4 @@ async function worktreeWithBranch(repoRoot: string, ref: string, timeoutMs: numb
     if (field === `branch ${ref}`) return path;
   }
   return null;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

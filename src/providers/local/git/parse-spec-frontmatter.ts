@@ -1,5 +1,6 @@
 import { parseDocument } from 'yaml';
 import type { SpecStatus } from '../../../domain/index.ts';
+import { messageOf } from '../../../shared/message-of.ts';
 
 export interface SpecFrontmatter {
   /** `draft` whenever the status is missing or unusable. */
@@ -53,7 +54,7 @@ export function parseSpecFrontmatter(content: string): SpecFrontmatter {
   try {
     value = document.toJS({ maxAliasCount: 100 });
   } catch (caught) {
-    const reason = caught instanceof Error ? caught.message : String(caught);
+    const reason = messageOf(caught);
     return { status: 'draft', problem: `unreadable YAML in the frontmatter: ${reason}; ${EXPECTED}` };
   }
   if (value === null || value === undefined) return { status: 'draft', problem: null };

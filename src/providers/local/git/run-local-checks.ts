@@ -1,6 +1,7 @@
 import { appendFile, mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CommandError, GIT_LOCATION_VARIABLES, runCommand, runGit } from '../../../process/run-command.ts';
+import { messageOf } from '../../../shared/message-of.ts';
 import { buildBranchRef } from './build-branch-ref.ts';
 import { CHECKS_WORKTREE_PREFIX, localScratchDir } from './local-scratch-dir.ts';
 import { resolveCommit } from './resolve-commit.ts';
@@ -223,8 +224,4 @@ async function readLogTail(logPath: string): Promise<string> {
 
 function formatDuration(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
