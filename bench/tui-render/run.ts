@@ -29,7 +29,7 @@ import {
   buildSpec,
   buildTestState,
   buildWorkItem,
-} from '../../src/engine/test-support/index.ts';
+} from '../../src/test-support/builders/index.ts';
 import type { DashboardDeps, DashboardEngine } from '../../src/tui/dashboard-deps.ts';
 import { buildDetailContent } from '../../src/tui/view-model/build-detail-content.ts';
 import { buildListLayout } from '../../src/tui/view-model/build-list-layout.ts';

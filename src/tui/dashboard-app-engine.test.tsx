@@ -1,6 +1,6 @@
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEngineHarness, type EngineHarness } from '../../test/engine/engine-harness.ts';
+import { createEngineHarness, type EngineHarness } from '../../test/support/engine-harness.ts';
 import { buildHangingRun } from '../runtimes/scripted/build-scripted-runs.ts';
 import { DashboardApp } from './dashboard-app.tsx';
 import type { DashboardDeps } from './dashboard-deps.ts';

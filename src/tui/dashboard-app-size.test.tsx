@@ -1,7 +1,7 @@
 import stringWidth from 'string-width';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WorkItem } from '../domain/index.ts';
-import { buildImplementorRun, buildTestState, buildWorkItem } from '../engine/test-support/index.ts';
+import { buildImplementorRun, buildTestState, buildWorkItem } from '../test-support/builders/index.ts';
 import { DashboardApp } from './dashboard-app.tsx';
 import { buildDashboardDeps, type TestDashboard } from './test-support/build-dashboard-deps.ts';
 import { renderAtSize } from './test-support/render-at-size.tsx';

@@ -9,7 +9,7 @@ import {
   buildSpec,
   buildTestState,
   buildWorkItem,
-} from '../engine/test-support/index.ts';
+} from '../test-support/builders/index.ts';
 import { DashboardApp } from './dashboard-app.tsx';
 import { KEY_BINDINGS } from './key-bindings.ts';
 import { buildDashboardDeps, type TestDashboard } from './test-support/build-dashboard-deps.ts';

@@ -11,7 +11,7 @@ import {
   buildProvisioningFailureRun,
   buildResultRun,
 } from '../../src/runtimes/scripted/build-scripted-runs.ts';
-import { createEngineHarness, type EngineHarness } from './engine-harness.ts';
+import { createEngineHarness, type EngineHarness } from '../support/engine-harness.ts';
 
 let harness: EngineHarness | null = null;
 afterEach(async () => {

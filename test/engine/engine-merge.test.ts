@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildAddFilePatch } from '../../src/runtimes/scripted/build-scripted-results.ts';
-import { createEngineHarness, type EngineHarness } from './engine-harness.ts';
+import { createEngineHarness, type EngineHarness } from '../support/engine-harness.ts';
 
 let harness: EngineHarness | null = null;
 afterEach(async () => {

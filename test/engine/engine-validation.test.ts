@@ -14,7 +14,7 @@ import {
 } from '../../src/providers/in-memory/create-in-memory-provider.ts';
 import { createClaudeAdapter } from '../../src/runtimes/claude/create-claude-adapter.ts';
 import { createTempGitRepo, type TempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
-import { waitUntil } from '../runtimes/claude/claude-adapter-fixture.ts';
+import { waitUntil } from '../support/claude-adapter-fixture.ts';
 
 const AGENT = (tools: string) => `---\ndescription: agent\ntools: ${tools}\n---\nYou are an agent.\n`;
 

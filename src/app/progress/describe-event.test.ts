@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildImplementorRun, buildRevision, buildTestState } from '../../engine/test-support/index.ts';
+import { buildImplementorRun, buildRevision, buildTestState } from '../../test-support/builders/index.ts';
 import { describeEvent } from './describe-event.ts';
 
 describe('describeEvent', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ReviewHistory, Revision, RevisionFile, WorkItem } from '../../domain/index.ts';
 import type { ChecksOutputTail } from '../../providers/types.ts';
+import { buildRevision } from '../../test-support/builders/build-revision.ts';
+import { buildWorkItem } from '../../test-support/builders/build-work-item.ts';
 import { buildInitialEngineState } from '../state-store/engine-state.ts';
-import { buildRevision } from '../test-support/build-revision.ts';
-import { buildWorkItem } from '../test-support/build-work-item.ts';
 import { buildImplementorContext, type ImplementorContextDeps } from './build-implementor-context.ts';
 
 const EMPTY_HISTORY: ReviewHistory = { reviews: [], inlineComments: [] };

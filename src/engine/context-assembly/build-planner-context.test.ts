@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WorkItem } from '../../domain/index.ts';
 import { runGit } from '../../process/run-command.ts';
+import { buildWorkItem } from '../../test-support/builders/build-work-item.ts';
 import { createTempGitRepo, type TempGitRepo } from '../../test-support/create-temp-git-repo.ts';
 import { buildInitialEngineState } from '../state-store/engine-state.ts';
-import { buildWorkItem } from '../test-support/build-work-item.ts';
 import { buildPlannerContext, type PlannerContextDeps } from './build-planner-context.ts';
 import { diffSpecText } from './diff-spec-text.ts';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ReviewHistory, RevisionFile } from '../../domain/index.ts';
+import { buildRevision } from '../../test-support/builders/build-revision.ts';
+import { buildWorkItem } from '../../test-support/builders/build-work-item.ts';
 import { buildInitialEngineState } from '../state-store/engine-state.ts';
-import { buildRevision } from '../test-support/build-revision.ts';
-import { buildWorkItem } from '../test-support/build-work-item.ts';
 import { buildReviewerContext, type ReviewerContextDeps } from './build-reviewer-context.ts';
 
 const FILES: RevisionFile[] = [

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { WORK_ITEM_STATUSES } from '../../domain/index.ts';
 import {
-  buildSampleEventList,
-  buildSampleState,
   buildTestState,
   buildWorkItem,
   buildWorkItemChanged,
   buildWorkItemRemoved,
+} from '../../test-support/builders/index.ts';
+import {
+  buildSampleEventList,
+  buildSampleState,
   runHandlerAfterUpdate,
   SAMPLE_IDS,
 } from '../test-support/index.ts';

@@ -5,17 +5,19 @@ import {
   type ImplementorFailed,
   WORK_ITEM_STATUSES,
 } from '../../domain/index.ts';
-import type { FailureRecord } from '../state-store/engine-state.ts';
 import {
-  buildHandlerConfig,
   buildImplementorResult,
   buildImplementorRun,
-  buildSampleEventList,
-  buildSampleEvents,
-  buildSampleState,
   buildTestState,
   buildWorkItem,
   buildWorkItemChanged,
+} from '../../test-support/builders/index.ts';
+import type { FailureRecord } from '../state-store/engine-state.ts';
+import {
+  buildHandlerConfig,
+  buildSampleEventList,
+  buildSampleEvents,
+  buildSampleState,
   runHandlerAfterUpdate,
   SAMPLE_IDS,
 } from '../test-support/index.ts';

@@ -3,13 +3,11 @@ import { WORK_ITEM_STATUSES } from '../../domain/index.ts';
 import {
   buildImplementorRun,
   buildReviewerRun,
-  buildSampleEventList,
-  buildSampleState,
   buildTestState,
   buildWorkItem,
   buildWorkItemChanged,
-  runHandlerAfterUpdate,
-} from '../test-support/index.ts';
+} from '../../test-support/builders/index.ts';
+import { buildSampleEventList, buildSampleState, runHandlerAfterUpdate } from '../test-support/index.ts';
 import { handleOrphanedWorkItem } from './handle-orphaned-work-item.ts';
 
 const toPending = [

@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineCommand, EngineEventType, PlannerFailed } from '../../domain/index.ts';
-import type { FailureRecord } from '../state-store/engine-state.ts';
 import {
-  buildHandlerConfig,
   buildPlannerResult,
   buildPlannerRun,
-  buildSampleEventList,
-  buildSampleEvents,
-  buildSampleState,
   buildSpec,
   buildSpecChanged,
   buildTestState,
+} from '../../test-support/builders/index.ts';
+import type { FailureRecord } from '../state-store/engine-state.ts';
+import {
+  buildHandlerConfig,
+  buildSampleEventList,
+  buildSampleEvents,
+  buildSampleState,
   runHandlerAfterUpdate,
   SAMPLE_IDS,
 } from '../test-support/index.ts';

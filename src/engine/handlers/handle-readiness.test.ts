@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { WORK_ITEM_STATUSES } from '../../domain/index.ts';
 import {
-  buildSampleEventList,
-  buildSampleState,
   buildTestState,
   buildWorkItem,
   buildWorkItemChanged,
   buildWorkItemRemoved,
-  runHandlerAfterUpdate,
-} from '../test-support/index.ts';
+} from '../../test-support/builders/index.ts';
+import { buildSampleEventList, buildSampleState, runHandlerAfterUpdate } from '../test-support/index.ts';
 import { handleReadiness } from './handle-readiness.ts';
 
 describe('handleReadiness on every sample event', () => {

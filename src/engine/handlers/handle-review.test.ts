@@ -6,21 +6,23 @@ import {
   type ReviewerFailed,
   WORK_ITEM_STATUSES,
 } from '../../domain/index.ts';
-import type { FailureRecord } from '../state-store/engine-state.ts';
 import {
-  buildHandlerConfig,
   buildImplementorRun,
   buildPipeline,
   buildReviewerResult,
   buildReviewerRun,
   buildRevision,
   buildRevisionChanged,
-  buildSampleEventList,
-  buildSampleEvents,
-  buildSampleState,
   buildTestState,
   buildWorkItem,
   buildWorkItemChanged,
+} from '../../test-support/builders/index.ts';
+import type { FailureRecord } from '../state-store/engine-state.ts';
+import {
+  buildHandlerConfig,
+  buildSampleEventList,
+  buildSampleEvents,
+  buildSampleState,
   runHandlerAfterUpdate,
   SAMPLE_IDS,
 } from '../test-support/index.ts';

@@ -5,11 +5,13 @@ import {
   buildPlannerRun,
   buildReviewerRun,
   buildRevision,
-  buildSampleEventList,
-  buildSampleState,
   buildSpec,
   buildTestState,
   buildWorkItem,
+} from '../../test-support/builders/index.ts';
+import {
+  buildSampleEventList,
+  buildSampleState,
   runHandlerAfterUpdate,
   SAMPLE_IDS,
 } from '../test-support/index.ts';

@@ -9,16 +9,18 @@ import {
   buildReviewerRun,
   buildRevision,
   buildRevisionChanged,
-  buildSampleEventList,
-  buildSampleEvents,
-  buildSampleState,
   buildSpec,
   buildSpecChanged,
   buildTestState,
   buildWorkItem,
   buildWorkItemChanged,
   buildWorkItemRemoved,
-  deepFreeze,
+} from '../../test-support/builders/index.ts';
+import { deepFreeze } from '../../test-support/deep-freeze.ts';
+import {
+  buildSampleEventList,
+  buildSampleEvents,
+  buildSampleState,
   SAMPLE_IDS,
 } from '../test-support/index.ts';
 import { applyStateUpdate, type StateUpdate } from './apply-state-update.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildImplementorRun, buildPlannerRun, buildReviewerRun } from '../test-support/index.ts';
+import { buildImplementorRun, buildPlannerRun, buildReviewerRun } from '../../test-support/builders/index.ts';
 import { buildDispatchKey } from './dispatch-key.ts';
 
 describe('buildDispatchKey', () => {

@@ -1,10 +1,10 @@
 import type { EngineEvent, EngineEventType } from '../../domain/index.ts';
-import { buildImplementorResult } from './build-implementor-result.ts';
-import { buildPipeline } from './build-pipeline.ts';
-import { buildPlannerResult } from './build-planner-result.ts';
-import { buildReviewerResult } from './build-reviewer-result.ts';
-import { buildRevision } from './build-revision.ts';
-import { buildWorkItem } from './build-work-item.ts';
+import { buildImplementorResult } from '../../test-support/builders/build-implementor-result.ts';
+import { buildPipeline } from '../../test-support/builders/build-pipeline.ts';
+import { buildPlannerResult } from '../../test-support/builders/build-planner-result.ts';
+import { buildReviewerResult } from '../../test-support/builders/build-reviewer-result.ts';
+import { buildRevision } from '../../test-support/builders/build-revision.ts';
+import { buildWorkItem } from '../../test-support/builders/build-work-item.ts';
 import { SAMPLE_IDS as ID } from './sample-ids.ts';
 
 /** One event of each type; the mapped type makes a new event type a compile error here until it has a sample. */

@@ -1,12 +1,12 @@
+import { buildImplementorRun } from '../../test-support/builders/build-implementor-run.ts';
+import { buildPipeline } from '../../test-support/builders/build-pipeline.ts';
+import { buildPlannerRun } from '../../test-support/builders/build-planner-run.ts';
+import { buildReviewerRun } from '../../test-support/builders/build-reviewer-run.ts';
+import { buildRevision } from '../../test-support/builders/build-revision.ts';
+import { buildSpec } from '../../test-support/builders/build-spec.ts';
+import { buildTestState } from '../../test-support/builders/build-test-state.ts';
+import { buildWorkItem } from '../../test-support/builders/build-work-item.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
-import { buildImplementorRun } from './build-implementor-run.ts';
-import { buildPipeline } from './build-pipeline.ts';
-import { buildPlannerRun } from './build-planner-run.ts';
-import { buildReviewerRun } from './build-reviewer-run.ts';
-import { buildRevision } from './build-revision.ts';
-import { buildSpec } from './build-spec.ts';
-import { buildTestState } from './build-test-state.ts';
-import { buildWorkItem } from './build-work-item.ts';
 import { SAMPLE_IDS as ID } from './sample-ids.ts';
 
 /**

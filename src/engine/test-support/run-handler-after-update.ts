@@ -1,9 +1,9 @@
 import type { EngineCommand, EngineEvent } from '../../domain/index.ts';
+import { deepFreeze } from '../../test-support/deep-freeze.ts';
 import type { Handler, HandlerConfig } from '../handlers/handler.ts';
 import { applyStateUpdate } from '../state-store/apply-state-update.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
 import { buildHandlerConfig } from './build-handler-config.ts';
-import { deepFreeze } from './deep-freeze.ts';
 
 /**
  * What the loop does for one event, minus the executor: apply the event, then run the handler on the updated

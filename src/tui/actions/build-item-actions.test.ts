@@ -7,7 +7,7 @@ import {
   buildRevision,
   buildTestState,
   buildWorkItem,
-} from '../../engine/test-support/index.ts';
+} from '../../test-support/builders/index.ts';
 import { findRow } from '../test-support/find-row.ts';
 import { buildItemActions, type ItemAction } from './build-item-actions.ts';
 

@@ -7,8 +7,8 @@ import {
   buildSpec,
   buildTestState,
   buildWorkItem,
-  deepFreeze,
-} from '../../engine/test-support/index.ts';
+} from '../../test-support/builders/index.ts';
+import { deepFreeze } from '../../test-support/deep-freeze.ts';
 import { buildWorkItemSections } from '../view-model/build-work-item-sections.ts';
 import type { DashboardEffect, DashboardInputResult } from './dashboard-effect.ts';
 import { type DashboardInputState, INITIAL_DASHBOARD_INPUT_STATE } from './dashboard-input-state.ts';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildImplementorRun, buildTestState, buildWorkItem } from '../../engine/test-support/index.ts';
+import { buildImplementorRun, buildTestState, buildWorkItem } from '../../test-support/builders/index.ts';
 import { createFakeDashboardEngine } from '../test-support/create-fake-dashboard-engine.ts';
 import { pause, waitFor } from '../test-support/wait-for.ts';
 import {

@@ -8,7 +8,7 @@ import {
   buildRevision,
   buildTestState,
   buildWorkItem,
-} from '../../engine/test-support/index.ts';
+} from '../../test-support/builders/index.ts';
 import type { StreamBuffer } from '../streams/create-stream-buffers.ts';
 import { findRow } from '../test-support/find-row.ts';
 import {

@@ -9,7 +9,7 @@ import {
   buildRevision,
   buildTestState,
   buildWorkItem,
-} from '../../engine/test-support/index.ts';
+} from '../../test-support/builders/index.ts';
 import { buildWorkItemSections, compareIDs } from './build-work-item-sections.ts';
 
 const ids = (state: ReturnType<typeof buildTestState>) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkItemStatus } from '../../domain/index.ts';
-import { buildImplementorRun, buildReviewerRun, buildWorkItem } from '../../engine/test-support/index.ts';
+import { buildImplementorRun, buildReviewerRun, buildWorkItem } from '../../test-support/builders/index.ts';
 import { buildDisplayStatus, DISPLAY_STATUS_STYLES, type DisplayStatus } from './display-status.ts';
 
 const item = (status: WorkItemStatus) => buildWorkItem({ id: '1', status });

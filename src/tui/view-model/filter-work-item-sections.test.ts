@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildImplementorRun, buildTestState, buildWorkItem } from '../../engine/test-support/index.ts';
+import { buildImplementorRun, buildTestState, buildWorkItem } from '../../test-support/builders/index.ts';
 import { buildWorkItemSections } from './build-work-item-sections.ts';
 import { filterWorkItemSections } from './filter-work-item-sections.ts';
 

@@ -10,7 +10,11 @@ import { createBashValidatorHook } from '../../../src/guards/bash-validator/crea
 import { createRecordingLogger } from '../../../src/logging/logger.ts';
 import { createModelServer } from '../../../src/model-server/index.ts';
 import { createClaudeAdapter } from '../../../src/runtimes/claude/create-claude-adapter.ts';
-import { fixture, installClaudeAdapterFixture, startParamsFor } from './claude-adapter-fixture.ts';
+import {
+  fixture,
+  installClaudeAdapterFixture,
+  startParamsFor,
+} from '../../support/claude-adapter-fixture.ts';
 
 installClaudeAdapterFixture();
 

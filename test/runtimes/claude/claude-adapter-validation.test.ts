@@ -16,7 +16,7 @@ import {
   installClaudeAdapterFixture,
   processesWith,
   waitUntil,
-} from './claude-adapter-fixture.ts';
+} from '../../support/claude-adapter-fixture.ts';
 
 installClaudeAdapterFixture();
 

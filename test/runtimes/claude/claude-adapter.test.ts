@@ -18,7 +18,7 @@ import {
   processesWith,
   startParamsFor,
   waitUntil,
-} from './claude-adapter-fixture.ts';
+} from '../../support/claude-adapter-fixture.ts';
 
 installClaudeAdapterFixture();
 

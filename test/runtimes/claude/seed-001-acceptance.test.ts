@@ -18,7 +18,7 @@ import {
   fixture,
   implementorParams,
   installClaudeAdapterFixture,
-} from './claude-adapter-fixture.ts';
+} from '../../support/claude-adapter-fixture.ts';
 
 installClaudeAdapterFixture();
 

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { buildImplementorRun, buildPlannerRun, buildTestState } from '../../test-support/index.ts';
+import {
+  buildImplementorRun,
+  buildPlannerRun,
+  buildTestState,
+} from '../../../test-support/builders/index.ts';
 import { getActivePlannerRun } from './get-active-planner-run.ts';
 
 describe('getActivePlannerRun', () => {

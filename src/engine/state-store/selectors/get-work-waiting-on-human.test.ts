@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { buildPipeline, buildRevision, buildTestState, buildWorkItem } from '../../test-support/index.ts';
+import {
+  buildPipeline,
+  buildRevision,
+  buildTestState,
+  buildWorkItem,
+} from '../../../test-support/builders/index.ts';
 import { getWorkWaitingOnHuman } from './get-work-waiting-on-human.ts';
 
 const plannerFailure = {

@@ -4,25 +4,25 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
-import type { WorkItem } from '../../../src/domain/index.ts';
-import { assembleAgentContext } from '../../../src/engine/context-assembly/assemble-agent-context.ts';
+import type { WorkItem } from '../../src/domain/index.ts';
+import { assembleAgentContext } from '../../src/engine/context-assembly/assemble-agent-context.ts';
 import type {
   AgentRunHandle,
   AgentRunRequest,
   AgentStartParams,
-} from '../../../src/engine/runtime-contract/index.ts';
-import { buildInitialEngineState, type EngineState } from '../../../src/engine/state-store/engine-state.ts';
-import { createBashValidatorHook } from '../../../src/guards/bash-validator/create-bash-validator-hook.ts';
-import { createRecordingLogger } from '../../../src/logging/logger.ts';
-import { createModelServer, type ModelServer } from '../../../src/model-server/index.ts';
-import type { ScenarioSpec } from '../../../src/model-server/scenario-schema.ts';
-import { runGit } from '../../../src/process/run-command.ts';
+} from '../../src/engine/runtime-contract/index.ts';
+import { buildInitialEngineState, type EngineState } from '../../src/engine/state-store/engine-state.ts';
+import { createBashValidatorHook } from '../../src/guards/bash-validator/create-bash-validator-hook.ts';
+import { createRecordingLogger } from '../../src/logging/logger.ts';
+import { createModelServer, type ModelServer } from '../../src/model-server/index.ts';
+import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
+import { runGit } from '../../src/process/run-command.ts';
 import {
   createInMemoryProvider,
   type InMemoryProvider,
-} from '../../../src/providers/in-memory/create-in-memory-provider.ts';
-import { createClaudeAdapter } from '../../../src/runtimes/claude/create-claude-adapter.ts';
-import { createTempGitRepo, type TempGitRepo } from '../../../src/test-support/create-temp-git-repo.ts';
+} from '../../src/providers/in-memory/create-in-memory-provider.ts';
+import { createClaudeAdapter } from '../../src/runtimes/claude/create-claude-adapter.ts';
+import { createTempGitRepo, type TempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
 
 /**
  * Shared set-up for the Claude adapter's real-SDK tests: a temp git repo with agent definitions, a spec and

@@ -1,5 +1,5 @@
 import type { AgentRun, Revision, Spec, WorkItem } from '../../domain/index.ts';
-import { buildInitialEngineState, type EngineState } from '../state-store/engine-state.ts';
+import { buildInitialEngineState, type EngineState } from '../../engine/state-store/engine-state.ts';
 
 export interface TestStateInput
   extends Partial<Omit<EngineState, 'workItems' | 'revisions' | 'specs' | 'agentRuns'>> {

@@ -1,0 +1,15 @@
+export { buildImplementorResult } from './build-implementor-result.ts';
+export { buildImplementorRun } from './build-implementor-run.ts';
+export { buildPipeline } from './build-pipeline.ts';
+export { buildPlannerResult } from './build-planner-result.ts';
+export { buildPlannerRun } from './build-planner-run.ts';
+export { buildReviewerResult } from './build-reviewer-result.ts';
+export { buildReviewerRun } from './build-reviewer-run.ts';
+export { buildRevision } from './build-revision.ts';
+export { buildRevisionChanged } from './build-revision-changed.ts';
+export { buildSpec } from './build-spec.ts';
+export { buildSpecChanged } from './build-spec-changed.ts';
+export { buildTestState, type TestStateInput } from './build-test-state.ts';
+export { buildWorkItem } from './build-work-item.ts';
+export { buildWorkItemChanged } from './build-work-item-changed.ts';
+export { buildWorkItemRemoved } from './build-work-item-removed.ts';
