@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { hasErrorCode } from '../shared/has-error-code.ts';
 import { messageOf } from '../shared/message-of.ts';
 
 /** Held by the one control plane running in a repository; `release()` gives it up (idempotent). */
@@ -64,7 +65,7 @@ export function acquireRunLock(stateDir: string, options: RunLockOptions = {}): 
     try {
       unlinkSync(path);
     } catch (error) {
-      if (!isErrnoException(error) || error.code !== 'ENOENT') throw error;
+      if (!hasErrorCode(error, 'ENOENT')) throw error;
     }
   }
   throw new RunLockError(`could not take ${path}: another flotilla took it at the same time`);
@@ -75,7 +76,7 @@ function tryCreate(path: string, record: LockRecord): boolean {
   try {
     fd = openSync(path, 'wx');
   } catch (error) {
-    if (isErrnoException(error) && error.code === 'EEXIST') return false;
+    if (hasErrorCode(error, 'EEXIST')) return false;
     throw new RunLockError(`could not create ${path}: ${messageOf(error)}`);
   }
   try {
@@ -144,7 +145,7 @@ function isPidAlive(pid: number): boolean {
     process.kill(pid, 0);
   } catch (error) {
     // EPERM: it exists but belongs to another user.
-    return isErrnoException(error) && error.code === 'EPERM';
+    return hasErrorCode(error, 'EPERM');
   }
   // A zombie (exited, not yet reaped by its parent) still answers signal 0 but runs nothing.
   try {
@@ -165,8 +166,4 @@ function readLinuxProcessStart(pid: number): string | null {
   } catch {
     return null;
   }
-}
-
-function isErrnoException(error: unknown): error is NodeJS.ErrnoException {
-  return error instanceof Error && 'code' in error;
 }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { editDistance } from '../shared/edit-distance.ts';
 import { formatIssuePath } from '../shared/format-zod-issues.ts';
 
 /**
@@ -90,17 +91,4 @@ function closestKey(key: string, known: readonly string[]): string | undefined {
       best = { key: candidate, distance };
   }
   return best?.key;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution);
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
 }

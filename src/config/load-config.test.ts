@@ -328,6 +328,10 @@ describe('loadConfig: unknown keys are errors', () => {
       'flotilla.config.json: scheduler.maxConcurentAgents: unknown key (did you mean "maxConcurrentAgents"?); expected one of: maxConcurrentAgents, maxAttempts, retryBaseDelay, retryMaxDelay, stallTimeout',
       'flotilla.config.json: scheduler.colour: unknown key; expected one of: maxConcurrentAgents, maxAttempts, retryBaseDelay, retryMaxDelay, stallTimeout',
     ]);
+    // Adjacent transpositions count as one edit, as in the CLI's unknown-command hint.
+    expect(await errorsFor({ scheduler: { mxaAttemtps: 2 } })).toEqual([
+      'flotilla.config.json: scheduler.mxaAttemtps: unknown key (did you mean "maxAttempts"?); expected one of: maxConcurrentAgents, maxAttempts, retryBaseDelay, retryMaxDelay, stallTimeout',
+    ]);
     expect(await errorsFor({ runtimes: { planer: 'claude' } })).toEqual([
       'flotilla.config.json: runtimes.planer: unknown key (did you mean "planner"?); expected one of: planner, implementor, reviewer',
     ]);

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { formatIssuePath } from '../shared/format-zod-issues.ts';
+import { hasErrorCode } from '../shared/has-error-code.ts';
 import { messageOf } from '../shared/message-of.ts';
 import { detectDefaultBranch } from './detect-default-branch.ts';
 import { findSecretKeys } from './find-secret-keys.ts';
@@ -38,7 +39,7 @@ export async function loadConfig(repoRoot: string): Promise<LoadConfigResult> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    if (!isMissingFile(error)) {
+    if (!hasErrorCode(error, 'ENOENT')) {
       return fail([`${CONFIG_FILE_NAME}: cannot read ${path}: ${messageOf(error)}`]);
     }
   }
@@ -109,8 +110,4 @@ function unwrapObject(schema: z.core.$ZodType | undefined): z.ZodObject | undefi
     current = def.innerType;
   }
   return undefined;
-}
-
-function isMissingFile(error: unknown): boolean {
-  return error instanceof Error && 'code' in error && error.code === 'ENOENT';
 }

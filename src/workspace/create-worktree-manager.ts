@@ -2,6 +2,7 @@ import { realpath, rm, rmdir, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Logger } from '../logging/logger.ts';
 import { CommandError, outputTail, runCommand, runGit } from '../process/run-command.ts';
+import { hasErrorCode } from '../shared/has-error-code.ts';
 import { messageOf } from '../shared/message-of.ts';
 import { resolveSetupCommand } from './resolve-setup-command.ts';
 
@@ -146,7 +147,7 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
       try {
         await rmdir(dir);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return; // not empty (or not ours to judge)
+        if (!hasErrorCode(error, 'ENOENT')) return; // not empty (or not ours to judge)
       }
     }
     if (createdWorktreesDir) {

@@ -3,6 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { CONFIG_FILE_NAME } from '../../config/index.ts';
 import { AGENT_ROLES } from '../../domain/index.ts';
+import { hasErrorCode } from '../../shared/has-error-code.ts';
 import { isRecord } from '../../shared/is-record.ts';
 import { buildAgentFile } from './init-command-agent-templates.ts';
 import { buildScriptedScenario, SCRIPTED_SCENARIO_PATH } from './init-command-scripted-scenario.ts';
@@ -165,7 +166,7 @@ async function readIfExists(path: string): Promise<string | undefined> {
   try {
     return await readFile(path, 'utf8');
   } catch (error) {
-    if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return undefined;
+    if (hasErrorCode(error, 'ENOENT')) return undefined;
     throw error;
   }
 }

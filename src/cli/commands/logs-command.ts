@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { shortenTranscript } from '../../session-log/shorten-transcript.ts';
+import { hasErrorCode } from '../../shared/has-error-code.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import type { EngineStatePersistence, StoredAgentRun } from '../../storage/index.ts';
 import { CliError } from '../support/cli-error.ts';
@@ -40,7 +41,7 @@ export function registerLogsCommand(program: Command): void {
           try {
             text = await readFile(run.logFilePath, 'utf8');
           } catch (error) {
-            const missing = error instanceof Error && 'code' in error && error.code === 'ENOENT';
+            const missing = hasErrorCode(error, 'ENOENT');
             throw new CliError(
               missing
                 ? `the transcript of run ${run.sessionID} is gone: ${run.logFilePath} does not exist (deleted or moved)`

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { hasErrorCode } from '../../shared/has-error-code.ts';
 
 /**
  * Whether a `flotilla run` holds this repository's `run.lock` (src/app/acquire-run-lock.ts) and its
@@ -19,6 +20,6 @@ export function isControlPlaneRunning(stateDir: string): boolean {
     return true;
   } catch (error) {
     // EPERM: it exists but belongs to another user.
-    return error instanceof Error && 'code' in error && error.code === 'EPERM';
+    return hasErrorCode(error, 'EPERM');
   }
 }

@@ -1,4 +1,5 @@
 import { type Command, CommanderError } from 'commander';
+import { editDistance } from '../../shared/edit-distance.ts';
 
 /**
  * Makes an unknown (sub)command a one-line usage error (exit 2) naming the closest command and `--help`,
@@ -37,25 +38,6 @@ export function closestCommandName(name: string, candidates: readonly string[]):
   }
   if (best === null) return null;
   return best.distance <= Math.max(2, Math.floor(best.candidate.length / 3)) ? best.candidate : null;
-}
-
-/** Levenshtein distance with adjacent transpositions counted as one edit (`wrok` → `work`). */
-function editDistance(a: string, b: string): number {
-  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const row = rows[i]!;
-      const previous = rows[i - 1]!;
-      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        row[j] = Math.min(row[j]!, rows[i - 2]![j - 2]! + 1);
-      }
-    }
-  }
-  return rows[a.length]![b.length]!;
 }
 
 function descendants(command: Command): Command[] {

@@ -4,6 +4,7 @@ import Module, { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
+import { hasErrorCode } from '../../shared/has-error-code.ts';
 
 export interface CodeCacheOutcome {
   /** What the module exported (`module.exports`). */
@@ -83,7 +84,7 @@ function makeDirectories(dir: string): void {
   try {
     mkdirSync(dir, { mode: 0o700 });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    if (!hasErrorCode(error, 'EEXIST')) throw error;
   }
 }
 
