@@ -11,7 +11,7 @@ import { query } from '@anthropic-ai/claude-agent-sdk';
 import { assembleAgentContext } from '../../src/engine/context-assembly/assemble-agent-context.ts';
 import { buildOutputJsonSchema } from '../../src/engine/runtime-contract/index.ts';
 import { buildInitialEngineState } from '../../src/engine/state-store/engine-state.ts';
-import { createBashValidatorHook } from '../../src/guards/bash-validator/create-bash-validator-hook.ts';
+import { createBashValidatorHook } from '../../src/guards/bash-validator/index.ts';
 import { silentLogger } from '../../src/logging/logger.ts';
 import { buildModelServerEnv, createModelServer } from '../../src/model-server/index.ts';
 import { createInMemoryProvider } from '../../src/providers/in-memory/create-in-memory-provider.ts';

@@ -12,7 +12,7 @@ import type {
   AgentStartParams,
 } from '../../src/engine/runtime-contract/index.ts';
 import { buildInitialEngineState, type EngineState } from '../../src/engine/state-store/engine-state.ts';
-import { createBashValidatorHook } from '../../src/guards/bash-validator/create-bash-validator-hook.ts';
+import { createBashValidatorHook } from '../../src/guards/bash-validator/index.ts';
 import { createRecordingLogger } from '../../src/logging/logger.ts';
 import { createModelServer, type ModelServer } from '../../src/model-server/index.ts';
 import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';

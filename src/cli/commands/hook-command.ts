@@ -61,9 +61,7 @@ async function runPreToolUseHook(): Promise<number> {
     return reportDecision(verdict);
   }
   // Loaded on demand: the shell parser takes ~0.3 s to load, which the other commands do not pay.
-  const { createBashValidatorHook } = await import(
-    '../../guards/bash-validator/create-bash-validator-hook.ts'
-  );
+  const { createBashValidatorHook } = await import('../../guards/bash-validator/index.ts');
   const decision = await createBashValidatorHook()({
     tool_name: toolName,
     tool_input: toolInput as Record<string, unknown>,

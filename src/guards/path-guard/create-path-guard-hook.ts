@@ -1,10 +1,7 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { messageOf } from '../../shared/message-of.ts';
-import type {
-  PreToolUseHookInput,
-  PreToolUseHookOutput,
-} from '../bash-validator/create-bash-validator-hook.ts';
+import type { PreToolUseHookInput, PreToolUseHookOutput } from '../bash-validator/index.ts';
 import { GUARDED_TOOLS } from './extract-tool-paths.ts';
 import { guardToolCall } from './guard-tool-call.ts';
 import { resolveRealPath } from './resolve-real-path.ts';

@@ -18,7 +18,7 @@ import {
   type RuntimeAdapterConfig,
 } from '../../engine/runtime-contract/index.ts';
 import { buildAgentEnv } from '../../guards/agent-env/build-agent-env.ts';
-import type { BashValidatorHook } from '../../guards/bash-validator/create-bash-validator-hook.ts';
+import type { BashValidatorHook } from '../../guards/bash-validator/index.ts';
 import { createPathGuardHook, type PathGuardHook } from '../../guards/path-guard/index.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { SessionLog } from '../../session-log/create-session-log.ts';

@@ -6,7 +6,7 @@
 import { expect, it } from 'vitest';
 import { isCredentialsFailure } from '../../../src/domain/index.ts';
 import { AgentRunFailure } from '../../../src/engine/runtime-contract/runtime-contract.ts';
-import { createBashValidatorHook } from '../../../src/guards/bash-validator/create-bash-validator-hook.ts';
+import { createBashValidatorHook } from '../../../src/guards/bash-validator/index.ts';
 import { createRecordingLogger } from '../../../src/logging/logger.ts';
 import { createModelServer } from '../../../src/model-server/index.ts';
 import { createClaudeAdapter } from '../../../src/runtimes/claude/create-claude-adapter.ts';

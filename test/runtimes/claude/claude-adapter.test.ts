@@ -3,7 +3,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AgentRunFailure } from '../../../src/engine/runtime-contract/runtime-contract.ts';
-import { createBashValidatorHook } from '../../../src/guards/bash-validator/create-bash-validator-hook.ts';
+import { createBashValidatorHook } from '../../../src/guards/bash-validator/index.ts';
 import { createRecordingLogger } from '../../../src/logging/logger.ts';
 import { createClaudeAdapter } from '../../../src/runtimes/claude/create-claude-adapter.ts';
 import { createTempGitRepo } from '../../../src/test-support/create-temp-git-repo.ts';
