@@ -19,6 +19,15 @@ describe('runCommand', () => {
     expect(result.stdout).toBe('a b|$HOME|; rm -rf x|');
   });
 
+  it('hands each chunk to onOutput as it arrives, per stream', async () => {
+    const seen: string[] = [];
+    await runCommand('sh', ['-c', 'echo out; echo err >&2'], {
+      cwd: tmpdir(),
+      onOutput: (stream, chunk) => seen.push(`${stream}:${chunk.toString('utf8')}`),
+    });
+    expect(seen.sort()).toEqual(['stderr:err\n', 'stdout:out\n']);
+  });
+
   it('writes the input to stdin', async () => {
     const result = await runCommand('cat', [], { cwd: tmpdir(), input: 'hello\n' });
     expect(result.stdout).toBe('hello\n');

@@ -14,6 +14,8 @@ export interface RunCommandOptions {
   maxOutputBytes?: number;
   /** Aborting kills the command (its whole process group, as a timeout does); the error has `cancelled`. */
   signal?: AbortSignal;
+  /** Sees every chunk as it arrives (live streaming); the result still holds the whole output. */
+  onOutput?: (stream: 'stdout' | 'stderr', chunk: Buffer) => void;
 }
 
 export interface CommandResult {
@@ -136,12 +138,14 @@ export function runCommand(
       if (stdoutBytes > maxOutputBytes)
         return terminate(`produced more than ${maxOutputBytes} bytes of output`);
       stdout.push(chunk);
+      options.onOutput?.('stdout', chunk);
     });
     child.stderr.on('data', (chunk: Buffer) => {
       stderrBytes += chunk.length;
       if (stderrBytes > maxOutputBytes)
         return terminate(`produced more than ${maxOutputBytes} bytes of output`);
       stderr.push(chunk);
+      options.onOutput?.('stderr', chunk);
     });
     // A command that exits without reading its input makes the write fail with EPIPE; that is not our error.
     child.stdin.on('error', () => {});

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 
 /** Variables the claude CLI itself needs to reach the model; everything else secret-looking is dropped. */
-const MODEL_ACCESS_VARIABLES = new Set([
+export const MODEL_ACCESS_VARIABLES: ReadonlySet<string> = new Set([
   'ANTHROPIC_API_KEY',
   'ANTHROPIC_AUTH_TOKEN',
   'ANTHROPIC_BASE_URL',

@@ -1,0 +1,392 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, rm, rmdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AgentResult, AgentRole } from '../../domain/index.ts';
+import {
+  type AgentOutputByRole,
+  validateAgentOutput,
+} from '../../engine/runtime-contract/agent-output-schemas.ts';
+import {
+  AgentRunFailure,
+  type AgentRunHandle,
+  type RuntimeAdapterConfig,
+} from '../../engine/runtime-contract/runtime-contract.ts';
+import { buildAgentEnv, MODEL_ACCESS_VARIABLES } from '../../guards/agent-env/build-agent-env.ts';
+import type { Logger } from '../../logging/logger.ts';
+import { createSessionLog, type SessionLog } from '../../session-log/create-session-log.ts';
+import { createOutputBroadcast } from '../../shared/create-output-broadcast.ts';
+import { createWorktreeManager, type Worktree } from '../../workspace/create-worktree-manager.ts';
+import { extractPatch } from '../../workspace/extract-patch.ts';
+import { buildCliCommand } from './build-cli-command.ts';
+import { buildCliAgentPrompt, buildMissingSignalPrompt } from './build-signal-instructions.ts';
+import { type CliPreset, resolveCliPreset } from './cli-presets.ts';
+import { findForbiddenChanges } from './find-forbidden-changes.ts';
+import { type AgentSignal, readAgentSignal, SIGNAL_FILE } from './read-agent-signal.ts';
+import { runCliProcess } from './run-cli-process.ts';
+import {
+  type GitControlSnapshot,
+  restoreGitControlFiles,
+  snapshotGitControlFiles,
+} from './snapshot-git-control-files.ts';
+
+/**
+ * What a run is given: the engine's finished prompt and the run's identity (the shape of the runtime
+ * contract's start params once runtimes receive a finished prompt).
+ */
+export type CliStartParams =
+  | { role: 'planner'; sessionID: string; prompt: string; specPaths: string[] }
+  | { role: 'implementor'; sessionID: string; prompt: string; workItemID: string; branchName: string }
+  | { role: 'reviewer'; sessionID: string; prompt: string; workItemID: string; revisionID: string };
+
+export interface CliRuntimeConfig extends RuntimeAdapterConfig {
+  repoRoot: string;
+  /** Base branch for worktrees (e.g. 'main'). */
+  defaultBranch: string;
+  logger: Logger;
+  /** Per-run directories (prompt files, the agent's config/temp dirs) go under `<stateDir>/runs/<id>`. */
+  stateDir: string;
+  /** A built-in preset's name (`claude`, `codex`, `aider`, `gemini`, `opencode`) or `custom`. */
+  preset: string;
+  /** The templates of the `custom` preset (validated; see cli-presets.ts). */
+  customPreset?: unknown;
+  /** Replaces the preset's program (e.g. an absolute path, or `node fake-agent-cli.js` in tests). */
+  program?: readonly string[];
+  /** Setup command in implementor worktrees; unset = detect from the lockfile; 'none' = no setup. */
+  setupCommand?: string | null;
+  /** The environment agents start from (default process.env), before secrets are removed. */
+  baseEnv?: Readonly<Record<string, string | undefined>>;
+  /** Added to every agent's environment. */
+  extraEnv?: Readonly<Record<string, string>>;
+  /** Secret-looking variables agents may see anyway (besides the preset's model credentials). */
+  passThroughEnv?: readonly string[];
+  /** Repository-relative paths an implementor's patch may not touch (besides the built-in ones). */
+  protectedPaths?: readonly string[];
+  /** Transcript writer; default: a session log under `logging.logsDir` when `logging.agentSessions`. */
+  createSessionLog?: (params: CliStartParams) => SessionLog;
+  /** The name runs are recorded under; default `cli:<preset>`. */
+  runtime?: string;
+}
+
+export interface CliRuntime {
+  readonly runtime: string;
+  startAgent(params: CliStartParams): Promise<AgentRunHandle>;
+  cancelAgent(sessionID: string): void;
+}
+
+interface TrackedRun {
+  abortController: AbortController;
+  abortReason: 'cancelled' | 'timeout' | null;
+}
+
+/** A re-prompt is one more round: seed 002's lifecycle controller retries a missing signal once. */
+const MAX_ROUNDS = 2;
+/** How much of an agent's own error or questions a failure message quotes. */
+const MAX_QUOTED_CHARS = 2_000;
+
+/**
+ * The generic CLI runtime (issue 13): runs an agent CLI through a preset in a worktree of its own, takes
+ * completion from the signal file `.flotilla/signal.json`, re-prompts once when a round ends without a valid
+ * signal, validates the result against the role's schema, and refuses implementor patches that touch
+ * protected paths. There are no tool hooks: the guards here are the scrubbed environment, the post-run
+ * checks and the time limit (README.md says what that cannot cover).
+ */
+export function createCliRuntime(config: CliRuntimeConfig): CliRuntime {
+  const { logger } = config;
+  const preset: CliPreset = resolveCliPreset(config.preset, config.customPreset);
+  const runs = new Map<string, TrackedRun>();
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const implementorWorktrees = createWorktreeManager({
+    repoRoot: config.repoRoot,
+    defaultBranch: config.defaultBranch,
+    setupCommand: config.setupCommand,
+    logger,
+  });
+  // Planner and reviewer get a checkout too (their signal files must not collide, and they must not
+  // touch the user's working tree), but no dependencies installed: they do not build.
+  const readOnlyWorktrees = createWorktreeManager({
+    repoRoot: config.repoRoot,
+    defaultBranch: config.defaultBranch,
+    setupCommand: 'none',
+    logger,
+  });
+  const makeSessionLog =
+    config.createSessionLog ??
+    ((params: CliStartParams): SessionLog =>
+      createSessionLog({
+        logsDir: config.logging.logsDir,
+        enabled: config.logging.agentSessions,
+        sessionID: params.sessionID,
+        role: params.role,
+        context:
+          params.role === 'planner'
+            ? { specPaths: params.specPaths }
+            : params.role === 'implementor'
+              ? { workItemID: params.workItemID }
+              : { workItemID: params.workItemID, revisionID: params.revisionID },
+        logger,
+      }));
+
+  function buildEnv(runStateDir: string): Record<string, string> {
+    const allowed = new Set([...preset.credentialEnv, ...(config.passThroughEnv ?? [])]);
+    const env = buildAgentEnv({
+      baseEnv: config.baseEnv ?? process.env,
+      runStateDir,
+      isRoot,
+      passThrough: [...allowed],
+      ...(config.extraEnv !== undefined && { extra: config.extraEnv }),
+    });
+    // buildAgentEnv keeps Claude's model credentials for the Claude runtime; other tools get only theirs.
+    for (const name of MODEL_ACCESS_VARIABLES) {
+      if (!allowed.has(name) && !(config.extraEnv && name in config.extraEnv)) delete env[name];
+    }
+    return env;
+  }
+
+  async function startAgent(params: CliStartParams): Promise<AgentRunHandle> {
+    const { sessionID, role } = params;
+    if (runs.has(sessionID)) throw new Error(`session ${sessionID} is already running`);
+    const runStateDir = join(config.stateDir, 'runs', sessionID);
+    const worktrees = role === 'implementor' ? implementorWorktrees : readOnlyWorktrees;
+    const branchName =
+      params.role === 'implementor' ? `agent/${params.branchName}` : `agent/${role}/${sessionID}`;
+    let worktree: Worktree | null = null;
+    const cleanUp = async () => {
+      if (worktree) await worktrees.remove(worktree.branchName);
+      await rm(runStateDir, { recursive: true, force: true }).catch(() => {});
+    };
+    let snapshot: GitControlSnapshot;
+    try {
+      worktree = await worktrees.create(branchName);
+      snapshot = await snapshotGitControlFiles(worktree.path);
+      await mkdir(runStateDir, { recursive: true, mode: 0o700 });
+    } catch (error) {
+      await cleanUp();
+      throw error;
+    }
+    const cwd = worktree.path;
+    const { baseCommit } = worktree;
+    const tracked: TrackedRun = { abortController: new AbortController(), abortReason: null };
+    runs.set(sessionID, tracked);
+    const output = createOutputBroadcast();
+    const activityListeners = new Set<() => void>();
+    const sessionLog = makeSessionLog(params);
+    const env = buildEnv(runStateDir);
+    const timeout = setTimeout(() => {
+      tracked.abortReason ??= 'timeout';
+      tracked.abortController.abort('timeout');
+    }, config.maxAgentDuration * 1000);
+    timeout.unref();
+
+    const touch = () => {
+      for (const listener of activityListeners) listener();
+    };
+    /** A line of Flotilla's own in the live stream and the transcript. */
+    const announce = (line: string) => {
+      output.push(`${line}\n`);
+      sessionLog.note(line);
+      touch();
+    };
+    const abortFailure = (reason: 'cancelled' | 'timeout') =>
+      new AgentRunFailure(
+        reason,
+        reason === 'timeout'
+          ? `the ${role} session exceeded maxAgentDuration (${config.maxAgentDuration}s)`
+          : `the ${role} session was cancelled`,
+      );
+    const agentName = `the ${role} agent (${config.preset})`;
+
+    let agentSessionId: string | null = preset.sessionId.from === 'assigned' ? sessionID : null;
+    const sessionIdPattern = preset.sessionId.from === 'output' ? new RegExp(preset.sessionId.pattern) : null;
+    const onLine = (stream: 'stdout' | 'stderr', line: string) => {
+      if (agentSessionId === null && sessionIdPattern !== null) {
+        agentSessionId = sessionIdPattern.exec(line)?.[1] ?? null;
+      }
+      output.push(`${line}\n`);
+      const text = stream === 'stderr' ? `[stderr] ${line}` : line;
+      sessionLog.record({ type: 'assistant', message: { content: [{ type: 'text', text }] } });
+      touch();
+    };
+
+    /** One process: the prompt in, lines out; then the signal file says how it went. */
+    const runRound = async (round: number, problem: string | null) => {
+      const resume = round > 0 && preset.resume !== null && agentSessionId !== null;
+      const text =
+        round === 0
+          ? buildCliAgentPrompt(params.prompt, role)
+          : buildMissingSignalPrompt({
+              role,
+              problem: problem ?? '',
+              resumed: resume,
+              originalPrompt: params.prompt,
+            });
+      // A new session under an id we assign needs a fresh one: the first round's id is taken.
+      if (round > 0 && !resume && preset.sessionId.from === 'assigned') agentSessionId = randomUUID();
+      const command = buildCliCommand({
+        preset,
+        prompt: text,
+        sessionId: agentSessionId,
+        resume,
+        promptFilePath: join(runStateDir, `prompt-${round + 1}.md`),
+        ...(config.program !== undefined && { program: config.program }),
+      });
+      await rm(join(cwd, SIGNAL_FILE), { force: true });
+      if (command.promptFile !== null) {
+        await writeFile(command.promptFile.path, command.promptFile.content, { mode: 0o600 });
+      }
+      if (round > 0) announce(`re-prompting ${resume ? 'the same session' : 'in a new session'}: ${problem}`);
+      sessionLog.record({ type: 'user', message: { role: 'user', content: text } });
+      const outcome = await runCliProcess({
+        command,
+        cwd,
+        env,
+        signal: tracked.abortController.signal,
+        timeoutMs: config.maxAgentDuration * 1000 + 60_000,
+        onLine,
+      });
+      if (tracked.abortReason) throw abortFailure(tracked.abortReason);
+      if (outcome.kind === 'not-started')
+        throw new AgentRunFailure('error', `${agentName}: ${outcome.reason}`);
+      if (outcome.kind === 'cancelled') throw abortFailure('cancelled');
+      if (outcome.kind === 'killed')
+        throw new AgentRunFailure('error', `${agentName} was stopped: ${outcome.reason}`);
+      announce(`${config.preset} exited with code ${outcome.exitCode}`);
+      return { exitCode: outcome.exitCode, reading: await readAgentSignal(cwd) };
+    };
+
+    /** The signal's verdict: the validated output, or why the round does not count. */
+    const judge = (signal: AgentSignal) => {
+      switch (signal.status) {
+        case 'error':
+          throw new AgentRunFailure('error', `${agentName} reported an error: ${quote(signal.error)}`);
+        case 'questions':
+          throw new AgentRunFailure(
+            'error',
+            `${agentName} stopped with questions, which are not supported yet: ` +
+              quote(signal.questions.map((question, i) => `${i + 1}. ${question}`).join('\n')),
+          );
+        case 'done':
+          // The agent may leave `role` out; if it names another role, validation says so.
+          return validateAgentOutput(role, { role, ...signal.result });
+      }
+    };
+
+    const finishResult = async (value: AgentOutputByRole[AgentRole]): Promise<AgentResult> => {
+      if (value.role !== 'implementor') return value as AgentResult;
+      if (value.outcome !== 'completed') return { ...value, patch: null };
+      // The signal file is Flotilla's, not part of the work.
+      await rm(join(cwd, SIGNAL_FILE), { force: true });
+      await rmdir(join(cwd, '.flotilla')).catch(() => {});
+      const patch = await extractPatch({ worktreePath: cwd, baseCommit });
+      const forbidden = await findForbiddenChanges({
+        worktreePath: cwd,
+        baseCommit,
+        ...(config.protectedPaths !== undefined && { protectedPaths: config.protectedPaths }),
+      });
+      if (forbidden.length > 0) {
+        throw new AgentRunFailure(
+          'error',
+          `the implementor's patch was refused: it touches paths agents may not change: ${forbidden.join('; ')}`,
+        );
+      }
+      if (patch.trim() === '') {
+        throw new AgentRunFailure(
+          'error',
+          'the implementor reported completed but changed nothing (empty patch)',
+        );
+      }
+      return { ...value, patch };
+    };
+
+    /** Puts back any git control file the agent changed; a changed one refuses the run. */
+    const checkGitControlFiles = async () => {
+      const changed = await restoreGitControlFiles(snapshot);
+      if (changed.length === 0) return;
+      logger.warn('a CLI agent changed git control files; restored them', { sessionID, changed });
+      throw new AgentRunFailure(
+        'error',
+        `${agentName} changed files git runs or obeys (restored; the run is refused): ${changed.join(', ')}`,
+      );
+    };
+
+    const result: Promise<AgentResult> = (async () => {
+      let outcome: 'completed' | 'failed' | 'cancelled' | 'timed-out' = 'failed';
+      try {
+        let problem: string | null = null;
+        for (let round = 0; round < MAX_ROUNDS; round += 1) {
+          const { exitCode, reading } = await runRound(round, problem);
+          if (reading.kind === 'valid') {
+            const verdict = judge(reading.signal);
+            if (verdict.ok) {
+              await checkGitControlFiles();
+              const value = await finishResult(verdict.value);
+              outcome = 'completed';
+              return value;
+            }
+            problem = `its result does not match the ${role} schema (${verdict.error})`;
+          } else if (reading.kind === 'invalid') {
+            problem = reading.error;
+          } else {
+            problem = `it exited with code ${exitCode} without writing ${SIGNAL_FILE}`;
+          }
+          announce(`no valid signal: ${problem}`);
+        }
+        throw new AgentRunFailure(
+          'error',
+          `${agentName} ended ${MAX_ROUNDS} times without a valid ${SIGNAL_FILE} (re-prompted once); last: ${problem}`,
+        );
+      } catch (error) {
+        const failure = tracked.abortReason
+          ? abortFailure(tracked.abortReason)
+          : error instanceof AgentRunFailure
+            ? error
+            : new AgentRunFailure('error', `${agentName} failed: ${messageOf(error)}`, { cause: error });
+        if (failure.reason === 'timeout') outcome = 'timed-out';
+        else if (failure.reason === 'cancelled') outcome = 'cancelled';
+        // Whatever else went wrong, git's control files are put back before anything runs git again.
+        const changed = await restoreGitControlFiles(snapshot).catch(() => []);
+        if (changed.length > 0)
+          logger.warn('a CLI agent changed git control files; restored them', { sessionID, changed });
+        sessionLog.note(`run failed: ${failure.message}`);
+        throw failure;
+      } finally {
+        clearTimeout(timeout);
+        runs.delete(sessionID);
+        output.end();
+        await sessionLog.finish(outcome).catch(() => {});
+        await cleanUp();
+      }
+    })();
+    // The engine attaches its own handler; this one only keeps an early rejection from going unobserved.
+    result.catch(() => {});
+
+    return {
+      output: output.subscribe(),
+      result,
+      logFilePath: sessionLog.filePath,
+      usage: () => null,
+      onActivity(listener) {
+        activityListeners.add(listener);
+        return () => activityListeners.delete(listener);
+      },
+    };
+  }
+
+  return {
+    runtime: config.runtime ?? `cli:${config.preset}`,
+    startAgent,
+    cancelAgent(sessionID) {
+      const tracked = runs.get(sessionID);
+      if (!tracked) return;
+      tracked.abortReason ??= 'cancelled';
+      tracked.abortController.abort('cancelled');
+    },
+  };
+}
+
+function quote(text: string): string {
+  return text.length > MAX_QUOTED_CHARS ? `${text.slice(0, MAX_QUOTED_CHARS)}… (cut)` : text;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

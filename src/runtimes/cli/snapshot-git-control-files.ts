@@ -1,0 +1,100 @@
+import { chmod, lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { runGit } from '../../process/run-command.ts';
+
+/** One file git runs or obeys: its bytes and mode, or null when it did not exist. */
+interface ControlFile {
+  content: Buffer;
+  mode: number;
+}
+
+export interface GitControlSnapshot {
+  /** Absolute path → the file as it was. */
+  readonly files: ReadonlyMap<string, ControlFile | null>;
+  /** The directories whose every file is covered (hooks/, info/), for files added later. */
+  readonly directories: readonly string[];
+}
+
+/**
+ * The files through which a process with write access could make git run its code or point it elsewhere:
+ * the repository's `config`, `hooks/` and `info/`, the worktree's own git directory `config.worktree`, and
+ * the worktree's `.git` file. A CLI agent has no hooks stopping it from writing them, so the runtime takes
+ * this snapshot before the run and compares (and restores) after.
+ */
+export async function snapshotGitControlFiles(worktreePath: string): Promise<GitControlSnapshot> {
+  const gitPath = async (flag: string) => {
+    const { stdout } = await runGit(['rev-parse', flag], { cwd: worktreePath });
+    const path = stdout.trim();
+    return isAbsolute(path) ? path : resolve(worktreePath, path);
+  };
+  const commonDir = await gitPath('--git-common-dir');
+  const gitDir = await gitPath('--git-dir');
+  const directories = [join(commonDir, 'hooks'), join(commonDir, 'info')];
+  const paths = [
+    join(commonDir, 'config'),
+    join(gitDir, 'config.worktree'),
+    join(worktreePath, '.git'),
+    ...(await Promise.all(directories.map(listFiles))).flat(),
+  ];
+  const files = new Map<string, ControlFile | null>();
+  for (const path of paths) files.set(path, await readControlFile(path));
+  return { files, directories };
+}
+
+/**
+ * The paths that differ from the snapshot (changed, added under a covered directory, removed), each put
+ * back as it was. Returns the changed paths; empty when nothing changed.
+ */
+export async function restoreGitControlFiles(snapshot: GitControlSnapshot): Promise<string[]> {
+  const changed: string[] = [];
+  const current = new Set((await Promise.all(snapshot.directories.map(listFiles))).flat());
+  for (const path of current) {
+    if (!snapshot.files.has(path)) {
+      changed.push(path);
+      await rm(path, { force: true, recursive: true });
+    }
+  }
+  for (const [path, before] of snapshot.files) {
+    const now = await readControlFile(path);
+    if (sameFile(before, now)) continue;
+    changed.push(path);
+    if (before === null) {
+      await rm(path, { force: true, recursive: true });
+    } else {
+      await rm(path, { force: true, recursive: true });
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, before.content);
+      await chmod(path, before.mode);
+    }
+  }
+  return changed.sort();
+}
+
+function sameFile(a: ControlFile | null, b: ControlFile | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.mode === b.mode && a.content.equals(b.content);
+}
+
+/** A regular file's bytes and mode; anything else that exists there (a symlink, a directory) is a change. */
+async function readControlFile(path: string): Promise<ControlFile | null> {
+  try {
+    const stats = await lstat(path);
+    if (!stats.isFile())
+      return { content: Buffer.from(`<not a regular file: mode ${stats.mode}>`), mode: -1 };
+    return { content: await readFile(path), mode: stats.mode & 0o7777 };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/** Every entry below `dir` that is not a directory (symlinks included); [] when it does not exist. */
+async function listFiles(dir: string): Promise<string[]> {
+  try {
+    const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+    return entries.filter((entry) => !entry.isDirectory()).map((entry) => join(entry.parentPath, entry.name));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}
