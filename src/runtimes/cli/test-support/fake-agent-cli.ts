@@ -72,18 +72,18 @@ function main(): void {
 }
 
 function readCall(args: string[]): FakeAgentCall {
-  const valueOf = (flag: string) => {
+  const flagValue = (flag: string) => {
     const index = args.indexOf(flag);
     return index === -1 ? null : (args[index + 1] ?? null);
   };
   const resumeIndex = args.indexOf('resume');
   const resumed =
-    valueOf('--resume') ??
-    valueOf('--session') ??
+    flagValue('--resume') ??
+    flagValue('--session') ??
     (resumeIndex === -1 ? null : (args[resumeIndex + 1] ?? null));
   let prompt: string;
   let promptVia: FakeAgentCall['promptVia'];
-  const messageFile = valueOf('--message-file');
+  const messageFile = flagValue('--message-file');
   const last = args.at(-1);
   if (messageFile !== null) {
     prompt = readFileSync(messageFile, 'utf8');
@@ -103,7 +103,7 @@ function readCall(args: string[]): FakeAgentCall {
     prompt,
     promptVia,
     resumed,
-    sessionId: valueOf('--session-id') ?? resumed ?? `fake-${process.pid}`,
+    sessionId: flagValue('--session-id') ?? resumed ?? `fake-${process.pid}`,
     env,
   };
 }
