@@ -19,7 +19,48 @@ const object = <T extends z.core.$ZodLooseShape>(shape: T) =>
 export const AGENT_RUNTIMES = ['claude', 'scripted'] as const;
 export type AgentRuntimeKind = (typeof AGENT_RUNTIMES)[number];
 
-const runtime = z.enum(AGENT_RUNTIMES, { error: "'claude' or 'scripted'" }).default('claude');
+/** The CLI runtime's presets (src/runtimes/cli/cli-presets.ts; a test there keeps the lists equal). */
+export const CLI_RUNTIME_PRESETS = ['claude', 'codex', 'aider', 'gemini', 'opencode', 'custom'] as const;
+
+/** `{"runtime": "cli", "preset": "aider"}`: the role runs an agent CLI (src/runtimes/cli/README.md). */
+const cliRuntime = object({
+  runtime: z.literal('cli', { error: "'cli'" }),
+  preset: z.enum(CLI_RUNTIME_PRESETS, {
+    error: "'claude', 'codex', 'aider', 'gemini', 'opencode' or 'custom'",
+  }),
+  /** Replaces the preset's program: an absolute path, or a wrapper and its arguments. */
+  program: z
+    .array(nonEmptyString('a program or argument'), { error: 'a list: the program, then its arguments' })
+    .min(1, { error: 'a list: the program, then its arguments' })
+    .optional(),
+  /** The `custom` preset's templates, checked when the runtime starts (see the CLI runtime README). */
+  custom: z
+    .record(z.string(), z.unknown(), { error: 'an object (start, resume, sessionId, credentialEnv)' })
+    .optional(),
+  /** Repository-relative paths the implementor's patch may not touch (besides the built-in ones). */
+  protectedPaths: z
+    .array(nonEmptyString('a path relative to the repository root'), { error: 'a list of paths' })
+    .default([]),
+}).refine((cli) => cli.preset !== 'custom' || cli.custom !== undefined, {
+  error: "expected the custom preset (start, resume, sessionId) when preset is 'custom'",
+  path: ['custom'],
+});
+export type CliRuntimeSettings = z.output<typeof cliRuntime>;
+
+const RUNTIME_EXPECTED = '\'claude\', \'scripted\' or a CLI runtime object ({"runtime": "cli", "preset": …})';
+const runtime = z
+  .union([z.string().pipe(z.enum(AGENT_RUNTIMES)), cliRuntime], {
+    // An object was meant as the CLI runtime: name its field instead of listing both forms.
+    error: (issue) => {
+      const cliIssue = issue.code === 'invalid_union' ? issue.errors[1]?.[0] : undefined;
+      if (typeof issue.input !== 'object' || issue.input === null || cliIssue === undefined)
+        return RUNTIME_EXPECTED;
+      return cliIssue.path.length === 0
+        ? cliIssue.message
+        : `${cliIssue.path.join('.')}: ${cliIssue.message}`;
+    },
+  })
+  .default('claude');
 const model = nonEmptyString('a model alias or id').optional();
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;

@@ -82,7 +82,7 @@ describe('loadConfig: defaults', () => {
     const result = await loadConfig(
       await withConfig({
         defaultBranch: 'develop',
-        runtimes: { reviewer: 'scripted' },
+        runtimes: { reviewer: 'scripted', implementor: { runtime: 'cli', preset: 'aider' } },
         scriptedScenario: 'scenarios/review.json',
         models: { implementor: 'sonnet' },
         scheduler: { maxConcurrentAgents: 5 },
@@ -97,7 +97,11 @@ describe('loadConfig: defaults', () => {
     expect(result.found).toBe(true);
     expect(result.config).toMatchObject({
       defaultBranch: 'develop',
-      runtimes: { planner: 'claude', implementor: 'claude', reviewer: 'scripted' },
+      runtimes: {
+        planner: 'claude',
+        implementor: { runtime: 'cli', preset: 'aider', protectedPaths: [] },
+        reviewer: 'scripted',
+      },
       models: { implementor: 'sonnet' },
       scheduler: { maxConcurrentAgents: 5, maxAttempts: 3, retryMaxDelay: 900 },
       worktree: { setupCommand: 'none' },
@@ -181,10 +185,24 @@ describe('loadConfig: every field names its path and expectation', () => {
     [{ runtimes: 'claude' }, `${F}: runtimes: expected an object, got "claude"`],
     [
       { runtimes: { planner: 'codex' } },
-      `${F}: runtimes.planner: expected 'claude' or 'scripted', got "codex"`,
+      `${F}: runtimes.planner: expected 'claude', 'scripted' or a CLI runtime object ({"runtime": "cli", "preset": …}), got "codex"`,
     ],
-    [{ runtimes: { implementor: 1 } }, `${F}: runtimes.implementor: expected 'claude' or 'scripted', got 1`],
-    [{ runtimes: { reviewer: null } }, `${F}: runtimes.reviewer: expected 'claude' or 'scripted', got null`],
+    [
+      { runtimes: { implementor: 1 } },
+      `${F}: runtimes.implementor: expected 'claude', 'scripted' or a CLI runtime object ({"runtime": "cli", "preset": …}), got 1`,
+    ],
+    [
+      { runtimes: { reviewer: null } },
+      `${F}: runtimes.reviewer: expected 'claude', 'scripted' or a CLI runtime object ({"runtime": "cli", "preset": …}), got null`,
+    ],
+    [
+      { runtimes: { implementor: { runtime: 'cli', preset: 'cursor' } } },
+      `${F}: runtimes.implementor: expected preset: 'claude', 'codex', 'aider', 'gemini', 'opencode' or 'custom', got {"runtime":"cli","preset":"cursor"}`,
+    ],
+    [
+      { runtimes: { implementor: { runtime: 'cli', preset: 'custom' } } },
+      `${F}: runtimes.implementor.custom: expected the custom preset (start, resume, sessionId) when preset is 'custom'`,
+    ],
     [
       { models: { planner: '' } },
       `${F}: models.planner: expected a non-empty string (a model alias or id), got ""`,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { CLI_RUNTIME_PRESETS } from '../../config/flotilla-config-schema.ts';
 import { buildCliCommand, MAX_ARGUMENT_BYTES } from './build-cli-command.ts';
-import { CLI_PRESETS, resolveCliPreset } from './cli-presets.ts';
+import { CLI_PRESET_NAMES, CLI_PRESETS, resolveCliPreset } from './cli-presets.ts';
 
 const PROMPT = 'Fix the bug.\nThen write the signal file.';
 const FILE = '/state/runs/s1/prompt.md';
@@ -108,6 +109,10 @@ describe('buildCliCommand: each preset', () => {
       stdin: null,
       promptFile: { path: FILE, content: 'do it' },
     });
+  });
+
+  it('the config accepts exactly these presets', () => {
+    expect([...CLI_RUNTIME_PRESETS]).toEqual([...CLI_PRESET_NAMES]);
   });
 
   it('every built-in preset builds a start command', () => {
