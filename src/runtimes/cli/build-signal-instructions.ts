@@ -1,5 +1,5 @@
 import type { AgentRole } from '../../domain/index.ts';
-import { buildOutputJsonSchema } from '../../engine/runtime-contract/agent-output-schemas.ts';
+import { buildOutputJsonSchema } from '../../engine/runtime-contract/index.ts';
 import { SIGNAL_FILE } from './read-agent-signal.ts';
 
 /**

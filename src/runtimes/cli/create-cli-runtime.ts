@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AgentResult, AgentRole } from '../../domain/index.ts';
-import {
-  type AgentOutputByRole,
-  validateAgentOutput,
-} from '../../engine/runtime-contract/agent-output-schemas.ts';
+import type { AgentResult } from '../../domain/index.ts';
 import {
   AgentRunFailure,
   type AgentRunHandle,
+  type AgentStartParams,
+  type RuntimeAdapter,
   type RuntimeAdapterConfig,
-} from '../../engine/runtime-contract/runtime-contract.ts';
+  validateAgentOutput,
+} from '../../engine/runtime-contract/index.ts';
 import { buildAgentEnv, MODEL_ACCESS_VARIABLES } from '../../guards/agent-env/build-agent-env.ts';
 import type { Logger } from '../../logging/logger.ts';
 import { createSessionLog, type SessionLog } from '../../session-log/create-session-log.ts';
@@ -28,15 +27,6 @@ import {
   restoreGitControlFiles,
   snapshotGitControlFiles,
 } from './snapshot-git-control-files.ts';
-
-/**
- * What a run is given: the engine's finished prompt and the run's identity (the shape of the runtime
- * contract's start params once runtimes receive a finished prompt).
- */
-export type CliStartParams =
-  | { role: 'planner'; sessionID: string; prompt: string; specPaths: string[] }
-  | { role: 'implementor'; sessionID: string; prompt: string; workItemID: string; branchName: string }
-  | { role: 'reviewer'; sessionID: string; prompt: string; workItemID: string; revisionID: string };
 
 export interface CliRuntimeConfig extends RuntimeAdapterConfig {
   repoRoot: string;
@@ -62,15 +52,9 @@ export interface CliRuntimeConfig extends RuntimeAdapterConfig {
   /** Repository-relative paths an implementor's patch may not touch (besides the built-in ones). */
   protectedPaths?: readonly string[];
   /** Transcript writer; default: a session log under `logging.logsDir` when `logging.agentSessions`. */
-  createSessionLog?: (params: CliStartParams) => SessionLog;
+  createSessionLog?: (params: AgentStartParams) => SessionLog;
   /** The name runs are recorded under; default `cli:<preset>`. */
   runtime?: string;
-}
-
-export interface CliRuntime {
-  readonly runtime: string;
-  startAgent(params: CliStartParams): Promise<AgentRunHandle>;
-  cancelAgent(sessionID: string): void;
 }
 
 interface TrackedRun {
@@ -90,7 +74,7 @@ const MAX_QUOTED_CHARS = 2_000;
  * protected paths. There are no tool hooks: the guards here are the scrubbed environment, the post-run
  * checks and the time limit (README.md says what that cannot cover).
  */
-export function createCliRuntime(config: CliRuntimeConfig): CliRuntime {
+export function createCliRuntime(config: CliRuntimeConfig): RuntimeAdapter & { readonly runtime: string } {
   const { logger } = config;
   const preset: CliPreset = resolveCliPreset(config.preset, config.customPreset);
   const runs = new Map<string, TrackedRun>();
@@ -111,7 +95,7 @@ export function createCliRuntime(config: CliRuntimeConfig): CliRuntime {
   });
   const makeSessionLog =
     config.createSessionLog ??
-    ((params: CliStartParams): SessionLog =>
+    ((params: AgentStartParams): SessionLog =>
       createSessionLog({
         logsDir: config.logging.logsDir,
         enabled: config.logging.agentSessions,
@@ -142,7 +126,7 @@ export function createCliRuntime(config: CliRuntimeConfig): CliRuntime {
     return env;
   }
 
-  async function startAgent(params: CliStartParams): Promise<AgentRunHandle> {
+  async function startAgent(params: AgentStartParams): Promise<AgentRunHandle> {
     const { sessionID, role } = params;
     if (runs.has(sessionID)) throw new Error(`session ${sessionID} is already running`);
     const runStateDir = join(config.stateDir, 'runs', sessionID);
@@ -270,7 +254,9 @@ export function createCliRuntime(config: CliRuntimeConfig): CliRuntime {
       }
     };
 
-    const finishResult = async (value: AgentOutputByRole[AgentRole]): Promise<AgentResult> => {
+    const finishResult = async (
+      value: Extract<ReturnType<typeof judge>, { ok: true }>['value'],
+    ): Promise<AgentResult> => {
       if (value.role !== 'implementor') return value as AgentResult;
       if (value.outcome !== 'completed') return { ...value, patch: null };
       // The signal file is Flotilla's, not part of the work.

@@ -6,11 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRecordingLogger } from '../../../src/logging/logger.ts';
-import {
-  type CliRuntime,
-  type CliRuntimeConfig,
-  createCliRuntime,
-} from '../../../src/runtimes/cli/create-cli-runtime.ts';
+import { type CliRuntimeConfig, createCliRuntime } from '../../../src/runtimes/cli/create-cli-runtime.ts';
 import type { FakeAgentCall, FakeAgentRound } from '../../../src/runtimes/cli/test-support/fake-agent-cli.ts';
 import { createTempGitRepo, type TempGitRepo } from '../../../src/test-support/create-temp-git-repo.ts';
 
@@ -28,7 +24,10 @@ export interface CliRuntimeFixture {
   dir: string;
   logsDir: string;
   /** Writes the fake agent's script; returns the runtime running it with the given config overrides. */
-  runtimeFor(rounds: FakeAgentRound[], overrides?: Partial<CliRuntimeConfig>): Promise<CliRuntime>;
+  runtimeFor(
+    rounds: FakeAgentRound[],
+    overrides?: Partial<CliRuntimeConfig>,
+  ): Promise<ReturnType<typeof createCliRuntime>>;
   /** What each invocation of the fake agent was given, in order. */
   calls(): FakeAgentCall[];
   cleanup(): Promise<void>;

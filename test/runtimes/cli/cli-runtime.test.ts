@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AgentRunFailure } from '../../../src/engine/runtime-contract/runtime-contract.ts';
+import { AgentRunFailure } from '../../../src/engine/runtime-contract/index.ts';
 import { isProcessRunning } from '../../../src/test-support/is-process-running.ts';
 import {
   APPROVED,
