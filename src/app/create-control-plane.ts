@@ -11,6 +11,7 @@ import { createModelServer } from '../model-server/create-model-server.ts';
 import { createLocalProvider, type LocalProvider } from '../providers/local/create-local-provider.ts';
 import { reapLocalScratch } from '../providers/local/git/reap-local-scratch.ts';
 import { createClaudeAdapter } from '../runtimes/claude/create-claude-adapter.ts';
+import { createCliRuntime } from '../runtimes/cli/create-cli-runtime.ts';
 import { createEngineStatePersistence, type EngineStatePersistence, openDatabase } from '../storage/index.ts';
 import { createWorktreeManager } from '../workspace/create-worktree-manager.ts';
 import { acquireRunLock } from './acquire-run-lock.ts';
@@ -153,10 +154,43 @@ async function startControlPlane(
             'scripted',
           )
         : claude;
-      const pick = (role: AgentRole) =>
-        config.runtimes[role] === 'scripted' || options.scriptedModelServerUrl !== undefined
-          ? scripted
-          : claude;
+      // One worktree manager for every CLI role: git's worktree operations on a repository are serialised.
+      const cliWorktrees = createWorktreeManager({
+        repoRoot,
+        defaultBranch: config.defaultBranch,
+        setupCommand: config.worktree.setupCommand,
+        logger,
+      });
+      const pick = (role: AgentRole): RuntimeAdapter => {
+        const chosen = config.runtimes[role];
+        if (chosen === 'scripted' || options.scriptedModelServerUrl !== undefined) return scripted;
+        if (typeof chosen === 'string') return claude;
+        const build = () =>
+          createCliRuntime({
+            repoRoot,
+            defaultBranch: config.defaultBranch,
+            logger,
+            // Under the Claude runs directory: the agent's CLAUDE_CONFIG_DIR is there, which is how orphan
+            // reaping after a crash finds agent processes.
+            stateDir: join(paths.stateDir, 'claude'),
+            preset: chosen.preset,
+            ...(chosen.custom !== undefined && { customPreset: chosen.custom }),
+            ...(chosen.program !== undefined && { program: chosen.program }),
+            protectedPaths: chosen.protectedPaths,
+            worktrees: cliWorktrees,
+            maxAgentDuration: config.maxAgentDuration,
+            logging: { agentSessions: config.logging.agentSessions, logsDir: paths.sessionsDir },
+            ...(options.extraEnv !== undefined && { extraEnv: options.extraEnv }),
+          });
+        try {
+          return build();
+        } catch (error) {
+          // A bad `custom` preset: say where it is configured.
+          throw new Error(
+            `flotilla.config.json: runtimes.${role}: ${error instanceof Error ? error.message : error}`,
+          );
+        }
+      };
       return { planner: pick('planner'), implementor: pick('implementor'), reviewer: pick('reviewer') };
     },
   });

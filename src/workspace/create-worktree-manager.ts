@@ -36,9 +36,10 @@ export interface WorktreeManager {
   pathFor(branchName: string): string;
   /**
    * Creates a clean worktree on a fresh branch from the default branch (a stale worktree at the path is
-   * removed first) and runs the setup command in it. Rejects — leaving nothing behind — when any step fails.
+   * removed first) and runs the setup command in it (unless `setup: false`: a checkout that builds nothing).
+   * Rejects — leaving nothing behind — when any step fails.
    */
-  create(branchName: string): Promise<Worktree>;
+  create(branchName: string, options?: { setup?: boolean }): Promise<Worktree>;
   /**
    * Removes the worktree and deletes the local branch, then the directories left empty between it and
    * `.worktrees/` (e.g. `.worktrees/agent/flotilla/`), and `.worktrees/` itself when empty and this manager
@@ -251,7 +252,7 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
   return {
     pathFor,
 
-    async create(branchName) {
+    async create(branchName, options) {
       await assertValidBranchName(branchName);
       const path = pathFor(branchName);
       const worktree = await exclusive(async (): Promise<Worktree> => {
@@ -279,7 +280,7 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
       });
       logger.info('Worktree created', { path, branchName, baseCommit: worktree.baseCommit });
       try {
-        await runSetup(worktree);
+        if (options?.setup !== false) await runSetup(worktree);
       } catch (error) {
         await exclusive(() => removeUnlocked(branchName, path));
         throw error;

@@ -25,6 +25,8 @@ export type FakeAgentStep =
   | { sleepMs: number };
 
 export interface FakeAgentRound {
+  /** Plays only for a prompt containing this text (the first such round wins); else rounds go in order. */
+  promptIncludes?: string;
   steps: FakeAgentStep[];
   exitCode?: number;
 }
@@ -66,7 +68,9 @@ function main(): void {
     JSON.stringify({ type: 'thread.started', thread_id: call.sessionId, sessionID: call.sessionId }),
   );
 
-  const round = script.rounds[Math.min(callIndex, script.rounds.length - 1)];
+  const round = script.rounds.some((r) => r.promptIncludes !== undefined)
+    ? script.rounds.find((r) => r.promptIncludes !== undefined && call.prompt.includes(r.promptIncludes))
+    : script.rounds[Math.min(callIndex, script.rounds.length - 1)];
   if (round === undefined) process.exit(0);
   void play(round.steps).then(() => process.exit(round.exitCode ?? 0));
 }

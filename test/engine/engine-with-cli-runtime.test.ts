@@ -1,0 +1,84 @@
+/**
+ * The engine driving the generic CLI runtime with the fake agent CLI as a real process: the engine's
+ * prompts reach the agent, its signal file becomes the run's result, its patch the revision.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../../src/engine/create-engine.ts';
+import { createRecordingLogger } from '../../src/logging/logger.ts';
+import {
+  createInMemoryProvider,
+  type InMemoryProvider,
+} from '../../src/providers/in-memory/create-in-memory-provider.ts';
+import { createCliRuntime } from '../../src/runtimes/cli/create-cli-runtime.ts';
+import type { FakeAgentRound } from '../../src/runtimes/cli/test-support/fake-agent-cli.ts';
+import { waitUntil } from '../runtimes/claude/claude-adapter-fixture.ts';
+import { type CliRuntimeFixture, createCliRuntimeFixture } from '../runtimes/cli/cli-runtime-fixture.ts';
+
+let fixture: CliRuntimeFixture | null = null;
+let engine: Engine | null = null;
+afterEach(async () => {
+  await engine?.stop();
+  await fixture?.cleanup();
+  engine = null;
+  fixture = null;
+});
+
+async function setUp(rounds: FakeAgentRound[]): Promise<{ engine: Engine; provider: InMemoryProvider }> {
+  fixture = await createCliRuntimeFixture();
+  const runtime = await fixture.runtimeFor(rounds, { preset: 'codex' });
+  const provider = createInMemoryProvider({ initialPipelineStatus: 'success' });
+  engine = createEngine({
+    provider,
+    logger: createRecordingLogger(),
+    pollIntervals: { workItems: 3600, revisions: 3600, specs: 3600 },
+    shutdownTimeout: 30,
+    createRuntimeAdapters: () => ({ planner: runtime, implementor: runtime, reviewer: runtime }),
+  });
+  return { engine, provider };
+}
+
+describe('engine + CLI runtime (fake agent CLI)', () => {
+  it('implements and reviews an item end to end through signal files', async () => {
+    const { engine, provider } = await setUp([
+      {
+        promptIncludes: '## Revision #',
+        steps: [
+          {
+            signal: {
+              status: 'done',
+              result: { review: { verdict: 'approve', summary: 'Looks right.', comments: [] } },
+            },
+          },
+        ],
+      },
+      {
+        promptIncludes: '## Work Item #1 — Add a greeting',
+        steps: [
+          { print: 'Writing the greeting.' },
+          { write: { path: 'greeting.txt', content: 'hello\n' } },
+          { signal: { status: 'done', result: { outcome: 'completed', summary: 'Added greeting.txt' } } },
+        ],
+      },
+    ]);
+    provider.control.addWorkItem({ title: 'Add a greeting', body: 'Objective: greet.', status: 'pending' });
+    await engine.start();
+    await waitUntil(
+      () => engine.getState().workItems['1']?.status === 'approved',
+      45_000,
+      'the item to be approved',
+    );
+
+    const runs = Object.values(engine.getState().agentRuns);
+    expect(runs.map((run) => [run.role, run.status, run.runtime])).toEqual([
+      ['implementor', 'completed', 'cli:codex'],
+      ['reviewer', 'completed', 'cli:codex'],
+    ]);
+    const calls = fixture?.calls() ?? [];
+    expect(calls.map((call) => call.argv.slice(0, 2))).toEqual([
+      ['exec', '--json'],
+      ['exec', '--json'],
+    ]);
+    // The reviewer saw the implementor's patch in the prompt the engine built.
+    expect(calls[1]?.prompt).toContain('+hello');
+  }, 90_000);
+});
