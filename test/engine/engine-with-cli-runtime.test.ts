@@ -9,7 +9,6 @@ import {
   createInMemoryProvider,
   type InMemoryProvider,
 } from '../../src/providers/in-memory/create-in-memory-provider.ts';
-import { createCliRuntime } from '../../src/runtimes/cli/create-cli-runtime.ts';
 import type { FakeAgentRound } from '../../src/runtimes/cli/test-support/fake-agent-cli.ts';
 import { waitUntil } from '../runtimes/claude/claude-adapter-fixture.ts';
 import { type CliRuntimeFixture, createCliRuntimeFixture } from '../runtimes/cli/cli-runtime-fixture.ts';
