@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -121,6 +122,13 @@ describe('createWorktreeManager', () => {
     const [cwd, shell] = (await readFile(join(worktree.path, 'setup-ran.txt'), 'utf8')).trim().split('\n');
     expect(cwd).toBe(worktree.path);
     expect(shell).toBe('sh');
+  });
+
+  it('skips the setup command when asked (a checkout that builds nothing)', async () => {
+    const { worktrees } = manager({ setupCommand: 'touch setup-ran.txt' });
+    const worktree = await worktrees.create('agent/reviewer/1', { setup: false });
+    expect(existsSync(join(worktree.path, 'setup-ran.txt'))).toBe(false);
+    expect(existsSync(join(worktree.path, 'README.md'))).toBe(true);
   });
 
   it('Given startAgent is called with ImplementorStartParams, when worktree setup fails (yarn install error), then the promise rejects, the worktree is removed, and no agent session is created', async () => {

@@ -14,7 +14,11 @@ import { buildAgentEnv, MODEL_ACCESS_VARIABLES } from '../../guards/agent-env/bu
 import type { Logger } from '../../logging/logger.ts';
 import { createSessionLog, type SessionLog } from '../../session-log/create-session-log.ts';
 import { createOutputBroadcast } from '../../shared/create-output-broadcast.ts';
-import { createWorktreeManager, type Worktree } from '../../workspace/create-worktree-manager.ts';
+import {
+  createWorktreeManager,
+  type Worktree,
+  type WorktreeManager,
+} from '../../workspace/create-worktree-manager.ts';
 import { extractPatch } from '../../workspace/extract-patch.ts';
 import { buildCliCommand } from './build-cli-command.ts';
 import { buildCliAgentPrompt, buildMissingSignalPrompt } from './build-signal-instructions.ts';
@@ -51,6 +55,11 @@ export interface CliRuntimeConfig extends RuntimeAdapterConfig {
   passThroughEnv?: readonly string[];
   /** Repository-relative paths an implementor's patch may not touch (besides the built-in ones). */
   protectedPaths?: readonly string[];
+  /**
+   * Shared with the other CLI roles of the repository, so git's worktree operations are serialised;
+   * default: one of its own.
+   */
+  worktrees?: WorktreeManager;
   /** Transcript writer; default: a session log under `logging.logsDir` when `logging.agentSessions`. */
   createSessionLog?: (params: AgentStartParams) => SessionLog;
   /** The name runs are recorded under; default `cli:<preset>`. */
@@ -79,20 +88,14 @@ export function createCliRuntime(config: CliRuntimeConfig): RuntimeAdapter & { r
   const preset: CliPreset = resolveCliPreset(config.preset, config.customPreset);
   const runs = new Map<string, TrackedRun>();
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  const implementorWorktrees = createWorktreeManager({
-    repoRoot: config.repoRoot,
-    defaultBranch: config.defaultBranch,
-    setupCommand: config.setupCommand,
-    logger,
-  });
-  // Planner and reviewer get a checkout too (their signal files must not collide, and they must not
-  // touch the user's working tree), but no dependencies installed: they do not build.
-  const readOnlyWorktrees = createWorktreeManager({
-    repoRoot: config.repoRoot,
-    defaultBranch: config.defaultBranch,
-    setupCommand: 'none',
-    logger,
-  });
+  const worktrees =
+    config.worktrees ??
+    createWorktreeManager({
+      repoRoot: config.repoRoot,
+      defaultBranch: config.defaultBranch,
+      setupCommand: config.setupCommand,
+      logger,
+    });
   const makeSessionLog =
     config.createSessionLog ??
     ((params: AgentStartParams): SessionLog =>
@@ -130,7 +133,6 @@ export function createCliRuntime(config: CliRuntimeConfig): RuntimeAdapter & { r
     const { sessionID, role } = params;
     if (runs.has(sessionID)) throw new Error(`session ${sessionID} is already running`);
     const runStateDir = join(config.stateDir, 'runs', sessionID);
-    const worktrees = role === 'implementor' ? implementorWorktrees : readOnlyWorktrees;
     const branchName =
       params.role === 'implementor' ? `agent/${params.branchName}` : `agent/${role}/${sessionID}`;
     let worktree: Worktree | null = null;
@@ -140,7 +142,9 @@ export function createCliRuntime(config: CliRuntimeConfig): RuntimeAdapter & { r
     };
     let snapshot: GitControlSnapshot;
     try {
-      worktree = await worktrees.create(branchName);
+      // Planner and reviewer get a checkout too (their signal files must not collide, and they must not
+      // touch the user's working tree), without the setup command: they build nothing.
+      worktree = await worktrees.create(branchName, { setup: role === 'implementor' });
       snapshot = await snapshotGitControlFiles(worktree.path);
       await mkdir(runStateDir, { recursive: true, mode: 0o700 });
     } catch (error) {
