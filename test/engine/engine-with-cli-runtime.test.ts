@@ -17,12 +17,12 @@ import {
   type InMemoryProvider,
 } from '../../src/providers/in-memory/create-in-memory-provider.ts';
 import type { FakeAgentRound } from '../../src/runtimes/cli/test-support/fake-agent-cli.ts';
-import { waitUntil } from '../runtimes/claude/claude-adapter-fixture.ts';
+import { waitUntil } from '../support/claude-adapter-fixture.ts';
 import {
   type CliRuntimeFixture,
   createCliRuntimeFixture,
   FAKE_AGENT_PROGRAM,
-} from '../runtimes/cli/cli-runtime-fixture.ts';
+} from '../support/cli-runtime-fixture.ts';
 
 let fixture: CliRuntimeFixture | null = null;
 let engine: Engine | null = null;

@@ -11,7 +11,7 @@ import {
   implementorParams,
   readAll,
   reviewerParams,
-} from './cli-runtime-fixture.ts';
+} from '../../support/cli-runtime-fixture.ts';
 
 // Each run starts node with tsx for the fake agent: slow under a loaded CPU, so generous limits.
 vi.setConfig({ testTimeout: 60_000 });

@@ -5,13 +5,13 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createRecordingLogger } from '../../../src/logging/logger.ts';
-import { type CliRuntimeConfig, createCliRuntime } from '../../../src/runtimes/cli/create-cli-runtime.ts';
-import type { FakeAgentCall, FakeAgentRound } from '../../../src/runtimes/cli/test-support/fake-agent-cli.ts';
-import { createTempGitRepo, type TempGitRepo } from '../../../src/test-support/create-temp-git-repo.ts';
+import { createRecordingLogger } from '../../src/logging/logger.ts';
+import { type CliRuntimeConfig, createCliRuntime } from '../../src/runtimes/cli/create-cli-runtime.ts';
+import type { FakeAgentCall, FakeAgentRound } from '../../src/runtimes/cli/test-support/fake-agent-cli.ts';
+import { createTempGitRepo, type TempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
 
 const FAKE_AGENT = fileURLToPath(
-  new URL('../../../src/runtimes/cli/test-support/fake-agent-cli.ts', import.meta.url),
+  new URL('../../src/runtimes/cli/test-support/fake-agent-cli.ts', import.meta.url),
 );
 /** tsx's loader by absolute URL: the agent runs in a worktree, where `tsx` does not resolve. */
 const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
