@@ -78,6 +78,12 @@ async function startControlPlane(
   paths: ReturnType<typeof resolveFlotillaPaths>,
 ): Promise<ControlPlane> {
   const { repoRoot, config, logger } = options;
+  if (config.provider !== 'local') {
+    // The GitHub provider passes the work-item and spec contract only so far (issue #12).
+    throw new Error(
+      `flotilla.config.json: provider: '${config.provider}' cannot run the control plane yet (its revisions are not built); use 'local'`,
+    );
+  }
   mkdirSync(paths.logsDir, { recursive: true });
   // Roles whose runtime is `scripted` run the same Claude adapter against a scripted model server.
   const configured = await loadConfiguredScenario(repoRoot, config);

@@ -63,11 +63,21 @@ const runtime = z
   .default('claude');
 const model = nonEmptyString('a model alias or id').optional();
 
+export const PROVIDERS = ['local', 'github'] as const;
+export type ProviderKind = (typeof PROVIDERS)[number];
+
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 
 /** The on-disk shape of `flotilla.config.json`. Every field is optional; `.prefault({})` fills sections. */
 export const flotillaConfigFileSchema = object({
-  provider: z.literal('local', { error: "'local' (the only provider so far)" }).default('local'),
+  provider: z.enum(PROVIDERS, { error: "'local' or 'github'" }).default('local'),
+  /** Where the `github` provider's issues, pull requests and specs live; its token comes from the environment. */
+  github: object({
+    owner: nonEmptyString('the repository owner, a user or organisation login'),
+    repo: nonEmptyString('the repository name'),
+    /** The REST API root; absent: https://api.github.com (GitHub Enterprise Server: https://HOST/api/v3). */
+    apiUrl: z.url({ error: 'expected an http(s) URL (the REST API root)', protocol: /^https?$/ }).optional(),
+  }).optional(),
   /** Absent: detected from the repository (origin/HEAD, then the current branch, then `main`). */
   defaultBranch: nonEmptyString('a branch name').optional(),
   specsDir: nonEmptyString('a directory relative to the repository root').default('docs/specs'),
@@ -141,12 +151,20 @@ export const flotillaConfigFileSchema = object({
    * is `scripted`: the real Claude adapter runs against it on 127.0.0.1 (dry runs, demos, CI).
    */
   scriptedScenario: nonEmptyString('a scenario file path relative to the repository root').optional(),
-}).refine(
-  (config) =>
-    config.scriptedScenario !== undefined ||
-    ![config.runtimes.planner, config.runtimes.implementor, config.runtimes.reviewer].includes('scripted'),
-  { error: "expected a scenario file path when any of runtimes.* is 'scripted'", path: ['scriptedScenario'] },
-);
+})
+  .refine((config) => config.provider !== 'github' || config.github !== undefined, {
+    error: "expected { owner, repo } when provider is 'github'",
+    path: ['github'],
+  })
+  .refine(
+    (config) =>
+      config.scriptedScenario !== undefined ||
+      ![config.runtimes.planner, config.runtimes.implementor, config.runtimes.reviewer].includes('scripted'),
+    {
+      error: "expected a scenario file path when any of runtimes.* is 'scripted'",
+      path: ['scriptedScenario'],
+    },
+  );
 
 export type FlotillaConfigFile = z.input<typeof flotillaConfigFileSchema>;
 type ParsedConfigFile = z.output<typeof flotillaConfigFileSchema>;

@@ -112,6 +112,13 @@ describe('loadConfig: defaults', () => {
     });
   });
 
+  it('reads the github section', async () => {
+    const github = { owner: 'acme', repo: 'app', apiUrl: 'https://ghe.example.com/api/v3' };
+    const result = await loadConfig(await withConfig({ provider: 'github', github, defaultBranch: 'main' }));
+    if (!result.ok) throw new Error(result.errors.join('\n'));
+    expect(result.config).toMatchObject({ provider: 'github', github });
+  });
+
   it('accepts a UTF-8 byte order mark', async () => {
     const result = await loadConfig(await withConfig('\uFEFF{"specsDir": "specs"}'));
     expect(result.ok && result.config.specsDir).toBe('specs');
@@ -175,7 +182,16 @@ describe('loadConfig: default branch detection (real git)', () => {
 describe('loadConfig: every field names its path and expectation', () => {
   const F = 'flotilla.config.json';
   it.each([
-    [{ provider: 'github' }, `${F}: provider: expected 'local' (the only provider so far), got "github"`],
+    [{ provider: 'gitlab' }, `${F}: provider: expected 'local' or 'github', got "gitlab"`],
+    [{ provider: 'github' }, `${F}: github: expected { owner, repo } when provider is 'github'`],
+    [
+      { provider: 'github', github: { owner: 'acme', repo: '' } },
+      `${F}: github.repo: expected a non-empty string (the repository name), got ""`,
+    ],
+    [
+      { github: { owner: 'acme', repo: 'app', apiUrl: 'ftp://example.com' } },
+      `${F}: github.apiUrl: expected an http(s) URL (the REST API root), got "ftp://example.com"`,
+    ],
     [{ defaultBranch: 7 }, `${F}: defaultBranch: expected a non-empty string (a branch name), got 7`],
     [{ defaultBranch: '' }, `${F}: defaultBranch: expected a non-empty string (a branch name), got ""`],
     [
@@ -331,7 +347,7 @@ describe('loadConfig: every field names its path and expectation', () => {
 describe('loadConfig: unknown keys are errors', () => {
   it('names a top-level typo, suggests the key and lists the known ones', async () => {
     expect(await errorsFor({ specDir: 'specs' })).toEqual([
-      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, defaultBranch, specsDir, runtimes, models, maxAgentDuration, shutdownTimeout, scheduler, maxReviewRounds, maxCheckRounds, pollIntervals, worktree, checks, validation, contextPaths, logging, bashValidator, pathGuard, scriptedScenario',
+      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, github, defaultBranch, specsDir, runtimes, models, maxAgentDuration, shutdownTimeout, scheduler, maxReviewRounds, maxCheckRounds, pollIntervals, worktree, checks, validation, contextPaths, logging, bashValidator, pathGuard, scriptedScenario',
     ]);
   });
 

@@ -1,0 +1,114 @@
+import { retry } from '@octokit/plugin-retry';
+import { type ThrottlingOptions, throttling } from '@octokit/plugin-throttling';
+import { Octokit } from '@octokit/rest';
+import type { Logger } from '../../../logging/logger.ts';
+import { createGitHubQuota, type GitHubQuota, type GitHubQuotaOptions } from './create-github-quota.ts';
+import { installConditionalRequestCache } from './install-conditional-request-cache.ts';
+import type { GitHubToken } from './read-github-token.ts';
+
+const GitHubOctokit = Octokit.plugin(throttling, retry);
+export type GitHubOctokit = InstanceType<typeof GitHubOctokit>;
+
+type BottleneckGroup = NonNullable<ThrottlingOptions['write']>;
+/** A plugin-throttling queue that lets every job through at once (the options take a Bottleneck group). */
+const UNTHROTTLED_GROUP = {
+  key: () => ({ schedule: (_options: unknown, job: () => Promise<unknown>) => job() }),
+} as unknown as BottleneckGroup; // only `key(id).schedule(options, job)` is used by the plugin
+
+export interface GitHubClientOptions {
+  token: GitHubToken;
+  /** Default: https://api.github.com. */
+  apiUrl?: string;
+  logger: Logger;
+  quota?: GitHubQuotaOptions;
+  /** Retries of 5xx answers (plugin-retry): the n-th waits n² × this. Default: 1000 ms, 3 retries. */
+  serverErrorRetry?: { baseDelayMs?: number; retries?: number };
+  /** Retries after a secondary limit or an exhausted budget, each after the wait GitHub asks for. Default 3. */
+  rateLimitRetries?: number;
+}
+
+export interface GitHubClient {
+  octokit: GitHubOctokit;
+  quota: GitHubQuota;
+}
+
+/** A request error as @octokit/request throws it (not imported: the package is octokit's, not ours). */
+export function httpStatusOf(error: unknown): number | null {
+  if (typeof error !== 'object' || error === null || !('status' in error)) return null;
+  return typeof error.status === 'number' ? error.status : null;
+}
+
+/**
+ * One Octokit for every caller of a token: plugin-throttling (secondary limits and an exhausted budget
+ * retried after the wait GitHub asks for), retries of 5xx answers, an ETag / Last-Modified cache (an unchanged
+ * resource costs a free 304), and the quota manager (writes ≤ 1/s, a reserve, pauses for rate limits), which sees every HTTP attempt (retries included) through
+ * the fetch it wraps. A 401 becomes an error naming the token's environment variable; the token itself is
+ * never logged (octokit redacts it from errors; its log goes to our logger without request headers).
+ */
+export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
+  const { logger, token } = options;
+  const quota = createGitHubQuota(options.quota);
+  const rateLimitRetries = options.rateLimitRetries ?? 3;
+
+  const quotaFetch: typeof fetch = async (input, init) => {
+    const headers = new Headers(init?.headers);
+    await quota.beforeRequest({
+      method: init?.method ?? 'GET',
+      conditional: headers.has('if-none-match') || headers.has('if-modified-since'),
+    });
+    const response = await fetch(input, init);
+    quota.observe(response);
+    return response;
+  };
+
+  const onLimit =
+    (kind: string) =>
+    (retryAfter: number, request: { method: string; url: string }, _octokit: unknown, retryCount: number) => {
+      const retrying = retryCount < rateLimitRetries;
+      logger.warn(`GitHub ${kind}: ${retrying ? `retrying in ${retryAfter}s` : 'giving up'}`, {
+        method: request.method,
+        url: request.url,
+        retryCount,
+      });
+      return retrying;
+    };
+
+  const octokit = new GitHubOctokit({
+    auth: token.value,
+    baseUrl: (options.apiUrl ?? 'https://api.github.com').replace(/\/+$/, ''),
+    userAgent: 'flotilla',
+    request: { fetch: quotaFetch },
+    throttle: {
+      // The quota manager spaces writes (one place, one policy); the plugin's own write and notification
+      // queues would add a second, global spacing on top.
+      write: UNTHROTTLED_GROUP,
+      notifications: UNTHROTTLED_GROUP,
+      onSecondaryRateLimit: onLimit('secondary rate limit'),
+      onRateLimit: onLimit('rate limit exhausted'),
+    },
+    retry: {
+      retries: options.serverErrorRetry?.retries ?? 3,
+      retryAfterBaseValue: options.serverErrorRetry?.baseDelayMs ?? 1000,
+    },
+    log: {
+      debug: () => {},
+      info: () => {},
+      warn: (message: string) => logger.warn(`octokit: ${message}`),
+      error: (message: string) => logger.error(`octokit: ${message}`),
+    },
+  });
+
+  installConditionalRequestCache(octokit);
+  octokit.hook.wrap('request', async (request, requestOptions) => {
+    try {
+      return await request(requestOptions);
+    } catch (error) {
+      if (httpStatusOf(error) !== 401) throw error;
+      throw new Error(
+        `GitHub rejected the token in ${token.variable} (401 Bad credentials) on ${requestOptions.method} ${requestOptions.url}: set ${token.variable} to a valid token with access to the repository`,
+        { cause: error },
+      );
+    }
+  });
+  return { octokit, quota };
+}

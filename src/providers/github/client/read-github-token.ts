@@ -1,0 +1,23 @@
+/** The environment variables a GitHub token is read from, in order of preference. */
+export const GITHUB_TOKEN_VARIABLES = ['FLOTILLA_GITHUB_TOKEN', 'GITHUB_TOKEN'] as const;
+export type GitHubTokenVariable = (typeof GITHUB_TOKEN_VARIABLES)[number];
+
+/** A token and the variable it came from (error messages name the variable, never the token). */
+export interface GitHubToken {
+  value: string;
+  variable: GitHubTokenVariable;
+}
+
+/**
+ * The GitHub token from the environment: `FLOTILLA_GITHUB_TOKEN`, else `GITHUB_TOKEN`. Tokens are never read
+ * from the config file. Throws, naming both variables, when neither is set.
+ */
+export function readGitHubToken(env: Readonly<Record<string, string | undefined>>): GitHubToken {
+  for (const variable of GITHUB_TOKEN_VARIABLES) {
+    const value = env[variable]?.trim();
+    if (value) return { value, variable };
+  }
+  throw new Error(
+    'provider github: no GitHub token: set FLOTILLA_GITHUB_TOKEN (or GITHUB_TOKEN) to a token with read/write access to the repository’s issues, pull requests and contents (GitHub App authentication is not supported yet)',
+  );
+}

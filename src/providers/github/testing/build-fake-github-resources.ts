@@ -1,0 +1,159 @@
+/**
+ * JSON bodies in GitHub's REST shapes (a subset of the fields @octokit/fixtures recorded from api.github.com;
+ * fake-github-shapes.test.ts holds the fake to them). Pure builders over the fake's records.
+ */
+
+export interface FakeUser {
+  login: string;
+  id: number;
+}
+
+export interface FakeLabel {
+  id: number;
+  name: string;
+  color: string;
+  description: string | null;
+}
+
+export interface FakeComment {
+  id: number;
+  body: string;
+  user: FakeUser;
+  createdAt: string;
+}
+
+export interface FakeIssue {
+  number: number;
+  id: number;
+  title: string;
+  body: string | null;
+  labels: string[];
+  state: 'open' | 'closed';
+  stateReason: 'completed' | 'not_planned' | 'reopened' | null;
+  user: FakeUser;
+  createdAt: string;
+  updatedAt: string;
+  closedAt: string | null;
+  closedBy: FakeUser | null;
+  comments: FakeComment[];
+}
+
+export interface FakeUrls {
+  /** The API root, e.g. http://127.0.0.1:PORT */
+  api: string;
+  /** owner/repo */
+  fullName: string;
+}
+
+const nodeID = (kind: string, id: number) => Buffer.from(`0:${kind}${id}`).toString('base64');
+
+export function buildUser(user: FakeUser, urls: FakeUrls) {
+  return {
+    login: user.login,
+    id: user.id,
+    node_id: nodeID('User', user.id),
+    avatar_url: `https://avatars.githubusercontent.com/u/${user.id}?v=4`,
+    gravatar_id: '',
+    url: `${urls.api}/users/${user.login}`,
+    html_url: `https://github.com/${user.login}`,
+    type: 'User',
+    site_admin: false,
+  };
+}
+
+export function buildLabel(label: FakeLabel, urls: FakeUrls) {
+  return {
+    id: label.id,
+    node_id: nodeID('Label', label.id),
+    url: `${urls.api}/repos/${urls.fullName}/labels/${encodeURIComponent(label.name)}`,
+    name: label.name,
+    color: label.color,
+    default: false,
+    description: label.description,
+  };
+}
+
+export function buildIssue(issue: FakeIssue, labels: FakeLabel[], urls: FakeUrls, detail: boolean) {
+  const url = `${urls.api}/repos/${urls.fullName}/issues/${issue.number}`;
+  return {
+    url,
+    repository_url: `${urls.api}/repos/${urls.fullName}`,
+    labels_url: `${url}/labels{/name}`,
+    comments_url: `${url}/comments`,
+    events_url: `${url}/events`,
+    html_url: `https://github.com/${urls.fullName}/issues/${issue.number}`,
+    id: issue.id,
+    node_id: nodeID('Issue', issue.id),
+    number: issue.number,
+    title: issue.title,
+    user: buildUser(issue.user, urls),
+    labels: labels.map((label) => buildLabel(label, urls)),
+    state: issue.state,
+    locked: false,
+    assignee: null,
+    assignees: [],
+    milestone: null,
+    comments: issue.comments.length,
+    created_at: issue.createdAt,
+    updated_at: issue.updatedAt,
+    closed_at: issue.closedAt,
+    author_association: 'OWNER',
+    active_lock_reason: null,
+    body: issue.body,
+    ...(detail ? { closed_by: issue.closedBy === null ? null : buildUser(issue.closedBy, urls) } : {}),
+    timeline_url: `${url}/timeline`,
+    performed_via_github_app: null,
+    state_reason: issue.stateReason,
+  };
+}
+
+export function buildComment(comment: FakeComment, issueNumber: number, urls: FakeUrls) {
+  return {
+    url: `${urls.api}/repos/${urls.fullName}/issues/comments/${comment.id}`,
+    html_url: `https://github.com/${urls.fullName}/issues/${issueNumber}#issuecomment-${comment.id}`,
+    issue_url: `${urls.api}/repos/${urls.fullName}/issues/${issueNumber}`,
+    id: comment.id,
+    node_id: nodeID('IssueComment', comment.id),
+    user: buildUser(comment.user, urls),
+    created_at: comment.createdAt,
+    updated_at: comment.createdAt,
+    author_association: 'OWNER',
+    body: comment.body,
+    performed_via_github_app: null,
+  };
+}
+
+export function buildRef(ref: string, sha: string, urls: FakeUrls) {
+  return {
+    ref,
+    node_id: Buffer.from(`0:Ref${ref}`).toString('base64'),
+    url: `${urls.api}/repos/${urls.fullName}/git/${ref}`,
+    object: { sha, type: 'commit', url: `${urls.api}/repos/${urls.fullName}/git/commits/${sha}` },
+  };
+}
+
+export function buildRepository(
+  repo: { id: number; owner: FakeUser; name: string; defaultBranch: string },
+  urls: FakeUrls,
+) {
+  return {
+    id: repo.id,
+    node_id: nodeID('Repository', repo.id),
+    name: repo.name,
+    full_name: urls.fullName,
+    private: true,
+    owner: buildUser(repo.owner, urls),
+    html_url: `https://github.com/${urls.fullName}`,
+    description: null,
+    fork: false,
+    url: `${urls.api}/repos/${urls.fullName}`,
+    default_branch: repo.defaultBranch,
+    has_issues: true,
+    permissions: { admin: true, maintain: true, push: true, triage: true, pull: true },
+  };
+}
+
+/** GitHub's timestamps: ISO 8601 to the second. */
+export function githubTimestamp(time: number): string {
+  return new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

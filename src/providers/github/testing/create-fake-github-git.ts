@@ -1,0 +1,106 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runGit } from '../../../process/run-command.ts';
+
+export interface FakeGitTreeEntry {
+  path: string;
+  mode: string;
+  type: 'blob' | 'tree' | 'commit';
+  sha: string;
+  /** Blobs only. */
+  size: number | null;
+}
+
+/** The fake GitHub's repository contents: a real bare git repository, read and written with plumbing. */
+export interface FakeGitHubGit {
+  /** The bare repository (clone it, push to it). */
+  path: string;
+  /** Commits these files (added or replaced) on top of the branch (created from nothing if absent). */
+  commitFiles(branch: string, files: Readonly<Record<string, string>>, message: string): Promise<string>;
+  /** The commit a branch name, tag or SHA names; null when it names none. */
+  resolveCommit(name: string): Promise<string | null>;
+  /** The tree a commit or tree SHA (or branch name) names, with its entries; null when there is none. */
+  readTree(name: string, recursive: boolean): Promise<{ sha: string; entries: FakeGitTreeEntry[] } | null>;
+  /** A blob's bytes; null when the SHA names no blob. */
+  readBlob(sha: string): Promise<Buffer | null>;
+  remove(): Promise<void>;
+}
+
+const IDENTITY = {
+  GIT_AUTHOR_NAME: 'Fake GitHub',
+  GIT_AUTHOR_EMAIL: 'noreply@github.invalid',
+  GIT_COMMITTER_NAME: 'Fake GitHub',
+  GIT_COMMITTER_EMAIL: 'noreply@github.invalid',
+  GIT_CONFIG_NOSYSTEM: '1',
+};
+const SHA = /^[0-9a-f]{40}$/;
+
+export async function createFakeGitHubGit(defaultBranch: string): Promise<FakeGitHubGit> {
+  const scratch = await mkdtemp(join(tmpdir(), 'flotilla-fake-github-'));
+  const path = join(scratch, 'repo.git');
+  const git = async (args: string[], options: { input?: string; env?: Record<string, string> } = {}) =>
+    runGit(args, { cwd: path, input: options.input, env: { ...IDENTITY, ...options.env } });
+  await runGit(['init', '--bare', '--quiet', `--initial-branch=${defaultBranch}`, path], {
+    cwd: scratch,
+    env: IDENTITY,
+  });
+
+  async function resolve(name: string, type: 'commit' | 'tree'): Promise<string | null> {
+    if (name.startsWith('-')) return null;
+    const result = await git(['rev-parse', '--verify', '--quiet', `${name}^{${type}}`]).catch(() => null);
+    return result?.stdout.trim() || null;
+  }
+
+  return {
+    path,
+    async commitFiles(branch, files, message) {
+      const ref = `refs/heads/${branch}`;
+      const parent = await resolve(ref, 'commit');
+      const index = { GIT_INDEX_FILE: join(scratch, `index-${process.hrtime.bigint()}`) };
+      try {
+        if (parent !== null) await git(['read-tree', parent], { env: index });
+        for (const [filePath, content] of Object.entries(files)) {
+          const blob = (await git(['hash-object', '-w', '--stdin'], { input: content })).stdout.trim();
+          await git(['update-index', '--add', '--cacheinfo', `100644,${blob},${filePath}`], { env: index });
+        }
+        const tree = (await git(['write-tree'], { env: index })).stdout.trim();
+        const commit = (
+          await git(['commit-tree', tree, ...(parent === null ? [] : ['-p', parent]), '-m', message])
+        ).stdout.trim();
+        // Compare-and-swap: a concurrent push in between fails here instead of being overwritten.
+        await git(['update-ref', ref, commit, parent ?? '0'.repeat(40)]);
+        return commit;
+      } finally {
+        await rm(index.GIT_INDEX_FILE, { force: true });
+      }
+    },
+    resolveCommit: (name) => resolve(name, 'commit'),
+    async readTree(name, recursive) {
+      const sha = await resolve(name, 'tree');
+      if (sha === null) return null;
+      const args = ['ls-tree', '-l', '-z', ...(recursive ? ['-r', '-t'] : []), sha];
+      const entries: FakeGitTreeEntry[] = [];
+      for (const line of (await git(args)).stdout.split('\0')) {
+        const tab = line.indexOf('\t');
+        if (tab === -1) continue;
+        const [mode = '', type = '', entrySHA = '', size = '-'] = line.slice(0, tab).trim().split(/\s+/);
+        entries.push({
+          path: line.slice(tab + 1),
+          mode,
+          type: type as FakeGitTreeEntry['type'],
+          sha: entrySHA,
+          size: size === '-' ? null : Number(size),
+        });
+      }
+      return { sha, entries };
+    },
+    async readBlob(sha) {
+      if (!SHA.test(sha)) return null;
+      const type = await git(['cat-file', '-t', sha]).catch(() => null);
+      if (type?.stdout.trim() !== 'blob') return null;
+      return (await git(['cat-file', 'blob', sha])).stdoutBytes;
+    },
+    remove: () => rm(scratch, { recursive: true, force: true }),
+  };
+}

@@ -1,0 +1,498 @@
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  buildComment,
+  buildIssue,
+  buildLabel,
+  buildRef,
+  buildRepository,
+  buildUser,
+  type FakeIssue,
+  type FakeLabel,
+  type FakeUrls,
+  type FakeUser,
+  githubTimestamp,
+} from './build-fake-github-resources.ts';
+import { createFakeGitHubGit, type FakeGitHubGit } from './create-fake-github-git.ts';
+
+export interface FakeGitHubOptions {
+  owner?: string;
+  repo?: string;
+  defaultBranch?: string;
+  /** The token the fake accepts; anything else is answered 401 Bad credentials. */
+  token: string;
+  /** Login of the token's user (the engine's author). Default `flotilla-bot`. */
+  login?: string;
+  /** Files of the default branch's first commit. */
+  baseFiles?: Readonly<Record<string, string>>;
+  /** Primary budget per hour. Default 5000. */
+  rateLimit?: number;
+}
+
+/** One HTTP exchange as the fake saw it. */
+export interface FakeGitHubRequest {
+  method: string;
+  /** Path and query, as sent. */
+  path: string;
+  status: number;
+  /** Whether it counted against the primary rate limit (304s and injected faults do not). */
+  counted: boolean;
+}
+
+/** An answer the fake gives instead of the real one, to the next matching requests. */
+export type FakeGitHubFault =
+  | { kind: 'secondary-rate-limit'; retryAfterSeconds: number }
+  | { kind: 'server-error'; status: 500 | 502 | 503 | 504 }
+  | { kind: 'bad-credentials' };
+
+export interface FakeGitHub {
+  /** The REST API root to give the client as `apiUrl`. */
+  apiUrl: string;
+  owner: string;
+  repo: string;
+  login: string;
+  git: FakeGitHubGit;
+  requests: FakeGitHubRequest[];
+  /** `times` requests (default 1) matching `method`/`path` (default: any) get the fault. */
+  injectFault(fault: FakeGitHubFault, match?: { times?: number; method?: string; path?: RegExp }): void;
+  /** Sets the primary budget's remaining points and the seconds until it resets. */
+  setRateLimit(state: { remaining: number; resetInSeconds: number }): void;
+  /** What a human does on github.com (no request is recorded). */
+  human: {
+    closeIssue(issueNumber: number): void;
+    setIssueLabels(issueNumber: number, labels: string[]): void;
+    createIssue(fields: { title: string; body?: string; labels?: string[] }): number;
+    commitFiles(files: Readonly<Record<string, string>>, message?: string): Promise<string>;
+  };
+  issueComments(issueNumber: number): string[];
+  close(): Promise<void>;
+}
+
+const HUMAN: FakeUser = { login: 'octocat', id: 1 };
+const DOCS = 'https://docs.github.com/rest';
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A GitHub REST API on 127.0.0.1 for tests and demos: issues, labels, comments, and the git data of a real
+ * bare repository (refs, trees, blobs). Like api.github.com it sends weak ETags and answers a matching
+ * `If-None-Match` with 304 (not counted against the budget), paginates with `Link` headers, reports the
+ * budget in `x-ratelimit-*` headers and answers 403 once it is spent, and rejects a wrong token with 401.
+ * Faults (a secondary limit with `retry-after`, 5xx, 401) are injected per request.
+ */
+export async function createFakeGitHub(options: FakeGitHubOptions): Promise<FakeGitHub> {
+  const owner = options.owner ?? 'acme';
+  const repo = options.repo ?? 'widgets';
+  const defaultBranch = options.defaultBranch ?? 'main';
+  const bot: FakeUser = { login: options.login ?? 'flotilla-bot', id: 2 };
+  const limit = options.rateLimit ?? 5000;
+  const git = await createFakeGitHubGit(defaultBranch);
+  await git.commitFiles(defaultBranch, options.baseFiles ?? { 'README.md': '# Fake\n' }, 'Initial commit');
+
+  const issues = new Map<number, FakeIssue>();
+  const labels = new Map<string, FakeLabel>();
+  const faults: { fault: FakeGitHubFault; times: number; method?: string; path?: RegExp }[] = [];
+  const requests: FakeGitHubRequest[] = [];
+  let nextNumber = 1;
+  let nextID = 1000;
+  let remaining = limit;
+  let resetAt = Math.floor(Date.now() / 1000) + 3600;
+  let urls: FakeUrls = { api: '', fullName: `${owner}/${repo}` };
+
+  function labelRecord(name: string): FakeLabel {
+    let label = labels.get(name);
+    if (label === undefined) {
+      // GitHub creates a label that does not exist yet when an issue is given it.
+      label = { id: nextID++, name, color: 'ededed', description: null };
+      labels.set(name, label);
+    }
+    return label;
+  }
+  const issueJSON = (issue: FakeIssue, detail: boolean) =>
+    buildIssue(issue, issue.labels.map(labelRecord), urls, detail);
+  function requireIssue(issueNumber: string | undefined): FakeIssue {
+    const issue = issues.get(Number(issueNumber));
+    if (issue === undefined) throw new HttpError(404, 'Not Found');
+    return issue;
+  }
+  function setState(issue: FakeIssue, state: 'open' | 'closed', by: FakeUser, reason?: string): void {
+    if (state === issue.state) return;
+    issue.state = state;
+    issue.closedAt = state === 'closed' ? githubTimestamp(Date.now()) : null;
+    issue.closedBy = state === 'closed' ? by : issue.closedBy;
+    issue.stateReason =
+      state === 'closed' ? (reason === 'not_planned' ? 'not_planned' : 'completed') : 'reopened';
+  }
+  function createIssue(fields: { title: string; body?: string | null; labels?: string[] }, user: FakeUser) {
+    const now = githubTimestamp(Date.now());
+    const issue: FakeIssue = {
+      number: nextNumber++,
+      id: nextID++,
+      title: fields.title,
+      body: fields.body ?? null,
+      labels: [...new Set(fields.labels ?? [])],
+      state: 'open',
+      stateReason: null,
+      user,
+      createdAt: now,
+      updatedAt: now,
+      closedAt: null,
+      closedBy: null,
+      comments: [],
+    };
+    issues.set(issue.number, issue);
+    return issue;
+  }
+
+  type Route = {
+    method: string;
+    pattern: RegExp;
+    handle: (params: string[], query: URLSearchParams, body: Record<string, unknown>) => Promise<Answer>;
+  };
+  type Answer = { status: number; body: unknown; link?: string };
+  const ok = (body: unknown, status = 200): Answer => ({ status, body });
+  const repoPath = `/repos/${owner}/${repo}`;
+  const route = (method: string, path: string, handle: Route['handle']): Route => ({
+    method,
+    pattern: new RegExp(`^${path}$`),
+    handle,
+  });
+
+  const routes: Route[] = [
+    route('GET', '/user', async () => ok(buildUser(bot, urls))),
+    route('GET', repoPath, async () =>
+      ok(buildRepository({ id: 1, owner: { login: owner, id: 3 }, name: repo, defaultBranch }, urls)),
+    ),
+    route('GET', `${repoPath}/issues`, async (_params, query) => {
+      const state = query.get('state') ?? 'open';
+      const wanted = (query.get('labels') ?? '').split(',').filter(Boolean);
+      const ascending = query.get('direction') === 'asc';
+      const listed = [...issues.values()]
+        .filter((issue) => state === 'all' || issue.state === state)
+        .filter((issue) => wanted.every((label) => issue.labels.includes(label)))
+        .sort((a, b) => (ascending ? a.number - b.number : b.number - a.number));
+      return paginate(listed, query, `${repoPath}/issues`, (issue) => issueJSON(issue, false));
+    }),
+    route('POST', `${repoPath}/issues`, async (_params, _query, body) => {
+      if (typeof body.title !== 'string' || body.title === '') {
+        throw new HttpError(422, 'Validation Failed', {
+          errors: [{ resource: 'Issue', code: 'missing_field', field: 'title' }],
+        });
+      }
+      const issue = createIssue(
+        { title: body.title, body: stringOrNull(body.body), labels: stringList(body.labels) },
+        bot,
+      );
+      return ok(issueJSON(issue, true), 201);
+    }),
+    route('GET', `${repoPath}/issues/(\\d+)`, async ([issueNumber]) =>
+      ok(issueJSON(requireIssue(issueNumber), true)),
+    ),
+    route('PATCH', `${repoPath}/issues/(\\d+)`, async ([issueNumber], _query, body) => {
+      const issue = requireIssue(issueNumber);
+      if (typeof body.title === 'string') issue.title = body.title;
+      if ('body' in body) issue.body = stringOrNull(body.body);
+      if (Array.isArray(body.labels)) issue.labels = [...new Set(stringList(body.labels))];
+      if (body.state === 'open' || body.state === 'closed') {
+        setState(issue, body.state, bot, stringOrNull(body.state_reason) ?? undefined);
+      }
+      issue.updatedAt = githubTimestamp(Date.now());
+      return ok(issueJSON(issue, true));
+    }),
+    route('GET', `${repoPath}/issues/(\\d+)/comments`, async ([issueNumber], query) => {
+      const issue = requireIssue(issueNumber);
+      return paginate(issue.comments, query, `${repoPath}/issues/${issue.number}/comments`, (comment) =>
+        buildComment(comment, issue.number, urls),
+      );
+    }),
+    route('POST', `${repoPath}/issues/(\\d+)/comments`, async ([issueNumber], _query, body) => {
+      const issue = requireIssue(issueNumber);
+      if (typeof body.body !== 'string' || body.body === '') {
+        throw new HttpError(422, 'Validation Failed', {
+          errors: [{ resource: 'IssueComment', code: 'missing_field', field: 'body' }],
+        });
+      }
+      const comment = { id: nextID++, body: body.body, user: bot, createdAt: githubTimestamp(Date.now()) };
+      issue.comments.push(comment);
+      issue.updatedAt = comment.createdAt;
+      return ok(buildComment(comment, issue.number, urls), 201);
+    }),
+    route('GET', `${repoPath}/labels`, async (_params, query) =>
+      paginate([...labels.values()], query, `${repoPath}/labels`, (label) => buildLabel(label, urls)),
+    ),
+    route('GET', `${repoPath}/git/ref/(heads/.+)`, async ([ref = '']) => {
+      const sha = await git.resolveCommit(`refs/${ref}`);
+      if (sha === null) throw new HttpError(404, 'Not Found');
+      return ok(buildRef(`refs/${ref}`, sha, urls));
+    }),
+    route('GET', `${repoPath}/git/trees/(.+)`, async ([name = ''], query) => {
+      const recursive = query.has('recursive') && !['0', 'false'].includes(query.get('recursive') ?? '');
+      const tree = await git.readTree(name, recursive);
+      if (tree === null) throw new HttpError(404, 'Not Found');
+      return ok({
+        sha: tree.sha,
+        url: `${urls.api}${repoPath}/git/trees/${tree.sha}`,
+        tree: tree.entries.map((entry) => ({
+          path: entry.path,
+          mode: entry.mode,
+          type: entry.type,
+          sha: entry.sha,
+          ...(entry.size === null ? {} : { size: entry.size }),
+          url: `${urls.api}${repoPath}/git/${entry.type}s/${entry.sha}`,
+        })),
+        truncated: false,
+      });
+    }),
+    route('GET', `${repoPath}/git/blobs/([0-9a-f]{40})`, async ([sha = '']) => {
+      const bytes = await git.readBlob(sha);
+      if (bytes === null) throw new HttpError(404, 'Not Found');
+      return ok({
+        sha,
+        node_id: Buffer.from(`0:Blob${sha}`).toString('base64'),
+        size: bytes.length,
+        url: `${urls.api}${repoPath}/git/blobs/${sha}`,
+        // GitHub wraps the base64 at 60 characters.
+        content: `${(bytes.toString('base64').match(/.{1,60}/g) ?? []).join('\n')}\n`,
+        encoding: 'base64',
+      });
+    }),
+  ];
+
+  function paginate<T>(
+    items: T[],
+    query: URLSearchParams,
+    path: string,
+    build: (item: T) => unknown,
+  ): Answer {
+    const perPage = Math.min(Math.max(Number(query.get('per_page') ?? 30) || 30, 1), 100);
+    const lastPage = Math.max(Math.ceil(items.length / perPage), 1);
+    const page = Math.max(Number(query.get('page') ?? 1) || 1, 1);
+    const pageURL = (n: number) => {
+      const next = new URLSearchParams(query);
+      next.set('page', String(n));
+      return `<${urls.api}${path}?${next}>`;
+    };
+    const links = [
+      ...(page < lastPage ? [`${pageURL(page + 1)}; rel="next"`, `${pageURL(lastPage)}; rel="last"`] : []),
+      ...(page > 1 ? [`${pageURL(page - 1)}; rel="prev"`, `${pageURL(1)}; rel="first"`] : []),
+    ];
+    return {
+      status: 200,
+      body: items.slice((page - 1) * perPage, page * perPage).map(build),
+      link: links.length > 0 ? links.join(', ') : undefined,
+    };
+  }
+
+  function rateHeaders(): Record<string, string> {
+    if (Date.now() / 1000 >= resetAt) {
+      remaining = limit;
+      resetAt = Math.floor(Date.now() / 1000) + 3600;
+    }
+    return {
+      'x-ratelimit-limit': String(limit),
+      'x-ratelimit-remaining': String(remaining),
+      'x-ratelimit-reset': String(resetAt),
+      'x-ratelimit-used': String(limit - remaining),
+      'x-ratelimit-resource': 'core',
+    };
+  }
+
+  function send(
+    response: ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): void {
+    const text = body === undefined ? '' : JSON.stringify(body);
+    response.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'private, max-age=60, s-maxage=60',
+      vary: 'Accept, Authorization, Cookie, X-GitHub-OTP',
+      'x-github-media-type': 'github.v3; format=json',
+      'x-github-request-id': createHash('sha1').update(String(Math.random())).digest('hex').slice(0, 16),
+      'x-oauth-scopes': 'repo',
+      'x-accepted-oauth-scopes': 'repo',
+      ...(text === '' ? {} : { 'content-length': String(Buffer.byteLength(text)) }),
+      ...headers,
+    });
+    response.end(text);
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const method = request.method ?? 'GET';
+    const url = new URL(request.url ?? '/', urls.api);
+    const record: FakeGitHubRequest = {
+      method,
+      path: `${url.pathname}${url.search}`,
+      status: 0,
+      counted: false,
+    };
+    requests.push(record);
+    const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      record.status = status;
+      send(response, status, body, headers);
+    };
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+
+    const faultIndex = faults.findIndex(
+      (entry) =>
+        (entry.method === undefined || entry.method === method) &&
+        (entry.path === undefined || entry.path.test(record.path)),
+    );
+    const fault = faults[faultIndex];
+    if (fault !== undefined) {
+      if (--fault.times <= 0) faults.splice(faultIndex, 1);
+      const injected = answerFault(fault.fault);
+      return reply(injected.status, injected.body, { ...rateHeaders(), ...injected.headers });
+    }
+
+    const authorization = request.headers.authorization ?? '';
+    if (authorization.replace(/^(token|bearer)\s+/i, '') !== options.token) {
+      return reply(401, { message: 'Bad credentials', documentation_url: DOCS, status: '401' });
+    }
+    if (remaining <= 0 && Date.now() / 1000 < resetAt) {
+      return reply(
+        403,
+        {
+          message: `API rate limit exceeded for user ID ${bot.id}. If you reach out to GitHub Support for help, please include the request ID.`,
+          documentation_url: `${DOCS}/overview/rate-limits-for-the-rest-api#about-the-primary-rate-limit`,
+          status: '403',
+        },
+        rateHeaders(),
+      );
+    }
+
+    const found = routes
+      .filter((candidate) => candidate.method === method)
+      .map((candidate) => ({ candidate, match: candidate.pattern.exec(decodeURIComponent(url.pathname)) }))
+      .find(({ match }) => match !== null);
+    let answer: Answer;
+    try {
+      if (found?.match == null) throw new HttpError(404, 'Not Found');
+      const text = Buffer.concat(chunks).toString('utf8');
+      const body: unknown = text === '' ? {} : JSON.parse(text);
+      answer = await found.candidate.handle(
+        found.match.slice(1).map((part) => part ?? ''),
+        url.searchParams,
+        typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {},
+      );
+    } catch (error) {
+      const status = error instanceof HttpError ? error.status : 500;
+      const message = error instanceof Error ? error.message : String(error);
+      const extra = error instanceof HttpError ? error.extra : {};
+      answer = {
+        status,
+        body: { message, ...extra, documentation_url: DOCS, status: String(status) },
+      };
+    }
+
+    const etag = `W/"${createHash('sha256').update(JSON.stringify(answer.body)).digest('hex').slice(0, 32)}"`;
+    if (method === 'GET' && answer.status === 200 && request.headers['if-none-match'] === etag) {
+      // Not counted: "making a conditional request … does not count against your primary rate limit".
+      return reply(304, undefined, { etag, ...rateHeaders() });
+    }
+    remaining = Math.max(remaining - 1, 0);
+    record.counted = true;
+    reply(answer.status, answer.body, {
+      ...rateHeaders(),
+      ...(answer.status < 300 ? { etag } : {}),
+      ...(answer.link === undefined ? {} : { link: answer.link }),
+    });
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent) send(response, 500, { message: String(error) });
+      else response.destroy();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  urls = { ...urls, api: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+
+  return {
+    apiUrl: urls.api,
+    owner,
+    repo,
+    login: bot.login,
+    git,
+    requests,
+    injectFault(fault, match = {}) {
+      faults.push({ fault, times: match.times ?? 1, method: match.method, path: match.path });
+    },
+    setRateLimit(state) {
+      remaining = state.remaining;
+      resetAt = Math.floor(Date.now() / 1000) + state.resetInSeconds;
+    },
+    human: {
+      closeIssue(issueNumber) {
+        const issue = requireIssue(String(issueNumber));
+        setState(issue, 'closed', HUMAN);
+      },
+      setIssueLabels(issueNumber, names) {
+        requireIssue(String(issueNumber)).labels = [...new Set(names)];
+      },
+      createIssue: (fields) => createIssue(fields, HUMAN).number,
+      commitFiles: (files, message = 'Update files') => git.commitFiles(defaultBranch, files, message),
+    },
+    issueComments: (issueNumber) => requireIssue(String(issueNumber)).comments.map((comment) => comment.body),
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await git.remove();
+    },
+  };
+}
+
+function answerFault(fault: FakeGitHubFault): {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+} {
+  switch (fault.kind) {
+    case 'secondary-rate-limit':
+      return {
+        status: 403,
+        headers: { 'retry-after': String(fault.retryAfterSeconds) },
+        body: {
+          message:
+            'You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID.',
+          documentation_url: `${DOCS}/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits`,
+          status: '403',
+        },
+      };
+    case 'server-error':
+      return { status: fault.status, headers: {}, body: { message: 'Server Error' } };
+    case 'bad-credentials':
+      return {
+        status: 401,
+        headers: {},
+        body: { message: 'Bad credentials', documentation_url: DOCS, status: '401' },
+      };
+  }
+}
+
+function stringOrNull(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+function stringList(value: unknown): string[] {
+  // GitHub accepts label names or { name } objects.
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((entry: unknown) => {
+    if (typeof entry === 'string') return [entry];
+    if (typeof entry === 'object' && entry !== null && 'name' in entry && typeof entry.name === 'string') {
+      return [entry.name];
+    }
+    return [];
+  });
+}
