@@ -29,10 +29,10 @@ export function installConditionalRequestCache(
     const endpoint = octokit.request.endpoint(requestOptions);
     const key = `${endpoint.url} ${String(endpoint.headers.accept ?? '')}`;
     const cached = entries.get(key);
-    const headers = { ...requestOptions.headers };
-    if (cached !== undefined) headers[cached.validator.header] = cached.validator.value;
+    // In place: before-after-hook hands every hook the original options object, whatever the outer one passes.
+    if (cached !== undefined) requestOptions.headers[cached.validator.header] = cached.validator.value;
     try {
-      const response = await request({ ...requestOptions, headers });
+      const response = await request(requestOptions);
       const validator = validatorOf(response.headers);
       entries.delete(key);
       if (validator !== null) {

@@ -38,6 +38,8 @@ export interface FakeGitHubRequest {
   status: number;
   /** Whether it counted against the primary rate limit (304s and injected faults do not). */
   counted: boolean;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 /** An answer the fake gives instead of the real one, to the next matching requests. */
@@ -335,6 +337,7 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
       path: `${url.pathname}${url.search}`,
       status: 0,
       counted: false,
+      at: Date.now(),
     };
     requests.push(record);
     const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => {

@@ -1,0 +1,172 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRecordingLogger, type Logger } from '../../logging/logger.ts';
+import type { GitHubClientOptions } from './client/create-github-client.ts';
+import { readGitHubToken } from './client/read-github-token.ts';
+import { createGitHubProvider, type GitHubProvider } from './create-github-provider.ts';
+import { createFakeGitHub, type FakeGitHub } from './testing/create-fake-github.ts';
+
+const TOKEN = 'ghp_quota_test_token_0123456789';
+const SPEC = '---\nstatus: approved\n---\n\n# API\n';
+
+const fakes: FakeGitHub[] = [];
+afterEach(async () => {
+  for (const fake of fakes.splice(0)) await fake.close();
+});
+
+async function setup(
+  options: { env?: Record<string, string>; logger?: Logger; client?: GitHubClientOptions['quota'] } = {},
+) {
+  const github = await createFakeGitHub({ token: TOKEN });
+  fakes.push(github);
+  const provider = createGitHubProvider({
+    owner: github.owner,
+    repo: github.repo,
+    apiUrl: github.apiUrl,
+    specsDir: 'docs/specs',
+    env: options.env ?? { FLOTILLA_GITHUB_TOKEN: TOKEN },
+    logger: options.logger ?? createRecordingLogger(),
+    client: { quota: { writeIntervalMs: 0, ...options.client }, serverErrorRetry: { baseDelayMs: 10 } },
+  });
+  return { github, provider };
+}
+
+/** What the engine's pollers ask each interval: open work items, then specs. */
+async function poll(provider: GitHubProvider) {
+  const items = await provider.workItemReader.listWorkItems();
+  const specs = await provider.specReader.listSpecs();
+  return { items, specs };
+}
+
+/** The requests the fake saw from `from` on, and the primary-quota points they cost. */
+function spent(github: FakeGitHub, from: number) {
+  const requests = github.requests.slice(from);
+  return {
+    requests: requests.length,
+    points: requests.filter((request) => request.counted).length,
+    notModified: requests.filter((request) => request.status === 304).length,
+  };
+}
+
+describe('GitHub provider: quota', () => {
+  it('an idle poll costs no primary quota: every read is a conditional request answered 304', async () => {
+    const { github, provider } = await setup();
+    await github.human.commitFiles({ 'docs/specs/api.md': SPEC });
+    for (const title of ['a', 'b', 'c']) {
+      await provider.workItemWriter.createWorkItem({ title, body: '', labels: [], blockedBy: [] });
+    }
+    let mark = github.requests.length;
+    const first = await poll(provider);
+    expect(first.items.map((item) => item.title)).toEqual(['a', 'b', 'c']);
+    expect(first.specs.specs.map((spec) => spec.filePath)).toEqual(['docs/specs/api.md']);
+    // Issues page, repository (default branch, once), ref, tree, one blob.
+    expect(spent(github, mark)).toEqual({ requests: 5, points: 5, notModified: 0 });
+
+    mark = github.requests.length;
+    const remainingBefore = provider.quota().core?.remaining;
+    expect(await poll(provider)).toEqual(first);
+    expect(spent(github, mark)).toEqual({ requests: 2, points: 0, notModified: 2 });
+    expect(provider.quota().core?.remaining).toBe(remainingBefore);
+    expect(provider.quota().notModified).toBe(2);
+
+    // A change is seen at once: the next poll pays for what changed only.
+    github.human.setIssueLabels(2, ['task:implement', 'status:ready']);
+    mark = github.requests.length;
+    expect((await poll(provider)).items.map((item) => item.status)).toEqual(['pending', 'ready', 'pending']);
+    expect(spent(github, mark)).toEqual({ requests: 2, points: 1, notModified: 1 });
+  });
+
+  it('follows Link pagination past 100 issues, and an idle re-poll of every page is free', async () => {
+    const { github, provider } = await setup();
+    for (let index = 1; index <= 130; index++) {
+      github.human.createIssue({ title: `item ${index}`, labels: ['task:implement'] });
+    }
+    github.human.createIssue({ title: 'not a work item', labels: ['bug'] });
+    let mark = github.requests.length;
+    const items = await provider.workItemReader.listWorkItems();
+    expect(items).toHaveLength(130);
+    expect(items.at(-1)?.title).toBe('item 130');
+    expect(github.requests.slice(mark).map((request) => request.path)).toEqual([
+      '/repos/acme/widgets/issues?state=open&sort=created&direction=asc&per_page=100',
+      '/repos/acme/widgets/issues?state=open&sort=created&direction=asc&per_page=100&page=2',
+    ]);
+    mark = github.requests.length;
+    expect(await provider.workItemReader.listWorkItems()).toEqual(items);
+    expect(spent(github, mark)).toEqual({ requests: 2, points: 0, notModified: 2 });
+  });
+
+  it('waits out a secondary rate limit’s retry-after, then retries, and every caller pauses', async () => {
+    const { github, provider } = await setup();
+    github.injectFault({ kind: 'secondary-rate-limit', retryAfterSeconds: 1 }, { path: /\/issues\?/ });
+    const mark = github.requests.length;
+    expect(await provider.workItemReader.listWorkItems()).toEqual([]);
+    const [limited, retried] = github.requests.slice(mark);
+    expect(limited).toMatchObject({ status: 403, counted: false });
+    expect(retried).toMatchObject({ path: limited?.path, status: 200 });
+    // The wait GitHub asked for was honoured (a lower bound: timers never fire early by a whole 50 ms).
+    expect((retried?.at ?? 0) - (limited?.at ?? 0)).toBeGreaterThanOrEqual(950);
+    expect(provider.quota()).toMatchObject({ secondaryLimitHits: 1, primaryLimitHits: 0 });
+  });
+
+  it('retries a burst of 5xx answers', async () => {
+    const { github, provider } = await setup();
+    github.injectFault({ kind: 'server-error', status: 502 }, { times: 2, method: 'POST' });
+    const mark = github.requests.length;
+    const item = await provider.workItemWriter.createWorkItem({
+      title: 'x',
+      body: '',
+      labels: [],
+      blockedBy: [],
+    });
+    expect(github.requests.slice(mark).map((request) => request.status)).toEqual([502, 502, 201]);
+    expect(await provider.workItemReader.listWorkItems()).toEqual([item]);
+  });
+
+  it('waits for the reset when the primary budget is spent, then goes on', async () => {
+    const { github, provider } = await setup();
+    github.setRateLimit({ remaining: 0, resetInSeconds: 1 });
+    const mark = github.requests.length;
+    expect(await provider.workItemReader.listWorkItems()).toEqual([]);
+    expect(github.requests.slice(mark).map((request) => request.status)).toEqual([403, 200]);
+    expect(provider.quota()).toMatchObject({ primaryLimitHits: 1, core: { limit: 5000 } });
+  });
+});
+
+describe('GitHub provider: authentication', () => {
+  it('names both variables when no token is set', () => {
+    expect(() => readGitHubToken({})).toThrow(/FLOTILLA_GITHUB_TOKEN \(or GITHUB_TOKEN\)/);
+    expect(readGitHubToken({ GITHUB_TOKEN: 'a', FLOTILLA_GITHUB_TOKEN: 'b' })).toEqual({
+      value: 'b',
+      variable: 'FLOTILLA_GITHUB_TOKEN',
+    });
+  });
+
+  it('a rejected token (401) is an error naming its variable, and the token is never logged', async () => {
+    const logger = createRecordingLogger();
+    const wrong = 'ghp_wrong_token_abcdef';
+    const { github, provider } = await setup({ env: { GITHUB_TOKEN: wrong }, logger });
+    const error = await provider.workItemReader.listWorkItems().then(
+      () => null,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toMatch(
+      /^GitHub rejected the token in GITHUB_TOKEN \(401 Bad credentials\)/,
+    );
+    // 401 is not retried.
+    expect(github.requests.map((request) => request.status)).toEqual([401]);
+    const everything = JSON.stringify([
+      (error as Error).message,
+      String((error as Error).cause),
+      JSON.stringify((error as Error).cause),
+      logger.records,
+    ]);
+    expect(everything).not.toContain(wrong);
+  });
+
+  it('a token revoked mid-run fails the same way', async () => {
+    const { github, provider } = await setup();
+    await provider.workItemReader.listWorkItems();
+    github.injectFault({ kind: 'bad-credentials' });
+    await expect(provider.workItemReader.listWorkItems()).rejects.toThrow(/FLOTILLA_GITHUB_TOKEN \(401/);
+  });
+});
