@@ -48,14 +48,24 @@ export interface FakeUrls {
 const nodeID = (kind: string, id: number) => Buffer.from(`0:${kind}${id}`).toString('base64');
 
 export function buildUser(user: FakeUser, urls: FakeUrls) {
+  const url = `${urls.api}/users/${user.login}`;
   return {
     login: user.login,
     id: user.id,
     node_id: nodeID('User', user.id),
     avatar_url: `https://avatars.githubusercontent.com/u/${user.id}?v=4`,
     gravatar_id: '',
-    url: `${urls.api}/users/${user.login}`,
+    url,
     html_url: `https://github.com/${user.login}`,
+    followers_url: `${url}/followers`,
+    following_url: `${url}/following{/other_user}`,
+    gists_url: `${url}/gists{/gist_id}`,
+    starred_url: `${url}/starred{/owner}{/repo}`,
+    subscriptions_url: `${url}/subscriptions`,
+    organizations_url: `${url}/orgs`,
+    repos_url: `${url}/repos`,
+    events_url: `${url}/events{/privacy}`,
+    received_events_url: `${url}/received_events`,
     type: 'User',
     site_admin: false,
   };
