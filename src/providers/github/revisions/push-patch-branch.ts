@@ -1,0 +1,141 @@
+import { mkdir } from 'node:fs/promises';
+import { runGit } from '../../../process/run-command.ts';
+import {
+  type BranchFromPatch,
+  createBranchFromPatch,
+  type GitIdentity,
+} from '../../local/git/create-branch-from-patch.ts';
+
+export interface GitRemote {
+  /** e.g. https://github.com/acme/widgets.git, or a path (the fake GitHub's bare repository). */
+  url: string;
+  /** Sent as an HTTP header through git's environment (never in its arguments, logs or the remote URL). */
+  token?: string;
+}
+
+export interface PushPatchBranchParams {
+  remote: GitRemote;
+  /** A bare repository Flotilla keeps for this (created on first use); only fetched objects live there. */
+  mirrorDir: string;
+  defaultBranch: string;
+  branchName: string;
+  /** A `git diff --binary --full-index` patch, applied byte for byte by `git apply`. */
+  patch: string | Buffer;
+  commitMessage: string;
+  author: GitIdentity;
+  /**
+   * The head the caller last saw on the branch (a pull request's head), or null when it expects no branch.
+   * A branch that is elsewhere on the remote — a human pushed to it — is refused, never overwritten.
+   */
+  expectedHeadSHA: string | null;
+  timeoutMs?: number;
+}
+
+export interface PushedPatchBranch extends BranchFromPatch {
+  /** The branch's head on the remote before the push; null when it did not exist. */
+  previousSHA: string | null;
+}
+
+/** The remote branch is not where the caller expected it: someone else pushed. Nothing was written. */
+export class BranchMovedError extends Error {
+  constructor(
+    readonly branchName: string,
+    readonly expected: string | null,
+    readonly actual: string | null,
+  ) {
+    super(
+      `Branch ${branchName} moved on the remote (expected ${expected ?? 'no branch'}, found ${actual ?? 'no branch'}): someone else pushed to it; refusing to overwrite`,
+    );
+    this.name = 'BranchMovedError';
+  }
+}
+
+const DEFAULT_TIMEOUT_MS = 5 * 60_000;
+
+/**
+ * Makes `branchName` on the remote one commit above the remote default branch's head, that commit being the
+ * patch applied by git itself (`createBranchFromPatch`: `git apply --cached` on a temporary index — binary
+ * files, modes, renames and deletions exact; never rebuilt from hunks, reference-behaviour §7 defect 1).
+ * Steps: fetch the default branch (and the branch) into the mirror; refuse if the branch is not at
+ * `expectedHeadSHA`; commit; push with `--force-with-lease=<branch>:<the head fetched>`, so a push that
+ * lands in between is detected by the remote and not overwritten either. A patch that does not apply throws
+ * PatchApplyError before anything is pushed.
+ */
+export async function pushPatchBranch(params: PushPatchBranchParams): Promise<PushedPatchBranch> {
+  const { remote, mirrorDir, defaultBranch, branchName } = params;
+  const timeoutMs = params.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const auth = remote.token === undefined ? {} : authEnv(remote.token);
+  const git = async (args: string[], env: Record<string, string> = {}) =>
+    (
+      await runGit(args, { cwd: mirrorDir, timeoutMs, env: { ...env, GIT_CONFIG_NOSYSTEM: '1' } })
+    ).stdout.trim();
+
+  await mkdir(mirrorDir, { recursive: true });
+  await git(['init', '--bare', '--quiet']);
+  const previousSHA = await remoteHead(git, remote.url, branchName, auth);
+  if (previousSHA !== params.expectedHeadSHA) {
+    throw new BranchMovedError(branchName, params.expectedHeadSHA, previousSHA);
+  }
+  await git(
+    [
+      'fetch',
+      '--quiet',
+      '--no-tags',
+      '--force',
+      remote.url,
+      `refs/heads/${defaultBranch}:refs/heads/${defaultBranch}`,
+    ],
+    auth,
+  );
+  // The mirror's own copy of the branch is scratch: drop it so createBranchFromPatch starts from nothing.
+  await git(['update-ref', '-d', `refs/heads/${branchName}`]);
+
+  const created = await createBranchFromPatch({
+    repoRoot: mirrorDir,
+    defaultBranch,
+    branchName,
+    patch: params.patch,
+    commitMessage: params.commitMessage,
+    author: params.author,
+    timeoutMs,
+  });
+  try {
+    await git(
+      [
+        'push',
+        '--quiet',
+        '--porcelain',
+        `--force-with-lease=refs/heads/${branchName}:${previousSHA ?? ''}`,
+        remote.url,
+        `${created.headSHA}:refs/heads/${branchName}`,
+      ],
+      auth,
+    );
+  } catch (error) {
+    const actual = await remoteHead(git, remote.url, branchName, auth).catch(() => null);
+    if (actual !== previousSHA) throw new BranchMovedError(branchName, previousSHA, actual);
+    throw error;
+  }
+  return { ...created, previousSHA };
+}
+
+async function remoteHead(
+  git: (args: string[], env?: Record<string, string>) => Promise<string>,
+  url: string,
+  branchName: string,
+  env: Record<string, string>,
+): Promise<string | null> {
+  const line = await git(['ls-remote', '--heads', url, `refs/heads/${branchName}`], env);
+  const sha = line.split('\t')[0] ?? '';
+  return /^[0-9a-f]{40}$/.test(sha) ? sha : null;
+}
+
+/** git config from the environment, so the token is in no command line (`ps`) and no remote URL. */
+function authEnv(token: string): Record<string, string> {
+  const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
+  return {
+    GIT_CONFIG_COUNT: '1',
+    GIT_CONFIG_KEY_0: 'http.extraHeader',
+    GIT_CONFIG_VALUE_0: `Authorization: Basic ${basic}`,
+  };
+}
