@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 /**
  * GitHub quota benchmark (first slice of issue #12: work items and specs): requests and primary-quota points
  * per poll of the work-item and spec pollers, counted by the fake GitHub on 127.0.0.1, for 0, 10 and 50 open
@@ -37,6 +38,8 @@ async function measure(openItems: number) {
       repo: github.repo,
       apiUrl: github.apiUrl,
       specsDir: 'docs/specs',
+      // No revision is created here, so the patch mirror under it is never made.
+      scratchDir: tmpdir(),
       defaultBranch: 'main',
       env: { GITHUB_TOKEN: TOKEN },
       logger: silentLogger,

@@ -1,8 +1,10 @@
+import { join } from 'node:path';
 import type { Logger } from '../../logging/logger.ts';
-import type { SpecReader, WorkItemReader, WorkItemWriter } from '../types.ts';
+import type { Provider } from '../types.ts';
 import { createGitHubClient, type GitHubClientOptions } from './client/create-github-client.ts';
 import type { GitHubQuotaSnapshot } from './client/create-github-quota.ts';
 import { readGitHubToken } from './client/read-github-token.ts';
+import { createGitHubRevisions } from './revisions/create-github-revisions.ts';
 import { createGitHubSpecReader } from './specs/create-github-spec-reader.ts';
 import { createGitHubWorkItems } from './work-items/create-github-work-items.ts';
 
@@ -14,6 +16,12 @@ export interface GitHubProviderOptions {
   specsDir: string;
   /** Absent: the repository's default branch, asked of GitHub once. */
   defaultBranch?: string;
+  /** Git URL revisions are pushed to. Default: derived from `apiUrl` (`https://github.com/OWNER/REPO.git`). */
+  gitUrl?: string;
+  /** Flotilla's scratch directory (`.flotilla/tmp`): the bare mirror patches are applied in lives there. */
+  scratchDir: string;
+  /** A head without any check or status is green after this long (repositories without CI). Default 120. */
+  noChecksGraceSeconds?: number;
   /** Where the token comes from (`FLOTILLA_GITHUB_TOKEN`, else `GITHUB_TOKEN`); never the config file. */
   env: Readonly<Record<string, string | undefined>>;
   logger: Logger;
@@ -21,37 +29,59 @@ export interface GitHubProviderOptions {
   client?: Pick<GitHubClientOptions, 'quota' | 'serverErrorRetry' | 'rateLimitRetries'>;
 }
 
-/**
- * The GitHub provider as built so far (issue #12): work items (issues) and specs (the default branch's
- * tree). Revisions (pull requests), pipelines (checks) and reviews are not built yet, so this is not a
- * `Provider`: nothing can hand it to the engine until they are.
- */
-export interface GitHubProvider {
-  workItemReader: WorkItemReader;
-  workItemWriter: WorkItemWriter;
-  specReader: SpecReader;
+/** The GitHub provider: issues, pull requests, checks and the default branch's specs (issue #12). */
+export interface GitHubProvider extends Provider {
   /** The token's rate-limit budget and what the client spent, for the dashboard and `doctor`. */
   quota(): GitHubQuotaSnapshot;
 }
 
 export function createGitHubProvider(options: GitHubProviderOptions): GitHubProvider {
   const { owner, repo } = options;
+  const token = readGitHubToken(options.env);
   const { octokit, quota } = createGitHubClient({
-    token: readGitHubToken(options.env),
+    token,
     apiUrl: options.apiUrl,
     logger: options.logger,
     ...options.client,
   });
-  const workItems = createGitHubWorkItems(octokit, { owner, repo });
+  const specReader = createGitHubSpecReader(octokit, {
+    owner,
+    repo,
+    defaultBranch: options.defaultBranch ?? null,
+    specsDir: options.specsDir,
+  });
+  let workItemReader: Provider['workItemReader'] | null = null;
+  const revisions = createGitHubRevisions({
+    octokit,
+    owner,
+    repo,
+    defaultBranch: specReader.defaultBranch,
+    // Late-bound: revisions read work items, work items read revisions' links.
+    workItems: {
+      listWorkItems: () => (workItemReader as Provider['workItemReader']).listWorkItems(),
+      getWorkItem: (id) => (workItemReader as Provider['workItemReader']).getWorkItem(id),
+      getWorkItemBody: (id) => (workItemReader as Provider['workItemReader']).getWorkItemBody(id),
+    },
+    remote: { url: options.gitUrl ?? defaultGitUrl(options.apiUrl, owner, repo), token: token.value },
+    mirrorDir: join(options.scratchDir, `github-${owner}-${repo}.git`),
+    commitAuthor: { name: 'Flotilla', email: 'flotilla@users.noreply.github.com' },
+    noChecksGraceMs: (options.noChecksGraceSeconds ?? 120) * 1000,
+  });
+  const workItems = createGitHubWorkItems(octokit, { owner, repo }, revisions.linkedRevisions);
+  workItemReader = workItems.reader;
   return {
     workItemReader: workItems.reader,
     workItemWriter: workItems.writer,
-    specReader: createGitHubSpecReader(octokit, {
-      owner,
-      repo,
-      defaultBranch: options.defaultBranch ?? null,
-      specsDir: options.specsDir,
-    }),
+    revisionReader: revisions.reader,
+    revisionWriter: revisions.writer,
+    specReader,
     quota: () => quota.snapshot(),
   };
+}
+
+/** api.github.com → github.com; a GitHub Enterprise Server API root (`https://HOST/api/v3`) → that host. */
+function defaultGitUrl(apiUrl: string | undefined, owner: string, repo: string): string {
+  const api = new URL(apiUrl ?? 'https://api.github.com');
+  const host = api.hostname === 'api.github.com' ? 'github.com' : api.host;
+  return `${api.protocol}//${host}/${owner}/${repo}.git`;
 }

@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRecordingLogger, type Logger } from '../../logging/logger.ts';
 import type { GitHubClientOptions } from './client/create-github-client.ts';
@@ -23,6 +24,8 @@ async function setup(
     repo: github.repo,
     apiUrl: github.apiUrl,
     specsDir: 'docs/specs',
+    // No revision is created here, so the patch mirror under it is never made.
+    scratchDir: tmpdir(),
     env: options.env ?? { FLOTILLA_GITHUB_TOKEN: TOKEN },
     logger: options.logger ?? createRecordingLogger(),
     client: { quota: { writeIntervalMs: 0, ...options.client }, serverErrorRetry: { baseDelayMs: 10 } },
@@ -58,21 +61,21 @@ describe('GitHub provider: quota', () => {
     const first = await poll(provider);
     expect(first.items.map((item) => item.title)).toEqual(['a', 'b', 'c']);
     expect(first.specs.specs.map((spec) => spec.filePath)).toEqual(['docs/specs/api.md']);
-    // Issues page, repository (default branch, once), ref, tree, one blob.
-    expect(spent(github, mark)).toEqual({ requests: 5, points: 5, notModified: 0 });
+    // Issues page, open pull requests (links), repository (default branch, once), ref, tree, one blob.
+    expect(spent(github, mark)).toEqual({ requests: 6, points: 6, notModified: 0 });
 
     mark = github.requests.length;
     const remainingBefore = provider.quota().core?.remaining;
     expect(await poll(provider)).toEqual(first);
-    expect(spent(github, mark)).toEqual({ requests: 2, points: 0, notModified: 2 });
+    expect(spent(github, mark)).toEqual({ requests: 3, points: 0, notModified: 3 });
     expect(provider.quota().core?.remaining).toBe(remainingBefore);
-    expect(provider.quota().notModified).toBe(2);
+    expect(provider.quota().notModified).toBe(3);
 
     // A change is seen at once: the next poll pays for what changed only.
     github.human.setIssueLabels(2, ['task:implement', 'status:ready']);
     mark = github.requests.length;
     expect((await poll(provider)).items.map((item) => item.status)).toEqual(['pending', 'ready', 'pending']);
-    expect(spent(github, mark)).toEqual({ requests: 2, points: 1, notModified: 1 });
+    expect(spent(github, mark)).toEqual({ requests: 3, points: 1, notModified: 2 });
   });
 
   it('follows Link pagination past 100 issues, and an idle re-poll of every page is free', async () => {
@@ -85,13 +88,15 @@ describe('GitHub provider: quota', () => {
     const items = await provider.workItemReader.listWorkItems();
     expect(items).toHaveLength(130);
     expect(items.at(-1)?.title).toBe('item 130');
-    expect(github.requests.slice(mark).map((request) => request.path)).toEqual([
+    const issuePages = github.requests.slice(mark).filter((request) => request.path.includes('/issues'));
+    expect(issuePages.map((request) => request.path)).toEqual([
       '/repos/acme/widgets/issues?state=open&sort=created&direction=asc&per_page=100',
       '/repos/acme/widgets/issues?state=open&sort=created&direction=asc&per_page=100&page=2',
     ]);
     mark = github.requests.length;
     expect(await provider.workItemReader.listWorkItems()).toEqual(items);
-    expect(spent(github, mark)).toEqual({ requests: 2, points: 0, notModified: 2 });
+    // Both issue pages and the open pull requests.
+    expect(spent(github, mark)).toEqual({ requests: 3, points: 0, notModified: 3 });
   });
 
   it('waits out a secondary rate limit’s retry-after, then retries, and every caller pauses', async () => {
@@ -126,7 +131,8 @@ describe('GitHub provider: quota', () => {
     github.setRateLimit({ remaining: 0, resetInSeconds: 1 });
     const mark = github.requests.length;
     expect(await provider.workItemReader.listWorkItems()).toEqual([]);
-    expect(github.requests.slice(mark).map((request) => request.status)).toEqual([403, 200]);
+    // The issues listing waits for the reset; the pull requests' listing after it goes at once.
+    expect(github.requests.slice(mark).map((request) => request.status)).toEqual([403, 200, 200]);
     expect(provider.quota()).toMatchObject({ primaryLimitHits: 1, core: { limit: 5000 } });
   });
 });

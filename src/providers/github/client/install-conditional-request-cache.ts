@@ -36,7 +36,8 @@ export function installConditionalRequestCache(
       const validator = validatorOf(response.headers);
       entries.delete(key);
       if (validator !== null) {
-        entries.set(key, { validator, response });
+        // A copy: callers may change what they get (octokit.paginate rewrites namespaced list bodies in place).
+        entries.set(key, { validator, response: structuredClone(response) });
         if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
       }
       return response;
@@ -45,7 +46,8 @@ export function installConditionalRequestCache(
       // Refresh the entry's recency and keep the new rate-limit headers.
       entries.delete(key);
       entries.set(key, cached);
-      return { ...cached.response, headers: { ...cached.response.headers, ...error.response.headers } };
+      const copy = structuredClone(cached.response);
+      return { ...copy, headers: { ...copy.headers, ...error.response.headers } };
     }
   });
   return { size: () => entries.size };

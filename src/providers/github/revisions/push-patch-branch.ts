@@ -26,8 +26,9 @@ export interface PushPatchBranchParams {
   /**
    * The head the caller last saw on the branch (a pull request's head), or null when it expects no branch.
    * A branch that is elsewhere on the remote — a human pushed to it — is refused, never overwritten.
+   * Undefined: whatever the branch holds is replaced (a leftover without a pull request).
    */
-  expectedHeadSHA: string | null;
+  expectedHeadSHA: string | null | undefined;
   timeoutMs?: number;
 }
 
@@ -73,7 +74,7 @@ export async function pushPatchBranch(params: PushPatchBranchParams): Promise<Pu
   await mkdir(mirrorDir, { recursive: true });
   await git(['init', '--bare', '--quiet']);
   const previousSHA = await remoteHead(git, remote.url, branchName, auth);
-  if (previousSHA !== params.expectedHeadSHA) {
+  if (params.expectedHeadSHA !== undefined && previousSHA !== params.expectedHeadSHA) {
     throw new BranchMovedError(branchName, params.expectedHeadSHA, previousSHA);
   }
   await git(

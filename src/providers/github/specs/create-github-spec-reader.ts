@@ -21,7 +21,10 @@ const BLOB_READS_AT_ONCE = 4;
  * results are cached by blob SHA). Same rules as the local provider: a spec is a `.md` file (any case) under
  * `specsDir`, not a symlink; a broken frontmatter is a problem naming the file and the spec is listed as a draft.
  */
-export function createGitHubSpecReader(octokit: GitHubOctokit, options: GitHubSpecReaderOptions): SpecReader {
+export function createGitHubSpecReader(
+  octokit: GitHubOctokit,
+  options: GitHubSpecReaderOptions,
+): SpecReader & { defaultBranch(): Promise<string> } {
   const { owner, repo } = options;
   const specsDir = options.specsDir.replace(/^\.\/?/, '').replace(/\/+$/, '');
   const parsed = new Map<string, SpecFrontmatter>();
@@ -55,6 +58,7 @@ export function createGitHubSpecReader(octokit: GitHubOctokit, options: GitHubSp
   }
 
   return {
+    defaultBranch: branch,
     getDefaultBranchSHA,
     async listSpecs() {
       const commit = await getDefaultBranchSHA();

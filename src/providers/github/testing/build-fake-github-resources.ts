@@ -22,6 +22,37 @@ export interface FakeComment {
   createdAt: string;
 }
 
+export interface FakeReview {
+  id: number;
+  user: FakeUser;
+  body: string;
+  state: 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED' | 'DISMISSED';
+  commitID: string;
+  submittedAt: string;
+}
+
+export interface FakeReviewComment {
+  id: number;
+  reviewID: number | null;
+  user: FakeUser;
+  path: string;
+  /** Null for a comment on the whole file (`subject_type: file`). */
+  line: number | null;
+  body: string;
+  commitID: string;
+  createdAt: string;
+}
+
+/** What makes an issue a pull request. */
+export interface FakePull {
+  headRef: string;
+  baseRef: string;
+  draft: boolean;
+  mergedAt: string | null;
+  reviews: FakeReview[];
+  reviewComments: FakeReviewComment[];
+}
+
 export interface FakeIssue {
   number: number;
   id: number;
@@ -36,6 +67,7 @@ export interface FakeIssue {
   closedAt: string | null;
   closedBy: FakeUser | null;
   comments: FakeComment[];
+  pull: FakePull | null;
 }
 
 export interface FakeUrls {
@@ -110,6 +142,15 @@ export function buildIssue(issue: FakeIssue, labels: FakeLabel[], urls: FakeUrls
     author_association: 'OWNER',
     active_lock_reason: null,
     body: issue.body,
+    ...(issue.pull === null
+      ? {}
+      : {
+          pull_request: {
+            url: `${urls.api}/repos/${urls.fullName}/pulls/${issue.number}`,
+            html_url: `https://github.com/${urls.fullName}/pull/${issue.number}`,
+            merged_at: issue.pull.mergedAt,
+          },
+        }),
     ...(detail ? { closed_by: issue.closedBy === null ? null : buildUser(issue.closedBy, urls) } : {}),
     timeline_url: `${url}/timeline`,
     performed_via_github_app: null,
@@ -166,4 +207,76 @@ export function buildRepository(
 /** GitHub's timestamps: ISO 8601 to the second. */
 export function githubTimestamp(time: number): string {
   return new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+export function buildPull(
+  issue: FakeIssue & { pull: FakePull },
+  shas: { head: string; base: string },
+  urls: FakeUrls,
+) {
+  const url = `${urls.api}/repos/${urls.fullName}/pulls/${issue.number}`;
+  const branch = (ref: string, sha: string) => ({
+    label: `${urls.fullName.split('/')[0]}:${ref}`,
+    ref,
+    sha,
+    user: buildUser(issue.user, urls),
+  });
+  return {
+    url,
+    id: issue.id,
+    node_id: nodeID('PullRequest', issue.id),
+    html_url: `https://github.com/${urls.fullName}/pull/${issue.number}`,
+    diff_url: `https://github.com/${urls.fullName}/pull/${issue.number}.diff`,
+    issue_url: `${urls.api}/repos/${urls.fullName}/issues/${issue.number}`,
+    number: issue.number,
+    state: issue.state,
+    locked: false,
+    title: issue.title,
+    user: buildUser(issue.user, urls),
+    body: issue.body,
+    labels: [],
+    created_at: issue.createdAt,
+    updated_at: issue.updatedAt,
+    closed_at: issue.closedAt,
+    merged_at: issue.pull.mergedAt,
+    draft: issue.pull.draft,
+    head: branch(issue.pull.headRef, shas.head),
+    base: branch(issue.pull.baseRef, shas.base),
+    author_association: 'OWNER',
+  };
+}
+
+export function buildReview(review: FakeReview, pullNumber: number, urls: FakeUrls) {
+  return {
+    id: review.id,
+    node_id: nodeID('PullRequestReview', review.id),
+    user: buildUser(review.user, urls),
+    body: review.body,
+    state: review.state,
+    html_url: `https://github.com/${urls.fullName}/pull/${pullNumber}#pullrequestreview-${review.id}`,
+    pull_request_url: `${urls.api}/repos/${urls.fullName}/pulls/${pullNumber}`,
+    commit_id: review.commitID,
+    submitted_at: review.submittedAt,
+    author_association: 'OWNER',
+  };
+}
+
+export function buildReviewComment(comment: FakeReviewComment, pullNumber: number, urls: FakeUrls) {
+  return {
+    url: `${urls.api}/repos/${urls.fullName}/pulls/comments/${comment.id}`,
+    id: comment.id,
+    node_id: nodeID('PullRequestReviewComment', comment.id),
+    pull_request_review_id: comment.reviewID,
+    path: comment.path,
+    commit_id: comment.commitID,
+    user: buildUser(comment.user, urls),
+    body: comment.body,
+    created_at: comment.createdAt,
+    updated_at: comment.createdAt,
+    html_url: `https://github.com/${urls.fullName}/pull/${pullNumber}#discussion_r${comment.id}`,
+    line: comment.line,
+    side: comment.line === null ? null : 'RIGHT',
+    subject_type: comment.line === null ? 'file' : 'line',
+    author_association: 'OWNER',
+  };
 }

@@ -22,6 +22,8 @@ export interface FakeGitHubGit {
   resolveCommit(name: string): Promise<string | null>;
   /** The tree a commit or tree SHA (or branch name) names, with its entries; null when there is none. */
   readTree(name: string, recursive: boolean): Promise<{ sha: string; entries: FakeGitTreeEntry[] } | null>;
+  /** The best common ancestor of two commits; null when they have none. */
+  mergeBase(a: string, b: string): Promise<string | null>;
   /** A blob's bytes; null when the SHA names no blob. */
   readBlob(sha: string): Promise<Buffer | null>;
   remove(): Promise<void>;
@@ -94,6 +96,10 @@ export async function createFakeGitHubGit(defaultBranch: string): Promise<FakeGi
         });
       }
       return { sha, entries };
+    },
+    async mergeBase(a, b) {
+      const result = await git(['merge-base', a, b]).catch(() => null);
+      return result?.stdout.trim() || null;
     },
     async readBlob(sha) {
       if (!SHA.test(sha)) return null;

@@ -1,15 +1,20 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { listChangedFiles } from '../../local/git/list-changed-files.ts';
 import {
   buildComment,
   buildIssue,
   buildLabel,
+  buildPull,
   buildRef,
   buildRepository,
+  buildReview,
+  buildReviewComment,
   buildUser,
   type FakeIssue,
   type FakeLabel,
+  type FakePull,
   type FakeUrls,
   type FakeUser,
   githubTimestamp,
@@ -28,6 +33,11 @@ export interface FakeGitHubOptions {
   baseFiles?: Readonly<Record<string, string>>;
   /** Primary budget per hour. Default 5000. */
   rateLimit?: number;
+  /**
+   * The repository's CI: `none` (no checks at all), or one `test` check run queued on every commit until
+   * `settleChecks()` completes it, passing or failing. Default `none`.
+   */
+  ci?: 'none' | 'passing' | 'failing';
 }
 
 /** One HTTP exchange as the fake saw it. */
@@ -54,6 +64,8 @@ export interface FakeGitHub {
   owner: string;
   repo: string;
   login: string;
+  /** Where git pushes go (the bare repository behind the API). */
+  gitUrl: string;
   git: FakeGitHubGit;
   requests: FakeGitHubRequest[];
   /** `times` requests (default 1) matching `method`/`path` (default: any) get the fault. */
@@ -68,6 +80,8 @@ export interface FakeGitHub {
     commitFiles(files: Readonly<Record<string, string>>, message?: string): Promise<string>;
   };
   issueComments(issueNumber: number): string[];
+  /** CI finishes: the check run queued on every open pull request's head completes (see `ci`). */
+  settleChecks(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -104,6 +118,8 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
   const labels = new Map<string, FakeLabel>();
   const faults: { fault: FakeGitHubFault; times: number; method?: string; path?: RegExp }[] = [];
   const requests: FakeGitHubRequest[] = [];
+  const ci = options.ci ?? 'none';
+  const settledChecks = new Set<string>();
   let nextNumber = 1;
   let nextID = 1000;
   let remaining = limit;
@@ -150,9 +166,49 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
       closedAt: null,
       closedBy: null,
       comments: [],
+      pull: null,
     };
     issues.set(issue.number, issue);
     return issue;
+  }
+
+  function requirePull(pullNumber: string | undefined): FakeIssue & { pull: FakePull } {
+    const issue = issues.get(Number(pullNumber));
+    if (issue?.pull == null) throw new HttpError(404, 'Not Found');
+    return issue as FakeIssue & { pull: FakePull };
+  }
+  async function headSHA(pull: FakePull): Promise<string> {
+    return (await git.resolveCommit(`refs/heads/${pull.headRef}`)) ?? '0'.repeat(40);
+  }
+  async function pullJSON(issue: FakeIssue & { pull: FakePull }) {
+    const base = (await git.resolveCommit(`refs/heads/${issue.pull.baseRef}`)) ?? '0'.repeat(40);
+    return buildPull(issue, { head: await headSHA(issue.pull), base }, urls);
+  }
+  function checkRunsFor(sha: string) {
+    if (ci === 'none') return [];
+    const done = settledChecks.has(sha);
+    const id = Number.parseInt(sha.slice(0, 8), 16);
+    return [
+      {
+        id,
+        node_id: Buffer.from(`0:CheckRun${id}`).toString('base64'),
+        head_sha: sha,
+        name: 'test',
+        status: done ? 'completed' : 'queued',
+        conclusion: done ? (ci === 'passing' ? 'success' : 'failure') : null,
+        started_at: null,
+        completed_at: done ? githubTimestamp(Date.now()) : null,
+        html_url: `https://github.com/${owner}/${repo}/runs/${id}`,
+        details_url: `https://github.com/${owner}/${repo}/actions/runs/${id}`,
+        output: {
+          title: done ? (ci === 'passing' ? 'All tests passed' : '1 test failed') : null,
+          summary: done ? (ci === 'passing' ? 'ok' : 'expected 1, got 2') : null,
+          text: null,
+          annotations_count: 0,
+        },
+        app: { id: 15368, slug: 'github-actions', name: 'GitHub Actions' },
+      },
+    ];
   }
 
   type Route = {
@@ -227,6 +283,184 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
       issue.comments.push(comment);
       issue.updatedAt = comment.createdAt;
       return ok(buildComment(comment, issue.number, urls), 201);
+    }),
+    route('GET', `${repoPath}/pulls`, async (_params, query) => {
+      const state = query.get('state') ?? 'open';
+      const head = query.get('head');
+      const listed = [...issues.values()]
+        .filter((issue): issue is FakeIssue & { pull: FakePull } => issue.pull !== null)
+        .filter((issue) => state === 'all' || issue.state === state)
+        .filter((issue) => head === null || `${owner}:${issue.pull.headRef}` === head)
+        .sort((a, b) => (query.get('direction') === 'asc' ? a.number - b.number : b.number - a.number));
+      const answer = paginate(listed, query, `${repoPath}/pulls`, (issue) => issue);
+      return { ...answer, body: await Promise.all((answer.body as typeof listed).map(pullJSON)) };
+    }),
+    route('POST', `${repoPath}/pulls`, async (_params, _query, body) => {
+      const head = stringOrNull(body.head) ?? '';
+      const base = stringOrNull(body.base) ?? '';
+      const invalid = (message: string): never => {
+        throw new HttpError(422, 'Validation Failed', {
+          errors: [{ resource: 'PullRequest', code: 'custom', message }],
+        });
+      };
+      if (typeof body.title !== 'string' || body.title === '') invalid('title is missing');
+      if ((await git.resolveCommit(`refs/heads/${head}`)) === null) invalid(`head ${head} does not exist`);
+      if ((await git.resolveCommit(`refs/heads/${base}`)) === null) invalid(`base ${base} does not exist`);
+      const open = [...issues.values()].some(
+        (issue) => issue.pull?.headRef === head && issue.state === 'open',
+      );
+      if (open) invalid(`A pull request already exists for ${owner}:${head}.`);
+      const issue = createIssue({ title: String(body.title), body: stringOrNull(body.body) }, bot);
+      issue.pull = {
+        headRef: head,
+        baseRef: base,
+        draft: body.draft === true,
+        mergedAt: null,
+        reviews: [],
+        reviewComments: [],
+      };
+      return ok(await pullJSON(issue as FakeIssue & { pull: FakePull }), 201);
+    }),
+    route('GET', `${repoPath}/pulls/(\\d+)`, async ([pullNumber]) =>
+      ok(await pullJSON(requirePull(pullNumber))),
+    ),
+    route('PATCH', `${repoPath}/pulls/(\\d+)`, async ([pullNumber], _query, body) => {
+      const issue = requirePull(pullNumber);
+      if (typeof body.title === 'string') issue.title = body.title;
+      if ('body' in body) issue.body = stringOrNull(body.body);
+      if (body.state === 'open' || body.state === 'closed') setState(issue, body.state, bot);
+      issue.updatedAt = githubTimestamp(Date.now());
+      return ok(await pullJSON(issue));
+    }),
+    route('GET', `${repoPath}/pulls/(\\d+)/files`, async ([pullNumber], query) => {
+      const issue = requirePull(pullNumber);
+      const head = await headSHA(issue.pull);
+      const base = (await git.resolveCommit(`refs/heads/${issue.pull.baseRef}`)) ?? head;
+      const mergeBase = await git.mergeBase(base, head);
+      const files = await listChangedFiles(git.path, mergeBase ?? base, head);
+      return paginate(files, query, `${repoPath}/pulls/${issue.number}/files`, (file) => ({
+        sha: head,
+        filename: file.path,
+        status: file.status,
+        additions: (file.patch ?? '').split('\n').filter((line) => line.startsWith('+')).length,
+        deletions: (file.patch ?? '').split('\n').filter((line) => line.startsWith('-')).length,
+        changes: (file.patch ?? '').split('\n').filter((line) => /^[+-]/.test(line)).length,
+        blob_url: `https://github.com/${owner}/${repo}/blob/${head}/${file.path}`,
+        raw_url: `https://github.com/${owner}/${repo}/raw/${head}/${file.path}`,
+        contents_url: `${urls.api}${repoPath}/contents/${file.path}?ref=${head}`,
+        ...(file.patch === null ? {} : { patch: file.patch }),
+      }));
+    }),
+    route('GET', `${repoPath}/pulls/(\\d+)/reviews`, async ([pullNumber], query) => {
+      const issue = requirePull(pullNumber);
+      return paginate(issue.pull.reviews, query, `${repoPath}/pulls/${issue.number}/reviews`, (review) =>
+        buildReview(review, issue.number, urls),
+      );
+    }),
+    route('POST', `${repoPath}/pulls/(\\d+)/reviews`, async ([pullNumber], _query, body) => {
+      const issue = requirePull(pullNumber);
+      const states = {
+        APPROVE: 'APPROVED',
+        REQUEST_CHANGES: 'CHANGES_REQUESTED',
+        COMMENT: 'COMMENTED',
+      } as const;
+      const state = states[String(body.event) as keyof typeof states];
+      if (state === undefined) {
+        throw new HttpError(422, 'Unprocessable Entity', {
+          errors: ['event must be APPROVE, REQUEST_CHANGES or COMMENT'],
+        });
+      }
+      const commitID = await headSHA(issue.pull);
+      const now = githubTimestamp(Date.now());
+      const review = {
+        id: nextID++,
+        user: bot,
+        body: stringOrNull(body.body) ?? '',
+        state,
+        commitID,
+        submittedAt: now,
+      };
+      const comments = Array.isArray(body.comments) ? (body.comments as Record<string, unknown>[]) : [];
+      for (const comment of comments) {
+        if (typeof comment.path !== 'string' || typeof comment.line !== 'number') {
+          throw new HttpError(422, 'Unprocessable Entity', { errors: ['Line could not be resolved'] });
+        }
+      }
+      issue.pull.reviews.push(review);
+      for (const comment of comments) {
+        issue.pull.reviewComments.push({
+          id: nextID++,
+          reviewID: review.id,
+          user: bot,
+          path: String(comment.path),
+          line: Number(comment.line),
+          body: String(comment.body ?? ''),
+          commitID,
+          createdAt: now,
+        });
+      }
+      return ok(buildReview(review, issue.number, urls));
+    }),
+    route('PUT', `${repoPath}/pulls/(\\d+)/reviews/(\\d+)/dismissals`, async ([pullNumber, reviewID]) => {
+      const issue = requirePull(pullNumber);
+      const review = issue.pull.reviews.find((candidate) => candidate.id === Number(reviewID));
+      if (review === undefined) throw new HttpError(404, 'Not Found');
+      if (review.state !== 'APPROVED' && review.state !== 'CHANGES_REQUESTED') {
+        throw new HttpError(422, 'Unprocessable Entity', {
+          errors: ['Can not dismiss a commented pull request review'],
+        });
+      }
+      review.state = 'DISMISSED';
+      return ok(buildReview(review, issue.number, urls));
+    }),
+    route('GET', `${repoPath}/pulls/(\\d+)/comments`, async ([pullNumber], query) => {
+      const issue = requirePull(pullNumber);
+      return paginate(
+        issue.pull.reviewComments,
+        query,
+        `${repoPath}/pulls/${issue.number}/comments`,
+        (comment) => buildReviewComment(comment, issue.number, urls),
+      );
+    }),
+    route('POST', `${repoPath}/pulls/(\\d+)/comments`, async ([pullNumber], _query, body) => {
+      const issue = requirePull(pullNumber);
+      if (
+        typeof body.path !== 'string' ||
+        typeof body.body !== 'string' ||
+        typeof body.commit_id !== 'string'
+      ) {
+        throw new HttpError(422, 'Validation Failed', { errors: ['path, body and commit_id are required'] });
+      }
+      const fileLevel = body.subject_type === 'file';
+      if (!fileLevel && typeof body.line !== 'number') {
+        throw new HttpError(422, 'Validation Failed', {
+          errors: ['line is required unless subject_type is file'],
+        });
+      }
+      const comment = {
+        id: nextID++,
+        reviewID: null,
+        user: bot,
+        path: body.path,
+        line: fileLevel ? null : Number(body.line),
+        body: body.body,
+        commitID: body.commit_id,
+        createdAt: githubTimestamp(Date.now()),
+      };
+      issue.pull.reviewComments.push(comment);
+      return ok(buildReviewComment(comment, issue.number, urls), 201);
+    }),
+    route('GET', `${repoPath}/commits/([^/]+)/check-runs`, async ([ref = '']) => {
+      const sha = await git.resolveCommit(ref);
+      if (sha === null) throw new HttpError(422, `No commit found for SHA: ${ref}`);
+      const runs = checkRunsFor(sha);
+      return ok({ total_count: runs.length, check_runs: runs });
+    }),
+    route('GET', `${repoPath}/commits/([^/]+)/status`, async ([ref = '']) => {
+      const sha = await git.resolveCommit(ref);
+      if (sha === null) throw new HttpError(422, `No commit found for SHA: ${ref}`);
+      // The fake's CI reports check runs only (as GitHub Actions does); no commit statuses.
+      return ok({ state: 'pending', statuses: [], sha, total_count: 0 });
     }),
     route('GET', `${repoPath}/labels`, async (_params, query) =>
       paginate([...labels.values()], query, `${repoPath}/labels`, (label) => buildLabel(label, urls)),
@@ -427,6 +661,7 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
     owner,
     repo,
     login: bot.login,
+    gitUrl: git.path,
     git,
     requests,
     injectFault(fault, match = {}) {
@@ -446,6 +681,11 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
       },
       createIssue: (fields) => createIssue(fields, HUMAN).number,
       commitFiles: (files, message = 'Update files') => git.commitFiles(defaultBranch, files, message),
+    },
+    async settleChecks() {
+      for (const issue of issues.values()) {
+        if (issue.pull !== null && issue.state === 'open') settledChecks.add(await headSHA(issue.pull));
+      }
     },
     issueComments: (issueNumber) => requireIssue(String(issueNumber)).comments.map((comment) => comment.body),
     async close() {

@@ -21,12 +21,13 @@ const KIND_LABELS = ['task:implement', 'task:refinement'];
  * status, kind, priority and complexity come from the reserved labels, blockers from the body's dependency
  * metadata, and a closed issue is `closed` whatever its labels say. Pull requests (issues on GitHub's side)
  * are never work items. Every read is a conditional request, so an unchanged listing costs no quota.
- *
- * `linkedRevision` is always null until the pull-request half of the provider exists.
+ * `linkedRevision` is the open pull request carrying the item's marker (one more conditional request).
  */
 export function createGitHubWorkItems(
   octokit: GitHubOctokit,
   repository: GitHubRepository,
+  /** Open pull requests by work item (work item id → revision id); absent: no links. */
+  linkedRevisions: () => Promise<Map<string, string>> = async () => new Map(),
 ): { reader: WorkItemReader; writer: WorkItemWriter } {
   const { owner, repo } = repository;
   const where = `${owner}/${repo}`;
@@ -71,15 +72,16 @@ export function createGitHubWorkItems(
         direction: 'asc',
         per_page: 100,
       });
+      const links = await linkedRevisions();
       return issues
         .filter((issue) => issue.pull_request === undefined)
         .filter((issue) => labelNames(issue).some((label) => KIND_LABELS.includes(label)))
         .sort((a, b) => a.number - b.number)
-        .map(toWorkItem);
+        .map((issue) => toWorkItem(issue, links));
     },
     async getWorkItem(id) {
       const issue = await findIssue(id);
-      return issue === null ? null : toWorkItem(issue);
+      return issue === null ? null : toWorkItem(issue, await linkedRevisions());
     },
     async getWorkItemBody(id) {
       return stripDependencyMetadata((await requireIssue(id)).body ?? '');
@@ -96,7 +98,7 @@ export function createGitHubWorkItems(
         body: buildIssueBody(input.body, input.blockedBy),
         labels: [...(hasKind ? [] : ['task:implement']), ...input.labels],
       });
-      return toWorkItem(data);
+      return toWorkItem(data, new Map());
     },
 
     async transitionStatus(id, status) {
@@ -147,7 +149,7 @@ function labelNames(issue: Issue | ListedIssue): string[] {
   });
 }
 
-function toWorkItem(issue: Issue | ListedIssue): WorkItem {
+function toWorkItem(issue: Issue | ListedIssue, links: ReadonlyMap<string, string>): WorkItem {
   const labels = parseWorkItemLabels(labelNames(issue));
   let status: WorkItemStatus = labels.status ?? 'pending';
   // The issue's state wins: closed by a human (labels untouched) is closed; reopened by one is pending.
@@ -163,7 +165,7 @@ function toWorkItem(issue: Issue | ListedIssue): WorkItem {
     blockedBy: parseBlockedBy(issue.body ?? ''),
     // GitHub's timestamps are to the second ("…:00Z"); the domain's are full ISO strings.
     createdAt: new Date(issue.created_at).toISOString(),
-    linkedRevision: null,
+    linkedRevision: links.get(String(issue.number)) ?? null,
   };
 }
 

@@ -1,0 +1,376 @@
+import type {
+  AgentReview,
+  Pipeline,
+  Revision,
+  RevisionFile,
+  RevisionFileStatus,
+} from '../../../domain/index.ts';
+import type { GitIdentity } from '../../local/git/create-branch-from-patch.ts';
+import type { RevisionReader, RevisionWriter, WorkItemReader } from '../../types.ts';
+import { type GitHubOctokit, httpStatusOf } from '../client/create-github-client.ts';
+import type { GitHubRepository } from '../work-items/create-github-work-items.ts';
+import { type GitRemote, pushPatchBranch } from './push-patch-branch.ts';
+
+export interface GitHubRevisionsOptions extends GitHubRepository {
+  octokit: GitHubOctokit;
+  defaultBranch(): Promise<string>;
+  workItems: WorkItemReader;
+  remote: GitRemote;
+  /** The bare repository patches are applied in (pushPatchBranch). */
+  mirrorDir: string;
+  /** Author and committer of the revisions' commits. */
+  commitAuthor: GitIdentity;
+  /**
+   * A head with no check run and no commit status is green once it is this old (to Flotilla), so
+   * repositories without CI still get reviewed; CI that registers later turns it pending again.
+   */
+  noChecksGraceMs: number;
+  now?: () => number;
+}
+
+type Pull = Awaited<ReturnType<GitHubOctokit['rest']['pulls']['get']>>['data'];
+type ListedPull = Awaited<ReturnType<GitHubOctokit['rest']['pulls']['list']>>['data'][number];
+
+const NUMBER = /^[1-9][0-9]{0,9}$/;
+/** Which work item a pull request implements: a hidden marker in its body (its idempotency key too). */
+const MARKER = /\n*<!-- flotilla:workItem #(\d+) -->\s*$/;
+const FAILED = new Set(['failure', 'timed_out', 'cancelled', 'action_required', 'startup_failure', 'stale']);
+const FILE_STATUSES: readonly RevisionFileStatus[] = [
+  'added',
+  'modified',
+  'removed',
+  'renamed',
+  'copied',
+  'changed',
+];
+
+/**
+ * Revisions are pull requests (reference §7). A pull request belongs to a work item through a hidden marker
+ * in its body (`<!-- flotilla:workItem #12 -->`, stripped on read, kept on body updates). `createFromPatch`
+ * pushes the patch applied by git (pushPatchBranch, compare-and-swap against the pull request's head) and
+ * opens the pull request, or updates the open one for the branch. The pipeline is the head's check runs and
+ * commit statuses; the engine's review is the latest non-dismissed one by the token's user. Reads are
+ * conditional requests (free when nothing changed); a poll is still 1 + 3 requests per open pull request
+ * until the GraphQL query replaces them (issue #12).
+ */
+export function createGitHubRevisions(options: GitHubRevisionsOptions): {
+  reader: RevisionReader;
+  writer: RevisionWriter;
+  /** Open pull requests' work items: work item id → revision id. */
+  linkedRevisions(): Promise<Map<string, string>>;
+} {
+  const { octokit, owner, repo } = options;
+  const now = options.now ?? Date.now;
+  const where = `${owner}/${repo}`;
+  const firstSeen = new Map<string, number>();
+  let login: Promise<string> | null = null;
+  const engineLogin = () => {
+    login ??= octokit.rest.users.getAuthenticated().then(({ data }) => data.login);
+    return login;
+  };
+  const notFound = (id: string) => new Error(`Revision ${id} not found (no pull request #${id} in ${where})`);
+
+  async function findPull(id: string): Promise<Pull | null> {
+    if (!NUMBER.test(id)) return null;
+    try {
+      return (await octokit.rest.pulls.get({ owner, repo, pull_number: Number(id) })).data;
+    } catch (error) {
+      if (httpStatusOf(error) === 404) return null;
+      throw error;
+    }
+  }
+  async function requirePull(id: string): Promise<Pull> {
+    const pull = await findPull(id);
+    if (pull === null) throw notFound(id);
+    return pull;
+  }
+
+  async function pipelineOf(sha: string): Promise<Pipeline | null> {
+    try {
+      const [runs, combined] = await Promise.all([
+        octokit.paginate(octokit.rest.checks.listForRef, { owner, repo, ref: sha, per_page: 100 }),
+        octokit.rest.repos.getCombinedStatusForRef({ owner, repo, ref: sha, per_page: 100 }),
+      ]);
+      const statuses = combined.data.statuses;
+      if (runs.length === 0 && statuses.length === 0) {
+        const seen = firstSeen.get(sha) ?? now();
+        firstSeen.set(sha, seen);
+        const green = now() - seen >= options.noChecksGraceMs;
+        return { status: green ? 'success' : 'pending', url: null, reason: null };
+      }
+      const failedRun = runs.find((run) => run.status === 'completed' && FAILED.has(run.conclusion ?? ''));
+      if (failedRun !== undefined) {
+        const what = failedRun.output?.title ?? failedRun.conclusion ?? 'failed';
+        return {
+          status: 'failure',
+          url: failedRun.details_url ?? failedRun.html_url ?? null,
+          reason: `${failedRun.name}: ${what}`,
+        };
+      }
+      const failedStatus = statuses.find((status) => status.state === 'failure' || status.state === 'error');
+      if (failedStatus !== undefined) {
+        return {
+          status: 'failure',
+          url: failedStatus.target_url ?? null,
+          reason: `${failedStatus.context}: ${failedStatus.description ?? failedStatus.state}`,
+        };
+      }
+      if (
+        runs.some((run) => run.status !== 'completed') ||
+        statuses.some((status) => status.state === 'pending')
+      ) {
+        return { status: 'pending', url: null, reason: null };
+      }
+      const first = runs[0];
+      return {
+        status: 'success',
+        url:
+          first === undefined
+            ? (statuses[0]?.target_url ?? null)
+            : (first.details_url ?? first.html_url ?? null),
+        reason: null,
+      };
+    } catch {
+      // Unknown, not "no checks": the engine keeps the last pipeline it knew (reference §7, defect: null read as removal).
+      return null;
+    }
+  }
+
+  async function engineReviewID(pullNumber: number): Promise<string | null> {
+    const [me, reviews] = await Promise.all([
+      engineLogin(),
+      octokit.paginate(octokit.rest.pulls.listReviews, {
+        owner,
+        repo,
+        pull_number: pullNumber,
+        per_page: 100,
+      }),
+    ]);
+    const own = reviews.filter(
+      (review) => review.user?.login === me && review.state !== 'PENDING' && review.state !== 'DISMISSED',
+    );
+    const latest = own.at(-1);
+    return latest === undefined ? null : String(latest.id);
+  }
+
+  async function toRevision(pull: Pull | ListedPull): Promise<Revision> {
+    const body = pull.body ?? '';
+    const [pipeline, reviewID] = await Promise.all([pipelineOf(pull.head.sha), engineReviewID(pull.number)]);
+    return {
+      id: String(pull.number),
+      title: pull.title,
+      url: pull.html_url,
+      headSHA: pull.head.sha,
+      headRef: pull.head.ref,
+      author: pull.user?.login ?? '',
+      body: body.replace(MARKER, ''),
+      isDraft: pull.draft ?? false,
+      workItemID: MARKER.exec(body)?.[1] ?? null,
+      pipeline,
+      reviewID,
+    };
+  }
+
+  async function openPulls(): Promise<ListedPull[]> {
+    const pulls = await octokit.paginate(octokit.rest.pulls.list, {
+      owner,
+      repo,
+      state: 'open',
+      sort: 'created',
+      direction: 'asc',
+      per_page: 100,
+    });
+    return pulls.sort((a, b) => a.number - b.number);
+  }
+
+  async function postReview(pull: Pull, review: AgentReview): Promise<string> {
+    const inline = review.comments.filter((comment) => comment.line !== null);
+    const fileLevel = review.comments.filter((comment) => comment.line === null);
+    const create = (body: string, comments: typeof inline) =>
+      octokit.rest.pulls.createReview({
+        owner,
+        repo,
+        pull_number: pull.number,
+        commit_id: pull.head.sha,
+        body,
+        event: review.verdict === 'approve' ? 'APPROVE' : 'REQUEST_CHANGES',
+        ...(comments.length === 0
+          ? {}
+          : {
+              comments: comments.map(({ path, line, body }) => ({
+                path,
+                line: line ?? 1,
+                side: 'RIGHT',
+                body,
+              })),
+            }),
+      });
+    let created: Awaited<ReturnType<typeof create>>;
+    try {
+      created = await create(review.summary, inline);
+    } catch (error) {
+      if (httpStatusOf(error) !== 422 || inline.length === 0) throw error;
+      // A line outside the diff is refused for the whole review: keep every comment, in the body.
+      created = await create(appendComments(review.summary, inline), []);
+    }
+    for (const comment of fileLevel) {
+      await octokit.rest.pulls
+        .createReviewComment({
+          owner,
+          repo,
+          pull_number: pull.number,
+          commit_id: pull.head.sha,
+          path: comment.path,
+          subject_type: 'file',
+          body: comment.body,
+        })
+        .catch(async (error: unknown) => {
+          if (httpStatusOf(error) !== 422) throw error;
+          // A file outside the diff: the comment goes to the conversation instead of being lost.
+          await octokit.rest.issues.createComment({
+            owner,
+            repo,
+            issue_number: pull.number,
+            body: appendComments('', [comment]),
+          });
+        });
+    }
+    return String(created.data.id);
+  }
+
+  const reader: RevisionReader = {
+    async listRevisions() {
+      return Promise.all((await openPulls()).map(toRevision));
+    },
+    async getRevision(id) {
+      const pull = await findPull(id);
+      return pull === null ? null : toRevision(pull);
+    },
+    async getRevisionFiles(id): Promise<RevisionFile[]> {
+      const pull = await requirePull(id);
+      const files = await octokit.paginate(octokit.rest.pulls.listFiles, {
+        owner,
+        repo,
+        pull_number: pull.number,
+        per_page: 100,
+      });
+      return files.map((file) => ({
+        path: file.filename,
+        status: (FILE_STATUSES as readonly string[]).includes(file.status)
+          ? (file.status as RevisionFileStatus)
+          : 'changed',
+        patch: file.patch ?? null,
+      }));
+    },
+    async getReviewHistory(id) {
+      const pull = await requirePull(id);
+      const [reviews, comments] = await Promise.all([
+        octokit.paginate(octokit.rest.pulls.listReviews, {
+          owner,
+          repo,
+          pull_number: pull.number,
+          per_page: 100,
+        }),
+        octokit.paginate(octokit.rest.pulls.listReviewComments, {
+          owner,
+          repo,
+          pull_number: pull.number,
+          per_page: 100,
+        }),
+      ]);
+      return {
+        reviews: reviews
+          .filter((review) => review.state !== 'PENDING')
+          .map((review) => ({ author: review.user?.login ?? '', state: review.state, body: review.body })),
+        inlineComments: comments.map((comment) => ({
+          path: comment.path,
+          line: comment.subject_type === 'file' ? null : (comment.line ?? null),
+          author: comment.user.login,
+          body: comment.body,
+        })),
+      };
+    },
+  };
+
+  const writer: RevisionWriter = {
+    async createFromPatch(input) {
+      const item = await options.workItems.getWorkItem(input.workItemID);
+      if (item === null)
+        throw new Error(`Work item ${input.workItemID} not found: cannot create its revision`);
+      const [existing] = await octokit.rest.pulls
+        .list({ owner, repo, state: 'open', head: `${owner}:${input.branchName}`, per_page: 1 })
+        .then(({ data }) => data);
+      const title = input.title || item.title;
+      await pushPatchBranch({
+        remote: options.remote,
+        mirrorDir: options.mirrorDir,
+        defaultBranch: await options.defaultBranch(),
+        branchName: input.branchName,
+        patch: input.patch,
+        commitMessage: `${title}\n\nFlotilla revision for #${item.id}`,
+        author: options.commitAuthor,
+        expectedHeadSHA: existing === undefined ? undefined : existing.head.sha,
+      });
+      if (existing !== undefined) return toRevision(await requirePull(String(existing.number)));
+      const { data } = await octokit.rest.pulls.create({
+        owner,
+        repo,
+        title,
+        head: input.branchName,
+        base: await options.defaultBranch(),
+        body: `${input.body}\n\n<!-- flotilla:workItem #${item.id} -->`,
+        draft: false,
+      });
+      return toRevision(data);
+    },
+    async updateBody(id, body) {
+      const pull = await requirePull(id);
+      const marker = MARKER.exec(pull.body ?? '')?.[0] ?? '';
+      await octokit.rest.pulls.update({ owner, repo, pull_number: pull.number, body: `${body}${marker}` });
+    },
+    async postReview(id, review) {
+      return postReview(await requirePull(id), review);
+    },
+    async updateReview(id, reviewID, review) {
+      const pull = await requirePull(id);
+      try {
+        await octokit.rest.pulls.dismissReview({
+          owner,
+          repo,
+          pull_number: pull.number,
+          review_id: Number(reviewID),
+          message: 'Replaced by an updated review',
+          event: 'DISMISS',
+        });
+      } catch (error) {
+        if (httpStatusOf(error) !== 404 && NUMBER.test(reviewID)) throw error;
+        throw new Error(`Review ${reviewID} not found on pull request #${id} in ${where}`, { cause: error });
+      }
+      return postReview(pull, review);
+    },
+    async postComment(id, body) {
+      const pull = await requirePull(id);
+      await octokit.rest.issues.createComment({ owner, repo, issue_number: pull.number, body });
+    },
+  };
+
+  return {
+    reader,
+    writer,
+    async linkedRevisions() {
+      const links = new Map<string, string>();
+      for (const pull of await openPulls()) {
+        const workItemID = MARKER.exec(pull.body ?? '')?.[1];
+        if (workItemID !== undefined) links.set(workItemID, String(pull.number));
+      }
+      return links;
+    },
+  };
+}
+
+function appendComments(summary: string, comments: AgentReview['comments']): string {
+  const lines = comments.map(
+    (comment) => `- \`${comment.path}${comment.line === null ? '' : `:${comment.line}`}\`: ${comment.body}`,
+  );
+  return [summary, lines.join('\n')].filter((part) => part !== '').join('\n\n');
+}
