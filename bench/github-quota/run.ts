@@ -1,11 +1,11 @@
 import { tmpdir } from 'node:os';
 /**
- * GitHub quota benchmark (first slice of issue #12: work items and specs): requests and primary-quota points
- * per poll of the work-item and spec pollers, counted by the fake GitHub on 127.0.0.1, for 0, 10 and 50 open
- * work items (and 5 specs): the first poll (cold caches), an idle poll (nothing changed), and a poll after
- * one item's labels changed. Per hour at the default intervals (work items 30 s, specs 60 s). Revisions (pull
- * requests) are not built yet, so decree's 1 + 3N revision poll is not compared here; decree's work-item
- * poll is 2 unconditional list calls (issues + pull requests) every time. Run: npx tsx bench/github-quota/run.ts
+ * GitHub quota benchmark (issue #12): requests and primary-quota points per poll of the work-item, spec and
+ * revision pollers, counted by the fake GitHub on 127.0.0.1, for N = 0, 10 and 50 open work items with one
+ * open pull request each (and 5 specs): the first poll (cold caches), an idle poll (nothing changed), and a
+ * work-item poll after one item's labels changed. Per hour at the default intervals (work items and
+ * revisions 30 s, specs 60 s), against decree's published pattern (2 list calls per work-item poll and
+ * 1 + 3N per revision poll, none conditional). Run: npm run bench:github-quota
  */
 import { silentLogger } from '../../src/logging/logger.ts';
 import { createGitHubProvider } from '../../src/providers/github/create-github-provider.ts';
@@ -13,7 +13,7 @@ import { createFakeGitHub } from '../../src/providers/github/testing/create-fake
 
 const TOKEN = 'ghp_bench';
 const SPECS = 5;
-const WORK_ITEM_POLLS_PER_HOUR = 3600 / 30;
+const POLLS_PER_HOUR_30S = 3600 / 30; // work items and revisions
 const SPEC_POLLS_PER_HOUR = 3600 / 60;
 
 interface Cost {
@@ -32,6 +32,11 @@ async function measure(openItems: number) {
     await github.human.commitFiles(files);
     for (let index = 0; index < openItems; index++) {
       github.human.createIssue({ title: `item ${index}`, labels: ['task:implement', 'status:pending'] });
+      await github.human.openPullRequest({
+        branch: `flotilla/${index}`,
+        files: { [`src/f${index}.ts`]: 'x\n' },
+        title: `PR ${index}`,
+      });
     }
     const provider = createGitHubProvider({
       owner: github.owner,
@@ -54,8 +59,17 @@ async function measure(openItems: number) {
     };
     const workItems = () => provider.workItemReader.listWorkItems();
     const specs = () => provider.specReader.listSpecs();
-    const cold = { workItems: await cost(workItems), specs: await cost(specs) };
-    const idle = { workItems: await cost(workItems), specs: await cost(specs) };
+    const revisions = () => provider.revisionReader.listRevisions();
+    const cold = {
+      workItems: await cost(workItems),
+      specs: await cost(specs),
+      revisions: await cost(revisions),
+    };
+    const idle = {
+      workItems: await cost(workItems),
+      specs: await cost(specs),
+      revisions: await cost(revisions),
+    };
     if (openItems > 0) github.human.setIssueLabels(1, ['task:implement', 'status:ready']);
     const changed = await cost(workItems);
     return { openItems, cold, idle, changed };
@@ -66,14 +80,16 @@ async function measure(openItems: number) {
 
 const fmt = (cost: Cost) => `${cost.requests} req / ${cost.points} pts`;
 console.log(
-  '| open items | first poll (items + specs) | idle poll (items + specs) | items poll after 1 change | idle points/hour | idle requests/hour | idle poll wall time |',
+  '| N (open items = open PRs) | first poll: items / specs / revisions | idle poll: items / specs / revisions | items poll after 1 change | idle points/hour | idle requests/hour | decree points/hour (2 + (1 + 3N) per 30 s) | idle poll wall time |',
 );
-console.log('|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|');
 for (const openItems of [0, 10, 50]) {
   const { cold, idle, changed } = await measure(openItems);
   const perHour = (key: 'requests' | 'points') =>
-    idle.workItems[key] * WORK_ITEM_POLLS_PER_HOUR + idle.specs[key] * SPEC_POLLS_PER_HOUR;
+    (idle.workItems[key] + idle.revisions[key]) * POLLS_PER_HOUR_30S + idle.specs[key] * SPEC_POLLS_PER_HOUR;
+  const decree = (2 + 1 + 3 * openItems) * POLLS_PER_HOUR_30S;
+  const wall = idle.workItems.ms + idle.specs.ms + idle.revisions.ms;
   console.log(
-    `| ${openItems} | ${fmt(cold.workItems)} + ${fmt(cold.specs)} | ${fmt(idle.workItems)} + ${fmt(idle.specs)} | ${fmt(changed)} | ${perHour('points')} | ${perHour('requests')} | ${(idle.workItems.ms + idle.specs.ms).toFixed(1)} ms |`,
+    `| ${openItems} | ${fmt(cold.workItems)} / ${fmt(cold.specs)} / ${fmt(cold.revisions)} | ${fmt(idle.workItems)} / ${fmt(idle.specs)} / ${fmt(idle.revisions)} | ${fmt(changed)} | ${perHour('points')} | ${perHour('requests')} | ${decree} | ${wall.toFixed(0)} ms |`,
   );
 }

@@ -78,6 +78,25 @@ describe('GitHub provider: quota', () => {
     expect(spent(github, mark)).toEqual({ requests: 3, points: 1, notModified: 2 });
   });
 
+  it('an idle revision poll costs no primary quota either (but still 1 + 3N requests until GraphQL)', async () => {
+    const { github, provider } = await setup();
+    for (const index of [1, 2]) {
+      await github.human.openPullRequest({
+        branch: `feature-${index}`,
+        files: { [`f${index}.txt`]: 'x\n' },
+        title: `PR ${index}`,
+      });
+    }
+    let mark = github.requests.length;
+    const first = await provider.revisionReader.listRevisions();
+    expect(first.map((revision) => revision.title)).toEqual(['PR 1', 'PR 2']);
+    // Pull requests, the token's login (once), and per pull request: reviews, check runs, statuses.
+    expect(spent(github, mark)).toEqual({ requests: 8, points: 8, notModified: 0 });
+    mark = github.requests.length;
+    expect(await provider.revisionReader.listRevisions()).toEqual(first);
+    expect(spent(github, mark)).toEqual({ requests: 7, points: 0, notModified: 7 });
+  });
+
   it('follows Link pagination past 100 issues, and an idle re-poll of every page is free', async () => {
     const { github, provider } = await setup();
     for (let index = 1; index <= 130; index++) {

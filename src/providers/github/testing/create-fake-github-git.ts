@@ -16,8 +16,16 @@ export interface FakeGitTreeEntry {
 export interface FakeGitHubGit {
   /** The bare repository (clone it, push to it). */
   path: string;
-  /** Commits these files (added or replaced) on top of the branch (created from nothing if absent). */
-  commitFiles(branch: string, files: Readonly<Record<string, string>>, message: string): Promise<string>;
+  /**
+   * Commits these files (added or replaced) on top of the branch; a new branch starts from `startPoint`
+   * (a commit), or from nothing.
+   */
+  commitFiles(
+    branch: string,
+    files: Readonly<Record<string, string>>,
+    message: string,
+    startPoint?: string,
+  ): Promise<string>;
   /** The commit a branch name, tag or SHA names; null when it names none. */
   resolveCommit(name: string): Promise<string | null>;
   /** The tree a commit or tree SHA (or branch name) names, with its entries; null when there is none. */
@@ -56,9 +64,10 @@ export async function createFakeGitHubGit(defaultBranch: string): Promise<FakeGi
 
   return {
     path,
-    async commitFiles(branch, files, message) {
+    async commitFiles(branch, files, message, startPoint) {
       const ref = `refs/heads/${branch}`;
-      const parent = await resolve(ref, 'commit');
+      const current = await resolve(ref, 'commit');
+      const parent = current ?? startPoint ?? null;
       const index = { GIT_INDEX_FILE: join(scratch, `index-${process.hrtime.bigint()}`) };
       try {
         if (parent !== null) await git(['read-tree', parent], { env: index });
@@ -71,7 +80,7 @@ export async function createFakeGitHubGit(defaultBranch: string): Promise<FakeGi
           await git(['commit-tree', tree, ...(parent === null ? [] : ['-p', parent]), '-m', message])
         ).stdout.trim();
         // Compare-and-swap: a concurrent push in between fails here instead of being overwritten.
-        await git(['update-ref', ref, commit, parent ?? '0'.repeat(40)]);
+        await git(['update-ref', ref, commit, current ?? '0'.repeat(40)]);
         return commit;
       } finally {
         await rm(index.GIT_INDEX_FILE, { force: true });

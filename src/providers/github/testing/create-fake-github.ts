@@ -78,6 +78,13 @@ export interface FakeGitHub {
     setIssueLabels(issueNumber: number, labels: string[]): void;
     createIssue(fields: { title: string; body?: string; labels?: string[] }): number;
     commitFiles(files: Readonly<Record<string, string>>, message?: string): Promise<string>;
+    /** Commits the files on a new branch from the default branch and opens a pull request for it. */
+    openPullRequest(fields: {
+      branch: string;
+      files: Readonly<Record<string, string>>;
+      title: string;
+      body?: string;
+    }): Promise<number>;
   };
   issueComments(issueNumber: number): string[];
   /** CI finishes: the check run queued on every open pull request's head completes (see `ci`). */
@@ -681,6 +688,20 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
       },
       createIssue: (fields) => createIssue(fields, HUMAN).number,
       commitFiles: (files, message = 'Update files') => git.commitFiles(defaultBranch, files, message),
+      async openPullRequest(fields) {
+        const base = await git.resolveCommit(`refs/heads/${defaultBranch}`);
+        await git.commitFiles(fields.branch, fields.files, fields.title, base ?? undefined);
+        const issue = createIssue({ title: fields.title, body: fields.body ?? null }, HUMAN);
+        issue.pull = {
+          headRef: fields.branch,
+          baseRef: defaultBranch,
+          draft: false,
+          mergedAt: null,
+          reviews: [],
+          reviewComments: [],
+        };
+        return issue.number;
+      },
     },
     async settleChecks() {
       for (const issue of issues.values()) {
