@@ -50,25 +50,22 @@ export function createGitHubProvider(options: GitHubProviderOptions): GitHubProv
     defaultBranch: options.defaultBranch ?? null,
     specsDir: options.specsDir,
   });
-  let workItemReader: Provider['workItemReader'] | null = null;
+  // Work items show their open pull request; revisions check and close work items: one late-bound link.
+  let linkedRevisions: () => Promise<Map<string, string>> = async () => new Map();
+  const workItems = createGitHubWorkItems(octokit, { owner, repo }, () => linkedRevisions());
   const revisions = createGitHubRevisions({
     octokit,
     owner,
     repo,
     defaultBranch: specReader.defaultBranch,
-    // Late-bound: revisions read work items, work items read revisions' links.
-    workItems: {
-      listWorkItems: () => (workItemReader as Provider['workItemReader']).listWorkItems(),
-      getWorkItem: (id) => (workItemReader as Provider['workItemReader']).getWorkItem(id),
-      getWorkItemBody: (id) => (workItemReader as Provider['workItemReader']).getWorkItemBody(id),
-    },
+    workItems: workItems.reader,
+    workItemWriter: workItems.writer,
     remote: { url: options.gitUrl ?? defaultGitUrl(options.apiUrl, owner, repo), token: token.value },
     mirrorDir: join(options.scratchDir, `github-${owner}-${repo}.git`),
     commitAuthor: { name: 'Flotilla', email: 'flotilla@users.noreply.github.com' },
     noChecksGraceMs: (options.noChecksGraceSeconds ?? 120) * 1000,
   });
-  const workItems = createGitHubWorkItems(octokit, { owner, repo }, revisions.linkedRevisions);
-  workItemReader = workItems.reader;
+  linkedRevisions = revisions.linkedRevisions;
   return {
     workItemReader: workItems.reader,
     workItemWriter: workItems.writer,

@@ -8,10 +8,6 @@ import { createFakeGitHub } from './testing/create-fake-github.ts';
 
 const TOKEN = 'ghp_contract_test_token';
 
-/**
- * Every section but `merging`: `RevisionWriter.mergeRevision` is not built for GitHub yet (issue #12), and
- * that section skips itself for a provider without it, so it is not registered here at all.
- */
 describeProviderContract(
   'github (HTTP to the fake GitHub on 127.0.0.1, real git behind it)',
   async ({ checks }) => {
@@ -54,5 +50,4 @@ describeProviderContract(
       },
     };
   },
-  ['work items', 'revisions', 'pipelines', 'specs'],
 );

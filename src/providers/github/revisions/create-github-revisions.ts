@@ -6,7 +6,13 @@ import type {
   RevisionFileStatus,
 } from '../../../domain/index.ts';
 import type { GitIdentity } from '../../local/git/create-branch-from-patch.ts';
-import type { RevisionReader, RevisionWriter, WorkItemReader } from '../../types.ts';
+import type {
+  MergeRevisionResult,
+  RevisionReader,
+  RevisionWriter,
+  WorkItemReader,
+  WorkItemWriter,
+} from '../../types.ts';
 import { type GitHubOctokit, httpStatusOf } from '../client/create-github-client.ts';
 import type { GitHubRepository } from '../work-items/create-github-work-items.ts';
 import { type GitRemote, pushPatchBranch } from './push-patch-branch.ts';
@@ -15,6 +21,8 @@ export interface GitHubRevisionsOptions extends GitHubRepository {
   octokit: GitHubOctokit;
   defaultBranch(): Promise<string>;
   workItems: WorkItemReader;
+  /** Closes the work item after a merge. */
+  workItemWriter: WorkItemWriter;
   remote: GitRemote;
   /** The bare repository patches are applied in (pushPatchBranch). */
   mirrorDir: string;
@@ -351,6 +359,41 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
     async postComment(id, body) {
       const pull = await requirePull(id);
       await octokit.rest.issues.createComment({ owner, repo, issue_number: pull.number, body });
+    },
+    async mergeRevision(id): Promise<MergeRevisionResult> {
+      const pull = await requirePull(id);
+      if (pull.state !== 'open')
+        throw new Error(
+          `Revision ${id} is not open (pull request #${id} is ${pull.merged_at ? 'merged' : 'closed'})`,
+        );
+      const workItemID = MARKER.exec(pull.body ?? '')?.[1];
+      const item = workItemID === undefined ? null : await options.workItems.getWorkItem(workItemID);
+      if (item === null) throw new Error(`Revision ${id} is not linked to a work item; merge it on GitHub`);
+      if (item.status !== 'approved') {
+        throw new Error(
+          `Work item ${item.id} is not approved (it is ${item.status}); revision ${id} was not merged`,
+        );
+      }
+      // `sha`: GitHub refuses (409) if the head moved since this read, e.g. a human pushed after the review.
+      const { data } = await octokit.rest.pulls
+        .merge({
+          owner,
+          repo,
+          pull_number: pull.number,
+          merge_method: 'merge',
+          sha: pull.head.sha,
+        })
+        .catch((error: unknown) => {
+          throw new Error(
+            `GitHub refused to merge revision ${id}: ${error instanceof Error ? error.message : String(error)}`,
+            { cause: error },
+          );
+        });
+      await options.workItemWriter.transitionStatus(item.id, 'closed');
+      const closed = await options.workItems.getWorkItem(item.id);
+      if (closed === null)
+        throw new Error(`Work item ${item.id} disappeared after revision ${id} was merged`);
+      return { workItem: closed, strategy: 'merge-commit', mergedSHA: data.sha };
     },
   };
 

@@ -30,6 +30,11 @@ export interface FakeGitHubGit {
   resolveCommit(name: string): Promise<string | null>;
   /** The tree a commit or tree SHA (or branch name) names, with its entries; null when there is none. */
   readTree(name: string, recursive: boolean): Promise<{ sha: string; entries: FakeGitTreeEntry[] } | null>;
+  /**
+   * Merges `head` into `branch` with a merge commit (as GitHub's merge button does), compare-and-swap on the
+   * branch's head; null when they conflict.
+   */
+  mergeInto(branch: string, head: string, message: string): Promise<string | null>;
   /** The best common ancestor of two commits; null when they have none. */
   mergeBase(a: string, b: string): Promise<string | null>;
   /** A blob's bytes; null when the SHA names no blob. */
@@ -105,6 +110,21 @@ export async function createFakeGitHubGit(defaultBranch: string): Promise<FakeGi
         });
       }
       return { sha, entries };
+    },
+    async mergeInto(branch, head, message) {
+      const ref = `refs/heads/${branch}`;
+      const base = await resolve(ref, 'commit');
+      if (base === null) return null;
+      const merged = await runGit(['merge-tree', '--write-tree', base, head], {
+        cwd: path,
+        env: IDENTITY,
+        okExitCodes: [0, 1],
+      });
+      if (merged.exitCode !== 0) return null;
+      const tree = merged.stdout.split('\n')[0]?.trim() ?? '';
+      const commit = (await git(['commit-tree', tree, '-p', base, '-p', head, '-m', message])).stdout.trim();
+      await git(['update-ref', ref, commit, base]);
+      return commit;
     },
     async mergeBase(a, b) {
       const result = await git(['merge-base', a, b]).catch(() => null);

@@ -339,6 +339,23 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
       issue.updatedAt = githubTimestamp(Date.now());
       return ok(await pullJSON(issue));
     }),
+    route('PUT', `${repoPath}/pulls/(\\d+)/merge`, async ([pullNumber], _query, body) => {
+      const issue = requirePull(pullNumber);
+      if (issue.state !== 'open') throw new HttpError(405, 'Pull Request is not mergeable');
+      const head = await headSHA(issue.pull);
+      if (typeof body.sha === 'string' && body.sha !== head) {
+        throw new HttpError(409, 'Head branch was modified. Review and try the merge again.');
+      }
+      if (body.merge_method !== undefined && body.merge_method !== 'merge') {
+        throw new HttpError(405, 'The fake GitHub merges with merge commits only');
+      }
+      const message = `Merge pull request #${issue.number} from ${owner}/${issue.pull.headRef}\n\n${issue.title}`;
+      const sha = await git.mergeInto(issue.pull.baseRef, head, message);
+      if (sha === null) throw new HttpError(405, 'Pull Request is not mergeable');
+      issue.pull.mergedAt = githubTimestamp(Date.now());
+      setState(issue, 'closed', bot);
+      return ok({ sha, merged: true, message: 'Pull Request successfully merged' });
+    }),
     route('GET', `${repoPath}/pulls/(\\d+)/files`, async ([pullNumber], query) => {
       const issue = requirePull(pullNumber);
       const head = await headSHA(issue.pull);
