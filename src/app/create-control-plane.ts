@@ -79,9 +79,9 @@ async function startControlPlane(
 ): Promise<ControlPlane> {
   const { repoRoot, config, logger } = options;
   if (config.provider !== 'local') {
-    // The GitHub provider passes the work-item and spec contract only so far (issue #12).
+    // The GitHub provider passes the provider contract but is not wired into the control plane yet (#12).
     throw new Error(
-      `flotilla.config.json: provider: '${config.provider}' cannot run the control plane yet (its revisions are not built); use 'local'`,
+      `flotilla.config.json: provider: '${config.provider}' cannot run the control plane yet (issue #12); use 'local'`,
     );
   }
   mkdirSync(paths.logsDir, { recursive: true });
