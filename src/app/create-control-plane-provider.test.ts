@@ -1,10 +1,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { type FlotillaConfig, flotillaConfigFileSchema } from '../config/index.ts';
-import {
-  createTempGitRepo,
-  type TempGitRepo,
-} from '../test-support/create-temp-git-repo.ts';
 import { silentLogger } from '../logging/logger.ts';
+import { createTempGitRepo, type TempGitRepo } from '../test-support/create-temp-git-repo.ts';
 import { createControlPlane } from './create-control-plane.ts';
 
 let repo: TempGitRepo | null = null;
