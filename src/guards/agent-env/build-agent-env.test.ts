@@ -6,6 +6,8 @@ const base = {
   HOME: '/home/dev',
   ANTHROPIC_API_KEY: 'sk-ant-keep',
   GITHUB_TOKEN: 'ghp_drop',
+  // The GitHub provider's token (src/providers/github/): never an agent's.
+  FLOTILLA_GITHUB_TOKEN: 'ghp_flotilla_drop',
   GH_TOKEN: 'gho_drop',
   AWS_SECRET_ACCESS_KEY: 'drop',
   DATABASE_PASSWORD: 'drop',
@@ -21,6 +23,7 @@ describe('buildAgentEnv', () => {
     expect(env.ANTHROPIC_API_KEY).toBe('sk-ant-keep');
     for (const name of [
       'GITHUB_TOKEN',
+      'FLOTILLA_GITHUB_TOKEN',
       'GH_TOKEN',
       'AWS_SECRET_ACCESS_KEY',
       'DATABASE_PASSWORD',
