@@ -71,6 +71,13 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
   const now = options.now ?? Date.now;
   const where = `${owner}/${repo}`;
   const firstSeen = new Map<string, number>();
+  // One patch at a time in the mirror: concurrent fetches and index files there would fight over its refs.
+  let mirrorQueue: Promise<unknown> = Promise.resolve();
+  const inMirror = <T>(task: () => Promise<T>): Promise<T> => {
+    const result = mirrorQueue.then(task, task);
+    mirrorQueue = result.catch(() => {});
+    return result;
+  };
   let login: Promise<string> | null = null;
   const engineLogin = () => {
     login ??= octokit.rest.users.getAuthenticated().then(({ data }) => data.login);
@@ -213,13 +220,15 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
               })),
             }),
       });
+    const outsideDiff: AgentReview['comments'] = [];
     let created: Awaited<ReturnType<typeof create>>;
     try {
       created = await create(review.summary, inline);
     } catch (error) {
       if (httpStatusOf(error) !== 422 || inline.length === 0) throw error;
-      // A line outside the diff is refused for the whole review: keep every comment, in the body.
-      created = await create(appendComments(review.summary, inline), []);
+      // A line outside the diff makes GitHub refuse the whole review: post it without them.
+      created = await create(review.summary, []);
+      outsideDiff.push(...inline);
     }
     for (const comment of fileLevel) {
       await octokit.rest.pulls
@@ -232,16 +241,19 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
           subject_type: 'file',
           body: comment.body,
         })
-        .catch(async (error: unknown) => {
+        .catch((error: unknown) => {
           if (httpStatusOf(error) !== 422) throw error;
-          // A file outside the diff: the comment goes to the conversation instead of being lost.
-          await octokit.rest.issues.createComment({
-            owner,
-            repo,
-            issue_number: pull.number,
-            body: appendComments('', [comment]),
-          });
+          outsideDiff.push(comment); // a file outside the diff
         });
+    }
+    if (outsideDiff.length > 0) {
+      // Not lost: one conversation comment people can read, and getReviewHistory reads back.
+      await octokit.rest.issues.createComment({
+        owner,
+        repo,
+        issue_number: pull.number,
+        body: buildOutsideDiffComment(outsideDiff),
+      });
     }
     return String(created.data.id);
   }
@@ -272,7 +284,7 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
     },
     async getReviewHistory(id) {
       const pull = await requirePull(id);
-      const [reviews, comments] = await Promise.all([
+      const [reviews, comments, conversation, me] = await Promise.all([
         octokit.paginate(octokit.rest.pulls.listReviews, {
           owner,
           repo,
@@ -285,17 +297,32 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
           pull_number: pull.number,
           per_page: 100,
         }),
+        octokit.paginate(octokit.rest.issues.listComments, {
+          owner,
+          repo,
+          issue_number: pull.number,
+          per_page: 100,
+        }),
+        engineLogin(),
       ]);
+      const outsideDiff = conversation
+        .filter((comment) => comment.user?.login === me)
+        .flatMap((comment) =>
+          parseOutsideDiffComment(comment.body ?? '').map((parsed) => ({ ...parsed, author: me })),
+        );
       return {
         reviews: reviews
           .filter((review) => review.state !== 'PENDING')
           .map((review) => ({ author: review.user?.login ?? '', state: review.state, body: review.body })),
-        inlineComments: comments.map((comment) => ({
-          path: comment.path,
-          line: comment.subject_type === 'file' ? null : (comment.line ?? null),
-          author: comment.user.login,
-          body: comment.body,
-        })),
+        inlineComments: [
+          ...comments.map((comment) => ({
+            path: comment.path,
+            line: comment.subject_type === 'file' ? null : (comment.line ?? null),
+            author: comment.user.login,
+            body: comment.body,
+          })),
+          ...outsideDiff,
+        ],
       };
     },
   };
@@ -309,16 +336,20 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
         .list({ owner, repo, state: 'open', head: `${owner}:${input.branchName}`, per_page: 1 })
         .then(({ data }) => data);
       const title = input.title || item.title;
-      await pushPatchBranch({
-        remote: options.remote,
-        mirrorDir: options.mirrorDir,
-        defaultBranch: await options.defaultBranch(),
-        branchName: input.branchName,
-        patch: input.patch,
-        commitMessage: `${title}\n\nFlotilla revision for #${item.id}`,
-        author: options.commitAuthor,
-        expectedHeadSHA: existing === undefined ? undefined : existing.head.sha,
-      });
+      await inMirror(async () =>
+        pushPatchBranch({
+          remote: options.remote,
+          mirrorDir: options.mirrorDir,
+          defaultBranch: await options.defaultBranch(),
+          branchName: input.branchName,
+          patch: input.patch,
+          commitMessage: title,
+          // Whose the branch head is: GitHub's own view of the head always agrees, so that cannot tell.
+          ownershipTrailer: `Flotilla-Work-Item: ${item.id}`,
+          author: options.commitAuthor,
+          expectedHeadSHA: undefined,
+        }),
+      );
       if (existing !== undefined) return toRevision(await requirePull(String(existing.number)));
       const { data } = await octokit.rest.pulls.create({
         owner,
@@ -411,9 +442,30 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
   };
 }
 
-function appendComments(summary: string, comments: AgentReview['comments']): string {
+const OUTSIDE_DIFF = /<!-- flotilla:outside-diff ([A-Za-z0-9+/=]+) -->/;
+
+/** Review comments GitHub would not place on the diff: readable, plus the exact list, hidden, to read back. */
+function buildOutsideDiffComment(comments: AgentReview['comments']): string {
   const lines = comments.map(
     (comment) => `- \`${comment.path}${comment.line === null ? '' : `:${comment.line}`}\`: ${comment.body}`,
   );
-  return [summary, lines.join('\n')].filter((part) => part !== '').join('\n\n');
+  const exact = Buffer.from(JSON.stringify(comments)).toString('base64');
+  return `Review comments outside this pull request's diff:\n\n${lines.join('\n')}\n\n<!-- flotilla:outside-diff ${exact} -->`;
+}
+
+function parseOutsideDiffComment(body: string): { path: string; line: number | null; body: string }[] {
+  const encoded = OUTSIDE_DIFF.exec(body)?.[1];
+  if (encoded === undefined) return [];
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(encoded, 'base64').toString('utf8'));
+    if (!Array.isArray(parsed)) return [];
+    return parsed.flatMap((entry: unknown) => {
+      if (typeof entry !== 'object' || entry === null) return [];
+      const { path, line, body: text } = entry as Record<string, unknown>;
+      if (typeof path !== 'string' || typeof text !== 'string') return [];
+      return [{ path, line: typeof line === 'number' ? line : null, body: text }];
+    });
+  } catch {
+    return []; // edited by hand into something else: not ours any more
+  }
 }

@@ -29,6 +29,12 @@ export interface PushPatchBranchParams {
    * Undefined: whatever the branch holds is replaced (a leftover without a pull request).
    */
   expectedHeadSHA: string | null | undefined;
+  /**
+   * A line every commit this pushes carries in its message (e.g. `Flotilla-Work-Item: 12`). When given, an
+   * existing branch whose head lacks it is someone else's work — a human pushed — and is refused, whatever
+   * `expectedHeadSHA` says. The line is appended to `commitMessage`.
+   */
+  ownershipTrailer?: string;
   timeoutMs?: number;
 }
 
@@ -88,6 +94,18 @@ export async function pushPatchBranch(params: PushPatchBranchParams): Promise<Pu
     ],
     auth,
   );
+  const trailer = params.ownershipTrailer;
+  if (trailer !== undefined && previousSHA !== null) {
+    // By ref, not by SHA (not every server lets a client fetch a bare SHA); a move in between fails the lease.
+    await git(
+      ['fetch', '--quiet', '--no-tags', remote.url, `+refs/heads/${branchName}:refs/flotilla/remote-head`],
+      auth,
+    );
+    const message = await git(['log', '-1', '--format=%B', 'refs/flotilla/remote-head']);
+    if (!message.split('\n').includes(trailer)) {
+      throw new BranchMovedError(branchName, `a commit carrying "${trailer}"`, previousSHA);
+    }
+  }
   // The mirror's own copy of the branch is scratch: drop it so createBranchFromPatch starts from nothing.
   await git(['update-ref', '-d', `refs/heads/${branchName}`]);
 
@@ -96,7 +114,7 @@ export async function pushPatchBranch(params: PushPatchBranchParams): Promise<Pu
     defaultBranch,
     branchName,
     patch: params.patch,
-    commitMessage: params.commitMessage,
+    commitMessage: trailer === undefined ? params.commitMessage : `${params.commitMessage}\n\n${trailer}`,
     author: params.author,
     timeoutMs,
   });

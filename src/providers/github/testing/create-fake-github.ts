@@ -191,6 +191,12 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
     const base = (await git.resolveCommit(`refs/heads/${issue.pull.baseRef}`)) ?? '0'.repeat(40);
     return buildPull(issue, { head: await headSHA(issue.pull), base }, urls);
   }
+  async function changedPaths(pull: FakePull): Promise<Set<string>> {
+    const head = await headSHA(pull);
+    const base = (await git.resolveCommit(`refs/heads/${pull.baseRef}`)) ?? head;
+    const files = await listChangedFiles(git.path, (await git.mergeBase(base, head)) ?? base, head);
+    return new Set(files.map((file) => file.path));
+  }
   function checkRunsFor(sha: string) {
     if (ci === 'none') return [];
     const done = settledChecks.has(sha);
@@ -405,8 +411,14 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
         submittedAt: now,
       };
       const comments = Array.isArray(body.comments) ? (body.comments as Record<string, unknown>[]) : [];
+      const changed = await changedPaths(issue.pull);
       for (const comment of comments) {
-        if (typeof comment.path !== 'string' || typeof comment.line !== 'number') {
+        // GitHub resolves a line against the diff; the fake only checks the file is in it.
+        if (
+          typeof comment.path !== 'string' ||
+          typeof comment.line !== 'number' ||
+          !changed.has(comment.path)
+        ) {
           throw new HttpError(422, 'Unprocessable Entity', { errors: ['Line could not be resolved'] });
         }
       }
@@ -456,6 +468,9 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
         throw new HttpError(422, 'Validation Failed', { errors: ['path, body and commit_id are required'] });
       }
       const fileLevel = body.subject_type === 'file';
+      if (!(await changedPaths(issue.pull)).has(body.path)) {
+        throw new HttpError(422, 'Validation Failed', { errors: ['path could not be resolved'] });
+      }
       if (!fileLevel && typeof body.line !== 'number') {
         throw new HttpError(422, 'Validation Failed', {
           errors: ['line is required unless subject_type is file'],
