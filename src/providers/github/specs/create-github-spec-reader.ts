@@ -1,7 +1,7 @@
 import type { Spec, SpecListing, SpecProblem } from '../../../domain/index.ts';
 import { parseSpecFrontmatter, type SpecFrontmatter } from '../../local/git/parse-spec-frontmatter.ts';
 import type { SpecReader } from '../../types.ts';
-import type { GitHubOctokit } from '../client/create-github-client.ts';
+import { type GitHubOctokit, httpStatusOf } from '../client/create-github-client.ts';
 import type { GitHubRepository } from '../work-items/create-github-work-items.ts';
 
 export interface GitHubSpecReaderOptions extends GitHubRepository {
@@ -45,6 +45,17 @@ export function createGitHubSpecReader(
     return data.object.sha;
   }
 
+  async function readSpecBlob(blobSHA: string): Promise<string> {
+    try {
+      const { data } = await octokit.rest.git.getBlob({ owner, repo, file_sha: blobSHA });
+      return Buffer.from(data.content, data.encoding === 'base64' ? 'base64' : 'utf8').toString('utf8');
+    } catch (error) {
+      const status = httpStatusOf(error);
+      if (status !== 404 && status !== 422) throw error;
+      throw new Error(`Blob ${blobSHA} not found in ${owner}/${repo}`, { cause: error });
+    }
+  }
+
   async function frontmatterOf(blobSHA: string): Promise<SpecFrontmatter> {
     const known = parsed.get(blobSHA);
     if (known !== undefined) return known;
@@ -60,6 +71,7 @@ export function createGitHubSpecReader(
   return {
     defaultBranch: branch,
     getDefaultBranchSHA,
+    readSpecBlob,
     async listSpecs() {
       const commit = await getDefaultBranchSHA();
       if (listed?.commit === commit) return listed.listing;
