@@ -31,16 +31,6 @@ export interface ProviderContractControl {
   cleanup(): Promise<void>;
 }
 
-/** The suite's parts; a provider still being built runs the parts it has (see describeProviderContract). */
-export const PROVIDER_CONTRACT_SECTIONS = [
-  'work items',
-  'revisions',
-  'merging',
-  'pipelines',
-  'specs',
-] as const;
-export type ProviderContractSection = (typeof PROVIDER_CONTRACT_SECTIONS)[number];
-
 export type ProviderContractFactory = (
   options: ProviderContractOptions,
 ) => Promise<{ provider: Provider; control: ProviderContractControl }>;
@@ -114,18 +104,9 @@ const approval: AgentReview = { verdict: 'approve', summary: 'Looks good', comme
 /**
  * The guarantees every provider gives the engine (src/providers/types.ts, reference-behaviour §1 and §7):
  * run it from a `*.contract.test.ts` with the provider's factory. Where providers legitimately differ, the
- * test checks what they have in common and says how they differ. A provider still being built passes the
- * `sections` it has; the others are not registered at all (not skipped), and its test file says why. A
- * provider the engine can run passes every section.
+ * test checks what they have in common and says how they differ.
  */
-export function describeProviderContract(
-  name: string,
-  factory: ProviderContractFactory,
-  sections: readonly ProviderContractSection[] = PROVIDER_CONTRACT_SECTIONS,
-): void {
-  const section = (title: ProviderContractSection, body: () => void) => {
-    if (sections.includes(title)) describe(title, body);
-  };
+export function describeProviderContract(name: string, factory: ProviderContractFactory): void {
   describe(`provider contract: ${name}`, () => {
     const cleanups: (() => Promise<void>)[] = [];
     afterEach(async () => {
@@ -162,7 +143,7 @@ export function describeProviderContract(
       };
     }
 
-    section('work items', () => {
+    describe('work items', () => {
       it('creates a task with defaults, lists it and reads it back', async () => {
         const { provider } = await setup();
         const item = await createItem(provider);
@@ -311,7 +292,7 @@ export function describeProviderContract(
       });
     });
 
-    section('revisions', () => {
+    describe('revisions', () => {
       it('creates a revision from a patch and links it to its work item', async () => {
         const { provider, control } = await setup();
         const item = await createItem(provider);
@@ -469,9 +450,8 @@ export function describeProviderContract(
       });
     });
 
-    // RevisionWriter.mergeRevision is an optional capability: a provider without it skips these (the engine
-    // then refuses merges).
-    section('merging', () => {
+    // An optional capability: a provider without `mergeRevision` skips these (the engine then refuses merges).
+    describe('merging (RevisionWriter.mergeRevision, optional)', () => {
       async function approvedWithRevision(skip: () => never) {
         const { provider } = await setup();
         const merge = provider.revisionWriter.mergeRevision?.bind(provider.revisionWriter);
@@ -510,7 +490,7 @@ export function describeProviderContract(
       });
     });
 
-    section('pipelines', () => {
+    describe('pipelines', () => {
       const pipelineOf = async (provider: Provider, revision: Revision) =>
         (await provider.revisionReader.listRevisions()).find((listed) => listed.id === revision.id)?.pipeline;
 
@@ -556,7 +536,7 @@ export function describeProviderContract(
       });
     });
 
-    section('specs', () => {
+    describe('specs', () => {
       it('lists specs on the default branch with their status and blob SHA', async () => {
         const { provider, control } = await setup();
         expect(await provider.specReader.listSpecs()).toEqual({ specs: [], problems: [] });
