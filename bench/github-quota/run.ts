@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
  * open pull request each (and 5 specs): the first poll (cold caches), an idle poll (nothing changed), and a
  * work-item poll after one item's labels changed. Per hour at the default intervals (work items and
  * revisions 30 s, specs 60 s), against decree's published pattern (2 list calls per work-item poll and
- * 1 + 3N per revision poll, none conditional). Run: npm run bench:github-quota
+ * 1 + 3N per revision poll, none conditional). The revision poll is one GraphQL query per 50 open pull
+ * requests (GraphQL has its own budget and no conditional requests). Run: npm run bench:github-quota
  */
 import { silentLogger } from '../../src/logging/logger.ts';
 import { createGitHubProvider } from '../../src/providers/github/create-github-provider.ts';
@@ -18,7 +19,10 @@ const SPEC_POLLS_PER_HOUR = 3600 / 60;
 
 interface Cost {
   requests: number;
+  /** REST (`core`) points. */
   points: number;
+  /** GraphQL points: a separate budget of 5000 an hour. */
+  graphql: number;
   ms: number;
 }
 
@@ -55,7 +59,13 @@ async function measure(openItems: number) {
       await poll();
       const ms = performance.now() - started;
       const requests = github.requests.slice(from);
-      return { requests: requests.length, points: requests.filter((request) => request.counted).length, ms };
+      const counted = requests.filter((request) => request.counted);
+      return {
+        requests: requests.length,
+        points: counted.filter((request) => request.resource === 'core').length,
+        graphql: counted.filter((request) => request.resource === 'graphql').length,
+        ms,
+      };
     };
     const workItems = () => provider.workItemReader.listWorkItems();
     const specs = () => provider.specReader.listSpecs();
@@ -78,18 +88,19 @@ async function measure(openItems: number) {
   }
 }
 
-const fmt = (cost: Cost) => `${cost.requests} req / ${cost.points} pts`;
+const fmt = (cost: Cost) =>
+  `${cost.requests} req / ${cost.points} pts${cost.graphql > 0 ? ` + ${cost.graphql} GraphQL` : ''}`;
 console.log(
-  '| N (open items = open PRs) | first poll: items / specs / revisions | idle poll: items / specs / revisions | items poll after 1 change | idle points/hour | idle requests/hour | decree points/hour (2 + (1 + 3N) per 30 s) | idle poll wall time |',
+  '| N (open items = open PRs) | first poll: items / specs / revisions | idle poll: items / specs / revisions | items poll after 1 change | idle REST points/hour | idle GraphQL points/hour | idle requests/hour | decree REST points/hour (2 + (1 + 3N) per 30 s) | idle poll wall time |',
 );
-console.log('|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|');
 for (const openItems of [0, 10, 50]) {
   const { cold, idle, changed } = await measure(openItems);
-  const perHour = (key: 'requests' | 'points') =>
+  const perHour = (key: 'requests' | 'points' | 'graphql') =>
     (idle.workItems[key] + idle.revisions[key]) * POLLS_PER_HOUR_30S + idle.specs[key] * SPEC_POLLS_PER_HOUR;
   const decree = (2 + 1 + 3 * openItems) * POLLS_PER_HOUR_30S;
   const wall = idle.workItems.ms + idle.specs.ms + idle.revisions.ms;
   console.log(
-    `| ${openItems} | ${fmt(cold.workItems)} / ${fmt(cold.specs)} / ${fmt(cold.revisions)} | ${fmt(idle.workItems)} / ${fmt(idle.specs)} / ${fmt(idle.revisions)} | ${fmt(changed)} | ${perHour('points')} | ${perHour('requests')} | ${decree} | ${wall.toFixed(0)} ms |`,
+    `| ${openItems} | ${fmt(cold.workItems)} / ${fmt(cold.specs)} / ${fmt(cold.revisions)} | ${fmt(idle.workItems)} / ${fmt(idle.specs)} / ${fmt(idle.revisions)} | ${fmt(changed)} | ${perHour('points')} | ${perHour('graphql')} | ${perHour('requests')} | ${decree} | ${wall.toFixed(0)} ms |`,
   );
 }

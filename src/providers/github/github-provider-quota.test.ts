@@ -40,12 +40,12 @@ async function poll(provider: GitHubProvider) {
   return { items, specs };
 }
 
-/** The requests the fake saw from `from` on, and the primary-quota points they cost. */
+/** The requests the fake saw from `from` on, and the primary (REST `core`) points they cost. */
 function spent(github: FakeGitHub, from: number) {
   const requests = github.requests.slice(from);
   return {
     requests: requests.length,
-    points: requests.filter((request) => request.counted).length,
+    points: requests.filter((request) => request.counted && request.resource === 'core').length,
     notModified: requests.filter((request) => request.status === 304).length,
   };
 }
@@ -78,23 +78,41 @@ describe('GitHub provider: quota', () => {
     expect(spent(github, mark)).toEqual({ requests: 3, points: 1, notModified: 2 });
   });
 
-  it('an idle revision poll costs no primary quota either (but still 1 + 3N requests until GraphQL)', async () => {
+  it('a revision poll is one GraphQL request whatever the number of pull requests, and no REST quota', async () => {
     const { github, provider } = await setup();
-    for (const index of [1, 2]) {
+    for (const index of [1, 2, 3]) {
       await github.human.openPullRequest({
         branch: `feature-${index}`,
         files: { [`f${index}.txt`]: 'x\n' },
         title: `PR ${index}`,
       });
     }
-    let mark = github.requests.length;
-    const first = await provider.revisionReader.listRevisions();
-    expect(first.map((revision) => revision.title)).toEqual(['PR 1', 'PR 2']);
-    // Pull requests, the token's login (once), and per pull request: reviews, check runs, statuses.
-    expect(spent(github, mark)).toEqual({ requests: 8, points: 8, notModified: 0 });
-    mark = github.requests.length;
-    expect(await provider.revisionReader.listRevisions()).toEqual(first);
-    expect(spent(github, mark)).toEqual({ requests: 7, points: 0, notModified: 7 });
+    const mark = github.requests.length;
+    const revisions = await provider.revisionReader.listRevisions();
+    expect(revisions.map((revision) => revision.title)).toEqual(['PR 1', 'PR 2', 'PR 3']);
+    expect(github.requests.slice(mark)).toEqual([
+      expect.objectContaining({ method: 'POST', path: '/graphql', resource: 'graphql', counted: true }),
+    ]);
+    // The same revisions as the per-pull-request REST reads give.
+    for (const revision of revisions) {
+      expect(await provider.revisionReader.getRevision(revision.id)).toEqual(revision);
+    }
+  });
+
+  it('pages the GraphQL query by 50 pull requests', async () => {
+    const { github, provider } = await setup();
+    for (let index = 1; index <= 51; index++) {
+      await github.human.openPullRequest({
+        branch: `b-${index}`,
+        files: { 'f.txt': `${index}\n` },
+        title: `PR ${index}`,
+      });
+    }
+    const mark = github.requests.length;
+    const revisions = await provider.revisionReader.listRevisions();
+    expect(revisions).toHaveLength(51);
+    expect(revisions.at(-1)?.title).toBe('PR 51');
+    expect(github.requests.slice(mark).map((request) => request.path)).toEqual(['/graphql', '/graphql']);
   });
 
   it('follows Link pagination past 100 issues, and an idle re-poll of every page is free', async () => {

@@ -52,8 +52,12 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
 
   const quotaFetch: typeof fetch = async (input, init) => {
     const headers = new Headers(init?.headers);
+    // A GraphQL query is a read (a mutation would be a write; Flotilla sends none).
+    const isGraphQL = new URL(String(input instanceof Request ? input.url : input)).pathname.endsWith(
+      '/graphql',
+    );
     await quota.beforeRequest({
-      method: init?.method ?? 'GET',
+      method: isGraphQL ? 'GET' : (init?.method ?? 'GET'),
       conditional: headers.has('if-none-match') || headers.has('if-modified-since'),
     });
     const response = await fetch(input, init);

@@ -57,9 +57,9 @@ const FILE_STATUSES: readonly RevisionFileStatus[] = [
  * in its body (`<!-- flotilla:workItem #12 -->`, stripped on read, kept on body updates). `createFromPatch`
  * pushes the patch applied by git (pushPatchBranch, compare-and-swap against the pull request's head) and
  * opens the pull request, or updates the open one for the branch. The pipeline is the head's check runs and
- * commit statuses; the engine's review is the latest non-dismissed one by the token's user. Reads are
- * conditional requests (free when nothing changed); a poll is still 1 + 3 requests per open pull request
- * until the GraphQL query replaces them (issue #12).
+ * commit statuses; the engine's review is the latest non-dismissed one by the token's user. `listRevisions`
+ * (the poller's call) is one GraphQL query per 50 open pull requests (heads, check rollups, reviews); the
+ * single-revision reads are conditional REST requests (free when nothing changed).
  */
 export function createGitHubRevisions(options: GitHubRevisionsOptions): {
   reader: RevisionReader;
@@ -100,55 +100,107 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
     return pull;
   }
 
+  function pipelineFrom(sha: string, runs: CheckSummary[], statuses: StatusSummary[]): Pipeline {
+    if (runs.length === 0 && statuses.length === 0) {
+      const seen = firstSeen.get(sha) ?? now();
+      firstSeen.set(sha, seen);
+      const green = now() - seen >= options.noChecksGraceMs;
+      return { status: green ? 'success' : 'pending', url: null, reason: null };
+    }
+    return buildPipeline(runs, statuses);
+  }
+
   async function pipelineOf(sha: string): Promise<Pipeline | null> {
     try {
       const [runs, combined] = await Promise.all([
         octokit.paginate(octokit.rest.checks.listForRef, { owner, repo, ref: sha, per_page: 100 }),
         octokit.rest.repos.getCombinedStatusForRef({ owner, repo, ref: sha, per_page: 100 }),
       ]);
-      const statuses = combined.data.statuses;
-      if (runs.length === 0 && statuses.length === 0) {
-        const seen = firstSeen.get(sha) ?? now();
-        firstSeen.set(sha, seen);
-        const green = now() - seen >= options.noChecksGraceMs;
-        return { status: green ? 'success' : 'pending', url: null, reason: null };
-      }
-      const failedRun = runs.find((run) => run.status === 'completed' && FAILED.has(run.conclusion ?? ''));
-      if (failedRun !== undefined) {
-        const what = failedRun.output?.title ?? failedRun.conclusion ?? 'failed';
-        return {
-          status: 'failure',
-          url: failedRun.details_url ?? failedRun.html_url ?? null,
-          reason: `${failedRun.name}: ${what}`,
-        };
-      }
-      const failedStatus = statuses.find((status) => status.state === 'failure' || status.state === 'error');
-      if (failedStatus !== undefined) {
-        return {
-          status: 'failure',
-          url: failedStatus.target_url ?? null,
-          reason: `${failedStatus.context}: ${failedStatus.description ?? failedStatus.state}`,
-        };
-      }
-      if (
-        runs.some((run) => run.status !== 'completed') ||
-        statuses.some((status) => status.state === 'pending')
-      ) {
-        return { status: 'pending', url: null, reason: null };
-      }
-      const first = runs[0];
-      return {
-        status: 'success',
-        url:
-          first === undefined
-            ? (statuses[0]?.target_url ?? null)
-            : (first.details_url ?? first.html_url ?? null),
-        reason: null,
-      };
+      return pipelineFrom(
+        sha,
+        runs.map((run) => ({
+          name: run.name,
+          status: run.status,
+          conclusion: run.conclusion,
+          url: run.details_url ?? run.html_url ?? null,
+          title: run.output?.title ?? null,
+        })),
+        combined.data.statuses.map((status) => ({
+          context: status.context,
+          state: status.state,
+          url: status.target_url ?? null,
+          description: status.description ?? null,
+        })),
+      );
     } catch {
       // Unknown, not "no checks": the engine keeps the last pipeline it knew (reference §7, defect: null read as removal).
       return null;
     }
+  }
+
+  /** Every open pull request with its head, checks and reviews: one GraphQL request per 50 (issue #12). */
+  async function listRevisionsAtOnce(): Promise<Revision[]> {
+    const revisions: Revision[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: OpenPullRequestsPage = await octokit.graphql(OPEN_PULL_REQUESTS_QUERY, {
+        owner,
+        repo,
+        cursor,
+      });
+      const { nodes, pageInfo } = page.repository.pullRequests;
+      for (const pull of nodes) {
+        const body = pull.body ?? '';
+        const contexts = pull.commits.nodes[0]?.commit.statusCheckRollup?.contexts.nodes ?? [];
+        const runs = contexts.flatMap((node) =>
+          node.__typename === 'CheckRun'
+            ? [
+                {
+                  name: node.name,
+                  status: node.status.toLowerCase(),
+                  conclusion: node.conclusion?.toLowerCase() ?? null,
+                  url: node.detailsUrl ?? node.url ?? null,
+                  title: node.title ?? null,
+                },
+              ]
+            : [],
+        );
+        const statuses = contexts.flatMap((node) =>
+          node.__typename === 'StatusContext'
+            ? [
+                {
+                  context: node.context,
+                  state: node.state === 'EXPECTED' ? 'pending' : node.state.toLowerCase(),
+                  url: node.targetUrl ?? null,
+                  description: node.description ?? null,
+                },
+              ]
+            : [],
+        );
+        const own = pull.reviews.nodes.filter(
+          (review) =>
+            review.author?.login === page.viewer.login &&
+            review.state !== 'PENDING' &&
+            review.state !== 'DISMISSED',
+        );
+        const latest = own.at(-1);
+        revisions.push({
+          id: String(pull.number),
+          title: pull.title,
+          url: pull.url,
+          headSHA: pull.headRefOid,
+          headRef: pull.headRefName,
+          author: pull.author?.login ?? '',
+          body: body.replace(MARKER, ''),
+          isDraft: pull.isDraft,
+          workItemID: MARKER.exec(body)?.[1] ?? null,
+          pipeline: pipelineFrom(pull.headRefOid, runs, statuses),
+          reviewID: latest?.databaseId == null ? null : String(latest.databaseId),
+        });
+      }
+      cursor = pageInfo.hasNextPage ? pageInfo.endCursor : null;
+    } while (cursor !== null);
+    return revisions;
   }
 
   async function engineReviewID(pullNumber: number): Promise<string | null> {
@@ -259,9 +311,7 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
   }
 
   const reader: RevisionReader = {
-    async listRevisions() {
-      return Promise.all((await openPulls()).map(toRevision));
-    },
+    listRevisions: listRevisionsAtOnce,
     async getRevision(id) {
       const pull = await findPull(id);
       return pull === null ? null : toRevision(pull);
@@ -468,4 +518,118 @@ function parseOutsideDiffComment(body: string): { path: string; line: number | n
   } catch {
     return []; // edited by hand into something else: not ours any more
   }
+}
+
+interface CheckSummary {
+  name: string;
+  /** REST's lower-case values: queued, in_progress, completed, … */
+  status: string;
+  conclusion: string | null;
+  url: string | null;
+  title: string | null;
+}
+
+interface StatusSummary {
+  context: string;
+  /** pending, success, failure, error */
+  state: string;
+  url: string | null;
+  description: string | null;
+}
+
+/** Check runs and commit statuses (at least one) → the pipeline: any failure wins, then anything unfinished. */
+function buildPipeline(runs: CheckSummary[], statuses: StatusSummary[]): Pipeline {
+  const failedRun = runs.find((run) => run.status === 'completed' && FAILED.has(run.conclusion ?? ''));
+  if (failedRun !== undefined) {
+    return {
+      status: 'failure',
+      url: failedRun.url,
+      reason: `${failedRun.name}: ${failedRun.title ?? failedRun.conclusion ?? 'failed'}`,
+    };
+  }
+  const failedStatus = statuses.find((status) => status.state === 'failure' || status.state === 'error');
+  if (failedStatus !== undefined) {
+    return {
+      status: 'failure',
+      url: failedStatus.url,
+      reason: `${failedStatus.context}: ${failedStatus.description ?? failedStatus.state}`,
+    };
+  }
+  if (
+    runs.some((run) => run.status !== 'completed') ||
+    statuses.some((status) => status.state === 'pending')
+  ) {
+    return { status: 'pending', url: null, reason: null };
+  }
+  return { status: 'success', url: runs[0]?.url ?? statuses[0]?.url ?? null, reason: null };
+}
+
+const OPEN_PULL_REQUESTS_QUERY = `query flotillaOpenPullRequests($owner: String!, $repo: String!, $cursor: String) {
+  viewer { login }
+  repository(owner: $owner, name: $repo) {
+    pullRequests(states: OPEN, first: 50, after: $cursor, orderBy: { field: CREATED_AT, direction: ASC }) {
+      pageInfo { hasNextPage endCursor }
+      nodes {
+        number title url body isDraft headRefName headRefOid
+        author { login }
+        reviews(last: 100) { nodes { databaseId state author { login } } }
+        commits(last: 1) {
+          nodes {
+            commit {
+              statusCheckRollup {
+                contexts(first: 100) {
+                  nodes {
+                    __typename
+                    ... on CheckRun { name status conclusion detailsUrl url title }
+                    ... on StatusContext { context state targetUrl description }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}`;
+
+type RollupContext =
+  | {
+      __typename: 'CheckRun';
+      name: string;
+      status: string;
+      conclusion: string | null;
+      detailsUrl: string | null;
+      url: string | null;
+      title: string | null;
+    }
+  | {
+      __typename: 'StatusContext';
+      context: string;
+      state: string;
+      targetUrl: string | null;
+      description: string | null;
+    };
+
+interface OpenPullRequestsPage {
+  viewer: { login: string };
+  repository: {
+    pullRequests: {
+      pageInfo: { hasNextPage: boolean; endCursor: string | null };
+      nodes: {
+        number: number;
+        title: string;
+        url: string;
+        body: string | null;
+        isDraft: boolean;
+        headRefName: string;
+        headRefOid: string;
+        author: { login: string } | null;
+        reviews: { nodes: { databaseId: number | null; state: string; author: { login: string } | null }[] };
+        commits: {
+          nodes: { commit: { statusCheckRollup: { contexts: { nodes: RollupContext[] } } | null } }[];
+        };
+      }[];
+    };
+  };
 }

@@ -46,8 +46,10 @@ export interface FakeGitHubRequest {
   /** Path and query, as sent. */
   path: string;
   status: number;
-  /** Whether it counted against the primary rate limit (304s and injected faults do not). */
+  /** Whether it counted against a rate limit (304s and injected faults do not). */
   counted: boolean;
+  /** The budget it counted against: `core` (REST) or `graphql` (a separate one on GitHub). */
+  resource: 'core' | 'graphql';
   /** When it arrived (ms since the epoch). */
   at: number;
 }
@@ -130,6 +132,7 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
   let nextNumber = 1;
   let nextID = 1000;
   let remaining = limit;
+  let graphqlRemaining = limit;
   let resetAt = Math.floor(Date.now() / 1000) + 3600;
   let urls: FakeUrls = { api: '', fullName: `${owner}/${repo}` };
 
@@ -296,6 +299,98 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
       issue.comments.push(comment);
       issue.updatedAt = comment.createdAt;
       return ok(buildComment(comment, issue.number, urls), 201);
+    }),
+    route('POST', '/graphql', async (_params, _query, body) => {
+      const query = typeof body.query === 'string' ? body.query : '';
+      if (!/\bquery flotillaOpenPullRequests\b/.test(query)) {
+        // The fake answers the queries Flotilla sends, not GraphQL in general.
+        return ok({
+          errors: [{ message: 'The fake GitHub answers only the flotillaOpenPullRequests query' }],
+        });
+      }
+      const variables = (body.variables ?? {}) as Record<string, unknown>;
+      if (variables.owner !== owner || variables.repo !== repo) {
+        return ok({
+          data: { viewer: { login: bot.login }, repository: null },
+          errors: [
+            {
+              type: 'NOT_FOUND',
+              message: `Could not resolve to a Repository with the name '${String(variables.owner)}/${String(variables.repo)}'.`,
+            },
+          ],
+        });
+      }
+      const open = [...issues.values()]
+        .filter(
+          (issue): issue is FakeIssue & { pull: FakePull } => issue.pull !== null && issue.state === 'open',
+        )
+        .sort((a, b) => a.number - b.number);
+      const start =
+        typeof variables.cursor === 'string' ? Number(Buffer.from(variables.cursor, 'base64').toString()) : 0;
+      const page = open.slice(start, start + 50);
+      const nodes = await Promise.all(
+        page.map(async (issue) => {
+          const head = await headSHA(issue.pull);
+          const runs = checkRunsFor(head);
+          return {
+            number: issue.number,
+            title: issue.title,
+            url: `https://github.com/${owner}/${repo}/pull/${issue.number}`,
+            body: issue.body ?? '',
+            isDraft: issue.pull.draft,
+            headRefName: issue.pull.headRef,
+            headRefOid: head,
+            author: { login: issue.user.login },
+            reviews: {
+              nodes: issue.pull.reviews.map((review) => ({
+                databaseId: review.id,
+                state: review.state,
+                author: { login: review.user.login },
+              })),
+            },
+            commits: {
+              nodes: [
+                {
+                  commit: {
+                    statusCheckRollup:
+                      runs.length === 0
+                        ? null
+                        : {
+                            contexts: {
+                              nodes: runs.map((run) => ({
+                                __typename: 'CheckRun',
+                                name: run.name,
+                                status: run.status.toUpperCase(),
+                                conclusion: run.conclusion?.toUpperCase() ?? null,
+                                detailsUrl: run.details_url,
+                                url: run.html_url,
+                                title: run.output.title,
+                              })),
+                            },
+                          },
+                  },
+                },
+              ],
+            },
+          };
+        }),
+      );
+      const hasNextPage = start + 50 < open.length;
+      return ok({
+        data: {
+          viewer: { login: bot.login },
+          repository: {
+            pullRequests: {
+              pageInfo: {
+                hasNextPage,
+                endCursor:
+                  page.length === 0 ? null : Buffer.from(String(start + page.length)).toString('base64'),
+              },
+              nodes,
+            },
+          },
+        },
+      });
     }),
     route('GET', `${repoPath}/pulls`, async (_params, query) => {
       const state = query.get('state') ?? 'open';
@@ -610,6 +705,7 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
       path: `${url.pathname}${url.search}`,
       status: 0,
       counted: false,
+      resource: url.pathname === '/graphql' ? 'graphql' : 'core',
       at: Date.now(),
     };
     requests.push(record);
@@ -677,8 +773,17 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
       // Not counted: "making a conditional request … does not count against your primary rate limit".
       return reply(304, undefined, { etag, ...rateHeaders() });
     }
-    remaining = Math.max(remaining - 1, 0);
     record.counted = true;
+    if (record.resource === 'graphql') {
+      graphqlRemaining = Math.max(graphqlRemaining - 1, 0);
+      return reply(answer.status, answer.body, {
+        ...rateHeaders(),
+        'x-ratelimit-remaining': String(graphqlRemaining),
+        'x-ratelimit-used': String(limit - graphqlRemaining),
+        'x-ratelimit-resource': 'graphql',
+      });
+    }
+    remaining = Math.max(remaining - 1, 0);
     reply(answer.status, answer.body, {
       ...rateHeaders(),
       ...(answer.status < 300 ? { etag } : {}),
