@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FlotillaPaths } from '../config/index.ts';
-import { CHECKS_WORKTREE_PREFIX } from '../providers/local/git/local-scratch-dir.ts';
 import { CHECKS_WORKTREE_VARIABLE } from '../providers/local/git/run-local-checks.ts';
+import { CHECKS_WORKTREE_PREFIX } from '../providers/shared/local-scratch-dir.ts';
 
 /**
  * Crash recovery for the processes Flotilla starts: when it is killed (kill -9, OOM), the `claude` CLI of an

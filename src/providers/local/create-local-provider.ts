@@ -2,6 +2,9 @@ import type { Logger } from '../../logging/logger.ts';
 import { runGit } from '../../process/run-command.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import { createSqliteTracker, type Database, openDatabase, type SqliteTracker } from '../../storage/index.ts';
+import { buildBranchRef } from '../shared/build-branch-ref.ts';
+import { createBranchFromPatch, type GitIdentity } from '../shared/create-branch-from-patch.ts';
+import { listChangedFiles } from '../shared/list-changed-files.ts';
 import type {
   MergeRevisionResult,
   Provider,
@@ -12,11 +15,8 @@ import type {
   WorkItemWriter,
 } from '../types.ts';
 import { createLocalChecksRunner, type LocalChecksRunnerOptions } from './create-local-checks-runner.ts';
-import { buildBranchRef } from './git/build-branch-ref.ts';
-import { createBranchFromPatch, type GitIdentity } from './git/create-branch-from-patch.ts';
 import { createGitSpecReader } from './git/create-git-spec-reader.ts';
 import { integrateRevision } from './git/integrate-revision.ts';
-import { listChangedFiles } from './git/list-changed-files.ts';
 import { readChecksOutputTail } from './git/read-checks-output-tail.ts';
 
 export type LocalProviderOptions = {

@@ -5,7 +5,7 @@ import type {
   RevisionFile,
   RevisionFileStatus,
 } from '../../../domain/index.ts';
-import type { GitIdentity } from '../../local/git/create-branch-from-patch.ts';
+import type { GitIdentity } from '../../shared/create-branch-from-patch.ts';
 import type {
   MergeRevisionResult,
   RevisionReader,

@@ -4,7 +4,7 @@ import {
   type BranchFromPatch,
   createBranchFromPatch,
   type GitIdentity,
-} from '../../local/git/create-branch-from-patch.ts';
+} from '../../shared/create-branch-from-patch.ts';
 
 export interface GitRemote {
   /** e.g. https://github.com/acme/widgets.git, or a path (the fake GitHub's bare repository). */

@@ -1,5 +1,5 @@
 import type { Spec, SpecListing, SpecProblem } from '../../../domain/index.ts';
-import { parseSpecFrontmatter, type SpecFrontmatter } from '../../local/git/parse-spec-frontmatter.ts';
+import { parseSpecFrontmatter, type SpecFrontmatter } from '../../shared/parse-spec-frontmatter.ts';
 import type { SpecReader } from '../../types.ts';
 import { type GitHubOctokit, httpStatusOf } from '../client/create-github-client.ts';
 import type { GitHubRepository } from '../work-items/create-github-work-items.ts';

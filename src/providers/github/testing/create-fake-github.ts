@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { listChangedFiles } from '../../local/git/list-changed-files.ts';
+import { listChangedFiles } from '../../shared/list-changed-files.ts';
 import {
   buildComment,
   buildIssue,

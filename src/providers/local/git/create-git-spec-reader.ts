@@ -1,10 +1,10 @@
 import type { Spec, SpecProblem } from '../../../domain/index.ts';
 import { runGit } from '../../../process/run-command.ts';
+import { buildBranchRef } from '../../shared/build-branch-ref.ts';
+import { parseSpecFrontmatter, type SpecFrontmatter } from '../../shared/parse-spec-frontmatter.ts';
+import { resolveCommit } from '../../shared/resolve-commit.ts';
 import type { SpecReader } from '../../types.ts';
-import { buildBranchRef } from './build-branch-ref.ts';
-import { parseSpecFrontmatter, type SpecFrontmatter } from './parse-spec-frontmatter.ts';
 import { readBlobs } from './read-blobs.ts';
-import { resolveCommit } from './resolve-commit.ts';
 
 export interface GitSpecReaderOptions {
   repoRoot: string;

@@ -1,5 +1,5 @@
 import { runGit } from '../../../process/run-command.ts';
-import type { GitIdentity } from './create-branch-from-patch.ts';
+import type { GitIdentity } from '../../shared/create-branch-from-patch.ts';
 
 export interface IntegrateRevisionParams {
   repoRoot: string;

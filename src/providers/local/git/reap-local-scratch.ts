@@ -2,7 +2,11 @@ import { readdir, realpath, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import type { Logger } from '../../../logging/logger.ts';
 import { runCommand, runGit } from '../../../process/run-command.ts';
-import { APPLY_SCRATCH_PREFIX, CHECKS_WORKTREE_PREFIX, localScratchDir } from './local-scratch-dir.ts';
+import {
+  APPLY_SCRATCH_PREFIX,
+  CHECKS_WORKTREE_PREFIX,
+  localScratchDir,
+} from '../../shared/local-scratch-dir.ts';
 
 export interface ReapLocalScratchParams {
   repoRoot: string;

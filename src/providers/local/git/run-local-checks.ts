@@ -2,9 +2,9 @@ import { appendFile, mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promise
 import { join } from 'node:path';
 import { CommandError, GIT_LOCATION_VARIABLES, runCommand, runGit } from '../../../process/run-command.ts';
 import { messageOf } from '../../../shared/message-of.ts';
-import { buildBranchRef } from './build-branch-ref.ts';
-import { CHECKS_WORKTREE_PREFIX, localScratchDir } from './local-scratch-dir.ts';
-import { resolveCommit } from './resolve-commit.ts';
+import { buildBranchRef } from '../../shared/build-branch-ref.ts';
+import { CHECKS_WORKTREE_PREFIX, localScratchDir } from '../../shared/local-scratch-dir.ts';
+import { resolveCommit } from '../../shared/resolve-commit.ts';
 
 /** What to check: the revision's head commit (preferred: it cannot move underneath) or a branch's head. */
 export type ChecksTarget =

@@ -1,4 +1,4 @@
-import { runGit } from '../../../process/run-command.ts';
+import { runGit } from '../../process/run-command.ts';
 
 /**
  * The commit SHA a revision (branch ref or SHA) names. Throws an error naming the revision when it does not

@@ -1,5 +1,5 @@
-import type { RevisionFile, RevisionFileStatus } from '../../../domain/index.ts';
-import { PINNED_DIFF_CONFIG, runGit } from '../../../process/run-command.ts';
+import type { RevisionFile, RevisionFileStatus } from '../../domain/index.ts';
+import { PINNED_DIFF_CONFIG, runGit } from '../../process/run-command.ts';
 
 export interface ListChangedFilesOptions {
   /** Default: 2 minutes per git command. */

@@ -1,6 +1,6 @@
 import { parseDocument } from 'yaml';
-import type { SpecStatus } from '../../../domain/index.ts';
-import { messageOf } from '../../../shared/message-of.ts';
+import type { SpecStatus } from '../../domain/index.ts';
+import { messageOf } from '../../shared/message-of.ts';
 
 export interface SpecFrontmatter {
   /** `draft` whenever the status is missing or unusable. */

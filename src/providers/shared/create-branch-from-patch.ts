@@ -1,8 +1,8 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RevisionFile } from '../../../domain/index.ts';
-import { CommandError, runGit } from '../../../process/run-command.ts';
-import { messageOf } from '../../../shared/message-of.ts';
+import type { RevisionFile } from '../../domain/index.ts';
+import { CommandError, runGit } from '../../process/run-command.ts';
+import { messageOf } from '../../shared/message-of.ts';
 import { buildBranchRef } from './build-branch-ref.ts';
 import { listChangedFiles } from './list-changed-files.ts';
 import { APPLY_SCRATCH_PREFIX, localScratchDir } from './local-scratch-dir.ts';
