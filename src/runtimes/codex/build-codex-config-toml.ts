@@ -1,0 +1,102 @@
+/**
+ * A model provider codex reaches over the OpenAI Responses API. Absent: codex's built-in `openai` provider
+ * (key from `CODEX_API_KEY` / `OPENAI_API_KEY`).
+ */
+export interface CodexProvider {
+  /** The provider id in config.toml (`[model_providers.<id>]`). */
+  id: string;
+  /** The Responses API base, e.g. `http://127.0.0.1:4000/v1`. */
+  baseUrl: string;
+  /** The variable holding the provider's API key (kept in codex's environment, never in its commands'). */
+  envKey: string;
+  /** HTTP 5xx/429 retries (codex's default: 4). */
+  requestMaxRetries?: number;
+}
+
+export interface CodexConfigTomlInput {
+  model?: string;
+  provider?: CodexProvider;
+  /** The role's instructions (`developer_instructions`: codex sends them as a developer message). */
+  developerInstructions: string;
+}
+
+/**
+ * Variable-name patterns the sandboxed commands never inherit (on top of `inherit = "core"`, which already
+ * keeps only HOME, PATH, SHELL, LANG, USER and the like): the agent's commands run code it wrote.
+ */
+export const COMMAND_ENV_EXCLUDES = [
+  '*KEY*',
+  '*TOKEN*',
+  '*SECRET*',
+  '*PASSWORD*',
+  '*PASSWD*',
+  '*CREDENTIAL*',
+  'OPENAI_*',
+  'ANTHROPIC_*',
+  'AWS_*',
+  'GH_*',
+  'GITHUB_*',
+  'FLOTILLA_*',
+];
+
+/**
+ * The per-run `<CODEX_HOME>/config.toml`. Outside traffic codex 0.163 makes by default is switched off
+ * (`analytics.enabled = false`: chatgpt.com; `features.plugins = false`: a `git ls-remote` of github.com and
+ * api.github.com; update check, feedback, web search off — see src/model-server/README.md, Codex). Sandboxed
+ * commands get a minimal environment without credentials, may write only the working directory (not /tmp)
+ * and have no network. Sandbox mode and approval policy are thread options (per role).
+ */
+export function buildCodexConfigToml(input: CodexConfigTomlInput): string {
+  const { provider } = input;
+  return [
+    '# Written by Flotilla for one codex run; removed with the run.',
+    ...(input.model === undefined ? [] : [`model = ${tomlString(input.model)}`]),
+    ...(provider === undefined ? [] : [`model_provider = ${tomlString(provider.id)}`]),
+    `developer_instructions = ${tomlString(input.developerInstructions)}`,
+    'check_for_update_on_startup = false',
+    'web_search = "disabled"',
+    '',
+    '[analytics]',
+    'enabled = false',
+    '',
+    '[feedback]',
+    'enabled = false',
+    '',
+    '[features]',
+    'plugins = false',
+    '',
+    '[shell_environment_policy]',
+    'inherit = "core"',
+    'ignore_default_excludes = false',
+    `exclude = [${COMMAND_ENV_EXCLUDES.map(tomlString).join(', ')}]`,
+    '',
+    '[sandbox_workspace_write]',
+    'network_access = false',
+    'exclude_slash_tmp = true',
+    'exclude_tmpdir_env_var = true',
+    ...(provider === undefined
+      ? []
+      : [
+          '',
+          `[model_providers.${tomlKey(provider.id)}]`,
+          `name = ${tomlString(provider.id)}`,
+          `base_url = ${tomlString(provider.baseUrl)}`,
+          `env_key = ${tomlString(provider.envKey)}`,
+          'wire_api = "responses"',
+          'supports_websockets = false',
+          ...(provider.requestMaxRetries === undefined
+            ? []
+            : [`request_max_retries = ${provider.requestMaxRetries}`]),
+        ]),
+    '',
+  ].join('\n');
+}
+
+/** A TOML basic string (JSON string escapes are valid TOML escapes). */
+function tomlString(value: string): string {
+  return JSON.stringify(value);
+}
+
+function tomlKey(key: string): string {
+  return /^[A-Za-z0-9_-]+$/.test(key) ? key : tomlString(key);
+}

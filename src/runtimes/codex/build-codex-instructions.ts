@@ -1,0 +1,40 @@
+import type { AgentRole } from '../../domain/index.ts';
+
+const ROLE_INSTRUCTIONS: Record<AgentRole, string> = {
+  planner: [
+    'You are the Planner of Flotilla, a control plane for agentic software development.',
+    'You turn approved specs into work items: create the items a spec needs, close the ones it makes',
+    'obsolete, update the ones it changes. Read the repository to ground the plan; change nothing in it.',
+  ].join('\n'),
+  implementor: [
+    'You are the Implementor of Flotilla, a control plane for agentic software development.',
+    'You implement one work item in the working directory (a git worktree made for this run): change the',
+    'files, run what checks you need, and leave your changes in the working tree. Do not push, do not touch',
+    '.git, do not work outside the working directory. Flotilla takes your changes as a patch.',
+    'Report `completed` when the work is done, `blocked` when you cannot do it (say why in the summary).',
+  ].join('\n'),
+  reviewer: [
+    'You are the Reviewer of Flotilla, a control plane for agentic software development.',
+    'You review one revision of a work item against the item and the repository: approve it, or ask for',
+    'changes with comments naming the file and line. Read only; change nothing.',
+  ].join('\n'),
+};
+
+const OUTPUT_RULE =
+  'Your final message must be only the JSON object the output schema describes, with no other text.';
+
+/**
+ * The role's developer instructions for codex: Flotilla's role text (or the project's own, from config),
+ * the output rule, then the project context files (e.g. `.claude/CLAUDE.md`) under their names. codex reads
+ * the repository's AGENTS.md itself.
+ */
+export function buildCodexInstructions(input: {
+  role: AgentRole;
+  /** Replaces the built-in role text. */
+  roleInstructions?: string;
+  contextFiles: readonly { path: string; text: string }[];
+}): string {
+  const parts = [input.roleInstructions ?? ROLE_INSTRUCTIONS[input.role], OUTPUT_RULE];
+  for (const file of input.contextFiles) parts.push(`## ${file.path}\n\n${file.text.trim()}`);
+  return `${parts.join('\n\n')}\n`;
+}

@@ -1,0 +1,51 @@
+import type { AgentRole } from '../../domain/index.ts';
+import {
+  buildOutputJsonSchema,
+  type JsonSchemaObject,
+} from '../../engine/runtime-contract/agent-output-schemas.ts';
+
+/**
+ * The role's output schema as codex's turn `outputSchema`. codex sends it as `text.format` with
+ * `strict: true`, which the Responses API accepts only when every object forbids additional properties and
+ * requires all of its properties (nullable fields are required and may be null). The role schemas are
+ * written that way; this checks it, so a schema change that breaks strict mode fails here, by path, instead
+ * of as a model-API refusal mid-run.
+ */
+export function buildCodexOutputSchema(role: AgentRole): JsonSchemaObject {
+  const schema = buildOutputJsonSchema(role);
+  const problems = findStrictModeProblems(schema, '(root)');
+  if (problems.length > 0) {
+    throw new Error(
+      `The ${role} output schema is not valid for strict structured output: ${problems.join('; ')}`,
+    );
+  }
+  return schema;
+}
+
+/** Every object node that allows extra properties or leaves a property optional, by path. */
+export function findStrictModeProblems(node: unknown, path: string): string[] {
+  if (Array.isArray(node))
+    return node.flatMap((child, index) => findStrictModeProblems(child, `${path}[${index}]`));
+  if (typeof node !== 'object' || node === null) return [];
+  const record = node as Record<string, unknown>;
+  const problems: string[] = [];
+  const properties = record.properties;
+  if (record.type === 'object' || (typeof properties === 'object' && properties !== null)) {
+    if (record.additionalProperties !== false) problems.push(`${path}: additionalProperties must be false`);
+    const names = typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
+    const required = Array.isArray(record.required) ? record.required : [];
+    const optional = names.filter((name) => !required.includes(name));
+    if (optional.length > 0)
+      problems.push(`${path}: every property must be required (${optional.join(', ')})`);
+  }
+  for (const [key, child] of Object.entries(record)) {
+    if (key === 'properties' && typeof child === 'object' && child !== null) {
+      for (const [name, property] of Object.entries(child)) {
+        problems.push(...findStrictModeProblems(property, path === '(root)' ? name : `${path}.${name}`));
+      }
+    } else if (typeof child === 'object' && child !== null) {
+      problems.push(...findStrictModeProblems(child, `${path}.${key}`));
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,463 @@
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Codex, type ThreadEvent, type Usage } from '@openai/codex-sdk';
+import {
+  type AgentResult,
+  type AgentRole,
+  type AgentUsage,
+  CREDENTIALS_FAILURE_PREFIX,
+} from '../../domain/index.ts';
+import { validateAgentOutput } from '../../engine/runtime-contract/agent-output-schemas.ts';
+import {
+  AgentRunFailure,
+  type AgentRunHandle,
+  type AgentStartParams,
+  type RuntimeAdapterConfig,
+} from '../../engine/runtime-contract/runtime-contract.ts';
+import type { Logger } from '../../logging/logger.ts';
+import type { SessionLog } from '../../session-log/create-session-log.ts';
+import { createSessionLogFactory } from '../../session-log/create-session-log-factory.ts';
+import { createOutputBroadcast } from '../../shared/create-output-broadcast.ts';
+import { createWorktreeManager, type Worktree } from '../../workspace/create-worktree-manager.ts';
+import { extractPatch } from '../../workspace/extract-patch.ts';
+import {
+  buildValidationErrors,
+  type ValidationFailure,
+} from '../../workspace/validation/build-validation-errors.ts';
+import { buildValidationFixPrompt } from '../../workspace/validation/build-validation-fix-prompt.ts';
+import { runValidationCommands } from '../../workspace/validation/run-validation-commands.ts';
+import { buildCodexConfigToml, type CodexProvider } from './build-codex-config-toml.ts';
+import { buildCodexEnv, buildCodexValidationEnv, OPENAI_KEY_VARIABLES } from './build-codex-env.ts';
+import { buildCodexInstructions } from './build-codex-instructions.ts';
+import { buildCodexOutputSchema } from './build-codex-output-schema.ts';
+import type { CodexModelPrice } from './codex-prices.ts';
+import { mapCodexEvent } from './map-codex-event.ts';
+import { readCodexUsage } from './read-codex-usage.ts';
+
+export interface CodexRuntimeConfig extends RuntimeAdapterConfig {
+  repoRoot: string;
+  /** Base branch for implementor worktrees (e.g. 'main'). */
+  defaultBranch: string;
+  logger: Logger;
+  /** Per-run CODEX_HOME directories go under `<stateDir>/runs/<session id>` (e.g. `<repo>/.flotilla/codex`). */
+  stateDir: string;
+  /** Files (relative to repoRoot) appended to every role's instructions, read fresh per run. */
+  contextPaths?: readonly string[];
+  /** Replaces Flotilla's built-in role text (see build-codex-instructions.ts). */
+  roleInstructions?: Partial<Record<AgentRole, string>>;
+  /** Model per role; unset: `model`, else codex's default. */
+  models?: Partial<Record<AgentRole, string>>;
+  model?: string;
+  /** A custom Responses-API provider (e.g. the scripted model server); unset: codex's built-in OpenAI one. */
+  provider?: CodexProvider;
+  /** Price table for cost (default: codex-prices.ts). */
+  prices?: Readonly<Record<string, CodexModelPrice>>;
+  /** Setup command run in each implementor worktree; unset = detect from the lockfile; 'none' = no setup. */
+  setupCommand?: string | null;
+  /** The environment codex starts from (default process.env), before secrets are removed. */
+  baseEnv?: Readonly<Record<string, string | undefined>>;
+  /** Added to codex's environment last (tests: the proxy tripwire). */
+  extraEnv?: Readonly<Record<string, string>>;
+  /** Secret-looking variables codex may see anyway (its commands still do not: see the config). */
+  passThroughEnv?: readonly string[];
+  /** The codex binary (default: the one `@openai/codex-sdk` bundles). */
+  codexPath?: string;
+  /** Session transcript writer; default: session-log/ when `logging.agentSessions` is on. */
+  createSessionLog?: (params: AgentStartParams) => SessionLog;
+  /** The name runs are recorded under (default `codex`; `scripted` against the scripted model server). */
+  runtime?: string;
+  /** In-session validation of the implementor's work (seed 003), as in the Claude runtime. */
+  validation?: { commands: readonly string[]; maxRounds: number; timeoutMs: number };
+}
+
+/** What the engine hands a runtime: the start params and the finished prompt. */
+export type CodexStartParams = AgentStartParams & { prompt: string };
+
+export interface CodexRuntime {
+  readonly runtime: string;
+  startAgent(params: CodexStartParams): Promise<AgentRunHandle>;
+  cancelAgent(sessionID: string): void;
+}
+
+interface TrackedRun {
+  abortController: AbortController;
+  abortReason: 'cancelled' | 'timeout' | null;
+}
+
+/** One codex turn, as the run needs it. */
+interface TurnOutcome {
+  /** The last agent message (the structured output's JSON). */
+  finalMessage: string | null;
+  /** `turn.failed` / `error` event message, or what the stream threw. */
+  failure: string | null;
+  thrown: unknown;
+}
+
+/** Thrown out of the patch step when a validation command fails: the loop resumes the thread instead. */
+class ValidationRoundFailed extends Error {
+  constructor(readonly failure: ValidationFailure) {
+    super(`validation failed: ${failure.command} ${failure.reason}`);
+  }
+}
+
+/** How often a running validation command counts as activity for the engine's stall detection. */
+const VALIDATION_HEARTBEAT_MS = 10_000;
+
+/** What codex and its provider say when the key is missing or refused. */
+const AUTHENTICATION_ERRORS =
+  /\b401\b|Unauthorized|Missing environment variable|invalid_api_key|Incorrect API key/i;
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function isAbortError(error: unknown): boolean {
+  return error instanceof Error && error.name === 'AbortError';
+}
+
+/**
+ * The implementor's scratch branch: under `agent/`, so a provider keeping revisions as local branches never
+ * sees its branch reset or deleted (the same rule as the Claude runtime).
+ */
+export function buildCodexAgentBranchName(branchName: string): string {
+  return `agent/${branchName}`;
+}
+
+/**
+ * The Codex runtime (issue 13): each run drives the `codex` binary of `@openai/codex-sdk` with a per-run
+ * CODEX_HOME under `stateDir`, the role's instructions and strict output schema, codex's sandbox
+ * (`workspace-write` in the implementor's worktree, `read-only` in the repository for planner and reviewer,
+ * no network, no approvals) and a scrubbed environment. Events stream into the live output and transcript;
+ * the final agent message is the role's result, validated as untrusted input.
+ */
+export function createCodexRuntime(config: CodexRuntimeConfig): CodexRuntime {
+  const { logger } = config;
+  const runs = new Map<string, TrackedRun>();
+  const worktrees = createWorktreeManager({
+    repoRoot: config.repoRoot,
+    defaultBranch: config.defaultBranch,
+    setupCommand: config.setupCommand,
+    logger,
+  });
+  const createSessionLog =
+    config.createSessionLog ??
+    (config.logging.agentSessions
+      ? createSessionLogFactory({ logsDir: config.logging.logsDir, enabled: true, logger })
+      : null);
+  const modelKeyVariables = config.provider ? [config.provider.envKey] : [...OPENAI_KEY_VARIABLES];
+
+  async function readContextFiles(): Promise<{ path: string; text: string }[]> {
+    const files: { path: string; text: string }[] = [];
+    for (const path of config.contextPaths ?? []) {
+      const text = await readFile(join(config.repoRoot, path), 'utf8').catch(() => null);
+      if (text !== null && text.trim() !== '') files.push({ path, text });
+    }
+    return files;
+  }
+
+  async function startAgent(params: CodexStartParams): Promise<AgentRunHandle> {
+    const { sessionID, role } = params;
+    if (runs.has(sessionID)) throw new Error(`session ${sessionID} is already running`);
+    const runDir = join(config.stateDir, 'runs', sessionID);
+    const codexHome = join(runDir, 'home');
+    const model = config.models?.[role] ?? config.model;
+    let worktree: Worktree | null = null;
+    const cleanUp = async () => {
+      if (worktree) await worktrees.remove(worktree.branchName);
+      await rm(runDir, { recursive: true, force: true }).catch(() => {});
+    };
+
+    let outputSchema: Record<string, unknown>;
+    try {
+      outputSchema = buildCodexOutputSchema(role);
+      if (params.role === 'implementor')
+        worktree = await worktrees.create(buildCodexAgentBranchName(params.branchName));
+      const developerInstructions = buildCodexInstructions({
+        role,
+        ...(config.roleInstructions?.[role] !== undefined && {
+          roleInstructions: config.roleInstructions[role],
+        }),
+        contextFiles: await readContextFiles(),
+      });
+      await mkdir(codexHome, { recursive: true });
+      await writeFile(
+        join(codexHome, 'config.toml'),
+        buildCodexConfigToml({
+          developerInstructions,
+          ...(model !== undefined && { model }),
+          ...(config.provider !== undefined && { provider: config.provider }),
+        }),
+        { mode: 0o600 },
+      );
+    } catch (error) {
+      await cleanUp();
+      throw error;
+    }
+
+    const env = buildCodexEnv({
+      baseEnv: config.baseEnv ?? process.env,
+      codexHome,
+      modelKeyVariables,
+      ...(config.passThroughEnv !== undefined && { passThrough: config.passThroughEnv }),
+      ...(config.extraEnv !== undefined && { extra: config.extraEnv }),
+    });
+    const cwd = worktree?.path ?? config.repoRoot;
+    const thread = new Codex({
+      env,
+      ...(config.codexPath !== undefined && { codexPathOverride: config.codexPath }),
+    }).startThread({
+      workingDirectory: cwd,
+      // Planner and reviewer read the repository; only the implementor writes, and only its worktree.
+      sandboxMode: role === 'implementor' ? 'workspace-write' : 'read-only',
+      approvalPolicy: 'never',
+      networkAccessEnabled: false,
+      webSearchMode: 'disabled',
+    });
+
+    const tracked: TrackedRun = { abortController: new AbortController(), abortReason: null };
+    runs.set(sessionID, tracked);
+    const output = createOutputBroadcast();
+    const activityListeners = new Set<() => void>();
+    const notifyActivity = () => {
+      for (const listener of activityListeners) listener();
+    };
+    const sessionLog = createSessionLog?.(params) ?? null;
+    let latestUsage: Usage | null = null;
+    let turns = 0;
+    let usage: AgentUsage | null = null;
+    let markStarted!: () => void;
+    const started = new Promise<void>((resolve) => {
+      markStarted = resolve;
+    });
+
+    const abortFailure = (reason: 'cancelled' | 'timeout') =>
+      new AgentRunFailure(
+        reason,
+        reason === 'timeout'
+          ? `the ${role} session exceeded maxAgentDuration (${config.maxAgentDuration}s)`
+          : `the ${role} session was cancelled`,
+      );
+    const timeout = setTimeout(() => {
+      tracked.abortReason ??= 'timeout';
+      tracked.abortController.abort('timeout');
+    }, config.maxAgentDuration * 1000);
+    timeout.unref();
+
+    const validation =
+      worktree !== null && config.validation !== undefined && config.validation.commands.length > 0
+        ? config.validation
+        : null;
+
+    /** A line of Flotilla's own in the live stream and the transcript. */
+    const announce = (line: string) => {
+      output.push(`${line}\n`);
+      sessionLog?.note(line);
+      notifyActivity();
+    };
+
+    const handleEvent = (event: ThreadEvent, turn: TurnOutcome) => {
+      switch (event.type) {
+        case 'thread.started':
+          sessionLog?.record({
+            type: 'system',
+            subtype: 'init',
+            model: model ?? 'codex default',
+            cwd,
+            tools: [],
+          });
+          break;
+        case 'item.completed':
+          if (event.item.type === 'agent_message') turn.finalMessage = event.item.text;
+          break;
+        case 'turn.completed':
+          latestUsage = event.usage;
+          turns += 1;
+          usage = readCodexUsage({
+            usage: latestUsage,
+            turns,
+            model,
+            ...(config.prices && { prices: config.prices }),
+          });
+          sessionLog?.record({
+            type: 'result',
+            subtype: 'success',
+            num_turns: turns,
+            total_cost_usd: usage?.costUSD ?? undefined,
+            usage: { input_tokens: event.usage.input_tokens, output_tokens: event.usage.output_tokens },
+          });
+          break;
+        case 'turn.failed':
+          turn.failure = event.error.message;
+          sessionLog?.record({
+            type: 'result',
+            subtype: 'error',
+            is_error: true,
+            result: event.error.message,
+          });
+          break;
+        case 'error':
+          turn.failure ??= event.message;
+          break;
+      }
+      const mapped = mapCodexEvent(event);
+      for (const message of mapped.logMessages) sessionLog?.record(message);
+      for (const text of mapped.texts) output.push(text);
+      if (mapped.notice !== undefined) sessionLog?.note(mapped.notice);
+      if (mapped.activity) notifyActivity();
+    };
+
+    /** One turn (the first prompt, or a fix round resuming the thread). */
+    const runTurn = async (prompt: string): Promise<TurnOutcome> => {
+      const turn: TurnOutcome = { finalMessage: null, failure: null, thrown: undefined };
+      try {
+        const { events } = await thread.runStreamed(prompt, {
+          outputSchema,
+          signal: tracked.abortController.signal,
+        });
+        for await (const event of events) {
+          markStarted();
+          handleEvent(event, turn);
+        }
+      } catch (error) {
+        turn.thrown = error;
+        turn.failure ??= messageOf(error);
+      } finally {
+        markStarted();
+      }
+      return turn;
+    };
+
+    const validate = async (round: number): Promise<void> => {
+      if (validation === null || worktree === null) return;
+      announce(`validation round ${round + 1}: running ${validation.commands.length} command(s)`);
+      const heartbeat = setInterval(notifyActivity, VALIDATION_HEARTBEAT_MS);
+      try {
+        const verdict = await runValidationCommands({
+          commands: validation.commands,
+          cwd: worktree.path,
+          timeoutMs: validation.timeoutMs,
+          env: buildCodexValidationEnv(env, modelKeyVariables),
+          signal: tracked.abortController.signal,
+          onProgress: announce,
+        });
+        if (!verdict.passed) throw new ValidationRoundFailed(verdict.failure);
+      } finally {
+        clearInterval(heartbeat);
+      }
+    };
+
+    /** The final message → the role's validated result; the implementor's patch for `completed`. */
+    const assemble = async (turn: TurnOutcome, round: number): Promise<AgentResult> => {
+      if (turn.finalMessage === null || turn.finalMessage.trim() === '') {
+        throw new AgentRunFailure('error', `the ${role} session ended without a final message`);
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(turn.finalMessage);
+      } catch {
+        const shown = turn.finalMessage.trim().slice(0, 200);
+        throw new AgentRunFailure(
+          'error',
+          `the ${role}'s final message is not the JSON its schema asks for: "${shown}"`,
+        );
+      }
+      const validated = validateAgentOutput(role, parsed);
+      if (!validated.ok) throw new AgentRunFailure('error', validated.error);
+      const result = validated.value;
+      if (result.role !== 'implementor') return result as AgentResult;
+      if (result.outcome !== 'completed' || worktree === null) return { ...result, patch: null };
+      await validate(round);
+      const patch = await extractPatch({ worktreePath: worktree.path, baseCommit: worktree.baseCommit });
+      if (patch.trim() === '') {
+        throw new AgentRunFailure(
+          'error',
+          'the implementor reported completed but changed nothing (empty patch)',
+        );
+      }
+      return { ...result, patch };
+    };
+
+    const result: Promise<AgentResult> = (async () => {
+      let outcome: 'completed' | 'failed' | 'cancelled' | 'timed-out' = 'failed';
+      try {
+        for (let round = 0, prompt = params.prompt; ; round += 1) {
+          const turn = await runTurn(prompt);
+          if (tracked.abortReason) throw abortFailure(tracked.abortReason);
+          if (turn.failure !== null) {
+            throw new AgentRunFailure('error', `the ${role} session failed: ${turn.failure}`, {
+              cause: turn.thrown,
+            });
+          }
+          try {
+            const assembled = await assemble(turn, round);
+            outcome = 'completed';
+            return assembled;
+          } catch (error) {
+            if (!(error instanceof ValidationRoundFailed) || tracked.abortReason) throw error;
+            const maxRounds = validation?.maxRounds ?? 0;
+            if (round >= maxRounds) {
+              throw new AgentRunFailure(
+                'validation',
+                `validation still fails after ${maxRounds} fix round${maxRounds === 1 ? '' : 's'}: ` +
+                  `${error.failure.command} ${error.failure.reason}\n\n${buildValidationErrors(error.failure)}`,
+              );
+            }
+            prompt = buildValidationFixPrompt(buildValidationErrors(error.failure));
+            announce(`fix round ${round + 1} of ${maxRounds}: resuming the thread with the errors`);
+            sessionLog?.record({ type: 'user', message: { role: 'user', content: prompt } });
+          }
+        }
+      } catch (error) {
+        const failure = tracked.abortReason
+          ? abortFailure(tracked.abortReason)
+          : error instanceof AgentRunFailure
+            ? error
+            : isAbortError(error)
+              ? new AgentRunFailure('cancelled', messageOf(error))
+              : new AgentRunFailure('error', messageOf(error), { cause: error });
+        if (failure.reason === 'timeout') outcome = 'timed-out';
+        else if (failure.reason === 'cancelled') outcome = 'cancelled';
+        if (failure.reason === 'error' && AUTHENTICATION_ERRORS.test(failure.message)) {
+          throw new AgentRunFailure(
+            'error',
+            `${CREDENTIALS_FAILURE_PREFIX} the ${role} could not authenticate with the model API (${failure.message}). ` +
+              `Set ${modelKeyVariables.join(' or ')} for \`flotilla run\`. Not retried: every attempt would fail alike.`,
+            { cause: error },
+          );
+        }
+        throw failure;
+      } finally {
+        clearTimeout(timeout);
+        runs.delete(sessionID);
+        output.end();
+        await sessionLog?.finish(outcome).catch(() => {});
+        await cleanUp();
+      }
+    })();
+    // The engine attaches its own handler; this one only keeps an early rejection from going unobserved.
+    result.catch(() => {});
+
+    await started;
+    return {
+      output: output.subscribe(),
+      result,
+      logFilePath: sessionLog?.filePath ?? null,
+      usage: () => usage,
+      onActivity(listener) {
+        activityListeners.add(listener);
+        return () => activityListeners.delete(listener);
+      },
+    };
+  }
+
+  return {
+    runtime: config.runtime ?? 'codex',
+    startAgent,
+    cancelAgent(sessionID) {
+      const tracked = runs.get(sessionID);
+      if (!tracked) return;
+      tracked.abortReason ??= 'cancelled';
+      tracked.abortController.abort('cancelled');
+    },
+  };
+}

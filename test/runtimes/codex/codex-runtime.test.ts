@@ -1,0 +1,416 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ImplementorResult, PlannerResult, ReviewerResult } from '../../../src/domain/index.ts';
+import { AgentRunFailure } from '../../../src/engine/runtime-contract/runtime-contract.ts';
+import { createRecordingLogger } from '../../../src/logging/logger.ts';
+import { createModelServer, type ModelServer, type Scenario } from '../../../src/model-server/index.ts';
+import {
+  type CodexRuntimeConfig,
+  createCodexRuntime,
+} from '../../../src/runtimes/codex/create-codex-runtime.ts';
+import { createSessionLogFactory } from '../../../src/session-log/create-session-log-factory.ts';
+import { createTempGitRepo, type TempGitRepo } from '../../../src/test-support/create-temp-git-repo.ts';
+
+/**
+ * The Codex runtime with the real codex binary (bundled with @openai/codex-sdk) against the scripted model
+ * server's Responses endpoint on 127.0.0.1. The proxy tripwire points HTTPS_PROXY & co. at the server, so
+ * anything codex or git tried to reach outside 127.0.0.1 would show in `report().problems`.
+ */
+
+const SCRIPTED_KEY = 'FLOTILLA_SCRIPTED_API_KEY';
+const PLANTED_SECRET = 'planted-secret-value-4711';
+
+let repo: TempGitRepo;
+let logsDir: string;
+let server: ModelServer | undefined;
+
+beforeEach(async () => {
+  repo = await createTempGitRepo();
+  await repo.commit('base', { 'README.md': '# scratch\n', 'CONVENTIONS.md': 'Always be exact.\n' });
+  logsDir = await mkdtemp(join(tmpdir(), 'codex-runtime-logs-'));
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  await repo.cleanup();
+  await rm(logsDir, { recursive: true, force: true });
+});
+
+async function start(scenario: Scenario, overrides: Partial<CodexRuntimeConfig> = {}) {
+  server = await createModelServer(scenario);
+  const tripwire = Object.fromEntries(
+    ['HTTPS_PROXY', 'HTTP_PROXY', 'ALL_PROXY'].flatMap((name) => [
+      [name, server!.url],
+      [name.toLowerCase(), server!.url],
+    ]),
+  );
+  const logger = createRecordingLogger();
+  const stateDir = join(repo.root, '.flotilla', 'codex');
+  const runtime = createCodexRuntime({
+    repoRoot: repo.root,
+    defaultBranch: 'main',
+    logger,
+    stateDir,
+    contextPaths: ['CONVENTIONS.md'],
+    model: 'scripted',
+    provider: { id: 'flotilla-scripted', baseUrl: `${server.url}/v1`, envKey: SCRIPTED_KEY },
+    baseEnv: { ...process.env, [SCRIPTED_KEY]: 'dummy', GITHUB_TOKEN: PLANTED_SECRET },
+    extraEnv: tripwire,
+    maxAgentDuration: 120,
+    logging: { agentSessions: true, logsDir },
+    createSessionLog: createSessionLogFactory({ logsDir, enabled: true, logger }),
+    runtime: 'scripted',
+    ...overrides,
+  });
+  return { runtime, server, stateDir, logger };
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<AgentRunFailure> {
+  const error = await promise.then(
+    () => null,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(AgentRunFailure);
+  return error as AgentRunFailure;
+}
+
+describe('codex runtime (real codex binary, scripted Responses endpoint)', () => {
+  it('implementor: writes a file in its worktree → patch; transcript, usage; no secrets reach commands', async () => {
+    const { runtime, server, stateDir } = await start({
+      routes: [
+        {
+          name: 'implementor',
+          match: { firstUserIncludes: '## Work Item #7', systemIncludes: 'Always be exact.' },
+          steps: [
+            {
+              name: 'write',
+              content: [
+                { type: 'text', text: 'Writing the greeting.' },
+                {
+                  type: 'tool_use',
+                  name: 'exec_command',
+                  input: { cmd: "mkdir -p notes && printf 'hi\\n' > notes/hello.txt && env | sort" },
+                },
+              ],
+              usage: { input_tokens: 200, output_tokens: 30 },
+            },
+            {
+              name: 'report',
+              expect: {
+                toolResultsInclude: 'HOME=',
+                lastToolResultIsError: false,
+                messagesExclude: [SCRIPTED_KEY, PLANTED_SECRET, 'GITHUB_TOKEN'],
+              },
+              structuredOutput: {
+                role: 'implementor',
+                outcome: 'completed',
+                summary: 'Wrote notes/hello.txt.',
+              },
+              usage: { input_tokens: 260, output_tokens: 25 },
+            },
+          ],
+        },
+      ],
+    });
+    const handle = await runtime.startAgent({
+      role: 'implementor',
+      sessionID: 'impl-1',
+      workItemID: '7',
+      branchName: 'flotilla/7',
+      prompt: '## Work Item #7 — Greet\n\nWrite notes/hello.txt.',
+    });
+    const texts: string[] = [];
+    for await (const text of handle.output) texts.push(text);
+    const result = (await handle.result) as ImplementorResult;
+
+    expect(result).toMatchObject({
+      role: 'implementor',
+      outcome: 'completed',
+      summary: 'Wrote notes/hello.txt.',
+    });
+    expect(result.patch).toContain('+++ b/notes/hello.txt');
+    expect(result.patch).toContain('+hi');
+    expect(texts.join('')).toContain('Writing the greeting.');
+    expect(handle.usage?.()).toEqual({ costUSD: null, inputTokens: 460, outputTokens: 55, turns: 1 });
+    expect(server.report().problems).toEqual([]);
+    // The request codex sent: the role's strict schema, workspace-write sandbox in the worktree.
+    const body = server.requests[0]?.body as { text?: { format?: { strict?: boolean; schema?: unknown } } };
+    expect(body.text?.format).toMatchObject({ strict: true, schema: { additionalProperties: false } });
+    expect(JSON.stringify(server.requests[0]?.headers)).toContain('workspace-write');
+
+    // Nothing is left: the run's CODEX_HOME and the worktree are gone, the repository is untouched.
+    expect(await readdir(join(stateDir, 'runs'))).toEqual([]);
+    expect(existsSync(join(repo.root, '.worktrees', 'agent', 'flotilla', '7'))).toBe(false);
+    expect(await repo.git(['branch', '--list', 'agent/*'])).toBe('');
+    const transcript = await readFile(handle.logFilePath!, 'utf8');
+    expect(transcript).toContain('ASSISTANT [tool_use] exec_command');
+    expect(transcript).toContain('Writing the greeting.');
+    expect(transcript).toContain('RESULT success');
+    expect(transcript).toContain('Outcome: completed');
+  });
+
+  it('reviewer: read-only in the repository, verdict validated; an HTTP 500 is retried', async () => {
+    const review = {
+      role: 'reviewer',
+      review: {
+        verdict: 'needs-changes',
+        summary: 'One problem.',
+        comments: [{ path: 'README.md', line: 1, body: 'Say more.' }],
+      },
+    };
+    const { runtime, server } = await start({
+      routes: [
+        {
+          name: 'reviewer',
+          match: { firstUserIncludes: '## Revision #3' },
+          steps: [
+            {
+              name: 'try to write',
+              content: [
+                { type: 'tool_use', name: 'exec_command', input: { cmd: 'printf x > review-was-here.txt' } },
+              ],
+            },
+            {
+              name: 'verdict',
+              error: { status: 500, times: 1, message: 'scripted outage' },
+              expect: { toolResultsInclude: 'Read-only file system' },
+              structuredOutput: review,
+            },
+          ],
+        },
+      ],
+    });
+    const handle = await runtime.startAgent({
+      role: 'reviewer',
+      sessionID: 'rev-1',
+      workItemID: '7',
+      revisionID: '3',
+      prompt: '## Work Item #7 — Greet\n\n## Revision #3\n\nReview it.',
+    });
+    const result = (await handle.result) as ReviewerResult;
+
+    expect(result).toEqual(review);
+    expect(existsSync(join(repo.root, 'review-was-here.txt'))).toBe(false);
+    expect(server.requests.map((request) => [request.status, request.stepName])).toEqual([
+      [200, 'try to write'],
+      [500, 'verdict'],
+      [200, 'verdict'],
+    ]);
+    expect(JSON.stringify(server.requests[0]?.headers)).toContain('read-only');
+    expect(server.report().problems).toEqual([]);
+  });
+
+  it('planner: structured output; cost from the price table for a listed model', async () => {
+    const plan = {
+      role: 'planner',
+      create: [{ tempID: 't1', title: 'Greet', body: 'Say hello.', labels: [], blockedBy: [] }],
+      close: [],
+      update: [{ workItemID: '4', body: null, labels: null }],
+    };
+    const { runtime, server } = await start(
+      {
+        routes: [
+          {
+            name: 'planner',
+            match: { firstUserIncludes: '## Changed Specs' },
+            steps: [
+              {
+                expect: { model: 'gpt-5' },
+                structuredOutput: plan,
+                usage: { input_tokens: 1_000_000, output_tokens: 100_000, cache_read_input_tokens: 400_000 },
+              },
+            ],
+          },
+        ],
+      },
+      { models: { planner: 'gpt-5' } },
+    );
+    const handle = await runtime.startAgent({
+      role: 'planner',
+      sessionID: 'plan-1',
+      specPaths: ['docs/specs/greet.md'],
+      prompt: '## Changed Specs\n\n### docs/specs/greet.md (added)\n',
+    });
+    const result = (await handle.result) as PlannerResult;
+
+    expect(result).toEqual(plan);
+    // gpt-5: 600k uncached × $1.25/M + 400k cached × $0.125/M + 100k out × $10/M = 0.75 + 0.05 + 1.00
+    expect(handle.usage?.()).toEqual({
+      costUSD: 1.8,
+      inputTokens: 1_000_000,
+      outputTokens: 100_000,
+      turns: 1,
+    });
+    expect(server.report().problems).toEqual([]);
+  });
+
+  it('a final message that breaks the role schema fails the run, naming the field', async () => {
+    const { runtime, server } = await start({
+      routes: [
+        {
+          name: 'reviewer',
+          steps: [
+            {
+              structuredOutput: {
+                role: 'reviewer',
+                review: { verdict: 'maybe', summary: 'Hmm.', comments: [] },
+              },
+            },
+          ],
+        },
+      ],
+    });
+    const handle = await runtime.startAgent({
+      role: 'reviewer',
+      sessionID: 'rev-bad',
+      workItemID: '7',
+      revisionID: '3',
+      prompt: 'Review it.',
+    });
+    const failure = await failureOf(handle.result);
+
+    expect(failure.reason).toBe('error');
+    expect(failure.message).toMatch(/^Invalid reviewer output: review\.verdict: /);
+    // The scripted server saw the same schema violation (recorded, not refused); nothing left 127.0.0.1.
+    expect(server.report().outside).toEqual([]);
+    expect(server.report().unmetExpectations.length).toBe(1);
+  });
+
+  it('cancel ends the run as cancelled and kills codex with the command it runs', async () => {
+    const marker = `flotilla-codex-cancel-${process.pid}`;
+    const { runtime, stateDir } = await start({
+      routes: [
+        {
+          name: 'implementor',
+          steps: [
+            {
+              content: [
+                { type: 'tool_use', name: 'exec_command', input: { cmd: `exec -a ${marker} sleep 300` } },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    const handle = await runtime.startAgent({
+      role: 'implementor',
+      sessionID: 'impl-cancel',
+      workItemID: '8',
+      branchName: 'flotilla/8',
+      prompt: 'Sleep.',
+    });
+    await new Promise<void>((resolve) => {
+      const stop = handle.onActivity?.(() => {
+        stop?.();
+        resolve();
+      });
+    });
+    // The command is running once codex reported it started; give ps a moment to see it.
+    await waitFor(() => processesNamed(marker) > 0);
+    expect(processesNamed(marker)).toBe(1);
+    runtime.cancelAgent('impl-cancel');
+    const failure = await failureOf(handle.result);
+
+    expect(failure.reason).toBe('cancelled');
+    await waitFor(() => processesNamed(marker) === 0);
+    expect(processesNamed(marker)).toBe(0);
+    expect(await readdir(join(stateDir, 'runs'))).toEqual([]);
+    expect(existsSync(join(repo.root, '.worktrees', 'agent', 'flotilla', '8'))).toBe(false);
+  });
+
+  it('maxAgentDuration ends a run that takes too long as timeout', async () => {
+    const { runtime } = await start(
+      { routes: [{ name: 'slow', steps: [{ delayMs: 60_000, text: 'too late' }] }] },
+      { maxAgentDuration: 1 },
+    );
+    const handle = await runtime.startAgent({
+      role: 'reviewer',
+      sessionID: 'rev-slow',
+      workItemID: '7',
+      revisionID: '3',
+      prompt: 'Review slowly.',
+    });
+    const failure = await failureOf(handle.result);
+    expect(failure.reason).toBe('timeout');
+    expect(failure.message).toContain('maxAgentDuration (1s)');
+  });
+
+  it('validation: a failing command resumes the same thread with the errors, then passes', async () => {
+    const { runtime, server } = await start(
+      {
+        routes: [
+          {
+            name: 'implementor',
+            steps: [
+              {
+                name: 'first try',
+                content: [
+                  { type: 'tool_use', name: 'exec_command', input: { cmd: "printf 'one\\n' > a.txt" } },
+                ],
+              },
+              {
+                name: 'report 1',
+                structuredOutput: { role: 'implementor', outcome: 'completed', summary: 'First try.' },
+              },
+              {
+                name: 'fix',
+                expect: { lastUserIncludes: ['validation errors', 'b.txt is missing'] },
+                content: [
+                  { type: 'tool_use', name: 'exec_command', input: { cmd: "printf 'two\\n' > b.txt" } },
+                ],
+              },
+              {
+                name: 'report 2',
+                structuredOutput: { role: 'implementor', outcome: 'completed', summary: 'Fixed.' },
+              },
+            ],
+          },
+        ],
+      },
+      {
+        validation: {
+          commands: ['test -f b.txt || { echo "b.txt is missing"; exit 1; }'],
+          maxRounds: 2,
+          timeoutMs: 30_000,
+        },
+      },
+    );
+    const handle = await runtime.startAgent({
+      role: 'implementor',
+      sessionID: 'impl-validate',
+      workItemID: '9',
+      branchName: 'flotilla/9',
+      prompt: 'Write a.txt and b.txt.',
+    });
+    const result = (await handle.result) as ImplementorResult;
+
+    expect(result).toMatchObject({ outcome: 'completed', summary: 'Fixed.' });
+    expect(result.patch).toContain('+++ b/a.txt');
+    expect(result.patch).toContain('+++ b/b.txt');
+    // Same codex thread: one session id across both turns.
+    const sessionIDs = new Set(server.requests.map((request) => request.headers['session-id']));
+    expect(sessionIDs.size).toBe(1);
+    expect(server.requests.map((request) => request.stepName)).toEqual([
+      'first try',
+      'report 1',
+      'fix',
+      'report 2',
+    ]);
+    expect(handle.usage?.()?.turns).toBe(2);
+    expect(server.report().problems).toEqual([]);
+  });
+});
+
+function processesNamed(name: string): number {
+  const out = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
+  return out.split('\n').filter((line) => line.startsWith(name)).length;
+}
+
+async function waitFor(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+}
