@@ -280,6 +280,26 @@ describe('codex runtime (real codex binary, scripted Responses endpoint)', () =>
     expect(server.report().unmetExpectations.length).toBe(1);
   });
 
+  it('a final message that is not JSON fails the run, quoting its start', async () => {
+    const { runtime, server } = await start({
+      routes: [{ name: 'reviewer', steps: [{ text: 'Looks good to me.' }] }],
+    });
+    const handle = await runtime.startAgent({
+      role: 'reviewer',
+      sessionID: 'rev-text',
+      workItemID: '7',
+      revisionID: '3',
+      prompt: 'Review it.',
+    });
+    const failure = await failureOf(handle.result);
+
+    expect(failure.reason).toBe('error');
+    expect(failure.message).toBe(
+      `the reviewer's final message is not the JSON its schema asks for: "Looks good to me."`,
+    );
+    expect(server.report().outside).toEqual([]);
+  });
+
   it('cancel ends the run as cancelled and kills codex with the command it runs', async () => {
     const marker = `flotilla-codex-cancel-${process.pid}`;
     const { runtime, stateDir } = await start({
