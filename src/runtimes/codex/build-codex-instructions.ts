@@ -35,6 +35,8 @@ export function buildCodexInstructions(input: {
   contextFiles: readonly { path: string; text: string }[];
 }): string {
   const parts = [input.roleInstructions ?? ROLE_INSTRUCTIONS[input.role], OUTPUT_RULE];
-  for (const file of input.contextFiles) parts.push(`## ${file.path}\n\n${file.text.trim()}`);
+  for (const file of input.contextFiles) {
+    if (file.text.trim() !== '') parts.push(`## ${file.path}\n\n${file.text.trim()}`);
+  }
   return `${parts.join('\n\n')}\n`;
 }

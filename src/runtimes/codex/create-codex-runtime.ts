@@ -146,13 +146,20 @@ export function createCodexRuntime(config: CodexRuntimeConfig): CodexRuntime {
       : null);
   const modelKeyVariables = config.provider ? [config.provider.envKey] : [...OPENAI_KEY_VARIABLES];
 
+  /** The project context files, read fresh per run; a missing one is a provisioning failure naming it. */
   async function readContextFiles(): Promise<{ path: string; text: string }[]> {
-    const files: { path: string; text: string }[] = [];
-    for (const path of config.contextPaths ?? []) {
-      const text = await readFile(join(config.repoRoot, path), 'utf8').catch(() => null);
-      if (text !== null && text.trim() !== '') files.push({ path, text });
-    }
-    return files;
+    return Promise.all(
+      (config.contextPaths ?? []).map(async (path) => {
+        const file = join(config.repoRoot, path);
+        try {
+          return { path, text: await readFile(file, 'utf8') };
+        } catch (error) {
+          throw new Error(`Cannot read the project context file ${file}: ${messageOf(error)}`, {
+            cause: error,
+          });
+        }
+      }),
+    );
   }
 
   async function startAgent(params: CodexStartParams): Promise<AgentRunHandle> {

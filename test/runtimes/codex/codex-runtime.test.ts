@@ -300,6 +300,25 @@ describe('codex runtime (real codex binary, scripted Responses endpoint)', () =>
     expect(server.report().outside).toEqual([]);
   });
 
+  it('a missing context file refuses to start, naming it, and leaves nothing behind', async () => {
+    const { runtime, server, stateDir } = await start(
+      { routes: [{ name: 'any', steps: [{ text: 'unused' }] }] },
+      { contextPaths: ['CONVENTIONS.md', 'docs/missing.md'] },
+    );
+    await expect(
+      runtime.startAgent({
+        role: 'implementor',
+        sessionID: 'impl-missing',
+        workItemID: '7',
+        branchName: 'flotilla/7',
+        prompt: 'Work.',
+      }),
+    ).rejects.toThrow(`Cannot read the project context file ${join(repo.root, 'docs/missing.md')}`);
+    expect(server.requests).toEqual([]);
+    expect(await readdir(join(stateDir, 'runs')).catch(() => [])).toEqual([]);
+    expect(existsSync(join(repo.root, '.worktrees', 'agent', 'flotilla', '7'))).toBe(false);
+  });
+
   it('cancel ends the run as cancelled and kills codex with the command it runs', async () => {
     const marker = `flotilla-codex-cancel-${process.pid}`;
     const { runtime, stateDir } = await start({
