@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { AgentRuntimeKind, FlotillaConfig } from '../config/index.ts';
 import { resolveFlotillaPaths } from '../config/index.ts';
-import type { AgentRole } from '../domain/index.ts';
+import { AGENT_ROLES, type AgentRole } from '../domain/index.ts';
 import { createEngine, type Engine } from '../engine/create-engine.ts';
 import type { RuntimeAdapter } from '../engine/runtime-contract/index.ts';
 import { buildBashValidatorRules, createBashValidatorHook } from '../guards/bash-validator/index.ts';
@@ -12,6 +12,8 @@ import { createLocalProvider, type LocalProvider } from '../providers/local/crea
 import { reapLocalScratch } from '../providers/local/git/reap-local-scratch.ts';
 import { createClaudeAdapter } from '../runtimes/claude/create-claude-adapter.ts';
 import { createCliRuntime } from '../runtimes/cli/create-cli-runtime.ts';
+import { checkCodexAvailability } from '../runtimes/codex/check-codex-availability.ts';
+import { createCodexRuntime } from '../runtimes/codex/create-codex-runtime.ts';
 import { createEngineStatePersistence, type EngineStatePersistence, openDatabase } from '../storage/index.ts';
 import { createWorktreeManager } from '../workspace/create-worktree-manager.ts';
 import { acquireRunLock } from './acquire-run-lock.ts';
@@ -90,6 +92,21 @@ async function startControlPlane(
   if (configured.kind === 'invalid') throw new Error(configured.errors.join('\n'));
   const scriptedServer = configured.kind === 'ok' ? await createModelServer(configured.scenario) : null;
 
+  // Refused clearly here rather than failing each codex run mid-way (no binary, no key).
+  const codexRoles =
+    options.scriptedModelServerUrl === undefined
+      ? AGENT_ROLES.filter((role) => config.runtimes[role] === 'codex')
+      : [];
+  if (codexRoles.length > 0) {
+    const availability = checkCodexAvailability({ env: { ...process.env, ...options.extraEnv } });
+    if (!availability.available) {
+      await scriptedServer?.close();
+      throw new Error(
+        `runtime 'codex' (${codexRoles.join(', ')}) cannot run: ${availability.problems.join('; ')}`,
+      );
+    }
+  }
+
   const db = openDatabase(paths.dbPath);
   const persistence = createEngineStatePersistence(db);
   const interruptedRuns = persistence.recoverInterruptedRuns().length;
@@ -142,6 +159,28 @@ async function startControlPlane(
       },
     });
 
+  /** The Codex runtime for the roles configured `codex` (checked to be available before anything opened). */
+  const createCodex = (): RuntimeAdapter =>
+    createCodexRuntime({
+      repoRoot,
+      defaultBranch: config.defaultBranch,
+      contextPaths: config.contextPaths,
+      logger,
+      setupCommand: config.worktree.setupCommand,
+      stateDir: join(paths.stateDir, 'codex'),
+      models: Object.fromEntries(
+        Object.entries(config.models).filter((entry): entry is [AgentRole, string] => entry[1] !== undefined),
+      ),
+      maxAgentDuration: config.maxAgentDuration,
+      logging: { agentSessions: config.logging.agentSessions, logsDir: paths.sessionsDir },
+      ...(options.extraEnv !== undefined && { extraEnv: options.extraEnv }),
+      validation: {
+        commands: config.validation.commands,
+        maxRounds: config.validation.maxRounds,
+        timeoutMs: config.validation.timeout * 1000,
+      },
+    });
+
   const engine = createEngine({
     provider,
     logger,
@@ -167,9 +206,12 @@ async function startControlPlane(
         setupCommand: config.worktree.setupCommand,
         logger,
       });
+      // The demo's scripted server answers every role; otherwise `codex` roles run the Codex runtime.
+      const codex = codexRoles.length > 0 ? createCodex() : null;
       const pick = (role: AgentRole): RuntimeAdapter => {
         const chosen = config.runtimes[role];
         if (chosen === 'scripted' || options.scriptedModelServerUrl !== undefined) return scripted;
+        if (chosen === 'codex' && codex !== null) return codex;
         if (typeof chosen === 'string') return claude;
         const build = () =>
           createCliRuntime({

@@ -31,6 +31,30 @@ describe('reapOrphanProcesses', () => {
     }
   });
 
+  it("ends a codex process of a run of this state dir (its CODEX_HOME), not another repository's", async () => {
+    const stateDir = await mkdtemp(join(tmpdir(), 'flotilla-reap-'));
+    const paths = { stateDir, tmpDir: join(stateDir, 'tmp') };
+    const spawnCodex = (codexHome: string) =>
+      spawn('sh', ['-c', 'tail -f /dev/null & wait'], {
+        env: { ...process.env, CODEX_HOME: codexHome },
+        stdio: 'ignore',
+      });
+    const ours = spawnCodex(join(stateDir, 'codex', 'runs', 'session-1', 'home'));
+    const other = spawnCodex(join(tmpdir(), 'other-repo', '.flotilla', 'codex', 'runs', 'session-1', 'home'));
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const reaped = reapOrphanProcesses(paths);
+      expect(reaped).toContain(ours.pid);
+      expect(reaped).not.toContain(other.pid);
+      await new Promise((resolve) => ours.on('exit', resolve));
+      expect(other.exitCode).toBeNull();
+    } finally {
+      other.kill('SIGKILL');
+      ours.kill('SIGKILL');
+      await rm(stateDir, { recursive: true, force: true });
+    }
+  });
+
   it('ends checks commands (and their children) of this state dir, not those of another repository', async () => {
     const stateDir = await mkdtemp(join(tmpdir(), 'flotilla-reap-'));
     const paths = { stateDir, tmpDir: join(stateDir, 'tmp') };

@@ -7,7 +7,8 @@ import { CHECKS_WORKTREE_PREFIX } from '../providers/shared/local-scratch-dir.ts
 /**
  * Crash recovery for the processes Flotilla starts: when it is killed (kill -9, OOM), the `claude` CLI of an
  * agent and the tools it runs, and a checks command and what it started, are not killed with it. Every agent
- * process has a per-run CLAUDE_CONFIG_DIR under `<stateDir>/claude/runs/`, and every checks process a
+ * process has a per-run CLAUDE_CONFIG_DIR under `<stateDir>/claude/runs/` (a `codex` agent: a CODEX_HOME under
+ * `<stateDir>/codex/runs/`; its sandboxed commands die with it), and every checks process a
  * FLOTILLA_CHECKS_WORKTREE under `<tmpDir>/checks-` (both inherited by their children), so those are exactly
  * the processes to end — before their worktrees are removed. Linux only (reads /proc); elsewhere nothing
  * is found. Returns the pids signalled.
@@ -20,6 +21,7 @@ export function reapOrphanProcesses(
   const kill = options.kill ?? ((pid, signal) => process.kill(pid, signal));
   const markers = [
     `CLAUDE_CONFIG_DIR=${join(paths.stateDir, 'claude', 'runs')}/`,
+    `CODEX_HOME=${join(paths.stateDir, 'codex', 'runs')}/`,
     `${CHECKS_WORKTREE_VARIABLE}=${join(paths.tmpDir, CHECKS_WORKTREE_PREFIX)}`,
   ];
   let entries: string[];

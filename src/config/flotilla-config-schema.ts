@@ -16,7 +16,7 @@ const object = <T extends z.core.$ZodLooseShape>(shape: T) =>
   // Strict: a typo such as `maxConcurentAgents` must be an error, never silently ignored.
   z.strictObject(shape, { error: 'an object' });
 
-export const AGENT_RUNTIMES = ['claude', 'scripted'] as const;
+export const AGENT_RUNTIMES = ['claude', 'codex', 'scripted'] as const;
 export type AgentRuntimeKind = (typeof AGENT_RUNTIMES)[number];
 
 /** The CLI runtime's presets (src/runtimes/cli/cli-presets.ts; a test there keeps the lists equal). */
@@ -47,7 +47,8 @@ const cliRuntime = object({
 });
 export type CliRuntimeSettings = z.output<typeof cliRuntime>;
 
-const RUNTIME_EXPECTED = '\'claude\', \'scripted\' or a CLI runtime object ({"runtime": "cli", "preset": …})';
+const RUNTIME_EXPECTED =
+  '\'claude\', \'codex\', \'scripted\' or a CLI runtime object ({"runtime": "cli", "preset": …})';
 const runtime = z
   .union([z.string().pipe(z.enum(AGENT_RUNTIMES)), cliRuntime], {
     // An object was meant as the CLI runtime: name its field instead of listing both forms.

@@ -200,16 +200,16 @@ describe('loadConfig: every field names its path and expectation', () => {
     ],
     [{ runtimes: 'claude' }, `${F}: runtimes: expected an object, got "claude"`],
     [
-      { runtimes: { planner: 'codex' } },
-      `${F}: runtimes.planner: expected 'claude', 'scripted' or a CLI runtime object ({"runtime": "cli", "preset": …}), got "codex"`,
+      { runtimes: { planner: 'gemini' } },
+      `${F}: runtimes.planner: expected 'claude', 'codex', 'scripted' or a CLI runtime object ({"runtime": "cli", "preset": …}), got "gemini"`,
     ],
     [
       { runtimes: { implementor: 1 } },
-      `${F}: runtimes.implementor: expected 'claude', 'scripted' or a CLI runtime object ({"runtime": "cli", "preset": …}), got 1`,
+      `${F}: runtimes.implementor: expected 'claude', 'codex', 'scripted' or a CLI runtime object ({"runtime": "cli", "preset": …}), got 1`,
     ],
     [
       { runtimes: { reviewer: null } },
-      `${F}: runtimes.reviewer: expected 'claude', 'scripted' or a CLI runtime object ({"runtime": "cli", "preset": …}), got null`,
+      `${F}: runtimes.reviewer: expected 'claude', 'codex', 'scripted' or a CLI runtime object ({"runtime": "cli", "preset": …}), got null`,
     ],
     [
       { runtimes: { implementor: { runtime: 'cli', preset: 'cursor' } } },

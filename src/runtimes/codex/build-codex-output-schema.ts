@@ -1,8 +1,5 @@
 import type { AgentRole } from '../../domain/index.ts';
-import {
-  buildOutputJsonSchema,
-  type JsonSchemaObject,
-} from '../../engine/runtime-contract/agent-output-schemas.ts';
+import { buildOutputJsonSchema, type JsonSchemaObject } from '../../engine/runtime-contract/index.ts';
 
 /**
  * The role's output schema as codex's turn `outputSchema`. codex sends it as `text.format` with

@@ -7,13 +7,14 @@ import {
   type AgentUsage,
   CREDENTIALS_FAILURE_PREFIX,
 } from '../../domain/index.ts';
-import { validateAgentOutput } from '../../engine/runtime-contract/agent-output-schemas.ts';
 import {
   AgentRunFailure,
   type AgentRunHandle,
   type AgentStartParams,
+  type RuntimeAdapter,
   type RuntimeAdapterConfig,
-} from '../../engine/runtime-contract/runtime-contract.ts';
+  validateAgentOutput,
+} from '../../engine/runtime-contract/index.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { SessionLog } from '../../session-log/create-session-log.ts';
 import { createSessionLogFactory } from '../../session-log/create-session-log-factory.ts';
@@ -70,15 +71,6 @@ export interface CodexRuntimeConfig extends RuntimeAdapterConfig {
   validation?: { commands: readonly string[]; maxRounds: number; timeoutMs: number };
 }
 
-/** What the engine hands a runtime: the start params and the finished prompt. */
-export type CodexStartParams = AgentStartParams & { prompt: string };
-
-export interface CodexRuntime {
-  readonly runtime: string;
-  startAgent(params: CodexStartParams): Promise<AgentRunHandle>;
-  cancelAgent(sessionID: string): void;
-}
-
 interface TrackedRun {
   abortController: AbortController;
   abortReason: 'cancelled' | 'timeout' | null;
@@ -130,7 +122,7 @@ export function buildCodexAgentBranchName(branchName: string): string {
  * no network, no approvals) and a scrubbed environment. Events stream into the live output and transcript;
  * the final agent message is the role's result, validated as untrusted input.
  */
-export function createCodexRuntime(config: CodexRuntimeConfig): CodexRuntime {
+export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
   const { logger } = config;
   const runs = new Map<string, TrackedRun>();
   const worktrees = createWorktreeManager({
@@ -162,7 +154,7 @@ export function createCodexRuntime(config: CodexRuntimeConfig): CodexRuntime {
     );
   }
 
-  async function startAgent(params: CodexStartParams): Promise<AgentRunHandle> {
+  async function startAgent(params: AgentStartParams): Promise<AgentRunHandle> {
     const { sessionID, role } = params;
     if (runs.has(sessionID)) throw new Error(`session ${sessionID} is already running`);
     const runDir = join(config.stateDir, 'runs', sessionID);

@@ -233,6 +233,7 @@ describe('codex runtime (real codex binary, scripted Responses endpoint)', () =>
       role: 'planner',
       sessionID: 'plan-1',
       specPaths: ['docs/specs/greet.md'],
+      specSHAs: { 'docs/specs/greet.md': 'a'.repeat(40) },
       prompt: '## Changed Specs\n\n### docs/specs/greet.md (added)\n',
     });
     const result = (await handle.result) as PlannerResult;
