@@ -6,6 +6,7 @@ import { type FlotillaConfig, loadConfig } from '../../config/index.ts';
 import { AGENT_ROLES } from '../../domain/index.ts';
 import { createGitSpecReader } from '../../providers/local/git/create-git-spec-reader.ts';
 import { loadAgentDefinition } from '../../runtimes/claude/load-agent-definition.ts';
+import { checkCodexAvailability } from '../../runtimes/codex/check-codex-availability.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import { findRepoRoot } from '../support/find-repo-root.ts';
 
@@ -73,6 +74,8 @@ export async function runDoctorChecks(input: DoctorInput): Promise<DoctorCheck[]
   checks.push(await checkAgentFiles(repoRoot, config));
   checks.push(await checkSpecs(repoRoot, config));
   checks.push(checkCredentials(config, input.env));
+  const codex = checkCodex(config, input.env);
+  if (codex !== null) checks.push(codex);
   const scenario = await checkScenario(repoRoot, config);
   if (scenario !== null) checks.push(scenario);
   checks.push(await checkChecksCommand(repoRoot, config));
@@ -135,7 +138,14 @@ function checkCredentials(
   const roles = rolesNeedingCredentials(config);
   const scripted = AGENT_ROLES.filter((role) => config.runtimes[role] === 'scripted');
   const scriptedNote = scripted.length > 0 ? `; ${scripted.join(', ')}: scripted, no key needed` : '';
-  if (roles.length === 0) return ok('credentials', `no credentials needed (every role is scripted)`);
+  if (roles.length === 0) {
+    return ok(
+      'credentials',
+      scripted.length === AGENT_ROLES.length
+        ? 'no credentials needed (every role is scripted)'
+        : 'no Claude credentials needed (no role runs on claude)',
+    );
+  }
   const credential = findModelCredential(env);
   if (credential.ok) {
     return ok('credentials', `${roles.join(', ')}: ${credential.variable} is set${scriptedNote}`);
@@ -145,6 +155,23 @@ function checkCredentials(
     status: 'fail',
     message: `no model credentials for ${roles.join(', ')} (runtime 'claude')${scriptedNote}`,
     fix: credential.advice,
+  };
+}
+
+/** Roles on runtime `codex`: its binary and key (src/runtimes/codex/check-codex-availability.ts). */
+function checkCodex(
+  config: FlotillaConfig,
+  env: Readonly<Record<string, string | undefined>>,
+): DoctorCheck | null {
+  const roles = AGENT_ROLES.filter((role) => config.runtimes[role] === 'codex');
+  if (roles.length === 0) return null;
+  const availability = checkCodexAvailability({ env });
+  if (availability.available) return ok('codex', `${roles.join(', ')}: codex binary found, API key set`);
+  return {
+    name: 'codex',
+    status: 'fail',
+    message: `runtime 'codex' (${roles.join(', ')}) cannot run`,
+    fix: availability.problems,
   };
 }
 
