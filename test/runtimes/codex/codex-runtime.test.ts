@@ -332,6 +332,9 @@ describe('codex runtime (real codex binary, scripted Responses endpoint)', () =>
                 { type: 'tool_use', name: 'exec_command', input: { cmd: `exec -a ${marker} sleep 300` } },
               ],
             },
+            // codex hands a long command back to the model after ~10 s; this reply would keep the turn
+            // going far beyond the test's timeout, so only the abort can end the run in time.
+            { delayMs: 120_000, text: 'never reached' },
           ],
         },
       ],

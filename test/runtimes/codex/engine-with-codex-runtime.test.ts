@@ -171,5 +171,5 @@ describe('engine + Codex runtime', () => {
     expect(engine.getState().errors).toEqual([]);
     // Each run's CODEX_HOME was removed with it.
     expect(await readdir(join(repo.root, '.flotilla', 'codex', 'runs'))).toEqual([]);
-  });
+  }, 90_000);
 });
