@@ -320,6 +320,35 @@ describe('codex runtime (real codex binary, scripted Responses endpoint)', () =>
     expect(existsSync(join(repo.root, '.worktrees', 'agent', 'flotilla', '7'))).toBe(false);
   });
 
+  it('a refused key fails the run as a credentials failure naming the variable', async () => {
+    const { runtime, server } = await start({
+      routes: [
+        {
+          name: 'any',
+          steps: [
+            { error: { status: 401, type: 'invalid_request_error', message: 'Incorrect API key provided' } },
+          ],
+        },
+      ],
+    });
+    const handle = await runtime.startAgent({
+      role: 'reviewer',
+      sessionID: 'rev-401',
+      workItemID: '7',
+      revisionID: '3',
+      prompt: 'Review it.',
+    });
+    const failure = await failureOf(handle.result);
+
+    expect(failure.reason).toBe('error');
+    expect(failure.message).toMatch(
+      /^credentials: the reviewer could not authenticate with the model API \(/,
+    );
+    expect(failure.message).toContain(`Set ${SCRIPTED_KEY} for \`flotilla run\``);
+    // codex retries a 401 with backoff (6 requests over ~7 s here, request_max_retries = 0 or not).
+    expect(server.requests.every((request) => request.status === 401)).toBe(true);
+  }, 60_000);
+
   it('cancel ends the run as cancelled and kills codex with the command it runs', async () => {
     const marker = `flotilla-codex-cancel-${process.pid}`;
     const { runtime, stateDir } = await start({
