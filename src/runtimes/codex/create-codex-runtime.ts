@@ -19,6 +19,7 @@ import type { Logger } from '../../logging/logger.ts';
 import type { SessionLog } from '../../session-log/create-session-log.ts';
 import { createSessionLogFactory } from '../../session-log/create-session-log-factory.ts';
 import { createOutputBroadcast } from '../../shared/create-output-broadcast.ts';
+import { messageOf } from '../../shared/message-of.ts';
 import { createWorktreeManager, type Worktree } from '../../workspace/create-worktree-manager.ts';
 import { extractPatch } from '../../workspace/extract-patch.ts';
 import {
@@ -98,10 +99,6 @@ const VALIDATION_HEARTBEAT_MS = 10_000;
 /** What codex and its provider say when the key is missing or refused. */
 const AUTHENTICATION_ERRORS =
   /\b401\b|Unauthorized|Missing environment variable|invalid_api_key|Incorrect API key/i;
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 function isAbortError(error: unknown): boolean {
   return error instanceof Error && error.name === 'AbortError';
