@@ -19,6 +19,7 @@ import { createWorktreeManager } from '../workspace/create-worktree-manager.ts';
 import { acquireRunLock } from './acquire-run-lock.ts';
 import { loadConfiguredScenario } from './load-configured-scenario.ts';
 import { reapOrphanProcesses } from './reap-orphan-processes.ts';
+import { reapRunStateDirs } from './reap-run-state-dirs.ts';
 
 export interface ControlPlaneOptions {
   repoRoot: string;
@@ -112,6 +113,9 @@ async function startControlPlane(
   const interruptedRuns = persistence.recoverInterruptedRuns().length;
   // Agents and checks a killed Flotilla left running would keep working in worktrees about to be removed.
   const reapedProcesses = reapOrphanProcesses(paths).length;
+  const reapedRunStateDirs = await reapRunStateDirs(paths);
+  if (reapedRunStateDirs.length > 0)
+    logger.info('removed the state of runs a killed flotilla left behind', { dirs: reapedRunStateDirs });
   // Under the run lock, so none of these belongs to a control plane still running.
   const reapedAgentWorktrees = await createWorktreeManager({
     repoRoot,

@@ -48,6 +48,23 @@ function startRun(
   return { child, output: () => output, exited };
 }
 
+/** `run.exited`, or an error holding the run's output and log tail when it does not exit in time. */
+async function exitedWithin(run: Running, repoRoot: string, timeoutMs: number): Promise<number | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const logPath = join(repoRoot, '.flotilla/logs/flotilla.log');
+      const log = existsSync(logPath) ? readFileSync(logPath, 'utf8').split('\n').slice(-80).join('\n') : '';
+      reject(new Error(`flotilla run did not exit in ${timeoutMs} ms\n${run.output()}\n--- log ---\n${log}`));
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([run.exited, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 async function waitFor(
   check: () => boolean,
   timeoutMs: number,
@@ -334,7 +351,7 @@ describe('flotilla run', () => {
       ],
     });
     const run = startRun(repo.root, server, repo.gitEnv, ['--until-idle', '--json']);
-    const code = await run.exited;
+    const code = await exitedWithin(run, repo.root, 100_000);
     expect(code, run.output()).toBe(1);
     const last = JSON.parse(run.output().trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
     expect(last).toMatchObject({ type: 'idle', idle: true, waitingOnHuman: [] });
@@ -429,6 +446,8 @@ describe('flotilla run', () => {
     expect(git(repo.root, ['worktree', 'list']).trim().split('\n')).toHaveLength(1);
     expect(existsSync(join(repo.root, '.worktrees/agent')), 'empty parents of agent worktrees').toBe(false);
     expect(scratchEntries(repo.root)).toEqual([]);
+    // The killed run's CLI state (its session files) went with it; finished runs remove their own.
+    expect(readdirSync(join(repo.root, '.flotilla/claude/runs'))).toEqual([]);
     expect(
       server.requests.filter((request) => request.route === undefined && request.kind === 'step'),
     ).toEqual([]);

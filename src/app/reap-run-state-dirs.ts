@@ -1,0 +1,35 @@
+import { readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FlotillaPaths } from '../config/index.ts';
+import { hasErrorCode } from '../shared/has-error-code.ts';
+
+/** Where the runtimes keep one directory per run (the Claude CLI's config dir, codex's CODEX_HOME). */
+export const RUN_STATE_PARENTS = [
+  ['claude', 'runs'],
+  ['codex', 'runs'],
+] as const;
+
+/**
+ * Crash recovery for per-run runtime state: a run removes its directory when it ends, but a killed Flotilla
+ * leaves them behind (SDK sessions, codex homes with their logs). Called at start, under the run lock and
+ * after the runs' processes were ended, so none of them belongs to a live run. Returns the removed paths.
+ */
+export async function reapRunStateDirs(paths: Pick<FlotillaPaths, 'stateDir'>): Promise<string[]> {
+  const removed: string[] = [];
+  for (const parent of RUN_STATE_PARENTS) {
+    const dir = join(paths.stateDir, ...parent);
+    let entries: string[];
+    try {
+      entries = await readdir(dir);
+    } catch (error) {
+      if (hasErrorCode(error, 'ENOENT')) continue;
+      throw error;
+    }
+    for (const entry of entries) {
+      const path = join(dir, entry);
+      await rm(path, { recursive: true, force: true });
+      removed.push(path);
+    }
+  }
+  return removed;
+}
