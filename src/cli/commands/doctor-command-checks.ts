@@ -6,6 +6,7 @@ import { type FlotillaConfig, loadConfig } from '../../config/index.ts';
 import { AGENT_ROLES } from '../../domain/index.ts';
 import { createGitSpecReader } from '../../providers/local/git/create-git-spec-reader.ts';
 import { loadAgentDefinition } from '../../runtimes/claude/load-agent-definition.ts';
+import { resolveCliPreset } from '../../runtimes/cli/cli-presets.ts';
 import { checkCodexAvailability } from '../../runtimes/codex/check-codex-availability.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import { findRepoRoot } from '../support/find-repo-root.ts';
@@ -16,7 +17,10 @@ const execFileAsync = promisify(execFile);
 export type DoctorStatus = 'ok' | 'warn' | 'fail';
 
 export interface DoctorCheck {
-  /** A stable identifier (`git`, `config`, `agents`, `specs`, `credentials`, `scenario`, `checks`). */
+  /**
+   * A stable identifier (`git`, `config`, `agents`, `specs`, `credentials`, `codex`, `cli-<role>`,
+   * `scenario`, `checks`).
+   */
   name: string;
   status: DoctorStatus;
   /** What was found, one line. */
@@ -76,15 +80,24 @@ export async function runDoctorChecks(input: DoctorInput): Promise<DoctorCheck[]
   checks.push(checkCredentials(config, input.env));
   const codex = checkCodex(config, input.env);
   if (codex !== null) checks.push(codex);
+  checks.push(...(await checkCliPrograms(repoRoot, config, input.env)));
   const scenario = await checkScenario(repoRoot, config);
   if (scenario !== null) checks.push(scenario);
   checks.push(await checkChecksCommand(repoRoot, config));
   return checks;
 }
 
+/** Only the Claude SDK reads `.claude/agents/<role>.md` (runtimes `claude` and `scripted`). */
 async function checkAgentFiles(repoRoot: string, config: FlotillaConfig): Promise<DoctorCheck> {
+  const roles = AGENT_ROLES.filter((role) => {
+    const runtime = config.runtimes[role];
+    return runtime === 'claude' || runtime === 'scripted';
+  });
+  if (roles.length === 0) {
+    return ok('agents', 'no agent files needed (no role runs on claude or scripted)');
+  }
   const problems: string[] = [];
-  for (const role of AGENT_ROLES) {
+  for (const role of roles) {
     try {
       await loadAgentDefinition({ repoRoot, role, contextPaths: config.contextPaths });
     } catch (error) {
@@ -92,7 +105,7 @@ async function checkAgentFiles(repoRoot: string, config: FlotillaConfig): Promis
     }
   }
   if (problems.length === 0) {
-    return ok('agents', `agent files: ${AGENT_ROLES.map((role) => `.claude/agents/${role}.md`).join(', ')}`);
+    return ok('agents', `agent files: ${roles.map((role) => `.claude/agents/${role}.md`).join(', ')}`);
   }
   return {
     name: 'agents',
@@ -175,6 +188,68 @@ function checkCodex(
   };
 }
 
+/**
+ * One line per role on the CLI runtime: is its program (the config's `program`, else the preset's) on
+ * PATH, as the runtime will spawn it? A missing program fails every dispatch of that role.
+ */
+async function checkCliPrograms(
+  repoRoot: string,
+  config: FlotillaConfig,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<DoctorCheck[]> {
+  const checks: DoctorCheck[] = [];
+  for (const role of AGENT_ROLES) {
+    const settings = config.runtimes[role];
+    if (typeof settings === 'string') continue;
+    const name = `cli-${role}`;
+    let program: string;
+    try {
+      program = settings.program?.[0] ?? resolveCliPreset(settings.preset, settings.custom).start[0] ?? '';
+    } catch (error) {
+      checks.push({
+        name,
+        status: 'fail',
+        message: `${role}: CLI preset ${settings.preset} is invalid`,
+        fix: [messageOf(error), 'the preset format: src/runtimes/cli/README.md in Flotilla'],
+      });
+      continue;
+    }
+    const found = await findOnPath(repoRoot, program, env);
+    checks.push(
+      found !== null
+        ? ok(name, `${role}: CLI preset ${settings.preset}: ${program} is on PATH (${found})`)
+        : {
+            name,
+            status: 'fail',
+            message: `${role}: CLI preset ${settings.preset}: ${program} is not on PATH`,
+            fix: [`install ${program}, or set runtimes.${role}.program in flotilla.config.json to its path`],
+          },
+    );
+  }
+  return checks;
+}
+
+/**
+ * Where `command -v` finds `program` (executables on PATH, builtins, paths), or null. `env` (its PATH) is
+ * the one the program would run with; unset = this process's.
+ */
+async function findOnPath(
+  cwd: string,
+  program: string,
+  env?: Readonly<Record<string, string | undefined>>,
+): Promise<string | null> {
+  if (program === '') return null;
+  try {
+    const { stdout } = await execFileAsync('/bin/sh', ['-c', 'command -v "$1"', 'sh', program], {
+      cwd,
+      ...(env !== undefined && { env }),
+    });
+    return stdout.trim() || null;
+  } catch {
+    return null;
+  }
+}
+
 async function checkScenario(repoRoot: string, config: FlotillaConfig): Promise<DoctorCheck | null> {
   const scenario = await loadConfiguredScenario(repoRoot, config);
   switch (scenario.kind) {
@@ -211,17 +286,13 @@ async function checkChecksCommand(repoRoot: string, config: FlotillaConfig): Pro
       .trim()
       .split(/\s+/)
       .find((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) ?? '';
-  try {
-    // `command -v` finds executables on PATH, shell builtins and paths, as the checks' shell will.
-    await execFileAsync('sh', ['-c', 'command -v "$1"', 'sh', program], { cwd: repoRoot });
-    return ok('checks', `checks command: ${command}`);
-  } catch {
-    // Not a blocker — the loop runs — but every revision's checks would fail.
-    return {
-      name: 'checks',
-      status: 'warn',
-      message: `checks command "${command}": ${program} is not found, so every revision's checks would fail`,
-      fix: [`install ${program}, or change checks.command in flotilla.config.json`],
-    };
-  }
+  // `command -v` finds executables on PATH, shell builtins and paths, as the checks' shell will.
+  if ((await findOnPath(repoRoot, program)) !== null) return ok('checks', `checks command: ${command}`);
+  // Not a blocker — the loop runs — but every revision's checks would fail.
+  return {
+    name: 'checks',
+    status: 'warn',
+    message: `checks command "${command}": ${program} is not found, so every revision's checks would fail`,
+    fix: [`install ${program}, or change checks.command in flotilla.config.json`],
+  };
 }

@@ -9,8 +9,9 @@ const MARK: Record<DoctorCheck['status'], string> = { ok: '✓', warn: '!', fail
 
 /**
  * `flotilla doctor [--json]`: checks what `flotilla run` needs — the git repository, the config, the agent
- * files, the specs on the default branch, credentials for the roles whose runtime is `claude`, the scripted
- * scenario, the checks command — and prints one line per check (✓ fine, ! works but worth a look, ✗ blocks
+ * files of the `claude`/`scripted` roles, the specs on the default branch, credentials for the roles whose
+ * runtime is `claude`, codex for `codex` roles, each CLI role's program, the scripted scenario, the checks
+ * command — and prints one line per check (✓ fine, ! works but worth a look, ✗ blocks
  * `flotilla run`) with what to do under each problem. Exit 1 when any check fails, else 0. `--json`:
  * `{ ok, checks: [{ name, status, message, fix }] }`.
  */
