@@ -21,6 +21,9 @@ import { loadConfiguredScenario } from './load-configured-scenario.ts';
 import { reapOrphanProcesses } from './reap-orphan-processes.ts';
 import { reapRunStateDirs } from './reap-run-state-dirs.ts';
 
+/** The variable holding codex's dummy key for the scripted model server (never passed to its commands). */
+const SCRIPTED_CODEX_KEY = 'FLOTILLA_SCRIPTED_API_KEY';
+
 export interface ControlPlaneOptions {
   repoRoot: string;
   config: FlotillaConfig;
@@ -32,6 +35,11 @@ export interface ControlPlaneOptions {
    * `runtimes` says, and its runs are recorded as `scripted` (made-up costs).
    */
   scriptedModelServerUrl?: string;
+  /**
+   * Which runtime the roles run on against `scriptedModelServerUrl`: `claude` (default; its Messages
+   * endpoint) or `codex` (the real codex binary on its Responses endpoint, with a dummy key).
+   */
+  scriptedRuntime?: 'claude' | 'codex';
 }
 
 export interface ControlPlane {
@@ -163,9 +171,19 @@ async function startControlPlane(
       },
     });
 
-  /** The Codex runtime for the roles configured `codex` (checked to be available before anything opened). */
-  const createCodex = (): RuntimeAdapter =>
+  /**
+   * The Codex runtime for the roles configured `codex` (checked to be available before anything opened),
+   * or, with `scripted`, for every role against the scripted model server's Responses endpoint.
+   */
+  const createCodex = (scripted?: { url: string }): RuntimeAdapter =>
     createCodexRuntime({
+      ...(scripted !== undefined && {
+        model: 'scripted',
+        provider: { id: 'flotilla-scripted', baseUrl: `${scripted.url}/v1`, envKey: SCRIPTED_CODEX_KEY },
+        // A dummy key for the local server: no OpenAI account, nothing leaves 127.0.0.1.
+        baseEnv: { ...process.env, [SCRIPTED_CODEX_KEY]: 'scripted' },
+        runtime: 'scripted',
+      }),
       repoRoot,
       defaultBranch: config.defaultBranch,
       contextPaths: config.contextPaths,
@@ -196,6 +214,10 @@ async function startControlPlane(
     maxCheckRounds: config.maxCheckRounds,
     createRuntimeAdapters: () => {
       const claude = createAdapter(options.extraEnv, 'claude');
+      if (options.scriptedModelServerUrl !== undefined && options.scriptedRuntime === 'codex') {
+        const codex = createCodex({ url: options.scriptedModelServerUrl });
+        return { planner: codex, implementor: codex, reviewer: codex };
+      }
       const scriptedUrl = options.scriptedModelServerUrl ?? scriptedServer?.url;
       const scripted = scriptedUrl
         ? createAdapter(

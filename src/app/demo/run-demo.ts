@@ -10,11 +10,19 @@ import { describeEvent } from '../progress/describe-event.ts';
 import { waitUntilIdle } from '../wait-until-idle.ts';
 import { createDemoRepository } from './create-demo-repository.ts';
 
+/** The runtimes `flotilla demo --runtime` offers; each has its scenario next to this file. */
+export const DEMO_RUNTIMES = ['claude', 'codex'] as const;
+export type DemoRuntime = (typeof DEMO_RUNTIMES)[number];
+
 export interface DemoOptions {
   keep: boolean;
+  /** Every role's runtime (default `claude`: the Claude Agent SDK; `codex`: the codex binary). */
+  runtime?: DemoRuntime;
   /** Progress lines and the summary. */
   print: (line: string) => void;
   logger: Logger;
+  /** Added to every agent's environment (tests: a proxy tripwire pointing at the model server). */
+  agentEnv?: (modelServerUrl: string) => Readonly<Record<string, string>>;
   /** Seconds before the demo gives up (not when watched: the watcher decides when it ends). */
   timeout?: number;
   /**
@@ -29,23 +37,30 @@ export interface DemoOutcome {
   repoRoot: string;
   runs: AgentRun[];
   approved: number;
+  /** What the scripted model server found wrong (unmet expectations, connections it refused). */
+  modelServerProblems: string[];
 }
 
-const SCENARIO_PATH = join(import.meta.dirname, 'demo-scenario.json');
+/** The same story for each runtime, in its tools (Claude: Write/Bash; codex: exec_command). */
+const SCENARIO_PATHS: Record<DemoRuntime, string> = {
+  claude: join(import.meta.dirname, 'demo-scenario.json'),
+  codex: join(import.meta.dirname, 'demo-scenario-codex.json'),
+};
 
 /**
- * The whole loop in a throwaway repository with the REAL Claude Agent SDK, answered by the scripted model
- * server (no network, no API key): an approved spec is planned into two items (the second blocked by the
+ * The whole loop in a throwaway repository with the REAL Claude Agent SDK (or, `runtime: 'codex'`, the real
+ * codex binary), answered by the scripted model server (no network, no API key): an approved spec is planned into two items (the second blocked by the
  * first), each is implemented in a worktree with a test and committed, the reviewer asks for changes once,
  * the item is reworked and approved, then the second item follows. Everything goes through the
  * local provider (SQLite + real branches + `npm test` as the checks), like `flotilla run` in a real repo.
  */
 export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
   const { print, logger } = options;
+  const runtime = options.runtime ?? 'claude';
   const repo = await createDemoRepository();
   print(`demo repository: ${repo.root}`);
-  const server = await createModelServer(await loadScenarioFile(SCENARIO_PATH));
-  print(`scripted model server: ${server.url}`);
+  const server = await createModelServer(await loadScenarioFile(SCENARIO_PATHS[runtime]));
+  print(`scripted model server: ${server.url} (every role on ${runtime})`);
   const loaded = await loadConfig(repo.root);
   if (!loaded.ok) throw new Error(`demo configuration is invalid: ${loaded.errors.join('; ')}`);
   // The same wiring as `flotilla run`: the local provider (SQLite, revision branches, `npm test` as checks),
@@ -54,8 +69,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     repoRoot: repo.root,
     config: loaded.config,
     logger,
-    extraEnv: repo.gitEnv,
+    extraEnv: { ...repo.gitEnv, ...options.agentEnv?.(server.url) },
     scriptedModelServerUrl: server.url,
+    scriptedRuntime: runtime,
   });
   const { engine, provider } = controlPlane;
   const logsDir = resolveFlotillaPaths(repo.root).logsDir;
@@ -144,6 +160,6 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
       await rm(repo.root, { recursive: true, force: true });
       print('\nThe demo repository and its transcripts were removed (use --keep to inspect them).');
     }
-    return { ok, repoRoot: repo.root, runs, approved };
+    return { ok, repoRoot: repo.root, runs, approved, modelServerProblems: problems };
   }
 }
