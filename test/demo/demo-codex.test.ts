@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { runDemo } from '../../src/app/demo/run-demo.ts';
+import { runFlotilla } from '../../src/cli/support/run-flotilla.ts';
 import { createRecordingLogger } from '../../src/logging/logger.ts';
 
 /** Any connection codex or git would open outside 127.0.0.1 arrives at the model server and is refused. */
@@ -68,4 +69,11 @@ describe('flotilla demo --runtime codex', () => {
       await rm(outcome.repoRoot, { recursive: true, force: true });
     }
   }, 240_000);
+
+  it('refuses an unknown runtime in one line listing the choices, before creating anything', async () => {
+    const result = await runFlotilla(process.cwd(), ['demo', '--runtime', 'gemini']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe("flotilla demo: unknown --runtime 'gemini'; expected one of: claude, codex\n");
+    expect(result.stdout).toBe('');
+  });
 });

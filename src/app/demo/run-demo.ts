@@ -9,10 +9,7 @@ import { type ControlPlane, createControlPlane } from '../create-control-plane.t
 import { describeEvent } from '../progress/describe-event.ts';
 import { waitUntilIdle } from '../wait-until-idle.ts';
 import { createDemoRepository } from './create-demo-repository.ts';
-
-/** The runtimes `flotilla demo --runtime` offers; each has its scenario next to this file. */
-export const DEMO_RUNTIMES = ['claude', 'codex'] as const;
-export type DemoRuntime = (typeof DEMO_RUNTIMES)[number];
+import type { DemoRuntime } from './demo-runtimes.ts';
 
 export interface DemoOptions {
   keep: boolean;

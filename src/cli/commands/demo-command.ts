@@ -1,23 +1,38 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import { DEMO_RUNTIMES, isDemoRuntime } from '../../app/demo/demo-runtimes.ts';
 import { resolveFlotillaPaths } from '../../config/resolve-flotilla-paths.ts';
 import { silentLogger } from '../../logging/logger.ts';
 import { isInteractiveTerminal } from '../support/is-interactive-terminal.ts';
 import { loadDashboard } from '../support/load-dashboard.ts';
 
 /**
- * `flotilla demo [--keep] [--dashboard]`: the whole loop in a throwaway repository against the scripted model
- * server; with --dashboard, watched and steered from the dashboard until the user quits.
+ * `flotilla demo [--runtime claude|codex] [--keep] [--dashboard]`: the whole loop in a throwaway repository
+ * against the scripted model server, every role on the chosen runtime; with --dashboard, watched and steered
+ * from the dashboard until the user quits.
  */
 export function registerDemoCommand(program: Command): void {
   program
     .command('demo')
     .description(
-      'run the whole loop (plan → implement → review → approve) in a throwaway repo with the real Claude Agent SDK against the built-in scripted model server; no network, no API key',
+      'run the whole loop (plan → implement → review → approve) in a throwaway repo with the real Claude Agent SDK (or codex: --runtime codex) against the built-in scripted model server; no network, no API key',
+    )
+    .option(
+      '--runtime <runtime>',
+      `every role's runtime: ${DEMO_RUNTIMES.join(' or ')} (the real codex binary, a dummy key)`,
+      'claude',
     )
     .option('--keep', 'keep the demo repository (and transcripts) to inspect afterwards')
     .option('--dashboard', 'watch and steer the demo from the dashboard (needs a terminal); q quits')
-    .action(async (options: { keep?: boolean; dashboard?: boolean }) => {
+    .action(async (options: { runtime: string; keep?: boolean; dashboard?: boolean }) => {
+      const runtime = options.runtime;
+      if (!isDemoRuntime(runtime)) {
+        process.stderr.write(
+          `flotilla demo: unknown --runtime '${runtime}'; expected one of: ${DEMO_RUNTIMES.join(', ')}\n`,
+        );
+        process.exitCode = 2;
+        return;
+      }
       if (options.dashboard && !isInteractiveTerminal()) {
         process.stderr.write(
           'flotilla demo: --dashboard needs a terminal (stdin and stdout must be TTYs); run it without --dashboard for progress lines\n',
@@ -31,6 +46,7 @@ export function registerDemoCommand(program: Command): void {
       const { runDemo } = await import('../../app/demo/run-demo.ts');
       const outcome = await runDemo({
         keep: options.keep ?? false,
+        runtime,
         print: (line) => process.stdout.write(`${line}\n`),
         logger: silentLogger,
         ...(runDashboard !== null
