@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { type DoctorCheck, runDoctorChecks } from './doctor-command-checks.ts';
+import type { DoctorCheck } from './doctor-command-checks.ts';
 
 interface DoctorOptions {
   json?: boolean;
@@ -23,6 +23,8 @@ export function registerDoctorCommand(program: Command): void {
     )
     .option('--json', 'print { ok, checks: [{ name, status, message, fix }] }')
     .action(async (options: DoctorOptions) => {
+      // Loaded on use: the checks reach every runtime (the codex SDK among them), which no other command needs.
+      const { runDoctorChecks } = await import('./doctor-command-checks.ts');
       const checks = await runDoctorChecks({ cwd: process.cwd(), env: process.env });
       const ok = checks.every((check) => check.status !== 'fail');
       if (options.json) {
