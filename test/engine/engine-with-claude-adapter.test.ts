@@ -2,44 +2,27 @@
  * The engine driving the real Claude adapter (real SDK, scripted model server): the engine's session IDs
  * are the adapter's and the SDK's, so its live stream, cancel and shutdown reach the running session.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../src/engine/create-engine.ts';
+import { describe, expect, it } from 'vitest';
+import { createEngine } from '../../src/engine/create-engine.ts';
 import { createBashValidatorHook } from '../../src/guards/bash-validator/index.ts';
 import { createRecordingLogger } from '../../src/logging/logger.ts';
-import { createModelServer, type ModelServer } from '../../src/model-server/index.ts';
+import { createModelServer } from '../../src/model-server/index.ts';
 import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
-import {
-  createInMemoryProvider,
-  type InMemoryProvider,
-} from '../../src/providers/in-memory/create-in-memory-provider.ts';
+import { createInMemoryProvider } from '../../src/providers/in-memory/create-in-memory-provider.ts';
 import { createClaudeAdapter } from '../../src/runtimes/claude/create-claude-adapter.ts';
-import { createTempGitRepo, type TempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
+import { createTempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
 import { processesWith, waitUntil } from '../support/claude-adapter-fixture.ts';
+import { buildAgentFile, type EngineSetup, trackEngineSetup } from '../support/track-engine-setup.ts';
 
-const AGENT = (tools: string) => `---\ndescription: agent\ntools: ${tools}\n---\nYou are an agent.\n`;
-
-interface Setup {
-  engine: Engine;
-  provider: InMemoryProvider;
-  server: ModelServer;
-  repo: TempGitRepo;
-}
-
-let current: Setup | null = null;
-afterEach(async () => {
-  if (!current) return;
-  await current.engine.stop();
-  await current.server.close();
-  await current.repo.cleanup();
-  current = null;
-});
+type Setup = EngineSetup;
+const track = trackEngineSetup();
 
 async function setUp(scenario: ScenarioSpec): Promise<Setup> {
   const repo = await createTempGitRepo();
   await repo.commit('base', {
-    '.claude/agents/planner.md': AGENT('Read, Grep, Glob'),
-    '.claude/agents/implementor.md': AGENT('Read, Write, Edit, Bash'),
-    '.claude/agents/reviewer.md': AGENT('Read, Grep, Glob'),
+    '.claude/agents/planner.md': buildAgentFile('Read, Grep, Glob'),
+    '.claude/agents/implementor.md': buildAgentFile('Read, Write, Edit, Bash'),
+    '.claude/agents/reviewer.md': buildAgentFile('Read, Grep, Glob'),
     'README.md': '# Sample\n',
   });
   const server = await createModelServer(scenario);
@@ -66,8 +49,7 @@ async function setUp(scenario: ScenarioSpec): Promise<Setup> {
       return { planner: adapter, implementor: adapter, reviewer: adapter };
     },
   });
-  current = { engine, provider, server, repo };
-  return current;
+  return track({ engine, provider, server, repo });
 }
 
 describe('engine + Claude adapter', () => {

@@ -5,32 +5,17 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../../src/engine/create-engine.ts';
+import { describe, expect, it } from 'vitest';
+import { createEngine } from '../../../src/engine/create-engine.ts';
 import { createRecordingLogger } from '../../../src/logging/logger.ts';
-import { createModelServer, type ModelServer, type Scenario } from '../../../src/model-server/index.ts';
-import {
-  createInMemoryProvider,
-  type InMemoryProvider,
-} from '../../../src/providers/in-memory/create-in-memory-provider.ts';
+import { createModelServer, type Scenario } from '../../../src/model-server/index.ts';
+import { createInMemoryProvider } from '../../../src/providers/in-memory/create-in-memory-provider.ts';
 import { createCodexRuntime } from '../../../src/runtimes/codex/create-codex-runtime.ts';
-import { createTempGitRepo, type TempGitRepo } from '../../../src/test-support/create-temp-git-repo.ts';
+import { createTempGitRepo } from '../../../src/test-support/create-temp-git-repo.ts';
+import { type EngineSetup, trackEngineSetup } from '../../support/track-engine-setup.ts';
 
-interface Setup {
-  engine: Engine;
-  provider: InMemoryProvider;
-  server: ModelServer;
-  repo: TempGitRepo;
-}
-
-let current: Setup | null = null;
-afterEach(async () => {
-  if (!current) return;
-  await current.engine.stop();
-  await current.server.close();
-  await current.repo.cleanup();
-  current = null;
-});
+type Setup = EngineSetup;
+const track = trackEngineSetup();
 
 async function setUp(scenario: Scenario): Promise<Setup> {
   const repo = await createTempGitRepo();
@@ -67,8 +52,7 @@ async function setUp(scenario: Scenario): Promise<Setup> {
       return { planner: codex, implementor: codex, reviewer: codex };
     },
   });
-  current = { engine, provider, server, repo };
-  return current;
+  return track({ engine, provider, server, repo });
 }
 
 async function waitUntil(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
