@@ -68,6 +68,16 @@ export interface FakeIssue {
   closedBy: FakeUser | null;
   comments: FakeComment[];
   pull: FakePull | null;
+  /** Native "blocked by" dependencies: the blocking issues' numbers. */
+  blockedBy: number[];
+}
+
+/** GitHub's `issue_dependencies_summary` (sent where the repository has issue dependencies). */
+export interface FakeDependenciesSummary {
+  blocked_by: number;
+  blocking: number;
+  total_blocked_by: number;
+  total_blocking: number;
 }
 
 export interface FakeUrls {
@@ -115,7 +125,13 @@ export function buildLabel(label: FakeLabel, urls: FakeUrls) {
   };
 }
 
-export function buildIssue(issue: FakeIssue, labels: FakeLabel[], urls: FakeUrls, detail: boolean) {
+export function buildIssue(
+  issue: FakeIssue,
+  labels: FakeLabel[],
+  urls: FakeUrls,
+  detail: boolean,
+  dependencies: FakeDependenciesSummary | null = null,
+) {
   const url = `${urls.api}/repos/${urls.fullName}/issues/${issue.number}`;
   return {
     url,
@@ -155,6 +171,7 @@ export function buildIssue(issue: FakeIssue, labels: FakeLabel[], urls: FakeUrls
     timeline_url: `${url}/timeline`,
     performed_via_github_app: null,
     state_reason: issue.stateReason,
+    ...(dependencies === null ? {} : { issue_dependencies_summary: dependencies }),
   };
 }
 

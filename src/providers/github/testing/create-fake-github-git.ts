@@ -37,6 +37,8 @@ export interface FakeGitHubGit {
   mergeInto(branch: string, head: string, message: string): Promise<string | null>;
   /** The best common ancestor of two commits; null when they have none. */
   mergeBase(a: string, b: string): Promise<string | null>;
+  /** Deletes a branch (nothing when it does not exist). */
+  deleteBranch(branch: string): Promise<void>;
   /** A blob's bytes; null when the SHA names no blob. */
   readBlob(sha: string): Promise<Buffer | null>;
   remove(): Promise<void>;
@@ -92,6 +94,10 @@ export async function createFakeGitHubGit(defaultBranch: string): Promise<FakeGi
       }
     },
     resolveCommit: (name) => resolve(name, 'commit'),
+    async deleteBranch(branch) {
+      if ((await resolve(`refs/heads/${branch}`, 'commit')) === null) return;
+      await git(['update-ref', '-d', `refs/heads/${branch}`]);
+    },
     async readTree(name, recursive) {
       const sha = await resolve(name, 'tree');
       if (sha === null) return null;

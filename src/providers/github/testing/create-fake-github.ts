@@ -38,6 +38,11 @@ export interface FakeGitHubOptions {
    * `settleChecks()` completes it, passing or failing. Default `none`.
    */
   ci?: 'none' | 'passing' | 'failing';
+  /**
+   * Native issue dependencies ("blocked by"): GitHub.com has them; `false` is a server without them
+   * (the endpoints answer 404 and issues carry no `issue_dependencies_summary`). Default true.
+   */
+  issueDependencies?: boolean;
 }
 
 /** One HTTP exchange as the fake saw it. */
@@ -72,12 +77,23 @@ export interface FakeGitHub {
   requests: FakeGitHubRequest[];
   /** `times` requests (default 1) matching `method`/`path` (default: any) get the fault. */
   injectFault(fault: FakeGitHubFault, match?: { times?: number; method?: string; path?: RegExp }): void;
+  /**
+   * Runs `action` just before the fake handles the next request matching `method`/`path` — what a human
+   * does on github.com between two of Flotilla's requests (a race, deterministically).
+   */
+  interleave(match: { method?: string; path?: RegExp }, action: () => void | Promise<void>): void;
   /** Sets the primary budget's remaining points and the seconds until it resets. */
   setRateLimit(state: { remaining: number; resetInSeconds: number }): void;
   /** What a human does on github.com (no request is recorded). */
   human: {
     closeIssue(issueNumber: number): void;
     setIssueLabels(issueNumber: number, labels: string[]): void;
+    issueLabels(issueNumber: number): string[];
+    /** Sets an issue's native "blocked by" dependencies (issue numbers). */
+    setBlockedBy(issueNumber: number, blockers: number[]): void;
+    closePullRequest(pullNumber: number): void;
+    /** Replaces the branch's history with one new commit on the default branch (a `git push --force`). */
+    forcePush(branch: string, files: Readonly<Record<string, string>>): Promise<string>;
     createIssue(fields: { title: string; body?: string; labels?: string[] }): number;
     commitFiles(files: Readonly<Record<string, string>>, message?: string): Promise<string>;
     /** Commits the files on a new branch from the default branch and opens a pull request for it. */
@@ -126,6 +142,7 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
   const issues = new Map<number, FakeIssue>();
   const labels = new Map<string, FakeLabel>();
   const faults: { fault: FakeGitHubFault; times: number; method?: string; path?: RegExp }[] = [];
+  const interleaved: { method?: string; path?: RegExp; action: () => void | Promise<void> }[] = [];
   const requests: FakeGitHubRequest[] = [];
   const ci = options.ci ?? 'none';
   const settledChecks = new Set<string>();
@@ -145,8 +162,23 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
     }
     return label;
   }
+  const issueDependencies = options.issueDependencies ?? true;
   const issueJSON = (issue: FakeIssue, detail: boolean) =>
-    buildIssue(issue, issue.labels.map(labelRecord), urls, detail);
+    buildIssue(issue, issue.labels.map(labelRecord), urls, detail, dependenciesSummary(issue));
+  function dependenciesSummary(issue: FakeIssue) {
+    if (!issueDependencies) return null;
+    const blockers = issue.blockedBy.map((number) => issues.get(number));
+    const blocking = [...issues.values()].filter((other) => other.blockedBy.includes(issue.number));
+    return {
+      blocked_by: blockers.filter((blocker) => blocker?.state === 'open').length,
+      blocking: blocking.filter((other) => other.state === 'open').length,
+      total_blocked_by: blockers.length,
+      total_blocking: blocking.length,
+    };
+  }
+  function requireDependencies(): void {
+    if (!issueDependencies) throw new HttpError(404, 'Not Found');
+  }
   function requireIssue(issueNumber: string | undefined): FakeIssue {
     const issue = issues.get(Number(issueNumber));
     if (issue === undefined) throw new HttpError(404, 'Not Found');
@@ -177,6 +209,7 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
       closedBy: null,
       comments: [],
       pull: null,
+      blockedBy: [],
     };
     issues.set(issue.number, issue);
     return issue;
@@ -282,6 +315,48 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
       issue.updatedAt = githubTimestamp(Date.now());
       return ok(issueJSON(issue, true));
     }),
+    route('POST', `${repoPath}/issues/(\\d+)/labels`, async ([issueNumber], _query, body) => {
+      const issue = requireIssue(issueNumber);
+      issue.labels = [...new Set([...issue.labels, ...stringList(body.labels)])];
+      issue.updatedAt = githubTimestamp(Date.now());
+      return ok(issue.labels.map((name) => buildLabel(labelRecord(name), urls)));
+    }),
+    route('DELETE', `${repoPath}/issues/(\\d+)/labels/(.+)`, async ([issueNumber, name = '']) => {
+      const issue = requireIssue(issueNumber);
+      if (!issue.labels.includes(name)) throw new HttpError(404, 'Label does not exist');
+      issue.labels = issue.labels.filter((label) => label !== name);
+      issue.updatedAt = githubTimestamp(Date.now());
+      return ok(issue.labels.map((label) => buildLabel(labelRecord(label), urls)));
+    }),
+    route('GET', `${repoPath}/issues/(\\d+)/dependencies/blocked_by`, async ([issueNumber], query) => {
+      requireDependencies();
+      const issue = requireIssue(issueNumber);
+      const blockers = issue.blockedBy.flatMap((number) => issues.get(number) ?? []);
+      return paginate(
+        blockers,
+        query,
+        `${repoPath}/issues/${issue.number}/dependencies/blocked_by`,
+        (blocker) => issueJSON(blocker, false),
+      );
+    }),
+    route(
+      'POST',
+      `${repoPath}/issues/(\\d+)/dependencies/blocked_by`,
+      async ([issueNumber], _query, body) => {
+        requireDependencies();
+        const issue = requireIssue(issueNumber);
+        const blocker = [...issues.values()].find((candidate) => candidate.id === body.issue_id);
+        if (blocker === undefined) throw new HttpError(404, 'Not Found');
+        if (blocker.number === issue.number || issue.blockedBy.includes(blocker.number)) {
+          throw new HttpError(422, 'Validation Failed', {
+            errors: [{ resource: 'IssueDependency', code: 'invalid', field: 'issue_id' }],
+          });
+        }
+        issue.blockedBy.push(blocker.number);
+        issue.updatedAt = githubTimestamp(Date.now());
+        return ok(issueJSON(blocker, true), 201);
+      },
+    ),
     route('GET', `${repoPath}/issues/(\\d+)/comments`, async ([issueNumber], query) => {
       const issue = requireIssue(issueNumber);
       return paginate(issue.comments, query, `${repoPath}/issues/${issue.number}/comments`, (comment) =>
@@ -721,6 +796,16 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
         (entry.method === undefined || entry.method === method) &&
         (entry.path === undefined || entry.path.test(record.path)),
     );
+    const interleavedIndex = interleaved.findIndex(
+      (entry) =>
+        (entry.method === undefined || entry.method === method) &&
+        (entry.path === undefined || entry.path.test(record.path)),
+    );
+    const interleavedAction = interleaved[interleavedIndex];
+    if (interleavedAction !== undefined) {
+      interleaved.splice(interleavedIndex, 1);
+      await interleavedAction.action();
+    }
     const fault = faults[faultIndex];
     if (fault !== undefined) {
       if (--fault.times <= 0) faults.splice(faultIndex, 1);
@@ -811,6 +896,9 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
     injectFault(fault, match = {}) {
       faults.push({ fault, times: match.times ?? 1, method: match.method, path: match.path });
     },
+    interleave(match, action) {
+      interleaved.push({ ...match, action });
+    },
     setRateLimit(state) {
       remaining = state.remaining;
       resetAt = Math.floor(Date.now() / 1000) + state.resetInSeconds;
@@ -822,6 +910,18 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
       },
       setIssueLabels(issueNumber, names) {
         requireIssue(String(issueNumber)).labels = [...new Set(names)];
+      },
+      issueLabels: (issueNumber) => [...requireIssue(String(issueNumber)).labels],
+      setBlockedBy(issueNumber, blockers) {
+        requireIssue(String(issueNumber)).blockedBy = [...blockers];
+      },
+      closePullRequest(pullNumber) {
+        setState(requirePull(String(pullNumber)), 'closed', HUMAN);
+      },
+      async forcePush(branch, files) {
+        const base = await git.resolveCommit(`refs/heads/${defaultBranch}`);
+        await git.deleteBranch(branch);
+        return git.commitFiles(branch, files, 'Rewritten by hand', base ?? undefined);
       },
       createIssue: (fields) => createIssue(fields, HUMAN).number,
       commitFiles: (files, message = 'Update files') => git.commitFiles(defaultBranch, files, message),

@@ -87,9 +87,18 @@ describe('fake GitHub: shapes match @octokit/fixtures recordings', () => {
     const labelsAdded = fixture('add-labels-to-issue', 1);
     // The recorded issue was created without labels; its labels are recorded by the next call.
     const recordedIssue = { ...(recordedCreate.response as object), labels: labelsAdded.response };
-    expect(unknownFields(created.body, recordedIssue)).toEqual([]);
+    // Issue dependencies (GA 2025) postdate the recordings: the summary's fields are the REST schema's
+    // `issue-dependencies-summary` (@octokit/openapi-types), checked here, and left out of the comparison.
+    const { issue_dependencies_summary: summary, ...createdIssue } = created.body;
+    expect(Object.keys(summary).sort()).toEqual([
+      'blocked_by',
+      'blocking',
+      'total_blocked_by',
+      'total_blocking',
+    ]);
+    expect(unknownFields(createdIssue, recordedIssue)).toEqual([]);
     // GitHub sends `reactions` too; Flotilla does not read it.
-    expect(topLevelKeys(created.body)).toEqual(
+    expect(topLevelKeys(createdIssue)).toEqual(
       topLevelKeys(recordedCreate.response).filter((key) => key !== 'reactions'),
     );
     expect(topLevelKeys(created.body.labels[0])).toEqual(topLevelKeys((labelsAdded.response as object[])[0]));
@@ -100,8 +109,11 @@ describe('fake GitHub: shapes match @octokit/fixtures recordings', () => {
     for (let index = 0; index < 6; index++) github.human.createIssue({ title: `more ${index}` });
     const page1 = await call('GET', `/repos/${github.owner}/${github.repo}/issues?per_page=3`);
     const recordedPage1 = fixture('paginate-issues', 0);
-    expect(unknownFields(page1.body, recordedPage1.response)).toEqual([]);
-    expect(topLevelKeys(page1.body[0])).toEqual(
+    const page1Issues = page1.body.map(
+      ({ issue_dependencies_summary: _, ...issue }: Record<string, unknown>) => issue,
+    );
+    expect(unknownFields(page1Issues, recordedPage1.response)).toEqual([]);
+    expect(topLevelKeys(page1Issues[0])).toEqual(
       topLevelKeys((recordedPage1.response as object[])[0]).filter((key) => key !== 'reactions'),
     );
     for (const header of [

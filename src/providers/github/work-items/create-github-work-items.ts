@@ -2,15 +2,17 @@ import type { WorkItem, WorkItemStatus } from '../../../domain/index.ts';
 import { parseWorkItemLabels } from '../../../domain/work-item-labels.ts';
 import type { WorkItemReader, WorkItemWriter } from '../../types.ts';
 import { type GitHubOctokit, httpStatusOf } from '../client/create-github-client.ts';
+import {
+  buildCreationKey,
+  buildCreationMarker,
+  parseCreationKey,
+  stripCreationMarker,
+} from './creation-key.ts';
 import { buildIssueBody, parseBlockedBy, stripDependencyMetadata } from './dependency-metadata.ts';
+import type { GitHubRepository, Issue, ListedIssue } from './github-issue.ts';
+import { createNativeDependencies } from './native-dependencies.ts';
 
-export interface GitHubRepository {
-  owner: string;
-  repo: string;
-}
-
-type Issue = Awaited<ReturnType<GitHubOctokit['rest']['issues']['get']>>['data'];
-type ListedIssue = Awaited<ReturnType<GitHubOctokit['rest']['issues']['listForRepo']>>['data'][number];
+export type { GitHubRepository } from './github-issue.ts';
 
 const ISSUE_NUMBER = /^[1-9][0-9]{0,9}$/;
 /** The kind labels that make an issue a work item (createWorkItem always sets one). */
@@ -49,10 +51,7 @@ export function createGitHubWorkItems(
     return issue;
   }
 
-  async function updateIssue(
-    id: string,
-    fields: { body?: string; labels?: string[]; state?: 'open' | 'closed' },
-  ) {
+  async function updateIssue(id: string, fields: { body?: string; state?: 'open' | 'closed' }) {
     await octokit.rest.issues.update({
       owner,
       repo,
@@ -60,6 +59,52 @@ export function createGitHubWorkItems(
       ...fields,
       ...(fields.state === 'closed' ? { state_reason: 'completed' as const } : {}),
     });
+  }
+
+  /**
+   * Only the labels that change, one add and one removal per label, never the whole set: a PATCH of the
+   * set read a moment ago would drop a label a human added in between (or bring back one they removed).
+   */
+  async function changeLabels(id: string, remove: readonly string[], add: readonly string[]) {
+    for (const name of remove) {
+      await octokit.rest.issues
+        .removeLabel({ owner, repo, issue_number: Number(id), name })
+        .catch((error: unknown) => {
+          // Already gone (a human removed it first): the outcome wanted.
+          if (httpStatusOf(error) !== 404) throw error;
+        });
+    }
+    if (add.length > 0) {
+      await octokit.rest.issues.addLabels({ owner, repo, issue_number: Number(id), labels: [...add] });
+    }
+  }
+
+  const dependencies = createNativeDependencies(octokit, repository);
+
+  async function toWorkItemWithDependencies(
+    issue: Issue | ListedIssue,
+    links: ReadonlyMap<string, string>,
+  ): Promise<WorkItem> {
+    const item = toWorkItem(issue, links);
+    const native = await dependencies.blockedBy(issue);
+    return { ...item, blockedBy: [...new Set([...item.blockedBy, ...native])] };
+  }
+
+  /** The open issue a previous run created for the same request (its creation key), if any. */
+  async function findCreated(key: string): Promise<ListedIssue | null> {
+    const issues = await octokit.paginate(octokit.rest.issues.listForRepo, {
+      owner,
+      repo,
+      state: 'open',
+      sort: 'created',
+      direction: 'asc',
+      per_page: 100,
+    });
+    return (
+      issues.find(
+        (issue) => issue.pull_request === undefined && parseCreationKey(issue.body ?? '') === key,
+      ) ?? null
+    );
   }
 
   const reader: WorkItemReader = {
@@ -73,59 +118,75 @@ export function createGitHubWorkItems(
         per_page: 100,
       });
       const links = await linkedRevisions();
-      return issues
+      const listed = issues
         .filter((issue) => issue.pull_request === undefined)
         .filter((issue) => labelNames(issue).some((label) => KIND_LABELS.includes(label)))
-        .sort((a, b) => a.number - b.number)
-        .map((issue) => toWorkItem(issue, links));
+        .sort((a, b) => a.number - b.number);
+      return Promise.all(listed.map((issue) => toWorkItemWithDependencies(issue, links)));
     },
     async getWorkItem(id) {
       const issue = await findIssue(id);
-      return issue === null ? null : toWorkItem(issue, await linkedRevisions());
+      return issue === null ? null : toWorkItemWithDependencies(issue, await linkedRevisions());
     },
     async getWorkItemBody(id) {
-      return stripDependencyMetadata((await requireIssue(id)).body ?? '');
+      return stripCreationMarker(stripDependencyMetadata((await requireIssue(id)).body ?? ''));
     },
   };
 
   const writer: WorkItemWriter = {
     async createWorkItem(input) {
+      const key = buildCreationKey(input);
+      // A crash after GitHub created the issue and before the engine recorded it: the re-run finds it.
+      const existing = await findCreated(key);
       const hasKind = input.labels.some((label) => label.startsWith('task:'));
-      const { data } = await octokit.rest.issues.create({
-        owner,
-        repo,
-        title: input.title,
-        body: buildIssueBody(input.body, input.blockedBy),
-        labels: [...(hasKind ? [] : ['task:implement']), ...input.labels],
-      });
-      return toWorkItem(data, new Map());
+      const issue =
+        existing ??
+        (
+          await octokit.rest.issues.create({
+            owner,
+            repo,
+            title: input.title,
+            body: buildIssueBody(`${input.body}${buildCreationMarker(key)}`, input.blockedBy),
+            labels: [...(hasKind ? [] : ['task:implement']), ...input.labels],
+          })
+        ).data;
+      // Also on a re-run: the crash may have come between the issue and its native dependencies.
+      await dependencies.add(issue, input.blockedBy);
+      return toWorkItem(issue, new Map());
     },
 
     async transitionStatus(id, status) {
       const issue = await requireIssue(id);
       const current = labelNames(issue);
-      const labels = [...current.filter((label) => !label.startsWith('status:')), `status:${status}`];
+      const wanted = `status:${status}`;
+      const remove = current.filter((label) => label.startsWith('status:') && label !== wanted);
+      const add = current.includes(wanted) ? [] : [wanted];
       const state = status === 'closed' ? 'closed' : 'open';
-      if (issue.state === state && sameSet(current, labels)) return;
-      await updateIssue(id, { labels, state });
+      await changeLabels(id, remove, add);
+      if (issue.state !== state) await updateIssue(id, { state });
     },
 
     async updateWorkItem(id, update) {
       const issue = await requireIssue(id);
-      const fields: { body?: string; labels?: string[] } = {};
       if (update.body !== null) {
-        // The dependency metadata is the provider's, not part of the description: keep it.
-        fields.body = buildIssueBody(update.body, parseBlockedBy(issue.body ?? ''));
+        // The dependency metadata and the creation key are the provider's, not the description: keep them.
+        const key = parseCreationKey(issue.body ?? '');
+        const description = key === null ? update.body : `${update.body}${buildCreationMarker(key)}`;
+        await updateIssue(id, { body: buildIssueBody(description, parseBlockedBy(issue.body ?? '')) });
       }
       if (update.labels !== null) {
         const givenKind = update.labels.some((label) => label.startsWith('task:'));
-        const kept = labelNames(issue).filter(
+        const current = labelNames(issue);
+        const kept = current.filter(
           (label) => label.startsWith('status:') || (!givenKind && label.startsWith('task:')),
         );
-        fields.labels = [...kept, ...update.labels.filter((label) => !label.startsWith('status:'))];
+        const wanted = new Set([...kept, ...update.labels.filter((label) => !label.startsWith('status:'))]);
+        await changeLabels(
+          id,
+          current.filter((label) => !wanted.has(label)),
+          [...wanted].filter((label) => !current.includes(label)),
+        );
       }
-      if (fields.body === undefined && fields.labels === undefined) return;
-      await updateIssue(id, fields);
     },
 
     async addComment(id, body) {
@@ -167,8 +228,4 @@ function toWorkItem(issue: Issue | ListedIssue, links: ReadonlyMap<string, strin
     createdAt: new Date(issue.created_at).toISOString(),
     linkedRevision: links.get(String(issue.number)) ?? null,
   };
-}
-
-function sameSet(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((value) => b.includes(value));
 }
