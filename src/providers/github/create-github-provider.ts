@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Logger } from '../../logging/logger.ts';
 import type { Provider } from '../types.ts';
+import type { CircuitSnapshot } from './client/create-circuit-breaker.ts';
 import { createGitHubClient, type GitHubClientOptions } from './client/create-github-client.ts';
 import type { GitHubQuotaSnapshot } from './client/create-github-quota.ts';
 import { readGitHubToken } from './client/read-github-token.ts';
@@ -26,19 +27,21 @@ export interface GitHubProviderOptions {
   env: Readonly<Record<string, string | undefined>>;
   logger: Logger;
   /** Client tuning (tests shorten the 5xx retry delays). */
-  client?: Pick<GitHubClientOptions, 'quota' | 'serverErrorRetry' | 'rateLimitRetries'>;
+  client?: Pick<GitHubClientOptions, 'quota' | 'serverErrorRetry' | 'rateLimitRetries' | 'circuitBreaker'>;
 }
 
 /** The GitHub provider: issues, pull requests, checks and the default branch's specs (issue #12). */
 export interface GitHubProvider extends Provider {
-  /** The token's rate-limit budget and what the client spent, for the dashboard and `doctor`. */
-  quota(): GitHubQuotaSnapshot;
+  /** The token's rate-limit budget, what the client spent and the circuit breaker, for the dashboard and `doctor`. */
+  quota(): GitHubQuotaSnapshot & { circuit: CircuitSnapshot };
+  /** How much slower than configured to poll now: the quota manager's factor (1, 2, 4, 8) as the budget drains. */
+  pollIntervalFactor(): number;
 }
 
 export function createGitHubProvider(options: GitHubProviderOptions): GitHubProvider {
   const { owner, repo } = options;
   const token = readGitHubToken(options.env);
-  const { octokit, quota } = createGitHubClient({
+  const { octokit, quota, circuit } = createGitHubClient({
     token,
     apiUrl: options.apiUrl,
     logger: options.logger,
@@ -72,7 +75,8 @@ export function createGitHubProvider(options: GitHubProviderOptions): GitHubProv
     revisionReader: revisions.reader,
     revisionWriter: revisions.writer,
     specReader,
-    quota: () => quota.snapshot(),
+    quota: () => ({ ...quota.snapshot(), circuit: circuit.snapshot() }),
+    pollIntervalFactor: () => quota.pollIntervalFactor(),
   };
 }
 

@@ -15,7 +15,13 @@ afterEach(async () => {
 });
 
 async function setup(
-  options: { env?: Record<string, string>; logger?: Logger; client?: GitHubClientOptions['quota'] } = {},
+  options: {
+    env?: Record<string, string>;
+    logger?: Logger;
+    client?: GitHubClientOptions['quota'];
+    retries?: number;
+    circuitBreaker?: GitHubClientOptions['circuitBreaker'];
+  } = {},
 ) {
   const github = await createFakeGitHub({ token: TOKEN });
   fakes.push(github);
@@ -28,7 +34,11 @@ async function setup(
     scratchDir: tmpdir(),
     env: options.env ?? { FLOTILLA_GITHUB_TOKEN: TOKEN },
     logger: options.logger ?? createRecordingLogger(),
-    client: { quota: { writeIntervalMs: 0, ...options.client }, serverErrorRetry: { baseDelayMs: 10 } },
+    client: {
+      quota: { writeIntervalMs: 0, ...options.client },
+      serverErrorRetry: { baseDelayMs: 10, retries: options.retries },
+      circuitBreaker: options.circuitBreaker,
+    },
   });
   return { github, provider };
 }
@@ -172,6 +182,44 @@ describe('GitHub provider: quota', () => {
     // The issues listing waits for the reset; the pull requests' listing after it goes at once.
     expect(github.requests.slice(mark).map((request) => request.status)).toEqual([403, 200, 200]);
     expect(provider.quota()).toMatchObject({ primaryLimitHits: 1, core: { limit: 5000 } });
+  });
+});
+
+describe('GitHub provider: circuit breaker', () => {
+  it('after repeated 5xx answers reads fail fast with a clear error, then a probe closes the circuit', async () => {
+    const { github, provider } = await setup({
+      retries: 2,
+      circuitBreaker: { failureThreshold: 3, cooldownMs: 300 },
+    });
+    github.injectFault({ kind: 'server-error', status: 503 }, { times: 3 });
+    let mark = github.requests.length;
+    await expect(provider.workItemReader.listWorkItems()).rejects.toThrow();
+    // The first attempt and its 2 retries.
+    expect(github.requests.slice(mark).map((request) => request.status)).toEqual([503, 503, 503]);
+    expect(provider.quota().circuit).toMatchObject({ state: 'open', consecutiveFailures: 3 });
+
+    mark = github.requests.length;
+    const error = await provider.workItemReader.listWorkItems().catch((caught: unknown) => caught);
+    expect(String(error)).toMatch(
+      /GitHub is unavailable: 3 requests in a row failed \(last: 503 on GET \/repos\/acme\/widgets\/issues\)/,
+    );
+    expect(github.requests.length).toBe(mark); // nothing sent
+    await expect(provider.specReader.listSpecs()).rejects.toThrow(/GitHub is unavailable/);
+
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect(await provider.workItemReader.listWorkItems()).toEqual([]);
+    expect(provider.quota().circuit).toMatchObject({ state: 'closed', consecutiveFailures: 0 });
+  });
+
+  it('the pollers are told to slow down as the budget drains', async () => {
+    const { github, provider } = await setup();
+    await provider.workItemReader.listWorkItems();
+    expect(provider.pollIntervalFactor()).toBe(1);
+    github.setRateLimit({ remaining: 400, resetInSeconds: 600 });
+    github.human.createIssue({ title: 'new', labels: ['task:implement'] }); // the next listing is a 200
+    await provider.workItemReader.listWorkItems();
+    expect(provider.pollIntervalFactor()).toBe(8);
+    expect(provider.quota().pollIntervalFactor).toBe(8);
   });
 });
 

@@ -2,6 +2,12 @@ import { retry } from '@octokit/plugin-retry';
 import { type ThrottlingOptions, throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
 import type { Logger } from '../../../logging/logger.ts';
+import {
+  type CircuitBreaker,
+  type CircuitBreakerOptions,
+  createCircuitBreaker,
+  GitHubUnavailableError,
+} from './create-circuit-breaker.ts';
 import { createGitHubQuota, type GitHubQuota, type GitHubQuotaOptions } from './create-github-quota.ts';
 import { installConditionalRequestCache } from './install-conditional-request-cache.ts';
 import type { GitHubToken } from './read-github-token.ts';
@@ -25,11 +31,13 @@ export interface GitHubClientOptions {
   serverErrorRetry?: { baseDelayMs?: number; retries?: number };
   /** Retries after a secondary limit or an exhausted budget, each after the wait GitHub asks for. Default 3. */
   rateLimitRetries?: number;
+  circuitBreaker?: CircuitBreakerOptions;
 }
 
 export interface GitHubClient {
   octokit: GitHubOctokit;
   quota: GitHubQuota;
+  circuit: CircuitBreaker;
 }
 
 /** A request error as @octokit/request throws it (not imported: the package is octokit's, not ours). */
@@ -48,19 +56,32 @@ export function httpStatusOf(error: unknown): number | null {
 export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
   const { logger, token } = options;
   const quota = createGitHubQuota(options.quota);
+  const circuit = createCircuitBreaker(options.circuitBreaker);
   const rateLimitRetries = options.rateLimitRetries ?? 3;
 
   const quotaFetch: typeof fetch = async (input, init) => {
     const headers = new Headers(init?.headers);
+    const path = new URL(String(input instanceof Request ? input.url : input)).pathname;
+    const method = init?.method ?? 'GET';
+    // A retry after the circuit opened: no more attempts. Named AbortError so that @octokit/request passes
+    // it on as it is and plugin-retry does not retry it (it retries request errors only).
+    if (circuit.snapshot().state === 'open') {
+      throw Object.assign(new GitHubUnavailableError(circuit.snapshot()), { name: 'AbortError' });
+    }
     // A GraphQL query is a read (a mutation would be a write; Flotilla sends none).
-    const isGraphQL = new URL(String(input instanceof Request ? input.url : input)).pathname.endsWith(
-      '/graphql',
-    );
     await quota.beforeRequest({
-      method: isGraphQL ? 'GET' : (init?.method ?? 'GET'),
+      method: path.endsWith('/graphql') ? 'GET' : method,
       conditional: headers.has('if-none-match') || headers.has('if-modified-since'),
     });
-    const response = await fetch(input, init);
+    let response: Response;
+    try {
+      response = await fetch(input, init);
+    } catch (error) {
+      circuit.recordFailure(`${error instanceof Error ? error.message : String(error)} on ${method} ${path}`);
+      throw error;
+    }
+    if (response.status >= 500) circuit.recordFailure(`${response.status} on ${method} ${path}`);
+    else circuit.recordSuccess();
     quota.observe(response);
     return response;
   };
@@ -104,9 +125,12 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
 
   installConditionalRequestCache(octokit);
   octokit.hook.wrap('request', async (request, requestOptions) => {
+    // Outermost: an open circuit fails the call at once, before the retry plugins see it.
+    circuit.beforeRequest();
     try {
       return await request(requestOptions);
     } catch (error) {
+      if (error instanceof GitHubUnavailableError) throw new GitHubUnavailableError(circuit.snapshot());
       if (httpStatusOf(error) !== 401) throw error;
       throw new Error(
         `GitHub rejected the token in ${token.variable} (401 Bad credentials) on ${requestOptions.method} ${requestOptions.url}: set ${token.variable} to a valid token with access to the repository`,
@@ -114,5 +138,5 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
       );
     }
   });
-  return { octokit, quota };
+  return { octokit, quota, circuit };
 }

@@ -102,3 +102,26 @@ describe('createGitHubQuota', () => {
     expect(quota.snapshot()).toMatchObject({ primaryLimitHits: 0, secondaryLimitHits: 0 });
   });
 });
+
+describe('createGitHubQuota: polling slows as the budget drains', () => {
+  it('asks for 1×, 2×, 4×, 8× the interval as the scarcest budget falls below ½, ¼, 1⁄10', () => {
+    const { clock, quota } = quotaWith();
+    const resetAt = clock.now() + 3_600_000;
+    expect(quota.pollIntervalFactor()).toBe(1);
+    const factors = [4000, 2500, 2000, 1250, 600, 499, 0].map((remaining) => {
+      quota.observe({ status: 200, headers: rateHeaders(remaining, resetAt) });
+      return quota.pollIntervalFactor();
+    });
+    expect(factors).toEqual([1, 1, 2, 2, 4, 8, 8]);
+    // The GraphQL budget counts too: the scarcest decides.
+    quota.observe({ status: 200, headers: rateHeaders(4000, resetAt) });
+    quota.observe({
+      status: 200,
+      headers: rateHeaders(1000, resetAt, { 'x-ratelimit-resource': 'graphql' }),
+    });
+    expect(quota.snapshot().pollIntervalFactor).toBe(4);
+    // Once the window resets the budget is whole again.
+    clock.advance(3_600_000);
+    expect(quota.pollIntervalFactor()).toBe(1);
+  });
+});

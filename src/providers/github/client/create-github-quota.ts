@@ -20,6 +20,8 @@ export interface GitHubQuotaSnapshot {
   /** 403/429 answers for a secondary limit, and for an exhausted primary limit. */
   secondaryLimitHits: number;
   primaryLimitHits: number;
+  /** How much slower than configured pollers should poll now (1: as configured); see `pollIntervalFactor`. */
+  pollIntervalFactor: number;
 }
 
 export interface GitHubQuotaOptions {
@@ -44,6 +46,13 @@ export interface GitHubQuota {
   /** Reads the response's `x-ratelimit-*` and `retry-after` headers. */
   observe(response: { status: number; headers: Headers }): void;
   snapshot(): GitHubQuotaSnapshot;
+  /**
+   * 1 while at least half of every budget seen (REST `core`, `graphql`) is left; then 2, 4 and 8 as the
+   * scarcest one drains below a half, a quarter and a tenth (1 again once its window resets), so an
+   * orchestrator with many open items spreads what is left over the window instead of spending it and
+   * stalling. Pollers multiply their interval by it.
+   */
+  pollIntervalFactor(): number;
 }
 
 const DEFAULT_RESERVE = 100;
@@ -114,7 +123,19 @@ export function createGitHubQuota(options: GitHubQuotaOptions = {}): GitHubQuota
         core: limits.get('core') ?? null,
         pausedUntil: pausedUntil > now() ? new Date(pausedUntil) : null,
         ...counts,
+        pollIntervalFactor: this.pollIntervalFactor(),
       };
+    },
+
+    pollIntervalFactor() {
+      let factor = 1;
+      for (const limit of limits.values()) {
+        if (limit.resetAt.getTime() <= now() || !(limit.limit > 0)) continue; // a new window: full again
+        const left = limit.remaining / limit.limit;
+        const wanted = left >= 0.5 ? 1 : left >= 0.25 ? 2 : left >= 0.1 ? 4 : 8;
+        factor = Math.max(factor, wanted);
+      }
+      return factor;
     },
   };
 }
