@@ -13,6 +13,11 @@ const base = {
   DATABASE_PASSWORD: 'drop',
   NPM_TOKEN: 'drop',
   FLOTILLA_GITHUB_PRIVATE_KEY: 'drop',
+  // GitHub App authentication (src/providers/github/client/read-github-credentials.ts).
+  FLOTILLA_GITHUB_APP_ID: '424242',
+  FLOTILLA_GITHUB_APP_PRIVATE_KEY: '-----BEGIN RSA PRIVATE KEY-----drop',
+  FLOTILLA_GITHUB_APP_PRIVATE_KEY_FILE: '/secrets/app.pem',
+  FLOTILLA_GITHUB_APP_INSTALLATION_ID: '777',
   UNSET: undefined,
 };
 
@@ -29,6 +34,10 @@ describe('buildAgentEnv', () => {
       'DATABASE_PASSWORD',
       'NPM_TOKEN',
       'FLOTILLA_GITHUB_PRIVATE_KEY',
+      'FLOTILLA_GITHUB_APP_ID',
+      'FLOTILLA_GITHUB_APP_PRIVATE_KEY',
+      'FLOTILLA_GITHUB_APP_PRIVATE_KEY_FILE',
+      'FLOTILLA_GITHUB_APP_INSTALLATION_ID',
       'UNSET',
     ]) {
       expect(env).not.toHaveProperty(name);

@@ -4,7 +4,7 @@ import type { Provider } from '../types.ts';
 import type { CircuitSnapshot } from './client/create-circuit-breaker.ts';
 import { createGitHubClient, type GitHubClientOptions } from './client/create-github-client.ts';
 import type { GitHubQuotaSnapshot } from './client/create-github-quota.ts';
-import { readGitHubToken } from './client/read-github-token.ts';
+import { readGitHubCredentials } from './client/read-github-credentials.ts';
 import { createGitHubRevisions } from './revisions/create-github-revisions.ts';
 import { createGitHubSpecReader } from './specs/create-github-spec-reader.ts';
 import { createGitHubWorkItems } from './work-items/create-github-work-items.ts';
@@ -23,11 +23,18 @@ export interface GitHubProviderOptions {
   scratchDir: string;
   /** A head without any check or status is green after this long (repositories without CI). Default 120. */
   noChecksGraceSeconds?: number;
-  /** Where the token comes from (`FLOTILLA_GITHUB_TOKEN`, else `GITHUB_TOKEN`); never the config file. */
+  /**
+   * Where credentials come from, never the config file: a GitHub App (`FLOTILLA_GITHUB_APP_ID`,
+   * `FLOTILLA_GITHUB_APP_PRIVATE_KEY` or `…_PRIVATE_KEY_FILE`, `FLOTILLA_GITHUB_APP_INSTALLATION_ID`), else a
+   * token (`FLOTILLA_GITHUB_TOKEN`, else `GITHUB_TOKEN`).
+   */
   env: Readonly<Record<string, string | undefined>>;
   logger: Logger;
   /** Client tuning (tests shorten the 5xx retry delays). */
-  client?: Pick<GitHubClientOptions, 'quota' | 'serverErrorRetry' | 'rateLimitRetries' | 'circuitBreaker'>;
+  client?: Pick<
+    GitHubClientOptions,
+    'quota' | 'serverErrorRetry' | 'rateLimitRetries' | 'circuitBreaker' | 'appTokenRefreshBeforeExpiryMs'
+  >;
 }
 
 /** The GitHub provider: issues, pull requests, checks and the default branch's specs (issue #12). */
@@ -40,13 +47,14 @@ export interface GitHubProvider extends Provider {
 
 export function createGitHubProvider(options: GitHubProviderOptions): GitHubProvider {
   const { owner, repo } = options;
-  const token = readGitHubToken(options.env);
-  const { octokit, quota, circuit } = createGitHubClient({
-    token,
+  const credentials = readGitHubCredentials(options.env);
+  const client = createGitHubClient({
+    ...credentials,
     apiUrl: options.apiUrl,
     logger: options.logger,
     ...options.client,
   });
+  const { octokit, quota, circuit } = client;
   const specReader = createGitHubSpecReader(octokit, {
     owner,
     repo,
@@ -63,7 +71,8 @@ export function createGitHubProvider(options: GitHubProviderOptions): GitHubProv
     defaultBranch: specReader.defaultBranch,
     workItems: workItems.reader,
     workItemWriter: workItems.writer,
-    remote: { url: options.gitUrl ?? defaultGitUrl(options.apiUrl, owner, repo), token: token.value },
+    remote: { url: options.gitUrl ?? defaultGitUrl(options.apiUrl, owner, repo), token: client.gitToken },
+    engineLogin: client.login,
     mirrorDir: join(options.scratchDir, `github-${owner}-${repo}.git`),
     commitAuthor: { name: 'Flotilla', email: 'flotilla@users.noreply.github.com' },
     noChecksGraceMs: (options.noChecksGraceSeconds ?? 120) * 1000,

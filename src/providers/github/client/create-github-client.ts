@@ -1,3 +1,4 @@
+import { createAppAuth } from '@octokit/auth-app';
 import { retry } from '@octokit/plugin-retry';
 import { type ThrottlingOptions, throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
@@ -9,7 +10,9 @@ import {
   GitHubUnavailableError,
 } from './create-circuit-breaker.ts';
 import { createGitHubQuota, type GitHubQuota, type GitHubQuotaOptions } from './create-github-quota.ts';
+import { createInstallationTokenCache } from './create-installation-token-cache.ts';
 import { installConditionalRequestCache } from './install-conditional-request-cache.ts';
+import { GITHUB_APP_VARIABLES, type GitHubAppCredentials } from './read-github-credentials.ts';
 import type { GitHubToken } from './read-github-token.ts';
 
 const GitHubOctokit = Octokit.plugin(throttling, retry);
@@ -22,7 +25,11 @@ const UNTHROTTLED_GROUP = {
 } as unknown as BottleneckGroup; // only `key(id).schedule(options, job)` is used by the plugin
 
 export interface GitHubClientOptions {
-  token: GitHubToken;
+  /** A token, or a GitHub App installation (exactly one; see readGitHubCredentials). */
+  token?: GitHubToken;
+  app?: GitHubAppCredentials;
+  /** An installation token is replaced this long before the expiry GitHub gave it. Default 5 minutes. */
+  appTokenRefreshBeforeExpiryMs?: number;
   /** Default: https://api.github.com. */
   apiUrl?: string;
   logger: Logger;
@@ -38,6 +45,10 @@ export interface GitHubClient {
   octokit: GitHubOctokit;
   quota: GitHubQuota;
   circuit: CircuitBreaker;
+  /** The token git pushes with: the token, or the App's current installation token (refreshed as needed). */
+  gitToken(): Promise<string>;
+  /** The login the engine's writes are authored by: the token's user, or the App's bot (`<slug>[bot]`). */
+  login(): Promise<string>;
 }
 
 /** A request error as @octokit/request throws it (not imported: the package is octokit's, not ours). */
@@ -54,7 +65,10 @@ export function httpStatusOf(error: unknown): number | null {
  * never logged (octokit redacts it from errors; its log goes to our logger without request headers).
  */
 export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
-  const { logger, token } = options;
+  const { logger, token, app } = options;
+  if ((token === undefined) === (app === undefined)) {
+    throw new Error('createGitHubClient: give exactly one of a token and GitHub App credentials');
+  }
   const quota = createGitHubQuota(options.quota);
   const circuit = createCircuitBreaker(options.circuitBreaker);
   const rateLimitRetries = options.rateLimitRetries ?? 3;
@@ -99,7 +113,19 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
     };
 
   const octokit = new GitHubOctokit({
-    auth: token.value,
+    ...(app === undefined
+      ? { auth: token?.value }
+      : {
+          authStrategy: createAppAuth,
+          auth: {
+            appId: app.appId,
+            privateKey: app.privateKey,
+            installationId: app.installationId,
+            cache: createInstallationTokenCache({
+              refreshBeforeExpiryMs: options.appTokenRefreshBeforeExpiryMs,
+            }),
+          },
+        }),
     baseUrl: (options.apiUrl ?? 'https://api.github.com').replace(/\/+$/, ''),
     userAgent: 'flotilla',
     request: { fetch: quotaFetch },
@@ -131,12 +157,60 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
       return await request(requestOptions);
     } catch (error) {
       if (error instanceof GitHubUnavailableError) throw new GitHubUnavailableError(circuit.snapshot());
-      if (httpStatusOf(error) !== 401) throw error;
-      throw new Error(
-        `GitHub rejected the token in ${token.variable} (401 Bad credentials) on ${requestOptions.method} ${requestOptions.url}: set ${token.variable} to a valid token with access to the repository`,
-        { cause: error },
-      );
+      const status = httpStatusOf(error);
+      const where = `${requestOptions.method} ${requestOptions.url}`;
+      if (app !== undefined && isAppEndpoint(requestOptions.url) && (status === 401 || status === 404)) {
+        // The App's own endpoints (installation tokens), authenticated by a JWT signed with the private key.
+        throw new Error(
+          status === 401
+            ? `GitHub rejected the App's JWT (401) on ${where}: check ${GITHUB_APP_VARIABLES.appId} (${app.appId}) and the private key in ${app.privateKeySource} (a key of that App, not revoked)`
+            : `GitHub found no installation ${app.installationId} of App ${app.appId} (404) on ${where}: check ${GITHUB_APP_VARIABLES.installationId} and that the App is installed on the repository's owner`,
+          { cause: error },
+        );
+      }
+      if (status !== 401) throw error;
+      const rejected =
+        app === undefined
+          ? `the token in ${token?.variable}`
+          : `the installation token of App ${app.appId} (${GITHUB_APP_VARIABLES.appId}, ${GITHUB_APP_VARIABLES.installationId})`;
+      const fix =
+        app === undefined
+          ? `set ${token?.variable} to a valid token with access to the repository`
+          : 'check that the installation still exists and has access to the repository';
+      throw new Error(`GitHub rejected ${rejected} (401 Bad credentials) on ${where}: ${fix}`, {
+        cause: error,
+      });
     }
   });
-  return { octokit, quota, circuit };
+
+  let login: Promise<string> | null = null;
+  return {
+    octokit,
+    quota,
+    circuit,
+    async gitToken() {
+      if (app === undefined) return token?.value ?? '';
+      // From the cache unless it is near its expiry (then a new one).
+      const { token: installationToken } = (await octokit.auth({ type: 'installation' })) as {
+        token: string;
+      };
+      return installationToken;
+    },
+    login() {
+      login ??=
+        app === undefined
+          ? octokit.rest.users.getAuthenticated().then(({ data }) => data.login)
+          : // An installation token cannot read GET /user; the App (JWT) can read itself.
+            octokit.rest.apps.getAuthenticated().then(({ data }) => `${data?.slug ?? ''}[bot]`);
+      login.catch(() => {
+        login = null; // a failed lookup is asked again next time
+      });
+      return login;
+    },
+  };
+}
+
+/** `/app` and `/app/…` (the App's own endpoints, JWT-authenticated), from a path or a full URL. */
+function isAppEndpoint(url: string): boolean {
+  return /^\/app(\/|$)/.test(url.replace(/^https?:\/\/[^/]+(\/api\/v3)?/, ''));
 }

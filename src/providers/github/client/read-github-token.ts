@@ -18,6 +18,6 @@ export function readGitHubToken(env: Readonly<Record<string, string | undefined>
     if (value) return { value, variable };
   }
   throw new Error(
-    'provider github: no GitHub token: set FLOTILLA_GITHUB_TOKEN (or GITHUB_TOKEN) to a token with read/write access to the repository’s issues, pull requests and contents (GitHub App authentication is not supported yet)',
+    'provider github: no GitHub token: set FLOTILLA_GITHUB_TOKEN (or GITHUB_TOKEN) to a token with read/write access to the repository’s issues, pull requests and contents, or use a GitHub App (FLOTILLA_GITHUB_APP_ID, FLOTILLA_GITHUB_APP_PRIVATE_KEY or FLOTILLA_GITHUB_APP_PRIVATE_KEY_FILE, FLOTILLA_GITHUB_APP_INSTALLATION_ID)',
   );
 }

@@ -33,6 +33,8 @@ export interface GitHubRevisionsOptions extends GitHubRepository {
    * repositories without CI still get reviewed; CI that registers later turns it pending again.
    */
   noChecksGraceMs: number;
+  /** The login the engine's reviews are authored by (the token's user, or the App's bot). */
+  engineLogin(): Promise<string>;
   now?: () => number;
 }
 
@@ -78,11 +80,7 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
     mirrorQueue = result.catch(() => {});
     return result;
   };
-  let login: Promise<string> | null = null;
-  const engineLogin = () => {
-    login ??= octokit.rest.users.getAuthenticated().then(({ data }) => data.login);
-    return login;
-  };
+  const engineLogin = options.engineLogin;
   const notFound = (id: string) => new Error(`Revision ${id} not found (no pull request #${id} in ${where})`);
 
   async function findPull(id: string): Promise<Pull | null> {

@@ -9,8 +9,11 @@ import {
 export interface GitRemote {
   /** e.g. https://github.com/acme/widgets.git, or a path (the fake GitHub's bare repository). */
   url: string;
-  /** Sent as an HTTP header through git's environment (never in its arguments, logs or the remote URL). */
-  token?: string;
+  /**
+   * Sent as an HTTP header through git's environment (never in its arguments, logs or the remote URL). A
+   * function is asked once per push (a GitHub App's installation token changes hourly).
+   */
+  token?: string | (() => Promise<string>);
 }
 
 export interface PushPatchBranchParams {
@@ -71,7 +74,8 @@ const DEFAULT_TIMEOUT_MS = 5 * 60_000;
 export async function pushPatchBranch(params: PushPatchBranchParams): Promise<PushedPatchBranch> {
   const { remote, mirrorDir, defaultBranch, branchName } = params;
   const timeoutMs = params.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const auth = remote.token === undefined ? {} : authEnv(remote.token);
+  const token = typeof remote.token === 'function' ? await remote.token() : remote.token;
+  const auth = token === undefined ? {} : authEnv(token);
   const git = async (args: string[], env: Record<string, string> = {}) =>
     (
       await runGit(args, { cwd: mirrorDir, timeoutMs, env: { ...env, GIT_CONFIG_NOSYSTEM: '1' } })

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes, verify } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { listChangedFiles } from '../../shared/list-changed-files.ts';
@@ -43,6 +43,18 @@ export interface FakeGitHubOptions {
    * (the endpoints answer 404 and issues carry no `issue_dependencies_summary`). Default true.
    */
   issueDependencies?: boolean;
+  /**
+   * A GitHub App installed on the repository: `POST /app/installations/{id}/access_tokens` and `GET /app`
+   * take a JWT signed with the App's key (RS256, verified with `publicKey`), and the installation tokens
+   * made there are accepted until they expire (`tokenLifetimeSeconds`, GitHub's is 3600).
+   */
+  app?: {
+    id: number;
+    slug: string;
+    installationId: number;
+    publicKey: string;
+    tokenLifetimeSeconds?: number;
+  };
 }
 
 /** One HTTP exchange as the fake saw it. */
@@ -82,6 +94,8 @@ export interface FakeGitHub {
    * does on github.com between two of Flotilla's requests (a race, deterministically).
    */
   interleave(match: { method?: string; path?: RegExp }, action: () => void | Promise<void>): void;
+  /** Installation tokens the fake made (App authentication), oldest first. */
+  installationTokens: { token: string; expiresAt: number }[];
   /** Sets the primary budget's remaining points and the seconds until it resets. */
   setRateLimit(state: { remaining: number; resetInSeconds: number }): void;
   /** What a human does on github.com (no request is recorded). */
@@ -134,7 +148,11 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
   const owner = options.owner ?? 'acme';
   const repo = options.repo ?? 'widgets';
   const defaultBranch = options.defaultBranch ?? 'main';
-  const bot: FakeUser = { login: options.login ?? 'flotilla-bot', id: 2 };
+  const bot: FakeUser = {
+    login: options.login ?? (options.app === undefined ? 'flotilla-bot' : `${options.app.slug}[bot]`),
+    id: 2,
+  };
+  const installationTokens: { token: string; expiresAt: number }[] = [];
   const limit = options.rateLimit ?? 5000;
   const git = await createFakeGitHubGit(defaultBranch);
   await git.commitFiles(defaultBranch, options.baseFiles ?? { 'README.md': '# Fake\n' }, 'Initial commit');
@@ -813,9 +831,28 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
       return reply(injected.status, injected.body, { ...rateHeaders(), ...injected.headers });
     }
 
-    const authorization = request.headers.authorization ?? '';
-    if (authorization.replace(/^(token|bearer)\s+/i, '') !== options.token) {
+    const authorization = (request.headers.authorization ?? '').replace(/^(token|bearer)\s+/i, '');
+    if (options.app !== undefined && /^\/app(\/|$)/.test(url.pathname)) {
+      const answer = answerApp(options.app, method, url.pathname, authorization);
+      if (answer.status === 201) {
+        const body = answer.body as { token: string; expires_at: string };
+        installationTokens.push({ token: body.token, expiresAt: Date.parse(body.expires_at) });
+      }
+      record.counted = answer.status < 300;
+      return reply(answer.status, answer.body, rateHeaders());
+    }
+    const installation = installationTokens.find((entry) => entry.token === authorization);
+    const authorized =
+      authorization === options.token || (installation !== undefined && installation.expiresAt > Date.now());
+    if (!authorized) {
       return reply(401, { message: 'Bad credentials', documentation_url: DOCS, status: '401' });
+    }
+    if (installation !== undefined && url.pathname === '/user') {
+      return reply(403, {
+        message: 'Resource not accessible by integration',
+        documentation_url: `${DOCS}/users/users#get-the-authenticated-user`,
+        status: '403',
+      });
     }
     if (remaining <= 0 && Date.now() / 1000 < resetAt) {
       return reply(
@@ -893,6 +930,7 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
     gitUrl: git.path,
     git,
     requests,
+    installationTokens,
     injectFault(fault, match = {}) {
       faults.push({ fault, times: match.times ?? 1, method: match.method, path: match.path });
     },
@@ -979,6 +1017,73 @@ function answerFault(fault: FakeGitHubFault): {
         headers: {},
         body: { message: 'Bad credentials', documentation_url: DOCS, status: '401' },
       };
+  }
+}
+
+/** The App's endpoints: a JWT (RS256, `iss` the App's id, at most 10 minutes long) or 401, as GitHub does. */
+function answerApp(
+  app: NonNullable<FakeGitHubOptions['app']>,
+  method: string,
+  path: string,
+  jwt: string,
+): { status: number; body: unknown } {
+  const [header = '', payload = '', signature = ''] = jwt.split('.');
+  const claims = decodeJSON(payload);
+  const now = Math.floor(Date.now() / 1000);
+  const valid =
+    decodeJSON(header)?.alg === 'RS256' &&
+    verify(
+      'sha256',
+      Buffer.from(`${header}.${payload}`),
+      app.publicKey,
+      Buffer.from(signature, 'base64url'),
+    ) &&
+    claims !== null &&
+    String(claims.iss) === String(app.id) &&
+    typeof claims.iat === 'number' &&
+    typeof claims.exp === 'number' &&
+    claims.iat <= now + 60 &&
+    claims.exp > now &&
+    claims.exp - claims.iat <= 600;
+  if (!valid) {
+    return {
+      status: 401,
+      body: { message: 'A JSON web token could not be decoded', documentation_url: DOCS, status: '401' },
+    };
+  }
+  if (method === 'GET' && path === '/app') {
+    return {
+      status: 200,
+      body: { id: app.id, slug: app.slug, name: app.slug, owner: { login: 'acme', id: 3 }, permissions: {} },
+    };
+  }
+  const installation = /^\/app\/installations\/(\d+)\/access_tokens$/.exec(path);
+  if (method !== 'POST' || installation === null || Number(installation[1]) !== app.installationId) {
+    return { status: 404, body: { message: 'Not Found', documentation_url: DOCS, status: '404' } };
+  }
+  return {
+    status: 201,
+    body: {
+      token: `ghs_${randomBytes(18).toString('hex')}`,
+      expires_at: new Date(Date.now() + (app.tokenLifetimeSeconds ?? 3600) * 1000).toISOString(),
+      permissions: {
+        issues: 'write',
+        pull_requests: 'write',
+        contents: 'write',
+        checks: 'read',
+        metadata: 'read',
+      },
+      repository_selection: 'selected',
+    },
+  };
+}
+
+function decodeJSON(part: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
   }
 }
 
