@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../logging/logger.ts';
 import { buildContractAddPatch, CONTRACT_BASE_FILES } from '../../contract/provider-contract-suite.ts';
 import { createGitHubProvider } from '../create-github-provider.ts';
-import { createFakeGitHub } from '../testing/create-fake-github.ts';
+import { createFakeGitHub, FAILING_CHECK_LOG } from '../testing/create-fake-github.ts';
+import { createGitHubTestProvider } from '../testing/create-github-test-provider.ts';
 
 const TOKEN = 'ghp_revisions';
 const cleanups: (() => Promise<void>)[] = [];
@@ -87,5 +88,94 @@ describe('GitHub revisions', () => {
     });
     const [conversation] = github.issueComments(Number(revision.id));
     expect(conversation).toContain('- `docs/elsewhere.md:3`: not in this pull request');
+  });
+
+  it('a force-push by a human: the engine sees the new head, nothing is overwritten', async () => {
+    const { github, provider, createItem, revise } = await setup();
+    const item = await createItem('a');
+    const revision = await revise(item.id);
+    const rewritten = await github.human.forcePush(`flotilla/${item.id}`, { 'mine.txt': 'rewritten\n' });
+    expect((await provider.revisionReader.listRevisions()).map((listed) => listed.headSHA)).toEqual([
+      rewritten,
+    ]);
+    expect((await provider.revisionReader.getRevision(revision.id))?.headSHA).toBe(rewritten);
+    await expect(revise(item.id, 'src/b.ts')).rejects.toThrow(/moved on the remote.*refusing to overwrite/);
+    expect(await github.git.resolveCommit(`refs/heads/flotilla/${item.id}`)).toBe(rewritten);
+  });
+
+  it('a pull request closed by a human is neither reopened nor replaced', async () => {
+    const { github, provider, createItem, revise } = await setup();
+    const item = await createItem('a');
+    const revision = await revise(item.id);
+    const head = revision.headSHA;
+    github.human.closePullRequest(Number(revision.id));
+    expect(await provider.revisionReader.listRevisions()).toEqual([]);
+    expect((await provider.workItemReader.getWorkItem(item.id))?.linkedRevision).toBeNull();
+    await expect(revise(item.id, 'src/b.ts')).rejects.toThrow(
+      `Pull request #${revision.id} for work item ${item.id} was closed on GitHub without merging`,
+    );
+    expect(await github.git.resolveCommit(`refs/heads/flotilla/${item.id}`)).toBe(head);
+    expect(
+      github.requests.filter((request) => request.method === 'POST' && request.path.endsWith('/pulls')),
+    ).toHaveLength(1);
+    await expect(provider.revisionWriter.mergeRevision?.(revision.id)).rejects.toThrow(
+      /is not open .*closed/,
+    );
+  });
+
+  it('drafts: listed with isDraft (GraphQL and REST agree); a re-push leaves a draft a draft', async () => {
+    const { github, provider, createItem, revise } = await setup();
+    const human = await github.human.openPullRequest({
+      branch: 'wip',
+      files: { 'wip.txt': 'x\n' },
+      title: 'WIP',
+      draft: true,
+    });
+    const item = await createItem('a');
+    const ours = await revise(item.id);
+    expect(ours.isDraft).toBe(false);
+    github.human.setDraft(Number(ours.id), true);
+    const listed = await provider.revisionReader.listRevisions();
+    expect(listed.map((revision) => [revision.id, revision.isDraft])).toEqual([
+      [String(human), true],
+      [ours.id, true],
+    ]);
+    for (const revision of listed)
+      expect(await provider.revisionReader.getRevision(revision.id)).toEqual(revision);
+    expect((await revise(item.id, 'src/b.ts')).isDraft).toBe(true);
+  });
+
+  it('the failed checks’ output and annotations are the checks log tail', async () => {
+    const fixture = await createGitHubTestProvider({ baseFiles: CONTRACT_BASE_FILES, ci: 'failing' });
+    cleanups.push(fixture.cleanup);
+    const { github, provider } = fixture;
+    const item = await provider.workItemWriter.createWorkItem({
+      title: 'a',
+      body: '',
+      labels: [],
+      blockedBy: [],
+    });
+    const revision = await provider.revisionWriter.createFromPatch({
+      workItemID: item.id,
+      patch: buildContractAddPatch('src/a.ts', 'export const a = 1;\n'),
+      branchName: `flotilla/${item.id}`,
+      title: '',
+      body: '',
+    });
+    expect(await provider.revisionReader.getChecksOutputTail?.(revision.id)).toBeNull(); // still running
+    await github.settleChecks();
+    const tail = await provider.revisionReader.getChecksOutputTail?.(revision.id);
+    const pipeline = (await provider.revisionReader.getRevision(revision.id))?.pipeline;
+    expect(pipeline?.status).toBe('failure');
+    expect(tail).toEqual({
+      text: [
+        'test: 1 test failed',
+        'expected 1, got 2',
+        FAILING_CHECK_LOG,
+        'src/a.test.ts:3: failure: AssertionError: expected 1, got 2',
+      ].join('\n'),
+      truncated: false,
+      logPath: pipeline?.url,
+    });
   });
 });

@@ -7,6 +7,7 @@ import type {
 } from '../../../domain/index.ts';
 import type { GitIdentity } from '../../shared/create-branch-from-patch.ts';
 import type {
+  ChecksOutputTail,
   MergeRevisionResult,
   RevisionReader,
   RevisionWriter,
@@ -15,6 +16,7 @@ import type {
 } from '../../types.ts';
 import { type GitHubOctokit, httpStatusOf } from '../client/create-github-client.ts';
 import type { GitHubRepository } from '../work-items/create-github-work-items.ts';
+import { buildChecksOutputTail } from './build-checks-output-tail.ts';
 import { type GitRemote, pushPatchBranch } from './push-patch-branch.ts';
 
 export interface GitHubRevisionsOptions extends GitHubRepository {
@@ -330,6 +332,57 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
         patch: file.patch ?? null,
       }));
     },
+    /**
+     * The failed check runs' output on the head (title, summary, the log text the check reported) and
+     * their annotations (file:line: message), bounded to the end; commit statuses have a description
+     * only. GitHub Actions' full job logs are a zip behind a redirect — not read; `logPath` points there.
+     */
+    async getChecksOutputTail(id): Promise<ChecksOutputTail | null> {
+      const pull = await requirePull(id);
+      const [runs, combined] = await Promise.all([
+        octokit.paginate(octokit.rest.checks.listForRef, { owner, repo, ref: pull.head.sha, per_page: 100 }),
+        octokit.rest.repos.getCombinedStatusForRef({ owner, repo, ref: pull.head.sha, per_page: 100 }),
+      ]);
+      const failedRuns = runs.filter((run) => run.status === 'completed' && FAILED.has(run.conclusion ?? ''));
+      const failedStatuses = combined.data.statuses.filter(
+        (status) => status.state === 'failure' || status.state === 'error',
+      );
+      if (failedRuns.length === 0 && failedStatuses.length === 0) return null;
+      const sections: string[] = [];
+      for (const run of failedRuns) {
+        const annotations =
+          (run.output?.annotations_count ?? 0) === 0
+            ? []
+            : await octokit.paginate(octokit.rest.checks.listAnnotations, {
+                owner,
+                repo,
+                check_run_id: run.id,
+                per_page: 100,
+              });
+        sections.push(
+          [
+            `${run.name}: ${run.output?.title ?? run.conclusion ?? 'failed'}`,
+            run.output?.summary ?? '',
+            run.output?.text ?? '',
+            ...annotations.map(
+              (annotation) =>
+                `${annotation.path}:${annotation.start_line}: ${annotation.annotation_level ?? 'failure'}: ${annotation.message ?? ''}`,
+            ),
+          ]
+            .filter((part) => part !== '')
+            .join('\n'),
+        );
+      }
+      for (const status of failedStatuses) {
+        sections.push(`${status.context}: ${status.description ?? status.state}`);
+      }
+      const first = failedRuns[0];
+      const logPath =
+        (first === undefined ? null : (first.details_url ?? first.html_url)) ??
+        failedStatuses[0]?.target_url ??
+        pull.html_url;
+      return buildChecksOutputTail(sections.join('\n\n'), logPath);
+    },
     async getReviewHistory(id) {
       const pull = await requirePull(id);
       const [reviews, comments, conversation, me] = await Promise.all([
@@ -380,9 +433,24 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
       const item = await options.workItems.getWorkItem(input.workItemID);
       if (item === null)
         throw new Error(`Work item ${input.workItemID} not found: cannot create its revision`);
-      const [existing] = await octokit.rest.pulls
-        .list({ owner, repo, state: 'open', head: `${owner}:${input.branchName}`, per_page: 1 })
-        .then(({ data }) => data);
+      const pulls = await octokit.paginate(octokit.rest.pulls.list, {
+        owner,
+        repo,
+        state: 'all',
+        head: `${owner}:${input.branchName}`,
+        per_page: 100,
+      });
+      const existing = pulls.find((pull) => pull.state === 'open');
+      const closedByHand = pulls.find(
+        (pull) =>
+          pull.state === 'closed' && pull.merged_at === null && MARKER.exec(pull.body ?? '')?.[1] === item.id,
+      );
+      if (existing === undefined && closedByHand !== undefined) {
+        // Closed without merging on GitHub: a decision, not a crash. Neither reopened nor replaced.
+        throw new Error(
+          `Pull request #${closedByHand.number} for work item ${item.id} was closed on GitHub without merging; not pushing to ${input.branchName} or opening another: reopen the pull request to go on, or close the work item`,
+        );
+      }
       const title = input.title || item.title;
       await inMirror(async () =>
         pushPatchBranch({

@@ -116,7 +116,10 @@ export interface FakeGitHub {
       files: Readonly<Record<string, string>>;
       title: string;
       body?: string;
+      draft?: boolean;
     }): Promise<number>;
+    /** A human marks a pull request as a draft ("Convert to draft") or ready for review. */
+    setDraft(pullNumber: number, draft: boolean): void;
   };
   issueComments(issueNumber: number): string[];
   /** CI finishes: the check run queued on every open pull request's head completes (see `ci`). */
@@ -125,6 +128,19 @@ export interface FakeGitHub {
 }
 
 const HUMAN: FakeUser = { login: 'octocat', id: 1 };
+/** The failing CI's check run output (`output.text`) and annotations, as GitHub Actions reports them. */
+export const FAILING_CHECK_LOG =
+  'Run npm test\n> vitest run\n FAIL  src/a.test.ts > adds\nAssertionError: expected 1, got 2\n Tests  1 failed | 4 passed';
+export const FAILING_CHECK_ANNOTATIONS = [
+  {
+    path: 'src/a.test.ts',
+    start_line: 3,
+    end_line: 3,
+    annotation_level: 'failure',
+    title: 'src/a.test.ts > adds',
+    message: 'AssertionError: expected 1, got 2',
+  },
+];
 const DOCS = 'https://docs.github.com/rest';
 
 class HttpError extends Error {
@@ -270,8 +286,8 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
         output: {
           title: done ? (ci === 'passing' ? 'All tests passed' : '1 test failed') : null,
           summary: done ? (ci === 'passing' ? 'ok' : 'expected 1, got 2') : null,
-          text: null,
-          annotations_count: 0,
+          text: done && ci === 'failing' ? FAILING_CHECK_LOG : null,
+          annotations_count: done && ci === 'failing' ? FAILING_CHECK_ANNOTATIONS.length : 0,
         },
         app: { id: 15368, slug: 'github-actions', name: 'GitHub Actions' },
       },
@@ -683,6 +699,18 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
       const runs = checkRunsFor(sha);
       return ok({ total_count: runs.length, check_runs: runs });
     }),
+    route('GET', `${repoPath}/check-runs/(\\d+)/annotations`, async ([id], query) => {
+      const settled = [...settledChecks].find((sha) => Number.parseInt(sha.slice(0, 8), 16) === Number(id));
+      if (settled === undefined) throw new HttpError(404, 'Not Found');
+      const annotations = ci === 'failing' ? FAILING_CHECK_ANNOTATIONS : [];
+      return paginate(annotations, query, `${repoPath}/check-runs/${id}/annotations`, (annotation) => ({
+        ...annotation,
+        blob_href: `https://github.com/${owner}/${repo}/blob/${settled}/${annotation.path}`,
+        start_column: null,
+        end_column: null,
+        raw_details: null,
+      }));
+    }),
     route('GET', `${repoPath}/commits/([^/]+)/status`, async ([ref = '']) => {
       const sha = await git.resolveCommit(ref);
       if (sha === null) throw new HttpError(422, `No commit found for SHA: ${ref}`);
@@ -953,6 +981,9 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
       setBlockedBy(issueNumber, blockers) {
         requireIssue(String(issueNumber)).blockedBy = [...blockers];
       },
+      setDraft(pullNumber, draft) {
+        requirePull(String(pullNumber)).pull.draft = draft;
+      },
       closePullRequest(pullNumber) {
         setState(requirePull(String(pullNumber)), 'closed', HUMAN);
       },
@@ -970,7 +1001,7 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
         issue.pull = {
           headRef: fields.branch,
           baseRef: defaultBranch,
-          draft: false,
+          draft: fields.draft ?? false,
           mergedAt: null,
           reviews: [],
           reviewComments: [],
