@@ -17,6 +17,7 @@ import type {
 import { type GitHubOctokit, httpStatusOf } from '../client/create-github-client.ts';
 import type { GitHubRepository } from '../work-items/create-github-work-items.ts';
 import { buildChecksOutputTail } from './build-checks-output-tail.ts';
+import { maintainMirror } from './maintain-mirror.ts';
 import { type GitRemote, pushPatchBranch } from './push-patch-branch.ts';
 
 export interface GitHubRevisionsOptions extends GitHubRepository {
@@ -35,6 +36,8 @@ export interface GitHubRevisionsOptions extends GitHubRepository {
    * repositories without CI still get reviewed; CI that registers later turns it pending again.
    */
   noChecksGraceMs: number;
+  /** The mirror is cleaned and garbage-collected before the first push and after every this many. Default 25. */
+  mirrorMaintenanceEvery?: number;
   /** The login the engine's reviews are authored by (the token's user, or the App's bot). */
   engineLogin(): Promise<string>;
   now?: () => number;
@@ -83,6 +86,8 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
     return result;
   };
   const engineLogin = options.engineLogin;
+  const maintenanceEvery = options.mirrorMaintenanceEvery ?? 25;
+  let pushesSinceMaintenance: number | null = null; // null: not maintained yet in this process
   const notFound = (id: string) => new Error(`Revision ${id} not found (no pull request #${id} in ${where})`);
 
   async function findPull(id: string): Promise<Pull | null> {
@@ -452,8 +457,14 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
         );
       }
       const title = input.title || item.title;
-      await inMirror(async () =>
-        pushPatchBranch({
+      await inMirror(async () => {
+        if (pushesSinceMaintenance === null || pushesSinceMaintenance >= maintenanceEvery) {
+          // What a killed run left (stale apply dirs, branches) goes, and gc keeps the mirror bounded.
+          await maintainMirror(options.mirrorDir, await options.defaultBranch());
+          pushesSinceMaintenance = 0;
+        }
+        pushesSinceMaintenance++;
+        return pushPatchBranch({
           remote: options.remote,
           mirrorDir: options.mirrorDir,
           defaultBranch: await options.defaultBranch(),
@@ -464,8 +475,8 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
           ownershipTrailer: `Flotilla-Work-Item: ${item.id}`,
           author: options.commitAuthor,
           expectedHeadSHA: undefined,
-        }),
-      );
+        });
+      });
       if (existing !== undefined) return toRevision(await requirePull(String(existing.number)));
       const { data } = await octokit.rest.pulls.create({
         owner,
