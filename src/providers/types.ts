@@ -120,4 +120,9 @@ export interface Provider {
    * Returns the unsubscribe. Listeners must not throw; a provider without it is only polled.
    */
   onChange?(listener: (change: ProviderChange) => void): () => void;
+  /**
+   * Optional capability: how many times the configured poll interval to wait now (1 = as configured), e.g.
+   * 2, 4, 8 from the GitHub provider as its rate-limit budget drains. Pollers read it before each wait.
+   */
+  pollIntervalFactor?(): number;
 }
