@@ -641,7 +641,7 @@ function buildPipeline(runs: CheckSummary[], statuses: StatusSummary[]): Pipelin
   return { status: 'success', url: runs[0]?.url ?? statuses[0]?.url ?? null, reason: null };
 }
 
-/** Exported for the live drift check (`real-github-drift.github-live.ts`). */
+/** Exported for the live drift check (`testing/real-github-drift.github-live.ts`). */
 export const OPEN_PULL_REQUESTS_QUERY = `query flotillaOpenPullRequests($owner: String!, $repo: String!, $cursor: String) {
   viewer { login }
   repository(owner: $owner, name: $repo) {

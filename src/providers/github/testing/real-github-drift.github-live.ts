@@ -1,9 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readGitHubToken } from './client/read-github-token.ts';
-import { OPEN_PULL_REQUESTS_QUERY } from './revisions/create-github-revisions.ts';
-import { shapeOf, unknownFields } from './testing/compare-shapes.ts';
-import { createFakeGitHub, type FakeGitHub } from './testing/create-fake-github.ts';
+import { readGitHubToken } from '../client/read-github-token.ts';
+import { OPEN_PULL_REQUESTS_QUERY } from '../revisions/create-github-revisions.ts';
+import { shapeOf, unknownFields } from './compare-shapes.ts';
+import { createFakeGitHub, type FakeGitHub } from './create-fake-github.ts';
 
 /**
  * Opt-in, against real GitHub: vitest.config.ts includes `*.github-live.ts` files only when
