@@ -12,6 +12,7 @@ import { assembleAgentContext } from './context-assembly/assemble-agent-context.
 import { type EngineConfig, type Policy, resolveEngineConfig, systemClock } from './engine-config.ts';
 import { createEventLoop } from './event-queue/create-event-loop.ts';
 import { ALL_HANDLERS } from './handlers/index.ts';
+import { createPollPacer } from './pollers/create-poll-pacer.ts';
 import { createRevisionPoller } from './pollers/create-revision-poller.ts';
 import { createSpecPoller } from './pollers/create-spec-poller.ts';
 import { createWorkItemPoller } from './pollers/create-work-item-poller.ts';
@@ -309,7 +310,11 @@ export function createEngine(config: EngineConfig): Engine {
         }) ?? null;
       await pollAll();
       for (const { poller, every } of pollers) {
-        const timer = setInterval(() => void requestPolls([poller]), every * 1000);
+        // A provider short of quota (GitHub) stretches the interval: `pollIntervalFactor`.
+        const pace = createPollPacer(() => provider.pollIntervalFactor?.() ?? 1);
+        const timer = setInterval(() => {
+          if (pace()) void requestPolls([poller]);
+        }, every * 1000);
         timer.unref();
         pollTimers.push(timer);
       }
