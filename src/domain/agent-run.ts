@@ -5,8 +5,23 @@ export type AgentRunStatus = 'requested' | 'running' | 'completed' | 'failed' | 
 /**
  * Why a run ended without a result. `validation`: the implementor reported `completed` but the configured
  * validation commands still failed after its last fix round (a human decides; never retried blindly).
+ * The limit reasons (`LimitReason`) say the provider refused the request for now: they park the runtime or
+ * account and never count as a failed attempt.
  */
-export type AgentFailureReason = 'error' | 'timeout' | 'cancelled' | 'validation';
+export type AgentFailureReason = 'error' | 'timeout' | 'cancelled' | 'validation' | LimitReason;
+
+/**
+ * A provider limit that ends a run without saying anything about the work: `rate-limit` (HTTP 429 after the
+ * runtime's own retries), `overloaded` (529 or another 5xx after them), `usage-limit` (a subscription's usage
+ * limit, "You've hit your limit · resets 3pm").
+ */
+export type LimitReason = 'rate-limit' | 'overloaded' | 'usage-limit';
+
+export const LIMIT_REASONS: readonly LimitReason[] = ['rate-limit', 'overloaded', 'usage-limit'];
+
+export function isLimitReason(reason: AgentFailureReason | null | undefined): reason is LimitReason {
+  return (LIMIT_REASONS as readonly (string | null | undefined)[]).includes(reason);
+}
 
 /** Who asked for a run to be cancelled, so a user's cancel is not mistaken for shutdown. */
 export type CancelRequester = 'user' | 'shutdown';
@@ -42,6 +57,11 @@ interface AgentRunBase {
    * model server, whose costs are made up). Absent when unknown (runs recorded before it was tracked).
    */
   runtime?: string;
+  /**
+   * The configured account (credential profile, config `accounts`) the run used; absent when the runtime has
+   * no accounts configured (its credentials come from the environment as they are).
+   */
+  account?: string;
 }
 
 export interface PlannerRun extends AgentRunBase {
@@ -109,6 +129,9 @@ export function failureReasonToRunStatus(reason: AgentFailureReason): AgentRunSt
   switch (reason) {
     case 'error':
     case 'validation':
+    case 'rate-limit':
+    case 'overloaded':
+    case 'usage-limit':
       return 'failed';
     case 'timeout':
       return 'timed-out';

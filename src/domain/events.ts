@@ -32,7 +32,8 @@ export type EngineEvent =
   | UserCancelledRun
   | UserTransitionedStatus
   | UserRequestedMerge
-  | UserRequestedPlannerRun;
+  | UserRequestedPlannerRun
+  | AccountSwitched;
 
 export type EngineEventType = EngineEvent['type'];
 
@@ -74,6 +75,8 @@ interface RunRequested {
   sessionID: string;
   /** Epoch milliseconds. */
   at: number;
+  /** The configured account the run uses (config `accounts`); absent when its runtime has none. */
+  account?: string;
 }
 
 interface RunStarted {
@@ -94,6 +97,11 @@ interface RunEnded {
 interface RunFailedFields extends RunEnded {
   reason: AgentFailureReason;
   error: string;
+  /**
+   * A limit reason only: when the provider said the limit resets (epoch milliseconds); null or absent when it
+   * did not say, so the runtime or account is parked for a backoff instead.
+   */
+  resetsAt?: number | null;
 }
 
 export interface PlannerRequested extends RunRequested {
@@ -181,8 +189,9 @@ export interface CommandFailed {
 export interface DispatchQueued {
   type: 'dispatchQueued';
   command: AgentRunRequestCommand;
-  reason: 'capacity' | 'backoff';
-  /** Epoch milliseconds before which it will not start (backoff); null when only waiting for a slot. */
+  /** `parked`: its runtime is parked by a rate or usage limit until `notBefore`. */
+  reason: 'capacity' | 'backoff' | 'parked';
+  /** Epoch milliseconds before which it will not start (backoff, parking); null when only waiting for a slot. */
   notBefore: number | null;
   priority: number;
   at: number;
@@ -239,6 +248,21 @@ export interface UserRequestedMerge {
  */
 export interface UserRequestedPlannerRun {
   type: 'userRequestedPlannerRun';
+}
+
+/**
+ * A run starts on another account of its runtime because the one used before is exhausted (a usage limit)
+ * until `until`: seed 002's failover, shown in progress lines, the run's transcript and the run history.
+ */
+export interface AccountSwitched {
+  type: 'accountSwitched';
+  sessionID: string;
+  runtime: string;
+  from: string;
+  to: string;
+  /** Epoch milliseconds when `from` is available again. */
+  until: number;
+  at: number;
 }
 
 /** The events that end a run; accepted even while the engine is shutting down. */

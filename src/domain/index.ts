@@ -9,3 +9,4 @@ export * from './spec.ts';
 export * from './work-item.ts';
 export * from './work-item-labels.ts';
 export * from './work-item-transitions.ts';
+export * from './runtime-parking.ts';

@@ -17,6 +17,7 @@ import { createRevisionPoller } from './pollers/create-revision-poller.ts';
 import { createSpecPoller } from './pollers/create-spec-poller.ts';
 import { createWorkItemPoller } from './pollers/create-work-item-poller.ts';
 import type { Poller } from './pollers/poller.ts';
+import { createLimitGate } from './scheduler/create-limit-gate.ts';
 import { createScheduler } from './scheduler/create-scheduler.ts';
 import { applyStateUpdate } from './state-store/apply-state-update.ts';
 import { buildInitialEngineState, type EngineState } from './state-store/engine-state.ts';
@@ -123,7 +124,9 @@ export function createEngine(config: EngineConfig): Engine {
     else waitingForApplied.set(last, [...(waitingForApplied.get(last) ?? []), ...waiting]);
   }
 
+  const limits = createLimitGate({ adapters, accounts: config.accounts ?? [], clock });
   const scheduler = createScheduler({
+    parkedUntil: limits.parkedUntil,
     config: resolved.scheduler,
     clock,
     logger,
@@ -131,9 +134,12 @@ export function createEngine(config: EngineConfig): Engine {
     generateSessionID: config.generateSessionID ?? randomUUID,
     emit: emitInternal,
     startRun: (run) => {
-      const { event, request } = buildRunRequest(run, resolved.branchPrefix);
+      const choice = limits.chooseAccount(run.command, getState());
+      const { event, request } = buildRunRequest(run, resolved.branchPrefix, choice?.account);
       const requestApplied = whenApplied(event);
       emitInternal(event);
+      const switched = limits.buildAccountSwitched(run, choice, getState());
+      if (switched !== null) emitInternal(switched);
       void startAgentAsync(request, {
         adapter: adapters[request.role],
         assembleContext: async (toAssemble) => {

@@ -1,4 +1,4 @@
-import type { EngineCommand, EngineEvent } from '../domain/index.ts';
+import type { AccountRef, EngineCommand, EngineEvent } from '../domain/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Provider } from '../providers/types.ts';
 import type { HandlerConfig, NamedHandler } from './handlers/handler.ts';
@@ -61,6 +61,11 @@ export interface EngineConfig {
   generateSessionID?: () => string;
   /** Measurement hooks (benchmarks, diagnostics); called after each processed batch. */
   instrumentation?: { batchProcessed(events: readonly EngineEvent[], durationMs: number): void };
+  /**
+   * Credential profiles per runtime (config `accounts`, names only): each run uses one; a usage limit
+   * exhausts it and the next run fails over to another (see scheduler/create-limit-gate.ts).
+   */
+  accounts?: readonly AccountRef[];
   /** Replaces the seven standard handlers (extensions and fault-injection tests); default ALL_HANDLERS. */
   handlers?: readonly NamedHandler[];
 }

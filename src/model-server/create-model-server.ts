@@ -329,7 +329,7 @@ export async function createModelServer(
   }
 
   function sendStepError(api: Api, res: ServerResponse, record: RecordedRequest, error: ErrorSpec): void {
-    const headers: OutgoingHttpHeaders = {};
+    const headers: OutgoingHttpHeaders = { ...error.headers };
     if (error.retryAfterMs !== undefined) {
       headers['retry-after-ms'] = String(error.retryAfterMs);
       headers['retry-after'] = String(Math.ceil(error.retryAfterMs / 1000));

@@ -89,6 +89,11 @@ export const errorSpecSchema = z.strictObject({
   retryAfterMs: z.number().int().min(1).optional(),
   /** Sent as `x-should-retry` (`false` makes the CLI give up at once on 5xx/429/529). */
   shouldRetry: z.boolean().optional(),
+  /**
+   * More response headers, e.g. a subscription usage limit: `anthropic-ratelimit-unified-status: rejected`
+   * with `anthropic-ratelimit-unified-reset: <epoch seconds>`.
+   */
+  headers: z.record(z.string().min(1), z.string()).optional(),
 });
 
 export const usageSchema = z.strictObject({

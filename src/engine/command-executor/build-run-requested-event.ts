@@ -9,6 +9,16 @@ import type { AdmittedRun } from '../scheduler/create-scheduler.ts';
 export function buildRunRequest(
   run: AdmittedRun,
   branchPrefix: string,
+  account?: string,
+): { event: EngineEvent; request: AgentRunRequest } {
+  const { event, request } = buildWithoutAccount(run, branchPrefix);
+  if (account === undefined) return { event, request };
+  return { event: { ...event, account } as EngineEvent, request: { ...request, account } };
+}
+
+function buildWithoutAccount(
+  run: AdmittedRun,
+  branchPrefix: string,
 ): { event: EngineEvent; request: AgentRunRequest } {
   const { sessionID, command, at } = run;
   switch (command.type) {

@@ -1,4 +1,10 @@
-import type { AgentFailureReason, AgentResult, AgentUsage, EngineEvent } from '../../domain/index.ts';
+import {
+  type AgentFailureReason,
+  type AgentResult,
+  type AgentUsage,
+  type EngineEvent,
+  isLimitReason,
+} from '../../domain/index.ts';
 import type { Logger } from '../../logging/logger.ts';
 import { createOutputBroadcast } from '../../shared/create-output-broadcast.ts';
 import { messageOf } from '../../shared/message-of.ts';
@@ -9,6 +15,7 @@ import {
   type AgentStartParams,
   failureReasonOf,
   type RuntimeAdapter,
+  resetsAtOf,
 } from '../runtime-contract/runtime-contract.ts';
 import type { RunRegistry } from './run-registry.ts';
 
@@ -114,6 +121,7 @@ export async function startAgentAsync(params: AgentRunRequest, deps: StartAgentA
     const reason = requested ?? failureReasonOf(error);
     terminal = buildFailedEvent(params, {
       reason,
+      ...(requested === null && isLimitReason(reason) && { resetsAt: resetsAtOf(error) }),
       error:
         requested === 'timeout'
           ? `no output for ${deps.stallTimeoutMs / 1000}s; cancelled as stalled (${messageOf(error)})`
@@ -199,6 +207,7 @@ function buildCompletedEvent(
 interface FailureFields {
   reason: AgentFailureReason;
   error: string;
+  resetsAt?: number | null;
   logFilePath: string | null;
   usage: AgentUsage | null;
   at: number;

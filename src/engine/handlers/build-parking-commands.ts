@@ -2,6 +2,7 @@ import {
   type EngineCommand,
   type ImplementorFailed,
   isCredentialsFailure,
+  isLimitReason,
   type ReviewerFailed,
 } from '../../domain/index.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
@@ -29,6 +30,8 @@ export function buildParkingCommands(
       { type: 'commentOnWorkItem', workItemID, body: buildRunCancelledComment(role, event.sessionID) },
     ];
   }
+  // A provider limit parked the runtime instead: the item waits for it, whatever earlier attempts failed.
+  if (isLimitReason(event.reason)) return null;
   const failure = getFailureRecord(state, role, workItemID);
   // Without credentials every attempt fails the same way: park at the first.
   if (failure === null || (failure.attempts < config.maxAttempts && !isCredentialsFailure(event.error))) {

@@ -14,6 +14,7 @@ export {
   type AgentRunRequest,
   type AgentStartParams,
   failureReasonOf,
+  resetsAtOf,
   type ImplementorStartParams,
   type PlannerStartParams,
   type ReviewerStartParams,
@@ -21,3 +22,8 @@ export {
   type RuntimeAdapterConfig,
   type RuntimeAdapters,
 } from './runtime-contract.ts';
+export {
+  classifyLimitMessage,
+  type LimitClassification,
+  parseResetTime,
+} from './classify-limit-message.ts';

@@ -8,6 +8,11 @@ interface CommonStartParams {
    * engine's context assembly. Runtimes send it as it is; they never read engine state or providers.
    */
   prompt: string;
+  /**
+   * The configured account (config `accounts`) whose variables the runtime gives this run's agent; absent
+   * when the runtime has no accounts configured.
+   */
+  account?: string;
 }
 
 export interface PlannerStartParams extends CommonStartParams {
@@ -66,12 +71,24 @@ export interface RuntimeAdapter {
 /** The typed failure a run's result rejects with. */
 export class AgentRunFailure extends Error {
   readonly reason: AgentFailureReason;
+  /** A limit reason only: when the provider said the limit resets (epoch ms); null when it did not. */
+  readonly resetsAt: number | null;
 
-  constructor(reason: AgentFailureReason, message: string, options?: { cause?: unknown }) {
+  constructor(
+    reason: AgentFailureReason,
+    message: string,
+    options?: { cause?: unknown; resetsAt?: number | null },
+  ) {
     super(message, options);
     this.name = 'AgentRunFailure';
     this.reason = reason;
+    this.resetsAt = options?.resetsAt ?? null;
   }
+}
+
+/** The reset time a limit failure carries, or null. */
+export function resetsAtOf(error: unknown): number | null {
+  return error instanceof AgentRunFailure ? error.resetsAt : null;
 }
 
 export function failureReasonOf(error: unknown): AgentFailureReason {

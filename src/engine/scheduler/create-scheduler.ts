@@ -28,6 +28,11 @@ export interface SchedulerDeps {
   startRun: (run: AdmittedRun) => void;
   /** Re-checks a queued request against the current state just before it starts. */
   revalidate: (command: AgentRunRequestCommand, state: EngineState) => Revalidation;
+  /**
+   * Until when the command's runtime is parked by a rate or usage limit (epoch ms), or null when it may
+   * start; such requests wait in the queue (`parked`) and start by themselves when the parking ends.
+   */
+  parkedUntil?: (command: AgentRunRequestCommand, state: EngineState) => number | null;
 }
 
 export interface Scheduler {
@@ -102,7 +107,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   function enqueue(
     command: AgentRunRequestCommand,
     state: EngineState,
-    reason: 'capacity' | 'backoff',
+    reason: 'capacity' | 'backoff' | 'parked',
     notBefore: number | null,
   ): EngineEvent {
     const now = clock.now();
@@ -154,6 +159,12 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         .sort(compareQueuedDispatches);
       const next = eligible[0];
       if (!next) break;
+      // Its runtime may have been parked while it waited for a slot: it waits for the parking instead.
+      const parkedUntil = deps.parkedUntil?.(next.command, deps.getState()) ?? null;
+      if (parkedUntil !== null && parkedUntil > now) {
+        deps.emit(enqueue(next.command, deps.getState(), 'parked', parkedUntil));
+        continue;
+      }
       queue.delete(next.key);
       const verdict = deps.revalidate(next.command, deps.getState());
       if (!verdict.ok) {
@@ -180,6 +191,11 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       if (notBefore !== null && notBefore > now) {
         const event = enqueue(command, snapshot, 'backoff', notBefore);
         return existing?.reason === 'backoff' && existing.notBefore === notBefore ? [] : [event];
+      }
+      const parkedUntil = deps.parkedUntil?.(command, snapshot) ?? null;
+      if (parkedUntil !== null && parkedUntil > now) {
+        const event = enqueue(command, snapshot, 'parked', parkedUntil);
+        return existing?.reason === 'parked' && existing.notBefore === parkedUntil ? [] : [event];
       }
       if (active.size >= config.maxConcurrentAgents) {
         const event = enqueue(command, snapshot, 'capacity', null);

@@ -3,6 +3,7 @@ import {
   type AgentRun,
   type AgentRunStatus,
   canTransitionAgentRun,
+  computeLimitBackoff,
   type DispatchDropped,
   type DispatchQueued,
   type EngineEvent,
@@ -11,7 +12,10 @@ import {
   type ImplementorCompleted,
   type ImplementorFailed,
   type ImplementorStarted,
+  isAccountLimit,
   isAgentRunActive,
+  isLimitReason,
+  type LimitReason,
   type PlannerCompleted,
   type PlannerFailed,
   type PlannerStarted,
@@ -19,6 +23,8 @@ import {
   type ReviewerFailed,
   type ReviewerStarted,
   type Revision,
+  type RuntimeParking,
+  parkingKey,
   type RevisionChanged,
   type SpecChanged,
   type UserCancelledRun,
@@ -31,6 +37,7 @@ import {
   failureKey,
   MAX_ERROR_ENTRIES,
   type QueuedDispatch,
+  UNNAMED_RUNTIME,
 } from './engine-state.ts';
 import { isPlainDataEqual } from './is-plain-data-equal.ts';
 import { pruneFinishedRuns } from './prune-finished-runs.ts';
@@ -58,6 +65,7 @@ export function applyStateUpdate(state: EngineState, event: EngineEvent): StateU
     case 'plannerRequested':
       return addRequestedRun(state, event.type, {
         ...newRunFields(event.sessionID, event.at),
+        ...(event.account !== undefined && { account: event.account }),
         role: 'planner',
         specPaths: event.specPaths,
         specSHAs: event.specSHAs,
@@ -65,6 +73,7 @@ export function applyStateUpdate(state: EngineState, event: EngineEvent): StateU
     case 'implementorRequested':
       return addRequestedRun(state, event.type, {
         ...newRunFields(event.sessionID, event.at),
+        ...(event.account !== undefined && { account: event.account }),
         role: 'implementor',
         workItemID: event.workItemID,
         branchName: event.branchName,
@@ -72,6 +81,7 @@ export function applyStateUpdate(state: EngineState, event: EngineEvent): StateU
     case 'reviewerRequested':
       return addRequestedRun(state, event.type, {
         ...newRunFields(event.sessionID, event.at),
+        ...(event.account !== undefined && { account: event.account }),
         role: 'reviewer',
         workItemID: event.workItemID,
         revisionID: event.revisionID,
@@ -152,6 +162,9 @@ export function applyStateUpdate(state: EngineState, event: EngineEvent): StateU
       return unchanged(state);
     case 'userRequestedPlannerRun':
       return unchanged(withFailures(state, omitKeys(state.failures, [failureKey('planner')])));
+    case 'accountSwitched':
+      // The run records its account from its *Requested event; this one is for people (progress, history).
+      return unchanged(state);
 
     default: {
       // Compile-time exhaustiveness: a new event type without a case makes `event` not `never` here.
@@ -384,8 +397,11 @@ function completeRun(
     usage: event.usage,
     endedAt: event.at,
   };
-  // A success ends the streak of consecutive failures.
-  const next = withFailures(putFinishedRun(state, run), omitKeys(state.failures, [runFailureKey(run)]));
+  // A success ends the streak of consecutive failures, and shows its runtime and account are not limited.
+  const next = liftParkings(
+    withFailures(putFinishedRun(state, run), omitKeys(state.failures, [runFailureKey(run)])),
+    run,
+  );
   return unchanged(applyRoleEffects(next, run));
 }
 
@@ -440,6 +456,8 @@ function failRun(
   const next = putFinishedRun(state, run);
   // A cancel (by the user or at shutdown) says nothing about whether the work can succeed.
   if (event.reason === 'cancelled') return unchanged(next);
+  // Nor does a provider limit: it parks the runtime or account instead of counting an attempt.
+  if (isLimitReason(event.reason)) return unchanged(parkForLimit(next, run, event, event.reason));
   const key = runFailureKey(run);
   const record: FailureRecord = {
     attempts: (state.failures[key]?.attempts ?? 0) + 1,
@@ -449,6 +467,43 @@ function failRun(
     lastSessionID: event.sessionID,
   };
   return unchanged({ ...next, failures: { ...state.failures, [key]: record } });
+}
+
+/**
+ * Parks the run's account (rate and usage limits: its quota) or its runtime (an overload, or no account)
+ * until the provider's reset, else for a backoff growing with the limits hit in a row.
+ */
+function parkForLimit(
+  state: EngineState,
+  run: AgentRun,
+  event: PlannerFailed | ImplementorFailed | ReviewerFailed,
+  reason: LimitReason,
+): EngineState {
+  const runtime = run.runtime ?? UNNAMED_RUNTIME;
+  const account = run.account !== undefined && isAccountLimit(reason) ? run.account : null;
+  const key = parkingKey(runtime, account);
+  const hits = (state.parkings[key]?.hits ?? 0) + 1;
+  const resetsAt = event.resetsAt ?? null;
+  const parking: RuntimeParking = {
+    key,
+    runtime,
+    account,
+    reason,
+    until: resetsAt !== null && resetsAt > event.at ? resetsAt : event.at + computeLimitBackoff(hits),
+    since: event.at,
+    hits,
+    message: event.error.slice(0, 300),
+  };
+  return { ...state, parkings: { ...state.parkings, [key]: parking } };
+}
+
+/** A run completed: its runtime and account answer again, so their parkings (and backoff streaks) end. */
+function liftParkings(state: EngineState, run: AgentRun): EngineState {
+  const runtime = run.runtime ?? UNNAMED_RUNTIME;
+  const keys = [parkingKey(runtime, null)];
+  if (run.account !== undefined) keys.push(parkingKey(runtime, run.account));
+  const parkings = omitKeys(state.parkings, keys);
+  return parkings === state.parkings ? state : { ...state, parkings };
 }
 
 function markCancelledByUser(state: EngineState, event: UserCancelledRun): StateUpdate {

@@ -4,6 +4,7 @@ import type {
   AgentRunRequestCommand,
   ErrorEntry,
   Revision,
+  RuntimeParking,
   Spec,
   WorkItem,
 } from '../../domain/index.ts';
@@ -21,7 +22,7 @@ export interface FailureRecord {
 export interface QueuedDispatch {
   key: string;
   command: AgentRunRequestCommand;
-  reason: 'capacity' | 'backoff';
+  reason: 'capacity' | 'backoff' | 'parked';
   notBefore: number | null;
   priority: number;
   queuedAt: number;
@@ -45,7 +46,15 @@ export interface EngineState {
   reviewRounds: Record<string, number>;
   /** Work item id → failed checks seen on its revision since it was last approved or reset by a human. */
   checkRounds: Record<string, number>;
+  /**
+   * Runtimes and accounts a provider limit parked, by `parkingKey(runtime, account)`; an entry whose `until`
+   * has passed no longer holds anything back. Restored from storage at start; a completed run lifts its own.
+   */
+  parkings: Record<string, RuntimeParking>;
 }
+
+/** The runtime name runs of an adapter that does not name itself are parked under. */
+export const UNNAMED_RUNTIME = 'agent';
 
 export function buildInitialEngineState(overrides: Partial<EngineState> = {}): EngineState {
   return {
@@ -59,6 +68,7 @@ export function buildInitialEngineState(overrides: Partial<EngineState> = {}): E
     failures: {},
     reviewRounds: {},
     checkRounds: {},
+    parkings: {},
     ...overrides,
   };
 }

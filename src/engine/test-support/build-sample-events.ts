@@ -204,6 +204,15 @@ export function buildSampleEvents(): SampleEvents {
     },
     userRequestedMerge: { type: 'userRequestedMerge', workItemID: ID.approvedItem },
     userRequestedPlannerRun: { type: 'userRequestedPlannerRun' },
+    accountSwitched: {
+      type: 'accountSwitched',
+      sessionID: 'session-impl',
+      runtime: 'claude',
+      from: 'work',
+      to: 'personal',
+      until: 2_000,
+      at: 1_000,
+    },
   };
 }
 

@@ -30,8 +30,30 @@ export interface AgentEnvInput {
   isRoot: boolean;
   /** Secret-looking variables the agent is explicitly allowed to see. */
   passThrough?: readonly string[];
-  /** Added last (e.g. ANTHROPIC_BASE_URL for the scripted model server). */
+  /** Added after the base (e.g. ANTHROPIC_BASE_URL for the scripted model server). */
   extra?: Readonly<Record<string, string>>;
+  /** The run's account (config `accounts`), when its runtime has accounts: applied last. */
+  account?: AgentEnvAccount;
+}
+
+/**
+ * A credential profile: `env` maps the variables the agent gets to the variables of Flotilla's own
+ * environment that hold them (`{ ANTHROPIC_API_KEY: '$WORK_ANTHROPIC_KEY' }`). `allSources` are the
+ * variables every account of the runtime reads: none of them reaches any agent under its own name.
+ */
+export interface AgentEnvAccount {
+  name: string;
+  env: Readonly<Record<string, string>>;
+  allSources: readonly string[];
+}
+
+/** The credentials an account replaces: with accounts, only the run's account's reach the agent. */
+const ACCOUNT_CREDENTIAL_VARIABLES = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN'];
+
+/** `$NAME` or `${NAME}` → NAME; null for anything else. */
+export function parseVariableReference(value: string): string | null {
+  const match = /^\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))$/.exec(value);
+  return match ? (match[1] ?? match[2] ?? null) : null;
 }
 
 /**
@@ -53,5 +75,25 @@ export function buildAgentEnv(input: AgentEnvInput): Record<string, string> {
   });
   if (input.isRoot) env.IS_SANDBOX = '1';
   Object.assign(env, input.extra ?? {});
+  if (input.account !== undefined) applyAccount(env, input.account, input.baseEnv);
   return env;
+}
+
+function applyAccount(
+  env: Record<string, string>,
+  account: AgentEnvAccount,
+  baseEnv: Readonly<Record<string, string | undefined>>,
+): void {
+  for (const name of [...account.allSources, ...ACCOUNT_CREDENTIAL_VARIABLES]) delete env[name];
+  for (const [target, reference] of Object.entries(account.env)) {
+    const source = parseVariableReference(reference);
+    const value = source === null ? undefined : baseEnv[source];
+    if (source === null || value === undefined || value === '') {
+      // Without it the run would silently use no credential (or the wrong one): refuse to start it.
+      throw new Error(
+        `account '${account.name}': ${target} names ${source === null ? `'${reference}', not a variable` : `$${source}, which is not set`} in the environment of flotilla`,
+      );
+    }
+    env[target] = value;
+  }
 }

@@ -11,13 +11,18 @@ import type { AgentResult, AgentRole, AgentUsage } from '../../domain/index.ts';
 import {
   AgentRunFailure,
   type AgentRunHandle,
+  classifyLimitMessage,
   type AgentRunRequest,
   type AgentStartParams,
   buildOutputJsonSchema,
   type RuntimeAdapter,
   type RuntimeAdapterConfig,
 } from '../../engine/runtime-contract/index.ts';
-import { buildAgentEnv } from '../../guards/agent-env/build-agent-env.ts';
+import {
+  type AgentEnvAccount,
+  buildAgentEnv,
+  parseVariableReference,
+} from '../../guards/agent-env/build-agent-env.ts';
 import type { BashValidatorHook } from '../../guards/bash-validator/index.ts';
 import { createPathGuardHook, type PathGuardHook } from '../../guards/path-guard/index.ts';
 import type { Logger } from '../../logging/logger.ts';
@@ -64,6 +69,11 @@ export interface ClaudeAdapterConfig extends RuntimeAdapterConfig {
   extraEnv?: Readonly<Record<string, string>>;
   /** Secret-looking variables agents may see anyway. */
   passThroughEnv?: readonly string[];
+  /**
+   * This runtime's accounts (config `accounts`): name → `{ AGENT_VARIABLE: '$FLOTILLA_VARIABLE' }`. A run
+   * given an account (AgentStartParams.account) gets only that account's credentials.
+   */
+  accounts?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** Absolute paths agents' file tools may read besides their worktree (config `pathGuard.readOnlyPaths`). */
   readOnlyPaths?: readonly string[];
   /** Session transcript writer; default: session-log/ when `logging.agentSessions` is on. */
@@ -101,6 +111,15 @@ export function buildAgentBranchName(branchName: string): string {
 
 /** How often a running validation command counts as activity for the engine's stall detection. */
 const VALIDATION_HEARTBEAT_MS = 10_000;
+
+/**
+ * The HTTP status of the API error that ended the session (the CLI reports it after its own retries), null
+ * when the result says none did, undefined when there is no result to tell (the text is judged instead).
+ */
+function apiErrorStatusOf(result: SDKResultMessage | undefined): number | null | undefined {
+  if (result === undefined) return undefined;
+  return 'api_error_status' in result ? (result.api_error_status ?? null) : null;
+}
 
 /** Thrown out of the patch step when a validation command fails: the loop resumes the session instead. */
 class ValidationRoundFailed extends Error {
@@ -155,6 +174,15 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
       ? createSessionLogFactory({ logsDir: config.logging.logsDir, enabled: true, logger })
       : null);
 
+  const accountSources = Object.values(config.accounts ?? {}).flatMap((env) =>
+    Object.values(env).flatMap((reference) => parseVariableReference(reference) ?? []),
+  );
+  const accountEnvOf = (name: string): AgentEnvAccount => {
+    const env = config.accounts?.[name];
+    if (env === undefined) throw new Error(`account '${name}' is not configured for this runtime`);
+    return { name, env, allSources: accountSources };
+  };
+
   async function startAgent(params: AgentStartParams): Promise<AgentRunHandle> {
     const { sessionID, role } = params;
     if (sessions.has(sessionID)) throw new Error(`session ${sessionID} is already running`);
@@ -182,6 +210,21 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
       throw error;
     }
 
+    let agentEnv: Record<string, string>;
+    try {
+      agentEnv = buildAgentEnv({
+        baseEnv: config.baseEnv ?? process.env,
+        runStateDir,
+        isRoot,
+        passThrough: config.passThroughEnv,
+        extra: config.extraEnv,
+        ...(params.account !== undefined && { account: accountEnvOf(params.account) }),
+      });
+    } catch (error) {
+      await cleanUp();
+      throw error;
+    }
+
     // File tools stay in the worktree (planner and reviewer: read the repository); see path-guard/.
     const pathGuardHook = toSdkHook(
       createPathGuardHook({
@@ -203,6 +246,7 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
     const output = createOutputBroadcast();
     const activityListeners = new Set<() => void>();
     const sessionLog = createSessionLog?.(params) ?? null;
+    if (params.account !== undefined) sessionLog?.note(`account: ${params.account}`);
     let resultMessage: SDKResultMessage | undefined;
     let usage: AgentUsage | null = null;
     let markStarted!: () => void;
@@ -224,13 +268,6 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
     }, config.maxAgentDuration * 1000);
     timeout.unref();
 
-    const agentEnv = buildAgentEnv({
-      baseEnv: config.baseEnv ?? process.env,
-      runStateDir,
-      isRoot,
-      passThrough: config.passThroughEnv,
-      extra: config.extraEnv,
-    });
     const validation =
       worktree !== null && config.validation !== undefined && config.validation.commands.length > 0
         ? config.validation
@@ -373,6 +410,20 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
         const credentials =
           failure.reason === 'error' ? classifyCredentialsFailure(role, messageOf(error)) : null;
         if (credentials !== null) throw new AgentRunFailure('error', credentials, { cause: error });
+        // 429/529/usage limits park the runtime or account instead of counting as a failed attempt.
+        const limit =
+          failure.reason === 'error'
+            ? classifyLimitMessage(messageOf(error), {
+                now: Date.now(),
+                httpStatus: apiErrorStatusOf(resultMessage),
+              })
+            : null;
+        if (limit !== null) {
+          throw new AgentRunFailure(limit.reason, messageOf(error), {
+            cause: error,
+            resetsAt: limit.resetsAt,
+          });
+        }
         throw failure;
       } finally {
         clearTimeout(timeout);

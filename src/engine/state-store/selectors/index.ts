@@ -21,3 +21,5 @@ export {
 } from './get-work-waiting-on-human.ts';
 export { isAgentRunningForWorkItem } from './is-agent-running-for-work-item.ts';
 export { isWorkItemUnblocked } from './is-work-item-unblocked.ts';
+export { findNextAvailableAccount } from './find-next-available-account.ts';
+export { findRuntimeParking } from './find-runtime-parking.ts';
