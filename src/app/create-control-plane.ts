@@ -164,6 +164,9 @@ async function startControlPlane(
       extraEnv,
       readOnlyPaths: config.pathGuard.readOnlyPaths.map((path) => resolve(repoRoot, path)),
       runtime,
+      accounts: Object.fromEntries(
+        config.accounts.filter((entry) => entry.runtime === runtime).map((entry) => [entry.name, entry.env]),
+      ),
       validation: {
         commands: config.validation.commands,
         maxRounds: config.validation.maxRounds,
@@ -207,6 +210,7 @@ async function startControlPlane(
     provider,
     logger,
     initialState: persistence.loadInitialState(),
+    accounts: config.accounts.map(({ name, runtime }) => ({ name, runtime })),
     shutdownTimeout: config.shutdownTimeout,
     pollIntervals: config.pollIntervals,
     scheduler: config.scheduler,

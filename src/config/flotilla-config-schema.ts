@@ -64,6 +64,34 @@ const runtime = z
   .default('claude');
 const model = nonEmptyString('a model alias or id').optional();
 
+const ACCOUNT_REFERENCE_EXPECTED =
+  'a reference to an environment variable such as "$WORK_ANTHROPIC_KEY" — never the secret itself';
+/**
+ * A credential profile (issue #14, seed 002): `env` maps what the agent gets to variables of flotilla's own
+ * environment (`{ "ANTHROPIC_API_KEY": "$WORK_ANTHROPIC_KEY" }`), so the file never holds a secret.
+ */
+const account = object({
+  name: z
+    .string({ error: 'a name of letters, digits, "-" or "_"' })
+    .regex(/^[A-Za-z0-9_-]+$/, { error: 'expected a name of letters, digits, "-" or "_"' }),
+  runtime: z.enum(['claude', 'scripted'], {
+    error: "'claude' or 'scripted' (accounts are for the Claude runtime so far)",
+  }),
+  env: z
+    .record(
+      z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: 'expected an environment variable name' }),
+      z
+        .string({ error: ACCOUNT_REFERENCE_EXPECTED })
+        .regex(/^\$(?:\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)$/, {
+          // A regex failure is reported as written (no "expected" added), unlike a wrong type.
+          error: `expected ${ACCOUNT_REFERENCE_EXPECTED}`,
+        }),
+      { error: 'an object: the agent\'s variable → "$YOUR_VARIABLE"' },
+    )
+    .refine((env) => Object.keys(env).length > 0, { error: 'at least one variable' }),
+});
+export type AccountSettings = z.output<typeof account>;
+
 export const PROVIDERS = ['local', 'github'] as const;
 export type ProviderKind = (typeof PROVIDERS)[number];
 
@@ -84,6 +112,13 @@ export const flotillaConfigFileSchema = object({
   specsDir: nonEmptyString('a directory relative to the repository root').default('docs/specs'),
   runtimes: object({ planner: runtime, implementor: runtime, reviewer: runtime }).prefault({}),
   models: object({ planner: model, implementor: model, reviewer: model }).prefault({}),
+  /** Credential profiles per runtime; a usage limit fails over to the next (see src/config/README.md). */
+  accounts: z
+    .array(account, { error: 'a list of accounts ({ name, runtime, env })' })
+    .refine((list) => new Set(list.map((entry) => entry.name)).size === list.length, {
+      error: 'accounts with different names (each name once)',
+    })
+    .default([]),
   maxAgentDuration: seconds().default(1800),
   shutdownTimeout: seconds().default(300),
   scheduler: object({

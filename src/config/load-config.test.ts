@@ -55,6 +55,7 @@ describe('loadConfig: defaults', () => {
         specsDir: 'docs/specs',
         runtimes: { planner: 'claude', implementor: 'claude', reviewer: 'claude' },
         models: {},
+        accounts: [],
         maxAgentDuration: 1800,
         shutdownTimeout: 300,
         scheduler: {
@@ -347,7 +348,7 @@ describe('loadConfig: every field names its path and expectation', () => {
 describe('loadConfig: unknown keys are errors', () => {
   it('names a top-level typo, suggests the key and lists the known ones', async () => {
     expect(await errorsFor({ specDir: 'specs' })).toEqual([
-      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, github, defaultBranch, specsDir, runtimes, models, maxAgentDuration, shutdownTimeout, scheduler, maxReviewRounds, maxCheckRounds, pollIntervals, worktree, checks, validation, contextPaths, logging, bashValidator, pathGuard, scriptedScenario',
+      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, github, defaultBranch, specsDir, runtimes, models, accounts, maxAgentDuration, shutdownTimeout, scheduler, maxReviewRounds, maxCheckRounds, pollIntervals, worktree, checks, validation, contextPaths, logging, bashValidator, pathGuard, scriptedScenario',
     ]);
   });
 
@@ -444,5 +445,40 @@ describe('resolveFlotillaPaths', () => {
       tmpDir: '/repo/.flotilla/tmp',
       worktreesDir: '/repo/.worktrees',
     });
+  });
+});
+
+describe('loadConfig: accounts', () => {
+  const F = 'flotilla.config.json';
+  it('reads accounts that name environment variables', async () => {
+    const accounts = [
+      { name: 'work', runtime: 'claude', env: { ANTHROPIC_API_KEY: '$WORK_ANTHROPIC_KEY' } },
+      { name: 'personal', runtime: 'claude', env: { CLAUDE_CODE_OAUTH_TOKEN: '${PERSONAL_TOKEN}' } },
+    ];
+    const result = await loadConfig(await withConfig({ accounts }));
+    if (!result.ok) throw new Error(result.errors.join('\n'));
+    expect(result.config.accounts).toEqual(accounts);
+  });
+
+  it('refuses a literal secret, naming the field and what belongs there', async () => {
+    expect(
+      await errorsFor({
+        accounts: [{ name: 'work', runtime: 'claude', env: { ANTHROPIC_API_KEY: 'sk-ant-123' } }],
+      }),
+    ).toEqual([
+      `${F}: accounts[0].env.ANTHROPIC_API_KEY: expected a reference to an environment variable such as "$WORK_ANTHROPIC_KEY" — never the secret itself, got "sk-ant-123"`,
+    ]);
+  });
+
+  it('refuses duplicate names and runtimes without accounts', async () => {
+    const errors = await errorsFor({
+      accounts: [
+        { name: 'a', runtime: 'claude', env: { ANTHROPIC_API_KEY: '$A' } },
+        { name: 'a', runtime: 'codex', env: { ANTHROPIC_API_KEY: '$B' } },
+      ],
+    });
+    expect(errors.join('\n')).toContain(
+      "accounts[1].runtime: expected 'claude' or 'scripted' (accounts are for the Claude runtime so far)",
+    );
   });
 });

@@ -51,7 +51,10 @@ export async function loadConfig(repoRoot: string): Promise<LoadConfigResult> {
     input = parsed.value;
   }
 
-  const secretPaths = findSecretKeys(input).map(formatIssuePath);
+  // `accounts[n].env` names the agent's credential variables; the schema requires `$VARIABLE` values there.
+  const secretPaths = findSecretKeys(input)
+    .filter((path) => !(path.length === 4 && path[0] === 'accounts' && path[2] === 'env'))
+    .map(formatIssuePath);
   const secretErrors = secretPaths.map(
     (secretPath) =>
       `${CONFIG_FILE_NAME}: ${secretPath}: looks like a secret; secrets are never read from the config file — set them as environment variables (e.g. ANTHROPIC_API_KEY) and remove this key`,

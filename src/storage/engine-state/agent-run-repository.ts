@@ -56,6 +56,7 @@ interface AgentRunRow {
   turns: number | null;
   cancel_requested_by: CancelRequester | null;
   runtime: string | null;
+  account: string | null;
 }
 
 export const DEFAULT_RUN_LIST_LIMIT = 50;
@@ -89,6 +90,7 @@ function toRow(run: AgentRun): AgentRunRow {
     turns: run.usage?.turns ?? null,
     cancel_requested_by: run.cancelRequestedBy,
     runtime: run.runtime ?? null,
+    account: run.account ?? null,
   };
 }
 
@@ -113,6 +115,7 @@ function fromRow(row: AgentRunRow): StoredAgentRun {
     cancelRequestedBy: row.cancel_requested_by,
     failureReason: row.failure_reason,
     ...(row.runtime !== null && { runtime: row.runtime }),
+    ...(row.account !== null && { account: row.account }),
   };
   switch (row.role) {
     case 'planner':
@@ -144,11 +147,11 @@ export function createAgentRunRepository(db: Database): AgentRunRepository {
     INSERT INTO agent_runs (
       session_id, role, status, work_item_id, spec_paths, spec_shas, branch_name, revision_id, requested_at,
       ended_at, failure_reason, error, log_file_path, cost_usd, input_tokens, output_tokens, turns,
-      cancel_requested_by, runtime
+      cancel_requested_by, runtime, account
     ) VALUES (
       @session_id, @role, @status, @work_item_id, @spec_paths, @spec_shas, @branch_name, @revision_id,
       @requested_at, @ended_at, @failure_reason, @error, @log_file_path, @cost_usd, @input_tokens,
-      @output_tokens, @turns, @cancel_requested_by, @runtime
+      @output_tokens, @turns, @cancel_requested_by, @runtime, @account
     )
     ON CONFLICT (session_id) DO UPDATE SET
       role = excluded.role, status = excluded.status, work_item_id = excluded.work_item_id,
@@ -156,7 +159,8 @@ export function createAgentRunRepository(db: Database): AgentRunRepository {
       revision_id = excluded.revision_id, requested_at = excluded.requested_at, ended_at = excluded.ended_at,
       failure_reason = excluded.failure_reason, error = excluded.error, log_file_path = excluded.log_file_path,
       cost_usd = excluded.cost_usd, input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
-      turns = excluded.turns, cancel_requested_by = excluded.cancel_requested_by, runtime = excluded.runtime
+      turns = excluded.turns, cancel_requested_by = excluded.cancel_requested_by, runtime = excluded.runtime,
+      account = excluded.account
   `);
   const selectOne = db.prepare<[string], AgentRunRow>('SELECT * FROM agent_runs WHERE session_id = ?');
   const selectRecent = db.prepare<[number], AgentRunRow>(

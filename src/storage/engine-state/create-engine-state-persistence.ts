@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { AgentRun, EngineEvent, ErrorEntry } from '../../domain/index.ts';
+import type { AgentRun, EngineEvent, ErrorEntry, RuntimeParking } from '../../domain/index.ts';
 import {
   type AgentRunRepository,
   createAgentRunRepository,
@@ -8,6 +8,7 @@ import {
 } from './agent-run-repository.ts';
 import { createEngineErrorRepository, type StoredEngineError } from './engine-error-repository.ts';
 import { createPlannedSpecRepository } from './planned-spec-repository.ts';
+import { createRuntimeParkingRepository } from './runtime-parking-repository.ts';
 
 /** The error an interrupted run is given when the next start finds it still active. */
 export const INTERRUPTED_RUN_ERROR = 'interrupted: the control plane stopped during this run';
@@ -21,6 +22,8 @@ export interface PersistedEngineState {
   /** Spec path → blob SHA last planned successfully. */
   lastPlannedSHAs: Readonly<Record<string, string>>;
   errors: readonly ErrorEntry[];
+  /** Parked runtimes and exhausted accounts (provider limits), by key. */
+  parkings: Readonly<Record<string, RuntimeParking>>;
 }
 
 export interface EngineStatePersistence {
@@ -30,7 +33,7 @@ export interface EngineStatePersistence {
    * died has no session behind it any more, so it is recorded as failed (see recoverInterruptedRuns) and
    * the engine's orphan handling returns its work item to `pending`.
    */
-  loadInitialState(): Pick<PersistedEngineState, 'lastPlannedSHAs'>;
+  loadInitialState(): Pick<PersistedEngineState, 'lastPlannedSHAs' | 'parkings'>;
   /** Marks runs left `requested`/`running` by a previous process as failed; returns them. Idempotent. */
   recoverInterruptedRuns(): StoredAgentRun[];
   /** Engine listener: `engine.onEvent((event, state) => persistence.record(event, state))`. */
@@ -74,6 +77,8 @@ export function createEngineStatePersistence(
   const runs: AgentRunRepository = createAgentRunRepository(db);
   const plannedSpecs = createPlannedSpecRepository(db);
   const errors = createEngineErrorRepository(db);
+  const parkings = createRuntimeParkingRepository(db);
+  let savedParkings: PersistedEngineState['parkings'] | null = null;
 
   // The state is the source of truth for a run: it has already applied the event (or refused it, in which
   // case the stored run simply stays as the state has it). Reading it from there keeps one set of rules.
@@ -91,6 +96,11 @@ export function createEngineStatePersistence(
       }
       plannedSpecs.save(planned, event.at);
     }
+    // Parkings change only with run endings; the state keeps the same object when they did not change.
+    if (stateAfter.parkings !== savedParkings) {
+      parkings.replaceAll(Object.values(stateAfter.parkings));
+      savedParkings = stateAfter.parkings;
+    }
     if (ERROR_EVENT_TYPES.has(event.type)) {
       // The state formats the entry (and skips duplicate rejections); find the one made for this event.
       for (const entry of stateAfter.errors) if (entry.event === event) errors.append(entry);
@@ -100,7 +110,8 @@ export function createEngineStatePersistence(
   const persistence: EngineStatePersistence = {
     loadInitialState() {
       persistence.recoverInterruptedRuns();
-      return { lastPlannedSHAs: plannedSpecs.load() };
+      const restored = Object.fromEntries(parkings.list().map((parking) => [parking.key, parking]));
+      return { lastPlannedSHAs: plannedSpecs.load(), parkings: restored };
     },
     recoverInterruptedRuns() {
       return runs.failActive(INTERRUPTED_RUN_ERROR, now());

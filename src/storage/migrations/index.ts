@@ -2,6 +2,7 @@ import { engineStateMigration } from './001-engine-state.ts';
 import { localTrackerMigration } from './002-local-tracker.ts';
 import { agentRunRuntimeMigration } from './003-agent-run-runtime.ts';
 import { validationFailureReasonMigration } from './004-validation-failure-reason.ts';
+import { runtimeLimitsMigration } from './007-runtime-limits.ts';
 import type { Migration } from './migration.ts';
 
 export type { Migration } from './migration.ts';
@@ -12,4 +13,8 @@ export const MIGRATIONS: readonly Migration[] = [
   localTrackerMigration,
   agentRunRuntimeMigration,
   validationFailureReasonMigration,
+  // Placeholders until the 005 (questions) and 006 (budgets) migrations land: versions must be consecutive.
+  { version: 5, name: 'reserved for questions', up() {} },
+  { version: 6, name: 'reserved for budgets', up() {} },
+  runtimeLimitsMigration,
 ];
