@@ -453,6 +453,7 @@ describe('loadConfig: accounts', () => {
   it('reads accounts that name environment variables', async () => {
     const accounts = [
       { name: 'work', runtime: 'claude', env: { ANTHROPIC_API_KEY: '$WORK_ANTHROPIC_KEY' } },
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the braced form of a variable reference
       { name: 'personal', runtime: 'claude', env: { CLAUDE_CODE_OAUTH_TOKEN: '${PERSONAL_TOKEN}' } },
     ];
     const result = await loadConfig(await withConfig({ accounts }));

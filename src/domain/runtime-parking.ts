@@ -53,3 +53,15 @@ const REASON_LABEL: Record<LimitReason, string> = {
 export function describeLimitReason(reason: LimitReason): string {
   return REASON_LABEL[reason];
 }
+
+/**
+ * "claude parked until 14:05 (usage limit)", or for an account "claude account work exhausted until 14:05
+ * (usage limit)"; `formatTime` renders the time (the dashboard: local HH:MM; progress lines: their clock).
+ */
+export function describeParking(parking: RuntimeParking, formatTime: (epochMs: number) => string): string {
+  const who =
+    parking.account === null
+      ? `${parking.runtime} parked`
+      : `${parking.runtime} account ${parking.account} exhausted`;
+  return `${who} until ${formatTime(parking.until)} (${describeLimitReason(parking.reason)})`;
+}

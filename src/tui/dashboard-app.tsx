@@ -155,7 +155,7 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
   return (
     <Box flexDirection="column" width={width} height={height}>
       <Header
-        summary={buildHeaderSummary(state, engine.schedulerStatus())}
+        summary={buildHeaderSummary(state, engine.schedulerStatus(), clock)}
         costUSD={costUSD}
         scriptedCostsLeftOut={scriptedCostsLeftOut}
         previousCostUSD={deps.previousCostUSD ?? null}

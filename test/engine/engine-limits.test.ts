@@ -6,16 +6,24 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { AccountRef, EngineEvent } from '../../src/domain/index.ts';
-import { createEngine } from '../../src/engine/create-engine.ts';
+import { createEngine, type Engine } from '../../src/engine/create-engine.ts';
 import { createBashValidatorHook } from '../../src/guards/bash-validator/index.ts';
 import { createRecordingLogger } from '../../src/logging/logger.ts';
-import { createModelServer } from '../../src/model-server/index.ts';
+import { createModelServer, type ModelServer } from '../../src/model-server/index.ts';
 import type { ErrorSpec, ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
-import { createInMemoryProvider } from '../../src/providers/in-memory/create-in-memory-provider.ts';
+import {
+  createInMemoryProvider,
+  type InMemoryProvider,
+} from '../../src/providers/in-memory/create-in-memory-provider.ts';
 import { createClaudeAdapter } from '../../src/runtimes/claude/create-claude-adapter.ts';
-import { createTempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
+import {
+  createEngineStatePersistence,
+  type EngineStatePersistence,
+} from '../../src/storage/engine-state/create-engine-state-persistence.ts';
+import { openDatabase } from '../../src/storage/open-database.ts';
+import { createTempGitRepo, type TempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
 import { waitUntil } from '../support/claude-adapter-fixture.ts';
-import { createShiftableClock } from '../support/create-shiftable-clock.ts';
+import { createShiftableClock, type ShiftableClock } from '../support/create-shiftable-clock.ts';
 import { buildAgentFile, trackEngineSetup } from '../support/track-engine-setup.ts';
 
 const track = trackEngineSetup();
@@ -57,23 +65,22 @@ function scenario(limit: ErrorSpec): ScenarioSpec {
   };
 }
 
-async function setUp(limit: ErrorSpec, accounts: AccountRef[] = []) {
-  const repo = await createTempGitRepo();
-  await repo.commit('base', {
-    '.claude/agents/planner.md': buildAgentFile('Read'),
-    '.claude/agents/implementor.md': buildAgentFile('Read, Write'),
-    '.claude/agents/reviewer.md': buildAgentFile('Read'),
-    'README.md': '# Sample\n',
-  });
-  const server = await createModelServer(scenario(limit));
-  const provider = createInMemoryProvider({ initialPipelineStatus: 'success' });
-  const clock = createShiftableClock();
+interface Parts {
+  repo: TempGitRepo;
+  server: ModelServer;
+  provider: InMemoryProvider;
+  clock: ShiftableClock;
+}
+
+function buildEngine(parts: Parts, accounts: AccountRef[], persistence?: EngineStatePersistence) {
+  const { repo, server, provider, clock } = parts;
   const logger = createRecordingLogger();
   const engine = createEngine({
     provider,
     logger,
     clock,
     accounts,
+    ...(persistence !== undefined && { initialState: persistence.loadInitialState() }),
     pollIntervals: { workItems: 3600, revisions: 3600, specs: 3600 },
     shutdownTimeout: 30,
     createRuntimeAdapters: () => {
@@ -89,19 +96,46 @@ async function setUp(limit: ErrorSpec, accounts: AccountRef[] = []) {
         logging: { agentSessions: true, logsDir: `${repo.root}/.flotilla/logs` },
         baseEnv: { ...process.env, WORK_KEY: 'key-of-work', SPARE_KEY: 'key-of-spare' },
         // The CLI's own retries of 429/529 would only slow the test down.
-        extraEnv: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key', CLAUDE_CODE_MAX_RETRIES: '0' },
+        extraEnv: {
+          ANTHROPIC_BASE_URL: server.url,
+          ANTHROPIC_API_KEY: 'test-key',
+          CLAUDE_CODE_MAX_RETRIES: '0',
+        },
         accounts: { work: { ANTHROPIC_API_KEY: '$WORK_KEY' }, spare: { ANTHROPIC_API_KEY: '$SPARE_KEY' } },
       });
       return { planner: adapter, implementor: adapter, reviewer: adapter };
     },
   });
+  if (persistence !== undefined) engine.onEvent((event, state) => persistence.record(event, state));
   const events: EngineEvent[] = [];
   engine.onEvent((event) => events.push(event));
-  track({ engine, provider, server, repo });
-  provider.control.addWorkItem({ title: 'Add a greeting', body: 'Objective: greet.', status: 'pending' });
-  await engine.start();
-  return { engine, server, clock, events };
+  return { engine, events };
 }
+
+async function buildParts(limit: ErrorSpec): Promise<Parts> {
+  const repo = await createTempGitRepo();
+  await repo.commit('base', {
+    '.claude/agents/planner.md': buildAgentFile('Read'),
+    '.claude/agents/implementor.md': buildAgentFile('Read, Write'),
+    '.claude/agents/reviewer.md': buildAgentFile('Read'),
+    'README.md': '# Sample\n',
+  });
+  const server = await createModelServer(scenario(limit));
+  const provider = createInMemoryProvider({ initialPipelineStatus: 'success' });
+  provider.control.addWorkItem({ title: 'Add a greeting', body: 'Objective: greet.', status: 'pending' });
+  return { repo, server, provider, clock: createShiftableClock() };
+}
+
+async function setUp(limit: ErrorSpec, accounts: AccountRef[] = []) {
+  const parts = await buildParts(limit);
+  const { engine, events } = buildEngine(parts, accounts);
+  track({ engine, provider: parts.provider, server: parts.server, repo: parts.repo });
+  await engine.start();
+  return { engine, server: parts.server, clock: parts.clock, events };
+}
+
+const isParked = (engine: Engine) =>
+  engine.getState().dispatchQueue.some((entry) => entry.reason === 'parked');
 
 describe('engine: provider limits park instead of failing', () => {
   it('a usage limit with a reset time parks the runtime until then, and the item resumes by itself', async () => {
@@ -110,13 +144,13 @@ describe('engine: provider limits park instead of failing', () => {
       status: 429,
       message: `Claude AI usage limit reached|${resetsAt}`,
     });
-    await waitUntil(
-      () => engine.getState().dispatchQueue.some((entry) => entry.reason === 'parked'),
-      60_000,
-      'the retry to wait for the parking',
-    );
+    await waitUntil(() => isParked(engine), 60_000, 'the retry to wait for the parking');
     const state = engine.getState();
-    expect(state.parkings.claude).toMatchObject({ reason: 'usage-limit', until: resetsAt * 1000, account: null });
+    expect(state.parkings.claude).toMatchObject({
+      reason: 'usage-limit',
+      until: resetsAt * 1000,
+      account: null,
+    });
     expect(state.dispatchQueue[0]).toMatchObject({ reason: 'parked', notBefore: resetsAt * 1000 });
     expect(Object.values(state.agentRuns).map((run) => [run.status, run.failureReason])).toEqual([
       ['failed', 'usage-limit'],
@@ -133,11 +167,7 @@ describe('engine: provider limits park instead of failing', () => {
 
   it('a 529 (no reset time) parks the runtime for a backoff, then the run is dispatched again', async () => {
     const { engine, clock } = await setUp({ status: 529, shouldRetry: false });
-    await waitUntil(
-      () => engine.getState().dispatchQueue.some((entry) => entry.reason === 'parked'),
-      60_000,
-      'the retry to wait for the parking',
-    );
+    await waitUntil(() => isParked(engine), 60_000, 'the retry to wait for the parking');
     const parking = engine.getState().parkings.claude;
     expect(parking).toMatchObject({ reason: 'overloaded', hits: 1 });
     expect(engine.getState().failures).toEqual({});
@@ -158,11 +188,47 @@ describe('engine: provider limits park instead of failing', () => {
       ['reviewer', 'spare', null],
     ]);
     const switched = events.filter((event) => event.type === 'accountSwitched');
-    expect(switched).toMatchObject([{ runtime: 'claude', from: 'work', to: 'spare', sessionID: runs[1]?.sessionID }]);
+    expect(switched).toMatchObject([
+      { runtime: 'claude', from: 'work', to: 'spare', sessionID: runs[1]?.sessionID },
+    ]);
     expect(engine.getState().parkings['claude/account:work']).toMatchObject({ reason: 'usage-limit' });
     expect(engine.getState().failures).toEqual({});
-    const keys = server.requests.filter((request) => request.kind === 'step').map((r) => r.headers['x-api-key']);
+    const keys = server.requests
+      .filter((request) => request.kind === 'step')
+      .map((r) => r.headers['x-api-key']);
     expect(keys[0]).toBe('key-of-work');
     expect(new Set(keys.slice(1))).toEqual(new Set(['key-of-spare']));
+  });
+
+  it('parking survives a restart: the next engine on the same database waits until the same time', async () => {
+    const resetsAt = Math.floor(Date.now() / 1000) + 7200;
+    const parts = await buildParts({ status: 429, message: `Claude AI usage limit reached|${resetsAt}` });
+    const dbPath = `${parts.repo.root}/.flotilla/flotilla.db`;
+    const firstDb = openDatabase(dbPath);
+    const first = buildEngine(parts, [], createEngineStatePersistence(firstDb));
+    await first.engine.start();
+    await waitUntil(() => isParked(first.engine), 60_000, 'the first engine to park');
+    // What a kill -9 leaves: the database as the last event wrote it (no shutdown bookkeeping).
+    firstDb.close();
+    await first.engine.stop();
+
+    const secondDb = openDatabase(dbPath);
+    const second = buildEngine(parts, [], createEngineStatePersistence(secondDb));
+    track({ engine: second.engine, provider: parts.provider, server: parts.server, repo: parts.repo });
+    expect(second.engine.getState().parkings.claude).toMatchObject({
+      reason: 'usage-limit',
+      until: resetsAt * 1000,
+    });
+    await second.engine.start();
+    await waitUntil(() => isParked(second.engine), 30_000, 'the second engine to wait for the same parking');
+    expect(second.engine.getState().dispatchQueue[0]?.notBefore).toBe(resetsAt * 1000);
+    expect(second.engine.getState().agentRuns).toEqual({});
+
+    parts.clock.advance(resetsAt * 1000 - parts.clock.now());
+    await waitUntil(() => second.engine.getState().workItems['1']?.status === 'approved', 60_000, 'approval');
+    await second.engine.stop();
+    // The lifted parking is gone from the database too.
+    expect(secondDb.prepare('SELECT COUNT(*) AS n FROM runtime_parkings').get()).toEqual({ n: 0 });
+    secondDb.close();
   });
 });

@@ -13,7 +13,10 @@ export interface ShiftableClock extends Clock {
 export function createShiftableClock(): ShiftableClock {
   let offset = 0;
   let nextID = 0;
-  const timers = new Map<number, { due: number; callback: () => void; real: ReturnType<typeof setTimeout> }>();
+  const timers = new Map<
+    number,
+    { due: number; callback: () => void; real: ReturnType<typeof setTimeout> }
+  >();
   const now = () => Date.now() + offset;
   const fire = (id: number) => {
     const timer = timers.get(id);

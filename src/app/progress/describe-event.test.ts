@@ -107,4 +107,72 @@ describe('describeEvent', () => {
       describeEvent({ type: 'commandRejected', command, reason: 'read-only', kind: 'policy', at: 0 }),
     ).toBe('command requestPlannerRun refused (policy): read-only');
   });
+
+  it('says what a provider limit parked, what waits for it, and an account failover', () => {
+    const until = Date.UTC(2026, 0, 1, 14, 5, 0);
+    const endedAt = Date.UTC(2026, 0, 1, 12, 0, 0);
+    const run = buildImplementorRun({
+      sessionID: 'abcdef123456',
+      workItemID: '4',
+      status: 'failed',
+      runtime: 'claude',
+      requestedAt: endedAt - 2000,
+      endedAt,
+    });
+    const state = {
+      ...buildTestState({ agentRuns: [run] }),
+      parkings: {
+        claude: {
+          key: 'claude',
+          runtime: 'claude',
+          account: null,
+          reason: 'usage-limit' as const,
+          until,
+          since: endedAt,
+          hits: 1,
+          message: "You've hit your limit",
+        },
+      },
+    };
+    expect(
+      describeEvent(
+        {
+          type: 'implementorFailed',
+          sessionID: 'abcdef123456',
+          workItemID: '4',
+          branchName: 'flotilla/4',
+          reason: 'usage-limit',
+          error: "You've hit your limit",
+          resetsAt: until,
+          logFilePath: null,
+          usage: null,
+          at: endedAt,
+        },
+        state,
+      ),
+    ).toBe(
+      "implementor failed (usage-limit) (in 2.0s): You've hit your limit — claude parked until 14:05:00 (usage limit)",
+    );
+    expect(
+      describeEvent({
+        type: 'dispatchQueued',
+        command: { type: 'requestImplementorRun', workItemID: '4' },
+        reason: 'parked',
+        notBefore: until,
+        priority: 0,
+        at: 0,
+      }),
+    ).toBe("implementor for #4 waits for its runtime's limit to lift at 14:05:00");
+    expect(
+      describeEvent({
+        type: 'accountSwitched',
+        sessionID: 'abcdef123456',
+        runtime: 'claude',
+        from: 'work',
+        to: 'spare',
+        until,
+        at: endedAt,
+      }),
+    ).toBe('claude account work exhausted until 14:05:00: session abcdef12 continues on account spare');
+  });
 });

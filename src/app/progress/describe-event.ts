@@ -1,5 +1,12 @@
-import { type AgentUsage, type EngineEvent, isScriptedRun } from '../../domain/index.ts';
-import type { EngineState } from '../../engine/state-store/engine-state.ts';
+import {
+  type AgentUsage,
+  describeParking,
+  type EngineEvent,
+  isLimitReason,
+  isScriptedRun,
+  parkingKey,
+} from '../../domain/index.ts';
+import { type EngineState, UNNAMED_RUNTIME } from '../../engine/state-store/engine-state.ts';
 
 /** ` in 4.2s, $0.0123` from the run's request time and reported usage. */
 function runCost(
@@ -30,6 +37,19 @@ function firstLineOf(error: string, sessionID: string): string {
 
 const clock = (epochMs: number) => new Date(epochMs).toISOString().slice(11, 19);
 
+/** ` — claude parked until 14:05:00 (usage limit)`: what the limit that ended the run parked. */
+function parkedBy(state: EngineState | undefined, sessionID: string): string {
+  const run = state?.agentRuns[sessionID];
+  if (state === undefined || run === undefined) return '';
+  const runtime = run.runtime ?? UNNAMED_RUNTIME;
+  const parking =
+    (run.account !== undefined ? state.parkings[parkingKey(runtime, run.account)] : undefined) ??
+    state.parkings[parkingKey(runtime, null)];
+  return parking === undefined || parking.since !== run.endedAt
+    ? ''
+    : ` — ${describeParking(parking, clock)}`;
+}
+
 /**
  * One readable progress line for a meaningful event — spec changes, items created and moved, runs started
  * and finished (with duration and cost), revisions created, checks results, verdicts, retries, errors —
@@ -59,7 +79,7 @@ export function describeEvent(event: EngineEvent, state?: EngineState): string |
     case 'plannerFailed':
     case 'implementorFailed':
     case 'reviewerFailed':
-      return `${event.type.replace('Failed', '')} failed (${event.reason})${runCost(state, event.sessionID, event.at, event.usage)}: ${firstLineOf(event.error, event.sessionID)}`;
+      return `${event.type.replace('Failed', '')} failed (${event.reason})${runCost(state, event.sessionID, event.at, event.usage)}: ${firstLineOf(event.error, event.sessionID)}${isLimitReason(event.reason) ? parkedBy(state, event.sessionID) : ''}`;
     case 'revisionChanged':
       if (!event.revision) return null;
       if (event.oldPipelineStatus === null) {
@@ -68,10 +88,16 @@ export function describeEvent(event: EngineEvent, state?: EngineState): string |
       if (event.newPipelineStatus === event.oldPipelineStatus || event.newPipelineStatus === 'pending')
         return null;
       return `checks for revision ${event.revisionID}: ${event.newPipelineStatus}${event.revision.pipeline?.reason ? ` — ${event.revision.pipeline.reason}` : ''}`;
-    case 'dispatchQueued':
+    case 'dispatchQueued': {
+      const what = `${event.command.type.replace(/^request|Run$/g, '').toLowerCase()}${'workItemID' in event.command ? ` for #${event.command.workItemID}` : ''}`;
+      if (event.reason === 'parked' && event.notBefore !== null)
+        return `${what} waits for its runtime's limit to lift at ${clock(event.notBefore)}`;
       return event.reason === 'backoff' && event.notBefore !== null
-        ? `retry of ${event.command.type.replace(/^request|Run$/g, '').toLowerCase()}${'workItemID' in event.command ? ` for #${event.command.workItemID}` : ''} at ${clock(event.notBefore)}`
+        ? `retry of ${what} at ${clock(event.notBefore)}`
         : null;
+    }
+    case 'accountSwitched':
+      return `${event.runtime} account ${event.from} exhausted until ${clock(event.until)}: session ${event.sessionID.slice(0, 8)} continues on account ${event.to}`;
     case 'commandFailed':
       return `command ${event.command.type} failed: ${event.error}`;
     case 'commandRejected':

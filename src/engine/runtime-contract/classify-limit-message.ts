@@ -16,7 +16,8 @@ export interface LimitClassification {
 const USAGE_LIMIT =
   /(you['’]ve hit your (?:[\w-]+ )?limit|usage limit (?:reached|has been reached)|usage_limit_reached|limits? will reset at)/i;
 const RATE_LIMIT = /\b429\b|rate[ _-]?limit|too many requests/i;
-const OVERLOADED = /\b529\b|overloaded|\b50[0234]\b.*(?:error|server)|internal server error|service unavailable/i;
+const OVERLOADED =
+  /\b529\b|overloaded|\b50[0234]\b.*(?:error|server)|internal server error|service unavailable/i;
 
 /**
  * Classifies a runtime's error text (and the HTTP status, when the runtime reports it) as a provider limit,

@@ -9,21 +9,21 @@ export {
   validateAgentOutput,
 } from './agent-output-schemas.ts';
 export {
+  classifyLimitMessage,
+  type LimitClassification,
+  parseResetTime,
+} from './classify-limit-message.ts';
+export {
   AgentRunFailure,
   type AgentRunHandle,
   type AgentRunRequest,
   type AgentStartParams,
   failureReasonOf,
-  resetsAtOf,
   type ImplementorStartParams,
   type PlannerStartParams,
   type ReviewerStartParams,
   type RuntimeAdapter,
   type RuntimeAdapterConfig,
   type RuntimeAdapters,
+  resetsAtOf,
 } from './runtime-contract.ts';
-export {
-  classifyLimitMessage,
-  type LimitClassification,
-  parseResetTime,
-} from './classify-limit-message.ts';

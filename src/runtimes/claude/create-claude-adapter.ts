@@ -11,10 +11,10 @@ import type { AgentResult, AgentRole, AgentUsage } from '../../domain/index.ts';
 import {
   AgentRunFailure,
   type AgentRunHandle,
-  classifyLimitMessage,
   type AgentRunRequest,
   type AgentStartParams,
   buildOutputJsonSchema,
+  classifyLimitMessage,
   type RuntimeAdapter,
   type RuntimeAdapterConfig,
 } from '../../engine/runtime-contract/index.ts';

@@ -22,7 +22,9 @@ export const runtimeLimitsMigration: Migration = {
     );
     if (widened === table.sql) throw new Error('agent_runs: the failure_reason CHECK was not found');
     const indexes = db
-      .prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'agent_runs' AND sql IS NOT NULL")
+      .prepare(
+        "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'agent_runs' AND sql IS NOT NULL",
+      )
       .all() as { sql: string }[];
     const columns = (db.prepare('PRAGMA table_info(agent_runs)').all() as { name: string }[])
       .map((column) => column.name)

@@ -55,6 +55,7 @@ export function Header({
         </Text>
         {summary.queued > 0 ? <Text color="yellow"> +{summary.queued} queued</Text> : null}
         {summary.checksPending > 0 ? <Text color="yellow"> · checks {summary.checksPending}</Text> : null}
+        {summary.parked.length > 0 ? <Text color="yellow"> · {summary.parked.join(' · ')}</Text> : null}
         {summary.waitingOnHuman > 0 ? (
           <Text color="red"> · {summary.waitingOnHuman} waiting on you</Text>
         ) : null}

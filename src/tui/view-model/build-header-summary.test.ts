@@ -114,4 +114,30 @@ describe('buildHeaderSummary', () => {
     });
     expect(buildHeaderSummary(state, scheduler).planner).toEqual({ kind: 'idle', unplannedSpecs: 2 });
   });
+
+  it('names the runtimes and accounts a limit holds back now, soonest first, and forgets expired ones', () => {
+    const at = (hours: number, minutes: number) => new Date(2026, 10, 23, hours, minutes).getTime();
+    const parking = (key: string, account: string | null, until: number) => ({
+      key,
+      runtime: 'claude',
+      account,
+      reason: 'usage-limit' as const,
+      until,
+      since: at(12, 0),
+      hits: 1,
+      message: "You've hit your limit",
+    });
+    const state = {
+      ...buildTestState({}),
+      parkings: {
+        claude: parking('claude', null, at(14, 5)),
+        'claude/account:work': parking('claude/account:work', 'work', at(13, 30)),
+        'claude/account:old': parking('claude/account:old', 'old', at(12, 30)),
+      },
+    };
+    expect(buildHeaderSummary(state, scheduler, at(13, 0)).parked).toEqual([
+      'claude account work exhausted until 13:30 (usage limit)',
+      'claude parked until 14:05 (usage limit)',
+    ]);
+  });
 });

@@ -1,4 +1,4 @@
-import type { PlannerRun } from '../../domain/index.ts';
+import { describeParking, type PlannerRun } from '../../domain/index.ts';
 import { type EngineState, getWorkWaitingOnHuman } from '../../engine/state-store/index.ts';
 
 export interface HeaderSummary {
@@ -16,12 +16,21 @@ export interface HeaderSummary {
   openItems: number;
   /** Items the engine will not move until a human acts (needs-refinement, blocked, red checks). */
   waitingOnHuman: number;
+  /** Runtimes and accounts a provider limit holds back now: "claude parked until 14:05 (usage limit)". */
+  parked: string[];
 }
+
+/** Local wall-clock HH:MM, as people read a reset time. */
+const localTime = (epochMs: number) => {
+  const date = new Date(epochMs);
+  return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
+};
 
 /** The header's facts: planner status, agent slots in use, how much is open. */
 export function buildHeaderSummary(
   state: EngineState,
   scheduler: { active: number; queued: number; maxConcurrentAgents: number },
+  now: number = Date.now(),
 ): HeaderSummary {
   let latestPlanner: PlannerRun | null = null;
   for (const run of Object.values(state.agentRuns)) {
@@ -59,5 +68,9 @@ export function buildHeaderSummary(
     openItems: Object.values(state.workItems).filter((item) => item.status !== 'closed').length,
     // The planner's own failure is shown in the planner part of the header.
     waitingOnHuman: getWorkWaitingOnHuman(state, { maxAttempts: Number.POSITIVE_INFINITY }).items.length,
+    parked: Object.values(state.parkings)
+      .filter((parking) => parking.until > now)
+      .sort((a, b) => a.until - b.until)
+      .map((parking) => describeParking(parking, localTime)),
   };
 }

@@ -14,7 +14,11 @@ import { createRecordingLogger } from '../../../src/logging/logger.ts';
 import { createModelServer } from '../../../src/model-server/index.ts';
 import type { ErrorSpec } from '../../../src/model-server/scenario-schema.ts';
 import { createClaudeAdapter } from '../../../src/runtimes/claude/create-claude-adapter.ts';
-import { fixture, installClaudeAdapterFixture, startParamsFor } from '../../support/claude-adapter-fixture.ts';
+import {
+  fixture,
+  installClaudeAdapterFixture,
+  startParamsFor,
+} from '../../support/claude-adapter-fixture.ts';
 
 installClaudeAdapterFixture();
 
@@ -31,10 +35,18 @@ async function failureFor(error: ErrorSpec, params: Partial<AgentStartParams> = 
     maxAgentDuration: 120,
     logging: { agentSessions: false, logsDir: fixture.stateDir },
     baseEnv: { ...process.env, WORK_KEY: 'key-of-work', OTHER_KEY: 'key-of-other' },
-    extraEnv: { ANTHROPIC_BASE_URL: fixture.server.url, ANTHROPIC_API_KEY: 'test-key', CLAUDE_CODE_MAX_RETRIES: '0' },
+    extraEnv: {
+      ANTHROPIC_BASE_URL: fixture.server.url,
+      ANTHROPIC_API_KEY: 'test-key',
+      CLAUDE_CODE_MAX_RETRIES: '0',
+    },
     accounts: { work: { ANTHROPIC_API_KEY: '$WORK_KEY' }, other: { ANTHROPIC_API_KEY: '$OTHER_KEY' } },
   });
-  const start = await startParamsFor({ role: 'planner', sessionID: crypto.randomUUID(), specPaths: ['docs/specs/feature.md'] });
+  const start = await startParamsFor({
+    role: 'planner',
+    sessionID: crypto.randomUUID(),
+    specPaths: ['docs/specs/feature.md'],
+  });
   const handle = await adapter.startAgent({ ...start, ...params } as AgentStartParams);
   const failure = await handle.result.then(
     () => null,
@@ -64,10 +76,7 @@ describe('Claude adapter: provider limits', () => {
   }, 60_000);
 
   it('reports a usage limit without a reset time, and the run used its account’s key only', async () => {
-    const failure = await failureFor(
-      { status: 429, message: "You've hit your limit" },
-      { account: 'work' },
-    );
+    const failure = await failureFor({ status: 429, message: "You've hit your limit" }, { account: 'work' });
     expect(failure.reason).toBe('usage-limit');
     expect(failure.resetsAt).toBeNull();
     const keys = new Set(fixture.server?.requests.map((request) => request.headers['x-api-key']));

@@ -1,4 +1,6 @@
 export { countActiveRuns } from './count-active-runs.ts';
+export { findNextAvailableAccount } from './find-next-available-account.ts';
+export { findRuntimeParking } from './find-runtime-parking.ts';
 export { getActiveAgentRun } from './get-active-agent-run.ts';
 export { getActivePlannerRun } from './get-active-planner-run.ts';
 export { getAgentRun } from './get-agent-run.ts';
@@ -21,5 +23,3 @@ export {
 } from './get-work-waiting-on-human.ts';
 export { isAgentRunningForWorkItem } from './is-agent-running-for-work-item.ts';
 export { isWorkItemUnblocked } from './is-work-item-unblocked.ts';
-export { findNextAvailableAccount } from './find-next-available-account.ts';
-export { findRuntimeParking } from './find-runtime-parking.ts';
