@@ -1201,3 +1201,63 @@ describe('the sample world', () => {
     expect(runStatus(e.reviewerStarted, S.requestedReviewer)).toBe('running');
   });
 });
+
+describe('applyStateUpdate: provider limits', () => {
+  const running = (account?: string) =>
+    buildImplementorRun({
+      sessionID: 's1',
+      workItemID: '1',
+      status: 'running',
+      runtime: 'claude',
+      ...(account !== undefined && { account }),
+    });
+  const limited = (reason: ImplementorFailed['reason'], resetsAt: number | null): ImplementorFailed => ({
+    type: 'implementorFailed',
+    sessionID: 's1',
+    workItemID: '1',
+    branchName: 'flotilla/1',
+    reason,
+    error: 'API Error: limited',
+    resetsAt,
+    logFilePath: null,
+    usage: null,
+    at: AT,
+  });
+
+  it('a usage limit parks the run’s account until the reset and counts no failed attempt', () => {
+    const { state } = apply(
+      buildTestState({ agentRuns: [running('work')] }),
+      limited('usage-limit', AT + 9_000),
+    );
+    expect(state.failures).toEqual({});
+    expect(state.agentRuns.s1).toMatchObject({
+      status: 'failed',
+      failureReason: 'usage-limit',
+      account: 'work',
+    });
+    expect(state.parkings).toEqual({
+      'claude/account:work': expect.objectContaining({ account: 'work', until: AT + 9_000, hits: 1 }),
+    });
+  });
+
+  it('an overload parks the runtime for a growing backoff; a completed run lifts it', () => {
+    const first = apply(buildTestState({ agentRuns: [running('work')] }), limited('overloaded', null)).state;
+    expect(first.parkings.claude).toMatchObject({ account: null, until: AT + 60_000, hits: 1 });
+    const again = apply(
+      { ...first, agentRuns: { ...first.agentRuns, s1: running('work') } },
+      limited('overloaded', null),
+    ).state;
+    expect(again.parkings.claude).toMatchObject({ until: AT + 120_000, hits: 2 });
+    const done = apply({ ...again, agentRuns: { ...again.agentRuns, s1: running('work') } }, {
+      type: 'implementorCompleted',
+      sessionID: 's1',
+      workItemID: '1',
+      branchName: 'flotilla/1',
+      result: { role: 'implementor', outcome: 'completed', summary: 'done', patch: '' },
+      logFilePath: null,
+      usage: null,
+      at: AT + 200_000,
+    } as EngineEvent).state;
+    expect(done.parkings).toEqual({});
+  });
+});
