@@ -52,7 +52,13 @@ export function findModelCredential(
   };
 }
 
-/** The roles whose runtime is `claude`, i.e. that need a model credential. */
-export function rolesNeedingCredentials(config: Pick<FlotillaConfig, 'runtimes'>): AgentRole[] {
+/**
+ * The roles whose runtime is `claude`, i.e. that need a model credential from the environment — none when
+ * `claude` accounts are configured: each run then gets its account's variables (doctor checks those).
+ */
+export function rolesNeedingCredentials(
+  config: Pick<FlotillaConfig, 'runtimes'> & Partial<Pick<FlotillaConfig, 'accounts'>>,
+): AgentRole[] {
+  if (config.accounts?.some((account) => account.runtime === 'claude')) return [];
   return AGENT_ROLES.filter((role) => config.runtimes[role] === 'claude');
 }

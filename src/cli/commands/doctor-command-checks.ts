@@ -18,8 +18,8 @@ export type DoctorStatus = 'ok' | 'warn' | 'fail';
 
 export interface DoctorCheck {
   /**
-   * A stable identifier (`git`, `config`, `agents`, `specs`, `credentials`, `codex`, `cli-<role>`,
-   * `scenario`, `checks`).
+   * A stable identifier (`git`, `config`, `agents`, `specs`, `credentials`, `account-<name>`, `codex`,
+   * `cli-<role>`, `scenario`, `checks`).
    */
   name: string;
   status: DoctorStatus;
@@ -78,6 +78,7 @@ export async function runDoctorChecks(input: DoctorInput): Promise<DoctorCheck[]
   checks.push(await checkAgentFiles(repoRoot, config));
   checks.push(await checkSpecs(repoRoot, config));
   checks.push(checkCredentials(config, input.env));
+  checks.push(...checkAccounts(config, input.env));
   const codex = checkCodex(config, input.env);
   if (codex !== null) checks.push(codex);
   checks.push(...(await checkCliPrograms(repoRoot, config, input.env)));
@@ -148,6 +149,9 @@ function checkCredentials(
   config: FlotillaConfig,
   env: Readonly<Record<string, string | undefined>>,
 ): DoctorCheck {
+  if (config.accounts.some((account) => account.runtime === 'claude')) {
+    return ok('credentials', 'claude roles use the configured accounts (one line each below)');
+  }
   const roles = rolesNeedingCredentials(config);
   const scripted = AGENT_ROLES.filter((role) => config.runtimes[role] === 'scripted');
   const scriptedNote = scripted.length > 0 ? `; ${scripted.join(', ')}: scripted, no key needed` : '';
@@ -169,6 +173,31 @@ function checkCredentials(
     message: `no model credentials for ${roles.join(', ')} (runtime 'claude')${scriptedNote}`,
     fix: credential.advice,
   };
+}
+
+/** One line per configured account: the variables it names, and whether flotilla's environment sets them. */
+function checkAccounts(
+  config: FlotillaConfig,
+  env: Readonly<Record<string, string | undefined>>,
+): DoctorCheck[] {
+  return config.accounts.map((account) => {
+    const sources = Object.entries(account.env).map(([target, reference]) => ({
+      target,
+      source: reference.replace(/^\$\{?|\}$/g, ''),
+    }));
+    const missing = sources.filter(({ source }) => !env[source]);
+    const names = sources.map(({ target, source }) => `${target} ← $${source}`).join(', ');
+    const name = `account-${account.name}`;
+    if (missing.length === 0) return ok(name, `account ${account.name} (${account.runtime}): ${names}: set`);
+    return {
+      name,
+      status: 'fail',
+      message: `account ${account.name} (${account.runtime}): ${missing.map(({ source }) => `$${source}`).join(', ')} not set`,
+      fix: missing.map(
+        ({ source }) => `export ${source}=… in the environment of flotilla run (never in the config file)`,
+      ),
+    };
+  });
 }
 
 /** Roles on runtime `codex`: its binary and key (src/runtimes/codex/check-codex-availability.ts). */

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -76,6 +76,34 @@ describe('flotilla doctor', () => {
     expect(report.checks.find((check) => check.name === 'credentials')?.message).toContain(
       'ANTHROPIC_API_KEY is set',
     );
+  });
+
+  it('lists each account and whether its variables are set, never their values', async () => {
+    const repo = await initialisedRepo();
+    const configPath = join(repo, 'flotilla.config.json');
+    const config = JSON.parse(await readFile(configPath, 'utf8')) as Record<string, unknown>;
+    config.accounts = [
+      { name: 'work', runtime: 'claude', env: { ANTHROPIC_API_KEY: '$WORK_ANTHROPIC_KEY' } },
+      { name: 'personal', runtime: 'claude', env: { CLAUDE_CODE_OAUTH_TOKEN: '$PERSONAL_OAUTH' } },
+    ];
+    await writeFile(configPath, JSON.stringify(config));
+    const env = { ...(await credentialFreeEnv()), WORK_ANTHROPIC_KEY: 'sk-work-secret' };
+    const result = await runFlotilla(repo, ['doctor', '--json'], { env });
+    expect(result.code).toBe(1);
+    expect(result.stdout).not.toContain('sk-work-secret');
+    const byName = Object.fromEntries(
+      (JSON.parse(result.stdout) as DoctorJson).checks.map((check) => [check.name, check]),
+    );
+    // Accounts carry the credentials: the environment's own key is not needed.
+    expect(byName.credentials?.status).toBe('ok');
+    expect(byName['account-work']).toMatchObject({
+      status: 'ok',
+      message: 'account work (claude): ANTHROPIC_API_KEY ← $WORK_ANTHROPIC_KEY: set',
+    });
+    expect(byName['account-personal']).toMatchObject({
+      status: 'fail',
+      message: 'account personal (claude): $PERSONAL_OAUTH not set',
+    });
   });
 
   it('needs no key for a scripted dry run, and names the field of an invalid scenario and a missing agent file', async () => {
