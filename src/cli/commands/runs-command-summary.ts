@@ -22,6 +22,8 @@ export interface RunSummary {
   costUSD: number | null;
   /** `claude`, `scripted` (the scripted model server: made-up cost), or null when not recorded. */
   runtime: string | null;
+  /** The configured account (config `accounts`) the run used; null without accounts. */
+  account: string | null;
   inputTokens: number | null;
   outputTokens: number | null;
   turns: number | null;
@@ -44,6 +46,7 @@ export function buildRunSummary(run: StoredAgentRun): RunSummary {
     error: run.error,
     costUSD: run.usage?.costUSD ?? null,
     runtime: run.runtime ?? null,
+    account: run.account ?? null,
     inputTokens: run.usage?.inputTokens ?? null,
     outputTokens: run.usage?.outputTokens ?? null,
     turns: run.usage?.turns ?? null,

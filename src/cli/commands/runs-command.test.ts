@@ -133,6 +133,7 @@ describe('flotilla runs', { timeout: 60_000 }, () => {
       error: null,
       costUSD: 0.125,
       runtime: 'claude',
+      account: null,
       inputTokens: 1200,
       outputTokens: 300,
       turns: 4,

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import type { Command } from 'commander';
-import { SCRIPTED_RUNTIME } from '../../domain/index.ts';
+import { isLimitReason, SCRIPTED_RUNTIME } from '../../domain/index.ts';
 import { formatTable } from '../support/format-table.ts';
 import { parsePositiveInteger } from '../support/parse-positive-integer.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
@@ -66,10 +66,14 @@ function formatRow(run: RunSummary, repoRoot: string): string[] {
     run.role === 'planner'
       ? run.specPaths.join(',') || '-'
       : `#${run.workItemID ?? '?'}${run.revisionID ? ` (rev #${run.revisionID})` : ''}`;
+  // A limit (rate, overload, usage) is why the run stopped, not an attempt that failed: say which.
+  const details = [
+    ...(isLimitReason(run.failureReason) ? [run.failureReason] : []),
+    ...(run.account !== null ? [`account ${run.account}`] : []),
+  ];
+  const labelled = details.length > 0 ? `${run.status} (${details.join(', ')})` : run.status;
   const status =
-    run.failureReason === null || run.error === null
-      ? run.status
-      : `${run.status}: ${truncate(run.error, 40)}`;
+    run.failureReason === null || run.error === null ? labelled : `${labelled}: ${truncate(run.error, 40)}`;
   const tokens =
     run.inputTokens === null && run.outputTokens === null
       ? '-'
