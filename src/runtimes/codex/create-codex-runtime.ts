@@ -11,6 +11,7 @@ import {
   AgentRunFailure,
   type AgentRunHandle,
   type AgentStartParams,
+  classifyLimitMessage,
   type RuntimeAdapter,
   type RuntimeAdapterConfig,
   validateAgentOutput,
@@ -420,6 +421,20 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
               `Set ${modelKeyVariables.join(' or ')} for \`flotilla run\`. Not retried: every attempt would fail alike.`,
             { cause: error },
           );
+        }
+        // 429/5xx/usage limits park the runtime instead of counting as a failed attempt (judged on the text:
+        // codex reports no HTTP status).
+        const fromProvider =
+          !(error instanceof AgentRunFailure) || error.message.startsWith(`the ${role} session failed:`);
+        const limit =
+          failure.reason === 'error' && fromProvider
+            ? classifyLimitMessage(failure.message, { now: Date.now() })
+            : null;
+        if (limit !== null) {
+          throw new AgentRunFailure(limit.reason, failure.message, {
+            cause: error,
+            resetsAt: limit.resetsAt,
+          });
         }
         throw failure;
       } finally {

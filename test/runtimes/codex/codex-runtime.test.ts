@@ -349,6 +349,34 @@ describe('codex runtime (real codex binary, scripted Responses endpoint)', () =>
     expect(server.requests.every((request) => request.status === 401)).toBe(true);
   }, 60_000);
 
+  it('a usage limit fails the run as a usage limit (parked by the engine, not an attempt)', async () => {
+    const { runtime } = await start({
+      routes: [
+        {
+          name: 'any',
+          steps: [
+            {
+              error: {
+                status: 429,
+                type: 'usage_limit_reached',
+                message: "You've hit your usage limit. Try again in 30 seconds.",
+              },
+            },
+          ],
+        },
+      ],
+    });
+    const handle = await runtime.startAgent({
+      role: 'reviewer',
+      sessionID: 'rev-429',
+      workItemID: '7',
+      revisionID: '3',
+      prompt: 'Review it.',
+    });
+    const failure = await failureOf(handle.result);
+    expect(failure.reason).toBe('usage-limit');
+  }, 90_000);
+
   it('cancel ends the run as cancelled and kills codex with the command it runs', async () => {
     const marker = `flotilla-codex-cancel-${process.pid}`;
     const { runtime, stateDir } = await start({
