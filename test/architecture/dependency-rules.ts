@@ -114,10 +114,18 @@ const floors: FloorDefinition[] = [
     mayImport: [...LOW, 'engine/state-store', 'engine/handlers', 'runtime-contract', 'provider-contract'],
     role: 'the engine (contracts only, never runtimes, providers, storage or the outer floors)',
   },
+  {
+    // One runtime never imports another: the run shell they share (cancel, timeout, teardown, validation
+    // rounds) lives here.
+    name: 'runtimes/shared',
+    paths: ['src/runtimes/shared/'],
+    mayImport: [...LOW, 'runtime-contract', 'guards', 'workspace', 'session-log'],
+    role: 'what agent runtimes share',
+  },
   ...['claude', 'scripted', 'codex', 'cli'].map((runtime) => ({
     name: `runtimes/${runtime}`,
     paths: [`src/runtimes/${runtime}/`],
-    mayImport: [...LOW, 'runtime-contract', 'guards', 'workspace', 'session-log'],
+    mayImport: [...LOW, 'runtime-contract', 'guards', 'workspace', 'session-log', 'runtimes/shared'],
     role: `the ${runtime} runtime (the runtime contract, never engine internals)`,
   })),
   {

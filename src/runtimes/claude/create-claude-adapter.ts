@@ -28,7 +28,6 @@ import { createPathGuardHook, type PathGuardHook } from '../../guards/path-guard
 import type { Logger } from '../../logging/logger.ts';
 import type { SessionLog } from '../../session-log/create-session-log.ts';
 import { createSessionLogFactory } from '../../session-log/create-session-log-factory.ts';
-import { createOutputBroadcast } from '../../shared/create-output-broadcast.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import {
   createWorktreeManager,
@@ -37,12 +36,12 @@ import {
 } from '../../workspace/create-worktree-manager.ts';
 import { extractPatch } from '../../workspace/extract-patch.ts';
 import { buildValidationEnv } from '../../workspace/validation/build-validation-env.ts';
+import { createRunRegistry } from '../shared/create-run-registry.ts';
 import {
-  buildValidationErrors,
-  type ValidationFailure,
-} from '../../workspace/validation/build-validation-errors.ts';
-import { buildValidationFixPrompt } from '../../workspace/validation/build-validation-fix-prompt.ts';
-import { runValidationCommands } from '../../workspace/validation/run-validation-commands.ts';
+  runValidationRound,
+  startFixRound,
+  type ValidationSettings,
+} from '../shared/run-validation-round.ts';
 import { assembleAgentResult, readUsage } from './assemble-agent-result.ts';
 import { classifyCredentialsFailure } from './classify-credentials-failure.ts';
 import { extractOutputText } from './extract-output-text.ts';
@@ -88,17 +87,11 @@ export interface ClaudeAdapterConfig extends RuntimeAdapterConfig {
    * in its worktree; on failure the same SDK session is resumed with the errors, up to `maxRounds` times.
    * Absent or no commands: no validation.
    */
-  validation?: { commands: readonly string[]; maxRounds: number; timeoutMs: number };
+  validation?: ValidationSettings;
 }
 
 /** Makes the transcript writer of one run (see session-log/create-session-log-factory.ts). */
 export type SessionLogFactory = (params: AgentRunRequest) => SessionLog;
-
-interface TrackedSession {
-  abortController: AbortController;
-  /** Why the engine or the timer aborted it; absent while it runs on its own. */
-  abortReason: 'cancelled' | 'timeout' | null;
-}
 
 /**
  * The implementor's scratch branch (and worktree path). It lives under `agent/` rather than on the run's
@@ -109,9 +102,6 @@ export function buildAgentBranchName(branchName: string): string {
   return `agent/${branchName}`;
 }
 
-/** How often a running validation command counts as activity for the engine's stall detection. */
-const VALIDATION_HEARTBEAT_MS = 10_000;
-
 /**
  * The HTTP status of the API error that ended the session (the CLI reports it after its own retries), null
  * when the result says none did, undefined when there is no result to tell (the text is judged instead).
@@ -119,13 +109,6 @@ const VALIDATION_HEARTBEAT_MS = 10_000;
 function apiErrorStatusOf(result: SDKResultMessage | undefined): number | null | undefined {
   if (result === undefined) return undefined;
   return 'api_error_status' in result ? (result.api_error_status ?? null) : null;
-}
-
-/** Thrown out of the patch step when a validation command fails: the loop resumes the session instead. */
-class ValidationRoundFailed extends Error {
-  constructor(readonly failure: ValidationFailure) {
-    super(`validation failed: ${failure.command} ${failure.reason}`);
-  }
 }
 
 /** The SDK hook around a narrowed guard: never throws, never returns nothing — it fails closed. */
@@ -159,7 +142,7 @@ function toSdkHook(
  */
 export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter {
   const { logger } = config;
-  const sessions = new Map<string, TrackedSession>();
+  const runs = createRunRegistry();
   const worktrees = createWorktreeManager({
     repoRoot: config.repoRoot,
     defaultBranch: config.defaultBranch,
@@ -185,7 +168,7 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
 
   async function startAgent(params: AgentStartParams): Promise<AgentRunHandle> {
     const { sessionID, role } = params;
-    if (sessions.has(sessionID)) throw new Error(`session ${sessionID} is already running`);
+    runs.assertIdle(sessionID);
     let worktree: Worktree | null = null;
     const runStateDir = join(config.stateDir, 'runs', sessionID);
     const cleanUp = async () => {
@@ -241,10 +224,8 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
       logger,
       'path guard',
     );
-    const tracked: TrackedSession = { abortController: new AbortController(), abortReason: null };
-    sessions.set(sessionID, tracked);
-    const output = createOutputBroadcast();
-    const activityListeners = new Set<() => void>();
+    const run = runs.begin({ sessionID, role, maxAgentDuration: config.maxAgentDuration });
+    const { output } = run;
     const sessionLog = createSessionLog?.(params) ?? null;
     if (params.account !== undefined) sessionLog?.note(`account: ${params.account}`);
     let resultMessage: SDKResultMessage | undefined;
@@ -254,24 +235,13 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
       markStarted = resolve;
     });
 
-    const abortFailure = (reason: 'cancelled' | 'timeout') =>
-      new AgentRunFailure(
-        reason,
-        reason === 'timeout'
-          ? `the ${role} session exceeded maxAgentDuration (${config.maxAgentDuration}s)`
-          : `the ${role} session was cancelled`,
-      );
-
-    const timeout = setTimeout(() => {
-      tracked.abortReason ??= 'timeout';
-      tracked.abortController.abort('timeout');
-    }, config.maxAgentDuration * 1000);
-    timeout.unref();
-
     const validation =
       worktree !== null && config.validation !== undefined && config.validation.commands.length > 0
         ? config.validation
         : null;
+    // The SDK aborts through its own controller; the run's signal (cancel, timeout) drives it.
+    const abortController = new AbortController();
+    run.signal.addEventListener('abort', () => abortController.abort(run.signal.reason), { once: true });
     // Round 0 starts the session under the engine's id; fix rounds resume it (the CLI reloads the
     // conversation from its per-run config dir, so the session must be persisted there while validating).
     const startSession = (text: string, resume: boolean) =>
@@ -293,7 +263,7 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
           },
           permissionMode: 'bypassPermissions',
           allowDangerouslySkipPermissions: true,
-          abortController: tracked.abortController,
+          abortController,
           ...(resume ? { resume: sessionID } : { sessionId: sessionID }),
           persistSession: validation !== null,
           env: agentEnv,
@@ -313,9 +283,7 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
             usage = sumUsage(usage, readUsage(message));
           }
           for (const text of extractOutputText(message)) output.push(text);
-          if (message.type === 'assistant' || message.type === 'user') {
-            for (const listener of activityListeners) listener();
-          }
+          if (message.type === 'assistant' || message.type === 'user') run.notifyActivity();
         }
         return null;
       } catch (error) {
@@ -330,38 +298,28 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
     const announce = (line: string) => {
       output.push(`${line}\n`);
       sessionLog?.note(line);
-      for (const listener of activityListeners) listener();
+      run.notifyActivity();
     };
 
     /** Runs the validation commands; a failure is thrown so the loop can resume the session. */
     const validate = async (round: number): Promise<void> => {
       if (validation === null || worktree === null) return;
-      announce(`validation round ${round + 1}: running ${validation.commands.length} command(s)`);
-      // A quiet test suite is still work: keep the engine's stall detection from cancelling the run.
-      const heartbeat = setInterval(() => {
-        for (const listener of activityListeners) listener();
-      }, VALIDATION_HEARTBEAT_MS);
-      try {
-        const verdict = await runValidationCommands({
-          commands: validation.commands,
-          cwd: worktree.path,
-          timeoutMs: validation.timeoutMs,
-          env: buildValidationEnv(agentEnv),
-          signal: tracked.abortController.signal,
-          onProgress: announce,
-        });
-        if (!verdict.passed) throw new ValidationRoundFailed(verdict.failure);
-      } finally {
-        clearInterval(heartbeat);
-      }
+      await runValidationRound({
+        validation,
+        round,
+        cwd: worktree.path,
+        env: buildValidationEnv(agentEnv),
+        signal: run.signal,
+        announce,
+        notifyActivity: run.notifyActivity,
+      });
     };
 
-    const result: Promise<AgentResult> = (async () => {
-      let outcome: 'completed' | 'failed' | 'cancelled' | 'timed-out' = 'failed';
-      try {
+    const result: Promise<AgentResult> = run.settle(
+      async () => {
         for (let round = 0, nextPrompt = prompt; ; round += 1) {
           const failure = await consume(startSession(nextPrompt, round > 0));
-          if (tracked.abortReason) throw abortFailure(tracked.abortReason);
+          if (run.abortReason) throw run.abortFailure(run.abortReason);
           if (failure && !resultMessage) {
             throw new AgentRunFailure('error', `the ${role} session failed: ${messageOf(failure)}`, {
               cause: failure,
@@ -378,85 +336,51 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
                   : '';
               },
             });
-            outcome = 'completed';
             return assembled;
           } catch (error) {
-            if (!(error instanceof ValidationRoundFailed) || tracked.abortReason) throw error;
-            const maxRounds = validation?.maxRounds ?? 0;
-            if (round >= maxRounds) {
-              throw new AgentRunFailure(
-                'validation',
-                `validation still fails after ${maxRounds} fix round${maxRounds === 1 ? '' : 's'}: ` +
-                  `${error.failure.command} ${error.failure.reason}\n\n${buildValidationErrors(error.failure)}`,
-              );
-            }
-            nextPrompt = buildValidationFixPrompt(buildValidationErrors(error.failure));
-            announce(`fix round ${round + 1} of ${maxRounds}: resuming the session with the errors`);
+            nextPrompt = startFixRound({
+              error,
+              round,
+              maxRounds: validation?.maxRounds ?? 0,
+              aborted: run.abortReason !== null,
+              resumed: 'session',
+              announce,
+            });
             sessionLog?.record({ type: 'user', message: { role: 'user', content: nextPrompt } });
           }
         }
-      } catch (error) {
-        // A cancel or timeout during a round or a validation command ends the run as that, whatever threw.
-        const failure = tracked.abortReason
-          ? abortFailure(tracked.abortReason)
-          : error instanceof AgentRunFailure
-            ? error
-            : error instanceof AbortError
-              ? new AgentRunFailure('cancelled', messageOf(error))
-              : new AgentRunFailure('error', messageOf(error), { cause: error });
-        if (failure.reason === 'timeout') outcome = 'timed-out';
-        else if (failure.reason === 'cancelled') outcome = 'cancelled';
+      },
+      {
+        sessionLog,
+        cleanUp,
+        toFailure: (error) =>
+          error instanceof AbortError
+            ? new AgentRunFailure('cancelled', messageOf(error))
+            : new AgentRunFailure('error', messageOf(error), { cause: error }),
         // "Not logged in" and the like: say which variable to set instead of the CLI's own words.
-        const credentials =
-          failure.reason === 'error' ? classifyCredentialsFailure(role, messageOf(error)) : null;
-        if (credentials !== null) throw new AgentRunFailure('error', credentials, { cause: error });
-        // 429/529/usage limits park the runtime or account instead of counting as a failed attempt.
-        const limit =
-          failure.reason === 'error'
-            ? classifyLimitMessage(messageOf(error), {
-                now: Date.now(),
-                httpStatus: apiErrorStatusOf(resultMessage),
-              })
-            : null;
-        if (limit !== null) {
-          throw new AgentRunFailure(limit.reason, messageOf(error), {
-            cause: error,
-            resetsAt: limit.resetsAt,
+        onFailure: (failure, error) => {
+          if (failure.reason !== 'error') return failure;
+          const credentials = classifyCredentialsFailure(role, messageOf(error));
+          if (credentials !== null) return new AgentRunFailure('error', credentials, { cause: error });
+          // 429/529/usage limits park the runtime or account instead of counting as a failed attempt.
+          const limit = classifyLimitMessage(messageOf(error), {
+            now: Date.now(),
+            httpStatus: apiErrorStatusOf(resultMessage),
           });
-        }
-        throw failure;
-      } finally {
-        clearTimeout(timeout);
-        sessions.delete(sessionID);
-        output.end();
-        await sessionLog?.finish(outcome).catch(() => {});
-        await cleanUp();
-      }
-    })();
-    // The engine attaches its own handler; this one only keeps an early rejection from going unobserved.
-    result.catch(() => {});
+          return limit === null
+            ? failure
+            : new AgentRunFailure(limit.reason, messageOf(error), { cause: error, resetsAt: limit.resetsAt });
+        },
+      },
+    );
 
     await started;
-    return {
-      output: output.subscribe(),
-      result,
-      logFilePath: sessionLog?.filePath ?? null,
-      usage: () => usage,
-      onActivity(listener) {
-        activityListeners.add(listener);
-        return () => activityListeners.delete(listener);
-      },
-    };
+    return run.handle(result, { logFilePath: sessionLog?.filePath ?? null, usage: () => usage });
   }
 
   return {
     runtime: config.runtime ?? 'claude',
     startAgent,
-    cancelAgent(sessionID) {
-      const tracked = sessions.get(sessionID);
-      if (!tracked) return;
-      tracked.abortReason ??= 'cancelled';
-      tracked.abortController.abort('cancelled');
-    },
+    cancelAgent: (sessionID) => runs.cancel(sessionID),
   };
 }

@@ -13,13 +13,13 @@ import {
 import { buildAgentEnv, MODEL_ACCESS_VARIABLES } from '../../guards/agent-env/build-agent-env.ts';
 import type { Logger } from '../../logging/logger.ts';
 import { createSessionLog, type SessionLog } from '../../session-log/create-session-log.ts';
-import { createOutputBroadcast } from '../../shared/create-output-broadcast.ts';
 import {
   createWorktreeManager,
   type Worktree,
   type WorktreeManager,
 } from '../../workspace/create-worktree-manager.ts';
 import { extractPatch } from '../../workspace/extract-patch.ts';
+import { createRunRegistry } from '../shared/create-run-registry.ts';
 import { buildCliCommand } from './build-cli-command.ts';
 import { buildCliAgentPrompt, buildMissingSignalPrompt } from './build-signal-instructions.ts';
 import { type CliPreset, resolveCliPreset } from './cli-presets.ts';
@@ -66,11 +66,6 @@ export interface CliRuntimeConfig extends RuntimeAdapterConfig {
   runtime?: string;
 }
 
-interface TrackedRun {
-  abortController: AbortController;
-  abortReason: 'cancelled' | 'timeout' | null;
-}
-
 /** A re-prompt is one more round: seed 002's lifecycle controller retries a missing signal once. */
 const MAX_ROUNDS = 2;
 /** How much of an agent's own error or questions a failure message quotes. */
@@ -86,7 +81,7 @@ const MAX_QUOTED_CHARS = 2_000;
 export function createCliRuntime(config: CliRuntimeConfig): RuntimeAdapter & { readonly runtime: string } {
   const { logger } = config;
   const preset: CliPreset = resolveCliPreset(config.preset, config.customPreset);
-  const runs = new Map<string, TrackedRun>();
+  const runs = createRunRegistry();
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const worktrees =
     config.worktrees ??
@@ -131,7 +126,7 @@ export function createCliRuntime(config: CliRuntimeConfig): RuntimeAdapter & { r
 
   async function startAgent(params: AgentStartParams): Promise<AgentRunHandle> {
     const { sessionID, role } = params;
-    if (runs.has(sessionID)) throw new Error(`session ${sessionID} is already running`);
+    runs.assertIdle(sessionID);
     const runStateDir = join(config.stateDir, 'runs', sessionID);
     const branchName =
       params.role === 'implementor' ? `agent/${params.branchName}` : `agent/${role}/${sessionID}`;
@@ -153,34 +148,17 @@ export function createCliRuntime(config: CliRuntimeConfig): RuntimeAdapter & { r
     }
     const cwd = worktree.path;
     const { baseCommit } = worktree;
-    const tracked: TrackedRun = { abortController: new AbortController(), abortReason: null };
-    runs.set(sessionID, tracked);
-    const output = createOutputBroadcast();
-    const activityListeners = new Set<() => void>();
+    const run = runs.begin({ sessionID, role, maxAgentDuration: config.maxAgentDuration });
+    const { output, notifyActivity: touch } = run;
     const sessionLog = makeSessionLog(params);
     const env = buildEnv(runStateDir);
-    const timeout = setTimeout(() => {
-      tracked.abortReason ??= 'timeout';
-      tracked.abortController.abort('timeout');
-    }, config.maxAgentDuration * 1000);
-    timeout.unref();
-
-    const touch = () => {
-      for (const listener of activityListeners) listener();
-    };
     /** A line of Flotilla's own in the live stream and the transcript. */
     const announce = (line: string) => {
       output.push(`${line}\n`);
       sessionLog.note(line);
       touch();
     };
-    const abortFailure = (reason: 'cancelled' | 'timeout') =>
-      new AgentRunFailure(
-        reason,
-        reason === 'timeout'
-          ? `the ${role} session exceeded maxAgentDuration (${config.maxAgentDuration}s)`
-          : `the ${role} session was cancelled`,
-      );
+    const { abortFailure } = run;
     const agentName = `the ${role} agent (${config.preset})`;
 
     let agentSessionId: string | null = preset.sessionId.from === 'assigned' ? sessionID : null;
@@ -227,11 +205,11 @@ export function createCliRuntime(config: CliRuntimeConfig): RuntimeAdapter & { r
         command,
         cwd,
         env,
-        signal: tracked.abortController.signal,
+        signal: run.signal,
         timeoutMs: config.maxAgentDuration * 1000 + 60_000,
         onLine,
       });
-      if (tracked.abortReason) throw abortFailure(tracked.abortReason);
+      if (run.abortReason) throw abortFailure(run.abortReason);
       if (outcome.kind === 'not-started')
         throw new AgentRunFailure('error', `${agentName}: ${outcome.reason}`);
       if (outcome.kind === 'cancelled') throw abortFailure('cancelled');
@@ -298,9 +276,8 @@ export function createCliRuntime(config: CliRuntimeConfig): RuntimeAdapter & { r
       );
     };
 
-    const result: Promise<AgentResult> = (async () => {
-      let outcome: 'completed' | 'failed' | 'cancelled' | 'timed-out' = 'failed';
-      try {
+    const result: Promise<AgentResult> = run.settle(
+      async () => {
         let problem: string | null = null;
         for (let round = 0; round < MAX_ROUNDS; round += 1) {
           const { exitCode, reading } = await runRound(round, problem);
@@ -308,9 +285,7 @@ export function createCliRuntime(config: CliRuntimeConfig): RuntimeAdapter & { r
             const verdict = judge(reading.signal);
             if (verdict.ok) {
               await checkGitControlFiles();
-              const value = await finishResult(verdict.value);
-              outcome = 'completed';
-              return value;
+              return await finishResult(verdict.value);
             }
             problem = `its result does not match the ${role} schema (${verdict.error})`;
           } else if (reading.kind === 'invalid') {
@@ -324,52 +299,30 @@ export function createCliRuntime(config: CliRuntimeConfig): RuntimeAdapter & { r
           'error',
           `${agentName} ended ${MAX_ROUNDS} times without a valid ${SIGNAL_FILE} (re-prompted once); last: ${problem}`,
         );
-      } catch (error) {
-        const failure = tracked.abortReason
-          ? abortFailure(tracked.abortReason)
-          : error instanceof AgentRunFailure
-            ? error
-            : new AgentRunFailure('error', `${agentName} failed: ${messageOf(error)}`, { cause: error });
-        if (failure.reason === 'timeout') outcome = 'timed-out';
-        else if (failure.reason === 'cancelled') outcome = 'cancelled';
-        // Whatever else went wrong, git's control files are put back before anything runs git again.
-        const changed = await restoreGitControlFiles(snapshot).catch(() => []);
-        if (changed.length > 0)
-          logger.warn('a CLI agent changed git control files; restored them', { sessionID, changed });
-        sessionLog.note(`run failed: ${failure.message}`);
-        throw failure;
-      } finally {
-        clearTimeout(timeout);
-        runs.delete(sessionID);
-        output.end();
-        await sessionLog.finish(outcome).catch(() => {});
-        await cleanUp();
-      }
-    })();
-    // The engine attaches its own handler; this one only keeps an early rejection from going unobserved.
-    result.catch(() => {});
-
-    return {
-      output: output.subscribe(),
-      result,
-      logFilePath: sessionLog.filePath,
-      usage: () => null,
-      onActivity(listener) {
-        activityListeners.add(listener);
-        return () => activityListeners.delete(listener);
       },
-    };
+      {
+        sessionLog,
+        cleanUp,
+        toFailure: (error) =>
+          new AgentRunFailure('error', `${agentName} failed: ${messageOf(error)}`, { cause: error }),
+        onFailure: async (failure) => {
+          // Whatever else went wrong, git's control files are put back before anything runs git again.
+          const changed = await restoreGitControlFiles(snapshot).catch(() => []);
+          if (changed.length > 0)
+            logger.warn('a CLI agent changed git control files; restored them', { sessionID, changed });
+          sessionLog.note(`run failed: ${failure.message}`);
+          return failure;
+        },
+      },
+    );
+
+    return run.handle(result, { logFilePath: sessionLog.filePath, usage: () => null });
   }
 
   return {
     runtime: config.runtime ?? `cli:${config.preset}`,
     startAgent,
-    cancelAgent(sessionID) {
-      const tracked = runs.get(sessionID);
-      if (!tracked) return;
-      tracked.abortReason ??= 'cancelled';
-      tracked.abortController.abort('cancelled');
-    },
+    cancelAgent: (sessionID) => runs.cancel(sessionID),
   };
 }
 

@@ -19,16 +19,15 @@ import {
 import type { Logger } from '../../logging/logger.ts';
 import type { SessionLog } from '../../session-log/create-session-log.ts';
 import { createSessionLogFactory } from '../../session-log/create-session-log-factory.ts';
-import { createOutputBroadcast } from '../../shared/create-output-broadcast.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import { createWorktreeManager, type Worktree } from '../../workspace/create-worktree-manager.ts';
 import { extractPatch } from '../../workspace/extract-patch.ts';
+import { createRunRegistry } from '../shared/create-run-registry.ts';
 import {
-  buildValidationErrors,
-  type ValidationFailure,
-} from '../../workspace/validation/build-validation-errors.ts';
-import { buildValidationFixPrompt } from '../../workspace/validation/build-validation-fix-prompt.ts';
-import { runValidationCommands } from '../../workspace/validation/run-validation-commands.ts';
+  runValidationRound,
+  startFixRound,
+  type ValidationSettings,
+} from '../shared/run-validation-round.ts';
 import { buildCodexConfigToml, type CodexProvider } from './build-codex-config-toml.ts';
 import { buildCodexEnv, buildCodexValidationEnv, OPENAI_KEY_VARIABLES } from './build-codex-env.ts';
 import { buildCodexInstructions } from './build-codex-instructions.ts';
@@ -70,12 +69,7 @@ export interface CodexRuntimeConfig extends RuntimeAdapterConfig {
   /** The name runs are recorded under (default `codex`; `scripted` against the scripted model server). */
   runtime?: string;
   /** In-session validation of the implementor's work (seed 003), as in the Claude runtime. */
-  validation?: { commands: readonly string[]; maxRounds: number; timeoutMs: number };
-}
-
-interface TrackedRun {
-  abortController: AbortController;
-  abortReason: 'cancelled' | 'timeout' | null;
+  validation?: ValidationSettings;
 }
 
 /** One codex turn, as the run needs it. */
@@ -87,23 +81,9 @@ interface TurnOutcome {
   thrown: unknown;
 }
 
-/** Thrown out of the patch step when a validation command fails: the loop resumes the thread instead. */
-class ValidationRoundFailed extends Error {
-  constructor(readonly failure: ValidationFailure) {
-    super(`validation failed: ${failure.command} ${failure.reason}`);
-  }
-}
-
-/** How often a running validation command counts as activity for the engine's stall detection. */
-const VALIDATION_HEARTBEAT_MS = 10_000;
-
 /** What codex and its provider say when the key is missing or refused. */
 const AUTHENTICATION_ERRORS =
   /\b401\b|Unauthorized|Missing environment variable|invalid_api_key|Incorrect API key/i;
-
-function isAbortError(error: unknown): boolean {
-  return error instanceof Error && error.name === 'AbortError';
-}
 
 /**
  * The implementor's scratch branch: under `agent/`, so a provider keeping revisions as local branches never
@@ -122,7 +102,7 @@ export function buildCodexAgentBranchName(branchName: string): string {
  */
 export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
   const { logger } = config;
-  const runs = new Map<string, TrackedRun>();
+  const runs = createRunRegistry();
   const worktrees = createWorktreeManager({
     repoRoot: config.repoRoot,
     defaultBranch: config.defaultBranch,
@@ -154,7 +134,7 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
 
   async function startAgent(params: AgentStartParams): Promise<AgentRunHandle> {
     const { sessionID, role } = params;
-    if (runs.has(sessionID)) throw new Error(`session ${sessionID} is already running`);
+    runs.assertIdle(sessionID);
     const runDir = join(config.stateDir, 'runs', sessionID);
     const codexHome = join(runDir, 'home');
     const model = config.models?.[role] ?? config.model;
@@ -211,13 +191,8 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
       webSearchMode: 'disabled',
     });
 
-    const tracked: TrackedRun = { abortController: new AbortController(), abortReason: null };
-    runs.set(sessionID, tracked);
-    const output = createOutputBroadcast();
-    const activityListeners = new Set<() => void>();
-    const notifyActivity = () => {
-      for (const listener of activityListeners) listener();
-    };
+    const run = runs.begin({ sessionID, role, maxAgentDuration: config.maxAgentDuration });
+    const { output, notifyActivity } = run;
     const sessionLog = createSessionLog?.(params) ?? null;
     let latestUsage: Usage | null = null;
     let turns = 0;
@@ -226,19 +201,6 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
     const started = new Promise<void>((resolve) => {
       markStarted = resolve;
     });
-
-    const abortFailure = (reason: 'cancelled' | 'timeout') =>
-      new AgentRunFailure(
-        reason,
-        reason === 'timeout'
-          ? `the ${role} session exceeded maxAgentDuration (${config.maxAgentDuration}s)`
-          : `the ${role} session was cancelled`,
-      );
-    const timeout = setTimeout(() => {
-      tracked.abortReason ??= 'timeout';
-      tracked.abortController.abort('timeout');
-    }, config.maxAgentDuration * 1000);
-    timeout.unref();
 
     const validation =
       worktree !== null && config.validation !== undefined && config.validation.commands.length > 0
@@ -309,7 +271,7 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
       try {
         const { events } = await thread.runStreamed(prompt, {
           outputSchema,
-          signal: tracked.abortController.signal,
+          signal: run.signal,
         });
         for await (const event of events) {
           markStarted();
@@ -326,21 +288,15 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
 
     const validate = async (round: number): Promise<void> => {
       if (validation === null || worktree === null) return;
-      announce(`validation round ${round + 1}: running ${validation.commands.length} command(s)`);
-      const heartbeat = setInterval(notifyActivity, VALIDATION_HEARTBEAT_MS);
-      try {
-        const verdict = await runValidationCommands({
-          commands: validation.commands,
-          cwd: worktree.path,
-          timeoutMs: validation.timeoutMs,
-          env: buildCodexValidationEnv(env, modelKeyVariables),
-          signal: tracked.abortController.signal,
-          onProgress: announce,
-        });
-        if (!verdict.passed) throw new ValidationRoundFailed(verdict.failure);
-      } finally {
-        clearInterval(heartbeat);
-      }
+      await runValidationRound({
+        validation,
+        round,
+        cwd: worktree.path,
+        env: buildCodexValidationEnv(env, modelKeyVariables),
+        signal: run.signal,
+        announce,
+        notifyActivity,
+      });
     };
 
     /** The final message → the role's validated result; the implementor's patch for `completed`. */
@@ -374,101 +330,63 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
       return { ...result, patch };
     };
 
-    const result: Promise<AgentResult> = (async () => {
-      let outcome: 'completed' | 'failed' | 'cancelled' | 'timed-out' = 'failed';
-      try {
+    const result: Promise<AgentResult> = run.settle(
+      async () => {
         for (let round = 0, prompt = params.prompt; ; round += 1) {
           const turn = await runTurn(prompt);
-          if (tracked.abortReason) throw abortFailure(tracked.abortReason);
+          if (run.abortReason) throw run.abortFailure(run.abortReason);
           if (turn.failure !== null) {
             throw new AgentRunFailure('error', `the ${role} session failed: ${turn.failure}`, {
               cause: turn.thrown,
             });
           }
           try {
-            const assembled = await assemble(turn, round);
-            outcome = 'completed';
-            return assembled;
+            return await assemble(turn, round);
           } catch (error) {
-            if (!(error instanceof ValidationRoundFailed) || tracked.abortReason) throw error;
-            const maxRounds = validation?.maxRounds ?? 0;
-            if (round >= maxRounds) {
-              throw new AgentRunFailure(
-                'validation',
-                `validation still fails after ${maxRounds} fix round${maxRounds === 1 ? '' : 's'}: ` +
-                  `${error.failure.command} ${error.failure.reason}\n\n${buildValidationErrors(error.failure)}`,
-              );
-            }
-            prompt = buildValidationFixPrompt(buildValidationErrors(error.failure));
-            announce(`fix round ${round + 1} of ${maxRounds}: resuming the thread with the errors`);
+            prompt = startFixRound({
+              error,
+              round,
+              maxRounds: validation?.maxRounds ?? 0,
+              aborted: run.abortReason !== null,
+              resumed: 'thread',
+              announce,
+            });
             sessionLog?.record({ type: 'user', message: { role: 'user', content: prompt } });
           }
         }
-      } catch (error) {
-        const failure = tracked.abortReason
-          ? abortFailure(tracked.abortReason)
-          : error instanceof AgentRunFailure
-            ? error
-            : isAbortError(error)
-              ? new AgentRunFailure('cancelled', messageOf(error))
-              : new AgentRunFailure('error', messageOf(error), { cause: error });
-        if (failure.reason === 'timeout') outcome = 'timed-out';
-        else if (failure.reason === 'cancelled') outcome = 'cancelled';
-        if (failure.reason === 'error' && AUTHENTICATION_ERRORS.test(failure.message)) {
-          throw new AgentRunFailure(
-            'error',
-            `${CREDENTIALS_FAILURE_PREFIX} the ${role} could not authenticate with the model API (${failure.message}). ` +
-              `Set ${modelKeyVariables.join(' or ')} for \`flotilla run\`. Not retried: every attempt would fail alike.`,
-            { cause: error },
-          );
-        }
-        // 429/5xx/usage limits park the runtime instead of counting as a failed attempt (judged on the text:
-        // codex reports no HTTP status).
-        const fromProvider =
-          !(error instanceof AgentRunFailure) || error.message.startsWith(`the ${role} session failed:`);
-        const limit =
-          failure.reason === 'error' && fromProvider
-            ? classifyLimitMessage(failure.message, { now: Date.now() })
-            : null;
-        if (limit !== null) {
-          throw new AgentRunFailure(limit.reason, failure.message, {
-            cause: error,
-            resetsAt: limit.resetsAt,
-          });
-        }
-        throw failure;
-      } finally {
-        clearTimeout(timeout);
-        runs.delete(sessionID);
-        output.end();
-        await sessionLog?.finish(outcome).catch(() => {});
-        await cleanUp();
-      }
-    })();
-    // The engine attaches its own handler; this one only keeps an early rejection from going unobserved.
-    result.catch(() => {});
+      },
+      {
+        sessionLog,
+        cleanUp,
+        onFailure: (failure, error) => {
+          if (failure.reason !== 'error') return failure;
+          if (AUTHENTICATION_ERRORS.test(failure.message)) {
+            return new AgentRunFailure(
+              'error',
+              `${CREDENTIALS_FAILURE_PREFIX} the ${role} could not authenticate with the model API (${failure.message}). ` +
+                `Set ${modelKeyVariables.join(' or ')} for \`flotilla run\`. Not retried: every attempt would fail alike.`,
+              { cause: error },
+            );
+          }
+          // 429/5xx/usage limits park the runtime instead of counting as a failed attempt (judged on the text:
+          // codex reports no HTTP status).
+          const fromProvider =
+            !(error instanceof AgentRunFailure) || error.message.startsWith(`the ${role} session failed:`);
+          const limit = fromProvider ? classifyLimitMessage(failure.message, { now: Date.now() }) : null;
+          return limit === null
+            ? failure
+            : new AgentRunFailure(limit.reason, failure.message, { cause: error, resetsAt: limit.resetsAt });
+        },
+      },
+    );
 
     await started;
-    return {
-      output: output.subscribe(),
-      result,
-      logFilePath: sessionLog?.filePath ?? null,
-      usage: () => usage,
-      onActivity(listener) {
-        activityListeners.add(listener);
-        return () => activityListeners.delete(listener);
-      },
-    };
+    return run.handle(result, { logFilePath: sessionLog?.filePath ?? null, usage: () => usage });
   }
 
   return {
     runtime: config.runtime ?? 'codex',
     startAgent,
-    cancelAgent(sessionID) {
-      const tracked = runs.get(sessionID);
-      if (!tracked) return;
-      tracked.abortReason ??= 'cancelled';
-      tracked.abortController.abort('cancelled');
-    },
+    cancelAgent: (sessionID) => runs.cancel(sessionID),
   };
 }
