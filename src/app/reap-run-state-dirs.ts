@@ -11,8 +11,9 @@ export const RUN_STATE_PARENTS = [
 
 /**
  * Crash recovery for per-run runtime state: a run removes its directory when it ends, but a killed Flotilla
- * leaves them behind (SDK sessions, codex homes with their logs). Called at start, under the run lock and
- * after the runs' processes were ended, so none of them belongs to a live run. Returns the removed paths.
+ * leaves them behind (SDK sessions, codex homes with their logs), and codex homes are kept on purpose for
+ * the runtime's later runs. Called at start, under the run lock and after the runs' processes were ended,
+ * so none of them belongs to a live run. Returns the removed paths.
  */
 export async function reapRunStateDirs(paths: Pick<FlotillaPaths, 'stateDir'>): Promise<string[]> {
   const removed: string[] = [];

@@ -4,6 +4,7 @@ import type { Logger } from '../logging/logger.ts';
 import { CommandError, outputTail, runCommand, runGit } from '../process/run-command.ts';
 import { hasErrorCode } from '../shared/has-error-code.ts';
 import { messageOf } from '../shared/message-of.ts';
+import { isValidBranchName } from './is-valid-branch-name.ts';
 import { resolveSetupCommand } from './resolve-setup-command.ts';
 
 export interface WorktreeManagerOptions {
@@ -84,17 +85,13 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
     return join(worktreesDir, branchName);
   }
 
-  async function assertValidBranchName(branchName: string): Promise<void> {
+  /** Git's own rules, checked in process: a run's worktree costs as few git calls as it can. */
+  function assertValidBranchName(branchName: string): void {
     const target = resolve(worktreesDir, branchName);
     const inside = relative(worktreesDir, target);
     const escapes = inside === '' || inside.startsWith('..') || isAbsolute(inside);
-    if (branchName.startsWith('-') || escapes)
+    if (escapes || !isValidBranchName(branchName))
       throw new Error(`Invalid branch name for a worktree: "${branchName}"`);
-    try {
-      await git(['check-ref-format', '--branch', branchName]);
-    } catch {
-      throw new Error(`Invalid branch name for a worktree: "${branchName}"`);
-    }
   }
 
   async function listWorktrees(): Promise<ListedWorktree[]> {
@@ -199,28 +196,37 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
   }
 
   async function removeUnlocked(branchName: string, path: string, deleteBranch = true): Promise<void> {
-    try {
-      if (await findRegistered(path)) {
-        await git(['worktree', 'remove', '--force', path]);
+    // The usual case first, in one git call: the worktree is registered and git removes it.
+    const removedByGit = await git(['worktree', 'remove', '--force', path]).then(
+      () => true,
+      () => false,
+    );
+    if (!removedByGit) {
+      try {
+        if (await findRegistered(path)) await git(['worktree', 'remove', '--force', path]);
+      } catch (error) {
+        logger.warn('Could not remove worktree with git; deleting its directory', {
+          path,
+          error: messageOf(error),
+        });
       }
-    } catch (error) {
-      logger.warn('Could not remove worktree with git; deleting its directory', {
-        path,
-        error: messageOf(error),
-      });
     }
     try {
-      if (await pathExists(path)) await rm(path, { recursive: true, force: true });
-      await git(['worktree', 'prune']);
+      if (!removedByGit) {
+        if (await pathExists(path)) await rm(path, { recursive: true, force: true });
+        await git(['worktree', 'prune']);
+      }
       await removeEmptyParents(path);
     } catch (error) {
       logger.warn('Could not delete worktree directory', { path, error: messageOf(error) });
     }
     if (!deleteBranch) return;
+    // Likewise: delete the branch, and only when that fails ask whether there was one to delete.
     try {
-      if (await branchExists(branchName)) await git(['branch', '-D', branchName]);
+      await git(['branch', '-D', branchName]);
     } catch (error) {
-      logger.warn('Could not delete local branch', { branchName, error: messageOf(error) });
+      if (await branchExists(branchName).catch(() => true))
+        logger.warn('Could not delete local branch', { branchName, error: messageOf(error) });
     }
   }
 
@@ -253,13 +259,22 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
     pathFor,
 
     async create(branchName, options) {
-      await assertValidBranchName(branchName);
+      assertValidBranchName(branchName);
       const path = pathFor(branchName);
       const worktree = await exclusive(async (): Promise<Worktree> => {
-        await removeStale(path);
+        const add = () =>
+          git(['worktree', 'add', join(WORKTREES_DIR, branchName), '-B', branchName, defaultBranch]);
+        // Nothing at the path (the usual case): add at once. A stale record of a vanished worktree there
+        // makes git refuse; then, as when something is at the path, the stale one goes first.
+        const clear = !(await pathExists(path));
+        if (!clear) await removeStale(path);
         if (!(await pathExists(worktreesDir))) createdWorktreesDir = true;
         try {
-          await git(['worktree', 'add', join(WORKTREES_DIR, branchName), '-B', branchName, defaultBranch]);
+          await add().catch(async (error: unknown) => {
+            if (!clear) throw error;
+            await removeStale(path);
+            await add();
+          });
         } catch (error) {
           // The branch may predate this call (git refused to reset it): leave it, remove only the directory.
           await removeUnlocked(branchName, path, false);

@@ -22,13 +22,14 @@ export interface GitControlSnapshot {
  * this snapshot before the run and compares (and restores) after.
  */
 export async function snapshotGitControlFiles(worktreePath: string): Promise<GitControlSnapshot> {
-  const gitPath = async (flag: string) => {
-    const { stdout } = await runGit(['rev-parse', flag], { cwd: worktreePath });
-    const path = stdout.trim();
-    return isAbsolute(path) ? path : resolve(worktreePath, path);
-  };
-  const commonDir = await gitPath('--git-common-dir');
-  const gitDir = await gitPath('--git-dir');
+  // One git call for both directories (one line each, in the order asked).
+  const { stdout } = await runGit(['rev-parse', '--git-common-dir', '--git-dir'], { cwd: worktreePath });
+  const [commonDir, gitDir] = stdout
+    .trim()
+    .split('\n')
+    .map((path) => (isAbsolute(path) ? path : resolve(worktreePath, path)));
+  if (commonDir === undefined || gitDir === undefined)
+    throw new Error(`git rev-parse gave no git directories for ${worktreePath}`);
   const directories = [join(commonDir, 'hooks'), join(commonDir, 'info')];
   const paths = [
     join(commonDir, 'config'),

@@ -1,6 +1,6 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Codex, type ThreadEvent, type Usage } from '@openai/codex-sdk';
+import { Codex, type Thread, type ThreadEvent, type Usage } from '@openai/codex-sdk';
 import {
   type AgentResult,
   type AgentRole,
@@ -33,6 +33,7 @@ import { buildCodexEnv, buildCodexValidationEnv, OPENAI_KEY_VARIABLES } from './
 import { buildCodexInstructions } from './build-codex-instructions.ts';
 import { buildCodexOutputSchema } from './build-codex-output-schema.ts';
 import type { CodexModelPrice } from './codex-prices.ts';
+import { createCodexHomes } from './create-codex-homes.ts';
 import { mapCodexEvent } from './map-codex-event.ts';
 import { readCodexUsage } from './read-codex-usage.ts';
 
@@ -41,7 +42,7 @@ export interface CodexRuntimeConfig extends RuntimeAdapterConfig {
   /** Base branch for implementor worktrees (e.g. 'main'). */
   defaultBranch: string;
   logger: Logger;
-  /** Per-run CODEX_HOME directories go under `<stateDir>/runs/<session id>` (e.g. `<repo>/.flotilla/codex`). */
+  /** CODEX_HOME directories go under `<stateDir>/runs/` (e.g. `<repo>/.flotilla/codex`), one per distinct config. */
   stateDir: string;
   /** Files (relative to repoRoot) appended to every role's instructions, read fresh per run. */
   contextPaths?: readonly string[];
@@ -103,6 +104,8 @@ export function buildCodexAgentBranchName(branchName: string): string {
 export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
   const { logger } = config;
   const runs = createRunRegistry();
+  // Kept across runs (one per distinct config): a fresh CODEX_HOME per run costs codex's first start.
+  const homes = createCodexHomes(join(config.stateDir, 'runs'));
   const worktrees = createWorktreeManager({
     repoRoot: config.repoRoot,
     defaultBranch: config.defaultBranch,
@@ -135,13 +138,13 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
   async function startAgent(params: AgentStartParams): Promise<AgentRunHandle> {
     const { sessionID, role } = params;
     runs.assertIdle(sessionID);
-    const runDir = join(config.stateDir, 'runs', sessionID);
-    const codexHome = join(runDir, 'home');
     const model = config.models?.[role] ?? config.model;
     let worktree: Worktree | null = null;
+    let codexHome = '';
+    let thread: Thread | null = null;
     const cleanUp = async () => {
       if (worktree) await worktrees.remove(worktree.branchName);
-      await rm(runDir, { recursive: true, force: true }).catch(() => {});
+      await homes.removeThread(codexHome, thread?.id ?? null).catch(() => {});
     };
 
     let outputSchema: Record<string, unknown>;
@@ -156,15 +159,12 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
         }),
         contextFiles: await readContextFiles(),
       });
-      await mkdir(codexHome, { recursive: true });
-      await writeFile(
-        join(codexHome, 'config.toml'),
+      codexHome = await homes.homeFor(
         buildCodexConfigToml({
           developerInstructions,
           ...(model !== undefined && { model }),
           ...(config.provider !== undefined && { provider: config.provider }),
         }),
-        { mode: 0o600 },
       );
     } catch (error) {
       await cleanUp();
@@ -179,7 +179,7 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
       ...(config.extraEnv !== undefined && { extra: config.extraEnv }),
     });
     const cwd = worktree?.path ?? config.repoRoot;
-    const thread = new Codex({
+    const codexThread = new Codex({
       env,
       ...(config.codexPath !== undefined && { codexPathOverride: config.codexPath }),
     }).startThread({
@@ -190,6 +190,7 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
       networkAccessEnabled: false,
       webSearchMode: 'disabled',
     });
+    thread = codexThread;
 
     const run = runs.begin({ sessionID, role, maxAgentDuration: config.maxAgentDuration });
     const { output, notifyActivity } = run;
@@ -269,7 +270,7 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
     const runTurn = async (prompt: string): Promise<TurnOutcome> => {
       const turn: TurnOutcome = { finalMessage: null, failure: null, thrown: undefined };
       try {
-        const { events } = await thread.runStreamed(prompt, {
+        const { events } = await codexThread.runStreamed(prompt, {
           outputSchema,
           signal: run.signal,
         });

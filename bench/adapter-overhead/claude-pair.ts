@@ -1,0 +1,80 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { query } from '@anthropic-ai/claude-agent-sdk';
+import { buildOutputJsonSchema } from '../../src/engine/runtime-contract/index.ts';
+import { createBashValidatorHook } from '../../src/guards/bash-validator/index.ts';
+import { silentLogger } from '../../src/logging/logger.ts';
+import { buildModelServerEnv, createModelServer } from '../../src/model-server/index.ts';
+import { createClaudeAdapter } from '../../src/runtimes/claude/create-claude-adapter.ts';
+import { createTempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
+import {
+  BENCH_PROMPT,
+  BLOCKED_OUTPUT,
+  expectBlocked,
+  implementorParams,
+  type OverheadPair,
+} from './overhead-pair.ts';
+
+/** The Claude adapter (worktree, agent definition, hooks, cleanup) vs a bare `query()`. */
+export async function claudePair(): Promise<OverheadPair> {
+  const server = await createModelServer({
+    name: 'one-step',
+    routes: [{ name: 'any', steps: [{ structuredOutput: BLOCKED_OUTPUT }] }],
+  });
+  const repo = await createTempGitRepo();
+  await repo.commit('base', {
+    '.claude/agents/implementor.md':
+      '---\ndescription: bench\ntools: Read, Write, Edit, Bash\n---\nYou implement.\n',
+    '.claude/CLAUDE.md': 'Conventions.\n',
+  });
+  const stateDir = await mkdtemp(join(tmpdir(), 'flotilla-bench-'));
+  const adapter = createClaudeAdapter({
+    repoRoot: repo.root,
+    defaultBranch: 'main',
+    contextPaths: ['.claude/CLAUDE.md'],
+    bashValidatorHook: createBashValidatorHook(),
+    logger: silentLogger,
+    setupCommand: 'none',
+    stateDir,
+    maxAgentDuration: 120,
+    logging: { agentSessions: false, logsDir: join(stateDir, 'logs') },
+    extraEnv: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'bench' },
+  });
+  const bareEnv = buildModelServerEnv({ baseUrl: server.url, stateDir: join(stateDir, 'bare') });
+
+  return {
+    bareLabel: 'bare query()  ',
+    runtimeLabel: 'Claude adapter',
+    async bare() {
+      for await (const message of query({
+        prompt: BENCH_PROMPT,
+        options: {
+          cwd: repo.root,
+          env: bareEnv,
+          permissionMode: 'bypassPermissions',
+          allowDangerouslySkipPermissions: true,
+          settingSources: [],
+          persistSession: false,
+          outputFormat: { type: 'json_schema', schema: buildOutputJsonSchema('implementor') },
+        },
+      })) {
+        if (
+          message.type === 'result' &&
+          (message.subtype !== 'success' || message.structured_output === undefined)
+        ) {
+          throw new Error('bare session returned no structured output');
+        }
+      }
+    },
+    async throughRuntime() {
+      const handle = await adapter.startAgent(implementorParams());
+      expectBlocked(await handle.result);
+    },
+    async close() {
+      await server.close();
+      await repo.cleanup();
+      await rm(stateDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { silentLogger } from '../../src/logging/logger.ts';
+import { createCliRuntime } from '../../src/runtimes/cli/create-cli-runtime.ts';
+import { createTempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
+import { FAKE_AGENT_PROGRAM } from '../../test/support/cli-runtime-fixture.ts';
+import {
+  BENCH_PROMPT,
+  BLOCKED_OUTPUT,
+  expectBlocked,
+  implementorParams,
+  type OverheadPair,
+} from './overhead-pair.ts';
+
+/** The CLI runtime (preset claude: worktree, scrubbed env, signal file, post-run checks) vs the fake agent bare. */
+export async function cliPair(): Promise<OverheadPair> {
+  const repo = await createTempGitRepo();
+  await repo.commit('base', { 'README.md': '# bench\n' });
+  const dir = await mkdtemp(join(tmpdir(), 'flotilla-bench-cli-'));
+  const script = join(dir, 'script.json');
+  const { role: _role, ...result } = BLOCKED_OUTPUT;
+  await writeFile(script, JSON.stringify({ rounds: [{ steps: [{ signal: { status: 'done', result } }] }] }));
+  const baseEnv = { PATH: process.env.PATH, HOME: process.env.HOME, FAKE_AGENT_SCRIPT: script };
+  const runtime = createCliRuntime({
+    repoRoot: repo.root,
+    defaultBranch: 'main',
+    logger: silentLogger,
+    stateDir: join(dir, 'state'),
+    preset: 'claude',
+    program: FAKE_AGENT_PROGRAM,
+    setupCommand: 'none',
+    maxAgentDuration: 120,
+    logging: { agentSessions: false, logsDir: join(dir, 'logs') },
+    baseEnv,
+  });
+  const [file, ...programArgs] = FAKE_AGENT_PROGRAM;
+
+  return {
+    bareLabel: 'bare fake agent',
+    runtimeLabel: 'CLI runtime    ',
+    async bare() {
+      // The preset's own command line, in the repository, prompt on stdin; then the signal file.
+      const child = spawn(
+        file!,
+        [...programArgs, '-p', '--permission-mode', 'bypassPermissions', '--session-id', crypto.randomUUID()],
+        { cwd: repo.root, env: baseEnv, stdio: ['pipe', 'pipe', 'inherit'] },
+      );
+      child.stdout.resume();
+      child.stdin.end(BENCH_PROMPT);
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      if (code !== 0) throw new Error(`the fake agent exited with ${code}`);
+      const signalPath = join(repo.root, '.flotilla', 'signal.json');
+      const signal = JSON.parse(await readFile(signalPath, 'utf8')) as { result: { outcome: string } };
+      expectBlocked({ role: 'implementor', ...signal.result });
+      await rm(join(repo.root, '.flotilla'), { recursive: true, force: true });
+    },
+    async throughRuntime() {
+      const handle = await runtime.startAgent(implementorParams());
+      expectBlocked(await handle.result);
+    },
+    async close() {
+      await repo.cleanup();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Codex } from '@openai/codex-sdk';
+import { silentLogger } from '../../src/logging/logger.ts';
+import { buildCodexServerConfig, createModelServer } from '../../src/model-server/index.ts';
+import { buildCodexOutputSchema } from '../../src/runtimes/codex/build-codex-output-schema.ts';
+import { createCodexRuntime } from '../../src/runtimes/codex/create-codex-runtime.ts';
+import { createTempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
+import {
+  BENCH_PROMPT,
+  BLOCKED_OUTPUT,
+  expectBlocked,
+  implementorParams,
+  type OverheadPair,
+} from './overhead-pair.ts';
+
+const SCRIPTED_KEY = 'FLOTILLA_SCRIPTED_API_KEY';
+
+/** The Codex runtime (worktree, per-run CODEX_HOME, instructions, cleanup) vs a bare codex-sdk thread. */
+export async function codexPair(): Promise<OverheadPair> {
+  const server = await createModelServer({
+    name: 'one-step',
+    routes: [{ name: 'any', steps: [{ structuredOutput: BLOCKED_OUTPUT }] }],
+  });
+  const repo = await createTempGitRepo();
+  await repo.commit('base', { 'README.md': '# bench\n', 'CONVENTIONS.md': 'Conventions.\n' });
+  const stateDir = await mkdtemp(join(tmpdir(), 'flotilla-bench-codex-'));
+  const runtime = createCodexRuntime({
+    repoRoot: repo.root,
+    defaultBranch: 'main',
+    logger: silentLogger,
+    stateDir,
+    contextPaths: ['CONVENTIONS.md'],
+    model: 'scripted',
+    provider: { id: 'flotilla-scripted', baseUrl: `${server.url}/v1`, envKey: SCRIPTED_KEY },
+    baseEnv: { ...process.env, [SCRIPTED_KEY]: 'bench' },
+    setupCommand: 'none',
+    maxAgentDuration: 120,
+    logging: { agentSessions: false, logsDir: join(stateDir, 'logs') },
+  });
+  // The bare side: one CODEX_HOME with the same scripted provider, made once.
+  const bareHome = join(stateDir, 'bare-home');
+  const { configToml, env } = buildCodexServerConfig({ baseUrl: server.url, codexHome: bareHome });
+  await mkdir(bareHome, { recursive: true });
+  await writeFile(join(bareHome, 'config.toml'), configToml);
+  const outputSchema = buildCodexOutputSchema('implementor');
+
+  return {
+    bareLabel: 'bare codex thread',
+    runtimeLabel: 'Codex runtime    ',
+    async bare() {
+      const thread = new Codex({ env }).startThread({
+        workingDirectory: repo.root,
+        sandboxMode: 'workspace-write',
+        approvalPolicy: 'never',
+        networkAccessEnabled: false,
+        webSearchMode: 'disabled',
+      });
+      const turn = await thread.run(BENCH_PROMPT, { outputSchema });
+      expectBlocked(JSON.parse(turn.finalResponse) as { role: string; outcome?: string });
+    },
+    async throughRuntime() {
+      const handle = await runtime.startAgent(implementorParams());
+      expectBlocked(await handle.result);
+    },
+    async close() {
+      await server.close();
+      await repo.cleanup();
+      await rm(stateDir, { recursive: true, force: true });
+    },
+  };
+}
