@@ -175,8 +175,9 @@ export const DEPENDENCY_RULES: DependencyRules = {
     path.startsWith('test/') ||
     path.split('/').some((segment) => segment === 'test-support' || segment === 'testing') ||
     /\.test\.tsx?$/.test(path) ||
-    // The shared provider contract suite is a vitest suite each provider's tests run.
-    path.startsWith('src/providers/contract/'),
+    // The shared provider and runtime contract suites are vitest suites each implementation's tests run.
+    path.startsWith('src/providers/contract/') ||
+    path.startsWith('src/runtimes/contract/'),
   packages: {
     '@anthropic-ai/claude-agent-sdk': { floors: ['runtimes/claude'] },
     // Agent definition front matter (.claude/agents/*.md) is a Claude Code format.

@@ -185,14 +185,6 @@ describe('CLI runtime with the fake agent CLI', () => {
     expect(readFileSync(handle.logFilePath ?? '', 'utf8')).toContain('Outcome: cancelled');
   });
 
-  it('maxAgentDuration ends the run as timeout', async () => {
-    const runtime = await fixture.runtimeFor([{ steps: [{ sleepMs: 600_000 }] }], { maxAgentDuration: 1 });
-    const failure = await failureOf((await runtime.startAgent(implementorParams())).result);
-
-    expect(failure.reason).toBe('timeout');
-    expect(failure.message).toBe('the implementor session exceeded maxAgentDuration (1s)');
-  });
-
   it("refuses a run that wrote into git's hooks, and puts the hooks back", async () => {
     const hook = join(fixture.repo.root, '.git/hooks/post-checkout');
     const runtime = await fixture.runtimeFor([

@@ -22,6 +22,8 @@ export type FakeAgentStep =
   | { gitHook: { name: string; content: string } }
   /** Starts `sleep 600` in the same process group and writes its pid to this file. */
   | { spawnSleeper: string }
+  /** A bash command line in the working directory (as an agent's shell tool runs it), waited for. */
+  | { run: string }
   | { sleepMs: number };
 
 export interface FakeAgentRound {
@@ -145,6 +147,8 @@ async function play(steps: FakeAgentStep[]): Promise<void> {
     } else if ('spawnSleeper' in step) {
       const child = spawn('sleep', ['600'], { stdio: 'ignore' });
       writeFileSync(step.spawnSleeper, String(child.pid));
+    } else if ('run' in step) {
+      spawnSync('bash', ['-c', step.run], { stdio: ['ignore', 'inherit', 'inherit'] });
     } else if ('sleepMs' in step) {
       await new Promise((resolve) => setTimeout(resolve, step.sleepMs));
     }

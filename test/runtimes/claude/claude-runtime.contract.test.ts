@@ -1,0 +1,67 @@
+/** The runtime contract on the Claude runtime: the real SDK binary answered by the scripted model server. */
+import { join } from 'node:path';
+import { createRecordingLogger } from '../../../src/logging/logger.ts';
+import { createModelServer, type ModelServer } from '../../../src/model-server/index.ts';
+import { createClaudeAdapter } from '../../../src/runtimes/claude/create-claude-adapter.ts';
+import {
+  CONTRACT_PLANTED_SECRET,
+  CONTRACT_SECRET_VALUE,
+  describeRuntimeContract,
+} from '../../../src/runtimes/contract/runtime-contract-suite.ts';
+import { createSessionLogFactory } from '../../../src/session-log/create-session-log-factory.ts';
+import { createSecretRedactor } from '../../../src/session-log/redact-secrets.ts';
+import { buildContractSteps } from '../../support/runtime-contract-steps.ts';
+
+const AGENT_FILE = (tools: string) =>
+  `---\ndescription: contract agent\ntools: ${tools}\nmodel: inherit\n---\nYou are a contract agent.\n`;
+
+describeRuntimeContract('claude', { reportsUsage: true }, async ({ repo, logsDir }) => {
+  await repo.commit('agents', {
+    '.claude/agents/planner.md': AGENT_FILE('Read, Grep, Glob'),
+    '.claude/agents/implementor.md': AGENT_FILE('Read, Write, Edit, Bash'),
+    '.claude/agents/reviewer.md': AGENT_FILE('Read, Grep, Glob'),
+  });
+  const servers: ModelServer[] = [];
+  const logger = createRecordingLogger();
+  return {
+    async runtimeFor(script, options = {}) {
+      const server = await createModelServer({
+        name: 'contract',
+        routes: [
+          {
+            name: 'any',
+            steps: buildContractSteps(script, (command) => ({
+              type: 'tool_use',
+              name: 'Bash',
+              input: { command, description: 'Run' },
+            })),
+          },
+        ],
+      });
+      servers.push(server);
+      return createClaudeAdapter({
+        repoRoot: repo.root,
+        defaultBranch: 'main',
+        contextPaths: [],
+        // The bash validator has its own tests; here every command the script runs is allowed.
+        bashValidatorHook: async () => ({}),
+        logger,
+        setupCommand: 'none',
+        stateDir: join(logsDir, 'state'),
+        maxAgentDuration: options.maxAgentDuration ?? 120,
+        logging: { agentSessions: true, logsDir },
+        createSessionLog: createSessionLogFactory({
+          logsDir,
+          enabled: true,
+          logger,
+          redact: createSecretRedactor({ CONTRACT_TOKEN: CONTRACT_SECRET_VALUE }),
+        }),
+        baseEnv: { ...process.env, GITHUB_TOKEN: CONTRACT_PLANTED_SECRET },
+        extraEnv: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key' },
+      });
+    },
+    async cleanup() {
+      await Promise.all(servers.map((server) => server.close()));
+    },
+  };
+});

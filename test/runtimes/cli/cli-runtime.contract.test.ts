@@ -1,0 +1,56 @@
+/** The runtime contract on the CLI runtime: the fake agent CLI as the `claude` preset's program, a real process. */
+import { randomUUID } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createRecordingLogger } from '../../../src/logging/logger.ts';
+import { createCliRuntime } from '../../../src/runtimes/cli/create-cli-runtime.ts';
+import type { FakeAgentStep } from '../../../src/runtimes/cli/test-support/fake-agent-cli.ts';
+import {
+  CONTRACT_PLANTED_SECRET,
+  CONTRACT_SECRET_VALUE,
+  describeRuntimeContract,
+} from '../../../src/runtimes/contract/runtime-contract-suite.ts';
+import { createSessionLogFactory } from '../../../src/session-log/create-session-log-factory.ts';
+import { createSecretRedactor } from '../../../src/session-log/redact-secrets.ts';
+import { FAKE_AGENT_PROGRAM } from '../../support/cli-runtime-fixture.ts';
+
+// An agent CLI reports no tokens or cost Flotilla could read: usage is null (declared, not skipped).
+describeRuntimeContract('cli (fake agent)', { reportsUsage: false }, async ({ repo, logsDir }) => {
+  const logger = createRecordingLogger();
+  return {
+    async runtimeFor(script, options = {}) {
+      const { role: _role, ...result } = script.output;
+      const steps: FakeAgentStep[] = [
+        ...(script.say !== undefined ? [{ print: script.say }] : []),
+        ...(script.shell !== undefined ? [{ run: script.shell }] : []),
+        ...(script.hang ? [] : [{ signal: { status: 'done', result } }]),
+      ];
+      const scriptPath = join(logsDir, `script-${randomUUID()}.json`);
+      await writeFile(scriptPath, JSON.stringify({ rounds: [{ steps }] }));
+      return createCliRuntime({
+        repoRoot: repo.root,
+        defaultBranch: 'main',
+        logger,
+        stateDir: join(logsDir, 'state'),
+        preset: 'claude',
+        program: FAKE_AGENT_PROGRAM,
+        setupCommand: 'none',
+        maxAgentDuration: options.maxAgentDuration ?? 120,
+        logging: { agentSessions: true, logsDir },
+        createSessionLog: createSessionLogFactory({
+          logsDir,
+          enabled: true,
+          logger,
+          redact: createSecretRedactor({ CONTRACT_TOKEN: CONTRACT_SECRET_VALUE }),
+        }),
+        baseEnv: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          FAKE_AGENT_SCRIPT: scriptPath,
+          GITHUB_TOKEN: CONTRACT_PLANTED_SECRET,
+        },
+      });
+    },
+    async cleanup() {},
+  };
+});

@@ -1,0 +1,61 @@
+/** The runtime contract on the Codex runtime: the real bundled codex binary on the scripted Responses endpoint. */
+import { join } from 'node:path';
+import { createRecordingLogger } from '../../../src/logging/logger.ts';
+import { createModelServer, type ModelServer } from '../../../src/model-server/index.ts';
+import { createCodexRuntime } from '../../../src/runtimes/codex/create-codex-runtime.ts';
+import {
+  CONTRACT_PLANTED_SECRET,
+  CONTRACT_SECRET_VALUE,
+  describeRuntimeContract,
+} from '../../../src/runtimes/contract/runtime-contract-suite.ts';
+import { createSessionLogFactory } from '../../../src/session-log/create-session-log-factory.ts';
+import { createSecretRedactor } from '../../../src/session-log/redact-secrets.ts';
+import { buildContractSteps } from '../../support/runtime-contract-steps.ts';
+
+const SCRIPTED_KEY = 'FLOTILLA_SCRIPTED_API_KEY';
+
+describeRuntimeContract('codex', { reportsUsage: true }, async ({ repo, logsDir }) => {
+  const servers: ModelServer[] = [];
+  const logger = createRecordingLogger();
+  return {
+    async runtimeFor(script, options = {}) {
+      const server = await createModelServer({
+        name: 'contract',
+        routes: [
+          {
+            name: 'any',
+            steps: buildContractSteps(script, (cmd) => ({
+              type: 'tool_use',
+              name: 'exec_command',
+              input: { cmd },
+            })),
+          },
+        ],
+      });
+      servers.push(server);
+      return createCodexRuntime({
+        repoRoot: repo.root,
+        defaultBranch: 'main',
+        logger,
+        // Under the repository: codex refuses to make its helper binaries under a temporary directory.
+        stateDir: join(repo.root, '.flotilla', 'codex'),
+        model: 'scripted',
+        provider: { id: 'flotilla-scripted', baseUrl: `${server.url}/v1`, envKey: SCRIPTED_KEY },
+        baseEnv: { ...process.env, [SCRIPTED_KEY]: 'dummy', GITHUB_TOKEN: CONTRACT_PLANTED_SECRET },
+        setupCommand: 'none',
+        maxAgentDuration: options.maxAgentDuration ?? 120,
+        logging: { agentSessions: true, logsDir },
+        createSessionLog: createSessionLogFactory({
+          logsDir,
+          enabled: true,
+          logger,
+          redact: createSecretRedactor({ CONTRACT_TOKEN: CONTRACT_SECRET_VALUE }),
+        }),
+        runtime: 'scripted',
+      });
+    },
+    async cleanup() {
+      await Promise.all(servers.map((server) => server.close()));
+    },
+  };
+});
