@@ -218,17 +218,20 @@ async function startControlPlane(
     maxCheckRounds: config.maxCheckRounds,
     createRuntimeAdapters: () => {
       const claude = createAdapter(options.extraEnv, 'claude');
-      if (options.scriptedModelServerUrl !== undefined && options.scriptedRuntime === 'codex') {
+      const scriptedRuntime = options.scriptedRuntime ?? config.scriptedRuntime;
+      if (options.scriptedModelServerUrl !== undefined && scriptedRuntime === 'codex') {
         const codex = createCodex({ url: options.scriptedModelServerUrl });
         return { planner: codex, implementor: codex, reviewer: codex };
       }
       const scriptedUrl = options.scriptedModelServerUrl ?? scriptedServer?.url;
-      const scripted = scriptedUrl
-        ? createAdapter(
-            { ...options.extraEnv, ANTHROPIC_BASE_URL: scriptedUrl, ANTHROPIC_API_KEY: 'scripted' },
-            'scripted',
-          )
-        : claude;
+      const scripted = !scriptedUrl
+        ? claude
+        : scriptedRuntime === 'codex'
+          ? createCodex({ url: scriptedUrl })
+          : createAdapter(
+              { ...options.extraEnv, ANTHROPIC_BASE_URL: scriptedUrl, ANTHROPIC_API_KEY: 'scripted' },
+              'scripted',
+            );
       // One worktree manager for every CLI role: git's worktree operations on a repository are serialised.
       const cliWorktrees = createWorktreeManager({
         repoRoot,

@@ -187,6 +187,11 @@ export const flotillaConfigFileSchema = object({
    * is `scripted`: the real Claude adapter runs against it on 127.0.0.1 (dry runs, demos, CI).
    */
   scriptedScenario: nonEmptyString('a scenario file path relative to the repository root').optional(),
+  /**
+   * Which runtime plays the `scripted` roles against that scenario: `claude` (the Claude adapter on its
+   * Messages endpoint) or `codex` (the real codex binary on its Responses endpoint, with a dummy key).
+   */
+  scriptedRuntime: z.enum(['claude', 'codex'], { error: "'claude' or 'codex'" }).default('claude'),
 })
   .refine((config) => config.provider !== 'github' || config.github !== undefined, {
     error: "expected { owner, repo } when provider is 'github'",

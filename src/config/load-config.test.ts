@@ -75,6 +75,7 @@ describe('loadConfig: defaults', () => {
         logging: { level: 'info', agentSessions: true },
         bashValidator: { extraAllowedCommands: [], extraBlockPatterns: [] },
         pathGuard: { readOnlyPaths: [] },
+        scriptedRuntime: 'claude',
       },
     });
   });
@@ -348,7 +349,7 @@ describe('loadConfig: every field names its path and expectation', () => {
 describe('loadConfig: unknown keys are errors', () => {
   it('names a top-level typo, suggests the key and lists the known ones', async () => {
     expect(await errorsFor({ specDir: 'specs' })).toEqual([
-      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, github, defaultBranch, specsDir, runtimes, models, accounts, maxAgentDuration, shutdownTimeout, scheduler, maxReviewRounds, maxCheckRounds, pollIntervals, worktree, checks, validation, contextPaths, logging, bashValidator, pathGuard, scriptedScenario',
+      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, github, defaultBranch, specsDir, runtimes, models, accounts, maxAgentDuration, shutdownTimeout, scheduler, maxReviewRounds, maxCheckRounds, pollIntervals, worktree, checks, validation, contextPaths, logging, bashValidator, pathGuard, scriptedScenario, scriptedRuntime',
     ]);
   });
 

@@ -3,7 +3,15 @@
  * Agent SDK answered by the scripted model server on 127.0.0.1.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelServer, Scenario } from '../../src/model-server/index.ts';
@@ -11,6 +19,8 @@ import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
 import { createEngineStatePersistence, createSqliteTracker, openDatabase } from '../../src/storage/index.ts';
 import { isProcessRunning } from '../../src/test-support/is-process-running.ts';
 import { agentProcessesOf } from '../support/agent-processes-of.ts';
+import { buildFakeAgentScript } from '../support/build-fake-agent-script.ts';
+import { FAKE_AGENT_PROGRAM } from '../support/cli-runtime-fixture.ts';
 import { createRunFixtures, FLOTILLA_BIN } from '../support/create-run-fixtures.ts';
 
 const fixtures = createRunFixtures();
@@ -24,14 +34,19 @@ interface Running {
 
 function startRun(
   repoRoot: string,
-  server: ModelServer,
+  server: ModelServer | Record<string, string>,
   gitEnv: Record<string, string>,
   args: string[] = [],
 ): Running {
   let output = '';
+  // A model server: the Claude runtime against it; else the environment the runtime's setup gave.
+  const agentEnv =
+    'url' in server && typeof server.url === 'string'
+      ? { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key' }
+      : (server as Record<string, string>);
   const child = spawn(process.execPath, [FLOTILLA_BIN, 'run', '--headless', ...args], {
     cwd: repoRoot,
-    env: { ...process.env, ...gitEnv, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key' },
+    env: { ...process.env, ...gitEnv, ...agentEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => {
@@ -267,26 +282,81 @@ async function waitForProcessToEnd(pid: number, what: string): Promise<void> {
   );
 }
 
-describe('flotilla run', () => {
-  it('--until-idle plans, implements, reviews and approves the demo backlog, then exits 0', async () => {
-    const repo = await fixtures.demoRepository();
+const DEMO_DIR = join(import.meta.dirname, '../../src/app/demo');
+
+/**
+ * The demo's scenario on each runtime, wired as a user would in flotilla.config.json: Claude (the real SDK on
+ * the scripted Messages endpoint), Codex (`scripted` roles played by the real codex binary on the Responses
+ * endpoint: `scriptedRuntime: codex`) and the CLI runtime (the fake agent CLI as the `claude` preset's
+ * program, playing the same scenario converted to its script). Returns the environment `flotilla run` needs.
+ */
+const RUNTIME_SETUPS: Record<
+  'claude' | 'codex' | 'cli',
+  (repoRoot: string) => Promise<Record<string, string>>
+> = {
+  claude: async () => {
     const server = await fixtures.serve();
-    const run = startRun(repo.root, server, repo.gitEnv, ['--until-idle']);
-    const code = await run.exited;
-    expect(code, run.output()).toBe(0);
-    expect(run.output()).toContain('work item #1 review → approved');
-    expect(run.output()).toContain('work item #2 review → approved');
-    expect(run.output()).toMatch(/idle\n/);
-    // Logs went to the file, not the terminal.
-    expect(existsSync(join(repo.root, '.flotilla/logs/flotilla.log'))).toBe(true);
-    expect(run.output()).not.toContain('"level"');
-    expect(git(repo.root, ['branch', '--list', 'flotilla/*']).trim().split('\n')).toHaveLength(2);
-    // Nothing left behind: no empty .worktrees/agent/flotilla/ (nor .worktrees, which this run created), no
-    // checks worktree or apply dir.
-    expect(existsSync(join(repo.root, '.worktrees')), readdirSync(repo.root).join(' ')).toBe(false);
-    expect(scratchEntries(repo.root)).toEqual([]);
-    expect(git(repo.root, ['worktree', 'list']).trim().split('\n')).toHaveLength(1);
-  }, 120_000);
+    return { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key' };
+  },
+  codex: async (repoRoot) => {
+    copyFileSync(join(DEMO_DIR, 'demo-scenario-codex.json'), join(repoRoot, '.flotilla/codex-scenario.json'));
+    editConfig(repoRoot, (config) => {
+      config.runtimes = { planner: 'scripted', implementor: 'scripted', reviewer: 'scripted' };
+      config.scriptedScenario = '.flotilla/codex-scenario.json';
+      config.scriptedRuntime = 'codex';
+    });
+    return {};
+  },
+  cli: async (repoRoot) => {
+    const scenario = JSON.parse(readFileSync(join(DEMO_DIR, 'demo-scenario.json'), 'utf8'));
+    const scriptPath = join(repoRoot, '.flotilla/fake-agent-script.json');
+    writeFileSync(scriptPath, JSON.stringify(buildFakeAgentScript(scenario)));
+    const agent = { runtime: 'cli', preset: 'claude', program: FAKE_AGENT_PROGRAM };
+    editConfig(repoRoot, (config) => {
+      config.runtimes = { planner: agent, implementor: agent, reviewer: agent };
+    });
+    return { FAKE_AGENT_SCRIPT: scriptPath };
+  },
+};
+
+describe('flotilla run', () => {
+  it.each(['claude', 'codex', 'cli'] as const)(
+    '--until-idle on %s plans, implements, reviews and approves the demo backlog, then exits 0',
+    async (runtime) => {
+      const repo = await fixtures.demoRepository();
+      mkdirSync(join(repo.root, '.flotilla'), { recursive: true });
+      const env = await RUNTIME_SETUPS[runtime](repo.root);
+      const run = startRun(repo.root, env, repo.gitEnv, ['--until-idle']);
+      const code = await exitedWithin(run, repo.root, 200_000);
+      expect(code, run.output()).toBe(0);
+      expect(run.output()).toContain('work item #1 review → approved');
+      expect(run.output()).toContain('work item #2 review → approved');
+      expect(run.output()).toMatch(/idle\n/);
+      // Logs went to the file, not the terminal.
+      expect(existsSync(join(repo.root, '.flotilla/logs/flotilla.log'))).toBe(true);
+      expect(run.output()).not.toContain('"level"');
+      expect(git(repo.root, ['branch', '--list', 'flotilla/*']).trim().split('\n')).toHaveLength(2);
+      // Nothing left behind: no empty .worktrees/agent/flotilla/ (nor .worktrees, which this run created), no
+      // checks worktree or apply dir.
+      expect(existsSync(join(repo.root, '.worktrees')), readdirSync(repo.root).join(' ')).toBe(false);
+      expect(scratchEntries(repo.root)).toEqual([]);
+      expect(git(repo.root, ['worktree', 'list']).trim().split('\n')).toHaveLength(1);
+      // Every run went through the runtime under test: the same seven runs, recorded under its name.
+      const db = openDatabase(join(repo.root, '.flotilla/flotilla.db'));
+      try {
+        const runs = createEngineStatePersistence(db).listRuns({ limit: 20 }).reverse();
+        const recordedAs = { claude: 'claude', codex: 'scripted', cli: 'cli:claude' }[runtime];
+        expect(runs.map((run) => [run.role, run.status, run.runtime])).toEqual(
+          ['planner', 'implementor', 'reviewer', 'implementor', 'reviewer', 'implementor', 'reviewer'].map(
+            (role) => [role, 'completed', recordedAs],
+          ),
+        );
+      } finally {
+        db.close();
+      }
+    },
+    240_000,
+  );
 
   it('--until-idle waits for a backed-off retry (pending work, not idle) and exits 0 once it succeeds', async () => {
     const repo = await fixtures.demoRepository();

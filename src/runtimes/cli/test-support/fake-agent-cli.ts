@@ -27,8 +27,11 @@ export type FakeAgentStep =
   | { sleepMs: number };
 
 export interface FakeAgentRound {
-  /** Plays only for a prompt containing this text (the first such round wins); else rounds go in order. */
-  promptIncludes?: string;
+  /**
+   * Plays only for a prompt containing this text (a list: all of them; the first such round wins); else
+   * rounds go in order.
+   */
+  promptIncludes?: string | string[];
   steps: FakeAgentStep[];
   exitCode?: number;
 }
@@ -71,7 +74,11 @@ function main(): void {
   );
 
   const round = script.rounds.some((r) => r.promptIncludes !== undefined)
-    ? script.rounds.find((r) => r.promptIncludes !== undefined && call.prompt.includes(r.promptIncludes))
+    ? script.rounds.find(
+        (r) =>
+          r.promptIncludes !== undefined &&
+          [r.promptIncludes].flat().every((text) => call.prompt.includes(text)),
+      )
     : script.rounds[Math.min(callIndex, script.rounds.length - 1)];
   if (round === undefined) process.exit(0);
   void play(round.steps).then(() => process.exit(round.exitCode ?? 0));
