@@ -14,6 +14,7 @@ import { registerMergeCommand } from './commands/merge-command.ts';
 import { registerReviewCommand } from './commands/review-command.ts';
 import { registerRunCommand } from './commands/run-command.ts';
 import { registerRunsCommand } from './commands/runs-command.ts';
+import { registerStatsCommand } from './commands/stats-command.ts';
 import { registerWorkCommand } from './commands/work-command.ts';
 import { reportUnknownCommands } from './support/report-unknown-commands.ts';
 
@@ -32,6 +33,7 @@ export function buildProgram(): Command {
   registerDoctorCommand(program);
   registerWorkCommand(program);
   registerRunsCommand(program);
+  registerStatsCommand(program);
   registerLogsCommand(program);
   registerMergeCommand(program);
   registerDiffCommand(program);

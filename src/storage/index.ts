@@ -24,5 +24,6 @@ export {
 export { type MigrationReport, runMigrations } from './run-migrations.ts';
 export { StorageError } from './storage-error.ts';
 export * from './tracker/create-sqlite-tracker.ts';
+export type * from './tracker/create-tracker-outcomes.ts';
 export type * from './tracker/create-tracker-revisions.ts';
 export type * from './tracker/create-tracker-work-items.ts';

@@ -71,6 +71,13 @@ const floors: FloorDefinition[] = [
   { name: 'model-server', paths: ['src/model-server/'], mayImport: LOW, role: 'scripted model servers' },
   { name: 'storage', paths: ['src/storage/'], mayImport: [...BASE, 'logging'], role: 'SQLite' },
   {
+    // Pure builders over plain run and item records: `flotilla stats` and the dashboard's stats panel share them.
+    name: 'analytics',
+    paths: ['src/analytics/'],
+    mayImport: BASE,
+    role: 'outcome analytics (pure)',
+  },
+  {
     name: 'provider-contract',
     paths: ['src/providers/types.ts'],
     mayImport: ['domain'],
@@ -131,7 +138,7 @@ const floors: FloorDefinition[] = [
   {
     name: 'tui',
     paths: ['src/tui/'],
-    mayImport: [...LOW, 'engine', 'engine/state-store', 'runtime-contract', 'session-log'],
+    mayImport: [...LOW, 'engine', 'engine/state-store', 'runtime-contract', 'session-log', 'analytics'],
     role: 'the Ink dashboard',
   },
   {

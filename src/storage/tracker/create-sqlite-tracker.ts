@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { createTrackerOutcomes, type TrackerOutcomes } from './create-tracker-outcomes.ts';
 import { createTrackerRevisions, type TrackerRevisions } from './create-tracker-revisions.ts';
 import { createTrackerWorkItems, type TrackerWorkItems } from './create-tracker-work-items.ts';
 import type { TrackerClock } from './tracker-clock.ts';
@@ -18,11 +19,13 @@ export interface SqliteTrackerOptions {
 export interface SqliteTracker {
   workItems: TrackerWorkItems;
   revisions: TrackerRevisions;
+  /** Read-only history of every item's revisions, reviews and checks, for `flotilla stats`. */
+  outcomes: TrackerOutcomes;
 }
 
 export function createSqliteTracker(db: Database, options: SqliteTrackerOptions): SqliteTracker {
   const engineAuthor = options.engineAuthor ?? 'flotilla';
   const workItems = createTrackerWorkItems(db, { now: options.now, engineAuthor });
   const revisions = createTrackerRevisions(db, { now: options.now, engineAuthor, workItems });
-  return { workItems, revisions };
+  return { workItems, revisions, outcomes: createTrackerOutcomes(db, workItems) };
 }

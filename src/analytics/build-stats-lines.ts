@@ -1,0 +1,156 @@
+import type { CostSplit, OutcomeStats, SpendGroup } from './build-outcome-stats.ts';
+
+/** A line of the stats report; section titles are bold where the screen can show it. */
+export interface StatsLine {
+  text: string;
+  bold?: boolean;
+}
+
+/**
+ * The stats as compact aligned tables: what `flotilla stats` prints and the dashboard's stats panel shows.
+ * Scripted runs' made-up cost is marked `(scripted)` and kept out of every real-dollar figure.
+ */
+export function buildStatsLines(stats: OutcomeStats): StatsLine[] {
+  const { totals } = stats;
+  const lines: StatsLine[] = [];
+  const title = (text: string) => {
+    lines.push({ text: '' }, { text, bold: true });
+  };
+  const table = (headers: readonly string[], rows: readonly (readonly string[])[]) => {
+    for (const text of alignColumns(headers, rows)) lines.push({ text });
+  };
+
+  lines.push({
+    text: `${stats.since === null ? 'Every run recorded' : `Since ${formatLocalTime(Date.parse(stats.since))}`}: ${totals.itemsDone} item${totals.itemsDone === 1 ? '' : 's'} approved or merged (${totals.itemsMerged} merged), first-pass approval ${formatRate(totals.firstPassApproved, totals.reviewedItems)}`,
+    bold: true,
+  });
+  lines.push({
+    text: `spend ${formatCost(totals)} · ${totals.runs} run${totals.runs === 1 ? '' : 's'}, ${totals.failedRuns} failed · tokens ${formatCount(totals.inputTokens)} in / ${formatCount(totals.outputTokens)} out`,
+  });
+  if (totals.itemsDone > 0) {
+    lines.push({
+      text: `per item: ${formatCost({ costUSD: totals.costPerItemUSD ?? 0, scriptedCostUSD: totals.scriptedCostPerItemUSD ?? 0 })} · to approval ${formatMs(totals.medianToApprovalMs)} (median) · ${formatMean(totals.reviewRoundsPerItem)} review rounds · ${formatMean(totals.checkRoundsPerItem)} check rounds`,
+    });
+  }
+
+  title('ITEMS (approved or merged)');
+  if (stats.items.length === 0) lines.push({ text: 'none in this period' });
+  else
+    table(
+      ['ITEM', 'OUTCOME', 'COST', 'RUNS', 'TO APPROVAL', 'TO MERGE', 'REVIEWS', 'CHECKS', 'TITLE'],
+      stats.items.map((item) => [
+        `#${item.workItemID}`,
+        item.outcome,
+        formatCost(item),
+        String(item.runs),
+        formatMs(item.toApprovalMs),
+        formatMs(item.toMergeMs),
+        `${item.reviewRounds}${item.firstPassApproved ? ' (first pass)' : ''}`,
+        item.checkFailures > 0 ? `${item.checkRounds} (${item.checkFailures} red)` : String(item.checkRounds),
+        truncate(item.title, 48),
+      ]),
+    );
+
+  title('FAILURES by reason');
+  if (stats.failures.length === 0) lines.push({ text: 'none' });
+  else
+    table(
+      ['REASON', 'RUNS', 'COST'],
+      stats.failures.map((failure) => [failure.reason, String(failure.runs), formatCost(failure)]),
+    );
+
+  title('SPEND by role, runtime, model, account');
+  const spendRows = (by: string, groups: readonly SpendGroup[]) =>
+    groups.map((group) => [
+      by,
+      group.key ?? 'unknown',
+      String(group.runs),
+      formatCost(group),
+      `${formatCount(group.inputTokens)}/${formatCount(group.outputTokens)}`,
+    ]);
+  if (stats.totals.runs === 0) lines.push({ text: 'no runs in this period' });
+  else
+    table(
+      ['BY', 'NAME', 'RUNS', 'COST', 'TOKENS IN/OUT'],
+      [
+        ...spendRows('role', stats.spend.byRole),
+        ...spendRows('runtime', stats.spend.byRuntime),
+        ...spendRows('model', stats.spend.byModel),
+        ...spendRows('account', stats.spend.byAccount),
+      ],
+    );
+
+  title('TREND per day');
+  if (stats.trend.length === 0) lines.push({ text: 'nothing recorded yet' });
+  else
+    table(
+      ['DAY', 'DONE', 'MERGED', 'RUNS', 'FAILED', 'SPEND'],
+      stats.trend.map((day) => [
+        day.day,
+        String(day.itemsDone),
+        String(day.itemsMerged),
+        String(day.runs),
+        String(day.failedRuns),
+        formatCost(day),
+      ]),
+    );
+  return lines;
+}
+
+/** `$0.1250`, `$0.0024 (scripted)`, or both: `$0.1250 + $0.0024 (scripted)`. */
+export function formatCost({ costUSD, scriptedCostUSD }: CostSplit): string {
+  const real = `$${costUSD.toFixed(4)}`;
+  if (scriptedCostUSD === 0) return real;
+  const scripted = `$${scriptedCostUSD.toFixed(4)} (scripted)`;
+  return costUSD === 0 ? scripted : `${real} + ${scripted}`;
+}
+
+/** Left-aligned columns two spaces apart, header first, no trailing spaces. */
+function alignColumns(headers: readonly string[], rows: readonly (readonly string[])[]): string[] {
+  const widths = headers.map((header, column) =>
+    Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  return [headers, ...rows].map((cells) =>
+    cells
+      .map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
+function formatRate(part: number, whole: number): string {
+  return whole === 0 ? '-' : `${Math.round((part / whole) * 100)}% (${part}/${whole})`;
+}
+
+function formatMean(value: number | null): string {
+  return value === null ? '-' : String(Math.round(value * 10) / 10);
+}
+
+function formatCount(value: number): string {
+  if (value < 10_000) return String(value);
+  if (value < 10_000_000) return `${Math.round(value / 1_000)}k`;
+  return `${Math.round(value / 1_000_000)}M`;
+}
+
+/** `42s`, `3m05s`, `2h04m`, `3d04h`; `-` when unknown. */
+function formatMs(ms: number | null): string {
+  if (ms === null) return '-';
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m${String(seconds % 60).padStart(2, '0')}s`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours}h${String(minutes % 60).padStart(2, '0')}m`;
+  return `${Math.floor(hours / 24)}d${String(hours % 24).padStart(2, '0')}h`;
+}
+
+function formatLocalTime(ms: number): string {
+  const date = new Date(ms);
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+function truncate(text: string, max: number): string {
+  const line = text.split('\n')[0] ?? '';
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}

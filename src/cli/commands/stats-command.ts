@@ -1,0 +1,48 @@
+import type { Command } from 'commander';
+import { buildOutcomeStats } from '../../analytics/build-outcome-stats.ts';
+import { buildStatsLines } from '../../analytics/build-stats-lines.ts';
+import { parseStatsSince, STATS_SINCE_FORMATS } from '../../analytics/parse-stats-since.ts';
+import { CliError } from '../support/cli-error.ts';
+import { loadStatsRecords } from '../support/load-stats-records.ts';
+import { runCliAction } from '../support/run-cli-action.ts';
+import { withCliContext } from '../support/with-cli-context.ts';
+import { writeJson } from '../support/write-json.ts';
+
+interface StatsOptions {
+  since: string;
+  json?: boolean;
+}
+
+export const DEFAULT_STATS_SINCE = '7d';
+
+/**
+ * `flotilla stats [--since 7d|12h|2026-11-01|all] [--json]`: whether the agents pay off — cost and time per
+ * approved or merged item, first-pass approval, review and check rounds, failures by reason, spend by role /
+ * runtime / model / account, and the trend per day, from the run history and the tracker.
+ */
+export function registerStatsCommand(program: Command): void {
+  program
+    .command('stats')
+    .description(
+      'outcome analytics: cost and time per approved/merged item, first-pass approval, review and check rounds, failures, spend by role/runtime/model/account, trend per day',
+    )
+    .option('--since <when>', `the period: ${STATS_SINCE_FORMATS}`, DEFAULT_STATS_SINCE)
+    .option('--json', 'print the figures as JSON')
+    .action(
+      runCliAction('stats', (options: StatsOptions) => {
+        const now = Date.now();
+        const parsed = parseStatsSince(options.since, now);
+        if (!parsed.ok) throw new CliError(parsed.error, { exitCode: 2 });
+        return withCliContext(({ history, tracker }) => {
+          const records = loadStatsRecords({
+            listRuns: (query) => history.listRuns(query),
+            outcomes: tracker.outcomes,
+          });
+          const stats = buildOutcomeStats(records, { since: parsed.since, now });
+          if (options.json) return writeJson(stats);
+          const text = buildStatsLines(stats).map((line) => line.text);
+          process.stdout.write(`${text.join('\n')}\n`);
+        });
+      }),
+    );
+}
