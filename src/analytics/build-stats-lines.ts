@@ -29,7 +29,7 @@ export function buildStatsLines(stats: OutcomeStats): StatsLine[] {
   });
   if (totals.itemsDone > 0) {
     lines.push({
-      text: `per item: ${formatCost({ costUSD: totals.costPerItemUSD ?? 0, scriptedCostUSD: totals.scriptedCostPerItemUSD ?? 0 })} · to approval ${formatMs(totals.medianToApprovalMs)} (median) · ${formatMean(totals.reviewRoundsPerItem)} review rounds · ${formatMean(totals.checkRoundsPerItem)} check rounds`,
+      text: `per item: ${formatCost({ costUSD: totals.costPerItemUSD ?? 0, scriptedCostUSD: totals.scriptedCostPerItemUSD ?? 0 })} · to approval ${formatMs(totals.medianToApprovalMs)} (median) · review rounds ${formatMean(totals.reviewRoundsPerItem)} · check rounds ${formatMean(totals.checkRoundsPerItem)}`,
     });
   }
 

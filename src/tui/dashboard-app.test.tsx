@@ -377,6 +377,51 @@ describe('DashboardApp', () => {
     await until((value) => !value.includes('+export const search'), 'diff closed');
   });
 
+  it('s opens the stats panel with the figures `flotilla stats` prints; s closes it', async () => {
+    const { test, frame, until, press } = await renderDashboard();
+    const at = Date.now() - 3_600_000;
+    test.stats = {
+      runs: [
+        {
+          sessionID: 'impl-4',
+          role: 'implementor',
+          workItemID: '4',
+          status: 'completed',
+          failureReason: null,
+          cancelRequestedBy: null,
+          requestedAt: at,
+          endedAt: at + 60_000,
+          costUSD: 0.3,
+          inputTokens: 1200,
+          outputTokens: 300,
+          runtime: 'claude',
+          model: null,
+          account: null,
+        },
+      ],
+      items: [
+        {
+          workItemID: '4',
+          title: 'Ship search',
+          status: 'approved',
+          mergedAt: null,
+          reviews: [{ state: 'APPROVED', at: at + 600_000 }],
+          checks: [{ status: 'success', at: at + 300_000 }],
+        },
+      ],
+    };
+    await until('NEEDS YOU');
+    await press('s');
+    await until('ITEMS (approved or merged)');
+    const text = frame();
+    expect(text).toContain('stats of the last 7 days, as `flotilla stats` prints them — Esc closes');
+    expect(text).toContain('1 item approved or merged (0 merged), first-pass approval 100% (1/1)');
+    expect(text).toMatch(/#4\s+approved\s+\$0\.3000\s+1\s+10m00s/);
+    await press('s');
+    await until((value) => !value.includes('ITEMS (approved or merged)'), 'stats closed');
+    expect(frame()).toContain('NEEDS YOU');
+  });
+
   it('an unreadable transcript says so in the overlay', async () => {
     const { until, press } = await renderDashboard();
     await until('NEEDS YOU');

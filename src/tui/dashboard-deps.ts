@@ -1,3 +1,4 @@
+import type { StatsRecords } from '../analytics/stats-records.ts';
 import type { ReviewHistory } from '../domain/index.ts';
 import type { Engine } from '../engine/create-engine.ts';
 import type { StreamBuffers } from './streams/create-stream-buffers.ts';
@@ -21,6 +22,8 @@ export interface DashboardDeps {
   streams: StreamBuffers;
   /** Reviews and inline comments of a revision (read-only provider access). */
   getReviewHistory(revisionID: string): Promise<ReviewHistory>;
+  /** The run history and the tracker's item history, for the stats panel (`s`); absent: not available. */
+  loadStatsRecords?(): Promise<StatsRecords>;
   /** Reads transcripts and checks logs. */
   readTextFile(path: string): Promise<string>;
   /** Shown in the header: the repository and where the log file is. */

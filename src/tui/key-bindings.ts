@@ -27,6 +27,11 @@ export const KEY_BINDINGS: readonly { keys: string; description: string }[] = [
     description:
       "show the planner's live stream / back to the item; there d plans the approved specs now, x cancels",
   },
+  {
+    keys: 's',
+    description:
+      'stats of the last 7 days (cost and time per item, first-pass approval, failures, spend, trend); s closes',
+  },
   { keys: 'f', description: 'refresh: poll the tracker and specs now' },
   { keys: '?', description: 'this help' },
   { keys: 'q  Ctrl-C', description: 'quit (asks when agents are running; Ctrl-C twice forces)' },

@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import type { ControlPlane } from '../../app/create-control-plane.ts';
 import type { Logger } from '../../logging/logger.ts';
 import { runDashboard } from '../../tui/run-dashboard.tsx';
+import { loadStatsRecords } from './load-stats-records.ts';
 
 export interface ControlPlaneDashboardOptions {
   controlPlane: ControlPlane;
@@ -41,6 +42,11 @@ export async function runControlPlaneDashboard(options: ControlPlaneDashboardOpt
       logger,
       getReviewHistory: (revisionID) => controlPlane.provider.revisionReader.getReviewHistory(revisionID),
       readTextFile: (path) => readFile(path, 'utf8'),
+      loadStatsRecords: async () =>
+        loadStatsRecords({
+          listRuns: (query) => controlPlane.persistence.listRuns(query),
+          outcomes: controlPlane.provider.tracker.outcomes,
+        }),
       repositoryLabel: basename(options.repoRoot),
       logFilePath: options.logFilePath,
       start: () => engine.start(),

@@ -16,6 +16,7 @@ import {
 import { type DashboardSignal, reduceDashboardSignal } from '../input/reduce-dashboard-signal.ts';
 import type { DetailLine } from '../view-model/build-detail-content.ts';
 import { buildDiffLines } from '../view-model/build-diff-lines.ts';
+import { buildStatsPanel } from '../view-model/build-stats-panel.ts';
 
 export interface DashboardInput {
   state: DashboardInputState;
@@ -91,6 +92,10 @@ export function useDashboardInput(
 
 async function loadOverlayLines(deps: DashboardDeps, source: OverlaySource): Promise<DetailLine[]> {
   if (source.kind === 'diff') return buildDiffLines(await deps.engine.getRevisionFiles(source.revisionID));
+  if (source.kind === 'stats') {
+    if (!deps.loadStatsRecords) throw new Error('the statistics are not available here');
+    return buildStatsPanel(await deps.loadStatsRecords(), (deps.now ?? Date.now)());
+  }
   const text = await deps.readTextFile(source.path);
   const shown = source.shortenTranscript ? shortenTranscript(text, { hint: '; the file has all' }) : text;
   return shown.split('\n').map((line) => ({ text: line }));

@@ -12,7 +12,12 @@ export type DashboardOverlay =
 /** Where an overlay's lines come from; loading them is an effect, the result comes back as a signal. */
 export type OverlaySource =
   | { kind: 'file'; path: string; shortenTranscript: boolean }
-  | { kind: 'diff'; revisionID: string };
+  | { kind: 'diff'; revisionID: string }
+  /** The outcome statistics of the last 7 days (`flotilla stats`), read when opened. */
+  | { kind: 'stats' };
+
+/** The stats panel's title (`s` opens it; `s` again, Esc or q close it). */
+export const STATS_OVERLAY_TITLE = 'stats of the last 7 days, as `flotilla stats` prints them';
 
 /** What a key does once it acts, at once or after `y`: data, so an open question can hold it. */
 export type DashboardCommand =

@@ -11,7 +11,11 @@ import {
 import { deepFreeze } from '../../test-support/deep-freeze.ts';
 import { buildWorkItemSections } from '../view-model/build-work-item-sections.ts';
 import type { DashboardEffect, DashboardInputResult } from './dashboard-effect.ts';
-import { type DashboardInputState, INITIAL_DASHBOARD_INPUT_STATE } from './dashboard-input-state.ts';
+import {
+  type DashboardInputState,
+  INITIAL_DASHBOARD_INPUT_STATE,
+  STATS_OVERLAY_TITLE,
+} from './dashboard-input-state.ts';
 import {
   type DashboardKeyContext,
   type KeyFlags,
@@ -503,6 +507,32 @@ describe('reduceDashboardKey', () => {
       { kind: 'refresh' },
       said('refreshing: polling the tracker and specs'),
     ]);
+  });
+
+  describe('the stats panel', () => {
+    it('s opens it as an overlay (loading, at its top) and asks for its lines; s closes it again', () => {
+      const opened = press({ ...RUNNING, overlayTop: 4 }, contextFor(), 's');
+      expect(opened.state.overlay).toEqual({
+        kind: 'fetched',
+        title: STATS_OVERLAY_TITLE,
+        content: { status: 'loading' },
+      });
+      expect(opened.state.overlayTop).toBe(0);
+      expect(opened.effects).toEqual([
+        { kind: 'load-overlay', title: STATS_OVERLAY_TITLE, source: { kind: 'stats' } },
+      ]);
+      expect(press(opened.state, contextFor(), 's')).toEqual({
+        state: { ...opened.state, overlay: null },
+        effects: [],
+      });
+    });
+
+    it('s does not close another overlay, and does nothing before the engine runs', () => {
+      const transcript = press({ ...RUNNING, selectedID: '2' }, contextFor(), 'l').state;
+      expect(press(transcript, contextFor(), 's').state.overlay).toEqual(transcript.overlay);
+      const starting = { ...INITIAL_DASHBOARD_INPUT_STATE };
+      expect(press(starting, contextFor(), 's')).toEqual({ state: starting, effects: [] });
+    });
   });
 
   describe('the planner view', () => {

@@ -4,7 +4,11 @@ import { buildItemActions, type ItemAction } from '../actions/build-item-actions
 import type { WorkItemRow } from '../view-model/build-work-item-sections.ts';
 import { applyDashboardCommand } from './apply-dashboard-command.ts';
 import type { DashboardEffect, DashboardInputResult } from './dashboard-effect.ts';
-import type { DashboardCommand, DashboardInputState } from './dashboard-input-state.ts';
+import {
+  type DashboardCommand,
+  type DashboardInputState,
+  STATS_OVERLAY_TITLE,
+} from './dashboard-input-state.ts';
 
 /** The flags of a key press the dashboard reads (Ink's `Key` has these and more). */
 export interface KeyFlags {
@@ -52,7 +56,7 @@ const FILTER_MAX_LENGTH = 200;
 /**
  * The dashboard's answer to one key: the next state, and the effects the component carries out (enqueue an
  * engine event, say something in the footer, open an overlay, stop). Precedence, first match wins: Ctrl-C;
- * nothing while stopping; an open question takes every key; an overlay takes Esc/q(/?) and scroll keys;
+ * nothing while stopping; an open question takes every key; an overlay takes Esc/q(/? for help, s for stats) and scroll keys;
  * typing into the filter; then `?` `/` Esc `q`, which work before the engine has started; then the rest.
  */
 export function reduceDashboardKey(
@@ -77,6 +81,8 @@ export function reduceDashboardKey(
   if (state.overlay !== null) {
     if (key.escape || input === 'q' || (input === '?' && state.overlay.kind === 'help'))
       return result({ ...state, overlay: null });
+    if (input === 's' && state.overlay.kind === 'fetched' && state.overlay.title === STATS_OVERLAY_TITLE)
+      return result({ ...state, overlay: null });
     return scrollKey(state, press, context);
   }
   if (state.filter.editing) return editFilter(state, press, context);
@@ -91,6 +97,12 @@ export function reduceDashboardKey(
     return result(state, { kind: 'refresh' }, say('refreshing: polling the tracker and specs'));
   if (input === 'p')
     return result({ ...state, detailTop: null, view: state.view === 'planner' ? 'item' : 'planner' });
+  if (input === 's')
+    return applyDashboardCommand(state, {
+      kind: 'open-overlay',
+      title: STATS_OVERLAY_TITLE,
+      source: { kind: 'stats' },
+    });
   if (state.view === 'planner' && (input === 'x' || input === 'l' || input === 'd'))
     return plannerKey(state, input, context.engineState);
   // A paste such as "dr" is a substring too: it finds no action and says so, as a single unknown key does.

@@ -1,3 +1,4 @@
+import type { StatsRecords } from '../../analytics/stats-records.ts';
 import type { EngineState } from '../../engine/state-store/index.ts';
 import type { DashboardDeps } from '../dashboard-deps.ts';
 import { createStreamBuffers } from '../streams/create-stream-buffers.ts';
@@ -13,6 +14,8 @@ export interface TestDashboard {
   readFiles: string[];
   /** Text `readTextFile` returns per path (a missing path rejects). */
   files: Record<string, string>;
+  /** What `loadStatsRecords` returns (null: it rejects). */
+  stats: StatsRecords | null;
   close(): void;
 }
 
@@ -41,6 +44,7 @@ export function buildDashboardDeps(
     forceExits: 0,
     readFiles: [],
     files: {},
+    stats: null,
     finishStart(error) {
       if (error) rejectStart(error);
       else resolveStart();
@@ -55,6 +59,10 @@ export function buildDashboardDeps(
         const text = test.files[path];
         if (text === undefined) throw new Error(`ENOENT: ${path}`);
         return text;
+      },
+      async loadStatsRecords() {
+        if (test.stats === null) throw new Error('no stats in this test');
+        return test.stats;
       },
       repositoryLabel: 'acme/repo',
       logFilePath: '/tmp/flotilla.log',

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { buildOutcomeStats } from './build-outcome-stats.ts';
+import { buildStatsLines, formatCost } from './build-stats-lines.ts';
+
+describe('formatCost', () => {
+  it('keeps scripted cost apart and marked', () => {
+    expect(formatCost({ costUSD: 0.125, scriptedCostUSD: 0 })).toBe('$0.1250');
+    expect(formatCost({ costUSD: 0, scriptedCostUSD: 0.0024 })).toBe('$0.0024 (scripted)');
+    expect(formatCost({ costUSD: 1.5, scriptedCostUSD: 0.0024 })).toBe('$1.5000 + $0.0024 (scripted)');
+    expect(formatCost({ costUSD: 0, scriptedCostUSD: 0 })).toBe('$0.0000');
+  });
+});
+
+describe('buildStatsLines', () => {
+  it('says so when there is nothing yet, with every section titled', () => {
+    const now = new Date(2026, 10, 22, 12).getTime();
+    const lines = buildStatsLines(buildOutcomeStats({ runs: [], items: [] }, { since: null, now }));
+    expect(lines.map((line) => line.text)).toEqual([
+      'Every run recorded: 0 items approved or merged (0 merged), first-pass approval -',
+      'spend $0.0000 · 0 runs, 0 failed · tokens 0 in / 0 out',
+      '',
+      'ITEMS (approved or merged)',
+      'none in this period',
+      '',
+      'FAILURES by reason',
+      'none',
+      '',
+      'SPEND by role, runtime, model, account',
+      'no runs in this period',
+      '',
+      'TREND per day',
+      'nothing recorded yet',
+    ]);
+    expect(lines.filter((line) => line.bold).map((line) => line.text)).toHaveLength(5);
+  });
+});
