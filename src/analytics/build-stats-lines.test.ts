@@ -33,4 +33,31 @@ describe('buildStatsLines', () => {
     ]);
     expect(lines.filter((line) => line.bold).map((line) => line.text)).toHaveLength(5);
   });
+
+  it('shows an agent-written title without its control characters, on one line, cut short', () => {
+    const now = new Date(2026, 10, 22, 12).getTime();
+    const title = `Add \u001b[2Jlogin\rnow ${'x'.repeat(60)}\nsecond line`;
+    const lines = buildStatsLines(
+      buildOutcomeStats(
+        {
+          runs: [],
+          items: [
+            {
+              workItemID: '3',
+              title,
+              status: 'approved',
+              mergedAt: null,
+              reviews: [{ state: 'APPROVED', at: now - 1 }],
+              checks: [],
+            },
+          ],
+        },
+        { since: null, now },
+      ),
+    );
+    const row = lines.find((line) => line.text.startsWith('#3'))?.text ?? '';
+    expect(row).toMatch(/Add �\[2Jlogin�now x+…$/);
+    expect(row).not.toContain('second line');
+    expect(row.slice(row.indexOf('Add'))).toHaveLength(48);
+  });
 });

@@ -47,7 +47,7 @@ export function buildStatsLines(stats: OutcomeStats): StatsLine[] {
         formatMs(item.toMergeMs),
         `${item.reviewRounds}${item.firstPassApproved ? ' (first pass)' : ''}`,
         item.checkFailures > 0 ? `${item.checkRounds} (${item.checkFailures} red)` : String(item.checkRounds),
-        truncate(item.title, 48),
+        shortTitle(item.title),
       ]),
     );
 
@@ -150,7 +150,9 @@ function formatLocalTime(ms: number): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
-function truncate(text: string, max: number): string {
-  const line = text.split('\n')[0] ?? '';
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+/** The first line, cut to 48 characters; control characters (titles are agent-written) shown as `�`. */
+function shortTitle(title: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: replacing control characters is the point
+  const line = (title.split('\n')[0] ?? '').replace(/[\u0000-\u001f\u007f-\u009f]/g, '�');
+  return line.length > 48 ? `${line.slice(0, 47)}…` : line;
 }
