@@ -1,3 +1,5 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveFlotillaPaths } from '../../config/index.ts';
 import type { AgentRun } from '../../domain/index.ts';
@@ -144,6 +146,21 @@ describe('flotilla stats', () => {
     const stats = JSON.parse((await flotilla('stats', '--since', '1h', '--json')).stdout);
     expect(stats.totals).toMatchObject({ runs: 0, itemsDone: 0, costUSD: 0 });
     expect(stats.since).toBe(new Date(Date.parse(stats.until) - HOUR).toISOString());
+  });
+
+  it('says where item outcomes come from when the provider is not the local tracker', async () => {
+    const config = join(repo.root, 'flotilla.config.json');
+    writeFileSync(config, JSON.stringify({ provider: 'github', github: { owner: 'acme', repo: 'app' } }));
+    try {
+      const result = await flotilla('stats', '--json');
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain(
+        'item outcomes (approvals, merges, rounds) come from the local tracker, which the github provider does not use',
+      );
+      expect(JSON.parse(result.stdout).totals.runs).toBe(2);
+    } finally {
+      rmSync(config);
+    }
   });
 
   it('refuses a bad --since with exit 2, naming what it accepts, before touching the repository', async () => {

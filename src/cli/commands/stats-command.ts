@@ -33,7 +33,12 @@ export function registerStatsCommand(program: Command): void {
         const now = Date.now();
         const parsed = parseStatsSince(options.since, now);
         if (!parsed.ok) throw new CliError(parsed.error, { exitCode: 2 });
-        return withCliContext(({ history, tracker }) => {
+        return withCliContext(({ config, history, tracker }) => {
+          if (config.provider !== 'local') {
+            process.stderr.write(
+              `flotilla stats: note: item outcomes (approvals, merges, rounds) come from the local tracker, which the ${config.provider} provider does not use; the run figures are complete\n`,
+            );
+          }
           const records = loadStatsRecords({
             listRuns: (query) => history.listRuns(query),
             outcomes: tracker.outcomes,
