@@ -57,7 +57,7 @@ beforeAll(async () => {
       labels: [],
       blockedBy: [],
     });
-    runs.save(implementor('a1', item.id, 0, { usage: usage(0.25) }));
+    runs.save(implementor('a1', item.id, 0, { usage: usage(0.25), account: 'work' }));
     clock = START + 1 * HOUR;
     const revision = tracker.revisions.recordRevision({
       workItemID: item.id,
@@ -121,7 +121,7 @@ describe('flotilla stats', () => {
     expect(stats.trend.reduce((sum: number, day: { runs: number }) => sum + day.runs, 0)).toBe(2);
   });
 
-  it('prints aligned tables, the scripted cost marked and left out of the spend, unknown model and account', async () => {
+  it('prints aligned tables, the scripted cost marked and left out of the spend, the account, model unknown', async () => {
     const { code, stdout } = await flotilla('stats');
     expect(code).toBe(0);
     expect(stdout).toContain('1 item approved or merged (0 merged), first-pass approval 100% (1/1)');
@@ -139,7 +139,8 @@ describe('flotilla stats', () => {
       expect(row?.indexOf(value ?? '')).toBe(header?.indexOf(column ?? ''));
     expect(stdout).toMatch(/^validation\s+1\s+\$0\.0024 \(scripted\)$/m);
     expect(stdout).toMatch(/^model\s+unknown\s+2\s+\$0\.2500 \+ \$0\.0024 \(scripted\)\s+2000\/200$/m);
-    expect(stdout).toMatch(/^account\s+unknown\s+2\s/m);
+    expect(stdout).toMatch(/^account\s+work\s+1\s+\$0\.2500\s+1000\/100$/m);
+    expect(stdout).toMatch(/^account\s+unknown\s+1\s+\$0\.0024 \(scripted\)\s+1000\/100$/m);
   });
 
   it('narrows to a window: a later start leaves the runs out but says so', async () => {

@@ -15,7 +15,7 @@ export function loadStatsRecords(sources: StatsSources): StatsRecords {
   };
 }
 
-/** One run as the statistics read it; a column the history gains (model, account) is one line here. */
+/** One run as the statistics read it; a column the history gains (the model) is one line here. */
 export function buildStatsRun(run: StoredAgentRun): StatsRun {
   return {
     sessionID: run.sessionID,
@@ -32,7 +32,7 @@ export function buildStatsRun(run: StoredAgentRun): StatsRun {
     runtime: run.runtime ?? null,
     // Not recorded by the run history yet: shown as "unknown".
     model: null,
-    account: null,
+    account: run.account ?? null,
   };
 }
 
