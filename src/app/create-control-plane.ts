@@ -3,7 +3,9 @@ import { join, resolve } from 'node:path';
 import type { AgentRuntimeKind, FlotillaConfig } from '../config/index.ts';
 import { resolveFlotillaPaths } from '../config/index.ts';
 import { AGENT_ROLES, type AgentRole } from '../domain/index.ts';
+import { periodKeysOf } from '../engine/budget/budget-calendar.ts';
 import { createEngine, type Engine } from '../engine/create-engine.ts';
+import type { Clock } from '../engine/engine-config.ts';
 import type { RuntimeAdapter } from '../engine/runtime-contract/index.ts';
 import { buildBashValidatorRules, createBashValidatorHook } from '../guards/bash-validator/index.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -17,6 +19,7 @@ import { createCodexRuntime } from '../runtimes/codex/create-codex-runtime.ts';
 import { createEngineStatePersistence, type EngineStatePersistence, openDatabase } from '../storage/index.ts';
 import { createWorktreeManager } from '../workspace/create-worktree-manager.ts';
 import { acquireRunLock } from './acquire-run-lock.ts';
+import { buildEngineBudget } from './build-engine-budget.ts';
 import { loadConfiguredScenario } from './load-configured-scenario.ts';
 import { reapOrphanProcesses } from './reap-orphan-processes.ts';
 import { reapRunStateDirs } from './reap-run-state-dirs.ts';
@@ -40,6 +43,8 @@ export interface ControlPlaneOptions {
    * endpoint) or `codex` (the real codex binary on its Responses endpoint, with a dummy key).
    */
   scriptedRuntime?: 'claude' | 'codex';
+  /** The engine's clock (tests: a day rollover without waiting); default the system clock. */
+  clock?: Clock;
 }
 
 export interface ControlPlane {
@@ -117,7 +122,9 @@ async function startControlPlane(
   }
 
   const db = openDatabase(paths.dbPath);
-  const persistence = createEngineStatePersistence(db);
+  const persistence = createEngineStatePersistence(db, {
+    periodKeysOf: (at) => periodKeysOf(at, config.budgets.timeZone),
+  });
   const interruptedRuns = persistence.recoverInterruptedRuns().length;
   // Agents and checks a killed Flotilla left running would keep working in worktrees about to be removed.
   const reapedProcesses = reapOrphanProcesses(paths).length;
@@ -216,6 +223,8 @@ async function startControlPlane(
     scheduler: config.scheduler,
     maxReviewRounds: config.maxReviewRounds,
     maxCheckRounds: config.maxCheckRounds,
+    budget: buildEngineBudget(config, persistence.ledger),
+    ...(options.clock !== undefined && { clock: options.clock }),
     createRuntimeAdapters: () => {
       const claude = createAdapter(options.extraEnv, 'claude');
       const scriptedRuntime = options.scriptedRuntime ?? config.scriptedRuntime;

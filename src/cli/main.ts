@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { messageOf } from '../shared/message-of.ts';
 import { registerBashCheckCommand } from './commands/bash-check-command.ts';
 import { registerBranchesCommand } from './commands/branches-command.ts';
+import { registerBudgetCommand } from './commands/budget-command.ts';
 import { registerChecksCommand } from './commands/checks-command.ts';
 import { registerDemoCommand } from './commands/demo-command.ts';
 import { registerDiffCommand } from './commands/diff-command.ts';
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
   registerWorkCommand(program);
   registerRunsCommand(program);
   registerStatsCommand(program);
+  registerBudgetCommand(program);
   registerLogsCommand(program);
   registerMergeCommand(program);
   registerDiffCommand(program);

@@ -91,6 +91,42 @@ const account = object({
     .refine((env) => Object.keys(env).length > 0, { error: 'at least one variable' }),
 });
 export type AccountSettings = z.output<typeof account>;
+const usd = (what: string) =>
+  z
+    .number({ error: `a positive number of US dollars (${what})` })
+    .positive({ error: `a positive number of US dollars (${what})` })
+    .optional();
+
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Spend caps (src/config/README.md "budgets"); every cap is optional: absent means no cap. */
+const budgets = object({
+  perRunUsd: usd('the most one agent run may spend'),
+  perRole: object({
+    planner: usd("the planner's per-run cap"),
+    implementor: usd("the implementor's per-run cap"),
+    reviewer: usd("the reviewer's per-run cap"),
+  }).prefault({}),
+  perItemUsd: usd('the most all runs of one work item may spend, reworks included'),
+  dailyUsd: usd("the repository's spend per day"),
+  monthlyUsd: usd("the repository's spend per month"),
+  timeZone: z
+    .string({ error: "an IANA time zone name such as 'Europe/Paris' or 'UTC'" })
+    .refine(isTimeZone, { error: "expected an IANA time zone name such as 'Europe/Paris' or 'UTC'" })
+    .default('UTC'),
+  /** The least a run is estimated to cost before it starts (the estimate is the p90 of recent runs). */
+  estimateFloorUsd: z
+    .number({ error: 'a number of US dollars ≥ 0 (the least a run is estimated at)' })
+    .min(0, { error: 'a number of US dollars ≥ 0 (the least a run is estimated at)' })
+    .default(0.05),
+}).prefault({});
 
 export const PROVIDERS = ['local', 'github'] as const;
 export type ProviderKind = (typeof PROVIDERS)[number];
@@ -133,6 +169,7 @@ export const flotillaConfigFileSchema = object({
       path: ['retryMaxDelay'],
     })
     .prefault({}),
+  budgets,
   maxReviewRounds: integerAtLeast(1).default(3),
   maxCheckRounds: integerAtLeast(1).default(2),
   pollIntervals: object({

@@ -5,10 +5,11 @@ export type AgentRunStatus = 'requested' | 'running' | 'completed' | 'failed' | 
 /**
  * Why a run ended without a result. `validation`: the implementor reported `completed` but the configured
  * validation commands still failed after its last fix round (a human decides; never retried blindly).
+ * `budget`: a budget cap (per run, item, day or month) stopped it; not a failed attempt (ends `cancelled`).
  * The limit reasons (`LimitReason`) say the provider refused the request for now: they park the runtime or
  * account and never count as a failed attempt.
  */
-export type AgentFailureReason = 'error' | 'timeout' | 'cancelled' | 'validation' | LimitReason;
+export type AgentFailureReason = 'error' | 'timeout' | 'cancelled' | 'validation' | 'budget' | LimitReason;
 
 /**
  * A provider limit that ends a run without saying anything about the work: `rate-limit` (HTTP 429 after the
@@ -22,6 +23,7 @@ export const LIMIT_REASONS: readonly LimitReason[] = ['rate-limit', 'overloaded'
 export function isLimitReason(reason: AgentFailureReason | null | undefined): reason is LimitReason {
   return (LIMIT_REASONS as readonly (string | null | undefined)[]).includes(reason);
 }
+
 
 /** Who asked for a run to be cancelled, so a user's cancel is not mistaken for shutdown. */
 export type CancelRequester = 'user' | 'shutdown';
@@ -136,6 +138,7 @@ export function failureReasonToRunStatus(reason: AgentFailureReason): AgentRunSt
     case 'timeout':
       return 'timed-out';
     case 'cancelled':
+    case 'budget':
       return 'cancelled';
   }
 }

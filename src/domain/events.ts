@@ -1,5 +1,6 @@
 import type { ImplementorResult, PlannerResult, ReviewerResult } from './agent-result.ts';
 import type { AgentFailureReason, AgentUsage } from './agent-run.ts';
+import type { BudgetPause, BudgetStop } from './budget.ts';
 import type { AgentRunRequestCommand, EngineCommand } from './commands.ts';
 import type { PipelineStatus, Revision } from './revision.ts';
 import type { SpecStatus } from './spec.ts';
@@ -26,6 +27,9 @@ export type EngineEvent =
   | CommandFailed
   | DispatchQueued
   | DispatchDropped
+  | AgentUsageReported
+  | WorkItemOverBudget
+  | BudgetPauseChanged
   | ErrorRecorded
   | UserRequestedImplementorRun
   | UserRequestedReviewerRun
@@ -102,6 +106,8 @@ interface RunFailedFields extends RunEnded {
    * did not say, so the runtime or account is parked for a backoff instead.
    */
   resetsAt?: number | null;
+  /** With reason `budget`: which cap stopped the run, and the spend it measured. */
+  budgetStop?: BudgetStop;
 }
 
 export interface PlannerRequested extends RunRequested {
@@ -189,8 +195,11 @@ export interface CommandFailed {
 export interface DispatchQueued {
   type: 'dispatchQueued';
   command: AgentRunRequestCommand;
-  /** `parked`: its runtime is parked by a rate or usage limit until `notBefore`. */
-  reason: 'capacity' | 'backoff' | 'parked';
+  /**
+   * `parked`: its runtime is parked by a rate or usage limit until `notBefore`. `budget`: the day's or
+   * month's budget is spent; it waits for the next period or a raised cap.
+   */
+  reason: 'capacity' | 'backoff' | 'parked' | 'budget';
   /** Epoch milliseconds before which it will not start (backoff, parking); null when only waiting for a slot. */
   notBefore: number | null;
   priority: number;
@@ -202,6 +211,39 @@ export interface DispatchDropped {
   type: 'dispatchDropped';
   command: AgentRunRequestCommand;
   reason: string;
+  at: number;
+}
+
+/** A running session's cumulative usage so far, as its runtime streams it (one report per model request). */
+export interface AgentUsageReported {
+  type: 'agentUsageReported';
+  sessionID: string;
+  usage: AgentUsage;
+  /** The model that answered, when the runtime says. */
+  model: string | null;
+  at: number;
+}
+
+/**
+ * A work item cannot get another run: its spend (or the estimate of the next run) reaches `budgets.perItemUsd`
+ * (scope `item`), or one of its runs was stopped at the per-run cap (scope `run`). It is parked as blocked.
+ */
+export interface WorkItemOverBudget {
+  type: 'workItemOverBudget';
+  workItemID: string;
+  scope: 'item' | 'run';
+  role: 'implementor' | 'reviewer';
+  spentUSD: number;
+  capUSD: number;
+  /** The estimated cost of the refused run (scope `item`), when the refusal came before a run. */
+  estimateUSD: number | null;
+  at: number;
+}
+
+/** Dispatch paused (the day's or month's cap is reached) or resumed (`pause: null`). */
+export interface BudgetPauseChanged {
+  type: 'budgetPauseChanged';
+  pause: BudgetPause | null;
   at: number;
 }
 

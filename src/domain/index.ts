@@ -1,5 +1,6 @@
 export * from './agent-result.ts';
 export * from './agent-run.ts';
+export * from './budget.ts';
 export * from './commands.ts';
 export * from './engine-error.ts';
 export * from './events.ts';

@@ -17,6 +17,7 @@ export type TransitionCause =
   | 'retries-exhausted'
   | 'validation-failed'
   | 'run-cancelled'
+  | 'over-budget'
   | 'merged'
   | 'planner'
   | 'user';
@@ -61,6 +62,13 @@ export const WORK_ITEM_TRANSITIONS: Readonly<Record<TransitionCause, readonly Pa
   // Flotilla: a run the user cancelled parks the item as blocked instead of restarting it at once.
   'run-cancelled': [
     ['in-progress', 'blocked'],
+    ['review', 'blocked'],
+  ],
+  // Flotilla: the item's spend (or one run's) reached its budget cap; a human raises the cap or decides.
+  'over-budget': [
+    ['in-progress', 'blocked'],
+    ['pending', 'blocked'],
+    ['ready', 'blocked'],
     ['review', 'blocked'],
   ],
   merged: [['approved', 'closed']],

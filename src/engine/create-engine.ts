@@ -4,6 +4,7 @@ import type { EngineEvent, RevisionFile } from '../domain/index.ts';
 import { isTerminalRunEvent } from '../domain/index.ts';
 import { type Logger, silentLogger } from '../logging/logger.ts';
 import { messageOf } from '../shared/message-of.ts';
+import { createBudgetGuard } from './budget/create-budget-guard.ts';
 import { buildRunRequest } from './command-executor/build-run-requested-event.ts';
 import { createCommandExecutor } from './command-executor/create-command-executor.ts';
 import { createRunRegistry } from './command-executor/run-registry.ts';
@@ -87,6 +88,7 @@ export function createEngine(config: EngineConfig): Engine {
     specReader: provider.specReader,
   };
   const registry = createRunRegistry();
+  const budget = config.budget === undefined ? null : createBudgetGuard(config.budget, clock);
 
   let stopping = false;
   let stopPromise: Promise<void> | null = null;
@@ -133,9 +135,14 @@ export function createEngine(config: EngineConfig): Engine {
     getState,
     generateSessionID: config.generateSessionID ?? randomUUID,
     emit: emitInternal,
+    ...(budget !== null && { checkBudget: (command) => budget.admit(command) }),
     startRun: (run) => {
       const choice = limits.chooseAccount(run.command, getState());
-      const { event, request } = buildRunRequest(run, resolved.branchPrefix, choice?.account);
+      const built = buildRunRequest(run, resolved.branchPrefix, choice?.account);
+      const { event } = built;
+      const request =
+        run.maxBudgetUsd === undefined ? built.request : { ...built.request, maxBudgetUsd: run.maxBudgetUsd };
+      budget?.runStarted(run.sessionID, request.role, request.role === 'planner' ? null : request.workItemID);
       const requestApplied = whenApplied(event);
       emitInternal(event);
       const switched = limits.buildAccountSwitched(run, choice, getState());
@@ -152,6 +159,7 @@ export function createEngine(config: EngineConfig): Engine {
         clock,
         logger,
         stallTimeoutMs: resolved.scheduler.stallTimeout * 1000,
+        ...(budget !== null && { budget }),
         onFinished: (sessionID) => {
           scheduler.runFinished(sessionID);
           checkQuiescence();

@@ -1,6 +1,7 @@
 import type { AccountRef, EngineCommand, EngineEvent } from '../domain/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Provider } from '../providers/types.ts';
+import type { BudgetConfig } from './budget/budget-config.ts';
 import type { HandlerConfig, NamedHandler } from './handlers/handler.ts';
 import type { RuntimeAdapters } from './runtime-contract/runtime-contract.ts';
 import type { EngineState } from './state-store/engine-state.ts';
@@ -66,6 +67,11 @@ export interface EngineConfig {
    * exhausts it and the next run fails over to another (see scheduler/create-limit-gate.ts).
    */
   accounts?: readonly AccountRef[];
+  /**
+   * Spend caps and the ledger they are measured against (budget/create-budget-guard.ts); absent: no
+   * budgets (no run is refused or stopped for cost).
+   */
+  budget?: BudgetConfig;
   /** Replaces the seven standard handlers (extensions and fault-injection tests); default ALL_HANDLERS. */
   handlers?: readonly NamedHandler[];
 }

@@ -5,6 +5,13 @@ export {
   type StoredAgentRun,
 } from './engine-state/agent-run-repository.ts';
 export {
+  BUDGET_CAP_NAMES,
+  type BudgetCapName,
+  type BudgetLedgerRepository,
+  createBudgetLedgerRepository,
+  type LedgerEntry,
+} from './engine-state/budget-ledger-repository.ts';
+export {
   createEngineStatePersistence,
   type EngineStatePersistence,
   INTERRUPTED_RUN_ERROR,

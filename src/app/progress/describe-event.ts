@@ -1,7 +1,9 @@
 import {
   type AgentUsage,
+  describeBudgetPause,
   describeParking,
   type EngineEvent,
+  formatUSD,
   isLimitReason,
   isScriptedRun,
   parkingKey,
@@ -98,6 +100,12 @@ export function describeEvent(event: EngineEvent, state?: EngineState): string |
     }
     case 'accountSwitched':
       return `${event.runtime} account ${event.from} exhausted until ${clock(event.until)}: session ${event.sessionID.slice(0, 8)} continues on account ${event.to}`;
+    case 'budgetPauseChanged':
+      return event.pause === null
+        ? 'dispatch resumed: within budget again'
+        : describeBudgetPause(event.pause);
+    case 'workItemOverBudget':
+      return `work item #${event.workItemID} over budget: ${formatUSD(event.spentUSD)} of ${formatUSD(event.capUSD)} spent${event.scope === 'run' ? ' in one run' : ''}; blocked`;
     case 'commandFailed':
       return `command ${event.command.type} failed: ${event.error}`;
     case 'commandRejected':

@@ -4,6 +4,7 @@ import {
   loadConfig,
   resolveFlotillaPaths,
 } from '../../config/index.ts';
+import { periodKeysOf } from '../../engine/budget/budget-calendar.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import {
   createEngineStatePersistence,
@@ -60,7 +61,9 @@ export async function openCliContext(cwd: string = process.cwd()): Promise<CliCo
     paths,
     db,
     tracker: createSqliteTracker(db, { now: () => Date.now(), engineAuthor: 'flotilla' }),
-    history: createEngineStatePersistence(db),
+    history: createEngineStatePersistence(db, {
+      periodKeysOf: (at) => periodKeysOf(at, loaded.config.budgets.timeZone),
+    }),
     close: () => {
       if (db.open) db.close();
     },

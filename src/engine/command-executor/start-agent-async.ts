@@ -2,7 +2,10 @@ import {
   type AgentFailureReason,
   type AgentResult,
   type AgentUsage,
+  BUDGET_FAILURE_PREFIX,
+  type BudgetStop,
   type EngineEvent,
+  formatUSD,
   isLimitReason,
 } from '../../domain/index.ts';
 import type { Logger } from '../../logging/logger.ts';
@@ -34,6 +37,22 @@ export interface StartAgentAsyncDeps {
   stallTimeoutMs: number;
   /** Called exactly once, just before the run's terminal event is emitted. */
   onFinished: (sessionID: string) => void;
+  /** Budget enforcement on the run's live usage (budget/create-budget-guard.ts); absent: no budgets. */
+  budget?: {
+    reportUsage(sessionID: string, costUSD: number): BudgetStop | null;
+    runFinished(sessionID: string, costUSD: number | null): void;
+  };
+}
+
+const SCOPE_NAMES: Record<BudgetStop['scope'], string> = {
+  run: 'per-run',
+  item: "work item's",
+  day: "day's",
+  month: "month's",
+};
+
+function describeBudgetStop(stop: BudgetStop): string {
+  return `${BUDGET_FAILURE_PREFIX} stopped at the ${SCOPE_NAMES[stop.scope]} cap of ${formatUSD(stop.capUSD)} (spent ${formatUSD(stop.spentUSD)})`;
 }
 
 function readUsage(handle: AgentRunHandle): AgentUsage | null {
@@ -94,6 +113,26 @@ export async function startAgentAsync(params: AgentRunRequest, deps: StartAgentA
     }, deps.stallTimeoutMs);
   };
   const unsubscribeActivity = handle.onActivity?.(armStallTimer);
+  // Live usage: recorded (the ledger survives a crash mid-run) and held against the budget after every
+  // model request, so a cap is overrun by at most the request that crossed it.
+  let liveUsage: AgentUsage | null = null;
+  let budgetStop: BudgetStop | null = null;
+  const unsubscribeUsage = handle.onUsage?.((report) => {
+    liveUsage = report.usage;
+    emit({
+      type: 'agentUsageReported',
+      sessionID,
+      usage: report.usage,
+      model: report.model,
+      at: clock.now(),
+    });
+    if (deps.budget === undefined || report.usage.costUSD === null || budgetStop !== null) return;
+    const stop = deps.budget.reportUsage(sessionID, report.usage.costUSD);
+    if (stop === null) return;
+    budgetStop = stop;
+    logger.info('budget cap reached; stopping the run', { sessionID, role: params.role, ...stop });
+    registry.cancel(sessionID, 'budget');
+  });
   armStallTimer();
   const pump = (async () => {
     try {
@@ -112,27 +151,44 @@ export async function startAgentAsync(params: AgentRunRequest, deps: StartAgentA
   registry.markStarted(sessionID, stream);
 
   let terminal: EngineEvent;
+  let finalUsage: AgentUsage | null;
   try {
     const result = await handle.result;
     assertResultMatchesRole(result, params);
-    terminal = buildCompletedEvent(params, result, handle.logFilePath, readUsage(handle), clock.now());
+    finalUsage = readUsage(handle) ?? liveUsage;
+    terminal = buildCompletedEvent(params, result, handle.logFilePath, finalUsage, clock.now());
   } catch (error) {
     const requested = registry.cancelReasonOf(sessionID);
     const reason = requested ?? failureReasonOf(error);
+    finalUsage = readUsage(handle) ?? liveUsage;
+    // The runtime's own cap (the SDK's maxBudgetUsd) stopped it: that is the per-run cap.
+    const stop: BudgetStop | null =
+      reason !== 'budget'
+        ? null
+        : (budgetStop ?? {
+            scope: 'run',
+            spentUSD: finalUsage?.costUSD ?? 0,
+            capUSD: params.maxBudgetUsd ?? 0,
+          });
     terminal = buildFailedEvent(params, {
       reason,
       ...(requested === null && isLimitReason(reason) && { resetsAt: resetsAtOf(error) }),
       error:
         requested === 'timeout'
           ? `no output for ${deps.stallTimeoutMs / 1000}s; cancelled as stalled (${messageOf(error)})`
-          : messageOf(error),
+          : stop !== null
+            ? describeBudgetStop(stop)
+            : messageOf(error),
       logFilePath: handle.logFilePath,
-      usage: readUsage(handle),
+      usage: finalUsage,
       at: clock.now(),
+      ...(stop !== null && { budgetStop: stop }),
     });
   }
+  deps.budget?.runFinished(sessionID, finalUsage?.costUSD ?? null);
   if (stallTimer !== null) clock.clearTimeout(stallTimer);
   unsubscribeActivity?.();
+  unsubscribeUsage?.();
   // Let the last chunks through, but do not let an adapter whose output never ends keep the run open.
   await Promise.race([pump, new Promise((resolve) => setTimeout(resolve, OUTPUT_DRAIN_GRACE_MS).unref())]);
   stream.end();
@@ -211,6 +267,7 @@ interface FailureFields {
   logFilePath: string | null;
   usage: AgentUsage | null;
   at: number;
+  budgetStop?: BudgetStop;
 }
 
 export function buildFailedEvent(params: AgentRunRequest, fields: FailureFields): EngineEvent {

@@ -7,13 +7,14 @@ import {
 } from '../../domain/index.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
 import { getFailureRecord } from '../state-store/selectors/index.ts';
+import { buildOverBudgetComment } from './comments/build-over-budget-comment.ts';
 import { buildRetriesExhaustedComment } from './comments/build-retries-exhausted-comment.ts';
 import { buildRunCancelledComment } from './comments/build-run-cancelled-comment.ts';
 import type { HandlerConfig } from './handler.ts';
 
 /**
  * When a failed implementor or reviewer run must park its work item as `blocked` (with a comment saying
- * why): the user cancelled it, or it was the last allowed attempt. Null when the run should simply be
+ * why): the user cancelled it, a per-run or per-item budget cap stopped it, or it was the last allowed attempt. Null when the run should simply be
  * retried (or, after a shutdown cancel, released) — each handler decides how.
  */
 export function buildParkingCommands(
@@ -23,6 +24,26 @@ export function buildParkingCommands(
 ): EngineCommand[] | null {
   const role = event.type === 'implementorFailed' ? 'implementor' : 'reviewer';
   const { workItemID } = event;
+  const stop = event.budgetStop;
+  if (event.reason === 'budget') {
+    // The day's or month's cap: back to pending, where the paused dispatch waits for the budget.
+    if (stop === undefined || stop.scope === 'day' || stop.scope === 'month') return null;
+    return [
+      { type: 'transitionWorkItemStatus', workItemID, newStatus: 'blocked', cause: 'over-budget' },
+      {
+        type: 'commentOnWorkItem',
+        workItemID,
+        body: buildOverBudgetComment({
+          workItemID,
+          role,
+          scope: stop.scope,
+          spentUSD: stop.spentUSD,
+          capUSD: stop.capUSD,
+          estimateUSD: null,
+        }),
+      },
+    ];
+  }
   if (event.reason === 'cancelled') {
     if (state.agentRuns[event.sessionID]?.cancelRequestedBy !== 'user') return null;
     return [

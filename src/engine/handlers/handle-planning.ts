@@ -16,6 +16,11 @@ export const handlePlanning: Handler = (event, state, config) => {
       return [{ type: 'applyPlannerResult', result: event.result }, ...requestPlanningIfNeeded(state)];
     case 'plannerFailed': {
       if (event.reason === 'cancelled') return [];
+      // Stopped at the per-run cap: planning again would stop the same way. The day's or month's cap: the
+      // request waits in the paused dispatch.
+      if (event.reason === 'budget') {
+        return event.budgetStop?.scope === 'run' ? [] : requestPlanningIfNeeded(state);
+      }
       const attempts = state.failures.planner?.attempts ?? 0;
       // Without credentials every attempt fails the same way: stop at the first.
       if (attempts >= config.maxAttempts || isCredentialsFailure(event.error)) return [];

@@ -1,3 +1,4 @@
+import { handleBudget } from './handle-budget.ts';
 import { handleDependencyResolution } from './handle-dependency-resolution.ts';
 import { handleImplementation } from './handle-implementation.ts';
 import { handleOrphanedWorkItem } from './handle-orphaned-work-item.ts';
@@ -9,6 +10,7 @@ import type { NamedHandler } from './handler.ts';
 
 export type { Handler, NamedHandler } from './handler.ts';
 export {
+  handleBudget,
   handleDependencyResolution,
   handleImplementation,
   handleOrphanedWorkItem,
@@ -27,4 +29,5 @@ export const ALL_HANDLERS: readonly NamedHandler[] = [
   { name: 'dependency-resolution', handle: handleDependencyResolution },
   { name: 'orphaned-work-item', handle: handleOrphanedWorkItem },
   { name: 'user-dispatch', handle: handleUserDispatch },
+  { name: 'budget', handle: handleBudget },
 ];

@@ -20,6 +20,7 @@ export {
   type AgentStartParams,
   failureReasonOf,
   type ImplementorStartParams,
+  type LiveUsageReport,
   type PlannerStartParams,
   type ReviewerStartParams,
   type RuntimeAdapter,

@@ -13,6 +13,12 @@ interface CommonStartParams {
    * when the runtime has no accounts configured.
    */
   account?: string;
+  /**
+   * The run's budget cap in USD (`budgets.perRunUsd` / `perRole`), when one is set. A runtime with its own
+   * cap passes it on (the Claude SDK's `maxBudgetUsd`) and fails the run with reason `budget` when it is
+   * reached; the engine also stops the run on the live usage the runtime reports (`onUsage`).
+   */
+  maxBudgetUsd?: number;
 }
 
 export interface PlannerStartParams extends CommonStartParams {
@@ -53,10 +59,23 @@ export interface AgentRunHandle {
   /** Cost and tokens as reported by the runtime, once `result` has settled; null when unknown. */
   usage?: () => AgentUsage | null;
   /**
+   * Optional live usage signal: called after each model request with the run's cumulative usage so far
+   * (cost estimated from tokens with the runtime's price table, null when the model's price is unknown).
+   * The engine enforces item, day and per-run caps on it. Returns an unsubscribe function.
+   */
+  onUsage?: (listener: (report: LiveUsageReport) => void) => () => void;
+  /**
    * Optional signal of non-text activity (tool calls, tool results), so long silent tool runs do not
    * look stalled. Returns an unsubscribe function.
    */
   onActivity?: (listener: () => void) => () => void;
+}
+
+/** A running session's cumulative usage, as its runtime reports it after each model request. */
+export interface LiveUsageReport {
+  usage: AgentUsage;
+  /** The model that answered the latest request, when known. */
+  model: string | null;
 }
 
 export interface RuntimeAdapter {

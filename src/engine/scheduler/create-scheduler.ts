@@ -12,7 +12,14 @@ export interface AdmittedRun {
   sessionID: string;
   command: AgentRunRequestCommand;
   at: number;
+  /** The run's budget cap (USD) when one applies (budget/create-budget-guard.ts). */
+  maxBudgetUsd?: number;
 }
+
+/** The budget's verdict on starting a run now (see budget/create-budget-guard.ts). */
+export type BudgetCheck =
+  | { ok: true; maxBudgetUsd: number | null; events: EngineEvent[] }
+  | { ok: false; reason: string; retryAt: number | null; events: EngineEvent[] };
 
 export type Revalidation = { ok: true; command: AgentRunRequestCommand } | { ok: false; reason: string };
 
@@ -33,6 +40,11 @@ export interface SchedulerDeps {
    * start; such requests wait in the queue (`parked`) and start by themselves when the parking ends.
    */
   parkedUntil?: (command: AgentRunRequestCommand, state: EngineState) => number | null;
+  /**
+   * Whether the budget covers the run (absent: no budgets). Refused with `retryAt`: it waits, queued with
+   * reason `budget`; refused without: it is dropped (the budget's events park its item).
+   */
+  checkBudget?: (command: AgentRunRequestCommand) => BudgetCheck;
 }
 
 export interface Scheduler {
@@ -98,16 +110,33 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     );
   }
 
-  function admit(command: AgentRunRequestCommand): void {
+  /** Starts the run if the budget covers it; returns the budget's events (a pause, a parked item, a queue). */
+  function admit(command: AgentRunRequestCommand, state: EngineState): EngineEvent[] {
+    const budget = deps.checkBudget?.(command) ?? { ok: true, maxBudgetUsd: null, events: [] };
+    if (!budget.ok) {
+      if (budget.retryAt === null) {
+        logger.info('run refused by the budget', { key: buildDispatchKey(command), reason: budget.reason });
+        return budget.events;
+      }
+      const waiting = queue.get(buildDispatchKey(command))?.reason === 'budget';
+      const queued = enqueue(command, state, 'budget', budget.retryAt);
+      return waiting ? budget.events : [...budget.events, queued];
+    }
     const sessionID = deps.generateSessionID();
     active.set(sessionID, { key: buildDispatchKey(command), workItemID: dispatchWorkItemID(command) });
-    deps.startRun({ sessionID, command, at: clock.now() });
+    deps.startRun({
+      sessionID,
+      command,
+      at: clock.now(),
+      ...(budget.maxBudgetUsd !== null && { maxBudgetUsd: budget.maxBudgetUsd }),
+    });
+    return budget.events;
   }
 
   function enqueue(
     command: AgentRunRequestCommand,
     state: EngineState,
-    reason: 'capacity' | 'backoff' | 'parked',
+    reason: 'capacity' | 'backoff' | 'parked' | 'budget',
     notBefore: number | null,
   ): EngineEvent {
     const now = clock.now();
@@ -172,7 +201,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         deps.emit({ type: 'dispatchDropped', command: next.command, reason: verdict.reason, at: now });
         continue;
       }
-      admit(verdict.command);
+      for (const event of admit(verdict.command, deps.getState())) deps.emit(event);
     }
     armTimer();
   }
@@ -201,10 +230,12 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         const event = enqueue(command, snapshot, 'capacity', null);
         return existing?.reason === 'capacity' ? [] : [event];
       }
+      // A request waiting for the budget is answered by its re-check, not by every repeated request.
+      if (existing?.reason === 'budget' && existing.notBefore !== null && existing.notBefore > now) return [];
       queue.delete(key);
-      admit(command);
+      const events = admit(command, snapshot);
       armTimer();
-      return [];
+      return events;
     },
     isKeyActive(key) {
       for (const run of active.values()) if (run.key === key) return true;

@@ -2,6 +2,7 @@ import {
   type AgentRole,
   type AgentRun,
   type AgentRunStatus,
+  type AgentUsageReported,
   canTransitionAgentRun,
   computeLimitBackoff,
   type DispatchDropped,
@@ -143,6 +144,16 @@ export function applyStateUpdate(state: EngineState, event: EngineEvent): StateU
       return unchanged(upsertQueuedDispatch(state, event));
     case 'dispatchDropped':
       return unchanged(dropQueuedDispatch(state, event));
+
+    case 'agentUsageReported':
+      return recordLiveUsage(state, event);
+    case 'workItemOverBudget':
+      // Handlers park the item; the state learns of it through the item's own change.
+      return unchanged(state);
+    case 'budgetPauseChanged':
+      return unchanged(
+        isPlainDataEqual(state.budgetPause, event.pause) ? state : { ...state, budgetPause: event.pause },
+      );
 
     case 'userCancelledRun':
       return markCancelledByUser(state, event);
@@ -454,8 +465,8 @@ function failRun(
     endedAt: event.at,
   };
   const next = putFinishedRun(state, run);
-  // A cancel (by the user or at shutdown) says nothing about whether the work can succeed.
-  if (event.reason === 'cancelled') return unchanged(next);
+  // A cancel (by the user, at shutdown or by a budget cap) says nothing about whether the work can succeed.
+  if (event.reason === 'cancelled' || event.reason === 'budget') return unchanged(next);
   // Nor does a provider limit: it parks the runtime or account instead of counting an attempt.
   if (isLimitReason(event.reason)) return unchanged(parkForLimit(next, run, event, event.reason));
   const key = runFailureKey(run);
@@ -504,6 +515,14 @@ function liftParkings(state: EngineState, run: AgentRun): EngineState {
   if (run.account !== undefined) keys.push(parkingKey(runtime, run.account));
   const parkings = omitKeys(state.parkings, keys);
   return parkings === state.parkings ? state : { ...state, parkings };
+}
+
+/** A running run's usage so far (the runtime's live signal); ignored once the run has ended. */
+function recordLiveUsage(state: EngineState, event: AgentUsageReported): StateUpdate {
+  const run = state.agentRuns[event.sessionID];
+  if (run === undefined || !isAgentRunActive(run)) return unchanged(state);
+  if (isPlainDataEqual(run.usage, event.usage)) return unchanged(state);
+  return unchanged(putRun(state, { ...run, usage: event.usage }));
 }
 
 function markCancelledByUser(state: EngineState, event: UserCancelledRun): StateUpdate {

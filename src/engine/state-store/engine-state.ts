@@ -2,6 +2,7 @@ import type {
   AgentFailureReason,
   AgentRun,
   AgentRunRequestCommand,
+  BudgetPause,
   ErrorEntry,
   Revision,
   RuntimeParking,
@@ -22,7 +23,7 @@ export interface FailureRecord {
 export interface QueuedDispatch {
   key: string;
   command: AgentRunRequestCommand;
-  reason: 'capacity' | 'backoff' | 'parked';
+  reason: 'capacity' | 'backoff' | 'parked' | 'budget';
   notBefore: number | null;
   priority: number;
   queuedAt: number;
@@ -51,6 +52,8 @@ export interface EngineState {
    * has passed no longer holds anything back. Restored from storage at start; a completed run lifts its own.
    */
   parkings: Record<string, RuntimeParking>;
+  /** Set while dispatch is paused because the day's or month's budget is spent. */
+  budgetPause: BudgetPause | null;
 }
 
 /** The runtime name runs of an adapter that does not name itself are parked under. */
@@ -69,6 +72,7 @@ export function buildInitialEngineState(overrides: Partial<EngineState> = {}): E
     reviewRounds: {},
     checkRounds: {},
     parkings: {},
+    budgetPause: null,
     ...overrides,
   };
 }

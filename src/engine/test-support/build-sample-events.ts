@@ -187,6 +187,28 @@ export function buildSampleEvents(): SampleEvents {
       reason: 'work item is no longer ready',
       at,
     },
+    agentUsageReported: {
+      type: 'agentUsageReported',
+      sessionID: S.runningImplementor,
+      usage: USAGE,
+      model: 'claude-sonnet-4-5',
+      at,
+    },
+    workItemOverBudget: {
+      type: 'workItemOverBudget',
+      workItemID: ID.readyItem,
+      scope: 'item',
+      role: 'implementor',
+      spentUSD: 4.5,
+      capUSD: 5,
+      estimateUSD: 0.8,
+      at,
+    },
+    budgetPauseChanged: {
+      type: 'budgetPauseChanged',
+      pause: { period: 'day', spentUSD: 20.4, capUSD: 20, resumesAt: at + 3_600_000, since: at },
+      at,
+    },
     errorRecorded: {
       type: 'errorRecorded',
       source: 'work-item-poller',

@@ -7,7 +7,7 @@ import {
   query,
   type SDKResultMessage,
 } from '@anthropic-ai/claude-agent-sdk';
-import type { AgentResult, AgentRole, AgentUsage } from '../../domain/index.ts';
+import { type AgentResult, type AgentRole, type AgentUsage, formatUSD } from '../../domain/index.ts';
 import {
   AgentRunFailure,
   type AgentRunHandle,
@@ -15,6 +15,7 @@ import {
   type AgentStartParams,
   buildOutputJsonSchema,
   classifyLimitMessage,
+  type LiveUsageReport,
   type RuntimeAdapter,
   type RuntimeAdapterConfig,
 } from '../../engine/runtime-contract/index.ts';
@@ -44,6 +45,7 @@ import {
 } from '../shared/run-validation-round.ts';
 import { assembleAgentResult, readUsage } from './assemble-agent-result.ts';
 import { classifyCredentialsFailure } from './classify-credentials-failure.ts';
+import { createLiveUsageMeter } from './create-live-usage-meter.ts';
 import { extractOutputText } from './extract-output-text.ts';
 import { loadAgentDefinition } from './load-agent-definition.ts';
 import { sumUsage } from './sum-usage.ts';
@@ -226,6 +228,9 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
     );
     const run = runs.begin({ sessionID, role, maxAgentDuration: config.maxAgentDuration });
     const { output } = run;
+    const usageListeners = new Set<(report: LiveUsageReport) => void>();
+    /** The current round's usage as the stream reports it, until its result gives the SDK's own figures. */
+    let roundLiveUsage: AgentUsage | null = null;
     const sessionLog = createSessionLog?.(params) ?? null;
     if (params.account !== undefined) sessionLog?.note(`account: ${params.account}`);
     let resultMessage: SDKResultMessage | undefined;
@@ -266,6 +271,9 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
           abortController,
           ...(resume ? { resume: sessionID } : { sessionId: sessionID }),
           persistSession: validation !== null,
+          // Stream events carry each request's final token counts (message_delta): the live usage signal.
+          includePartialMessages: true,
+          ...(params.maxBudgetUsd !== undefined && { maxBudgetUsd: params.maxBudgetUsd }),
           env: agentEnv,
           stderr: (data) => logger.debug('claude stderr', { sessionID, data: data.slice(0, 2000) }),
         },
@@ -274,6 +282,8 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
     /** One session (round): its messages go to the stream and transcript; its usage adds to the run's. */
     const consume = async (session: ReturnType<typeof query>): Promise<unknown> => {
       resultMessage = undefined;
+      roundLiveUsage = null;
+      const meter = createLiveUsageMeter();
       try {
         for await (const message of session) {
           markStarted();
@@ -281,6 +291,14 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
           if (message.type === 'result') {
             resultMessage = message;
             usage = sumUsage(usage, readUsage(message));
+            roundLiveUsage = null;
+          } else {
+            const live = meter.observe(message);
+            if (live !== null) {
+              roundLiveUsage = live.usage;
+              const report = { usage: sumUsage(usage, live.usage) ?? live.usage, model: live.model };
+              for (const listener of usageListeners) listener(report);
+            }
           }
           for (const text of extractOutputText(message)) output.push(text);
           if (message.type === 'assistant' || message.type === 'user') run.notifyActivity();
@@ -320,6 +338,13 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
         for (let round = 0, nextPrompt = prompt; ; round += 1) {
           const failure = await consume(startSession(nextPrompt, round > 0));
           if (run.abortReason) throw run.abortFailure(run.abortReason);
+          if (resultMessage?.subtype === 'error_max_budget_usd') {
+            throw new AgentRunFailure(
+              'budget',
+              `budget: the ${role} run reached its per-run cap (${formatUSD(params.maxBudgetUsd ?? 0)}, ` +
+                `spent ${formatUSD(resultMessage.total_cost_usd)})`,
+            );
+          }
           if (failure && !resultMessage) {
             throw new AgentRunFailure('error', `the ${role} session failed: ${messageOf(failure)}`, {
               cause: failure,
@@ -375,7 +400,17 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
     );
 
     await started;
-    return run.handle(result, { logFilePath: sessionLog?.filePath ?? null, usage: () => usage });
+    return {
+      ...run.handle(result, {
+        logFilePath: sessionLog?.filePath ?? null,
+        // A session cut short (cancel, budget) has no result: what the stream reported is what it spent.
+        usage: () => sumUsage(usage, roundLiveUsage),
+      }),
+      onUsage(listener) {
+        usageListeners.add(listener);
+        return () => usageListeners.delete(listener);
+      },
+    };
   }
 
   return {

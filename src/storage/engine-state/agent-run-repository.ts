@@ -7,7 +7,7 @@ import type {
   AgentUsage,
   CancelRequester,
 } from '../../domain/index.ts';
-import { SCRIPTED_RUNTIME } from '../../domain/index.ts';
+import { BUDGET_FAILURE_PREFIX, SCRIPTED_RUNTIME } from '../../domain/index.ts';
 import { StorageError } from '../storage-error.ts';
 
 /** A run as stored: the engine's AgentRun plus why it failed, when it did. */
@@ -81,7 +81,9 @@ function toRow(run: AgentRun): AgentRunRow {
     revision_id: run.role === 'reviewer' ? run.revisionID : null,
     requested_at: run.requestedAt,
     ended_at: run.endedAt,
-    failure_reason: run.failureReason ?? failureReasonOf(run.status),
+    // `budget` is kept as `cancelled` here (migration 004's CHECK); the ledger records which cap stopped it.
+    failure_reason:
+      run.failureReason === 'budget' ? 'cancelled' : (run.failureReason ?? failureReasonOf(run.status)),
     error: run.error,
     log_file_path: run.logFilePath,
     cost_usd: run.usage?.costUSD ?? null,
@@ -113,7 +115,10 @@ function fromRow(row: AgentRunRow): StoredAgentRun {
     endedAt: row.ended_at,
     usage,
     cancelRequestedBy: row.cancel_requested_by,
-    failureReason: row.failure_reason,
+    failureReason:
+      row.failure_reason === 'cancelled' && row.error?.startsWith(BUDGET_FAILURE_PREFIX) === true
+        ? 'budget'
+        : row.failure_reason,
     ...(row.runtime !== null && { runtime: row.runtime }),
     ...(row.account !== null && { account: row.account }),
   };

@@ -1,11 +1,18 @@
 import type { Database } from 'better-sqlite3';
-import type { AgentRun, EngineEvent, ErrorEntry, RuntimeParking } from '../../domain/index.ts';
+import {
+  type AgentRun,
+  type EngineEvent,
+  type ErrorEntry,
+  isAgentRunActive,
+  type RuntimeParking,
+} from '../../domain/index.ts';
 import {
   type AgentRunRepository,
   createAgentRunRepository,
   type ListRunsQuery,
   type StoredAgentRun,
 } from './agent-run-repository.ts';
+import { type BudgetLedgerRepository, createBudgetLedgerRepository } from './budget-ledger-repository.ts';
 import { createEngineErrorRepository, type StoredEngineError } from './engine-error-repository.ts';
 import { createPlannedSpecRepository } from './planned-spec-repository.ts';
 import { createRuntimeParkingRepository } from './runtime-parking-repository.ts';
@@ -43,11 +50,20 @@ export interface EngineStatePersistence {
   /** The summed reported cost (USD) of every recorded run. */
   totalCostUSD(): number;
   listErrors(query?: { limit?: number }): StoredEngineError[];
+  /** The budget ledger (migration 006): every run's cost and tokens, and the runtime cap overrides. */
+  ledger: BudgetLedgerRepository;
 }
 
 export interface EngineStatePersistenceOptions {
   /** Epoch milliseconds; used for the end time of interrupted runs and planned SHA timestamps. */
   now?: () => number;
+  /** The day and month a time falls in for the budget (its time zone); default UTC. */
+  periodKeysOf?: (at: number) => { day: string; month: string };
+}
+
+function utcPeriodKeys(at: number): { day: string; month: string } {
+  const day = new Date(at).toISOString().slice(0, 10);
+  return { day, month: day.slice(0, 7) };
 }
 
 /** The run lifecycle events, whose run (as the state holds it after the event) is saved. */
@@ -65,6 +81,7 @@ const RUN_EVENT_TYPES = new Set<EngineEvent['type']>([
   'reviewerCompleted',
   'reviewerFailed',
   'userCancelledRun',
+  'agentUsageReported',
 ]);
 
 const ERROR_EVENT_TYPES = new Set<EngineEvent['type']>(['commandRejected', 'commandFailed', 'errorRecorded']);
@@ -79,13 +96,40 @@ export function createEngineStatePersistence(
   const errors = createEngineErrorRepository(db);
   const parkings = createRuntimeParkingRepository(db);
   let savedParkings: PersistedEngineState['parkings'] | null = null;
+  const ledger = createBudgetLedgerRepository(db);
+  const periodKeysOf = options.periodKeysOf ?? utcPeriodKeys;
+
+  /** The run's ledger row as the state has it after the event (live usage while it runs, final at the end). */
+  function recordInLedger(event: EngineEvent, run: AgentRun): void {
+    const keys = periodKeysOf(run.requestedAt);
+    ledger.record({
+      sessionID: run.sessionID,
+      workItemID: run.role === 'planner' ? null : run.workItemID,
+      role: run.role,
+      runtime: run.runtime ?? null,
+      model: event.type === 'agentUsageReported' ? event.model : null,
+      account: run.account ?? null,
+      day: keys.day,
+      month: keys.month,
+      costUSD: run.usage?.costUSD ?? null,
+      inputTokens: run.usage?.inputTokens ?? null,
+      outputTokens: run.usage?.outputTokens ?? null,
+      ended: !isAgentRunActive(run),
+      budgetStop: 'budgetStop' in event && event.budgetStop !== undefined ? event.budgetStop.scope : null,
+      requestedAt: run.requestedAt,
+      updatedAt: 'at' in event && typeof event.at === 'number' ? event.at : now(),
+    });
+  }
 
   // The state is the source of truth for a run: it has already applied the event (or refused it, in which
   // case the stored run simply stays as the state has it). Reading it from there keeps one set of rules.
   const recordInTransaction = db.transaction((event: EngineEvent, stateAfter: PersistedEngineState) => {
     if (RUN_EVENT_TYPES.has(event.type) && 'sessionID' in event) {
       const run = stateAfter.agentRuns[event.sessionID];
-      if (run !== undefined) runs.save(run);
+      if (run !== undefined) {
+        runs.save(run);
+        recordInLedger(event, run);
+      }
     }
     if (event.type === 'plannerCompleted') {
       // The SHAs the planner was given, as the state recorded them; not the specs' current SHAs.
@@ -123,6 +167,7 @@ export function createEngineStatePersistence(
     getRun: (sessionID) => runs.get(sessionID),
     totalCostUSD: () => runs.totalCostUSD(),
     listErrors: (query) => errors.list(query),
+    ledger,
   };
   return persistence;
 }

@@ -3,6 +3,7 @@ import { localTrackerMigration } from './002-local-tracker.ts';
 import { agentRunRuntimeMigration } from './003-agent-run-runtime.ts';
 import { validationFailureReasonMigration } from './004-validation-failure-reason.ts';
 import { runtimeLimitsMigration } from './007-runtime-limits.ts';
+import { budgetLedgerMigration } from './006-budget-ledger.ts';
 import type { Migration } from './migration.ts';
 
 export type { Migration } from './migration.ts';
@@ -13,8 +14,9 @@ export const MIGRATIONS: readonly Migration[] = [
   localTrackerMigration,
   agentRunRuntimeMigration,
   validationFailureReasonMigration,
-  // Placeholders until the 005 (questions) and 006 (budgets) migrations land: versions must be consecutive.
+  // A placeholder until the 005 (questions) migration lands. run-migrations.ts applies a migration whose
+  // version was recorded only by a `reserved for …` placeholder once the real one arrives.
   { version: 5, name: 'reserved for questions', up() {} },
-  { version: 6, name: 'reserved for budgets', up() {} },
+  budgetLedgerMigration,
   runtimeLimitsMigration,
 ];

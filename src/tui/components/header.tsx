@@ -1,4 +1,5 @@
 import { Box, Text } from 'ink';
+import { describeBudgetPause } from '../../domain/index.ts';
 import type { HeaderSummary } from '../view-model/build-header-summary.ts';
 import { formatDuration } from '../view-model/format-duration.ts';
 
@@ -35,6 +36,12 @@ export function Header({
         <Text bold color="cyan">
           flotilla{' '}
         </Text>
+        {summary.budgetPause ? (
+          <Text bold color="red">
+            {describeBudgetPause(summary.budgetPause)}
+            <Text> │ </Text>
+          </Text>
+        ) : null}
         {planner.kind === 'running' ? (
           <Text color="cyan">
             planner {spinner} {planner.run.specPaths.length} spec

@@ -1,4 +1,4 @@
-import { describeParking, type PlannerRun } from '../../domain/index.ts';
+import { type BudgetPause, describeParking, type PlannerRun } from '../../domain/index.ts';
 import { type EngineState, getWorkWaitingOnHuman } from '../../engine/state-store/index.ts';
 
 export interface HeaderSummary {
@@ -18,6 +18,8 @@ export interface HeaderSummary {
   waitingOnHuman: number;
   /** Runtimes and accounts a provider limit holds back now: "claude parked until 14:05 (usage limit)". */
   parked: string[];
+  /** Set while dispatch is paused because the day's or month's budget is spent (a banner). */
+  budgetPause: BudgetPause | null;
 }
 
 /** Local wall-clock HH:MM, as people read a reset time. */
@@ -72,5 +74,6 @@ export function buildHeaderSummary(
       .filter((parking) => parking.until > now)
       .sort((a, b) => a.until - b.until)
       .map((parking) => describeParking(parking, localTime)),
+    budgetPause: state.budgetPause ?? null,
   };
 }
