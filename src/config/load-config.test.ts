@@ -76,6 +76,7 @@ describe('loadConfig: defaults', () => {
         bashValidator: { extraAllowedCommands: [], extraBlockPatterns: [] },
         pathGuard: { readOnlyPaths: [] },
         scriptedRuntime: 'claude',
+        budgets: { perRole: {}, timeZone: 'UTC', estimateFloorUsd: 0.05 },
       },
     });
   });
@@ -349,7 +350,7 @@ describe('loadConfig: every field names its path and expectation', () => {
 describe('loadConfig: unknown keys are errors', () => {
   it('names a top-level typo, suggests the key and lists the known ones', async () => {
     expect(await errorsFor({ specDir: 'specs' })).toEqual([
-      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, github, defaultBranch, specsDir, runtimes, models, accounts, maxAgentDuration, shutdownTimeout, scheduler, maxReviewRounds, maxCheckRounds, pollIntervals, worktree, checks, validation, contextPaths, logging, bashValidator, pathGuard, scriptedScenario, scriptedRuntime',
+      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, github, defaultBranch, specsDir, runtimes, models, accounts, maxAgentDuration, shutdownTimeout, scheduler, budgets, maxReviewRounds, maxCheckRounds, pollIntervals, worktree, checks, validation, contextPaths, logging, bashValidator, pathGuard, scriptedScenario, scriptedRuntime',
     ]);
   });
 

@@ -94,7 +94,7 @@ describe('openDatabase', () => {
 
   it('refuses a database from a newer Flotilla with a clear error, without changing it', () => {
     const path = join(dir.path, 'flotilla.db');
-    const newest = MIGRATIONS.length;
+    const newest = MIGRATIONS.at(-1)?.version ?? 0;
     const future = newest + 3;
     const db = openDatabase(path);
     db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, 'future', 'x')").run(
@@ -108,7 +108,11 @@ describe('openDatabase', () => {
     const raw = track(
       openDatabase(path, { migrations: [...MIGRATIONS, ...futureMigrations(newest + 1, future)] }),
     );
-    expect(versions(raw)).toEqual([...MIGRATIONS.map((migration) => migration.version), future]);
+    // Versions below the recorded one still run when missing (applied by set, not by the highest).
+    expect(versions(raw)).toEqual([
+      ...MIGRATIONS.map((migration) => migration.version),
+      ...futureMigrations(newest + 1, future).map((migration) => migration.version),
+    ]);
   });
 
   it('rolls a failing migration back completely and stays at the previous version', () => {
@@ -127,6 +131,23 @@ describe('openDatabase', () => {
     const db = track(openDatabase(path, { migrations: MIGRATIONS.slice(0, 1) }));
     expect(versions(db)).toEqual([1]);
     expect(tableNames(db)).not.toContain('half_done');
+  });
+
+  it('applies a reserved lower version that arrives after a higher one (numbers are assigned in parallel)', () => {
+    const path = join(dir.path, 'gap.db');
+    const withoutFive = MIGRATIONS.filter((migration) => migration.version !== 5);
+    track(openDatabase(path, { migrations: withoutFive })).close();
+    const late: Migration = {
+      version: 5,
+      name: 'late',
+      up(db) {
+        db.exec('CREATE TABLE late_arrival (x INTEGER)');
+      },
+    };
+    const ordered = [...withoutFive, late].sort((a, b) => a.version - b.version);
+    const db = track(openDatabase(path, { migrations: ordered }));
+    expect(versions(db)).toContain(5);
+    expect(tableNames(db)).toContain('late_arrival');
   });
 
   it('rejects a migration list that does not count up from 1', () => {

@@ -23,8 +23,8 @@ export interface BudgetLedger {
    * process, which the budget counts from their live usage instead).
    */
   spentUSD(filter: SpendFilter, excludeSessionIDs: readonly string[]): number;
-  /** The costs of the role's most recent ended runs that reported one, newest first. */
-  recentRunCosts(role: AgentRole, limit: number): number[];
+  /** The costs of the role's most recent ended runs that reported one, newest first, without `exclude…`. */
+  recentRunCosts(role: AgentRole, limit: number, excludeSessionIDs: readonly string[]): number[];
   /** Caps set at runtime (`flotilla budget set`), read on every check so a running engine picks them up. */
   capOverrides(): BudgetCapOverrides;
 }

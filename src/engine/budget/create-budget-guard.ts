@@ -37,6 +37,8 @@ interface TrackedRun {
   day: string;
   month: string;
   costUSD: number;
+  /** Set once the run ended; its cost then counts in the role's estimate. */
+  endedAt: number | null;
 }
 
 const DEFAULT_ESTIMATE_FLOOR_USD = 0.05;
@@ -74,6 +76,17 @@ export function createBudgetGuard(config: BudgetConfig, clock: Clock): BudgetGua
     return recorded + live;
   }
 
+  /** The role's latest ended runs' costs: this process's from memory, older ones from the ledger. */
+  function recentCosts(role: AgentRole): number[] {
+    const ended = [...runs.values()]
+      .filter((run) => run.role === role && run.endedAt !== null)
+      .sort((a, b) => (b.endedAt ?? 0) - (a.endedAt ?? 0))
+      .map((run) => run.costUSD)
+      .slice(0, window);
+    if (ended.length >= window) return ended;
+    return [...ended, ...ledger.recentRunCosts(role, window - ended.length, [...runs.keys()])];
+  }
+
   function periodState(period: BudgetPeriod, current: BudgetCaps, now: number) {
     const cap = period === 'day' ? current.dailyUsd : current.monthlyUsd;
     if (cap === null) return null;
@@ -100,7 +113,7 @@ export function createBudgetGuard(config: BudgetConfig, clock: Clock): BudgetGua
           : command.type === 'requestImplementorRun'
             ? 'implementor'
             : 'reviewer';
-      const estimate = estimateRunCost(ledger.recentRunCosts(role, window), floor);
+      const estimate = estimateRunCost(recentCosts(role), floor);
       for (const period of ['day', 'month'] as const) {
         const state = periodState(period, current, now);
         if (state === null || state.capUSD - state.spentUSD >= estimate) continue;
@@ -135,7 +148,7 @@ export function createBudgetGuard(config: BudgetConfig, clock: Clock): BudgetGua
     },
     runStarted(sessionID, role, workItemID) {
       const { day, month } = periodKeysOf(clock.now(), timeZone);
-      runs.set(sessionID, { role, workItemID, day, month, costUSD: 0 });
+      runs.set(sessionID, { role, workItemID, day, month, costUSD: 0, endedAt: null });
     },
     reportUsage(sessionID, costUSD) {
       const run = runs.get(sessionID);
@@ -163,7 +176,9 @@ export function createBudgetGuard(config: BudgetConfig, clock: Clock): BudgetGua
     runFinished(sessionID, costUSD) {
       const run = runs.get(sessionID);
       // Kept (not deleted): the ledger row may not be written yet, and the exclusion keeps it counted once.
-      if (run !== undefined && costUSD !== null) run.costUSD = costUSD;
+      if (run === undefined) return;
+      if (costUSD !== null) run.costUSD = costUSD;
+      run.endedAt = clock.now();
     },
   };
 }

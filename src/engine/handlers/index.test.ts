@@ -6,6 +6,7 @@ import {
   buildSampleState,
   SAMPLE_IDS,
 } from '../test-support/index.ts';
+import { handleBudget } from './handle-budget.ts';
 import { handleDependencyResolution } from './handle-dependency-resolution.ts';
 import { handleImplementation } from './handle-implementation.ts';
 import { handleOrphanedWorkItem } from './handle-orphaned-work-item.ts';
@@ -16,7 +17,7 @@ import { handleUserDispatch } from './handle-user-dispatch.ts';
 import { ALL_HANDLERS } from './index.ts';
 
 describe('ALL_HANDLERS', () => {
-  it('lists the seven handlers once each, named, in the documented order', () => {
+  it('lists the handlers once each, named, in the documented order', () => {
     expect(ALL_HANDLERS.map(({ name, handle }) => [name, handle])).toEqual([
       ['planning', handlePlanning],
       ['readiness', handleReadiness],
@@ -25,6 +26,7 @@ describe('ALL_HANDLERS', () => {
       ['dependency-resolution', handleDependencyResolution],
       ['orphaned-work-item', handleOrphanedWorkItem],
       ['user-dispatch', handleUserDispatch],
+      ['budget', handleBudget],
     ]);
   });
 

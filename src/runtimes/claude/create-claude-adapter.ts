@@ -244,9 +244,19 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
       worktree !== null && config.validation !== undefined && config.validation.commands.length > 0
         ? config.validation
         : null;
-    // The SDK aborts through its own controller; the run's signal (cancel, timeout) drives it.
+    // The SDK aborts through its own controller; the run's signal (cancel, timeout) drives it. The round's
+    // query is interrupted first: that ends the turn at once (no further model request), while an abort
+    // alone leaves the CLI running, and requesting, for about two seconds (claude-sdk-facts.md).
+    let currentQuery: { interrupt(): Promise<unknown> } | null = null;
     const abortController = new AbortController();
-    run.signal.addEventListener('abort', () => abortController.abort(run.signal.reason), { once: true });
+    run.signal.addEventListener(
+      'abort',
+      () => {
+        void currentQuery?.interrupt().catch(() => {});
+        abortController.abort(run.signal.reason);
+      },
+      { once: true },
+    );
     // Round 0 starts the session under the engine's id; fix rounds resume it (the CLI reloads the
     // conversation from its per-run config dir, so the session must be persisted there while validating).
     const startSession = (text: string, resume: boolean) =>
@@ -282,6 +292,7 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
     /** One session (round): its messages go to the stream and transcript; its usage adds to the run's. */
     const consume = async (session: ReturnType<typeof query>): Promise<unknown> => {
       resultMessage = undefined;
+      currentQuery = session;
       roundLiveUsage = null;
       const meter = createLiveUsageMeter();
       try {

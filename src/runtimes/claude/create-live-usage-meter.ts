@@ -31,14 +31,18 @@ export function createLiveUsageMeter(): LiveUsageMeter {
   const requests = new Map<string, RequestUsage>();
   let lastModel: string | null = null;
 
-  function update(id: string, model: unknown, usage: unknown): boolean {
-    if (!isRecord(usage)) return false;
+  function update(id: string, model: unknown, usage: unknown, finalOutput = false): boolean {
+    // The CLI's own placeholder messages (`<synthetic>`) are not model requests and cost nothing.
+    if (!isRecord(usage) || model === '<synthetic>') return false;
     const known = requests.get(id) ?? { model: null, input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
-    // Counts only grow within a request: a later message may omit a field, never lower it.
+    // Counts only grow within a request (a later message may omit a field), except the final output count.
     const next: RequestUsage = {
       model: typeof model === 'string' ? model : known.model,
       input: Math.max(known.input, number(usage.input_tokens) ?? 0),
-      output: Math.max(known.output, number(usage.output_tokens) ?? 0),
+      // message_start's output count is a placeholder; message_delta's is the request's final one.
+      output: finalOutput
+        ? (number(usage.output_tokens) ?? known.output)
+        : Math.max(known.output, number(usage.output_tokens) ?? 0),
       cacheRead: Math.max(known.cacheRead, number(usage.cache_read_input_tokens) ?? 0),
       cacheWrite: Math.max(known.cacheWrite, number(usage.cache_creation_input_tokens) ?? 0),
     };
@@ -95,7 +99,7 @@ export function createLiveUsageMeter(): LiveUsageMeter {
           changed = update(startedID, event.message.model, event.message.usage);
         } else if (event.type === 'message_delta') {
           const id = currentStreamID.get(stream);
-          if (id !== undefined) changed = update(id, undefined, event.usage);
+          if (id !== undefined) changed = update(id, undefined, event.usage, true);
         }
       } else if (message.type === 'assistant' && isRecord(message.message)) {
         const inner = message.message;

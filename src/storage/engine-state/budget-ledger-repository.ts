@@ -41,7 +41,7 @@ export interface BudgetLedgerRepository {
     excludeSessionIDs: readonly string[],
   ): number;
   /** Costs of the role's latest ended runs that reported one, newest first. */
-  recentRunCosts(role: AgentRole, limit: number): number[];
+  recentRunCosts(role: AgentRole, limit: number, excludeSessionIDs?: readonly string[]): number[];
   /** Spend per work item (runs with one), highest first. */
   spendByWorkItem(limit: number): { workItemID: string; costUSD: number; runs: number }[];
   totals(filter: { day?: string; month?: string }): SpendTotals;
@@ -119,8 +119,9 @@ export function createBudgetLedgerRepository(db: Database): BudgetLedgerReposito
   const sumByMonth = sumWhere('month = ?');
   const sumByItem = sumWhere('work_item_id = ?');
   const sumAll = sumWhere('1 = 1');
-  const selectRecentCosts = db.prepare<[string, number], { cost_usd: number }>(
+  const selectRecentCosts = db.prepare<[string, string, number], { cost_usd: number }>(
     `SELECT cost_usd FROM budget_ledger WHERE role = ? AND ended = 1 AND cost_usd IS NOT NULL
+     AND session_id NOT IN (SELECT value FROM json_each(?))
      ORDER BY requested_at DESC, rowid DESC LIMIT ?`,
   );
   const selectByItem = db.prepare<[number], { work_item_id: string; cost_usd: number; runs: number }>(
@@ -177,8 +178,8 @@ export function createBudgetLedgerRepository(db: Database): BudgetLedgerReposito
         throw new StorageError('budget ledger: spend is summed by one of day, month or item');
       return sums[0] ?? sumAll.get(exclude)?.total ?? 0;
     },
-    recentRunCosts(role, limit) {
-      return selectRecentCosts.all(role, limit).map((row) => row.cost_usd);
+    recentRunCosts(role, limit, excludeSessionIDs = []) {
+      return selectRecentCosts.all(role, JSON.stringify(excludeSessionIDs), limit).map((row) => row.cost_usd);
     },
     spendByWorkItem(limit) {
       return selectByItem
