@@ -195,6 +195,18 @@ describe('loadConfig: every field names its path and expectation', () => {
       { github: { owner: 'acme', repo: 'app', apiUrl: 'ftp://example.com' } },
       `${F}: github.apiUrl: expected an http(s) URL (the REST API root), got "ftp://example.com"`,
     ],
+    [
+      { budgets: { dailyUsd: 0 } },
+      `${F}: budgets.dailyUsd: expected a positive number of US dollars (the repository's spend per day), got 0`,
+    ],
+    [
+      { budgets: { perRole: { implementor: '2' } } },
+      `${F}: budgets.perRole.implementor: expected a positive number of US dollars (the implementor's per-run cap), got "2"`,
+    ],
+    [
+      { budgets: { timeZone: 'Mars/Olympus' } },
+      `${F}: budgets.timeZone: expected an IANA time zone name such as 'Europe/Paris' or 'UTC', got "Mars/Olympus"`,
+    ],
     [{ defaultBranch: 7 }, `${F}: defaultBranch: expected a non-empty string (a branch name), got 7`],
     [{ defaultBranch: '' }, `${F}: defaultBranch: expected a non-empty string (a branch name), got ""`],
     [

@@ -1,0 +1,103 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTempDir } from '../../test-support/create-temp-dir.ts';
+import { MIGRATIONS } from '../migrations/index.ts';
+import { type Database, openDatabase } from '../open-database.ts';
+import {
+  type BudgetLedgerRepository,
+  createBudgetLedgerRepository,
+  type LedgerEntry,
+} from './budget-ledger-repository.ts';
+
+let dir: ReturnType<typeof createTempDir>;
+let db: Database;
+let ledger: BudgetLedgerRepository;
+
+beforeEach(() => {
+  dir = createTempDir();
+  db = openDatabase(join(dir.path, 'flotilla.db'));
+  ledger = createBudgetLedgerRepository(db);
+});
+
+afterEach(() => {
+  if (db.open) db.close();
+  dir.remove();
+});
+
+const entry = (overrides: Partial<LedgerEntry>): LedgerEntry => ({
+  sessionID: 's1',
+  workItemID: '1',
+  role: 'implementor',
+  runtime: 'claude',
+  model: null,
+  account: null,
+  day: '2026-11-23',
+  month: '2026-11',
+  costUSD: 0.5,
+  inputTokens: 1000,
+  outputTokens: 10,
+  ended: false,
+  budgetStop: null,
+  requestedAt: 1,
+  updatedAt: 1,
+  ...overrides,
+});
+
+describe('budget ledger', () => {
+  it('keeps one row per run, updated as it reports usage and ends, model kept once known', () => {
+    ledger.record(entry({ model: 'claude-opus-5-5' }));
+    ledger.record(entry({ costUSD: 0.9, ended: true, budgetStop: 'item', updatedAt: 2 }));
+    expect(ledger.get('s1')).toMatchObject({
+      costUSD: 0.9,
+      ended: true,
+      budgetStop: 'item',
+      model: 'claude-opus-5-5',
+    });
+  });
+
+  it('sums spend by day, month and item, leaving out the sessions counted live', () => {
+    ledger.record(entry({ sessionID: 'a', costUSD: 1, ended: true }));
+    ledger.record(entry({ sessionID: 'b', workItemID: '2', costUSD: 2, ended: true }));
+    ledger.record(entry({ sessionID: 'c', day: '2026-11-24', costUSD: 4 }));
+    ledger.record(entry({ sessionID: 'd', day: '2026-12-01', month: '2026-12', costUSD: 8 }));
+    expect(ledger.spentUSD({ day: '2026-11-23' }, [])).toBe(3);
+    expect(ledger.spentUSD({ month: '2026-11' }, ['b'])).toBe(5);
+    expect(ledger.spentUSD({ workItemID: '1' }, [])).toBe(13);
+    expect(ledger.recentRunCosts('implementor', 5, ['a'])).toEqual([2]);
+    expect(ledger.spendByWorkItem(10)).toEqual([
+      { workItemID: '1', costUSD: 13, runs: 3 },
+      { workItemID: '2', costUSD: 2, runs: 1 },
+    ]);
+    expect(ledger.totals({ month: '2026-11' })).toEqual({ costUSD: 7, runs: 3 });
+  });
+
+  it('keeps runtime cap overrides until reset (null: the cap removed)', () => {
+    ledger.setCapOverride('dailyUsd', 20, 1);
+    ledger.setCapOverride('perItemUsd', null, 1);
+    expect(ledger.capOverrides()).toEqual({ dailyUsd: 20, perItemUsd: null });
+    ledger.clearCapOverride('dailyUsd');
+    expect(ledger.capOverrides()).toEqual({ perItemUsd: null });
+  });
+
+  it('migration 006 carries runs recorded before it into the ledger, by their UTC day', () => {
+    db.close();
+    const path = join(dir.path, 'old.db');
+    const old = openDatabase(path, { migrations: MIGRATIONS.filter((migration) => migration.version < 6) });
+    old
+      .prepare(
+        `INSERT INTO agent_runs (session_id, role, status, work_item_id, requested_at, ended_at, cost_usd, runtime)
+         VALUES ('old', 'reviewer', 'completed', '3', ?, ?, 0.25, 'claude')`,
+      )
+      .run(Date.parse('2026-10-31T23:30:00Z'), Date.parse('2026-10-31T23:40:00Z'));
+    old.close();
+    db = openDatabase(path);
+    expect(createBudgetLedgerRepository(db).get('old')).toMatchObject({
+      role: 'reviewer',
+      workItemID: '3',
+      day: '2026-10-31',
+      month: '2026-10',
+      costUSD: 0.25,
+      ended: true,
+    });
+  });
+});
