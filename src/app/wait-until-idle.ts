@@ -30,7 +30,8 @@ export async function waitUntilIdle(
         Object.values(state.agentRuns).some(
           (run) => run.status === 'requested' || run.status === 'running',
         ) ||
-        state.dispatchQueue.length > 0 ||
+        // Requests held by a paused budget wait for tomorrow or a raised cap: the summary names the pause.
+        state.dispatchQueue.some((entry) => entry.reason !== 'budget') ||
         controlPlane.checksPending();
       quiet = busy ? 0 : quiet + 1;
     }

@@ -45,7 +45,10 @@ export interface Engine {
   refresh(): void;
   /** Polls every provider and waits for those polls. */
   pollNow(): Promise<void>;
-  /** Resolves when no event is queued or processing and no run is active or queued. */
+  /**
+   * Resolves when no event is queued or processing and no run is active or queued — requests held by a
+   * paused budget aside: they wait for the next period or a raised cap, not for the engine.
+   */
   whenQuiescent(): Promise<void>;
   /** Runs admitted and not yet finished, and run requests waiting for a slot or a backoff. */
   schedulerStatus(): { active: number; queued: number; maxConcurrentAgents: number };
@@ -384,7 +387,8 @@ export function createEngine(config: EngineConfig): Engine {
     async whenQuiescent() {
       while (true) {
         await loop.whenIdle();
-        if (scheduler.activeCount() === 0 && scheduler.queuedCount() === 0 && loop.isIdle()) return;
+        const queued = scheduler.queuedCount() - scheduler.budgetWaitingCount();
+        if (scheduler.activeCount() === 0 && queued === 0 && loop.isIdle()) return;
         await new Promise<void>((resolve) => quiescenceWaiters.push(resolve));
       }
     },

@@ -757,6 +757,7 @@ describe('flotilla run', () => {
       errors: 0,
       waitingOnHuman: [],
       plannerOutOfAttempts: null,
+      budgetPause: null,
     });
   }, 120_000);
 

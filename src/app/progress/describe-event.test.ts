@@ -176,3 +176,33 @@ describe('describeEvent', () => {
     ).toBe('claude account work exhausted until 14:05:00: session abcdef12 continues on account spare');
   });
 });
+
+describe('describeEvent: budgets', () => {
+  it('says when dispatch pauses on the budget, when it resumes, and which item went over its cap', () => {
+    const at = Date.UTC(2026, 10, 23, 15, 0, 0);
+    expect(
+      describeEvent({
+        type: 'budgetPauseChanged',
+        pause: { period: 'day', spentUSD: 20.4, capUSD: 20, resumesAt: Date.UTC(2026, 10, 24), since: at },
+        at,
+      }),
+    ).toBe(
+      "dispatch paused: day's budget $20.40 of $20.00 spent, resumes 2026-11-24 00:00 UTC (flotilla budget set daily <usd>)",
+    );
+    expect(describeEvent({ type: 'budgetPauseChanged', pause: null, at })).toBe(
+      'dispatch resumed: within budget again',
+    );
+    expect(
+      describeEvent({
+        type: 'workItemOverBudget',
+        workItemID: '3',
+        scope: 'item',
+        role: 'implementor',
+        spentUSD: 4.6,
+        capUSD: 5,
+        estimateUSD: 0.8,
+        at,
+      }),
+    ).toBe('work item #3 over budget: $4.60 of $5.00 spent; blocked');
+  });
+});

@@ -14,9 +14,32 @@ describe('describeIdleSummary', () => {
     const state = buildTestState({ workItems: [buildWorkItem({ id: '1', status: 'approved' })] });
     expect(describeIdleSummary(state, options)).toEqual({
       line: 'idle',
-      data: { type: 'idle', idle: true, errors: 0, waitingOnHuman: [], plannerOutOfAttempts: null },
+      data: {
+        type: 'idle',
+        idle: true,
+        errors: 0,
+        waitingOnHuman: [],
+        plannerOutOfAttempts: null,
+        budgetPause: null,
+      },
       exitCode: 0,
     });
+  });
+
+  it('names a budget pause and exits 1: the held requests wait for the next day or a raised cap', () => {
+    const pause = {
+      period: 'day' as const,
+      spentUSD: 20.4,
+      capUSD: 20,
+      resumesAt: Date.UTC(2026, 10, 24),
+      since: 0,
+    };
+    const summary = describeIdleSummary({ ...buildTestState({}), budgetPause: pause }, options);
+    expect(summary.line).toBe(
+      "idle — dispatch paused: day's budget $20.40 of $20.00 spent, resumes 2026-11-24 00:00 UTC (flotilla budget set daily <usd>)",
+    );
+    expect(summary.exitCode).toBe(1);
+    expect(summary.data.budgetPause).toEqual(pause);
   });
 
   it('names the items waiting on a human and exits 1', () => {

@@ -1,3 +1,4 @@
+import { type BudgetPause, describeBudgetPause } from '../../domain/index.ts';
 import {
   type EngineState,
   getWorkWaitingOnHuman,
@@ -15,8 +16,10 @@ export interface IdleSummary {
     errors: number;
     waitingOnHuman: Array<WaitingItem>;
     plannerOutOfAttempts: { attempts: number; lastError: string } | null;
+    /** Dispatch paused by the day's or month's budget (its requests wait for the next period). */
+    budgetPause: BudgetPause | null;
   };
-  /** 0 only when idle with no error recorded and nothing failed or parked; else 1. */
+  /** 0 only when idle with no error recorded, nothing failed or parked and no budget pause; else 1. */
   exitCode: 0 | 1;
 }
 
@@ -35,6 +38,8 @@ export function describeIdleSummary(
   const stuck = waiting.items.length > 0 || planner !== null;
   let line = idle ? `idle${errors ? ` with ${errors} error(s) recorded` : ''}` : 'stopped before idle';
   if (stuck) line += ` — waiting on a human: ${describeWaiting(waiting)}`;
+  const pause = state.budgetPause ?? null;
+  if (pause !== null) line += ` — ${describeBudgetPause(pause)}`;
   return {
     line,
     data: {
@@ -43,8 +48,9 @@ export function describeIdleSummary(
       errors,
       waitingOnHuman: waiting.items,
       plannerOutOfAttempts: planner && { attempts: planner.attempts, lastError: planner.lastError },
+      budgetPause: pause,
     },
-    exitCode: idle && errors === 0 && !stuck ? 0 : 1,
+    exitCode: idle && errors === 0 && !stuck && pause === null ? 0 : 1,
   };
 }
 

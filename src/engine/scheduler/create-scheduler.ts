@@ -62,6 +62,8 @@ export interface Scheduler {
   activeSessionIDs(): string[];
   activeCount(): number;
   queuedCount(): number;
+  /** Queued requests waiting for the day's or month's budget (a paused dispatch). */
+  budgetWaitingCount(): number;
   /** Refuses new work and drops the queue. */
   stop(): void;
 }
@@ -252,6 +254,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     activeSessionIDs: () => [...active.keys()],
     activeCount: () => active.size,
     queuedCount: () => queue.size,
+    budgetWaitingCount: () => [...queue.values()].filter((entry) => entry.reason === 'budget').length,
     stop() {
       if (stopped) return;
       stopped = true;
