@@ -488,6 +488,23 @@ describe('DashboardApp', () => {
     await until((value) => (value.split('\n')[0] ?? '').includes('$0.00 ($1.50 all runs) (excl. scripted)'));
   });
 
+  it('the header shows a banner while the day’s budget has paused dispatch', async () => {
+    const state = buildBoardState();
+    state.budgetPause = {
+      period: 'day',
+      spentUSD: 20.4,
+      capUSD: 20,
+      resumesAt: Date.UTC(2026, 10, 24),
+      since: 0,
+    };
+    const { until } = await renderDashboard(state);
+    await until(
+      (value) =>
+        (value.split('\n')[0] ?? '').includes("flotilla dispatch paused: day's budget $20.40 of $20.00"),
+      'the budget banner',
+    );
+  });
+
   it('the header counts revisions whose checks are pending', async () => {
     const state = buildBoardState();
     const revision = state.revisions.r4;
