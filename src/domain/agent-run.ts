@@ -24,7 +24,6 @@ export function isLimitReason(reason: AgentFailureReason | null | undefined): re
   return (LIMIT_REASONS as readonly (string | null | undefined)[]).includes(reason);
 }
 
-
 /** Who asked for a run to be cancelled, so a user's cancel is not mistaken for shutdown. */
 export type CancelRequester = 'user' | 'shutdown';
 

@@ -150,6 +150,19 @@ describe('openDatabase', () => {
     expect(tableNames(db)).toContain('late_arrival');
   });
 
+  it('applies the real migration of a version a `reserved for …` placeholder recorded', () => {
+    const path = join(dir.path, 'placeholder.db');
+    const withPlaceholder = MIGRATIONS.map((migration) =>
+      migration.version === 6 ? { version: 6, name: 'reserved for budgets', up() {} } : migration,
+    );
+    track(openDatabase(path, { migrations: withPlaceholder })).close();
+    const db = track(openDatabase(path));
+    expect(tableNames(db)).toContain('budget_ledger');
+    expect(db.prepare('SELECT name FROM schema_migrations WHERE version = 6').pluck().get()).toBe(
+      'budget ledger',
+    );
+  });
+
   it('rejects a migration list that does not count up from 1', () => {
     expect(() => openDatabase(join(dir.path, 'a.db'), { migrations: [MIGRATIONS[1]!] })).toThrow(
       /expected version 1 at position 1, got 2/,

@@ -2,8 +2,8 @@ import { engineStateMigration } from './001-engine-state.ts';
 import { localTrackerMigration } from './002-local-tracker.ts';
 import { agentRunRuntimeMigration } from './003-agent-run-runtime.ts';
 import { validationFailureReasonMigration } from './004-validation-failure-reason.ts';
-import { runtimeLimitsMigration } from './007-runtime-limits.ts';
 import { budgetLedgerMigration } from './006-budget-ledger.ts';
+import { runtimeLimitsMigration } from './007-runtime-limits.ts';
 import type { Migration } from './migration.ts';
 
 export type { Migration } from './migration.ts';
