@@ -9,7 +9,18 @@ export type AgentRunStatus = 'requested' | 'running' | 'completed' | 'failed' | 
  * The limit reasons (`LimitReason`) say the provider refused the request for now: they park the runtime or
  * account and never count as a failed attempt.
  */
-export type AgentFailureReason = 'error' | 'timeout' | 'cancelled' | 'validation' | 'budget' | LimitReason;
+/**
+ * `unavailable`: the run's runtime was refused at dispatch (unknown `runtime:` label, missing binary or
+ * credentials); no session was started and it does not count as an attempt.
+ */
+export type AgentFailureReason =
+  | 'error'
+  | 'timeout'
+  | 'cancelled'
+  | 'validation'
+  | 'budget'
+  | 'unavailable'
+  | LimitReason;
 
 /**
  * A provider limit that ends a run without saying anything about the work: `rate-limit` (HTTP 429 after the
@@ -133,6 +144,7 @@ export function failureReasonToRunStatus(reason: AgentFailureReason): AgentRunSt
     case 'rate-limit':
     case 'overloaded':
     case 'usage-limit':
+    case 'unavailable':
       return 'failed';
     case 'timeout':
       return 'timed-out';

@@ -18,6 +18,7 @@ describe('parseWorkItemLabels', () => {
       kind: 'task',
       priority: 'high',
       complexity: 'low',
+      runtime: null,
       other: ['frontend', 'good first issue'],
     });
   });
@@ -28,6 +29,7 @@ describe('parseWorkItemLabels', () => {
       kind: 'task',
       priority: null,
       complexity: null,
+      runtime: null,
       other: [],
     });
   });
@@ -42,6 +44,7 @@ describe('parseWorkItemLabels', () => {
       kind: 'task',
       priority: null,
       complexity: null,
+      runtime: null,
       other: [],
     });
   });
@@ -59,6 +62,7 @@ describe('parseWorkItemLabels', () => {
       kind: 'refinement',
       priority: 'medium',
       complexity: null,
+      runtime: null,
       other: [],
     });
   });
@@ -75,5 +79,12 @@ describe('parseWorkItemLabels', () => {
       'alpha',
       'tasks:x',
     ]);
+  });
+
+  it('reads the runtime a runtime:<name> label names, keeps the label, and picks the first of several', () => {
+    const parsed = parseWorkItemLabels(['area:api', 'runtime:codex', 'runtime:cli:aider', 'runtime:  ']);
+    expect(parsed.runtime).toBe('cli:aider');
+    expect(parsed.other).toEqual(['area:api', 'runtime:codex', 'runtime:cli:aider', 'runtime:  ']);
+    expect(parseWorkItemLabels(['runtime:']).runtime).toBeNull();
   });
 });

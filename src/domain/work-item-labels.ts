@@ -13,6 +13,8 @@ export interface ParsedWorkItemLabels {
   kind: WorkItemKind;
   priority: WorkItemPriority | null;
   complexity: WorkItemComplexity | null;
+  /** The runtime a `runtime:<name>` label names (any name: the engine checks it at dispatch), or null. */
+  runtime: string | null;
   /** Labels outside the reserved prefixes, kept as they are. */
   other: string[];
 }
@@ -29,9 +31,22 @@ function pick<T extends string>(labels: readonly string[], prefix: string, allow
   return values[0] ?? null;
 }
 
+export const RUNTIME_LABEL_PREFIX = 'runtime:';
+
+/** Several `runtime:` labels: the alphabetically first wins, as for the other categories. */
+function pickRuntime(labels: readonly string[]): string | null {
+  const values = labels
+    .filter((label) => label.startsWith(RUNTIME_LABEL_PREFIX))
+    .map((label) => label.slice(RUNTIME_LABEL_PREFIX.length).trim())
+    .filter((value) => value !== '')
+    .sort();
+  return values[0] ?? null;
+}
+
 /**
  * Reads the reserved label categories (reference §1.1): `status:*`, `task:implement|refinement`,
- * `priority:*`, `complexity:*` (tasks only). Unknown values under a known prefix are dropped.
+ * `priority:*`, `complexity:*` (tasks only). Unknown values under a known prefix are dropped. `runtime:<name>`
+ * is read too and kept among the other labels (it is an ordinary label on trackers).
  */
 export function parseWorkItemLabels(labels: readonly string[]): ParsedWorkItemLabels {
   const kind =
@@ -41,6 +56,7 @@ export function parseWorkItemLabels(labels: readonly string[]): ParsedWorkItemLa
     kind,
     priority: pick(labels, 'priority:', WORK_ITEM_PRIORITIES),
     complexity: kind === 'task' ? pick(labels, 'complexity:', WORK_ITEM_COMPLEXITIES) : null,
+    runtime: pickRuntime(labels),
     other: labels.filter((label) => !RESERVED_PREFIXES.some((prefix) => label.startsWith(prefix))),
   };
 }

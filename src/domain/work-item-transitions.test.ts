@@ -21,6 +21,7 @@ const EXPECTED: Record<Exclude<TransitionCause, 'planner' | 'user'>, string[]> =
   'validation-failed': ['in-progress→needs-refinement'],
   'run-cancelled': ['in-progress→blocked', 'review→blocked'],
   'over-budget': ['in-progress→blocked', 'pending→blocked', 'ready→blocked', 'review→blocked'],
+  'runtime-unavailable': ['in-progress→blocked', 'review→blocked'],
   merged: ['approved→closed'],
 };
 const ALL_PAIRS = WORK_ITEM_STATUSES.flatMap((from) => WORK_ITEM_STATUSES.map((to) => [from, to] as const));

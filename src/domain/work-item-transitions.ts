@@ -18,6 +18,7 @@ export type TransitionCause =
   | 'validation-failed'
   | 'run-cancelled'
   | 'over-budget'
+  | 'runtime-unavailable'
   | 'merged'
   | 'planner'
   | 'user';
@@ -69,6 +70,11 @@ export const WORK_ITEM_TRANSITIONS: Readonly<Record<TransitionCause, readonly Pa
     ['in-progress', 'blocked'],
     ['pending', 'blocked'],
     ['ready', 'blocked'],
+    ['review', 'blocked'],
+  ],
+  // Flotilla: the item's runtime was refused at dispatch (unknown name, binary or credentials missing).
+  'runtime-unavailable': [
+    ['in-progress', 'blocked'],
     ['review', 'blocked'],
   ],
   merged: [['approved', 'closed']],

@@ -36,6 +36,11 @@ export interface WorkItem {
   createdAt: string;
   /** The open revision implementing this item, if any. */
   linkedRevision: string | null;
+  /**
+   * The runtime its implementor and reviewer run on, from a `runtime:<name>` label (over the configured
+   * `runtimes.<role>`); absent without such a label. The engine checks the name at dispatch.
+   */
+  runtime?: string;
 }
 
 /** A new work item's fields, as a provider creates it (its id, status and dates are the provider's). */

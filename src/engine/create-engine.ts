@@ -6,6 +6,7 @@ import { type Logger, silentLogger } from '../logging/logger.ts';
 import { messageOf } from '../shared/message-of.ts';
 import { createBudgetGuard } from './budget/create-budget-guard.ts';
 import { buildRunRequest } from './command-executor/build-run-requested-event.ts';
+import { buildRefusingAdapter, chooseRuntimeAdapter } from './command-executor/choose-runtime-adapter.ts';
 import { createCommandExecutor } from './command-executor/create-command-executor.ts';
 import { createRunRegistry } from './command-executor/run-registry.ts';
 import { startAgentAsync } from './command-executor/start-agent-async.ts';
@@ -150,8 +151,10 @@ export function createEngine(config: EngineConfig): Engine {
       emitInternal(event);
       const switched = limits.buildAccountSwitched(run, choice, getState());
       if (switched !== null) emitInternal(switched);
+      // The work item's `runtime:` label or the role's runtime, if available; else the run is refused.
+      const runtime = chooseRuntimeAdapter(request, getState(), adapters);
       void startAgentAsync(request, {
-        adapter: adapters[request.role],
+        adapter: runtime.ok ? runtime.adapter : buildRefusingAdapter(runtime.error),
         assembleContext: async (toAssemble) => {
           await requestApplied;
           return assembleAgentContext(toAssemble, contextDeps);

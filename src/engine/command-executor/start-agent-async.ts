@@ -86,10 +86,11 @@ export async function startAgentAsync(params: AgentRunRequest, deps: StartAgentA
     logger.warn('agent provisioning failed', { sessionID, role: params.role, error: messageOf(error) });
     registry.remove(sessionID);
     deps.onFinished(sessionID);
+    const reason = cancelled ?? (failureReasonOf(error) === 'unavailable' ? 'unavailable' : 'error');
     emit(
       buildFailedEvent(params, {
-        reason: cancelled ?? 'error',
-        error: `provisioning failed: ${messageOf(error)}`,
+        reason,
+        error: reason === 'unavailable' ? messageOf(error) : `provisioning failed: ${messageOf(error)}`,
         logFilePath: null,
         usage: null,
         at: clock.now(),

@@ -10,11 +10,13 @@ import { getFailureRecord } from '../state-store/selectors/index.ts';
 import { buildOverBudgetComment } from './comments/build-over-budget-comment.ts';
 import { buildRetriesExhaustedComment } from './comments/build-retries-exhausted-comment.ts';
 import { buildRunCancelledComment } from './comments/build-run-cancelled-comment.ts';
+import { buildRuntimeUnavailableComment } from './comments/build-runtime-unavailable-comment.ts';
 import type { HandlerConfig } from './handler.ts';
 
 /**
  * When a failed implementor or reviewer run must park its work item as `blocked` (with a comment saying
- * why): the user cancelled it, a per-run or per-item budget cap stopped it, or it was the last allowed attempt. Null when the run should simply be
+ * why): the user cancelled it, a per-run or per-item budget cap stopped it, its runtime was refused at
+ * dispatch, or it was the last allowed attempt. Null when the run should simply be
  * retried (or, after a shutdown cancel, released) — each handler decides how.
  */
 export function buildParkingCommands(
@@ -41,6 +43,17 @@ export function buildParkingCommands(
           capUSD: stop.capUSD,
           estimateUSD: null,
         }),
+      },
+    ];
+  }
+  // Its runtime was refused at dispatch: every retry would be refused the same way until a human acts.
+  if (event.reason === 'unavailable') {
+    return [
+      { type: 'transitionWorkItemStatus', workItemID, newStatus: 'blocked', cause: 'runtime-unavailable' },
+      {
+        type: 'commentOnWorkItem',
+        workItemID,
+        body: buildRuntimeUnavailableComment({ role, workItemID, error: event.error }),
       },
     ];
   }

@@ -15,7 +15,8 @@ export const handlePlanning: Handler = (event, state, config) => {
     case 'plannerCompleted':
       return [{ type: 'applyPlannerResult', result: event.result }, ...requestPlanningIfNeeded(state)];
     case 'plannerFailed': {
-      if (event.reason === 'cancelled') return [];
+      // Refused at dispatch (the planner's runtime is unavailable): retrying would be refused again.
+      if (event.reason === 'cancelled' || event.reason === 'unavailable') return [];
       // Stopped at the per-run cap: planning again would stop the same way. The day's or month's cap: the
       // request waits in the paused dispatch.
       if (event.reason === 'budget') {

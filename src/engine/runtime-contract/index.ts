@@ -27,4 +27,6 @@ export {
   type RuntimeAdapterConfig,
   type RuntimeAdapters,
   resetsAtOf,
+  type RuntimeAvailability,
+  type RuntimeChoices,
 } from './runtime-contract.ts';

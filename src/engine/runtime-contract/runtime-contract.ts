@@ -78,9 +78,18 @@ export interface LiveUsageReport {
   model: string | null;
 }
 
+/** Whether a runtime can start runs now; when not, what is missing and what to do, one line each. */
+export type RuntimeAvailability = { available: true } | { available: false; problems: string[] };
+
 export interface RuntimeAdapter {
   /** The runtime's name, recorded with each run (`claude`, `scripted`: made-up costs). */
   readonly runtime?: string;
+  /**
+   * The preflight the engine asks before each start (and `flotilla run` at start-up): binary present,
+   * credentials present. Cheap and synchronous: it starts no process and sends nothing, and a runtime
+   * caches what it looked up for a short while. Absent: always available.
+   */
+  isAvailable?(): RuntimeAvailability;
   /** Resolves once the session exists and streams; rejects on provisioning failure. */
   startAgent(params: AgentStartParams): Promise<AgentRunHandle>;
   /** Ends the session; its result rejects with reason `cancelled`. No-op for unknown ids. */
@@ -120,4 +129,18 @@ export interface RuntimeAdapterConfig {
   logging: { agentSessions: boolean; logsDir: string };
 }
 
-export type RuntimeAdapters = Record<AgentStartParams['role'], RuntimeAdapter>;
+/**
+ * The runtimes a work item's `runtime:<name>` label may choose from, by name (a name is what the runtime
+ * records with its runs: `claude`, `codex`, `scripted`, `cli:aider`…).
+ */
+export interface RuntimeChoices {
+  /** Every name `get` knows, for the message that refuses an unknown one. */
+  readonly names: readonly string[];
+  /** The runtime with this name (created on first use), or null when there is none. */
+  get(name: string): RuntimeAdapter | null;
+}
+
+/** One runtime per role, and optionally the runtimes work items may choose by label. */
+export type RuntimeAdapters = Record<AgentStartParams['role'], RuntimeAdapter> & {
+  readonly choices?: RuntimeChoices;
+};

@@ -465,8 +465,10 @@ function failRun(
     endedAt: event.at,
   };
   const next = putFinishedRun(state, run);
-  // A cancel (by the user, at shutdown or by a budget cap) says nothing about whether the work can succeed.
-  if (event.reason === 'cancelled' || event.reason === 'budget') return unchanged(next);
+  // A cancel (by the user, at shutdown or by a budget cap) says nothing about whether the work can succeed;
+  // a run refused at dispatch (its runtime unavailable) never started: neither uses an attempt.
+  if (event.reason === 'cancelled' || event.reason === 'budget' || event.reason === 'unavailable')
+    return unchanged(next);
   // Nor does a provider limit: it parks the runtime or account instead of counting an attempt.
   if (isLimitReason(event.reason)) return unchanged(parkForLimit(next, run, event, event.reason));
   const key = runFailureKey(run);

@@ -58,6 +58,7 @@ export function createInMemoryWorkItems(world: InMemoryWorld) {
       kind: parsed.kind,
       priority: parsed.priority,
       complexity: parsed.complexity,
+      ...(parsed.runtime !== null && { runtime: parsed.runtime }),
       blockedBy: [...item.blockedBy],
       createdAt: item.createdAt,
       linkedRevision: linkedRevisionOf(item.id),

@@ -149,6 +149,7 @@ export function createTrackerWorkItems(
       kind: parsed.kind,
       priority: parsed.priority,
       complexity: parsed.complexity,
+      ...(parsed.runtime !== null && { runtime: parsed.runtime }),
       blockedBy: statements.blockers.all(row.id).map((blocker) => String(blocker.blocker_id)),
       createdAt: row.created_at,
       linkedRevision: linkedRevisionOf(row.id),

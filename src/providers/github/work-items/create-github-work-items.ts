@@ -223,6 +223,7 @@ function toWorkItem(issue: Issue | ListedIssue, links: ReadonlyMap<string, strin
     kind: labels.kind,
     priority: labels.priority,
     complexity: labels.complexity,
+    ...(labels.runtime !== null && { runtime: labels.runtime }),
     blockedBy: parseBlockedBy(issue.body ?? ''),
     // GitHub's timestamps are to the second ("…:00Z"); the domain's are full ISO strings.
     createdAt: new Date(issue.created_at).toISOString(),
