@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { AgentRuntimeKind, FlotillaConfig } from '../config/index.ts';
+import type { AgentRuntimeKind, CliRuntimeSettings, FlotillaConfig } from '../config/index.ts';
 import { resolveFlotillaPaths } from '../config/index.ts';
 import { AGENT_ROLES, type AgentRole } from '../domain/index.ts';
 import { periodKeysOf } from '../engine/budget/budget-calendar.ts';
@@ -20,6 +20,8 @@ import { createEngineStatePersistence, type EngineStatePersistence, openDatabase
 import { createWorktreeManager } from '../workspace/create-worktree-manager.ts';
 import { acquireRunLock } from './acquire-run-lock.ts';
 import { buildEngineBudget } from './build-engine-budget.ts';
+import { buildRuntimeChoices } from './build-runtime-choices.ts';
+import { findUnavailableCliRoles } from './find-unavailable-cli-roles.ts';
 import { loadConfiguredScenario } from './load-configured-scenario.ts';
 import { reapOrphanProcesses } from './reap-orphan-processes.ts';
 import { reapRunStateDirs } from './reap-run-state-dirs.ts';
@@ -119,6 +121,16 @@ async function startControlPlane(
         `runtime 'codex' (${codexRoles.join(', ')}) cannot run: ${availability.problems.join('; ')}`,
       );
     }
+  }
+
+  // The same preflight each CLI runtime answers at dispatch (check-cli-availability.ts), once at start.
+  const cliProblems =
+    options.scriptedModelServerUrl === undefined
+      ? findUnavailableCliRoles(config, { ...process.env, ...options.extraEnv }, repoRoot)
+      : [];
+  if (cliProblems.length > 0) {
+    await scriptedServer?.close();
+    throw new Error(cliProblems.join('\n'));
   }
 
   const db = openDatabase(paths.dbPath);
@@ -250,19 +262,14 @@ async function startControlPlane(
       });
       // The demo's scripted server answers every role; otherwise `codex` roles run the Codex runtime.
       const codex = codexRoles.length > 0 ? createCodex() : null;
-      const pick = (role: AgentRole): RuntimeAdapter => {
-        const chosen = config.runtimes[role];
-        if (chosen === 'scripted' || options.scriptedModelServerUrl !== undefined) return scripted;
-        if (chosen === 'codex' && codex !== null) return codex;
-        if (typeof chosen === 'string') return claude;
+      const buildCli = (chosen: CliRuntimeSettings, where: string): RuntimeAdapter => {
         const build = () =>
           createCliRuntime({
             repoRoot,
             defaultBranch: config.defaultBranch,
             logger,
-            // Under the Claude runs directory: the agent's CLAUDE_CONFIG_DIR is there, which is how orphan
-            // reaping after a crash finds agent processes.
-            stateDir: join(paths.stateDir, 'claude'),
+            // Its own runs directory; orphan reaping after a crash looks there too (reap-orphan-processes.ts).
+            stateDir: join(paths.stateDir, 'cli'),
             preset: chosen.preset,
             ...(chosen.custom !== undefined && { customPreset: chosen.custom }),
             ...(chosen.program !== undefined && { program: chosen.program }),
@@ -277,11 +284,37 @@ async function startControlPlane(
         } catch (error) {
           // A bad `custom` preset: say where it is configured.
           throw new Error(
-            `flotilla.config.json: runtimes.${role}: ${error instanceof Error ? error.message : error}`,
+            `flotilla.config.json: ${where}: ${error instanceof Error ? error.message : error}`,
           );
         }
       };
-      return { planner: pick('planner'), implementor: pick('implementor'), reviewer: pick('reviewer') };
+      const pick = (role: AgentRole): RuntimeAdapter => {
+        const chosen = config.runtimes[role];
+        if (chosen === 'scripted' || options.scriptedModelServerUrl !== undefined) return scripted;
+        if (chosen === 'codex' && codex !== null) return codex;
+        if (typeof chosen === 'string') return claude;
+        return buildCli(chosen, `runtimes.${role}`);
+      };
+      const roles = {
+        planner: pick('planner'),
+        implementor: pick('implementor'),
+        reviewer: pick('reviewer'),
+      };
+      // The demo's scripted server answers every role: no label chooses another runtime there.
+      if (options.scriptedModelServerUrl !== undefined) return roles;
+      // What a work item's `runtime:<name>` label may choose (build-runtime-choices.ts).
+      const choices = buildRuntimeChoices(config, {
+        named: (kind) =>
+          kind === 'claude'
+            ? claude
+            : kind === 'codex'
+              ? (codex ?? createCodex())
+              : scriptedUrl
+                ? scripted
+                : null,
+        cli: (settings) => buildCli(settings, `runtime:cli:${settings.preset}`),
+      });
+      return { ...roles, choices };
     },
   });
   engine.onEvent((event, state) => persistence.record(event, state));

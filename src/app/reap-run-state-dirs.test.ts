@@ -15,7 +15,7 @@ afterEach(() => {
 });
 
 describe('reapRunStateDirs', () => {
-  it("removes every run's leftover Claude and codex state, and nothing else under .flotilla", async () => {
+  it("removes every run's leftover Claude, codex and CLI-runtime state, and nothing else under .flotilla", async () => {
     const stateDir = join(dir.path, '.flotilla');
     const claudeRun = join(stateDir, 'claude', 'runs', 'session-a');
     const codexRun = join(stateDir, 'codex', 'runs', 'session-b', 'home');
@@ -23,6 +23,8 @@ describe('reapRunStateDirs', () => {
     writeFileSync(join(claudeRun, 'projects', 'session.jsonl'), '{}\n');
     mkdirSync(codexRun, { recursive: true });
     writeFileSync(join(codexRun, 'config.toml'), 'model = "x"\n');
+    mkdirSync(join(stateDir, 'cli', 'runs', 'session-c', 'config'), { recursive: true });
+    writeFileSync(join(stateDir, 'cli', 'runs', 'session-c', 'prompt-1.md'), 'prompt\n');
     mkdirSync(join(stateDir, 'logs'), { recursive: true });
     writeFileSync(join(stateDir, 'flotilla.db'), '');
 
@@ -30,6 +32,7 @@ describe('reapRunStateDirs', () => {
 
     expect(removed.sort()).toEqual([
       join(stateDir, 'claude', 'runs', 'session-a'),
+      join(stateDir, 'cli', 'runs', 'session-c'),
       join(stateDir, 'codex', 'runs', 'session-b'),
     ]);
     expect(existsSync(join(stateDir, 'claude', 'runs', 'session-a'))).toBe(false);

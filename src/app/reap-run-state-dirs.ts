@@ -3,10 +3,14 @@ import { join } from 'node:path';
 import type { FlotillaPaths } from '../config/index.ts';
 import { hasErrorCode } from '../shared/has-error-code.ts';
 
-/** Where the runtimes keep one directory per run (the Claude CLI's config dir, codex's CODEX_HOME). */
+/**
+ * Where the runtimes keep one directory per run (the Claude CLI's config dir, codex's CODEX_HOME, the CLI
+ * runtime's prompt files and agent config/temp dirs).
+ */
 export const RUN_STATE_PARENTS = [
   ['claude', 'runs'],
   ['codex', 'runs'],
+  ['cli', 'runs'],
 ] as const;
 
 /**

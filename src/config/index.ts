@@ -2,6 +2,8 @@ export { detectDefaultBranch } from './detect-default-branch.ts';
 export {
   AGENT_RUNTIMES,
   type AgentRuntimeKind,
+  CLI_RUNTIME_PRESETS,
+  type CliRuntimeSettings,
   CONFIG_FILE_NAME,
   type FlotillaConfig,
   type FlotillaConfigFile,

@@ -168,7 +168,8 @@ describe('flotilla run wiring: every role on the CLI runtime (config)', () => {
       repoRoot: repo.root,
       config: loaded.config,
       logger: silentLogger,
-      extraEnv: { FAKE_AGENT_SCRIPT: scriptPath, ...repo.gitEnv },
+      // The claude preset needs a key to be available; the fake agent never uses it.
+      extraEnv: { FAKE_AGENT_SCRIPT: scriptPath, ANTHROPIC_API_KEY: 'unused-by-the-fake', ...repo.gitEnv },
     });
     cleanups.push(() => controlPlane.close());
     await controlPlane.engine.start();

@@ -29,6 +29,7 @@ import { createPathGuardHook, type PathGuardHook } from '../../guards/path-guard
 import type { Logger } from '../../logging/logger.ts';
 import type { SessionLog } from '../../session-log/create-session-log.ts';
 import { createSessionLogFactory } from '../../session-log/create-session-log-factory.ts';
+import { createCachedCheck } from '../../shared/create-cached-check.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import {
   createWorktreeManager,
@@ -44,6 +45,7 @@ import {
   type ValidationSettings,
 } from '../shared/run-validation-round.ts';
 import { assembleAgentResult, readUsage } from './assemble-agent-result.ts';
+import { checkClaudeAvailability } from './check-claude-availability.ts';
 import { classifyCredentialsFailure } from './classify-credentials-failure.ts';
 import { createLiveUsageMeter } from './create-live-usage-meter.ts';
 import { extractOutputText } from './extract-output-text.ts';
@@ -426,6 +428,9 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
 
   return {
     runtime: config.runtime ?? 'claude',
+    isAvailable: createCachedCheck(() =>
+      checkClaudeAvailability({ ...(config.baseEnv ?? process.env), ...config.extraEnv }),
+    ),
     startAgent,
     cancelAgent: (sessionID) => runs.cancel(sessionID),
   };

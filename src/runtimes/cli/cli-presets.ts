@@ -28,6 +28,11 @@ export const CliPresetSchema = z.object({
    * environment keeps, besides the config's `passThroughEnv`.
    */
   credentialEnv: z.array(z.string().min(1)).default([]),
+  /**
+   * The tool can only use a key from `credentialEnv` (it cannot see a saved login): without one the runtime
+   * is unavailable. Default false (the tool may log in on its own).
+   */
+  credentialsRequired: z.boolean().optional(),
 });
 
 export type CliPreset = z.output<typeof CliPresetSchema>;
@@ -60,6 +65,8 @@ export const CLI_PRESETS: Readonly<Record<BuiltInPresetName, CliPreset>> = {
       'ANTHROPIC_BASE_URL',
       'CLAUDE_CODE_OAUTH_TOKEN',
     ],
+    // Each run has its own CLAUDE_CONFIG_DIR, so a `claude login` is never seen: a key is needed.
+    credentialsRequired: true,
   },
   /** `codex exec` (`-` reads stdin), sandboxed to the worktree; the thread id comes from its JSONL events. */
   codex: {

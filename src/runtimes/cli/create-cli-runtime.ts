@@ -13,6 +13,7 @@ import {
 import { buildAgentEnv, MODEL_ACCESS_VARIABLES } from '../../guards/agent-env/build-agent-env.ts';
 import type { Logger } from '../../logging/logger.ts';
 import { createSessionLog, type SessionLog } from '../../session-log/create-session-log.ts';
+import { createCachedCheck } from '../../shared/create-cached-check.ts';
 import {
   createWorktreeManager,
   type Worktree,
@@ -22,6 +23,7 @@ import { extractPatch } from '../../workspace/extract-patch.ts';
 import { createRunRegistry } from '../shared/create-run-registry.ts';
 import { buildCliCommand } from './build-cli-command.ts';
 import { buildCliAgentPrompt, buildMissingSignalPrompt } from './build-signal-instructions.ts';
+import { checkCliAvailability } from './check-cli-availability.ts';
 import { type CliPreset, resolveCliPreset } from './cli-presets.ts';
 import { findForbiddenChanges } from './find-forbidden-changes.ts';
 import { type AgentSignal, readAgentSignal, SIGNAL_FILE } from './read-agent-signal.ts';
@@ -321,6 +323,15 @@ export function createCliRuntime(config: CliRuntimeConfig): RuntimeAdapter & { r
 
   return {
     runtime: config.runtime ?? `cli:${config.preset}`,
+    isAvailable: createCachedCheck(() =>
+      checkCliAvailability({
+        presetName: config.preset,
+        preset,
+        ...(config.program !== undefined && { program: config.program }),
+        env: { ...(config.baseEnv ?? process.env), ...config.extraEnv },
+        cwd: config.repoRoot,
+      }),
+    ),
     startAgent,
     cancelAgent: (sessionID) => runs.cancel(sessionID),
   };

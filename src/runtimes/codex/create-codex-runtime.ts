@@ -19,6 +19,7 @@ import {
 import type { Logger } from '../../logging/logger.ts';
 import type { SessionLog } from '../../session-log/create-session-log.ts';
 import { createSessionLogFactory } from '../../session-log/create-session-log-factory.ts';
+import { createCachedCheck } from '../../shared/create-cached-check.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import { createWorktreeManager, type Worktree } from '../../workspace/create-worktree-manager.ts';
 import { extractPatch } from '../../workspace/extract-patch.ts';
@@ -32,6 +33,7 @@ import { buildCodexConfigToml, type CodexProvider } from './build-codex-config-t
 import { buildCodexEnv, buildCodexValidationEnv, OPENAI_KEY_VARIABLES } from './build-codex-env.ts';
 import { buildCodexInstructions } from './build-codex-instructions.ts';
 import { buildCodexOutputSchema } from './build-codex-output-schema.ts';
+import { checkCodexAvailability } from './check-codex-availability.ts';
 import type { CodexModelPrice } from './codex-prices.ts';
 import { createCodexHomes } from './create-codex-homes.ts';
 import { mapCodexEvent } from './map-codex-event.ts';
@@ -387,6 +389,13 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
 
   return {
     runtime: config.runtime ?? 'codex',
+    isAvailable: createCachedCheck(() =>
+      checkCodexAvailability({
+        env: { ...(config.baseEnv ?? process.env), ...config.extraEnv },
+        ...(config.provider !== undefined && { provider: config.provider }),
+        ...(config.codexPath !== undefined && { codexPath: config.codexPath }),
+      }),
+    ),
     startAgent,
     cancelAgent: (sessionID) => runs.cancel(sessionID),
   };
