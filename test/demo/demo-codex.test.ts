@@ -73,7 +73,9 @@ describe('flotilla demo --runtime codex', () => {
   it('refuses an unknown runtime in one line listing the choices, before creating anything', async () => {
     const result = await runFlotilla(process.cwd(), ['demo', '--runtime', 'gemini']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe("flotilla demo: unknown --runtime 'gemini'; expected one of: claude, codex\n");
+    expect(result.stderr).toBe(
+      "flotilla demo: unknown --runtime 'gemini'; expected one of: claude, codex, cli\n",
+    );
     expect(result.stdout).toBe('');
   });
 });

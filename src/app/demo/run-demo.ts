@@ -3,11 +3,12 @@ import { join } from 'node:path';
 import { loadConfig, resolveFlotillaPaths } from '../../config/index.ts';
 import { type AgentRun, isScriptedRun } from '../../domain/index.ts';
 import type { Logger } from '../../logging/logger.ts';
-import { createModelServer } from '../../model-server/create-model-server.ts';
+import { createModelServer, type ModelServer } from '../../model-server/create-model-server.ts';
 import { loadScenarioFile } from '../../model-server/load-scenario-file.ts';
 import { type ControlPlane, createControlPlane } from '../create-control-plane.ts';
 import { describeEvent } from '../progress/describe-event.ts';
 import { waitUntilIdle } from '../wait-until-idle.ts';
+import { buildDemoCliRuntime } from './build-demo-cli-runtime.ts';
 import { createDemoRepository } from './create-demo-repository.ts';
 import type { DemoRuntime } from './demo-runtimes.ts';
 
@@ -38,8 +39,11 @@ export interface DemoOutcome {
   modelServerProblems: string[];
 }
 
-/** The same story for each runtime, in its tools (Claude: Write/Bash; codex: exec_command). */
-const SCENARIO_PATHS: Record<DemoRuntime, string> = {
+/**
+ * The same story for each runtime, in its tools (Claude: Write/Bash; codex: exec_command). The CLI runtime's
+ * is played by the demo agent CLI itself (demo-scenario-cli.json).
+ */
+const SCENARIO_PATHS: Record<Exclude<DemoRuntime, 'cli'>, string> = {
   claude: join(import.meta.dirname, 'demo-scenario.json'),
   codex: join(import.meta.dirname, 'demo-scenario-codex.json'),
 };
@@ -56,20 +60,34 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
   const runtime = options.runtime ?? 'claude';
   const repo = await createDemoRepository();
   print(`demo repository: ${repo.root}`);
-  const server = await createModelServer(await loadScenarioFile(SCENARIO_PATHS[runtime]));
-  print(`scripted model server: ${server.url} (every role on ${runtime})`);
   const loaded = await loadConfig(repo.root);
   if (!loaded.ok) throw new Error(`demo configuration is invalid: ${loaded.errors.join('; ')}`);
-  // The same wiring as `flotilla run`: the local provider (SQLite, revision branches, `npm test` as checks),
-  // run history, the Claude adapter — pointed at the scripted model server.
-  const controlPlane = await createControlPlane({
-    repoRoot: repo.root,
-    config: loaded.config,
-    logger,
-    extraEnv: { ...repo.gitEnv, ...options.agentEnv?.(server.url) },
-    scriptedModelServerUrl: server.url,
-    scriptedRuntime: runtime,
-  });
+  let server: ModelServer | null = null;
+  let controlPlane: ControlPlane;
+  if (runtime === 'cli') {
+    // No model at all: every role runs the demo agent CLI through the CLI runtime, as configured runtimes do.
+    print('every role on cli (the scripted demo agent CLI; no model server)');
+    const cli = buildDemoCliRuntime();
+    controlPlane = await createControlPlane({
+      repoRoot: repo.root,
+      config: { ...loaded.config, runtimes: { planner: cli, implementor: cli, reviewer: cli } },
+      logger,
+      extraEnv: { ...repo.gitEnv },
+    });
+  } else {
+    server = await createModelServer(await loadScenarioFile(SCENARIO_PATHS[runtime]));
+    print(`scripted model server: ${server.url} (every role on ${runtime})`);
+    // The same wiring as `flotilla run`: the local provider (SQLite, revision branches, `npm test` as checks),
+    // run history, the Claude adapter — pointed at the scripted model server.
+    controlPlane = await createControlPlane({
+      repoRoot: repo.root,
+      config: loaded.config,
+      logger,
+      extraEnv: { ...repo.gitEnv, ...options.agentEnv?.(server.url) },
+      scriptedModelServerUrl: server.url,
+      scriptedRuntime: runtime,
+    });
+  }
   const { engine, provider } = controlPlane;
   const logsDir = resolveFlotillaPaths(repo.root).logsDir;
   const startedAt = Date.now();
@@ -99,7 +117,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
   } finally {
     clearTimeout(timer);
     await engine.stop();
-    await server.close();
+    await server?.close();
   }
   try {
     return await summarize();
@@ -141,7 +159,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
       );
       if (run.logFilePath && options.keep) print(`      transcript: ${run.logFilePath}`);
     }
-    const problems = server.report().problems;
+    const problems = server?.report().problems ?? [];
     if (problems.length > 0) print(`  model server: ${problems.join('; ')}`);
     const approved = items.filter((item) => item.status === 'approved').length;
     // Watched, the human may have merged, cancelled or re-dispatched: only errors make it a failure.

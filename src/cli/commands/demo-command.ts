@@ -7,19 +7,20 @@ import { isInteractiveTerminal } from '../support/is-interactive-terminal.ts';
 import { loadDashboard } from '../support/load-dashboard.ts';
 
 /**
- * `flotilla demo [--runtime claude|codex] [--keep] [--dashboard]`: the whole loop in a throwaway repository
- * against the scripted model server, every role on the chosen runtime; with --dashboard, watched and steered
+ * `flotilla demo [--runtime claude|codex|cli] [--keep] [--dashboard]`: the whole loop in a throwaway
+ * repository, every role on the chosen runtime (claude, codex: against the scripted model server; cli: the
+ * scripted demo agent CLI); with --dashboard, watched and steered
  * from the dashboard until the user quits.
  */
 export function registerDemoCommand(program: Command): void {
   program
     .command('demo')
     .description(
-      'run the whole loop (plan → implement → review → approve) in a throwaway repo with the real Claude Agent SDK (or codex: --runtime codex) against the built-in scripted model server; no network, no API key',
+      'run the whole loop (plan → implement → review → approve) in a throwaway repo with the real Claude Agent SDK (or codex: --runtime codex) against the built-in scripted model server, or (--runtime cli) on the CLI runtime with a scripted agent CLI; no network, no API key',
     )
     .option(
       '--runtime <runtime>',
-      `every role's runtime: ${DEMO_RUNTIMES.join(' or ')} (the real codex binary, a dummy key)`,
+      `every role's runtime: ${DEMO_RUNTIMES.join(', ')} (codex: the real codex binary, a dummy key; cli: a scripted agent CLI)`,
       'claude',
     )
     .option('--keep', 'keep the demo repository (and transcripts) to inspect afterwards')

@@ -20,13 +20,21 @@ describe('buildCliCommand: each preset', () => {
   it('claude: print mode, prompt on stdin, assigned session id, --resume', () => {
     expect(build('claude', false)).toEqual({
       file: 'claude',
-      args: ['-p', '--permission-mode', 'bypassPermissions', '--session-id', 'sess-1'],
+      args: [
+        '-p',
+        '--output-format',
+        'json',
+        '--permission-mode',
+        'bypassPermissions',
+        '--session-id',
+        'sess-1',
+      ],
       stdin: PROMPT,
       promptFile: null,
     });
     expect(build('claude', true)).toEqual({
       file: 'claude',
-      args: ['-p', '--permission-mode', 'bypassPermissions', '--resume', 'sess-1'],
+      args: ['-p', '--output-format', 'json', '--permission-mode', 'bypassPermissions', '--resume', 'sess-1'],
       stdin: PROMPT,
       promptFile: null,
     });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CLI_USAGE_FORMATS } from './create-cli-usage-reader.ts';
 
 /**
  * How one agent CLI is run without a terminal. `start` and `resume` are argv templates (the program first);
@@ -33,6 +34,11 @@ export const CliPresetSchema = z.object({
    * is unavailable. Default false (the tool may log in on its own).
    */
   credentialsRequired: z.boolean().optional(),
+  /**
+   * How the tool reports cost and tokens on stdout (create-cli-usage-reader.ts); absent: it does not, and
+   * the run's usage is unknown.
+   */
+  usage: z.enum(CLI_USAGE_FORMATS).optional(),
 });
 
 export type CliPreset = z.output<typeof CliPresetSchema>;
@@ -56,8 +62,26 @@ const MODEL_KEYS = [
 export const CLI_PRESETS: Readonly<Record<BuiltInPresetName, CliPreset>> = {
   /** Claude Code in print mode; the prompt on stdin; our session id, so a re-prompt can `--resume` it. */
   claude: {
-    start: ['claude', '-p', '--permission-mode', 'bypassPermissions', '--session-id', '{sessionId}'],
-    resume: ['claude', '-p', '--permission-mode', 'bypassPermissions', '--resume', '{sessionId}'],
+    start: [
+      'claude',
+      '-p',
+      '--output-format',
+      'json',
+      '--permission-mode',
+      'bypassPermissions',
+      '--session-id',
+      '{sessionId}',
+    ],
+    resume: [
+      'claude',
+      '-p',
+      '--output-format',
+      'json',
+      '--permission-mode',
+      'bypassPermissions',
+      '--resume',
+      '{sessionId}',
+    ],
     sessionId: { from: 'assigned' },
     credentialEnv: [
       'ANTHROPIC_API_KEY',
@@ -67,6 +91,8 @@ export const CLI_PRESETS: Readonly<Record<BuiltInPresetName, CliPreset>> = {
     ],
     // Each run has its own CLAUDE_CONFIG_DIR, so a `claude login` is never seen: a key is needed.
     credentialsRequired: true,
+    // `--output-format json`: one result object at the end (the final text, cost, tokens, turns).
+    usage: 'claude-json',
   },
   /** `codex exec` (`-` reads stdin), sandboxed to the worktree; the thread id comes from its JSONL events. */
   codex: {
@@ -74,6 +100,7 @@ export const CLI_PRESETS: Readonly<Record<BuiltInPresetName, CliPreset>> = {
     resume: ['codex', 'exec', '--json', '--sandbox', 'workspace-write', 'resume', '{sessionId}', '-'],
     sessionId: { from: 'output', pattern: '"thread_id"\\s*:\\s*"([^"]+)"' },
     credentialEnv: ['OPENAI_API_KEY', 'CODEX_API_KEY', 'OPENAI_BASE_URL'],
+    usage: 'codex-jsonl',
   },
   /** aider reads the prompt from a file (no argument-length limit); it has no session to resume. */
   aider: {

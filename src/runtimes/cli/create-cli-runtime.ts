@@ -25,6 +25,7 @@ import { buildCliCommand } from './build-cli-command.ts';
 import { buildCliAgentPrompt, buildMissingSignalPrompt } from './build-signal-instructions.ts';
 import { checkCliAvailability } from './check-cli-availability.ts';
 import { type CliPreset, resolveCliPreset } from './cli-presets.ts';
+import { createCliUsageReader } from './create-cli-usage-reader.ts';
 import { findForbiddenChanges } from './find-forbidden-changes.ts';
 import { type AgentSignal, readAgentSignal, SIGNAL_FILE } from './read-agent-signal.ts';
 import { runCliProcess } from './run-cli-process.ts';
@@ -163,12 +164,14 @@ export function createCliRuntime(config: CliRuntimeConfig): RuntimeAdapter & { r
     const { abortFailure } = run;
     const agentName = `the ${role} agent (${config.preset})`;
 
+    const usageReader = createCliUsageReader(preset.usage);
     let agentSessionId: string | null = preset.sessionId.from === 'assigned' ? sessionID : null;
     const sessionIdPattern = preset.sessionId.from === 'output' ? new RegExp(preset.sessionId.pattern) : null;
     const onLine = (stream: 'stdout' | 'stderr', line: string) => {
       if (agentSessionId === null && sessionIdPattern !== null) {
         agentSessionId = sessionIdPattern.exec(line)?.[1] ?? null;
       }
+      if (stream === 'stdout') usageReader.line(line);
       output.push(`${line}\n`);
       const text = stream === 'stderr' ? `[stderr] ${line}` : line;
       sessionLog.record({ type: 'assistant', message: { content: [{ type: 'text', text }] } });
@@ -203,6 +206,7 @@ export function createCliRuntime(config: CliRuntimeConfig): RuntimeAdapter & { r
       }
       if (round > 0) announce(`re-prompting ${resume ? 'the same session' : 'in a new session'}: ${problem}`);
       sessionLog.record({ type: 'user', message: { role: 'user', content: text } });
+      usageReader.beginRound(resume);
       const outcome = await runCliProcess({
         command,
         cwd,
@@ -318,7 +322,7 @@ export function createCliRuntime(config: CliRuntimeConfig): RuntimeAdapter & { r
       },
     );
 
-    return run.handle(result, { logFilePath: sessionLog.filePath, usage: () => null });
+    return run.handle(result, { logFilePath: sessionLog.filePath, usage: () => usageReader.usage() });
   }
 
   return {

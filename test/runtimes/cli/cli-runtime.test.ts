@@ -59,6 +59,8 @@ describe('CLI runtime with the fake agent CLI', () => {
     const [call] = fixture.calls();
     expect(call?.argv).toEqual([
       '-p',
+      '--output-format',
+      'json',
       '--permission-mode',
       'bypassPermissions',
       '--session-id',
@@ -92,6 +94,8 @@ describe('CLI runtime with the fake agent CLI', () => {
     expect(calls).toHaveLength(2);
     expect(calls[1]?.argv).toEqual([
       '-p',
+      '--output-format',
+      'json',
       '--permission-mode',
       'bypassPermissions',
       '--resume',
