@@ -102,4 +102,24 @@ describe('flotilla doctor: codex and CLI-runtime roles', () => {
     expect(planner?.message).toBe('planner: CLI preset custom is invalid');
     expect(planner?.fix[0]).toContain('invalid custom CLI preset: start:');
   });
+
+  it('fails a claude-CLI role without a key: its per-run config dir never sees a login', async () => {
+    const bin = await tempDir('flotilla-doctor-bin-');
+    await writeFile(join(bin, 'claude'), '#!/bin/sh\nexit 0\n');
+    await chmod(join(bin, 'claude'), 0o755);
+    const cwd = await repoWithConfig({ runtimes: { planner: { runtime: 'cli', preset: 'claude' } } });
+    const path = `${bin}:/usr/bin:/bin`;
+    const byName = async (env: Record<string, string>) =>
+      Object.fromEntries((await runDoctorChecks({ cwd, env })).map((check) => [check.name, check]));
+
+    expect((await byName({ PATH: path }))['cli-planner']).toEqual({
+      name: 'cli-planner',
+      status: 'fail',
+      message: 'planner: CLI preset claude: claude is on PATH, but it cannot run',
+      fix: [
+        'no credentials for the claude CLI: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN or CLAUDE_CODE_OAUTH_TOKEN in the environment of `flotilla run`',
+      ],
+    });
+    expect((await byName({ PATH: path, ANTHROPIC_API_KEY: 'sk-ant-x' }))['cli-planner']?.status).toBe('ok');
+  });
 });

@@ -6,6 +6,7 @@ import { type FlotillaConfig, loadConfig } from '../../config/index.ts';
 import { AGENT_ROLES } from '../../domain/index.ts';
 import { createGitSpecReader } from '../../providers/local/git/create-git-spec-reader.ts';
 import { loadAgentDefinition } from '../../runtimes/claude/load-agent-definition.ts';
+import { checkCliAvailability } from '../../runtimes/cli/check-cli-availability.ts';
 import { resolveCliPreset } from '../../runtimes/cli/cli-presets.ts';
 import { checkCodexAvailability } from '../../runtimes/codex/check-codex-availability.ts';
 import { messageOf } from '../../shared/message-of.ts';
@@ -244,6 +245,29 @@ async function checkCliPrograms(
       continue;
     }
     const found = await findOnPath(repoRoot, program, env);
+    // The rest of the runtime's own preflight (check-cli-availability.ts): a key, for presets that need one.
+    const missingKey =
+      found === null
+        ? []
+        : (() => {
+            const availability = checkCliAvailability({
+              presetName: settings.preset,
+              preset: resolveCliPreset(settings.preset, settings.custom),
+              program: [found],
+              env,
+              cwd: repoRoot,
+            });
+            return availability.available ? [] : availability.problems;
+          })();
+    if (missingKey.length > 0) {
+      checks.push({
+        name,
+        status: 'fail',
+        message: `${role}: CLI preset ${settings.preset}: ${program} is on PATH, but it cannot run`,
+        fix: missingKey,
+      });
+      continue;
+    }
     checks.push(
       found !== null
         ? ok(name, `${role}: CLI preset ${settings.preset}: ${program} is on PATH (${found})`)

@@ -109,7 +109,9 @@ arrays when every spec fails).
 
 - \`create\`: \`{ tempID, title, body, labels, blockedBy }\`. \`tempID\` is your own name for the item
   (\`t1\`, \`t2\`…); \`blockedBy\` lists tempIDs from this result or ids of existing work items. Labels:
-  \`task:implement\` (or \`task:refinement\`), one \`priority:*\`, one \`complexity:*\` for tasks.
+  \`task:implement\` (or \`task:refinement\`), one \`priority:*\`, one \`complexity:*\` for tasks. Add
+  \`runtime:<name>\` (\`runtime:codex\`, \`runtime:cli:aider\`…) only when the spec asks for a particular agent
+  runtime: it runs that item's implementor and reviewer there, and an unknown name blocks the item.
 - \`close\`: ids of existing work items that are no longer needed.
 - \`update\`: \`{ workItemID, body, labels }\` with \`null\` for what does not change.
 

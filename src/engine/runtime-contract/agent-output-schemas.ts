@@ -11,7 +11,11 @@ export const PlannedWorkItemSchema = z.object({
   tempID: z.string(),
   title: z.string(),
   body: z.string(),
-  labels: z.array(z.string()),
+  labels: z
+    .array(z.string())
+    .describe(
+      'task:implement or task:refinement, one priority:*, one complexity:* for tasks; runtime:<name> (e.g. runtime:codex, runtime:cli:aider) only when the spec asks for a particular agent runtime — an unknown name blocks the item',
+    ),
   blockedBy: z.array(z.string()), // tempIDs (from this result) or existing WorkItem ids
 });
 
