@@ -24,7 +24,7 @@ interface WorkEditOptions {
 }
 
 /** Labels with one value at a time: adding one replaces the other values under its prefix. */
-const SINGLE_VALUED_PREFIXES = ['priority:', 'complexity:', 'task:'];
+const SINGLE_VALUED_PREFIXES = ['priority:', 'complexity:', 'task:', 'runtime:'];
 
 /**
  * `flotilla work edit <id> [--title] [--body|--body-file] [--priority] [--complexity] [--add-label]...

@@ -33,6 +33,19 @@ describe('flotilla work create --hold, edit, comment, close, reopen and list fil
     expect(both.stderr).toContain('either --hold or a status:* label');
   });
 
+  it('creates an item on a runtime (runtime:<name> label) and edits it to another, replacing the first', async () => {
+    await ok('work', 'create', '--title', 'On codex', '--label', 'runtime:codex');
+    expect(await json('work', 'show', '1', '--json')).toMatchObject({
+      runtime: 'codex',
+      labels: ['task:implement', 'runtime:codex'],
+    });
+    await ok('work', 'edit', '1', '--add-label', 'runtime:cli:aider');
+    expect(await json('work', 'show', '1', '--json')).toMatchObject({
+      runtime: 'cli:aider',
+      labels: ['task:implement', 'runtime:cli:aider'],
+    });
+  });
+
   it('edits title, body, priority, complexity, labels and blockers in one go, and comments as the git author', async () => {
     await ok('work', 'create', '--title', 'Blocker');
     await ok('work', 'create', '--title', 'Other');
