@@ -62,4 +62,31 @@ describe('buildRuntimeChoices', () => {
     choices.get('cli:gemini');
     expect(cliBuilt).toEqual([aider, { runtime: 'cli', preset: 'gemini', protectedPaths: [] }]);
   });
+
+  it('offers the named runtimes of the config under their names', () => {
+    const aider: CliRuntimeSettings = {
+      runtime: 'cli',
+      preset: 'aider',
+      program: ['/opt/aider/bin/aider'],
+      protectedPaths: [],
+    };
+    const cliBuilt: CliRuntimeSettings[] = [];
+    const choices = buildRuntimeChoices(
+      {
+        runtimes: { planner: 'claude', implementor: 'claude', reviewer: 'claude' },
+        namedRuntimes: { 'aider-local': aider, fast: 'codex' },
+      } as unknown as FlotillaConfig,
+      {
+        named: (kind) => adapter(kind),
+        cli: (settings) => {
+          cliBuilt.push(settings);
+          return adapter(`cli:${settings.preset}`);
+        },
+      },
+    );
+    expect(choices.names.slice(-2)).toEqual(['aider-local', 'fast']);
+    expect(choices.get('aider-local')?.runtime).toBe('cli:aider');
+    expect(cliBuilt).toEqual([aider]);
+    expect(choices.get('fast')?.runtime).toBe('codex');
+  });
 });

@@ -12,13 +12,15 @@ export type ConfiguredScenario =
 
 /**
  * The scripted scenario the config names (`scriptedScenario`, resolved against the repository root), loaded
- * and validated — or `none` when no role's runtime is `scripted`.
+ * and validated — or `none` when no role's runtime (nor a named runtime) is `scripted`.
  */
 export async function loadConfiguredScenario(
   repoRoot: string,
-  config: Pick<FlotillaConfig, 'runtimes' | 'scriptedScenario'>,
+  config: Pick<FlotillaConfig, 'runtimes' | 'scriptedScenario'> &
+    Partial<Pick<FlotillaConfig, 'namedRuntimes'>>,
 ): Promise<ConfiguredScenario> {
-  if (!Object.values(config.runtimes).includes('scripted') || config.scriptedScenario === undefined) {
+  const runtimes = [...Object.values(config.runtimes), ...Object.values(config.namedRuntimes ?? {})];
+  if (!runtimes.includes('scripted') || config.scriptedScenario === undefined) {
     return { kind: 'none' };
   }
   const path = resolve(repoRoot, config.scriptedScenario);

@@ -128,6 +128,10 @@ const budgets = object({
     .default(0.05),
 }).prefault({});
 
+/** Lower case, digits, `.`, `_`, `-`: no `:`, so a name never looks like `cli:<preset>`. */
+const NAMED_RUNTIME_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
+const NAMED_RUNTIME_EXPECTED = 'the key to be a runtime name of lower-case letters, digits, ".", "_" or "-"';
+
 export const PROVIDERS = ['local', 'github'] as const;
 export type ProviderKind = (typeof PROVIDERS)[number];
 
@@ -147,6 +151,28 @@ export const flotillaConfigFileSchema = object({
   defaultBranch: nonEmptyString('a branch name').optional(),
   specsDir: nonEmptyString('a directory relative to the repository root').default('docs/specs'),
   runtimes: object({ planner: runtime, implementor: runtime, reviewer: runtime }).prefault({}),
+  /**
+   * Runtimes a work item's `runtime:<name>` label may name besides the built-in names (`claude`, `codex`,
+   * `scripted`, `cli:<preset>`): e.g. `{"aider-local": {"runtime": "cli", "preset": "aider", "program": […]}}`.
+   */
+  namedRuntimes: z
+    .record(
+      z
+        .string()
+        .regex(NAMED_RUNTIME_PATTERN, { error: NAMED_RUNTIME_EXPECTED })
+        .refine((name) => !(AGENT_RUNTIMES as readonly string[]).includes(name), {
+          error: `${NAMED_RUNTIME_EXPECTED}, not a built-in runtime name`,
+        }),
+      runtime,
+      {
+        // A bad name: its own expectation, not the record's.
+        error: (issue) =>
+          issue.code === 'invalid_key'
+            ? (issue.issues[0]?.message ?? NAMED_RUNTIME_EXPECTED)
+            : 'an object: runtime name → runtime',
+      },
+    )
+    .default({}),
   models: object({ planner: model, implementor: model, reviewer: model }).prefault({}),
   /** Credential profiles per runtime; a usage limit fails over to the next (see src/config/README.md). */
   accounts: z
@@ -237,9 +263,14 @@ export const flotillaConfigFileSchema = object({
   .refine(
     (config) =>
       config.scriptedScenario !== undefined ||
-      ![config.runtimes.planner, config.runtimes.implementor, config.runtimes.reviewer].includes('scripted'),
+      ![
+        config.runtimes.planner,
+        config.runtimes.implementor,
+        config.runtimes.reviewer,
+        ...Object.values(config.namedRuntimes),
+      ].includes('scripted'),
     {
-      error: "expected a scenario file path when any of runtimes.* is 'scripted'",
+      error: "expected a scenario file path when any of runtimes.* or namedRuntimes.* is 'scripted'",
       path: ['scriptedScenario'],
     },
   );

@@ -54,6 +54,7 @@ describe('loadConfig: defaults', () => {
         defaultBranch: 'trunk',
         specsDir: 'docs/specs',
         runtimes: { planner: 'claude', implementor: 'claude', reviewer: 'claude' },
+        namedRuntimes: {},
         models: {},
         accounts: [],
         maxAgentDuration: 1800,
@@ -235,6 +236,18 @@ describe('loadConfig: every field names its path and expectation', () => {
       `${F}: runtimes.implementor.custom: expected the custom preset (start, resume, sessionId) when preset is 'custom'`,
     ],
     [
+      { namedRuntimes: { 'Aider Local': 'codex' } },
+      `${F}: namedRuntimes.Aider Local: expected the key to be a runtime name of lower-case letters, digits, ".", "_" or "-", got "codex"`,
+    ],
+    [
+      { namedRuntimes: { codex: 'claude' } },
+      `${F}: namedRuntimes.codex: expected the key to be a runtime name of lower-case letters, digits, ".", "_" or "-", not a built-in runtime name, got "claude"`,
+    ],
+    [
+      { namedRuntimes: { fast: 'gemini' } },
+      `${F}: namedRuntimes.fast: expected 'claude', 'codex', 'scripted' or a CLI runtime object ({"runtime": "cli", "preset": …}), got "gemini"`,
+    ],
+    [
       { models: { planner: '' } },
       `${F}: models.planner: expected a non-empty string (a model alias or id), got ""`,
     ],
@@ -362,13 +375,13 @@ describe('loadConfig: every field names its path and expectation', () => {
 describe('loadConfig: unknown keys are errors', () => {
   it('names a top-level typo, suggests the key and lists the known ones', async () => {
     expect(await errorsFor({ specDir: 'specs' })).toEqual([
-      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, github, defaultBranch, specsDir, runtimes, models, accounts, maxAgentDuration, shutdownTimeout, scheduler, budgets, maxReviewRounds, maxCheckRounds, pollIntervals, worktree, checks, validation, contextPaths, logging, bashValidator, pathGuard, scriptedScenario, scriptedRuntime',
+      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, github, defaultBranch, specsDir, runtimes, namedRuntimes, models, accounts, maxAgentDuration, shutdownTimeout, scheduler, budgets, maxReviewRounds, maxCheckRounds, pollIntervals, worktree, checks, validation, contextPaths, logging, bashValidator, pathGuard, scriptedScenario, scriptedRuntime',
     ]);
   });
 
   it('requires a scenario file when a runtime is scripted', async () => {
     expect(await errorsFor({ runtimes: { planner: 'scripted' } })).toEqual([
-      "flotilla.config.json: scriptedScenario: expected a scenario file path when any of runtimes.* is 'scripted'",
+      "flotilla.config.json: scriptedScenario: expected a scenario file path when any of runtimes.* or namedRuntimes.* is 'scripted'",
     ]);
   });
 
