@@ -1,6 +1,7 @@
 import {
   type AccountRef,
   type AccountSwitched,
+  type AgentRole,
   type AgentRunRequestCommand,
   parkingKey,
 } from '../../domain/index.ts';
@@ -26,7 +27,7 @@ export interface LimitGate {
   ): AccountSwitched | null;
 }
 
-const ROLE_OF: Record<AgentRunRequestCommand['type'], keyof RuntimeAdapters> = {
+const ROLE_OF: Record<AgentRunRequestCommand['type'], AgentRole> = {
   requestPlannerRun: 'planner',
   requestImplementorRun: 'implementor',
   requestReviewerRun: 'reviewer',
