@@ -26,7 +26,7 @@ export {
   type RuntimeAdapter,
   type RuntimeAdapterConfig,
   type RuntimeAdapters,
-  resetsAtOf,
   type RuntimeAvailability,
   type RuntimeChoices,
+  resetsAtOf,
 } from './runtime-contract.ts';
