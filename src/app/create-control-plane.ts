@@ -10,7 +10,6 @@ import type { RuntimeAdapter } from '../engine/runtime-contract/index.ts';
 import { buildBashValidatorRules, createBashValidatorHook } from '../guards/bash-validator/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import { createModelServer } from '../model-server/create-model-server.ts';
-import { createLocalProvider, type LocalProvider } from '../providers/local/create-local-provider.ts';
 import { reapLocalScratch } from '../providers/local/git/reap-local-scratch.ts';
 import { createClaudeAdapter } from '../runtimes/claude/create-claude-adapter.ts';
 import { createCliRuntime } from '../runtimes/cli/create-cli-runtime.ts';
@@ -21,6 +20,7 @@ import { createWorktreeManager } from '../workspace/create-worktree-manager.ts';
 import { acquireRunLock } from './acquire-run-lock.ts';
 import { buildEngineBudget } from './build-engine-budget.ts';
 import { buildRuntimeChoices } from './build-runtime-choices.ts';
+import { type ControlPlaneProvider, createConfiguredProvider } from './create-configured-provider.ts';
 import { findUnavailableCliRoles } from './find-unavailable-cli-roles.ts';
 import { loadConfiguredScenario } from './load-configured-scenario.ts';
 import { reapOrphanProcesses } from './reap-orphan-processes.ts';
@@ -47,11 +47,14 @@ export interface ControlPlaneOptions {
   scriptedRuntime?: 'claude' | 'codex';
   /** The engine's clock (tests: a day rollover without waiting); default the system clock. */
   clock?: Clock;
+  /** Where the GitHub provider reads its token. Default `process.env` (the demo passes its fake's token). */
+  providerEnv?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface ControlPlane {
   engine: Engine;
-  provider: LocalProvider;
+  /** The configured provider (`local` or `github`). */
+  provider: ControlPlaneProvider;
   persistence: EngineStatePersistence;
   /** What crash recovery found at start: runs a killed process left open, worktrees it left behind. */
   recovered: { interruptedRuns: number; reapedWorktrees: string[]; reapedProcesses: number };
@@ -96,12 +99,6 @@ async function startControlPlane(
   paths: ReturnType<typeof resolveFlotillaPaths>,
 ): Promise<ControlPlane> {
   const { repoRoot, config, logger } = options;
-  if (config.provider !== 'local') {
-    // The GitHub provider passes the provider contract but is not wired into the control plane yet (#12).
-    throw new Error(
-      `flotilla.config.json: provider: '${config.provider}' cannot run the control plane yet (issue #12); use 'local'`,
-    );
-  }
   mkdirSync(paths.logsDir, { recursive: true });
   // Roles whose runtime is `scripted` run the same Claude adapter against a scripted model server.
   const configured = await loadConfiguredScenario(repoRoot, config);
@@ -152,16 +149,22 @@ async function startControlPlane(
   const reapedScratch = await reapLocalScratch({ repoRoot, scratchDir: paths.tmpDir, logger });
   const reapedWorktrees = [...reapedAgentWorktrees, ...reapedScratch.worktrees];
 
-  const provider = createLocalProvider({
-    repoRoot,
-    defaultBranch: config.defaultBranch,
-    specsDir: config.specsDir,
-    db,
-    checksCommand: config.checks.command,
-    checksTimeoutMs: config.checks.timeout * 1000,
-    logsDir: join(paths.logsDir, 'checks'),
-    logger,
-  });
+  let provider: ControlPlaneProvider;
+  try {
+    provider = createConfiguredProvider({
+      repoRoot,
+      config,
+      paths,
+      db,
+      env: options.providerEnv ?? process.env,
+      logger,
+    });
+  } catch (error) {
+    // No token, a bad config: nothing started yet but the database and the scenario's server.
+    db.close();
+    await scriptedServer?.close();
+    throw error;
+  }
 
   const createAdapter = (
     extraEnv: Readonly<Record<string, string>> | undefined,

@@ -135,6 +135,8 @@ const NAMED_RUNTIME_EXPECTED = 'the key to be a runtime name of lower-case lette
 export const PROVIDERS = ['local', 'github'] as const;
 export type ProviderKind = (typeof PROVIDERS)[number];
 
+export const GITHUB_MERGE_METHODS = ['merge', 'squash', 'rebase'] as const;
+
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 
 /** The on-disk shape of `flotilla.config.json`. Every field is optional; `.prefault({})` fills sections. */
@@ -146,6 +148,12 @@ export const flotillaConfigFileSchema = object({
     repo: nonEmptyString('the repository name'),
     /** The REST API root; absent: https://api.github.com (GitHub Enterprise Server: https://HOST/api/v3). */
     apiUrl: z.url({ error: 'expected an http(s) URL (the REST API root)', protocol: /^https?$/ }).optional(),
+    /** Where revision branches are pushed; absent: derived from apiUrl (`https://github.com/OWNER/REPO.git`). */
+    gitUrl: nonEmptyString('a git remote URL or path').optional(),
+    /** How `flotilla merge` (and the dashboard's merge) merges a pull request. */
+    mergeMethod: z.enum(GITHUB_MERGE_METHODS, { error: "'merge', 'squash' or 'rebase'" }).default('merge'),
+    /** A pull request head without any check run or status is green after this long (repositories without CI). */
+    noChecksGrace: seconds().default(120),
   }).optional(),
   /** Absent: detected from the repository (origin/HEAD, then the current branch, then `main`). */
   defaultBranch: nonEmptyString('a branch name').optional(),

@@ -107,6 +107,14 @@ export interface SpecReader {
 /** What a provider says changed on its own (see Provider.onChange): the engine polls that reader. */
 export type ProviderChange = 'workItems' | 'revisions' | 'specs';
 
+/** A tracker API's rate-limit budget as the provider last saw it (GitHub's `x-ratelimit-*`). */
+export interface ProviderQuota {
+  /** The primary budget; null until a response told it. */
+  core: { limit: number; remaining: number; resetAt: Date } | null;
+  /** Every request waits until then (a secondary limit, an exhausted budget); null when not paused. */
+  pausedUntil: Date | null;
+}
+
 /** The five interfaces a provider (local, GitHub, in-memory) implements. */
 export interface Provider {
   workItemReader: WorkItemReader;
@@ -125,4 +133,9 @@ export interface Provider {
    * 2, 4, 8 from the GitHub provider as its rate-limit budget drains. Pollers read it before each wait.
    */
   pollIntervalFactor?(): number;
+  /**
+   * Optional capability: the tracker API's rate-limit budget, for the dashboard header and progress lines.
+   * Providers without a metered API (local) leave it out.
+   */
+  quota?(): ProviderQuota;
 }

@@ -86,7 +86,12 @@ function checkFileImport(
   rules: DependencyRules,
   usedExceptions: Set<KnownException>,
 ): string | null {
-  if (rules.testSupport(target)) return `production code must not import test support (${target})`;
+  if (rules.testSupport(target)) {
+    const exception = findException(path, target, rules);
+    if (exception === undefined) return `production code must not import test support (${target})`;
+    usedExceptions.add(exception);
+    return null;
+  }
   const targetFloor = floorOf(target, rules);
   if (targetFloor === undefined) {
     return target.startsWith('src/')
@@ -95,15 +100,20 @@ function checkFileImport(
   }
   if (targetFloor === floor) return null;
   if (floor.mayImport === 'every floor' || floor.mayImport.includes(targetFloor.name)) return null;
-  const exception = rules.exceptions.find((candidate) =>
-    candidate.edges.some(({ from, to }) => path.startsWith(from) && target.startsWith(to)),
-  );
+  const exception = findException(path, target, rules);
   if (exception !== undefined) {
     usedExceptions.add(exception);
     return null;
   }
   const allowed = floor.mayImport.length === 0 ? 'nothing' : floor.mayImport.join(', ');
   return `${floor.name} must not import ${targetFloor.name} (${floor.name}: ${floor.role}; it may import ${allowed})`;
+}
+
+/** The known exception tolerating the import of `target` from `path`, if any. */
+function findException(path: string, target: string, rules: DependencyRules): KnownException | undefined {
+  return rules.exceptions.find((candidate) =>
+    candidate.edges.some(({ from, to }) => path.startsWith(from) && target.startsWith(to)),
+  );
 }
 
 function checkPackageImport(

@@ -97,7 +97,10 @@ async function startHarness(
     controlPlane,
     commit,
     status: (id) => engine.getState().workItems[id]?.status,
-    comments: (id) => provider.tracker.workItems.getWorkItemComments(id).map((comment) => comment.body),
+    comments: (id) =>
+      localTrackerOf(controlPlane)
+        .workItems.getWorkItemComments(id)
+        .map((comment) => comment.body),
     errors: () => engine.getState().errors.map((error) => error.message),
   };
 }
@@ -212,7 +215,7 @@ describe('bad input: a clear error, and the engine keeps running', () => {
 
     // A human restores the file and moves the item back (`flotilla work transition 1 pending`).
     await writeFile(agentFile, original);
-    harness.controlPlane.provider.tracker.workItems.transitionStatus('1', 'pending');
+    localTrackerOf(harness.controlPlane).workItems.transitionStatus('1', 'pending');
     await waitFor(
       harness,
       () => harness.status('1') === 'approved' && harness.status('2') === 'approved',
@@ -313,14 +316,14 @@ describe('bad input: a clear error, and the engine keeps running', () => {
     expect(plannerErrors()[0]).toBe(
       "applyPlannerResult failed: planner result rejected, nothing written: create 'a' is blocked by 'ghost', which is neither a tempID in this result nor an existing work item",
     );
-    expect(harness.controlPlane.provider.tracker.workItems.listWorkItems()).toEqual([]);
+    expect(localTrackerOf(harness.controlPlane).workItems.listWorkItems()).toEqual([]);
 
     harness.commit({ 'docs/specs/greetings.md': spec('variant-2') }, 'spec: variant 2');
     await waitFor(harness, () => plannerErrors().length === 2, 'the cycle to be rejected');
     expect(plannerErrors()[1]).toBe(
       'applyPlannerResult failed: planner result rejected, nothing written: dependency cycle between planned items: a → b → a',
     );
-    expect(harness.controlPlane.provider.tracker.workItems.listWorkItems()).toEqual([]);
+    expect(localTrackerOf(harness.controlPlane).workItems.listWorkItems()).toEqual([]);
 
     harness.commit({ 'docs/specs/greetings.md': spec('variant-3') }, 'spec: variant 3');
     await waitFor(
@@ -328,9 +331,11 @@ describe('bad input: a clear error, and the engine keeps running', () => {
       () => harness.status('1') === 'blocked',
       'the valid plan to be applied and worked',
     );
-    expect(harness.controlPlane.provider.tracker.workItems.listWorkItems().map((item) => item.title)).toEqual(
-      ['Add greet'],
-    );
+    expect(
+      localTrackerOf(harness.controlPlane)
+        .workItems.listWorkItems()
+        .map((item) => item.title),
+    ).toEqual(['Add greet']);
     expect(plannerErrors()).toHaveLength(2);
     expect(harness.server.report().problems).toEqual([]);
   }, 60_000);
@@ -386,3 +391,9 @@ describe('bad input: a clear error, and the engine keeps running', () => {
     expect(harness.server.report().problems).toEqual([]);
   }, 60_000);
 });
+
+/** The SQLite tracker under the local provider these tests run on. */
+function localTrackerOf(controlPlane: ControlPlane) {
+  if (controlPlane.provider.kind !== 'local') throw new Error('expected the local provider');
+  return controlPlane.provider.tracker;
+}

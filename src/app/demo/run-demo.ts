@@ -11,11 +11,17 @@ import { waitUntilIdle } from '../wait-until-idle.ts';
 import { buildDemoCliRuntime } from './build-demo-cli-runtime.ts';
 import { createDemoRepository } from './create-demo-repository.ts';
 import type { DemoRuntime } from './demo-runtimes.ts';
+import type { DemoGitHub } from './start-demo-github.ts';
 
 export interface DemoOptions {
   keep: boolean;
   /** Every role's runtime (default `claude`: the Claude Agent SDK; `codex`: the codex binary). */
   runtime?: DemoRuntime;
+  /**
+   * Where work items, revisions and specs live: `local` (default: SQLite, branches, `npm test` as checks) or
+   * `github` (the built-in fake GitHub on 127.0.0.1: issues, pull requests, a CI that passes; no account).
+   */
+  provider?: 'local' | 'github';
   /** Progress lines and the summary. */
   print: (line: string) => void;
   logger: Logger;
@@ -62,31 +68,50 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
   print(`demo repository: ${repo.root}`);
   const loaded = await loadConfig(repo.root);
   if (!loaded.ok) throw new Error(`demo configuration is invalid: ${loaded.errors.join('; ')}`);
+  let github: DemoGitHub | null = null;
+  if (options.provider === 'github') {
+    // Loaded on use: the fake GitHub is demo-only.
+    const { startDemoGitHub } = await import('./start-demo-github.ts');
+    github = await startDemoGitHub(repo.root, loaded.config, repo.gitEnv);
+    print(
+      `fake GitHub: ${github.fake.apiUrl} (${github.fake.owner}/${github.fake.repo}; its CI passes every head)`,
+    );
+  }
+  const config = github?.config ?? loaded.config;
+  const providerOptions = github !== null ? { providerEnv: github.providerEnv } : {};
   let server: ModelServer | null = null;
   let controlPlane: ControlPlane;
-  if (runtime === 'cli') {
-    // No model at all: every role runs the demo agent CLI through the CLI runtime, as configured runtimes do.
-    print('every role on cli (the scripted demo agent CLI; no model server)');
-    const cli = buildDemoCliRuntime();
-    controlPlane = await createControlPlane({
-      repoRoot: repo.root,
-      config: { ...loaded.config, runtimes: { planner: cli, implementor: cli, reviewer: cli } },
-      logger,
-      extraEnv: { ...repo.gitEnv },
-    });
-  } else {
-    server = await createModelServer(await loadScenarioFile(SCENARIO_PATHS[runtime]));
-    print(`scripted model server: ${server.url} (every role on ${runtime})`);
-    // The same wiring as `flotilla run`: the local provider (SQLite, revision branches, `npm test` as checks),
-    // run history, the Claude adapter — pointed at the scripted model server.
-    controlPlane = await createControlPlane({
-      repoRoot: repo.root,
-      config: loaded.config,
-      logger,
-      extraEnv: { ...repo.gitEnv, ...options.agentEnv?.(server.url) },
-      scriptedModelServerUrl: server.url,
-      scriptedRuntime: runtime,
-    });
+  try {
+    if (runtime === 'cli') {
+      // No model at all: every role runs the demo agent CLI through the CLI runtime, as configured runtimes do.
+      print('every role on cli (the scripted demo agent CLI; no model server)');
+      const cli = buildDemoCliRuntime();
+      controlPlane = await createControlPlane({
+        repoRoot: repo.root,
+        config: { ...config, runtimes: { planner: cli, implementor: cli, reviewer: cli } },
+        logger,
+        ...providerOptions,
+        extraEnv: { ...repo.gitEnv },
+      });
+    } else {
+      server = await createModelServer(await loadScenarioFile(SCENARIO_PATHS[runtime]));
+      print(`scripted model server: ${server.url} (every role on ${runtime})`);
+      // The same wiring as `flotilla run`: the configured provider (local: SQLite, revision branches, `npm
+      // test` as checks; or the fake GitHub), run history, the runtime — pointed at the scripted model server.
+      controlPlane = await createControlPlane({
+        repoRoot: repo.root,
+        config,
+        logger,
+        ...providerOptions,
+        extraEnv: { ...repo.gitEnv, ...options.agentEnv?.(server.url) },
+        scriptedModelServerUrl: server.url,
+        scriptedRuntime: runtime,
+      });
+    }
+  } catch (error) {
+    await github?.close();
+    await server?.close();
+    throw error;
   }
   const { engine, provider } = controlPlane;
   const logsDir = resolveFlotillaPaths(repo.root).logsDir;
@@ -123,6 +148,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     return await summarize();
   } finally {
     await controlPlane.close();
+    await github?.close();
   }
 
   async function summarize(): Promise<DemoOutcome> {
@@ -135,8 +161,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     for (const item of items) {
       const revision = item.linkedRevision ? state.revisions[item.linkedRevision] : undefined;
       const reviews = revision
-        ? provider.tracker.revisions
-            .listReviews(revision.id)
+        ? (await provider.revisionReader.getReviewHistory(revision.id)).reviews
             .map((review) => review.state)
             .join(', ')
         : '';

@@ -7,9 +7,10 @@ import { isInteractiveTerminal } from '../support/is-interactive-terminal.ts';
 import { loadDashboard } from '../support/load-dashboard.ts';
 
 /**
- * `flotilla demo [--runtime claude|codex|cli] [--keep] [--dashboard]`: the whole loop in a throwaway
- * repository, every role on the chosen runtime (claude, codex: against the scripted model server; cli: the
- * scripted demo agent CLI); with --dashboard, watched and steered
+ * `flotilla demo [--runtime claude|codex|cli] [--provider local|github] [--keep] [--dashboard]`: the whole
+ * loop in a throwaway repository, every role on the chosen runtime (claude, codex: against the scripted model
+ * server; cli: the scripted demo agent CLI), on the local tracker or the built-in fake GitHub; with
+ * --dashboard, watched and steered
  * from the dashboard until the user quits.
  */
 export function registerDemoCommand(program: Command): void {
@@ -23,10 +24,23 @@ export function registerDemoCommand(program: Command): void {
       `every role's runtime: ${DEMO_RUNTIMES.join(', ')} (codex: the real codex binary, a dummy key; cli: a scripted agent CLI)`,
       'claude',
     )
+    .option(
+      '--provider <provider>',
+      'local (SQLite tracker, branches, npm test as checks) or github (the built-in fake GitHub on 127.0.0.1: issues, pull requests, a CI; no account)',
+      'local',
+    )
     .option('--keep', 'keep the demo repository (and transcripts) to inspect afterwards')
     .option('--dashboard', 'watch and steer the demo from the dashboard (needs a terminal); q quits')
-    .action(async (options: { runtime: string; keep?: boolean; dashboard?: boolean }) => {
+    .action(async (options: { runtime: string; provider: string; keep?: boolean; dashboard?: boolean }) => {
       const runtime = options.runtime;
+      const provider = options.provider;
+      if (provider !== 'local' && provider !== 'github') {
+        process.stderr.write(
+          `flotilla demo: unknown --provider '${provider}'; expected one of: local, github\n`,
+        );
+        process.exitCode = 2;
+        return;
+      }
       if (!isDemoRuntime(runtime)) {
         process.stderr.write(
           `flotilla demo: unknown --runtime '${runtime}'; expected one of: ${DEMO_RUNTIMES.join(', ')}\n`,
@@ -48,6 +62,7 @@ export function registerDemoCommand(program: Command): void {
       const outcome = await runDemo({
         keep: options.keep ?? false,
         runtime,
+        provider,
         print: (line) => process.stdout.write(`${line}\n`),
         logger: silentLogger,
         ...(runDashboard !== null

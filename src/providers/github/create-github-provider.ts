@@ -23,6 +23,8 @@ export interface GitHubProviderOptions {
   scratchDir: string;
   /** A head without any check or status is green after this long (repositories without CI). Default 120. */
   noChecksGraceSeconds?: number;
+  /** How `mergeRevision` merges a pull request. Default `merge`. */
+  mergeMethod?: 'merge' | 'squash' | 'rebase';
   /**
    * Where credentials come from, never the config file: a GitHub App (`FLOTILLA_GITHUB_APP_ID`,
    * `FLOTILLA_GITHUB_APP_PRIVATE_KEY` or `…_PRIVATE_KEY_FILE`, `FLOTILLA_GITHUB_APP_INSTALLATION_ID`), else a
@@ -76,6 +78,7 @@ export function createGitHubProvider(options: GitHubProviderOptions): GitHubProv
     mirrorDir: join(options.scratchDir, `github-${owner}-${repo}.git`),
     commitAuthor: { name: 'Flotilla', email: 'flotilla@users.noreply.github.com' },
     noChecksGraceMs: (options.noChecksGraceSeconds ?? 120) * 1000,
+    ...(options.mergeMethod !== undefined && { mergeMethod: options.mergeMethod }),
   });
   linkedRevisions = revisions.linkedRevisions;
   return {

@@ -40,6 +40,8 @@ export interface GitHubRevisionsOptions extends GitHubRepository {
   mirrorMaintenanceEvery?: number;
   /** The login the engine's reviews are authored by (the token's user, or the App's bot). */
   engineLogin(): Promise<string>;
+  /** How `mergeRevision` merges the pull request. Default `merge` (a merge commit). */
+  mergeMethod?: 'merge' | 'squash' | 'rebase';
   now?: () => number;
 }
 
@@ -538,7 +540,7 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
           owner,
           repo,
           pull_number: pull.number,
-          merge_method: 'merge',
+          merge_method: options.mergeMethod ?? 'merge',
           sha: pull.head.sha,
         })
         .catch((error: unknown) => {
@@ -551,7 +553,12 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
       const closed = await options.workItems.getWorkItem(item.id);
       if (closed === null)
         throw new Error(`Work item ${item.id} disappeared after revision ${id} was merged`);
-      return { workItem: closed, strategy: 'merge-commit', mergedSHA: data.sha };
+      const method = options.mergeMethod ?? 'merge';
+      return {
+        workItem: closed,
+        strategy: method === 'merge' ? 'merge-commit' : method,
+        mergedSHA: data.sha,
+      };
     },
   };
 
