@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { runGit } from '../../process/run-command.ts';
 import type { SqliteTracker } from '../../storage/index.ts';
+import { CliError } from '../support/cli-error.ts';
 import { type DeleteBranchOutcome, deleteRevisionBranch } from '../support/delete-revision-branch.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
 import { withCliContext } from '../support/with-cli-context.ts';
@@ -33,6 +34,12 @@ export function registerBranchesCommand(program: Command): void {
     .action(
       runCliAction('branches prune', (options: { dryRun?: boolean; json?: boolean }) =>
         withCliContext(async ({ tracker, repoRoot, config }) => {
+          if (config.provider === 'github') {
+            throw new CliError(
+              'with provider github, revision branches live on GitHub: see its pull requests (`flotilla work show <id>` names each one)',
+              { exitCode: 2 },
+            );
+          }
           const listed = await runGit(
             ['for-each-ref', '--format=%(refname)%00%(objectname)', 'refs/heads/flotilla/'],
             { cwd: repoRoot },

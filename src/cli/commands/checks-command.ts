@@ -4,6 +4,7 @@ import type { RevisionState } from '../../storage/index.ts';
 import { CliError } from '../support/cli-error.ts';
 import { findWorkItemRevision } from '../support/find-work-item-revision.ts';
 import { formatTable } from '../support/format-table.ts';
+import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { requireWorkItem } from '../support/require-work-item.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
@@ -52,7 +53,10 @@ export function registerChecksCommand(program: Command): void {
     .action(
       runCliAction('checks', (rawID: string, options: { json?: boolean }) => {
         const id = parseWorkItemID(rawID);
-        return withCliContext(({ tracker, config }) => {
+        return withCliContext(async (context) => {
+          if (context.config.provider === 'github')
+            return (await loadGitHubTrackerCommands()).checks(context, id, options);
+          const { tracker, config } = context;
           const item = requireWorkItem(tracker, id);
           const revision = findWorkItemRevision(tracker, item);
           if (revision === null) {

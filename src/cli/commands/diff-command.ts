@@ -3,6 +3,7 @@ import { PINNED_DIFF_CONFIG, runGit } from '../../process/run-command.ts';
 import { sanitizeTerminalText } from '../../tui/view-model/sanitize-terminal-text.ts';
 import { CliError } from '../support/cli-error.ts';
 import { findWorkItemRevision } from '../support/find-work-item-revision.ts';
+import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { requireWorkItem } from '../support/require-work-item.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
@@ -38,7 +39,10 @@ export function registerDiffCommand(program: Command): void {
             exitCode: 2,
           });
         }
-        return withCliContext(async ({ tracker, repoRoot }) => {
+        return withCliContext(async (context) => {
+          if (context.config.provider === 'github')
+            return (await loadGitHubTrackerCommands()).diff(context, id, options);
+          const { tracker, repoRoot } = context;
           const item = requireWorkItem(tracker, id);
           const revision = findWorkItemRevision(tracker, item);
           if (revision === null) {

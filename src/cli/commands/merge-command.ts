@@ -5,6 +5,7 @@ import type { IntegrateRevisionResult, MergeMethod } from '../../providers/local
 import { messageOf } from '../../shared/message-of.ts';
 import { CliError } from '../support/cli-error.ts';
 import { type DeleteBranchOutcome, deleteRevisionBranch } from '../support/delete-revision-branch.ts';
+import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { requireWorkItem } from '../support/require-work-item.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
@@ -52,7 +53,22 @@ export function registerMergeCommand(program: Command): void {
       runCliAction('merge', (rawID: string, options: MergeOptions) => {
         const id = parseWorkItemID(rawID);
         const method = parseMethod(options);
-        return withCliContext(async ({ tracker, repoRoot, config }) => {
+        return withCliContext(async (context) => {
+          if (context.config.provider === 'github') {
+            if (options.deleteBranch) {
+              throw new CliError(
+                'with provider github, delete the branch on GitHub (or its auto-delete setting)',
+                {
+                  exitCode: 2,
+                },
+              );
+            }
+            return (await loadGitHubTrackerCommands()).merge(context, id, {
+              ...(method !== 'default' && { method }),
+              ...(options.json !== undefined && { json: options.json }),
+            });
+          }
+          const { tracker, repoRoot, config } = context;
           const item = requireWorkItem(tracker, id);
           if (item.status === 'closed') {
             const merged = tracker.revisions

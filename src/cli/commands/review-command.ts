@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { WorkItemStatus } from '../../domain/index.ts';
 import type { ReviewState } from '../../storage/index.ts';
 import { CliError } from '../support/cli-error.ts';
+import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { type BodyOptions, readBodyOption } from '../support/read-body-option.ts';
 import { readHumanAuthor } from '../support/read-human-author.ts';
@@ -71,7 +72,13 @@ export function registerReviewCommand(program: Command): void {
             exitCode: 2,
           });
         }
-        await withCliContext(async ({ tracker, history, paths, db, repoRoot }) => {
+        await withCliContext(async (context) => {
+          const { tracker, history, paths, db, repoRoot } = context;
+          if (context.config.provider === 'github') {
+            requireNoActiveAgent({ history, paths }, id, 'your verdict');
+            const author = await readHumanAuthor(repoRoot);
+            return (await loadGitHubTrackerCommands()).review(context, id, { verdict, body, author });
+          }
           const item = requireWorkItem(tracker, id);
           if (item.status === 'closed') {
             throw new CliError(

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { CliError } from '../support/cli-error.ts';
+import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { readHumanAuthor } from '../support/read-human-author.ts';
 import { requireNoActiveAgent } from '../support/require-no-active-agent.ts';
@@ -25,7 +26,12 @@ export function registerWorkCloseCommand(work: Command): void {
         if (options.comment !== undefined && options.comment.trim() === '') {
           throw new CliError('--comment is empty; expected the comment text', { exitCode: 2 });
         }
-        return withCliContext(async ({ tracker, db, repoRoot, history, paths }) => {
+        return withCliContext(async (context) => {
+          const { tracker, db, repoRoot, history, paths } = context;
+          if (context.config.provider === 'github') {
+            requireNoActiveAgent({ history, paths }, id, 'the close');
+            return (await loadGitHubTrackerCommands()).close(context, id, options.comment ?? null);
+          }
           const item = requireWorkItem(tracker, id);
           if (item.status === 'closed') {
             process.stdout.write(`#${id} is already closed\n`);

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { CliError } from '../support/cli-error.ts';
+import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { type BodyOptions, readBodyOption } from '../support/read-body-option.ts';
 import { readHumanAuthor } from '../support/read-human-author.ts';
@@ -27,7 +28,12 @@ export function registerWorkCommentCommand(work: Command): void {
             exitCode: 2,
           });
         }
-        await withCliContext(async ({ tracker, repoRoot }) => {
+        await withCliContext(async (context) => {
+          const { tracker, repoRoot } = context;
+          if (context.config.provider === 'github') {
+            const author = await readHumanAuthor(repoRoot);
+            return (await loadGitHubTrackerCommands()).comment(context, id, body, author);
+          }
           requireWorkItem(tracker, id);
           const author = await readHumanAuthor(repoRoot);
           tracker.workItems.addComment(id, body, author);

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { checkReservedLabels } from '../support/check-reserved-labels.ts';
 import { CliError } from '../support/cli-error.ts';
 import { collectOption } from '../support/collect-option.ts';
+import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { readBodyOption } from '../support/read-body-option.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
@@ -56,7 +57,18 @@ export function registerWorkCreateCommand(work: Command): void {
         }
         const blockedBy = options.blockedBy.map((id) => parseWorkItemID(id, '--blocked-by work item id'));
         const body = (await readBodyOption(options)) ?? '';
-        await withCliContext(({ tracker, db }) => {
+        await withCliContext(async (context) => {
+          if (context.config.provider === 'github') {
+            const input = {
+              title: options.title.trim(),
+              body,
+              labels: options.label,
+              blockedBy,
+              hold: options.hold === true,
+            };
+            return (await loadGitHubTrackerCommands()).create(context, input, options);
+          }
+          const { tracker, db } = context;
           const item = db.transaction(() => {
             const created = tracker.workItems.createWorkItem({
               title: options.title.trim(),

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { isDependencyTerminal, type WorkItemStatus } from '../../domain/index.ts';
 import { CliError } from '../support/cli-error.ts';
+import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { requireWorkItem } from '../support/require-work-item.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
@@ -24,7 +25,10 @@ export function registerWorkDispatchCommand(work: Command): void {
     .action(
       runCliAction('work dispatch', (rawID: string) => {
         const id = parseWorkItemID(rawID);
-        return withCliContext(({ tracker }) => {
+        return withCliContext(async (context) => {
+          if (context.config.provider === 'github')
+            return (await loadGitHubTrackerCommands()).dispatch(context, id);
+          const { tracker } = context;
           const item = requireWorkItem(tracker, id);
           if (item.kind === 'refinement') {
             throw new CliError(

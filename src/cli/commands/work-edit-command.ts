@@ -3,6 +3,7 @@ import { WORK_ITEM_COMPLEXITIES, WORK_ITEM_PRIORITIES } from '../../domain/index
 import { checkReservedLabels } from '../support/check-reserved-labels.ts';
 import { CliError } from '../support/cli-error.ts';
 import { collectOption } from '../support/collect-option.ts';
+import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { readBodyOption } from '../support/read-body-option.ts';
 import { requireWorkItem } from '../support/require-work-item.ts';
@@ -83,7 +84,17 @@ export function registerWorkEditCommand(work: Command): void {
             { exitCode: 2 },
           );
         }
-        await withCliContext(({ tracker, db }) => {
+        await withCliContext(async (context) => {
+          if (context.config.provider === 'github') {
+            if (body === undefined || title !== undefined || labelsChange || blockersChange) {
+              throw new CliError(
+                'with provider github only --body/--body-file are edited here; edit the title, labels and blockers on the issue (or with `gh issue edit`)',
+                { exitCode: 2 },
+              );
+            }
+            return (await loadGitHubTrackerCommands()).editBody(context, id, body, options);
+          }
+          const { tracker, db } = context;
           const before = requireWorkItem(tracker, id);
           const edited = db.transaction(() => {
             if (title !== undefined) tracker.workItems.setTitle(id, title);

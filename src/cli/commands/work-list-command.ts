@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
-import { WORK_ITEM_STATUSES, type WorkItemStatus } from '../../domain/index.ts';
+import { WORK_ITEM_STATUSES, type WorkItem, type WorkItemStatus } from '../../domain/index.ts';
 import { CliError } from '../support/cli-error.ts';
 import { collectOption } from '../support/collect-option.ts';
 import { formatTable } from '../support/format-table.ts';
+import { loadGitHubProvider } from '../support/load-github-provider.ts';
+import type { CliContext } from '../support/open-cli-context.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
 import { withCliContext } from '../support/with-cli-context.ts';
 import { writeJson } from '../support/write-json.ts';
@@ -41,13 +43,17 @@ export function registerWorkListCommand(work: Command): void {
       runCliAction('work list', (options: WorkListOptions) => {
         const statuses = parseStatuses(options.status);
         const state = parseState(options, statuses.length > 0);
-        return withCliContext(({ tracker }) => {
-          const items = tracker.workItems
-            .listWorkItems({ includeClosed: state !== 'open' })
+        return withCliContext(async (context) => {
+          const { tracker } = context;
+          const items = (
+            context.config.provider === 'github'
+              ? await listGitHubWorkItems(context, options)
+              : tracker.workItems.listWorkItems({ includeClosed: state !== 'open' })
+          )
             .filter((item) => state !== 'closed' || item.status === 'closed')
             .filter((item) => statuses.length === 0 || statuses.includes(item.status))
             .filter((item) => {
-              if (options.label.length === 0) return true;
+              if (options.label.length === 0 || context.config.provider === 'github') return true;
               const labels = tracker.workItems.getWorkItemLabels(item.id);
               return options.label.every((label) => labels.includes(label));
             });
@@ -78,6 +84,24 @@ export function registerWorkListCommand(work: Command): void {
         });
       }),
     );
+}
+
+/**
+ * The open issues that are work items. Closed issues and label filters stay on GitHub's own search (the
+ * provider contract lists open items and does not expose free labels).
+ */
+async function listGitHubWorkItems(context: CliContext, options: WorkListOptions): Promise<WorkItem[]> {
+  const github = context.config.github;
+  const where = github === undefined ? 'GitHub' : `https://github.com/${github.owner}/${github.repo}/issues`;
+  if (options.all || (options.state !== undefined && options.state !== 'open')) {
+    throw new CliError(`with provider github only open work items are listed; closed ones: ${where}`, {
+      exitCode: 2,
+    });
+  }
+  if (options.label.length > 0) {
+    throw new CliError(`with provider github, filter by label on GitHub: ${where}`, { exitCode: 2 });
+  }
+  return (await loadGitHubProvider(context)).workItemReader.listWorkItems();
 }
 
 function parseStatuses(values: readonly string[]): WorkItemStatus[] {

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { requireWorkItem } from '../support/require-work-item.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
@@ -20,7 +21,10 @@ export function registerWorkReopenCommand(work: Command): void {
     .action(
       runCliAction('work reopen', (rawID: string, options: { hold?: boolean }) => {
         const id = parseWorkItemID(rawID);
-        return withCliContext(({ tracker }) => {
+        return withCliContext(async (context) => {
+          if (context.config.provider === 'github')
+            return (await loadGitHubTrackerCommands()).reopen(context, id, options.hold === true);
+          const { tracker } = context;
           const item = requireWorkItem(tracker, id);
           if (item.status !== 'closed') {
             process.stdout.write(`#${id} is already open (${item.status})\n`);

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Revision, WorkItem } from '../../domain/index.ts';
 import type { RevisionState, SqliteTracker, StoredReview, TrackerComment } from '../../storage/index.ts';
+import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { requireWorkItem } from '../support/require-work-item.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
@@ -27,7 +28,10 @@ export function registerWorkShowCommand(work: Command): void {
     .action(
       runCliAction('work show', (rawID: string, options: { json?: boolean }) => {
         const id = parseWorkItemID(rawID);
-        return withCliContext(({ tracker }) => {
+        return withCliContext(async (context) => {
+          if (context.config.provider === 'github')
+            return (await loadGitHubTrackerCommands()).show(context, id, options);
+          const { tracker } = context;
           const details = readDetails(tracker, id);
           if (options.json) writeJson(details);
           else process.stdout.write(formatDetails(details));

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { WORK_ITEM_STATUSES, type WorkItemStatus } from '../../domain/index.ts';
 import { CliError } from '../support/cli-error.ts';
+import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { requireWorkItem } from '../support/require-work-item.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
@@ -26,7 +27,10 @@ export function registerWorkTransitionCommand(work: Command): void {
             exitCode: 2,
           });
         }
-        return withCliContext(({ tracker }) => {
+        return withCliContext(async (context) => {
+          if (context.config.provider === 'github')
+            return (await loadGitHubTrackerCommands()).transition(context, id, status);
+          const { tracker } = context;
           const before = requireWorkItem(tracker, id);
           if (before.status === status) {
             process.stdout.write(`#${id} is already ${status}\n`);

@@ -1,0 +1,335 @@
+import {
+  type AgentReview,
+  isDependencyTerminal,
+  type Revision,
+  type WorkItem,
+  type WorkItemStatus,
+} from '../../domain/index.ts';
+import { CliError } from '../support/cli-error.ts';
+import type { CliContext } from '../support/open-cli-context.ts';
+import { writeJson } from '../support/write-json.ts';
+import { type GitHubCliProvider, openGitHubCliProvider } from './open-github-cli-provider.ts';
+
+type MergeMethod = 'merge' | 'squash' | 'rebase';
+const DISPATCHABLE: readonly WorkItemStatus[] = ['pending', 'blocked', 'needs-refinement'];
+const out = (text: string) => process.stdout.write(text);
+
+/**
+ * The tracker commands (`work …`, `diff`, `checks`, `review`, `merge`) when `provider` is `github`: the same
+ * behaviour through the provider contract (issues and pull requests on GitHub). What the contract cannot do
+ * (closed issues, free labels, titles, human comments' history) is refused, naming where to do it on GitHub.
+ */
+export const githubTrackerCommands = {
+  async show(context: CliContext, id: string, options: { json?: boolean }): Promise<void> {
+    const provider = openGitHubCliProvider(context);
+    const item = await requireItem(provider, id);
+    const body = await provider.workItemReader.getWorkItemBody(id);
+    const revision = await linkedRevision(provider, item);
+    const history = revision === null ? null : await provider.revisionReader.getReviewHistory(revision.id);
+    if (options.json) return writeJson({ ...item, body, revision: revision && { ...revision, ...history } });
+    const lines = [
+      `#${item.id} ${item.title}`,
+      `status: ${item.status}   kind: ${item.kind}   priority: ${item.priority ?? '-'}   complexity: ${item.complexity ?? '-'}`,
+      `blocked by: ${item.blockedBy.map((blocker) => `#${blocker}`).join(', ') || '-'}`,
+      `created: ${item.createdAt}`,
+      `issue: ${issueUrl(context, id)}`,
+      '',
+      body.trim() === '' ? '(no description)' : body.trimEnd(),
+      '',
+    ];
+    if (revision === null) lines.push('Revision: none');
+    else {
+      const pipeline = revision.pipeline;
+      lines.push(
+        `Revision #${revision.id} (pull request ${revision.url ?? ''}) on ${revision.headRef} at ${revision.headSHA.slice(0, 12)}`,
+        `  checks: ${pipeline === null ? 'unknown' : pipeline.status}${pipeline?.reason ? ` — ${pipeline.reason}` : ''}${pipeline?.url ? ` (${pipeline.url})` : ''}`,
+      );
+      if (history === null || history.reviews.length === 0) lines.push('  reviews: none');
+      for (const review of history?.reviews ?? []) {
+        lines.push(`  review by ${review.author}: ${review.state}`, ...indent(review.body, '    '));
+      }
+      for (const comment of history?.inlineComments ?? []) {
+        lines.push(`    ${comment.path}${comment.line === null ? '' : `:${comment.line}`}: ${comment.body}`);
+      }
+    }
+    out(`${lines.join('\n')}\n`);
+  },
+
+  async create(
+    context: CliContext,
+    input: { title: string; body: string; labels: string[]; blockedBy: string[]; hold: boolean },
+    options: { json?: boolean },
+  ): Promise<void> {
+    const provider = openGitHubCliProvider(context);
+    const item = await provider.workItemWriter.createWorkItem({
+      title: input.title,
+      body: input.body,
+      labels: input.hold ? [...input.labels, 'status:blocked'] : input.labels,
+      blockedBy: input.blockedBy,
+    });
+    if (input.hold) {
+      await provider.workItemWriter.addComment(
+        item.id,
+        `Held at creation (\`flotilla work create --hold\`): nothing dispatches it until \`flotilla work dispatch ${item.id}\`.`,
+      );
+    }
+    if (options.json) return writeJson(item);
+    out(
+      `created #${item.id} (${item.status} ${item.kind}): ${item.title}\n${issueUrl(context, item.id)}\n` +
+        (input.hold ? `held: \`flotilla work dispatch ${item.id}\` starts it\n` : ''),
+    );
+  },
+
+  /** Only the body: titles, labels and blockers are edited on the issue page (or with `gh issue edit`). */
+  async editBody(context: CliContext, id: string, body: string, options: { json?: boolean }): Promise<void> {
+    const provider = openGitHubCliProvider(context);
+    await requireItem(provider, id);
+    await provider.workItemWriter.updateWorkItem(id, { body, labels: null });
+    const edited = await requireItem(provider, id);
+    if (options.json) return writeJson(edited);
+    out(`edited #${id}: ${edited.title}\n`);
+  },
+
+  async comment(context: CliContext, id: string, body: string, author: string): Promise<void> {
+    const provider = openGitHubCliProvider(context);
+    await requireItem(provider, id);
+    // The token's user posts it: say who wrote it.
+    await provider.workItemWriter.addComment(id, `${body.trimEnd()}\n\n— ${author} (via flotilla)`);
+    out(`commented on #${id} as ${author}\n`);
+  },
+
+  async close(context: CliContext, id: string, comment: string | null): Promise<void> {
+    const provider = openGitHubCliProvider(context);
+    const item = await requireItem(provider, id);
+    if (item.status === 'closed') return void out(`#${id} is already closed\n`);
+    if (comment !== null) await provider.workItemWriter.addComment(id, comment);
+    await provider.workItemWriter.transitionStatus(id, 'closed');
+    out(
+      `closed #${id} (was ${item.status})` +
+        (item.linkedRevision === null
+          ? ''
+          : `; its pull request #${item.linkedRevision} stays open on GitHub (close it there)`) +
+        '\n',
+    );
+  },
+
+  async reopen(context: CliContext, id: string, hold: boolean): Promise<void> {
+    const provider = openGitHubCliProvider(context);
+    const item = await requireItem(provider, id);
+    if (item.status !== 'closed') return void out(`#${id} is already open (${item.status})\n`);
+    const status = hold ? 'blocked' : 'pending';
+    await provider.workItemWriter.transitionStatus(id, status);
+    out(
+      `reopened #${id} as ${status}` +
+        (hold
+          ? `; \`flotilla work dispatch ${id}\` starts it\n`
+          : '; a running `flotilla run` dispatches it once its blockers are done\n'),
+    );
+  },
+
+  async transition(context: CliContext, id: string, status: WorkItemStatus): Promise<void> {
+    const provider = openGitHubCliProvider(context);
+    const before = await requireItem(provider, id);
+    if (before.status === status) return void out(`#${id} is already ${status}\n`);
+    await provider.workItemWriter.transitionStatus(id, status);
+    out(`#${id} ${before.status} → ${status}\n`);
+  },
+
+  async dispatch(context: CliContext, id: string): Promise<void> {
+    const provider = openGitHubCliProvider(context);
+    const item = await requireItem(provider, id);
+    if (item.kind === 'refinement') {
+      throw new CliError(
+        `#${id} is a refinement item (a question about a spec); implementors never take those. Answer it in the spec, then \`flotilla work close ${id}\``,
+        { exitCode: 1 },
+      );
+    }
+    if (item.status === 'ready')
+      return void out(`#${id} is already ready; a running \`flotilla run\` dispatches it\n`);
+    if (!DISPATCHABLE.includes(item.status)) {
+      throw new CliError(
+        `#${id} is ${item.status}; only pending, blocked or needs-refinement items can be dispatched` +
+          (item.status === 'closed' ? ` (reopen it first: \`flotilla work reopen ${id}\`)` : ''),
+        { exitCode: 1 },
+      );
+    }
+    const openBlockers: string[] = [];
+    for (const blockerID of item.blockedBy) {
+      const blocker = await provider.workItemReader.getWorkItem(blockerID);
+      if (blocker !== null && !isDependencyTerminal(blocker.status)) openBlockers.push(blockerID);
+    }
+    await provider.workItemWriter.transitionStatus(id, 'ready');
+    out(`#${id} ${item.status} → ready; a running \`flotilla run\` dispatches an implementor\n`);
+    if (openBlockers.length > 0) {
+      process.stderr.write(
+        `note: #${id} is still blocked by ${openBlockers.map((b) => `#${b}`).join(', ')} (not approved or closed); it is dispatched anyway because you asked\n`,
+      );
+    }
+  },
+
+  /** `flotilla diff`: the pull request's files as GitHub reports them (its per-file patches). */
+  async diff(context: CliContext, id: string, options: { nameOnly?: boolean }): Promise<void> {
+    const provider = openGitHubCliProvider(context);
+    const item = await requireItem(provider, id);
+    const revision = await requireRevision(provider, item, 'so there is no diff');
+    const files = await provider.revisionReader.getRevisionFiles(revision.id);
+    if (options.nameOnly) return void out(files.map((file) => `${file.path}\n`).join(''));
+    for (const file of files) {
+      out(`diff --git a/${file.path} b/${file.path}\n--- ${file.status}\n+++ ${file.path}\n`);
+      out(
+        file.patch === null
+          ? '(no textual diff: binary or too large)\n'
+          : `${file.patch.replace(/\n?$/, '\n')}`,
+      );
+    }
+  },
+
+  /** `flotilla checks`: the pull request head's checks (exit 0 success, 1 failure, 8 pending, like `gh pr checks`). */
+  async checks(context: CliContext, id: string, options: { json?: boolean }): Promise<number> {
+    const provider = openGitHubCliProvider(context);
+    const item = await requireItem(provider, id);
+    const revision = await requireRevision(provider, item, 'so there are no checks');
+    const pipeline = revision.pipeline;
+    if (options.json)
+      writeJson({ workItemID: id, revisionID: revision.id, headSHA: revision.headSHA, pipeline });
+    else {
+      out(
+        `#${id} revision #${revision.id} at ${revision.headSHA.slice(0, 12)}: checks ${pipeline?.status ?? 'unknown'}` +
+          `${pipeline?.reason ? ` — ${pipeline.reason}` : ''}${pipeline?.url ? ` (${pipeline.url})` : ''}\n`,
+      );
+    }
+    return pipeline?.status === 'success' ? 0 : pipeline?.status === 'failure' ? 1 : 8;
+  },
+
+  /**
+   * `flotilla review --approve|--request-changes|--comment`: a pull request review (or comment) signed with the
+   * human's name, then the item's status as the local tracker does (approved; pending to be reworked).
+   */
+  async review(
+    context: CliContext,
+    id: string,
+    input: { verdict: 'approve' | 'request-changes' | 'comment'; body: string; author: string },
+  ): Promise<void> {
+    const provider = openGitHubCliProvider(context);
+    const item = await requireItem(provider, id);
+    if (item.status === 'closed') {
+      throw new CliError(`#${id} is closed; there is nothing to review (\`flotilla work reopen ${id}\`)`, {
+        exitCode: 1,
+      });
+    }
+    const revision = await requireRevision(provider, item, 'to review');
+    if (item.status === 'in-progress') {
+      throw new CliError(
+        `#${id} is in-progress: an implementor is reworking pull request #${revision.id}; review the new head when it is in review`,
+        { exitCode: 1 },
+      );
+    }
+    const signed = `${input.body.trim() === '' ? 'Approved.' : input.body.trimEnd()}\n\n— ${input.author} (via \`flotilla review\`)`;
+    if (input.verdict === 'comment') await provider.revisionWriter.postComment(revision.id, signed);
+    else {
+      const verdict: AgentReview['verdict'] = input.verdict === 'approve' ? 'approve' : 'needs-changes';
+      await provider.revisionWriter.postReview(revision.id, { verdict, summary: signed, comments: [] });
+    }
+    const status: WorkItemStatus =
+      input.verdict === 'approve'
+        ? 'approved'
+        : input.verdict === 'request-changes'
+          ? 'pending'
+          : item.status;
+    if (status !== item.status) await provider.workItemWriter.transitionStatus(id, status);
+    out(
+      `${input.verdict === 'comment' ? 'commented on' : 'reviewed'} pull request #${revision.id}: ` +
+        (status === item.status ? `#${id} stays ${status}\n` : `#${id} ${item.status} → ${status}\n`),
+    );
+  },
+
+  /** `flotilla merge`: merges the pull request through the API (the method given, else the config's). */
+  async merge(
+    context: CliContext,
+    id: string,
+    options: { method?: MergeMethod; json?: boolean },
+  ): Promise<void> {
+    const provider = openGitHubCliProvider(
+      context,
+      options.method === undefined ? {} : { mergeMethod: options.method },
+    );
+    const item = await requireItem(provider, id);
+    if (item.status === 'closed') {
+      throw new CliError(
+        `#${id} is closed; if its pull request was merged there is nothing to do, otherwise reopen it: \`flotilla work reopen ${id}\``,
+        { exitCode: 1 },
+      );
+    }
+    if (item.status !== 'approved') {
+      throw new CliError(
+        `#${id} is ${item.status}, not approved; only approved items are merged (wait for the reviewer, or approve it yourself: \`flotilla review ${id} --approve\`)`,
+        { exitCode: 1 },
+      );
+    }
+    const revision = await requireRevision(provider, item, 'to merge');
+    if (provider.revisionWriter.mergeRevision === undefined)
+      throw new Error('the github provider cannot merge');
+    const result = await provider.revisionWriter.mergeRevision(revision.id).catch((error: unknown) => {
+      throw new CliError(error instanceof Error ? error.message : String(error), { exitCode: 1 });
+    });
+    const method = options.method ?? context.config.github?.mergeMethod ?? 'merge';
+    if (options.json) {
+      return writeJson({
+        workItemID: id,
+        revisionID: revision.id,
+        branch: revision.headRef,
+        defaultBranch: context.config.defaultBranch,
+        method,
+        strategy: result.strategy,
+        mergedSHA: result.mergedSHA,
+      });
+    }
+    out(
+      `merged pull request #${revision.id} (${revision.headRef}) into ${context.config.defaultBranch} on GitHub: ${result.strategy} ${result.mergedSHA.slice(0, 12)}; closed #${id}\n` +
+        `(run \`git pull\` to bring it into your checkout)\n`,
+    );
+  },
+};
+
+async function requireItem(provider: GitHubCliProvider, id: string): Promise<WorkItem> {
+  const item = await provider.workItemReader.getWorkItem(id);
+  if (item === null) {
+    throw new CliError(`work item #${id} does not exist (no such issue with a task:* label)`, {
+      exitCode: 1,
+    });
+  }
+  return item;
+}
+
+async function linkedRevision(provider: GitHubCliProvider, item: WorkItem): Promise<Revision | null> {
+  return item.linkedRevision === null ? null : provider.revisionReader.getRevision(item.linkedRevision);
+}
+
+async function requireRevision(
+  provider: GitHubCliProvider,
+  item: WorkItem,
+  purpose: string,
+): Promise<Revision> {
+  const revision = await linkedRevision(provider, item);
+  if (revision === null) {
+    throw new CliError(`#${item.id} has no open pull request ${purpose} (it is ${item.status})`, {
+      exitCode: 1,
+    });
+  }
+  return revision;
+}
+
+function issueUrl(context: CliContext, id: string): string {
+  const github = context.config.github;
+  if (github === undefined) return `#${id}`;
+  return github.apiUrl === undefined
+    ? `https://github.com/${github.owner}/${github.repo}/issues/${id}`
+    : `${github.owner}/${github.repo}#${id}`;
+}
+
+function indent(text: string, prefix: string): string[] {
+  return text
+    .trimEnd()
+    .split('\n')
+    .map((line) => `${prefix}${line}`);
+}
