@@ -1,0 +1,283 @@
+/**
+ * `flotilla run` on `provider: "github"` as a user runs it: a child process in a clone of a repository hosted
+ * by the fake GitHub on 127.0.0.1 (REST + git + a CI that passes once settled), agents through the real
+ * Claude Agent SDK answered by the scripted model server. Then `flotilla merge` merges the pull request.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ModelServer } from '../../src/model-server/index.ts';
+import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
+import { createFakeGitHub, type FakeGitHub } from '../../src/providers/github/testing/create-fake-github.ts';
+import { createRunFixtures, FLOTILLA_BIN } from '../support/create-run-fixtures.ts';
+
+const fixtures = createRunFixtures();
+afterEach(() => fixtures.cleanup());
+
+const TOKEN = 'e2e-github-token';
+
+interface Hosted {
+  root: string;
+  gitEnv: Record<string, string>;
+  fake: FakeGitHub;
+  /** GET on the fake's REST API, as the test's own eyes (not counted as Flotilla's). */
+  api<T>(path: string): Promise<T>;
+}
+
+/** The demo repository pushed to a fake GitHub whose CI passes every head (settled twice a second). */
+async function hostedDemoRepository(): Promise<Hosted> {
+  const repo = await fixtures.demoRepository();
+  const fake = await createFakeGitHub({ token: TOKEN, ci: 'passing' });
+  const settle = setInterval(() => void fake.settleChecks().catch(() => {}), 500);
+  fixtures.defer(async () => {
+    clearInterval(settle);
+    await fake.close();
+  });
+  const git = (args: string[]) =>
+    execFileSync('git', args, { cwd: repo.root, env: { ...process.env, ...repo.gitEnv } });
+  git(['push', '--quiet', '--force', fake.gitUrl, 'main:main']);
+  git(['remote', 'add', 'origin', fake.gitUrl]);
+  const configPath = join(repo.root, 'flotilla.config.json');
+  const config = JSON.parse(readFileSync(configPath, 'utf8')) as Record<string, unknown>;
+  config.provider = 'github';
+  config.github = { owner: fake.owner, repo: fake.repo, apiUrl: fake.apiUrl, gitUrl: fake.gitUrl };
+  writeFileSync(configPath, JSON.stringify(config, null, 2));
+  return {
+    root: repo.root,
+    gitEnv: repo.gitEnv,
+    fake,
+    async api<T>(path: string) {
+      const response = await fetch(`${fake.apiUrl}/repos/${fake.owner}/${fake.repo}${path}`, {
+        headers: { authorization: `token ${TOKEN}` },
+      });
+      if (!response.ok) throw new Error(`GET ${path}: ${response.status}`);
+      return (await response.json()) as T;
+    },
+  };
+}
+
+interface Running {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function startFlotilla(hosted: Hosted, server: ModelServer | null, args: string[]): Running {
+  let output = '';
+  const child = spawn(process.execPath, [FLOTILLA_BIN, ...args], {
+    cwd: hosted.root,
+    env: {
+      ...process.env,
+      ...hosted.gitEnv,
+      FLOTILLA_GITHUB_TOKEN: TOKEN,
+      ...(server !== null && { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key' }),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  fixtures.defer(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  });
+  return { child, output: () => output, exited };
+}
+
+function logTail(root: string): string {
+  const path = join(root, '.flotilla/logs/flotilla.log');
+  return existsSync(path) ? readFileSync(path, 'utf8').split('\n').slice(-60).join('\n') : '';
+}
+
+async function waitFor(check: () => boolean, timeoutMs: number, what: string, context: () => string) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}\n${context()}`);
+}
+
+interface ApiIssue {
+  number: number;
+  title: string;
+  state: string;
+  labels: { name: string }[];
+  pull_request?: unknown;
+}
+interface ApiPull {
+  number: number;
+  state: string;
+  merged_at: string | null;
+  head: { ref: string; sha: string };
+  body: string;
+}
+
+describe('flotilla run with provider github', () => {
+  it('plans issues, opens pull requests with the exact patch, passes CI, reviews with line comments, approves; flotilla merge merges', async () => {
+    const hosted = await hostedDemoRepository();
+    const server = await fixtures.serve();
+    const run = startFlotilla(hosted, server, ['run', '--headless', '--until-idle']);
+    const code = await run.exited;
+    expect(code, `${run.output()}\n--- log ---\n${logTail(hosted.root)}`).toBe(0);
+    expect(run.output()).toContain('work item #1 review → approved');
+    expect(run.output()).toContain('work item #2 review → approved');
+
+    // Issues created by the planner, with the reserved labels; pull requests are not work items.
+    const issues = (await hosted.api<ApiIssue[]>('/issues?state=all')).filter((issue) => !issue.pull_request);
+    expect(issues.map((issue) => [issue.title, issue.labels.map((label) => label.name).sort()])).toEqual([
+      ['Add farewell(name)', ['complexity:trivial', 'priority:medium', 'status:approved', 'task:implement']],
+      ['Add greet(name)', ['complexity:trivial', 'priority:high', 'status:approved', 'task:implement']],
+    ]);
+    const [greetIssue] = issues.filter((issue) => issue.title === 'Add greet(name)');
+    const pulls = await hosted.api<ApiPull[]>('/pulls?state=all');
+    expect(pulls.map((pull) => pull.head.ref).sort()).toEqual(['flotilla/1', 'flotilla/2']);
+    const greetPull = pulls.find((pull) => pull.head.ref === `flotilla/${greetIssue?.number}`);
+    if (greetPull === undefined) throw new Error('no pull request for the greet issue');
+
+    // The exact patch: the reworked files byte for byte, and nothing else, on top of main.
+    const fakeGit = (args: string[]) =>
+      execFileSync('git', ['--git-dir', hosted.fake.git.path, ...args]).toString();
+    expect(fakeGit(['show', `${greetPull.head.sha}:src/greet.js`])).toBe(TRIMMING_GREET);
+    expect(
+      fakeGit(['diff', '--name-only', `main...${greetPull.head.sha}`])
+        .trim()
+        .split('\n'),
+    ).toEqual(['src/greet.js', 'test/greet.test.js']);
+
+    // The fake CI's check run on the head, green.
+    const checks = await hosted.api<{ check_runs: { name: string; conclusion: string }[] }>(
+      `/commits/${greetPull.head.sha}/check-runs`,
+    );
+    expect(checks.check_runs.map((run) => [run.name, run.conclusion])).toEqual([['test', 'success']]);
+
+    // The reviewer's rounds as pull request reviews: changes requested (dismissed on rework), then approved;
+    // its line comment on the diff.
+    const reviews = await hosted.api<{ state: string; body: string }[]>(`/pulls/${greetPull.number}/reviews`);
+    expect(reviews.map((review) => review.state)).toEqual(['DISMISSED', 'APPROVED']);
+    const comments = await hosted.api<{ path: string; line: number; body: string }[]>(
+      `/pulls/${greetPull.number}/comments`,
+    );
+    expect(comments.map((comment) => [comment.path, comment.line, comment.body])).toEqual([
+      ['src/greet.js', 2, 'Trim `name` before using it.'],
+    ]);
+
+    // `flotilla merge` merges the pull request through the API and closes the issue.
+    const merge = startFlotilla(hosted, null, ['merge', String(greetIssue?.number)]);
+    expect(await merge.exited, merge.output()).toBe(0);
+    expect(merge.output()).toContain(`merged pull request #${greetPull.number}`);
+    const merged = await hosted.api<ApiPull>(`/pulls/${greetPull.number}`);
+    expect([merged.state, merged.merged_at === null]).toEqual(['closed', false]);
+    expect((await hosted.api<ApiIssue>(`/issues/${greetIssue?.number}`)).state).toBe('closed');
+    expect(fakeGit(['show', 'main:src/greet.js'])).toContain('name.trim()');
+  }, 240_000);
+
+  it('after kill -9 during an implementor run, a restart finishes the item: no duplicate issue or pull request', async () => {
+    const hosted = await hostedDemoRepository();
+    const slow = await fixtures.serve(slowImplementorScenario());
+    const first = startFlotilla(hosted, slow, ['run', '--headless']);
+    await waitFor(
+      () => first.output().includes('implementor started'),
+      90_000,
+      'the implementor to start',
+      first.output,
+    );
+    first.child.kill('SIGKILL');
+    await first.exited;
+
+    const server = await fixtures.serve(finishScenario());
+    const second = startFlotilla(hosted, server, ['run', '--headless', '--until-idle']);
+    const code = await second.exited;
+    expect(code, `${second.output()}\n--- log ---\n${logTail(hosted.root)}`).toBe(0);
+    expect(second.output()).toMatch(/recovered: 1 interrupted run\(s\) recorded as failed/);
+    expect(second.output()).toContain('work item #1 review → approved');
+
+    const issues = (await hosted.api<ApiIssue[]>('/issues?state=all')).filter((issue) => !issue.pull_request);
+    expect(issues.map((issue) => issue.title)).toEqual(['Add greet(name)']);
+    const pulls = await hosted.api<ApiPull[]>('/pulls?state=all');
+    expect(pulls.map((pull) => pull.head.ref)).toEqual(['flotilla/1']);
+    // No lost work: the restarted implementor's file is what the pull request carries.
+    const head = pulls[0]?.head.sha ?? '';
+    expect(
+      execFileSync('git', ['--git-dir', hosted.fake.git.path, 'show', `${head}:src/greet.js`]).toString(),
+    ).toBe(GREET);
+    // The planner was not run again (its spec's SHA was recorded before the kill).
+    expect(server.requests.filter((request) => request.route === 'planner')).toEqual([]);
+  }, 240_000);
+});
+
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the file's JavaScript template literal, verbatim.
+const TRIMMING_GREET = 'export function greet(name) {\n  return `Hello, ${name.trim()}!`;\n}\n';
+const GREET = "export const greet = (n) => 'Hello, ' + n + '!';\n";
+const ONE_ITEM_PLAN = {
+  role: 'planner',
+  create: [{ tempID: 'a', title: 'Add greet(name)', body: 'Objective: greet.', labels: [], blockedBy: [] }],
+  close: [],
+  update: [],
+};
+
+/** The planner creates one item; its implementor's first model reply never comes (until the server closes). */
+function slowImplementorScenario(): ScenarioSpec {
+  return {
+    name: 'slow-implementor',
+    routes: [
+      {
+        name: 'planner',
+        match: { systemIncludes: 'You are the planner' },
+        steps: [{ structuredOutput: ONE_ITEM_PLAN }],
+      },
+      {
+        name: 'implementor',
+        match: { systemIncludes: 'You are the implementor' },
+        steps: [{ delayMs: 120_000, text: 'never answered' }],
+      },
+    ],
+  };
+}
+
+/** After the restart: the implementor writes greet, the reviewer approves; a planner request would be a bug. */
+function finishScenario(): ScenarioSpec {
+  return {
+    name: 'finish',
+    routes: [
+      {
+        name: 'planner',
+        match: { systemIncludes: 'You are the planner' },
+        steps: [{ structuredOutput: ONE_ITEM_PLAN }],
+      },
+      {
+        name: 'reviewer',
+        match: { systemIncludes: 'You are the reviewer' },
+        steps: [
+          {
+            structuredOutput: {
+              role: 'reviewer',
+              review: { verdict: 'approve', summary: 'ok', comments: [] },
+            },
+          },
+        ],
+      },
+      {
+        name: 'implementor',
+        match: { systemIncludes: 'You are the implementor' },
+        steps: [
+          {
+            content: [
+              {
+                type: 'tool_use',
+                name: 'Write',
+                input: { file_path: '{{cwd}}/src/greet.js', content: GREET },
+              },
+            ],
+          },
+          { structuredOutput: { role: 'implementor', outcome: 'completed', summary: 'greet added' } },
+        ],
+      },
+    ],
+  };
+}
