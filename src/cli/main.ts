@@ -8,6 +8,7 @@ import { registerChecksCommand } from './commands/checks-command.ts';
 import { registerDemoCommand } from './commands/demo-command.ts';
 import { registerDiffCommand } from './commands/diff-command.ts';
 import { registerDoctorCommand } from './commands/doctor-command.ts';
+import { registerGitHubCommand } from './commands/github-command.ts';
 import { registerHookCommand } from './commands/hook-command.ts';
 import { registerInitCommand } from './commands/init-command.ts';
 import { registerLogsCommand } from './commands/logs-command.ts';
@@ -32,6 +33,7 @@ export function buildProgram(): Command {
   registerHookCommand(program);
   registerInitCommand(program);
   registerDoctorCommand(program);
+  registerGitHubCommand(program);
   registerWorkCommand(program);
   registerRunsCommand(program);
   registerStatsCommand(program);

@@ -20,7 +20,8 @@ export type DoctorStatus = 'ok' | 'warn' | 'fail';
 export interface DoctorCheck {
   /**
    * A stable identifier (`git`, `config`, `agents`, `specs`, `credentials`, `account-<name>`, `codex`,
-   * `cli-<role>`, `scenario`, `checks`).
+   * `cli-<role>`, `scenario`, `checks`; with provider github `github-token`, `github-access`,
+   * `github-branch`, `github-labels`, `github-quota` instead of `specs`).
    */
   name: string;
   status: DoctorStatus;
@@ -77,7 +78,11 @@ export async function runDoctorChecks(input: DoctorInput): Promise<DoctorCheck[]
         },
   );
   checks.push(await checkAgentFiles(repoRoot, config));
-  checks.push(await checkSpecs(repoRoot, config));
+  if (config.provider === 'github') {
+    // Specs come from GitHub's default branch; the checks that matter are the token, access and labels.
+    const { checkGitHubForDoctor } = await import('../github/check-github-for-doctor.ts');
+    checks.push(...(await checkGitHubForDoctor(config, input.env)));
+  } else checks.push(await checkSpecs(repoRoot, config));
   checks.push(checkCredentials(config, input.env));
   checks.push(...checkAccounts(config, input.env));
   const codex = checkCodex(config, input.env);
@@ -85,7 +90,11 @@ export async function runDoctorChecks(input: DoctorInput): Promise<DoctorCheck[]
   checks.push(...(await checkCliPrograms(repoRoot, config, input.env)));
   const scenario = await checkScenario(repoRoot, config);
   if (scenario !== null) checks.push(scenario);
-  checks.push(await checkChecksCommand(repoRoot, config));
+  checks.push(
+    config.provider === 'github'
+      ? ok('checks', "checks are the pull requests' CI on GitHub (check runs and commit statuses)")
+      : await checkChecksCommand(repoRoot, config),
+  );
   return checks;
 }
 

@@ -24,6 +24,8 @@ export interface ScaffoldOptions {
    * (SCRIPTED_SCENARIO_PATH) that matches the agent files written here.
    */
   scripted?: boolean;
+  /** `provider: "github"` on this repository (the token comes from the environment, never the file). */
+  github?: { owner: string; repo: string; apiUrl?: string };
 }
 
 const GITIGNORE_ENTRIES = ['.flotilla/', '.worktrees/'];
@@ -68,7 +70,7 @@ export async function scaffoldRepository(
   const files: { path: string; content: string; overwritable: boolean }[] = [
     {
       path: CONFIG_FILE_NAME,
-      content: await buildConfigFile(repoRoot, options.scripted === true),
+      content: await buildConfigFile(repoRoot, options.scripted === true, options.github),
       overwritable: true,
     },
     ...AGENT_ROLES.map((role) => ({
@@ -133,11 +135,16 @@ async function updateGitignore(path: string): Promise<ScaffoldAction> {
  * (src/config/README.md); the checks command is guessed from package.json's test script and lockfile, and
  * proposed as the implementor's in-session validation too.
  */
-async function buildConfigFile(repoRoot: string, scripted: boolean): Promise<string> {
+async function buildConfigFile(
+  repoRoot: string,
+  scripted: boolean,
+  github: ScaffoldOptions['github'],
+): Promise<string> {
   const runtime = scripted ? 'scripted' : 'claude';
   const testCommand = await detectTestCommand(repoRoot);
   const config = {
-    provider: 'local',
+    // GitHub: checks are the pull requests' CI there; `checks.command` stays for the local provider.
+    ...(github === undefined ? { provider: 'local' } : { provider: 'github', github }),
     specsDir: 'docs/specs',
     runtimes: { planner: runtime, implementor: runtime, reviewer: runtime },
     ...(scripted ? { scriptedScenario: SCRIPTED_SCENARIO_PATH } : {}),

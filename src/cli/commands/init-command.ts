@@ -6,6 +6,10 @@ import { SCRIPTED_SCENARIO_PATH } from './init-command-scripted-scenario.ts';
 interface InitOptions {
   force?: boolean;
   scripted?: boolean;
+  provider?: string;
+  owner?: string;
+  repo?: string;
+  apiUrl?: string;
 }
 
 /**
@@ -29,6 +33,13 @@ export function registerInitCommand(program: Command): void {
       '--scripted',
       `dry run without an API key: every role runs the real SDK against a sample scenario (${SCRIPTED_SCENARIO_PATH}) on 127.0.0.1`,
     )
+    .option('--provider <provider>', 'where work items and revisions live: local (default) or github')
+    .option(
+      '--owner <owner>',
+      'with --provider github: the repository owner (default: from the origin remote)',
+    )
+    .option('--repo <repo>', 'with --provider github: the repository name (default: from the origin remote)')
+    .option('--api-url <url>', 'with --provider github: the REST API root (GitHub Enterprise Server)')
     .action(async (options: InitOptions) => {
       const repoRoot = await findRepoRoot(process.cwd());
       if (repoRoot === null) {
@@ -39,14 +50,63 @@ export function registerInitCommand(program: Command): void {
         return;
       }
       const scripted = options.scripted === true;
+      const github = await resolveGitHubRepository(repoRoot, options);
+      if (typeof github === 'string') {
+        process.stderr.write(`flotilla init: ${github}\n`);
+        process.exitCode = 2;
+        return;
+      }
       // Loaded on use: the scaffold pulls in the config schema (zod), which `--help` need not pay for.
       const { scaffoldRepository } = await import('./init-command-scaffold.ts');
-      const entries = await scaffoldRepository(repoRoot, { force: options.force === true, scripted });
+      const entries = await scaffoldRepository(repoRoot, {
+        force: options.force === true,
+        scripted,
+        ...(github !== null && { github }),
+      });
       const width = Math.max(...entries.map((entry) => entry.action.length));
       for (const entry of entries) process.stdout.write(`${entry.action.padEnd(width)}  ${entry.path}\n`);
       process.stdout.write(`\n${buildNextSteps(entries, scripted).join('\n')}\n`);
+      if (github !== null) {
+        process.stdout.write(
+          `\nGitHub (${github.owner}/${github.repo}): export FLOTILLA_GITHUB_TOKEN=… (a token with repository write access; never put it in the config), then \`flotilla github setup-labels\` and \`flotilla doctor\`. Specs are read from GitHub's default branch: push them.\n`,
+        );
+        const kept = entries.some(
+          (entry) => entry.path === 'flotilla.config.json' && entry.action === 'kept',
+        );
+        if (kept) process.stdout.write('flotilla.config.json was kept: --force rewrites it for github\n');
+      }
       process.exitCode = 0;
     });
+}
+
+/**
+ * `--provider github`: the repository from --owner/--repo, else from the origin remote's GitHub URL; a
+ * message (usage error) when neither says; null for the local provider.
+ */
+async function resolveGitHubRepository(
+  repoRoot: string,
+  options: InitOptions,
+): Promise<{ owner: string; repo: string; apiUrl?: string } | null | string> {
+  const provider = options.provider ?? 'local';
+  if (provider === 'local') {
+    if (options.owner !== undefined || options.repo !== undefined || options.apiUrl !== undefined)
+      return '--owner, --repo and --api-url go with --provider github';
+    return null;
+  }
+  if (provider !== 'github') return `unknown --provider '${provider}'; expected local or github`;
+  let owner = options.owner;
+  let repo = options.repo;
+  if (owner === undefined || repo === undefined) {
+    const { runGit } = await import('../../process/run-command.ts');
+    const remote = await runGit(['remote', 'get-url', 'origin'], { cwd: repoRoot, okExitCodes: [0, 2, 128] });
+    const match = /[/:]([^/:]+)\/([^/]+?)(?:\.git)?\/?$/.exec(remote.stdout.trim());
+    owner ??= match?.[1];
+    repo ??= match?.[2];
+  }
+  if (owner === undefined || repo === undefined || owner === '' || repo === '') {
+    return '--provider github needs the repository: give --owner OWNER --repo REPO (no GitHub origin remote to read them from)';
+  }
+  return { owner, repo, ...(options.apiUrl !== undefined && { apiUrl: options.apiUrl }) };
 }
 
 /**

@@ -92,7 +92,12 @@ export function registerWorkListCommand(work: Command): void {
  */
 async function listGitHubWorkItems(context: CliContext, options: WorkListOptions): Promise<WorkItem[]> {
   const github = context.config.github;
-  const where = github === undefined ? 'GitHub' : `https://github.com/${github.owner}/${github.repo}/issues`;
+  const where =
+    github === undefined
+      ? 'GitHub'
+      : github.apiUrl === undefined
+        ? `https://github.com/${github.owner}/${github.repo}/issues`
+        : `${github.owner}/${github.repo} issues on GitHub`;
   if (options.all || (options.state !== undefined && options.state !== 'open')) {
     throw new CliError(`with provider github only open work items are listed; closed ones: ${where}`, {
       exitCode: 2,

@@ -720,6 +720,34 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
     route('GET', `${repoPath}/labels`, async (_params, query) =>
       paginate([...labels.values()], query, `${repoPath}/labels`, (label) => buildLabel(label, urls)),
     ),
+    route('POST', `${repoPath}/labels`, async (_params, _query, body) => {
+      if (typeof body.name !== 'string' || body.name === '' || labels.has(body.name)) {
+        throw new HttpError(422, 'Validation Failed', {
+          errors: [
+            {
+              resource: 'Label',
+              code: typeof body.name === 'string' ? 'already_exists' : 'missing_field',
+              field: 'name',
+            },
+          ],
+        });
+      }
+      const label: FakeLabel = {
+        id: nextID++,
+        name: body.name,
+        color: typeof body.color === 'string' ? body.color : 'ededed',
+        description: stringOrNull(body.description),
+      };
+      labels.set(label.name, label);
+      return ok(buildLabel(label, urls), 201);
+    }),
+    route('PATCH', `${repoPath}/labels/([^/]+)`, async ([name = ''], _query, body) => {
+      const label = labels.get(decodeURIComponent(name));
+      if (label === undefined) throw new HttpError(404, 'Not Found');
+      if (typeof body.color === 'string') label.color = body.color;
+      if (body.description !== undefined) label.description = stringOrNull(body.description);
+      return ok(buildLabel(label, urls));
+    }),
     route('GET', `${repoPath}/git/ref/(heads/.+)`, async ([ref = '']) => {
       const sha = await git.resolveCommit(`refs/${ref}`);
       if (sha === null) throw new HttpError(404, 'Not Found');

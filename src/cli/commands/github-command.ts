@@ -1,0 +1,93 @@
+import type { Command } from 'commander';
+import { CliError } from '../support/cli-error.ts';
+import { findRepoRoot } from '../support/find-repo-root.ts';
+import { runCliAction } from '../support/run-cli-action.ts';
+import { writeJson } from '../support/write-json.ts';
+
+/**
+ * `flotilla github setup-labels|check`: the repository side of `provider: "github"` — the label set created
+ * or updated idempotently, and the token, access, labels and rate-limit budget checked (as `flotilla doctor`
+ * does among its other checks).
+ */
+export function registerGitHubCommand(program: Command): void {
+  const github = program
+    .command('github')
+    .description(
+      'set up and check the GitHub repository of `provider: "github"` (labels, token, access, quota)',
+    );
+  github
+    .command('setup-labels')
+    .description(
+      "create or update Flotilla's labels on the repository (status:*, task:*, priority:*, complexity:*); idempotent",
+    )
+    .option('--json', 'print { created, updated, unchanged }')
+    .action(
+      runCliAction('github setup-labels', async (options: { json?: boolean }) => {
+        const admin = await openAdmin();
+        const outcome = await admin.setupLabels();
+        if (options.json) return writeJson(outcome);
+        process.stdout.write(
+          `labels: ${outcome.created.length} created, ${outcome.updated.length} updated, ${outcome.unchanged.length} already right\n` +
+            outcome.created.map((name) => `  created ${name}\n`).join('') +
+            outcome.updated.map((name) => `  updated ${name}\n`).join(''),
+        );
+      }),
+    );
+  github
+    .command('check')
+    .description('check the token, repository access and permissions, labels and the rate-limit budget')
+    .option('--json', 'print the checks as JSON')
+    .action(
+      runCliAction('github check', async (options: { json?: boolean }) => {
+        const { config } = await loadGitHubConfig();
+        const { checkGitHubForDoctor } = await import('../github/check-github-for-doctor.ts');
+        const checks = await checkGitHubForDoctor(config, process.env);
+        const ok = checks.every((check) => check.status !== 'fail');
+        if (options.json) writeJson({ ok, checks });
+        else {
+          for (const check of checks) {
+            process.stdout.write(
+              `${check.status === 'ok' ? '✓' : check.status === 'warn' ? '!' : '✗'} ${check.message}\n`,
+            );
+            for (const line of check.fix) process.stdout.write(`    ${line}\n`);
+          }
+        }
+        return ok ? 0 : 1;
+      }),
+    );
+}
+
+async function loadGitHubConfig() {
+  const repoRoot = await findRepoRoot(process.cwd());
+  if (repoRoot === null) {
+    throw new CliError(`${process.cwd()} is not inside a git repository; cd into your project`, {
+      exitCode: 2,
+    });
+  }
+  const { loadConfig } = await import('../../config/load-config.ts');
+  const loaded = await loadConfig(repoRoot);
+  if (!loaded.ok) {
+    throw new CliError(`invalid configuration in ${loaded.path}; fix these and retry:`, {
+      exitCode: 2,
+      details: loaded.errors,
+    });
+  }
+  if (loaded.config.provider !== 'github' || loaded.config.github === undefined) {
+    throw new CliError(
+      'flotilla.config.json: provider is not github; `flotilla init --provider github --owner OWNER --repo REPO` writes it',
+      { exitCode: 2 },
+    );
+  }
+  return { repoRoot, config: loaded.config, github: loaded.config.github };
+}
+
+async function openAdmin() {
+  const { github } = await loadGitHubConfig();
+  const { createGitHubAdmin } = await import('../../providers/github/setup/create-github-admin.ts');
+  const { silentLogger } = await import('../../logging/logger.ts');
+  try {
+    return createGitHubAdmin({ ...github, env: process.env, logger: silentLogger });
+  } catch (error) {
+    throw new CliError(error instanceof Error ? error.message : String(error), { exitCode: 2 });
+  }
+}

@@ -1,0 +1,97 @@
+import type { FlotillaConfig } from '../../config/index.ts';
+import { silentLogger } from '../../logging/logger.ts';
+import { createGitHubAdmin } from '../../providers/github/setup/create-github-admin.ts';
+import { messageOf } from '../../shared/message-of.ts';
+import { describeGitHubQuota } from './describe-github-quota.ts';
+
+/** A doctor check (DoctorCheck in doctor-command-checks.ts, which loads this file: no import back). */
+interface DoctorCheck {
+  name: string;
+  status: 'ok' | 'warn' | 'fail';
+  message: string;
+  fix: string[];
+}
+
+/**
+ * `flotilla doctor` on `provider: "github"`: the token (from the environment), the repository's access and
+ * permissions, the label set, and the rate-limit budget. Never throws for a user problem.
+ */
+export async function checkGitHubForDoctor(
+  config: FlotillaConfig,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<DoctorCheck[]> {
+  const github = config.github;
+  if (github === undefined) return [];
+  const where = `${github.owner}/${github.repo}`;
+  let admin: ReturnType<typeof createGitHubAdmin>;
+  try {
+    admin = createGitHubAdmin({ ...github, env, logger: silentLogger });
+  } catch (error) {
+    return [{ name: 'github-token', status: 'fail', message: messageOf(error), fix: [] }];
+  }
+  let report: Awaited<ReturnType<typeof admin.check>>;
+  try {
+    report = await admin.check();
+  } catch (error) {
+    return [
+      {
+        name: 'github-access',
+        status: 'fail',
+        message: `cannot reach ${where} on GitHub: ${messageOf(error)}`,
+        fix: [
+          'check github.owner / github.repo (and github.apiUrl for GitHub Enterprise Server) in flotilla.config.json',
+          'and that the token can see the repository',
+        ],
+      },
+    ];
+  }
+  const checks: DoctorCheck[] = [
+    {
+      name: 'github-token',
+      status: 'ok',
+      message: `GitHub token from ${report.tokenVariable}: user ${report.login}${report.scopes === null ? '' : ` (scopes: ${report.scopes.join(', ') || 'none'})`}`,
+      fix: [],
+    },
+    report.missingPermissions.length === 0
+      ? {
+          name: 'github-access',
+          status: 'ok',
+          message: `${where}: reachable, write access${report.permissions === null ? ' (not reported; assumed)' : ''}, default branch ${report.defaultBranch}`,
+          fix: [],
+        }
+      : {
+          name: 'github-access',
+          status: 'fail',
+          message: `${where}: the token lacks ${report.missingPermissions.join('; ')}`,
+          fix: [
+            'Flotilla writes issues, labels and pull requests and pushes revision branches: give the token repository write access (classic: the repo scope; fine-grained: contents, issues and pull requests read/write)',
+          ],
+        },
+  ];
+  if (report.defaultBranch !== config.defaultBranch) {
+    checks.push({
+      name: 'github-branch',
+      status: 'warn',
+      message: `the local default branch is ${config.defaultBranch}, GitHub's is ${report.defaultBranch}`,
+      fix: [`set "defaultBranch": "${report.defaultBranch}" in flotilla.config.json`],
+    });
+  }
+  const labelProblems = [...report.missingLabels, ...report.differingLabels];
+  checks.push(
+    labelProblems.length === 0
+      ? { name: 'github-labels', status: 'ok', message: `${where}: Flotilla's labels are set up`, fix: [] }
+      : {
+          name: 'github-labels',
+          status: 'warn',
+          message: `${where}: ${report.missingLabels.length} label(s) missing, ${report.differingLabels.length} differing (GitHub creates missing ones grey on first use)`,
+          fix: ['`flotilla github setup-labels` creates and updates them'],
+        },
+  );
+  checks.push({
+    name: 'github-quota',
+    status: report.quota.core !== null && report.quota.core.remaining === 0 ? 'warn' : 'ok',
+    message: `GitHub rate limit: ${describeGitHubQuota(report.quota)}`,
+    fix: [],
+  });
+  return checks;
+}

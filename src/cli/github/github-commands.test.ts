@@ -1,0 +1,180 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildGitHubLabelSet } from '../../providers/github/setup/build-github-label-set.ts';
+import { createFakeGitHub, type FakeGitHub } from '../../providers/github/testing/create-fake-github.ts';
+import { createTempGitRepo, type TempGitRepo } from '../../test-support/create-temp-git-repo.ts';
+import { runFlotillaInProcess } from '../support/run-flotilla-in-process.ts';
+
+const TOKEN = 'cli-test-token';
+let repo: TempGitRepo;
+let fake: FakeGitHub;
+const flotilla = (...args: string[]) => runFlotillaInProcess(repo.root, args);
+const ok = async (...args: string[]) => {
+  const result = await flotilla(...args);
+  expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 0, stderr: '' });
+  return result.stdout;
+};
+const json = async (...args: string[]) => JSON.parse(await ok(...args));
+
+beforeEach(async () => {
+  fake = await createFakeGitHub({ token: TOKEN });
+  repo = await createTempGitRepo();
+  await repo.commit('initial', { 'README.md': '# sample\n', '.gitignore': '.flotilla/\n' });
+  process.env.FLOTILLA_GITHUB_TOKEN = TOKEN;
+});
+afterEach(async () => {
+  delete process.env.FLOTILLA_GITHUB_TOKEN;
+  await repo.cleanup();
+  await fake.close();
+});
+
+async function initGitHub(): Promise<void> {
+  await ok(
+    'init',
+    '--provider',
+    'github',
+    '--owner',
+    fake.owner,
+    '--repo',
+    fake.repo,
+    '--api-url',
+    fake.apiUrl,
+  );
+}
+
+describe('flotilla init --provider github, github setup-labels and doctor', { timeout: 60_000 }, () => {
+  it('init writes the github provider; the repository comes from the flags or the origin remote', async () => {
+    const out = await ok('init', '--provider', 'github', '--owner', 'acme', '--repo', 'widgets');
+    expect(out).toContain('export FLOTILLA_GITHUB_TOKEN');
+    const config = JSON.parse(readFileSync(join(repo.root, 'flotilla.config.json'), 'utf8'));
+    expect(config).toMatchObject({ provider: 'github', github: { owner: 'acme', repo: 'widgets' } });
+    expect(JSON.stringify(config)).not.toContain(TOKEN);
+
+    await repo.git(['remote', 'add', 'origin', 'git@github.com:octo-org/gadgets.git']);
+    await ok('init', '--provider', 'github', '--force');
+    expect(JSON.parse(readFileSync(join(repo.root, 'flotilla.config.json'), 'utf8')).github).toEqual({
+      owner: 'octo-org',
+      repo: 'gadgets',
+    });
+    await repo.git(['remote', 'remove', 'origin']);
+    const missing = await flotilla('init', '--provider', 'github', '--force');
+    expect([missing.code, missing.stderr]).toEqual([
+      2,
+      'flotilla init: --provider github needs the repository: give --owner OWNER --repo REPO (no GitHub origin remote to read them from)\n',
+    ]);
+  });
+
+  it('setup-labels creates the whole set once, then writes nothing; a colour edited by hand is put back', async () => {
+    await initGitHub();
+    const wanted = buildGitHubLabelSet();
+    // Every status of the domain's list, and each reserved prefix.
+    expect(wanted.map((label) => label.name)).toEqual(
+      expect.arrayContaining([
+        'status:pending',
+        'status:needs-refinement',
+        'status:closed',
+        'task:refinement',
+      ]),
+    );
+    const first = await json('github', 'setup-labels', '--json');
+    expect(first).toEqual({ created: wanted.map((label) => label.name), updated: [], unchanged: [] });
+    const writes = () => fake.requests.filter((request) => request.method !== 'GET').length;
+    const before = writes();
+    expect((await json('github', 'setup-labels', '--json')).created).toEqual([]);
+    expect(writes()).toBe(before);
+
+    const edited = await fetch(`${fake.apiUrl}/repos/${fake.owner}/${fake.repo}/labels/status%3Aready`, {
+      method: 'PATCH',
+      headers: { authorization: `token ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ color: '000000' }),
+    });
+    expect(edited.status).toBe(200);
+    expect(await ok('github', 'setup-labels')).toBe(
+      `labels: 0 created, 1 updated, ${wanted.length - 1} already right\n  updated status:ready\n`,
+    );
+  });
+
+  it('doctor checks the token, access, labels and prints the rate-limit budget; no token names the variables', async () => {
+    await initGitHub();
+    const report = async () => {
+      const result = await flotilla('doctor', '--json');
+      const parsed = JSON.parse(result.stdout) as {
+        checks: { name: string; status: string; message: string }[];
+      };
+      return Object.fromEntries(
+        parsed.checks.filter((check) => check.name.startsWith('github')).map((check) => [check.name, check]),
+      );
+    };
+    const before = await report();
+    expect(before['github-token']).toMatchObject({
+      status: 'ok',
+      message: expect.stringContaining('flotilla-bot'),
+    });
+    expect(before['github-access']).toMatchObject({
+      status: 'ok',
+      message: expect.stringContaining('write access'),
+    });
+    expect(before['github-labels']?.status).toBe('warn');
+    expect(before['github-quota']?.message).toMatch(
+      /^GitHub rate limit: \d+\/5000 requests left, resets \d\d:\d\d UTC$/,
+    );
+    await ok('github', 'setup-labels');
+    expect((await report())['github-labels']?.status).toBe('ok');
+
+    delete process.env.FLOTILLA_GITHUB_TOKEN;
+    const noToken = await report();
+    expect(noToken['github-token']).toMatchObject({
+      status: 'fail',
+      message: expect.stringContaining('set FLOTILLA_GITHUB_TOKEN (or GITHUB_TOKEN)'),
+    });
+    const list = await flotilla('work', 'list');
+    expect(list.code).toBe(2);
+    expect(list.stderr).toContain('no GitHub token: set FLOTILLA_GITHUB_TOKEN');
+  });
+});
+
+describe('flotilla work … on provider github', { timeout: 60_000 }, () => {
+  it('creates, lists, shows, transitions, comments, edits, closes and reopens issues', async () => {
+    await initGitHub();
+    expect(
+      await ok('work', 'create', '--title', 'Add greet', '--body', 'Say hello.', '--label', 'priority:high'),
+    ).toBe(`created #1 (pending task): Add greet\nacme/widgets#1\n`);
+    await ok('work', 'create', '--title', 'Add farewell', '--blocked-by', '1');
+    expect(await ok('work', 'list')).toMatch(
+      /#1\s+pending\s+task\s+high\s+-\s+-\s+Add greet\n#2\s+pending\s+task\s+-\s+#1/,
+    );
+    expect(await ok('work', 'transition', '1', 'ready')).toBe('#1 pending → ready\n');
+    await ok('work', 'comment', '1', '--body', 'Please keep it short.');
+    expect(fake.issueComments(1).at(-1)).toMatch(/^Please keep it short\.\n\n— .+ \(via flotilla\)$/);
+    await ok('work', 'edit', '1', '--body', 'Say hello, briefly.');
+    const shown = await json('work', 'show', '1', '--json');
+    expect(shown).toMatchObject({ id: '1', status: 'ready', priority: 'high', body: 'Say hello, briefly.' });
+    expect(await ok('work', 'show', '2')).toContain('blocked by: #1');
+
+    expect(await ok('work', 'close', '2', '--comment', 'Not needed.')).toBe('closed #2 (was pending)\n');
+    expect((await json('work', 'list', '--json')).map((item: { id: string }) => item.id)).toEqual(['1']);
+    expect(await ok('work', 'reopen', '2')).toContain('reopened #2 as pending');
+
+    // What the provider contract cannot do is refused, saying where to do it.
+    const closedList = await flotilla('work', 'list', '--all');
+    expect([closedList.code, closedList.stderr]).toEqual([
+      2,
+      'flotilla work list: with provider github only open work items are listed; closed ones: acme/widgets issues on GitHub\n',
+    ]);
+    const title = await flotilla('work', 'edit', '1', '--title', 'x');
+    expect(title.code).toBe(2);
+    expect(title.stderr).toContain('edit the title, labels and blockers on the issue');
+    const merge = await flotilla('merge', '1');
+    expect([merge.code, merge.stderr]).toEqual([
+      1,
+      'flotilla merge: #1 is ready, not approved; only approved items are merged (wait for the reviewer, or approve it yourself: `flotilla review 1 --approve`)\n',
+    ]);
+    const diff = await flotilla('diff', '1');
+    expect([diff.code, diff.stderr]).toEqual([
+      1,
+      'flotilla diff: #1 has no open pull request so there is no diff (it is ready)\n',
+    ]);
+    expect((await flotilla('branches')).code).toBe(2);
+  });
+});

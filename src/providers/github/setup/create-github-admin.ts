@@ -1,0 +1,99 @@
+import type { Logger } from '../../../logging/logger.ts';
+import { createGitHubClient } from '../client/create-github-client.ts';
+import type { GitHubQuotaSnapshot } from '../client/create-github-quota.ts';
+import { readGitHubToken } from '../client/read-github-token.ts';
+import {
+  diffGitHubLabels,
+  type GitHubLabelsOutcome,
+  listGitHubLabels,
+  setupGitHubLabels,
+} from './setup-github-labels.ts';
+
+export interface GitHubAdminOptions {
+  owner: string;
+  repo: string;
+  apiUrl?: string;
+  env: Readonly<Record<string, string | undefined>>;
+  logger: Logger;
+}
+
+/** What `flotilla doctor` reports about the GitHub side. */
+export interface GitHubAccessReport {
+  /** The token's user, and the variable the token came from. */
+  login: string;
+  tokenVariable: string;
+  /** The classic token's scopes (`x-oauth-scopes`); null for fine-grained and App tokens, which send none. */
+  scopes: string[] | null;
+  /** The token's permissions on the repository, as GitHub reports them. */
+  permissions: { admin: boolean; maintain: boolean; push: boolean; triage: boolean; pull: boolean } | null;
+  /** What Flotilla needs and the token lacks (issues, labels and pull requests: write; contents: push). */
+  missingPermissions: string[];
+  defaultBranch: string;
+  /** Labels of the set missing on the repository, and those whose colour or description differ. */
+  missingLabels: string[];
+  differingLabels: string[];
+  quota: GitHubQuotaSnapshot;
+}
+
+/**
+ * The repository-level operations of the CLI (`flotilla github setup-labels`, `flotilla doctor`): the same
+ * client as the provider (token from the environment, throttling, retries, quota), none of the provider.
+ */
+export function createGitHubAdmin(options: GitHubAdminOptions) {
+  const repository = { owner: options.owner, repo: options.repo };
+  const token = readGitHubToken(options.env);
+  const { octokit, quota } = createGitHubClient({
+    token,
+    ...(options.apiUrl !== undefined && { apiUrl: options.apiUrl }),
+    logger: options.logger,
+    // One-shot commands: a short 5xx retry, not the engine's patient one.
+    serverErrorRetry: { baseDelayMs: 200, retries: 2 },
+  });
+  return {
+    setupLabels(): Promise<GitHubLabelsOutcome> {
+      return setupGitHubLabels(octokit, repository);
+    },
+    async check(): Promise<GitHubAccessReport> {
+      const user = await octokit.rest.users.getAuthenticated();
+      const scopesHeader = user.headers['x-oauth-scopes'];
+      const scopes =
+        typeof scopesHeader === 'string'
+          ? scopesHeader
+              .split(',')
+              .map((scope) => scope.trim())
+              .filter(Boolean)
+          : null;
+      const { data: repo } = await octokit.rest.repos.get(repository);
+      const permissions = repo.permissions
+        ? {
+            admin: repo.permissions.admin,
+            maintain: repo.permissions.maintain ?? repo.permissions.admin,
+            push: repo.permissions.push,
+            triage: repo.permissions.triage ?? repo.permissions.push,
+            pull: repo.permissions.pull,
+          }
+        : null;
+      const missingPermissions: string[] = [];
+      // Pushing revision branches and opening pull requests need write access; labels and issues need triage.
+      if (permissions !== null && !permissions.push)
+        missingPermissions.push('write (push) access to the repository');
+      if (
+        scopes !== null &&
+        !scopes.some((scope) => scope === 'repo' || (scope === 'public_repo' && !repo.private))
+      )
+        missingPermissions.push(`the 'repo' scope (the token has: ${scopes.join(', ') || 'none'})`);
+      const labels = diffGitHubLabels(await listGitHubLabels(octokit, repository));
+      return {
+        login: user.data.login,
+        tokenVariable: token.variable,
+        scopes,
+        permissions,
+        missingPermissions,
+        defaultBranch: repo.default_branch,
+        missingLabels: labels.missing.map((label) => label.name),
+        differingLabels: labels.differing.map((label) => label.name),
+        quota: quota.snapshot(),
+      };
+    },
+  };
+}
