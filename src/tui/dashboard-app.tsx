@@ -24,6 +24,7 @@ import { buildHeaderSummary } from './view-model/build-header-summary.ts';
 import { buildListLayout } from './view-model/build-list-layout.ts';
 import { buildOverlayContent } from './view-model/build-overlay-content.ts';
 import { buildPlannerContent } from './view-model/build-planner-content.ts';
+import { buildQuotaSummary } from './view-model/build-quota-summary.ts';
 import { buildViewport, createWrapCache } from './view-model/build-viewport.ts';
 import { buildWorkItemSections, type SectionKey } from './view-model/build-work-item-sections.ts';
 import { filterWorkItemSections } from './view-model/filter-work-item-sections.ts';
@@ -160,6 +161,7 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
         scriptedCostsLeftOut={scriptedCostsLeftOut}
         previousCostUSD={deps.previousCostUSD ?? null}
         repositoryLabel={deps.repositoryLabel}
+        quota={buildQuotaSummary(deps.quota?.() ?? null, clock)}
         now={clock}
         width={width}
       />

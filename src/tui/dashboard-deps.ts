@@ -2,6 +2,7 @@ import type { StatsRecords } from '../analytics/stats-records.ts';
 import type { ReviewHistory } from '../domain/index.ts';
 import type { Engine } from '../engine/create-engine.ts';
 import type { StreamBuffers } from './streams/create-stream-buffers.ts';
+import type { TrackerQuota } from './view-model/build-quota-summary.ts';
 
 /** The engine surface the dashboard uses: it reads state and streams, and acts only by enqueueing events. */
 export type DashboardEngine = Pick<
@@ -39,6 +40,8 @@ export interface DashboardDeps {
   onStopRequest?(listener: () => void): () => void;
   /** The cost of the runs recorded before the dashboard started; the header adds it as `(… all runs)`. */
   previousCostUSD?: number;
+  /** The tracker API's rate-limit budget for the header (GitHub); absent for the local provider. */
+  quota?(): TrackerQuota | null;
   /** Shown once at start (e.g. what crash recovery found). */
   initialMessage?: string;
   now?: () => number;

@@ -127,6 +127,8 @@ describe('flotilla run with provider github', () => {
     expect(code, `${run.output()}\n--- log ---\n${logTail(hosted.root)}`).toBe(0);
     expect(run.output()).toContain('work item #1 review → approved');
     expect(run.output()).toContain('work item #2 review → approved');
+    // The progress lines tell the GitHub budget (the fake's x-ratelimit-* headers).
+    expect(run.output()).toMatch(/ GitHub rate limit: \d+\/5000 requests left, resets \d\d:\d\d:\d\d UTC\n/);
 
     // Issues created by the planner, with the reserved labels; pull requests are not work items.
     const issues = (await hosted.api<ApiIssue[]>('/issues?state=all')).filter((issue) => !issue.pull_request);

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { ControlPlane } from '../../app/create-control-plane.ts';
 import { findModelCredential, rolesNeedingCredentials } from '../../app/find-model-credential.ts';
 import { loadConfiguredScenario } from '../../app/load-configured-scenario.ts';
+import { createQuotaProgress } from '../../app/progress/create-quota-progress.ts';
 import { describeEvent } from '../../app/progress/describe-event.ts';
 import { describeIdleSummary } from '../../app/progress/describe-idle-summary.ts';
 import { waitUntilIdle } from '../../app/wait-until-idle.ts';
@@ -17,6 +18,9 @@ interface RunOptions {
   untilIdle?: boolean;
   json?: boolean;
 }
+
+/** How often the headless progress looks at the tracker API's budget. */
+const QUOTA_PROGRESS_INTERVAL_MS = 2000;
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const err = (line: string) => process.stderr.write(`${line}\n`);
@@ -130,6 +134,24 @@ export function registerRunCommand(program: Command): void {
         if (line) out(`${new Date().toISOString().slice(11, 19)} ${line}`);
       });
 
+      // The tracker API's budget (GitHub): a line when it is first known, when requests pause, when it runs low.
+      const readQuota = controlPlane.provider.quota;
+      const quotaProgress = createQuotaProgress();
+      const quotaTimer =
+        readQuota === undefined
+          ? null
+          : setInterval(() => {
+              const quota = readQuota();
+              const line = quotaProgress(quota, Date.now());
+              if (line !== null)
+                emit(`${new Date().toISOString().slice(11, 19)} ${line}`, {
+                  type: 'quota',
+                  message: line,
+                  ...quota,
+                });
+            }, QUOTA_PROGRESS_INTERVAL_MS);
+      quotaTimer?.unref();
+
       let stopRequested = false;
       let interrupts = 0;
       const onSignal = () => {
@@ -171,6 +193,7 @@ export function registerRunCommand(program: Command): void {
           });
         }
       } finally {
+        if (quotaTimer !== null) clearInterval(quotaTimer);
         await controlPlane.close();
         for (const signal of stopSignals) process.off(signal, onSignal);
         logger.close();

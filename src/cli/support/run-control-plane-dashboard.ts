@@ -61,6 +61,9 @@ export async function runControlPlaneDashboard(options: ControlPlaneDashboardOpt
         return () => stopListeners.delete(listener);
       },
       previousCostUSD: controlPlane.persistence.totalCostUSD(),
+      ...(controlPlane.provider.quota !== undefined && {
+        quota: () => controlPlane.provider.quota?.() ?? null,
+      }),
       ...(options.initialMessage ? { initialMessage: options.initialMessage } : {}),
     });
   } finally {

@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import { describeBudgetPause } from '../../domain/index.ts';
 import type { HeaderSummary } from '../view-model/build-header-summary.ts';
+import type { QuotaSummary } from '../view-model/build-quota-summary.ts';
 import { formatDuration } from '../view-model/format-duration.ts';
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -14,6 +15,8 @@ export interface HeaderProps {
   /** Scripted runs finished: their made-up costs are not in `costUSD`. */
   scriptedCostsLeftOut?: boolean;
   repositoryLabel: string;
+  /** The tracker API's rate-limit budget (GitHub); absent for the local provider. */
+  quota?: QuotaSummary | null;
   now: number;
   width: number;
 }
@@ -25,6 +28,7 @@ export function Header({
   previousCostUSD,
   scriptedCostsLeftOut,
   repositoryLabel,
+  quota,
   now,
   width,
 }: HeaderProps) {
@@ -70,6 +74,14 @@ export function Header({
         <Text>${costUSD.toFixed(2)}</Text>
         {previousCostUSD ? <Text dimColor> (${(previousCostUSD + costUSD).toFixed(2)} all runs)</Text> : null}
         {scriptedCostsLeftOut ? <Text dimColor> (excl. scripted)</Text> : null}
+        {quota ? (
+          <>
+            <Text> │ </Text>
+            <Text color={quota.tone === 'paused' ? 'red' : quota.tone === 'low' ? 'yellow' : undefined}>
+              {quota.text}
+            </Text>
+          </>
+        ) : null}
         <Text> │ </Text>
         <Text dimColor>
           {summary.openItems} open · {repositoryLabel} · ? help
