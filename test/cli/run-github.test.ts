@@ -4,7 +4,7 @@
  * Claude Agent SDK answered by the scripted model server. Then `flotilla merge` merges the pull request.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelServer } from '../../src/model-server/index.ts';
@@ -89,6 +89,14 @@ function startFlotilla(hosted: Hosted, server: ModelServer | null, args: string[
   return { child, output: () => output, exited };
 }
 
+/** Every file under a directory, concatenated. */
+function readTree(dir: string): string {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => readFileSync(join(entry.parentPath, entry.name), 'utf8'))
+    .join('\n');
+}
+
 function logTail(root: string): string {
   const path = join(root, '.flotilla/logs/flotilla.log');
   return existsSync(path) ? readFileSync(path, 'utf8').split('\n').slice(-60).join('\n') : '';
@@ -129,6 +137,9 @@ describe('flotilla run with provider github', () => {
     expect(run.output()).toContain('work item #2 review → approved');
     // The progress lines tell the GitHub budget (the fake's x-ratelimit-* headers).
     expect(run.output()).toMatch(/ GitHub rate limit: \d+\/5000 requests left, resets \d\d:\d\d:\d\d UTC\n/);
+
+    // The token reached neither the log nor any transcript.
+    expect(readTree(join(hosted.root, '.flotilla/logs'))).not.toContain(TOKEN);
 
     // Issues created by the planner, with the reserved labels; pull requests are not work items.
     const issues = (await hosted.api<ApiIssue[]>('/issues?state=all')).filter((issue) => !issue.pull_request);
