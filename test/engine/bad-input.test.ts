@@ -90,7 +90,7 @@ async function startHarness(
   cleanups.push(() => controlPlane.close());
   await controlPlane.engine.start();
 
-  const { engine, provider } = controlPlane;
+  const { engine } = controlPlane;
   return {
     root: repo.root,
     server,
