@@ -20,6 +20,7 @@ describe('flotilla demo --provider github', () => {
         /fake GitHub: http:\/\/127\.0\.0\.1:\d+ \(acme\/widgets; its CI passes every head\)/,
       );
       expect(outcome.approved).toBe(2);
+      expect(output).toMatch(/\] GitHub rate limit: \d+\/5000 requests left, resets /);
       // Issue and pull request numbers share GitHub's sequence: the two issues, then their pull requests.
       expect(output).toMatch(
         /#1 approved +Add greet\(name\) +— revision 3 on branch flotilla\/1 @ \w+ \(checks success; reviews: DISMISSED, APPROVED\)/,

@@ -6,6 +6,7 @@ import type { Logger } from '../../logging/logger.ts';
 import { createModelServer, type ModelServer } from '../../model-server/create-model-server.ts';
 import { loadScenarioFile } from '../../model-server/load-scenario-file.ts';
 import { type ControlPlane, createControlPlane } from '../create-control-plane.ts';
+import { createQuotaProgress } from '../progress/create-quota-progress.ts';
 import { describeEvent } from '../progress/describe-event.ts';
 import { waitUntilIdle } from '../wait-until-idle.ts';
 import { buildDemoCliRuntime } from './build-demo-cli-runtime.ts';
@@ -117,9 +118,15 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
   const logsDir = resolveFlotillaPaths(repo.root).logsDir;
   const startedAt = Date.now();
   if (!options.watch) {
+    const quotaProgress = createQuotaProgress();
     engine.onEvent((event, state) => {
+      const stamp = `  [${((Date.now() - startedAt) / 1000).toFixed(1).padStart(5)}s]`;
       const line = describeEvent(event, state);
-      if (line) print(`  [${((Date.now() - startedAt) / 1000).toFixed(1).padStart(5)}s] ${line}`);
+      if (line) print(`${stamp} ${line}`);
+      // GitHub's budget as the fake reports it, like `flotilla run`'s progress lines.
+      const quota = provider.quota?.();
+      const quotaLine = quota === undefined ? null : quotaProgress(quota, Date.now());
+      if (quotaLine !== null) print(`${stamp} ${quotaLine}`);
     });
   }
 
