@@ -49,7 +49,7 @@ export async function checkGitHubForDoctor(
     {
       name: 'github-token',
       status: 'ok',
-      message: `GitHub token from ${report.tokenVariable}: user ${report.login}${report.scopes === null ? '' : ` (scopes: ${report.scopes.join(', ') || 'none'})`}`,
+      message: `GitHub credentials from ${report.tokenVariable}: ${report.login}${report.scopes === null ? '' : ` (scopes: ${report.scopes.join(', ') || 'none'})`}`,
       fix: [],
     },
     report.missingPermissions.length === 0

@@ -1,7 +1,7 @@
 import type { Logger } from '../../../logging/logger.ts';
 import { createGitHubClient } from '../client/create-github-client.ts';
 import type { GitHubQuotaSnapshot } from '../client/create-github-quota.ts';
-import { readGitHubToken } from '../client/read-github-token.ts';
+import { GITHUB_APP_VARIABLES, readGitHubCredentials } from '../client/read-github-credentials.ts';
 import {
   diffGitHubLabels,
   type GitHubLabelsOutcome,
@@ -19,7 +19,7 @@ export interface GitHubAdminOptions {
 
 /** What `flotilla doctor` reports about the GitHub side. */
 export interface GitHubAccessReport {
-  /** The token's user, and the variable the token came from. */
+  /** The token's user (or the App's bot), and where the credentials came from (a variable, or the App's). */
   login: string;
   tokenVariable: string;
   /** The classic token's scopes (`x-oauth-scopes`); null for fine-grained and App tokens, which send none. */
@@ -41,21 +41,24 @@ export interface GitHubAccessReport {
  */
 export function createGitHubAdmin(options: GitHubAdminOptions) {
   const repository = { owner: options.owner, repo: options.repo };
-  const token = readGitHubToken(options.env);
-  const { octokit, quota } = createGitHubClient({
-    token,
+  const credentials = readGitHubCredentials(options.env);
+  const client = createGitHubClient({
+    ...credentials,
     ...(options.apiUrl !== undefined && { apiUrl: options.apiUrl }),
     logger: options.logger,
     // One-shot commands: a short 5xx retry, not the engine's patient one.
     serverErrorRetry: { baseDelayMs: 200, retries: 2 },
   });
+  const { octokit, quota } = client;
   return {
     setupLabels(): Promise<GitHubLabelsOutcome> {
       return setupGitHubLabels(octokit, repository);
     },
     async check(): Promise<GitHubAccessReport> {
-      const user = await octokit.rest.users.getAuthenticated();
-      const scopesHeader = user.headers['x-oauth-scopes'];
+      const login = await client.login();
+      const { data: repo, headers } = await octokit.rest.repos.get(repository);
+      // Classic tokens send their scopes on every response; fine-grained and App tokens send none.
+      const scopesHeader = headers['x-oauth-scopes'];
       const scopes =
         typeof scopesHeader === 'string'
           ? scopesHeader
@@ -63,7 +66,6 @@ export function createGitHubAdmin(options: GitHubAdminOptions) {
               .map((scope) => scope.trim())
               .filter(Boolean)
           : null;
-      const { data: repo } = await octokit.rest.repos.get(repository);
       const permissions = repo.permissions
         ? {
             admin: repo.permissions.admin,
@@ -84,8 +86,11 @@ export function createGitHubAdmin(options: GitHubAdminOptions) {
         missingPermissions.push(`the 'repo' scope (the token has: ${scopes.join(', ') || 'none'})`);
       const labels = diffGitHubLabels(await listGitHubLabels(octokit, repository));
       return {
-        login: user.data.login,
-        tokenVariable: token.variable,
+        login,
+        tokenVariable:
+          'token' in credentials
+            ? credentials.token.variable
+            : `a GitHub App (${GITHUB_APP_VARIABLES.appId})`,
         scopes,
         permissions,
         missingPermissions,
