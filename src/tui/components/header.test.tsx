@@ -11,6 +11,7 @@ const SUMMARY: HeaderSummary = {
   checksPending: 0,
   openItems: 2,
   waitingOnHuman: 0,
+  parked: [],
 };
 
 function frame(quota?: { text: string; tone: 'normal' | 'low' | 'paused' } | null): string {
