@@ -45,7 +45,11 @@ export async function runControlPlaneDashboard(options: ControlPlaneDashboardOpt
       loadStatsRecords: async () =>
         loadStatsRecords({
           listRuns: (query) => controlPlane.persistence.listRuns(query),
-          outcomes: controlPlane.provider.tracker.outcomes,
+          // Item outcomes come from the local tracker; on GitHub the statistics have the run history only.
+          outcomes:
+            controlPlane.provider.kind === 'local'
+              ? controlPlane.provider.tracker.outcomes
+              : { listItemOutcomes: () => [] },
         }),
       repositoryLabel: basename(options.repoRoot),
       logFilePath: options.logFilePath,
