@@ -103,6 +103,7 @@ describe('flotilla run wiring: runtime:<name> labels set by the planner', () => 
       ['implementor', 'failed', null],
       ['implementor', 'failed', null],
     ]);
+    if (controlPlane.provider.kind !== 'local') throw new Error('expected the local provider');
     const { tracker } = controlPlane.provider;
     const lastComment = (id: string) => tracker.workItems.getWorkItemComments(id).at(-1)?.body ?? '';
     expect(lastComment('1')).toContain(

@@ -12,6 +12,7 @@ const SUMMARY: HeaderSummary = {
   openItems: 2,
   waitingOnHuman: 0,
   parked: [],
+  budgetPause: null,
 };
 
 function frame(quota?: { text: string; tone: 'normal' | 'low' | 'paused' } | null): string {
