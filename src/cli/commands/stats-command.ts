@@ -42,6 +42,7 @@ export function registerStatsCommand(program: Command): void {
           const records = loadStatsRecords({
             listRuns: (query) => history.listRuns(query),
             outcomes: tracker.outcomes,
+            modelsBySession: () => history.ledger.modelsBySession(),
           });
           const stats = buildOutcomeStats(records, { since: parsed.since, now });
           if (options.json) return writeJson(stats);

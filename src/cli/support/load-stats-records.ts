@@ -5,18 +5,23 @@ import type { StoredAgentRun, TrackerItemOutcome } from '../../storage/index.ts'
 export interface StatsSources {
   listRuns(query: { limit: number }): StoredAgentRun[];
   outcomes: { listItemOutcomes(): TrackerItemOutcome[] };
+  /** The model of each run, from the budget ledger (runs without one show as "unknown"). */
+  modelsBySession?: () => ReadonlyMap<string, string>;
 }
 
 /** Every recorded run and work item as plain records for the `build*` functions of `src/analytics/`. */
 export function loadStatsRecords(sources: StatsSources): StatsRecords {
+  const models = sources.modelsBySession?.() ?? new Map<string, string>();
   return {
-    runs: sources.listRuns({ limit: Number.MAX_SAFE_INTEGER }).map(buildStatsRun),
+    runs: sources
+      .listRuns({ limit: Number.MAX_SAFE_INTEGER })
+      .map((run) => buildStatsRun(run, models.get(run.sessionID) ?? null)),
     items: sources.outcomes.listItemOutcomes().map(buildStatsItem),
   };
 }
 
-/** One run as the statistics read it; a column the history gains (the model) is one line here. */
-export function buildStatsRun(run: StoredAgentRun): StatsRun {
+/** One run as the statistics read it, with the model the ledger recorded for it (null: unknown). */
+export function buildStatsRun(run: StoredAgentRun, model: string | null = null): StatsRun {
   return {
     sessionID: run.sessionID,
     role: run.role,
@@ -30,8 +35,7 @@ export function buildStatsRun(run: StoredAgentRun): StatsRun {
     inputTokens: run.usage?.inputTokens ?? null,
     outputTokens: run.usage?.outputTokens ?? null,
     runtime: run.runtime ?? null,
-    // Not recorded by the run history yet: shown as "unknown".
-    model: null,
+    model,
     account: run.account ?? null,
   };
 }

@@ -45,6 +45,7 @@ export async function runControlPlaneDashboard(options: ControlPlaneDashboardOpt
       loadStatsRecords: async () =>
         loadStatsRecords({
           listRuns: (query) => controlPlane.persistence.listRuns(query),
+          modelsBySession: () => controlPlane.persistence.ledger.modelsBySession(),
           // Item outcomes come from the local tracker; on GitHub the statistics have the run history only.
           outcomes:
             controlPlane.provider.kind === 'local'

@@ -55,6 +55,18 @@ describe('budget ledger', () => {
     });
   });
 
+  it('maps each run to its model, leaving out runs whose model is unknown', () => {
+    ledger.record(entry({ sessionID: 'a', model: 'claude-sonnet-5' }));
+    ledger.record(entry({ sessionID: 'b', model: null }));
+    ledger.record(entry({ sessionID: 'c', model: 'gpt-5.4' }));
+    expect(ledger.modelsBySession()).toEqual(
+      new Map([
+        ['a', 'claude-sonnet-5'],
+        ['c', 'gpt-5.4'],
+      ]),
+    );
+  });
+
   it('sums spend by day, month and item, leaving out the sessions counted live', () => {
     ledger.record(entry({ sessionID: 'a', costUSD: 1, ended: true }));
     ledger.record(entry({ sessionID: 'b', workItemID: '2', costUSD: 2, ended: true }));

@@ -42,6 +42,8 @@ export interface BudgetLedgerRepository {
   ): number;
   /** Costs of the role's latest ended runs that reported one, newest first. */
   recentRunCosts(role: AgentRole, limit: number, excludeSessionIDs?: readonly string[]): number[];
+  /** The model each run used, where the runtime reported one (for `flotilla stats`). */
+  modelsBySession(): Map<string, string>;
   /** Spend per work item (runs with one), highest first. */
   spendByWorkItem(limit: number): { workItemID: string; costUSD: number; runs: number }[];
   totals(filter: { day?: string; month?: string }): SpendTotals;
@@ -135,6 +137,9 @@ export function createBudgetLedgerRepository(db: Database): BudgetLedgerReposito
   const totalsByDay = totalsWhere('day = ?');
   const totalsByMonth = totalsWhere('month = ?');
   const totalsAll = totalsWhere('1 = 1');
+  const selectModels = db.prepare<[], { session_id: string; model: string }>(
+    'SELECT session_id, model FROM budget_ledger WHERE model IS NOT NULL',
+  );
   const selectOverrides = db.prepare<[], { cap: BudgetCapName; value_usd: number | null }>(
     'SELECT cap, value_usd FROM budget_overrides',
   );
@@ -163,6 +168,9 @@ export function createBudgetLedgerRepository(db: Database): BudgetLedgerReposito
         requested_at: entry.requestedAt,
         updated_at: entry.updatedAt,
       });
+    },
+    modelsBySession() {
+      return new Map(selectModels.all().map((row) => [row.session_id, row.model]));
     },
     get(sessionID) {
       const row = selectOne.get(sessionID);
