@@ -74,6 +74,13 @@ interface AgentRunBase {
    * no accounts configured (its credentials come from the environment as they are).
    */
   account?: string;
+  /**
+   * Which session of its item and role this run is: 1 for a fresh run, 2 for the first resume after a
+   * human answered its questions, … Absent on runs recorded before it was kept (read as 1).
+   */
+  sessionNumber?: number;
+  /** The run ended by asking a human questions (status `completed`); its session waits for answers. */
+  askedQuestions?: boolean;
 }
 
 export interface PlannerRun extends AgentRunBase {

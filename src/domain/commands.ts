@@ -1,3 +1,4 @@
+import type { WaitingSession } from './agent-questions.ts';
 import type { ImplementorResult, PlannerResult } from './agent-result.ts';
 import type { AgentReview } from './review.ts';
 import type { WorkItemStatus } from './work-item.ts';
@@ -23,7 +24,8 @@ export type EngineCommand =
   | CancelReviewerRun
   | ApplyPlannerResult
   | ApplyImplementorResult
-  | ApplyReviewerResult;
+  | ApplyReviewerResult
+  | DiscardWaitingSession;
 
 export type EngineCommandType = EngineCommand['type'];
 
@@ -104,15 +106,29 @@ export interface RequestPlannerRun {
   specSHAs: Record<string, string>;
 }
 
+/** Continue a waiting session with a human's answers instead of starting a new one. */
+export interface ResumeWithAnswers {
+  waiting: WaitingSession;
+  answers: string;
+}
+
 export interface RequestImplementorRun {
   type: 'requestImplementorRun';
   workItemID: string;
+  resume?: ResumeWithAnswers;
 }
 
 export interface RequestReviewerRun {
   type: 'requestReviewerRun';
   workItemID: string;
   revisionID: string;
+  resume?: ResumeWithAnswers;
+}
+
+/** Nobody answered in time: the runtime removes the kept session and worktree, the record goes. */
+export interface DiscardWaitingSession {
+  type: 'discardWaitingSession';
+  workItemID: string;
 }
 
 export interface CancelPlannerRun {

@@ -1,4 +1,5 @@
-import type { ImplementorResult, PlannerResult, ReviewerResult } from './agent-result.ts';
+import type { KeptSession } from './agent-questions.ts';
+import type { AgentRole, ImplementorResult, PlannerResult, ReviewerResult } from './agent-result.ts';
 import type { AgentFailureReason, AgentUsage } from './agent-run.ts';
 import type { BudgetPause, BudgetStop } from './budget.ts';
 import type { AgentRunRequestCommand, EngineCommand } from './commands.ts';
@@ -23,6 +24,10 @@ export type EngineEvent =
   | ReviewerStarted
   | ReviewerCompleted
   | ReviewerFailed
+  | AgentAskedQuestions
+  | QuestionsAnswered
+  | QuestionsTimedOut
+  | WaitingSessionDiscarded
   | CommandRejected
   | CommandFailed
   | DispatchQueued
@@ -81,6 +86,8 @@ interface RunRequested {
   at: number;
   /** The configured account the run uses (config `accounts`); absent when its runtime has none. */
   account?: string;
+  /** Set when the run resumes a session that asked questions: which session of the item/role it is (2, 3…). */
+  sessionNumber?: number;
 }
 
 interface RunStarted {
@@ -166,6 +173,46 @@ export interface ReviewerFailed extends RunFailedFields {
   type: 'reviewerFailed';
   workItemID: string;
   revisionID: string;
+}
+
+/**
+ * A run ended by asking a human questions instead of with its result (any role): its session and worktree
+ * are kept for the resume. Terminal for the run (recorded as completed, `askedQuestions`).
+ */
+export interface AgentAskedQuestions extends RunEnded {
+  type: 'agentAskedQuestions';
+  role: AgentRole;
+  /** The item that waits (null for a planner, which has none). */
+  workItemID: string | null;
+  revisionID: string | null;
+  questions: string[];
+  session: KeptSession;
+}
+
+/** A human answered a waiting item's questions (dashboard, `flotilla answer`, or a reply on the tracker). */
+export interface QuestionsAnswered {
+  type: 'questionsAnswered';
+  workItemID: string;
+  answers: string;
+  /** `tracker`: found in the item's comments (already recorded there); `user`: typed in the dashboard. */
+  source: 'tracker' | 'user';
+  at: number;
+}
+
+/** A waiting item's questions were not answered within `questionTimeout`. */
+export interface QuestionsTimedOut {
+  type: 'questionsTimedOut';
+  workItemID: string;
+  /** The run that asked: a timer for an older wait is ignored. */
+  sessionID: string;
+  at: number;
+}
+
+/** The kept session and worktree of a waiting item were removed (after its question timeout). */
+export interface WaitingSessionDiscarded {
+  type: 'waitingSessionDiscarded';
+  workItemID: string;
+  at: number;
 }
 
 // --- command results, scheduling, errors ---------------------------------------------------------
@@ -315,6 +362,7 @@ export const TERMINAL_RUN_EVENT_TYPES = [
   'implementorFailed',
   'reviewerCompleted',
   'reviewerFailed',
+  'agentAskedQuestions',
 ] as const satisfies readonly EngineEventType[];
 
 export type TerminalRunEvent = Extract<EngineEvent, { type: (typeof TERMINAL_RUN_EVENT_TYPES)[number] }>;

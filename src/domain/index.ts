@@ -1,3 +1,4 @@
+export * from './agent-questions.ts';
 export * from './agent-result.ts';
 export * from './agent-run.ts';
 export * from './budget.ts';

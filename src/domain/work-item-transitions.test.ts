@@ -23,6 +23,9 @@ const EXPECTED: Record<Exclude<TransitionCause, 'planner' | 'user'>, string[]> =
   'over-budget': ['in-progress→blocked', 'pending→blocked', 'ready→blocked', 'review→blocked'],
   'runtime-unavailable': ['in-progress→blocked', 'review→blocked'],
   merged: ['approved→closed'],
+  'agent-questions': ['in-progress→waiting-for-input', 'review→waiting-for-input'],
+  'questions-answered': ['waiting-for-input→in-progress', 'waiting-for-input→review'],
+  'questions-timed-out': ['waiting-for-input→needs-refinement'],
 };
 const ALL_PAIRS = WORK_ITEM_STATUSES.flatMap((from) => WORK_ITEM_STATUSES.map((to) => [from, to] as const));
 const RESTRICTED = Object.entries(EXPECTED).flatMap(([cause, allowed]) =>

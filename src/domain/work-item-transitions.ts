@@ -20,6 +20,9 @@ export type TransitionCause =
   | 'over-budget'
   | 'runtime-unavailable'
   | 'merged'
+  | 'agent-questions'
+  | 'questions-answered'
+  | 'questions-timed-out'
   | 'planner'
   | 'user';
 
@@ -78,6 +81,18 @@ export const WORK_ITEM_TRANSITIONS: Readonly<Record<TransitionCause, readonly Pa
     ['review', 'blocked'],
   ],
   merged: [['approved', 'closed']],
+  // Flotilla: an agent stopped with questions; its item waits for a human's answers (the session is kept).
+  'agent-questions': [
+    ['in-progress', 'waiting-for-input'],
+    ['review', 'waiting-for-input'],
+  ],
+  // Flotilla: answered; the same session resumes (implementor: in-progress, reviewer: review).
+  'questions-answered': [
+    ['waiting-for-input', 'in-progress'],
+    ['waiting-for-input', 'review'],
+  ],
+  // Flotilla: nobody answered within questionTimeout; a human refines the item.
+  'questions-timed-out': [['waiting-for-input', 'needs-refinement']],
   planner: 'any',
   user: 'any',
 };

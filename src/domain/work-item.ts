@@ -6,6 +6,8 @@ export const WORK_ITEM_STATUSES = [
   'review',
   'approved',
   'needs-refinement',
+  // Flotilla: an agent stopped with questions; its session and worktree wait for a human's answers.
+  'waiting-for-input',
   'blocked',
   'closed',
 ] as const;

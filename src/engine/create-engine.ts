@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { EngineEvent, RevisionFile } from '../domain/index.ts';
+import type { EngineEvent, KeptSession, RevisionFile } from '../domain/index.ts';
 import { isTerminalRunEvent } from '../domain/index.ts';
 import { type Logger, silentLogger } from '../logging/logger.ts';
 import { messageOf } from '../shared/message-of.ts';
@@ -11,9 +11,11 @@ import { createCommandExecutor } from './command-executor/create-command-executo
 import { createRunRegistry } from './command-executor/run-registry.ts';
 import { startAgentAsync } from './command-executor/start-agent-async.ts';
 import { assembleAgentContext } from './context-assembly/assemble-agent-context.ts';
+import { createQuestionTimers } from './create-question-timers.ts';
 import { type EngineConfig, type Policy, resolveEngineConfig, systemClock } from './engine-config.ts';
 import { createEventLoop } from './event-queue/create-event-loop.ts';
 import { ALL_HANDLERS } from './handlers/index.ts';
+import { createAnswerPoller } from './pollers/create-answer-poller.ts';
 import { createPollPacer } from './pollers/create-poll-pacer.ts';
 import { createRevisionPoller } from './pollers/create-revision-poller.ts';
 import { createSpecPoller } from './pollers/create-spec-poller.ts';
@@ -200,6 +202,27 @@ export function createEngine(config: EngineConfig): Engine {
     logger,
     // Called only while commands run, after pollAll below is defined.
     requestPoll: () => void pollAll(),
+    discardSession: (session) => discardKeptSession(session),
+  });
+
+  /** The runtime that kept a session removes it (by the runtime name recorded with it). */
+  async function discardKeptSession(session: KeptSession): Promise<void> {
+    const owner =
+      Object.values(adapters).find(
+        (adapter) => adapter.runtime === session.runtime && adapter.discardSession,
+      ) ?? Object.values(adapters).find((adapter) => adapter.discardSession);
+    try {
+      await owner?.discardSession?.(session);
+    } catch (error) {
+      logger.warn('could not discard a kept session', { error: messageOf(error) });
+    }
+  }
+
+  // Waiting items (also those restored from storage) go to needs-refinement once questionTimeout passes.
+  const questionTimers = createQuestionTimers({
+    clock,
+    timeoutMs: resolved.questionTimeout * 1000,
+    emit: (event) => loop.push(event),
   });
 
   function recordError(source: string, error: unknown, event: EngineEvent): void {
@@ -290,7 +313,11 @@ export function createEngine(config: EngineConfig): Engine {
       every: resolved.pollIntervals.specs,
     },
   };
-  const pollers = [pollerFor.workItems, pollerFor.revisions, pollerFor.specs];
+  const answers = {
+    poller: createAnswerPoller({ ...pollerDeps, reader: provider.workItemReader }),
+    every: resolved.pollIntervals.workItems,
+  };
+  const pollers = [pollerFor.workItems, answers, pollerFor.revisions, pollerFor.specs];
   const duePollers = new Set<Poller>();
   const pollTimers: ReturnType<typeof setInterval>[] = [];
   let unsubscribeFromProvider: (() => void) | null = null;
@@ -321,12 +348,18 @@ export function createEngine(config: EngineConfig): Engine {
     store,
     async start() {
       loop.start();
+      questionTimers.sync(getState());
+      store.subscribe((state) => {
+        if (!stopping) questionTimers.sync(state);
+      });
       // A change the provider reports itself (local checks finishing) is polled now, not at the interval.
       unsubscribeFromProvider =
         provider.onChange?.((change) => {
           const due = pollerFor[change];
           // An unknown change (a newer provider) is ignored: the regular polls still see it.
-          if (!stopping && due !== undefined) void requestPolls([due.poller]);
+          // Replies to questions are comments on work items.
+          if (!stopping && due !== undefined)
+            void requestPolls(change === 'workItems' ? [due.poller, answers.poller] : [due.poller]);
         }) ?? null;
       await pollAll();
       for (const { poller, every } of pollers) {
@@ -344,6 +377,7 @@ export function createEngine(config: EngineConfig): Engine {
       stopPromise ??= (async () => {
         stopping = true;
         for (const timer of pollTimers) clearInterval(timer);
+        questionTimers.stop();
         unsubscribeFromProvider?.();
         scheduler.stop();
         const active = registry.sessionIDs();

@@ -56,6 +56,8 @@ export interface EngineConfig {
   maxCheckRounds?: number;
   /** Implementor branches are `<branchPrefix><workItemID>`. */
   branchPrefix?: string;
+  /** Seconds an item waits for answers to its agent's questions before it goes to needs-refinement (7 days). */
+  questionTimeout?: number;
   /** State restored from durable storage (planned SHAs, run history). */
   initialState?: Partial<EngineState>;
   clock?: Clock;
@@ -82,6 +84,7 @@ export interface ResolvedEngineConfig {
   scheduler: SchedulerConfig;
   handlers: HandlerConfig;
   branchPrefix: string;
+  questionTimeout: number;
 }
 
 export const DEFAULT_SCHEDULER_CONFIG: SchedulerConfig = {
@@ -91,6 +94,9 @@ export const DEFAULT_SCHEDULER_CONFIG: SchedulerConfig = {
   retryMaxDelay: 900,
   stallTimeout: 900,
 };
+
+/** Seconds: 7 days. */
+export const DEFAULT_QUESTION_TIMEOUT = 7 * 24 * 60 * 60;
 
 export function resolveEngineConfig(config: EngineConfig): ResolvedEngineConfig {
   const scheduler = { ...DEFAULT_SCHEDULER_CONFIG, ...config.scheduler };
@@ -108,5 +114,6 @@ export function resolveEngineConfig(config: EngineConfig): ResolvedEngineConfig 
       maxCheckRounds: config.maxCheckRounds ?? 2,
     },
     branchPrefix: config.branchPrefix ?? 'flotilla/',
+    questionTimeout: config.questionTimeout ?? DEFAULT_QUESTION_TIMEOUT,
   };
 }

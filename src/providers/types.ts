@@ -17,6 +17,19 @@ export interface WorkItemReader {
   getWorkItem(id: string): Promise<WorkItem | null>;
   /** The item's description without provider metadata. Throws when the item does not exist. */
   getWorkItemBody(id: string): Promise<string>;
+  /**
+   * Optional capability: the item's comments, oldest first. The engine reads the answers to an agent's
+   * questions from them (replies after the questions comment); without it only the dashboard answers.
+   */
+  listComments?(id: string): Promise<WorkItemComment[]>;
+}
+
+/** One comment on a work item, as a provider reports it. */
+export interface WorkItemComment {
+  author: string;
+  body: string;
+  /** ISO timestamp. */
+  createdAt: string;
 }
 
 /** Writes work items. Only the command executor gets writers. */

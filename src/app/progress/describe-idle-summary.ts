@@ -73,5 +73,7 @@ function describeReason(item: WaitingItem): string {
         : 'needs-refinement';
     case 'blocked':
       return 'blocked';
+    case 'waiting-for-input':
+      return "waiting for answers to its agent's questions";
   }
 }

@@ -1,5 +1,5 @@
-import type { EngineEvent } from '../../domain/index.ts';
-import type { AgentRunRequest } from '../runtime-contract/runtime-contract.ts';
+import type { EngineEvent, ResumeWithAnswers } from '../../domain/index.ts';
+import type { AgentRunRequest, ResumeParams } from '../runtime-contract/runtime-contract.ts';
 import type { AdmittedRun } from '../scheduler/create-scheduler.ts';
 
 /**
@@ -36,8 +36,21 @@ function buildWithoutAccount(
     case 'requestImplementorRun': {
       const branchName = `${branchPrefix}${command.workItemID}`;
       return {
-        event: { type: 'implementorRequested', sessionID, workItemID: command.workItemID, branchName, at },
-        request: { role: 'implementor', sessionID, workItemID: command.workItemID, branchName },
+        event: {
+          type: 'implementorRequested',
+          sessionID,
+          workItemID: command.workItemID,
+          branchName,
+          at,
+          ...resumedSessionNumber(command.resume),
+        },
+        request: {
+          role: 'implementor',
+          sessionID,
+          workItemID: command.workItemID,
+          branchName,
+          ...buildResumeParams(command.resume),
+        },
       };
     }
     case 'requestReviewerRun':
@@ -48,13 +61,32 @@ function buildWithoutAccount(
           workItemID: command.workItemID,
           revisionID: command.revisionID,
           at,
+          ...resumedSessionNumber(command.resume),
         },
         request: {
           role: 'reviewer',
           sessionID,
           workItemID: command.workItemID,
           revisionID: command.revisionID,
+          ...buildResumeParams(command.resume),
         },
       };
   }
+}
+
+function resumedSessionNumber(resume: ResumeWithAnswers | undefined): { sessionNumber?: number } {
+  return resume === undefined ? {} : { sessionNumber: resume.waiting.sessionNumber + 1 };
+}
+
+/** A resumed run continues the waiting session with the answers (runtime-contract's ResumeParams). */
+function buildResumeParams(resume: ResumeWithAnswers | undefined): { resume?: ResumeParams } {
+  if (resume === undefined) return {};
+  return {
+    resume: {
+      session: resume.waiting.session,
+      questions: resume.waiting.questions,
+      answers: resume.answers,
+      sessionNumber: resume.waiting.sessionNumber + 1,
+    },
+  };
 }

@@ -1,3 +1,4 @@
+import type { KeptSession } from '../../domain/index.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { RevisionWriter, WorkItemWriter } from '../../providers/types.ts';
 import type { Clock, Policy } from '../engine-config.ts';
@@ -21,4 +22,6 @@ export interface CommandExecutorDeps {
    * can change what the pollers see beyond the item and revision it reports (specs, other items).
    */
   requestPoll: () => void;
+  /** Removes a session kept for questions (its worktree and state), through the runtime that made it. */
+  discardSession: (session: KeptSession) => Promise<void>;
 }

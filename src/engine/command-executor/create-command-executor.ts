@@ -6,6 +6,7 @@ import { applyPlannerResult } from './apply-planner-result.ts';
 import { applyReviewerResult } from './apply-reviewer-result.ts';
 import { cancelAgentRun } from './cancel-agent-run.ts';
 import type { CommandExecutorDeps } from './command-executor-deps.ts';
+import { discardWaitingSession } from './discard-waiting-session.ts';
 import { guardCommand } from './guards/guard-command.ts';
 import { guardRunRequest } from './guards/guard-run-request.ts';
 import { mergeRevision } from './merge-revision.ts';
@@ -57,6 +58,8 @@ function translate(
       return applyImplementorResult(command, state, deps);
     case 'applyReviewerResult':
       return applyReviewerResult(command, state, deps);
+    case 'discardWaitingSession':
+      return discardWaitingSession(command, state, deps);
   }
 }
 

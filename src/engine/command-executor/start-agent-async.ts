@@ -1,11 +1,13 @@
 import {
   type AgentFailureReason,
+  type AgentQuestions,
   type AgentResult,
   type AgentUsage,
   BUDGET_FAILURE_PREFIX,
   type BudgetStop,
   type EngineEvent,
   formatUSD,
+  isAgentQuestions,
   isLimitReason,
 } from '../../domain/index.ts';
 import type { Logger } from '../../logging/logger.ts';
@@ -155,9 +157,17 @@ export async function startAgentAsync(params: AgentRunRequest, deps: StartAgentA
   let finalUsage: AgentUsage | null;
   try {
     const result = await handle.result;
-    assertResultMatchesRole(result, params);
     finalUsage = readUsage(handle) ?? liveUsage;
-    terminal = buildCompletedEvent(params, result, handle.logFilePath, finalUsage, clock.now());
+    if (isAgentQuestions(result)) {
+      terminal = await buildQuestionsEvent(params, result, adapter, {
+        logFilePath: handle.logFilePath,
+        usage: finalUsage,
+        at: clock.now(),
+      });
+    } else {
+      assertResultMatchesRole(result, params);
+      terminal = buildCompletedEvent(params, result, handle.logFilePath, finalUsage, clock.now());
+    }
   } catch (error) {
     const requested = registry.cancelReasonOf(sessionID);
     const reason = requested ?? failureReasonOf(error);
@@ -215,6 +225,39 @@ function buildStartedEvent(
     case 'reviewer':
       return { type: 'reviewerStarted', ...fields };
   }
+}
+
+/**
+ * The end of a run that asked a human: `agentAskedQuestions` for an implementor or reviewer (its item waits).
+ * A planner has no item to park its session on, so its questions fail the run, naming them (the planner's
+ * own way to ask is a refinement item), and the kept session is discarded.
+ */
+async function buildQuestionsEvent(
+  params: AgentRunRequest,
+  questions: AgentQuestions,
+  adapter: RuntimeAdapter,
+  fields: { logFilePath: string | null; usage: AgentUsage | null; at: number },
+): Promise<EngineEvent> {
+  if (questions.askedBy !== params.role) {
+    throw new Error(`runtime returned questions of a ${questions.askedBy} for a ${params.role} run`);
+  }
+  if (params.role === 'planner') {
+    await adapter.discardSession?.(questions.session).catch(() => {});
+    throw new Error(
+      'the planner stopped with questions, which only implementors and reviewers can wait on ' +
+        `(a planner asks through refinement items): ${questions.questions.join(' | ')}`,
+    );
+  }
+  return {
+    type: 'agentAskedQuestions',
+    sessionID: params.sessionID,
+    role: params.role,
+    workItemID: params.workItemID,
+    revisionID: params.role === 'reviewer' ? params.revisionID : null,
+    questions: questions.questions,
+    session: questions.session,
+    ...fields,
+  };
 }
 
 function assertResultMatchesRole(result: AgentResult, params: AgentRunRequest): void {

@@ -23,7 +23,11 @@ export const handleImplementation: Handler = (event, state, config) => {
           type: 'transitionWorkItemStatus',
           workItemID: event.workItemID,
           newStatus: 'in-progress',
-          cause: 'implementor-accepted',
+          // A resumed session (2, 3…) takes its item out of waiting-for-input.
+          cause:
+            event.sessionNumber !== undefined && event.sessionNumber > 1
+              ? 'questions-answered'
+              : 'implementor-accepted',
         },
       ];
     case 'implementorCompleted':

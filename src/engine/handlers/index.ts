@@ -3,6 +3,7 @@ import { handleDependencyResolution } from './handle-dependency-resolution.ts';
 import { handleImplementation } from './handle-implementation.ts';
 import { handleOrphanedWorkItem } from './handle-orphaned-work-item.ts';
 import { handlePlanning } from './handle-planning.ts';
+import { handleQuestions } from './handle-questions.ts';
 import { handleReadiness } from './handle-readiness.ts';
 import { handleReview } from './handle-review.ts';
 import { handleUserDispatch } from './handle-user-dispatch.ts';
@@ -15,6 +16,7 @@ export {
   handleImplementation,
   handleOrphanedWorkItem,
   handlePlanning,
+  handleQuestions,
   handleReadiness,
   handleReview,
   handleUserDispatch,
@@ -30,4 +32,5 @@ export const ALL_HANDLERS: readonly NamedHandler[] = [
   { name: 'orphaned-work-item', handle: handleOrphanedWorkItem },
   { name: 'user-dispatch', handle: handleUserDispatch },
   { name: 'budget', handle: handleBudget },
+  { name: 'questions', handle: handleQuestions },
 ];

@@ -22,6 +22,7 @@ export {
   type ImplementorStartParams,
   type LiveUsageReport,
   type PlannerStartParams,
+  type ResumeParams,
   type ReviewerStartParams,
   type RuntimeAdapter,
   type RuntimeAdapterConfig,

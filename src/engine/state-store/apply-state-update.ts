@@ -31,6 +31,7 @@ import {
   type UserCancelledRun,
   type WorkItemChanged,
 } from '../../domain/index.ts';
+import { applyQuestionsUpdate, withoutWaitingOnResume } from './apply-questions-update.ts';
 import { buildDispatchKey } from './dispatch-key.ts';
 import {
   type EngineState,
@@ -72,16 +73,16 @@ export function applyStateUpdate(state: EngineState, event: EngineEvent): StateU
         specSHAs: event.specSHAs,
       });
     case 'implementorRequested':
-      return addRequestedRun(state, event.type, {
-        ...newRunFields(event.sessionID, event.at),
+      return addRequestedRun(withoutWaitingOnResume(state, event), event.type, {
+        ...newRunFields(event.sessionID, event.at, event.sessionNumber),
         ...(event.account !== undefined && { account: event.account }),
         role: 'implementor',
         workItemID: event.workItemID,
         branchName: event.branchName,
       });
     case 'reviewerRequested':
-      return addRequestedRun(state, event.type, {
-        ...newRunFields(event.sessionID, event.at),
+      return addRequestedRun(withoutWaitingOnResume(state, event), event.type, {
+        ...newRunFields(event.sessionID, event.at, event.sessionNumber),
         ...(event.account !== undefined && { account: event.account }),
         role: 'reviewer',
         workItemID: event.workItemID,
@@ -114,6 +115,12 @@ export function applyStateUpdate(state: EngineState, event: EngineEvent): StateU
       return failRun(state, event, 'implementor');
     case 'reviewerFailed':
       return failRun(state, event, 'reviewer');
+
+    case 'agentAskedQuestions':
+    case 'questionsAnswered':
+    case 'questionsTimedOut':
+    case 'waitingSessionDiscarded':
+      return applyQuestionsUpdate(state, event, putFinishedRun);
 
     case 'commandRejected':
       // A duplicate request is the normal outcome of a burst of identical triggers, not an error.
@@ -313,8 +320,9 @@ function applySpecChanged(state: EngineState, event: SpecChanged): StateUpdate {
 
 // --- agent runs -------------------------------------------------------------------------------------
 
-function newRunFields(sessionID: string, at: number) {
+function newRunFields(sessionID: string, at: number, sessionNumber?: number) {
   return {
+    ...(sessionNumber !== undefined && { sessionNumber }),
     sessionID,
     status: 'requested' as const,
     logFilePath: null,

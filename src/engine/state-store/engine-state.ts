@@ -7,6 +7,7 @@ import type {
   Revision,
   RuntimeParking,
   Spec,
+  WaitingSession,
   WorkItem,
 } from '../../domain/index.ts';
 
@@ -54,6 +55,8 @@ export interface EngineState {
   parkings: Record<string, RuntimeParking>;
   /** Set while dispatch is paused because the day's or month's budget is spent. */
   budgetPause: BudgetPause | null;
+  /** Work item id → the session that asked a human questions and waits for answers (kept across restarts). */
+  waitingForInput: Record<string, WaitingSession>;
 }
 
 /** The runtime name runs of an adapter that does not name itself are parked under. */
@@ -73,6 +76,7 @@ export function buildInitialEngineState(overrides: Partial<EngineState> = {}): E
     checkRounds: {},
     parkings: {},
     budgetPause: null,
+    waitingForInput: {},
     ...overrides,
   };
 }

@@ -1,3 +1,4 @@
+import type { KeptSession } from '../../domain/index.ts';
 import { silentLogger } from '../../logging/logger.ts';
 import {
   createInMemoryProvider,
@@ -39,6 +40,7 @@ export function createExecutorFixture(options: ExecutorFixtureOptions = {}) {
   const registry = createRunRegistry();
   let counter = 0;
   let polls = 0;
+  const discarded: KeptSession[] = [];
   let state = buildInitialEngineState();
   const scheduler = createScheduler({
     config: { ...DEFAULT_SCHEDULER_CONFIG, maxConcurrentAgents: options.maxConcurrentAgents ?? 3 },
@@ -64,6 +66,9 @@ export function createExecutorFixture(options: ExecutorFixtureOptions = {}) {
     requestPoll: () => {
       polls += 1;
     },
+    discardSession: async (session) => {
+      discarded.push(session);
+    },
   });
   /** Copies the provider's world into a snapshot, as the pollers would. */
   async function snapshot(extra: Partial<EngineState> = {}): Promise<EngineState> {
@@ -86,5 +91,7 @@ export function createExecutorFixture(options: ExecutorFixtureOptions = {}) {
     adapter,
     clock,
     polls: () => polls,
+    /** Sessions the executor asked the runtime to discard. */
+    discarded,
   };
 }

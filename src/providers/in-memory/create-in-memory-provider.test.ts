@@ -9,6 +9,7 @@ const CALLS: Record<ProviderMethodName, (provider: InMemoryProvider) => Promise<
   listWorkItems: (p) => p.workItemReader.listWorkItems(),
   getWorkItem: (p) => p.workItemReader.getWorkItem('1'),
   getWorkItemBody: (p) => p.workItemReader.getWorkItemBody('1'),
+  listComments: (p) => p.workItemReader.listComments?.('1') ?? Promise.resolve([]),
   transitionStatus: (p) => p.workItemWriter.transitionStatus('1', 'ready'),
   createWorkItem: (p) =>
     p.workItemWriter.createWorkItem({ title: 't', body: 'b', labels: [], blockedBy: [] }),

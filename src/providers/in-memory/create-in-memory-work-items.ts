@@ -90,6 +90,10 @@ export function createInMemoryWorkItems(world: InMemoryWorld) {
     async getWorkItemBody(id) {
       return record(id).body;
     },
+    async listComments(id) {
+      // The in-memory world keeps bodies only; the engine reads answers from the bodies.
+      return record(id).comments.map((body) => ({ author: 'someone', body, createdAt: '' }));
+    },
   };
 
   const writer: WorkItemWriter = {

@@ -95,6 +95,10 @@ export function createLocalProvider(options: LocalProviderOptions): LocalProvide
     listWorkItems: async () => workItems.listWorkItems(),
     getWorkItem: async (id) => workItems.getWorkItem(id),
     getWorkItemBody: async (id) => workItems.getWorkItemBody(id),
+    listComments: async (id) =>
+      workItems
+        .getWorkItemComments(id)
+        .map((comment) => ({ author: comment.author, body: comment.body, createdAt: comment.createdAt })),
   };
 
   const workItemWriter: WorkItemWriter = {

@@ -15,6 +15,7 @@ describe('buildDisplayStatus', () => {
       approved: 'approved',
       'needs-refinement': 'needs-refinement',
       blocked: 'blocked',
+      'waiting-for-input': 'waiting-for-input',
     };
     for (const [status, display] of Object.entries(expected)) {
       expect(buildDisplayStatus(item(status as WorkItemStatus), null, false)).toBe(display);

@@ -12,6 +12,7 @@ export type DisplayStatus =
   | 'approved'
   | 'blocked'
   | 'needs-refinement'
+  | 'waiting-for-input'
   | 'dispatch'
   | 'pending';
 
@@ -29,6 +30,7 @@ export const DISPLAY_STATUS_STYLES: Readonly<Record<DisplayStatus, DisplayStatus
   failed: { label: 'FAILED', icon: '✖', color: 'red', weight: 90 },
   blocked: { label: 'BLOCKED', icon: '⊘', color: 'red', weight: 80 },
   'needs-refinement': { label: 'REFINE', icon: '✎', color: 'magenta', weight: 70 },
+  'waiting-for-input': { label: 'ASKS', icon: '?', color: 'yellow', weight: 75 },
   implementing: { label: 'WIP', icon: '⚙', color: 'cyan', weight: 60 },
   reviewing: { label: 'REVIEW', icon: '◎', color: 'blue', weight: 55 },
   queued: { label: 'QUEUED', icon: '⧗', color: 'yellow', weight: 50 },
@@ -45,6 +47,7 @@ export const ACTION_DISPLAY_STATUSES: readonly DisplayStatus[] = [
   'failed',
   'blocked',
   'needs-refinement',
+  'waiting-for-input',
 ];
 
 /**
@@ -85,5 +88,7 @@ export function buildDisplayStatus(
       return 'needs-refinement';
     case 'blocked':
       return 'blocked';
+    case 'waiting-for-input':
+      return 'waiting-for-input';
   }
 }

@@ -38,6 +38,18 @@ export function guardRunRequest(
     return { ok: false, kind: 'duplicate', reason: 'agent already running for work item' };
   }
   if (!item) return { ok: false, kind: 'invalid', reason: `work item #${command.workItemID} is not known` };
+  if (command.resume !== undefined) {
+    // A resume continues the waiting session, and only that one.
+    const waiting = state.waitingForInput[item.id];
+    if (item.status !== 'waiting-for-input' || waiting?.sessionID !== command.resume.waiting.sessionID) {
+      return {
+        ok: false,
+        kind: 'invalid',
+        reason: `#${item.id} is ${item.status}, not waiting for this answer`,
+      };
+    }
+    return { ok: true };
+  }
   if (command.type === 'requestImplementorRun') {
     if (item.kind === 'refinement') {
       return {

@@ -2,7 +2,7 @@ import type { WorkItem } from '../../../domain/index.ts';
 import { type EngineState, type FailureRecord, failureKey } from '../engine-state.ts';
 
 /** Why an item cannot move until a human acts. */
-export type WaitingReason = 'needs-refinement' | 'blocked' | 'red-checks';
+export type WaitingReason = 'needs-refinement' | 'blocked' | 'red-checks' | 'waiting-for-input';
 
 export interface WaitingItem {
   workItemID: string;
@@ -47,7 +47,8 @@ export function getWorkWaitingOnHuman(
 }
 
 function waitingReason(state: EngineState, item: WorkItem): WaitingReason | null {
-  if (item.status === 'needs-refinement' || item.status === 'blocked') return item.status;
+  if (item.status === 'needs-refinement' || item.status === 'blocked' || item.status === 'waiting-for-input')
+    return item.status;
   if (item.status !== 'review' || item.linkedRevision === null) return null;
   return state.revisions[item.linkedRevision]?.pipeline?.status === 'failure' ? 'red-checks' : null;
 }

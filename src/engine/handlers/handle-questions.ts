@@ -1,0 +1,116 @@
+import {
+  buildAnswerComment,
+  buildQuestionsComment,
+  type EngineCommand,
+  type WaitingSession,
+} from '../../domain/index.ts';
+import type { Handler } from './handler.ts';
+
+/** Marks the engine's timeout comment, so it is never read as an answer. */
+const TIMEOUT_COMMENT_MARKER = '<!-- flotilla:questions-timeout -->';
+
+/**
+ * An agent's questions park its item in waiting-for-input (questions posted as a comment); answers resume the
+ * same session as the item/role's next session; no answer within questionTimeout → needs-refinement and the
+ * kept session is discarded, as it is when a human moves a waiting item on.
+ */
+export const handleQuestions: Handler = (event, state) => {
+  switch (event.type) {
+    case 'agentAskedQuestions': {
+      if (event.workItemID === null || state.waitingForInput[event.workItemID]?.sessionID !== event.sessionID)
+        return [];
+      return [
+        {
+          type: 'commentOnWorkItem',
+          workItemID: event.workItemID,
+          body: buildQuestionsComment({
+            role: event.role,
+            workItemID: event.workItemID,
+            questions: event.questions,
+          }),
+        },
+        {
+          type: 'transitionWorkItemStatus',
+          workItemID: event.workItemID,
+          newStatus: 'waiting-for-input',
+          cause: 'agent-questions',
+        },
+      ];
+    }
+    case 'questionsAnswered': {
+      const waiting = state.waitingForInput[event.workItemID];
+      const item = state.workItems[event.workItemID];
+      // Only the first answer counts (the poller sees it until the resume takes the session over).
+      if (waiting === undefined || waiting.answers !== event.answers || item?.status !== 'waiting-for-input')
+        return [];
+      const commands: EngineCommand[] = [];
+      if (event.source === 'user') {
+        commands.push({
+          type: 'commentOnWorkItem',
+          workItemID: event.workItemID,
+          body: buildAnswerComment(event.answers),
+        });
+      }
+      commands.push(buildResumeRequest(waiting, event.answers));
+      return commands;
+    }
+    case 'reviewerRequested':
+      if (event.sessionNumber === undefined || event.sessionNumber <= 1) return [];
+      return [
+        {
+          type: 'transitionWorkItemStatus',
+          workItemID: event.workItemID,
+          newStatus: 'review',
+          cause: 'questions-answered',
+        },
+      ];
+    case 'questionsTimedOut': {
+      const waiting = state.waitingForInput[event.workItemID];
+      if (waiting === undefined || waiting.sessionID !== event.sessionID || waiting.answers !== null)
+        return [];
+      return [
+        {
+          type: 'commentOnWorkItem',
+          workItemID: event.workItemID,
+          body:
+            `${TIMEOUT_COMMENT_MARKER}\nNobody answered the ${waiting.role}'s questions in time (questionTimeout); ` +
+            'its session and worktree were removed. Refine the item and move it back to pending to start afresh.',
+        },
+        {
+          type: 'transitionWorkItemStatus',
+          workItemID: event.workItemID,
+          newStatus: 'needs-refinement',
+          cause: 'questions-timed-out',
+        },
+        { type: 'discardWaitingSession', workItemID: event.workItemID },
+      ];
+    }
+    case 'workItemChanged': {
+      // A human moved a waiting item on (closed it, sent it back to pending…): nobody will answer.
+      const waiting = state.waitingForInput[event.workItemID];
+      if (
+        waiting === undefined ||
+        waiting.answers !== null ||
+        event.oldStatus !== 'waiting-for-input' ||
+        event.newStatus === 'waiting-for-input'
+      )
+        return [];
+      return [{ type: 'discardWaitingSession', workItemID: event.workItemID }];
+    }
+    default:
+      return [];
+  }
+};
+
+function buildResumeRequest(waiting: WaitingSession, answers: string): EngineCommand {
+  const resume = { waiting, answers };
+  if (waiting.role === 'reviewer' && waiting.revisionID !== null) {
+    return {
+      type: 'requestReviewerRun',
+      workItemID: waiting.workItemID,
+      revisionID: waiting.revisionID,
+      resume,
+    };
+  }
+  return { type: 'requestImplementorRun', workItemID: waiting.workItemID, resume };
+}

@@ -1,0 +1,109 @@
+import {
+  type AgentAskedQuestions,
+  type AgentRun,
+  canTransitionAgentRun,
+  type ImplementorRequested,
+  type QuestionsAnswered,
+  type QuestionsTimedOut,
+  type ReviewerRequested,
+  type WaitingSessionDiscarded,
+} from '../../domain/index.ts';
+import type { EngineState } from './engine-state.ts';
+import { failureKey } from './engine-state.ts';
+
+type QuestionsEvent = AgentAskedQuestions | QuestionsAnswered | QuestionsTimedOut | WaitingSessionDiscarded;
+
+/**
+ * The questions part of applyStateUpdate: a run that asked ends (completed, `askedQuestions`) and its item's
+ * session is recorded as waiting; answers are noted on it; a discarded session's record goes.
+ */
+export function applyQuestionsUpdate(
+  state: EngineState,
+  event: QuestionsEvent,
+  putFinishedRun: (state: EngineState, run: AgentRun) => EngineState,
+): { state: EngineState; warnings: string[] } {
+  switch (event.type) {
+    case 'agentAskedQuestions': {
+      const run = state.agentRuns[event.sessionID];
+      if (run === undefined)
+        return { state, warnings: [`${event.type}: unknown session ${event.sessionID}`] };
+      if (!canTransitionAgentRun(run.status, 'completed')) {
+        return {
+          state,
+          warnings: [
+            `${event.type}: invalid run transition ${run.status} → completed for ${event.sessionID}`,
+          ],
+        };
+      }
+      const ended: AgentRun = {
+        ...run,
+        status: 'completed',
+        askedQuestions: true,
+        logFilePath: event.logFilePath ?? run.logFilePath,
+        usage: event.usage,
+        endedAt: event.at,
+      };
+      let next = putFinishedRun(state, ended);
+      // Asking is not failing: the streak of consecutive failures ends as it does on a result.
+      const key = run.role === 'planner' ? failureKey('planner') : failureKey(run.role, run.workItemID);
+      if (Object.hasOwn(next.failures, key)) {
+        const { [key]: _ended, ...failures } = next.failures;
+        next = { ...next, failures };
+      }
+      if (run.role === 'planner') return { state: next, warnings: [] };
+      return {
+        state: {
+          ...next,
+          waitingForInput: {
+            ...next.waitingForInput,
+            [run.workItemID]: {
+              workItemID: run.workItemID,
+              role: run.role,
+              sessionID: run.sessionID,
+              sessionNumber: run.sessionNumber ?? 1,
+              revisionID: run.role === 'reviewer' ? run.revisionID : null,
+              questions: event.questions,
+              session: event.session,
+              askedAt: event.at,
+              answers: null,
+            },
+          },
+        },
+        warnings: [],
+      };
+    }
+    case 'questionsAnswered': {
+      const waiting = state.waitingForInput[event.workItemID];
+      if (waiting === undefined || waiting.answers !== null) return { state, warnings: [] };
+      return {
+        state: {
+          ...state,
+          waitingForInput: {
+            ...state.waitingForInput,
+            [event.workItemID]: { ...waiting, answers: event.answers },
+          },
+        },
+        warnings: [],
+      };
+    }
+    case 'questionsTimedOut':
+      return { state, warnings: [] };
+    case 'waitingSessionDiscarded':
+      return { state: withoutWaiting(state, event.workItemID), warnings: [] };
+  }
+}
+
+/** A resumed run (session 2, 3…) takes over its item's waiting session: the record goes when it is requested. */
+export function withoutWaitingOnResume(
+  state: EngineState,
+  event: ImplementorRequested | ReviewerRequested,
+): EngineState {
+  if (event.sessionNumber === undefined || event.sessionNumber <= 1) return state;
+  return withoutWaiting(state, event.workItemID);
+}
+
+function withoutWaiting(state: EngineState, workItemID: string): EngineState {
+  if (!Object.hasOwn(state.waitingForInput, workItemID)) return state;
+  const { [workItemID]: _removed, ...waitingForInput } = state.waitingForInput;
+  return { ...state, waitingForInput };
+}
