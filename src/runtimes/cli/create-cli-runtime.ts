@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, rm, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AgentResult } from '../../domain/index.ts';
+import {
+  type AgentResult,
+  type AgentRunOutcome,
+  buildAnswersPrompt,
+  type KeptSession,
+} from '../../domain/index.ts';
 import {
   AgentRunFailure,
   type AgentRunHandle,
@@ -81,7 +87,9 @@ const MAX_QUOTED_CHARS = 2_000;
  * protected paths. There are no tool hooks: the guards here are the scrubbed environment, the post-run
  * checks and the time limit (README.md says what that cannot cover).
  */
-export function createCliRuntime(config: CliRuntimeConfig): RuntimeAdapter & { readonly runtime: string } {
+export function createCliRuntime(
+  config: CliRuntimeConfig,
+): RuntimeAdapter & { readonly runtime: string; discardSession(session: KeptSession): Promise<void> } {
   const { logger } = config;
   const preset: CliPreset = resolveCliPreset(config.preset, config.customPreset);
   const runs = createRunRegistry();
@@ -128,9 +136,10 @@ export function createCliRuntime(config: CliRuntimeConfig): RuntimeAdapter & { r
   }
 
   async function startAgent(params: AgentStartParams): Promise<AgentRunHandle> {
-    const { sessionID, role } = params;
+    const { sessionID, role, resume } = params;
     runs.assertIdle(sessionID);
-    const runStateDir = join(config.stateDir, 'runs', sessionID);
+    // A resumed run continues in the kept worktree and state directory (the tool's conversation is there).
+    const runStateDir = resume?.session.stateDir ?? join(config.stateDir, 'runs', sessionID);
     const branchName =
       params.role === 'implementor' ? `agent/${params.branchName}` : `agent/${role}/${sessionID}`;
     let worktree: Worktree | null = null;
@@ -142,7 +151,16 @@ export function createCliRuntime(config: CliRuntimeConfig): RuntimeAdapter & { r
     try {
       // Planner and reviewer get a checkout too (their signal files must not collide, and they must not
       // touch the user's working tree), without the setup command: they build nothing.
-      worktree = await worktrees.create(branchName, { setup: role === 'implementor' });
+      if (resume !== undefined) {
+        if (resume.session.worktree === null || !existsSync(resume.session.worktree.path)) {
+          throw new Error(
+            `the kept worktree of the session to resume is gone (${resume.session.worktree?.path})`,
+          );
+        }
+        worktree = resume.session.worktree;
+      } else {
+        worktree = await worktrees.create(branchName, { setup: role === 'implementor' });
+      }
       snapshot = await snapshotGitControlFiles(worktree.path);
       await mkdir(runStateDir, { recursive: true, mode: 0o700 });
     } catch (error) {
@@ -165,7 +183,16 @@ export function createCliRuntime(config: CliRuntimeConfig): RuntimeAdapter & { r
     const agentName = `the ${role} agent (${config.preset})`;
 
     const usageReader = createCliUsageReader(preset.usage);
-    let agentSessionId: string | null = preset.sessionId.from === 'assigned' ? sessionID : null;
+    let agentSessionId: string | null =
+      resume !== undefined
+        ? resume.session.agentSessionID
+        : preset.sessionId.from === 'assigned'
+          ? sessionID
+          : null;
+    /** Whether round 0 continues the asking session (the preset can resume and its id is known). */
+    const resumesAsked = resume !== undefined && preset.resume !== null && agentSessionId !== null;
+    if (resume !== undefined && !resumesAsked && preset.sessionId.from === 'assigned')
+      agentSessionId = sessionID;
     const sessionIdPattern = preset.sessionId.from === 'output' ? new RegExp(preset.sessionId.pattern) : null;
     const onLine = (stream: 'stdout' | 'stderr', line: string) => {
       if (agentSessionId === null && sessionIdPattern !== null) {
@@ -180,10 +207,10 @@ export function createCliRuntime(config: CliRuntimeConfig): RuntimeAdapter & { r
 
     /** One process: the prompt in, lines out; then the signal file says how it went. */
     const runRound = async (round: number, problem: string | null) => {
-      const resume = round > 0 && preset.resume !== null && agentSessionId !== null;
+      const resume = round > 0 ? preset.resume !== null && agentSessionId !== null : resumesAsked;
       const text =
         round === 0
-          ? buildCliAgentPrompt(params.prompt, role)
+          ? buildFirstPrompt()
           : buildMissingSignalPrompt({
               role,
               problem: problem ?? '',
@@ -205,6 +232,11 @@ export function createCliRuntime(config: CliRuntimeConfig): RuntimeAdapter & { r
         await writeFile(command.promptFile.path, command.promptFile.content, { mode: 0o600 });
       }
       if (round > 0) announce(`re-prompting ${resume ? 'the same session' : 'in a new session'}: ${problem}`);
+      else if (params.resume !== undefined) {
+        announce(
+          `session ${params.resume.sessionNumber}: ${resume ? 'resuming the same session' : 'a new session (this preset cannot resume)'} with a human's answers`,
+        );
+      }
       sessionLog.record({ type: 'user', message: { role: 'user', content: text } });
       usageReader.beginRound(resume);
       const outcome = await runCliProcess({
@@ -225,17 +257,27 @@ export function createCliRuntime(config: CliRuntimeConfig): RuntimeAdapter & { r
       return { exitCode: outcome.exitCode, reading: await readAgentSignal(cwd) };
     };
 
-    /** The signal's verdict: the validated output, or why the round does not count. */
+    /**
+     * The first round's prompt: the role's context; on a resume, the answers (same session) or, when the
+     * tool cannot resume, the context followed by the questions and answers (a new session).
+     */
+    function buildFirstPrompt(): string {
+      if (resume === undefined) return buildCliAgentPrompt(params.prompt, role);
+      const answers = buildAnswersPrompt(resume.questions, resume.answers);
+      if (resumesAsked) return answers;
+      return buildCliAgentPrompt(
+        `${params.prompt}\n\n## Your earlier session asked a human\n\n${answers}`,
+        role,
+      );
+    }
+
+    /** The signal's verdict: the validated output, the agent's questions, or why the round does not count. */
     const judge = (signal: AgentSignal) => {
       switch (signal.status) {
         case 'error':
           throw new AgentRunFailure('error', `${agentName} reported an error: ${quote(signal.error)}`);
         case 'questions':
-          throw new AgentRunFailure(
-            'error',
-            `${agentName} stopped with questions, which are not supported yet: ` +
-              quote(signal.questions.map((question, i) => `${i + 1}. ${question}`).join('\n')),
-          );
+          return { ok: true as const, questions: signal.questions };
         case 'done':
           // The agent may leave `role` out; if it names another role, validation says so.
           return validateAgentOutput(role, { role, ...signal.result });
@@ -243,7 +285,7 @@ export function createCliRuntime(config: CliRuntimeConfig): RuntimeAdapter & { r
     };
 
     const finishResult = async (
-      value: Extract<ReturnType<typeof judge>, { ok: true }>['value'],
+      value: Extract<ReturnType<typeof judge>, { value: unknown }>['value'],
     ): Promise<AgentResult> => {
       if (value.role !== 'implementor') return value as AgentResult;
       if (value.outcome !== 'completed') return { ...value, patch: null };
@@ -282,13 +324,32 @@ export function createCliRuntime(config: CliRuntimeConfig): RuntimeAdapter & { r
       );
     };
 
-    const result: Promise<AgentResult> = run.settle(
+    /** Whether the worktree and state stay after the run: it asked questions and waits for answers. */
+    let keepForAnswers = false;
+    const result: Promise<AgentRunOutcome> = run.settle<AgentRunOutcome>(
       async () => {
         let problem: string | null = null;
         for (let round = 0; round < MAX_ROUNDS; round += 1) {
           const { exitCode, reading } = await runRound(round, problem);
           if (reading.kind === 'valid') {
             const verdict = judge(reading.signal);
+            if (verdict.ok && 'questions' in verdict) {
+              await checkGitControlFiles();
+              // The signal file is not part of the work; the resumed round writes a new one.
+              await rm(join(cwd, SIGNAL_FILE), { force: true });
+              announce(
+                `the agent asked ${verdict.questions.length} question(s); its session waits for answers`,
+              );
+              keepForAnswers = true;
+              const session: KeptSession = {
+                runtime: config.runtime ?? `cli:${config.preset}`,
+                // A tool that cannot resume gets a new session given the questions and answers.
+                agentSessionID: preset.resume !== null ? agentSessionId : null,
+                worktree: { branchName: worktree.branchName, path: cwd, baseCommit },
+                stateDir: runStateDir,
+              };
+              return { kind: 'questions', askedBy: role, questions: verdict.questions, session };
+            }
             if (verdict.ok) {
               await checkGitControlFiles();
               return await finishResult(verdict.value);
@@ -308,7 +369,9 @@ export function createCliRuntime(config: CliRuntimeConfig): RuntimeAdapter & { r
       },
       {
         sessionLog,
-        cleanUp,
+        cleanUp: async () => {
+          if (!keepForAnswers) await cleanUp();
+        },
         toFailure: (error) =>
           new AgentRunFailure('error', `${agentName} failed: ${messageOf(error)}`, { cause: error }),
         onFailure: async (failure) => {
@@ -338,6 +401,11 @@ export function createCliRuntime(config: CliRuntimeConfig): RuntimeAdapter & { r
     ),
     startAgent,
     cancelAgent: (sessionID) => runs.cancel(sessionID),
+    async discardSession(session) {
+      if (session.worktree !== null) await worktrees.remove(session.worktree.branchName);
+      if (session.stateDir !== null)
+        await rm(session.stateDir, { recursive: true, force: true }).catch(() => {});
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import type { AgentResult, AgentRole, AgentUsage } from '../../domain/index.ts';
+import type { AgentRole, AgentRunOutcome, AgentUsage } from '../../domain/index.ts';
 import { AgentRunFailure, type AgentRunHandle } from '../../engine/runtime-contract/index.ts';
 import type { SessionLog } from '../../session-log/create-session-log.ts';
 import { createOutputBroadcast, type OutputBroadcast } from '../../shared/create-output-broadcast.ts';
@@ -18,14 +18,15 @@ export interface ActiveRun {
   /** Tells the engine's stall detection the run is busy (tool calls, a running validation command). */
   notifyActivity(): void;
   /**
-   * Runs the body to the role's result and settles the run: any failure becomes an AgentRunFailure (an
-   * abort wins over whatever threw), then — failed or not — the timer stops, the run leaves the registry,
-   * the output ends, the transcript is finished and `cleanUp` runs (worktree, per-run directories).
+   * Runs the body to the role's result (or the agent's questions) and settles the run: any failure becomes
+   * an AgentRunFailure (an abort wins over whatever threw), then — failed or not — the timer stops, the run
+   * leaves the registry, the output ends, the transcript is finished and `cleanUp` runs (worktree, per-run
+   * directories; a runtime whose run asked questions keeps them for the answers by skipping its own cleanup).
    */
-  settle(body: () => Promise<AgentResult>, options: SettleOptions): Promise<AgentResult>;
+  settle<T extends AgentRunOutcome>(body: () => Promise<T>, options: SettleOptions): Promise<T>;
   /** The handle the engine gets for a settling result. */
   handle(
-    result: Promise<AgentResult>,
+    result: Promise<AgentRunOutcome>,
     details: { logFilePath: string | null; usage: () => AgentUsage | null },
   ): AgentRunHandle;
 }

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { isAgentQuestions } from '../../../src/domain/index.ts';
 import { AgentRunFailure } from '../../../src/engine/runtime-contract/index.ts';
 import { isProcessRunning } from '../../../src/test-support/is-process-running.ts';
 import {
@@ -154,20 +155,103 @@ describe('CLI runtime with the fake agent CLI', () => {
     );
   });
 
-  it('questions and errors from the agent end the run with their text', async () => {
-    const asking = await fixture.runtimeFor([
-      { steps: [{ signal: { status: 'questions', questions: ['Which database?'] } }] },
-    ]);
-    const questions = await failureOf((await asking.startAgent(implementorParams())).result);
-    expect(questions.message).toBe(
-      'the implementor agent (claude) stopped with questions, which are not supported yet: 1. Which database?',
-    );
-
+  it('an error from the agent ends the run with its text', async () => {
     const failing = await fixture.runtimeFor([
       { steps: [{ signal: { status: 'error', error: 'no access' } }] },
     ]);
     const error = await failureOf((await failing.startAgent(implementorParams())).result);
     expect(error.message).toBe('the implementor agent (claude) reported an error: no access');
+  });
+
+  it('questions keep the worktree and session; the resume continues the same session with the answers', async () => {
+    const runtime = await fixture.runtimeFor([
+      {
+        promptIncludes: 'Implement the feature',
+        steps: [
+          { write: { path: 'src/half.ts', content: 'export const half = 1;\n' } },
+          { signal: { status: 'questions', questions: ['Which database?', 'Keep the old API?'] } },
+        ],
+      },
+      {
+        promptIncludes: 'Use SQLite',
+        steps: [
+          { write: { path: 'src/db.ts', content: 'export const db = "sqlite";\n' } },
+          { signal: COMPLETED },
+        ],
+      },
+    ]);
+    const params = implementorParams();
+    const asked = await (await runtime.startAgent(params)).result;
+    if (!isAgentQuestions(asked)) throw new Error(`expected questions, got ${JSON.stringify(asked)}`);
+    expect(asked.askedBy).toBe('implementor');
+    expect(asked.questions).toEqual(['Which database?', 'Keep the old API?']);
+    expect(asked.session.agentSessionID).toBe(params.sessionID);
+    // Kept: the worktree with the unfinished work, and the tool's conversation.
+    const worktreePath = asked.session.worktree?.path ?? '';
+    expect(readFileSync(join(worktreePath, 'src/half.ts'), 'utf8')).toContain('half');
+    expect(existsSync(join(worktreePath, '.flotilla/signal.json'))).toBe(false);
+
+    const resumed = await runtime.startAgent({
+      ...implementorParams(),
+      resume: {
+        session: asked.session,
+        questions: asked.questions,
+        answers: 'Use SQLite. Yes.',
+        sessionNumber: 2,
+      },
+    });
+    const result = await resumed.result;
+    if (result.role !== 'implementor') throw new Error(`expected a result, got ${JSON.stringify(result)}`);
+    // One patch with the work of both sessions.
+    expect(result.patch).toContain('b/src/half.ts');
+    expect(result.patch).toContain('b/src/db.ts');
+    const [, second] = fixture.calls();
+    expect(second?.resumed).toBe(params.sessionID);
+    expect(second?.history).toHaveLength(1);
+    expect(second?.history[0]).toContain('Implement the feature.');
+    expect(second?.prompt).toContain('1. Which database?');
+    expect(second?.prompt).toContain('Use SQLite. Yes.');
+    expect(readFileSync(resumed.logFilePath ?? '', 'utf8')).toContain('session 2: resuming the same session');
+    // Finished: the worktree goes as after any run.
+    expect(existsSync(worktreePath)).toBe(false);
+  });
+
+  it('a preset that cannot resume starts a new session given the questions and answers', async () => {
+    const runtime = await fixture.runtimeFor(
+      [
+        { steps: [{ signal: { status: 'questions', questions: ['Which database?'] } }] },
+        { steps: [{ write: { path: 'src/db.ts', content: 'x\n' } }, { signal: COMPLETED }] },
+      ],
+      { preset: 'gemini' },
+    );
+    const asked = await (await runtime.startAgent(implementorParams('Implement the cache.'))).result;
+    if (!isAgentQuestions(asked)) throw new Error('expected questions');
+    expect(asked.session.agentSessionID).toBeNull();
+    const result = await (
+      await runtime.startAgent({
+        ...implementorParams('Implement the cache.'),
+        resume: { session: asked.session, questions: asked.questions, answers: 'Redis.', sessionNumber: 2 },
+      })
+    ).result;
+    expect(result).toMatchObject({ role: 'implementor', outcome: 'completed' });
+    const [, second] = fixture.calls();
+    expect(second?.resumed).toBeNull();
+    expect(second?.prompt).toContain('Implement the cache.');
+    expect(second?.prompt).toContain('1. Which database?');
+    expect(second?.prompt).toContain('Redis.');
+  });
+
+  it('discardSession removes a kept worktree and state directory', async () => {
+    const runtime = await fixture.runtimeFor([
+      { steps: [{ signal: { status: 'questions', questions: ['Which database?'] } }] },
+    ]);
+    const asked = await (await runtime.startAgent(implementorParams())).result;
+    if (!isAgentQuestions(asked)) throw new Error('expected questions');
+    expect(existsSync(asked.session.worktree?.path ?? '')).toBe(true);
+    expect(existsSync(asked.session.stateDir ?? '')).toBe(true);
+    await runtime.discardSession(asked.session);
+    expect(existsSync(asked.session.worktree?.path ?? '')).toBe(false);
+    expect(existsSync(asked.session.stateDir ?? '')).toBe(false);
   });
 
   it('cancel kills the whole process tree', async () => {

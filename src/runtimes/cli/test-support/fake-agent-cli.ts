@@ -51,6 +51,11 @@ export interface FakeAgentCall {
   resumed: string | null;
   /** The session id it was assigned (`--session-id`) or made up and announced. */
   sessionId: string;
+  /**
+   * The prompts the session was given before this call (a resume continues the conversation kept under the
+   * agent's CLAUDE_CONFIG_DIR, as the real tools keep theirs); empty for a new session.
+   */
+  history: string[];
   env: Record<string, string>;
 }
 
@@ -68,6 +73,11 @@ function main(): void {
   const args = process.argv.slice(2);
   const call = readCall(args);
   appendFileSync(callsPath, `${JSON.stringify(call)}\n`);
+  if (call.resumed !== null && !existsSync(sessionFile(call.resumed))) {
+    process.stderr.write(`fake-agent-cli: no conversation found with session id ${call.resumed}\n`);
+    process.exit(1);
+  }
+  saveSession(call.sessionId, [...call.history, call.prompt]);
   // The id a JSON-event CLI announces first (codex's thread, opencode's session).
   console.log(
     JSON.stringify({ type: 'thread.started', thread_id: call.sessionId, sessionID: call.sessionId }),
@@ -110,6 +120,10 @@ function readCall(args: string[]): FakeAgentCall {
   }
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
+  const history =
+    resumed !== null && existsSync(sessionFile(resumed))
+      ? (JSON.parse(readFileSync(sessionFile(resumed), 'utf8')) as string[])
+      : [];
   return {
     argv: args,
     cwd: process.cwd(),
@@ -117,8 +131,20 @@ function readCall(args: string[]): FakeAgentCall {
     promptVia,
     resumed,
     sessionId: flagValue('--session-id') ?? resumed ?? `fake-${process.pid}`,
+    history,
     env,
   };
+}
+
+/** Where a session's conversation is kept: the agent's own config dir, as Claude Code keeps its own. */
+function sessionFile(sessionId: string): string {
+  const configDir = process.env.CLAUDE_CONFIG_DIR ?? join(process.cwd(), '.fake-agent');
+  return join(configDir, 'fake-sessions', `${sessionId.replace(/[^A-Za-z0-9_-]/g, '_')}.json`);
+}
+
+function saveSession(sessionId: string, prompts: string[]): void {
+  mkdirSync(dirname(sessionFile(sessionId)), { recursive: true });
+  writeFileSync(sessionFile(sessionId), JSON.stringify(prompts));
 }
 
 async function play(steps: FakeAgentStep[]): Promise<void> {
