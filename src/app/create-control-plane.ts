@@ -137,7 +137,12 @@ async function startControlPlane(
   const interruptedRuns = persistence.recoverInterruptedRuns().length;
   // Agents and checks a killed Flotilla left running would keep working in worktrees about to be removed.
   const reapedProcesses = reapOrphanProcesses(paths).length;
-  const reapedRunStateDirs = await reapRunStateDirs(paths);
+  // Sessions waiting for a human's answers keep their worktree and state: they resume once answered.
+  const waiting = persistence.listWaitingSessions().map((entry) => entry.session);
+  const reapedRunStateDirs = await reapRunStateDirs(
+    paths,
+    waiting.flatMap((session) => (session.stateDir === null ? [] : [session.stateDir])),
+  );
   if (reapedRunStateDirs.length > 0)
     logger.info('removed the state of runs a killed flotilla left behind', { dirs: reapedRunStateDirs });
   // Under the run lock, so none of these belongs to a control plane still running.
@@ -145,7 +150,9 @@ async function startControlPlane(
     repoRoot,
     defaultBranch: config.defaultBranch,
     logger,
-  }).reapStaleWorktrees();
+  }).reapStaleWorktrees({
+    keep: waiting.flatMap((session) => (session.worktree === null ? [] : [session.worktree.path])),
+  });
   const reapedScratch = await reapLocalScratch({ repoRoot, scratchDir: paths.tmpDir, logger });
   const reapedWorktrees = [...reapedAgentWorktrees, ...reapedScratch.worktrees];
 
@@ -240,6 +247,7 @@ async function startControlPlane(
     maxCheckRounds: config.maxCheckRounds,
     budget: buildEngineBudget(config, persistence.ledger),
     ...(options.clock !== undefined && { clock: options.clock }),
+    questionTimeout: config.questionTimeout,
     createRuntimeAdapters: () => {
       const claude = createAdapter(options.extraEnv, 'claude');
       const scriptedRuntime = options.scriptedRuntime ?? config.scriptedRuntime;

@@ -206,6 +206,8 @@ export const flotillaConfigFileSchema = object({
   budgets,
   maxReviewRounds: integerAtLeast(1).default(3),
   maxCheckRounds: integerAtLeast(1).default(2),
+  /** Seconds an item waits for answers to its agent's questions before it goes to needs-refinement (7 days). */
+  questionTimeout: seconds().default(604_800),
   pollIntervals: object({
     workItems: seconds().default(30),
     revisions: seconds().default(30),

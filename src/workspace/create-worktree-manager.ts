@@ -51,9 +51,10 @@ export interface WorktreeManager {
    * Crash recovery: removes every git worktree under `.worktrees/` (and its branch) and the directories left
    * empty below `.worktrees/`, then prunes stale worktree records. `.worktrees/` itself stays: a previous
    * process made it, or the user did, and that cannot be told apart. Call only while no run is active.
-   * Returns the removed worktree paths.
+   * Returns the removed worktree paths. `keep`: worktrees of sessions waiting for a human's answers, left
+   * as they are (with their branches).
    */
-  reapStaleWorktrees(): Promise<string[]>;
+  reapStaleWorktrees(options?: { keep?: readonly string[] }): Promise<string[]>;
 }
 
 export const WORKTREES_DIR = '.worktrees';
@@ -312,13 +313,14 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
       }
     },
 
-    reapStaleWorktrees() {
+    reapStaleWorktrees(options) {
       return exclusive(async () => {
         const root = (await canonical(worktreesDir)) + sep;
+        const kept = new Set(await Promise.all((options?.keep ?? []).map((path) => canonical(path))));
         const removed: string[] = [];
         for (const worktree of await listWorktrees()) {
           const canonicalPath = await canonical(worktree.path);
-          if (!canonicalPath.startsWith(root)) continue;
+          if (!canonicalPath.startsWith(root) || kept.has(canonicalPath)) continue;
           logger.info('Reaping stale worktree', { path: worktree.path, branch: worktree.branch });
           try {
             await git(['worktree', 'remove', '--force', '--force', worktree.path]);

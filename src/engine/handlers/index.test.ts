@@ -11,6 +11,7 @@ import { handleDependencyResolution } from './handle-dependency-resolution.ts';
 import { handleImplementation } from './handle-implementation.ts';
 import { handleOrphanedWorkItem } from './handle-orphaned-work-item.ts';
 import { handlePlanning } from './handle-planning.ts';
+import { handleQuestions } from './handle-questions.ts';
 import { handleReadiness } from './handle-readiness.ts';
 import { handleReview } from './handle-review.ts';
 import { handleUserDispatch } from './handle-user-dispatch.ts';
@@ -27,6 +28,7 @@ describe('ALL_HANDLERS', () => {
       ['orphaned-work-item', handleOrphanedWorkItem],
       ['user-dispatch', handleUserDispatch],
       ['budget', handleBudget],
+      ['questions', handleQuestions],
     ]);
   });
 

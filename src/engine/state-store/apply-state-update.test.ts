@@ -46,6 +46,7 @@ const RECORDS_NOTHING: ReadonlySet<EngineEvent['type']> = new Set([
   'accountSwitched',
   // The budget's parking arrives as the item's own transition, through the handler's commands.
   'workItemOverBudget',
+  'questionsTimedOut',
 ]);
 
 describe('applyStateUpdate on every sample event', () => {

@@ -127,18 +127,18 @@ export function buildSampleEvents(): SampleEvents {
     },
     questionsAnswered: {
       type: 'questionsAnswered',
-      workItemID: ID.implementingItem,
+      workItemID: ID.waitingItem,
       answers: 'Use SQLite.',
       source: 'user',
       at,
     },
     questionsTimedOut: {
       type: 'questionsTimedOut',
-      workItemID: ID.implementingItem,
-      sessionID: S.runningImplementor,
+      workItemID: ID.waitingItem,
+      sessionID: S.askedImplementor,
       at,
     },
-    waitingSessionDiscarded: { type: 'waitingSessionDiscarded', workItemID: ID.implementingItem, at },
+    waitingSessionDiscarded: { type: 'waitingSessionDiscarded', workItemID: ID.waitingItem, at },
     implementorFailed: {
       type: 'implementorFailed',
       sessionID: S.runningImplementor,

@@ -36,6 +36,7 @@ export function buildSampleState(): EngineState {
       buildWorkItem({ id: ID.dependentItem, status: 'pending', blockedBy: [ID.blockerItem] }),
       buildWorkItem({ id: ID.blockedItem, status: 'blocked' }),
       buildWorkItem({ id: ID.approvedItem, status: 'approved', linkedRevision: ID.approvedRevision }),
+      buildWorkItem({ id: ID.waitingItem, status: 'waiting-for-input' }),
     ],
     revisions: [
       buildRevision({ id: ID.reviewingRevision, workItemID: ID.reviewingItem }),
@@ -119,5 +120,27 @@ export function buildSampleState(): EngineState {
       },
     },
     reviewRounds: { [ID.reviewingItem]: 1, [ID.blockedItem]: 2 },
+    waitingForInput: {
+      [ID.waitingItem]: {
+        workItemID: ID.waitingItem,
+        role: 'implementor',
+        sessionID: S.askedImplementor,
+        sessionNumber: 1,
+        revisionID: null,
+        questions: ['Which database?'],
+        session: {
+          runtime: 'claude',
+          agentSessionID: S.askedImplementor,
+          worktree: {
+            branchName: `agent/flotilla/${ID.waitingItem}`,
+            path: `/repo/.worktrees/agent/flotilla/${ID.waitingItem}`,
+            baseCommit: 'base-sha',
+          },
+          stateDir: `/repo/.flotilla/claude/runs/${S.askedImplementor}`,
+        },
+        askedAt: 900,
+        answers: null,
+      },
+    },
   });
 }

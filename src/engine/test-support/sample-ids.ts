@@ -26,6 +26,8 @@ export const SAMPLE_IDS = {
   dependentItem: 'wi-dependent',
   /** blocked after exhausting its implementor attempts (user dispatch and transition target). */
   blockedItem: 'wi-blocked',
+  /** waiting-for-input: its implementor asked questions (sample questionsAnswered, waitingSessionDiscarded). */
+  waitingItem: 'wi-waiting',
   /** approved with an open revision, waiting for a human to merge it (sample userRequestedMerge). */
   approvedItem: 'wi-approved',
 
@@ -44,6 +46,7 @@ export const SAMPLE_IDS = {
     newReviewer: 'reviewer-new',
     requestedReviewer: 'reviewer-requested',
     runningReviewer: 'reviewer-running',
+    askedImplementor: 'implementor-asked',
   },
 
   /** Epoch ms of every sample event (state timestamps are earlier). */

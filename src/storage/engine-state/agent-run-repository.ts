@@ -57,6 +57,8 @@ interface AgentRunRow {
   cancel_requested_by: CancelRequester | null;
   runtime: string | null;
   account: string | null;
+  session_number: number | null;
+  asked_questions: 0 | 1;
 }
 
 export const DEFAULT_RUN_LIST_LIMIT = 50;
@@ -104,6 +106,8 @@ function toRow(run: AgentRun): AgentRunRow {
     cancel_requested_by: run.cancelRequestedBy,
     runtime: run.runtime ?? null,
     account: run.account ?? null,
+    session_number: run.sessionNumber ?? null,
+    asked_questions: run.askedQuestions === true ? 1 : 0,
   };
 }
 
@@ -132,6 +136,8 @@ function fromRow(row: AgentRunRow): StoredAgentRun {
         : row.failure_reason,
     ...(row.runtime !== null && { runtime: row.runtime }),
     ...(row.account !== null && { account: row.account }),
+    ...(row.session_number !== null && { sessionNumber: row.session_number }),
+    ...(row.asked_questions === 1 && { askedQuestions: true }),
   };
   switch (row.role) {
     case 'planner':
@@ -163,11 +169,11 @@ export function createAgentRunRepository(db: Database): AgentRunRepository {
     INSERT INTO agent_runs (
       session_id, role, status, work_item_id, spec_paths, spec_shas, branch_name, revision_id, requested_at,
       ended_at, failure_reason, error, log_file_path, cost_usd, input_tokens, output_tokens, turns,
-      cancel_requested_by, runtime, account
+      cancel_requested_by, runtime, account, session_number, asked_questions
     ) VALUES (
       @session_id, @role, @status, @work_item_id, @spec_paths, @spec_shas, @branch_name, @revision_id,
       @requested_at, @ended_at, @failure_reason, @error, @log_file_path, @cost_usd, @input_tokens,
-      @output_tokens, @turns, @cancel_requested_by, @runtime, @account
+      @output_tokens, @turns, @cancel_requested_by, @runtime, @account, @session_number, @asked_questions
     )
     ON CONFLICT (session_id) DO UPDATE SET
       role = excluded.role, status = excluded.status, work_item_id = excluded.work_item_id,
@@ -176,7 +182,8 @@ export function createAgentRunRepository(db: Database): AgentRunRepository {
       failure_reason = excluded.failure_reason, error = excluded.error, log_file_path = excluded.log_file_path,
       cost_usd = excluded.cost_usd, input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
       turns = excluded.turns, cancel_requested_by = excluded.cancel_requested_by, runtime = excluded.runtime,
-      account = excluded.account
+      account = excluded.account,
+      session_number = excluded.session_number, asked_questions = excluded.asked_questions
   `);
   const selectOne = db.prepare<[string], AgentRunRow>('SELECT * FROM agent_runs WHERE session_id = ?');
   const selectRecent = db.prepare<[number], AgentRunRow>(

@@ -270,8 +270,8 @@ describe('restart', () => {
     // The process dies here: no *Failed event is ever recorded.
     reopen(() => 9_000);
     const initial = persistence.loadInitialState();
-    // Runs are not restored (the type says so too): only the planned SHAs and parkings.
-    expect(Object.keys(initial)).toEqual(['lastPlannedSHAs', 'parkings']);
+    // Runs are not restored (the type says so too): only the planned SHAs, parkings and waiting sessions.
+    expect(Object.keys(initial)).toEqual(['lastPlannedSHAs', 'parkings', 'waitingForInput']);
     for (const sessionID of ['running', 'requested']) {
       expect(persistence.getRun(sessionID)).toMatchObject({
         status: 'failed',

@@ -5,6 +5,7 @@ import {
   type ErrorEntry,
   isAgentRunActive,
   type RuntimeParking,
+  type WaitingSession,
 } from '../../domain/index.ts';
 import {
   type AgentRunRepository,
@@ -16,6 +17,7 @@ import { type BudgetLedgerRepository, createBudgetLedgerRepository } from './bud
 import { createEngineErrorRepository, type StoredEngineError } from './engine-error-repository.ts';
 import { createPlannedSpecRepository } from './planned-spec-repository.ts';
 import { createRuntimeParkingRepository } from './runtime-parking-repository.ts';
+import { createWaitingSessionRepository } from './waiting-session-repository.ts';
 
 /** The error an interrupted run is given when the next start finds it still active. */
 export const INTERRUPTED_RUN_ERROR = 'interrupted: the control plane stopped during this run';
@@ -31,6 +33,8 @@ export interface PersistedEngineState {
   errors: readonly ErrorEntry[];
   /** Parked runtimes and exhausted accounts (provider limits), by key. */
   parkings: Readonly<Record<string, RuntimeParking>>;
+  /** Work item id → the session waiting for a human's answers. */
+  waitingForInput: Readonly<Record<string, WaitingSession>>;
 }
 
 export interface EngineStatePersistence {
@@ -40,7 +44,12 @@ export interface EngineStatePersistence {
    * died has no session behind it any more, so it is recorded as failed (see recoverInterruptedRuns) and
    * the engine's orphan handling returns its work item to `pending`.
    */
-  loadInitialState(): Pick<PersistedEngineState, 'lastPlannedSHAs' | 'parkings'>;
+  loadInitialState(): Pick<PersistedEngineState, 'lastPlannedSHAs' | 'parkings' | 'waitingForInput'>;
+  /**
+   * The sessions waiting for answers: their worktrees and state directories must survive the crash
+   * recovery at start (they are resumed once answered).
+   */
+  listWaitingSessions(): WaitingSession[];
   /** Marks runs left `requested`/`running` by a previous process as failed; returns them. Idempotent. */
   recoverInterruptedRuns(): StoredAgentRun[];
   /** Engine listener: `engine.onEvent((event, state) => persistence.record(event, state))`. */
@@ -80,8 +89,17 @@ const RUN_EVENT_TYPES = new Set<EngineEvent['type']>([
   'reviewerStarted',
   'reviewerCompleted',
   'reviewerFailed',
+  'agentAskedQuestions',
   'userCancelledRun',
   'agentUsageReported',
+]);
+
+/** Events that can add, answer or remove a waiting session; the item's row follows the state. */
+const WAITING_EVENT_TYPES = new Set<EngineEvent['type']>([
+  'agentAskedQuestions',
+  'implementorRequested',
+  'reviewerRequested',
+  'waitingSessionDiscarded',
 ]);
 
 const ERROR_EVENT_TYPES = new Set<EngineEvent['type']>(['commandRejected', 'commandFailed', 'errorRecorded']);
@@ -120,6 +138,7 @@ export function createEngineStatePersistence(
       updatedAt: 'at' in event && typeof event.at === 'number' ? event.at : now(),
     });
   }
+  const waitingSessions = createWaitingSessionRepository(db);
 
   // The state is the source of truth for a run: it has already applied the event (or refused it, in which
   // case the stored run simply stays as the state has it). Reading it from there keeps one set of rules.
@@ -145,6 +164,12 @@ export function createEngineStatePersistence(
       parkings.replaceAll(Object.values(stateAfter.parkings));
       savedParkings = stateAfter.parkings;
     }
+    if (WAITING_EVENT_TYPES.has(event.type) && 'workItemID' in event && event.workItemID !== null) {
+      const waiting = stateAfter.waitingForInput[event.workItemID];
+      if (waiting === undefined) waitingSessions.remove(event.workItemID);
+      else if (waiting.sessionID === ('sessionID' in event ? event.sessionID : null))
+        waitingSessions.save(waiting);
+    }
     if (ERROR_EVENT_TYPES.has(event.type)) {
       // The state formats the entry (and skips duplicate rejections); find the one made for this event.
       for (const entry of stateAfter.errors) if (entry.event === event) errors.append(entry);
@@ -155,8 +180,15 @@ export function createEngineStatePersistence(
     loadInitialState() {
       persistence.recoverInterruptedRuns();
       const restored = Object.fromEntries(parkings.list().map((parking) => [parking.key, parking]));
-      return { lastPlannedSHAs: plannedSpecs.load(), parkings: restored };
+      return {
+        lastPlannedSHAs: plannedSpecs.load(),
+        parkings: restored,
+        waitingForInput: Object.fromEntries(
+          waitingSessions.list().map((waiting) => [waiting.workItemID, waiting]),
+        ),
+      };
     },
+    listWaitingSessions: () => waitingSessions.list(),
     recoverInterruptedRuns() {
       return runs.failActive(INTERRUPTED_RUN_ERROR, now());
     },

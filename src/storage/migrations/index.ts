@@ -2,6 +2,7 @@ import { engineStateMigration } from './001-engine-state.ts';
 import { localTrackerMigration } from './002-local-tracker.ts';
 import { agentRunRuntimeMigration } from './003-agent-run-runtime.ts';
 import { validationFailureReasonMigration } from './004-validation-failure-reason.ts';
+import { waitingSessionsMigration } from './005-waiting-sessions.ts';
 import { budgetLedgerMigration } from './006-budget-ledger.ts';
 import { runtimeLimitsMigration } from './007-runtime-limits.ts';
 import type { Migration } from './migration.ts';
@@ -14,9 +15,7 @@ export const MIGRATIONS: readonly Migration[] = [
   localTrackerMigration,
   agentRunRuntimeMigration,
   validationFailureReasonMigration,
-  // A placeholder until the 005 (questions) migration lands. run-migrations.ts applies a migration whose
-  // version was recorded only by a `reserved for …` placeholder once the real one arrives.
-  { version: 5, name: 'reserved for questions', up() {} },
+  waitingSessionsMigration,
   budgetLedgerMigration,
   runtimeLimitsMigration,
 ];
