@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { messageOf } from '../shared/message-of.ts';
+import { registerAnswerCommand } from './commands/answer-command.ts';
 import { registerBashCheckCommand } from './commands/bash-check-command.ts';
 import { registerBranchesCommand } from './commands/branches-command.ts';
 import { registerBudgetCommand } from './commands/budget-command.ts';
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
   registerDoctorCommand(program);
   registerGitHubCommand(program);
   registerWorkCommand(program);
+  registerAnswerCommand(program);
   registerRunsCommand(program);
   registerStatsCommand(program);
   registerBudgetCommand(program);

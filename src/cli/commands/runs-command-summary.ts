@@ -28,6 +28,10 @@ export interface RunSummary {
   outputTokens: number | null;
   turns: number | null;
   logFilePath: string | null;
+  /** Which session of its item and role: 1, or 2, 3… for sessions resumed with a human's answers. */
+  sessionNumber: number;
+  /** The run ended by asking a human questions (its session waited for answers). */
+  askedQuestions: boolean;
 }
 
 export function buildRunSummary(run: StoredAgentRun): RunSummary {
@@ -51,5 +55,7 @@ export function buildRunSummary(run: StoredAgentRun): RunSummary {
     outputTokens: run.usage?.outputTokens ?? null,
     turns: run.usage?.turns ?? null,
     logFilePath: run.logFilePath,
+    sessionNumber: run.sessionNumber ?? 1,
+    askedQuestions: run.askedQuestions === true,
   };
 }

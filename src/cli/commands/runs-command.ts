@@ -65,11 +65,13 @@ function formatRow(run: RunSummary, repoRoot: string): string[] {
   const target =
     run.role === 'planner'
       ? run.specPaths.join(',') || '-'
-      : `#${run.workItemID ?? '?'}${run.revisionID ? ` (rev #${run.revisionID})` : ''}`;
+      : `#${run.workItemID ?? '?'}${run.revisionID ? ` (rev #${run.revisionID})` : ''}` +
+        (run.sessionNumber > 1 ? ` session ${run.sessionNumber}` : '');
   // A limit (rate, overload, usage) is why the run stopped, not an attempt that failed: say which.
   const details = [
     ...(isLimitReason(run.failureReason) ? [run.failureReason] : []),
     ...(run.account !== null ? [`account ${run.account}`] : []),
+    ...(run.askedQuestions ? ['asked questions'] : []),
   ];
   const labelled = details.length > 0 ? `${run.status} (${details.join(', ')})` : run.status;
   const status =

@@ -1,0 +1,179 @@
+/**
+ * Questions → waiting-for-input → `flotilla answer` → the same session resumes, through the whole control
+ * plane: the local provider on SQLite, real git worktrees, the generic CLI runtime running the fake agent CLI
+ * as a real process, and a restart while the item waits.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createControlPlane } from '../../src/app/create-control-plane.ts';
+import { createDemoRepository } from '../../src/app/demo/create-demo-repository.ts';
+import { runFlotillaInProcess } from '../../src/cli/support/run-flotilla-in-process.ts';
+import { loadConfig } from '../../src/config/index.ts';
+import { resolveFlotillaPaths } from '../../src/config/resolve-flotilla-paths.ts';
+import { silentLogger } from '../../src/logging/logger.ts';
+import type { FakeAgentCall, FakeAgentRound } from '../../src/runtimes/cli/test-support/fake-agent-cli.ts';
+import { openDatabase } from '../../src/storage/index.ts';
+import { waitUntil } from '../support/claude-adapter-fixture.ts';
+import { FAKE_AGENT_PROGRAM } from '../support/cli-runtime-fixture.ts';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const rounds: FakeAgentRound[] = [
+  {
+    promptIncludes: 'A human answered your questions',
+    steps: [
+      { write: { path: 'src/store.js', content: 'export const store = "sqlite";\n' } },
+      { commit: 'store' },
+      { signal: { status: 'done', result: { outcome: 'completed', summary: 'store added' } } },
+    ],
+  },
+  {
+    promptIncludes: '<your planner result>',
+    steps: [
+      {
+        signal: {
+          status: 'done',
+          result: {
+            create: [
+              { tempID: 'a', title: 'Store', body: 'Objective: keep data.', labels: [], blockedBy: [] },
+            ],
+            close: [],
+            update: [],
+          },
+        },
+      },
+    ],
+  },
+  {
+    promptIncludes: '<your implementor result>',
+    steps: [
+      { write: { path: 'src/half.js', content: 'export const half = 1;\n' } },
+      { signal: { status: 'questions', questions: ['Which database should the store use?'] } },
+    ],
+  },
+  {
+    promptIncludes: '<your reviewer result>',
+    steps: [
+      { signal: { status: 'done', result: { review: { verdict: 'approve', summary: 'ok', comments: [] } } } },
+    ],
+  },
+];
+
+describe('questions on the CLI runtime, answered with flotilla answer, across a restart', () => {
+  it('waits with the worktree kept, survives a restart, resumes the same session with the answer', async () => {
+    const repo = await createDemoRepository();
+    cleanups.push(() => rm(repo.root, { recursive: true, force: true }));
+    const scriptDir = await mkdtemp(join(tmpdir(), 'flotilla-questions-'));
+    cleanups.push(() => rm(scriptDir, { recursive: true, force: true }));
+    const scriptPath = join(scriptDir, 'script.json');
+    await writeFile(scriptPath, JSON.stringify({ rounds }));
+    const cli = { runtime: 'cli', preset: 'claude', program: FAKE_AGENT_PROGRAM };
+    const configPath = join(repo.root, 'flotilla.config.json');
+    const config: Record<string, unknown> = JSON.parse(await readFile(configPath, 'utf8'));
+    await writeFile(
+      configPath,
+      JSON.stringify({
+        ...config,
+        runtimes: { planner: cli, implementor: cli, reviewer: cli },
+        checks: { command: null },
+        worktree: { setupCommand: 'none' },
+        pollIntervals: { workItems: 1, revisions: 1, specs: 1 },
+      }),
+    );
+    execFileSync('git', ['commit', '--quiet', '-am', 'CLI runtimes'], {
+      cwd: repo.root,
+      env: { ...process.env, ...repo.gitEnv },
+    });
+    const loaded = await loadConfig(repo.root);
+    if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
+    const start = async () => {
+      const controlPlane = await createControlPlane({
+        repoRoot: repo.root,
+        config: loaded.config,
+        logger: silentLogger,
+        extraEnv: { FAKE_AGENT_SCRIPT: scriptPath, ...repo.gitEnv },
+      });
+      cleanups.push(() => controlPlane.close());
+      await controlPlane.engine.start();
+      return controlPlane;
+    };
+
+    const first = await start();
+    await waitUntil(
+      () =>
+        Object.values(first.engine.getState().workItems).some((item) => item.status === 'waiting-for-input'),
+      60_000,
+      'the item to wait for input',
+    );
+    const waiting = Object.values(first.engine.getState().waitingForInput)[0];
+    if (waiting === undefined) throw new Error('no waiting session in the state');
+    const id = waiting.workItemID;
+    const worktree = waiting.session.worktree?.path ?? '';
+    expect(existsSync(join(worktree, 'src/half.js'))).toBe(true);
+    // Answering something else is refused clearly, and an empty answer too.
+    const notWaiting = await runFlotillaInProcess(repo.root, ['answer', '999', 'x']);
+    expect(notWaiting.code).toBe(1);
+    expect(notWaiting.stderr).toContain('work item #999 does not exist');
+    const empty = await runFlotillaInProcess(repo.root, ['answer', id, '   ']);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('the answer is empty');
+    await first.close();
+
+    // The restart's crash recovery keeps the waiting worktree; the wait is still recorded in SQLite.
+    const second = await start();
+    expect(existsSync(join(worktree, 'src/half.js'))).toBe(true);
+    expect(second.recovered.reapedWorktrees).not.toContain(worktree);
+    expect(second.engine.getState().waitingForInput[id]?.questions).toEqual([
+      'Which database should the store use?',
+    ]);
+    const listed = await runFlotillaInProcess(repo.root, ['work', 'list', '--status', 'waiting-for-input']);
+    expect(listed.stdout).toContain('Store');
+    const show = await runFlotillaInProcess(repo.root, ['work', 'show', id]);
+    expect(show.stdout).toContain('Which database should the store use?');
+
+    const answered = await runFlotillaInProcess(repo.root, ['answer', id, 'Use SQLite.']);
+    expect(answered.stderr).toBe('');
+    expect(answered.code).toBe(0);
+    await waitUntil(
+      () => second.engine.getState().workItems[id]?.status === 'approved',
+      60_000,
+      'the answered item to be approved',
+    );
+    const notWaitingAnymore = await runFlotillaInProcess(repo.root, ['answer', id, 'again']);
+    expect(notWaitingAnymore.code).toBe(1);
+    expect(notWaitingAnymore.stderr).toContain(`#${id} is approved, not waiting-for-input`);
+
+    // The resume continued the first session: same id, its earlier prompt in the conversation.
+    const calls = (await readFile(`${scriptPath}.calls.jsonl`, 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as FakeAgentCall);
+    const resumed = calls.find((call) => call.prompt.includes('A human answered your questions'));
+    expect(resumed?.resumed).toBe(waiting.sessionID);
+    expect(resumed?.history.some((prompt) => prompt.includes('<your implementor result>'))).toBe(true);
+    expect(resumed?.prompt).toContain('Use SQLite.');
+    expect(resumed?.cwd).toBe(worktree);
+    const runs = second.persistence.listRuns({ workItemID: id });
+    const implementorRuns = runs.filter((run) => run.role === 'implementor').reverse();
+    expect(
+      implementorRuns.map((run) => [run.sessionNumber ?? 1, run.askedQuestions === true, run.status]),
+    ).toEqual([
+      [1, true, 'completed'],
+      [2, false, 'completed'],
+    ]);
+    const history = await runFlotillaInProcess(repo.root, ['runs']);
+    expect(history.stdout).toMatch(/session 2/);
+    // The waiting record is gone, and so is the worktree, once the resumed run finished.
+    const db = openDatabase(resolveFlotillaPaths(repo.root).dbPath);
+    expect(db.prepare('SELECT COUNT(*) FROM waiting_sessions').pluck().get()).toBe(0);
+    db.close();
+    expect(existsSync(worktree)).toBe(false);
+  }, 180_000);
+});
