@@ -1,0 +1,121 @@
+/**
+ * Nobody answers: after questionTimeout (an injected clock, no waiting) the item goes to needs-refinement
+ * with a comment, and the kept worktree and session state are removed. A human answering from the dashboard
+ * (an event) instead resumes the session.
+ */
+import { existsSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../../src/engine/create-engine.ts';
+import { createManualClock } from '../../src/engine/test-support/create-manual-clock.ts';
+import { createRecordingLogger } from '../../src/logging/logger.ts';
+import {
+  createInMemoryProvider,
+  type InMemoryProvider,
+} from '../../src/providers/in-memory/create-in-memory-provider.ts';
+import { waitUntil } from '../support/claude-adapter-fixture.ts';
+import { type CliRuntimeFixture, createCliRuntimeFixture } from '../support/cli-runtime-fixture.ts';
+
+const QUESTION_TIMEOUT_S = 3600;
+let fixture: CliRuntimeFixture | null = null;
+let engine: Engine | null = null;
+afterEach(async () => {
+  await engine?.stop();
+  await fixture?.cleanup();
+  engine = null;
+  fixture = null;
+});
+
+async function setUp() {
+  fixture = await createCliRuntimeFixture();
+  const runtime = await fixture.runtimeFor([
+    {
+      promptIncludes: 'A human answered your questions',
+      steps: [
+        { write: { path: 'src/db.js', content: 'export const db = 1;\n' } },
+        { signal: { status: 'done', result: { outcome: 'completed', summary: 'db added' } } },
+      ],
+    },
+    {
+      promptIncludes: '## Work Item #1',
+      steps: [{ signal: { status: 'questions', questions: ['Which database?'] } }],
+    },
+  ]);
+  const provider: InMemoryProvider = createInMemoryProvider({ initialPipelineStatus: 'pending' });
+  const clock = createManualClock(Date.now());
+  engine = createEngine({
+    provider,
+    logger: createRecordingLogger(),
+    clock,
+    questionTimeout: QUESTION_TIMEOUT_S,
+    pollIntervals: { workItems: 3600, revisions: 3600, specs: 3600 },
+    shutdownTimeout: 30,
+    createRuntimeAdapters: () => ({ planner: runtime, implementor: runtime, reviewer: runtime }),
+  });
+  provider.control.addWorkItem({ title: 'Add a store', body: 'Objective: store.', status: 'pending' });
+  await engine.start();
+  const started = engine;
+  await waitUntil(
+    () => started.getState().workItems['1']?.status === 'waiting-for-input',
+    45_000,
+    'the item to wait for input',
+  );
+  return { engine: started, provider, clock };
+}
+
+describe('question timeout', () => {
+  it('moves the item to needs-refinement with a comment and reaps the kept worktree', async () => {
+    const { engine, provider, clock } = await setUp();
+    const waiting = engine.getState().waitingForInput['1'];
+    const worktree = waiting?.session.worktree?.path ?? '';
+    const stateDir = waiting?.session.stateDir ?? '';
+    expect(existsSync(worktree)).toBe(true);
+    expect(provider.control.workItemComments('1').join('\n')).toContain('1. Which database?');
+
+    clock.advance(QUESTION_TIMEOUT_S * 1000 - 1);
+    await engine.whenQuiescent();
+    expect(engine.getState().workItems['1']?.status).toBe('waiting-for-input');
+
+    clock.advance(1);
+    await waitUntil(
+      () => engine.getState().workItems['1']?.status === 'needs-refinement',
+      10_000,
+      'the item to need refinement',
+    );
+    await waitUntil(() => engine.getState().waitingForInput['1'] === undefined, 10_000, 'the wait to end');
+    expect(existsSync(worktree)).toBe(false);
+    expect(existsSync(stateDir)).toBe(false);
+    expect(provider.control.workItemComments('1').at(-1)).toContain('Nobody answered');
+  }, 90_000);
+
+  it('an answer from the dashboard resumes the session instead', async () => {
+    const { engine, provider, clock } = await setUp();
+    engine.enqueue({
+      type: 'questionsAnswered',
+      workItemID: '1',
+      answers: 'SQLite.',
+      source: 'user',
+      at: clock.now(),
+    });
+    await waitUntil(
+      () => engine.getState().workItems['1']?.status === 'review',
+      45_000,
+      'the item in review',
+    );
+    // The answer is recorded on the item, after the questions.
+    const comments = provider.control.workItemComments('1');
+    expect(comments.findIndex((body) => body.includes('SQLite.'))).toBeGreaterThan(
+      comments.findIndex((body) => body.includes('Which database?')),
+    );
+    const sessions = Object.values(engine.getState().agentRuns)
+      .filter((run) => run.role === 'implementor')
+      .map((run) => [run.sessionNumber ?? 1, run.askedQuestions === true]);
+    expect(sessions).toEqual([
+      [1, true],
+      [2, false],
+    ]);
+    // Answered: the timeout no longer applies.
+    clock.advance(QUESTION_TIMEOUT_S * 1000);
+    await engine.whenQuiescent();
+    expect(engine.getState().workItems['1']?.status).toBe('review');
+  }, 90_000);
+});
