@@ -107,3 +107,51 @@ export function validateAgentOutput<R extends AgentRole>(
   if (parsed.success) return { ok: true, value: parsed.data };
   return { ok: false, error: `Invalid ${role} output: ${formatZodIssues(parsed.error.issues).join('; ')}` };
 }
+
+// --- Questions (any role) ---
+
+/** What an agent returns instead of its result when it needs a human's answers first (issue 13). */
+export function buildQuestionsOutputSchema(role: AgentRole) {
+  return z.object({
+    role: z.literal(role),
+    outcome: z.literal('questions'),
+    questions: z.array(z.string().min(1)).min(1),
+  });
+}
+
+/**
+ * The role's output schema, or the questions an agent may stop with instead (`outcome: 'questions'`), as one
+ * JSON Schema object for structured output (`anyOf`; `$schema` removed as in buildOutputJsonSchema).
+ */
+export function buildOutputOrQuestionsJsonSchema(role: AgentRole): JsonSchemaObject {
+  const { $schema: _dropped, ...questions } = z.toJSONSchema(buildQuestionsOutputSchema(role), {
+    target: 'draft-7',
+  });
+  return { type: 'object', anyOf: [buildOutputJsonSchema(role), questions] };
+}
+
+/**
+ * validateAgentOutput, except that `outcome: 'questions'` is the agent asking a human: then the questions
+ * (validated: at least one, none empty) come back instead of the role's output.
+ */
+export function validateAgentOutputOrQuestions<R extends AgentRole>(
+  role: R,
+  structuredOutput: unknown,
+): AgentOutputValidation<
+  { kind: 'result'; output: AgentOutputByRole[R] } | { kind: 'questions'; questions: string[] }
+> {
+  if (
+    typeof structuredOutput === 'object' &&
+    structuredOutput !== null &&
+    (structuredOutput as { outcome?: unknown }).outcome === 'questions'
+  ) {
+    const parsed = buildQuestionsOutputSchema(role).safeParse(structuredOutput);
+    if (parsed.success) return { ok: true, value: { kind: 'questions', questions: parsed.data.questions } };
+    return {
+      ok: false,
+      error: `Invalid ${role} questions: ${formatZodIssues(parsed.error.issues).join('; ')}`,
+    };
+  }
+  const validated = validateAgentOutput(role, structuredOutput);
+  return validated.ok ? { ok: true, value: { kind: 'result', output: validated.value } } : validated;
+}

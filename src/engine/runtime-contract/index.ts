@@ -5,8 +5,10 @@
 export {
   type AgentOutputValidation,
   buildOutputJsonSchema,
+  buildOutputOrQuestionsJsonSchema,
   type JsonSchemaObject,
   validateAgentOutput,
+  validateAgentOutputOrQuestions,
 } from './agent-output-schemas.ts';
 export {
   classifyLimitMessage,

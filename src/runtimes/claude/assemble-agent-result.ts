@@ -1,6 +1,6 @@
 import type { SDKResultMessage } from '@anthropic-ai/claude-agent-sdk';
 import type { AgentResult, AgentRole, AgentUsage } from '../../domain/index.ts';
-import { AgentRunFailure, validateAgentOutput } from '../../engine/runtime-contract/index.ts';
+import { AgentRunFailure, validateAgentOutputOrQuestions } from '../../engine/runtime-contract/index.ts';
 
 /**
  * Turns the session's result message into the role's validated result (seed 001 "Result Assembly"),
@@ -13,7 +13,7 @@ export async function assembleAgentResult(input: {
   role: AgentRole;
   result: SDKResultMessage | undefined;
   extractPatch: () => Promise<string>;
-}): Promise<AgentResult> {
+}): Promise<AgentResult | { kind: 'questions'; questions: string[] }> {
   const { role, result } = input;
   if (!result) throw new AgentRunFailure('error', `the ${role} session ended without a result`);
   if (result.subtype !== 'success') {
@@ -26,9 +26,11 @@ export async function assembleAgentResult(input: {
       `the ${role} session ended with an error: ${result.result || 'no details'}`,
     );
   }
-  const validated = validateAgentOutput(role, result.structured_output);
+  const validated = validateAgentOutputOrQuestions(role, result.structured_output);
   if (!validated.ok) throw new AgentRunFailure('error', validated.error);
-  const output = validated.value;
+  // The agent stopped to ask a human (outcome `questions`): no patch is taken, the session is kept.
+  if (validated.value.kind === 'questions') return validated.value;
+  const output = validated.value.output;
   if (output.role !== 'implementor') return output as AgentResult;
   if (output.outcome !== 'completed') return { ...output, patch: null };
   const patch = await input.extractPatch();

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -7,13 +8,20 @@ import {
   query,
   type SDKResultMessage,
 } from '@anthropic-ai/claude-agent-sdk';
-import { type AgentResult, type AgentRole, type AgentUsage, formatUSD } from '../../domain/index.ts';
+import {
+  type AgentRole,
+  type AgentRunOutcome,
+  type AgentUsage,
+  buildAnswersPrompt,
+  formatUSD,
+  type KeptSession,
+} from '../../domain/index.ts';
 import {
   AgentRunFailure,
   type AgentRunHandle,
   type AgentRunRequest,
   type AgentStartParams,
-  buildOutputJsonSchema,
+  buildOutputOrQuestionsJsonSchema,
   classifyLimitMessage,
   type LiveUsageReport,
   type RuntimeAdapter,
@@ -171,10 +179,13 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
   };
 
   async function startAgent(params: AgentStartParams): Promise<AgentRunHandle> {
-    const { sessionID, role } = params;
+    const { sessionID, role, resume } = params;
     runs.assertIdle(sessionID);
     let worktree: Worktree | null = null;
-    const runStateDir = join(config.stateDir, 'runs', sessionID);
+    // A resumed run continues in the kept state dir (the SDK's conversation is there) and worktree.
+    const runStateDir = resume?.session.stateDir ?? join(config.stateDir, 'runs', sessionID);
+    /** The SDK session: the engine's id for a new run, the asking run's for a resume. */
+    const sdkSessionID = resume?.session.agentSessionID ?? sessionID;
     const cleanUp = async () => {
       if (worktree) await worktrees.remove(worktree.branchName);
       await rm(runStateDir, { recursive: true, force: true }).catch(() => {});
@@ -183,8 +194,18 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
     const { prompt } = params;
     let loaded: Awaited<ReturnType<typeof loadAgentDefinition>>;
     try {
-      if (params.role === 'implementor')
+      if (resume !== undefined) {
+        if (resume.session.agentSessionID === null)
+          throw new Error('the session to resume has no SDK session id');
+        if (resume.session.worktree !== null && !existsSync(resume.session.worktree.path)) {
+          throw new Error(
+            `the kept worktree of the session to resume is gone (${resume.session.worktree.path})`,
+          );
+        }
+        worktree = resume.session.worktree;
+      } else if (params.role === 'implementor') {
         worktree = await worktrees.create(buildAgentBranchName(params.branchName));
+      }
       loaded = await loadAgentDefinition({
         repoRoot: config.repoRoot,
         role,
@@ -269,7 +290,8 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
           agents: { [role]: loaded.definition },
           ...(loaded.maxTurns !== undefined && { maxTurns: loaded.maxTurns }),
           cwd: worktree?.path ?? config.repoRoot,
-          outputFormat: { type: 'json_schema', schema: buildOutputJsonSchema(role) },
+          // The role's result, or `outcome: 'questions'` to stop and ask a human.
+          outputFormat: { type: 'json_schema', schema: buildOutputOrQuestionsJsonSchema(role) },
           settingSources: [],
           hooks: {
             PreToolUse: [
@@ -281,8 +303,10 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
           permissionMode: 'bypassPermissions',
           allowDangerouslySkipPermissions: true,
           abortController,
-          ...(resume ? { resume: sessionID } : { sessionId: sessionID }),
-          persistSession: validation !== null,
+          ...(resume ? { resume: sdkSessionID } : { sessionId: sdkSessionID }),
+          // Kept in the per-run config dir: a fix round or an answer to the agent's questions resumes it
+          // (whether the agent will ask is not known up front).
+          persistSession: true,
           // Stream events carry each request's final token counts (message_delta): the live usage signal.
           includePartialMessages: true,
           ...(params.maxBudgetUsd !== undefined && { maxBudgetUsd: params.maxBudgetUsd }),
@@ -346,10 +370,17 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
       });
     };
 
-    const result: Promise<AgentResult> = run.settle(
+    /** Whether the worktree and state stay after the run: it asked questions and waits for answers. */
+    let keepForAnswers = false;
+    const firstPrompt = resume === undefined ? prompt : buildAnswersPrompt(resume.questions, resume.answers);
+    if (resume !== undefined) {
+      announce(`session ${resume.sessionNumber}: resuming the same session with a human's answers`);
+      sessionLog?.record({ type: 'user', message: { role: 'user', content: firstPrompt } });
+    }
+    const result: Promise<AgentRunOutcome> = run.settle<AgentRunOutcome>(
       async () => {
-        for (let round = 0, nextPrompt = prompt; ; round += 1) {
-          const failure = await consume(startSession(nextPrompt, round > 0));
+        for (let round = 0, nextPrompt = firstPrompt; ; round += 1) {
+          const failure = await consume(startSession(nextPrompt, round > 0 || resume !== undefined));
           if (run.abortReason) throw run.abortFailure(run.abortReason);
           if (resultMessage?.subtype === 'error_max_budget_usd') {
             throw new AgentRunFailure(
@@ -374,6 +405,19 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
                   : '';
               },
             });
+            if ('kind' in assembled) {
+              announce(
+                `the agent asked ${assembled.questions.length} question(s); its session waits for answers`,
+              );
+              keepForAnswers = true;
+              const session: KeptSession = {
+                runtime: config.runtime ?? 'claude',
+                agentSessionID: sdkSessionID,
+                worktree,
+                stateDir: runStateDir,
+              };
+              return { kind: 'questions', askedBy: role, questions: assembled.questions, session };
+            }
             return assembled;
           } catch (error) {
             nextPrompt = startFixRound({
@@ -390,7 +434,9 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
       },
       {
         sessionLog,
-        cleanUp,
+        cleanUp: async () => {
+          if (!keepForAnswers) await cleanUp();
+        },
         toFailure: (error) =>
           error instanceof AbortError
             ? new AgentRunFailure('cancelled', messageOf(error))
@@ -433,5 +479,10 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
     ),
     startAgent,
     cancelAgent: (sessionID) => runs.cancel(sessionID),
+    async discardSession(session) {
+      if (session.worktree !== null) await worktrees.remove(session.worktree.branchName);
+      if (session.stateDir !== null)
+        await rm(session.stateDir, { recursive: true, force: true }).catch(() => {});
+    },
   };
 }
