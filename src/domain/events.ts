@@ -196,7 +196,6 @@ export interface QuestionsAnswered {
   answers: string;
   /** `tracker`: found in the item's comments (already recorded there); `user`: typed in the dashboard. */
   source: 'tracker' | 'user';
-  at: number;
 }
 
 /** A waiting item's questions were not answered within `questionTimeout`. */

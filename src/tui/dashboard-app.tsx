@@ -210,6 +210,7 @@ export function DashboardApp({ deps }: { deps: DashboardDeps }) {
       <Footer
         phase={phase}
         prompt={input.prompt}
+        answer={input.answer}
         flash={flash}
         filter={filter}
         matches={{

@@ -10,6 +10,11 @@ export const KEY_BINDINGS: readonly { keys: string; description: string }[] = [
   { keys: 'd', description: 'dispatch an implementor, or retry after a failure (asks first)' },
   { keys: 'r', description: 'run the reviewer on an item in review (asks first)' },
   { keys: 'x', description: 'cancel the running agent (asks first; the item is parked as blocked)' },
+  {
+    keys: 'a',
+    description:
+      "answer a waiting item's agent questions (type, Enter sends, Esc drops); the session resumes",
+  },
   { keys: 'u', description: 'move a blocked / needs-refinement item back to pending (fresh retry budget)' },
   {
     keys: 'm',

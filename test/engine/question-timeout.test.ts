@@ -94,7 +94,6 @@ describe('question timeout', () => {
       workItemID: '1',
       answers: 'SQLite.',
       source: 'user',
-      at: clock.now(),
     });
     await waitUntil(
       () => engine.getState().workItems['1']?.status === 'review',

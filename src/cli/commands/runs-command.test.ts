@@ -138,6 +138,8 @@ describe('flotilla runs', { timeout: 60_000 }, () => {
       outputTokens: 300,
       turns: 4,
       logFilePath: join(sessionsDir, 'aaaa1111.log'),
+      sessionNumber: 1,
+      askedQuestions: false,
     });
     expect(runs[0]).toMatchObject({
       role: 'reviewer',

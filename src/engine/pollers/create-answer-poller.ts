@@ -28,7 +28,6 @@ export function createAnswerPoller(deps: PollerDeps<WorkItemReader>): Poller {
             workItemID: waiting.workItemID,
             answers,
             source: 'tracker',
-            at: deps.clock.now(),
           });
         }
         failures.succeeded();

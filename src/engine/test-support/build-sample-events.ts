@@ -130,7 +130,6 @@ export function buildSampleEvents(): SampleEvents {
       workItemID: ID.waitingItem,
       answers: 'Use SQLite.',
       source: 'user',
-      at,
     },
     questionsTimedOut: {
       type: 'questionsTimedOut',

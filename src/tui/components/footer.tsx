@@ -14,10 +14,22 @@ export interface FooterProps {
   actions: ItemAction[];
   agents: number;
   width: number;
+  /** The answer being typed for a waiting item (`a`), shown in place of the keys. */
+  answer?: { workItemID: string; text: string } | null;
 }
 
 /** One row, first that applies: shutting down, the open question, the filter being typed, a message, keys. */
-export function Footer({ phase, prompt, flash, filter, matches, actions, agents, width }: FooterProps) {
+export function Footer({
+  phase,
+  prompt,
+  flash,
+  filter,
+  matches,
+  actions,
+  agents,
+  width,
+  answer = null,
+}: FooterProps) {
   const counted = `${matches.shown} of ${matches.total}`;
   let content: ReactNode;
   if (phase === 'stopping') {
@@ -30,6 +42,15 @@ export function Footer({ phase, prompt, flash, filter, matches, actions, agents,
     content = (
       <Text color="yellow" bold>
         {prompt.text} (y/n)
+      </Text>
+    );
+  } else if (answer) {
+    content = (
+      <Text>
+        <Text color="yellow" bold>
+          answer #{answer.workItemID}: {sanitizeTerminalText(answer.text).slice(-Math.max(10, width - 50))}▏
+        </Text>
+        <Text dimColor> Enter sends · Esc drops</Text>
       </Text>
     );
   } else if (filter.editing) {

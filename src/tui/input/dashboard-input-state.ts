@@ -53,6 +53,8 @@ export interface DashboardInputState {
   filter: DashboardFilter;
   /** Ctrl-C presses so far: the second one forces the exit. */
   interrupts: number;
+  /** The answer being typed for a waiting item's agent questions (`a`); null when none. */
+  answer: { workItemID: string; text: string } | null;
 }
 
 export const INITIAL_DASHBOARD_INPUT_STATE: DashboardInputState = {
@@ -67,4 +69,5 @@ export const INITIAL_DASHBOARD_INPUT_STATE: DashboardInputState = {
   prompt: null,
   filter: { text: '', editing: false },
   interrupts: 0,
+  answer: null,
 };

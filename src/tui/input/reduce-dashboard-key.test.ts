@@ -502,6 +502,61 @@ describe('reduceDashboardKey', () => {
     });
   });
 
+  describe('a answers a waiting item', () => {
+    const waitingBoard = (): EngineState => {
+      const board = buildBoard();
+      const item = buildWorkItem({ id: '5', title: 'Pick a store', status: 'waiting-for-input' });
+      return {
+        ...board,
+        workItems: { ...board.workItems, '5': item },
+        waitingForInput: {
+          '5': {
+            workItemID: '5',
+            role: 'implementor',
+            sessionID: 'impl-5',
+            sessionNumber: 1,
+            revisionID: null,
+            questions: ['Which store?'],
+            session: { runtime: 'claude', agentSessionID: 'impl-5', worktree: null, stateDir: null },
+            askedAt: 1,
+            answers: null,
+          },
+        },
+      };
+    };
+    const onWaiting: DashboardInputState = { ...RUNNING, selectedID: '5' };
+
+    it('opens the answer input; typed keys (q, /, d…) go into it; Enter sends it as the answer', () => {
+      const context = contextFor(waitingBoard());
+      const typing = press(onWaiting, context, 'a', 'S', 'Q', 'L', 'ite', ' q/d').state;
+      expect(typing.answer).toEqual({ workItemID: '5', text: 'SQLite q/d' });
+      const sent = press(typing, context, flagged('backspace'), ENTER);
+      expect(sent.state.answer).toBeNull();
+      expect(sent.effects).toContainEqual({
+        kind: 'enqueue',
+        event: { type: 'questionsAnswered', workItemID: '5', answers: 'SQLite q/', source: 'user' },
+      });
+    });
+
+    it('refuses an empty answer and keeps the input; Esc drops it without sending', () => {
+      const context = contextFor(waitingBoard());
+      const empty = press(onWaiting, context, 'a', ' ', ENTER);
+      expect(empty.state.answer).toEqual({ workItemID: '5', text: ' ' });
+      expect(empty.effects).toEqual([said('the answer is empty; type it, or Esc to drop it', 'error')]);
+      const dropped = press(empty.state, context, ESC);
+      expect(dropped.state.answer).toBeNull();
+      expect(dropped.effects).toEqual([said('answer dropped — nothing was sent')]);
+    });
+
+    it('says so on an item that is not waiting for answers', () => {
+      const result = press({ ...RUNNING, selectedID: '3' }, contextFor(waitingBoard()), 'a');
+      expect(result.state.answer).toBeNull();
+      expect(result.effects).toEqual([
+        said('a: #3 is not waiting for answers (blocked); ? lists the keys', 'error'),
+      ]);
+    });
+  });
+
   it('f asks the engine to refresh and says so', () => {
     expect(press(RUNNING, contextFor(), 'f').effects).toEqual([
       { kind: 'refresh' },

@@ -52,6 +52,7 @@ type ScrollDelta = number | 'home' | 'end';
 
 const ITEM_KEYS = 'drxumvlc';
 const FILTER_MAX_LENGTH = 200;
+const ANSWER_MAX_LENGTH = 20_000;
 
 /**
  * The dashboard's answer to one key: the next state, and the effects the component carries out (enqueue an
@@ -85,6 +86,7 @@ export function reduceDashboardKey(
       return result({ ...state, overlay: null });
     return scrollKey(state, press, context);
   }
+  if (state.answer !== null) return editAnswer(state, state.answer, press);
   if (state.filter.editing) return editFilter(state, press, context);
   if (input === '?') return result({ ...state, overlay: { kind: 'help' }, overlayTop: 0 });
   if (input === '/') return result({ ...state, filter: { text: state.filter.text, editing: true } });
@@ -105,6 +107,7 @@ export function reduceDashboardKey(
     });
   if (state.view === 'planner' && (input === 'x' || input === 'l' || input === 'd'))
     return plannerKey(state, input, context.engineState);
+  if (input === 'a') return startAnswer(state, context);
   // A paste such as "dr" is a substring too: it finds no action and says so, as a single unknown key does.
   if (ITEM_KEYS.includes(input) && input !== '') return itemKey(state, input, context);
   if (state.focus === 'detail' || state.view === 'planner') return scrollKey(state, press, context);
@@ -149,6 +152,52 @@ function editFilter(
   // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
   const typed = input.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
   return result({ ...state, filter: { text: `${text}${typed}`.slice(0, FILTER_MAX_LENGTH), editing: true } });
+}
+
+/** `a` on an item waiting for input: type the answers to its agent's questions. */
+function startAnswer(state: DashboardInputState, context: DashboardKeyContext): DashboardInputResult {
+  const target = context.rows[currentIndex(state, context)] ?? null;
+  if (target === null) return result(state, say('a: no item selected', 'error'));
+  if (target.item.status !== 'waiting-for-input' || !context.engineState.waitingForInput[target.item.id]) {
+    return result(
+      state,
+      say(
+        `a: #${target.item.id} is not waiting for answers (${target.item.status}); ? lists the keys`,
+        'error',
+      ),
+    );
+  }
+  return result({ ...state, answer: { workItemID: target.item.id, text: '' } });
+}
+
+/** Keys while typing an answer: Enter sends it (not when empty), Esc drops it, Backspace deletes. */
+function editAnswer(
+  state: DashboardInputState,
+  answer: { workItemID: string; text: string },
+  { input, key }: KeyPress,
+): DashboardInputResult {
+  if (key.escape) return result({ ...state, answer: null }, say('answer dropped — nothing was sent'));
+  if (key.return) {
+    const text = answer.text.trim();
+    if (text === '') return result(state, say('the answer is empty; type it, or Esc to drop it', 'error'));
+    return applyDashboardCommand(
+      { ...state, answer: null },
+      {
+        kind: 'enqueue',
+        event: { type: 'questionsAnswered', workItemID: answer.workItemID, answers: text, source: 'user' },
+        done: `answered #${answer.workItemID}; its agent's session resumes`,
+      },
+    );
+  }
+  if (key.backspace || key.delete)
+    return result({ ...state, answer: { ...answer, text: answer.text.slice(0, -1) } });
+  if (key.ctrl || key.meta || key.tab || input === '') return result(state);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
+  const typed = input.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, ' ');
+  return result({
+    ...state,
+    answer: { ...answer, text: `${answer.text}${typed}`.slice(0, ANSWER_MAX_LENGTH) },
+  });
 }
 
 /** The selected row's index in the list as shown, or the shown row when the selected item left it. */
