@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { applyStateUpdate } from '../state-store/apply-state-update.ts';
+import { buildHandlerConfig } from '../test-support/build-handler-config.ts';
+import { buildSampleEvents } from '../test-support/build-sample-events.ts';
+import { buildSampleState } from '../test-support/build-sample-state.ts';
+import { SAMPLE_IDS as ID } from '../test-support/sample-ids.ts';
+import { handleQuestions } from './handle-questions.ts';
+
+const config = buildHandlerConfig();
+
+function handleAfter(event: Parameters<typeof handleQuestions>[0], state = buildSampleState()) {
+  return handleQuestions(event, applyStateUpdate(state, event).state, config);
+}
+
+describe('handleQuestions', () => {
+  it('questions: posts them as a comment and moves the item to waiting-for-input', () => {
+    const commands = handleAfter(buildSampleEvents().agentAskedQuestions);
+    expect(commands).toEqual([
+      expect.objectContaining({ type: 'commentOnWorkItem', workItemID: ID.implementingItem }),
+      {
+        type: 'transitionWorkItemStatus',
+        workItemID: ID.implementingItem,
+        newStatus: 'waiting-for-input',
+        cause: 'agent-questions',
+      },
+    ]);
+    const comment = commands[0];
+    if (comment?.type !== 'commentOnWorkItem') throw new Error('expected a comment');
+    expect(comment.body).toContain('1. Which database should the cache use?');
+    expect(comment.body).toContain(`flotilla answer ${ID.implementingItem}`);
+  });
+
+  it('an answer from the dashboard is recorded and resumes the waiting session as session 2', () => {
+    const commands = handleAfter(buildSampleEvents().questionsAnswered);
+    expect(commands).toEqual([
+      expect.objectContaining({ type: 'commentOnWorkItem', workItemID: ID.waitingItem }),
+      {
+        type: 'requestImplementorRun',
+        workItemID: ID.waitingItem,
+        resume: {
+          waiting: expect.objectContaining({ sessionID: ID.sessions.askedImplementor, sessionNumber: 1 }),
+          answers: 'Use SQLite.',
+        },
+      },
+    ]);
+  });
+
+  it('an answer read from the tracker is not posted again; a second answer is ignored', () => {
+    const fromTracker = { ...buildSampleEvents().questionsAnswered, source: 'tracker' as const };
+    const first = applyStateUpdate(buildSampleState(), fromTracker).state;
+    expect(handleQuestions(fromTracker, first, config).map((command) => command.type)).toEqual([
+      'requestImplementorRun',
+    ]);
+    const again = { ...fromTracker, answers: 'Something else.' };
+    expect(handleQuestions(again, applyStateUpdate(first, again).state, config)).toEqual([]);
+  });
+
+  it('timeout: comment, needs-refinement, discard the kept session; not once answered', () => {
+    const event = buildSampleEvents().questionsTimedOut;
+    expect(handleAfter(event).map((command) => command.type)).toEqual([
+      'commentOnWorkItem',
+      'transitionWorkItemStatus',
+      'discardWaitingSession',
+    ]);
+    const answered = applyStateUpdate(buildSampleState(), buildSampleEvents().questionsAnswered).state;
+    expect(handleQuestions(event, answered, config)).toEqual([]);
+  });
+
+  it('a human moving a waiting item elsewhere discards its session', () => {
+    const state = buildSampleState();
+    const item = state.workItems[ID.waitingItem];
+    if (item === undefined) throw new Error('no waiting item');
+    const moved = {
+      type: 'workItemChanged' as const,
+      workItemID: ID.waitingItem,
+      workItem: { ...item, status: 'pending' as const },
+      oldStatus: 'waiting-for-input' as const,
+      newStatus: 'pending' as const,
+    };
+    expect(handleAfter(moved)).toEqual([{ type: 'discardWaitingSession', workItemID: ID.waitingItem }]);
+  });
+});
