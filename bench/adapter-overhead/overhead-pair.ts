@@ -23,7 +23,7 @@ export function implementorParams() {
 }
 
 /** Throws unless a run's result is the scripted blocked implementor. */
-export function expectBlocked(result: { role: string; outcome?: string }): void {
+export function expectBlocked(result: { role?: string; outcome?: string }): void {
   if (result.role !== 'implementor' || result.outcome !== 'blocked')
     throw new Error(`unexpected result: ${JSON.stringify(result)}`);
 }

@@ -207,10 +207,14 @@ export function createEngine(config: EngineConfig): Engine {
 
   /** The runtime that kept a session removes it (by the runtime name recorded with it). */
   async function discardKeptSession(session: KeptSession): Promise<void> {
+    const roleAdapters = [adapters.planner, adapters.implementor, adapters.reviewer];
+    const named = adapters.choices?.names.includes(session.runtime)
+      ? adapters.choices.get(session.runtime)
+      : null;
     const owner =
-      Object.values(adapters).find(
-        (adapter) => adapter.runtime === session.runtime && adapter.discardSession,
-      ) ?? Object.values(adapters).find((adapter) => adapter.discardSession);
+      (named?.discardSession ? named : undefined) ??
+      roleAdapters.find((adapter) => adapter.runtime === session.runtime && adapter.discardSession) ??
+      roleAdapters.find((adapter) => adapter.discardSession);
     try {
       await owner?.discardSession?.(session);
     } catch (error) {

@@ -163,6 +163,25 @@ describe('openDatabase', () => {
     );
   });
 
+  it('applies the real 005 (waiting sessions) on a database its placeholder recorded', () => {
+    const path = join(dir.path, 'placeholder-005.db');
+    const withPlaceholder = MIGRATIONS.map((migration) =>
+      migration.version === 5 ? { version: 5, name: 'reserved for questions', up() {} } : migration,
+    );
+    track(openDatabase(path, { migrations: withPlaceholder })).close();
+    const db = track(openDatabase(path));
+    expect(tableNames(db)).toContain('waiting_sessions');
+    // 007 rebuilt agent_runs before 005 arrived; 005's columns are added to the rebuilt table.
+    const columns = db
+      .prepare('PRAGMA table_info(agent_runs)')
+      .all()
+      .map((row) => (row as { name: string }).name);
+    expect(columns).toEqual(expect.arrayContaining(['session_number', 'asked_questions', 'account']));
+    expect(db.prepare('SELECT name FROM schema_migrations WHERE version = 5').pluck().get()).toBe(
+      'waiting sessions',
+    );
+  });
+
   it('rejects a migration list that does not count up from 1', () => {
     expect(() => openDatabase(join(dir.path, 'a.db'), { migrations: [MIGRATIONS[1]!] })).toThrow(
       /expected version 1 at position 1, got 2/,
