@@ -98,7 +98,8 @@ describe('questions on the CLI runtime, answered with flotilla answer, across a 
         repoRoot: repo.root,
         config: loaded.config,
         logger: silentLogger,
-        extraEnv: { FAKE_AGENT_SCRIPT: scriptPath, ...repo.gitEnv },
+        // The claude preset's preflight wants a key; the fake agent never uses it.
+        extraEnv: { FAKE_AGENT_SCRIPT: scriptPath, ANTHROPIC_API_KEY: 'unused-by-the-fake', ...repo.gitEnv },
       });
       cleanups.push(() => controlPlane.close());
       await controlPlane.engine.start();
