@@ -20,6 +20,7 @@ const STATUS_DESCRIPTIONS: Record<WorkItemStatus, string> = {
   review: 'Flotilla: its pull request is being checked and reviewed',
   approved: 'Flotilla: approved, ready to merge',
   'needs-refinement': 'Flotilla: the spec needs a human answer first',
+  'waiting-for-input': "Flotilla: an agent asked questions; its session waits for a human's answers",
   blocked: 'Flotilla: parked for a human (flotilla work dispatch starts it)',
   closed: 'Flotilla: done or dropped',
 };
@@ -30,6 +31,7 @@ const STATUS_COLORS: Record<WorkItemStatus, string> = {
   review: '1d76db',
   approved: '2ea44f',
   'needs-refinement': 'd93f0b',
+  'waiting-for-input': 'e99695',
   blocked: 'b60205',
   closed: 'cfd3d7',
 };
