@@ -71,19 +71,6 @@ function failureReasonOf(status: AgentRunStatus): AgentFailureReason | null {
   return null;
 }
 
-/**
- * The table's CHECK constraint predates `unavailable` (a run refused at dispatch): it is stored as `error`,
- * its error text saying which runtime was refused and why. A later migration may widen the constraint.
- */
-/**
- * Reasons newer than migration 004's CHECK are stored as their nearest older one: `budget` as `cancelled`
- * (the ledger records which cap stopped it), `unavailable` as `error` (the message names the runtime).
- */
-function storedFailureReason(reason: AgentFailureReason | null): AgentFailureReason | null {
-  if (reason === 'budget') return 'cancelled';
-  return reason === 'unavailable' ? 'error' : reason;
-}
-
 function toRow(run: AgentRun): AgentRunRow {
   return {
     session_id: run.sessionID,
@@ -96,7 +83,7 @@ function toRow(run: AgentRun): AgentRunRow {
     revision_id: run.role === 'reviewer' ? run.revisionID : null,
     requested_at: run.requestedAt,
     ended_at: run.endedAt,
-    failure_reason: storedFailureReason(run.failureReason ?? failureReasonOf(run.status)),
+    failure_reason: run.failureReason ?? failureReasonOf(run.status),
     error: run.error,
     log_file_path: run.logFilePath,
     cost_usd: run.usage?.costUSD ?? null,

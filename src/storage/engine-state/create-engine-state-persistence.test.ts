@@ -181,6 +181,28 @@ describe('run history', () => {
     expect(persistence.getRun('v1')).toMatchObject({ status: 'failed', failureReason: 'validation' });
   });
 
+  it.each(['unavailable', 'rate-limit'] as const)(
+    'keeps the %s reason in the run history, across a reopen',
+    (reason) => {
+      feed(
+        { type: 'implementorRequested', sessionID: 'r1', workItemID: '7', branchName: 'flotilla/7', at: 1 },
+        {
+          type: 'implementorFailed',
+          sessionID: 'r1',
+          workItemID: '7',
+          branchName: 'flotilla/7',
+          logFilePath: null,
+          usage: null,
+          at: 3,
+          reason,
+          error: 'not started',
+        },
+      );
+      reopen();
+      expect(persistence.getRun('r1')).toMatchObject({ status: 'failed', failureReason: reason });
+    },
+  );
+
   it('lists runs newest first, by work item, up to a limit', () => {
     feed(
       { type: 'implementorRequested', sessionID: 'a', workItemID: '1', branchName: 'flotilla/1', at: 10 },

@@ -5,6 +5,7 @@ import { validationFailureReasonMigration } from './004-validation-failure-reaso
 import { waitingSessionsMigration } from './005-waiting-sessions.ts';
 import { budgetLedgerMigration } from './006-budget-ledger.ts';
 import { runtimeLimitsMigration } from './007-runtime-limits.ts';
+import { budgetAndUnavailableReasonsMigration } from './008-budget-and-unavailable-reasons.ts';
 import type { Migration } from './migration.ts';
 
 export type { Migration } from './migration.ts';
@@ -18,4 +19,5 @@ export const MIGRATIONS: readonly Migration[] = [
   waitingSessionsMigration,
   budgetLedgerMigration,
   runtimeLimitsMigration,
+  budgetAndUnavailableReasonsMigration,
 ];
