@@ -315,7 +315,8 @@ const RUNTIME_SETUPS: Record<
     editConfig(repoRoot, (config) => {
       config.runtimes = { planner: agent, implementor: agent, reviewer: agent };
     });
-    return { FAKE_AGENT_SCRIPT: scriptPath };
+    // The `claude` preset counts as available only with a model key (its runs get a fresh config dir).
+    return { FAKE_AGENT_SCRIPT: scriptPath, ANTHROPIC_API_KEY: 'test-key' };
   },
 };
 
