@@ -295,7 +295,10 @@ describe('flotilla run killed with kill -9 in a parked state, then restarted', (
         STEP_TIMEOUT,
       );
       await waitUntil(() => finishing === 1, STEP_TIMEOUT, "the spare account's run to wait for its reply");
+      expect(leftoverProcessesOf(repo.root), "the spare account's agent").not.toEqual([]);
       await first.killGroup();
+      // Its `claude` CLI was in flotilla's process group: gone with it.
+      expect(leftoverProcessesOf(repo.root)).toEqual([]);
       killed = true;
       const requestsBeforeKill = server.requests.length;
       const ledgerBeforeKill = ledgerOf(repo.root);
