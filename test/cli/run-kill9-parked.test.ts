@@ -119,12 +119,14 @@ const runsOf = (repoRoot: string) =>
         .prepare('SELECT role, status, failure_reason, account FROM agent_runs ORDER BY requested_at, rowid')
         .all() as RunRow[],
   );
+/** The parkings in the database (by runtime and account, not by key: how keys are spelled may change). */
 const parkingsOf = (repoRoot: string) =>
   readDatabase(
     repoRoot,
     (db) =>
-      db.prepare('SELECT key, reason, until_at FROM runtime_parkings ORDER BY key').all() as {
-        key: string;
+      db.prepare('SELECT runtime, account, reason, until_at FROM runtime_parkings ORDER BY key').all() as {
+        runtime: string;
+        account: string | null;
         reason: string;
         until_at: number;
       }[],
@@ -215,7 +217,9 @@ describe('flotilla run killed with kill -9 in a parked state, then restarted', (
       const [resetAt] = resets;
       if (resetAt === undefined) throw new Error('the usage limit was never served');
       await first.killGroup();
-      expect(parkingsOf(repo.root)).toEqual([{ key: 'claude', reason: 'usage-limit', until_at: resetAt }]);
+      expect(parkingsOf(repo.root)).toEqual([
+        { runtime: 'claude', account: null, reason: 'usage-limit', until_at: resetAt },
+      ]);
 
       const second = startFlotillaRun(fixtures, repo.root, env, ['--until-idle']);
       const clock = new Date(resetAt).toISOString().slice(11, 19);
@@ -307,7 +311,12 @@ describe('flotilla run killed with kill -9 in a parked state, then restarted', (
         ['implementor', 'work', 0],
         ['implementor', 'spare', 0.04],
       ]);
-      const exhausted = { key: 'claude/account:work', reason: 'usage-limit', until_at: resetsAt * 1000 };
+      const exhausted = {
+        runtime: 'claude',
+        account: 'work',
+        reason: 'usage-limit',
+        until_at: resetsAt * 1000,
+      };
       expect(parkingsOf(repo.root)).toEqual([exhausted]);
 
       const second = startFlotillaRun(fixtures, repo.root, env, ['--until-idle']);
