@@ -299,6 +299,12 @@ describe('flotilla run killed with kill -9 in a parked state, then restarted', (
         STEP_TIMEOUT,
       );
       await waitUntil(() => finishing === 1, STEP_TIMEOUT, "the spare account's run to wait for its reply");
+      // Its first request's cost reaches the ledger from the live usage (the agent's stream, read concurrently).
+      await waitUntil(
+        () => spendByAccount(ledgerOf(repo.root)).spare === 0.04,
+        STEP_TIMEOUT,
+        "the spare account's spend in the ledger",
+      );
       expect(leftoverProcessesOf(repo.root), "the spare account's agent").not.toEqual([]);
       await first.killGroup();
       // Its `claude` CLI was in flotilla's process group: gone with it.
@@ -438,6 +444,7 @@ describe('flotilla run killed with kill -9 in a parked state, then restarted', (
 
       const first = startFlotillaRun(fixtures, repo.root, env);
       await first.waitForOutput('work item #1 in-progress → waiting-for-input', STEP_TIMEOUT);
+      await waitUntil(() => waitingSessionsOf(repo.root).length === 1, STEP_TIMEOUT, 'the waiting session');
       const [waiting] = waitingSessionsOf(repo.root);
       if (waiting === undefined) throw new Error('no waiting session recorded');
       await first.killGroup();
