@@ -49,6 +49,7 @@ export function createConfiguredProvider(options: ConfiguredProviderOptions): Co
       scratchDir: paths.tmpDir,
       noChecksGraceSeconds: github.noChecksGrace,
       mergeMethod: options.mergeMethod ?? github.mergeMethod,
+      answerAuthorAssociations: github.answerAuthorAssociations,
       env: options.env,
       logger,
     });

@@ -137,6 +137,25 @@ export type ProviderKind = (typeof PROVIDERS)[number];
 
 export const GITHUB_MERGE_METHODS = ['merge', 'squash', 'rebase'] as const;
 
+/** GitHub's `author_association` values: a comment author's relation to the repository. */
+export const GITHUB_AUTHOR_ASSOCIATIONS = [
+  'OWNER',
+  'MEMBER',
+  'COLLABORATOR',
+  'CONTRIBUTOR',
+  'FIRST_TIME_CONTRIBUTOR',
+  'FIRST_TIMER',
+  'MANNEQUIN',
+  'NONE',
+] as const;
+export type GitHubAuthorAssociation = (typeof GITHUB_AUTHOR_ASSOCIATIONS)[number];
+/** Who may answer an agent's questions with a reply comment, by default: people with a say over the repository. */
+export const DEFAULT_ANSWER_AUTHOR_ASSOCIATIONS: readonly GitHubAuthorAssociation[] = [
+  'OWNER',
+  'MEMBER',
+  'COLLABORATOR',
+];
+
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 
 /** The on-disk shape of `flotilla.config.json`. Every field is optional; `.prefault({})` fills sections. */
@@ -154,6 +173,12 @@ export const flotillaConfigFileSchema = object({
     mergeMethod: z.enum(GITHUB_MERGE_METHODS, { error: "'merge', 'squash' or 'rebase'" }).default('merge'),
     /** A pull request head without any check run or status is green after this long (repositories without CI). */
     noChecksGrace: seconds().default(120),
+    /** Whose reply comments answer an agent's questions, by `author_association` (the engine's own always do). */
+    answerAuthorAssociations: z
+      .array(z.enum(GITHUB_AUTHOR_ASSOCIATIONS, { error: GITHUB_AUTHOR_ASSOCIATIONS.join(', ') }), {
+        error: `a list of author associations (${GITHUB_AUTHOR_ASSOCIATIONS.join(', ')})`,
+      })
+      .default([...DEFAULT_ANSWER_AUTHOR_ASSOCIATIONS]),
   }).optional(),
   /** Absent: detected from the repository (origin/HEAD, then the current branch, then `main`). */
   defaultBranch: nonEmptyString('a branch name').optional(),

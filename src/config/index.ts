@@ -5,9 +5,12 @@ export {
   CLI_RUNTIME_PRESETS,
   type CliRuntimeSettings,
   CONFIG_FILE_NAME,
+  DEFAULT_ANSWER_AUTHOR_ASSOCIATIONS,
   type FlotillaConfig,
   type FlotillaConfigFile,
   flotillaConfigFileSchema,
+  GITHUB_AUTHOR_ASSOCIATIONS,
+  type GitHubAuthorAssociation,
   LOG_LEVELS,
 } from './flotilla-config-schema.ts';
 export { type LoadConfigResult, loadConfig } from './load-config.ts';

@@ -20,8 +20,11 @@ export interface WorkItemReader {
   /**
    * Optional capability: the item's comments, oldest first. The engine reads the answers to an agent's
    * questions from them (replies after the questions comment); without it only the dashboard answers.
+   * `since` (ISO timestamp, when the questions were asked) lets a provider skip older comments; it may
+   * return more. A provider leaves out comments by authors it does not trust to steer an agent (GitHub: a
+   * drive-by user on a public repository, other bots), never the engine's own.
    */
-  listComments?(id: string): Promise<WorkItemComment[]>;
+  listComments?(id: string, options?: { since?: string }): Promise<WorkItemComment[]>;
 }
 
 /** One comment on a work item, as a provider reports it. */

@@ -1,4 +1,4 @@
-import type { FlotillaConfig } from '../../config/index.ts';
+import { DEFAULT_ANSWER_AUTHOR_ASSOCIATIONS, type FlotillaConfig } from '../../config/index.ts';
 import { runGit } from '../../process/run-command.ts';
 // The one production edge to the fake GitHub (test/architecture/dependency-rules.ts says why): the demo
 // shows the GitHub loop without an account.
@@ -58,6 +58,7 @@ export async function startDemoGitHub(
         gitUrl: fake.gitUrl,
         mergeMethod: 'merge',
         noChecksGrace: 120,
+        answerAuthorAssociations: [...DEFAULT_ANSWER_AUTHOR_ASSOCIATIONS],
       },
     },
     providerEnv: { FLOTILLA_GITHUB_TOKEN: DEMO_TOKEN },

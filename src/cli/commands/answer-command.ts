@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { buildAnswerComment } from '../../domain/index.ts';
 import { CliError } from '../support/cli-error.ts';
+import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { readBodyOption } from '../support/read-body-option.ts';
 import { readHumanAuthor } from '../support/read-human-author.ts';
@@ -36,7 +37,11 @@ export function registerAnswerCommand(program: Command): void {
             exitCode: 2,
           });
         }
-        await withCliContext(async ({ tracker, repoRoot }) => {
+        await withCliContext(async (context) => {
+          // On GitHub the answer is a comment on the issue, read back by the running engine.
+          if (context.config.provider === 'github')
+            return (await loadGitHubTrackerCommands()).answer(context, id, answers.trim());
+          const { tracker, repoRoot } = context;
           const item = requireWorkItem(tracker, id);
           if (item.status !== 'waiting-for-input') {
             throw new CliError(

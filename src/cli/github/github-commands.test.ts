@@ -178,3 +178,20 @@ describe('flotilla work … on provider github', { timeout: 60_000 }, () => {
     expect((await flotilla('branches')).code).toBe(2);
   });
 });
+
+describe('flotilla answer with provider github', { timeout: 60_000 }, () => {
+  it('posts the answers as a comment on the waiting issue (the engine reads it back); refuses an item not waiting', async () => {
+    await initGitHub();
+    await ok('work', 'create', '--title', 'Store');
+    const notWaiting = await flotilla('answer', '1', 'Use SQLite.');
+    expect([notWaiting.code, notWaiting.stderr]).toEqual([
+      1,
+      'flotilla answer: #1 is pending, not waiting-for-input: no agent is waiting for answers (`flotilla work list --status waiting-for-input` lists those that are)\n',
+    ]);
+    fake.human.setIssueLabels(1, ['task:implement', 'status:waiting-for-input']);
+    expect(await ok('answer', '1', 'Use SQLite.')).toBe(
+      "answered #1 with a comment on acme/widgets#1; the agent's session resumes with it (at once if flotilla run is running, else at its next start)\n",
+    );
+    expect(fake.issueComments(1)).toEqual(['<!-- flotilla:answer -->\nUse SQLite.']);
+  });
+});

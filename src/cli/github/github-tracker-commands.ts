@@ -1,5 +1,6 @@
 import {
   type AgentReview,
+  buildAnswerComment,
   isDependencyTerminal,
   type Revision,
   type WorkItem,
@@ -133,6 +134,23 @@ export const githubTrackerCommands = {
     if (before.status === status) return void out(`#${id} is already ${status}\n`);
     await provider.workItemWriter.transitionStatus(id, status);
     out(`#${id} ${before.status} → ${status}\n`);
+  },
+
+  /** `flotilla answer`: the answers as a comment on the issue, where the running engine's answer poller reads them. */
+  async answer(context: CliContext, id: string, answers: string): Promise<void> {
+    const provider = openGitHubCliProvider(context);
+    const item = await requireItem(provider, id);
+    if (item.status !== 'waiting-for-input') {
+      throw new CliError(
+        `#${id} is ${item.status}, not waiting-for-input: no agent is waiting for answers ` +
+          '(`flotilla work list --status waiting-for-input` lists those that are)',
+        { exitCode: 1 },
+      );
+    }
+    await provider.workItemWriter.addComment(id, buildAnswerComment(answers));
+    out(
+      `answered #${id} with a comment on ${issueUrl(context, id)}; the agent's session resumes with it (at once if flotilla run is running, else at its next start)\n`,
+    );
   },
 
   async dispatch(context: CliContext, id: string): Promise<void> {

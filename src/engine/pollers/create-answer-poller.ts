@@ -21,7 +21,8 @@ export function createAnswerPoller(deps: PollerDeps<WorkItemReader>): Poller {
         for (const waiting of Object.values(state.waitingForInput)) {
           if (waiting.answers !== null) continue;
           if (state.workItems[waiting.workItemID]?.status !== 'waiting-for-input') continue;
-          const answers = findAnswers(await listComments(waiting.workItemID));
+          const since = new Date(waiting.askedAt).toISOString();
+          const answers = findAnswers(await listComments(waiting.workItemID, { since }));
           if (answers === null) continue;
           events.push({
             type: 'questionsAnswered',

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { DEFAULT_ANSWER_AUTHOR_ASSOCIATIONS } from '../../config/index.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { Provider } from '../types.ts';
 import type { CircuitSnapshot } from './client/create-circuit-breaker.ts';
@@ -7,6 +8,7 @@ import type { GitHubQuotaSnapshot } from './client/create-github-quota.ts';
 import { readGitHubCredentials } from './client/read-github-credentials.ts';
 import { createGitHubRevisions } from './revisions/create-github-revisions.ts';
 import { createGitHubSpecReader } from './specs/create-github-spec-reader.ts';
+import { createGitHubCommentReader } from './work-items/create-github-comment-reader.ts';
 import { createGitHubWorkItems } from './work-items/create-github-work-items.ts';
 
 export interface GitHubProviderOptions {
@@ -25,6 +27,11 @@ export interface GitHubProviderOptions {
   noChecksGraceSeconds?: number;
   /** How `mergeRevision` merges a pull request. Default `merge`. */
   mergeMethod?: 'merge' | 'squash' | 'rebase';
+  /**
+   * Whose reply comments answer an agent's questions, by `author_association`. Default OWNER, MEMBER,
+   * COLLABORATOR; the engine's own comments always count, other bots never.
+   */
+  answerAuthorAssociations?: readonly string[];
   /**
    * Where credentials come from, never the config file: a GitHub App (`FLOTILLA_GITHUB_APP_ID`,
    * `FLOTILLA_GITHUB_APP_PRIVATE_KEY` or `…_PRIVATE_KEY_FILE`, `FLOTILLA_GITHUB_APP_INSTALLATION_ID`), else a
@@ -81,8 +88,15 @@ export function createGitHubProvider(options: GitHubProviderOptions): GitHubProv
     ...(options.mergeMethod !== undefined && { mergeMethod: options.mergeMethod }),
   });
   linkedRevisions = revisions.linkedRevisions;
+  const comments = createGitHubCommentReader({
+    octokit,
+    repository: { owner, repo },
+    engineLogin: client.login,
+    answerAuthorAssociations: options.answerAuthorAssociations ?? DEFAULT_ANSWER_AUTHOR_ASSOCIATIONS,
+    logger: options.logger,
+  });
   return {
-    workItemReader: workItems.reader,
+    workItemReader: { ...workItems.reader, listComments: comments.listComments },
     workItemWriter: workItems.writer,
     revisionReader: revisions.reader,
     revisionWriter: revisions.writer,

@@ -6,6 +6,8 @@
 export interface FakeUser {
   login: string;
   id: number;
+  /** GitHub's account type: a GitHub App's bot (`<slug>[bot]`, github-actions…) is `Bot`. Default `User`. */
+  type?: 'User' | 'Bot';
 }
 
 export interface FakeLabel {
@@ -15,11 +17,26 @@ export interface FakeLabel {
   description: string | null;
 }
 
+/** GitHub's `author_association`: the author's relation to the repository. */
+export type FakeAuthorAssociation =
+  | 'OWNER'
+  | 'MEMBER'
+  | 'COLLABORATOR'
+  | 'CONTRIBUTOR'
+  | 'FIRST_TIME_CONTRIBUTOR'
+  | 'FIRST_TIMER'
+  | 'MANNEQUIN'
+  | 'NONE';
+
 export interface FakeComment {
   id: number;
   body: string;
   user: FakeUser;
+  /** Default `OWNER` (the fake's token user and its human own the repository). */
+  authorAssociation?: FakeAuthorAssociation;
   createdAt: string;
+  /** Default `createdAt` (never edited). */
+  updatedAt?: string;
 }
 
 export interface FakeReview {
@@ -108,7 +125,7 @@ export function buildUser(user: FakeUser, urls: FakeUrls) {
     repos_url: `${url}/repos`,
     events_url: `${url}/events{/privacy}`,
     received_events_url: `${url}/received_events`,
-    type: 'User',
+    type: user.type ?? 'User',
     site_admin: false,
   };
 }
@@ -184,8 +201,8 @@ export function buildComment(comment: FakeComment, issueNumber: number, urls: Fa
     node_id: nodeID('IssueComment', comment.id),
     user: buildUser(comment.user, urls),
     created_at: comment.createdAt,
-    updated_at: comment.createdAt,
-    author_association: 'OWNER',
+    updated_at: comment.updatedAt ?? comment.createdAt,
+    author_association: comment.authorAssociation ?? 'OWNER',
     body: comment.body,
     performed_via_github_app: null,
   };

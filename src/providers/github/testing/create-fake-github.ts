@@ -12,6 +12,8 @@ import {
   buildReview,
   buildReviewComment,
   buildUser,
+  type FakeAuthorAssociation,
+  type FakeComment,
   type FakeIssue,
   type FakeLabel,
   type FakePull,
@@ -120,6 +122,17 @@ export interface FakeGitHub {
     }): Promise<number>;
     /** A human marks a pull request as a draft ("Convert to draft") or ready for review. */
     setDraft(pullNumber: number, draft: boolean): void;
+    /**
+     * Someone comments on an issue on github.com: by default the repository's owner (`octocat`, `OWNER`);
+     * `association` is the author's `author_association` (`NONE`: a drive-by user on a public repository),
+     * `bot` makes the author a bot account (`type: Bot`), `at` backdates it (ms since the epoch). Returns
+     * the comment's id.
+     */
+    comment(
+      issueNumber: number,
+      body: string,
+      fields?: { login?: string; association?: FakeAuthorAssociation; bot?: boolean; at?: number },
+    ): number;
   };
   issueComments(issueNumber: number): string[];
   /** CI finishes: the check run queued on every open pull request's head completes (see `ci`). */
@@ -167,6 +180,8 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
   const bot: FakeUser = {
     login: options.login ?? (options.app === undefined ? 'flotilla-bot' : `${options.app.slug}[bot]`),
     id: 2,
+    // An App's installation token writes as the App's bot account.
+    ...(options.app !== undefined && { type: 'Bot' as const }),
   };
   const installationTokens: { token: string; expiresAt: number }[] = [];
   const limit = options.rateLimit ?? 5000;
@@ -393,7 +408,18 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
     ),
     route('GET', `${repoPath}/issues/(\\d+)/comments`, async ([issueNumber], query) => {
       const issue = requireIssue(issueNumber);
-      return paginate(issue.comments, query, `${repoPath}/issues/${issue.number}/comments`, (comment) =>
+      // `since`: only comments last updated at or after it (ISO 8601), oldest first as always.
+      const since = query.get('since');
+      const sinceMs = since === null ? null : Date.parse(since);
+      if (sinceMs !== null && Number.isNaN(sinceMs)) {
+        throw new HttpError(422, 'Validation Failed', {
+          errors: [{ resource: 'IssueComment', code: 'invalid', field: 'since' }],
+        });
+      }
+      const listed = issue.comments.filter(
+        (comment) => sinceMs === null || Date.parse(comment.updatedAt ?? comment.createdAt) >= sinceMs,
+      );
+      return paginate(listed, query, `${repoPath}/issues/${issue.number}/comments`, (comment) =>
         buildComment(comment, issue.number, urls),
       );
     }),
@@ -404,7 +430,14 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
           errors: [{ resource: 'IssueComment', code: 'missing_field', field: 'body' }],
         });
       }
-      const comment = { id: nextID++, body: body.body, user: bot, createdAt: githubTimestamp(Date.now()) };
+      const comment: FakeComment = {
+        id: nextID++,
+        body: body.body,
+        user: bot,
+        // An App's bot is no member or collaborator of the repository; the token's user owns it.
+        authorAssociation: bot.type === 'Bot' ? 'NONE' : 'OWNER',
+        createdAt: githubTimestamp(Date.now()),
+      };
       issue.comments.push(comment);
       issue.updatedAt = comment.createdAt;
       return ok(buildComment(comment, issue.number, urls), 201);
@@ -1011,6 +1044,26 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
       },
       setDraft(pullNumber, draft) {
         requirePull(String(pullNumber)).pull.draft = draft;
+      },
+      comment(issueNumber, body, fields = {}) {
+        const issue = requireIssue(String(issueNumber));
+        const user: FakeUser =
+          fields.login === undefined
+            ? HUMAN
+            : { login: fields.login, id: nextID++, ...(fields.bot === true && { type: 'Bot' as const }) };
+        const createdAt = githubTimestamp(fields.at ?? Date.now());
+        const comment = {
+          id: nextID++,
+          body,
+          user,
+          authorAssociation: fields.association ?? 'OWNER',
+          createdAt,
+        };
+        // Comments are listed in the order they were made (a backdated one goes before later ones).
+        issue.comments.push(comment);
+        issue.comments.sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.id - b.id);
+        issue.updatedAt = githubTimestamp(Date.now());
+        return comment.id;
       },
       closePullRequest(pullNumber) {
         setState(requirePull(String(pullNumber)), 'closed', HUMAN);
