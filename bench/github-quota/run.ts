@@ -104,3 +104,76 @@ for (const openItems of [0, 10, 50]) {
     `| ${openItems} | ${fmt(cold.workItems)} / ${fmt(cold.specs)} / ${fmt(cold.revisions)} | ${fmt(idle.workItems)} / ${fmt(idle.specs)} / ${fmt(idle.revisions)} | ${fmt(changed)} | ${perHour('points')} | ${perHour('graphql')} | ${perHour('requests')} | ${decree} | ${wall.toFixed(0)} ms |`,
   );
 }
+
+/**
+ * The answer poll (issue #13): `listComments` of each of K items waiting for input (every 30 s, with the
+ * work items), on issues with 5 comments from before the questions (a day and more earlier), the questions
+ * comment and 2 comments since. Cold, idle (nothing new), and after one reply on one item.
+ */
+async function measureAnswerPoll(waitingItems: number) {
+  const github = await createFakeGitHub({ token: TOKEN });
+  try {
+    const provider = createGitHubProvider({
+      owner: github.owner,
+      repo: github.repo,
+      apiUrl: github.apiUrl,
+      specsDir: 'docs/specs',
+      scratchDir: tmpdir(),
+      defaultBranch: 'main',
+      env: { GITHUB_TOKEN: TOKEN },
+      logger: silentLogger,
+      client: { quota: { writeIntervalMs: 0 } },
+    });
+    const askedAt = Date.now();
+    const waiting: string[] = [];
+    for (let index = 0; index < waitingItems; index++) {
+      const issue = github.human.createIssue({
+        title: `item ${index}`,
+        labels: ['task:implement', 'status:waiting-for-input'],
+      });
+      for (let old = 0; old < 5; old++)
+        github.human.comment(issue, `old ${old}`, { at: askedAt - 48 * 3600_000 });
+      await provider.workItemWriter.addComment(String(issue), '<!-- flotilla:questions -->\nWhich DB?');
+      github.human.comment(issue, 'thinking…', { login: 'stranger', association: 'NONE' });
+      github.human.comment(issue, 'a note', { login: 'ci[bot]', association: 'NONE', bot: true });
+      waiting.push(String(issue));
+    }
+    const since = new Date(askedAt).toISOString();
+    const answerPoll = async () => {
+      for (const id of waiting) await provider.workItemReader.listComments?.(id, { since });
+    };
+    const cost = async (poll: () => Promise<unknown>): Promise<Cost> => {
+      const from = github.requests.length;
+      const started = performance.now();
+      await poll();
+      const ms = performance.now() - started;
+      const requests = github.requests.slice(from);
+      return {
+        requests: requests.length,
+        points: requests.filter((request) => request.counted && request.resource === 'core').length,
+        graphql: 0,
+        ms,
+      };
+    };
+    // The first poll also reads the engine's login (GET /user), once per process.
+    const cold = await cost(answerPoll);
+    const idle = await cost(answerPoll);
+    if (waitingItems > 0) github.human.comment(Number(waiting[0]), 'Use SQLite.');
+    const replied = await cost(answerPoll);
+    return { cold, idle, replied };
+  } finally {
+    await github.close();
+  }
+}
+
+console.log('');
+console.log(
+  '| K (items waiting for input) | first answer poll (cold cache) | idle answer poll | answer poll after 1 reply | idle REST points/hour | idle requests/hour | idle answer poll wall time |',
+);
+console.log('|---|---|---|---|---|---|---|');
+for (const waitingItems of [0, 10, 50]) {
+  const { cold, idle, replied } = await measureAnswerPoll(waitingItems);
+  console.log(
+    `| ${waitingItems} | ${fmt(cold)} | ${fmt(idle)} | ${fmt(replied)} | ${idle.points * POLLS_PER_HOUR_30S} | ${idle.requests * POLLS_PER_HOUR_30S} | ${idle.ms.toFixed(0)} ms |`,
+  );
+}
