@@ -175,9 +175,12 @@ export const flotillaConfigFileSchema = object({
     noChecksGrace: seconds().default(120),
     /** Whose reply comments answer an agent's questions, by `author_association` (the engine's own always do). */
     answerAuthorAssociations: z
-      .array(z.enum(GITHUB_AUTHOR_ASSOCIATIONS, { error: GITHUB_AUTHOR_ASSOCIATIONS.join(', ') }), {
-        error: `a list of author associations (${GITHUB_AUTHOR_ASSOCIATIONS.join(', ')})`,
-      })
+      .array(
+        z.enum(GITHUB_AUTHOR_ASSOCIATIONS, { error: `one of ${GITHUB_AUTHOR_ASSOCIATIONS.join(', ')}` }),
+        {
+          error: `a list of author associations (${GITHUB_AUTHOR_ASSOCIATIONS.join(', ')})`,
+        },
+      )
       .default([...DEFAULT_ANSWER_AUTHOR_ASSOCIATIONS]),
   }).optional(),
   /** Absent: detected from the repository (origin/HEAD, then the current branch, then `main`). */

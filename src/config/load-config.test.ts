@@ -122,6 +122,8 @@ describe('loadConfig: defaults', () => {
     const result = await loadConfig(await withConfig({ provider: 'github', github, defaultBranch: 'main' }));
     if (!result.ok) throw new Error(result.errors.join('\n'));
     expect(result.config).toMatchObject({ provider: 'github', github });
+    // Replies answer questions from the owner, members and collaborators unless configured otherwise.
+    expect(result.config.github?.answerAuthorAssociations).toEqual(['OWNER', 'MEMBER', 'COLLABORATOR']);
   });
 
   it('accepts a UTF-8 byte order mark', async () => {
@@ -196,6 +198,10 @@ describe('loadConfig: every field names its path and expectation', () => {
     [
       { github: { owner: 'acme', repo: 'app', apiUrl: 'ftp://example.com' } },
       `${F}: github.apiUrl: expected an http(s) URL (the REST API root), got "ftp://example.com"`,
+    ],
+    [
+      { github: { owner: 'acme', repo: 'app', answerAuthorAssociations: ['OWNER', 'ADMIN'] } },
+      `${F}: github.answerAuthorAssociations[1]: expected one of OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, FIRST_TIME_CONTRIBUTOR, FIRST_TIMER, MANNEQUIN, NONE, got "ADMIN"`,
     ],
     [
       { budgets: { dailyUsd: 0 } },
