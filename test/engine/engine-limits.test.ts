@@ -28,7 +28,7 @@ import { buildAgentFile, trackEngineSetup } from '../support/track-engine-setup.
 
 const track = trackEngineSetup();
 
-/** The implementor is refused once with `limit`, then writes a file and completes; the reviewer approves. */
+/** The implementor is refused with `limit` (once unless it says), then writes a file and completes; the reviewer approves. */
 function scenario(limit: ErrorSpec): ScenarioSpec {
   return {
     name: 'limited',
@@ -49,7 +49,7 @@ function scenario(limit: ErrorSpec): ScenarioSpec {
         name: 'implementor',
         steps: [
           {
-            error: { ...limit, times: 1 },
+            error: { times: 1, ...limit },
             content: [
               {
                 type: 'tool_use',
@@ -70,6 +70,8 @@ interface Parts {
   server: ModelServer;
   provider: InMemoryProvider;
   clock: ShiftableClock;
+  /** The CLI's own retries of 429/529 (CLAUDE_CODE_MAX_RETRIES); '0' unless a test needs them. */
+  cliMaxRetries?: string;
 }
 
 function buildEngine(parts: Parts, accounts: AccountRef[], persistence?: EngineStatePersistence) {
@@ -99,7 +101,7 @@ function buildEngine(parts: Parts, accounts: AccountRef[], persistence?: EngineS
         extraEnv: {
           ANTHROPIC_BASE_URL: server.url,
           ANTHROPIC_API_KEY: 'test-key',
-          CLAUDE_CODE_MAX_RETRIES: '0',
+          CLAUDE_CODE_MAX_RETRIES: parts.cliMaxRetries ?? '0',
         },
         accounts: { work: { ANTHROPIC_API_KEY: '$WORK_KEY' }, spare: { ANTHROPIC_API_KEY: '$SPARE_KEY' } },
       });
@@ -126,8 +128,8 @@ async function buildParts(limit: ErrorSpec): Promise<Parts> {
   return { repo, server, provider, clock: createShiftableClock() };
 }
 
-async function setUp(limit: ErrorSpec, accounts: AccountRef[] = []) {
-  const parts = await buildParts(limit);
+async function setUp(limit: ErrorSpec, accounts: AccountRef[] = [], cliMaxRetries = '0') {
+  const parts = { ...(await buildParts(limit)), cliMaxRetries };
   const { engine, events } = buildEngine(parts, accounts);
   track({ engine, provider: parts.provider, server: parts.server, repo: parts.repo });
   await engine.start();
@@ -164,6 +166,21 @@ describe('engine: provider limits park instead of failing', () => {
     expect(engine.getState().parkings).toEqual({});
     expect(server.report().problems).toEqual([]);
   });
+
+  it('a 429 parks until its retry-after (as the CLI last waited it), not for the generic backoff', async () => {
+    // retry-after: 2 s; the CLI waits it once, is refused again and gives up; the item then resumes by itself.
+    const { engine, server } = await setUp({ status: 429, retryAfterMs: 2000, times: 2 }, [], '1');
+    await waitUntil(() => engine.getState().parkings.claude !== undefined, 60_000, 'the parking');
+    const parking = engine.getState().parkings.claude;
+    expect(parking).toMatchObject({ reason: 'rate-limit', hits: 1 });
+    const parkedFor = (parking?.until ?? 0) - (parking?.since ?? 0);
+    // The 2 s asked for, up to a quarter more (the CLI's jitter on the wait it reports); the backoff is 1 min.
+    expect(parkedFor).toBeGreaterThan(1500);
+    expect(parkedFor).toBeLessThanOrEqual(2500);
+    expect(engine.getState().failures).toEqual({});
+    await waitUntil(() => engine.getState().workItems['1']?.status === 'approved', 60_000, 'approval');
+    expect(server.report().problems).toEqual([]);
+  }, 90_000);
 
   it('a 529 (no reset time) parks the runtime for a backoff, then the run is dispatched again', async () => {
     const { engine, clock } = await setUp({ status: 529, shouldRetry: false });

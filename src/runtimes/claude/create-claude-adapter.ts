@@ -58,6 +58,7 @@ import { classifyCredentialsFailure } from './classify-credentials-failure.ts';
 import { createLiveUsageMeter } from './create-live-usage-meter.ts';
 import { extractOutputText } from './extract-output-text.ts';
 import { loadAgentDefinition } from './load-agent-definition.ts';
+import { readRetryAfterMs } from './read-retry-after.ts';
 import { sumUsage } from './sum-usage.ts';
 
 export interface ClaudeAdapterConfig extends RuntimeAdapterConfig {
@@ -257,6 +258,8 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
     const sessionLog = createSessionLog?.(params) ?? null;
     if (params.account !== undefined) sessionLog?.note(`account: ${params.account}`);
     let resultMessage: SDKResultMessage | undefined;
+    /** The server's retry-after of the round's last 429 the CLI retried (see read-retry-after.ts); else null. */
+    let lastRetryAfterMs: number | null = null;
     let usage: AgentUsage | null = null;
     let markStarted!: () => void;
     const started = new Promise<void>((resolve) => {
@@ -318,6 +321,7 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
     /** One session (round): its messages go to the stream and transcript; its usage adds to the run's. */
     const consume = async (session: ReturnType<typeof query>): Promise<unknown> => {
       resultMessage = undefined;
+      lastRetryAfterMs = null;
       currentQuery = session;
       roundLiveUsage = null;
       const meter = createLiveUsageMeter();
@@ -325,6 +329,9 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
         for await (const message of session) {
           markStarted();
           sessionLog?.record(message);
+          if (message.type === 'system' && message.subtype === 'api_retry') {
+            lastRetryAfterMs = readRetryAfterMs(message);
+          }
           if (message.type === 'result') {
             resultMessage = message;
             usage = sumUsage(usage, readUsage(message));
@@ -447,13 +454,17 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
           const credentials = classifyCredentialsFailure(role, messageOf(error));
           if (credentials !== null) return new AgentRunFailure('error', credentials, { cause: error });
           // 429/529/usage limits park the runtime or account instead of counting as a failed attempt.
+          const now = Date.now();
           const limit = classifyLimitMessage(messageOf(error), {
-            now: Date.now(),
+            now,
             httpStatus: apiErrorStatusOf(resultMessage),
           });
-          return limit === null
-            ? failure
-            : new AgentRunFailure(limit.reason, messageOf(error), { cause: error, resetsAt: limit.resetsAt });
+          if (limit === null) return failure;
+          // The final 429's retry-after never reaches us; the one the CLI last waited for is the best guess.
+          const resetsAt =
+            limit.resetsAt ??
+            (limit.reason === 'rate-limit' && lastRetryAfterMs !== null ? now + lastRetryAfterMs : null);
+          return new AgentRunFailure(limit.reason, messageOf(error), { cause: error, resetsAt });
         },
       },
     );

@@ -22,8 +22,15 @@ import {
 
 installClaudeAdapterFixture();
 
-async function failureFor(error: ErrorSpec, params: Partial<AgentStartParams> = {}) {
-  fixture.server = await createModelServer({ routes: [{ name: 'limited', steps: [{ error }] }] });
+/** `maxRetries`: the CLI's own retries (CLAUDE_CODE_MAX_RETRIES; null: the CLI's default). */
+async function failureFor(
+  error: ErrorSpec,
+  params: Partial<AgentStartParams> = {},
+  maxRetries: string | null = '0',
+) {
+  // An error answered only `times` times needs a reply after it (never reached here).
+  const step = { error, ...(error.times !== undefined && { text: 'never reached' }) };
+  fixture.server = await createModelServer({ routes: [{ name: 'limited', steps: [step] }] });
   const adapter = createClaudeAdapter({
     repoRoot: fixture.repo.root,
     defaultBranch: 'main',
@@ -38,7 +45,7 @@ async function failureFor(error: ErrorSpec, params: Partial<AgentStartParams> = 
     extraEnv: {
       ANTHROPIC_BASE_URL: fixture.server.url,
       ANTHROPIC_API_KEY: 'test-key',
-      CLAUDE_CODE_MAX_RETRIES: '0',
+      ...(maxRetries !== null && { CLAUDE_CODE_MAX_RETRIES: maxRetries }),
     },
     accounts: { work: { ANTHROPIC_API_KEY: '$WORK_KEY' }, other: { ANTHROPIC_API_KEY: '$OTHER_KEY' } },
   });
@@ -61,6 +68,25 @@ describe('Claude adapter: provider limits', () => {
     const failure = await failureFor({ status: 429, retryAfterMs: 10 });
     expect(failure.reason).toBe('rate-limit');
     expect(failure.message).toContain('429');
+  }, 60_000);
+
+  it('a 429 the CLI retried after its retry-after resets when that retry-after has passed again', async () => {
+    const before = Date.now();
+    // retry-after: 2 s; the CLI waits it (plus up to a quarter) once, then gets the 429 again and gives up.
+    const failure = await failureFor({ status: 429, retryAfterMs: 2000, times: 2 }, {}, '1');
+    const after = Date.now();
+    expect(failure.reason).toBe('rate-limit');
+    expect(fixture.server?.requests.filter((request) => request.kind === 'step')).toHaveLength(2);
+    // Measured from the second 429: at least the 2 s asked for, at most a quarter more (the CLI's jitter).
+    expect(failure.resetsAt).toBeGreaterThanOrEqual(before + 2000 + 2000);
+    expect(failure.resetsAt).toBeLessThanOrEqual(after + 2500);
+  }, 60_000);
+
+  it('a retry-after longer than the CLI will wait stays unknown (it gives up at once, saying nothing)', async () => {
+    const failure = await failureFor({ status: 429, retryAfterMs: 120_000 }, {}, null);
+    expect(failure.reason).toBe('rate-limit');
+    expect(failure.resetsAt).toBeNull();
+    expect(fixture.server?.requests.filter((request) => request.kind === 'step')).toHaveLength(1);
   }, 60_000);
 
   it('reports a 529 as overloaded', async () => {
