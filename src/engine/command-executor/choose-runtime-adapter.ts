@@ -21,25 +21,41 @@ export function chooseRuntimeAdapter(
   state: EngineState,
   adapters: RuntimeAdapters,
 ): RuntimeChoice {
-  let adapter = adapters[request.role];
-  const label = request.role === 'planner' ? undefined : state.workItems[request.workItemID]?.runtime;
-  if (label !== undefined) {
-    const chosen = findByName(adapters, label);
-    if (chosen === null) {
-      const names = adapters.choices?.names ?? namesOf(adapters);
-      return {
-        ok: false,
-        error:
-          `the label runtime:${label} names no runtime; known: ${names.join(', ')}. ` +
-          'Fix the label (flotilla work edit) or remove it to use the configured runtime.',
-      };
-    }
-    adapter = chosen;
+  const adapter = findRunAdapter(
+    request.role,
+    request.role === 'planner' ? null : request.workItemID,
+    state,
+    adapters,
+  );
+  if (adapter === null) {
+    const names = adapters.choices?.names ?? namesOf(adapters);
+    const label = request.role === 'planner' ? undefined : state.workItems[request.workItemID]?.runtime;
+    return {
+      ok: false,
+      error:
+        `the label runtime:${label} names no runtime; known: ${names.join(', ')}. ` +
+        'Fix the label (flotilla work edit) or remove it to use the configured runtime.',
+    };
   }
   const availability = checkAvailability(adapter);
   if (availability.available) return { ok: true, adapter };
   const name = adapter.runtime ?? request.role;
   return { ok: false, error: `runtime '${name}' is unavailable: ${availability.problems.join('; ')}` };
+}
+
+/**
+ * The runtime a run of `role` for `workItemID` (null: the planner's) would use, available or not: the work
+ * item's `runtime:<name>` label's, else the role's. Null when the label names no runtime. Provider limits
+ * park — and the scheduler holds — by this runtime's name, the one its runs record.
+ */
+export function findRunAdapter(
+  role: AgentRunRequest['role'],
+  workItemID: string | null,
+  state: EngineState,
+  adapters: RuntimeAdapters,
+): RuntimeAdapter | null {
+  const label = workItemID === null ? undefined : state.workItems[workItemID]?.runtime;
+  return label === undefined ? adapters[role] : findByName(adapters, label);
 }
 
 /** A runtime that refuses to start: what a run is handed when its runtime was refused. */

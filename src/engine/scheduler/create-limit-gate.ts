@@ -5,6 +5,7 @@ import {
   type AgentRunRequestCommand,
   parkingKey,
 } from '../../domain/index.ts';
+import { findRunAdapter } from '../command-executor/choose-runtime-adapter.ts';
 import type { Clock } from '../engine-config.ts';
 import type { RuntimeAdapters } from '../runtime-contract/runtime-contract.ts';
 import { type EngineState, UNNAMED_RUNTIME } from '../state-store/engine-state.ts';
@@ -34,26 +35,34 @@ const ROLE_OF: Record<AgentRunRequestCommand['type'], AgentRole> = {
 };
 
 /**
- * The scheduler's view of provider limits: a run request's runtime is the one its role's adapter names
- * (runs record the same name, and limits park under it), and its account comes from the configured ones.
+ * The scheduler's view of provider limits: a run request's runtime is the one the run would start on — its
+ * work item's `runtime:<name>` label's, else its role's (runs record the same name, and limits park under
+ * it) — and its account comes from the ones configured for that runtime.
  */
 export function createLimitGate(deps: {
   adapters: RuntimeAdapters;
   accounts: readonly AccountRef[];
   clock: Clock;
 }): LimitGate {
-  const runtimeOf = (command: AgentRunRequestCommand) =>
-    deps.adapters[ROLE_OF[command.type]].runtime ?? UNNAMED_RUNTIME;
+  const runtimeOf = (command: AgentRunRequestCommand, state: EngineState) => {
+    const role = ROLE_OF[command.type];
+    const workItemID = command.type === 'requestPlannerRun' ? null : command.workItemID;
+    // A label naming no runtime is refused at start; until then it counts as the role's runtime.
+    const adapter = findRunAdapter(role, workItemID, state, deps.adapters) ?? deps.adapters[role];
+    return adapter.runtime ?? UNNAMED_RUNTIME;
+  };
   return {
     parkedUntil(command, state) {
-      return findRuntimeParking(state, runtimeOf(command), deps.accounts, deps.clock.now())?.until ?? null;
+      return (
+        findRuntimeParking(state, runtimeOf(command, state), deps.accounts, deps.clock.now())?.until ?? null
+      );
     },
     chooseAccount(command, state) {
-      return findNextAvailableAccount(state, runtimeOf(command), deps.accounts, deps.clock.now());
+      return findNextAvailableAccount(state, runtimeOf(command, state), deps.accounts, deps.clock.now());
     },
     buildAccountSwitched(run, choice, state) {
       if (choice === null || choice.switchedFrom === null) return null;
-      const runtime = runtimeOf(run.command);
+      const runtime = runtimeOf(run.command, state);
       const now = deps.clock.now();
       return {
         type: 'accountSwitched',
