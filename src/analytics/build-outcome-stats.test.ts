@@ -184,7 +184,8 @@ describe('buildOutcomeStats', () => {
     const { totals } = stats;
     expect(totals).toMatchObject({
       runs: 11,
-      failedRuns: 4,
+      failedRuns: 3,
+      stoppedRuns: 1,
       inputTokens: 2800,
       outputTokens: 400,
       itemsDone: 2,
@@ -201,14 +202,75 @@ describe('buildOutcomeStats', () => {
     expect(totals.costPerItemUSD).toBeCloseTo(0.11, 10);
   });
 
-  it('groups failures by reason, a shutdown cancel apart from a user cancel', () => {
+  it('groups failures by reason; a shutdown cancel is a stop, not a failure', () => {
     expect(stats.failures.map(({ reason, runs: count }) => [reason, count])).toEqual([
       ['error', 1],
-      ['shutdown', 1],
       ['timeout', 1],
       ['validation', 1],
     ]);
     expect(stats.failures.find((group) => group.reason === 'validation')?.costUSD).toBeCloseTo(0.04, 10);
+    expect(stats.stopped.map(({ reason, runs: count }) => [reason, count])).toEqual([['shutdown', 1]]);
+  });
+
+  it('keeps runs stopped by limits, budget caps or an unavailable runtime out of the failed runs', () => {
+    const stopped = [
+      run({
+        role: 'implementor',
+        workItemID: '5',
+        requestedAt: at(22, 9),
+        status: 'failed',
+        failureReason: 'usage-limit',
+      }),
+      run({
+        role: 'implementor',
+        workItemID: '5',
+        requestedAt: at(22, 10),
+        status: 'failed',
+        failureReason: 'usage-limit',
+      }),
+      run({
+        role: 'reviewer',
+        workItemID: '5',
+        requestedAt: at(22, 11),
+        status: 'failed',
+        failureReason: 'rate-limit',
+      }),
+      run({ role: 'planner', requestedAt: at(22, 12), status: 'failed', failureReason: 'overloaded' }),
+      run({
+        role: 'implementor',
+        workItemID: '6',
+        requestedAt: at(22, 13),
+        status: 'cancelled',
+        failureReason: 'budget',
+        costUSD: 0.5,
+      }),
+      run({
+        role: 'implementor',
+        workItemID: '7',
+        requestedAt: at(22, 14),
+        status: 'failed',
+        failureReason: 'unavailable',
+      }),
+      run({
+        role: 'implementor',
+        workItemID: '7',
+        requestedAt: at(22, 15),
+        status: 'failed',
+        failureReason: 'error',
+      }),
+    ];
+    const result = buildOutcomeStats({ runs: stopped, items: [] }, { since: null, now: NOW });
+    expect(result.totals).toMatchObject({ runs: 7, failedRuns: 1, stoppedRuns: 6 });
+    expect(result.failures.map(({ reason, runs: count }) => [reason, count])).toEqual([['error', 1]]);
+    expect(result.stopped.map(({ reason, runs: count }) => [reason, count])).toEqual([
+      ['usage-limit', 2],
+      ['budget', 1],
+      ['overloaded', 1],
+      ['rate-limit', 1],
+      ['unavailable', 1],
+    ]);
+    expect(result.stopped.find((group) => group.reason === 'budget')?.costUSD).toBe(0.5);
+    expect(result.trend.at(-1)).toMatchObject({ runs: 7, failedRuns: 1, stoppedRuns: 6 });
   });
 
   it('splits spend by role, runtime, model and account; unrecorded ones under null', () => {
@@ -242,16 +304,17 @@ describe('buildOutcomeStats', () => {
   it('gives one trend row per local day whose figures add up to the totals', () => {
     expect(stats.trend.map((day) => day.day)).toEqual(['2026-11-20', '2026-11-21', '2026-11-22']);
     expect(
-      stats.trend.map(({ runs: count, failedRuns, itemsDone, itemsMerged }) => [
+      stats.trend.map(({ runs: count, failedRuns, stoppedRuns, itemsDone, itemsMerged }) => [
         count,
         failedRuns,
+        stoppedRuns,
         itemsDone,
         itemsMerged,
       ]),
     ).toEqual([
-      [3, 0, 0, 0],
-      [4, 2, 1, 1],
-      [4, 2, 1, 0],
+      [3, 0, 0, 0, 0],
+      [4, 2, 0, 1, 1],
+      [4, 1, 1, 1, 0],
     ]);
     expect(stats.trend.reduce((sum, day) => sum + day.costUSD, 0)).toBeCloseTo(stats.totals.costUSD, 10);
     expect(stats.trend.reduce((sum, day) => sum + day.scriptedCostUSD, 0)).toBeCloseTo(0.004, 10);

@@ -1,4 +1,4 @@
-import { SCRIPTED_RUNTIME } from '../domain/index.ts';
+import { LIMIT_REASONS, SCRIPTED_RUNTIME } from '../domain/index.ts';
 import { listLocalDays, localDayKey } from './local-days.ts';
 import type { StatsItem, StatsRecords, StatsRun } from './stats-records.ts';
 
@@ -35,7 +35,10 @@ export interface ItemOutcome extends CostSplit {
 }
 
 export interface FailureGroup extends CostSplit {
-  /** `error`, `timeout`, `validation`, `cancelled` (by the user), `shutdown` (Flotilla stopped), … */
+  /**
+   * Failures: `error`, `timeout`, `validation`, `cancelled` (by the user), …; stops (`STOP_REASONS`):
+   * `rate-limit`, `overloaded`, `usage-limit`, `budget`, `unavailable`, `shutdown` (Flotilla stopped).
+   */
   reason: string;
   runs: number;
 }
@@ -53,6 +56,7 @@ export interface DayTrend extends CostSplit {
   day: string;
   runs: number;
   failedRuns: number;
+  stoppedRuns: number;
   /** Items approved that day (merged ones without an approving review count on their merge day). */
   itemsDone: number;
   itemsMerged: number;
@@ -60,7 +64,10 @@ export interface DayTrend extends CostSplit {
 
 export interface StatsTotals extends CostSplit {
   runs: number;
+  /** Runs that ended without a result on account of the work: failed attempts. */
   failedRuns: number;
+  /** Runs stopped by something else (a provider limit, a budget cap, …): never a failed attempt. */
+  stoppedRuns: number;
   inputTokens: number;
   outputTokens: number;
   itemsDone: number;
@@ -85,6 +92,8 @@ export interface OutcomeStats {
   totals: StatsTotals;
   items: ItemOutcome[];
   failures: FailureGroup[];
+  /** Runs stopped without a failed attempt, by reason (`STOP_REASONS`). */
+  stopped: FailureGroup[];
   spend: { byRole: SpendGroup[]; byRuntime: SpendGroup[]; byModel: SpendGroup[]; byAccount: SpendGroup[] };
   trend: DayTrend[];
 }
@@ -115,7 +124,8 @@ export function buildOutcomeStats(records: StatsRecords, options: OutcomeStatsOp
     until: new Date(options.now).toISOString(),
     totals: buildTotals(runs, items),
     items,
-    failures: buildFailures(runs),
+    failures: buildReasonGroups(runs.filter(isFailed)),
+    stopped: buildReasonGroups(runs.filter(isStopped)),
     spend: {
       byRole: buildSpendGroups(runs, (run) => run.role),
       byRuntime: buildSpendGroups(runs, (run) => run.runtime),
@@ -167,6 +177,7 @@ function buildTotals(runs: readonly StatsRun[], items: readonly ItemOutcome[]): 
   return {
     runs: runs.length,
     failedRuns: runs.filter(isFailed).length,
+    stoppedRuns: runs.filter(isStopped).length,
     ...sumCost(runs),
     inputTokens: sum(runs.map((run) => run.inputTokens ?? 0)),
     outputTokens: sum(runs.map((run) => run.outputTokens ?? 0)),
@@ -183,9 +194,25 @@ function buildTotals(runs: readonly StatsRun[], items: readonly ItemOutcome[]): 
   };
 }
 
+/**
+ * Why a run may end without a result and yet not be a failed attempt (the engine does not count it): a
+ * provider limit (the runtime is parked and the run comes back), a budget cap, a runtime refused at dispatch,
+ * Flotilla shutting down.
+ */
+export const STOP_REASONS: readonly string[] = [...LIMIT_REASONS, 'budget', 'unavailable', 'shutdown'];
+
 /** A run that ended without a result (failed, timed out or cancelled). */
-function isFailed(run: StatsRun): boolean {
+function endedWithoutResult(run: StatsRun): boolean {
   return run.status === 'failed' || run.status === 'timed-out' || run.status === 'cancelled';
+}
+
+function isStopped(run: StatsRun): boolean {
+  return endedWithoutResult(run) && STOP_REASONS.includes(failureReasonOf(run));
+}
+
+/** A failed attempt: ended without a result for a reason of its own (`error`, `timeout`, `validation`…). */
+function isFailed(run: StatsRun): boolean {
+  return endedWithoutResult(run) && !STOP_REASONS.includes(failureReasonOf(run));
 }
 
 function failureReasonOf(run: StatsRun): string {
@@ -194,8 +221,8 @@ function failureReasonOf(run: StatsRun): string {
   return run.status === 'timed-out' ? 'timeout' : run.status === 'cancelled' ? 'cancelled' : 'error';
 }
 
-function buildFailures(runs: readonly StatsRun[]): FailureGroup[] {
-  return [...groupBy(runs.filter(isFailed), failureReasonOf)]
+function buildReasonGroups(runs: readonly StatsRun[]): FailureGroup[] {
+  return [...groupBy(runs, failureReasonOf)]
     .map(([reason, group]) => ({ reason, runs: group.length, ...sumCost(group) }))
     .sort((a, b) => b.runs - a.runs || a.reason.localeCompare(b.reason));
 }
@@ -242,6 +269,7 @@ function buildTrend(
       day,
       runs: dayRuns.length,
       failedRuns: dayRuns.filter(isFailed).length,
+      stoppedRuns: dayRuns.filter(isStopped).length,
       ...sumCost(dayRuns),
       itemsDone: doneByDay.get(day)?.length ?? 0,
       itemsMerged: mergedByDay.get(day)?.length ?? 0,

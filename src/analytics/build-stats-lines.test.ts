@@ -17,12 +17,15 @@ describe('buildStatsLines', () => {
     const lines = buildStatsLines(buildOutcomeStats({ runs: [], items: [] }, { since: null, now }));
     expect(lines.map((line) => line.text)).toEqual([
       'Every run recorded: 0 items approved or merged (0 merged), first-pass approval -',
-      'spend $0.0000 · 0 runs, 0 failed · tokens 0 in / 0 out',
+      'spend $0.0000 · 0 runs, 0 failed, 0 stopped · tokens 0 in / 0 out',
       '',
       'ITEMS (approved or merged)',
       'none in this period',
       '',
       'FAILURES by reason',
+      'none',
+      '',
+      'STOPPED by reason (limits, budget… — not failed attempts)',
       'none',
       '',
       'SPEND by role, runtime, model, account',
@@ -31,7 +34,7 @@ describe('buildStatsLines', () => {
       'TREND per day',
       'nothing recorded yet',
     ]);
-    expect(lines.filter((line) => line.bold).map((line) => line.text)).toHaveLength(5);
+    expect(lines.filter((line) => line.bold).map((line) => line.text)).toHaveLength(6);
   });
 
   it('shows an agent-written title without its control characters, on one line, cut short', () => {

@@ -25,7 +25,7 @@ export function buildStatsLines(stats: OutcomeStats): StatsLine[] {
     bold: true,
   });
   lines.push({
-    text: `spend ${formatCost(totals)} · ${totals.runs} run${totals.runs === 1 ? '' : 's'}, ${totals.failedRuns} failed · tokens ${formatCount(totals.inputTokens)} in / ${formatCount(totals.outputTokens)} out`,
+    text: `spend ${formatCost(totals)} · ${totals.runs} run${totals.runs === 1 ? '' : 's'}, ${totals.failedRuns} failed, ${totals.stoppedRuns} stopped · tokens ${formatCount(totals.inputTokens)} in / ${formatCount(totals.outputTokens)} out`,
   });
   if (totals.itemsDone > 0) {
     lines.push({
@@ -59,6 +59,14 @@ export function buildStatsLines(stats: OutcomeStats): StatsLine[] {
       stats.failures.map((failure) => [failure.reason, String(failure.runs), formatCost(failure)]),
     );
 
+  title('STOPPED by reason (limits, budget… — not failed attempts)');
+  if (stats.stopped.length === 0) lines.push({ text: 'none' });
+  else
+    table(
+      ['REASON', 'RUNS', 'COST'],
+      stats.stopped.map((stop) => [stop.reason, String(stop.runs), formatCost(stop)]),
+    );
+
   title('SPEND by role, runtime, model, account');
   const spendRows = (by: string, groups: readonly SpendGroup[]) =>
     groups.map((group) => [
@@ -84,13 +92,14 @@ export function buildStatsLines(stats: OutcomeStats): StatsLine[] {
   if (stats.trend.length === 0) lines.push({ text: 'nothing recorded yet' });
   else
     table(
-      ['DAY', 'DONE', 'MERGED', 'RUNS', 'FAILED', 'SPEND'],
+      ['DAY', 'DONE', 'MERGED', 'RUNS', 'FAILED', 'STOPPED', 'SPEND'],
       stats.trend.map((day) => [
         day.day,
         String(day.itemsDone),
         String(day.itemsMerged),
         String(day.runs),
         String(day.failedRuns),
+        String(day.stoppedRuns),
         formatCost(day),
       ]),
     );

@@ -80,6 +80,14 @@ beforeAll(async () => {
         runtime: 'scripted',
       }),
     );
+    // A provider limit stopped this one: not a failed attempt.
+    runs.save(
+      implementor('c1', other.id, 4, {
+        status: 'failed',
+        failureReason: 'usage-limit',
+        error: "You've hit your limit",
+      }),
+    );
   } finally {
     db.close();
   }
@@ -87,13 +95,14 @@ beforeAll(async () => {
 afterAll(() => repo.cleanup());
 
 describe('flotilla stats', () => {
-  it('prints the figures as JSON: the approved item, its cost and time, failures, spend, trend', async () => {
+  it('prints the figures as JSON: the approved item, its cost and time, failures, stops, spend, trend', async () => {
     const result = await flotilla('stats', '--json');
     expect(result).toMatchObject({ code: 0, stderr: '' });
     const stats = JSON.parse(result.stdout);
     expect(stats.totals).toMatchObject({
-      runs: 2,
+      runs: 3,
       failedRuns: 1,
+      stoppedRuns: 1,
       costUSD: 0.25,
       scriptedCostUSD: 0.0024,
       itemsDone: 1,
@@ -114,18 +123,19 @@ describe('flotilla stats', () => {
       }),
     ]);
     expect(stats.failures).toEqual([{ reason: 'validation', runs: 1, costUSD: 0, scriptedCostUSD: 0.0024 }]);
+    expect(stats.stopped).toEqual([{ reason: 'usage-limit', runs: 1, costUSD: 0, scriptedCostUSD: 0 }]);
     expect(stats.spend.byModel).toEqual([
-      { key: null, runs: 2, costUSD: 0.25, scriptedCostUSD: 0.0024, inputTokens: 2000, outputTokens: 200 },
+      { key: null, runs: 3, costUSD: 0.25, scriptedCostUSD: 0.0024, inputTokens: 2000, outputTokens: 200 },
     ]);
     expect(stats.trend).toHaveLength(7);
-    expect(stats.trend.reduce((sum: number, day: { runs: number }) => sum + day.runs, 0)).toBe(2);
+    expect(stats.trend.reduce((sum: number, day: { runs: number }) => sum + day.runs, 0)).toBe(3);
   });
 
   it('prints aligned tables, the scripted cost marked and left out of the spend, the account, model unknown', async () => {
     const { code, stdout } = await flotilla('stats');
     expect(code).toBe(0);
     expect(stdout).toContain('1 item approved or merged (0 merged), first-pass approval 100% (1/1)');
-    expect(stdout).toContain('spend $0.2500 + $0.0024 (scripted) · 2 runs, 1 failed');
+    expect(stdout).toContain('spend $0.2500 + $0.0024 (scripted) · 3 runs, 1 failed, 1 stopped');
     const lines = stdout.split('\n');
     const header = lines.find((line) => line.startsWith('ITEM  '));
     const row = lines.find((line) => line.startsWith('#1 '));
@@ -138,9 +148,11 @@ describe('flotilla stats', () => {
     ])
       expect(row?.indexOf(value ?? '')).toBe(header?.indexOf(column ?? ''));
     expect(stdout).toMatch(/^validation\s+1\s+\$0\.0024 \(scripted\)$/m);
-    expect(stdout).toMatch(/^model\s+unknown\s+2\s+\$0\.2500 \+ \$0\.0024 \(scripted\)\s+2000\/200$/m);
+    // The stop in its own section, after the failures.
+    expect(stdout).toMatch(/^STOPPED by reason[^\n]*\nREASON\s+RUNS\s+COST\nusage-limit\s+1\s+\$0\.0000$/m);
+    expect(stdout).toMatch(/^model\s+unknown\s+3\s+\$0\.2500 \+ \$0\.0024 \(scripted\)\s+2000\/200$/m);
     expect(stdout).toMatch(/^account\s+work\s+1\s+\$0\.2500\s+1000\/100$/m);
-    expect(stdout).toMatch(/^account\s+unknown\s+1\s+\$0\.0024 \(scripted\)\s+1000\/100$/m);
+    expect(stdout).toMatch(/^account\s+unknown\s+2\s+\$0\.0024 \(scripted\)\s+1000\/100$/m);
   });
 
   it('narrows to a window: a later start leaves the runs out but says so', async () => {
@@ -158,7 +170,7 @@ describe('flotilla stats', () => {
       expect(result.stderr).toContain(
         'item outcomes (approvals, merges, rounds) come from the local tracker, which the github provider does not use',
       );
-      expect(JSON.parse(result.stdout).totals.runs).toBe(2);
+      expect(JSON.parse(result.stdout).totals.runs).toBe(3);
     } finally {
       rmSync(config);
     }
