@@ -11,13 +11,14 @@ import { createTempGitRepo } from '../../src/test-support/create-temp-git-repo.t
 import {
   BENCH_PROMPT,
   BLOCKED_OUTPUT,
+  createBareLaps,
   expectBlocked,
   implementorParams,
-  type OverheadPair,
+  type MakeOverheadPair,
 } from './overhead-pair.ts';
 
 /** The Claude adapter (worktree, agent definition, hooks, cleanup) vs a bare `query()`. */
-export async function claudePair(): Promise<OverheadPair> {
+export const claudePair: MakeOverheadPair = async (onPhase) => {
   const server = await createModelServer({
     name: 'one-step',
     routes: [{ name: 'any', steps: [{ structuredOutput: BLOCKED_OUTPUT }] }],
@@ -40,17 +41,21 @@ export async function claudePair(): Promise<OverheadPair> {
     maxAgentDuration: 120,
     logging: { agentSessions: false, logsDir: join(stateDir, 'logs') },
     extraEnv: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'bench' },
+    onPhase,
   });
   const bareEnv = buildModelServerEnv({ baseUrl: server.url, stateDir: join(stateDir, 'bare') });
 
   return {
-    bareLabel: 'bare query()  ',
-    runtimeLabel: 'Claude adapter',
-    async bare() {
+    bareLabel: 'a bare query()',
+    runtimeLabel: 'the Claude adapter',
+    repoRoot: repo.root,
+    async bare(cwd, onBarePhase) {
+      const lap = createBareLaps('bare', onBarePhase);
+      let first = true;
       for await (const message of query({
         prompt: BENCH_PROMPT,
         options: {
-          cwd: repo.root,
+          cwd,
           env: bareEnv,
           permissionMode: 'bypassPermissions',
           allowDangerouslySkipPermissions: true,
@@ -59,6 +64,9 @@ export async function claudePair(): Promise<OverheadPair> {
           outputFormat: { type: 'json_schema', schema: buildOutputJsonSchema('implementor') },
         },
       })) {
+        if (first) lap('spawn-to-first-message');
+        first = false;
+        if (message.type === 'result') lap('first-message-to-result');
         if (
           message.type === 'result' &&
           (message.subtype !== 'success' || message.structured_output === undefined)
@@ -66,6 +74,7 @@ export async function claudePair(): Promise<OverheadPair> {
           throw new Error('bare session returned no structured output');
         }
       }
+      lap('result-to-exit');
     },
     async throughRuntime() {
       const handle = await adapter.startAgent(implementorParams());
@@ -77,4 +86,4 @@ export async function claudePair(): Promise<OverheadPair> {
       await rm(stateDir, { recursive: true, force: true });
     },
   };
-}
+};

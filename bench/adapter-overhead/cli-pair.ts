@@ -9,13 +9,14 @@ import { FAKE_AGENT_PROGRAM } from '../../test/support/cli-runtime-fixture.ts';
 import {
   BENCH_PROMPT,
   BLOCKED_OUTPUT,
+  createBareLaps,
   expectBlocked,
   implementorParams,
-  type OverheadPair,
+  type MakeOverheadPair,
 } from './overhead-pair.ts';
 
 /** The CLI runtime (preset claude: worktree, scrubbed env, signal file, post-run checks) vs the fake agent bare. */
-export async function cliPair(): Promise<OverheadPair> {
+export const cliPair: MakeOverheadPair = async (onPhase) => {
   const repo = await createTempGitRepo();
   await repo.commit('base', { 'README.md': '# bench\n' });
   const dir = await mkdtemp(join(tmpdir(), 'flotilla-bench-cli-'));
@@ -32,29 +33,34 @@ export async function cliPair(): Promise<OverheadPair> {
     program: FAKE_AGENT_PROGRAM,
     setupCommand: 'none',
     maxAgentDuration: 120,
+    onPhase,
     logging: { agentSessions: false, logsDir: join(dir, 'logs') },
     baseEnv,
   });
   const [file, ...programArgs] = FAKE_AGENT_PROGRAM;
 
   return {
-    bareLabel: 'bare fake agent',
-    runtimeLabel: 'CLI runtime    ',
-    async bare() {
+    bareLabel: 'the fake agent CLI run bare',
+    runtimeLabel: 'the CLI runtime (preset claude)',
+    repoRoot: repo.root,
+    async bare(cwd, onBarePhase) {
+      const lap = createBareLaps('bare', onBarePhase);
       // The preset's own command line, in the repository, prompt on stdin; then the signal file.
       const child = spawn(
         file!,
         [...programArgs, '-p', '--permission-mode', 'bypassPermissions', '--session-id', crypto.randomUUID()],
-        { cwd: repo.root, env: baseEnv, stdio: ['pipe', 'pipe', 'inherit'] },
+        { cwd, env: baseEnv, stdio: ['pipe', 'pipe', 'inherit'] },
       );
       child.stdout.resume();
       child.stdin.end(BENCH_PROMPT);
       const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      lap('spawn-to-exit');
       if (code !== 0) throw new Error(`the fake agent exited with ${code}`);
-      const signalPath = join(repo.root, '.flotilla', 'signal.json');
+      const signalPath = join(cwd, '.flotilla', 'signal.json');
       const signal = JSON.parse(await readFile(signalPath, 'utf8')) as { result: { outcome: string } };
       expectBlocked({ role: 'implementor', ...signal.result });
-      await rm(join(repo.root, '.flotilla'), { recursive: true, force: true });
+      await rm(join(cwd, '.flotilla'), { recursive: true, force: true });
+      lap('signal-read');
     },
     async throughRuntime() {
       const handle = await runtime.startAgent(implementorParams());
@@ -65,4 +71,4 @@ export async function cliPair(): Promise<OverheadPair> {
       await rm(dir, { recursive: true, force: true });
     },
   };
-}
+};

@@ -10,15 +10,16 @@ import { createTempGitRepo } from '../../src/test-support/create-temp-git-repo.t
 import {
   BENCH_PROMPT,
   BLOCKED_OUTPUT,
+  createBareLaps,
   expectBlocked,
   implementorParams,
-  type OverheadPair,
+  type MakeOverheadPair,
 } from './overhead-pair.ts';
 
 const SCRIPTED_KEY = 'FLOTILLA_SCRIPTED_API_KEY';
 
 /** The Codex runtime (worktree, per-run CODEX_HOME, instructions, cleanup) vs a bare codex-sdk thread. */
-export async function codexPair(): Promise<OverheadPair> {
+export const codexPair: MakeOverheadPair = async (onPhase) => {
   const server = await createModelServer({
     name: 'one-step',
     routes: [{ name: 'any', steps: [{ structuredOutput: BLOCKED_OUTPUT }] }],
@@ -37,6 +38,7 @@ export async function codexPair(): Promise<OverheadPair> {
     baseEnv: { ...process.env, [SCRIPTED_KEY]: 'bench' },
     setupCommand: 'none',
     maxAgentDuration: 120,
+    onPhase,
     logging: { agentSessions: false, logsDir: join(stateDir, 'logs') },
   });
   // The bare side: one CODEX_HOME with the same scripted provider, made once.
@@ -47,18 +49,30 @@ export async function codexPair(): Promise<OverheadPair> {
   const outputSchema = buildCodexOutputSchema('implementor');
 
   return {
-    bareLabel: 'bare codex thread',
-    runtimeLabel: 'Codex runtime    ',
-    async bare() {
+    bareLabel: 'a bare codex-sdk thread',
+    runtimeLabel: 'the Codex runtime',
+    repoRoot: repo.root,
+    async bare(cwd, onBarePhase) {
+      const lap = createBareLaps('bare', onBarePhase);
       const thread = new Codex({ env }).startThread({
-        workingDirectory: repo.root,
+        workingDirectory: cwd,
         sandboxMode: 'workspace-write',
         approvalPolicy: 'never',
         networkAccessEnabled: false,
         webSearchMode: 'disabled',
       });
-      const turn = await thread.run(BENCH_PROMPT, { outputSchema });
-      expectBlocked(JSON.parse(turn.finalResponse) as { role: string; outcome?: string });
+      const { events } = await thread.runStreamed(BENCH_PROMPT, { outputSchema });
+      let first = true;
+      let finalResponse = '';
+      for await (const event of events) {
+        if (first) lap('spawn-to-first-message');
+        first = false;
+        if (event.type === 'item.completed' && event.item.type === 'agent_message')
+          finalResponse = event.item.text;
+        if (event.type === 'turn.completed' || event.type === 'turn.failed') lap('first-message-to-result');
+      }
+      lap('result-to-exit');
+      expectBlocked(JSON.parse(finalResponse) as { role: string; outcome?: string });
     },
     async throughRuntime() {
       const handle = await runtime.startAgent(implementorParams());
@@ -70,4 +84,4 @@ export async function codexPair(): Promise<OverheadPair> {
       await rm(stateDir, { recursive: true, force: true });
     },
   };
-}
+};

@@ -1,11 +1,22 @@
+import type { PhaseListener } from '../../src/engine/runtime-contract/index.ts';
+
 /** One runtime's side of the bench: the same one-step scenario, bare and through the runtime. */
 export interface OverheadPair {
   bareLabel: string;
   runtimeLabel: string;
-  bare(): Promise<void>;
+  /** The repository both sides work in (the bare side's worktrees are made from it). */
+  repoRoot: string;
+  /**
+   * The bare SDK or CLI answering the scenario in `cwd`; it reports the phases it can see (spawn to first
+   * message…) under the same names as the runtime, so the profile compares like with like.
+   */
+  bare(cwd: string, onPhase: PhaseListener): Promise<void>;
   throughRuntime(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** Makes a pair whose runtime reports its phases to `onPhase` (RuntimeAdapterConfig.onPhase). */
+export type MakeOverheadPair = (onPhase: PhaseListener) => Promise<OverheadPair>;
 
 /** The one step every runtime is scripted to answer: an implementor with nothing to do. */
 export const BLOCKED_OUTPUT = { role: 'implementor', outcome: 'blocked', summary: 'Nothing to do.' };
@@ -26,4 +37,14 @@ export function implementorParams() {
 export function expectBlocked(result: { role?: string; outcome?: string }): void {
   if (result.role !== 'implementor' || result.outcome !== 'blocked')
     throw new Error(`unexpected result: ${JSON.stringify(result)}`);
+}
+
+/** Reports the phases a bare side can see, as laps from the moment it starts. */
+export function createBareLaps(sessionID: string, onPhase: PhaseListener) {
+  let last = performance.now();
+  return (phase: string) => {
+    const now = performance.now();
+    onPhase({ sessionID, phase, ms: now - last });
+    last = now;
+  };
 }

@@ -23,6 +23,8 @@ export {
   failureReasonOf,
   type ImplementorStartParams,
   type LiveUsageReport,
+  type PhaseListener,
+  type PhaseTiming,
   type PlannerStartParams,
   type ResumeParams,
   type ReviewerStartParams,

@@ -151,7 +151,22 @@ export interface RuntimeAdapterConfig {
   /** Seconds before a run is cancelled with reason `timeout`. */
   maxAgentDuration: number;
   logging: { agentSessions: boolean; logsDir: string };
+  /**
+   * Opt-in phase profile (benchmarks): called once per phase of each run (worktree, session, cleanup…) with
+   * its duration. Unset: nothing is timed.
+   */
+  onPhase?: PhaseListener;
 }
+
+/** One timed phase of a run (see RuntimeAdapterConfig.onPhase). */
+export interface PhaseTiming {
+  sessionID: string;
+  /** kebab-case phase name, e.g. `worktree-create`, `spawn-to-first-message`, `cleanup`. */
+  phase: string;
+  ms: number;
+}
+
+export type PhaseListener = (timing: PhaseTiming) => void;
 
 /**
  * The runtimes a work item's `runtime:<name>` label may choose from, by name (a name is what the runtime

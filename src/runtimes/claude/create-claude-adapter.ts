@@ -46,6 +46,7 @@ import {
 } from '../../workspace/create-worktree-manager.ts';
 import { extractPatch } from '../../workspace/extract-patch.ts';
 import { buildValidationEnv } from '../../workspace/validation/build-validation-env.ts';
+import { createPhaseClock } from '../shared/create-phase-clock.ts';
 import { createRunRegistry } from '../shared/create-run-registry.ts';
 import {
   runValidationRound,
@@ -182,6 +183,7 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
   async function startAgent(params: AgentStartParams): Promise<AgentRunHandle> {
     const { sessionID, role, resume } = params;
     runs.assertIdle(sessionID);
+    const clock = createPhaseClock(sessionID, config.onPhase);
     let worktree: Worktree | null = null;
     // A resumed run continues in the kept state dir (the SDK's conversation is there) and worktree.
     const runStateDir = resume?.session.stateDir ?? join(config.stateDir, 'runs', sessionID);
@@ -205,15 +207,19 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
         }
         worktree = resume.session.worktree;
       } else if (params.role === 'implementor') {
-        worktree = await worktrees.create(buildAgentBranchName(params.branchName));
+        worktree = await clock.time('worktree-create', () =>
+          worktrees.create(buildAgentBranchName(params.branchName)),
+        );
       }
-      loaded = await loadAgentDefinition({
-        repoRoot: config.repoRoot,
-        role,
-        contextPaths: config.contextPaths,
-        modelOverride: config.models?.[role],
-      });
-      await mkdir(runStateDir, { recursive: true });
+      loaded = await clock.time('agent-definition', () =>
+        loadAgentDefinition({
+          repoRoot: config.repoRoot,
+          role,
+          contextPaths: config.contextPaths,
+          modelOverride: config.models?.[role],
+        }),
+      );
+      await clock.time('state-dir', () => mkdir(runStateDir, { recursive: true }));
     } catch (error) {
       await cleanUp();
       throw error;
@@ -320,6 +326,7 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
 
     /** One session (round): its messages go to the stream and transcript; its usage adds to the run's. */
     const consume = async (session: ReturnType<typeof query>): Promise<unknown> => {
+      let first = true;
       resultMessage = undefined;
       lastRetryAfterMs = null;
       currentQuery = session;
@@ -327,12 +334,15 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
       const meter = createLiveUsageMeter();
       try {
         for await (const message of session) {
+          if (first) clock.lap('spawn-to-first-message');
+          first = false;
           markStarted();
           sessionLog?.record(message);
           if (message.type === 'system' && message.subtype === 'api_retry') {
             lastRetryAfterMs = readRetryAfterMs(message);
           }
           if (message.type === 'result') {
+            clock.lap('first-message-to-result');
             resultMessage = message;
             usage = sumUsage(usage, readUsage(message));
             roundLiveUsage = null;
@@ -352,6 +362,7 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
         // Error results are yielded first and then thrown; keep the result already received.
         return error;
       } finally {
+        clock.lap('result-to-exit');
         markStarted();
       }
     };
@@ -387,6 +398,7 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
     const result: Promise<AgentRunOutcome> = run.settle<AgentRunOutcome>(
       async () => {
         for (let round = 0, nextPrompt = firstPrompt; ; round += 1) {
+          clock.lap(round === 0 ? 'session-setup' : 'fix-round-setup');
           const failure = await consume(startSession(nextPrompt, round > 0 || resume !== undefined));
           if (run.abortReason) throw run.abortFailure(run.abortReason);
           if (resultMessage?.subtype === 'error_max_budget_usd') {
@@ -402,16 +414,18 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
             });
           }
           try {
-            const assembled = await assembleAgentResult({
-              role,
-              result: resultMessage,
-              extractPatch: async () => {
-                await validate(round);
-                return worktree
-                  ? extractPatch({ worktreePath: worktree.path, baseCommit: worktree.baseCommit })
-                  : '';
-              },
-            });
+            const assembled = await clock.time('result-and-patch', () =>
+              assembleAgentResult({
+                role,
+                result: resultMessage,
+                extractPatch: async () => {
+                  await validate(round);
+                  return worktree
+                    ? extractPatch({ worktreePath: worktree.path, baseCommit: worktree.baseCommit })
+                    : '';
+                },
+              }),
+            );
             if ('kind' in assembled) {
               announce(
                 `the agent asked ${assembled.questions.length} question(s); its session waits for answers`,
@@ -442,7 +456,7 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
       {
         sessionLog,
         cleanUp: async () => {
-          if (!keepForAnswers) await cleanUp();
+          if (!keepForAnswers) await clock.time('cleanup', cleanUp);
         },
         toFailure: (error) =>
           error instanceof AbortError

@@ -26,6 +26,7 @@ import {
   type WorktreeManager,
 } from '../../workspace/create-worktree-manager.ts';
 import { extractPatch } from '../../workspace/extract-patch.ts';
+import { createPhaseClock } from '../shared/create-phase-clock.ts';
 import { createRunRegistry } from '../shared/create-run-registry.ts';
 import { buildCliCommand } from './build-cli-command.ts';
 import { buildCliAgentPrompt, buildMissingSignalPrompt } from './build-signal-instructions.ts';
@@ -138,6 +139,7 @@ export function createCliRuntime(
   async function startAgent(params: AgentStartParams): Promise<AgentRunHandle> {
     const { sessionID, role, resume } = params;
     runs.assertIdle(sessionID);
+    const clock = createPhaseClock(sessionID, config.onPhase);
     // A resumed run continues in the kept worktree and state directory (the tool's conversation is there).
     const runStateDir = resume?.session.stateDir ?? join(config.stateDir, 'runs', sessionID);
     const branchName =
@@ -159,10 +161,13 @@ export function createCliRuntime(
         }
         worktree = resume.session.worktree;
       } else {
-        worktree = await worktrees.create(branchName, { setup: role === 'implementor' });
+        worktree = await clock.time('worktree-create', () =>
+          worktrees.create(branchName, { setup: role === 'implementor' }),
+        );
       }
-      snapshot = await snapshotGitControlFiles(worktree.path);
-      await mkdir(runStateDir, { recursive: true, mode: 0o700 });
+      const { path } = worktree;
+      snapshot = await clock.time('git-control-snapshot', () => snapshotGitControlFiles(path));
+      await clock.time('state-dir', () => mkdir(runStateDir, { recursive: true, mode: 0o700 }));
     } catch (error) {
       await cleanUp();
       throw error;
@@ -239,6 +244,7 @@ export function createCliRuntime(
       }
       sessionLog.record({ type: 'user', message: { role: 'user', content: text } });
       usageReader.beginRound(resume);
+      clock.lap(round === 0 ? 'session-setup' : 'fix-round-setup');
       const outcome = await runCliProcess({
         command,
         cwd,
@@ -253,8 +259,12 @@ export function createCliRuntime(
       if (outcome.kind === 'cancelled') throw abortFailure('cancelled');
       if (outcome.kind === 'killed')
         throw new AgentRunFailure('error', `${agentName} was stopped: ${outcome.reason}`);
+      clock.lap('spawn-to-exit');
       announce(`${config.preset} exited with code ${outcome.exitCode}`);
-      return { exitCode: outcome.exitCode, reading: await readAgentSignal(cwd) };
+      return {
+        exitCode: outcome.exitCode,
+        reading: await clock.time('signal-read', () => readAgentSignal(cwd)),
+      };
     };
 
     /**
@@ -351,8 +361,8 @@ export function createCliRuntime(
               return { kind: 'questions', askedBy: role, questions: verdict.questions, session };
             }
             if (verdict.ok) {
-              await checkGitControlFiles();
-              return await finishResult(verdict.value);
+              await clock.time('git-control-check', checkGitControlFiles);
+              return await clock.time('result-and-patch', () => finishResult(verdict.value));
             }
             problem = `its result does not match the ${role} schema (${verdict.error})`;
           } else if (reading.kind === 'invalid') {
@@ -370,7 +380,7 @@ export function createCliRuntime(
       {
         sessionLog,
         cleanUp: async () => {
-          if (!keepForAnswers) await cleanUp();
+          if (!keepForAnswers) await clock.time('cleanup', cleanUp);
         },
         toFailure: (error) =>
           new AgentRunFailure('error', `${agentName} failed: ${messageOf(error)}`, { cause: error }),

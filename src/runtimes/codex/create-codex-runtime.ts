@@ -23,6 +23,7 @@ import { createCachedCheck } from '../../shared/create-cached-check.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import { createWorktreeManager, type Worktree } from '../../workspace/create-worktree-manager.ts';
 import { extractPatch } from '../../workspace/extract-patch.ts';
+import { createPhaseClock } from '../shared/create-phase-clock.ts';
 import { createRunRegistry } from '../shared/create-run-registry.ts';
 import {
   runValidationRound,
@@ -140,6 +141,7 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
   async function startAgent(params: AgentStartParams): Promise<AgentRunHandle> {
     const { sessionID, role } = params;
     runs.assertIdle(sessionID);
+    const clock = createPhaseClock(sessionID, config.onPhase);
     const model = config.models?.[role] ?? config.model;
     let worktree: Worktree | null = null;
     let codexHome = '';
@@ -152,8 +154,10 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
     let outputSchema: Record<string, unknown>;
     try {
       outputSchema = buildCodexOutputSchema(role);
-      if (params.role === 'implementor')
-        worktree = await worktrees.create(buildCodexAgentBranchName(params.branchName));
+      if (params.role === 'implementor') {
+        const branchName = buildCodexAgentBranchName(params.branchName);
+        worktree = await clock.time('worktree-create', () => worktrees.create(branchName));
+      }
       const developerInstructions = buildCodexInstructions({
         role,
         ...(config.roleInstructions?.[role] !== undefined && {
@@ -161,12 +165,14 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
         }),
         contextFiles: await readContextFiles(),
       });
-      codexHome = await homes.homeFor(
-        buildCodexConfigToml({
-          developerInstructions,
-          ...(model !== undefined && { model }),
-          ...(config.provider !== undefined && { provider: config.provider }),
-        }),
+      codexHome = await clock.time('codex-home', () =>
+        homes.homeFor(
+          buildCodexConfigToml({
+            developerInstructions,
+            ...(model !== undefined && { model }),
+            ...(config.provider !== undefined && { provider: config.provider }),
+          }),
+        ),
       );
     } catch (error) {
       await cleanUp();
@@ -271,19 +277,25 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
     /** One turn (the first prompt, or a fix round resuming the thread). */
     const runTurn = async (prompt: string): Promise<TurnOutcome> => {
       const turn: TurnOutcome = { finalMessage: null, failure: null, thrown: undefined };
+      let first = true;
       try {
         const { events } = await codexThread.runStreamed(prompt, {
           outputSchema,
           signal: run.signal,
         });
         for await (const event of events) {
+          if (first) clock.lap('spawn-to-first-message');
+          first = false;
           markStarted();
           handleEvent(event, turn);
+          if (event.type === 'turn.completed' || event.type === 'turn.failed')
+            clock.lap('first-message-to-result');
         }
       } catch (error) {
         turn.thrown = error;
         turn.failure ??= messageOf(error);
       } finally {
+        clock.lap('result-to-exit');
         markStarted();
       }
       return turn;
@@ -336,6 +348,7 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
     const result: Promise<AgentResult> = run.settle(
       async () => {
         for (let round = 0, prompt = params.prompt; ; round += 1) {
+          clock.lap(round === 0 ? 'session-setup' : 'fix-round-setup');
           const turn = await runTurn(prompt);
           if (run.abortReason) throw run.abortFailure(run.abortReason);
           if (turn.failure !== null) {
@@ -344,7 +357,7 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
             });
           }
           try {
-            return await assemble(turn, round);
+            return await clock.time('result-and-patch', () => assemble(turn, round));
           } catch (error) {
             prompt = startFixRound({
               error,
@@ -360,7 +373,7 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
       },
       {
         sessionLog,
-        cleanUp,
+        cleanUp: () => clock.time('cleanup', cleanUp),
         onFailure: (failure, error) => {
           if (failure.reason !== 'error') return failure;
           if (AUTHENTICATION_ERRORS.test(failure.message)) {
