@@ -24,6 +24,7 @@ import { claudePair } from './claude-pair.ts';
 import { cliPair } from './cli-pair.ts';
 import { codexPair } from './codex-pair.ts';
 import type { MakeOverheadPair } from './overhead-pair.ts';
+import { readCpuMs } from './read-cpu-ms.ts';
 
 const { values: args } = parseArgs({
   options: { runs: { type: 'string' }, runtimes: { type: 'string' } },
@@ -43,71 +44,65 @@ const median = (values: number[]) => {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
-const ms = (value: number) => (Number.isNaN(value) ? '-' : `${value.toFixed(0)}`);
+const ms = (value: number) => (Number.isNaN(value) ? '-' : value.toFixed(0));
 const pct = (runtime: number, bare: number) => `${(((runtime - bare) / bare) * 100).toFixed(1)} %`;
 const load = () =>
   loadavg()
     .map((value) => value.toFixed(2))
     .join(' ');
 
-/** Per side: each run's total and its phases (summed within the run). */
-interface SideSamples {
-  totals: number[];
-  phases: Map<string, number[]>;
+/** One measured run of one side. */
+interface Sample {
+  wallMs: number;
+  /** CPU ms of this process and its exited children (NaN without /proc). */
+  cpuMs: number;
+  /** Phase → ms (summed within the run). */
+  phases: Map<string, number>;
 }
 
 async function measure(name: string, makePair: MakeOverheadPair) {
-  let current = new Map<string, number>();
-  const onPhase = ({ phase, ms }: PhaseTiming) => current.set(phase, (current.get(phase) ?? 0) + ms);
+  let phases = new Map<string, number>();
+  const onPhase = ({ phase, ms }: PhaseTiming) => phases.set(phase, (phases.get(phase) ?? 0) + ms);
   const pair = await makePair(onPhase);
-  const samples = Object.fromEntries(
-    SIDES.map((side) => [side, { totals: [], phases: new Map() }]),
-  ) as unknown as Record<Side, SideSamples>;
+  const samples: Record<Side, Sample[]> = { bare: [], 'bare+git': [], runtime: [] };
   const worktreesDir = join(pair.repoRoot, '.bench-worktrees');
   let counter = 0;
   const git = (argv: string[]) => runGit(argv, { cwd: pair.repoRoot });
-  const lap = (phase: string, started: number) => {
-    const now = performance.now();
-    onPhase({ sessionID: 'bare', phase, ms: now - started });
-    return now;
-  };
   const run: Record<Side, () => Promise<void>> = {
     bare: () => pair.bare(pair.repoRoot, onPhase),
+    // What anyone running an agent in isolation does around the bare session.
     'bare+git': async () => {
       counter += 1;
       const branch = `bench/${counter}`;
       const path = join(worktreesDir, String(counter));
       let started = performance.now();
       await git(['worktree', 'add', '--quiet', '-b', branch, path, 'main']);
-      started = lap('worktree-create', started);
+      onPhase({ sessionID: 'bare', phase: 'worktree-create', ms: performance.now() - started });
       await pair.bare(path, onPhase);
       started = performance.now();
       await git(['worktree', 'remove', '--force', path]);
       await git(['branch', '-D', branch]);
-      lap('cleanup', started);
+      onPhase({ sessionID: 'bare', phase: 'cleanup', ms: performance.now() - started });
     },
     runtime: () => pair.throughRuntime(),
   };
-  const once = async (side: Side, record: boolean) => {
-    current = new Map();
+  const once = async (side: Side): Promise<Sample> => {
+    phases = new Map();
+    const cpuBefore = readCpuMs() ?? Number.NaN;
     const started = performance.now();
     await run[side]();
-    const total = performance.now() - started;
-    if (!record) return;
-    samples[side].totals.push(total);
-    for (const [phase, value] of current) {
-      const list = samples[side].phases.get(phase) ?? [];
-      list.push(value);
-      samples[side].phases.set(phase, list);
-    }
+    const wallMs = performance.now() - started;
+    // Let the event loop reap the children that just exited, so their CPU counts for this side.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    return { wallMs, cpuMs: (readCpuMs() ?? Number.NaN) - cpuBefore, phases };
   };
   try {
     await mkdir(worktreesDir, { recursive: true });
     // Warm-up: the first session after install pays one-off costs.
-    for (const side of SIDES) await once(side, false);
+    for (const side of SIDES) await once(side);
     for (let i = 0; i < RUNS; i += 1) {
       process.stderr.write(`${name}: run ${i + 1}/${RUNS}\r`);
-      for (const side of SIDES) await once(side, true);
+      for (const side of SIDES) samples[side].push(await once(side));
     }
   } finally {
     await pair.close();
@@ -116,24 +111,22 @@ async function measure(name: string, makePair: MakeOverheadPair) {
   return { pair, samples };
 }
 
-function printProfile(samples: Record<Side, SideSamples>): void {
-  const names = [...new Set(SIDES.flatMap((side) => [...samples[side].phases.keys()]))];
-  console.log(`  phase profile (median ms)        ${SIDES.map((side) => side.padStart(9)).join('')}`);
-  for (const phase of names) {
-    const cells = SIDES.map((side) => ms(median(samples[side].phases.get(phase) ?? [])).padStart(9));
-    console.log(`    ${phase.padEnd(30)}${cells.join('')}`);
-  }
-  const unaccounted = SIDES.map((side) => {
-    const { totals, phases } = samples[side];
-    const rest = totals.map(
-      (total, run) => total - [...phases.values()].reduce((sum, list) => sum + (list[run] ?? 0), 0),
+const medianOf = (samples: Sample[], value: (sample: Sample) => number) =>
+  median(samples.map(value).filter((number) => !Number.isNaN(number)));
+
+function printProfile(samples: Record<Side, Sample[]>): void {
+  const row = (label: string, value: (sample: Sample) => number) =>
+    console.log(
+      `    ${label.padEnd(32)}${SIDES.map((side) => ms(medianOf(samples[side], value)).padStart(9)).join('')}`,
     );
-    return ms(median(rest)).padStart(9);
-  });
-  console.log(`    ${'(not in a phase)'.padEnd(30)}${unaccounted.join('')}`);
-  console.log(
-    `    ${'total'.padEnd(30)}${SIDES.map((side) => ms(median(samples[side].totals)).padStart(9)).join('')}`,
+  console.log(`  phase profile (median ms)         ${SIDES.map((side) => side.padStart(9)).join('')}`);
+  const names = new Set(
+    SIDES.flatMap((side) => samples[side].flatMap((sample) => [...sample.phases.keys()])),
   );
+  for (const phase of names) row(phase, (sample) => sample.phases.get(phase) ?? Number.NaN);
+  row('(not in a phase)', (sample) => sample.wallMs - [...sample.phases.values()].reduce((a, b) => a + b, 0));
+  row('total (wall)', (sample) => sample.wallMs);
+  row('CPU (this process + children)', (sample) => sample.cpuMs);
 }
 
 async function main(): Promise<void> {
@@ -144,26 +137,37 @@ async function main(): Promise<void> {
     if (!makePair)
       throw new Error(`--runtimes: unknown runtime '${name}' (expected ${Object.keys(PAIRS).join(', ')})`);
     const { pair, samples } = await measure(name, makePair);
-    const [bare, bareGit, runtime] = SIDES.map((side) => median(samples[side].totals)) as [
-      number,
-      number,
-      number,
-    ];
     console.log(`${name}: ${pair.runtimeLabel} vs ${pair.bareLabel}`);
-    for (const side of SIDES)
+    for (const side of SIDES) {
+      const walls = samples[side].map((sample) => ms(sample.wallMs)).join(', ');
       console.log(
-        `  ${side.padEnd(9)} median ${ms(median(samples[side].totals))} ms  (${samples[side].totals.map(ms).join(', ')})`,
+        `  ${side.padEnd(9)} median ${ms(medianOf(samples[side], (s) => s.wallMs))} ms  (${walls})`,
       );
+    }
     printProfile(samples);
+    const cells = (value: (sample: Sample) => number) => {
+      const [bare, bareGit, runtime] = SIDES.map((side) => medianOf(samples[side], value)) as [
+        number,
+        number,
+        number,
+      ];
+      return { bare, bareGit, runtime };
+    };
+    const wall = cells((sample) => sample.wallMs);
+    const cpu = cells((sample) => sample.cpuMs);
     rows.push(
-      `| ${name} | ${ms(bare)} | ${ms(bareGit)} | ${ms(runtime)} | ${pct(runtime, bare)} | ${pct(runtime, bareGit)} | ${(runtime / bareGit).toFixed(3)} |`,
+      `| ${name} | ${ms(wall.bare)} / ${ms(cpu.bare)} | ${ms(wall.bareGit)} / ${ms(cpu.bareGit)} | ` +
+        `${ms(wall.runtime)} / ${ms(cpu.runtime)} | ${pct(wall.runtime, wall.bare)} / ${pct(cpu.runtime, cpu.bare)} | ` +
+        `${pct(wall.runtime, wall.bareGit)} / ${pct(cpu.runtime, cpu.bareGit)} | ` +
+        `${(wall.runtime / wall.bareGit).toFixed(3)} / ${(cpu.runtime / cpu.bareGit).toFixed(3)} |`,
     );
   }
   console.log(
     `\nadapter-overhead: medians of ${RUNS} interleaved runs; load average ${loadBefore} → ${load()}`,
   );
+  console.log('Each cell: wall ms / CPU ms (this process and its children).');
   console.log(
-    '| runtime | bare ms | bare+git ms | runtime ms | vs bare | vs bare+git | ratio (runtime / bare+git) |',
+    '| runtime | bare | bare+git | runtime | runtime vs bare | runtime vs bare+git | ratio runtime / bare+git |',
   );
   console.log('|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);

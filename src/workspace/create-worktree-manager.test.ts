@@ -59,6 +59,25 @@ describe('createWorktreeManager', () => {
     expect(await listedPaths()).toContain(worktree.path);
   });
 
+  it('records the base commit also when the repository root is a linked worktree (its .git is a file)', async () => {
+    // Refs then live in the main repository's git directory: the in-process read finds nothing, git is asked.
+    const linkedRoot = await mkdtemp(join(tmpdir(), 'flotilla-linked-'));
+    cleanups.push(() => rm(linkedRoot, { recursive: true, force: true }));
+    const linked = join(linkedRoot, 'repo');
+    await repo.git(['worktree', 'add', '--quiet', '-b', 'side', linked, 'main']);
+    const sideTip = await repo.commit('on side', { 'side.txt': 'side\n' }, linked);
+    const worktrees = createWorktreeManager({
+      repoRoot: linked,
+      defaultBranch: 'side',
+      setupCommand: 'none',
+      logger: createRecordingLogger(),
+    });
+    const worktree = await worktrees.create('flotilla/5');
+    expect(worktree.baseCommit).toBe(sideTip);
+    expect(sideTip).not.toBe(baseCommit);
+    await worktrees.remove('flotilla/5');
+  });
+
   it('records the commit the worktree started at, even when the default branch moves later', async () => {
     const { worktrees } = manager();
     const worktree = await worktrees.create('flotilla/1');

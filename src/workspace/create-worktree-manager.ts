@@ -1,4 +1,4 @@
-import { realpath, rm, rmdir, stat } from 'node:fs/promises';
+import { readFile, realpath, rm, rmdir, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Logger } from '../logging/logger.ts';
 import { CommandError, outputTail, runCommand, runGit } from '../process/run-command.ts';
@@ -60,6 +60,8 @@ export interface WorktreeManager {
 export const WORKTREES_DIR = '.worktrees';
 
 const DEFAULT_SETUP_TIMEOUT_MS = 10 * 60_000;
+/** SHA-1 or SHA-256 object name. */
+const COMMIT_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const GIT_TIMEOUT_MS = 5 * 60_000;
 
 interface ListedWorktree {
@@ -156,6 +158,20 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
         },
         () => {},
       );
+    }
+  }
+
+  /**
+   * The commit a branch `git worktree add -B` just wrote points at, read from its loose ref file: one git
+   * process less per run. Null when the repository keeps its refs elsewhere (reftable, a `.git` file, an
+   * unexpected content); the caller then asks git.
+   */
+  async function readLooseBranchRef(branchName: string): Promise<string | null> {
+    try {
+      const ref = (await readFile(join(repoRoot, '.git', 'refs', 'heads', branchName), 'utf8')).trim();
+      return COMMIT_SHA.test(ref) ? ref : null;
+    } catch {
+      return null;
     }
   }
 
@@ -264,7 +280,15 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
       const path = pathFor(branchName);
       const worktree = await exclusive(async (): Promise<Worktree> => {
         const add = () =>
-          git(['worktree', 'add', join(WORKTREES_DIR, branchName), '-B', branchName, defaultBranch]);
+          git([
+            'worktree',
+            'add',
+            '--quiet',
+            join(WORKTREES_DIR, branchName),
+            '-B',
+            branchName,
+            defaultBranch,
+          ]);
         // Nothing at the path (the usual case): add at once. A stale record of a vanished worktree there
         // makes git refuse; then, as when something is at the path, the stale one goes first.
         const clear = !(await pathExists(path));
@@ -287,8 +311,9 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
           );
         }
         try {
-          const { stdout } = await git(['rev-parse', 'HEAD'], path);
-          return { branchName, path, baseCommit: stdout.trim() };
+          const baseCommit =
+            (await readLooseBranchRef(branchName)) ?? (await git(['rev-parse', 'HEAD'], path)).stdout.trim();
+          return { branchName, path, baseCommit };
         } catch (error) {
           await removeUnlocked(branchName, path);
           throw error;

@@ -22,6 +22,41 @@ export interface GitControlSnapshot {
  * this snapshot before the run and compares (and restores) after.
  */
 export async function snapshotGitControlFiles(worktreePath: string): Promise<GitControlSnapshot> {
+  const { commonDir, gitDir } =
+    (await readLinkedWorktreeGitDirs(worktreePath)) ?? (await askGitForGitDirs(worktreePath));
+  const directories = [join(commonDir, 'hooks'), join(commonDir, 'info')];
+  const paths = [
+    join(commonDir, 'config'),
+    join(gitDir, 'config.worktree'),
+    join(worktreePath, '.git'),
+    ...(await Promise.all(directories.map(listFiles))).flat(),
+  ];
+  const read = await Promise.all(paths.map(async (path) => [path, await readControlFile(path)] as const));
+  return { files: new Map(read), directories };
+}
+
+/**
+ * A linked worktree's git directories read the way git finds them — its `.git` file names its own git
+ * directory, whose `commondir` file names the repository's — without starting git (the snapshot is taken
+ * before the agent runs, so the files are the ones `git worktree add` wrote). Null for anything else (a
+ * `.git` directory, unexpected content): git is asked then.
+ */
+async function readLinkedWorktreeGitDirs(
+  worktreePath: string,
+): Promise<{ commonDir: string; gitDir: string } | null> {
+  try {
+    const pointer = /^gitdir: (.+)$/.exec((await readFile(join(worktreePath, '.git'), 'utf8')).trim());
+    if (pointer?.[1] === undefined) return null;
+    const gitDir = resolve(worktreePath, pointer[1]);
+    const common = (await readFile(join(gitDir, 'commondir'), 'utf8')).trim();
+    if (common === '' || common.includes('\n')) return null;
+    return { commonDir: resolve(gitDir, common), gitDir };
+  } catch {
+    return null;
+  }
+}
+
+async function askGitForGitDirs(worktreePath: string): Promise<{ commonDir: string; gitDir: string }> {
   // One git call for both directories (one line each, in the order asked).
   const { stdout } = await runGit(['rev-parse', '--git-common-dir', '--git-dir'], { cwd: worktreePath });
   const [commonDir, gitDir] = stdout
@@ -30,16 +65,7 @@ export async function snapshotGitControlFiles(worktreePath: string): Promise<Git
     .map((path) => (isAbsolute(path) ? path : resolve(worktreePath, path)));
   if (commonDir === undefined || gitDir === undefined)
     throw new Error(`git rev-parse gave no git directories for ${worktreePath}`);
-  const directories = [join(commonDir, 'hooks'), join(commonDir, 'info')];
-  const paths = [
-    join(commonDir, 'config'),
-    join(gitDir, 'config.worktree'),
-    join(worktreePath, '.git'),
-    ...(await Promise.all(directories.map(listFiles))).flat(),
-  ];
-  const files = new Map<string, ControlFile | null>();
-  for (const path of paths) files.set(path, await readControlFile(path));
-  return { files, directories };
+  return { commonDir, gitDir };
 }
 
 /**
@@ -55,9 +81,9 @@ export async function restoreGitControlFiles(snapshot: GitControlSnapshot): Prom
       await rm(path, { force: true, recursive: true });
     }
   }
-  for (const [path, before] of snapshot.files) {
-    const now = await readControlFile(path);
-    if (sameFile(before, now)) continue;
+  const now = await Promise.all([...snapshot.files.keys()].map(readControlFile));
+  for (const [index, [path, before]] of [...snapshot.files].entries()) {
+    if (sameFile(before, now[index] ?? null)) continue;
     changed.push(path);
     if (before === null) {
       await rm(path, { force: true, recursive: true });
