@@ -78,6 +78,27 @@ describe('CLI runtime with the fake agent CLI', () => {
     expect(runtime.runtime).toBe('cli:claude');
   });
 
+  it('reports each phase of a run, in order, to onPhase (the bench profile)', async () => {
+    const phases: string[] = [];
+    const runtime = await fixture.runtimeFor(
+      [{ steps: [{ write: { path: 'a.txt', content: 'a\n' } }, { signal: COMPLETED }] }],
+      { onPhase: ({ phase, ms }) => phases.push(ms >= 0 ? phase : `${phase}: negative`) },
+    );
+    await (await runtime.startAgent(implementorParams())).result;
+
+    expect(phases).toEqual([
+      'worktree-create',
+      'git-control-snapshot',
+      'state-dir',
+      'session-setup',
+      'spawn-to-exit',
+      'signal-read',
+      'git-control-check',
+      'result-and-patch',
+      'cleanup',
+    ]);
+  });
+
   it('no signal, then the re-prompt resumes the same session and succeeds', async () => {
     const runtime = await fixture.runtimeFor([
       { steps: [{ print: 'forgot the signal' }] },
