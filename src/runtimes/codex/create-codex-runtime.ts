@@ -12,6 +12,7 @@ import {
   type AgentRunHandle,
   type AgentStartParams,
   classifyLimitMessage,
+  type LiveUsageReport,
   type RuntimeAdapter,
   type RuntimeAdapterConfig,
   validateAgentOutput,
@@ -37,6 +38,7 @@ import { buildCodexOutputSchema } from './build-codex-output-schema.ts';
 import { checkCodexAvailability } from './check-codex-availability.ts';
 import type { CodexModelPrice } from './codex-prices.ts';
 import { createCodexHomes } from './create-codex-homes.ts';
+import { type CodexUsageTail, createCodexUsageTail } from './create-codex-usage-tail.ts';
 import { mapCodexEvent } from './map-codex-event.ts';
 import { readCodexUsage } from './read-codex-usage.ts';
 
@@ -84,6 +86,8 @@ interface TurnOutcome {
   failure: string | null;
   thrown: unknown;
 }
+
+const tokensOf = (usage: AgentUsage | null) => (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0);
 
 /** What codex and its provider say when the key is missing or refused. */
 const AUTHENTICATION_ERRORS =
@@ -146,7 +150,10 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
     let worktree: Worktree | null = null;
     let codexHome = '';
     let thread: Thread | null = null;
+    let usageTail: CodexUsageTail | null = null;
     const cleanUp = async () => {
+      // Stopped before the rollout it follows is removed.
+      await usageTail?.close();
       if (worktree) await worktrees.remove(worktree.branchName);
       await homes.removeThread(codexHome, thread?.id ?? null).catch(() => {});
     };
@@ -206,6 +213,29 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
     let latestUsage: Usage | null = null;
     let turns = 0;
     let usage: AgentUsage | null = null;
+    // Live usage (the engine's budgets): the thread's total after every model response, from its rollout.
+    const usageListeners = new Set<(report: LiveUsageReport) => void>();
+    let liveUsage: AgentUsage | null = null;
+    let rolloutModel: string | null = null;
+    const reportUsage = (threadUsage: Usage, turnsSoFar: number) => {
+      const priced = readCodexUsage({
+        usage: threadUsage,
+        turns: turnsSoFar,
+        model: model ?? rolloutModel ?? undefined,
+        ...(config.prices && { prices: config.prices }),
+      });
+      if (priced === null || tokensOf(priced) <= tokensOf(liveUsage)) return;
+      liveUsage = priced;
+      const report = { usage: priced, model: model ?? rolloutModel };
+      for (const listener of usageListeners) listener(report);
+    };
+    usageTail = createCodexUsageTail({
+      sessionsDir: join(codexHome, 'sessions'),
+      onUsage: (threadUsage, seenModel) => {
+        rolloutModel = seenModel ?? rolloutModel;
+        reportUsage(threadUsage, turns + 1);
+      },
+    });
     let markStarted!: () => void;
     const started = new Promise<void>((resolve) => {
       markStarted = resolve;
@@ -226,6 +256,7 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
     const handleEvent = (event: ThreadEvent, turn: TurnOutcome) => {
       switch (event.type) {
         case 'thread.started':
+          usageTail?.follow(event.thread_id);
           sessionLog?.record({
             type: 'system',
             subtype: 'init',
@@ -243,9 +274,10 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
           usage = readCodexUsage({
             usage: latestUsage,
             turns,
-            model,
+            model: model ?? rolloutModel ?? undefined,
             ...(config.prices && { prices: config.prices }),
           });
+          reportUsage(event.usage, turns);
           sessionLog?.record({
             type: 'result',
             subtype: 'success',
@@ -397,7 +429,17 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
     );
 
     await started;
-    return run.handle(result, { logFilePath: sessionLog?.filePath ?? null, usage: () => usage });
+    return {
+      ...run.handle(result, {
+        logFilePath: sessionLog?.filePath ?? null,
+        // A run stopped mid-turn (cancel, budget) has no turn.completed: the rollout's figures are its spend.
+        usage: () => (tokensOf(liveUsage) > tokensOf(usage) ? liveUsage : usage),
+      }),
+      onUsage(listener) {
+        usageListeners.add(listener);
+        return () => usageListeners.delete(listener);
+      },
+    };
   }
 
   return {
