@@ -23,7 +23,8 @@ describe('buildCliCommand: each preset', () => {
       args: [
         '-p',
         '--output-format',
-        'json',
+        'stream-json',
+        '--verbose',
         '--permission-mode',
         'bypassPermissions',
         '--session-id',
@@ -34,7 +35,16 @@ describe('buildCliCommand: each preset', () => {
     });
     expect(build('claude', true)).toEqual({
       file: 'claude',
-      args: ['-p', '--output-format', 'json', '--permission-mode', 'bypassPermissions', '--resume', 'sess-1'],
+      args: [
+        '-p',
+        '--output-format',
+        'stream-json',
+        '--verbose',
+        '--permission-mode',
+        'bypassPermissions',
+        '--resume',
+        'sess-1',
+      ],
       stdin: PROMPT,
       promptFile: null,
     });

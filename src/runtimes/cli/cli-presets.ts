@@ -66,7 +66,8 @@ export const CLI_PRESETS: Readonly<Record<BuiltInPresetName, CliPreset>> = {
       'claude',
       '-p',
       '--output-format',
-      'json',
+      'stream-json',
+      '--verbose',
       '--permission-mode',
       'bypassPermissions',
       '--session-id',
@@ -76,7 +77,8 @@ export const CLI_PRESETS: Readonly<Record<BuiltInPresetName, CliPreset>> = {
       'claude',
       '-p',
       '--output-format',
-      'json',
+      'stream-json',
+      '--verbose',
       '--permission-mode',
       'bypassPermissions',
       '--resume',
@@ -91,8 +93,10 @@ export const CLI_PRESETS: Readonly<Record<BuiltInPresetName, CliPreset>> = {
     ],
     // Each run has its own CLAUDE_CONFIG_DIR, so a `claude login` is never seen: a key is needed.
     credentialsRequired: true,
-    // `--output-format json`: one result object at the end (the final text, cost, tokens, turns).
-    usage: 'claude-json',
+    // `--output-format stream-json --verbose` (print mode needs --verbose for it): every message as it
+    // comes, each assistant message with its request's model and tokens (the live usage signal), the result
+    // object last (the invocation's cost, tokens, turns).
+    usage: 'claude-stream-json',
   },
   /** `codex exec` (`-` reads stdin), sandboxed to the worktree; the thread id comes from its JSONL events. */
   codex: {

@@ -12,6 +12,7 @@ import {
   AgentRunFailure,
   type AgentRunHandle,
   type AgentStartParams,
+  type LiveUsageReport,
   type RuntimeAdapter,
   type RuntimeAdapterConfig,
   validateAgentOutput,
@@ -32,7 +33,7 @@ import { buildCliCommand } from './build-cli-command.ts';
 import { buildCliAgentPrompt, buildMissingSignalPrompt } from './build-signal-instructions.ts';
 import { checkCliAvailability } from './check-cli-availability.ts';
 import { type CliPreset, resolveCliPreset } from './cli-presets.ts';
-import { createCliUsageReader } from './create-cli-usage-reader.ts';
+import { type CliModelPrice, createCliUsageReader } from './create-cli-usage-reader.ts';
 import { findForbiddenChanges } from './find-forbidden-changes.ts';
 import { type AgentSignal, readAgentSignal, SIGNAL_FILE } from './read-agent-signal.ts';
 import { runCliProcess } from './run-cli-process.ts';
@@ -74,6 +75,11 @@ export interface CliRuntimeConfig extends RuntimeAdapterConfig {
   createSessionLog?: (params: AgentStartParams) => SessionLog;
   /** The name runs are recorded under; default `cli:<preset>`. */
   runtime?: string;
+  /**
+   * Prices a model's per-request tokens for the live usage signal of presets that report them
+   * (`claude-stream-json`; the control plane passes the Claude runtime's table). Absent: live cost unknown.
+   */
+  findModelPrice?: (model: string) => CliModelPrice | null;
 }
 
 /** A re-prompt is one more round: seed 002's lifecycle controller retries a missing signal once. */
@@ -187,7 +193,10 @@ export function createCliRuntime(
     const { abortFailure } = run;
     const agentName = `the ${role} agent (${config.preset})`;
 
-    const usageReader = createCliUsageReader(preset.usage);
+    const usageReader = createCliUsageReader(preset.usage, {
+      ...(config.findModelPrice !== undefined && { findModelPrice: config.findModelPrice }),
+    });
+    const usageListeners = new Set<(report: LiveUsageReport) => void>();
     let agentSessionId: string | null =
       resume !== undefined
         ? resume.session.agentSessionID
@@ -203,7 +212,8 @@ export function createCliRuntime(
       if (agentSessionId === null && sessionIdPattern !== null) {
         agentSessionId = sessionIdPattern.exec(line)?.[1] ?? null;
       }
-      if (stream === 'stdout') usageReader.line(line);
+      const live = stream === 'stdout' ? usageReader.line(line) : null;
+      if (live !== null) for (const listener of usageListeners) listener(live);
       output.push(`${line}\n`);
       const text = stream === 'stderr' ? `[stderr] ${line}` : line;
       sessionLog.record({ type: 'assistant', message: { content: [{ type: 'text', text }] } });
@@ -395,7 +405,13 @@ export function createCliRuntime(
       },
     );
 
-    return run.handle(result, { logFilePath: sessionLog.filePath, usage: () => usageReader.usage() });
+    return {
+      ...run.handle(result, { logFilePath: sessionLog.filePath, usage: () => usageReader.usage() }),
+      onUsage(listener) {
+        usageListeners.add(listener);
+        return () => usageListeners.delete(listener);
+      },
+    };
   }
 
   return {

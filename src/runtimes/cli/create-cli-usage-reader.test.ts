@@ -67,4 +67,48 @@ describe('createCliUsageReader', () => {
     reader.line(claudeResult(0.25, 100, 40, 3));
     expect(reader.usage()).toBeNull();
   });
+
+  it('claude-stream-json: each request once by message id, priced live; the result replaces the estimate', () => {
+    const price = { input: 4, output: 20, cacheRead: 0.4, cacheWrite: 5 };
+    const reader = createCliUsageReader('claude-stream-json', {
+      findModelPrice: (model) => (model.startsWith('claude-opus-5') ? price : null),
+    });
+    const assistant = (id: string, model: string, input: number, output: number, cacheRead = 0) =>
+      JSON.stringify({
+        type: 'assistant',
+        message: {
+          id,
+          model,
+          content: [],
+          usage: { input_tokens: input, cache_read_input_tokens: cacheRead, output_tokens: output },
+        },
+      });
+    reader.beginRound(false);
+    expect(reader.line(assistant('m1', 'claude-opus-5', 1000, 10))).toEqual({
+      model: 'claude-opus-5',
+      usage: { costUSD: 0.0042, inputTokens: 1000, outputTokens: 10, turns: 1 },
+    });
+    // The same request's next content block: nothing new.
+    expect(reader.line(assistant('m1', 'claude-opus-5', 1000, 10))).toBeNull();
+    expect(reader.line(assistant('m2', 'claude-opus-5', 2000, 0, 1000))?.usage).toEqual({
+      costUSD: expect.closeTo(0.0042 + 0.008 + 0.0004, 10),
+      inputTokens: 4000,
+      outputTokens: 10,
+      turns: 2,
+    });
+    expect(reader.line(claudeResult(0.02, 3000, 40, 2))?.usage).toEqual({
+      costUSD: 0.02,
+      inputTokens: 3015,
+      outputTokens: 40,
+      turns: 2,
+    });
+    // An unknown model has no price: its cost is not guessed (the run's stays the known rounds').
+    reader.beginRound(true);
+    expect(reader.line(assistant('m3', 'other-model', 10, 1))?.usage).toEqual({
+      costUSD: 0.02,
+      inputTokens: 3025,
+      outputTokens: 41,
+      turns: 3,
+    });
+  });
 });

@@ -29,6 +29,11 @@ export interface AgentScript {
 export interface RuntimeCapabilities {
   /** Reports cost/tokens through `usage()`; `false`: the runtime cannot know and reports null. */
   reportsUsage: boolean;
+  /**
+   * Reports the run's usage while it runs (`onUsage`, after each model request or turn), which the engine's
+   * budgets stop a run on; `false`: caps are held only before and after its runs.
+   */
+  reportsLiveUsage: boolean;
 }
 
 export interface RuntimeContractHarness {
@@ -291,6 +296,22 @@ export function describeRuntimeContract(
         expect(usage?.inputTokens).toBeGreaterThan(0);
       } else {
         expect(usage).toBeNull();
+      }
+    }, 180_000);
+
+    it(capabilities.reportsLiveUsage
+      ? 'reports live usage through onUsage while the run lasts'
+      : 'reports no live usage: budgets hold only at its runs’ start and end (declared capability)', async () => {
+      const runtime = await harness.runtimeFor({ shell: 'echo working', output: BLOCKED });
+      const handle = await runtime.startAgent(implementor('live-usage'));
+      const reports: number[] = [];
+      handle.onUsage?.((report) => reports.push(report.usage.inputTokens ?? 0));
+      await handle.result;
+      if (capabilities.reportsLiveUsage) {
+        expect(reports.length).toBeGreaterThan(0);
+        expect(reports.at(-1)).toBeGreaterThan(0);
+      } else {
+        expect(reports).toEqual([]);
       }
     }, 180_000);
 

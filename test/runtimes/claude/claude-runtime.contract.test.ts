@@ -15,7 +15,7 @@ import { buildContractSteps } from '../../support/runtime-contract-steps.ts';
 const AGENT_FILE = (tools: string) =>
   `---\ndescription: contract agent\ntools: ${tools}\nmodel: inherit\n---\nYou are a contract agent.\n`;
 
-describeRuntimeContract('claude', { reportsUsage: true }, async ({ repo, logsDir }) => {
+describeRuntimeContract('claude', { reportsUsage: true, reportsLiveUsage: true }, async ({ repo, logsDir }) => {
   await repo.commit('agents', {
     '.claude/agents/planner.md': AGENT_FILE('Read, Grep, Glob'),
     '.claude/agents/implementor.md': AGENT_FILE('Read, Write, Edit, Bash'),

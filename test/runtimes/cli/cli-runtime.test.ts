@@ -61,7 +61,8 @@ describe('CLI runtime with the fake agent CLI', () => {
     expect(call?.argv).toEqual([
       '-p',
       '--output-format',
-      'json',
+      'stream-json',
+      '--verbose',
       '--permission-mode',
       'bypassPermissions',
       '--session-id',
@@ -117,7 +118,8 @@ describe('CLI runtime with the fake agent CLI', () => {
     expect(calls[1]?.argv).toEqual([
       '-p',
       '--output-format',
-      'json',
+      'stream-json',
+      '--verbose',
       '--permission-mode',
       'bypassPermissions',
       '--resume',

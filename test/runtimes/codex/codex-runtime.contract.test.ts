@@ -14,7 +14,7 @@ import { buildContractSteps } from '../../support/runtime-contract-steps.ts';
 
 const SCRIPTED_KEY = 'FLOTILLA_SCRIPTED_API_KEY';
 
-describeRuntimeContract('codex', { reportsUsage: true }, async ({ repo, logsDir }) => {
+describeRuntimeContract('codex', { reportsUsage: true, reportsLiveUsage: true }, async ({ repo, logsDir }) => {
   const servers: ModelServer[] = [];
   const logger = createRecordingLogger();
   return {

@@ -4,6 +4,11 @@
  * flags (prompt on stdin, `--message-file`, a trailing argument; `--session-id`, `--resume`, `resume <id>`,
  * `--session`), appends what it was given to `<script>.calls.jsonl`, then plays the next round of the
  * script named by FAKE_AGENT_SCRIPT (one round per invocation; the last one repeats).
+ *
+ * A `request` step is one model request, reported as the tool the flags ask for reports it: with
+ * `--output-format stream-json` an assistant message (id, model, tokens) at once; at the end of the round
+ * claude's `result` object (`--output-format json`/`stream-json`: cost, tokens, turns of the invocation) or
+ * `codex exec --json`'s `turn.completed` (tokens of the thread); with any other flags nothing (aider & co.).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -24,7 +29,11 @@ export type FakeAgentStep =
   | { spawnSleeper: string }
   /** A bash command line in the working directory (as an agent's shell tool runs it), waited for. */
   | { run: string }
-  | { sleepMs: number };
+  | { sleepMs: number }
+  /** Waits (up to 30 s) until this file exists: a test opens it when it has seen what it waits for. */
+  | { waitForFile: string }
+  /** One model request; `costUSD` is what the tool itself would charge for it (its result's total). */
+  | { request: { model: string; inputTokens: number; outputTokens?: number; costUSD: number } };
 
 export interface FakeAgentRound {
   /**
@@ -91,7 +100,86 @@ function main(): void {
       )
     : script.rounds[Math.min(callIndex, script.rounds.length - 1)];
   if (round === undefined) process.exit(0);
-  void play(round.steps).then(() => process.exit(round.exitCode ?? 0));
+  const usage = usageReporter(args, call.sessionId);
+  void play(round.steps, usage).then(() => {
+    usage.end();
+    process.exit(round.exitCode ?? 0);
+  });
+}
+
+interface UsageReporter {
+  request(request: Extract<FakeAgentStep, { request: unknown }>['request']): void;
+  end(): void;
+}
+
+/** Reports model requests in the shapes of the tool the arguments ask for (see the header). */
+function usageReporter(args: string[], sessionId: string): UsageReporter {
+  const format = args[args.indexOf('--output-format') + 1];
+  const claude = args.includes('--output-format') ? format : null;
+  const codex = args[0] === 'exec' && args.includes('--json');
+  let count = 0;
+  let input = 0;
+  let output = 0;
+  let cost = 0;
+  return {
+    request(request) {
+      count += 1;
+      input += request.inputTokens;
+      output += request.outputTokens ?? 0;
+      cost += request.costUSD;
+      if (claude !== 'stream-json') return;
+      console.log(
+        JSON.stringify({
+          type: 'assistant',
+          message: {
+            id: `msg_fake_${process.pid}_${count}`,
+            type: 'message',
+            role: 'assistant',
+            model: request.model,
+            content: [{ type: 'text', text: `Request ${count}.` }],
+            stop_reason: null,
+            usage: {
+              input_tokens: request.inputTokens,
+              cache_creation_input_tokens: 0,
+              cache_read_input_tokens: 0,
+              output_tokens: request.outputTokens ?? 0,
+            },
+          },
+          parent_tool_use_id: null,
+          session_id: sessionId,
+        }),
+      );
+    },
+    end() {
+      if (count === 0) return;
+      if (claude === 'json' || claude === 'stream-json') {
+        console.log(
+          JSON.stringify({
+            type: 'result',
+            subtype: 'success',
+            is_error: false,
+            result: 'Done.',
+            session_id: sessionId,
+            total_cost_usd: cost,
+            num_turns: count,
+            usage: {
+              input_tokens: input,
+              cache_creation_input_tokens: 0,
+              cache_read_input_tokens: 0,
+              output_tokens: output,
+            },
+          }),
+        );
+      } else if (codex) {
+        console.log(
+          JSON.stringify({
+            type: 'turn.completed',
+            usage: { input_tokens: input, cached_input_tokens: 0, output_tokens: output },
+          }),
+        );
+      }
+    },
+  };
 }
 
 function readCall(args: string[]): FakeAgentCall {
@@ -147,7 +235,7 @@ function saveSession(sessionId: string, prompts: string[]): void {
   writeFileSync(sessionFile(sessionId), JSON.stringify(prompts));
 }
 
-async function play(steps: FakeAgentStep[]): Promise<void> {
+async function play(steps: FakeAgentStep[], usage: UsageReporter): Promise<void> {
   for (const step of steps) {
     if ('write' in step) {
       mkdirSync(dirname(step.write.path), { recursive: true });
@@ -184,6 +272,12 @@ async function play(steps: FakeAgentStep[]): Promise<void> {
       spawnSync('bash', ['-c', step.run], { stdio: ['ignore', 'inherit', 'inherit'] });
     } else if ('sleepMs' in step) {
       await new Promise((resolve) => setTimeout(resolve, step.sleepMs));
+    } else if ('waitForFile' in step) {
+      for (let waited = 0; waited < 30_000 && !existsSync(step.waitForFile); waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } else if ('request' in step) {
+      usage.request(step.request);
     }
   }
 }
