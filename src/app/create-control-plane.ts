@@ -11,6 +11,7 @@ import { buildBashValidatorRules, createBashValidatorHook } from '../guards/bash
 import type { Logger } from '../logging/logger.ts';
 import { createModelServer } from '../model-server/create-model-server.ts';
 import { reapLocalScratch } from '../providers/local/git/reap-local-scratch.ts';
+import { findClaudeModelPrice } from '../runtimes/claude/claude-prices.ts';
 import { createClaudeAdapter } from '../runtimes/claude/create-claude-adapter.ts';
 import { createCliRuntime } from '../runtimes/cli/create-cli-runtime.ts';
 import { checkCodexAvailability } from '../runtimes/codex/check-codex-availability.ts';
@@ -289,6 +290,8 @@ async function startControlPlane(
             maxAgentDuration: config.maxAgentDuration,
             logging: { agentSessions: config.logging.agentSessions, logsDir: paths.sessionsDir },
             ...(options.extraEnv !== undefined && { extraEnv: options.extraEnv }),
+            // The live cost of the `claude` CLI's requests (stream-json), for the budgets.
+            findModelPrice: findClaudeModelPrice,
           });
         try {
           return build();
