@@ -15,7 +15,9 @@ import { buildContractSteps } from '../../support/runtime-contract-steps.ts';
 const AGENT_FILE = (tools: string) =>
   `---\ndescription: contract agent\ntools: ${tools}\nmodel: inherit\n---\nYou are a contract agent.\n`;
 
-describeRuntimeContract('claude', { reportsUsage: true, reportsLiveUsage: true }, async ({ repo, logsDir }) => {
+const CAPABILITIES = { reportsUsage: true, reportsLiveUsage: true };
+
+describeRuntimeContract('claude', CAPABILITIES, async ({ repo, logsDir }) => {
   await repo.commit('agents', {
     '.claude/agents/planner.md': AGENT_FILE('Read, Grep, Glob'),
     '.claude/agents/implementor.md': AGENT_FILE('Read, Write, Edit, Bash'),

@@ -17,47 +17,47 @@ import { FAKE_AGENT_PROGRAM } from '../../support/cli-runtime-fixture.ts';
 // The `claude` preset: the fake agent reports its model request in claude's stream-json shapes, so usage is
 // live and final. Presets whose tool reports none (aider, gemini, opencode) have neither: see
 // test/runtimes/cli/cli-runtime-usage.test.ts.
-describeRuntimeContract(
-  'cli (fake agent)',
-  { reportsUsage: true, reportsLiveUsage: true },
-  async ({ repo, logsDir }) => {
-    const logger = createRecordingLogger();
-    return {
-      async runtimeFor(script, options = {}) {
-        const { role: _role, ...result } = script.output;
-        const steps: FakeAgentStep[] = [
-          { request: { model: 'claude-opus-5', inputTokens: 1_000, outputTokens: 10, costUSD: 0.0042 } },
-          ...(script.say !== undefined ? [{ print: script.say }] : []),
-          ...(script.shell !== undefined ? [{ run: script.shell }] : []),
-          ...(script.hang ? [] : [{ signal: { status: 'done', result } }]),
-        ];
-        const scriptPath = join(logsDir, `script-${randomUUID()}.json`);
-        await writeFile(scriptPath, JSON.stringify({ rounds: [{ steps }] }));
-        return createCliRuntime({
-          repoRoot: repo.root,
-          defaultBranch: 'main',
+const CAPABILITIES = { reportsUsage: true, reportsLiveUsage: true };
+/** The agent's one model request, as the fake agent reports it. */
+const REQUEST = { model: 'claude-opus-5', inputTokens: 1_000, outputTokens: 10, costUSD: 0.0042 };
+
+describeRuntimeContract('cli (fake agent)', CAPABILITIES, async ({ repo, logsDir }) => {
+  const logger = createRecordingLogger();
+  return {
+    async runtimeFor(script, options = {}) {
+      const { role: _role, ...result } = script.output;
+      const steps: FakeAgentStep[] = [
+        { request: REQUEST },
+        ...(script.say !== undefined ? [{ print: script.say }] : []),
+        ...(script.shell !== undefined ? [{ run: script.shell }] : []),
+        ...(script.hang ? [] : [{ signal: { status: 'done', result } }]),
+      ];
+      const scriptPath = join(logsDir, `script-${randomUUID()}.json`);
+      await writeFile(scriptPath, JSON.stringify({ rounds: [{ steps }] }));
+      return createCliRuntime({
+        repoRoot: repo.root,
+        defaultBranch: 'main',
+        logger,
+        stateDir: join(logsDir, 'state'),
+        preset: 'claude',
+        program: FAKE_AGENT_PROGRAM,
+        setupCommand: 'none',
+        maxAgentDuration: options.maxAgentDuration ?? 120,
+        logging: { agentSessions: true, logsDir },
+        createSessionLog: createSessionLogFactory({
+          logsDir,
+          enabled: true,
           logger,
-          stateDir: join(logsDir, 'state'),
-          preset: 'claude',
-          program: FAKE_AGENT_PROGRAM,
-          setupCommand: 'none',
-          maxAgentDuration: options.maxAgentDuration ?? 120,
-          logging: { agentSessions: true, logsDir },
-          createSessionLog: createSessionLogFactory({
-            logsDir,
-            enabled: true,
-            logger,
-            redact: createSecretRedactor({ CONTRACT_TOKEN: CONTRACT_SECRET_VALUE }),
-          }),
-          baseEnv: {
-            PATH: process.env.PATH,
-            HOME: process.env.HOME,
-            FAKE_AGENT_SCRIPT: scriptPath,
-            GITHUB_TOKEN: CONTRACT_PLANTED_SECRET,
-          },
-        });
-      },
-      async cleanup() {},
-    };
-  },
-);
+          redact: createSecretRedactor({ CONTRACT_TOKEN: CONTRACT_SECRET_VALUE }),
+        }),
+        baseEnv: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          FAKE_AGENT_SCRIPT: scriptPath,
+          GITHUB_TOKEN: CONTRACT_PLANTED_SECRET,
+        },
+      });
+    },
+    async cleanup() {},
+  };
+});

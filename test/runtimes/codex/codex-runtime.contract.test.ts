@@ -14,7 +14,9 @@ import { buildContractSteps } from '../../support/runtime-contract-steps.ts';
 
 const SCRIPTED_KEY = 'FLOTILLA_SCRIPTED_API_KEY';
 
-describeRuntimeContract('codex', { reportsUsage: true, reportsLiveUsage: true }, async ({ repo, logsDir }) => {
+const CAPABILITIES = { reportsUsage: true, reportsLiveUsage: true };
+
+describeRuntimeContract('codex', CAPABILITIES, async ({ repo, logsDir }) => {
   const servers: ModelServer[] = [];
   const logger = createRecordingLogger();
   return {
