@@ -428,6 +428,8 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
       },
     );
 
+    // Also when a run keeps its thread (no clean-up): the tail never outlives the run.
+    void result.catch(() => {}).finally(() => usageTail?.close());
     await started;
     return {
       ...run.handle(result, {
