@@ -53,8 +53,8 @@ const GROWTHS: Growth[] = [
 const CAPS: { name: string; caps: Partial<BudgetCaps>; cap: number }[] = [
   // Claude: the SDK's maxBudgetUsd and Flotilla; Codex and CLI: Flotilla only.
   { name: 'per-run $0.50', caps: { perRunUsd: 0.5 }, cap: 0.5 },
-  { name: 'per-item $0.50 (Flotilla only)', caps: { perItemUsd: 0.5 }, cap: 0.5 },
-  { name: 'daily $0.75 (Flotilla only)', caps: { dailyUsd: 0.75 }, cap: 0.75 },
+  { name: 'per-item $0.50', caps: { perItemUsd: 0.5 }, cap: 0.5 },
+  { name: 'daily $0.75', caps: { dailyUsd: 0.75 }, cap: 0.75 },
 ];
 
 interface Outcome {
