@@ -1,20 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { runDemo } from '../../src/app/demo/run-demo.ts';
-import { createRecordingLogger } from '../../src/logging/logger.ts';
+import { withKeptDemo } from '../support/demo-loop.ts';
 
 describe('flotilla demo', () => {
   it('plans two dependent items, implements them, reviews one twice after requested changes, and approves both', async () => {
-    const lines: string[] = [];
-    const outcome = await runDemo({
-      keep: true,
-      print: (line) => lines.push(line),
-      logger: createRecordingLogger(),
-    });
-    try {
-      const output = lines.join('\n');
+    await withKeptDemo({}, ({ outcome, output }) => {
       expect(outcome.ok, output).toBe(true);
       expect(outcome.approved).toBe(2);
       expect(
@@ -46,8 +37,6 @@ describe('flotilla demo', () => {
       );
       // The user's checkout is untouched.
       expect(execFileSync('git', ['status', '--porcelain'], { cwd: outcome.repoRoot }).toString()).toBe('');
-    } finally {
-      await rm(outcome.repoRoot, { recursive: true, force: true });
-    }
+    });
   }, 180_000);
 });

@@ -7,22 +7,18 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { mkdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ControlPlane, createControlPlane } from '../../src/app/create-control-plane.ts';
-import { createDemoRepository } from '../../src/app/demo/create-demo-repository.ts';
+import type { ControlPlane } from '../../src/app/create-control-plane.ts';
 import { waitUntilIdle } from '../../src/app/wait-until-idle.ts';
-import { loadConfig } from '../../src/config/index.ts';
 import type { WorkItemStatus } from '../../src/domain/index.ts';
-import { silentLogger } from '../../src/logging/logger.ts';
-import { createModelServer, type ModelServer } from '../../src/model-server/index.ts';
+import type { ModelServer } from '../../src/model-server/index.ts';
 import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
+import { createRunFixtures } from '../support/create-run-fixtures.ts';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const fixtures = createRunFixtures();
+afterEach(() => fixtures.cleanup());
 
 interface Harness {
   root: string;
@@ -44,8 +40,15 @@ async function startHarness(
   scenario: ScenarioSpec,
   prepare: (root: string) => Promise<void> = async () => {},
 ): Promise<Harness> {
-  const repo = await createDemoRepository();
-  cleanups.push(() => rm(repo.root, { recursive: true, force: true }));
+  const repo = await fixtures.configuredDemoRepository(
+    {
+      checks: { command: null },
+      pollIntervals: { workItems: 1, revisions: 1, specs: 1 },
+      scheduler: { retryBaseDelay: 1, retryMaxDelay: 1, maxAttempts: 2 },
+      maxAgentDuration: 60,
+    },
+    { prepare },
+  );
   const git = (args: string[]) =>
     execFileSync('git', args, { cwd: repo.root, env: { ...process.env, ...repo.gitEnv } }).toString();
   const commit = (files: Record<string, string>, message: string) => {
@@ -57,38 +60,11 @@ async function startHarness(
     git(['commit', '--quiet', '-m', message]);
   };
 
-  const configPath = join(repo.root, 'flotilla.config.json');
-  const config: Record<string, unknown> = JSON.parse(await readFile(configPath, 'utf8'));
-  await writeFile(
-    configPath,
-    `${JSON.stringify(
-      {
-        ...config,
-        checks: { command: null },
-        pollIntervals: { workItems: 1, revisions: 1, specs: 1 },
-        scheduler: { retryBaseDelay: 1, retryMaxDelay: 1, maxAttempts: 2 },
-        maxAgentDuration: 60,
-      },
-      null,
-      2,
-    )}\n`,
-  );
-  await prepare(repo.root);
-  git(['add', '-A']);
-  git(['commit', '--quiet', '-m', 'Test setup']);
-
-  const server = await createModelServer(scenario);
-  cleanups.push(() => server.close());
-  const loaded = await loadConfig(repo.root);
-  if (!loaded.ok) throw new Error(`invalid test configuration: ${loaded.errors.join('; ')}`);
-  const controlPlane = await createControlPlane({
-    repoRoot: repo.root,
-    config: loaded.config,
-    logger: silentLogger,
-    extraEnv: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key', ...repo.gitEnv },
+  const server = await fixtures.serve(scenario);
+  const controlPlane = await fixtures.startControlPlane(repo, {
+    ANTHROPIC_BASE_URL: server.url,
+    ANTHROPIC_API_KEY: 'test-key',
   });
-  cleanups.push(() => controlPlane.close());
-  await controlPlane.engine.start();
 
   const { engine } = controlPlane;
   return {
@@ -105,7 +81,12 @@ async function startHarness(
   };
 }
 
-async function waitFor(harness: Harness, check: () => boolean, what: string, timeoutMs = 30_000) {
+/**
+ * Polls `check` (refreshing the engine) until it holds; past `timeoutMs` throws with the engine's state. The
+ * waits span several real SDK sessions, which under load take far longer than alone: the deadline is generous,
+ * and each test's own timeout is longer still so that this message, not vitest's, says what did not happen.
+ */
+async function waitFor(harness: Harness, check: () => boolean, what: string, timeoutMs = 150_000) {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) {
@@ -222,7 +203,7 @@ describe('bad input: a clear error, and the engine keeps running', () => {
       'both items to be approved',
     );
     expect(harness.server.report().problems).toEqual([]);
-  }, 60_000);
+  }, 240_000);
 
   it('a spec with broken frontmatter is reported by name and what was expected; the valid approved spec is still planned', async () => {
     const harness = await startHarness(
@@ -270,7 +251,7 @@ describe('bad input: a clear error, and the engine keeps running', () => {
       'draft',
     );
     expect(harness.server.report().problems).toEqual([]);
-  }, 60_000);
+  }, 240_000);
 
   it('planner results naming an unknown blocker or forming a cycle are rejected whole, saying which; a later valid plan is applied', async () => {
     const spec = (variant: string) =>
@@ -338,7 +319,7 @@ describe('bad input: a clear error, and the engine keeps running', () => {
     ).toEqual(['Add greet']);
     expect(plannerErrors()).toHaveLength(2);
     expect(harness.server.report().problems).toEqual([]);
-  }, 60_000);
+  }, 240_000);
 
   it('a patch that no longer applies to the default branch parks the item with a comment naming the file; other items still complete', async () => {
     const harness = await startHarness({
@@ -389,7 +370,7 @@ describe('bad input: a clear error, and the engine keeps running', () => {
     ).toBe(true);
     await waitUntilIdle(harness.controlPlane);
     expect(harness.server.report().problems).toEqual([]);
-  }, 60_000);
+  }, 240_000);
 });
 
 /** The SQLite tracker under the local provider these tests run on. */

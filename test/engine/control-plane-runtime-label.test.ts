@@ -4,31 +4,17 @@
  * their runs, and refuses an unknown name or an unavailable runtime at dispatch (the items are blocked with
  * a comment; no agent runs for them).
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createControlPlane } from '../../src/app/create-control-plane.ts';
-import { createDemoRepository } from '../../src/app/demo/create-demo-repository.ts';
-import { loadConfig } from '../../src/config/index.ts';
-import { silentLogger } from '../../src/logging/logger.ts';
 import type { FakeAgentRound } from '../../src/runtimes/cli/test-support/fake-agent-cli.ts';
 import { waitUntil } from '../support/claude-adapter-fixture.ts';
 import { FAKE_AGENT_PROGRAM } from '../support/cli-runtime-fixture.ts';
+import { createRunFixtures, QUICK_LOOP_SETTINGS } from '../support/create-run-fixtures.ts';
 
 describe('flotilla run wiring: runtime:<name> labels set by the planner', () => {
-  const cleanups: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
+  const fixtures = createRunFixtures();
+  afterEach(() => fixtures.cleanup());
 
   it('refuses a label naming no runtime and one naming a runtime whose program is missing', async () => {
-    const repo = await createDemoRepository();
-    cleanups.push(() => rm(repo.root, { recursive: true, force: true }));
-    const scriptDir = await mkdtemp(join(tmpdir(), 'flotilla-runtime-label-'));
-    cleanups.push(() => rm(scriptDir, { recursive: true, force: true }));
-    const scriptPath = join(scriptDir, 'script.json');
     const item = (tempID: string, label: string) => ({
       tempID,
       title: `On ${label}`,
@@ -52,13 +38,9 @@ describe('flotilla run wiring: runtime:<name> labels set by the planner', () => 
         ],
       },
     ];
-    await writeFile(scriptPath, JSON.stringify({ rounds }));
-    const configPath = join(repo.root, 'flotilla.config.json');
-    const config: Record<string, unknown> = JSON.parse(await readFile(configPath, 'utf8'));
-    await writeFile(
-      configPath,
-      JSON.stringify({
-        ...config,
+    const scriptPath = await fixtures.fakeAgentScript(rounds);
+    const repo = await fixtures.configuredDemoRepository(
+      {
         runtimes: {
           planner: {
             runtime: 'cli',
@@ -67,26 +49,15 @@ describe('flotilla run wiring: runtime:<name> labels set by the planner', () => 
             custom: { start: ['agent'], resume: null, sessionId: { from: 'none' } },
           },
         },
-        checks: { command: null },
-        worktree: { setupCommand: 'none' },
-        pollIntervals: { workItems: 1, revisions: 1, specs: 1 },
-      }),
+        ...QUICK_LOOP_SETTINGS,
+      },
+      { message: 'planner on the CLI runtime' },
     );
-    execFileSync('git', ['commit', '--quiet', '-am', 'planner on the CLI runtime'], {
-      cwd: repo.root,
-      env: { ...process.env, ...repo.gitEnv },
-    });
-    const loaded = await loadConfig(repo.root);
-    if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
-    const controlPlane = await createControlPlane({
-      repoRoot: repo.root,
-      config: loaded.config,
-      logger: silentLogger,
+    const controlPlane = await fixtures.startControlPlane(repo, {
+      FAKE_AGENT_SCRIPT: scriptPath,
       // No gemini on this PATH, whatever the machine has installed.
-      extraEnv: { FAKE_AGENT_SCRIPT: scriptPath, PATH: '/usr/bin:/bin', ...repo.gitEnv },
+      PATH: '/usr/bin:/bin',
     });
-    cleanups.push(() => controlPlane.close());
-    await controlPlane.engine.start();
 
     const state = () => controlPlane.engine.getState();
     await waitUntil(

@@ -6,8 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { AccountRef, EngineEvent } from '../../src/domain/index.ts';
-import { createEngine, type Engine } from '../../src/engine/create-engine.ts';
-import { createBashValidatorHook } from '../../src/guards/bash-validator/index.ts';
+import type { Engine } from '../../src/engine/create-engine.ts';
 import { createRecordingLogger } from '../../src/logging/logger.ts';
 import { createModelServer, type ModelServer } from '../../src/model-server/index.ts';
 import type { ErrorSpec, ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
@@ -15,16 +14,20 @@ import {
   createInMemoryProvider,
   type InMemoryProvider,
 } from '../../src/providers/in-memory/create-in-memory-provider.ts';
-import { createClaudeAdapter } from '../../src/runtimes/claude/create-claude-adapter.ts';
 import {
   createEngineStatePersistence,
   type EngineStatePersistence,
 } from '../../src/storage/engine-state/create-engine-state-persistence.ts';
 import { openDatabase } from '../../src/storage/open-database.ts';
-import { createTempGitRepo, type TempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
+import type { TempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
 import { waitUntil } from '../support/claude-adapter-fixture.ts';
+import {
+  createAgentRepo,
+  createSingleRuntimeEngine,
+  createTestClaudeAdapter,
+} from '../support/create-runtime-engine.ts';
 import { createShiftableClock, type ShiftableClock } from '../support/create-shiftable-clock.ts';
-import { buildAgentFile, trackEngineSetup } from '../support/track-engine-setup.ts';
+import { trackEngineSetup } from '../support/track-engine-setup.ts';
 
 const track = trackEngineSetup();
 
@@ -77,36 +80,19 @@ interface Parts {
 function buildEngine(parts: Parts, accounts: AccountRef[], persistence?: EngineStatePersistence) {
   const { repo, server, provider, clock } = parts;
   const logger = createRecordingLogger();
-  const engine = createEngine({
+  const engine = createSingleRuntimeEngine({
     provider,
     logger,
     clock,
     accounts,
     ...(persistence !== undefined && { initialState: persistence.loadInitialState() }),
-    pollIntervals: { workItems: 3600, revisions: 3600, specs: 3600 },
-    shutdownTimeout: 30,
-    createRuntimeAdapters: () => {
-      const adapter = createClaudeAdapter({
-        repoRoot: repo.root,
-        defaultBranch: 'main',
-        contextPaths: [],
-        bashValidatorHook: createBashValidatorHook(),
-        logger,
-        setupCommand: 'none',
-        stateDir: `${repo.root}/.flotilla/claude`,
-        maxAgentDuration: 120,
-        logging: { agentSessions: true, logsDir: `${repo.root}/.flotilla/logs` },
+    createAdapter: () =>
+      createTestClaudeAdapter(repo, server, logger, {
         baseEnv: { ...process.env, WORK_KEY: 'key-of-work', SPARE_KEY: 'key-of-spare' },
         // The CLI's own retries of 429/529 would only slow the test down.
-        extraEnv: {
-          ANTHROPIC_BASE_URL: server.url,
-          ANTHROPIC_API_KEY: 'test-key',
-          CLAUDE_CODE_MAX_RETRIES: parts.cliMaxRetries ?? '0',
-        },
+        extraEnv: { CLAUDE_CODE_MAX_RETRIES: parts.cliMaxRetries ?? '0' },
         accounts: { work: { ANTHROPIC_API_KEY: '$WORK_KEY' }, spare: { ANTHROPIC_API_KEY: '$SPARE_KEY' } },
-      });
-      return { planner: adapter, implementor: adapter, reviewer: adapter };
-    },
+      }),
   });
   if (persistence !== undefined) engine.onEvent((event, state) => persistence.record(event, state));
   const events: EngineEvent[] = [];
@@ -115,12 +101,9 @@ function buildEngine(parts: Parts, accounts: AccountRef[], persistence?: EngineS
 }
 
 async function buildParts(limit: ErrorSpec): Promise<Parts> {
-  const repo = await createTempGitRepo();
-  await repo.commit('base', {
-    '.claude/agents/planner.md': buildAgentFile('Read'),
-    '.claude/agents/implementor.md': buildAgentFile('Read, Write'),
-    '.claude/agents/reviewer.md': buildAgentFile('Read'),
-    'README.md': '# Sample\n',
+  const repo = await createAgentRepo({
+    tools: { planner: 'Read', implementor: 'Read, Write', reviewer: 'Read' },
+    files: { 'README.md': '# Sample\n' },
   });
   const server = await createModelServer(scenario(limit));
   const provider = createInMemoryProvider({ initialPipelineStatus: 'success' });
@@ -139,14 +122,16 @@ async function setUp(limit: ErrorSpec, accounts: AccountRef[] = [], cliMaxRetrie
 const isParked = (engine: Engine) =>
   engine.getState().dispatchQueue.some((entry) => entry.reason === 'parked');
 
-describe('engine: provider limits park instead of failing', () => {
+// Real SDK sessions (three or four per test) take far longer under load than alone: generous waits (their
+// message names what did not happen) inside a longer test timeout.
+describe('engine: provider limits park instead of failing', { timeout: 300_000 }, () => {
   it('a usage limit with a reset time parks the runtime until then, and the item resumes by itself', async () => {
     const resetsAt = Math.floor(Date.now() / 1000) + 3600;
     const { engine, server, clock } = await setUp({
       status: 429,
       message: `Claude AI usage limit reached|${resetsAt}`,
     });
-    await waitUntil(() => isParked(engine), 60_000, 'the retry to wait for the parking');
+    await waitUntil(() => isParked(engine), 150_000, 'the retry to wait for the parking');
     const state = engine.getState();
     expect(state.parkings.claude).toMatchObject({
       reason: 'usage-limit',
@@ -162,7 +147,7 @@ describe('engine: provider limits park instead of failing', () => {
     expect(state.workItems['1']?.status).not.toBe('blocked');
 
     clock.advance(resetsAt * 1000 - clock.now());
-    await waitUntil(() => engine.getState().workItems['1']?.status === 'approved', 60_000, 'approval');
+    await waitUntil(() => engine.getState().workItems['1']?.status === 'approved', 150_000, 'approval');
     expect(engine.getState().parkings).toEqual({});
     expect(server.report().problems).toEqual([]);
   });
@@ -184,12 +169,12 @@ describe('engine: provider limits park instead of failing', () => {
 
   it('a 529 (no reset time) parks the runtime for a backoff, then the run is dispatched again', async () => {
     const { engine, clock } = await setUp({ status: 529, shouldRetry: false });
-    await waitUntil(() => isParked(engine), 60_000, 'the retry to wait for the parking');
+    await waitUntil(() => isParked(engine), 150_000, 'the retry to wait for the parking');
     const parking = engine.getState().parkings.claude;
     expect(parking).toMatchObject({ reason: 'overloaded', hits: 1 });
     expect(engine.getState().failures).toEqual({});
     clock.advance((parking?.until ?? 0) - clock.now());
-    await waitUntil(() => engine.getState().workItems['1']?.status === 'approved', 60_000, 'approval');
+    await waitUntil(() => engine.getState().workItems['1']?.status === 'approved', 150_000, 'approval');
   });
 
   it('fails over to the least recently used account on a usage limit, and the run completes', async () => {
@@ -197,7 +182,7 @@ describe('engine: provider limits park instead of failing', () => {
       { name: 'work', runtime: 'claude' },
       { name: 'spare', runtime: 'claude' },
     ]);
-    await waitUntil(() => engine.getState().workItems['1']?.status === 'approved', 60_000, 'approval');
+    await waitUntil(() => engine.getState().workItems['1']?.status === 'approved', 150_000, 'approval');
     const runs = Object.values(engine.getState().agentRuns);
     expect(runs.map((run) => [run.role, run.account, run.failureReason ?? null])).toEqual([
       ['implementor', 'work', 'usage-limit'],
@@ -224,7 +209,7 @@ describe('engine: provider limits park instead of failing', () => {
     const firstDb = openDatabase(dbPath);
     const first = buildEngine(parts, [], createEngineStatePersistence(firstDb));
     await first.engine.start();
-    await waitUntil(() => isParked(first.engine), 60_000, 'the first engine to park');
+    await waitUntil(() => isParked(first.engine), 150_000, 'the first engine to park');
     // What a kill -9 leaves: the database as the last event wrote it (no shutdown bookkeeping).
     firstDb.close();
     await first.engine.stop();
@@ -237,12 +222,16 @@ describe('engine: provider limits park instead of failing', () => {
       until: resetsAt * 1000,
     });
     await second.engine.start();
-    await waitUntil(() => isParked(second.engine), 30_000, 'the second engine to wait for the same parking');
+    await waitUntil(() => isParked(second.engine), 150_000, 'the second engine to wait for the same parking');
     expect(second.engine.getState().dispatchQueue[0]?.notBefore).toBe(resetsAt * 1000);
     expect(second.engine.getState().agentRuns).toEqual({});
 
     parts.clock.advance(resetsAt * 1000 - parts.clock.now());
-    await waitUntil(() => second.engine.getState().workItems['1']?.status === 'approved', 60_000, 'approval');
+    await waitUntil(
+      () => second.engine.getState().workItems['1']?.status === 'approved',
+      150_000,
+      'approval',
+    );
     await second.engine.stop();
     // The lifted parking is gone from the database too.
     expect(secondDb.prepare('SELECT COUNT(*) AS n FROM runtime_parkings').get()).toEqual({ n: 0 });

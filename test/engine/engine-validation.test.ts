@@ -3,61 +3,46 @@
  * a repository whose real test command (`npm test`, node:test) is the validation command.
  */
 import { describe, expect, it } from 'vitest';
-import { createEngine } from '../../src/engine/create-engine.ts';
-import { createBashValidatorHook } from '../../src/guards/bash-validator/index.ts';
 import { createRecordingLogger } from '../../src/logging/logger.ts';
 import { createModelServer } from '../../src/model-server/index.ts';
 import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
 import { createInMemoryProvider } from '../../src/providers/in-memory/create-in-memory-provider.ts';
-import { createClaudeAdapter } from '../../src/runtimes/claude/create-claude-adapter.ts';
-import { createTempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
 import { waitUntil } from '../support/claude-adapter-fixture.ts';
-import { buildAgentFile, type EngineSetup, trackEngineSetup } from '../support/track-engine-setup.ts';
+import {
+  createAgentRepo,
+  createSingleRuntimeEngine,
+  createTestClaudeAdapter,
+} from '../support/create-runtime-engine.ts';
+import { type EngineSetup, trackEngineSetup } from '../support/track-engine-setup.ts';
 
 type Setup = EngineSetup;
 const track = trackEngineSetup();
 
 /** A tiny node project whose `npm test` checks that greet() says hello; greet.js is the item's work. */
 async function setUp(scenario: ScenarioSpec, maxRounds: number): Promise<Setup> {
-  const repo = await createTempGitRepo();
-  await repo.commit('base', {
-    '.claude/agents/planner.md': buildAgentFile('Read, Grep, Glob'),
-    '.claude/agents/implementor.md': buildAgentFile('Read, Write, Edit, Bash'),
-    '.claude/agents/reviewer.md': buildAgentFile('Read, Grep, Glob'),
-    'package.json': `${JSON.stringify({ name: 'sample', type: 'module', scripts: { test: 'node --test' } })}\n`,
-    'test/greet.test.js': [
-      "import assert from 'node:assert/strict';",
-      "import { test } from 'node:test';",
-      "import { greet } from '../src/greet.js';",
-      '',
-      "test('greet says hello', () => assert.equal(greet(), 'hello'));",
-      '',
-    ].join('\n'),
+  const repo = await createAgentRepo({
+    files: {
+      'package.json': `${JSON.stringify({ name: 'sample', type: 'module', scripts: { test: 'node --test' } })}\n`,
+      'test/greet.test.js': [
+        "import assert from 'node:assert/strict';",
+        "import { test } from 'node:test';",
+        "import { greet } from '../src/greet.js';",
+        '',
+        "test('greet says hello', () => assert.equal(greet(), 'hello'));",
+        '',
+      ].join('\n'),
+    },
   });
   const server = await createModelServer(scenario);
   const provider = createInMemoryProvider({ initialPipelineStatus: 'success' });
   const logger = createRecordingLogger();
-  const engine = createEngine({
+  const engine = createSingleRuntimeEngine({
     provider,
     logger,
-    pollIntervals: { workItems: 3600, revisions: 3600, specs: 3600 },
-    shutdownTimeout: 30,
-    createRuntimeAdapters: () => {
-      const adapter = createClaudeAdapter({
-        repoRoot: repo.root,
-        defaultBranch: 'main',
-        contextPaths: [],
-        bashValidatorHook: createBashValidatorHook(),
-        logger,
-        setupCommand: 'none',
-        stateDir: `${repo.root}/.flotilla/claude`,
-        maxAgentDuration: 120,
-        logging: { agentSessions: true, logsDir: `${repo.root}/.flotilla/logs` },
-        extraEnv: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key' },
+    createAdapter: () =>
+      createTestClaudeAdapter(repo, server, logger, {
         validation: { commands: ['npm test'], maxRounds, timeoutMs: 60_000 },
-      });
-      return { planner: adapter, implementor: adapter, reviewer: adapter };
-    },
+      }),
   });
   return track({ engine, provider, server, repo });
 }

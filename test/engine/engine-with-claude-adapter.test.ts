@@ -3,56 +3,36 @@
  * are the adapter's and the SDK's, so its live stream, cancel and shutdown reach the running session.
  */
 import { describe, expect, it } from 'vitest';
-import { createEngine } from '../../src/engine/create-engine.ts';
-import { createBashValidatorHook } from '../../src/guards/bash-validator/index.ts';
 import { createRecordingLogger } from '../../src/logging/logger.ts';
 import { createModelServer } from '../../src/model-server/index.ts';
 import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
 import { createInMemoryProvider } from '../../src/providers/in-memory/create-in-memory-provider.ts';
-import { createClaudeAdapter } from '../../src/runtimes/claude/create-claude-adapter.ts';
-import { createTempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
 import { processesWith, waitUntil } from '../support/claude-adapter-fixture.ts';
-import { buildAgentFile, type EngineSetup, trackEngineSetup } from '../support/track-engine-setup.ts';
+import {
+  createAgentRepo,
+  createSingleRuntimeEngine,
+  createTestClaudeAdapter,
+} from '../support/create-runtime-engine.ts';
+import { type EngineSetup, trackEngineSetup } from '../support/track-engine-setup.ts';
 
 type Setup = EngineSetup;
 const track = trackEngineSetup();
 
 async function setUp(scenario: ScenarioSpec): Promise<Setup> {
-  const repo = await createTempGitRepo();
-  await repo.commit('base', {
-    '.claude/agents/planner.md': buildAgentFile('Read, Grep, Glob'),
-    '.claude/agents/implementor.md': buildAgentFile('Read, Write, Edit, Bash'),
-    '.claude/agents/reviewer.md': buildAgentFile('Read, Grep, Glob'),
-    'README.md': '# Sample\n',
-  });
+  const repo = await createAgentRepo({ files: { 'README.md': '# Sample\n' } });
   const server = await createModelServer(scenario);
   const provider = createInMemoryProvider({ initialPipelineStatus: 'success' });
   const logger = createRecordingLogger();
-  const engine = createEngine({
+  const engine = createSingleRuntimeEngine({
     provider,
     logger,
-    pollIntervals: { workItems: 3600, revisions: 3600, specs: 3600 },
-    shutdownTimeout: 30,
-    createRuntimeAdapters: () => {
-      const adapter = createClaudeAdapter({
-        repoRoot: repo.root,
-        defaultBranch: 'main',
-        contextPaths: [],
-        bashValidatorHook: createBashValidatorHook(),
-        logger,
-        setupCommand: 'none',
-        stateDir: `${repo.root}/.flotilla/claude`,
-        maxAgentDuration: 120,
-        logging: { agentSessions: true, logsDir: `${repo.root}/.flotilla/logs` },
-        extraEnv: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key' },
-      });
-      return { planner: adapter, implementor: adapter, reviewer: adapter };
-    },
+    createAdapter: () => createTestClaudeAdapter(repo, server, logger),
   });
   return track({ engine, provider, server, repo });
 }
 
-describe('engine + Claude adapter', () => {
+// Real SDK sessions are slow under load: the default 20 s is too short for them.
+describe('engine + Claude adapter', { timeout: 240_000 }, () => {
   it('implements and reviews an item end to end, streaming the session live under the engine session ID', async () => {
     const { engine, provider, server } = await setUp({
       name: 'one-item',
@@ -106,7 +86,7 @@ describe('engine + Claude adapter', () => {
     await engine.start();
     await waitUntil(
       () => engine.getState().workItems['1']?.status === 'approved',
-      15_000,
+      150_000,
       'the item to be approved',
     );
     expect(server.report().problems).toEqual([]);

@@ -2,16 +2,9 @@
  * The engine driving the generic CLI runtime with the fake agent CLI as a real process: the engine's
  * prompts reach the agent, its signal file becomes the run's result, its patch the revision.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createControlPlane } from '../../src/app/create-control-plane.ts';
-import { createDemoRepository } from '../../src/app/demo/create-demo-repository.ts';
-import { loadConfig } from '../../src/config/index.ts';
 import { createEngine, type Engine } from '../../src/engine/create-engine.ts';
-import { createRecordingLogger, silentLogger } from '../../src/logging/logger.ts';
+import { createRecordingLogger } from '../../src/logging/logger.ts';
 import {
   createInMemoryProvider,
   type InMemoryProvider,
@@ -23,6 +16,7 @@ import {
   createCliRuntimeFixture,
   FAKE_AGENT_PROGRAM,
 } from '../support/cli-runtime-fixture.ts';
+import { createRunFixtures, QUICK_LOOP_SETTINGS } from '../support/create-run-fixtures.ts';
 
 let fixture: CliRuntimeFixture | null = null;
 let engine: Engine | null = null;
@@ -94,17 +88,10 @@ describe('engine + CLI runtime (fake agent CLI)', () => {
 });
 
 describe('flotilla run wiring: every role on the CLI runtime (config)', () => {
-  const cleanups: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
+  const fixtures = createRunFixtures();
+  afterEach(() => fixtures.cleanup());
 
   it('plans, implements and reviews the demo spec through the fake agent CLI', async () => {
-    const repo = await createDemoRepository();
-    cleanups.push(() => rm(repo.root, { recursive: true, force: true }));
-    const scriptDir = await mkdtemp(join(tmpdir(), 'flotilla-cli-run-'));
-    cleanups.push(() => rm(scriptDir, { recursive: true, force: true }));
-    const scriptPath = join(scriptDir, 'script.json');
     // The signal instructions name the role's result: each role plays its own round.
     const rounds: FakeAgentRound[] = [
       {
@@ -144,35 +131,17 @@ describe('flotilla run wiring: every role on the CLI runtime (config)', () => {
         ],
       },
     ];
-    await writeFile(scriptPath, JSON.stringify({ rounds }));
+    const scriptPath = await fixtures.fakeAgentScript(rounds);
     const cli = { runtime: 'cli', preset: 'claude', program: FAKE_AGENT_PROGRAM };
-    const configPath = join(repo.root, 'flotilla.config.json');
-    const config: Record<string, unknown> = JSON.parse(await readFile(configPath, 'utf8'));
-    await writeFile(
-      configPath,
-      JSON.stringify({
-        ...config,
-        runtimes: { planner: cli, implementor: cli, reviewer: cli },
-        checks: { command: null },
-        worktree: { setupCommand: 'none' },
-        pollIntervals: { workItems: 1, revisions: 1, specs: 1 },
-      }),
+    const repo = await fixtures.configuredDemoRepository(
+      { runtimes: { planner: cli, implementor: cli, reviewer: cli }, ...QUICK_LOOP_SETTINGS },
+      { message: 'CLI runtimes' },
     );
-    execFileSync('git', ['commit', '--quiet', '-am', 'CLI runtimes'], {
-      cwd: repo.root,
-      env: { ...process.env, ...repo.gitEnv },
-    });
-    const loaded = await loadConfig(repo.root);
-    if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
-    const controlPlane = await createControlPlane({
-      repoRoot: repo.root,
-      config: loaded.config,
-      logger: silentLogger,
+    const controlPlane = await fixtures.startControlPlane(repo, {
+      FAKE_AGENT_SCRIPT: scriptPath,
       // The claude preset needs a key to be available; the fake agent never uses it.
-      extraEnv: { FAKE_AGENT_SCRIPT: scriptPath, ANTHROPIC_API_KEY: 'unused-by-the-fake', ...repo.gitEnv },
+      ANTHROPIC_API_KEY: 'unused-by-the-fake',
     });
-    cleanups.push(() => controlPlane.close());
-    await controlPlane.engine.start();
 
     const state = () => controlPlane.engine.getState();
     await waitUntil(

@@ -4,23 +4,17 @@
  * SQLite and real git worktrees. The resumed request must carry the answer (unmet expectations are
  * rejected, so the run would fail and the item never be approved).
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createControlPlane } from '../../src/app/create-control-plane.ts';
-import { createDemoRepository } from '../../src/app/demo/create-demo-repository.ts';
 import { runFlotillaInProcess } from '../../src/cli/support/run-flotilla-in-process.ts';
-import { loadConfig } from '../../src/config/index.ts';
-import { silentLogger } from '../../src/logging/logger.ts';
 import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
 import { waitUntil } from '../support/claude-adapter-fixture.ts';
+import { createRunFixtures, QUICK_LOOP_SETTINGS } from '../support/create-run-fixtures.ts';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const fixtures = createRunFixtures();
+afterEach(() => fixtures.cleanup());
 
 const scenario: ScenarioSpec = {
   name: 'questions-claude',
@@ -80,38 +74,19 @@ const scenario: ScenarioSpec = {
 
 describe('questions on the Claude runtime (real SDK), answered with flotilla answer', () => {
   it('waits for input, then resumes the same SDK session with the answer and finishes the item', async () => {
-    const repo = await createDemoRepository();
-    cleanups.push(() => rm(repo.root, { recursive: true, force: true }));
-    await writeFile(join(repo.root, 'questions.scenario.json'), JSON.stringify(scenario));
-    const configPath = join(repo.root, 'flotilla.config.json');
-    const config: Record<string, unknown> = JSON.parse(await readFile(configPath, 'utf8'));
-    await writeFile(
-      configPath,
-      JSON.stringify({
-        ...config,
+    const repo = await fixtures.configuredDemoRepository(
+      {
         runtimes: { planner: 'scripted', implementor: 'scripted', reviewer: 'scripted' },
         scriptedScenario: 'questions.scenario.json',
-        checks: { command: null },
+        ...QUICK_LOOP_SETTINGS,
         validation: { commands: [] },
-        worktree: { setupCommand: 'none' },
-        pollIntervals: { workItems: 1, revisions: 1, specs: 1 },
-      }),
+      },
+      {
+        prepare: (root) => writeFile(join(root, 'questions.scenario.json'), JSON.stringify(scenario)),
+        message: 'scripted questions',
+      },
     );
-    execFileSync('git', ['add', '-A'], { cwd: repo.root, env: { ...process.env, ...repo.gitEnv } });
-    execFileSync('git', ['commit', '--quiet', '-m', 'scripted questions'], {
-      cwd: repo.root,
-      env: { ...process.env, ...repo.gitEnv },
-    });
-    const loaded = await loadConfig(repo.root);
-    if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
-    const controlPlane = await createControlPlane({
-      repoRoot: repo.root,
-      config: loaded.config,
-      logger: silentLogger,
-      extraEnv: { ...repo.gitEnv },
-    });
-    cleanups.push(() => controlPlane.close());
-    await controlPlane.engine.start();
+    const controlPlane = await fixtures.startControlPlane(repo);
     const state = () => controlPlane.engine.getState();
 
     await waitUntil(

@@ -3,27 +3,20 @@
  * plane: the local provider on SQLite, real git worktrees, the generic CLI runtime running the fake agent CLI
  * as a real process, and a restart while the item waits.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createControlPlane } from '../../src/app/create-control-plane.ts';
-import { createDemoRepository } from '../../src/app/demo/create-demo-repository.ts';
 import { runFlotillaInProcess } from '../../src/cli/support/run-flotilla-in-process.ts';
-import { loadConfig } from '../../src/config/index.ts';
 import { resolveFlotillaPaths } from '../../src/config/resolve-flotilla-paths.ts';
-import { silentLogger } from '../../src/logging/logger.ts';
 import type { FakeAgentCall, FakeAgentRound } from '../../src/runtimes/cli/test-support/fake-agent-cli.ts';
 import { openDatabase } from '../../src/storage/index.ts';
 import { waitUntil } from '../support/claude-adapter-fixture.ts';
 import { FAKE_AGENT_PROGRAM } from '../support/cli-runtime-fixture.ts';
+import { createRunFixtures, QUICK_LOOP_SETTINGS } from '../support/create-run-fixtures.ts';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const fixtures = createRunFixtures();
+afterEach(() => fixtures.cleanup());
 
 const rounds: FakeAgentRound[] = [
   {
@@ -68,43 +61,18 @@ const rounds: FakeAgentRound[] = [
 
 describe('questions on the CLI runtime, answered with flotilla answer, across a restart', () => {
   it('waits with the worktree kept, survives a restart, resumes the same session with the answer', async () => {
-    const repo = await createDemoRepository();
-    cleanups.push(() => rm(repo.root, { recursive: true, force: true }));
-    const scriptDir = await mkdtemp(join(tmpdir(), 'flotilla-questions-'));
-    cleanups.push(() => rm(scriptDir, { recursive: true, force: true }));
-    const scriptPath = join(scriptDir, 'script.json');
-    await writeFile(scriptPath, JSON.stringify({ rounds }));
+    const scriptPath = await fixtures.fakeAgentScript(rounds);
     const cli = { runtime: 'cli', preset: 'claude', program: FAKE_AGENT_PROGRAM };
-    const configPath = join(repo.root, 'flotilla.config.json');
-    const config: Record<string, unknown> = JSON.parse(await readFile(configPath, 'utf8'));
-    await writeFile(
-      configPath,
-      JSON.stringify({
-        ...config,
-        runtimes: { planner: cli, implementor: cli, reviewer: cli },
-        checks: { command: null },
-        worktree: { setupCommand: 'none' },
-        pollIntervals: { workItems: 1, revisions: 1, specs: 1 },
-      }),
+    const repo = await fixtures.configuredDemoRepository(
+      { runtimes: { planner: cli, implementor: cli, reviewer: cli }, ...QUICK_LOOP_SETTINGS },
+      { message: 'CLI runtimes' },
     );
-    execFileSync('git', ['commit', '--quiet', '-am', 'CLI runtimes'], {
-      cwd: repo.root,
-      env: { ...process.env, ...repo.gitEnv },
-    });
-    const loaded = await loadConfig(repo.root);
-    if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
-    const start = async () => {
-      const controlPlane = await createControlPlane({
-        repoRoot: repo.root,
-        config: loaded.config,
-        logger: silentLogger,
+    const start = () =>
+      fixtures.startControlPlane(repo, {
+        FAKE_AGENT_SCRIPT: scriptPath,
         // The claude preset's preflight wants a key; the fake agent never uses it.
-        extraEnv: { FAKE_AGENT_SCRIPT: scriptPath, ANTHROPIC_API_KEY: 'unused-by-the-fake', ...repo.gitEnv },
+        ANTHROPIC_API_KEY: 'unused-by-the-fake',
       });
-      cleanups.push(() => controlPlane.close());
-      await controlPlane.engine.start();
-      return controlPlane;
-    };
 
     const first = await start();
     await waitUntil(

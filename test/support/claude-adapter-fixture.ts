@@ -10,6 +10,7 @@ import type {
   AgentRunHandle,
   AgentRunRequest,
   AgentStartParams,
+  RuntimeAdapter,
 } from '../../src/engine/runtime-contract/index.ts';
 import { buildInitialEngineState, type EngineState } from '../../src/engine/state-store/engine-state.ts';
 import { createBashValidatorHook } from '../../src/guards/bash-validator/index.ts';
@@ -21,7 +22,10 @@ import {
   createInMemoryProvider,
   type InMemoryProvider,
 } from '../../src/providers/in-memory/create-in-memory-provider.ts';
-import { createClaudeAdapter } from '../../src/runtimes/claude/create-claude-adapter.ts';
+import {
+  type ClaudeAdapterConfig,
+  createClaudeAdapter,
+} from '../../src/runtimes/claude/create-claude-adapter.ts';
 import { createTempGitRepo, type TempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
 
 /**
@@ -122,6 +126,45 @@ export async function adapterFor(
     cancelAgent: adapter.cancelAgent,
     startAgent: async (request) => adapter.startAgent(await startParamsFor(request)),
   };
+}
+
+/**
+ * The Claude adapter alone on the fixture's repository and state dir — no context paths, no transcripts, the
+ * bash validator on — for tests that start runs with params they build themselves. `config` adds the
+ * environment (the model endpoint) and replaces any other field.
+ */
+export function createBareClaudeAdapter(
+  config: Pick<ClaudeAdapterConfig, 'extraEnv'> & Partial<ClaudeAdapterConfig>,
+): RuntimeAdapter {
+  return createClaudeAdapter({
+    repoRoot: fixture.repo.root,
+    defaultBranch: 'main',
+    contextPaths: [],
+    bashValidatorHook: createBashValidatorHook(),
+    logger: createRecordingLogger(),
+    setupCommand: 'none',
+    stateDir: fixture.stateDir,
+    maxAgentDuration: 120,
+    logging: { agentSessions: false, logsDir: fixture.stateDir },
+    ...config,
+  });
+}
+
+/** A planner run of the fixture's approved spec, as the engine would start it. */
+export function plannerStartParams(): Promise<AgentStartParams> {
+  return startParamsFor({
+    role: 'planner',
+    sessionID: crypto.randomUUID(),
+    specPaths: ['docs/specs/feature.md'],
+  });
+}
+
+/** What the run failed with (its result's rejection), or null when it succeeded. */
+export function failureOf(handle: AgentRunHandle): Promise<unknown> {
+  return handle.result.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
 }
 
 /** A run request as the tests write it: a planner's spec SHAs default to the specs' committed blobs. */

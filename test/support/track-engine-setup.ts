@@ -29,7 +29,8 @@ export function trackEngineSetup(): (setup: EngineSetup) => EngineSetup {
     await engine.stop();
     await server.close();
     await repo.cleanup();
-  });
+    // Stopping waits for running agents (up to the engine's shutdownTimeout): longer than the default hook's.
+  }, 60_000);
   return (setup) => {
     current = setup;
     return setup;

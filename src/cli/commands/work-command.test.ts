@@ -22,7 +22,8 @@ beforeEach(async () => {
 });
 afterEach(() => repo.cleanup());
 
-describe('flotilla work', { timeout: 60_000 }, () => {
+// Each case starts the real CLI up to 14 times (through tsx in a checkout): slow under load.
+describe('flotilla work', { timeout: 300_000 }, () => {
   it('creates, lists and shows work items through the real SQLite file', async () => {
     const first = await json([
       'work',

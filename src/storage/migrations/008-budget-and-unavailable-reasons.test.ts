@@ -1,50 +1,30 @@
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTempDir } from '../../test-support/create-temp-dir.ts';
-import { openDatabase } from '../open-database.ts';
-import { MIGRATIONS } from './index.ts';
+import { describe, expect, it } from 'vitest';
+import {
+  AGENT_RUN_INDEXES,
+  buildInsertFailedRun,
+  installMigrationFixture,
+  listAgentRunIndexes,
+} from '../test-support/install-migration-fixture.ts';
 
-let dir: ReturnType<typeof createTempDir>;
+const database = installMigrationFixture();
 
-beforeEach(() => {
-  dir = createTempDir();
-});
-
-afterEach(() => {
-  dir.remove();
-});
-
-const insertRun = `
-  INSERT INTO agent_runs (session_id, role, status, work_item_id, branch_name, requested_at, ended_at,
-    failure_reason, error, runtime, account)
-  VALUES (?, 'implementor', 'failed', '7', 'flotilla/7', 10, 20, ?, 'stopped', 'claude', 'work')`;
+const insertRun = buildInsertFailedRun('stopped', 'work');
 
 describe('migration 8: budget and unavailable failure reasons', () => {
   it('keeps earlier runs, their account and indexes, and accepts budget and unavailable', () => {
-    const path = join(dir.path, 'flotilla.db');
-    const before = openDatabase(path, { migrations: MIGRATIONS.slice(0, 7) });
+    const before = database.openBefore(7);
     before.prepare(insertRun).run('old', 'usage-limit');
     expect(() => before.prepare(insertRun).run('too-early', 'budget')).toThrow(/CHECK constraint/);
     before.close();
 
-    const after = openDatabase(path);
+    const after = database.openAfter();
     try {
       expect(after.prepare('SELECT session_id, failure_reason, account FROM agent_runs').all()).toEqual([
         { session_id: 'old', failure_reason: 'usage-limit', account: 'work' },
       ]);
       for (const reason of ['budget', 'unavailable']) after.prepare(insertRun).run(reason, reason);
       expect(() => after.prepare(insertRun).run('bad', 'bogus')).toThrow(/CHECK constraint/);
-      const indexes = after
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'agent_runs'")
-        .all()
-        .map((row) => (row as { name: string }).name);
-      expect(indexes).toEqual(
-        expect.arrayContaining([
-          'agent_runs_active',
-          'agent_runs_by_requested_at',
-          'agent_runs_by_work_item',
-        ]),
-      );
+      expect(listAgentRunIndexes(after)).toEqual(expect.arrayContaining(AGENT_RUN_INDEXES));
     } finally {
       after.close();
     }

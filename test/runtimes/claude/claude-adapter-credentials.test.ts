@@ -6,14 +6,13 @@
 import { expect, it } from 'vitest';
 import { isCredentialsFailure } from '../../../src/domain/index.ts';
 import { AgentRunFailure } from '../../../src/engine/runtime-contract/runtime-contract.ts';
-import { createBashValidatorHook } from '../../../src/guards/bash-validator/index.ts';
-import { createRecordingLogger } from '../../../src/logging/logger.ts';
 import { createModelServer } from '../../../src/model-server/index.ts';
-import { createClaudeAdapter } from '../../../src/runtimes/claude/create-claude-adapter.ts';
 import {
+  createBareClaudeAdapter,
+  failureOf,
   fixture,
   installClaudeAdapterFixture,
-  startParamsFor,
+  plannerStartParams,
 } from '../../support/claude-adapter-fixture.ts';
 
 installClaudeAdapterFixture();
@@ -27,30 +26,8 @@ it('reports "Not logged in" as a credentials failure naming what to set', async 
     CLAUDE_CODE_OAUTH_TOKEN: _oauth,
     ...baseEnv
   } = process.env;
-  const adapter = createClaudeAdapter({
-    repoRoot: fixture.repo.root,
-    defaultBranch: 'main',
-    contextPaths: [],
-    bashValidatorHook: createBashValidatorHook(),
-    logger: createRecordingLogger(),
-    setupCommand: 'none',
-    stateDir: fixture.stateDir,
-    maxAgentDuration: 120,
-    logging: { agentSessions: false, logsDir: fixture.stateDir },
-    baseEnv,
-    extraEnv: { ANTHROPIC_BASE_URL: fixture.server.url },
-  });
-  const handle = await adapter.startAgent(
-    await startParamsFor({
-      role: 'planner',
-      sessionID: crypto.randomUUID(),
-      specPaths: ['docs/specs/feature.md'],
-    }),
-  );
-  const failure = await handle.result.then(
-    () => null,
-    (error: unknown) => error,
-  );
+  const adapter = createBareClaudeAdapter({ baseEnv, extraEnv: { ANTHROPIC_BASE_URL: fixture.server.url } });
+  const failure = await failureOf(await adapter.startAgent(await plannerStartParams()));
   expect(failure).toBeInstanceOf(AgentRunFailure);
   const message = (failure as AgentRunFailure).message;
   expect(isCredentialsFailure(message)).toBe(true);

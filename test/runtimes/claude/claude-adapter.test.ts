@@ -2,15 +2,13 @@ import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createBashValidatorHook } from '../../../src/guards/bash-validator/index.ts';
-import { createRecordingLogger } from '../../../src/logging/logger.ts';
-import { createClaudeAdapter } from '../../../src/runtimes/claude/create-claude-adapter.ts';
 import { createTempGitRepo } from '../../../src/test-support/create-temp-git-repo.ts';
 import {
   AGENT_BRANCH,
   AGENT_WORKTREE,
   adapterFor,
   branchExists,
+  createBareClaudeAdapter,
   fixture,
   implementorParams,
   installClaudeAdapterFixture,
@@ -19,7 +17,8 @@ import {
 
 installClaudeAdapterFixture();
 
-describe('Claude adapter against the real SDK and the scripted model server', () => {
+// Real SDK sessions (up to three per test) are slow under load: the default 20 s is too short there.
+describe('Claude adapter against the real SDK and the scripted model server', { timeout: 240_000 }, () => {
   it('sends the prompt it is given, as it is, as the user message (it assembles none itself)', async () => {
     await adapterFor({
       name: 'prompt',
@@ -31,15 +30,7 @@ describe('Claude adapter against the real SDK and the scripted model server', ()
       ],
     });
     // The runtime alone, with no engine state or provider anywhere in reach.
-    const adapter = createClaudeAdapter({
-      repoRoot: fixture.repo.root,
-      defaultBranch: 'main',
-      contextPaths: [],
-      bashValidatorHook: createBashValidatorHook(),
-      logger: createRecordingLogger(),
-      setupCommand: 'none',
-      stateDir: fixture.stateDir,
-      maxAgentDuration: 120,
+    const adapter = createBareClaudeAdapter({
       logging: { agentSessions: false, logsDir: join(fixture.stateDir, 'logs') },
       extraEnv: { ANTHROPIC_BASE_URL: fixture.server!.url, ANTHROPIC_API_KEY: 'test-key' },
     });

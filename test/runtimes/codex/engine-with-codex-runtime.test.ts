@@ -6,12 +6,12 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createEngine } from '../../../src/engine/create-engine.ts';
 import { createRecordingLogger } from '../../../src/logging/logger.ts';
 import { createModelServer, type Scenario } from '../../../src/model-server/index.ts';
 import { createInMemoryProvider } from '../../../src/providers/in-memory/create-in-memory-provider.ts';
 import { createCodexRuntime } from '../../../src/runtimes/codex/create-codex-runtime.ts';
 import { createTempGitRepo } from '../../../src/test-support/create-temp-git-repo.ts';
+import { createSingleRuntimeEngine } from '../../support/create-runtime-engine.ts';
 import { type EngineSetup, trackEngineSetup } from '../../support/track-engine-setup.ts';
 
 type Setup = EngineSetup;
@@ -29,13 +29,11 @@ async function setUp(scenario: Scenario): Promise<Setup> {
   );
   const provider = createInMemoryProvider({ initialPipelineStatus: 'success' });
   const logger = createRecordingLogger();
-  const engine = createEngine({
+  const engine = createSingleRuntimeEngine({
     provider,
     logger,
-    pollIntervals: { workItems: 3600, revisions: 3600, specs: 3600 },
-    shutdownTimeout: 30,
-    createRuntimeAdapters: () => {
-      const codex = createCodexRuntime({
+    createAdapter: () =>
+      createCodexRuntime({
         repoRoot: repo.root,
         defaultBranch: 'main',
         logger,
@@ -48,9 +46,7 @@ async function setUp(scenario: Scenario): Promise<Setup> {
         maxAgentDuration: 120,
         logging: { agentSessions: true, logsDir: join(repo.root, '.flotilla', 'logs') },
         runtime: 'scripted',
-      });
-      return { planner: codex, implementor: codex, reviewer: codex };
-    },
+      }),
   });
   return track({ engine, provider, server, repo });
 }

@@ -1,0 +1,82 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { expect } from 'vitest';
+import { type DemoOptions, type DemoOutcome, runDemo } from '../../src/app/demo/run-demo.ts';
+import { createRecordingLogger } from '../../src/logging/logger.ts';
+
+/** A finished demo whose repository is kept for the checks, and the lines it printed. */
+export interface KeptDemo {
+  outcome: DemoOutcome;
+  /** Every printed line, joined by newlines. */
+  output: string;
+}
+
+/**
+ * Runs `flotilla demo` in-process with `keep: true` (printing into a buffer, logging to a recording logger),
+ * hands the outcome to `check`, then removes the demo repository whatever `check` did.
+ */
+export async function withKeptDemo(
+  options: Omit<DemoOptions, 'keep' | 'print' | 'logger'>,
+  check: (demo: KeptDemo) => void | Promise<void>,
+): Promise<void> {
+  const lines: string[] = [];
+  const outcome = await runDemo({
+    ...options,
+    keep: true,
+    print: (line) => lines.push(line),
+    logger: createRecordingLogger(),
+  });
+  try {
+    await check({ outcome, output: lines.join('\n') });
+  } finally {
+    await rm(outcome.repoRoot, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The demo's seven runs — planner, two rounds on #1 (changes requested, then approved), one on #2 — each
+ * completed and recorded under `runtime`, and the reviewer's request for changes in the output.
+ */
+export function expectDemoRuns(demo: KeptDemo, runtime: string): void {
+  expect(
+    demo.outcome.runs.map((run) => [
+      run.role,
+      run.role === 'planner' ? '-' : run.workItemID,
+      run.status,
+      run.runtime,
+    ]),
+  ).toEqual([
+    ['planner', '-', 'completed', runtime],
+    ['implementor', '1', 'completed', runtime],
+    ['reviewer', '1', 'completed', runtime],
+    ['implementor', '1', 'completed', runtime],
+    ['reviewer', '1', 'completed', runtime],
+    ['implementor', '2', 'completed', runtime],
+    ['reviewer', '2', 'completed', runtime],
+  ]);
+  expect(demo.output).toContain('reviewer finished #1: needs-changes');
+}
+
+/** Every run left a transcript; each implementor's holds `implementorMarker` (what its agent really did). */
+export function expectDemoTranscripts(demo: KeptDemo, implementorMarker: string): void {
+  for (const run of demo.outcome.runs) {
+    expect(run.logFilePath && existsSync(run.logFilePath)).toBeTruthy();
+    if (run.role === 'implementor')
+      expect(readFileSync(run.logFilePath!, 'utf8')).toContain(implementorMarker);
+  }
+}
+
+/**
+ * The demo's revisions are real branches: the reworked #1 carries the reviewer's requested change, #2 its
+ * file; checks passed on revision 3 (after a dismissed review, approved); the user's checkout is untouched.
+ */
+export function expectDemoRevisions(demo: KeptDemo): void {
+  const git = (args: string[]) => execFileSync('git', args, { cwd: demo.outcome.repoRoot }).toString();
+  expect(git(['show', 'flotilla/1:src/greet.js'])).toContain('name.trim()');
+  expect(git(['show', 'flotilla/2:src/farewell.js'])).toContain('Goodbye');
+  expect(demo.output).toMatch(
+    /revision 3 on branch flotilla\/1 @ [0-9a-f]{8} \(checks success; reviews: DISMISSED, APPROVED\)/,
+  );
+  expect(git(['status', '--porcelain'])).toBe('');
+}
