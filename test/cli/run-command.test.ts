@@ -2,7 +2,7 @@
  * `flotilla run` as a user runs it: a child process in a real repository, agents through the real Claude
  * Agent SDK answered by the scripted model server on 127.0.0.1.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
   copyFileSync,
@@ -15,61 +15,57 @@ import {
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelServer, Scenario } from '../../src/model-server/index.ts';
-import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
 import { createEngineStatePersistence, createSqliteTracker, openDatabase } from '../../src/storage/index.ts';
 import { isProcessRunning } from '../../src/test-support/is-process-running.ts';
 import { agentProcessesOf } from '../support/agent-processes-of.ts';
 import { buildFakeAgentScript } from '../support/build-fake-agent-script.ts';
 import { FAKE_AGENT_PROGRAM } from '../support/cli-runtime-fixture.ts';
-import { createRunFixtures, FLOTILLA_BIN } from '../support/create-run-fixtures.ts';
+import { createRunFixtures } from '../support/create-run-fixtures.ts';
+import {
+  APPROVE,
+  finishScenario,
+  ONE_ITEM_PLAN,
+  slowImplementorScenario,
+  WRITE_GREET,
+} from '../support/run-scenarios.ts';
+import {
+  flotillaLogTail,
+  type RunningFlotilla,
+  startFlotillaProcess,
+  waitForCondition,
+} from '../support/start-flotilla-process.ts';
 
 const fixtures = createRunFixtures();
 afterEach(() => fixtures.cleanup());
-
-interface Running {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
 
 function startRun(
   repoRoot: string,
   server: ModelServer | Record<string, string>,
   gitEnv: Record<string, string>,
   args: string[] = [],
-): Running {
-  let output = '';
+): RunningFlotilla {
   // A model server: the Claude runtime against it; else the environment the runtime's setup gave.
   const agentEnv =
     'url' in server && typeof server.url === 'string'
       ? { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key' }
       : (server as Record<string, string>);
-  const child = spawn(process.execPath, [FLOTILLA_BIN, 'run', '--headless', ...args], {
+  return startFlotillaProcess(fixtures, {
     cwd: repoRoot,
-    env: { ...process.env, ...gitEnv, ...agentEnv },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    args: ['run', '--headless', ...args],
+    env: { ...gitEnv, ...agentEnv },
   });
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  fixtures.defer(async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await exited;
-  });
-  return { child, output: () => output, exited };
 }
 
 /** `run.exited`, or an error holding the run's output and log tail when it does not exit in time. */
-async function exitedWithin(run: Running, repoRoot: string, timeoutMs: number): Promise<number | null> {
+async function exitedWithin(
+  run: RunningFlotilla,
+  repoRoot: string,
+  timeoutMs: number,
+): Promise<number | null> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      const logPath = join(repoRoot, '.flotilla/logs/flotilla.log');
-      const log = existsSync(logPath) ? readFileSync(logPath, 'utf8').split('\n').slice(-80).join('\n') : '';
+      const log = flotillaLogTail(repoRoot, 80);
       reject(new Error(`flotilla run did not exit in ${timeoutMs} ms\n${run.output()}\n--- log ---\n${log}`));
     }, timeoutMs);
   });
@@ -79,61 +75,6 @@ async function exitedWithin(run: Running, repoRoot: string, timeoutMs: number): 
     clearTimeout(timer);
   }
 }
-
-async function waitFor(
-  check: () => boolean,
-  timeoutMs: number,
-  what: string,
-  context: () => string,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}\n${context()}`);
-}
-
-/** The planner creates one item; its implementor's first model reply never comes (until the server closes). */
-function slowImplementorScenario(): ScenarioSpec {
-  const plan = {
-    role: 'planner',
-    create: [{ tempID: 'a', title: 'Add greet(name)', body: 'Objective: greet.', labels: [], blockedBy: [] }],
-    close: [],
-    update: [],
-  };
-  return {
-    name: 'slow-implementor',
-    routes: [
-      {
-        name: 'planner',
-        match: { systemIncludes: 'You are the planner' },
-        steps: [{ structuredOutput: plan }],
-      },
-      {
-        name: 'implementor',
-        match: { systemIncludes: 'You are the implementor' },
-        steps: [{ delayMs: 120_000, text: 'never answered' }],
-      },
-    ],
-  };
-}
-
-const ONE_ITEM_PLAN = {
-  role: 'planner',
-  create: [{ tempID: 'a', title: 'Add greet(name)', body: 'Objective: greet.', labels: [], blockedBy: [] }],
-  close: [],
-  update: [],
-};
-const APPROVE = { role: 'reviewer', review: { verdict: 'approve', summary: 'ok', comments: [] } };
-const WRITE_GREET = {
-  type: 'tool_use' as const,
-  name: 'Write',
-  input: {
-    file_path: '{{cwd}}/src/greet.js',
-    content: "export const greet = (n) => 'Hello, ' + n + '!';\n",
-  },
-};
 
 /**
  * One item; its first implementor session reports `completed` without changing anything (an empty patch: a
@@ -274,7 +215,7 @@ function scratchEntries(repoRoot: string): string[] {
 }
 
 async function waitForProcessToEnd(pid: number, what: string): Promise<void> {
-  await waitFor(
+  await waitForCondition(
     () => !isProcessRunning(pid),
     30_000,
     what,
@@ -433,13 +374,13 @@ describe('flotilla run', () => {
     const repo = await fixtures.demoRepository();
     const slowServer = await fixtures.serve(slowImplementorScenario());
     const first = startRun(repo.root, slowServer, repo.gitEnv);
-    await waitFor(
+    await waitForCondition(
       () => first.output().includes('implementor started'),
       60_000,
       'the implementor to start',
       first.output,
     );
-    await waitFor(
+    await waitForCondition(
       () => existsSync(join(repo.root, '.worktrees/agent/flotilla/1')),
       10_000,
       'its worktree',
@@ -448,42 +389,7 @@ describe('flotilla run', () => {
     first.child.kill('SIGKILL');
     await first.exited;
 
-    const server = await fixtures.serve({
-      name: 'finish',
-      routes: [
-        {
-          name: 'reviewer',
-          match: { systemIncludes: 'You are the reviewer' },
-          steps: [
-            {
-              structuredOutput: {
-                role: 'reviewer',
-                review: { verdict: 'approve', summary: 'ok', comments: [] },
-              },
-            },
-          ],
-        },
-        {
-          name: 'implementor',
-          match: { systemIncludes: 'You are the implementor' },
-          steps: [
-            {
-              content: [
-                {
-                  type: 'tool_use',
-                  name: 'Write',
-                  input: {
-                    file_path: '{{cwd}}/src/greet.js',
-                    content: "export const greet = (n) => 'Hello, ' + n + '!';\n",
-                  },
-                },
-              ],
-            },
-            { structuredOutput: { role: 'implementor', outcome: 'completed', summary: 'greet added' } },
-          ],
-        },
-      ],
-    });
+    const server = await fixtures.serve(finishScenario({ planner: false }));
     const second = startRun(repo.root, server, repo.gitEnv, ['--until-idle']);
     const code = await second.exited;
     expect(code, second.output()).toBe(0);
@@ -529,7 +435,7 @@ describe('flotilla run', () => {
     const pidFile = join(repo.root, '.flotilla', 'checks.pid');
     const realCommand = setChecksCommand(repo.root, `echo $$ > '${pidFile}'; exec sleep 300`);
     const first = startRun(repo.root, await fixtures.serve(), repo.gitEnv);
-    await waitFor(
+    await waitForCondition(
       () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '',
       90_000,
       'the checks command to start',
@@ -586,7 +492,7 @@ describe('flotilla run', () => {
     );
     chmodSync(hook, 0o755);
     const first = startRun(repo.root, await fixtures.serve(), repo.gitEnv);
-    await waitFor(
+    await waitForCondition(
       () => existsSync(gitPidFile) && readFileSync(gitPidFile, 'utf8').trim() !== '',
       90_000,
       'the revision branch to be written',
@@ -632,7 +538,7 @@ describe('flotilla run', () => {
     writeFileSync(configPath, JSON.stringify(config, null, 2));
     const server = await fixtures.serve();
     const run = startRun(repo.root, server, repo.gitEnv);
-    await waitFor(
+    await waitForCondition(
       () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '',
       90_000,
       'the checks command to start',
@@ -661,7 +567,7 @@ describe('flotilla run', () => {
     const repo = await fixtures.demoRepository();
     const server = await fixtures.serve(slowImplementorScenario());
     const first = startRun(repo.root, server, repo.gitEnv);
-    await waitFor(
+    await waitForCondition(
       () => first.output().includes('implementor started'),
       60_000,
       'the implementor to start',
@@ -692,7 +598,7 @@ describe('flotilla run', () => {
       const repo = await fixtures.demoRepository();
       const server = await fixtures.serve(slowImplementorScenario());
       const run = startRun(repo.root, server, repo.gitEnv);
-      await waitFor(
+      await waitForCondition(
         () => run.output().includes('implementor started'),
         60_000,
         'the implementor to start',
@@ -728,20 +634,14 @@ describe('flotilla run', () => {
       join(repo.root, 'flotilla.config.json'),
       JSON.stringify({ ...config, runtimes: scripted, scriptedScenario: 'scenario.json' }),
     );
-    const { ANTHROPIC_BASE_URL: _url, ANTHROPIC_API_KEY: _key, ...env } = process.env;
-    const child = spawn(process.execPath, [FLOTILLA_BIN, 'run', '--until-idle', '--json'], {
+    const run = startFlotillaProcess(fixtures, {
       cwd: repo.root,
-      env: { ...env, ...repo.gitEnv },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      args: ['run', '--until-idle', '--json'],
+      // No model endpoint: undefined leaves the variable out of the child's environment.
+      env: { ANTHROPIC_BASE_URL: undefined, ANTHROPIC_API_KEY: undefined, ...repo.gitEnv },
     });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const code = await run.exited;
+    const output = run.output();
     expect(code, output).toBe(0);
     const events = output
       .trim()

@@ -3,14 +3,20 @@
  * by the fake GitHub on 127.0.0.1 (REST + git + a CI that passes once settled), agents through the real
  * Claude Agent SDK answered by the scripted model server. Then `flotilla merge` merges the pull request.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelServer } from '../../src/model-server/index.ts';
-import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
 import { createFakeGitHub, type FakeGitHub } from '../../src/providers/github/testing/create-fake-github.ts';
-import { createRunFixtures, FLOTILLA_BIN } from '../support/create-run-fixtures.ts';
+import { createRunFixtures } from '../support/create-run-fixtures.ts';
+import { finishScenario, GREET, slowImplementorScenario } from '../support/run-scenarios.ts';
+import {
+  flotillaLogTail,
+  type RunningFlotilla,
+  startFlotillaProcess,
+  waitForCondition,
+} from '../support/start-flotilla-process.ts';
 
 const fixtures = createRunFixtures();
 afterEach(() => fixtures.cleanup());
@@ -57,36 +63,16 @@ async function hostedDemoRepository(): Promise<Hosted> {
   };
 }
 
-interface Running {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function startFlotilla(hosted: Hosted, server: ModelServer | null, args: string[]): Running {
-  let output = '';
-  const child = spawn(process.execPath, [FLOTILLA_BIN, ...args], {
+function startFlotilla(hosted: Hosted, server: ModelServer | null, args: string[]): RunningFlotilla {
+  return startFlotillaProcess(fixtures, {
     cwd: hosted.root,
+    args,
     env: {
-      ...process.env,
       ...hosted.gitEnv,
       FLOTILLA_GITHUB_TOKEN: TOKEN,
       ...(server !== null && { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key' }),
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  fixtures.defer(async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await exited;
-  });
-  return { child, output: () => output, exited };
 }
 
 /** Every file under a directory, concatenated. */
@@ -95,20 +81,6 @@ function readTree(dir: string): string {
     .filter((entry) => entry.isFile())
     .map((entry) => readFileSync(join(entry.parentPath, entry.name), 'utf8'))
     .join('\n');
-}
-
-function logTail(root: string): string {
-  const path = join(root, '.flotilla/logs/flotilla.log');
-  return existsSync(path) ? readFileSync(path, 'utf8').split('\n').slice(-60).join('\n') : '';
-}
-
-async function waitFor(check: () => boolean, timeoutMs: number, what: string, context: () => string) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}\n${context()}`);
 }
 
 interface ApiIssue {
@@ -132,7 +104,7 @@ describe('flotilla run with provider github', () => {
     const server = await fixtures.serve();
     const run = startFlotilla(hosted, server, ['run', '--headless', '--until-idle']);
     const code = await run.exited;
-    expect(code, `${run.output()}\n--- log ---\n${logTail(hosted.root)}`).toBe(0);
+    expect(code, `${run.output()}\n--- log ---\n${flotillaLogTail(hosted.root, 60)}`).toBe(0);
     expect(run.output()).toContain('work item #1 review → approved');
     expect(run.output()).toContain('work item #2 review → approved');
     // The progress lines tell the GitHub budget (the fake's x-ratelimit-* headers).
@@ -194,7 +166,7 @@ describe('flotilla run with provider github', () => {
     const hosted = await hostedDemoRepository();
     const slow = await fixtures.serve(slowImplementorScenario());
     const first = startFlotilla(hosted, slow, ['run', '--headless']);
-    await waitFor(
+    await waitForCondition(
       () => first.output().includes('implementor started'),
       90_000,
       'the implementor to start',
@@ -203,10 +175,10 @@ describe('flotilla run with provider github', () => {
     first.child.kill('SIGKILL');
     await first.exited;
 
-    const server = await fixtures.serve(finishScenario());
+    const server = await fixtures.serve(finishScenario({ planner: true }));
     const second = startFlotilla(hosted, server, ['run', '--headless', '--until-idle']);
     const code = await second.exited;
-    expect(code, `${second.output()}\n--- log ---\n${logTail(hosted.root)}`).toBe(0);
+    expect(code, `${second.output()}\n--- log ---\n${flotillaLogTail(hosted.root, 60)}`).toBe(0);
     expect(second.output()).toMatch(/recovered: 1 interrupted run\(s\) recorded as failed/);
     expect(second.output()).toContain('work item #1 review → approved');
 
@@ -226,71 +198,3 @@ describe('flotilla run with provider github', () => {
 
 // biome-ignore lint/suspicious/noTemplateCurlyInString: the file's JavaScript template literal, verbatim.
 const TRIMMING_GREET = 'export function greet(name) {\n  return `Hello, ${name.trim()}!`;\n}\n';
-const GREET = "export const greet = (n) => 'Hello, ' + n + '!';\n";
-const ONE_ITEM_PLAN = {
-  role: 'planner',
-  create: [{ tempID: 'a', title: 'Add greet(name)', body: 'Objective: greet.', labels: [], blockedBy: [] }],
-  close: [],
-  update: [],
-};
-
-/** The planner creates one item; its implementor's first model reply never comes (until the server closes). */
-function slowImplementorScenario(): ScenarioSpec {
-  return {
-    name: 'slow-implementor',
-    routes: [
-      {
-        name: 'planner',
-        match: { systemIncludes: 'You are the planner' },
-        steps: [{ structuredOutput: ONE_ITEM_PLAN }],
-      },
-      {
-        name: 'implementor',
-        match: { systemIncludes: 'You are the implementor' },
-        steps: [{ delayMs: 120_000, text: 'never answered' }],
-      },
-    ],
-  };
-}
-
-/** After the restart: the implementor writes greet, the reviewer approves; a planner request would be a bug. */
-function finishScenario(): ScenarioSpec {
-  return {
-    name: 'finish',
-    routes: [
-      {
-        name: 'planner',
-        match: { systemIncludes: 'You are the planner' },
-        steps: [{ structuredOutput: ONE_ITEM_PLAN }],
-      },
-      {
-        name: 'reviewer',
-        match: { systemIncludes: 'You are the reviewer' },
-        steps: [
-          {
-            structuredOutput: {
-              role: 'reviewer',
-              review: { verdict: 'approve', summary: 'ok', comments: [] },
-            },
-          },
-        ],
-      },
-      {
-        name: 'implementor',
-        match: { systemIncludes: 'You are the implementor' },
-        steps: [
-          {
-            content: [
-              {
-                type: 'tool_use',
-                name: 'Write',
-                input: { file_path: '{{cwd}}/src/greet.js', content: GREET },
-              },
-            ],
-          },
-          { structuredOutput: { role: 'implementor', outcome: 'completed', summary: 'greet added' } },
-        ],
-      },
-    ],
-  };
-}

@@ -1,28 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import type { EngineEvent } from '../../domain/index.ts';
 import { PATCH_CONFLICT_MARKER } from '../../providers/in-memory/check-patch-applies.ts';
-import { createExecutorFixture, EXECUTOR_TEST_PATCH } from '../test-support/create-executor-fixture.ts';
-
-const types = (events: EngineEvent[]) => events.map((event) => event.type);
+import {
+  buildApplyImplementorResult,
+  createExecutorFixtureWithItemInProgress,
+  EXECUTOR_TEST_PATCH,
+  eventTypes,
+} from '../test-support/create-executor-fixture.ts';
 
 describe('command executor: applyImplementorResult', () => {
-  async function inProgressItem() {
-    const context = createExecutorFixture();
-    context.provider.control.addWorkItem({ title: 'Feature', status: 'in-progress' });
-    return context;
-  }
-
-  const implementor = (outcome: 'completed' | 'blocked' | 'validation-failure', patch: string | null) => ({
-    type: 'applyImplementorResult' as const,
-    workItemID: '1',
-    branchName: 'flotilla/1',
-    result: { role: 'implementor' as const, outcome, summary: `Summary of ${outcome}`, patch },
-  });
-
   it('completed: creates the revision, keeps the summary, moves the item to review with the link', async () => {
-    const { provider, executor, snapshot } = await inProgressItem();
-    const events = await executor.execute(implementor('completed', EXECUTOR_TEST_PATCH), await snapshot());
-    expect(types(events)).toEqual(['revisionChanged', 'workItemChanged']);
+    const { provider, executor, snapshot } = createExecutorFixtureWithItemInProgress();
+    const events = await executor.execute(
+      buildApplyImplementorResult('completed', EXECUTOR_TEST_PATCH),
+      await snapshot(),
+    );
+    expect(eventTypes(events)).toEqual(['revisionChanged', 'workItemChanged']);
     expect(events[1]).toEqual(
       expect.objectContaining({
         newStatus: 'review',
@@ -37,9 +29,9 @@ describe('command executor: applyImplementorResult', () => {
   });
 
   it('completed without a patch parks the item as blocked and explains why', async () => {
-    const { provider, executor, snapshot } = await inProgressItem();
-    const events = await executor.execute(implementor('completed', ''), await snapshot());
-    expect(types(events)).toEqual(['commandFailed', 'workItemChanged']);
+    const { provider, executor, snapshot } = createExecutorFixtureWithItemInProgress();
+    const events = await executor.execute(buildApplyImplementorResult('completed', ''), await snapshot());
+    expect(eventTypes(events)).toEqual(['commandFailed', 'workItemChanged']);
     expect(events[0]).toEqual(
       expect.objectContaining({ error: expect.stringContaining('carries no patch') }),
     );
@@ -47,12 +39,12 @@ describe('command executor: applyImplementorResult', () => {
   });
 
   it('a patch that does not apply parks the item as blocked and explains why', async () => {
-    const { provider, executor, snapshot } = await inProgressItem();
+    const { provider, executor, snapshot } = createExecutorFixtureWithItemInProgress();
     const events = await executor.execute(
-      implementor('completed', `${EXECUTOR_TEST_PATCH}${PATCH_CONFLICT_MARKER}`),
+      buildApplyImplementorResult('completed', `${EXECUTOR_TEST_PATCH}${PATCH_CONFLICT_MARKER}`),
       await snapshot(),
     );
-    expect(types(events)).toEqual(['commandFailed', 'workItemChanged']);
+    expect(eventTypes(events)).toEqual(['commandFailed', 'workItemChanged']);
     expect((await provider.workItemReader.getWorkItem('1'))?.status).toBe('blocked');
     expect(provider.control.workItemComments('1')[0]).toContain('could not create a revision');
     expect(provider.control.revisionRecords()).toEqual([]);
@@ -62,8 +54,8 @@ describe('command executor: applyImplementorResult', () => {
     ['blocked', 'blocked', 'Implementor reported a blocker'],
     ['validation-failure', 'needs-refinement', 'Implementor could not validate its change'],
   ] as const)('%s: writes the summary and moves the item to %s', async (outcome, status, heading) => {
-    const { provider, executor, snapshot } = await inProgressItem();
-    const events = await executor.execute(implementor(outcome, null), await snapshot());
+    const { provider, executor, snapshot } = createExecutorFixtureWithItemInProgress();
+    const events = await executor.execute(buildApplyImplementorResult(outcome, null), await snapshot());
     expect(events).toEqual([expect.objectContaining({ type: 'workItemChanged', newStatus: status })]);
     expect(provider.control.workItemComments('1')).toEqual([`${heading}:\n\nSummary of ${outcome}`]);
   });

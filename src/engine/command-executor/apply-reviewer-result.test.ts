@@ -1,26 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { EngineEvent } from '../../domain/index.ts';
-import { createExecutorFixture, EXECUTOR_TEST_PATCH } from '../test-support/create-executor-fixture.ts';
-
-const types = (events: EngineEvent[]) => events.map((event) => event.type);
+import {
+  buildApplyImplementorResult,
+  createExecutorFixtureWithItemInProgress,
+  EXECUTOR_TEST_PATCH,
+  eventTypes,
+} from '../test-support/create-executor-fixture.ts';
 
 describe('command executor: applyReviewerResult', () => {
-  async function inProgressItem() {
-    const context = createExecutorFixture();
-    context.provider.control.addWorkItem({ title: 'Feature', status: 'in-progress' });
-    return context;
-  }
-
-  const implementor = (outcome: 'completed' | 'blocked' | 'validation-failure', patch: string | null) => ({
-    type: 'applyImplementorResult' as const,
-    workItemID: '1',
-    branchName: 'flotilla/1',
-    result: { role: 'implementor' as const, outcome, summary: `Summary of ${outcome}`, patch },
-  });
-
   it('posts the first review, replaces later ones, and moves the item by verdict', async () => {
-    const { provider, executor, snapshot } = await inProgressItem();
-    await executor.execute(implementor('completed', EXECUTOR_TEST_PATCH), await snapshot());
+    const { provider, executor, snapshot } = createExecutorFixtureWithItemInProgress();
+    await executor.execute(buildApplyImplementorResult('completed', EXECUTOR_TEST_PATCH), await snapshot());
     provider.control.editWorkItem('1', { status: 'review' });
     const needsChanges = {
       type: 'applyReviewerResult' as const,
@@ -34,7 +23,7 @@ describe('command executor: applyReviewerResult', () => {
       needsChangesStatus: 'pending' as const,
     };
     const first = await executor.execute(needsChanges, await snapshot());
-    expect(types(first)).toEqual(['workItemChanged', 'revisionChanged']);
+    expect(eventTypes(first)).toEqual(['workItemChanged', 'revisionChanged']);
     expect(first[0]).toEqual(expect.objectContaining({ newStatus: 'pending' }));
     expect(provider.control.calls('postReview')).toHaveLength(1);
 
@@ -50,7 +39,7 @@ describe('command executor: applyReviewerResult', () => {
   });
 
   it('fails clearly when the reviewed revision is unknown', async () => {
-    const { executor, snapshot } = await inProgressItem();
+    const { executor, snapshot } = createExecutorFixtureWithItemInProgress();
     const events = await executor.execute(
       {
         type: 'applyReviewerResult',

@@ -1,4 +1,4 @@
-import type { KeptSession } from '../../domain/index.ts';
+import type { EngineEvent, KeptSession } from '../../domain/index.ts';
 import { silentLogger } from '../../logging/logger.ts';
 import {
   createInMemoryProvider,
@@ -95,3 +95,26 @@ export function createExecutorFixture(options: ExecutorFixtureOptions = {}) {
     discarded,
   };
 }
+
+/** The executor fixture with work item #1 (`Feature`) in progress: what an implementor's result applies to. */
+export function createExecutorFixtureWithItemInProgress(options: ExecutorFixtureOptions = {}) {
+  const context = createExecutorFixture(options);
+  context.provider.control.addWorkItem({ title: 'Feature', status: 'in-progress' });
+  return context;
+}
+
+/** An applyImplementorResult for item #1 on `flotilla/1`, its summary `Summary of <outcome>`. */
+export function buildApplyImplementorResult(
+  outcome: 'completed' | 'blocked' | 'validation-failure',
+  patch: string | null,
+) {
+  return {
+    type: 'applyImplementorResult' as const,
+    workItemID: '1',
+    branchName: 'flotilla/1',
+    result: { role: 'implementor' as const, outcome, summary: `Summary of ${outcome}`, patch },
+  };
+}
+
+/** The types of `events`, in order. */
+export const eventTypes = (events: readonly EngineEvent[]) => events.map((event) => event.type);
