@@ -1,13 +1,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resolveFlotillaPaths } from '../../config/index.ts';
-import { silentLogger } from '../../logging/logger.ts';
-import { createLocalProvider } from '../../providers/local/create-local-provider.ts';
 import { buildAddFilePatch } from '../../runtimes/scripted/build-scripted-results.ts';
 import { createTempGitRepo, type TempGitRepo } from '../../test-support/create-temp-git-repo.ts';
 import { runFlotilla } from '../support/run-flotilla.ts';
 import { runFlotillaInProcess } from '../support/run-flotilla-in-process.ts';
+import { createItemWithRevision, withLocalProvider } from '../test-support/with-local-provider.ts';
 
 let repo: TempGitRepo;
 const flotilla = (args: string[]) => runFlotilla(repo.root, args);
@@ -18,36 +16,10 @@ async function itemWithRevision(
   patch: string,
   status = 'approved',
 ): Promise<{ id: string; headSHA: string }> {
-  const paths = resolveFlotillaPaths(repo.root);
-  const provider = createLocalProvider({
-    repoRoot: repo.root,
-    defaultBranch: 'main',
-    specsDir: 'docs/specs',
-    checksCommand: null,
-    checksTimeoutMs: 60_000,
-    logsDir: paths.logsDir,
-    logger: silentLogger,
-    dbPath: paths.dbPath,
-  });
-  try {
-    const item = provider.tracker.workItems.createWorkItem({
-      title: 'Add a feature',
-      body: '',
-      labels: [],
-      blockedBy: [],
-    });
-    const revision = await provider.revisionWriter.createFromPatch({
-      workItemID: item.id,
-      patch,
-      branchName: `flotilla/${item.id}`,
-      title: '',
-      body: 'done',
-    });
-    provider.tracker.workItems.transitionStatus(item.id, status as 'approved');
-    return { id: item.id, headSHA: revision.headSHA };
-  } finally {
-    await provider.close();
-  }
+  const { id, headSHA } = await withLocalProvider(repo.root, { checksCommand: null }, (provider) =>
+    createItemWithRevision(provider, patch, status as 'approved'),
+  );
+  return { id, headSHA };
 }
 
 /** A patch changing README.md's content, made with git in the repo and then undone there. */

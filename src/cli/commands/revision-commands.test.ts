@@ -3,64 +3,28 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveFlotillaPaths } from '../../config/index.ts';
 import type { ReviewerRun } from '../../domain/index.ts';
-import { silentLogger } from '../../logging/logger.ts';
-import { createLocalProvider, type LocalProvider } from '../../providers/local/create-local-provider.ts';
+import type { LocalProvider } from '../../providers/local/create-local-provider.ts';
 import { buildAddFilePatch } from '../../runtimes/scripted/build-scripted-results.ts';
 import { createAgentRunRepository, openDatabase, type PipelineInput } from '../../storage/index.ts';
 import { createTempGitRepo, type TempGitRepo } from '../../test-support/create-temp-git-repo.ts';
 import { runFlotilla } from '../support/run-flotilla.ts';
 import { runFlotillaInProcess } from '../support/run-flotilla-in-process.ts';
+import { createItemWithRevision, withLocalProvider } from '../test-support/with-local-provider.ts';
 
 let repo: TempGitRepo;
 const flotilla = (...args: string[]) => runFlotillaInProcess(repo.root, args);
 const json = async (...args: string[]) => JSON.parse((await flotilla(...args)).stdout);
 
 /** Opens the repository's tracker through the local provider (as the engine would) for the setup. */
-async function withProvider<T>(body: (provider: LocalProvider) => Promise<T> | T): Promise<T> {
-  const paths = resolveFlotillaPaths(repo.root);
-  const provider = createLocalProvider({
-    repoRoot: repo.root,
-    defaultBranch: 'main',
-    specsDir: 'docs/specs',
-    checksCommand: 'npm test',
-    checksTimeoutMs: 60_000,
-    logsDir: paths.logsDir,
-    logger: silentLogger,
-    dbPath: paths.dbPath,
-    // The checks never finish here (the tests set each pipeline themselves); closing cancels them.
-    runChecks: ({ signal }) =>
-      new Promise((_resolve, reject) => {
-        signal?.addEventListener('abort', () => reject(signal.reason));
-      }),
-  });
-  try {
-    return await body(provider);
-  } finally {
-    await provider.close();
-  }
-}
+const withProvider = <T>(body: (provider: LocalProvider) => Promise<T> | T): Promise<T> =>
+  withLocalProvider(repo.root, { checksCommand: 'npm test' }, body);
 
 /** Work item #1 with revision #2 on flotilla/1 adding `path`, moved to `status`. */
 async function itemWithRevision(files: Record<string, string>, status = 'review') {
-  return withProvider(async (provider) => {
-    const item = provider.tracker.workItems.createWorkItem({
-      title: 'Add a feature',
-      body: '',
-      labels: [],
-      blockedBy: [],
-    });
-    const revision = await provider.revisionWriter.createFromPatch({
-      workItemID: item.id,
-      patch: Object.entries(files)
-        .map(([path, content]) => buildAddFilePatch(path, content))
-        .join(''),
-      branchName: `flotilla/${item.id}`,
-      title: '',
-      body: 'done',
-    });
-    provider.tracker.workItems.transitionStatus(item.id, status as 'review');
-    return { id: item.id, revisionID: revision.id, headSHA: revision.headSHA };
-  });
+  const patch = Object.entries(files)
+    .map(([path, content]) => buildAddFilePatch(path, content))
+    .join('');
+  return withProvider((provider) => createItemWithRevision(provider, patch, status as 'review'));
 }
 
 const setPipeline = (revisionID: string, headSHA: string, pipeline: PipelineInput) =>
