@@ -98,6 +98,7 @@ interface ApiPull {
   body: string;
 }
 
+// Seven real SDK sessions, CI and a merge through child processes: far slower under load than alone.
 describe('flotilla run with provider github', () => {
   it('plans issues, opens pull requests with the exact patch, passes CI, reviews with line comments, approves; flotilla merge merges', async () => {
     const hosted = await hostedDemoRepository();
@@ -160,7 +161,7 @@ describe('flotilla run with provider github', () => {
     expect([merged.state, merged.merged_at === null]).toEqual(['closed', false]);
     expect((await hosted.api<ApiIssue>(`/issues/${greetIssue?.number}`)).state).toBe('closed');
     expect(fakeGit(['show', 'main:src/greet.js'])).toContain('name.trim()');
-  }, 240_000);
+  }, 480_000);
 
   it('after kill -9 during an implementor run, a restart finishes the item: no duplicate issue or pull request', async () => {
     const hosted = await hostedDemoRepository();
