@@ -43,13 +43,16 @@ export function isAgentQuestions(outcome: unknown): outcome is AgentQuestions {
   );
 }
 
-/** The agent roles whose questions park a work item (the planner has none to park). */
+/** The agent roles that work on a work item of their own (the planner's questions get an item made for them). */
 export type ItemAgentRole = Exclude<AgentRole, 'planner'>;
 
-/** A work item whose agent asked questions: what resuming its session needs, kept across restarts. */
+/**
+ * A work item whose agent asked questions: what resuming its session needs, kept across restarts. For a
+ * planner the item is the `questions` item the engine opened for them, and `specSHAs` what it was planning.
+ */
 export interface WaitingSession {
   workItemID: string;
-  role: ItemAgentRole;
+  role: AgentRole;
   /** The engine's id of the run that asked. */
   sessionID: string;
   /** 1 for the item/role's first session, 2 for the first resume, … */
@@ -62,6 +65,11 @@ export interface WaitingSession {
   askedAt: number;
   /** Set once a human answered (the resume is being started); null while waiting. */
   answers: string | null;
+  /**
+   * A planner only: path → blob SHA of the specs it was given. The resume plans exactly these (and records
+   * them as planned); a change to the approved specs meanwhile supersedes the questions.
+   */
+  specSHAs?: Record<string, string>;
 }
 
 /** Marks Flotilla's questions comment on an item, so replies after it can be told from it. */

@@ -88,6 +88,8 @@ export interface PlannerRun extends AgentRunBase {
   specPaths: string[];
   /** Blob SHA of each spec as the planner was given it; recorded as planned when the run completes. */
   specSHAs: Record<string, string>;
+  /** Set when it resumes a session that asked: the `questions` item it answers to, closed when it ends. */
+  questionsItemID?: string;
 }
 
 export interface ImplementorRun extends AgentRunBase {

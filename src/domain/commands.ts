@@ -104,6 +104,8 @@ export interface RequestPlannerRun {
   specPaths: string[];
   /** The blob SHA of each spec at request time: what the planner is given and what gets marked planned. */
   specSHAs: Record<string, string>;
+  /** Continue the planner session waiting on its questions item (`resume.waiting.workItemID`). */
+  resume?: ResumeWithAnswers;
 }
 
 /** Continue a waiting session with a human's answers instead of starting a new one. */
@@ -129,6 +131,8 @@ export interface RequestReviewerRun {
 export interface DiscardWaitingSession {
   type: 'discardWaitingSession';
   workItemID: string;
+  /** A planner's wait that the specs' change superseded: plan again once it is gone. */
+  replan?: true;
 }
 
 export interface CancelPlannerRun {
@@ -148,6 +152,8 @@ export interface CancelReviewerRun {
 export interface ApplyPlannerResult {
   type: 'applyPlannerResult';
   result: PlannerResult;
+  /** The planner ran on after a human's answers: its questions item is closed, saying what was created. */
+  questionsItemID?: string;
 }
 
 export interface ApplyImplementorResult {

@@ -121,6 +121,8 @@ export interface PlannerRequested extends RunRequested {
   type: 'plannerRequested';
   specPaths: string[];
   specSHAs: Record<string, string>;
+  /** A resume (with `sessionNumber`): the questions item whose wait it takes over. */
+  questionsItemID?: string;
 }
 export interface PlannerStarted extends RunStarted {
   type: 'plannerStarted';
@@ -182,7 +184,10 @@ export interface ReviewerFailed extends RunFailedFields {
 export interface AgentAskedQuestions extends RunEnded {
   type: 'agentAskedQuestions';
   role: AgentRole;
-  /** The item that waits (null for a planner, which has none). */
+  /**
+   * The item that waits: the implementor's or reviewer's own, or the `questions` item the engine opened
+   * for a planner (before this event, see `open-planner-questions-item.ts`). Null: nothing waits.
+   */
   workItemID: string | null;
   revisionID: string | null;
   questions: string[];
@@ -212,6 +217,8 @@ export interface WaitingSessionDiscarded {
   type: 'waitingSessionDiscarded';
   workItemID: string;
   at: number;
+  /** The discard was a planner's wait superseded by a spec change: planning starts again. */
+  replan?: true;
 }
 
 // --- command results, scheduling, errors ---------------------------------------------------------

@@ -33,6 +33,9 @@ function pick<T extends string>(labels: readonly string[], prefix: string, allow
 
 export const RUNTIME_LABEL_PREFIX = 'runtime:';
 
+/** The kind label of the item that carries a planner's questions (WorkItemKind `questions`). */
+export const PLANNER_QUESTIONS_LABEL = 'task:questions';
+
 /** Several `runtime:` labels: the alphabetically first wins, as for the other categories. */
 function pickRuntime(labels: readonly string[]): string | null {
   const values = labels
@@ -44,13 +47,13 @@ function pickRuntime(labels: readonly string[]): string | null {
 }
 
 /**
- * Reads the reserved label categories (reference §1.1): `status:*`, `task:implement|refinement`,
+ * Reads the reserved label categories (reference §1.1): `status:*`, `task:implement|refinement|questions`,
  * `priority:*`, `complexity:*` (tasks only). Unknown values under a known prefix are dropped. `runtime:<name>`
  * is read too and kept among the other labels (it is an ordinary label on trackers).
  */
 export function parseWorkItemLabels(labels: readonly string[]): ParsedWorkItemLabels {
-  const kind =
-    pick(labels, 'task:', ['implement', 'refinement'] as const) === 'refinement' ? 'refinement' : 'task';
+  const picked = pick(labels, 'task:', ['implement', 'refinement', 'questions'] as const);
+  const kind = picked === 'refinement' || picked === 'questions' ? picked : 'task';
   return {
     status: pick(labels, 'status:', WORK_ITEM_STATUSES),
     kind,

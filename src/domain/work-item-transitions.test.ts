@@ -25,7 +25,7 @@ const EXPECTED: Record<Exclude<TransitionCause, 'planner' | 'user'>, string[]> =
   merged: ['approved→closed'],
   'agent-questions': ['in-progress→waiting-for-input', 'review→waiting-for-input'],
   'questions-answered': ['waiting-for-input→in-progress', 'waiting-for-input→review'],
-  'questions-timed-out': ['waiting-for-input→needs-refinement'],
+  'questions-timed-out': ['waiting-for-input→needs-refinement', 'waiting-for-input→closed'],
 };
 const ALL_PAIRS = WORK_ITEM_STATUSES.flatMap((from) => WORK_ITEM_STATUSES.map((to) => [from, to] as const));
 const RESTRICTED = Object.entries(EXPECTED).flatMap(([cause, allowed]) =>

@@ -91,8 +91,12 @@ export const WORK_ITEM_TRANSITIONS: Readonly<Record<TransitionCause, readonly Pa
     ['waiting-for-input', 'in-progress'],
     ['waiting-for-input', 'review'],
   ],
-  // Flotilla: nobody answered within questionTimeout; a human refines the item.
-  'questions-timed-out': [['waiting-for-input', 'needs-refinement']],
+  // Flotilla: nobody answered within questionTimeout; a human refines the item (a planner's questions item
+  // is closed: the spec is what a human refines).
+  'questions-timed-out': [
+    ['waiting-for-input', 'needs-refinement'],
+    ['waiting-for-input', 'closed'],
+  ],
   planner: 'any',
   user: 'any',
 };

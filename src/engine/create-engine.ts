@@ -8,6 +8,7 @@ import { createBudgetGuard } from './budget/create-budget-guard.ts';
 import { buildRunRequest } from './command-executor/build-run-requested-event.ts';
 import { buildRefusingAdapter, chooseRuntimeAdapter } from './command-executor/choose-runtime-adapter.ts';
 import { createCommandExecutor } from './command-executor/create-command-executor.ts';
+import { openPlannerQuestionsItem } from './command-executor/open-planner-questions-item.ts';
 import { createRunRegistry } from './command-executor/run-registry.ts';
 import { startAgentAsync } from './command-executor/start-agent-async.ts';
 import { assembleAgentContext } from './context-assembly/assemble-agent-context.ts';
@@ -172,12 +173,15 @@ export function createEngine(config: EngineConfig): Engine {
           scheduler.runFinished(sessionID);
           checkQuiescence();
         },
+        openPlannerQuestions: (planner) =>
+          openPlannerQuestionsItem(planner, getState(), { workItemWriter: provider.workItemWriter }),
       });
     },
     revalidate: (command, state) => {
       // A queued planner plans what needs planning now, not what did when it was queued.
       let current = command;
-      if (command.type === 'requestPlannerRun') {
+      // A resume plans exactly what its session was given.
+      if (command.type === 'requestPlannerRun' && command.resume === undefined) {
         const approved = Object.values(state.specs).filter((spec) => spec.frontmatterStatus === 'approved');
         if (getSpecsRequiringPlanning(state).length === 0)
           return { ok: false, reason: 'nothing left to plan' };

@@ -30,6 +30,12 @@ export function registerWorkDispatchCommand(work: Command): void {
             return (await loadGitHubTrackerCommands()).dispatch(context, id);
           const { tracker } = context;
           const item = requireWorkItem(tracker, id);
+          if (item.kind === 'questions') {
+            throw new CliError(
+              `#${id} carries a planner's questions; answer them with \`flotilla answer ${id}\``,
+              { exitCode: 1 },
+            );
+          }
           if (item.kind === 'refinement') {
             throw new CliError(
               `#${id} is a refinement item (a question about a spec); implementors never take those. Answer it in the spec, then \`flotilla work close ${id}\``,

@@ -156,6 +156,11 @@ export const githubTrackerCommands = {
   async dispatch(context: CliContext, id: string): Promise<void> {
     const provider = openGitHubCliProvider(context);
     const item = await requireItem(provider, id);
+    if (item.kind === 'questions') {
+      throw new CliError(`#${id} carries a planner's questions; answer them with \`flotilla answer ${id}\``, {
+        exitCode: 1,
+      });
+    }
     if (item.kind === 'refinement') {
       throw new CliError(
         `#${id} is a refinement item (a question about a spec); implementors never take those. Answer it in the spec, then \`flotilla work close ${id}\``,

@@ -12,8 +12,65 @@ import { transitionWorkItem } from './transition-work-item.ts';
  * unknown item: thrown → commandFailed). Then the creates, blockers first with tempIDs resolved to the new
  * ids (see `order-planned-creates.ts`), then the closes, then the updates. A write that fails part way
  * returns what was written along with a commandFailed, so the store does not lose it.
+ * A planner that ran on after a human's answers has its `questions` item closed afterwards, with a comment
+ * saying what was created (or why nothing was).
  */
 export async function applyPlannerResult(
+  command: ApplyPlannerResult,
+  state: EngineState,
+  deps: Pick<CommandExecutorDeps, 'workItemWriter' | 'clock'>,
+): Promise<EngineEvent[]> {
+  const { questionsItemID } = command;
+  if (questionsItemID === undefined) return applyResult(command, state, deps);
+  let events: EngineEvent[];
+  try {
+    events = await applyResult(command, state, deps);
+  } catch (error) {
+    // The rejection is what matters; a failing close must not hide it.
+    await closeQuestionsItem(
+      questionsItemID,
+      state,
+      deps,
+      `its result was rejected: ${messageOf(error)}`,
+    ).catch(() => null);
+    throw error;
+  }
+  const created = events.flatMap((event) =>
+    event.type === 'workItemChanged' && event.oldStatus === null ? [`#${event.workItemID}`] : [],
+  );
+  const failed = events.find((event) => event.type === 'commandFailed');
+  const outcome =
+    (created.length > 0 ? `it created ${created.join(', ')}` : 'it created no work items') +
+    (failed?.type === 'commandFailed' ? ` before a write failed: ${failed.error}` : '');
+  // The planner may have closed the item itself (it sees every item).
+  const closedByPlanner = events.some(
+    (event) => event.type === 'workItemChanged' && event.workItemID === questionsItemID,
+  );
+  const closed = await closeQuestionsItem(questionsItemID, state, deps, outcome, !closedByPlanner);
+  return closed === null ? events : [...events, closed];
+}
+
+/** Comments on the questions item and closes it; its workItemChanged, or null when there is nothing to close. */
+async function closeQuestionsItem(
+  workItemID: string,
+  state: EngineState,
+  deps: Pick<CommandExecutorDeps, 'workItemWriter'>,
+  outcome: string,
+  close = true,
+): Promise<EngineEvent | null> {
+  const item = state.workItems[workItemID];
+  if (item === undefined || item.status === 'closed') return null;
+  await deps.workItemWriter.addComment(
+    workItemID,
+    `${PLANNER_DONE_MARKER}\nThe planner finished with your answers: ${outcome}. Closing these questions.`,
+  );
+  return close ? transitionWorkItem(item, 'closed', deps) : null;
+}
+
+/** Marks the engine's closing comment on a questions item (never read as an answer). */
+const PLANNER_DONE_MARKER = '<!-- flotilla:planner-done -->';
+
+async function applyResult(
   command: ApplyPlannerResult,
   state: EngineState,
   deps: Pick<CommandExecutorDeps, 'workItemWriter' | 'clock'>,

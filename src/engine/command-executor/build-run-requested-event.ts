@@ -30,8 +30,16 @@ function buildWithoutAccount(
           specPaths: command.specPaths,
           specSHAs: command.specSHAs,
           at,
+          ...resumedSessionNumber(command.resume),
+          ...(command.resume !== undefined && { questionsItemID: command.resume.waiting.workItemID }),
         },
-        request: { role: 'planner', sessionID, specPaths: command.specPaths, specSHAs: command.specSHAs },
+        request: {
+          role: 'planner',
+          sessionID,
+          specPaths: command.specPaths,
+          specSHAs: command.specSHAs,
+          ...buildResumeParams(command.resume),
+        },
       };
     case 'requestImplementorRun': {
       const branchName = `${branchPrefix}${command.workItemID}`;

@@ -24,6 +24,8 @@ import {
 } from '../runtime-contract/runtime-contract.ts';
 import type { RunRegistry } from './run-registry.ts';
 
+type PlannerRunRequest = Extract<AgentRunRequest, { role: 'planner' }>;
+
 /** How long a finished run waits for the adapter's output stream to deliver its last chunks. */
 const OUTPUT_DRAIN_GRACE_MS = 2000;
 
@@ -39,6 +41,13 @@ export interface StartAgentAsyncDeps {
   stallTimeoutMs: number;
   /** Called exactly once, just before the run's terminal event is emitted. */
   onFinished: (sessionID: string) => void;
+  /**
+   * Opens (or keeps) the `questions` item a planner's questions wait on (`open-planner-questions-item.ts`);
+   * its events are emitted before the run's end. Absent: a planner's questions fail its run.
+   */
+  openPlannerQuestions?: (
+    request: PlannerRunRequest,
+  ) => Promise<{ workItemID: string; events: EngineEvent[] }>;
   /** Budget enforcement on the run's live usage (budget/create-budget-guard.ts); absent: no budgets. */
   budget?: {
     reportUsage(sessionID: string, costUSD: number): BudgetStop | null;
@@ -159,7 +168,7 @@ export async function startAgentAsync(params: AgentRunRequest, deps: StartAgentA
     const result = await handle.result;
     finalUsage = readUsage(handle) ?? liveUsage;
     if (isAgentQuestions(result)) {
-      terminal = await buildQuestionsEvent(params, result, adapter, {
+      terminal = await buildQuestionsEvent(params, result, deps, {
         logFilePath: handle.logFilePath,
         usage: finalUsage,
         at: clock.now(),
@@ -228,31 +237,41 @@ function buildStartedEvent(
 }
 
 /**
- * The end of a run that asked a human: `agentAskedQuestions` for an implementor or reviewer (its item waits).
- * A planner has no item to park its session on, so its questions fail the run, naming them (the planner's
- * own way to ask is a refinement item), and the kept session is discarded.
+ * The end of a run that asked a human: `agentAskedQuestions`. An implementor's or reviewer's own item waits;
+ * a planner's questions wait on the `questions` item opened for them first. When that item cannot be opened
+ * the run fails, naming the questions, and the kept session is discarded.
  */
 async function buildQuestionsEvent(
   params: AgentRunRequest,
   questions: AgentQuestions,
-  adapter: RuntimeAdapter,
+  deps: Pick<StartAgentAsyncDeps, 'adapter' | 'emit' | 'openPlannerQuestions'>,
   fields: { logFilePath: string | null; usage: AgentUsage | null; at: number },
 ): Promise<EngineEvent> {
   if (questions.askedBy !== params.role) {
     throw new Error(`runtime returned questions of a ${questions.askedBy} for a ${params.role} run`);
   }
+  let workItemID: string;
   if (params.role === 'planner') {
-    await adapter.discardSession?.(questions.session).catch(() => {});
-    throw new Error(
-      'the planner stopped with questions, which only implementors and reviewers can wait on ' +
-        `(a planner asks through refinement items): ${questions.questions.join(' | ')}`,
-    );
+    try {
+      if (deps.openPlannerQuestions === undefined) throw new Error('this engine has no tracker to ask on');
+      const opened = await deps.openPlannerQuestions(params);
+      for (const event of opened.events) deps.emit(event);
+      workItemID = opened.workItemID;
+    } catch (error) {
+      await deps.adapter.discardSession?.(questions.session).catch(() => {});
+      throw new Error(
+        `the planner stopped with questions, but no item could be opened for them (${messageOf(error)}): ` +
+          questions.questions.join(' | '),
+      );
+    }
+  } else {
+    workItemID = params.workItemID;
   }
   return {
     type: 'agentAskedQuestions',
     sessionID: params.sessionID,
     role: params.role,
-    workItemID: params.workItemID,
+    workItemID,
     revisionID: params.role === 'reviewer' ? params.revisionID : null,
     questions: questions.questions,
     session: questions.session,

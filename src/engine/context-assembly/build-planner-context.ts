@@ -18,8 +18,9 @@ const BODY_FETCH_CONCURRENCY = 8;
 /**
  * The planner's enriched prompt (seed 001 "Planner Context"): every spec in full, classified `added` (never
  * planned) or `modified` (planned before, with a unified diff from the last planned blob), then every work
- * item in the store with its status and body. Each spec is read by the blob SHA the planner was given (the
- * one recorded as planned when it succeeds), never from a working tree. Any failed read or fetch rejects.
+ * item in the store but a planner's `questions` items, with its status and body. Each spec is read by the
+ * blob SHA the planner was given (the one recorded as planned when it succeeds), never from a working tree.
+ * Any failed read or fetch rejects.
  */
 export async function buildPlannerContext(
   params: Pick<PlannerStartParams, 'specPaths' | 'specSHAs'>,
@@ -50,7 +51,10 @@ export async function buildPlannerContext(
     }),
   );
 
-  const workItems = Object.values(state.workItems).sort((a, b) => compareIDs(a.id, b.id));
+  // A planner's questions items are the engine's bookkeeping, not work to plan around.
+  const workItems = Object.values(state.workItems)
+    .filter((workItem) => workItem.kind !== 'questions')
+    .sort((a, b) => compareIDs(a.id, b.id));
   const bodies = await mapWithConcurrency(workItems, BODY_FETCH_CONCURRENCY, (workItem) =>
     fetchContextData(`the body of work item #${workItem.id}`, () => deps.getWorkItemBody(workItem.id)),
   );

@@ -1,34 +1,120 @@
-import { isCredentialsFailure } from '../../domain/index.ts';
-import { getActivePlannerRun } from '../state-store/selectors/index.ts';
+import { type EngineCommand, isCredentialsFailure, type WaitingSession } from '../../domain/index.ts';
+import type { EngineState } from '../state-store/engine-state.ts';
+import { getActivePlannerRun, getApprovedSpecSHAs } from '../state-store/selectors/index.ts';
 import type { Handler } from './handler.ts';
 import { requestPlanningIfNeeded } from './request-planning-if-needed.ts';
+
+/** Marks the engine's comments on a planner's questions item, so they are never read as answers. */
+const SUPERSEDED_COMMENT_MARKER = '<!-- flotilla:questions-superseded -->';
+const ENDED_COMMENT_MARKER = '<!-- flotilla:planner-ended -->';
 
 /**
  * specChanged → plan when something needs it and no planner is active; plannerCompleted → apply the result
  * and plan again if specs changed meanwhile; plannerFailed (error/timeout) below the cap → plan again.
+ * A planner waiting for answers is the one planning: nothing else plans meanwhile, and a change to the
+ * approved specs supersedes its questions (item closed, session discarded, planning starts again with the
+ * new versions). A resumed planner's questions item is closed when the run ends, however it ends.
  */
 export const handlePlanning: Handler = (event, state, config) => {
   switch (event.type) {
-    case 'specChanged':
+    case 'specChanged': {
       if (getActivePlannerRun(state) !== null) return [];
-      return requestPlanningIfNeeded(state);
-    case 'plannerCompleted':
-      return [{ type: 'applyPlannerResult', result: event.result }, ...requestPlanningIfNeeded(state)];
-    case 'plannerFailed': {
-      // Refused at dispatch (the planner's runtime is unavailable): retrying would be refused again.
-      if (event.reason === 'cancelled' || event.reason === 'unavailable') return [];
-      // Stopped at the per-run cap: planning again would stop the same way. The day's or month's cap: the
-      // request waits in the paused dispatch.
-      if (event.reason === 'budget') {
-        return event.budgetStop?.scope === 'run' ? [] : requestPlanningIfNeeded(state);
-      }
-      const attempts = state.failures.planner?.attempts ?? 0;
-      // Without credentials every attempt fails the same way: stop at the first.
-      if (attempts >= config.maxAttempts || isCredentialsFailure(event.error)) return [];
-      // The scheduler applies the backoff; the request carries the corpus as it is now.
-      return requestPlanningIfNeeded(state);
+      const waiting = findWaitingPlanner(state);
+      if (waiting === undefined) return requestPlanningIfNeeded(state);
+      // One poll reports several specs: only the first changed path's event acts, so it acts once.
+      if (waiting.answers !== null || firstChangedSpec(state, waiting) !== event.filePath) return [];
+      return [
+        {
+          type: 'commentOnWorkItem',
+          workItemID: waiting.workItemID,
+          body:
+            `${SUPERSEDED_COMMENT_MARKER}\nThe approved specs changed while the planner waited (\`${event.filePath}\`` +
+            '), so these questions are about an older version: its session was removed and planning starts ' +
+            'again with the new version.',
+        },
+        { type: 'discardWaitingSession', workItemID: waiting.workItemID, replan: true },
+        {
+          type: 'transitionWorkItemStatus',
+          workItemID: waiting.workItemID,
+          newStatus: 'closed',
+          cause: 'planner',
+        },
+      ];
     }
+    case 'waitingSessionDiscarded':
+      if (event.replan !== true || getActivePlannerRun(state) !== null) return [];
+      return requestPlanningIfNeeded(state);
+    case 'plannerCompleted': {
+      const questionsItemID = questionsItemOf(state, event.sessionID);
+      return [
+        {
+          type: 'applyPlannerResult',
+          result: event.result,
+          ...(questionsItemID !== undefined && { questionsItemID }),
+        },
+        ...requestPlanningIfNeeded(state),
+      ];
+    }
+    case 'plannerFailed':
+      return [
+        ...closeQuestionsOfFailedRun(state, event.sessionID, event.error),
+        ...retryPlanning(event, state, config),
+      ];
     default:
       return [];
   }
 };
+
+function retryPlanning(
+  event: Extract<Parameters<Handler>[0], { type: 'plannerFailed' }>,
+  state: EngineState,
+  config: Parameters<Handler>[2],
+): EngineCommand[] {
+  // Refused at dispatch (the planner's runtime is unavailable): retrying would be refused again.
+  if (event.reason === 'cancelled' || event.reason === 'unavailable') return [];
+  // Stopped at the per-run cap: planning again would stop the same way. The day's or month's cap: the
+  // request waits in the paused dispatch.
+  if (event.reason === 'budget') {
+    return event.budgetStop?.scope === 'run' ? [] : requestPlanningIfNeeded(state);
+  }
+  const attempts = state.failures.planner?.attempts ?? 0;
+  // Without credentials every attempt fails the same way: stop at the first.
+  if (attempts >= config.maxAttempts || isCredentialsFailure(event.error)) return [];
+  // The scheduler applies the backoff; the request carries the corpus as it is now.
+  return requestPlanningIfNeeded(state);
+}
+
+function findWaitingPlanner(state: EngineState): WaitingSession | undefined {
+  return Object.values(state.waitingForInput).find((waiting) => waiting.role === 'planner');
+}
+
+/** The first spec path (in order) whose approved version differs from what the waiting planner was given. */
+function firstChangedSpec(state: EngineState, waiting: WaitingSession): string | undefined {
+  const given = waiting.specSHAs ?? {};
+  const approved = getApprovedSpecSHAs(state);
+  const paths = [...new Set([...Object.keys(given), ...Object.keys(approved)])].sort();
+  return paths.find((path) => given[path] !== approved[path]);
+}
+
+function questionsItemOf(state: EngineState, sessionID: string): string | undefined {
+  const run = state.agentRuns[sessionID];
+  return run?.role === 'planner' ? run.questionsItemID : undefined;
+}
+
+/** A resumed planner that ends without a result closes its questions item, saying why. */
+function closeQuestionsOfFailedRun(state: EngineState, sessionID: string, error: string): EngineCommand[] {
+  const questionsItemID = questionsItemOf(state, sessionID);
+  if (questionsItemID === undefined) return [];
+  const item = state.workItems[questionsItemID];
+  if (item === undefined || item.status === 'closed') return [];
+  return [
+    {
+      type: 'commentOnWorkItem',
+      workItemID: questionsItemID,
+      body:
+        `${ENDED_COMMENT_MARKER}\nThe planner's session that took your answers ended without a result ` +
+        `(${error}); these questions are closed. The next planner run starts a new session (and may ask again).`,
+    },
+    { type: 'transitionWorkItemStatus', workItemID: questionsItemID, newStatus: 'closed', cause: 'planner' },
+  ];
+}

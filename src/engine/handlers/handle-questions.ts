@@ -12,14 +12,16 @@ const TIMEOUT_COMMENT_MARKER = '<!-- flotilla:questions-timeout -->';
 /**
  * An agent's questions park its item in waiting-for-input (questions posted as a comment); answers resume the
  * same session as the item/role's next session; no answer within questionTimeout → needs-refinement and the
- * kept session is discarded, as it is when a human moves a waiting item on.
+ * kept session is discarded, as it is when a human moves a waiting item on. A planner's questions wait on the
+ * `questions` item opened for them (created waiting); its resume moves that item to in-progress, and its
+ * timeout closes it.
  */
 export const handleQuestions: Handler = (event, state) => {
   switch (event.type) {
     case 'agentAskedQuestions': {
       if (event.workItemID === null || state.waitingForInput[event.workItemID]?.sessionID !== event.sessionID)
         return [];
-      return [
+      const commands: EngineCommand[] = [
         {
           type: 'commentOnWorkItem',
           workItemID: event.workItemID,
@@ -29,13 +31,17 @@ export const handleQuestions: Handler = (event, state) => {
             questions: event.questions,
           }),
         },
-        {
+      ];
+      // A planner's new questions item is created waiting already.
+      if (state.workItems[event.workItemID]?.status !== 'waiting-for-input') {
+        commands.push({
           type: 'transitionWorkItemStatus',
           workItemID: event.workItemID,
           newStatus: 'waiting-for-input',
           cause: 'agent-questions',
-        },
-      ];
+        });
+      }
+      return commands;
     }
     case 'questionsAnswered': {
       const waiting = state.waitingForInput[event.workItemID];
@@ -64,10 +70,41 @@ export const handleQuestions: Handler = (event, state) => {
           cause: 'questions-answered',
         },
       ];
+    case 'plannerRequested':
+      if (event.sessionNumber === undefined || event.sessionNumber <= 1) return [];
+      if (event.questionsItemID === undefined) return [];
+      return [
+        {
+          type: 'transitionWorkItemStatus',
+          workItemID: event.questionsItemID,
+          newStatus: 'in-progress',
+          cause: 'questions-answered',
+        },
+      ];
     case 'questionsTimedOut': {
       const waiting = state.waitingForInput[event.workItemID];
       if (waiting === undefined || waiting.sessionID !== event.sessionID || waiting.answers !== null)
         return [];
+      if (waiting.role === 'planner') {
+        // Discarded before the close, so the close is not taken for a human moving the item on.
+        return [
+          {
+            type: 'commentOnWorkItem',
+            workItemID: event.workItemID,
+            body:
+              `${TIMEOUT_COMMENT_MARKER}\nNobody answered the planner's questions in time (questionTimeout); ` +
+              'its session was removed and these questions are closed. Refine the spec: a change to an ' +
+              'approved spec plans again (so does the dashboard key `d`).',
+          },
+          { type: 'discardWaitingSession', workItemID: event.workItemID },
+          {
+            type: 'transitionWorkItemStatus',
+            workItemID: event.workItemID,
+            newStatus: 'closed',
+            cause: 'questions-timed-out',
+          },
+        ];
+      }
       return [
         {
           type: 'commentOnWorkItem',
@@ -104,6 +141,11 @@ export const handleQuestions: Handler = (event, state) => {
 
 function buildResumeRequest(waiting: WaitingSession, answers: string): EngineCommand {
   const resume = { waiting, answers };
+  if (waiting.role === 'planner') {
+    // The specs it was given, at the versions it was given: what it planned so far, and what gets recorded.
+    const specSHAs = waiting.specSHAs ?? {};
+    return { type: 'requestPlannerRun', specPaths: Object.keys(specSHAs), specSHAs, resume };
+  }
   if (waiting.role === 'reviewer' && waiting.revisionID !== null) {
     return {
       type: 'requestReviewerRun',

@@ -3,6 +3,7 @@ import {
   type AgentRun,
   canTransitionAgentRun,
   type ImplementorRequested,
+  type PlannerRequested,
   type QuestionsAnswered,
   type QuestionsTimedOut,
   type ReviewerRequested,
@@ -50,14 +51,16 @@ export function applyQuestionsUpdate(
         const { [key]: _ended, ...failures } = next.failures;
         next = { ...next, failures };
       }
-      if (run.role === 'planner') return { state: next, warnings: [] };
+      // A planner waits on the questions item opened for it; without one nothing waits.
+      const workItemID = run.role === 'planner' ? event.workItemID : run.workItemID;
+      if (workItemID === null) return { state: next, warnings: [] };
       return {
         state: {
           ...next,
           waitingForInput: {
             ...next.waitingForInput,
-            [run.workItemID]: {
-              workItemID: run.workItemID,
+            [workItemID]: {
+              workItemID,
               role: run.role,
               sessionID: run.sessionID,
               sessionNumber: run.sessionNumber ?? 1,
@@ -66,6 +69,7 @@ export function applyQuestionsUpdate(
               session: event.session,
               askedAt: event.at,
               answers: null,
+              ...(run.role === 'planner' && { specSHAs: run.specSHAs }),
             },
           },
         },
@@ -96,10 +100,11 @@ export function applyQuestionsUpdate(
 /** A resumed run (session 2, 3…) takes over its item's waiting session: the record goes when it is requested. */
 export function withoutWaitingOnResume(
   state: EngineState,
-  event: ImplementorRequested | ReviewerRequested,
+  event: ImplementorRequested | ReviewerRequested | PlannerRequested,
 ): EngineState {
   if (event.sessionNumber === undefined || event.sessionNumber <= 1) return state;
-  return withoutWaiting(state, event.workItemID);
+  const workItemID = event.type === 'plannerRequested' ? event.questionsItemID : event.workItemID;
+  return workItemID === undefined ? state : withoutWaiting(state, workItemID);
 }
 
 function withoutWaiting(state: EngineState, workItemID: string): EngineState {

@@ -65,12 +65,13 @@ export function applyStateUpdate(state: EngineState, event: EngineEvent): StateU
       return applySpecChanged(state, event);
 
     case 'plannerRequested':
-      return addRequestedRun(state, event.type, {
-        ...newRunFields(event.sessionID, event.at),
+      return addRequestedRun(withoutWaitingOnResume(state, event), event.type, {
+        ...newRunFields(event.sessionID, event.at, event.sessionNumber),
         ...(event.account !== undefined && { account: event.account }),
         role: 'planner',
         specPaths: event.specPaths,
         specSHAs: event.specSHAs,
+        ...(event.questionsItemID !== undefined && { questionsItemID: event.questionsItemID }),
       });
     case 'implementorRequested':
       return addRequestedRun(withoutWaitingOnResume(state, event), event.type, {

@@ -413,3 +413,57 @@ describe('errors', () => {
     expect(persistence.listErrors()).toEqual([]);
   });
 });
+
+describe("a planner's waiting session", () => {
+  const specSHAs = { 'docs/specs/a.md': 'sha-a', 'docs/specs/b.md': 'sha-b' };
+  const session = { runtime: 'claude', agentSessionID: 'p1', worktree: null, stateDir: '/state/runs/p1' };
+
+  it('is kept across a restart with the specs it was given, and goes once its resume is requested', () => {
+    feed(
+      { type: 'plannerRequested', sessionID: 'p1', specPaths: Object.keys(specSHAs), specSHAs, at: 10 },
+      { type: 'plannerStarted', sessionID: 'p1', logFilePath: null, at: 11 },
+      {
+        type: 'agentAskedQuestions',
+        sessionID: 'p1',
+        role: 'planner',
+        workItemID: '12',
+        revisionID: null,
+        questions: ['Expire entries?'],
+        session,
+        logFilePath: null,
+        usage: null,
+        at: 20,
+      },
+    );
+    reopen();
+    const restored = persistence.loadInitialState().waitingForInput;
+    expect(restored).toEqual({
+      '12': {
+        workItemID: '12',
+        role: 'planner',
+        sessionID: 'p1',
+        sessionNumber: 1,
+        revisionID: null,
+        questions: ['Expire entries?'],
+        session,
+        askedAt: 20,
+        answers: null,
+        specSHAs,
+      },
+    });
+    expect(persistence.getRun('p1')).toMatchObject({ status: 'completed', askedQuestions: true });
+
+    state = { ...state, waitingForInput: restored };
+    feed({
+      type: 'plannerRequested',
+      sessionID: 'p2',
+      specPaths: Object.keys(specSHAs),
+      specSHAs,
+      sessionNumber: 2,
+      questionsItemID: '12',
+      at: 30,
+    });
+    reopen();
+    expect(persistence.loadInitialState().waitingForInput).toEqual({});
+  });
+});

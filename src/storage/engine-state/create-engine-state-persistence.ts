@@ -97,6 +97,7 @@ const RUN_EVENT_TYPES = new Set<EngineEvent['type']>([
 /** Events that can add, answer or remove a waiting session; the item's row follows the state. */
 const WAITING_EVENT_TYPES = new Set<EngineEvent['type']>([
   'agentAskedQuestions',
+  'plannerRequested',
   'implementorRequested',
   'reviewerRequested',
   'waitingSessionDiscarded',
@@ -164,9 +165,16 @@ export function createEngineStatePersistence(
       parkings.replaceAll(Object.values(stateAfter.parkings));
       savedParkings = stateAfter.parkings;
     }
-    if (WAITING_EVENT_TYPES.has(event.type) && 'workItemID' in event && event.workItemID !== null) {
-      const waiting = stateAfter.waitingForInput[event.workItemID];
-      if (waiting === undefined) waitingSessions.remove(event.workItemID);
+    // A planner's resume names the questions item whose wait it takes over.
+    const waitingItemID =
+      event.type === 'plannerRequested'
+        ? event.questionsItemID
+        : 'workItemID' in event
+          ? event.workItemID
+          : undefined;
+    if (WAITING_EVENT_TYPES.has(event.type) && waitingItemID !== undefined && waitingItemID !== null) {
+      const waiting = stateAfter.waitingForInput[waitingItemID];
+      if (waiting === undefined) waitingSessions.remove(waitingItemID);
       else if (waiting.sessionID === ('sessionID' in event ? event.sessionID : null))
         waitingSessions.save(waiting);
     }

@@ -1,7 +1,10 @@
 import type { Database } from 'better-sqlite3';
-import type { ItemAgentRole, WaitingSession } from '../../domain/index.ts';
+import type { ItemAgentRole, KeptSession, WaitingSession } from '../../domain/index.ts';
 
-/** The sessions waiting for answers (migration 005), one per work item. */
+/**
+ * The sessions waiting for answers, one per work item: implementors' and reviewers' (migration 005) and
+ * planners', on their questions items (migration 009).
+ */
 export interface WaitingSessionRepository {
   /** Every waiting session; answers are not kept (they are on the tracker, where the poller finds them). */
   list(): WaitingSession[];
@@ -9,12 +12,11 @@ export interface WaitingSessionRepository {
   remove(workItemID: string): void;
 }
 
-interface WaitingSessionRow {
+/** The columns both tables share. */
+interface KeptSessionRow {
   work_item_id: string;
-  role: ItemAgentRole;
   session_id: string;
   session_number: number;
-  revision_id: string | null;
   runtime: string;
   agent_session_id: string | null;
   worktree_branch: string | null;
@@ -25,64 +27,108 @@ interface WaitingSessionRow {
   asked_at: number;
 }
 
+interface WaitingSessionRow extends KeptSessionRow {
+  role: ItemAgentRole;
+  revision_id: string | null;
+}
+
+interface PlannerWaitingSessionRow extends KeptSessionRow {
+  spec_shas: string;
+}
+
+const SHARED_COLUMNS = [
+  'work_item_id',
+  'session_id',
+  'session_number',
+  'runtime',
+  'agent_session_id',
+  'worktree_branch',
+  'worktree_path',
+  'worktree_base_commit',
+  'state_dir',
+  'questions',
+  'asked_at',
+];
+
+function buildUpsert(table: string, extraColumns: readonly string[]): string {
+  const columns = [...SHARED_COLUMNS, ...extraColumns];
+  return `INSERT OR REPLACE INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`;
+}
+
 export function createWaitingSessionRepository(db: Database): WaitingSessionRepository {
-  const selectAll = db.prepare<[], WaitingSessionRow>('SELECT * FROM waiting_sessions ORDER BY asked_at');
-  const upsert = db.prepare(`
-    INSERT OR REPLACE INTO waiting_sessions (
-      work_item_id, role, session_id, session_number, revision_id, runtime, agent_session_id, worktree_branch,
-      worktree_path, worktree_base_commit, state_dir, questions, asked_at
-    ) VALUES (
-      @work_item_id, @role, @session_id, @session_number, @revision_id, @runtime, @agent_session_id,
-      @worktree_branch, @worktree_path, @worktree_base_commit, @state_dir, @questions, @asked_at
-    )
-  `);
-  const deleteOne = db.prepare('DELETE FROM waiting_sessions WHERE work_item_id = ?');
+  const selectItems = db.prepare<[], WaitingSessionRow>('SELECT * FROM waiting_sessions');
+  const selectPlanners = db.prepare<[], PlannerWaitingSessionRow>('SELECT * FROM planner_waiting_sessions');
+  const upsertItem = db.prepare(buildUpsert('waiting_sessions', ['role', 'revision_id']));
+  const upsertPlanner = db.prepare(buildUpsert('planner_waiting_sessions', ['spec_shas']));
+  const deleteItem = db.prepare('DELETE FROM waiting_sessions WHERE work_item_id = ?');
+  const deletePlanner = db.prepare('DELETE FROM planner_waiting_sessions WHERE work_item_id = ?');
   return {
     list() {
-      return selectAll.all().map((row) => ({
-        workItemID: row.work_item_id,
-        role: row.role,
-        sessionID: row.session_id,
-        sessionNumber: row.session_number,
-        revisionID: row.revision_id,
-        questions: JSON.parse(row.questions) as string[],
-        session: {
-          runtime: row.runtime,
-          agentSessionID: row.agent_session_id,
-          worktree:
-            row.worktree_path !== null && row.worktree_branch !== null && row.worktree_base_commit !== null
-              ? {
-                  branchName: row.worktree_branch,
-                  path: row.worktree_path,
-                  baseCommit: row.worktree_base_commit,
-                }
-              : null,
-          stateDir: row.state_dir,
-        },
-        askedAt: row.asked_at,
-        answers: null,
-      }));
+      const items = selectItems.all().map(
+        (row): WaitingSession => ({
+          ...fromSharedRow(row),
+          role: row.role,
+          revisionID: row.revision_id,
+        }),
+      );
+      const planners = selectPlanners.all().map(
+        (row): WaitingSession => ({
+          ...fromSharedRow(row),
+          role: 'planner',
+          revisionID: null,
+          specSHAs: JSON.parse(row.spec_shas) as Record<string, string>,
+        }),
+      );
+      return [...items, ...planners].sort((a, b) => a.askedAt - b.askedAt);
     },
     save(waiting) {
-      const { session } = waiting;
-      upsert.run({
-        work_item_id: waiting.workItemID,
-        role: waiting.role,
-        session_id: waiting.sessionID,
-        session_number: waiting.sessionNumber,
-        revision_id: waiting.revisionID,
-        runtime: session.runtime,
-        agent_session_id: session.agentSessionID,
-        worktree_branch: session.worktree?.branchName ?? null,
-        worktree_path: session.worktree?.path ?? null,
-        worktree_base_commit: session.worktree?.baseCommit ?? null,
-        state_dir: session.stateDir,
-        questions: JSON.stringify(waiting.questions),
-        asked_at: waiting.askedAt,
-      });
+      if (waiting.role === 'planner') {
+        upsertPlanner.run({ ...toSharedRow(waiting), spec_shas: JSON.stringify(waiting.specSHAs ?? {}) });
+      } else {
+        upsertItem.run({ ...toSharedRow(waiting), role: waiting.role, revision_id: waiting.revisionID });
+      }
     },
     remove(workItemID) {
-      deleteOne.run(workItemID);
+      deleteItem.run(workItemID);
+      deletePlanner.run(workItemID);
     },
+  };
+}
+
+function fromSharedRow(row: KeptSessionRow): Omit<WaitingSession, 'role' | 'revisionID'> {
+  const session: KeptSession = {
+    runtime: row.runtime,
+    agentSessionID: row.agent_session_id,
+    worktree:
+      row.worktree_path !== null && row.worktree_branch !== null && row.worktree_base_commit !== null
+        ? { branchName: row.worktree_branch, path: row.worktree_path, baseCommit: row.worktree_base_commit }
+        : null,
+    stateDir: row.state_dir,
+  };
+  return {
+    workItemID: row.work_item_id,
+    sessionID: row.session_id,
+    sessionNumber: row.session_number,
+    questions: JSON.parse(row.questions) as string[],
+    session,
+    askedAt: row.asked_at,
+    answers: null,
+  };
+}
+
+function toSharedRow(waiting: WaitingSession): KeptSessionRow {
+  const { session } = waiting;
+  return {
+    work_item_id: waiting.workItemID,
+    session_id: waiting.sessionID,
+    session_number: waiting.sessionNumber,
+    runtime: session.runtime,
+    agent_session_id: session.agentSessionID,
+    worktree_branch: session.worktree?.branchName ?? null,
+    worktree_path: session.worktree?.path ?? null,
+    worktree_base_commit: session.worktree?.baseCommit ?? null,
+    state_dir: session.stateDir,
+    questions: JSON.stringify(waiting.questions),
+    asked_at: waiting.askedAt,
   };
 }

@@ -6,6 +6,7 @@ import { waitingSessionsMigration } from './005-waiting-sessions.ts';
 import { budgetLedgerMigration } from './006-budget-ledger.ts';
 import { runtimeLimitsMigration } from './007-runtime-limits.ts';
 import { budgetAndUnavailableReasonsMigration } from './008-budget-and-unavailable-reasons.ts';
+import { plannerWaitingSessionsMigration } from './009-planner-waiting-sessions.ts';
 import type { Migration } from './migration.ts';
 
 export type { Migration } from './migration.ts';
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly Migration[] = [
   budgetLedgerMigration,
   runtimeLimitsMigration,
   budgetAndUnavailableReasonsMigration,
+  plannerWaitingSessionsMigration,
 ];

@@ -349,6 +349,9 @@ function plannerKey(
 function askToPlan(state: DashboardInputState, engineState: EngineState): DashboardInputResult {
   if (getActivePlannerRun(engineState) !== null)
     return result(state, say('the planner is already running', 'error'));
+  const waiting = Object.values(engineState.waitingForInput).find((entry) => entry.role === 'planner');
+  if (waiting !== undefined)
+    return result(state, say(`the planner waits for answers on #${waiting.workItemID}`, 'error'));
   if (engineState.dispatchQueue.some((entry) => entry.command.type === 'requestPlannerRun'))
     return result(state, say('a planner run is already queued', 'error'));
   const unplanned = getSpecsRequiringPlanning(engineState).length;

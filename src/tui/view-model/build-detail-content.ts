@@ -62,6 +62,7 @@ export function buildDetailContent(inputs: DetailInputs): DetailContent {
     item.priority ? `priority ${item.priority}` : null,
     item.complexity ? `complexity ${item.complexity}` : null,
     item.kind === 'refinement' ? 'refinement question' : null,
+    item.kind === 'questions' ? "planner's questions" : null,
   ].filter((fact): fact is string => fact !== null);
   head.push({ text: facts.join(' · '), color: style.color });
   if (item.blockedBy.length > 0) {

@@ -30,6 +30,25 @@ export function guardRunRequest(
     if (hasActivePlanner(state) || scheduler.isKeyActive(buildDispatchKey(command))) {
       return { ok: false, kind: 'duplicate', reason: 'planner already running' };
     }
+    // A planner waiting for answers is the one planning: only its own resume plans (no second planner).
+    const waiting = Object.values(state.waitingForInput).find((entry) => entry.role === 'planner');
+    if (command.resume === undefined && waiting !== undefined) {
+      return {
+        ok: false,
+        kind: 'duplicate',
+        reason: `a planner waits for answers on #${waiting.workItemID}`,
+      };
+    }
+    if (command.resume !== undefined) {
+      const item = state.workItems[command.resume.waiting.workItemID];
+      if (item?.status !== 'waiting-for-input' || waiting?.sessionID !== command.resume.waiting.sessionID) {
+        return {
+          ok: false,
+          kind: 'invalid',
+          reason: `#${command.resume.waiting.workItemID} is ${item?.status ?? 'unknown'}, not waiting for this answer`,
+        };
+      }
+    }
     if (command.specPaths.length === 0) return { ok: false, kind: 'invalid', reason: 'no specs to plan' };
     return { ok: true };
   }
@@ -51,11 +70,11 @@ export function guardRunRequest(
     return { ok: true };
   }
   if (command.type === 'requestImplementorRun') {
-    if (item.kind === 'refinement') {
+    if (item.kind !== 'task') {
       return {
         ok: false,
         kind: 'invalid',
-        reason: `#${item.id} is a refinement item; implementors never take those`,
+        reason: `#${item.id} is a ${item.kind} item; implementors never take those`,
       };
     }
     if (item.status !== 'ready') {

@@ -50,6 +50,11 @@ export function buildGitHubLabelSet(): GitHubLabelSpec[] {
     })),
     { name: 'task:implement', color: '5319e7', description: 'Flotilla: a work item an implementor takes' },
     { name: 'task:refinement', color: 'd4c5f9', description: 'Flotilla: a question about a spec' },
+    {
+      name: 'task:questions',
+      color: 'fbca04',
+      description: "Flotilla: a planner's questions, waiting for answers",
+    },
     ...WORK_ITEM_PRIORITIES.map((priority) => ({
       name: `priority:${priority}`,
       color: PRIORITY_COLORS[priority],
