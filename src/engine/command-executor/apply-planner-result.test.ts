@@ -90,4 +90,50 @@ describe('command executor: applyPlannerResult', () => {
     expect(types(events)).toEqual(['workItemChanged', 'commandFailed']);
     expect(events[1]).toEqual(expect.objectContaining({ error: 'rate limited' }));
   });
+
+  it("after a human's answers: applies the result, then closes the questions item saying what was created", async () => {
+    const { provider, executor, snapshot } = createExecutorFixture();
+    provider.control.addWorkItem({
+      title: 'Planner questions: a.md',
+      status: 'in-progress',
+      labels: ['task:questions'],
+    });
+    const events = await executor.execute(
+      {
+        type: 'applyPlannerResult',
+        result: { role: 'planner', create: [create('a'), create('b')], close: [], update: [] },
+        questionsItemID: '1',
+      },
+      await snapshot(),
+    );
+    expect(types(events)).toEqual(['workItemChanged', 'workItemChanged', 'workItemChanged']);
+    expect(events[2]).toEqual(
+      expect.objectContaining({ workItemID: '1', oldStatus: 'in-progress', newStatus: 'closed' }),
+    );
+    const comments = (await provider.workItemReader.listComments?.('1')) ?? [];
+    expect(comments.map((comment) => comment.body)).toEqual([
+      expect.stringContaining('The planner finished with your answers: it created #2, #3.'),
+    ]);
+  });
+
+  it('after answers, a rejected result still closes the questions item, naming the rejection', async () => {
+    const { provider, executor, snapshot } = createExecutorFixture();
+    provider.control.addWorkItem({
+      title: 'Planner questions: a.md',
+      status: 'in-progress',
+      labels: ['task:questions'],
+    });
+    const events = await executor.execute(
+      {
+        type: 'applyPlannerResult',
+        result: { role: 'planner', create: [create('a', ['99'])], close: [], update: [] },
+        questionsItemID: '1',
+      },
+      await snapshot(),
+    );
+    expect(types(events)).toEqual(['commandFailed']);
+    expect((await provider.workItemReader.getWorkItem('1'))?.status).toBe('closed');
+    const comments = (await provider.workItemReader.listComments?.('1')) ?? [];
+    expect(comments[0]?.body).toContain('its result was rejected');
+  });
 });

@@ -36,6 +36,58 @@ describe('command executor: run requests', () => {
     expect(started).toEqual([]);
   });
 
+  it('while a planner waits for answers, only its own resume plans', async () => {
+    const { provider, executor, snapshot, started } = createExecutorFixture();
+    provider.control.addWorkItem({
+      title: 'Planner questions',
+      status: 'waiting-for-input',
+      labels: ['task:questions'],
+    });
+    const waiting = {
+      workItemID: '1',
+      role: 'planner' as const,
+      sessionID: 'p-asked',
+      sessionNumber: 1,
+      revisionID: null,
+      questions: ['Expire entries?'],
+      session: { runtime: 'scripted', agentSessionID: 'p-asked', worktree: null, stateDir: '/s' },
+      askedAt: 1,
+      answers: null,
+      specSHAs: { 'a.md': 'x' },
+    };
+    const state = await snapshot({ waitingForInput: { '1': waiting } });
+    const fresh = await executor.execute(
+      { type: 'requestPlannerRun', specPaths: ['a.md'], specSHAs: { 'a.md': 'y' } },
+      state,
+    );
+    expect(fresh).toEqual([
+      expect.objectContaining({ kind: 'duplicate', reason: 'a planner waits for answers on #1' }),
+    ]);
+    const otherSession = await executor.execute(
+      {
+        type: 'requestPlannerRun',
+        specPaths: ['a.md'],
+        specSHAs: { 'a.md': 'x' },
+        resume: { waiting: { ...waiting, sessionID: 'p-other' }, answers: 'Yes.' },
+      },
+      state,
+    );
+    expect(otherSession).toEqual([expect.objectContaining({ kind: 'invalid' })]);
+    expect(started).toEqual([]);
+    await executor.execute(
+      {
+        type: 'requestPlannerRun',
+        specPaths: ['a.md'],
+        specSHAs: { 'a.md': 'x' },
+        resume: { waiting, answers: 'Yes.' },
+      },
+      state,
+    );
+    expect(started.map((run) => run.command)).toEqual([
+      expect.objectContaining({ resume: { waiting, answers: 'Yes.' } }),
+    ]);
+  });
+
   it('guards implementor requests: refinement items, items not ready, items with a run of any role', async () => {
     const { provider, executor, snapshot, started } = createExecutorFixture();
     provider.control.addWorkItem({ title: 'Question', status: 'ready', labels: ['task:refinement'] });

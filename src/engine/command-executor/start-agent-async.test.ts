@@ -309,3 +309,82 @@ describe('startAgentAsync', () => {
     );
   });
 });
+
+describe("startAgentAsync: a planner's questions", () => {
+  const plannerParams: AgentRunRequest = {
+    role: 'planner',
+    sessionID: 'p1',
+    specPaths: ['a.md'],
+    specSHAs: { 'a.md': 'sha-a' },
+  };
+  const session = { runtime: 'scripted', agentSessionID: 'p1', worktree: null, stateDir: '/state/p1' };
+  const questions = { kind: 'questions', askedBy: 'planner', questions: ['Expire entries?'], session };
+
+  function runPlanner(openPlannerQuestions: () => Promise<{ workItemID: string; events: EngineEvent[] }>) {
+    const { adapter, sessions } = handAdapter();
+    const discarded: unknown[] = [];
+    const events: EngineEvent[] = [];
+    const done = startAgentAsync(plannerParams, {
+      adapter: {
+        ...adapter,
+        discardSession: async (kept) => {
+          discarded.push(kept);
+        },
+      },
+      assembleContext: promptFor,
+      registry: createRunRegistry(),
+      emit: (event) => events.push(event),
+      clock: createManualClock(),
+      logger: silentLogger,
+      stallTimeoutMs: 0,
+      onFinished: () => {},
+      openPlannerQuestions,
+    });
+    return { sessions, discarded, events, done };
+  }
+
+  it('wait on the item opened for them: its events first, then agentAskedQuestions naming it', async () => {
+    const created: EngineEvent = {
+      type: 'workItemChanged',
+      workItemID: '9',
+      workItem: null,
+      oldStatus: null,
+      newStatus: null,
+    };
+    const { sessions, discarded, events, done } = runPlanner(async () => ({
+      workItemID: '9',
+      events: [created],
+    }));
+    await tick();
+    // Questions are not an AgentResult; the hand adapter resolves whatever its runtime would.
+    sessions.get('p1')!.resolve(questions as unknown as AgentResult);
+    await done;
+    expect(events.map((event) => event.type)).toEqual([
+      'plannerStarted',
+      'workItemChanged',
+      'agentAskedQuestions',
+    ]);
+    expect(events[2]).toMatchObject({
+      role: 'planner',
+      workItemID: '9',
+      questions: ['Expire entries?'],
+      session,
+    });
+    expect(discarded).toEqual([]);
+  });
+
+  it('fail the run, naming them, and discard the session when no item can be opened', async () => {
+    const { sessions, discarded, events, done } = runPlanner(async () => {
+      throw new Error('tracker down');
+    });
+    await tick();
+    sessions.get('p1')!.resolve(questions as unknown as AgentResult);
+    await done;
+    expect(events.at(-1)).toMatchObject({
+      type: 'plannerFailed',
+      reason: 'error',
+      error: expect.stringMatching(/tracker down.*Expire entries\?/),
+    });
+    expect(discarded).toEqual([session]);
+  });
+});
