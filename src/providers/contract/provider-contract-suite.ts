@@ -189,6 +189,19 @@ export function describeProviderContract(name: string, factory: ProviderContract
         expect(await provider.workItemReader.getWorkItem(refinement.id)).toEqual(refinement);
       });
 
+      it("lists a planner's questions item (task:questions) created waiting for input", async () => {
+        const { provider } = await setup();
+        const questions = await createItem(provider, {
+          title: 'Planner questions: docs/specs/a.md',
+          labels: ['task:questions', 'status:waiting-for-input'],
+        });
+        expect(questions).toMatchObject({ kind: 'questions', status: 'waiting-for-input', complexity: null });
+        expect((await provider.workItemReader.listWorkItems()).map((item) => item.id)).toContain(
+          questions.id,
+        );
+        expect(await provider.workItemReader.getWorkItem(questions.id)).toEqual(questions);
+      });
+
       it('keeps dependency lists', async () => {
         const { provider } = await setup();
         const a = await createItem(provider, { title: 'a' });
