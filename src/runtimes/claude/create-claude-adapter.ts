@@ -9,6 +9,7 @@ import {
   type SDKResultMessage,
 } from '@anthropic-ai/claude-agent-sdk';
 import {
+  type AgentQuestions,
   type AgentRole,
   type AgentRunOutcome,
   type AgentUsage,
@@ -56,6 +57,7 @@ import {
 import { assembleAgentResult, readUsage } from './assemble-agent-result.ts';
 import { checkClaudeAvailability } from './check-claude-availability.ts';
 import { classifyCredentialsFailure } from './classify-credentials-failure.ts';
+import { ASK_HUMAN_TOOL, createAskHumanTool, withAskHumanTool } from './create-ask-human-tool.ts';
 import { createLiveUsageMeter } from './create-live-usage-meter.ts';
 import { extractOutputText } from './extract-output-text.ts';
 import { loadAgentDefinition } from './load-agent-definition.ts';
@@ -289,6 +291,9 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
       },
       { once: true },
     );
+    // The agent may ask a human through this tool too, beside `outcome: 'questions'` (see its module).
+    const askHuman = createAskHumanTool();
+    const definition = withAskHumanTool(loaded.definition);
     // Round 0 starts the session under the engine's id; fix rounds resume it (the CLI reloads the
     // conversation from its per-run config dir, so the session must be persisted there while validating).
     const startSession = (text: string, resume: boolean) =>
@@ -296,7 +301,8 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
         prompt: text,
         options: {
           agent: role,
-          agents: { [role]: loaded.definition },
+          agents: { [role]: definition },
+          mcpServers: askHuman.mcpServers,
           ...(loaded.maxTurns !== undefined && { maxTurns: loaded.maxTurns }),
           cwd: worktree?.path ?? config.repoRoot,
           // The role's result, or `outcome: 'questions'` to stop and ask a human.
@@ -308,6 +314,7 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
               // No matcher: every tool passes the guard, which checks the file tools and allows the rest.
               { hooks: [pathGuardHook], onFailure: 'block' },
             ],
+            PostToolUse: [{ matcher: ASK_HUMAN_TOOL, hooks: [askHuman.stopAfterAsking] }],
           },
           permissionMode: 'bypassPermissions',
           allowDangerouslySkipPermissions: true,
@@ -329,6 +336,7 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
       let first = true;
       resultMessage = undefined;
       lastRetryAfterMs = null;
+      askHuman.reset();
       currentQuery = session;
       roundLiveUsage = null;
       const meter = createLiveUsageMeter();
@@ -390,6 +398,18 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
 
     /** Whether the worktree and state stay after the run: it asked questions and waits for answers. */
     let keepForAnswers = false;
+    /** The run's outcome when the agent asked: the session, worktree and state are kept for the resume. */
+    const waitForAnswers = (questions: string[]): AgentQuestions => {
+      announce(`the agent asked ${questions.length} question(s); its session waits for answers`);
+      keepForAnswers = true;
+      const session: KeptSession = {
+        runtime: config.runtime ?? 'claude',
+        agentSessionID: sdkSessionID,
+        worktree,
+        stateDir: runStateDir,
+      };
+      return { kind: 'questions', askedBy: role, questions, session };
+    };
     const firstPrompt = resume === undefined ? prompt : buildAnswersPrompt(resume.questions, resume.answers);
     if (resume !== undefined) {
       announce(`session ${resume.sessionNumber}: resuming the same session with a human's answers`);
@@ -401,6 +421,9 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
           clock.lap(round === 0 ? 'session-setup' : 'fix-round-setup');
           const failure = await consume(startSession(nextPrompt, round > 0 || resume !== undefined));
           if (run.abortReason) throw run.abortFailure(run.abortReason);
+          // Asked through the tool: the hook ended the session after the call, with no structured output.
+          const askedThroughTool = askHuman.asked();
+          if (askedThroughTool !== null) return waitForAnswers(askedThroughTool);
           if (resultMessage?.subtype === 'error_max_budget_usd') {
             throw new AgentRunFailure(
               'budget',
@@ -426,19 +449,7 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
                 },
               }),
             );
-            if ('kind' in assembled) {
-              announce(
-                `the agent asked ${assembled.questions.length} question(s); its session waits for answers`,
-              );
-              keepForAnswers = true;
-              const session: KeptSession = {
-                runtime: config.runtime ?? 'claude',
-                agentSessionID: sdkSessionID,
-                worktree,
-                stateDir: runStateDir,
-              };
-              return { kind: 'questions', askedBy: role, questions: assembled.questions, session };
-            }
+            if ('kind' in assembled) return waitForAnswers(assembled.questions);
             return assembled;
           } catch (error) {
             nextPrompt = startFixRound({

@@ -1,0 +1,93 @@
+import {
+  createSdkMcpServer,
+  type HookCallback,
+  type McpSdkServerConfigWithInstance,
+  tool,
+} from '@anthropic-ai/claude-agent-sdk';
+import { z } from 'zod';
+
+/** The in-process MCP server's name: its tools reach the model as `mcp__<server>__<tool>`. */
+const SERVER_NAME = 'flotilla';
+/** The name the model calls the tool by (agent definitions list it; hooks match it). */
+export const ASK_HUMAN_TOOL = `mcp__${SERVER_NAME}__ask_human`;
+
+/** What the agent's prompt says about the tool (appended to every role's agent definition). */
+export const ASK_HUMAN_INSTRUCTIONS = [
+  '## Asking a human',
+  `If you cannot go on without a decision or information only a human has, call the \`${ASK_HUMAN_TOOL}\` tool`,
+  'with your questions (each one self-contained). The session then pauses; it continues with their answers',
+  'as the next message. Ask only what you cannot find out from the repository and the task.',
+].join('\n');
+
+/** The tool result the agent sees; the session ends right after it (see the PostToolUse hook). */
+const ASKED_RESULT =
+  'Your questions were sent to a human. This session pauses now and continues with their answers as the next message.';
+
+export interface AskHumanTool {
+  /** The `mcpServers` entry for `query()`. */
+  mcpServers: Record<string, McpSdkServerConfigWithInstance>;
+  /** A PostToolUse hook for ASK_HUMAN_TOOL that ends the session once the questions are recorded. */
+  stopAfterAsking: HookCallback;
+  /** The questions of the latest call in this run, or null when the agent did not ask through the tool. */
+  asked(): string[] | null;
+  /** Forgets earlier questions (a new round of the same run). */
+  reset(): void;
+}
+
+/**
+ * The `ask_human` tool (issue 13): a second way for a Claude agent to ask, beside `outcome: 'questions'` in
+ * its structured output. The tool records the questions and answers with a plain tool result; a PostToolUse
+ * hook then returns `continue: false`, so the CLI ends the session without another model request (the
+ * session's result has no structured output, and the adapter reports the recorded questions instead).
+ *
+ * Why the answers come as the next user message and not as this tool's result: the SDK resumes a session
+ * from its persisted conversation in a new CLI process, so a call still pending when the first process ended
+ * could not be answered by the second one. A finished call with a normal result keeps the conversation
+ * valid (every tool_use has its tool_result), and the resume adds the answers as the next user message
+ * (`buildAnswersPrompt`), exactly as after a structured-output question.
+ */
+export function createAskHumanTool(): AskHumanTool {
+  let asked: string[] | null = null;
+  const askHuman = tool(
+    'ask_human',
+    'Ask a human questions you cannot answer yourself; the session pauses until they answer.',
+    {
+      questions: z
+        .array(z.string().trim().min(1))
+        .min(1)
+        .describe('Each question on its own, self-contained.'),
+    },
+    async ({ questions }) => {
+      asked = questions;
+      return { content: [{ type: 'text', text: ASKED_RESULT }] };
+    },
+    { alwaysLoad: true },
+  );
+  return {
+    mcpServers: { [SERVER_NAME]: createSdkMcpServer({ name: SERVER_NAME, tools: [askHuman] }) },
+    stopAfterAsking: async (input) => {
+      if (input.hook_event_name !== 'PostToolUse' || asked === null) return {};
+      return { continue: false, stopReason: 'The agent asked a human; waiting for the answers.' };
+    },
+    asked: () => asked,
+    reset: () => {
+      asked = null;
+    },
+  };
+}
+
+/**
+ * The role's agent definition with the tool offered and explained: an inline agent with a `tools` list drops
+ * every tool it does not name (as it drops StructuredOutput, claude-sdk-facts.md), so the tool is added to
+ * the list; an agent file that disallows it keeps it out (and its prompt does not mention it).
+ */
+export function withAskHumanTool<
+  Definition extends { tools?: string[]; disallowedTools?: string[]; prompt: string },
+>(definition: Definition): Definition {
+  if (definition.disallowedTools?.includes(ASK_HUMAN_TOOL)) return definition;
+  return {
+    ...definition,
+    ...(definition.tools !== undefined && { tools: [...definition.tools, ASK_HUMAN_TOOL] }),
+    prompt: `${definition.prompt}\n\n${ASK_HUMAN_INSTRUCTIONS}\n`,
+  };
+}
