@@ -13,6 +13,7 @@ import { buildSseEvents, formatSseEvent, type SseEvent } from './build-sse-event
 import { checkExpectations } from './check-expectations.ts';
 import { checkStructuredOutput } from './check-structured-output.ts';
 import { describeUnroutedRequest } from './describe-unrouted-request.ts';
+import { fillNullableProperties } from './fill-nullable-properties.ts';
 import { findRoute } from './find-route.ts';
 import { parseScenario } from './parse-scenario.ts';
 import type { RecordedRequest } from './recorded-request.ts';
@@ -244,13 +245,19 @@ export async function createModelServer(
     if (step.error !== undefined && (step.error.times === undefined || attempt <= step.error.times)) {
       return sendStepError(api, res, record, step.error);
     }
-    const reply = buildReply(step, view, record);
+    let reply = buildReply(step, view, record);
     if (reply === undefined) {
       const message = `${SERVER_TAG} ${record.unmet.at(-1) ?? 'no reply'}`;
       return sendJson(res, record, 500, buildApiErrorBody(api, 500, message, undefined, record.seq), {
         'x-should-retry': 'false',
       });
     }
+    // Strict structured output: a real model sends the schema's nullable properties as null; so does a script.
+    if (api === 'responses' && reply.structuredOutput !== undefined && view.outputSchema !== undefined)
+      reply = {
+        ...reply,
+        structuredOutput: fillNullableProperties(reply.structuredOutput, view.outputSchema),
+      };
     const outputProblems = checkStructuredOutput(reply, view);
     record.unmet.push(...outputProblems);
     if (outputProblems.length > 0 && onUnmetExpectation === 'reject') {

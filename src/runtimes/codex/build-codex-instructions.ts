@@ -20,8 +20,12 @@ const ROLE_INSTRUCTIONS: Record<AgentRole, string> = {
   ].join('\n'),
 };
 
-const OUTPUT_RULE =
-  'Your final message must be only the JSON object the output schema describes, with no other text.';
+const OUTPUT_RULE = [
+  'Your final message must be only the JSON object the output schema describes, with no other text.',
+  'If you cannot go on without a decision or information only a human has, stop and ask instead: answer',
+  '`outcome: "questions"` with your `questions` (each one self-contained) and null for the other fields.',
+  'The session then pauses and continues with their answers as the next message. Otherwise `questions` is null.',
+].join('\n');
 
 /**
  * The role's developer instructions for codex: Flotilla's role text (or the project's own, from config),

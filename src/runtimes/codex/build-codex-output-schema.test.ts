@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { validateAgentOutputOrQuestions } from '../../engine/runtime-contract/index.ts';
 import { buildCodexOutputSchema, findStrictModeProblems } from './build-codex-output-schema.ts';
 
 describe('buildCodexOutputSchema', () => {
@@ -8,6 +10,29 @@ describe('buildCodexOutputSchema', () => {
       expect(schema).toMatchObject({ type: 'object', additionalProperties: false });
       expect(schema).not.toHaveProperty('$schema');
     }
+  });
+
+  it('offers every role the questions option in one root object (strict mode refuses a root anyOf)', () => {
+    for (const role of ['planner', 'implementor', 'reviewer'] as const) {
+      const schema = buildCodexOutputSchema(role);
+      expect(schema).not.toHaveProperty('anyOf');
+      const accepts = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+      // What a strict-mode model sends to ask: every other field null.
+      const nulls = Object.fromEntries(Object.keys(schema.properties as object).map((name) => [name, null]));
+      const question = { ...nulls, role, outcome: 'questions', questions: ['Which database?'] };
+      expect(accepts.safeParse(question).success).toBe(true);
+      expect(validateAgentOutputOrQuestions(role, question)).toEqual({
+        ok: true,
+        value: { kind: 'questions', questions: ['Which database?'] },
+      });
+    }
+  });
+
+  it('a result with its fields left null is refused as the role result, naming them', () => {
+    const answer = { role: 'reviewer', review: null, outcome: null, questions: null };
+    const validated = validateAgentOutputOrQuestions('reviewer', answer);
+    expect(validated.ok).toBe(false);
+    expect(validated.ok ? '' : validated.error).toContain('review');
   });
 
   it('names each object that allows extra or optional properties, by path', () => {

@@ -2,14 +2,14 @@ import type { AgentRole } from '../../domain/index.ts';
 import { buildOutputJsonSchema, type JsonSchemaObject } from '../../engine/runtime-contract/index.ts';
 
 /**
- * The role's output schema as codex's turn `outputSchema`. codex sends it as `text.format` with
+ * The role's output schema, with the questions option, as codex's turn `outputSchema`. codex sends it as `text.format` with
  * `strict: true`, which the Responses API accepts only when every object forbids additional properties and
  * requires all of its properties (nullable fields are required and may be null). The role schemas are
  * written that way; this checks it, so a schema change that breaks strict mode fails here, by path, instead
  * of as a model-API refusal mid-run.
  */
 export function buildCodexOutputSchema(role: AgentRole): JsonSchemaObject {
-  const schema = buildOutputJsonSchema(role);
+  const schema = withQuestionsOption(buildOutputJsonSchema(role));
   const problems = findStrictModeProblems(schema, '(root)');
   if (problems.length > 0) {
     throw new Error(
@@ -17,6 +17,36 @@ export function buildCodexOutputSchema(role: AgentRole): JsonSchemaObject {
     );
   }
   return schema;
+}
+
+const NULL: JsonSchemaObject = { type: 'null' };
+
+/**
+ * The role's schema with the option to stop and ask a human instead (`outcome: 'questions'` and the
+ * `questions`, as the Claude runtime's structured output offers it). Strict mode refuses a root `anyOf`, so
+ * the two shapes are one object: the role's own fields accept null (a question carries none of them),
+ * `outcome` accepts `questions` (the implementor's enum gains it; other roles get an `outcome` that is
+ * `questions` or null) and `questions` is a list or null. What the agent answers is validated afterwards as
+ * the role's result (null fields fail, naming them) or as questions (validateAgentOutputOrQuestions).
+ */
+function withQuestionsOption(schema: JsonSchemaObject): JsonSchemaObject {
+  const properties: Record<string, JsonSchemaObject> = {};
+  for (const [name, property] of Object.entries(schema.properties as Record<string, JsonSchemaObject>)) {
+    if (name === 'role') properties[name] = property;
+    else if (name === 'outcome' && Array.isArray(property.enum))
+      properties[name] = { ...property, enum: [...property.enum, 'questions'] };
+    else properties[name] = { anyOf: [property, NULL] };
+  }
+  properties.outcome ??= {
+    anyOf: [{ type: 'string', enum: ['questions'] }, NULL],
+    description: '"questions" to stop and ask a human instead of giving the result; else null',
+  };
+  properties.questions = {
+    anyOf: [{ type: 'array', items: { type: 'string' } }, NULL],
+    description:
+      'With outcome "questions": what you need a human to answer, each one self-contained; else null',
+  };
+  return { ...schema, properties, required: Object.keys(properties) };
 }
 
 /** Every object node that allows extra properties or leaves a property optional, by path. */

@@ -1,11 +1,16 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Codex, type Thread, type ThreadEvent, type Usage } from '@openai/codex-sdk';
 import {
+  type AgentQuestions,
   type AgentResult,
   type AgentRole,
+  type AgentRunOutcome,
   type AgentUsage,
+  buildAnswersPrompt,
   CREDENTIALS_FAILURE_PREFIX,
+  type KeptSession,
 } from '../../domain/index.ts';
 import {
   AgentRunFailure,
@@ -15,7 +20,7 @@ import {
   type LiveUsageReport,
   type RuntimeAdapter,
   type RuntimeAdapterConfig,
-  validateAgentOutput,
+  validateAgentOutputOrQuestions,
 } from '../../engine/runtime-contract/index.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { SessionLog } from '../../session-log/create-session-log.ts';
@@ -40,7 +45,7 @@ import type { CodexModelPrice } from './codex-prices.ts';
 import { createCodexHomes } from './create-codex-homes.ts';
 import { type CodexUsageTail, createCodexUsageTail } from './create-codex-usage-tail.ts';
 import { mapCodexEvent } from './map-codex-event.ts';
-import { readCodexUsage } from './read-codex-usage.ts';
+import { readCodexUsage, subtractCodexUsage } from './read-codex-usage.ts';
 
 export interface CodexRuntimeConfig extends RuntimeAdapterConfig {
   repoRoot: string;
@@ -143,25 +148,39 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
   }
 
   async function startAgent(params: AgentStartParams): Promise<AgentRunHandle> {
-    const { sessionID, role } = params;
+    const { sessionID, role, resume } = params;
     runs.assertIdle(sessionID);
     const clock = createPhaseClock(sessionID, config.onPhase);
+    const runtimeName = config.runtime ?? 'codex';
     const model = config.models?.[role] ?? config.model;
     let worktree: Worktree | null = null;
     let codexHome = '';
     let thread: Thread | null = null;
     let usageTail: CodexUsageTail | null = null;
+    /** Whether the worktree and the thread stay after the run: the agent asked and waits for answers. */
+    let keepForAnswers = false;
     const cleanUp = async () => {
       // Stopped before the rollout it follows is removed.
       await usageTail?.close();
+      if (keepForAnswers) return;
       if (worktree) await worktrees.remove(worktree.branchName);
       await homes.removeThread(codexHome, thread?.id ?? null).catch(() => {});
     };
 
+    /** A resumed thread's usage up to the resume (codex counts it again in every later turn). */
+    let priorThreadUsage: Usage | null = null;
+    /** The thread's cumulative usage as codex last reported it. */
+    let threadUsage: Usage | null = null;
     let outputSchema: Record<string, unknown>;
     try {
       outputSchema = buildCodexOutputSchema(role);
-      if (params.role === 'implementor') {
+      if (resume !== undefined) {
+        // The thread continues in the CODEX_HOME that holds its rollout (and the config it started with).
+        const kept = checkKeptSession(resume.session, runtimeName);
+        worktree = kept.worktree;
+        codexHome = kept.codexHome;
+        priorThreadUsage = await homes.readThreadUsage(codexHome, kept.threadId);
+      } else if (params.role === 'implementor') {
         const branchName = buildCodexAgentBranchName(params.branchName);
         worktree = await clock.time('worktree-create', () => worktrees.create(branchName));
       }
@@ -172,15 +191,16 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
         }),
         contextFiles: await readContextFiles(),
       });
-      codexHome = await clock.time('codex-home', () =>
-        homes.homeFor(
-          buildCodexConfigToml({
-            developerInstructions,
-            ...(model !== undefined && { model }),
-            ...(config.provider !== undefined && { provider: config.provider }),
-          }),
-        ),
-      );
+      if (resume === undefined)
+        codexHome = await clock.time('codex-home', () =>
+          homes.homeFor(
+            buildCodexConfigToml({
+              developerInstructions,
+              ...(model !== undefined && { model }),
+              ...(config.provider !== undefined && { provider: config.provider }),
+            }),
+          ),
+        );
     } catch (error) {
       await cleanUp();
       throw error;
@@ -194,17 +214,23 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
       ...(config.extraEnv !== undefined && { extra: config.extraEnv }),
     });
     const cwd = worktree?.path ?? config.repoRoot;
-    const codexThread = new Codex({
+    const codex = new Codex({
       env,
       ...(config.codexPath !== undefined && { codexPathOverride: config.codexPath }),
-    }).startThread({
+    });
+    const threadOptions = {
       workingDirectory: cwd,
       // Planner and reviewer read the repository; only the implementor writes, and only its worktree.
       sandboxMode: role === 'implementor' ? 'workspace-write' : 'read-only',
       approvalPolicy: 'never',
       networkAccessEnabled: false,
       webSearchMode: 'disabled',
-    });
+    } as const;
+    // Answers continue the asking thread: codex sends its earlier turns from the rollout in CODEX_HOME.
+    const codexThread =
+      resume?.session.agentSessionID != null
+        ? codex.resumeThread(resume.session.agentSessionID, threadOptions)
+        : codex.startThread(threadOptions);
     thread = codexThread;
 
     const run = runs.begin({ sessionID, role, maxAgentDuration: config.maxAgentDuration });
@@ -219,7 +245,8 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
     let rolloutModel: string | null = null;
     const reportUsage = (threadUsage: Usage, turnsSoFar: number) => {
       const priced = readCodexUsage({
-        usage: threadUsage,
+        // A resumed thread's rollout and turns count the asking run's tokens again: only this run's are its.
+        usage: subtractCodexUsage(threadUsage, priorThreadUsage),
         turns: turnsSoFar,
         model: model ?? rolloutModel ?? undefined,
         ...(config.prices && { prices: config.prices }),
@@ -269,7 +296,8 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
           if (event.item.type === 'agent_message') turn.finalMessage = event.item.text;
           break;
         case 'turn.completed':
-          latestUsage = event.usage;
+          threadUsage = event.usage;
+          latestUsage = subtractCodexUsage(event.usage, priorThreadUsage);
           turns += 1;
           usage = readCodexUsage({
             usage: latestUsage,
@@ -346,8 +374,11 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
       });
     };
 
-    /** The final message → the role's validated result; the implementor's patch for `completed`. */
-    const assemble = async (turn: TurnOutcome, round: number): Promise<AgentResult> => {
+    /**
+     * The final message → the role's validated result (the implementor's patch for `completed`), or the
+     * agent's questions for a human: then the worktree and the thread's rollout are kept for the resume.
+     */
+    const assemble = async (turn: TurnOutcome, round: number): Promise<AgentRunOutcome> => {
       if (turn.finalMessage === null || turn.finalMessage.trim() === '') {
         throw new AgentRunFailure('error', `the ${role} session ended without a final message`);
       }
@@ -361,9 +392,10 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
           `the ${role}'s final message is not the JSON its schema asks for: "${shown}"`,
         );
       }
-      const validated = validateAgentOutput(role, parsed);
+      const validated = validateAgentOutputOrQuestions(role, parsed);
       if (!validated.ok) throw new AgentRunFailure('error', validated.error);
-      const result = validated.value;
+      if (validated.value.kind === 'questions') return await waitForAnswers(validated.value.questions);
+      const result = validated.value.output;
       if (result.role !== 'implementor') return result as AgentResult;
       if (result.outcome !== 'completed' || worktree === null) return { ...result, patch: null };
       await validate(round);
@@ -377,9 +409,30 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
       return { ...result, patch };
     };
 
-    const result: Promise<AgentResult> = run.settle(
+    const waitForAnswers = async (questions: string[]): Promise<AgentQuestions> => {
+      announce(`the agent asked ${questions.length} question(s); its thread waits for answers`);
+      keepForAnswers = true;
+      if (codexThread.id !== null && threadUsage !== null)
+        await homes.saveThreadUsage(codexHome, codexThread.id, threadUsage);
+      const session: KeptSession = {
+        runtime: runtimeName,
+        agentSessionID: codexThread.id,
+        worktree,
+        // Shared with the runtime's other runs of the same config: discardSession removes only this thread.
+        stateDir: codexHome,
+      };
+      return { kind: 'questions', askedBy: role, questions, session };
+    };
+
+    const firstPrompt =
+      resume === undefined ? params.prompt : buildAnswersPrompt(resume.questions, resume.answers);
+    if (resume !== undefined) {
+      announce(`session ${resume.sessionNumber}: resuming the same codex thread with a human's answers`);
+      sessionLog?.record({ type: 'user', message: { role: 'user', content: firstPrompt } });
+    }
+    const result: Promise<AgentRunOutcome> = run.settle<AgentRunOutcome>(
       async () => {
-        for (let round = 0, prompt = params.prompt; ; round += 1) {
+        for (let round = 0, prompt = firstPrompt; ; round += 1) {
           clock.lap(round === 0 ? 'session-setup' : 'fix-round-setup');
           const turn = await runTurn(prompt);
           if (run.abortReason) throw run.abortFailure(run.abortReason);
@@ -455,5 +508,25 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
     ),
     startAgent,
     cancelAgent: (sessionID) => runs.cancel(sessionID),
+    async discardSession(session) {
+      if (session.worktree !== null) await worktrees.remove(session.worktree.branchName).catch(() => {});
+      if (session.stateDir !== null)
+        await homes.removeThread(session.stateDir, session.agentSessionID).catch(() => {});
+    },
   };
+}
+
+/** A kept session this runtime can resume: its thread id, its CODEX_HOME and its worktree still there. */
+function checkKeptSession(
+  session: KeptSession,
+  runtime: string,
+): { worktree: Worktree | null; codexHome: string; threadId: string } {
+  if (session.runtime !== runtime)
+    throw new Error(`the session to resume was kept by runtime '${session.runtime}', not '${runtime}'`);
+  if (session.agentSessionID === null) throw new Error('the session to resume has no codex thread id');
+  if (session.stateDir === null || !existsSync(session.stateDir))
+    throw new Error(`the CODEX_HOME of the session to resume is gone (${session.stateDir})`);
+  if (session.worktree !== null && !existsSync(session.worktree.path))
+    throw new Error(`the kept worktree of the session to resume is gone (${session.worktree.path})`);
+  return { worktree: session.worktree, codexHome: session.stateDir, threadId: session.agentSessionID };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readCodexUsage } from './read-codex-usage.ts';
+import { readCodexUsage, subtractCodexUsage } from './read-codex-usage.ts';
 
 const usage = (input: number, cached: number, output: number) => ({
   input_tokens: input,
@@ -34,5 +34,12 @@ describe('readCodexUsage', () => {
 
   it('does not price a model by a listed prefix', () => {
     expect(readCodexUsage({ usage: usage(10, 0, 5), turns: 1, model: 'gpt-5-turbo-x' })?.costUSD).toBeNull();
+  });
+});
+
+describe('subtractCodexUsage', () => {
+  it("leaves a resumed thread's own turns: the thread total minus what the asking run reported", () => {
+    expect(subtractCodexUsage(usage(300, 50, 40), usage(100, 20, 10))).toEqual(usage(200, 30, 30));
+    expect(subtractCodexUsage(usage(300, 50, 40), null)).toEqual(usage(300, 50, 40));
   });
 });

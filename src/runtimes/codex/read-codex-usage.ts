@@ -33,3 +33,19 @@ export function readCodexUsage(input: {
     turns: input.turns,
   };
 }
+
+/**
+ * A resumed thread's usage minus what its earlier runs already reported (`prior`, kept when the run asked a
+ * human): codex's thread usage counts every turn of the thread, a run reports only its own.
+ */
+export function subtractCodexUsage(total: Usage, prior: Usage | null): Usage {
+  if (prior === null) return total;
+  const minus = (key: keyof Usage) => Math.max(0, total[key] - (prior[key] ?? 0));
+  return {
+    input_tokens: minus('input_tokens'),
+    cached_input_tokens: minus('cached_input_tokens'),
+    cache_write_input_tokens: minus('cache_write_input_tokens'),
+    output_tokens: minus('output_tokens'),
+    reasoning_output_tokens: minus('reasoning_output_tokens'),
+  };
+}
