@@ -5,6 +5,7 @@ import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type AgentQuestions, isAgentQuestions } from '../../domain/index.ts';
 import {
   AgentRunFailure,
   type AgentStartParams,
@@ -23,6 +24,12 @@ export interface AgentScript {
   output: Record<string, unknown>;
   /** The agent never answers after `shell` (its model stalls; the CLI agent's command never ends). */
   hang?: boolean;
+  /**
+   * After `shell`, the agent stops to ask a human `questions` (in its runtime's own way) instead of
+   * answering. Resumed with answers containing `answer`, it runs `thenShell` and answers `output`. The
+   * harness makes the resumed run fail when `answer` is not in what the agent is given.
+   */
+  asks?: { questions: string[]; answer: string; thenShell: string };
 }
 
 /** What a runtime cannot do, said out loud rather than skipped (see src/runtimes/README.md). */
@@ -34,6 +41,11 @@ export interface RuntimeCapabilities {
    * budgets stop a run on; `false`: caps are held only before and after its runs.
    */
   reportsLiveUsage: boolean;
+  /**
+   * Its agents can stop with questions for a human, kept until a resume with the answers or
+   * `discardSession`; `false`: the runtime has no `discardSession` and never returns questions.
+   */
+  asksQuestions: boolean;
 }
 
 export interface RuntimeContractHarness {
@@ -105,6 +117,23 @@ const implementor = (label: string): AgentStartParams => ({
   branchName: 'flotilla/7',
 });
 
+/** A script that edits a file, asks, and after the answer edits another and completes. */
+const ASKING: AgentScript = {
+  shell: "printf 'half\\n' > src/half.txt",
+  asks: {
+    questions: ['Which greeting: hello or hi?', 'Lower case?'],
+    answer: 'Say hello, lower case (contract-answer-0815).',
+    thenShell: "printf 'hello\\n' > src/greeting.txt",
+  },
+  output: COMPLETED,
+};
+
+async function questionsOf(promise: Promise<unknown>): Promise<AgentQuestions> {
+  const outcome = await promise;
+  if (!isAgentQuestions(outcome)) throw new Error(`expected questions, got ${JSON.stringify(outcome)}`);
+  return outcome;
+}
+
 async function failureOf(promise: Promise<unknown>): Promise<AgentRunFailure> {
   const error = await promise.then(
     () => null,
@@ -143,7 +172,8 @@ async function waitFor(check: () => boolean, what: string, timeoutMs = 30_000): 
 /**
  * The runtime contract (src/runtimes/README.md) every agent runtime passes with the same cases: results
  * validated and returned per role, invalid output failing clearly, cancel and timeout, usage, redacted
- * transcripts, a scrubbed agent environment, no worktree left behind, and exact patches.
+ * transcripts, a scrubbed agent environment, no worktree left behind, exact patches, and questions kept,
+ * resumed with the answers or discarded.
  */
 export function describeRuntimeContract(
   name: string,
@@ -332,6 +362,57 @@ export function describeRuntimeContract(
       await waitFor(() => processesWith(marker).length === 0, 'the command to end');
       expectNoWorktreeLeft();
     }, 180_000);
+
+    if (capabilities.asksQuestions) {
+      it('questions keep the worktree; the resume with the answers continues and completes with one patch', async () => {
+        const runtime = await harness.runtimeFor(ASKING);
+        const asked = await questionsOf((await runtime.startAgent(implementor('asking'))).result);
+        expect(asked.questions).toEqual(ASKING.asks?.questions);
+        expect(asked.askedBy).toBe('implementor');
+        if (runtime.runtime !== undefined) expect(asked.session.runtime).toBe(runtime.runtime);
+        const worktree = asked.session.worktree?.path ?? '';
+        expect(readFileSync(join(worktree, 'src/half.txt'), 'utf8')).toBe('half\n');
+
+        const resumed = await runtime.startAgent({
+          ...implementor('resumed'),
+          resume: {
+            session: asked.session,
+            questions: asked.questions,
+            answers: ASKING.asks?.answer ?? '',
+            sessionNumber: 2,
+          },
+        });
+        const result = await resumed.result;
+        if (result.role !== 'implementor')
+          throw new Error(`expected a result, got ${JSON.stringify(result)}`);
+        expect(result.outcome).toBe('completed');
+        // Both sessions' work, against the asking session's base commit.
+        expect(result.patch).toContain('+++ b/src/half.txt');
+        expect(result.patch).toContain('+++ b/src/greeting.txt');
+        expectNoWorktreeLeft();
+      }, 180_000);
+
+      it('discardSession removes a kept session: its worktree goes and it can no longer be resumed', async () => {
+        const runtime = await harness.runtimeFor(ASKING);
+        const asked = await questionsOf((await runtime.startAgent(implementor('discarded'))).result);
+        expect(existsSync(asked.session.worktree?.path ?? '')).toBe(true);
+        await runtime.discardSession?.(asked.session);
+        expectNoWorktreeLeft();
+        const resume = {
+          session: asked.session,
+          questions: asked.questions,
+          answers: 'Too late.',
+          sessionNumber: 2,
+        };
+        await expect(runtime.startAgent({ ...implementor('too-late'), resume })).rejects.toThrow(/gone/);
+        expectNoWorktreeLeft();
+      }, 180_000);
+    } else {
+      it('cannot ask questions: it keeps no session to discard (declared capability)', async () => {
+        const runtime = await harness.runtimeFor({ output: BLOCKED });
+        expect(runtime.discardSession).toBeUndefined();
+      });
+    }
 
     it('maxAgentDuration ends a run that takes too long as timeout', async () => {
       const marker = `contract-timeout-${randomUUID()}`;

@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import { createRecordingLogger } from '../../../src/logging/logger.ts';
 import { createModelServer, type ModelServer } from '../../../src/model-server/index.ts';
+import { ASK_HUMAN_TOOL } from '../../../src/runtimes/claude/create-ask-human-tool.ts';
 import { createClaudeAdapter } from '../../../src/runtimes/claude/create-claude-adapter.ts';
 import {
   CONTRACT_PLANTED_SECRET,
@@ -10,12 +11,12 @@ import {
 } from '../../../src/runtimes/contract/runtime-contract-suite.ts';
 import { createSessionLogFactory } from '../../../src/session-log/create-session-log-factory.ts';
 import { createSecretRedactor } from '../../../src/session-log/redact-secrets.ts';
-import { buildContractSteps } from '../../support/runtime-contract-steps.ts';
+import { buildContractScenario, buildContractSteps } from '../../support/runtime-contract-steps.ts';
 
 const AGENT_FILE = (tools: string) =>
   `---\ndescription: contract agent\ntools: ${tools}\nmodel: inherit\n---\nYou are a contract agent.\n`;
 
-const CAPABILITIES = { reportsUsage: true, reportsLiveUsage: true };
+const CAPABILITIES = { reportsUsage: true, reportsLiveUsage: true, asksQuestions: true };
 
 describeRuntimeContract('claude', CAPABILITIES, async ({ repo, logsDir }) => {
   await repo.commit('agents', {
@@ -27,19 +28,18 @@ describeRuntimeContract('claude', CAPABILITIES, async ({ repo, logsDir }) => {
   const logger = createRecordingLogger();
   return {
     async runtimeFor(script, options = {}) {
-      const server = await createModelServer({
-        name: 'contract',
-        routes: [
-          {
-            name: 'any',
-            steps: buildContractSteps(script, (command) => ({
-              type: 'tool_use',
-              name: 'Bash',
-              input: { command, description: 'Run' },
-            })),
-          },
-        ],
-      });
+      const server = await createModelServer(
+        buildContractScenario(
+          script,
+          buildContractSteps(
+            script,
+            (command) => ({ type: 'tool_use', name: 'Bash', input: { command, description: 'Run' } }),
+            // Claude agents ask here through the in-process ask_human tool (the structured output's
+            // `outcome: 'questions'` is covered by claude-adapter-questions.test.ts).
+            (questions) => ({ content: [{ type: 'tool_use', name: ASK_HUMAN_TOOL, input: { questions } }] }),
+          ),
+        ),
+      );
       servers.push(server);
       return createClaudeAdapter({
         repoRoot: repo.root,

@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRecordingLogger } from '../../../src/logging/logger.ts';
 import { createCliRuntime } from '../../../src/runtimes/cli/create-cli-runtime.ts';
-import type { FakeAgentStep } from '../../../src/runtimes/cli/test-support/fake-agent-cli.ts';
+import type { FakeAgentRound, FakeAgentStep } from '../../../src/runtimes/cli/test-support/fake-agent-cli.ts';
 import {
   CONTRACT_PLANTED_SECRET,
   CONTRACT_SECRET_VALUE,
@@ -17,7 +17,7 @@ import { FAKE_AGENT_PROGRAM } from '../../support/cli-runtime-fixture.ts';
 // The `claude` preset: the fake agent reports its model request in claude's stream-json shapes, so usage is
 // live and final. Presets whose tool reports none (aider, gemini, opencode) have neither: see
 // test/runtimes/cli/cli-runtime-usage.test.ts.
-const CAPABILITIES = { reportsUsage: true, reportsLiveUsage: true };
+const CAPABILITIES = { reportsUsage: true, reportsLiveUsage: true, asksQuestions: true };
 /** The agent's one model request, as the fake agent reports it. */
 const REQUEST = { model: 'claude-opus-5', inputTokens: 1_000, outputTokens: 10, costUSD: 0.0042 };
 
@@ -26,14 +26,30 @@ describeRuntimeContract('cli (fake agent)', CAPABILITIES, async ({ repo, logsDir
   return {
     async runtimeFor(script, options = {}) {
       const { role: _role, ...result } = script.output;
+      const { asks } = script;
+      const signal = asks ? { status: 'questions', questions: asks.questions } : { status: 'done', result };
       const steps: FakeAgentStep[] = [
         { request: REQUEST },
         ...(script.say !== undefined ? [{ print: script.say }] : []),
         ...(script.shell !== undefined ? [{ run: script.shell }] : []),
-        ...(script.hang ? [] : [{ signal: { status: 'done', result } }]),
+        ...(script.hang ? [] : [{ signal }]),
       ];
+      // An asking agent: the resumed session plays the second round only when its prompt holds the answer
+      // (otherwise no round plays, no signal is written, and the run fails).
+      const resumed: FakeAgentStep[] = [
+        { request: REQUEST },
+        { run: asks?.thenShell ?? 'true' },
+        { signal: { status: 'done', result } },
+      ];
+      const rounds: FakeAgentRound[] =
+        asks === undefined
+          ? [{ steps }]
+          : [
+              { promptIncludes: asks.answer, steps: resumed },
+              { promptIncludes: '## Work Item #7', steps },
+            ];
       const scriptPath = join(logsDir, `script-${randomUUID()}.json`);
-      await writeFile(scriptPath, JSON.stringify({ rounds: [{ steps }] }));
+      await writeFile(scriptPath, JSON.stringify({ rounds }));
       return createCliRuntime({
         repoRoot: repo.root,
         defaultBranch: 'main',

@@ -10,30 +10,23 @@ import {
 } from '../../../src/runtimes/contract/runtime-contract-suite.ts';
 import { createSessionLogFactory } from '../../../src/session-log/create-session-log-factory.ts';
 import { createSecretRedactor } from '../../../src/session-log/redact-secrets.ts';
-import { buildContractSteps } from '../../support/runtime-contract-steps.ts';
+import { buildContractScenario, buildContractSteps } from '../../support/runtime-contract-steps.ts';
 
 const SCRIPTED_KEY = 'FLOTILLA_SCRIPTED_API_KEY';
 
-const CAPABILITIES = { reportsUsage: true, reportsLiveUsage: true };
+const CAPABILITIES = { reportsUsage: true, reportsLiveUsage: true, asksQuestions: true };
 
 describeRuntimeContract('codex', CAPABILITIES, async ({ repo, logsDir }) => {
   const servers: ModelServer[] = [];
   const logger = createRecordingLogger();
   return {
     async runtimeFor(script, options = {}) {
-      const server = await createModelServer({
-        name: 'contract',
-        routes: [
-          {
-            name: 'any',
-            steps: buildContractSteps(script, (cmd) => ({
-              type: 'tool_use',
-              name: 'exec_command',
-              input: { cmd },
-            })),
-          },
-        ],
-      });
+      const server = await createModelServer(
+        buildContractScenario(
+          script,
+          buildContractSteps(script, (cmd) => ({ type: 'tool_use', name: 'exec_command', input: { cmd } })),
+        ),
+      );
       servers.push(server);
       return createCodexRuntime({
         repoRoot: repo.root,
