@@ -1,5 +1,6 @@
+import type { HookInput } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
-import { ASK_HUMAN_TOOL, withAskHumanTool } from './create-ask-human-tool.ts';
+import { ASK_HUMAN_TOOL, createAskHumanTool, withAskHumanTool } from './create-ask-human-tool.ts';
 
 describe('withAskHumanTool', () => {
   it('adds the tool to a restricted tool list and explains it in the prompt', () => {
@@ -18,5 +19,36 @@ describe('withAskHumanTool', () => {
   it('keeps the tool out, and unmentioned, when the agent file disallows it', () => {
     const definition = { tools: ['Read'], disallowedTools: [ASK_HUMAN_TOOL], prompt: 'p' };
     expect(withAskHumanTool(definition)).toEqual(definition);
+  });
+});
+
+describe('createAskHumanTool hooks', () => {
+  const call = (fields: Record<string, unknown>) =>
+    ({
+      session_id: 's',
+      transcript_path: '/t',
+      cwd: '/w',
+      hook_event_name: 'PreToolUse',
+      tool_name: ASK_HUMAN_TOOL,
+      tool_input: { questions: ['Why?'] },
+      tool_use_id: 'u',
+      ...fields,
+    }) as HookInput;
+  const options = { signal: new AbortController().signal };
+
+  it("refuses a subagent's call and lets the run's own agent ask", async () => {
+    const tool = createAskHumanTool();
+    expect(await tool.refuseSubagents(call({ agent_id: 'sub-1' }), 'u', options)).toMatchObject({
+      decision: 'block',
+      reason: expect.stringContaining('only the main agent may ask'),
+    });
+    expect(await tool.refuseSubagents(call({}), 'u', options)).toEqual({});
+  });
+
+  it('ends the session only after questions were recorded', async () => {
+    const tool = createAskHumanTool();
+    const after = call({ hook_event_name: 'PostToolUse', tool_response: {} });
+    expect(await tool.stopAfterAsking(after, 'u', options)).toEqual({});
+    expect(tool.asked()).toBeNull();
   });
 });

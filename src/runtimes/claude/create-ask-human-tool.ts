@@ -23,11 +23,19 @@ export const ASK_HUMAN_INSTRUCTIONS = [
 const ASKED_RESULT =
   'Your questions were sent to a human. This session pauses now and continues with their answers as the next message.';
 
+const SUBAGENT_REFUSAL =
+  'Blocked: only the main agent may ask a human; report what you need to it in your answer instead.';
+
 export interface AskHumanTool {
   /** The `mcpServers` entry for `query()`. */
   mcpServers: Record<string, McpSdkServerConfigWithInstance>;
   /** A PostToolUse hook for ASK_HUMAN_TOOL that ends the session once the questions are recorded. */
   stopAfterAsking: HookCallback;
+  /**
+   * A PreToolUse hook for ASK_HUMAN_TOOL that refuses a subagent's call (Agent tool): only the run's own
+   * agent may pause the run; a subagent reports what it needs to it instead.
+   */
+  refuseSubagents: HookCallback;
   /** The questions of the latest call in this run, or null when the agent did not ask through the tool. */
   asked(): string[] | null;
   /** Forgets earlier questions (a new round of the same run). */
@@ -69,6 +77,10 @@ export function createAskHumanTool(): AskHumanTool {
       if (input.hook_event_name !== 'PostToolUse' || asked === null) return {};
       return { continue: false, stopReason: 'The agent asked a human; waiting for the answers.' };
     },
+    refuseSubagents: async (input) =>
+      input.hook_event_name === 'PreToolUse' && input.agent_id !== undefined
+        ? { decision: 'block', reason: SUBAGENT_REFUSAL }
+        : {},
     asked: () => asked,
     reset: () => {
       asked = null;

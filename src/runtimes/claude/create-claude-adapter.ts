@@ -313,6 +313,7 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
               { matcher: 'Bash', hooks: [sdkHook], onFailure: 'block' },
               // No matcher: every tool passes the guard, which checks the file tools and allows the rest.
               { hooks: [pathGuardHook], onFailure: 'block' },
+              { matcher: ASK_HUMAN_TOOL, hooks: [askHuman.refuseSubagents], onFailure: 'block' },
             ],
             PostToolUse: [{ matcher: ASK_HUMAN_TOOL, hooks: [askHuman.stopAfterAsking] }],
           },
