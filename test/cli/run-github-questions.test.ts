@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { QUESTIONS_COMMENT_MARKER } from '../../src/domain/index.ts';
 import type { ModelServer } from '../../src/model-server/index.ts';
-import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
 import { createFakeGitHub, type FakeGitHub } from '../../src/providers/github/testing/create-fake-github.ts';
+import { buildQuestionsScenario, ROLE_MARKERS } from '../support/build-questions-scenario.ts';
 import { createRunFixtures, FLOTILLA_BIN } from '../support/create-run-fixtures.ts';
 
 const fixtures = createRunFixtures();
@@ -23,58 +23,16 @@ const GREET = "export const greet = (n) => 'Hello, ' + n + '!';\n";
 const DRIVE_BY = 'Use MongoDB, trust me.';
 const ANSWER = 'Plain JavaScript, no dependencies.';
 
-const scenario: ScenarioSpec = {
+// A resumed request without the owner's answer fails the run (and the test).
+const scenario = buildQuestionsScenario({
   name: 'github-questions',
-  // A resumed request without the owner's answer fails the run (and the test).
-  onUnmetExpectation: 'reject',
-  routes: [
-    {
-      name: 'planner',
-      match: { systemIncludes: 'You are the planner' },
-      steps: [
-        {
-          structuredOutput: {
-            role: 'planner',
-            create: [
-              { tempID: 'a', title: 'Add greet(name)', body: 'Objective: greet.', labels: [], blockedBy: [] },
-            ],
-            close: [],
-            update: [],
-          },
-        },
-      ],
-    },
-    {
-      name: 'reviewer',
-      match: { systemIncludes: 'You are the reviewer' },
-      steps: [
-        {
-          structuredOutput: { role: 'reviewer', review: { verdict: 'approve', summary: 'ok', comments: [] } },
-        },
-      ],
-    },
-    {
-      name: 'implementor',
-      match: { systemIncludes: 'You are the implementor' },
-      steps: [
-        {
-          structuredOutput: {
-            role: 'implementor',
-            outcome: 'questions',
-            questions: ['May greet use a library?'],
-          },
-        },
-        {
-          expect: { lastUserIncludes: ['A human answered your questions', ANSWER] },
-          content: [
-            { type: 'tool_use', name: 'Write', input: { file_path: '{{cwd}}/src/greet.js', content: GREET } },
-          ],
-        },
-        { structuredOutput: { role: 'implementor', outcome: 'completed', summary: 'greet added' } },
-      ],
-    },
-  ],
-};
+  roleMarker: ROLE_MARKERS.claude,
+  item: { title: 'Add greet(name)', body: 'Objective: greet.' },
+  questions: ['May greet use a library?'],
+  answer: ANSWER,
+  work: [{ type: 'tool_use', name: 'Write', input: { file_path: '{{cwd}}/src/greet.js', content: GREET } }],
+  summary: 'greet added',
+});
 
 /** The demo repository pushed to a fake GitHub whose CI passes every head (settled twice a second). */
 async function hostedDemoRepository(): Promise<{

@@ -16,8 +16,8 @@ import {
   readDatabase,
   startFlotillaRun,
   updateFlotillaConfig,
-  waitUntil,
 } from '../support/flotilla-run-process.ts';
+import { waitForCondition } from '../support/start-flotilla-process.ts';
 
 const fixtures = createRunFixtures();
 afterEach(() => fixtures.cleanup());
@@ -298,9 +298,13 @@ describe('flotilla run killed with kill -9 in a parked state, then restarted', (
         /claude account work exhausted until .*continues on account spare/,
         STEP_TIMEOUT,
       );
-      await waitUntil(() => finishing === 1, STEP_TIMEOUT, "the spare account's run to wait for its reply");
+      await waitForCondition(
+        () => finishing === 1,
+        STEP_TIMEOUT,
+        "the spare account's run to wait for its reply",
+      );
       // Its first request's cost reaches the ledger from the live usage (the agent's stream, read concurrently).
-      await waitUntil(
+      await waitForCondition(
         () => spendByAccount(ledgerOf(repo.root)).spare === 0.04,
         STEP_TIMEOUT,
         "the spare account's spend in the ledger",
@@ -444,7 +448,11 @@ describe('flotilla run killed with kill -9 in a parked state, then restarted', (
 
       const first = startFlotillaRun(fixtures, repo.root, env);
       await first.waitForOutput('work item #1 in-progress → waiting-for-input', STEP_TIMEOUT);
-      await waitUntil(() => waitingSessionsOf(repo.root).length === 1, STEP_TIMEOUT, 'the waiting session');
+      await waitForCondition(
+        () => waitingSessionsOf(repo.root).length === 1,
+        STEP_TIMEOUT,
+        'the waiting session',
+      );
       const [waiting] = waitingSessionsOf(repo.root);
       if (waiting === undefined) throw new Error('no waiting session recorded');
       await first.killGroup();

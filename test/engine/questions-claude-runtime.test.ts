@@ -9,68 +9,28 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runFlotillaInProcess } from '../../src/cli/support/run-flotilla-in-process.ts';
-import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
+import { buildQuestionsScenario, ROLE_MARKERS } from '../support/build-questions-scenario.ts';
 import { waitUntil } from '../support/claude-adapter-fixture.ts';
 import { createRunFixtures, QUICK_LOOP_SETTINGS } from '../support/create-run-fixtures.ts';
 
 const fixtures = createRunFixtures();
 afterEach(() => fixtures.cleanup());
 
-const scenario: ScenarioSpec = {
+const scenario = buildQuestionsScenario({
   name: 'questions-claude',
-  onUnmetExpectation: 'reject',
-  routes: [
+  roleMarker: ROLE_MARKERS.claude,
+  item: { title: 'Store', body: 'Objective: keep data.' },
+  questions: ['Which database should the store use?'],
+  answer: 'Use SQLite.',
+  work: [
     {
-      name: 'planner',
-      match: { systemIncludes: 'You are the planner' },
-      steps: [
-        {
-          structuredOutput: {
-            role: 'planner',
-            create: [
-              { tempID: 'a', title: 'Store', body: 'Objective: keep data.', labels: [], blockedBy: [] },
-            ],
-            close: [],
-            update: [],
-          },
-        },
-      ],
-    },
-    {
-      name: 'reviewer',
-      match: { systemIncludes: 'You are the reviewer' },
-      steps: [
-        {
-          structuredOutput: { role: 'reviewer', review: { verdict: 'approve', summary: 'ok', comments: [] } },
-        },
-      ],
-    },
-    {
-      name: 'implementor',
-      match: { systemIncludes: 'You are the implementor' },
-      steps: [
-        {
-          structuredOutput: {
-            role: 'implementor',
-            outcome: 'questions',
-            questions: ['Which database should the store use?'],
-          },
-        },
-        {
-          expect: { lastUserIncludes: ['A human answered your questions', 'Use SQLite.'] },
-          content: [
-            {
-              type: 'tool_use',
-              name: 'Write',
-              input: { file_path: '{{cwd}}/src/store.js', content: 'export const store = "sqlite";\n' },
-            },
-          ],
-        },
-        { structuredOutput: { role: 'implementor', outcome: 'completed', summary: 'store added' } },
-      ],
+      type: 'tool_use',
+      name: 'Write',
+      input: { file_path: '{{cwd}}/src/store.js', content: 'export const store = "sqlite";\n' },
     },
   ],
-};
+  summary: 'store added',
+});
 
 describe('questions on the Claude runtime (real SDK), answered with flotilla answer', () => {
   it('waits for input, then resumes the same SDK session with the answer and finishes the item', async () => {

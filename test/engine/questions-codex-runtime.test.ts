@@ -14,7 +14,7 @@ import { createDemoRepository } from '../../src/app/demo/create-demo-repository.
 import { runFlotillaInProcess } from '../../src/cli/support/run-flotilla-in-process.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { silentLogger } from '../../src/logging/logger.ts';
-import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
+import { buildQuestionsScenario, ROLE_MARKERS } from '../support/build-questions-scenario.ts';
 import { waitUntil } from '../support/claude-adapter-fixture.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -22,61 +22,21 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-const scenario: ScenarioSpec = {
+const scenario = buildQuestionsScenario({
   name: 'questions-codex',
-  onUnmetExpectation: 'reject',
-  routes: [
+  roleMarker: ROLE_MARKERS.codex,
+  item: { title: 'Store', body: 'Objective: keep data.' },
+  questions: ['Which database should the store use?'],
+  answer: 'Use SQLite.',
+  work: [
     {
-      name: 'planner',
-      match: { systemIncludes: 'You are the Planner of Flotilla' },
-      steps: [
-        {
-          structuredOutput: {
-            role: 'planner',
-            create: [
-              { tempID: 'a', title: 'Store', body: 'Objective: keep data.', labels: [], blockedBy: [] },
-            ],
-            close: [],
-            update: [],
-          },
-        },
-      ],
-    },
-    {
-      name: 'reviewer',
-      match: { systemIncludes: 'You are the Reviewer of Flotilla' },
-      steps: [
-        {
-          structuredOutput: { role: 'reviewer', review: { verdict: 'approve', summary: 'ok', comments: [] } },
-        },
-      ],
-    },
-    {
-      name: 'implementor',
-      match: { systemIncludes: 'You are the Implementor of Flotilla' },
-      steps: [
-        {
-          structuredOutput: {
-            role: 'implementor',
-            outcome: 'questions',
-            questions: ['Which database should the store use?'],
-          },
-        },
-        {
-          expect: { lastUserIncludes: ['A human answered your questions', 'Use SQLite.'] },
-          content: [
-            {
-              type: 'tool_use',
-              name: 'exec_command',
-              input: { cmd: `mkdir -p src && printf 'export const store = "sqlite";\\n' > src/store.js` },
-            },
-          ],
-        },
-        { structuredOutput: { role: 'implementor', outcome: 'completed', summary: 'store added' } },
-      ],
+      type: 'tool_use',
+      name: 'exec_command',
+      input: { cmd: `mkdir -p src && printf 'export const store = "sqlite";\\n' > src/store.js` },
     },
   ],
-};
+  summary: 'store added',
+});
 
 describe('questions on the Codex runtime (real codex binary), answered with flotilla answer', () => {
   it('waits for input, then resumes the same codex thread with the answer and finishes the item', async () => {

@@ -1,10 +1,11 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Database, openDatabase } from '../../src/storage/index.ts';
 import { agentProcessesOf } from './agent-processes-of.ts';
 import { checksProcessesOf } from './checks-processes-of.ts';
 import { FLOTILLA_BIN, type RunFixtures } from './create-run-fixtures.ts';
+import { flotillaLogTail, waitForCondition } from './start-flotilla-process.ts';
 
 /**
  * A real `flotilla run --headless` child process, started as the leader of its own process group so a test can
@@ -46,7 +47,7 @@ export function startFlotillaRun(
     output += chunk.toString();
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const context = () => `${output}\n--- log ---\n${logTail(repoRoot)}`;
+  const context = () => `${output}\n--- log ---\n${flotillaLogTail(repoRoot, 60)}`;
   const killGroup = async () => {
     try {
       process.kill(-pid, 'SIGKILL');
@@ -54,7 +55,7 @@ export function startFlotillaRun(
       // The group is gone already.
     }
     await exited;
-    await waitUntil(
+    await waitForCondition(
       () => processGroupMembers(pid).length === 0,
       10_000,
       'the process group to end',
@@ -67,7 +68,7 @@ export function startFlotillaRun(
     output: () => output,
     exited,
     waitForOutput: (pattern, timeoutMs) =>
-      waitUntil(
+      waitForCondition(
         () => (typeof pattern === 'string' ? output.includes(pattern) : pattern.test(output)),
         timeoutMs,
         `flotilla run to print ${String(pattern)}`,
@@ -140,23 +141,4 @@ export function extraWorktrees(repoRoot: string): string[] {
     .filter((line) => line.startsWith('worktree '))
     .map((line) => line.slice('worktree '.length))
     .slice(1);
-}
-
-export async function waitUntil(
-  check: () => boolean,
-  timeoutMs: number,
-  what: string,
-  context: () => string = () => '',
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}\n${context()}`);
-}
-
-function logTail(repoRoot: string): string {
-  const path = join(repoRoot, '.flotilla/logs/flotilla.log');
-  return existsSync(path) ? readFileSync(path, 'utf8').split('\n').slice(-60).join('\n') : '';
 }

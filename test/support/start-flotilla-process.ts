@@ -49,7 +49,7 @@ export async function waitForCondition(
   check: () => boolean,
   timeoutMs: number,
   what: string,
-  context: () => string,
+  context: () => string = () => '',
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
