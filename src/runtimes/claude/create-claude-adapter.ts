@@ -58,6 +58,7 @@ import { assembleAgentResult, readUsage } from './assemble-agent-result.ts';
 import { checkClaudeAvailability } from './check-claude-availability.ts';
 import { classifyCredentialsFailure } from './classify-credentials-failure.ts';
 import { ASK_HUMAN_TOOL, createAskHumanTool, withAskHumanTool } from './create-ask-human-tool.ts';
+import { createConfigSeed } from './create-config-seed.ts';
 import { createLiveUsageMeter } from './create-live-usage-meter.ts';
 import { extractOutputText } from './extract-output-text.ts';
 import { loadAgentDefinition } from './load-agent-definition.ts';
@@ -166,6 +167,7 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
     logger,
   });
   const sdkHook = toSdkHook(config.bashValidatorHook, logger);
+  const configSeed = createConfigSeed();
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const createSessionLog =
     config.createSessionLog ??
@@ -192,6 +194,7 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
     /** The SDK session: the engine's id for a new run, the asking run's for a resume. */
     const sdkSessionID = resume?.session.agentSessionID ?? sessionID;
     const cleanUp = async () => {
+      await configSeed.learn(join(runStateDir, 'config'));
       if (worktree) await worktrees.remove(worktree.branchName);
       await rm(runStateDir, { recursive: true, force: true }).catch(() => {});
     };
@@ -237,6 +240,8 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
         extra: config.extraEnv,
         ...(params.account !== undefined && { account: accountEnvOf(params.account) }),
       });
+      const configDir = agentEnv.CLAUDE_CONFIG_DIR;
+      if (configDir !== undefined) await clock.time('config-seed', () => configSeed.plant(configDir));
     } catch (error) {
       await cleanUp();
       throw error;
