@@ -213,11 +213,21 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
   }
 
   async function removeUnlocked(branchName: string, path: string, deleteBranch = true): Promise<void> {
-    // The usual case first, in one git call: the worktree is registered and git removes it.
-    const removedByGit = await git(['worktree', 'remove', '--force', path]).then(
-      () => true,
-      () => false,
-    );
+    // The usual case first, in one git call each, side by side: the worktree is registered and git removes
+    // it, and the branch goes at the same time (`update-ref -d`, unlike `branch -D`, does not refuse a branch
+    // a worktree still has checked out; a branch that is already gone is no error).
+    const [removedByGit, branchDeleted] = await Promise.all([
+      git(['worktree', 'remove', '--force', path]).then(
+        () => true,
+        () => false,
+      ),
+      deleteBranch
+        ? git(['update-ref', '-d', `refs/heads/${branchName}`]).then(
+            () => true,
+            () => false,
+          )
+        : false,
+    ]);
     if (!removedByGit) {
       try {
         if (await findRegistered(path)) await git(['worktree', 'remove', '--force', path]);
@@ -237,7 +247,7 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
     } catch (error) {
       logger.warn('Could not delete worktree directory', { path, error: messageOf(error) });
     }
-    if (!deleteBranch) return;
+    if (!deleteBranch || branchDeleted) return;
     // Likewise: delete the branch, and only when that fails ask whether there was one to delete.
     try {
       await git(['branch', '-D', branchName]);
