@@ -47,6 +47,7 @@ import {
 } from '../../workspace/create-worktree-manager.ts';
 import { extractPatch } from '../../workspace/extract-patch.ts';
 import { buildValidationEnv } from '../../workspace/validation/build-validation-env.ts';
+import { createClaudeConfigSeed } from '../shared/create-claude-config-seed.ts';
 import { createPhaseClock } from '../shared/create-phase-clock.ts';
 import { createRunRegistry } from '../shared/create-run-registry.ts';
 import {
@@ -58,7 +59,6 @@ import { assembleAgentResult, readUsage } from './assemble-agent-result.ts';
 import { checkClaudeAvailability } from './check-claude-availability.ts';
 import { classifyCredentialsFailure } from './classify-credentials-failure.ts';
 import { ASK_HUMAN_TOOL, createAskHumanTool, withAskHumanTool } from './create-ask-human-tool.ts';
-import { createConfigSeed } from './create-config-seed.ts';
 import { createLiveUsageMeter } from './create-live-usage-meter.ts';
 import { extractOutputText } from './extract-output-text.ts';
 import { loadAgentDefinition } from './load-agent-definition.ts';
@@ -167,7 +167,7 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
     logger,
   });
   const sdkHook = toSdkHook(config.bashValidatorHook, logger);
-  const configSeed = createConfigSeed();
+  const configSeed = createClaudeConfigSeed();
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const createSessionLog =
     config.createSessionLog ??
@@ -240,12 +240,13 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
         extra: config.extraEnv,
         ...(params.account !== undefined && { account: accountEnvOf(params.account) }),
       });
-      const configDir = agentEnv.CLAUDE_CONFIG_DIR;
-      if (configDir !== undefined) await clock.time('config-seed', () => configSeed.plant(configDir));
     } catch (error) {
       await cleanUp();
       throw error;
     }
+
+    const configDir = agentEnv.CLAUDE_CONFIG_DIR;
+    if (configDir !== undefined) await clock.time('config-seed', () => configSeed.plant(configDir));
 
     // File tools stay in the worktree (planner and reviewer: read the repository); see path-guard/.
     const pathGuardHook = toSdkHook(

@@ -27,6 +27,7 @@ import {
   type WorktreeManager,
 } from '../../workspace/create-worktree-manager.ts';
 import { extractPatch } from '../../workspace/extract-patch.ts';
+import { createClaudeConfigSeed } from '../shared/create-claude-config-seed.ts';
 import { createPhaseClock } from '../shared/create-phase-clock.ts';
 import { createRunRegistry } from '../shared/create-run-registry.ts';
 import { buildCliCommand } from './build-cli-command.ts';
@@ -100,6 +101,7 @@ export function createCliRuntime(
   const { logger } = config;
   const preset: CliPreset = resolveCliPreset(config.preset, config.customPreset);
   const runs = createRunRegistry();
+  const claudeConfigSeed = createClaudeConfigSeed();
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const worktrees =
     config.worktrees ??
@@ -152,6 +154,7 @@ export function createCliRuntime(
       params.role === 'implementor' ? `agent/${params.branchName}` : `agent/${role}/${sessionID}`;
     let worktree: Worktree | null = null;
     const cleanUp = async () => {
+      await claudeConfigSeed.learn(join(runStateDir, 'config'));
       if (worktree) await worktrees.remove(worktree.branchName);
       await rm(runStateDir, { recursive: true, force: true }).catch(() => {});
     };
@@ -184,6 +187,9 @@ export function createCliRuntime(
     const { output, notifyActivity: touch } = run;
     const sessionLog = makeSessionLog(params);
     const env = buildEnv(runStateDir);
+    // The claude preset's CLI keeps its state in CLAUDE_CONFIG_DIR (other tools ignore it: nothing to learn).
+    const configDir = env.CLAUDE_CONFIG_DIR;
+    if (configDir !== undefined) await clock.time('config-seed', () => claudeConfigSeed.plant(configDir));
     /** A line of Flotilla's own in the live stream and the transcript. */
     const announce = (line: string) => {
       output.push(`${line}\n`);

@@ -91,6 +91,7 @@ describe('CLI runtime with the fake agent CLI', () => {
       'worktree-create',
       'git-control-snapshot',
       'state-dir',
+      'config-seed',
       'session-setup',
       'spawn-to-exit',
       'signal-read',
@@ -275,6 +276,40 @@ describe('CLI runtime with the fake agent CLI', () => {
     await runtime.discardSession(asked.session);
     expect(existsSync(asked.session.worktree?.path ?? '')).toBe(false);
     expect(existsSync(asked.session.stateDir ?? '')).toBe(false);
+  });
+
+  it("the claude preset's config dir starts from the first-start state a finished run left", async () => {
+    // Round 1 plays the claude CLI's first start; round 2 keeps (in its kept worktree) what it found.
+    const runtime = await fixture.runtimeFor([
+      {
+        promptIncludes: 'FIRST',
+        steps: [
+          {
+            run:
+              'mkdir -p "$CLAUDE_CONFIG_DIR" && printf %s ' +
+              `'{"firstStartTime":"2020-01-01T00:00:00.000Z","migrationVersion":7,"userID":"u-1"}'` +
+              ' > "$CLAUDE_CONFIG_DIR/.claude.json"',
+          },
+          { signal: { status: 'done', result: { outcome: 'blocked', summary: 'nothing to do' } } },
+        ],
+      },
+      {
+        promptIncludes: 'SECOND',
+        steps: [
+          {
+            run: 'cat "$CLAUDE_CONFIG_DIR/.claude.json" > found-config.json || echo none > found-config.json',
+          },
+          { signal: { status: 'questions', questions: ['Which database?'] } },
+        ],
+      },
+    ]);
+    const finished = await (await runtime.startAgent(implementorParams('FIRST'))).result;
+    expect(finished).toMatchObject({ outcome: 'blocked' });
+    const asked = await (await runtime.startAgent(implementorParams('SECOND'))).result;
+    if (!isAgentQuestions(asked)) throw new Error('expected questions');
+    const found = readFileSync(join(asked.session.worktree?.path ?? '', 'found-config.json'), 'utf8');
+    expect(JSON.parse(found)).toEqual({ firstStartTime: '2020-01-01T00:00:00.000Z', migrationVersion: 7 });
+    await runtime.discardSession(asked.session);
   });
 
   it('cancel kills the whole process tree', async () => {

@@ -7,8 +7,11 @@ const STATE_FILE = '.claude.json';
 /** Keys that say "this config dir has been started before" and carry nothing of a run or an account. */
 const FIRST_START_KEYS = ['firstStartTime', 'migrationVersion'] as const;
 
-export interface ConfigSeed {
-  /** Gives a new run's config dir the seed, when one is known and the dir has no state file yet. */
+export interface ClaudeConfigSeed {
+  /**
+   * Gives a new run's config dir the seed, when one is known and the dir has no state file yet. Never
+   * throws: the seed only saves time, and a dir that cannot be written is the CLI's to report.
+   */
   plant(configDir: string): Promise<void>;
   /** Takes the seed from a finished run's config dir, unless one is already known. Never throws. */
   learn(configDir: string): Promise<void>;
@@ -24,23 +27,23 @@ export interface ConfigSeed {
  * first-start time, the migration version and the boolean flags the migrations set — and nothing else:
  * no ids, projects, history or account data.
  */
-export function createConfigSeed(): ConfigSeed {
+export function createClaudeConfigSeed(): ClaudeConfigSeed {
   let seed: string | null = null;
   return {
     async plant(configDir) {
       if (seed === null) return;
-      await mkdir(configDir, { recursive: true });
-      // `wx`: a resumed run's config dir keeps the state its session was started with.
-      await writeFile(join(configDir, STATE_FILE), seed, { flag: 'wx', mode: 0o600 }).catch(
-        (error: NodeJS.ErrnoException) => {
-          if (error.code !== 'EEXIST') throw error;
-        },
-      );
+      try {
+        await mkdir(configDir, { recursive: true });
+        // `wx`: a resumed run's config dir keeps the state its session was started with.
+        await writeFile(join(configDir, STATE_FILE), seed, { flag: 'wx', mode: 0o600 });
+      } catch {
+        // Already there (a resumed run) or not writable: the CLI starts as it would have.
+      }
     },
     async learn(configDir) {
       if (seed !== null) return;
       try {
-        seed = buildConfigSeed(JSON.parse(await readFile(join(configDir, STATE_FILE), 'utf8')));
+        seed = buildClaudeConfigSeed(JSON.parse(await readFile(join(configDir, STATE_FILE), 'utf8')));
       } catch {
         // No state file (the session never started) or one being rewritten: a later run teaches it.
       }
@@ -49,7 +52,7 @@ export function createConfigSeed(): ConfigSeed {
 }
 
 /** The seed's text from a state file's content, or null when it has no first-start markers. */
-export function buildConfigSeed(state: unknown): string | null {
+export function buildClaudeConfigSeed(state: unknown): string | null {
   if (typeof state !== 'object' || state === null || Array.isArray(state)) return null;
   const entries = Object.entries(state as Record<string, unknown>).filter(
     ([key, value]) =>
