@@ -245,8 +245,10 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
       throw error;
     }
 
-    const configDir = agentEnv.CLAUDE_CONFIG_DIR;
-    if (configDir !== undefined) await clock.time('config-seed', () => configSeed.plant(configDir));
+    // Only the run's own config dir: one an account or the config points elsewhere (a login) is not ours.
+    const configDir = join(runStateDir, 'config');
+    if (agentEnv.CLAUDE_CONFIG_DIR === configDir)
+      await clock.time('config-seed', () => configSeed.plant(configDir));
 
     // File tools stay in the worktree (planner and reviewer: read the repository); see path-guard/.
     const pathGuardHook = toSdkHook(

@@ -188,8 +188,10 @@ export function createCliRuntime(
     const sessionLog = makeSessionLog(params);
     const env = buildEnv(runStateDir);
     // The claude preset's CLI keeps its state in CLAUDE_CONFIG_DIR (other tools ignore it: nothing to learn).
-    const configDir = env.CLAUDE_CONFIG_DIR;
-    if (configDir !== undefined) await clock.time('config-seed', () => claudeConfigSeed.plant(configDir));
+    // Only the run's own: one the config points elsewhere (a login) is not ours to write.
+    const configDir = join(runStateDir, 'config');
+    if (env.CLAUDE_CONFIG_DIR === configDir)
+      await clock.time('config-seed', () => claudeConfigSeed.plant(configDir));
     /** A line of Flotilla's own in the live stream and the transcript. */
     const announce = (line: string) => {
       output.push(`${line}\n`);
