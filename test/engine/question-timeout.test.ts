@@ -1,10 +1,11 @@
 /**
  * Nobody answers: after questionTimeout (an injected clock, no waiting) the item goes to needs-refinement
- * with a comment, and the kept worktree and session state are removed. A human answering from the dashboard
- * (an event) instead resumes the session.
+ * with a comment, and the kept worktree and session state are removed — once. A human answering from the
+ * dashboard (an event) instead resumes the session; a human moving the item on discards it, once too.
  */
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { KeptSession } from '../../src/domain/index.ts';
 import { createEngine, type Engine } from '../../src/engine/create-engine.ts';
 import { createManualClock } from '../../src/engine/test-support/create-manual-clock.ts';
 import { createRecordingLogger } from '../../src/logging/logger.ts';
@@ -40,6 +41,15 @@ async function setUp() {
       steps: [{ signal: { status: 'questions', questions: ['Which database?'] } }],
     },
   ]);
+  // The runtime's own discardSession, counted: each call removes a worktree and a state directory.
+  const discarded: KeptSession[] = [];
+  const counted = {
+    ...runtime,
+    async discardSession(session: KeptSession) {
+      discarded.push(session);
+      await runtime.discardSession(session);
+    },
+  };
   const provider: InMemoryProvider = createInMemoryProvider({ initialPipelineStatus: 'pending' });
   const clock = createManualClock(Date.now());
   engine = createEngine({
@@ -49,22 +59,26 @@ async function setUp() {
     questionTimeout: QUESTION_TIMEOUT_S,
     pollIntervals: { workItems: 3600, revisions: 3600, specs: 3600 },
     shutdownTimeout: 30,
-    createRuntimeAdapters: () => ({ planner: runtime, implementor: runtime, reviewer: runtime }),
+    createRuntimeAdapters: () => ({ planner: counted, implementor: counted, reviewer: counted }),
   });
   provider.control.addWorkItem({ title: 'Add a store', body: 'Objective: store.', status: 'pending' });
   await engine.start();
   const started = engine;
+  const discardEvents: string[] = [];
+  started.onEvent((event) => {
+    if (event.type === 'waitingSessionDiscarded') discardEvents.push(event.workItemID);
+  });
   await waitUntil(
     () => started.getState().workItems['1']?.status === 'waiting-for-input',
     45_000,
     'the item to wait for input',
   );
-  return { engine: started, provider, clock };
+  return { engine: started, provider, clock, discarded, discardEvents };
 }
 
 describe('question timeout', () => {
-  it('moves the item to needs-refinement with a comment and reaps the kept worktree', async () => {
-    const { engine, provider, clock } = await setUp();
+  it('moves the item to needs-refinement with a comment and reaps the kept worktree, once', async () => {
+    const { engine, provider, clock, discarded, discardEvents } = await setUp();
     const waiting = engine.getState().waitingForInput['1'];
     const worktree = waiting?.session.worktree?.path ?? '';
     const stateDir = waiting?.session.stateDir ?? '';
@@ -85,6 +99,25 @@ describe('question timeout', () => {
     expect(existsSync(worktree)).toBe(false);
     expect(existsSync(stateDir)).toBe(false);
     expect(provider.control.workItemComments('1').at(-1)).toContain('Nobody answered');
+    // The item's move to needs-refinement is not taken for a human moving it on: one discard, not two.
+    await engine.whenQuiescent();
+    expect(discarded).toEqual([waiting?.session]);
+    expect(discardEvents).toEqual(['1']);
+  }, 90_000);
+
+  it('a human closing the waiting item discards its session once; the timeout then does nothing', async () => {
+    const { engine, provider, clock, discarded, discardEvents } = await setUp();
+    const waiting = engine.getState().waitingForInput['1'];
+    provider.control.closeWorkItem('1');
+    await engine.pollNow();
+    await waitUntil(() => engine.getState().waitingForInput['1'] === undefined, 10_000, 'the wait to end');
+    await engine.whenQuiescent();
+    expect(existsSync(waiting?.session.worktree?.path ?? '')).toBe(false);
+    clock.advance(QUESTION_TIMEOUT_S * 1000);
+    await engine.whenQuiescent();
+    expect(discarded).toEqual([waiting?.session]);
+    expect(discardEvents).toEqual(['1']);
+    expect(provider.control.workItemComments('1').join('\n')).not.toContain('Nobody answered');
   }, 90_000);
 
   it('an answer from the dashboard resumes the session instead', async () => {

@@ -55,13 +55,30 @@ describe('handleQuestions', () => {
     expect(handleQuestions(again, applyStateUpdate(first, again).state, config)).toEqual([]);
   });
 
-  it('timeout: comment, needs-refinement, discard the kept session; not once answered', () => {
+  it('timeout: comment, discard the kept session, needs-refinement; not once answered', () => {
     const event = buildSampleEvents().questionsTimedOut;
+    // The discard comes first: its waitingSessionDiscarded is applied before the move's workItemChanged,
+    // which then is not taken for a human moving the item on (that would discard the session again).
     expect(handleAfter(event).map((command) => command.type)).toEqual([
       'commentOnWorkItem',
-      'transitionWorkItemStatus',
       'discardWaitingSession',
+      'transitionWorkItemStatus',
     ]);
+    const discarded = applyStateUpdate(buildSampleState(), {
+      type: 'waitingSessionDiscarded',
+      workItemID: ID.waitingItem,
+      at: 9_000,
+    }).state;
+    const item = discarded.workItems[ID.waitingItem];
+    if (item === undefined) throw new Error('no waiting item');
+    const moved = {
+      type: 'workItemChanged' as const,
+      workItemID: ID.waitingItem,
+      workItem: { ...item, status: 'needs-refinement' as const },
+      oldStatus: 'waiting-for-input' as const,
+      newStatus: 'needs-refinement' as const,
+    };
+    expect(handleAfter(moved, discarded)).toEqual([]);
     const answered = applyStateUpdate(buildSampleState(), buildSampleEvents().questionsAnswered).state;
     expect(handleQuestions(event, answered, config)).toEqual([]);
   });

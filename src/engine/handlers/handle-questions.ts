@@ -85,8 +85,9 @@ export const handleQuestions: Handler = (event, state) => {
       const waiting = state.waitingForInput[event.workItemID];
       if (waiting === undefined || waiting.sessionID !== event.sessionID || waiting.answers !== null)
         return [];
+      // Discarded before the status changes, so that change is not taken for a human moving the item on (its
+      // workItemChanged would discard the session a second time).
       if (waiting.role === 'planner') {
-        // Discarded before the close, so the close is not taken for a human moving the item on.
         return [
           {
             type: 'commentOnWorkItem',
@@ -113,13 +114,13 @@ export const handleQuestions: Handler = (event, state) => {
             `${TIMEOUT_COMMENT_MARKER}\nNobody answered the ${waiting.role}'s questions in time (questionTimeout); ` +
             'its session and worktree were removed. Refine the item and move it back to pending to start afresh.',
         },
+        { type: 'discardWaitingSession', workItemID: event.workItemID },
         {
           type: 'transitionWorkItemStatus',
           workItemID: event.workItemID,
           newStatus: 'needs-refinement',
           cause: 'questions-timed-out',
         },
-        { type: 'discardWaitingSession', workItemID: event.workItemID },
       ];
     }
     case 'workItemChanged': {

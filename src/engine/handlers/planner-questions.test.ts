@@ -324,6 +324,25 @@ describe("a planner's questions", () => {
     ]);
   });
 
+  it('the close that follows an engine discard (timeout, supersede) does not discard the session again', () => {
+    for (const replan of [false, true]) {
+      const discarded = run(waitingState(), {
+        type: 'waitingSessionDiscarded',
+        workItemID: QUESTIONS_ITEM,
+        ...(replan && { replan }),
+        at: 8_000,
+      }).state;
+      const { commands } = run(discarded, {
+        type: 'workItemChanged',
+        workItemID: QUESTIONS_ITEM,
+        workItem: questionsItem('closed'),
+        oldStatus: 'waiting-for-input',
+        newStatus: 'closed',
+      });
+      expect(commands).toEqual([]);
+    }
+  });
+
   it('a human closing the questions item discards the session without planning again', () => {
     const { commands } = run(waitingState(), {
       type: 'workItemChanged',
