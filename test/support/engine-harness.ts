@@ -38,10 +38,12 @@ export function createEngineHarness(
     script?: ScriptedAdapterScript;
     adapterOptions?: ScriptedAdapterOptions;
     providerOptions?: InMemoryProviderOptions;
+    /** An existing tracker (a restart over the same items); default: a new one from `providerOptions`. */
+    provider?: InMemoryProvider;
     config?: Partial<EngineConfig>;
   } = {},
 ): EngineHarness {
-  const provider = createInMemoryProvider(options.providerOptions);
+  const provider = options.provider ?? createInMemoryProvider(options.providerOptions);
   const adapter = createScriptedAdapter(options.script ?? {}, options.adapterOptions);
   const logger = createRecordingLogger();
   const engine = createEngine({

@@ -344,7 +344,16 @@ function addRequestedRun(state: EngineState, eventType: string, run: AgentRun): 
   const dispatchQueue = state.dispatchQueue.some((entry) => entry.key === key)
     ? state.dispatchQueue.filter((entry) => entry.key !== key)
     : state.dispatchQueue;
-  return unchanged({ ...state, agentRuns: { ...state.agentRuns, [run.sessionID]: run }, dispatchQueue });
+  const accountsLastUsed =
+    run.account === undefined || (state.accountsLastUsed[run.account] ?? -1) >= run.requestedAt
+      ? state.accountsLastUsed
+      : { ...state.accountsLastUsed, [run.account]: run.requestedAt };
+  return unchanged({
+    ...state,
+    agentRuns: { ...state.agentRuns, [run.sessionID]: run },
+    dispatchQueue,
+    accountsLastUsed,
+  });
 }
 
 type RunLookup = { found: true; run: AgentRun } | { found: false; warning: string };

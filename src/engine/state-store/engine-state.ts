@@ -53,6 +53,12 @@ export interface EngineState {
    * has passed no longer holds anything back. Restored from storage at start; a completed run lifts its own.
    */
   parkings: Record<string, RuntimeParking>;
+  /**
+   * Account name (config `accounts`; names are unique across runtimes) → when a run on it was last
+   * requested: which account a runtime is on and which is least recently used. Kept apart from `agentRuns`
+   * (pruned, and empty after a restart); restored from the run history at start.
+   */
+  accountsLastUsed: Record<string, number>;
   /** Set while dispatch is paused because the day's or month's budget is spent. */
   budgetPause: BudgetPause | null;
   /** Work item id → the session that asked a human questions and waits for answers (kept across restarts). */
@@ -75,6 +81,7 @@ export function buildInitialEngineState(overrides: Partial<EngineState> = {}): E
     reviewRounds: {},
     checkRounds: {},
     parkings: {},
+    accountsLastUsed: {},
     budgetPause: null,
     waitingForInput: {},
     ...overrides,

@@ -27,6 +27,8 @@ export interface AgentRunRepository {
   list(query?: ListRunsQuery): StoredAgentRun[];
   /** Runs still `requested` or `running`. */
   listActive(): StoredAgentRun[];
+  /** Account name → the latest `requested_at` of its runs (account choice after a restart). */
+  lastUseByAccount(): Record<string, number>;
   /** Marks every active run failed with `error` at `at`; returns them as they are now. */
   failActive(error: string, at: number): StoredAgentRun[];
   /**
@@ -185,6 +187,9 @@ export function createAgentRunRepository(db: Database): AgentRunRepository {
   const sumCost = db.prepare<[string], { total: number }>(
     'SELECT COALESCE(SUM(cost_usd), 0) AS total FROM agent_runs WHERE runtime IS NOT ?',
   );
+  const selectLastUse = db.prepare<[], { account: string; last_used: number }>(
+    'SELECT account, MAX(requested_at) AS last_used FROM agent_runs WHERE account IS NOT NULL GROUP BY account',
+  );
   const failOne = db.prepare(`
     UPDATE agent_runs SET status = 'failed', failure_reason = 'error', error = ?, ended_at = ?
     WHERE session_id = ? AND status IN ('requested', 'running')
@@ -211,6 +216,9 @@ export function createAgentRunRepository(db: Database): AgentRunRepository {
     },
     listActive() {
       return selectActive.all().map(fromRow);
+    },
+    lastUseByAccount() {
+      return Object.fromEntries(selectLastUse.all().map((row) => [row.account, row.last_used]));
     },
     totalCostUSD() {
       return sumCost.get(SCRIPTED_RUNTIME)?.total ?? 0;

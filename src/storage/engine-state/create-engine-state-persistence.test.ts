@@ -292,8 +292,14 @@ describe('restart', () => {
     // The process dies here: no *Failed event is ever recorded.
     reopen(() => 9_000);
     const initial = persistence.loadInitialState();
-    // Runs are not restored (the type says so too): only the planned SHAs, parkings and waiting sessions.
-    expect(Object.keys(initial)).toEqual(['lastPlannedSHAs', 'parkings', 'waitingForInput']);
+    // Runs are not restored (the type says so too): only the planned SHAs, parkings, waiting sessions and
+    // when each account was last used.
+    expect(Object.keys(initial)).toEqual([
+      'lastPlannedSHAs',
+      'parkings',
+      'waitingForInput',
+      'accountsLastUsed',
+    ]);
     for (const sessionID of ['running', 'requested']) {
       expect(persistence.getRun(sessionID)).toMatchObject({
         status: 'failed',
@@ -306,6 +312,40 @@ describe('restart', () => {
     expect(persistence.getRun('done')).toMatchObject({ status: 'completed', endedAt: 15, error: null });
     // Recovery is idempotent.
     expect(persistence.recoverInterruptedRuns()).toEqual([]);
+  });
+
+  it("restores each account's last use from the run history, interrupted runs included", () => {
+    feed(
+      {
+        type: 'implementorRequested',
+        sessionID: 'a1',
+        workItemID: '1',
+        branchName: 'b',
+        account: 'work',
+        at: 10,
+      },
+      {
+        type: 'implementorRequested',
+        sessionID: 'a2',
+        workItemID: '1',
+        branchName: 'b',
+        account: 'spare',
+        at: 20,
+      },
+      {
+        type: 'reviewerRequested',
+        sessionID: 'a3',
+        workItemID: '2',
+        revisionID: '5',
+        account: 'work',
+        at: 15,
+      },
+      { type: 'plannerRequested', sessionID: 'a4', specPaths: [], specSHAs: {}, at: 30 },
+    );
+    // What the state kept while it ran is what a restart reads back, though no run ended (the process died).
+    expect(state.accountsLastUsed).toEqual({ work: 15, spare: 20 });
+    reopen();
+    expect(persistence.loadInitialState().accountsLastUsed).toEqual({ work: 15, spare: 20 });
   });
 
   it('reports the runs it recovered', () => {

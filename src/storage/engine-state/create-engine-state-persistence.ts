@@ -40,11 +40,16 @@ export interface PersistedEngineState {
 export interface EngineStatePersistence {
   /**
    * What a new engine starts from (pass it as `initialState`): the planned spec SHAs, so a restart never
-   * re-plans what was planned. Runs are deliberately not restored: a run that was active when the process
-   * died has no session behind it any more, so it is recorded as failed (see recoverInterruptedRuns) and
-   * the engine's orphan handling returns its work item to `pending`.
+   * re-plans what was planned; parkings; waiting sessions; and when each account was last used (from the
+   * run history), so runs stay on the account in use and fail over to the least recently used one. Runs are
+   * deliberately not restored: a run that was active when the process died has no session behind it any
+   * more, so it is recorded as failed (see recoverInterruptedRuns) and the engine's orphan handling returns
+   * its work item to `pending`.
    */
-  loadInitialState(): Pick<PersistedEngineState, 'lastPlannedSHAs' | 'parkings' | 'waitingForInput'>;
+  loadInitialState(): Pick<PersistedEngineState, 'lastPlannedSHAs' | 'parkings' | 'waitingForInput'> & {
+    /** Account name → when a run on it was last requested. */
+    accountsLastUsed: Record<string, number>;
+  };
   /**
    * The sessions waiting for answers: their worktrees and state directories must survive the crash
    * recovery at start (they are resumed once answered).
@@ -194,6 +199,7 @@ export function createEngineStatePersistence(
         waitingForInput: Object.fromEntries(
           waitingSessions.list().map((waiting) => [waiting.workItemID, waiting]),
         ),
+        accountsLastUsed: runs.lastUseByAccount(),
       };
     },
     listWaitingSessions: () => waitingSessions.list(),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RuntimeParking } from '../../../domain/index.ts';
-import { buildImplementorRun, buildTestState } from '../../../test-support/builders/index.ts';
+import { buildTestState } from '../../../test-support/builders/index.ts';
 import { findNextAvailableAccount } from './find-next-available-account.ts';
 import { findRuntimeParking } from './find-runtime-parking.ts';
 
@@ -22,8 +22,8 @@ const exhausted = (account: string | null, until: number): RuntimeParking => ({
   message: 'limit',
 });
 
-const ran = (sessionID: string, account: string, requestedAt: number) =>
-  buildImplementorRun({ sessionID, account, requestedAt, status: 'completed' });
+/** When a run was last requested on each account, as `accountsLastUsed` holds it. */
+const used = (accountsLastUsed: Record<string, number>) => buildTestState({ accountsLastUsed });
 
 describe('findNextAvailableAccount', () => {
   it('starts with the first configured account and stays on the one last used', () => {
@@ -31,7 +31,7 @@ describe('findNextAvailableAccount', () => {
       account: 'work',
       switchedFrom: null,
     });
-    const state = buildTestState({ agentRuns: [ran('a', 'work', 1), ran('b', 'spare', 2)] });
+    const state = used({ work: 1, spare: 2 });
     expect(findNextAvailableAccount(state, 'claude', accounts, 100)).toEqual({
       account: 'spare',
       switchedFrom: null,
@@ -40,7 +40,7 @@ describe('findNextAvailableAccount', () => {
 
   it('fails over to the least recently used available account when the current one is exhausted', () => {
     const state = {
-      ...buildTestState({ agentRuns: [ran('a', 'third', 1), ran('b', 'spare', 2), ran('c', 'work', 3)] }),
+      ...used({ third: 1, spare: 2, work: 3 }),
       parkings: { 'claude/account:work': exhausted('work', 500) },
     };
     expect(findNextAvailableAccount(state, 'claude', accounts, 100)).toEqual({
