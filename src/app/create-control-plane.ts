@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { AgentRuntimeKind, CliRuntimeSettings, FlotillaConfig } from '../config/index.ts';
 import { resolveFlotillaPaths } from '../config/index.ts';
-import { AGENT_ROLES, type AgentRole } from '../domain/index.ts';
+import { AGENT_ROLES, type AgentRole, SCRIPTED_RUNTIME } from '../domain/index.ts';
 import { periodKeysOf } from '../engine/budget/budget-calendar.ts';
 import { createEngine, type Engine } from '../engine/create-engine.ts';
 import type { Clock } from '../engine/engine-config.ts';
@@ -29,6 +29,11 @@ import { reapRunStateDirs } from './reap-run-state-dirs.ts';
 
 /** The variable holding codex's dummy key for the scripted model server (never passed to its commands). */
 const SCRIPTED_CODEX_KEY = 'FLOTILLA_SCRIPTED_API_KEY';
+/**
+ * The model scripted codex runs ask for (the server answers as the model asked): one the codex price table
+ * knows, so their made-up tokens get a cost like the Claude runtime's scripted runs (marked, never summed).
+ */
+const SCRIPTED_CODEX_MODEL = 'gpt-5.1-codex-max';
 
 export interface ControlPlaneOptions {
   repoRoot: string;
@@ -46,6 +51,11 @@ export interface ControlPlaneOptions {
    * endpoint) or `codex` (the real codex binary on its Responses endpoint, with a dummy key).
    */
   scriptedRuntime?: 'claude' | 'codex';
+  /**
+   * The CLI roles are played by a scripted stand-in (the demo agent CLI): their runs are recorded as
+   * `scripted`, so the usage it reports is marked made up and kept out of spend, like the model server's.
+   */
+  scriptedCli?: boolean;
   /** The engine's clock (tests: a day rollover without waiting); default the system clock. */
   clock?: Clock;
   /** Where the GitHub provider reads its token. Default `process.env` (the demo passes its fake's token). */
@@ -211,7 +221,7 @@ async function startControlPlane(
   const createCodex = (scripted?: { url: string }): RuntimeAdapter =>
     createCodexRuntime({
       ...(scripted !== undefined && {
-        model: 'scripted',
+        model: SCRIPTED_CODEX_MODEL,
         provider: { id: 'flotilla-scripted', baseUrl: `${scripted.url}/v1`, envKey: SCRIPTED_CODEX_KEY },
         // A dummy key for the local server: no OpenAI account, nothing leaves 127.0.0.1.
         baseEnv: { ...process.env, [SCRIPTED_CODEX_KEY]: 'scripted' },
@@ -292,6 +302,7 @@ async function startControlPlane(
             ...(options.extraEnv !== undefined && { extraEnv: options.extraEnv }),
             // The live cost of the `claude` CLI's requests (stream-json), for the budgets.
             findModelPrice: findClaudeModelPrice,
+            ...(options.scriptedCli === true && { runtime: SCRIPTED_RUNTIME }),
           });
         try {
           return build();

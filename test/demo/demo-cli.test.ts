@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  expectDemoCosts,
   expectDemoRevisions,
   expectDemoRuns,
   expectDemoTranscripts,
@@ -11,7 +12,9 @@ describe('flotilla demo --runtime cli', () => {
     await withKeptDemo({ runtime: 'cli' }, (demo) => {
       expect(demo.outcome.ok, demo.output).toBe(true);
       expect(demo.output).toContain('every role on cli (the scripted demo agent CLI; no model server)');
-      expectDemoRuns(demo, 'cli:custom');
+      // Recorded as scripted: the demo agent CLI's usage is made up (marked, never summed).
+      expectDemoRuns(demo, 'scripted');
+      expectDemoCosts(demo);
       // The agent's own output lines, captured by the CLI runtime.
       expectDemoTranscripts(demo, 'committed: ');
       expectDemoRevisions(demo);

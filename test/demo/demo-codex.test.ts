@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runFlotilla } from '../../src/cli/support/run-flotilla.ts';
 import {
+  expectDemoCosts,
   expectDemoRevisions,
   expectDemoRuns,
   expectDemoTranscripts,
@@ -23,6 +24,8 @@ describe('flotilla demo --runtime codex', () => {
       expect(demo.outcome.modelServerProblems, demo.output).toEqual([]);
       expect(demo.output).toContain('(every role on codex)');
       expectDemoRuns(demo, 'scripted');
+      // Priced as the model the scripted server answers for, marked made up like the Claude demo's.
+      expectDemoCosts(demo);
       // codex's own events, not the Claude SDK's: the files were written by exec_command.
       expectDemoTranscripts(demo, 'FLOTILLA_EOF');
       // The reworked revision carries the reviewer's requested change; checks passed on it.

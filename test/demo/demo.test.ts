@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { withKeptDemo } from '../support/demo-loop.ts';
+import { expectDemoCosts, withKeptDemo } from '../support/demo-loop.ts';
 
 describe('flotilla demo', () => {
   it('plans two dependent items, implements them, reviews one twice after requested changes, and approves both', async () => {
@@ -21,6 +21,7 @@ describe('flotilla demo', () => {
       ]);
       expect(output).toContain('reviewer finished #1: needs-changes');
       expect(output).toContain('work item #2 pending → ready');
+      expectDemoCosts({ outcome, output });
       // Every run left a transcript; worktrees and their branches are gone.
       for (const run of outcome.runs) {
         expect(run.logFilePath && existsSync(run.logFilePath)).toBeTruthy();

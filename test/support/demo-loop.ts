@@ -80,3 +80,12 @@ export function expectDemoRevisions(demo: KeptDemo): void {
   );
   expect(git(['status', '--porcelain'])).toBe('');
 }
+
+/**
+ * Every run has a cost, derived from its made-up tokens at a real model's price, and the summary shows it
+ * marked `(scripted)` (no real money was spent), one line per run.
+ */
+export function expectDemoCosts(demo: KeptDemo): void {
+  for (const run of demo.outcome.runs) expect(run.usage?.costUSD).toBeGreaterThan(0);
+  expect(demo.output.match(/ \$\d+\.\d{4} \(scripted\)$/gm)).toHaveLength(demo.outcome.runs.length);
+}

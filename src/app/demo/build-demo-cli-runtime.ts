@@ -19,7 +19,13 @@ export function buildDemoCliRuntime(): CliRuntimeSettings {
     runtime: 'cli',
     preset: 'custom',
     program,
-    custom: { start: ['demo-agent'], resume: null, sessionId: { from: 'none' } },
+    // Its usage line is the `claude` CLI's stream-json form (demo-agent-cli.ts).
+    custom: {
+      start: ['demo-agent'],
+      resume: null,
+      sessionId: { from: 'none' },
+      usage: 'claude-stream-json',
+    },
     protectedPaths: [],
   };
 }

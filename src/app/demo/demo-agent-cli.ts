@@ -4,6 +4,9 @@
  * stdin. It plays the first round of `demo-scenario-cli.json` whose `promptIncludes` all occur in the prompt
  * — print lines, write files in its working directory, commit — and finishes as any CLI agent must, by
  * writing `.flotilla/signal.json`. A prompt no round matches ends with an `error` signal saying so.
+ * It reports its usage as the `claude` CLI's stream-json does (one assistant message: model and tokens),
+ * the tokens derived from what it read and wrote at ~4 characters a token, so the demo shows what such a
+ * run would cost at DEMO_AGENT_MODEL's list price (recorded as `scripted`: marked, never summed).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -32,6 +35,9 @@ const DemoScriptSchema = z.strictObject({
 });
 
 const DEMO_AGENT_SCRIPT = join(import.meta.dirname, 'demo-scenario-cli.json');
+/** The model its usage is reported as: one the Claude runtime's price table knows. */
+const DEMO_AGENT_MODEL = 'claude-sonnet-5';
+const CHARS_PER_TOKEN = 4;
 
 function main(): void {
   const script = DemoScriptSchema.parse(JSON.parse(readFileSync(DEMO_AGENT_SCRIPT, 'utf8')));
@@ -47,6 +53,13 @@ function main(): void {
     return;
   }
   for (const step of round.steps) play(step);
+  const written = round.steps.map((step) => JSON.stringify(step).length).reduce((a, b) => a + b, 0);
+  const usage = {
+    input_tokens: Math.ceil(prompt.length / CHARS_PER_TOKEN),
+    output_tokens: Math.ceil(written / CHARS_PER_TOKEN),
+  };
+  const message = { id: `msg_demo_${round.name}`, model: DEMO_AGENT_MODEL, usage };
+  process.stdout.write(`${JSON.stringify({ type: 'assistant', message })}\n`);
 }
 
 function play(step: DemoStep): void {

@@ -91,6 +91,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
         repoRoot: repo.root,
         config: { ...config, runtimes: { planner: cli, implementor: cli, reviewer: cli } },
         logger,
+        // Its usage is made up: recorded as `scripted` (marked, never summed).
+        scriptedCli: true,
         ...providerOptions,
         extraEnv: { ...repo.gitEnv },
       });

@@ -8,7 +8,7 @@ export interface CodexModelPrice {
 /**
  * OpenAI's published API prices (USD per million tokens, standard tier) for the models codex is commonly
  * run with, checked against OpenAI's model pages in November 2026 (older models kept while codex accepts
- * them). A model not listed — a custom provider's, the scripted server's `scripted` —
+ * them). A model not listed — a custom provider's, or `scripted` —
  * has no known price: its runs report tokens and a null cost rather than a guess. Keys are exact model names
  * (no prefix matching: `gpt-5-mini` must not be priced as `gpt-5`).
  */
