@@ -22,9 +22,10 @@ import { buildFakeAgentScript } from '../support/build-fake-agent-script.ts';
 import { FAKE_AGENT_PROGRAM } from '../support/cli-runtime-fixture.ts';
 import { createRunFixtures } from '../support/create-run-fixtures.ts';
 import {
-  APPROVE,
+  createSessionCounter,
   finishScenario,
-  ONE_ITEM_PLAN,
+  GREET_COMPLETED,
+  oneItemScenario,
   slowImplementorScenario,
   WRITE_GREET,
 } from '../support/run-scenarios.ts';
@@ -81,41 +82,16 @@ async function exitedWithin(
  * failure, retried after the backoff), every later one writes the file.
  */
 function emptyPatchFirstScenario(): Scenario {
-  const implementorSessions: string[] = [];
-  const isFirstSession = (sessionId: string | undefined) => {
-    const key = sessionId ?? '';
-    if (!implementorSessions.includes(key)) implementorSessions.push(key);
-    return implementorSessions.indexOf(key) === 0;
-  };
-  const completed = { role: 'implementor', outcome: 'completed', summary: 'greet added' };
-  return {
-    name: 'empty-patch-first',
-    routes: [
-      {
-        name: 'planner',
-        match: { systemIncludes: 'You are the planner' },
-        steps: [{ structuredOutput: ONE_ITEM_PLAN }],
-      },
-      {
-        name: 'reviewer',
-        match: { systemIncludes: 'You are the reviewer' },
-        steps: [{ structuredOutput: APPROVE }],
-      },
-      {
-        name: 'implementor',
-        match: { systemIncludes: 'You are the implementor' },
-        steps: [
-          {
-            respond: (request) =>
-              isFirstSession(request.sessionId)
-                ? { structuredOutput: completed }
-                : { content: [WRITE_GREET] },
-          },
-          { structuredOutput: completed },
-        ],
-      },
-    ],
-  };
+  const sessionIndex = createSessionCounter();
+  return oneItemScenario('empty-patch-first', [
+    {
+      respond: (request) =>
+        sessionIndex(request.sessionId) === 0
+          ? { structuredOutput: GREET_COMPLETED }
+          : { content: [WRITE_GREET] },
+    },
+    { structuredOutput: GREET_COMPLETED },
+  ]);
 }
 
 const GREET_TEST = [
@@ -137,52 +113,27 @@ const writeFile = (path: string, content: string) => ({
  * differs (the session id is in it), so a rework is never an empty patch.
  */
 function redChecksScenario(fixedFrom: number | null): { scenario: Scenario; prompts: string[] } {
-  const sessions: string[] = [];
+  const sessionIndex = createSessionCounter();
   /** The first user message (the prompt) of each implementor session, in order. */
   const prompts: string[] = [];
-  const sessionIndex = (sessionId: string | undefined) => {
-    const key = sessionId ?? '';
-    if (!sessions.includes(key)) sessions.push(key);
-    return sessions.indexOf(key);
-  };
-  const completed = { role: 'implementor', outcome: 'completed', summary: 'greet added' };
-  const scenario: Scenario = {
-    name: 'red-checks',
-    routes: [
-      {
-        name: 'planner',
-        match: { systemIncludes: 'You are the planner' },
-        steps: [{ structuredOutput: ONE_ITEM_PLAN }],
+  const scenario = oneItemScenario('red-checks', [
+    {
+      respond: (request) => {
+        const index = sessionIndex(request.sessionId);
+        prompts[index] ??= request.firstUser;
+        if (fixedFrom !== null && index >= fixedFrom) {
+          return {
+            content: [writeFile('src/greet.js', "export const greet = (n) => 'Hello, ' + n + '!';\n")],
+          };
+        }
+        const wrong = `// attempt {{sessionId}}\nexport const greet = (n) => 'Hi ' + n;\n`;
+        return {
+          content: [writeFile('src/greet.js', wrong), writeFile('test/greet.test.js', GREET_TEST)],
+        };
       },
-      {
-        name: 'reviewer',
-        match: { systemIncludes: 'You are the reviewer' },
-        steps: [{ structuredOutput: APPROVE }],
-      },
-      {
-        name: 'implementor',
-        match: { systemIncludes: 'You are the implementor' },
-        steps: [
-          {
-            respond: (request) => {
-              const index = sessionIndex(request.sessionId);
-              prompts[index] ??= request.firstUser;
-              if (fixedFrom !== null && index >= fixedFrom) {
-                return {
-                  content: [writeFile('src/greet.js', "export const greet = (n) => 'Hello, ' + n + '!';\n")],
-                };
-              }
-              const wrong = `// attempt {{sessionId}}\nexport const greet = (n) => 'Hi ' + n;\n`;
-              return {
-                content: [writeFile('src/greet.js', wrong), writeFile('test/greet.test.js', GREET_TEST)],
-              };
-            },
-          },
-          { structuredOutput: completed },
-        ],
-      },
-    ],
-  };
+    },
+    { structuredOutput: GREET_COMPLETED },
+  ]);
   return { scenario, prompts };
 }
 

@@ -10,8 +10,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type BudgetCaps, NO_BUDGET_CAPS } from '../../src/domain/index.ts';
-import { createEngine, type Engine } from '../../src/engine/create-engine.ts';
+import type { BudgetCaps } from '../../src/domain/index.ts';
+import type { Engine } from '../../src/engine/create-engine.ts';
 import type { RuntimeAdapter } from '../../src/engine/runtime-contract/index.ts';
 import { createRecordingLogger } from '../../src/logging/logger.ts';
 import { createModelServer, type ModelServer } from '../../src/model-server/index.ts';
@@ -23,15 +23,11 @@ import { findClaudeModelPrice } from '../../src/runtimes/claude/claude-prices.ts
 import { createCliRuntime } from '../../src/runtimes/cli/create-cli-runtime.ts';
 import type { FakeAgentStep } from '../../src/runtimes/cli/test-support/fake-agent-cli.ts';
 import { createCodexRuntime } from '../../src/runtimes/codex/create-codex-runtime.ts';
-import {
-  createEngineStatePersistence,
-  type Database,
-  type EngineStatePersistence,
-  openDatabase,
-} from '../../src/storage/index.ts';
+import type { Database, EngineStatePersistence } from '../../src/storage/index.ts';
 import { createTempGitRepo, type TempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
 import { waitUntil } from '../support/claude-adapter-fixture.ts';
 import { FAKE_AGENT_PROGRAM } from '../support/cli-runtime-fixture.ts';
+import { createBudgetedEngine } from '../support/create-budgeted-engine.ts';
 
 const REQUEST_COST = 0.04;
 const STEPS = 10;
@@ -152,24 +148,15 @@ async function start(
   };
   world = current;
   const adapter = await runtime.build(current);
-  current.db = openDatabase(join(current.dir, 'flotilla.db'));
-  const persistence = createEngineStatePersistence(current.db);
   const provider = createInMemoryProvider({ initialPipelineStatus: 'success' });
-  const engine = createEngine({
+  const { engine, persistence, db } = createBudgetedEngine({
+    dbPath: join(current.dir, 'flotilla.db'),
     provider,
+    caps,
     logger: createRecordingLogger(),
-    pollIntervals: { workItems: 3600, revisions: 3600, specs: 3600 },
-    shutdownTimeout: 30,
-    scheduler: { maxConcurrentAgents: 1 },
-    budget: {
-      caps: { ...NO_BUDGET_CAPS, ...caps },
-      ledger: persistence.ledger,
-      estimateFloorUsd: 0.01,
-      recheckMs: 200,
-    },
-    createRuntimeAdapters: () => ({ planner: adapter, implementor: adapter, reviewer: adapter }),
+    adapter: () => adapter,
   });
-  engine.onEvent((event, state) => persistence.record(event, state));
+  current.db = db;
   current.engine = engine;
   return { engine, provider, persistence, world: current };
 }

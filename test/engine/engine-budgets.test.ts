@@ -7,8 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type BudgetCaps, NO_BUDGET_CAPS } from '../../src/domain/index.ts';
-import { createEngine, type Engine } from '../../src/engine/create-engine.ts';
+import type { BudgetCaps } from '../../src/domain/index.ts';
+import type { Engine } from '../../src/engine/create-engine.ts';
 import type { Clock } from '../../src/engine/engine-config.ts';
 import { createBashValidatorHook } from '../../src/guards/bash-validator/index.ts';
 import { createRecordingLogger } from '../../src/logging/logger.ts';
@@ -19,14 +19,10 @@ import {
   type InMemoryProvider,
 } from '../../src/providers/in-memory/create-in-memory-provider.ts';
 import { createClaudeAdapter } from '../../src/runtimes/claude/create-claude-adapter.ts';
-import {
-  createEngineStatePersistence,
-  type Database,
-  type EngineStatePersistence,
-  openDatabase,
-} from '../../src/storage/index.ts';
+import type { Database, EngineStatePersistence } from '../../src/storage/index.ts';
 import { createTempGitRepo, type TempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
 import { waitUntil } from '../support/claude-adapter-fixture.ts';
+import { createBudgetedEngine } from '../support/create-budgeted-engine.ts';
 import { buildAgentFile } from '../support/track-engine-setup.ts';
 
 /** 10,000 input tokens at $4 per million: $0.04 a request. */
@@ -102,30 +98,20 @@ function startEngine(
   current: World,
   caps: Partial<BudgetCaps>,
 ): { engine: Engine; persistence: EngineStatePersistence } {
-  current.db = openDatabase(join(current.dbDir, 'flotilla.db'));
-  const persistence = createEngineStatePersistence(current.db);
   const clock: Clock = {
     now: () => Date.now() + current.offset,
     setTimeout: (callback, ms) => setTimeout(callback, ms),
     clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
   };
   const logger = createRecordingLogger();
-  const engine = createEngine({
+  const { engine, persistence, db } = createBudgetedEngine({
+    dbPath: join(current.dbDir, 'flotilla.db'),
     provider: current.provider,
+    caps,
     logger,
     clock,
-    initialState: persistence.loadInitialState(),
-    pollIntervals: { workItems: 3600, revisions: 3600, specs: 3600 },
-    shutdownTimeout: 30,
-    scheduler: { maxConcurrentAgents: 1 },
-    budget: {
-      caps: { ...NO_BUDGET_CAPS, ...caps },
-      ledger: persistence.ledger,
-      estimateFloorUsd: 0.01,
-      recheckMs: 200,
-    },
-    createRuntimeAdapters: () => {
-      const adapter = createClaudeAdapter({
+    adapter: () =>
+      createClaudeAdapter({
         repoRoot: current.repo.root,
         defaultBranch: 'main',
         contextPaths: [],
@@ -136,11 +122,9 @@ function startEngine(
         maxAgentDuration: 120,
         logging: { agentSessions: false, logsDir: `${current.repo.root}/.flotilla/logs` },
         extraEnv: { ANTHROPIC_BASE_URL: current.server.url, ANTHROPIC_API_KEY: 'test-key' },
-      });
-      return { planner: adapter, implementor: adapter, reviewer: adapter };
-    },
+      }),
   });
-  engine.onEvent((event, state) => persistence.record(event, state));
+  current.db = db;
   current.engine = engine;
   return { engine, persistence };
 }

@@ -5,23 +5,15 @@
  * the answer and the planner's first prompt (the kept conversation), else the server rejects it and no work
  * item is ever created.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ControlPlane, createControlPlane } from '../../src/app/create-control-plane.ts';
-import { createDemoRepository } from '../../src/app/demo/create-demo-repository.ts';
 import { runFlotillaInProcess } from '../../src/cli/support/run-flotilla-in-process.ts';
-import { type FlotillaConfig, loadConfig } from '../../src/config/index.ts';
-import { silentLogger } from '../../src/logging/logger.ts';
 import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
 import { waitUntil } from '../support/claude-adapter-fixture.ts';
+import { createRunFixtures } from '../support/create-run-fixtures.ts';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const fixtures = createRunFixtures();
+afterEach(() => fixtures.cleanup());
 
 const QUESTION = 'Should greetings of an empty name throw?';
 const ANSWER = 'Yes: throw a TypeError.';
@@ -75,61 +67,11 @@ const scenario: ScenarioSpec = {
   ],
 };
 
-interface Repository {
-  root: string;
-  config: FlotillaConfig;
-  gitEnv: Record<string, string>;
-}
-
-async function setUpRepository(): Promise<Repository> {
-  const repo = await createDemoRepository();
-  cleanups.push(() => rm(repo.root, { recursive: true, force: true }));
-  await writeFile(join(repo.root, 'questions.scenario.json'), JSON.stringify(scenario));
-  const configPath = join(repo.root, 'flotilla.config.json');
-  const config: Record<string, unknown> = JSON.parse(await readFile(configPath, 'utf8'));
-  await writeFile(
-    configPath,
-    JSON.stringify({
-      ...config,
-      runtimes: { planner: 'scripted', implementor: 'scripted', reviewer: 'scripted' },
-      scriptedScenario: 'questions.scenario.json',
-      checks: { command: null },
-      validation: { commands: [] },
-      worktree: { setupCommand: 'none' },
-      pollIntervals: { workItems: 1, revisions: 1, specs: 1 },
-    }),
-  );
-  const env = { ...process.env, ...repo.gitEnv };
-  execFileSync('git', ['add', '-A'], { cwd: repo.root, env });
-  execFileSync('git', ['commit', '--quiet', '-m', 'scripted planner questions'], { cwd: repo.root, env });
-  const loaded = await loadConfig(repo.root);
-  if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
-  return { root: repo.root, config: loaded.config, gitEnv: repo.gitEnv };
-}
-
-/** Started; `close` may be called by the test (a restart) and again by the cleanup. */
-async function startControlPlane(repo: Repository): Promise<ControlPlane> {
-  const controlPlane = await createControlPlane({
-    repoRoot: repo.root,
-    config: repo.config,
-    logger: silentLogger,
-    extraEnv: { ...repo.gitEnv },
-  });
-  let closing: Promise<void> | null = null;
-  const close = () => {
-    closing ??= controlPlane.close();
-    return closing;
-  };
-  cleanups.push(close);
-  await controlPlane.engine.start();
-  return { ...controlPlane, close };
-}
-
 describe("a planner's questions on the Claude runtime (real SDK)", () => {
   it('wait on a questions item across a restart, then the answered session plans and closes it', async () => {
-    const repo = await setUpRepository();
+    const repo = await fixtures.scriptedDemoRepository(scenario);
     const { root } = repo;
-    const first = await startControlPlane(repo);
+    const first = await fixtures.startControlPlane(repo);
 
     await waitUntil(
       () => Object.values(first.engine.getState().waitingForInput).some((entry) => entry.role === 'planner'),
@@ -150,7 +92,7 @@ describe("a planner's questions on the Claude runtime (real SDK)", () => {
     await first.close();
 
     // A new process (and a new model server).
-    const second = await startControlPlane(repo);
+    const second = await fixtures.startControlPlane(repo);
     await second.engine.whenQuiescent();
     expect(second.engine.getState().waitingForInput[itemID]).toMatchObject({
       role: 'planner',
@@ -192,8 +134,8 @@ describe("a planner's questions on the Claude runtime (real SDK)", () => {
   }, 300_000);
 
   it('answered from the dashboard without a restart: the same session plans, the answer is recorded', async () => {
-    const repo = await setUpRepository();
-    const controlPlane = await startControlPlane(repo);
+    const repo = await fixtures.scriptedDemoRepository(scenario);
+    const controlPlane = await fixtures.startControlPlane(repo);
     const state = () => controlPlane.engine.getState();
     await waitUntil(
       () => Object.values(state().waitingForInput).some((entry) => entry.role === 'planner'),

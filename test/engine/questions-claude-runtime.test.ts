@@ -5,13 +5,10 @@
  * rejected, so the run would fail and the item never be approved).
  */
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runFlotillaInProcess } from '../../src/cli/support/run-flotilla-in-process.ts';
+import { answerWaitingImplementor } from '../support/answer-waiting-implementor.ts';
 import { buildQuestionsScenario, ROLE_MARKERS } from '../support/build-questions-scenario.ts';
-import { waitUntil } from '../support/claude-adapter-fixture.ts';
-import { createRunFixtures, QUICK_LOOP_SETTINGS } from '../support/create-run-fixtures.ts';
+import { createRunFixtures } from '../support/create-run-fixtures.ts';
 
 const fixtures = createRunFixtures();
 afterEach(() => fixtures.cleanup());
@@ -34,47 +31,11 @@ const scenario = buildQuestionsScenario({
 
 describe('questions on the Claude runtime (real SDK), answered with flotilla answer', () => {
   it('waits for input, then resumes the same SDK session with the answer and finishes the item', async () => {
-    const repo = await fixtures.configuredDemoRepository(
-      {
-        runtimes: { planner: 'scripted', implementor: 'scripted', reviewer: 'scripted' },
-        scriptedScenario: 'questions.scenario.json',
-        ...QUICK_LOOP_SETTINGS,
-        validation: { commands: [] },
-      },
-      {
-        prepare: (root) => writeFile(join(root, 'questions.scenario.json'), JSON.stringify(scenario)),
-        message: 'scripted questions',
-      },
-    );
+    const repo = await fixtures.scriptedDemoRepository(scenario);
     const controlPlane = await fixtures.startControlPlane(repo);
-    const state = () => controlPlane.engine.getState();
-
-    await waitUntil(
-      () => Object.values(state().workItems).some((item) => item.status === 'waiting-for-input'),
-      90_000,
-      'the item to wait for input',
-    );
-    const waiting = Object.values(state().waitingForInput)[0];
-    if (waiting === undefined) throw new Error('no waiting session');
-    expect(existsSync(waiting.session.stateDir ?? '')).toBe(true);
-    const answered = await runFlotillaInProcess(repo.root, ['answer', waiting.workItemID, 'Use SQLite.']);
-    expect(answered.code).toBe(0);
-
-    await waitUntil(
-      () => state().workItems[waiting.workItemID]?.status === 'approved',
-      90_000,
-      'the answered item to be approved',
-    );
-    const implementorRuns = controlPlane.persistence
-      .listRuns({ workItemID: waiting.workItemID })
-      .filter((run) => run.role === 'implementor')
-      .reverse();
-    expect(
-      implementorRuns.map((run) => [run.sessionNumber ?? 1, run.askedQuestions === true, run.status]),
-    ).toEqual([
-      [1, true, 'completed'],
-      [2, false, 'completed'],
-    ]);
+    const { waiting } = await answerWaitingImplementor(controlPlane, repo.root, 'Use SQLite.', (kept) => {
+      expect(existsSync(kept.session.stateDir ?? '')).toBe(true);
+    });
     expect(existsSync(waiting.session.stateDir ?? '')).toBe(false);
   }, 240_000);
 });

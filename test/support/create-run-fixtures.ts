@@ -16,6 +16,7 @@ type DemoRepository = Awaited<ReturnType<typeof createDemoRepository>>;
 
 export const FLOTILLA_BIN = join(import.meta.dirname, '../../bin/flotilla.js');
 const DEMO_SCENARIO = join(import.meta.dirname, '../../src/app/demo/demo-scenario.json');
+const SCRIPTED_SCENARIO_FILE = 'scripted.scenario.json';
 
 /**
  * Config settings for a control plane a test drives: no checks command, no worktree setup, one-second polls
@@ -45,13 +46,19 @@ export interface RunFixtures {
     options?: { prepare?: (root: string) => Promise<void>; message?: string },
   ): Promise<DemoRepository>;
   /**
+   * The demo repository with every role `scripted` on `scenario` (committed as scripted.scenario.json),
+   * QUICK_LOOP_SETTINGS and no validation commands, then `settings` over those (e.g. `scriptedRuntime`).
+   */
+  scriptedDemoRepository(scenario: ScenarioSpec, settings?: Record<string, unknown>): Promise<DemoRepository>;
+  /**
    * The fake agent CLI's script playing `rounds`, in a temporary directory removed at cleanup; returns its
    * path (give it to the agent as FAKE_AGENT_SCRIPT; each call is recorded in `<path>.calls.jsonl`).
    */
   fakeAgentScript(rounds: FakeAgentRound[]): Promise<string>;
   /**
    * A control plane on the repository's committed config, loaded as `flotilla run` loads it, with
-   * `extraEnv` for its agents (the repository's git identity added), started; closed at cleanup.
+   * `extraEnv` for its agents (the repository's git identity added), started; closed at cleanup (a test may
+   * close it first, as a restart does: `close` runs once).
    */
   startControlPlane(repo: DemoRepository, extraEnv?: Record<string, string>): Promise<ControlPlane>;
   /** A scripted model server on 127.0.0.1 answering with `scenario` (default: the demo's), closed at cleanup. */
@@ -91,6 +98,21 @@ export function createRunFixtures(): RunFixtures {
       git(['commit', '--quiet', '-m', options.message ?? 'Test setup']);
       return repo;
     },
+    scriptedDemoRepository(scenario, settings = {}) {
+      return fixtures.configuredDemoRepository(
+        {
+          runtimes: { planner: 'scripted', implementor: 'scripted', reviewer: 'scripted' },
+          scriptedScenario: SCRIPTED_SCENARIO_FILE,
+          ...QUICK_LOOP_SETTINGS,
+          validation: { commands: [] },
+          ...settings,
+        },
+        {
+          prepare: (root) => writeFile(join(root, SCRIPTED_SCENARIO_FILE), JSON.stringify(scenario)),
+          message: `Scripted scenario ${scenario.name ?? ''}`.trim(),
+        },
+      );
+    },
     async fakeAgentScript(rounds) {
       const dir = await mkdtemp(join(tmpdir(), 'flotilla-fake-agent-'));
       steps.push(() => rm(dir, { recursive: true, force: true }));
@@ -107,9 +129,14 @@ export function createRunFixtures(): RunFixtures {
         logger: silentLogger,
         extraEnv: { ...extraEnv, ...repo.gitEnv },
       });
-      steps.push(() => controlPlane.close());
+      let closing: Promise<void> | null = null;
+      const close = () => {
+        closing ??= controlPlane.close();
+        return closing;
+      };
+      steps.push(close);
       await controlPlane.engine.start();
-      return controlPlane;
+      return { ...controlPlane, close };
     },
     async serve(scenario) {
       const server = await createModelServer(scenario ?? (await loadScenarioFile(DEMO_SCENARIO)));
