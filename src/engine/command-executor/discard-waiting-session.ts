@@ -1,5 +1,5 @@
 import type { DiscardWaitingSession, EngineEvent } from '../../domain/index.ts';
-import type { EngineState } from '../state-store/engine-state.ts';
+import { type EngineState, failureKey } from '../state-store/engine-state.ts';
 import type { CommandExecutorDeps } from './command-executor-deps.ts';
 
 /**
@@ -9,10 +9,15 @@ import type { CommandExecutorDeps } from './command-executor-deps.ts';
 export async function discardWaitingSession(
   command: DiscardWaitingSession,
   state: EngineState,
-  deps: Pick<CommandExecutorDeps, 'discardSession' | 'clock'>,
+  deps: Pick<CommandExecutorDeps, 'discardSession' | 'clock' | 'scheduler'>,
 ): Promise<EngineEvent[]> {
   const waiting = state.waitingForInput[command.workItemID];
   if (waiting === undefined) return [];
+  // An answered wait whose resume was admitted a moment ago (its *Requested not applied yet): that run
+  // continues in the kept worktree, which must stay.
+  const resumeKey =
+    waiting.role === 'planner' ? failureKey('planner') : failureKey(waiting.role, waiting.workItemID);
+  if (waiting.answers !== null && deps.scheduler.isKeyActive(resumeKey)) return [];
   await deps.discardSession(waiting.session);
   return [{ type: 'waitingSessionDiscarded', workItemID: command.workItemID, at: deps.clock.now() }];
 }

@@ -95,5 +95,10 @@ describe('handleQuestions', () => {
       newStatus: 'pending' as const,
     };
     expect(handleAfter(moved)).toEqual([{ type: 'discardWaitingSession', workItemID: ID.waitingItem }]);
+    // Answered, its resume still queued (no free slot): the resume will not start, the session goes too.
+    const answered = applyStateUpdate(state, buildSampleEvents().questionsAnswered).state;
+    expect(handleAfter(moved, answered)).toEqual([
+      { type: 'discardWaitingSession', workItemID: ID.waitingItem },
+    ]);
   });
 });

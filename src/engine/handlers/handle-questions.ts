@@ -124,11 +124,12 @@ export const handleQuestions: Handler = (event, state) => {
       ];
     }
     case 'workItemChanged': {
-      // A human moved a waiting item on (closed it, sent it back to pending…): nobody will answer.
+      // A human moved a waiting item on (closed it, sent it back to pending…): nobody will answer, or the
+      // answered session's queued resume will not start (its guard wants the item waiting). A resume that
+      // did start took the wait over before its item left waiting-for-input.
       const waiting = state.waitingForInput[event.workItemID];
       if (
         waiting === undefined ||
-        waiting.answers !== null ||
         event.oldStatus !== 'waiting-for-input' ||
         event.newStatus === 'waiting-for-input'
       )
