@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRecordingLogger } from '../logging/logger.ts';
 import { createTempGitRepo, type TempGitRepo } from '../test-support/create-temp-git-repo.ts';
@@ -309,5 +309,106 @@ describe('createWorktreeManager', () => {
     expect(remaining).not.toContain(vanished);
     expect(remaining).toHaveLength(2);
     expect((await branches()).sort()).toEqual(['main', 'mine', 'vanished']);
+  });
+
+  describe('prepareAhead and removeBehind', () => {
+    const sparesDir = () => join(repo.root, '.worktrees', 'agent', 'ahead');
+    /** The spare's path, once ready: an awaited (not removeBehind) remove is queued after its preparation. */
+    const readySpare = async (worktrees: ReturnType<typeof manager>['worktrees'], used: string) => {
+      await worktrees.remove(used);
+      const names = await readdir(sparesDir());
+      expect(names).toHaveLength(1);
+      return join(sparesDir(), names[0] as string);
+    };
+
+    it('hands the next create the spare prepared ahead at the tip, under its generated name, and sets it up', async () => {
+      const { worktrees } = manager({ prepareAhead: true, setupCommand: 'touch setup-ran.txt' });
+      const first = await worktrees.create('flotilla/1');
+      const sparePath = await readySpare(worktrees, first.branchName);
+      const second = await worktrees.create('flotilla/2');
+      expect(second.path).toBe(sparePath);
+      expect(second.branchName).toMatch(/^agent\/ahead\/[0-9a-f]{8}$/);
+      expect(second.path).toBe(worktrees.pathFor(second.branchName));
+      expect(second.baseCommit).toBe(baseCommit);
+      expect((await repo.git(['rev-parse', 'HEAD'], second.path)).trim()).toBe(baseCommit);
+      expect(existsSync(join(second.path, 'setup-ran.txt'))).toBe(true);
+      expect(existsSync(worktrees.pathFor('flotilla/2'))).toBe(false);
+      await worktrees.settle();
+    });
+
+    it('does not use a spare made before the default branch moved, and removes it', async () => {
+      const { worktrees } = manager({ prepareAhead: true });
+      const first = await worktrees.create('flotilla/1');
+      const sparePath = await readySpare(worktrees, first.branchName);
+      const spareBranch = relative(join(repo.root, '.worktrees'), sparePath);
+      const moved = await repo.commit('moved', { 'MOVED.md': 'moved\n' });
+      const second = await worktrees.create('flotilla/2');
+      expect(second).toEqual({
+        branchName: 'flotilla/2',
+        path: worktrees.pathFor('flotilla/2'),
+        baseCommit: moved,
+      });
+      await worktrees.remove(second.branchName);
+      await worktrees.settle();
+      expect(await exists(sparePath)).toBe(false);
+      expect(await branches()).not.toContain(spareBranch);
+      expect(await branches()).toEqual(['main']);
+    });
+
+    it('gives two concurrent creates two distinct worktrees, one of them the spare', async () => {
+      const { worktrees } = manager({ prepareAhead: true });
+      const first = await worktrees.create('flotilla/1');
+      const sparePath = await readySpare(worktrees, first.branchName);
+      const [a, b] = await Promise.all([worktrees.create('flotilla/a'), worktrees.create('flotilla/b')]);
+      expect(a?.path).not.toBe(b?.path);
+      expect([a?.path, b?.path]).toContain(sparePath);
+      for (const worktree of [a, b]) {
+        expect(await exists(join(worktree?.path ?? '', 'README.md'))).toBe(true);
+        expect(worktree?.baseCommit).toBe(baseCommit);
+      }
+      await worktrees.settle();
+    });
+
+    it('with removeBehind, remove resolves once queued and settle waits for it: worktree and branch gone', async () => {
+      const { worktrees, logger } = manager({ removeBehind: true });
+      const worktree = await worktrees.create('flotilla/1');
+      await worktrees.remove(worktree.branchName);
+      // The removal runs git processes; none can have finished before the resolved promise's continuation.
+      expect(logger.records.some((record) => record.message === 'Worktree removed')).toBe(false);
+      await worktrees.settle();
+      expect(logger.records.some((record) => record.message === 'Worktree removed')).toBe(true);
+      expect(await exists(worktree.path)).toBe(false);
+      expect(await listedPaths()).not.toContain(worktree.path);
+      expect(await branches()).toEqual(['main']);
+    });
+
+    it('settle leaves no spare (and no .worktrees it made), twice over, and create works after it', async () => {
+      const { worktrees } = manager({ prepareAhead: true, removeBehind: true });
+      const first = await worktrees.create('flotilla/1');
+      await worktrees.remove(first.branchName);
+      await worktrees.settle();
+      await worktrees.settle();
+      expect(await exists(join(repo.root, '.worktrees'))).toBe(false);
+      expect(await branches()).toEqual(['main']);
+      expect(await listedPaths()).toHaveLength(1);
+
+      const again = await worktrees.create('flotilla/2');
+      expect(await exists(join(again.path, 'README.md'))).toBe(true);
+      await worktrees.remove(again.branchName);
+      await worktrees.settle();
+      expect(await exists(join(repo.root, '.worktrees'))).toBe(false);
+      expect(await branches()).toEqual(['main']);
+    });
+
+    it('a spare left by a killed process is reaped at the next start, with its branch', async () => {
+      const { worktrees } = manager({ prepareAhead: true });
+      const first = await worktrees.create('flotilla/1');
+      const sparePath = await readySpare(worktrees, first.branchName);
+      // No settle: the process "dies" here. The next one reaps.
+      const reaped = await manager().worktrees.reapStaleWorktrees();
+      expect(reaped).toEqual([sparePath]);
+      expect(await exists(sparePath)).toBe(false);
+      expect(await branches()).toEqual(['main']);
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFile, realpath, rm, rmdir, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Logger } from '../logging/logger.ts';
@@ -22,6 +23,13 @@ export interface WorktreeManagerOptions {
   setupTimeoutMs?: number;
   /** Environment for the setup command. Default: the parent's. */
   setupEnv?: NodeJS.ProcessEnv;
+  /**
+   * Keep one spare worktree prepared in the background (after each `create`) at the default branch's tip;
+   * the next `create` takes it while that is still the tip. Default: off.
+   */
+  prepareAhead?: boolean;
+  /** `remove` resolves once the removal is queued rather than done; `settle` waits for it. Default: off. */
+  removeBehind?: boolean;
 }
 
 export interface Worktree {
@@ -39,6 +47,9 @@ export interface WorktreeManager {
    * Creates a clean worktree on a fresh branch from the default branch (a stale worktree at the path is
    * removed first) and runs the setup command in it (unless `setup: false`: a checkout that builds nothing).
    * Rejects — leaving nothing behind — when any step fails.
+   * With `prepareAhead` the worktree may be the spare, under a generated branch name and path
+   * (`agent/ahead/<8 hex>`), not `branchName`'s: callers must use the returned `branchName` and `path`,
+   * and remove by the returned `branchName`.
    */
   create(branchName: string, options?: { setup?: boolean }): Promise<Worktree>;
   /**
@@ -55,6 +66,12 @@ export interface WorktreeManager {
    * as they are (with their branches).
    */
   reapStaleWorktrees(options?: { keep?: readonly string[] }): Promise<string[]>;
+  /**
+   * Waits for every queued removal and spare preparation, then removes the spare, so nothing of this
+   * manager's is left under `.worktrees/` but the worktrees of runs not yet removed. For shutdown; safe to
+   * call twice, and a later `create` still works (and prepares a spare again).
+   */
+  settle(): Promise<void>;
 }
 
 export const WORKTREES_DIR = '.worktrees';
@@ -63,6 +80,8 @@ const DEFAULT_SETUP_TIMEOUT_MS = 10 * 60_000;
 /** SHA-1 or SHA-256 object name. */
 const COMMIT_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const GIT_TIMEOUT_MS = 5 * 60_000;
+/** Spares are scratch branches like the runtimes' (`agent/…`), never a provider's `flotilla/<id>`. */
+const SPARE_BRANCH_PREFIX = 'agent/ahead/';
 
 interface ListedWorktree {
   path: string;
@@ -282,73 +301,146 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
     }
   }
 
+  /** `git worktree add -B` at the default branch's tip; under `exclusive`. Leaves nothing behind on failure. */
+  async function addUnlocked(branchName: string): Promise<Worktree> {
+    const path = pathFor(branchName);
+    const add = () =>
+      git(['worktree', 'add', '--quiet', join(WORKTREES_DIR, branchName), '-B', branchName, defaultBranch]);
+    // Nothing at the path (the usual case): add at once. A stale record of a vanished worktree there
+    // makes git refuse; then, as when something is at the path, the stale one goes first.
+    const clear = !(await pathExists(path));
+    if (!clear) await removeStale(path);
+    if (!(await pathExists(worktreesDir))) createdWorktreesDir = true;
+    try {
+      await add().catch(async (error: unknown) => {
+        if (!clear) throw error;
+        await removeStale(path);
+        await add();
+      });
+    } catch (error) {
+      // The branch may predate this call (git refused to reset it): leave it, remove only the directory.
+      await removeUnlocked(branchName, path, false);
+      throw new Error(
+        `Could not create the worktree for ${branchName} from ${defaultBranch}: ${messageOf(error)}`,
+        { cause: error },
+      );
+    }
+    try {
+      const baseCommit =
+        (await readLooseBranchRef(branchName)) ?? (await git(['rev-parse', 'HEAD'], path)).stdout.trim();
+      return { branchName, path, baseCommit };
+    } catch (error) {
+      await removeUnlocked(branchName, path);
+      throw error;
+    }
+  }
+
+  /**
+   * prepareAhead: the one spare worktree, being made or ready (null: none, or its preparation failed).
+   * Taken by the next `create`, dropped by `settle` and `reapStaleWorktrees`.
+   */
+  let spare: Promise<Worktree | null> | null = null;
+
+  function prepareSpare(): void {
+    if (!options.prepareAhead || spare !== null) return;
+    const branchName = `${SPARE_BRANCH_PREFIX}${randomBytes(4).toString('hex')}`;
+    spare = exclusive(() => addUnlocked(branchName)).then(
+      (worktree) => {
+        logger.debug('Spare worktree prepared', { ...worktree });
+        return worktree;
+      },
+      (error: unknown) => {
+        logger.warn('Could not prepare a spare worktree', { branchName, error: messageOf(error) });
+        return null;
+      },
+    );
+  }
+
+  /** The default branch's tip now: its loose ref file when there is one, else git. */
+  async function defaultBranchTip(): Promise<string> {
+    return (
+      (await readLooseBranchRef(defaultBranch)) ??
+      (await git(['rev-parse', '--verify', '--quiet', `${defaultBranch}^{commit}`])).stdout.trim()
+    );
+  }
+
+  /**
+   * The spare, `ready` when there is one and it still starts at the default branch's tip (so it is what
+   * `git worktree add` would make now); `stale` when the default branch has moved since.
+   */
+  async function takeSpare(): Promise<{ ready?: Worktree; stale?: Worktree }> {
+    const pending = spare;
+    spare = null; // taken now, synchronously: a concurrent create makes its own
+    const worktree = await pending;
+    if (!worktree) return {};
+    const tip = await defaultBranchTip().catch(() => null);
+    if (tip === worktree.baseCommit && (await pathExists(worktree.path))) {
+      logger.info('Worktree created (prepared ahead)', { ...worktree });
+      return { ready: worktree };
+    }
+    logger.info('Discarding a stale spare worktree', { ...worktree, tip });
+    return { stale: worktree };
+  }
+
+  function discardBehind(worktree: Worktree): void {
+    void exclusive(() => removeUnlocked(worktree.branchName, worktree.path)).catch((error: unknown) => {
+      logger.warn('Worktree removal failed', { branchName: worktree.branchName, error: messageOf(error) });
+    });
+  }
+
+  /** Until the git queue is idle, including work queued while waiting. */
+  async function drainQueue(): Promise<void> {
+    let tail: Promise<unknown>;
+    do {
+      tail = gitQueue;
+      await tail;
+    } while (tail !== gitQueue);
+  }
+
   return {
     pathFor,
 
     async create(branchName, options) {
       assertValidBranchName(branchName);
-      const path = pathFor(branchName);
-      const worktree = await exclusive(async (): Promise<Worktree> => {
-        const add = () =>
-          git([
-            'worktree',
-            'add',
-            '--quiet',
-            join(WORKTREES_DIR, branchName),
-            '-B',
-            branchName,
-            defaultBranch,
-          ]);
-        // Nothing at the path (the usual case): add at once. A stale record of a vanished worktree there
-        // makes git refuse; then, as when something is at the path, the stale one goes first.
-        const clear = !(await pathExists(path));
-        if (!clear) await removeStale(path);
-        if (!(await pathExists(worktreesDir))) createdWorktreesDir = true;
-        try {
-          await add().catch(async (error: unknown) => {
-            if (!clear) throw error;
-            await removeStale(path);
-            await add();
-          });
-        } catch (error) {
-          // The branch may predate this call (git refused to reset it): leave it, remove only the directory.
-          await removeUnlocked(branchName, path, false);
-          throw new Error(
-            `Could not create the worktree for ${branchName} from ${defaultBranch}: ${messageOf(error)}`,
-            {
-              cause: error,
-            },
-          );
-        }
-        try {
-          const baseCommit =
-            (await readLooseBranchRef(branchName)) ?? (await git(['rev-parse', 'HEAD'], path)).stdout.trim();
-          return { branchName, path, baseCommit };
-        } catch (error) {
-          await removeUnlocked(branchName, path);
-          throw error;
-        }
-      });
-      logger.info('Worktree created', { path, branchName, baseCommit: worktree.baseCommit });
+      const { ready, stale } = await takeSpare();
+      let worktree = ready;
+      if (!worktree) {
+        const adding = exclusive(() => addUnlocked(branchName));
+        if (stale) discardBehind(stale); // queued after the add: off this run's path
+        worktree = await adding;
+        logger.info('Worktree created', { ...worktree });
+      }
+      prepareSpare();
+      const { path } = worktree;
       try {
         if (options?.setup !== false) await runSetup(worktree);
       } catch (error) {
-        await exclusive(() => removeUnlocked(branchName, path));
+        await exclusive(() => removeUnlocked(worktree.branchName, path));
         throw error;
       }
       return worktree;
     },
 
     async remove(branchName) {
-      try {
-        await exclusive(() => removeUnlocked(branchName, pathFor(branchName)));
-        logger.info('Worktree removed', { path: pathFor(branchName), branchName });
-      } catch (error) {
-        logger.warn('Worktree removal failed', { branchName, error: messageOf(error) });
-      }
+      const removal = exclusive(() => removeUnlocked(branchName, pathFor(branchName))).then(
+        () => logger.info('Worktree removed', { path: pathFor(branchName), branchName }),
+        (error: unknown) => logger.warn('Worktree removal failed', { branchName, error: messageOf(error) }),
+      );
+      // removeBehind: queued is enough; a later create of the same path waits for it on the same queue.
+      if (!options.removeBehind) await removal;
+    },
+
+    async settle() {
+      await drainQueue();
+      const pending = spare;
+      spare = null;
+      const leftover = await pending;
+      if (leftover) await exclusive(() => removeUnlocked(leftover.branchName, leftover.path)).catch(() => {});
+      await drainQueue();
     },
 
     reapStaleWorktrees(options) {
+      spare = null; // a spare being made is queued before the reap, so the reap removes it
       return exclusive(async () => {
         const root = (await canonical(worktreesDir)) + sep;
         const kept = new Set(await Promise.all((options?.keep ?? []).map((path) => canonical(path))));
