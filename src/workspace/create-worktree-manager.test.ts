@@ -355,6 +355,23 @@ describe('createWorktreeManager', () => {
       expect(await branches()).toEqual(['main']);
     });
 
+    it('drops a spare whose preparation failed, logs it, and creates the usual way', async () => {
+      // A branch named `agent/ahead` makes every `agent/ahead/<hex>` branch impossible for git.
+      await repo.git(['branch', 'agent/ahead', 'main']);
+      const { worktrees, logger } = manager({ prepareAhead: true });
+      const first = await worktrees.create('flotilla/1');
+      await worktrees.remove(first.branchName);
+      expect(logger.records.some((record) => record.message === 'Could not prepare a spare worktree')).toBe(
+        true,
+      );
+      const second = await worktrees.create('flotilla/2');
+      expect(second.branchName).toBe('flotilla/2');
+      expect(await exists(join(second.path, 'README.md'))).toBe(true);
+      await worktrees.remove(second.branchName);
+      await worktrees.settle();
+      expect((await branches()).sort()).toEqual(['agent/ahead', 'main']);
+    });
+
     it('gives two concurrent creates two distinct worktrees, one of them the spare', async () => {
       const { worktrees } = manager({ prepareAhead: true });
       const first = await worktrees.create('flotilla/1');
