@@ -7,7 +7,6 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { KeptSession } from '../../src/domain/index.ts';
 import { createEngine, type Engine } from '../../src/engine/create-engine.ts';
 import { createManualClock } from '../../src/engine/test-support/create-manual-clock.ts';
 import { createRecordingLogger } from '../../src/logging/logger.ts';
@@ -18,7 +17,12 @@ import {
 import { createEngineStatePersistence } from '../../src/storage/engine-state/create-engine-state-persistence.ts';
 import { type Database, openDatabase } from '../../src/storage/open-database.ts';
 import { waitUntil } from '../support/claude-adapter-fixture.ts';
-import { type CliRuntimeFixture, createCliRuntimeFixture } from '../support/cli-runtime-fixture.ts';
+import {
+  ASKING_IMPLEMENTOR_ROUNDS,
+  type CliRuntimeFixture,
+  createCliRuntimeFixture,
+  withCountedDiscards,
+} from '../support/cli-runtime-fixture.ts';
 
 let fixture: CliRuntimeFixture | null = null;
 /** Opened by a test (the slot frees) or at the end, so no fake agent is left waiting for it. */
@@ -40,32 +44,14 @@ async function setUp() {
   const slotFree = join(current.dir, 'slot-free');
   gate = slotFree;
   const runtime = await current.runtimeFor([
-    {
-      promptIncludes: 'A human answered your questions',
-      steps: [
-        { write: { path: 'src/db.js', content: 'export const db = 1;\n' } },
-        { signal: { status: 'done', result: { outcome: 'completed', summary: 'db added' } } },
-      ],
-    },
-    {
-      promptIncludes: '## Work Item #1',
-      steps: [{ signal: { status: 'questions', questions: ['Which database?'] } }],
-    },
+    ...ASKING_IMPLEMENTOR_ROUNDS,
     // Item 2 holds the only slot until the test opens the gate, then waits for answers of its own.
     {
       promptIncludes: '## Work Item #2',
       steps: [{ waitForFile: slotFree }, { signal: { status: 'questions', questions: ['Anything else?'] } }],
     },
   ]);
-  // The runtime's own discardSession, counted: each call removes a worktree and a state directory.
-  const discarded: KeptSession[] = [];
-  const counted = {
-    ...runtime,
-    async discardSession(session: KeptSession) {
-      discarded.push(session);
-      await runtime.discardSession(session);
-    },
-  };
+  const { runtime: counted, discarded } = withCountedDiscards(runtime);
   const provider: InMemoryProvider = createInMemoryProvider({ initialPipelineStatus: 'pending' });
   const clock = createManualClock(Date.now());
   const dbPath = join(current.dir, 'flotilla.db');

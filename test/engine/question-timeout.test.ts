@@ -5,7 +5,6 @@
  */
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { KeptSession } from '../../src/domain/index.ts';
 import { createEngine, type Engine } from '../../src/engine/create-engine.ts';
 import { createManualClock } from '../../src/engine/test-support/create-manual-clock.ts';
 import { createRecordingLogger } from '../../src/logging/logger.ts';
@@ -14,7 +13,12 @@ import {
   type InMemoryProvider,
 } from '../../src/providers/in-memory/create-in-memory-provider.ts';
 import { waitUntil } from '../support/claude-adapter-fixture.ts';
-import { type CliRuntimeFixture, createCliRuntimeFixture } from '../support/cli-runtime-fixture.ts';
+import {
+  ASKING_IMPLEMENTOR_ROUNDS,
+  type CliRuntimeFixture,
+  createCliRuntimeFixture,
+  withCountedDiscards,
+} from '../support/cli-runtime-fixture.ts';
 
 const QUESTION_TIMEOUT_S = 3600;
 let fixture: CliRuntimeFixture | null = null;
@@ -28,28 +32,8 @@ afterEach(async () => {
 
 async function setUp() {
   fixture = await createCliRuntimeFixture();
-  const runtime = await fixture.runtimeFor([
-    {
-      promptIncludes: 'A human answered your questions',
-      steps: [
-        { write: { path: 'src/db.js', content: 'export const db = 1;\n' } },
-        { signal: { status: 'done', result: { outcome: 'completed', summary: 'db added' } } },
-      ],
-    },
-    {
-      promptIncludes: '## Work Item #1',
-      steps: [{ signal: { status: 'questions', questions: ['Which database?'] } }],
-    },
-  ]);
-  // The runtime's own discardSession, counted: each call removes a worktree and a state directory.
-  const discarded: KeptSession[] = [];
-  const counted = {
-    ...runtime,
-    async discardSession(session: KeptSession) {
-      discarded.push(session);
-      await runtime.discardSession(session);
-    },
-  };
+  const runtime = await fixture.runtimeFor([...ASKING_IMPLEMENTOR_ROUNDS]);
+  const { runtime: counted, discarded } = withCountedDiscards(runtime);
   const provider: InMemoryProvider = createInMemoryProvider({ initialPipelineStatus: 'pending' });
   const clock = createManualClock(Date.now());
   engine = createEngine({

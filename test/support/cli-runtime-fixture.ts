@@ -5,6 +5,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { KeptSession } from '../../src/domain/index.ts';
+import type { RuntimeAdapter } from '../../src/engine/runtime-contract/index.ts';
 import { createRecordingLogger } from '../../src/logging/logger.ts';
 import { type CliRuntimeConfig, createCliRuntime } from '../../src/runtimes/cli/create-cli-runtime.ts';
 import type { FakeAgentCall, FakeAgentRound } from '../../src/runtimes/cli/test-support/fake-agent-cli.ts';
@@ -111,4 +113,39 @@ export async function readAll(stream: AsyncIterable<string>): Promise<string> {
   let text = '';
   for await (const chunk of stream) text += chunk;
   return text;
+}
+
+/**
+ * The implementor of work item #1 asks "Which database?"; answered, it resumes and adds `src/db.js`. The
+ * questions tests' fake agent rounds (append rounds of their own after these).
+ */
+export const ASKING_IMPLEMENTOR_ROUNDS: FakeAgentRound[] = [
+  {
+    promptIncludes: 'A human answered your questions',
+    steps: [
+      { write: { path: 'src/db.js', content: 'export const db = 1;\n' } },
+      { signal: { status: 'done', result: { outcome: 'completed', summary: 'db added' } } },
+    ],
+  },
+  {
+    promptIncludes: '## Work Item #1',
+    steps: [{ signal: { status: 'questions', questions: ['Which database?'] } }],
+  },
+];
+
+/** The runtime with its own discardSession counted: each call removes a worktree and a state directory. */
+export function withCountedDiscards<Runtime extends Pick<RuntimeAdapter, 'discardSession'>>(
+  runtime: Runtime,
+): { runtime: Runtime; discarded: KeptSession[] } {
+  const discarded: KeptSession[] = [];
+  return {
+    discarded,
+    runtime: {
+      ...runtime,
+      async discardSession(session: KeptSession) {
+        discarded.push(session);
+        await runtime.discardSession?.(session);
+      },
+    },
+  };
 }
