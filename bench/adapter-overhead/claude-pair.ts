@@ -12,13 +12,14 @@ import {
   BENCH_PROMPT,
   BLOCKED_OUTPUT,
   createBareLaps,
+  createBenchWorktrees,
   expectBlocked,
   implementorParams,
   type MakeOverheadPair,
 } from './overhead-pair.ts';
 
 /** The Claude adapter (worktree, agent definition, hooks, cleanup) vs a bare `query()`. */
-export const claudePair: MakeOverheadPair = async (onPhase) => {
+export const claudePair: MakeOverheadPair = async ({ onPhase, prepareAhead }) => {
   const server = await createModelServer({
     name: 'one-step',
     routes: [{ name: 'any', steps: [{ structuredOutput: BLOCKED_OUTPUT }] }],
@@ -29,10 +30,12 @@ export const claudePair: MakeOverheadPair = async (onPhase) => {
       '---\ndescription: bench\ntools: Read, Write, Edit, Bash\n---\nYou implement.\n',
     '.claude/CLAUDE.md': 'Conventions.\n',
   });
+  const worktrees = createBenchWorktrees(repo.root, prepareAhead);
   const stateDir = await mkdtemp(join(tmpdir(), 'flotilla-bench-'));
   const adapter = createClaudeAdapter({
     repoRoot: repo.root,
     defaultBranch: 'main',
+    worktrees,
     contextPaths: ['.claude/CLAUDE.md'],
     bashValidatorHook: createBashValidatorHook(),
     logger: silentLogger,
@@ -80,7 +83,9 @@ export const claudePair: MakeOverheadPair = async (onPhase) => {
       const handle = await adapter.startAgent(implementorParams());
       expectBlocked(await handle.result);
     },
+    idle: () => worktrees.idle(),
     async close() {
+      await worktrees.settle();
       await server.close();
       await repo.cleanup();
       await rm(stateDir, { recursive: true, force: true });

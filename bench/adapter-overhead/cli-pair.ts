@@ -10,15 +10,17 @@ import {
   BENCH_PROMPT,
   BLOCKED_OUTPUT,
   createBareLaps,
+  createBenchWorktrees,
   expectBlocked,
   implementorParams,
   type MakeOverheadPair,
 } from './overhead-pair.ts';
 
 /** The CLI runtime (preset claude: worktree, scrubbed env, signal file, post-run checks) vs the fake agent bare. */
-export const cliPair: MakeOverheadPair = async (onPhase) => {
+export const cliPair: MakeOverheadPair = async ({ onPhase, prepareAhead }) => {
   const repo = await createTempGitRepo();
   await repo.commit('base', { 'README.md': '# bench\n' });
+  const worktrees = createBenchWorktrees(repo.root, prepareAhead);
   const dir = await mkdtemp(join(tmpdir(), 'flotilla-bench-cli-'));
   const script = join(dir, 'script.json');
   const { role: _role, ...result } = BLOCKED_OUTPUT;
@@ -27,6 +29,7 @@ export const cliPair: MakeOverheadPair = async (onPhase) => {
   const runtime = createCliRuntime({
     repoRoot: repo.root,
     defaultBranch: 'main',
+    worktrees,
     logger: silentLogger,
     stateDir: join(dir, 'state'),
     preset: 'claude',
@@ -66,7 +69,9 @@ export const cliPair: MakeOverheadPair = async (onPhase) => {
       const handle = await runtime.startAgent(implementorParams());
       expectBlocked(await handle.result);
     },
+    idle: () => worktrees.idle(),
     async close() {
+      await worktrees.settle();
       await repo.cleanup();
       await rm(dir, { recursive: true, force: true });
     },

@@ -11,6 +11,7 @@ import {
   BENCH_PROMPT,
   BLOCKED_OUTPUT,
   createBareLaps,
+  createBenchWorktrees,
   expectBlocked,
   implementorParams,
   type MakeOverheadPair,
@@ -19,17 +20,19 @@ import {
 const SCRIPTED_KEY = 'FLOTILLA_SCRIPTED_API_KEY';
 
 /** The Codex runtime (worktree, per-run CODEX_HOME, instructions, cleanup) vs a bare codex-sdk thread. */
-export const codexPair: MakeOverheadPair = async (onPhase) => {
+export const codexPair: MakeOverheadPair = async ({ onPhase, prepareAhead }) => {
   const server = await createModelServer({
     name: 'one-step',
     routes: [{ name: 'any', steps: [{ structuredOutput: BLOCKED_OUTPUT }] }],
   });
   const repo = await createTempGitRepo();
   await repo.commit('base', { 'README.md': '# bench\n', 'CONVENTIONS.md': 'Conventions.\n' });
+  const worktrees = createBenchWorktrees(repo.root, prepareAhead);
   const stateDir = await mkdtemp(join(tmpdir(), 'flotilla-bench-codex-'));
   const runtime = createCodexRuntime({
     repoRoot: repo.root,
     defaultBranch: 'main',
+    worktrees,
     logger: silentLogger,
     stateDir,
     contextPaths: ['CONVENTIONS.md'],
@@ -78,7 +81,9 @@ export const codexPair: MakeOverheadPair = async (onPhase) => {
       const handle = await runtime.startAgent(implementorParams());
       expectBlocked(await handle.result);
     },
+    idle: () => worktrees.idle(),
     async close() {
+      await worktrees.settle();
       await server.close();
       await repo.cleanup();
       await rm(stateDir, { recursive: true, force: true });

@@ -1,4 +1,6 @@
 import type { PhaseListener } from '../../src/engine/runtime-contract/index.ts';
+import { silentLogger } from '../../src/logging/logger.ts';
+import { createWorktreeManager, type WorktreeManager } from '../../src/workspace/create-worktree-manager.ts';
 
 /** One runtime's side of the bench: the same one-step scenario, bare and through the runtime. */
 export interface OverheadPair {
@@ -12,11 +14,31 @@ export interface OverheadPair {
    */
   bare(cwd: string, onPhase: PhaseListener): Promise<void>;
   throughRuntime(): Promise<void>;
+  /** Until the runtime's background git work (removal behind, the spare ahead) is done. */
+  idle(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** Makes a pair whose runtime reports its phases to `onPhase` (RuntimeAdapterConfig.onPhase). */
-export type MakeOverheadPair = (onPhase: PhaseListener) => Promise<OverheadPair>;
+export interface OverheadPairOptions {
+  /** Reported by the runtime for each phase of a run (RuntimeAdapterConfig.onPhase). */
+  onPhase: PhaseListener;
+  /** The control plane's default (`worktree.prepareAhead`): a spare worktree ahead, removal behind. */
+  prepareAhead: boolean;
+}
+
+export type MakeOverheadPair = (options: OverheadPairOptions) => Promise<OverheadPair>;
+
+/** The worktree manager the control plane gives every runtime, for the bench's repository. */
+export function createBenchWorktrees(repoRoot: string, prepareAhead: boolean): WorktreeManager {
+  return createWorktreeManager({
+    repoRoot,
+    defaultBranch: 'main',
+    setupCommand: 'none',
+    logger: silentLogger,
+    prepareAhead,
+    removeBehind: prepareAhead,
+  });
+}
 
 /** The one step every runtime is scripted to answer: an implementor with nothing to do. */
 export const BLOCKED_OUTPUT = { role: 'implementor', outcome: 'blocked', summary: 'Nothing to do.' };

@@ -12,6 +12,9 @@
  *   CLI:    the CLI runtime (preset claude) vs the fake agent CLI run bare.
  * Prints medians, the overhead ratios against both bare sides, and a phase profile (median ms per phase,
  * from RuntimeAdapterConfig.onPhase; the bare sides report what they can see under the same names).
+ * The runtimes share one worktree manager as under the control plane: with `worktree.prepareAhead` (the
+ * default; `--prepare-ahead off` to compare) the runtime side's wall time leaves out the git work behind its
+ * result (removal, the next run's spare) and its CPU time includes it.
  * Run: npm run bench:adapter -- --runs 8 --runtimes claude,codex,cli   (or RUNS=8 RUNTIMES=… in the env)
  */
 import { mkdir, rm } from 'node:fs/promises';
@@ -27,13 +30,14 @@ import type { MakeOverheadPair } from './overhead-pair.ts';
 import { readCpuMs } from './read-cpu-ms.ts';
 
 const { values: args } = parseArgs({
-  options: { runs: { type: 'string' }, runtimes: { type: 'string' } },
+  options: { runs: { type: 'string' }, runtimes: { type: 'string' }, 'prepare-ahead': { type: 'string' } },
 });
 const RUNS = Number(args.runs ?? process.env.RUNS ?? 8);
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`--runs: expected a positive integer, got ${RUNS}`);
 const RUNTIMES = (args.runtimes ?? process.env.RUNTIMES ?? 'claude,codex,cli')
   .split(',')
   .map((name) => name.trim());
+const PREPARE_AHEAD = (args['prepare-ahead'] ?? process.env.PREPARE_AHEAD ?? 'on') !== 'off';
 const PAIRS: Record<string, MakeOverheadPair> = { claude: claudePair, codex: codexPair, cli: cliPair };
 const SIDES = ['bare', 'bare+git', 'runtime'] as const;
 type Side = (typeof SIDES)[number];
@@ -63,7 +67,7 @@ interface Sample {
 async function measure(name: string, makePair: MakeOverheadPair) {
   let phases = new Map<string, number>();
   const onPhase = ({ phase, ms }: PhaseTiming) => phases.set(phase, (phases.get(phase) ?? 0) + ms);
-  const pair = await makePair(onPhase);
+  const pair = await makePair({ onPhase, prepareAhead: PREPARE_AHEAD });
   const samples: Record<Side, Sample[]> = { bare: [], 'bare+git': [], runtime: [] };
   const worktreesDir = join(pair.repoRoot, '.bench-worktrees');
   let counter = 0;
@@ -92,6 +96,9 @@ async function measure(name: string, makePair: MakeOverheadPair) {
     const started = performance.now();
     await run[side]();
     const wallMs = performance.now() - started;
+    // The runtime's git work behind the result (removal, the next run's spare) is off the wall time the
+    // engine waits, but its CPU is this side's, not the next side's.
+    if (side === 'runtime') await pair.idle();
     // Let the event loop reap the children that just exited, so their CPU counts for this side.
     await new Promise((resolve) => setTimeout(resolve, 20));
     return { wallMs, cpuMs: (readCpuMs() ?? Number.NaN) - cpuBefore, phases };
@@ -163,7 +170,8 @@ async function main(): Promise<void> {
     );
   }
   console.log(
-    `\nadapter-overhead: medians of ${RUNS} interleaved runs; load average ${loadBefore} → ${load()}`,
+    `\nadapter-overhead: medians of ${RUNS} interleaved runs, prepare-ahead ${PREPARE_AHEAD ? 'on' : 'off'}; ` +
+      `load average ${loadBefore} → ${load()}`,
   );
   console.log('Each cell: wall ms / CPU ms (this process and its children).');
   console.log(

@@ -17,7 +17,7 @@ import { createCliRuntime } from '../runtimes/cli/create-cli-runtime.ts';
 import { checkCodexAvailability } from '../runtimes/codex/check-codex-availability.ts';
 import { createCodexRuntime } from '../runtimes/codex/create-codex-runtime.ts';
 import { createEngineStatePersistence, type EngineStatePersistence, openDatabase } from '../storage/index.ts';
-import { createWorktreeManager } from '../workspace/create-worktree-manager.ts';
+import { createWorktreeManager, isSpareWorktreePath } from '../workspace/create-worktree-manager.ts';
 import { acquireRunLock } from './acquire-run-lock.ts';
 import { buildEngineBudget } from './build-engine-budget.ts';
 import { buildRuntimeChoices } from './build-runtime-choices.ts';
@@ -156,16 +156,26 @@ async function startControlPlane(
   );
   if (reapedRunStateDirs.length > 0)
     logger.info('removed the state of runs a killed flotilla left behind', { dirs: reapedRunStateDirs });
-  // Under the run lock, so none of these belongs to a control plane still running.
-  const reapedAgentWorktrees = await createWorktreeManager({
+  // One worktree manager for every runtime: git's worktree operations on a repository are serialised, and
+  // the spare it prepares ahead serves whichever runtime starts next. Settled (spare removed) on close.
+  const worktrees = createWorktreeManager({
     repoRoot,
     defaultBranch: config.defaultBranch,
+    setupCommand: config.worktree.setupCommand,
     logger,
-  }).reapStaleWorktrees({
+    prepareAhead: config.worktree.prepareAhead,
+    removeBehind: config.worktree.prepareAhead,
+  });
+  // Under the run lock, so none of these belongs to a control plane still running.
+  const reapedAgentWorktrees = await worktrees.reapStaleWorktrees({
     keep: waiting.flatMap((session) => (session.worktree === null ? [] : [session.worktree.path])),
   });
   const reapedScratch = await reapLocalScratch({ repoRoot, scratchDir: paths.tmpDir, logger });
-  const reapedWorktrees = [...reapedAgentWorktrees, ...reapedScratch.worktrees];
+  // A spare a killed process prepared ahead was no run's: not reported as a leftover.
+  const reapedWorktrees = [
+    ...reapedAgentWorktrees.filter((path) => !isSpareWorktreePath(path)),
+    ...reapedScratch.worktrees,
+  ];
 
   let provider: ControlPlaneProvider;
   try {
@@ -195,6 +205,7 @@ async function startControlPlane(
       bashValidatorHook: createBashValidatorHook(buildBashValidatorRules(config.bashValidator)),
       logger,
       setupCommand: config.worktree.setupCommand,
+      worktrees,
       stateDir: join(paths.stateDir, 'claude'),
       models: Object.fromEntries(
         Object.entries(config.models).filter((entry): entry is [AgentRole, string] => entry[1] !== undefined),
@@ -232,6 +243,7 @@ async function startControlPlane(
       contextPaths: config.contextPaths,
       logger,
       setupCommand: config.worktree.setupCommand,
+      worktrees,
       stateDir: join(paths.stateDir, 'codex'),
       models: Object.fromEntries(
         Object.entries(config.models).filter((entry): entry is [AgentRole, string] => entry[1] !== undefined),
@@ -275,13 +287,6 @@ async function startControlPlane(
               { ...options.extraEnv, ANTHROPIC_BASE_URL: scriptedUrl, ANTHROPIC_API_KEY: 'scripted' },
               'scripted',
             );
-      // One worktree manager for every CLI role: git's worktree operations on a repository are serialised.
-      const cliWorktrees = createWorktreeManager({
-        repoRoot,
-        defaultBranch: config.defaultBranch,
-        setupCommand: config.worktree.setupCommand,
-        logger,
-      });
       // The demo's scripted server answers every role; otherwise `codex` roles run the Codex runtime.
       const codex = codexRoles.length > 0 ? createCodex() : null;
       const buildCli = (chosen: CliRuntimeSettings, where: string): RuntimeAdapter => {
@@ -296,7 +301,7 @@ async function startControlPlane(
             ...(chosen.custom !== undefined && { customPreset: chosen.custom }),
             ...(chosen.program !== undefined && { program: chosen.program }),
             protectedPaths: chosen.protectedPaths,
-            worktrees: cliWorktrees,
+            worktrees,
             maxAgentDuration: config.maxAgentDuration,
             logging: { agentSessions: config.logging.agentSessions, logsDir: paths.sessionsDir },
             ...(options.extraEnv !== undefined && { extraEnv: options.extraEnv }),
@@ -357,6 +362,8 @@ async function startControlPlane(
     close() {
       closing ??= (async () => {
         await engine.stop();
+        // Removals still queued, and the spare: nothing of this run's is left under .worktrees/.
+        await worktrees.settle();
         await scriptedServer?.close();
         await provider.close();
         db.close();

@@ -248,6 +248,11 @@ export const flotillaConfigFileSchema = object({
         error: "a shell command, 'none', or null (detect from the lockfile)",
       })
       .default(null),
+    /**
+     * Keep one spare worktree checked out ahead at the default branch's tip for the next run, and remove a
+     * finished run's worktree behind it: git's work off the dispatch path. Off: one checkout less on disk.
+     */
+    prepareAhead: z.boolean({ error: 'true or false' }).default(true),
   }).prefault({}),
   checks: object({
     /** Shell command run in a worktree of each revision; null = no checks (the pipeline succeeds). */

@@ -70,7 +70,7 @@ describe('loadConfig: defaults', () => {
         maxCheckRounds: 2,
         questionTimeout: 604_800,
         pollIntervals: { workItems: 30, revisions: 30, specs: 60 },
-        worktree: { setupCommand: null },
+        worktree: { setupCommand: null, prepareAhead: true },
         checks: { command: null, timeout: 1800 },
         validation: { commands: [], maxRounds: 3, timeout: 600 },
         contextPaths: ['.claude/CLAUDE.md'],

@@ -67,6 +67,11 @@ export interface WorktreeManager {
    */
   reapStaleWorktrees(options?: { keep?: readonly string[] }): Promise<string[]>;
   /**
+   * Waits for every queued removal and spare preparation, leaving the spare (if any) ready: what a
+   * benchmark waits for so that background git work is counted where it belongs.
+   */
+  idle(): Promise<void>;
+  /**
    * Waits for every queued removal and spare preparation, then removes the spare, so nothing of this
    * manager's is left under `.worktrees/` but the worktrees of runs not yet removed. For shutdown; safe to
    * call twice, and a later `create` still works (and prepares a spare again).
@@ -82,6 +87,17 @@ const COMMIT_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const GIT_TIMEOUT_MS = 5 * 60_000;
 /** Spares are scratch branches like the runtimes' (`agent/…`), never a provider's `flotilla/<id>`. */
 const SPARE_BRANCH_PREFIX = 'agent/ahead/';
+
+/** Resolves on a later turn of the event loop: work queued behind a caller starts after it has gone on. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Whether a worktree path is a spare's (prepareAhead): a checkout made ahead for no run yet, so recovery
+ * reaping one is housekeeping, not a run's leftover.
+ */
+export function isSpareWorktreePath(path: string): boolean {
+  return path.includes(`${sep}${WORKTREES_DIR}${sep}${SPARE_BRANCH_PREFIX}`);
+}
 
 interface ListedWorktree {
   path: string;
@@ -344,7 +360,7 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
   function prepareSpare(): void {
     if (!options.prepareAhead || spare !== null) return;
     const branchName = `${SPARE_BRANCH_PREFIX}${randomBytes(4).toString('hex')}`;
-    spare = exclusive(() => addUnlocked(branchName)).then(
+    spare = exclusive(() => nextTurn().then(() => addUnlocked(branchName))).then(
       (worktree) => {
         logger.debug('Spare worktree prepared', { ...worktree });
         return worktree;
@@ -383,9 +399,11 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
   }
 
   function discardBehind(worktree: Worktree): void {
-    void exclusive(() => removeUnlocked(worktree.branchName, worktree.path)).catch((error: unknown) => {
-      logger.warn('Worktree removal failed', { branchName: worktree.branchName, error: messageOf(error) });
-    });
+    void exclusive(() => nextTurn().then(() => removeUnlocked(worktree.branchName, worktree.path))).catch(
+      (error: unknown) => {
+        logger.warn('Worktree removal failed', { branchName: worktree.branchName, error: messageOf(error) });
+      },
+    );
   }
 
   /** Until the git queue is idle, including work queued while waiting. */
@@ -422,12 +440,23 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
     },
 
     async remove(branchName) {
-      const removal = exclusive(() => removeUnlocked(branchName, pathFor(branchName))).then(
+      // removeBehind: git is spawned on a later turn of the event loop, after the caller has gone on (a
+      // spawn blocks the loop for milliseconds).
+      const start = options.removeBehind ? nextTurn : () => Promise.resolve();
+      const removal = exclusive(() =>
+        start().then(() => removeUnlocked(branchName, pathFor(branchName))),
+      ).then(
         () => logger.info('Worktree removed', { path: pathFor(branchName), branchName }),
         (error: unknown) => logger.warn('Worktree removal failed', { branchName, error: messageOf(error) }),
       );
       // removeBehind: queued is enough; a later create of the same path waits for it on the same queue.
       if (!options.removeBehind) await removal;
+    },
+
+    async idle() {
+      await drainQueue();
+      await spare;
+      await drainQueue();
     },
 
     async settle() {

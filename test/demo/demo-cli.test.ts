@@ -4,6 +4,7 @@ import {
   expectDemoRevisions,
   expectDemoRuns,
   expectDemoTranscripts,
+  expectDemoWorktreesSettled,
   withKeptDemo,
 } from '../support/demo-loop.ts';
 
@@ -18,6 +19,7 @@ describe('flotilla demo --runtime cli', () => {
       // The agent's own output lines, captured by the CLI runtime.
       expectDemoTranscripts(demo, 'committed: ');
       expectDemoRevisions(demo);
+      expectDemoWorktreesSettled(demo);
     });
   }, 240_000);
 });

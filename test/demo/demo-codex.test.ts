@@ -5,6 +5,7 @@ import {
   expectDemoRevisions,
   expectDemoRuns,
   expectDemoTranscripts,
+  expectDemoWorktreesSettled,
   withKeptDemo,
 } from '../support/demo-loop.ts';
 
@@ -30,6 +31,7 @@ describe('flotilla demo --runtime codex', () => {
       expectDemoTranscripts(demo, 'FLOTILLA_EOF');
       // The reworked revision carries the reviewer's requested change; checks passed on it.
       expectDemoRevisions(demo);
+      expectDemoWorktreesSettled(demo);
     });
   }, 240_000);
 

@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { expectDemoCosts, withKeptDemo } from '../support/demo-loop.ts';
+import { expectDemoCosts, expectDemoWorktreesSettled, withKeptDemo } from '../support/demo-loop.ts';
 
 describe('flotilla demo', () => {
   it('plans two dependent items, implements them, reviews one twice after requested changes, and approves both', async () => {
-    await withKeptDemo({}, ({ outcome, output }) => {
+    await withKeptDemo({}, (demo) => {
+      const { outcome, output } = demo;
       expect(outcome.ok, output).toBe(true);
       expect(outcome.approved).toBe(2);
       expect(
@@ -21,13 +22,13 @@ describe('flotilla demo', () => {
       ]);
       expect(output).toContain('reviewer finished #1: needs-changes');
       expect(output).toContain('work item #2 pending → ready');
-      expectDemoCosts({ outcome, output });
+      expectDemoCosts(demo);
       // Every run left a transcript; worktrees and their branches are gone.
       for (const run of outcome.runs) {
         expect(run.logFilePath && existsSync(run.logFilePath)).toBeTruthy();
         expect(readFileSync(run.logFilePath!, 'utf8')).toContain('Outcome: completed');
       }
-      expect(existsSync(`${outcome.repoRoot}/.worktrees/agent/flotilla/1`)).toBe(false);
+      expectDemoWorktreesSettled(demo);
       // The reworked revision is a real branch carrying the reviewer's requested change; checks passed on it.
       const greet = execFileSync('git', ['show', 'flotilla/1:src/greet.js'], {
         cwd: outcome.repoRoot,

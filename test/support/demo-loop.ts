@@ -3,13 +3,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { expect } from 'vitest';
 import { type DemoOptions, type DemoOutcome, runDemo } from '../../src/app/demo/run-demo.ts';
-import { createRecordingLogger } from '../../src/logging/logger.ts';
+import { createRecordingLogger, type LogRecord } from '../../src/logging/logger.ts';
 
 /** A finished demo whose repository is kept for the checks, and the lines it printed. */
 export interface KeptDemo {
   outcome: DemoOutcome;
   /** Every printed line, joined by newlines. */
   output: string;
+  /** What the demo logged. */
+  logs: LogRecord[];
 }
 
 /**
@@ -21,14 +23,15 @@ export async function withKeptDemo(
   check: (demo: KeptDemo) => void | Promise<void>,
 ): Promise<void> {
   const lines: string[] = [];
+  const logger = createRecordingLogger();
   const outcome = await runDemo({
     ...options,
     keep: true,
     print: (line) => lines.push(line),
-    logger: createRecordingLogger(),
+    logger,
   });
   try {
-    await check({ outcome, output: lines.join('\n') });
+    await check({ outcome, output: lines.join('\n'), logs: logger.records });
   } finally {
     await rm(outcome.repoRoot, { recursive: true, force: true });
   }
@@ -88,4 +91,19 @@ export function expectDemoRevisions(demo: KeptDemo): void {
 export function expectDemoCosts(demo: KeptDemo): void {
   for (const run of demo.outcome.runs) expect(run.usage?.costUSD).toBeGreaterThan(0);
   expect(demo.output.match(/ \$\d+\.\d{4} \(scripted\)$/gm)).toHaveLength(demo.outcome.runs.length);
+}
+
+/**
+ * Runs after the first took a worktree prepared ahead (`worktree.prepareAhead`, the default), and once the
+ * demo closed nothing of the agents' is left: no worktree but the user's checkout, no `agent/…` branch, no
+ * `.worktrees/`.
+ */
+export function expectDemoWorktreesSettled(demo: KeptDemo): void {
+  const git = (args: string[]) => execFileSync('git', args, { cwd: demo.outcome.repoRoot }).toString();
+  const preparedAhead = demo.logs.filter((record) => record.message === 'Worktree created (prepared ahead)');
+  expect(preparedAhead.length).toBeGreaterThan(0);
+  for (const record of preparedAhead) expect(String(record.fields.branchName)).toMatch(/^agent\/ahead\//);
+  expect(git(['worktree', 'list', '--porcelain']).match(/^worktree /gm)).toHaveLength(1);
+  expect(git(['for-each-ref', '--format=%(refname)', 'refs/heads/agent/'])).toBe('');
+  expect(existsSync(`${demo.outcome.repoRoot}/.worktrees`)).toBe(false);
 }

@@ -44,6 +44,7 @@ import {
   createWorktreeManager,
   WORKTREES_DIR,
   type Worktree,
+  type WorktreeManager,
 } from '../../workspace/create-worktree-manager.ts';
 import { extractPatch } from '../../workspace/extract-patch.ts';
 import { buildValidationEnv } from '../../workspace/validation/build-validation-env.ts';
@@ -75,6 +76,11 @@ export interface ClaudeAdapterConfig extends RuntimeAdapterConfig {
   logger: Logger;
   /** Setup command run in each implementor worktree; unset = detect from the lockfile; 'none' = no setup. */
   setupCommand?: string | null;
+  /**
+   * The repository's worktree manager, shared with the other runtimes so git's worktree operations are
+   * serialised (the control plane passes one that prepares ahead and removes behind); default: one of its own.
+   */
+  worktrees?: WorktreeManager;
   /** Where per-run CLI config and temp directories go (e.g. `<repo>/.flotilla/claude`). */
   stateDir: string;
   /** Model per role, overriding the agent file. */
@@ -160,12 +166,14 @@ function toSdkHook(
 export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter {
   const { logger } = config;
   const runs = createRunRegistry();
-  const worktrees = createWorktreeManager({
-    repoRoot: config.repoRoot,
-    defaultBranch: config.defaultBranch,
-    setupCommand: config.setupCommand,
-    logger,
-  });
+  const worktrees =
+    config.worktrees ??
+    createWorktreeManager({
+      repoRoot: config.repoRoot,
+      defaultBranch: config.defaultBranch,
+      setupCommand: config.setupCommand,
+      logger,
+    });
   const sdkHook = toSdkHook(config.bashValidatorHook, logger);
   const configSeed = createClaudeConfigSeed();
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;

@@ -27,7 +27,11 @@ import type { SessionLog } from '../../session-log/create-session-log.ts';
 import { createSessionLogFactory } from '../../session-log/create-session-log-factory.ts';
 import { createCachedCheck } from '../../shared/create-cached-check.ts';
 import { messageOf } from '../../shared/message-of.ts';
-import { createWorktreeManager, type Worktree } from '../../workspace/create-worktree-manager.ts';
+import {
+  createWorktreeManager,
+  type Worktree,
+  type WorktreeManager,
+} from '../../workspace/create-worktree-manager.ts';
 import { extractPatch } from '../../workspace/extract-patch.ts';
 import { createPhaseClock } from '../shared/create-phase-clock.ts';
 import { createRunRegistry } from '../shared/create-run-registry.ts';
@@ -67,6 +71,11 @@ export interface CodexRuntimeConfig extends RuntimeAdapterConfig {
   prices?: Readonly<Record<string, CodexModelPrice>>;
   /** Setup command run in each implementor worktree; unset = detect from the lockfile; 'none' = no setup. */
   setupCommand?: string | null;
+  /**
+   * The repository's worktree manager, shared with the other runtimes so git's worktree operations are
+   * serialised (the control plane passes one that prepares ahead and removes behind); default: one of its own.
+   */
+  worktrees?: WorktreeManager;
   /** The environment codex starts from (default process.env), before secrets are removed. */
   baseEnv?: Readonly<Record<string, string | undefined>>;
   /** Added to codex's environment last (tests: the proxy tripwire). */
@@ -118,12 +127,14 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
   const runs = createRunRegistry();
   // Kept across runs (one per distinct config): a fresh CODEX_HOME per run costs codex's first start.
   const homes = createCodexHomes(join(config.stateDir, 'runs'));
-  const worktrees = createWorktreeManager({
-    repoRoot: config.repoRoot,
-    defaultBranch: config.defaultBranch,
-    setupCommand: config.setupCommand,
-    logger,
-  });
+  const worktrees =
+    config.worktrees ??
+    createWorktreeManager({
+      repoRoot: config.repoRoot,
+      defaultBranch: config.defaultBranch,
+      setupCommand: config.setupCommand,
+      logger,
+    });
   const createSessionLog =
     config.createSessionLog ??
     (config.logging.agentSessions
