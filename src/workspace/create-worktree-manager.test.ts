@@ -324,6 +324,7 @@ describe('createWorktreeManager', () => {
     it('hands the next create the spare prepared ahead at the tip, under its generated name, and sets it up', async () => {
       const { worktrees } = manager({ prepareAhead: true, setupCommand: 'touch setup-ran.txt' });
       const first = await worktrees.create('flotilla/1');
+      worktrees.prepareSpare();
       const sparePath = await readySpare(worktrees, first.branchName);
       const second = await worktrees.create('flotilla/2');
       expect(second.path).toBe(sparePath);
@@ -339,6 +340,7 @@ describe('createWorktreeManager', () => {
     it('does not use a spare made before the default branch moved, and removes it', async () => {
       const { worktrees } = manager({ prepareAhead: true });
       const first = await worktrees.create('flotilla/1');
+      worktrees.prepareSpare();
       const sparePath = await readySpare(worktrees, first.branchName);
       const spareBranch = relative(join(repo.root, '.worktrees'), sparePath);
       const moved = await repo.commit('moved', { 'MOVED.md': 'moved\n' });
@@ -360,6 +362,7 @@ describe('createWorktreeManager', () => {
       await repo.git(['branch', 'agent/ahead', 'main']);
       const { worktrees, logger } = manager({ prepareAhead: true });
       const first = await worktrees.create('flotilla/1');
+      worktrees.prepareSpare();
       await worktrees.remove(first.branchName);
       expect(logger.records.some((record) => record.message === 'Could not prepare a spare worktree')).toBe(
         true,
@@ -375,6 +378,7 @@ describe('createWorktreeManager', () => {
     it('gives two concurrent creates two distinct worktrees, one of them the spare', async () => {
       const { worktrees } = manager({ prepareAhead: true });
       const first = await worktrees.create('flotilla/1');
+      worktrees.prepareSpare();
       const sparePath = await readySpare(worktrees, first.branchName);
       const [a, b] = await Promise.all([worktrees.create('flotilla/a'), worktrees.create('flotilla/b')]);
       expect(a?.path).not.toBe(b?.path);
@@ -384,6 +388,27 @@ describe('createWorktreeManager', () => {
         expect(worktree?.baseCommit).toBe(baseCommit);
       }
       await worktrees.settle();
+    });
+
+    it('prepares no spare until asked, one at a time, and none without prepareAhead', async () => {
+      const ahead = manager({ prepareAhead: true }).worktrees;
+      const first = await ahead.create('flotilla/1');
+      await ahead.remove(first.branchName);
+      expect(await exists(sparesDir())).toBe(false);
+      ahead.prepareSpare();
+      ahead.prepareSpare();
+      await ahead.idle();
+      expect(await readdir(sparesDir())).toHaveLength(1);
+      await ahead.settle();
+      expect(await exists(join(repo.root, '.worktrees'))).toBe(false);
+
+      const plain = manager().worktrees;
+      const made = await plain.create('flotilla/2');
+      plain.prepareSpare();
+      await plain.remove(made.branchName);
+      await plain.idle();
+      expect(await exists(join(repo.root, '.worktrees'))).toBe(false);
+      expect(await branches()).toEqual(['main']);
     });
 
     it('with removeBehind, remove resolves once queued and settle waits for it: worktree and branch gone', async () => {
@@ -402,6 +427,7 @@ describe('createWorktreeManager', () => {
     it('settle leaves no spare (and no .worktrees it made), twice over, and create works after it', async () => {
       const { worktrees } = manager({ prepareAhead: true, removeBehind: true });
       const first = await worktrees.create('flotilla/1');
+      worktrees.prepareSpare();
       await worktrees.remove(first.branchName);
       await worktrees.settle();
       await worktrees.settle();
@@ -410,6 +436,7 @@ describe('createWorktreeManager', () => {
       expect(await listedPaths()).toHaveLength(1);
 
       const again = await worktrees.create('flotilla/2');
+      worktrees.prepareSpare();
       expect(await exists(join(again.path, 'README.md'))).toBe(true);
       await worktrees.remove(again.branchName);
       await worktrees.settle();
@@ -420,6 +447,7 @@ describe('createWorktreeManager', () => {
     it('a spare left by a killed process is reaped at the next start, with its branch', async () => {
       const { worktrees } = manager({ prepareAhead: true });
       const first = await worktrees.create('flotilla/1');
+      worktrees.prepareSpare();
       const sparePath = await readySpare(worktrees, first.branchName);
       // No settle: the process "dies" here. The next one reaps.
       const reaped = await manager().worktrees.reapStaleWorktrees();

@@ -24,7 +24,7 @@ export interface WorktreeManagerOptions {
   /** Environment for the setup command. Default: the parent's. */
   setupEnv?: NodeJS.ProcessEnv;
   /**
-   * Keep one spare worktree prepared in the background (after each `create`) at the default branch's tip;
+   * Keep one spare worktree prepared in the background (on `prepareSpare`) at the default branch's tip;
    * the next `create` takes it while that is still the tip. Default: off.
    */
   prepareAhead?: boolean;
@@ -67,6 +67,12 @@ export interface WorktreeManager {
    */
   reapStaleWorktrees(options?: { keep?: readonly string[] }): Promise<string[]>;
   /**
+   * With `prepareAhead`: starts preparing the spare the next `create` takes, unless there is one (ready or
+   * being made). Runtimes call it once the agent of a run that took a worktree is under way, so the checkout
+   * is made while the agent works rather than while it starts. A no-op without `prepareAhead`.
+   */
+  prepareSpare(): void;
+  /**
    * Waits for every queued removal and spare preparation, leaving the spare (if any) ready: what a
    * benchmark waits for so that background git work is counted where it belongs.
    */
@@ -74,7 +80,7 @@ export interface WorktreeManager {
   /**
    * Waits for every queued removal and spare preparation, then removes the spare, so nothing of this
    * manager's is left under `.worktrees/` but the worktrees of runs not yet removed. For shutdown; safe to
-   * call twice, and a later `create` still works (and prepares a spare again).
+   * call twice, and a later `create` (and `prepareSpare`) still works.
    */
   settle(): Promise<void>;
 }
@@ -417,6 +423,7 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
 
   return {
     pathFor,
+    prepareSpare,
 
     async create(branchName, options) {
       assertValidBranchName(branchName);
@@ -428,7 +435,6 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
         worktree = await adding;
         logger.info('Worktree created', { ...worktree });
       }
-      prepareSpare();
       const { path } = worktree;
       try {
         if (options?.setup !== false) await runSetup(worktree);

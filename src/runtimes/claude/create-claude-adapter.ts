@@ -203,8 +203,9 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
     const sdkSessionID = resume?.session.agentSessionID ?? sessionID;
     const cleanUp = async () => {
       await configSeed.learn(join(runStateDir, 'config'));
-      if (worktree) await worktrees.remove(worktree.branchName);
       await rm(runStateDir, { recursive: true, force: true }).catch(() => {});
+      // Last: with removal behind, git starts once the result is on its way.
+      if (worktree) await worktrees.remove(worktree.branchName);
     };
 
     const { prompt } = params;
@@ -289,6 +290,8 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
     const started = new Promise<void>((resolve) => {
       markStarted = resolve;
     });
+    // This run took a worktree: the next run's is checked out while this agent works.
+    if (worktree !== null && resume === undefined) void started.then(() => worktrees.prepareSpare());
 
     const validation =
       worktree !== null && config.validation !== undefined && config.validation.commands.length > 0

@@ -155,8 +155,9 @@ export function createCliRuntime(
     let worktree: Worktree | null = null;
     const cleanUp = async () => {
       await claudeConfigSeed.learn(join(runStateDir, 'config'));
-      if (worktree) await worktrees.remove(worktree.branchName);
       await rm(runStateDir, { recursive: true, force: true }).catch(() => {});
+      // Last: with removal behind, git starts once the result is on its way.
+      if (worktree) await worktrees.remove(worktree.branchName);
     };
     let snapshot: GitControlSnapshot;
     try {
@@ -263,6 +264,8 @@ export function createCliRuntime(
       sessionLog.record({ type: 'user', message: { role: 'user', content: text } });
       usageReader.beginRound(resume);
       clock.lap(round === 0 ? 'session-setup' : 'fix-round-setup');
+      // This run took a worktree: the next run's is checked out (a turn later) while this agent works.
+      if (round === 0 && params.resume === undefined) worktrees.prepareSpare();
       const outcome = await runCliProcess({
         command,
         cwd,

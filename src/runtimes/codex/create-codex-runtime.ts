@@ -174,8 +174,9 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
       // Stopped before the rollout it follows is removed.
       await usageTail?.close();
       if (keepForAnswers) return;
-      if (worktree) await worktrees.remove(worktree.branchName);
       await homes.removeThread(codexHome, thread?.id ?? null).catch(() => {});
+      // Last: with removal behind, git starts once the result is on its way.
+      if (worktree) await worktrees.remove(worktree.branchName);
     };
 
     /** A resumed thread's usage up to the resume (codex counts it again in every later turn). */
@@ -278,6 +279,8 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
     const started = new Promise<void>((resolve) => {
       markStarted = resolve;
     });
+    // This run took a worktree: the next run's is checked out while this agent works.
+    if (worktree !== null && resume === undefined) void started.then(() => worktrees.prepareSpare());
 
     const validation =
       worktree !== null && config.validation !== undefined && config.validation.commands.length > 0
