@@ -264,3 +264,75 @@ describe('handleImplementation on implementorFailed', () => {
     },
   );
 });
+
+describe('handleImplementation when a human takes the item while its implementor runs', () => {
+  const running = buildImplementorRun({ sessionID: 's-1', workItemID: 'wi-1' });
+  const movedTo = (status: (typeof WORK_ITEM_STATUSES)[number]) =>
+    buildWorkItemChanged(buildWorkItem({ id: 'wi-1', status }), 'in-progress');
+  const withRun = (...agentRuns: ReturnType<typeof buildImplementorRun>[]) =>
+    buildTestState({ workItems: [buildWorkItem({ id: 'wi-1', status: 'in-progress' })], agentRuns });
+
+  it.each(['closed', 'approved', 'blocked', 'needs-refinement'] as const)(
+    'cancels the run when the item is moved to %s',
+    (status) => {
+      expect(runHandlerAfterUpdate(handleImplementation, movedTo(status), withRun(running))).toEqual([
+        { type: 'cancelImplementorRun', workItemID: 'wi-1' },
+      ]);
+    },
+  );
+
+  it.each(['pending', 'review', 'waiting-for-input'] as const)(
+    'leaves the run alone when the item goes to %s (the engine moves items there itself)',
+    (status) => {
+      expect(runHandlerAfterUpdate(handleImplementation, movedTo(status), withRun(running))).toEqual([]);
+    },
+  );
+
+  it('cancels nothing when no implementor runs on the item', () => {
+    expect(runHandlerAfterUpdate(handleImplementation, movedTo('closed'), withRun())).toEqual([]);
+  });
+
+  it('does not apply a result that arrives after the item was closed, but keeps its summary in a comment', () => {
+    const result = buildImplementorResult({ outcome: 'completed', summary: 'Added the store.' });
+    const before = buildTestState({
+      workItems: [buildWorkItem({ id: 'wi-1', status: 'closed' })],
+      agentRuns: [running],
+    });
+    const event = {
+      ...buildSampleEvents().implementorCompleted,
+      sessionID: 's-1',
+      workItemID: 'wi-1',
+      branchName: 'flotilla/wi-1',
+      result,
+    };
+    const commands = runHandlerAfterUpdate(handleImplementation, event, before);
+    expect(commands).toEqual([{ type: 'commentOnWorkItem', workItemID: 'wi-1', body: expect.any(String) }]);
+    const body = (commands[0] as { body: string }).body;
+    expect(body).toContain(
+      'finished after this item was moved to closed; its completed result was not applied',
+    );
+    expect(body).toContain('Added the store.');
+  });
+
+  it.each(['cancelled', 'error'] as const)(
+    'leaves a blocked item where the human put it when the run then fails (%s)',
+    (reason) => {
+      const before = buildTestState({
+        workItems: [buildWorkItem({ id: 'wi-1', status: 'blocked' })],
+        agentRuns: [running],
+      });
+      const event: ImplementorFailed = {
+        type: 'implementorFailed',
+        sessionID: 's-1',
+        logFilePath: null,
+        usage: null,
+        at: 5_000,
+        reason,
+        error: 'cancelled',
+        workItemID: 'wi-1',
+        branchName: 'flotilla/wi-1',
+      };
+      expect(runHandlerAfterUpdate(handleImplementation, event, before)).toEqual([]);
+    },
+  );
+});

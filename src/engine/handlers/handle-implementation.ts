@@ -1,17 +1,27 @@
-import type { EngineCommand, ImplementorFailed } from '../../domain/index.ts';
+import type {
+  EngineCommand,
+  ImplementorCompleted,
+  ImplementorFailed,
+  WorkItemChanged,
+} from '../../domain/index.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
+import { getActiveAgentRun } from '../state-store/selectors/index.ts';
 import { buildParkingCommands } from './build-parking-commands.ts';
 import { buildValidationFailedComment } from './comments/build-validation-failed-comment.ts';
 import type { Handler, HandlerConfig } from './handler.ts';
+import { isLeftByHuman } from './is-left-by-human.ts';
 
 /**
  * A ready task gets an implementor; an accepted request moves it in-progress; a result is applied; a failure
  * sends it back to pending for a backed-off retry, or parks it as blocked (user cancel, retries exhausted);
  * work that still fails validation after the last fix round goes to needs-refinement (a human decides).
+ * A human closing (approving, blocking, sending to needs-refinement) an item while its implementor runs
+ * cancels the run, and whatever it still ends with leaves the item where the human put it.
  */
 export const handleImplementation: Handler = (event, state, config) => {
   switch (event.type) {
     case 'workItemChanged': {
+      if (event.oldStatus === 'in-progress') return cancelIfLeftByHuman(event, state);
       if (event.newStatus !== 'ready') return [];
       const workItem = state.workItems[event.workItemID];
       if (workItem === undefined || workItem.status !== 'ready' || workItem.kind !== 'task') return [];
@@ -31,6 +41,7 @@ export const handleImplementation: Handler = (event, state, config) => {
         },
       ];
     case 'implementorCompleted':
+      if (isLeftByHuman(state.workItems[event.workItemID]?.status)) return [resultNotApplied(event, state)];
       return [
         {
           type: 'applyImplementorResult',
@@ -46,11 +57,32 @@ export const handleImplementation: Handler = (event, state, config) => {
   }
 };
 
+function cancelIfLeftByHuman(event: WorkItemChanged, state: EngineState): EngineCommand[] {
+  if (!isLeftByHuman(event.newStatus) || state.workItems[event.workItemID]?.status !== event.newStatus)
+    return [];
+  if (getActiveAgentRun(state, event.workItemID, 'implementor') === null) return [];
+  return [{ type: 'cancelImplementorRun', workItemID: event.workItemID }];
+}
+
+/** The run finished before its cancel landed: its work is kept in a comment, not applied. */
+function resultNotApplied(event: ImplementorCompleted, state: EngineState): EngineCommand {
+  const status = state.workItems[event.workItemID]?.status;
+  return {
+    type: 'commentOnWorkItem',
+    workItemID: event.workItemID,
+    body:
+      `The implementor (session ${event.sessionID}) finished after this item was moved to ${status}; ` +
+      `its ${event.result.outcome} result was not applied.\n\nImplementor summary:\n\n${event.result.summary}`,
+  };
+}
+
 function reactToFailure(
   event: ImplementorFailed,
   state: EngineState,
   config: HandlerConfig,
 ): EngineCommand[] {
+  // A human took the item (its run was cancelled for that): it stays where they put it.
+  if (isLeftByHuman(state.workItems[event.workItemID]?.status)) return [];
   // Another attempt would most likely fail the same way: never retried blindly, whatever the attempt count.
   if (event.reason === 'validation') {
     return [

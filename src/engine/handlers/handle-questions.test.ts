@@ -30,6 +30,19 @@ describe('handleQuestions', () => {
     expect(comment.body).toContain(`flotilla answer ${ID.implementingItem}`);
   });
 
+  it('questions from an implementor whose item a human closed meanwhile: the kept session is discarded', () => {
+    const state = buildSampleState();
+    const item = state.workItems[ID.implementingItem];
+    if (item === undefined) throw new Error('no implementing item in the sample state');
+    const closed = {
+      ...state,
+      workItems: { ...state.workItems, [item.id]: { ...item, status: 'closed' as const } },
+    };
+    expect(handleAfter(buildSampleEvents().agentAskedQuestions, closed)).toEqual([
+      { type: 'discardWaitingSession', workItemID: ID.implementingItem },
+    ]);
+  });
+
   it('an answer from the dashboard is recorded and resumes the waiting session as session 2', () => {
     const commands = handleAfter(buildSampleEvents().questionsAnswered);
     expect(commands).toEqual([

@@ -5,6 +5,7 @@ import {
   type WaitingSession,
 } from '../../domain/index.ts';
 import type { Handler } from './handler.ts';
+import { isLeftByHuman } from './is-left-by-human.ts';
 
 /** Marks the engine's timeout comment, so it is never read as an answer. */
 const TIMEOUT_COMMENT_MARKER = '<!-- flotilla:questions-timeout -->';
@@ -21,6 +22,9 @@ export const handleQuestions: Handler = (event, state) => {
     case 'agentAskedQuestions': {
       if (event.workItemID === null || state.waitingForInput[event.workItemID]?.sessionID !== event.sessionID)
         return [];
+      // A human took the item while its agent ran: nobody waits for these answers.
+      if (event.role !== 'planner' && isLeftByHuman(state.workItems[event.workItemID]?.status))
+        return [{ type: 'discardWaitingSession', workItemID: event.workItemID }];
       const commands: EngineCommand[] = [
         {
           type: 'commentOnWorkItem',

@@ -1,0 +1,81 @@
+/**
+ * A human takes an item out of its running implementor's hands (closes it, blocks it, sends it to
+ * needs-refinement): the run is cancelled — the agent's process ends, its worktree goes — and the item stays
+ * where the human put it, with no revision made from the unfinished work.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { WorkItemStatus } from '../../src/domain/index.ts';
+import { createEngine, type Engine } from '../../src/engine/create-engine.ts';
+import { createRecordingLogger } from '../../src/logging/logger.ts';
+import { createInMemoryProvider } from '../../src/providers/in-memory/create-in-memory-provider.ts';
+import { waitUntil } from '../support/claude-adapter-fixture.ts';
+import { type CliRuntimeFixture, createCliRuntimeFixture } from '../support/cli-runtime-fixture.ts';
+
+let fixture: CliRuntimeFixture | null = null;
+let engine: Engine | null = null;
+afterEach(async () => {
+  await engine?.stop();
+  engine = null;
+  await fixture?.cleanup();
+  fixture = null;
+});
+
+describe('a human moving an item while its implementor runs', () => {
+  it.each(['closed', 'blocked', 'needs-refinement'] as const)(
+    'to %s cancels the run, and the item stays there with no revision',
+    async (status: WorkItemStatus) => {
+      fixture = await createCliRuntimeFixture();
+      const started = join(fixture.dir, 'started');
+      const finished = join(fixture.dir, 'finished');
+      const runtime = await fixture.runtimeFor([
+        {
+          steps: [
+            { write: { path: 'src/store.js', content: 'export const store = 1;\n' } },
+            { commit: 'half a store' },
+            { run: `touch ${started}` },
+            // Never opened: only a cancel ends the wait before its 30 s are up.
+            { waitForFile: join(fixture.dir, 'never') },
+            { run: `touch ${finished}` },
+            { signal: { status: 'done', result: { outcome: 'completed', summary: 'store added' } } },
+          ],
+        },
+      ]);
+      const provider = createInMemoryProvider({ initialPipelineStatus: 'pending' });
+      provider.control.addWorkItem({ title: 'Add a store', body: 'Objective: store.', status: 'pending' });
+      engine = createEngine({
+        provider,
+        logger: createRecordingLogger(),
+        pollIntervals: { workItems: 3600, revisions: 3600, specs: 3600 },
+        shutdownTimeout: 30,
+        scheduler: { maxConcurrentAgents: 1 },
+        createRuntimeAdapters: () => ({ planner: runtime, implementor: runtime, reviewer: runtime }),
+      });
+      await engine.start();
+      const current = engine;
+      await waitUntil(() => existsSync(started), 30_000, 'the implementor to be at work');
+      const worktree = join(fixture.repo.root, '.worktrees', 'agent', 'flotilla', '1');
+      expect(existsSync(worktree)).toBe(true);
+
+      if (status === 'closed') provider.control.closeWorkItem('1');
+      else provider.control.editWorkItem('1', { status });
+      await current.pollNow();
+      await waitUntil(
+        () => Object.values(current.getState().agentRuns).some((run) => run.status === 'cancelled'),
+        20_000,
+        'the run to be cancelled',
+      );
+      await current.whenQuiescent();
+
+      // Cancelled, not waited out: the agent never got past its wait.
+      expect(existsSync(finished)).toBe(false);
+      expect(current.getState().workItems['1']?.status ?? 'closed').toBe(status);
+      expect(provider.control.toWorkItem('1').status).toBe(status);
+      expect(Object.keys(current.getState().revisions)).toEqual([]);
+      expect(existsSync(worktree)).toBe(false);
+      expect(Object.values(current.getState().agentRuns).map((run) => run.status)).toEqual(['cancelled']);
+    },
+    90_000,
+  );
+});
