@@ -140,8 +140,10 @@ describe('an answered wait whose resume is queued', () => {
     expect(existsSync(waiting.session.worktree?.path ?? '')).toBe(false);
     expect(existsSync(waiting.session.stateDir ?? '')).toBe(false);
     expect(waitingRows()).not.toContain('1');
+    // The queued resume went with the session, before any slot freed.
+    expect(engine.getState().dispatchQueue).toEqual([]);
 
-    // The slot frees: the queued resume is dropped, not started on the closed item.
+    // The slot frees: the resume does not start on the closed item.
     await freeTheSlot(engine, gate);
     expect(item1Sessions(engine)).toEqual([1]);
     expect(engine.getState().workItems['1']?.status).toBe('closed');
@@ -154,6 +156,7 @@ describe('an answered wait whose resume is queued', () => {
     provider.control.editWorkItem('1', { status: 'needs-refinement' });
     await engine.pollNow();
     await waitUntil(() => engine.getState().waitingForInput['1'] === undefined, 10_000, 'the wait to end');
+    expect(engine.getState().dispatchQueue).toEqual([]);
     await freeTheSlot(engine, gate);
     expect(item1Sessions(engine)).toEqual([1]);
     expect(engine.getState().workItems['1']?.status).toBe('needs-refinement');

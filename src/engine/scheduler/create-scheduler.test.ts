@@ -214,6 +214,22 @@ describe('createScheduler', () => {
     expect(scheduler.queuedCount()).toBe(0);
   });
 
+  it('drops one queued request on demand, reporting it; an admitted run and an unknown key are untouched', () => {
+    const { scheduler, started, getState } = setup({ max: 1 });
+    scheduler.submit(implement('1'), getState());
+    scheduler.submit(implement('2'), getState());
+    expect(scheduler.drop('implementor:1', 'moot')).toEqual([]);
+    expect(scheduler.drop('implementor:9', 'moot')).toEqual([]);
+    expect(scheduler.drop('implementor:2', 'moot')).toEqual([
+      expect.objectContaining({ type: 'dispatchDropped', command: implement('2'), reason: 'moot' }),
+    ]);
+    expect(scheduler.queuedCount()).toBe(0);
+    expect(scheduler.activeCount()).toBe(1);
+    // The slot frees: nothing queued starts.
+    scheduler.runFinished(scheduler.activeSessionIDs()[0] ?? '');
+    expect(started.map((run) => run.command)).toEqual([implement('1')]);
+  });
+
   it('ignores the end of a run it does not know', () => {
     const { scheduler, getState } = setup({ max: 1 });
     scheduler.submit(implement('1'), getState());

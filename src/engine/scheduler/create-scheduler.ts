@@ -64,6 +64,11 @@ export interface Scheduler {
   queuedCount(): number;
   /** Queued requests waiting for the day's or month's budget (a paused dispatch). */
   budgetWaitingCount(): number;
+  /**
+   * Drops the queued request with this key now (its item's state made it moot), returning its
+   * `dispatchDropped`; nothing when none is queued. An admitted run is not touched.
+   */
+  drop(key: string, reason: string): EngineEvent[];
   /** Refuses new work and drops the queue. */
   stop(): void;
 }
@@ -255,6 +260,14 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     activeCount: () => active.size,
     queuedCount: () => queue.size,
     budgetWaitingCount: () => [...queue.values()].filter((entry) => entry.reason === 'budget').length,
+    drop(key, reason) {
+      const entry = queue.get(key);
+      if (entry === undefined) return [];
+      queue.delete(key);
+      armTimer();
+      logger.info('queued dispatch dropped', { key, reason });
+      return [{ type: 'dispatchDropped', command: entry.command, reason, at: clock.now() }];
+    },
     stop() {
       if (stopped) return;
       stopped = true;
