@@ -41,7 +41,6 @@ import { createSessionLogFactory } from '../../session-log/create-session-log-fa
 import { createCachedCheck } from '../../shared/create-cached-check.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import {
-  createWorktreeManager,
   WORKTREES_DIR,
   type Worktree,
   type WorktreeManager,
@@ -51,6 +50,7 @@ import { buildValidationEnv } from '../../workspace/validation/build-validation-
 import { createClaudeConfigSeed } from '../shared/create-claude-config-seed.ts';
 import { createPhaseClock } from '../shared/create-phase-clock.ts';
 import { createRunRegistry } from '../shared/create-run-registry.ts';
+import { createRuntimeWorktrees } from '../shared/create-runtime-worktrees.ts';
 import {
   runValidationRound,
   startFixRound,
@@ -166,14 +166,7 @@ function toSdkHook(
 export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter {
   const { logger } = config;
   const runs = createRunRegistry();
-  const worktrees =
-    config.worktrees ??
-    createWorktreeManager({
-      repoRoot: config.repoRoot,
-      defaultBranch: config.defaultBranch,
-      setupCommand: config.setupCommand,
-      logger,
-    });
+  const worktrees = createRuntimeWorktrees(config);
   const sdkHook = toSdkHook(config.bashValidatorHook, logger);
   const configSeed = createClaudeConfigSeed();
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;

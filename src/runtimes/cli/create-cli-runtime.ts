@@ -21,15 +21,12 @@ import { buildAgentEnv, MODEL_ACCESS_VARIABLES } from '../../guards/agent-env/bu
 import type { Logger } from '../../logging/logger.ts';
 import { createSessionLog, type SessionLog } from '../../session-log/create-session-log.ts';
 import { createCachedCheck } from '../../shared/create-cached-check.ts';
-import {
-  createWorktreeManager,
-  type Worktree,
-  type WorktreeManager,
-} from '../../workspace/create-worktree-manager.ts';
+import type { Worktree, WorktreeManager } from '../../workspace/create-worktree-manager.ts';
 import { extractPatch } from '../../workspace/extract-patch.ts';
 import { createClaudeConfigSeed } from '../shared/create-claude-config-seed.ts';
 import { createPhaseClock } from '../shared/create-phase-clock.ts';
 import { createRunRegistry } from '../shared/create-run-registry.ts';
+import { createRuntimeWorktrees } from '../shared/create-runtime-worktrees.ts';
 import { buildCliCommand } from './build-cli-command.ts';
 import { buildCliAgentPrompt, buildMissingSignalPrompt } from './build-signal-instructions.ts';
 import { checkCliAvailability } from './check-cli-availability.ts';
@@ -103,14 +100,7 @@ export function createCliRuntime(
   const runs = createRunRegistry();
   const claudeConfigSeed = createClaudeConfigSeed();
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  const worktrees =
-    config.worktrees ??
-    createWorktreeManager({
-      repoRoot: config.repoRoot,
-      defaultBranch: config.defaultBranch,
-      setupCommand: config.setupCommand,
-      logger,
-    });
+  const worktrees = createRuntimeWorktrees(config);
   const makeSessionLog =
     config.createSessionLog ??
     ((params: AgentStartParams): SessionLog =>

@@ -27,14 +27,11 @@ import type { SessionLog } from '../../session-log/create-session-log.ts';
 import { createSessionLogFactory } from '../../session-log/create-session-log-factory.ts';
 import { createCachedCheck } from '../../shared/create-cached-check.ts';
 import { messageOf } from '../../shared/message-of.ts';
-import {
-  createWorktreeManager,
-  type Worktree,
-  type WorktreeManager,
-} from '../../workspace/create-worktree-manager.ts';
+import type { Worktree, WorktreeManager } from '../../workspace/create-worktree-manager.ts';
 import { extractPatch } from '../../workspace/extract-patch.ts';
 import { createPhaseClock } from '../shared/create-phase-clock.ts';
 import { createRunRegistry } from '../shared/create-run-registry.ts';
+import { createRuntimeWorktrees } from '../shared/create-runtime-worktrees.ts';
 import {
   runValidationRound,
   startFixRound,
@@ -127,14 +124,7 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
   const runs = createRunRegistry();
   // Kept across runs (one per distinct config): a fresh CODEX_HOME per run costs codex's first start.
   const homes = createCodexHomes(join(config.stateDir, 'runs'));
-  const worktrees =
-    config.worktrees ??
-    createWorktreeManager({
-      repoRoot: config.repoRoot,
-      defaultBranch: config.defaultBranch,
-      setupCommand: config.setupCommand,
-      logger,
-    });
+  const worktrees = createRuntimeWorktrees(config);
   const createSessionLog =
     config.createSessionLog ??
     (config.logging.agentSessions
