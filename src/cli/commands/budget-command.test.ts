@@ -61,7 +61,8 @@ describe('flotilla budget', () => {
     expect(text.stdout).toContain('Over their item cap: #7 $0.60');
     expect((await flotilla(['budget', 'reset', 'daily'])).code).toBe(0);
     expect(JSON.parse((await flotilla(['budget', '--json'])).stdout).day.capUSD).toBe(1);
-  });
+    // Five `flotilla` processes: on a loaded 2-core machine they outlast the default 20 s.
+  }, 60_000);
 
   it('refuses an unknown cap or a bad amount with exit 2, changing nothing', async () => {
     const unknown = await flotilla(['budget', 'set', 'weekly', '5']);
@@ -75,5 +76,5 @@ describe('flotilla budget', () => {
       "expected a positive number of US dollars (e.g. 20 or 7.5) or 'none', got '-3'",
     );
     expect(JSON.parse((await flotilla(['budget', '--json'])).stdout).overrides).toEqual({});
-  });
+  }, 60_000);
 });
