@@ -1,6 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FlotillaPaths } from '../config/index.ts';
+import {
+  type KillProcessesWithEnvOptions,
+  killProcessesWithEnv,
+} from '../process/kill-processes-with-env.ts';
 import { CHECKS_WORKTREE_VARIABLE } from '../providers/local/git/run-local-checks.ts';
 import { CHECKS_WORKTREE_PREFIX } from '../providers/shared/local-scratch-dir.ts';
 
@@ -16,10 +19,8 @@ import { CHECKS_WORKTREE_PREFIX } from '../providers/shared/local-scratch-dir.ts
  */
 export function reapOrphanProcesses(
   paths: Pick<FlotillaPaths, 'stateDir' | 'tmpDir'>,
-  options: { procDir?: string; kill?: (pid: number, signal: NodeJS.Signals) => void } = {},
+  options: KillProcessesWithEnvOptions = {},
 ): number[] {
-  const procDir = options.procDir ?? '/proc';
-  const kill = options.kill ?? ((pid, signal) => process.kill(pid, signal));
   const markers = [
     `CLAUDE_CONFIG_DIR=${join(paths.stateDir, 'claude', 'runs')}/`,
     `CODEX_HOME=${join(paths.stateDir, 'codex', 'runs')}/`,
@@ -27,29 +28,5 @@ export function reapOrphanProcesses(
     `CLAUDE_CONFIG_DIR=${join(paths.stateDir, 'cli', 'runs')}/`,
     `${CHECKS_WORKTREE_VARIABLE}=${join(paths.tmpDir, CHECKS_WORKTREE_PREFIX)}`,
   ];
-  let entries: string[];
-  try {
-    entries = readdirSync(procDir);
-  } catch {
-    return [];
-  }
-  const reaped: number[] = [];
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    let environ: string;
-    try {
-      environ = readFileSync(join(procDir, entry, 'environ'), 'latin1');
-    } catch {
-      continue; // gone, or not ours to read
-    }
-    const variables = environ.split('\0');
-    if (!variables.some((variable) => markers.some((marker) => variable.startsWith(marker)))) continue;
-    try {
-      kill(Number(entry), 'SIGKILL');
-      reaped.push(Number(entry));
-    } catch {
-      // It ended in the meantime.
-    }
-  }
-  return reaped;
+  return killProcessesWithEnv((variable) => markers.some((marker) => variable.startsWith(marker)), options);
 }

@@ -36,6 +36,7 @@ import {
 import type { BashValidatorHook } from '../../guards/bash-validator/index.ts';
 import { createPathGuardHook, type PathGuardHook } from '../../guards/path-guard/index.ts';
 import type { Logger } from '../../logging/logger.ts';
+import { killProcessesWithEnv } from '../../process/kill-processes-with-env.ts';
 import type { SessionLog } from '../../session-log/create-session-log.ts';
 import { createSessionLogFactory } from '../../session-log/create-session-log-factory.ts';
 import { createCachedCheck } from '../../shared/create-cached-check.ts';
@@ -195,6 +196,11 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
     /** The SDK session: the engine's id for a new run, the asking run's for a resume. */
     const sdkSessionID = resume?.session.agentSessionID ?? sessionID;
     const cleanUp = async () => {
+      // What the run left running ends with it: the CLI after a cancel or timeout (it is given seconds to
+      // exit), and the Bash tools it runs in sessions of their own, which it does not always end first.
+      // Marked by the run's own config dir only: an account's shared one would match other runs.
+      const ownConfigDir = `CLAUDE_CONFIG_DIR=${join(runStateDir, 'config')}`;
+      killProcessesWithEnv((variable) => variable === ownConfigDir);
       await configSeed.learn(join(runStateDir, 'config'));
       await rm(runStateDir, { recursive: true, force: true }).catch(() => {});
       // Last: with removal behind, git starts once the result is on its way.
