@@ -198,9 +198,10 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
     const cleanUp = async () => {
       // What the run left running ends with it: the CLI after a cancel or timeout (it is given seconds to
       // exit), and the Bash tools it runs in sessions of their own, which it does not always end first.
-      // Marked by the run's own config dir only: an account's shared one would match other runs.
+      // Marked by the run's own config dir only: an account's shared one would match other runs. The /proc
+      // scan (milliseconds, synchronous) runs a turn later, once the result is on its way.
       const ownConfigDir = `CLAUDE_CONFIG_DIR=${join(runStateDir, 'config')}`;
-      killProcessesWithEnv((variable) => variable === ownConfigDir);
+      setImmediate(() => killProcessesWithEnv((variable) => variable === ownConfigDir));
       await configSeed.learn(join(runStateDir, 'config'));
       await rm(runStateDir, { recursive: true, force: true }).catch(() => {});
       // Last: with removal behind, git starts once the result is on its way.
