@@ -58,11 +58,13 @@ import {
   type ValidationSettings,
 } from '../shared/run-validation-round.ts';
 import { assembleAgentResult, readUsage } from './assemble-agent-result.ts';
+import { buildClaudeHooks } from './build-claude-hooks.ts';
 import { checkClaudeAvailability } from './check-claude-availability.ts';
 import { classifyCredentialsFailure } from './classify-credentials-failure.ts';
 import { ASK_HUMAN_TOOL, createAskHumanTool, withAskHumanTool } from './create-ask-human-tool.ts';
 import { createLiveUsageMeter } from './create-live-usage-meter.ts';
 import { extractOutputText } from './extract-output-text.ts';
+import { findClaudeExecutable } from './find-claude-executable.ts';
 import { loadAgentDefinition } from './load-agent-definition.ts';
 import { readRetryAfterMs } from './read-retry-after.ts';
 import { sumUsage } from './sum-usage.ts';
@@ -170,6 +172,12 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
   const worktrees = createRuntimeWorktrees(config);
   const sdkHook = toSdkHook(config.bashValidatorHook, logger);
   const configSeed = createClaudeConfigSeed();
+  /** Found at the first run or preflight, then kept (see find-claude-executable.ts). */
+  let executable: string | null | undefined;
+  const claudeExecutable = () => {
+    if (executable === undefined) executable = findClaudeExecutable();
+    return executable;
+  };
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const createSessionLog =
     config.createSessionLog ??
@@ -315,6 +323,7 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
     const definition = withAskHumanTool(loaded.definition);
     // Round 0 starts the session under the engine's id; fix rounds resume it (the CLI reloads the
     // conversation from its per-run config dir, so the session must be persisted there while validating).
+    const executablePath = claudeExecutable();
     const startSession = (text: string, resume: boolean) =>
       query({
         prompt: text,
@@ -327,15 +336,14 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
           // The role's result, or `outcome: 'questions'` to stop and ask a human.
           outputFormat: { type: 'json_schema', schema: buildOutputOrQuestionsJsonSchema(role) },
           settingSources: [],
-          hooks: {
-            PreToolUse: [
-              { matcher: 'Bash', hooks: [sdkHook], onFailure: 'block' },
-              // No matcher: every tool passes the guard, which checks the file tools and allows the rest.
-              { hooks: [pathGuardHook], onFailure: 'block' },
-              { matcher: ASK_HUMAN_TOOL, hooks: [askHuman.refuseSubagents], onFailure: 'block' },
-            ],
-            PostToolUse: [{ matcher: ASK_HUMAN_TOOL, hooks: [askHuman.stopAfterAsking] }],
-          },
+          // Every tool but the structured output passes the guards, in one callback (see build-claude-hooks.ts).
+          hooks: buildClaudeHooks({
+            bashValidator: sdkHook,
+            pathGuard: pathGuardHook,
+            askHumanTool: ASK_HUMAN_TOOL,
+            refuseSubagentAsking: askHuman.refuseSubagents,
+            stopAfterAsking: askHuman.stopAfterAsking,
+          }),
           permissionMode: 'bypassPermissions',
           allowDangerouslySkipPermissions: true,
           abortController,
@@ -347,6 +355,8 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
           includePartialMessages: true,
           ...(params.maxBudgetUsd !== undefined && { maxBudgetUsd: params.maxBudgetUsd }),
           env: agentEnv,
+          // Null (no platform package): the SDK looks for itself, and says what is missing.
+          ...(executablePath !== null && { pathToClaudeCodeExecutable: executablePath }),
           stderr: (data) => logger.debug('claude stderr', { sessionID, data: data.slice(0, 2000) }),
         },
       });
@@ -531,7 +541,7 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
   return {
     runtime: config.runtime ?? 'claude',
     isAvailable: createCachedCheck(() =>
-      checkClaudeAvailability({ ...(config.baseEnv ?? process.env), ...config.extraEnv }),
+      checkClaudeAvailability({ ...(config.baseEnv ?? process.env), ...config.extraEnv }, claudeExecutable()),
     ),
     startAgent,
     cancelAgent: (sessionID) => runs.cancel(sessionID),
