@@ -1,7 +1,8 @@
 /**
  * A human takes an item out of its running implementor's hands (closes it, blocks it, sends it to
  * needs-refinement): the run is cancelled — the agent's process ends, its worktree goes — and the item stays
- * where the human put it, with no revision made from the unfinished work.
+ * where the human put it, with no revision made from the unfinished work. The same for an item taken out of
+ * review while its reviewer runs: no review is posted and the item is not moved on by a verdict.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -77,5 +78,74 @@ describe('a human moving an item while its implementor runs', () => {
       expect(Object.values(current.getState().agentRuns).map((run) => run.status)).toEqual(['cancelled']);
     },
     90_000,
+  );
+});
+
+describe('a human moving an item while its reviewer runs', () => {
+  it.each(['closed', 'approved'] as const)(
+    'to %s cancels the reviewer: no review is posted, and the item stays there',
+    async (status: WorkItemStatus) => {
+      fixture = await createCliRuntimeFixture();
+      const started = join(fixture.dir, 'review-started');
+      const finished = join(fixture.dir, 'review-finished');
+      const runtime = await fixture.runtimeFor([
+        {
+          steps: [
+            { write: { path: 'src/store.js', content: 'export const store = 1;\n' } },
+            { commit: 'a store' },
+            { signal: { status: 'done', result: { outcome: 'completed', summary: 'store added' } } },
+          ],
+        },
+        {
+          steps: [
+            { run: `touch ${started}` },
+            // Never opened: only a cancel ends the wait before its 30 s are up.
+            { waitForFile: join(fixture.dir, 'never') },
+            { run: `touch ${finished}` },
+            {
+              signal: {
+                status: 'done',
+                result: { review: { verdict: 'approve', summary: 'looks good', comments: [] } },
+              },
+            },
+          ],
+        },
+      ]);
+      const provider = createInMemoryProvider({ initialPipelineStatus: 'success' });
+      provider.control.addWorkItem({ title: 'Add a store', body: 'Objective: store.', status: 'pending' });
+      engine = createEngine({
+        provider,
+        logger: createRecordingLogger(),
+        pollIntervals: { workItems: 3600, revisions: 3600, specs: 3600 },
+        shutdownTimeout: 30,
+        scheduler: { maxConcurrentAgents: 1 },
+        createRuntimeAdapters: () => ({ planner: runtime, implementor: runtime, reviewer: runtime }),
+      });
+      await engine.start();
+      const current = engine;
+      await waitUntil(() => existsSync(started), 60_000, 'the reviewer to be at work');
+      const [revisionID] = Object.keys(current.getState().revisions);
+      expect(revisionID).toBeDefined();
+
+      if (status === 'closed') provider.control.closeWorkItem('1');
+      else provider.control.editWorkItem('1', { status });
+      await current.pollNow();
+      await waitUntil(
+        () => Object.values(current.getState().agentRuns).some((run) => run.status === 'cancelled'),
+        20_000,
+        'the reviewer to be cancelled',
+      );
+      await current.whenQuiescent();
+
+      expect(existsSync(finished)).toBe(false);
+      const runs = Object.values(current.getState().agentRuns);
+      expect(runs.map((run) => [run.role, run.status])).toEqual([
+        ['implementor', 'completed'],
+        ['reviewer', 'cancelled'],
+      ]);
+      expect(provider.control.toWorkItem('1').status).toBe(status);
+      expect((await provider.revisionReader.getReviewHistory(revisionID as string)).reviews).toEqual([]);
+    },
+    120_000,
   );
 });

@@ -43,6 +43,38 @@ describe('handleQuestions', () => {
     ]);
   });
 
+  describe('questions from a reviewer', () => {
+    const asked = {
+      ...buildSampleEvents().agentAskedQuestions,
+      sessionID: ID.sessions.runningReviewer,
+      role: 'reviewer' as const,
+      workItemID: ID.reviewingItem,
+      revisionID: ID.reviewingRevision,
+    };
+    const withItemIn = (status: 'review' | 'pending' | 'approved') => {
+      const state = buildSampleState();
+      const item = state.workItems[ID.reviewingItem];
+      if (item === undefined) throw new Error('no reviewing item in the sample state');
+      return { ...state, workItems: { ...state.workItems, [item.id]: { ...item, status } } };
+    };
+
+    it('on an item still in review: posted, and the item waits for input', () => {
+      expect(handleAfter(asked, withItemIn('review'))).toEqual([
+        expect.objectContaining({ type: 'commentOnWorkItem', workItemID: ID.reviewingItem }),
+        expect.objectContaining({ type: 'transitionWorkItemStatus', newStatus: 'waiting-for-input' }),
+      ]);
+    });
+
+    it.each(['pending', 'approved'] as const)(
+      'on an item moved to %s meanwhile: the kept session is discarded',
+      (status) => {
+        expect(handleAfter(asked, withItemIn(status))).toEqual([
+          { type: 'discardWaitingSession', workItemID: ID.reviewingItem },
+        ]);
+      },
+    );
+  });
+
   it('an answer from the dashboard is recorded and resumes the waiting session as session 2', () => {
     const commands = handleAfter(buildSampleEvents().questionsAnswered);
     expect(commands).toEqual([

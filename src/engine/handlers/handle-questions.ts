@@ -22,9 +22,14 @@ export const handleQuestions: Handler = (event, state) => {
     case 'agentAskedQuestions': {
       if (event.workItemID === null || state.waitingForInput[event.workItemID]?.sessionID !== event.sessionID)
         return [];
-      // A human took the item while its agent ran: nobody waits for these answers.
-      if (event.role !== 'planner' && isLeftByHuman(state.workItems[event.workItemID]?.status))
-        return [{ type: 'discardWaitingSession', workItemID: event.workItemID }];
+      // The item was taken from its agent while it ran (see handle-implementation and handle-review):
+      // nobody waits for these answers.
+      const status = state.workItems[event.workItemID]?.status;
+      const takenAway =
+        event.role === 'implementor'
+          ? isLeftByHuman(status)
+          : event.role === 'reviewer' && status !== 'review';
+      if (takenAway) return [{ type: 'discardWaitingSession', workItemID: event.workItemID }];
       const commands: EngineCommand[] = [
         {
           type: 'commentOnWorkItem',

@@ -5,6 +5,7 @@ import {
   type EngineEventType,
   type ReviewerFailed,
   WORK_ITEM_STATUSES,
+  type WorkItemStatus,
 } from '../../domain/index.ts';
 import {
   buildImplementorRun,
@@ -453,4 +454,78 @@ describe('handleReview on reviewerFailed', () => {
       );
     },
   );
+});
+
+describe('handleReview when the item leaves review while its reviewer runs', () => {
+  const reviewing = buildReviewerRun({ sessionID: 's-1', workItemID: 'wi-1', revisionID: 'rev-1' });
+  const stateIn = (status: WorkItemStatus, runs = [reviewing]) =>
+    buildTestState({
+      workItems: [buildWorkItem({ id: 'wi-1', status, linkedRevision: 'rev-1' })],
+      revisions: [buildRevision({ id: 'rev-1', workItemID: 'wi-1' })],
+      agentRuns: runs,
+    });
+  const movedTo = (status: WorkItemStatus) =>
+    buildWorkItemChanged(buildWorkItem({ id: 'wi-1', status, linkedRevision: 'rev-1' }), 'review');
+  const cancel = [{ type: 'cancelReviewerRun', workItemID: 'wi-1' }];
+
+  it.each(['closed', 'approved', 'blocked', 'needs-refinement', 'pending', 'ready'] as const)(
+    'moved to %s: the reviewer is cancelled',
+    (status) => {
+      expect(runHandlerAfterUpdate(handleReview, movedTo(status), stateIn('review'))).toEqual(cancel);
+    },
+  );
+
+  it('moved to waiting-for-input (the reviewer asking), or with no reviewer at work: nothing', () => {
+    expect(runHandlerAfterUpdate(handleReview, movedTo('waiting-for-input'), stateIn('review'))).toEqual([]);
+    expect(runHandlerAfterUpdate(handleReview, movedTo('closed'), stateIn('review', []))).toEqual([]);
+  });
+
+  it('a stale event (the item is already elsewhere): nothing', () => {
+    const before = buildTestState({
+      workItems: [buildWorkItem({ id: 'wi-1', status: 'review', linkedRevision: 'rev-1' })],
+      agentRuns: [reviewing],
+    });
+    const event = buildWorkItemChanged(buildWorkItem({ id: 'wi-1', status: 'closed' }), 'review');
+    // The state already holds a later change (back in review): this event is stale.
+    const after = handleReview(event, before, buildHandlerConfig());
+    expect(after).toEqual([]);
+  });
+
+  it('a verdict that arrives anyway becomes a comment; the item stays where it was moved', () => {
+    const event = {
+      ...buildSampleEvents().reviewerCompleted,
+      sessionID: 's-1',
+      workItemID: 'wi-1',
+      revisionID: 'rev-1',
+      result: buildReviewerResult('approve'),
+    };
+    const commands = runHandlerAfterUpdate(handleReview, event, stateIn('closed'));
+    expect(commands).toEqual([
+      {
+        type: 'commentOnWorkItem',
+        workItemID: 'wi-1',
+        body: expect.stringContaining(
+          'moved to closed; its approve verdict on revision rev-1 was not applied',
+        ),
+      },
+    ]);
+  });
+
+  it('its failure (the cancel) is neither retried nor parked', () => {
+    const failed: ReviewerFailed = {
+      type: 'reviewerFailed',
+      sessionID: 's-1',
+      logFilePath: null,
+      usage: null,
+      at: 5_000,
+      reason: 'cancelled',
+      error: 'cancelled',
+      workItemID: 'wi-1',
+      revisionID: 'rev-1',
+    };
+    expect(runHandlerAfterUpdate(handleReview, failed, stateIn('pending'))).toEqual([]);
+    expect(runHandlerAfterUpdate(handleReview, { ...failed, reason: 'error' }, stateIn('closed'))).toEqual(
+      [],
+    );
+  });
 });

@@ -1,4 +1,11 @@
-import type { EngineCommand, ReviewerFailed, RevisionChanged } from '../../domain/index.ts';
+import type {
+  EngineCommand,
+  ReviewerCompleted,
+  ReviewerFailed,
+  RevisionChanged,
+  WorkItemChanged,
+  WorkItemStatus,
+} from '../../domain/index.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
 import {
   getActiveAgentRun,
@@ -14,6 +21,8 @@ import type { Handler, HandlerConfig } from './handler.ts';
  * A green revision whose item is in review gets a reviewer, a red one goes back for rework (up to the
  * check-round cap, then to a human); a verdict is applied (needs-changes goes back for
  * rework until the review-round cap, then to a human); a failed review is retried, or parked as blocked.
+ * An item moved out of review while its reviewer runs (a human closed, approved or sent it back, or its
+ * checks went red) cancels the reviewer, and whatever the run still ends with leaves the item where it is.
  */
 export const handleReview: Handler = (event, state, config) => {
   switch (event.type) {
@@ -26,6 +35,7 @@ export const handleReview: Handler = (event, state, config) => {
       return [{ type: 'requestReviewerRun', workItemID: workItem.id, revisionID: event.revisionID }];
     }
     case 'workItemChanged': {
+      if (event.oldStatus === 'review' && event.newStatus !== 'review') return cancelIfMovedOn(event, state);
       if (event.newStatus !== 'review') return [];
       const linked = getWorkItemWithRevision(state, event.workItemID);
       if (linked === null || linked.workItem.status !== 'review') return [];
@@ -33,7 +43,9 @@ export const handleReview: Handler = (event, state, config) => {
       if (getActiveAgentRun(state, linked.workItem.id, 'reviewer') !== null) return [];
       return [{ type: 'requestReviewerRun', workItemID: linked.workItem.id, revisionID: linked.revision.id }];
     }
-    case 'reviewerCompleted':
+    case 'reviewerCompleted': {
+      const movedTo = movedOnStatus(state, event.workItemID);
+      if (movedTo !== null) return [verdictNotApplied(event, movedTo)];
       return [
         {
           type: 'applyReviewerResult',
@@ -47,6 +59,7 @@ export const handleReview: Handler = (event, state, config) => {
               : 'needs-refinement',
         },
       ];
+    }
     case 'reviewerFailed':
       return reactToFailure(event, state, config);
     default:
@@ -93,7 +106,42 @@ function reactToFailedChecks(
   ];
 }
 
+/**
+ * The item left review while its reviewer ran (null: it was deleted). Only the reviewer itself takes it to
+ * waiting-for-input (asking), and a resumed reviewer brings it back to review before it starts.
+ */
+function isMovedOn(status: WorkItemStatus | null): boolean {
+  return status !== 'review' && status !== 'waiting-for-input';
+}
+
+/** The status of an item the engine knows (an unknown one is the executor's to report). */
+function movedOnStatus(state: EngineState, workItemID: string): WorkItemStatus | null {
+  const status = state.workItems[workItemID]?.status;
+  return status !== undefined && isMovedOn(status) ? status : null;
+}
+
+function cancelIfMovedOn(event: WorkItemChanged, state: EngineState): EngineCommand[] {
+  const current = state.workItems[event.workItemID]?.status ?? null;
+  if (!isMovedOn(event.newStatus) || current !== event.newStatus) return [];
+  if (getActiveAgentRun(state, event.workItemID, 'reviewer') === null) return [];
+  return [{ type: 'cancelReviewerRun', workItemID: event.workItemID }];
+}
+
+/** The run finished before its cancel landed: its verdict is kept in a comment, not applied. */
+function verdictNotApplied(event: ReviewerCompleted, status: WorkItemStatus): EngineCommand {
+  const { verdict, summary } = event.result.review;
+  return {
+    type: 'commentOnWorkItem',
+    workItemID: event.workItemID,
+    body:
+      `The reviewer (session ${event.sessionID}) finished after this item was moved to ${status}; ` +
+      `its ${verdict} verdict on revision ${event.revisionID} was not applied.\n\nReviewer summary:\n\n${summary}`,
+  };
+}
+
 function reactToFailure(event: ReviewerFailed, state: EngineState, config: HandlerConfig): EngineCommand[] {
+  // The item left review (its run was cancelled for that): nothing to retry or park.
+  if (movedOnStatus(state, event.workItemID) !== null) return [];
   const parked = buildParkingCommands(event, state, config);
   if (parked) return parked;
   // Cancelled at shutdown: nothing to do; the item stays in review for the next start.
