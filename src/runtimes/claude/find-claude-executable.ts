@@ -47,7 +47,8 @@ export function findClaudeExecutable(host: ClaudeExecutableHost = buildLocalHost
 
 /** This process's platform, resolving from the SDK's own location as the SDK does. */
 function buildLocalHost(): ClaudeExecutableHost {
-  const requireFromSdk = createRequire(import.meta.resolve(SDK_PACKAGE));
+  // A literal specifier: the dependency rules check what this folder resolves (only it may use the SDK).
+  const requireFromSdk = createRequire(import.meta.resolve('@anthropic-ai/claude-agent-sdk'));
   return {
     platform: process.platform,
     arch: process.arch,
