@@ -23,6 +23,41 @@ afterEach(async () => {
   fixture = null;
 });
 
+type Runtime = Awaited<ReturnType<CliRuntimeFixture['runtimeFor']>>;
+
+/** One pending item and an engine whose every role runs on `runtime`; polls only when asked. */
+async function startEngine(runtime: Runtime, initialPipelineStatus: 'pending' | 'success') {
+  const provider = createInMemoryProvider({ initialPipelineStatus });
+  provider.control.addWorkItem({ title: 'Add a store', body: 'Objective: store.', status: 'pending' });
+  const started = createEngine({
+    provider,
+    logger: createRecordingLogger(),
+    pollIntervals: { workItems: 3600, revisions: 3600, specs: 3600 },
+    shutdownTimeout: 30,
+    scheduler: { maxConcurrentAgents: 1 },
+    createRuntimeAdapters: () => ({ planner: runtime, implementor: runtime, reviewer: runtime }),
+  });
+  engine = started;
+  await started.start();
+  return { provider, engine: started };
+}
+
+/** A human moves item 1 in the tracker; the engine polls and cancels the run at work, and settles. */
+async function moveItemAndAwaitCancel(
+  { provider, engine: current }: Awaited<ReturnType<typeof startEngine>>,
+  status: WorkItemStatus,
+) {
+  if (status === 'closed') provider.control.closeWorkItem('1');
+  else provider.control.editWorkItem('1', { status });
+  await current.pollNow();
+  await waitUntil(
+    () => Object.values(current.getState().agentRuns).some((run) => run.status === 'cancelled'),
+    20_000,
+    'the run to be cancelled',
+  );
+  await current.whenQuiescent();
+}
+
 describe('a human moving an item while its implementor runs', () => {
   it.each(['closed', 'blocked', 'needs-refinement'] as const)(
     'to %s cancels the run, and the item stays there with no revision',
@@ -43,31 +78,13 @@ describe('a human moving an item while its implementor runs', () => {
           ],
         },
       ]);
-      const provider = createInMemoryProvider({ initialPipelineStatus: 'pending' });
-      provider.control.addWorkItem({ title: 'Add a store', body: 'Objective: store.', status: 'pending' });
-      engine = createEngine({
-        provider,
-        logger: createRecordingLogger(),
-        pollIntervals: { workItems: 3600, revisions: 3600, specs: 3600 },
-        shutdownTimeout: 30,
-        scheduler: { maxConcurrentAgents: 1 },
-        createRuntimeAdapters: () => ({ planner: runtime, implementor: runtime, reviewer: runtime }),
-      });
-      await engine.start();
-      const current = engine;
+      const running = await startEngine(runtime, 'pending');
+      const { provider, engine: current } = running;
       await waitUntil(() => existsSync(started), 30_000, 'the implementor to be at work');
       const worktree = join(fixture.repo.root, '.worktrees', 'agent', 'flotilla', '1');
       expect(existsSync(worktree)).toBe(true);
 
-      if (status === 'closed') provider.control.closeWorkItem('1');
-      else provider.control.editWorkItem('1', { status });
-      await current.pollNow();
-      await waitUntil(
-        () => Object.values(current.getState().agentRuns).some((run) => run.status === 'cancelled'),
-        20_000,
-        'the run to be cancelled',
-      );
-      await current.whenQuiescent();
+      await moveItemAndAwaitCancel(running, status);
 
       // Cancelled, not waited out: the agent never got past its wait.
       expect(existsSync(finished)).toBe(false);
@@ -111,31 +128,13 @@ describe('a human moving an item while its reviewer runs', () => {
           ],
         },
       ]);
-      const provider = createInMemoryProvider({ initialPipelineStatus: 'success' });
-      provider.control.addWorkItem({ title: 'Add a store', body: 'Objective: store.', status: 'pending' });
-      engine = createEngine({
-        provider,
-        logger: createRecordingLogger(),
-        pollIntervals: { workItems: 3600, revisions: 3600, specs: 3600 },
-        shutdownTimeout: 30,
-        scheduler: { maxConcurrentAgents: 1 },
-        createRuntimeAdapters: () => ({ planner: runtime, implementor: runtime, reviewer: runtime }),
-      });
-      await engine.start();
-      const current = engine;
+      const running = await startEngine(runtime, 'success');
+      const { provider, engine: current } = running;
       await waitUntil(() => existsSync(started), 60_000, 'the reviewer to be at work');
       const [revisionID] = Object.keys(current.getState().revisions);
       expect(revisionID).toBeDefined();
 
-      if (status === 'closed') provider.control.closeWorkItem('1');
-      else provider.control.editWorkItem('1', { status });
-      await current.pollNow();
-      await waitUntil(
-        () => Object.values(current.getState().agentRuns).some((run) => run.status === 'cancelled'),
-        20_000,
-        'the reviewer to be cancelled',
-      );
-      await current.whenQuiescent();
+      await moveItemAndAwaitCancel(running, status);
 
       expect(existsSync(finished)).toBe(false);
       const runs = Object.values(current.getState().agentRuns);
