@@ -249,8 +249,9 @@ export const flotillaConfigFileSchema = object({
       })
       .default(null),
     /**
-     * Keep one spare worktree checked out ahead at the default branch's tip for the next run, and remove a
-     * finished run's worktree behind it: git's work off the dispatch path. Off: one checkout less on disk.
+     * Keep spare worktrees (up to two) checked out ahead at the default branch's tip for the next runs, and
+     * remove a finished run's worktree behind it: git's work off the dispatch path. Off: two checkouts less
+     * on disk.
      */
     prepareAhead: z.boolean({ error: 'true or false' }).default(true),
   }).prefault({}),

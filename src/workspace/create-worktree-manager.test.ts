@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRecordingLogger } from '../logging/logger.ts';
 import { createTempGitRepo, type TempGitRepo } from '../test-support/create-temp-git-repo.ts';
@@ -313,21 +313,28 @@ describe('createWorktreeManager', () => {
 
   describe('prepareAhead and removeBehind', () => {
     const sparesDir = () => join(repo.root, '.worktrees', 'agent', 'ahead');
-    /** The spare's path, once ready: an awaited (not removeBehind) remove is queued after its preparation. */
-    const readySpare = async (worktrees: ReturnType<typeof manager>['worktrees'], used: string) => {
-      await worktrees.remove(used);
-      const names = await readdir(sparesDir());
-      expect(names).toHaveLength(1);
-      return join(sparesDir(), names[0] as string);
+    type Made = ReturnType<typeof manager>;
+    /** Every spare's path in the order they were prepared (the order `create` takes them), once all are ready. */
+    const preparedSpares = async ({ worktrees, logger }: Made) => {
+      await worktrees.idle();
+      return logger.records
+        .filter((record) => record.message === 'Spare worktree prepared')
+        .map((record) => record.fields.path as string);
+    };
+    /** A first run that has its agent under way (prepareSpare) and has ended (remove): spares ready. */
+    const afterFirstRun = async (made: Made) => {
+      const first = await made.worktrees.create('flotilla/1');
+      made.worktrees.prepareSpare();
+      await made.worktrees.remove(first.branchName);
+      return preparedSpares(made);
     };
 
-    it('hands the next create the spare prepared ahead at the tip, under its generated name, and sets it up', async () => {
-      const { worktrees } = manager({ prepareAhead: true, setupCommand: 'touch setup-ran.txt' });
-      const first = await worktrees.create('flotilla/1');
-      worktrees.prepareSpare();
-      const sparePath = await readySpare(worktrees, first.branchName);
+    it('hands the next create the oldest spare, at the tip, under its generated name, and sets it up', async () => {
+      const made = manager({ prepareAhead: true, setupCommand: 'touch setup-ran.txt' });
+      const { worktrees } = made;
+      const [oldest] = await afterFirstRun(made);
       const second = await worktrees.create('flotilla/2');
-      expect(second.path).toBe(sparePath);
+      expect(second.path).toBe(oldest);
       expect(second.branchName).toMatch(/^agent\/ahead\/[0-9a-f]{8}$/);
       expect(second.path).toBe(worktrees.pathFor(second.branchName));
       expect(second.baseCommit).toBe(baseCommit);
@@ -337,33 +344,89 @@ describe('createWorktreeManager', () => {
       await worktrees.settle();
     });
 
-    it('does not use a spare made before the default branch moved, and removes it', async () => {
-      const { worktrees } = manager({ prepareAhead: true });
-      const first = await worktrees.create('flotilla/1');
-      worktrees.prepareSpare();
-      const sparePath = await readySpare(worktrees, first.branchName);
-      const spareBranch = relative(join(repo.root, '.worktrees'), sparePath);
+    it("prepares one spare when asked and there is none; a run's end tops them up to two; none without prepareAhead", async () => {
+      const made = manager({ prepareAhead: true });
+      const { worktrees: ahead } = made;
+      const first = await ahead.create('flotilla/1');
+      await ahead.idle();
+      expect(await exists(sparesDir())).toBe(false);
+      ahead.prepareSpare();
+      ahead.prepareSpare();
+      await ahead.idle();
+      expect(await readdir(sparesDir())).toHaveLength(1);
+      await ahead.remove(first.branchName);
+      await ahead.idle();
+      expect(await readdir(sparesDir())).toHaveLength(2);
+
+      const second = await ahead.create('flotilla/2');
+      ahead.prepareSpare(); // one is left: nothing to do while this run's agent works
+      await ahead.idle();
+      expect(await readdir(sparesDir())).toHaveLength(2); // the taken one and the one left
+      await ahead.remove(second.branchName);
+      await ahead.idle();
+      expect(await readdir(sparesDir())).toHaveLength(2);
+      expect(await preparedSpares(made)).toHaveLength(3);
+      await ahead.settle();
+      expect(await exists(join(repo.root, '.worktrees'))).toBe(false);
+
+      const plain = manager().worktrees;
+      const other = await plain.create('flotilla/3');
+      plain.prepareSpare();
+      await plain.remove(other.branchName);
+      await plain.idle();
+      expect(await exists(join(repo.root, '.worktrees'))).toBe(false);
+      expect(await branches()).toEqual(['main']);
+    });
+
+    it('refreshes a spare made before the default branch moved to the new tip, in place and clean', async () => {
+      const made = manager({ prepareAhead: true });
+      const { worktrees, logger } = made;
+      const [oldest] = await afterFirstRun(made);
+      const moved = await repo.commit('moved', { 'MOVED.md': 'moved\n', 'README.md': '# Moved\n' });
+      const second = await worktrees.create('flotilla/2');
+      expect(second.path).toBe(oldest);
+      expect(second.baseCommit).toBe(moved);
+      expect((await repo.git(['rev-parse', 'HEAD'], second.path)).trim()).toBe(moved);
+      expect((await repo.git(['rev-parse', second.branchName])).trim()).toBe(moved);
+      expect(await readFile(join(second.path, 'README.md'), 'utf8')).toBe('# Moved\n');
+      expect(await repo.git(['status', '--porcelain', '--ignored'], second.path)).toBe('');
+      expect(logger.records.map((record) => record.message)).toContain(
+        'Worktree created (prepared ahead, refreshed to the tip)',
+      );
+      await worktrees.remove(second.branchName);
+      await worktrees.settle();
+      expect(await branches()).toEqual(['main']);
+    });
+
+    it('discards a stale spare it cannot refresh, and creates the usual way', async () => {
+      const made = manager({ prepareAhead: true });
+      const { worktrees, logger } = made;
+      const [oldest = ''] = await afterFirstRun(made);
       const moved = await repo.commit('moved', { 'MOVED.md': 'moved\n' });
+      // A held index lock in the spare's admin directory makes git's checkout there fail.
+      const adminDir = (await repo.git(['rev-parse', '--absolute-git-dir'], oldest)).trim();
+      await writeFile(join(adminDir, 'index.lock'), '');
       const second = await worktrees.create('flotilla/2');
       expect(second).toEqual({
         branchName: 'flotilla/2',
         path: worktrees.pathFor('flotilla/2'),
         baseCommit: moved,
       });
+      expect(logger.records.map((record) => record.message)).toContain(
+        'Could not refresh a stale spare worktree; discarding it',
+      );
       await worktrees.remove(second.branchName);
       await worktrees.settle();
-      expect(await exists(sparePath)).toBe(false);
-      expect(await branches()).not.toContain(spareBranch);
+      expect(await exists(oldest)).toBe(false);
       expect(await branches()).toEqual(['main']);
     });
 
     it('drops a spare whose preparation failed, logs it, and creates the usual way', async () => {
       // A branch named `agent/ahead` makes every `agent/ahead/<hex>` branch impossible for git.
       await repo.git(['branch', 'agent/ahead', 'main']);
-      const { worktrees, logger } = manager({ prepareAhead: true });
-      const first = await worktrees.create('flotilla/1');
-      worktrees.prepareSpare();
-      await worktrees.remove(first.branchName);
+      const made = manager({ prepareAhead: true });
+      const { worktrees, logger } = made;
+      expect(await afterFirstRun(made)).toEqual([]);
       expect(logger.records.some((record) => record.message === 'Could not prepare a spare worktree')).toBe(
         true,
       );
@@ -375,40 +438,21 @@ describe('createWorktreeManager', () => {
       expect((await branches()).sort()).toEqual(['agent/ahead', 'main']);
     });
 
-    it('gives two concurrent creates two distinct worktrees, one of them the spare', async () => {
-      const { worktrees } = manager({ prepareAhead: true });
-      const first = await worktrees.create('flotilla/1');
-      worktrees.prepareSpare();
-      const sparePath = await readySpare(worktrees, first.branchName);
-      const [a, b] = await Promise.all([worktrees.create('flotilla/a'), worktrees.create('flotilla/b')]);
-      expect(a?.path).not.toBe(b?.path);
-      expect([a?.path, b?.path]).toContain(sparePath);
-      for (const worktree of [a, b]) {
-        expect(await exists(join(worktree?.path ?? '', 'README.md'))).toBe(true);
-        expect(worktree?.baseCommit).toBe(baseCommit);
+    it('gives concurrent creates distinct worktrees: the spares, then one made', async () => {
+      const made = manager({ prepareAhead: true });
+      const { worktrees } = made;
+      const spares = await afterFirstRun(made);
+      expect(spares).toHaveLength(2);
+      const created = await Promise.all(['a', 'b', 'c'].map((name) => worktrees.create(`flotilla/${name}`)));
+      const paths = created.map((worktree) => worktree.path);
+      expect(new Set(paths).size).toBe(3);
+      expect(paths.slice(0, 2)).toEqual(spares);
+      expect(paths[2]).toBe(worktrees.pathFor('flotilla/c'));
+      for (const worktree of created) {
+        expect(await exists(join(worktree.path, 'README.md'))).toBe(true);
+        expect(worktree.baseCommit).toBe(baseCommit);
       }
       await worktrees.settle();
-    });
-
-    it('prepares no spare until asked, one at a time, and none without prepareAhead', async () => {
-      const ahead = manager({ prepareAhead: true }).worktrees;
-      const first = await ahead.create('flotilla/1');
-      await ahead.remove(first.branchName);
-      expect(await exists(sparesDir())).toBe(false);
-      ahead.prepareSpare();
-      ahead.prepareSpare();
-      await ahead.idle();
-      expect(await readdir(sparesDir())).toHaveLength(1);
-      await ahead.settle();
-      expect(await exists(join(repo.root, '.worktrees'))).toBe(false);
-
-      const plain = manager().worktrees;
-      const made = await plain.create('flotilla/2');
-      plain.prepareSpare();
-      await plain.remove(made.branchName);
-      await plain.idle();
-      expect(await exists(join(repo.root, '.worktrees'))).toBe(false);
-      expect(await branches()).toEqual(['main']);
     });
 
     it('with removeBehind, remove resolves once queued and settle waits for it: worktree and branch gone', async () => {
@@ -444,15 +488,13 @@ describe('createWorktreeManager', () => {
       expect(await branches()).toEqual(['main']);
     });
 
-    it('a spare left by a killed process is reaped at the next start, with its branch', async () => {
-      const { worktrees } = manager({ prepareAhead: true });
-      const first = await worktrees.create('flotilla/1');
-      worktrees.prepareSpare();
-      const sparePath = await readySpare(worktrees, first.branchName);
+    it('spares left by a killed process are reaped at the next start, with their branches', async () => {
+      const spares = await afterFirstRun(manager({ prepareAhead: true }));
+      expect(spares).toHaveLength(2);
       // No settle: the process "dies" here. The next one reaps.
       const reaped = await manager().worktrees.reapStaleWorktrees();
-      expect(reaped).toEqual([sparePath]);
-      expect(await exists(sparePath)).toBe(false);
+      expect(reaped.sort()).toEqual([...spares].sort());
+      for (const path of spares) expect(await exists(path)).toBe(false);
       expect(await branches()).toEqual(['main']);
     });
   });

@@ -24,8 +24,8 @@ export interface WorktreeManagerOptions {
   /** Environment for the setup command. Default: the parent's. */
   setupEnv?: NodeJS.ProcessEnv;
   /**
-   * Keep one spare worktree prepared in the background (on `prepareSpare`) at the default branch's tip;
-   * the next `create` takes it while that is still the tip. Default: off.
+   * Keep spare worktrees prepared in the background (on `prepareSpare` and at each `remove`) at the default
+   * branch's tip; `create` takes the oldest, refreshed to the tip if that has moved. Default: off.
    */
   prepareAhead?: boolean;
   /** `remove` resolves once the removal is queued rather than done; `settle` waits for it. Default: off. */
@@ -67,18 +67,19 @@ export interface WorktreeManager {
    */
   reapStaleWorktrees(options?: { keep?: readonly string[] }): Promise<string[]>;
   /**
-   * With `prepareAhead`: starts preparing the spare the next `create` takes, unless there is one (ready or
-   * being made). Runtimes call it once the agent of a run that took a worktree is under way, so the checkout
-   * is made while the agent works rather than while it starts. A no-op without `prepareAhead`.
+   * With `prepareAhead`: starts preparing a spare for the next `create`, unless there is one (ready or being
+   * made). Runtimes call it once the agent of a run that took a worktree is under way, so a first run's
+   * successor finds one; after that, each `remove` tops the spares up (two) behind the removal, off every
+   * agent's session. A no-op without `prepareAhead`.
    */
   prepareSpare(): void;
   /**
-   * Waits for every queued removal and spare preparation, leaving the spare (if any) ready: what a
+   * Waits for every queued removal and spare preparation, leaving the spares (if any) ready: what a
    * benchmark waits for so that background git work is counted where it belongs.
    */
   idle(): Promise<void>;
   /**
-   * Waits for every queued removal and spare preparation, then removes the spare, so nothing of this
+   * Waits for every queued removal and spare preparation, then removes the spares, so nothing of this
    * manager's is left under `.worktrees/` but the worktrees of runs not yet removed. For shutdown; safe to
    * call twice, and a later `create` (and `prepareSpare`) still works.
    */
@@ -93,6 +94,11 @@ const COMMIT_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const GIT_TIMEOUT_MS = 5 * 60_000;
 /** Spares are scratch branches like the runtimes' (`agent/…`), never a provider's `flotilla/<id>`. */
 const SPARE_BRANCH_PREFIX = 'agent/ahead/';
+/**
+ * Spares kept from a run's end on: a run that starts right then takes one made earlier, not the one being
+ * made behind that end, so no agent's session shares the machine with a checkout.
+ */
+const SPARE_POOL_SIZE = 2;
 
 /** Resolves on a later turn of the event loop: work queued behind a caller starts after it has gone on. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -358,15 +364,14 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
   }
 
   /**
-   * prepareAhead: the one spare worktree, being made or ready (null: none, or its preparation failed).
-   * Taken by the next `create`, dropped by `settle` and `reapStaleWorktrees`.
+   * prepareAhead: spare worktrees being made or ready (null: that preparation failed), oldest first. Taken
+   * by `create`, dropped by `settle` and `reapStaleWorktrees`.
    */
-  let spare: Promise<Worktree | null> | null = null;
+  const spares: Array<Promise<Worktree | null>> = [];
 
-  function prepareSpare(): void {
-    if (!options.prepareAhead || spare !== null) return;
+  function addSpare(): void {
     const branchName = `${SPARE_BRANCH_PREFIX}${randomBytes(4).toString('hex')}`;
-    spare = exclusive(() => nextTurn().then(() => addUnlocked(branchName))).then(
+    const preparing = exclusive(() => nextTurn().then(() => addUnlocked(branchName))).then(
       (worktree) => {
         logger.debug('Spare worktree prepared', { ...worktree });
         return worktree;
@@ -376,6 +381,17 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
         return null;
       },
     );
+    spares.push(preparing);
+  }
+
+  function prepareSpare(): void {
+    if (options.prepareAhead && spares.length === 0) addSpare();
+  }
+
+  /** At a run's end (after its removal is queued): the pool back to SPARE_POOL_SIZE. */
+  function replenishSpares(): void {
+    if (!options.prepareAhead) return;
+    while (spares.length < SPARE_POOL_SIZE) addSpare();
   }
 
   /** The default branch's tip now: its loose ref file when there is one, else git. */
@@ -387,21 +403,50 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
   }
 
   /**
-   * The spare, `ready` when there is one and it still starts at the default branch's tip (so it is what
-   * `git worktree add` would make now); `stale` when the default branch has moved since.
+   * A spare made before the default branch moved, brought to its tip in place: it is pristine (no run has
+   * had it), so a forced checkout of its own branch at the tip leaves exactly what `worktree add` would, and
+   * rewrites only the files that changed. Under `exclusive`.
    */
-  async function takeSpare(): Promise<{ ready?: Worktree; stale?: Worktree }> {
-    const pending = spare;
-    spare = null; // taken now, synchronously: a concurrent create makes its own
-    const worktree = await pending;
-    if (!worktree) return {};
-    const tip = await defaultBranchTip().catch(() => null);
-    if (tip === worktree.baseCommit && (await pathExists(worktree.path))) {
-      logger.info('Worktree created (prepared ahead)', { ...worktree });
-      return { ready: worktree };
+  async function refreshUnlocked(worktree: Worktree): Promise<Worktree> {
+    await git(['checkout', '--quiet', '--force', '-B', worktree.branchName, defaultBranch], worktree.path);
+    const baseCommit =
+      (await readLooseBranchRef(worktree.branchName)) ??
+      (await git(['rev-parse', 'HEAD'], worktree.path)).stdout.trim();
+    return { ...worktree, baseCommit };
+  }
+
+  /**
+   * The oldest spare, at the default branch's tip: as it was made when that is still the tip (so it is what
+   * `git worktree add` would make now), else refreshed to it. Null when there is none, its preparation
+   * failed, or it could not be refreshed (then it is removed behind).
+   */
+  async function takeSpare(): Promise<Worktree | null> {
+    const worktree = await spares.shift(); // taken now, synchronously: a concurrent create takes another
+    if (!worktree) return null;
+    if (!(await pathExists(worktree.path))) {
+      discardBehind(worktree);
+      return null;
     }
-    logger.info('Discarding a stale spare worktree', { ...worktree, tip });
-    return { stale: worktree };
+    const tip = await defaultBranchTip().catch(() => null);
+    if (tip === worktree.baseCommit) {
+      logger.info('Worktree created (prepared ahead)', { ...worktree });
+      return worktree;
+    }
+    try {
+      const refreshed = await exclusive(() => refreshUnlocked(worktree));
+      logger.info('Worktree created (prepared ahead, refreshed to the tip)', {
+        ...refreshed,
+        preparedAt: worktree.baseCommit,
+      });
+      return refreshed;
+    } catch (error) {
+      logger.warn('Could not refresh a stale spare worktree; discarding it', {
+        ...worktree,
+        error: messageOf(error),
+      });
+      discardBehind(worktree);
+      return null;
+    }
   }
 
   function discardBehind(worktree: Worktree): void {
@@ -427,12 +472,9 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
 
     async create(branchName, options) {
       assertValidBranchName(branchName);
-      const { ready, stale } = await takeSpare();
-      let worktree = ready;
+      let worktree = await takeSpare();
       if (!worktree) {
-        const adding = exclusive(() => addUnlocked(branchName));
-        if (stale) discardBehind(stale); // queued after the add: off this run's path
-        worktree = await adding;
+        worktree = await exclusive(() => addUnlocked(branchName));
         logger.info('Worktree created', { ...worktree });
       }
       const { path } = worktree;
@@ -455,27 +497,30 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
         () => logger.info('Worktree removed', { path: pathFor(branchName), branchName }),
         (error: unknown) => logger.warn('Worktree removal failed', { branchName, error: messageOf(error) }),
       );
+      // A run has ended: spares for the runs after it, made now (behind the removal, on the same queue)
+      // rather than while the next agent works.
+      replenishSpares();
       // removeBehind: queued is enough; a later create of the same path waits for it on the same queue.
       if (!options.removeBehind) await removal;
     },
 
     async idle() {
       await drainQueue();
-      await spare;
+      await Promise.all(spares);
       await drainQueue();
     },
 
     async settle() {
       await drainQueue();
-      const pending = spare;
-      spare = null;
-      const leftover = await pending;
-      if (leftover) await exclusive(() => removeUnlocked(leftover.branchName, leftover.path)).catch(() => {});
+      for (const leftover of await Promise.all(spares.splice(0))) {
+        if (leftover)
+          await exclusive(() => removeUnlocked(leftover.branchName, leftover.path)).catch(() => {});
+      }
       await drainQueue();
     },
 
     reapStaleWorktrees(options) {
-      spare = null; // a spare being made is queued before the reap, so the reap removes it
+      spares.length = 0; // spares being made are queued before the reap, so the reap removes them
       return exclusive(async () => {
         const root = (await canonical(worktreesDir)) + sep;
         const kept = new Set(await Promise.all((options?.keep ?? []).map((path) => canonical(path))));
