@@ -488,6 +488,22 @@ describe('createWorktreeManager', () => {
       expect(await branches()).toEqual(['main']);
     });
 
+    it("does not make the spares a run's end queued once settle has begun, and makes them again after", async () => {
+      const made = manager({ prepareAhead: true, removeBehind: true });
+      const { worktrees } = made;
+      const first = await worktrees.create('flotilla/1');
+      await worktrees.remove(first.branchName); // a run cancelled at shutdown: its end tops the spares up
+      await worktrees.settle();
+      expect(await preparedSpares(made)).toEqual([]);
+      expect(await exists(join(repo.root, '.worktrees'))).toBe(false);
+
+      const second = await worktrees.create('flotilla/2');
+      await worktrees.remove(second.branchName);
+      expect(await preparedSpares(made)).toHaveLength(2);
+      await worktrees.settle();
+      expect(await branches()).toEqual(['main']);
+    });
+
     it('spares left by a killed process are reaped at the next start, with their branches', async () => {
       const spares = await afterFirstRun(manager({ prepareAhead: true }));
       expect(spares).toHaveLength(2);

@@ -368,12 +368,18 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
    * by `create`, dropped by `settle` and `reapStaleWorktrees`.
    */
   const spares: Array<Promise<Worktree | null>> = [];
+  /** Bumped by `settle`: a spare still queued from before is not made (shutdown would only remove it). */
+  let generation = 0;
 
   function addSpare(): void {
     const branchName = `${SPARE_BRANCH_PREFIX}${randomBytes(4).toString('hex')}`;
-    const preparing = exclusive(() => nextTurn().then(() => addUnlocked(branchName))).then(
+    const queuedIn = generation;
+    const preparing = exclusive(async () => {
+      await nextTurn();
+      return queuedIn === generation ? addUnlocked(branchName) : null;
+    }).then(
       (worktree) => {
-        logger.debug('Spare worktree prepared', { ...worktree });
+        if (worktree) logger.debug('Spare worktree prepared', { ...worktree });
         return worktree;
       },
       (error: unknown) => {
@@ -511,6 +517,7 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
     },
 
     async settle() {
+      generation += 1;
       await drainQueue();
       for (const leftover of await Promise.all(spares.splice(0))) {
         if (leftover)
