@@ -7,6 +7,7 @@ import { createBashValidatorHook } from '../../src/guards/bash-validator/index.t
 import { silentLogger } from '../../src/logging/logger.ts';
 import { buildModelServerEnv, createModelServer } from '../../src/model-server/index.ts';
 import { createClaudeAdapter } from '../../src/runtimes/claude/create-claude-adapter.ts';
+import { findClaudeExecutable } from '../../src/runtimes/claude/find-claude-executable.ts';
 import { createTempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
 import {
   BENCH_PROMPT,
@@ -19,7 +20,7 @@ import {
 } from './overhead-pair.ts';
 
 /** The Claude adapter (worktree, agent definition, hooks, cleanup) vs a bare `query()`. */
-export const claudePair: MakeOverheadPair = async ({ onPhase, prepareAhead }) => {
+export const claudePair: MakeOverheadPair = async ({ onPhase, prepareAhead, bareBinary }) => {
   const server = await createModelServer({
     name: 'one-step',
     routes: [{ name: 'any', steps: [{ structuredOutput: BLOCKED_OUTPUT }] }],
@@ -47,9 +48,12 @@ export const claudePair: MakeOverheadPair = async ({ onPhase, prepareAhead }) =>
     onPhase,
   });
   const bareEnv = buildModelServerEnv({ baseUrl: server.url, stateDir: join(stateDir, 'bare') });
+  const executable = bareBinary === 'given' ? findClaudeExecutable() : null;
+  if (bareBinary === 'given' && executable === null)
+    throw new Error('--bare-binary given: the Claude Agent SDK has no native binary installed here');
 
   return {
-    bareLabel: 'a bare query()',
+    bareLabel: executable === null ? 'a bare query()' : 'a bare query() given the binary',
     runtimeLabel: 'the Claude adapter',
     repoRoot: repo.root,
     async bare(cwd, onBarePhase) {
@@ -64,6 +68,7 @@ export const claudePair: MakeOverheadPair = async ({ onPhase, prepareAhead }) =>
           allowDangerouslySkipPermissions: true,
           settingSources: [],
           persistSession: false,
+          ...(executable !== null && { pathToClaudeCodeExecutable: executable }),
           outputFormat: { type: 'json_schema', schema: buildOutputJsonSchema('implementor') },
         },
       })) {

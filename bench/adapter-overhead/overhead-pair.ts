@@ -24,6 +24,11 @@ export interface OverheadPairOptions {
   onPhase: PhaseListener;
   /** The control plane's default (`worktree.prepareAhead`): a spare worktree ahead, removal behind. */
   prepareAhead: boolean;
+  /**
+   * Claude: `lookup` — the bare `query()` with the SDK's defaults, which look up the CLI binary on every
+   * call; `given` — passed the binary the runtime finds once.
+   */
+  bareBinary: 'lookup' | 'given';
 }
 
 export type MakeOverheadPair = (options: OverheadPairOptions) => Promise<OverheadPair>;

@@ -15,7 +15,11 @@
  * The runtimes share one worktree manager as under the control plane: with `worktree.prepareAhead` (the
  * default; `--prepare-ahead off` to compare) the runtime side's wall time leaves out the git work behind its
  * result (removal, the next run's spare) and its CPU time includes it.
+ * The bare Claude side calls `query()` with the SDK's defaults, so it looks up the CLI binary on every call as
+ * a bare caller does; `--bare-binary given` passes it the binary the runtime finds once, to compare with a
+ * bare caller who does that too.
  * Run: npm run bench:adapter -- --runs 8 --runtimes claude,codex,cli   (or RUNS=8 RUNTIMES=… in the env)
+ *      [--prepare-ahead off] [--bare-binary given]
  */
 import { mkdir, rm } from 'node:fs/promises';
 import { loadavg } from 'node:os';
@@ -30,7 +34,12 @@ import type { MakeOverheadPair } from './overhead-pair.ts';
 import { readCpuMs } from './read-cpu-ms.ts';
 
 const { values: args } = parseArgs({
-  options: { runs: { type: 'string' }, runtimes: { type: 'string' }, 'prepare-ahead': { type: 'string' } },
+  options: {
+    runs: { type: 'string' },
+    runtimes: { type: 'string' },
+    'prepare-ahead': { type: 'string' },
+    'bare-binary': { type: 'string' },
+  },
 });
 const RUNS = Number(args.runs ?? process.env.RUNS ?? 8);
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`--runs: expected a positive integer, got ${RUNS}`);
@@ -38,6 +47,10 @@ const RUNTIMES = (args.runtimes ?? process.env.RUNTIMES ?? 'claude,codex,cli')
   .split(',')
   .map((name) => name.trim());
 const PREPARE_AHEAD = (args['prepare-ahead'] ?? process.env.PREPARE_AHEAD ?? 'on') !== 'off';
+const bareBinaryArg = args['bare-binary'] ?? process.env.BARE_BINARY ?? 'lookup';
+if (bareBinaryArg !== 'lookup' && bareBinaryArg !== 'given')
+  throw new Error(`--bare-binary: expected lookup or given, got ${bareBinaryArg}`);
+const BARE_BINARY: 'lookup' | 'given' = bareBinaryArg;
 const PAIRS: Record<string, MakeOverheadPair> = { claude: claudePair, codex: codexPair, cli: cliPair };
 const SIDES = ['bare', 'bare+git', 'runtime'] as const;
 type Side = (typeof SIDES)[number];
@@ -67,7 +80,7 @@ interface Sample {
 async function measure(name: string, makePair: MakeOverheadPair) {
   let phases = new Map<string, number>();
   const onPhase = ({ phase, ms }: PhaseTiming) => phases.set(phase, (phases.get(phase) ?? 0) + ms);
-  const pair = await makePair({ onPhase, prepareAhead: PREPARE_AHEAD });
+  const pair = await makePair({ onPhase, prepareAhead: PREPARE_AHEAD, bareBinary: BARE_BINARY });
   const samples: Record<Side, Sample[]> = { bare: [], 'bare+git': [], runtime: [] };
   const worktreesDir = join(pair.repoRoot, '.bench-worktrees');
   let counter = 0;
@@ -170,7 +183,7 @@ async function main(): Promise<void> {
     );
   }
   console.log(
-    `\nadapter-overhead: medians of ${RUNS} interleaved runs, prepare-ahead ${PREPARE_AHEAD ? 'on' : 'off'}; ` +
+    `\nadapter-overhead: medians of ${RUNS} interleaved runs, prepare-ahead ${PREPARE_AHEAD ? 'on' : 'off'}, bare binary ${BARE_BINARY}; ` +
       `load average ${loadBefore} → ${load()}`,
   );
   console.log('Each cell: wall ms / CPU ms (this process and its children).');
