@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentRunRequestCommand, EngineEvent, WorkItem } from '../../domain/index.ts';
 import { silentLogger } from '../../logging/logger.ts';
+import type { Clock } from '../engine-config.ts';
 import { DEFAULT_SCHEDULER_CONFIG } from '../engine-config.ts';
 import { buildInitialEngineState, type EngineState } from '../state-store/engine-state.ts';
 import { createManualClock } from '../test-support/create-manual-clock.ts';
@@ -25,14 +26,39 @@ const implement = (workItemID: string): AgentRunRequestCommand => ({
   workItemID,
 });
 
+/**
+ * A manual clock whose first timer fires as Node's may: on time by the monotonic clock its callback's first
+ * reading of the wall clock is a millisecond short; the next reading is on time.
+ */
+function createEarlyFiringClock(): ReturnType<typeof createManualClock> {
+  const clock = createManualClock();
+  let early = true;
+  let shortReadings = 0;
+  return {
+    ...clock,
+    now: () => {
+      if (shortReadings === 0) return clock.now();
+      shortReadings -= 1;
+      return clock.now() - 1;
+    },
+    setTimeout: (callback: () => void, ms: number) =>
+      clock.setTimeout(() => {
+        if (early) shortReadings = 1;
+        early = false;
+        callback();
+      }, ms),
+  } satisfies Clock & ReturnType<typeof createManualClock>;
+}
+
 function setup(
   options: {
     max?: number;
     state?: EngineState;
     revalidate?: (c: AgentRunRequestCommand) => Revalidation;
+    clock?: ReturnType<typeof createManualClock>;
   } = {},
 ) {
-  const clock = createManualClock();
+  const clock = options.clock ?? createManualClock();
   let state = options.state ?? buildInitialEngineState();
   const started: AdmittedRun[] = [];
   const emitted: EngineEvent[] = [];
@@ -172,6 +198,43 @@ describe('createScheduler', () => {
     clock.advance(1);
     expect(started.map((run) => run.command)).toEqual([implement('7')]);
     expect(scheduler.queuedCount()).toBe(0);
+  });
+
+  const failedBefore = (at: number): EngineState =>
+    buildInitialEngineState({
+      failures: {
+        'implementor:7': {
+          attempts: 2,
+          lastReason: 'error',
+          lastError: 'boom',
+          lastFailedAt: at,
+          lastSessionID: 'x',
+        },
+      },
+    });
+
+  it('starts a retry whose timer fired a millisecond early by the clock (it is due on the next reading)', () => {
+    const { scheduler, started, clock, getState, setState } = setup({
+      max: 3,
+      clock: createEarlyFiringClock(),
+    });
+    setState(failedBefore(clock.now()));
+    scheduler.submit(implement('7'), getState());
+    clock.advance(20_000);
+    expect(started.map((run) => run.command)).toEqual([implement('7')]);
+    expect(scheduler.queuedCount()).toBe(0);
+  });
+
+  it('leaves a due retry to the run that frees a slot, with no timer spinning meanwhile', () => {
+    const { scheduler, started, clock, getState, setState } = setup({ max: 1 });
+    scheduler.submit(implement('1'), getState());
+    setState(failedBefore(clock.now()));
+    scheduler.submit(implement('7'), getState());
+    clock.advance(20_000);
+    expect(started.map((run) => run.command)).toEqual([implement('1')]);
+    expect(clock.pendingTimers()).toBe(0);
+    scheduler.runFinished(started[0]?.sessionID ?? '');
+    expect(started.map((run) => run.command)).toEqual([implement('1'), implement('7')]);
   });
 
   it('does not report a request that is already queued the same way again', () => {

@@ -163,11 +163,18 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     return { type: 'dispatchQueued', command, reason, notBefore, priority, at: now };
   }
 
-  /** Wakes the scheduler at the earliest backoff expiry, so a retry starts without outside events. */
+  /**
+   * Wakes the scheduler at the earliest backoff expiry, so a retry starts without outside events. An entry
+   * already due but still queued is woken for at once while a slot is free (else the run that frees one
+   * drains it): a timer can fire a millisecond early by the wall clock (Node's timers run on a monotonic
+   * one), so `drain` may find its entry not yet due and this clock reading find it past.
+   */
   function armTimer(): void {
+    const now = clock.now();
+    const slotFree = active.size < config.maxConcurrentAgents;
     const waiting = [...queue.values()]
       .map((entry) => entry.notBefore)
-      .filter((at): at is number => at !== null && at > clock.now());
+      .filter((at): at is number => at !== null && (at > now || slotFree));
     const next = waiting.length > 0 ? Math.min(...waiting) : null;
     if (timer && (next === null || timer.at !== next)) {
       clock.clearTimeout(timer.handle);
@@ -179,7 +186,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
           timer = null;
           drain();
         },
-        Math.max(0, next - clock.now()),
+        Math.max(0, next - now),
       );
       timer = { handle, at: next };
     }
