@@ -173,33 +173,7 @@ describe('createScheduler', () => {
     expect(started.map((run) => run.command)).toEqual([implement('1'), implement('3')]);
   });
 
-  it('holds a retry until its backoff has passed, then starts it on its own', () => {
-    const { scheduler, started, clock, getState, setState } = setup({ max: 3 });
-    const failedAt = clock.now();
-    setState(
-      buildInitialEngineState({
-        failures: {
-          'implementor:7': {
-            attempts: 2,
-            lastReason: 'error',
-            lastError: 'boom',
-            lastFailedAt: failedAt,
-            lastSessionID: 'x',
-          },
-        },
-      }),
-    );
-    const events = scheduler.submit(implement('7'), getState());
-    expect(events).toEqual([
-      expect.objectContaining({ type: 'dispatchQueued', reason: 'backoff', notBefore: failedAt + 20_000 }),
-    ]);
-    clock.advance(19_999);
-    expect(started).toEqual([]);
-    clock.advance(1);
-    expect(started.map((run) => run.command)).toEqual([implement('7')]);
-    expect(scheduler.queuedCount()).toBe(0);
-  });
-
+  /** Item 7's implementor failed twice, the last time at `at`: its retry waits 20 s from then. */
   const failedBefore = (at: number): EngineState =>
     buildInitialEngineState({
       failures: {
@@ -212,6 +186,21 @@ describe('createScheduler', () => {
         },
       },
     });
+
+  it('holds a retry until its backoff has passed, then starts it on its own', () => {
+    const { scheduler, started, clock, getState, setState } = setup({ max: 3 });
+    const failedAt = clock.now();
+    setState(failedBefore(failedAt));
+    const events = scheduler.submit(implement('7'), getState());
+    expect(events).toEqual([
+      expect.objectContaining({ type: 'dispatchQueued', reason: 'backoff', notBefore: failedAt + 20_000 }),
+    ]);
+    clock.advance(19_999);
+    expect(started).toEqual([]);
+    clock.advance(1);
+    expect(started.map((run) => run.command)).toEqual([implement('7')]);
+    expect(scheduler.queuedCount()).toBe(0);
+  });
 
   it('starts a retry whose timer fired a millisecond early by the clock (it is due on the next reading)', () => {
     const { scheduler, started, clock, getState, setState } = setup({
