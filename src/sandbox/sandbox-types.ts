@@ -1,0 +1,65 @@
+/**
+ * The OS sandbox every agent process and every command run on its behalf starts in (bubblewrap on Linux).
+ * The contract between this floor and its users (runtimes, validation commands, the control plane).
+ */
+
+/** `sandbox` in flotilla.config.json, as config/ parses it. */
+export interface SandboxSettings {
+  /** 'on' (default): every agent runs sandboxed, and nothing starts when the sandbox cannot. 'off': loud opt-out. */
+  mode: 'on' | 'off';
+  /** Hosts (`registry.npmjs.org`, `host:port`) agents may reach besides their runtime's model API. */
+  networkAllow: readonly string[];
+  /** Variables copied into agents' environments besides the built-in allow-list. */
+  passEnv: readonly string[];
+  /** Absolute paths made readable although under a hidden directory (e.g. a toolchain under $HOME). */
+  allowRead: readonly string[];
+  /** Absolute paths hidden besides the built-in ones. */
+  denyRead: readonly string[];
+}
+
+/** One sandboxed process: what it may write, read and reach. */
+export interface SandboxRequest {
+  /** The repository's main checkout: readable; its `.git` read-only; `.flotilla/` and `.worktrees/` hidden. */
+  repoRoot: string;
+  /** Where the process starts. */
+  cwd: string;
+  /** Read-write directories (the agent's worktree, its run state directory). Re-exposed under hidden ones. */
+  writable: readonly string[];
+  /**
+   * The agent's worktree when it may commit: git inside the sandbox writes to a per-run git directory under
+   * `gitStateDir` (objects shared read-only with the repository through alternates); the repository's own
+   * `.git` stays read-only.
+   */
+  gitWorktree?: { worktree: string; gitStateDir: string };
+  /** The whole environment the process gets (already allow-listed); nothing else is readable, /proc included. */
+  env: Readonly<Record<string, string>>;
+  /**
+   * What the process may reach on the network: URLs or `host:port` (its model API). Loopback endpoints are
+   * forwarded into the sandbox's own network namespace; other hosts go through a proxy that allows only
+   * these and the settings' `networkAllow`. Everything else is refused.
+   */
+  network: readonly string[];
+  /** Programs that must be runnable (their install directories are made readable when hidden). */
+  programs: readonly string[];
+}
+
+/** A command ready to spawn: run `file` with `args` and exactly `env`. */
+export interface SandboxedCommand {
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+  /** Releases what the sandbox set up for this process (network bridge, sockets); call after it exited. */
+  dispose(): Promise<void>;
+}
+
+export interface Sandbox {
+  readonly mode: 'on' | 'off';
+  /** Wraps a command in the sandbox ('off': the command as it is, with the request's env). Rejects when it cannot. */
+  wrap(request: SandboxRequest, file: string, args: readonly string[]): Promise<SandboxedCommand>;
+}
+
+/** Whether the sandbox can start here: `problems` say what to do (`apt-get install bubblewrap`). */
+export interface SandboxAvailability {
+  available: boolean;
+  problems: string[];
+}
