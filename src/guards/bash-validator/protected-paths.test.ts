@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { buildDynamicWord, buildStaticWord } from './command-word.ts';
-import { findProtectedPathInArgument, findProtectedWriteTarget } from './protected-paths.ts';
+import {
+  findProtectedName,
+  findProtectedPathInArgument,
+  findProtectedWriteTarget,
+} from './protected-paths.ts';
 
 const glob = (value: string) => ({ ...buildStaticWord(value), glob: true });
 
@@ -33,6 +37,29 @@ describe('findProtectedWriteTarget', () => {
     expect(findProtectedWriteTarget(glob('.gi?/hooks/x'))).toMatch(/protected/);
     expect(findProtectedWriteTarget(glob('.[g]it/config'))).toMatch(/protected/);
     expect(findProtectedWriteTarget(glob('src/*.ts'))).toBeNull();
+  });
+
+  // macOS and Windows fold case: `.GIT/hooks` is `.git/hooks` there.
+  it.each([
+    '../../.GIT/hooks/pre-commit',
+    '.Git/config',
+    '.Claude/settings.json',
+    '.NPMRC',
+    'home/.Config/GIT/config',
+    '.FLOTILLA/config.json',
+  ])('refuses the case variant %j', (path) => {
+    expect(findProtectedWriteTarget(buildStaticWord(path))).toMatch(/protected path/);
+  });
+
+  it('refuses globs that could match a case variant', () => {
+    expect(findProtectedWriteTarget(glob('.GI?/hooks/x'))).toMatch(/protected/);
+    expect(findProtectedWriteTarget(glob('.[C]laude/settings.json'))).toMatch(/protected/);
+  });
+
+  it('names the protected part of a relative path in any case', () => {
+    expect(findProtectedName('src/.Claude/settings.local.json')).toBe('.Claude');
+    expect(findProtectedName('a/.CONFIG/Git/x')).toBe('.CONFIG/Git');
+    expect(findProtectedName('src/github/a.ts')).toBeNull();
   });
 
   it('refuses targets computed at run time', () => {

@@ -29,6 +29,30 @@ export const PROTECTED_FILE_NAMES: readonly string[] = [
 const PROTECTED_NAMES = [...PROTECTED_PATH_SEGMENTS, ...PROTECTED_FILE_NAMES];
 
 /**
+ * True when one path segment is a protected name, in any case: macOS and Windows file systems fold case, so
+ * `.GIT/hooks` and `.Claude/settings.json` reach the same files there.
+ */
+export function isProtectedName(segment: string): boolean {
+  return PROTECTED_NAMES.includes(segment.toLowerCase());
+}
+
+/**
+ * The protected name a relative path names (a protected segment, or `.config/git`), in any case; null when
+ * none. Shared by the path guard and the patch check.
+ */
+export function findProtectedName(path: string): string | null {
+  const segments = path.split('/');
+  for (let i = 0; i < segments.length; i += 1) {
+    const segment = segments[i]!;
+    if (isProtectedName(segment)) return segment;
+    if (segment.toLowerCase() === '.config' && segments[i + 1]?.toLowerCase() === 'git') {
+      return `${segment}/${segments[i + 1]}`;
+    }
+  }
+  return null;
+}
+
+/**
  * Returns why writing to `word` is refused, or null when it is fine. A target computed at run time is
  * refused because it could name any of the protected paths. Globs are refused when they could match one.
  */
@@ -39,12 +63,17 @@ export function findProtectedWriteTarget(word: CommandWord): string | null {
   const segments = path.split('/');
   for (let i = 0; i < segments.length; i += 1) {
     const segment = segments[i]!;
-    if (word.glob ? globSegmentMayMatchProtected(segment) : PROTECTED_NAMES.includes(segment)) {
+    if (word.glob ? globSegmentMayMatchProtected(segment) : isProtectedName(segment)) {
       return `'${path}' is a protected path`;
     }
-    if (segment === '.config' && segments[i + 1] !== undefined) {
+    const isConfig = word.glob
+      ? !/^[*?]/.test(segment) && globMayMatch(segment, '.config')
+      : segment.toLowerCase() === '.config';
+    if (isConfig && segments[i + 1] !== undefined) {
       const next = segments[i + 1]!;
-      if (next === 'git' || (word.glob && globMayMatch(next, 'git'))) return `'${path}' is a protected path`;
+      if (next.toLowerCase() === 'git' || (word.glob && globMayMatch(next, 'git'))) {
+        return `'${path}' is a protected path`;
+      }
     }
   }
   return null;
@@ -84,7 +113,7 @@ function globMayMatch(globSegment: string, name: string): boolean {
     } else source += ch.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   }
   try {
-    return new RegExp(`${source}$`).test(name);
+    return new RegExp(`${source}$`, 'i').test(name);
   } catch {
     return true;
   }

@@ -56,6 +56,10 @@ describe('decidePathAccess (pure)', () => {
       'sub/.bashrc',
       '.config/git/config',
       '.flotilla/x',
+      // Case variants: the same files on macOS and Windows.
+      '.Claude/settings.json',
+      '.CONFIG/Git/config',
+      'sub/.BashRC',
     ]) {
       expect(decidePathAccess(`${root}/${name}`, 'write', implementor), name).toMatch(/protected path/);
       expect(decidePathAccess(`${root}/${name}`, 'read', implementor), name).toBeNull();

@@ -1,8 +1,6 @@
 import { relative } from 'node:path';
-import { PROTECTED_FILE_NAMES, PROTECTED_PATH_SEGMENTS } from '../bash-validator/protected-paths.ts';
+import { findProtectedName } from '../bash-validator/protected-paths.ts';
 import type { PathAccess, PathGuardScope } from './types.ts';
-
-const PROTECTED_WRITE_NAMES = new Set([...PROTECTED_PATH_SEGMENTS, ...PROTECTED_FILE_NAMES]);
 
 /** True when `path` is `parent` or below it (both absolute and normalised). */
 export function isWithin(path: string, parent: string): boolean {
@@ -35,12 +33,8 @@ export function decidePathAccess(realPath: string, access: PathAccess, scope: Pa
   if (inRoot) {
     if (access === 'read') return null;
     if (!scope.writable) return 'this agent may not write files (its role is read-only)';
-    const segments = relative(scope.root, realPath).split('/');
-    const named = segments.find(
-      (segment, index) =>
-        PROTECTED_WRITE_NAMES.has(segment) || (segment === '.config' && segments[index + 1] === 'git'),
-    );
-    if (named !== undefined) {
+    const named = findProtectedName(relative(scope.root, realPath));
+    if (named !== null) {
       return `'${named}' is a protected path (tools run what it contains; the bash validator refuses it too)`;
     }
     return null;

@@ -105,8 +105,9 @@ export function findAwkProblem(program: string): string | null {
   if (/@\s*[A-Za-z_]/.test(code)) return "uses gawk '@' indirect calls or directives";
   // Output redirection inside print/printf; the file name can be assembled at run time (".gi" "t/hooks/x").
   if (/\bprintf?\b[^;{}\n]*>/.test(code)) return 'writes to a file (use a shell redirection instead)';
+  const folded = program.toLowerCase(); // case-insensitive file systems: `.GIT` is `.git`
   for (const name of [...PROTECTED_PATH_SEGMENTS, ...PROTECTED_FILE_NAMES]) {
-    if (program.includes(name)) return `mentions the protected path '${name}'`;
+    if (folded.includes(name)) return `mentions the protected path '${name}'`;
   }
   return null;
 }
