@@ -4,11 +4,18 @@ import { messageOf } from '../../shared/message-of.ts';
 /** Most stdin accepted by `flotilla hook pre-tool-use` (Claude Code sends a few KiB). */
 const MAX_STDIN_BYTES = 4 * 1024 * 1024;
 
+/** Claude Code's PreToolUse exit codes: 0 runs the tool, 2 blocks it. Any other code RUNS it too. */
+const ALLOW = 0;
+const BLOCK = 2;
+
 /**
  * `flotilla hook pre-tool-use`: a Claude Code PreToolUse command hook. Reads the hook JSON on stdin and
- * answers with Claude Code's exit-code protocol: 0 allow, 2 block (reason on stderr). Malformed input is a
- * clear error with exit 1, never 0. Bash goes through the bash validator; the file tools (Read, Write, Edit,
- * Glob, Grep, …) through the path guard with the hook's `cwd` as the working tree; other tools are allowed.
+ * answers with Claude Code's exit-code protocol: 0 allow, 2 block (reason on stderr). Every other exit code
+ * is a non-blocking error after which Claude Code runs the tool, so every failure here — unreadable,
+ * oversized or malformed input, an internal error — exits 2 with the reason. Bash goes through the bash
+ * validator; every tool with path-like fields through the path guard, scoped to the working tree of the
+ * hook's `cwd` and kept out of Flotilla's directories of its repository; tools that are not Claude Code's
+ * own are refused unless named with `--allow-tool`.
  */
 export function registerHookCommand(program: Command): void {
   const hook = program
@@ -19,64 +26,96 @@ export function registerHookCommand(program: Command): void {
     .description(
       'PreToolUse hook: validate Bash commands and file-tool paths read as JSON from stdin (exit 0 allow, 2 block)',
     )
-    .action(async () => {
-      process.exitCode = await runPreToolUseHook();
+    .option(
+      '--allow-tool <name>',
+      'also allow this tool (an MCP tool such as mcp__github__get_issue, or a prefix ending in * such as mcp__github__*); repeatable',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
+    .action(async (options: { allowTool: string[] }) => {
+      try {
+        process.exitCode = await runPreToolUseHook(options.allowTool);
+      } catch (error) {
+        process.exitCode = block(`internal error (${messageOf(error)})`);
+      }
     });
 }
 
-async function runPreToolUseHook(): Promise<number> {
-  const fail = (message: string): number => {
-    process.stderr.write(`flotilla hook pre-tool-use: ${message}\n`);
-    return 1;
-  };
-  if (process.stdin.isTTY) return fail('expects the PreToolUse hook JSON on standard input');
+function block(message: string): number {
+  process.stderr.write(`Blocked by flotilla hook pre-tool-use: ${message}\n`);
+  return BLOCK;
+}
+
+async function runPreToolUseHook(extraTools: readonly string[]): Promise<number> {
+  const badTool = extraTools.find((tool) => tool.trim() === '' || /^\*|^mcp__\*$/.test(tool));
+  if (badTool !== undefined) {
+    return block(
+      `--allow-tool '${badTool}' names no tool (give a tool name or a prefix such as mcp__server__*)`,
+    );
+  }
+  if (process.stdin.isTTY) return block('expects the PreToolUse hook JSON on standard input');
   let text: string;
   try {
     text = await readStdin();
   } catch (error) {
-    return fail(`could not read standard input (${messageOf(error)})`);
+    return block(`could not read standard input (${messageOf(error)})`);
   }
   let input: unknown;
   try {
     input = JSON.parse(text);
   } catch (error) {
-    return fail(`standard input is not valid JSON (${messageOf(error)})`);
+    return block(`standard input is not valid JSON (${messageOf(error)})`);
   }
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-    return fail('standard input must be a JSON object with tool_name and tool_input');
+    return block('standard input must be a JSON object with tool_name and tool_input');
   }
   const { tool_name: toolName, tool_input: toolInput, cwd } = input as Record<string, unknown>;
-  if (typeof toolName !== 'string') return fail("the hook JSON has no string 'tool_name'");
+  if (typeof toolName !== 'string' || toolName === '')
+    return block("the hook JSON has no string 'tool_name'");
   if (toolInput === null || typeof toolInput !== 'object' || Array.isArray(toolInput)) {
-    return fail("the hook JSON has no object 'tool_input'");
+    return block(`the hook JSON's 'tool_input' for ${toolName} is not an object`);
   }
-  if (toolName !== 'Bash') {
-    const { createPathGuardHook } = await import('../../guards/path-guard/index.ts');
-    const root = typeof cwd === 'string' && cwd !== '' ? cwd : process.cwd();
-    const verdict = await createPathGuardHook({ root, writable: true })({
+  if (cwd !== undefined && (typeof cwd !== 'string' || cwd === '')) {
+    return block("the hook JSON's 'cwd' is not a path");
+  }
+  const sessionCwd = cwd ?? process.cwd();
+  if (toolName === 'Bash') {
+    // Loaded on demand: the shell parser takes ~0.3 s to load, which the other commands do not pay.
+    const { createBashValidatorHook } = await import('../../guards/bash-validator/index.ts');
+    const decision = await createBashValidatorHook()({
       tool_name: toolName,
       tool_input: toolInput as Record<string, unknown>,
-      cwd: root,
+      cwd: sessionCwd,
     });
-    return reportDecision(verdict);
+    if (isBlock(decision)) return reportBlock(decision.reason);
   }
-  // Loaded on demand: the shell parser takes ~0.3 s to load, which the other commands do not pay.
-  const { createBashValidatorHook } = await import('../../guards/bash-validator/index.ts');
-  const decision = await createBashValidatorHook()({
-    tool_name: toolName,
-    tool_input: toolInput as Record<string, unknown>,
-  });
-  return reportDecision(decision);
+  const { createPathGuardHook, findCheckoutPaths, INTERACTIVE_TOOLS } = await import(
+    '../../guards/path-guard/index.ts'
+  );
+  // Flotilla's state and the agents' worktrees belong to the main checkout, wherever the session runs.
+  const checkout = findCheckoutPaths(sessionCwd);
+  const verdict = await createPathGuardHook({
+    root: checkout.workTree,
+    writable: true,
+    deniedPaths: checkout.deniedPaths,
+    cwd: sessionCwd,
+    allowedTools: [...INTERACTIVE_TOOLS, ...extraTools],
+  })({ tool_name: toolName, tool_input: toolInput as Record<string, unknown>, cwd: sessionCwd });
+  return isBlock(verdict) ? reportBlock(verdict.reason) : ALLOW;
 }
 
-function reportDecision(decision: { decision: 'block'; reason: string } | Record<string, never>): number {
-  if ('decision' in decision && decision.decision === 'block') {
-    process.stderr.write(`${decision.reason}\n`);
-    return 2;
-  }
-  return 0;
+function isBlock(
+  decision: { decision: 'block'; reason: string } | Record<string, never>,
+): decision is { decision: 'block'; reason: string } {
+  return 'decision' in decision && decision.decision === 'block';
 }
 
+function reportBlock(reason: string): number {
+  process.stderr.write(`${reason}\n`);
+  return BLOCK;
+}
+
+/** Reads all of stdin; more than MAX_STDIN_BYTES is an error (the caller blocks) rather than a cut read. */
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempGitRepo, type TempGitRepo } from '../../test-support/create-temp-git-repo.ts';
 import { createPathGuardHook, type PathGuardHook } from './create-path-guard-hook.ts';
+import { AGENT_SESSION_TOOLS, isToolAllowed } from './tool-allow-lists.ts';
 
 // One real repository for the whole file: two linked worktrees (the run's and another item's), Flotilla's
 // state directory, a read-only docs directory outside the repository and a directory standing in for
@@ -246,3 +247,48 @@ function expand(input: Record<string, unknown>): Record<string, unknown> {
     ]),
   );
 }
+
+describe('path guard: tools it does not know', () => {
+  it('checks every path-like field of an unknown tool, at any depth, as a write', async () => {
+    for (const input of [
+      { path: `${repo.root}/.git/hooks/pre-commit` },
+      { file_path: 'hooks-link/pre-commit' },
+      { filePath: '/etc/passwd' },
+      { notebook_path: `${outside}/elsewhere/x.ipynb` },
+      { paths: [`${worktree}/ok.ts`, `${otherWorktree}/a.ts`] },
+      { options: { directory: `${repo.root}/.flotilla` } },
+      { cwd: '/' },
+      { target_dir: '.Claude' },
+      { path: `${sharedDocs}/guide.md` }, // a read-only path: an unknown tool's paths are judged as writes
+    ]) {
+      const verdict = call(implementor, 'mcp__evil__write_file', input);
+      await expect(verdict, JSON.stringify(input)).resolves.toEqual(BLOCK);
+    }
+    await expect(
+      call(implementor, 'mcp__fs__write', { paths: [`${worktree}/a.ts`, 'src/b.ts'], mode: 1, dry: true }),
+    ).resolves.toEqual({});
+  });
+
+  it('refuses a tool off the allow-list before anything else, and lets listed ones through', async () => {
+    const session = createPathGuardHook({
+      root: worktree,
+      writable: true,
+      allowedTools: AGENT_SESSION_TOOLS,
+    });
+    await expect(call(session, 'mcp__evil__write_file', { content: 'x' })).resolves.toEqual({
+      decision: 'block',
+      reason: expect.stringContaining('"mcp__evil__write_file" is not one this session may use'),
+    });
+    await expect(call(session, 'WebFetch', { url: 'https://example.invalid' })).resolves.toEqual(BLOCK);
+    await expect(call(session, 'Task', { prompt: 'x' })).resolves.toEqual(BLOCK);
+    await expect(call(session, 'TodoWrite', { todos: [] })).resolves.toEqual({});
+    await expect(call(session, 'mcp__flotilla__ask_human', { questions: ['?'] })).resolves.toEqual({});
+    await expect(call(session, 'Write', { file_path: `${worktree}/x.ts`, content: '' })).resolves.toEqual({});
+  });
+
+  it('matches allow-list prefixes ending in *', () => {
+    expect(isToolAllowed('mcp__github__get_issue', ['mcp__github__*'])).toBe(true);
+    expect(isToolAllowed('mcp__githubx__get_issue', ['mcp__github__*'])).toBe(false);
+    expect(isToolAllowed('read', ['Read'])).toBe(false);
+  });
+});

@@ -2,9 +2,10 @@ import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { messageOf } from '../../shared/message-of.ts';
 import type { PreToolUseHookInput, PreToolUseHookOutput } from '../bash-validator/index.ts';
-import { GUARDED_TOOLS } from './extract-tool-paths.ts';
+import { extractToolPaths } from './extract-tool-paths.ts';
 import { guardToolCall } from './guard-tool-call.ts';
 import { resolveRealPath } from './resolve-real-path.ts';
+import { isToolAllowed } from './tool-allow-lists.ts';
 import type { PathGuardScope } from './types.ts';
 
 export interface PathGuardOptions {
@@ -18,6 +19,11 @@ export interface PathGuardOptions {
   deniedPaths?: readonly string[];
   /** The session's cwd for relative paths; default `root`. */
   cwd?: string;
+  /**
+   * The tools the session may call (exact names, or prefixes ending in `*`); any other is refused. Agent
+   * sessions: `AGENT_SESSION_TOOLS`. Absent: every tool may be called (its paths are still checked).
+   */
+  allowedTools?: readonly string[];
 }
 
 export type PathGuardHook = (input: PreToolUseHookInput) => Promise<PreToolUseHookOutput>;
@@ -62,11 +68,17 @@ function findGitDirs(root: string): string[] {
   return dirs;
 }
 
+/** Why a tool off the allow-list is refused; the tool name is the agent's, so it is quoted as JSON. */
+function describeUnknownTool(toolName: string): string {
+  return `the tool ${JSON.stringify(toolName.slice(0, 200))} is not one this session may use (only the tools Flotilla gives its agents are allowed)`;
+}
+
 /**
- * A PreToolUse hook for the file tools (Read, Write, Edit, MultiEdit, NotebookEdit, Glob, Grep): it answers
- * `{ decision: 'block', reason }` or `{}` and never throws or returns undefined — the SDK would RUN the tool
- * (claude-sdk-facts.md §Hooks). Other tools are allowed. If the scope cannot be built (root gone), every
- * guarded call is blocked.
+ * A PreToolUse hook for the file tools (Read, Write, Edit, MultiEdit, NotebookEdit, Glob, Grep) and any tool
+ * whose input carries path-like fields: it answers `{ decision: 'block', reason }` or `{}` and never throws
+ * or returns undefined — the SDK would RUN the tool (claude-sdk-facts.md §Hooks). With `allowedTools`, a
+ * tool off the list is refused first. If the scope cannot be built (root gone), every call with a path is
+ * blocked.
  */
 export function createPathGuardHook(options: PathGuardOptions): PathGuardHook {
   let scope: PathGuardScope | null = null;
@@ -86,8 +98,11 @@ export function createPathGuardHook(options: PathGuardOptions): PathGuardHook {
       if (toolInput === null || typeof toolInput !== 'object') {
         return { decision: 'block', reason: `Blocked: ${input.tool_name} tool input is not an object` };
       }
+      if (options.allowedTools !== undefined && !isToolAllowed(input.tool_name, options.allowedTools)) {
+        return { decision: 'block', reason: `Blocked: ${describeUnknownTool(input.tool_name)}` };
+      }
       if (scope === null) {
-        if (!GUARDED_TOOLS.includes(input.tool_name)) return ALLOW;
+        if (extractToolPaths(input.tool_name, toolInput as Record<string, unknown>) === null) return ALLOW;
         return { decision: 'block', reason: `Blocked: the path guard has no scope (${scopeError})` };
       }
       const verdict = guardToolCall(input.tool_name, toolInput, { scope, sessionCwd, hookCwd: input.cwd });

@@ -38,7 +38,7 @@ export function extractToolPaths(
 ): ToolPathExtraction | null {
   if (toolName === 'Glob') return extractGlobPaths(toolInput);
   const spec = SINGLE_PATH_TOOLS[toolName];
-  if (!spec) return null;
+  if (!spec) return extractPathLikeFields(toolName, toolInput);
   const value = toolInput[spec.field];
   if (value === undefined && spec.optional) {
     return { targets: [{ field: spec.field, path: undefined, access: spec.access }] };
@@ -82,4 +82,71 @@ function extractGlobPaths(toolInput: Record<string, unknown>): ToolPathExtractio
     targets.push({ field: 'pattern', path: joined, access: 'read', quoted: pattern });
   }
   return { targets };
+}
+
+/** Most nesting the scan of an unknown tool's input follows; deeper input is refused. */
+const MAX_DEPTH = 8;
+/** Field names (lower case, without `_` and `-`) that hold a path in tools the guard does not know. */
+const PATH_FIELD_NAMES = new Set([
+  'cwd',
+  'dir',
+  'dirs',
+  'directory',
+  'directories',
+  'folder',
+  'root',
+  'file',
+  'files',
+  'filename',
+  'source',
+  'src',
+  'destination',
+  'dest',
+  'target',
+  'output',
+  'workdir',
+  'workingdirectory',
+]);
+const PATH_FIELD_ENDINGS = ['path', 'paths', 'dir', 'directory', 'folder'];
+
+function isPathLikeField(name: string): boolean {
+  const folded = name.toLowerCase().replace(/[_-]/g, '');
+  return PATH_FIELD_NAMES.has(folded) || PATH_FIELD_ENDINGS.some((ending) => folded.endsWith(ending));
+}
+
+/**
+ * A tool the guard does not know (an MCP tool, one a later CLI adds): every string under a path-like field
+ * (`path`, `file_path`, `filePath`, `notebook_path`, `paths`, `directory`, `cwd`, …), at any depth and in
+ * arrays, is a target, judged as a write because what the tool does with it is unknown. Null when the input
+ * holds none.
+ */
+function extractPathLikeFields(
+  toolName: string,
+  toolInput: Record<string, unknown>,
+): ToolPathExtraction | null {
+  const targets: ToolPathTarget[] = [];
+  const visit = (value: unknown, field: string, pathLike: boolean, depth: number): string | null => {
+    if (depth > MAX_DEPTH) return `${toolName} input is nested more than ${MAX_DEPTH} levels deep`;
+    if (typeof value === 'string') {
+      if (pathLike) targets.push({ field, path: value, access: 'write' });
+      return null;
+    }
+    if (Array.isArray(value)) {
+      for (const item of value) {
+        const error = visit(item, field, pathLike, depth + 1);
+        if (error !== null) return error;
+      }
+      return null;
+    }
+    if (value !== null && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) {
+        const error = visit(item, key, isPathLikeField(key), depth + 1);
+        if (error !== null) return error;
+      }
+    }
+    return null;
+  };
+  const error = visit(toolInput, 'input', false, 0);
+  if (error !== null) return { error };
+  return targets.length === 0 ? null : { targets };
 }

@@ -34,7 +34,11 @@ import {
   parseVariableReference,
 } from '../../guards/agent-env/build-agent-env.ts';
 import type { BashValidatorHook } from '../../guards/bash-validator/index.ts';
-import { createPathGuardHook, type PathGuardHook } from '../../guards/path-guard/index.ts';
+import {
+  AGENT_SESSION_TOOLS,
+  createPathGuardHook,
+  type PathGuardHook,
+} from '../../guards/path-guard/index.ts';
 import type { Logger } from '../../logging/logger.ts';
 import { killProcessesWithEnv } from '../../process/kill-processes-with-env.ts';
 import type { SessionLog } from '../../session-log/create-session-log.ts';
@@ -272,6 +276,8 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
       createPathGuardHook({
         root: worktree?.path ?? config.repoRoot,
         writable: role === 'implementor',
+        // Any other tool (an MCP server's, one a later CLI adds) is refused.
+        allowedTools: AGENT_SESSION_TOOLS,
         readOnlyPaths: [...(config.readOnlyPaths ?? []), runStateDir],
         deniedPaths: [
           join(config.repoRoot, WORKTREES_DIR),

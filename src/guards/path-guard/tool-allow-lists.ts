@@ -1,0 +1,52 @@
+/**
+ * The tools Flotilla's agent sessions are given: the SDK's built-in tools the roles' definitions use, the
+ * CLI's structured-output tool and the ask-a-human MCP tool. Any other tool an agent session calls (an MCP
+ * tool from a server it should not have, a tool a later CLI adds) is refused before it runs.
+ */
+export const AGENT_SESSION_TOOLS: readonly string[] = [
+  'Bash',
+  'BashOutput',
+  'KillShell',
+  'KillBash',
+  'Read',
+  'Write',
+  'Edit',
+  'MultiEdit',
+  'NotebookEdit',
+  'NotebookRead',
+  'LS',
+  'Glob',
+  'Grep',
+  'TodoWrite',
+  'StructuredOutput',
+  'mcp__flotilla__ask_human',
+];
+
+/**
+ * Claude Code's own tools, which the interactive hook lets through (file tools still pass the path guard,
+ * Bash the validator). MCP tools and anything else are refused unless the user names them
+ * (`flotilla hook pre-tool-use --allow-tool mcp__github__*`).
+ */
+export const INTERACTIVE_TOOLS: readonly string[] = [
+  ...AGENT_SESSION_TOOLS.filter((tool) => !tool.startsWith('mcp__')),
+  'Task',
+  'Agent',
+  'TaskOutput',
+  'WebFetch',
+  'WebSearch',
+  'EnterPlanMode',
+  'ExitPlanMode',
+  'AskUserQuestion',
+  'Skill',
+  'SlashCommand',
+];
+
+/**
+ * True when `toolName` is on `allowed`: exact names, or a prefix ending in `*` (`mcp__github__*`). Case
+ * matters: tool names are matched exactly by the CLI.
+ */
+export function isToolAllowed(toolName: string, allowed: readonly string[]): boolean {
+  return allowed.some((entry) =>
+    entry.endsWith('*') ? toolName.startsWith(entry.slice(0, -1)) : toolName === entry,
+  );
+}
