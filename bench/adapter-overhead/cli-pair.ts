@@ -39,6 +39,7 @@ export const cliPair: MakeOverheadPair = async ({ onPhase, prepareAhead }) => {
     onPhase,
     logging: { agentSessions: false, logsDir: join(dir, 'logs') },
     baseEnv,
+    passThroughEnv: ['FAKE_AGENT_SCRIPT'],
   });
   const [file, ...programArgs] = FAKE_AGENT_PROGRAM;
 

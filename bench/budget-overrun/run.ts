@@ -231,6 +231,7 @@ const cliRuntime: RuntimeFactory = {
         FAKE_AGENT_SCRIPT: scriptPath,
         ANTHROPIC_API_KEY: 'bench',
       },
+      passThroughEnv: ['FAKE_AGENT_SCRIPT'],
       findModelPrice: findClaudeModelPrice,
     });
     return {

@@ -50,3 +50,43 @@ describe('redact', () => {
     expect(redactor('PATH=/usr/bin:/bin')).toBe('PATH=/usr/bin:/bin');
   });
 });
+
+describe('redact: credentials the deny-list scrub missed', () => {
+  it('redacts variables named like credentials beyond KEY and TOKEN', () => {
+    for (const name of [
+      'SENDGRID_APIKEY',
+      'MYSQL_PWD',
+      'CI_JOB_JWT',
+      'SENTRY_DSN',
+      'SLACK_WEBHOOK_URL',
+      'AZURE_STORAGE_CONNECTION_STRING',
+      'DOCKER_AUTH_CONFIG',
+      'JWT_SIGNING_KEY',
+    ]) {
+      expect(isSecretEnvName(name), name).toBe(true);
+    }
+  });
+
+  it('redacts URLs with a password and their password alone, whatever the variable is called', () => {
+    const env = {
+      DATABASE_URL: 'postgres://app:planted-db-password@db.internal:5432/app',
+      REDIS_URL: 'redis://:planted-redis-password@cache.internal:6379/0',
+      ANTHROPIC_BASE_URL: 'http://127.0.0.1:4000',
+      STORAGE: 'DefaultEndpointsProtocol=https;AccountName=a;AccountKey=plantedazurekey==',
+    };
+    const text = [
+      'connecting to postgres://app:planted-db-password@db.internal:5432/app',
+      'auth planted-redis-password',
+      'model at http://127.0.0.1:4000',
+      'conn DefaultEndpointsProtocol=https;AccountName=a;AccountKey=plantedazurekey==',
+    ].join('\n');
+    expect(redact(text, env)).toBe(
+      [
+        'connecting to [REDACTED:DATABASE_URL]',
+        'auth [REDACTED:REDIS_URL]',
+        'model at http://127.0.0.1:4000',
+        'conn [REDACTED:STORAGE]',
+      ].join('\n'),
+    );
+  });
+});

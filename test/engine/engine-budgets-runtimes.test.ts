@@ -113,6 +113,7 @@ async function cliRuntime(current: World): Promise<RuntimeAdapter> {
       FAKE_AGENT_SCRIPT: scriptPath,
       ANTHROPIC_API_KEY: 'sk-ant-test',
     },
+    passThroughEnv: ['FAKE_AGENT_SCRIPT'],
     findModelPrice: findClaudeModelPrice,
   });
 }

@@ -66,6 +66,8 @@ export async function createCliRuntimeFixture(): Promise<CliRuntimeFixture> {
           GITHUB_TOKEN: 'ghp_tracker_token_agents_must_not_see',
           AWS_SECRET_ACCESS_KEY: 'aws-secret',
         },
+        // The fake agent's script: not one of the variables every agent gets, so passed by name.
+        passThroughEnv: ['FAKE_AGENT_SCRIPT'],
         ...overrides,
       });
     },

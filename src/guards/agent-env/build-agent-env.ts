@@ -1,6 +1,10 @@
 import { join } from 'node:path';
+import { pickAllowedEnv } from './pick-allowed-env.ts';
 
-/** Variables the claude CLI itself needs to reach the model; everything else secret-looking is dropped. */
+// The way in for the other runtimes' environments (codex, agent CLIs): the same base allow-list.
+export { BASE_ENV_VARIABLES, isBaseEnvVariable, pickAllowedEnv } from './pick-allowed-env.ts';
+
+/** Variables the claude CLI itself needs to reach the model. */
 export const MODEL_ACCESS_VARIABLES: ReadonlySet<string> = new Set([
   'ANTHROPIC_API_KEY',
   'ANTHROPIC_AUTH_TOKEN',
@@ -10,9 +14,13 @@ export const MODEL_ACCESS_VARIABLES: ReadonlySet<string> = new Set([
   'CLAUDE_CODE_USE_VERTEX',
 ]);
 
-/** Names that look like credentials: tracker tokens, cloud keys, passwords. */
-const SECRET_NAME =
-  /(TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE_KEY|CREDENTIALS?|API_KEY|ACCESS_KEY|SESSION_KEY)$|^(AWS|GH|GITHUB|GITLAB|NPM|FLOTILLA)_/i;
+/** The claude CLI's own non-secret settings a user (or a test) may set in Flotilla's environment. */
+export const CLAUDE_SETTING_VARIABLES: readonly string[] = [
+  'CLAUDE_CODE_MAX_RETRIES',
+  'ANTHROPIC_MODEL',
+  'ANTHROPIC_SMALL_FAST_MODEL',
+  'API_TIMEOUT_MS',
+];
 
 /** Keeps the CLI quiet: no telemetry, error reports or other traffic besides the model API. */
 export const QUIET_TRAFFIC_VARIABLES: Readonly<Record<string, string>> = {
@@ -28,8 +36,10 @@ export interface AgentEnvInput {
   runStateDir: string;
   /** Running as root: bypassPermissions is refused unless IS_SANDBOX=1. */
   isRoot: boolean;
-  /** Secret-looking variables the agent is explicitly allowed to see. */
+  /** Variables the agent may see besides the base ones (config `passThroughEnv`). */
   passThrough?: readonly string[];
+  /** Variables the agent may see besides the base ones (config `sandbox.passEnv`); added to `passThrough`. */
+  passEnv?: readonly string[];
   /** Added after the base (e.g. ANTHROPIC_BASE_URL for the scripted model server). */
   extra?: Readonly<Record<string, string>>;
   /** The run's account (config `accounts`), when its runtime has accounts: applied last. */
@@ -58,17 +68,18 @@ export function parseVariableReference(value: string): string | null {
 
 /**
  * The agent's environment. The SDK replaces the child's environment with this, so it is the whole of what
- * the agent can read: tracker tokens and other credentials are removed (agents never write to the outside
- * world), the model credentials the CLI needs are kept, and the CLI's files go to a per-run directory.
+ * the agent can read. It is an allow-list (pick-allowed-env.ts): the base variables, the model credentials
+ * and settings the claude CLI needs, and what the user passes (`passThrough`, `passEnv`); every other
+ * variable of Flotilla's environment — tracker tokens, database URLs, webhooks, agent sockets — stays out.
+ * The CLI's files go to a per-run directory.
  */
 export function buildAgentEnv(input: AgentEnvInput): Record<string, string> {
-  const passThrough = new Set(input.passThrough ?? []);
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(input.baseEnv)) {
-    if (value === undefined) continue;
-    if (!MODEL_ACCESS_VARIABLES.has(name) && !passThrough.has(name) && SECRET_NAME.test(name)) continue;
-    env[name] = value;
-  }
+  const env = pickAllowedEnv(input.baseEnv, [
+    ...MODEL_ACCESS_VARIABLES,
+    ...CLAUDE_SETTING_VARIABLES,
+    ...(input.passThrough ?? []),
+    ...(input.passEnv ?? []),
+  ]);
   Object.assign(env, QUIET_TRAFFIC_VARIABLES, {
     CLAUDE_CONFIG_DIR: join(input.runStateDir, 'config'),
     CLAUDE_CODE_TMPDIR: join(input.runStateDir, 'tmp'),

@@ -17,7 +17,6 @@ import {
   type RuntimeAdapterConfig,
   validateAgentOutput,
 } from '../../engine/runtime-contract/index.ts';
-import { buildAgentEnv, MODEL_ACCESS_VARIABLES } from '../../guards/agent-env/build-agent-env.ts';
 import type { Logger } from '../../logging/logger.ts';
 import { createSessionLog, type SessionLog } from '../../session-log/create-session-log.ts';
 import { createCachedCheck } from '../../shared/create-cached-check.ts';
@@ -28,6 +27,7 @@ import { createPhaseClock } from '../shared/create-phase-clock.ts';
 import { createRunRegistry } from '../shared/create-run-registry.ts';
 import { createRuntimeWorktrees } from '../shared/create-runtime-worktrees.ts';
 import { buildCliCommand } from './build-cli-command.ts';
+import { buildCliEnv } from './build-cli-env.ts';
 import { buildCliAgentPrompt, buildMissingSignalPrompt } from './build-signal-instructions.ts';
 import { checkCliAvailability } from './check-cli-availability.ts';
 import { type CliPreset, resolveCliPreset } from './cli-presets.ts';
@@ -119,19 +119,14 @@ export function createCliRuntime(
       }));
 
   function buildEnv(runStateDir: string): Record<string, string> {
-    const allowed = new Set([...preset.credentialEnv, ...(config.passThroughEnv ?? [])]);
-    const env = buildAgentEnv({
+    return buildCliEnv({
       baseEnv: config.baseEnv ?? process.env,
       runStateDir,
       isRoot,
-      passThrough: [...allowed],
+      credentialEnv: preset.credentialEnv,
+      ...(config.passThroughEnv !== undefined && { passThrough: config.passThroughEnv }),
       ...(config.extraEnv !== undefined && { extra: config.extraEnv }),
     });
-    // buildAgentEnv keeps Claude's model credentials for the Claude runtime; other tools get only theirs.
-    for (const name of MODEL_ACCESS_VARIABLES) {
-      if (!allowed.has(name) && !(config.extraEnv && name in config.extraEnv)) delete env[name];
-    }
-    return env;
   }
 
   async function startAgent(params: AgentStartParams): Promise<AgentRunHandle> {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PLANTED_SECRETS } from '../../test-support/planted-secrets.ts';
 import { buildCodexEnv, buildCodexValidationEnv } from './build-codex-env.ts';
 
 describe('buildCodexEnv', () => {
@@ -28,6 +29,23 @@ describe('buildCodexEnv', () => {
       NO_PROXY: 'corp.example,127.0.0.1,localhost',
       no_proxy: 'corp.example,127.0.0.1,localhost',
     });
+  });
+
+  it('lets no planted secret through, by name or by value; passEnv names one on purpose', () => {
+    const env = buildCodexEnv({
+      baseEnv: { ...baseEnv, ...PLANTED_SECRETS, OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', LC_ALL: 'C' },
+      codexHome: '/h',
+      modelKeyVariables: ['OPENAI_API_KEY'],
+      passEnv: ['SENTRY_DSN'],
+    });
+    expect(env).toMatchObject({ OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', LC_ALL: 'C', CODEX_HOME: '/h' });
+    expect(env.SENTRY_DSN).toBe(PLANTED_SECRETS.SENTRY_DSN);
+    const text = JSON.stringify(env);
+    for (const [name, value] of Object.entries(PLANTED_SECRETS)) {
+      if (name === 'SENTRY_DSN' || name === 'CODEX_HOME') continue;
+      expect(env, name).not.toHaveProperty(name);
+      expect(text, name).not.toContain(value);
+    }
   });
 
   it('passes a named variable through on purpose; validation commands lose the model key', () => {

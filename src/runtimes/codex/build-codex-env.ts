@@ -1,9 +1,10 @@
+import { pickAllowedEnv } from '../../guards/agent-env/build-agent-env.ts';
+
 /** The variables codex's built-in OpenAI provider reads its key from. */
 export const OPENAI_KEY_VARIABLES = ['CODEX_API_KEY', 'OPENAI_API_KEY'] as const;
 
-/** Names that look like credentials (tracker tokens, cloud keys, passwords) or steer another agent CLI. */
-const SECRET_NAME =
-  /(TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE_KEY|CREDENTIALS?|API_KEY|ACCESS_KEY|SESSION_KEY)$|^(AWS|GH|GITHUB|GITLAB|NPM|FLOTILLA|ANTHROPIC|OPENAI|AZURE_OPENAI|CODEX|CLAUDE_CODE)_/i;
+/** codex's own endpoint setting for its built-in OpenAI provider (not a secret). */
+const CODEX_ENDPOINT_VARIABLES = ['OPENAI_BASE_URL'];
 
 export interface CodexEnvInput {
   /** The environment to start from (normally process.env). */
@@ -12,25 +13,28 @@ export interface CodexEnvInput {
   codexHome: string;
   /** Variables holding the model key: kept for codex itself (its commands never see them, see config). */
   modelKeyVariables: readonly string[];
-  /** Secret-looking variables codex may see anyway (config `passThroughEnv`). */
+  /** Variables codex may see besides the base ones (config `passThroughEnv`). */
   passThrough?: readonly string[];
+  /** Variables codex may see besides the base ones (config `sandbox.passEnv`); added to `passThrough`. */
+  passEnv?: readonly string[];
   /** Applied last (tests: a proxy tripwire). */
   extra?: Readonly<Record<string, string>>;
 }
 
 /**
- * The codex process's environment (`new Codex({ env })` replaces the child's): credentials removed except
- * the model key, `CODEX_*` switches of the user's own codex dropped, `CODEX_HOME` the run's, and 127.0.0.1
- * kept off any proxy (a local model server).
+ * The codex process's environment (`new Codex({ env })` replaces the child's), an allow-list: the base
+ * variables every agent gets (guards/agent-env), the model key and endpoint, and what the user passes
+ * (`passThrough`, `passEnv`). Every other variable — other credentials, database URLs, the `CODEX_*`
+ * switches of the user's own codex — stays out; `CODEX_HOME` is the run's, and 127.0.0.1 is kept off any
+ * proxy (a local model server).
  */
 export function buildCodexEnv(input: CodexEnvInput): Record<string, string> {
-  const keep = new Set([...input.modelKeyVariables, ...(input.passThrough ?? [])]);
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(input.baseEnv)) {
-    if (value === undefined) continue;
-    if (!keep.has(name) && SECRET_NAME.test(name)) continue;
-    env[name] = value;
-  }
+  const env = pickAllowedEnv(input.baseEnv, [
+    ...input.modelKeyVariables,
+    ...CODEX_ENDPOINT_VARIABLES,
+    ...(input.passThrough ?? []),
+    ...(input.passEnv ?? []),
+  ]);
   const noProxy = [env.NO_PROXY ?? env.no_proxy, '127.0.0.1', 'localhost']
     .filter((part) => part !== undefined && part !== '')
     .join(',');

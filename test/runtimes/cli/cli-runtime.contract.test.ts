@@ -72,6 +72,7 @@ describeRuntimeContract('cli (fake agent)', CAPABILITIES, async ({ repo, logsDir
           FAKE_AGENT_SCRIPT: scriptPath,
           GITHUB_TOKEN: CONTRACT_PLANTED_SECRET,
         },
+        passThroughEnv: ['FAKE_AGENT_SCRIPT'],
       });
     },
     async cleanup() {},
