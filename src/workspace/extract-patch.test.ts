@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runGit } from '../process/run-command.ts';
 import { createTempGitRepo, type TempGitRepo } from '../test-support/create-temp-git-repo.ts';
-import { extractPatch } from './extract-patch.ts';
+import { extractPatch, PatchRefusedError } from './extract-patch.ts';
 
 interface FileEntry {
   kind: 'file' | 'symlink';
@@ -219,5 +219,79 @@ describe('extractPatch', () => {
   it('rejects when the worktree is gone', async () => {
     await repo.git(['worktree', 'remove', '--force', worktree]);
     await expect(extractPatch({ worktreePath: worktree, baseCommit })).rejects.toThrow();
+  });
+});
+
+describe('extractPatch refuses patches that touch what agents may not change', () => {
+  let repo: TempGitRepo;
+  let baseCommit: string;
+  let worktree: string;
+
+  beforeEach(async () => {
+    repo = await createTempGitRepo();
+    baseCommit = await repo.commit('base', { 'README.md': '# r\n', 'src/a.ts': 'export {};\n' });
+    worktree = join(repo.root, '.worktrees', 'agent');
+    await repo.git(['worktree', 'add', '--quiet', worktree, '-b', 'agent', baseCommit]);
+  });
+  afterEach(async () => {
+    await repo.cleanup();
+  });
+
+  const refusal = async (protectedPaths?: readonly string[]) => {
+    const error = await extractPatch({
+      worktreePath: worktree,
+      baseCommit,
+      ...(protectedPaths !== undefined && { protectedPaths }),
+    }).then(
+      () => null,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(PatchRefusedError);
+    return (error as PatchRefusedError).problems;
+  };
+
+  it("refuses the issue's symlink into the main checkout's .git/hooks, and links into .git or outside", async () => {
+    await symlink('../../.git/hooks', join(worktree, 'lnk'));
+    await symlink('../.GIT', join(worktree, 'src/up'));
+    await symlink('/etc/passwd', join(worktree, 'passwd'));
+    await symlink('src/a.ts', join(worktree, 'fine-link'));
+    expect(await refusal()).toEqual([
+      'lnk: a symlink to ../../.git/hooks, outside the repository',
+      'passwd: a symlink to /etc/passwd, outside the repository',
+      'src/up: a symlink to ../.GIT, into .GIT, a protected path',
+    ]);
+  });
+
+  it('refuses protected paths in any case, configured paths and gitlinks, naming each', async () => {
+    await repo.write(
+      {
+        '.Claude/settings.json': '{"hooks":{}}',
+        '.npmrc': 'script-shell=/tmp/x\n',
+        'Deploy/prod.yml': 'x\n',
+        'src/ok.ts': 'ok\n',
+      },
+      worktree,
+    );
+    // A repository of its own inside the worktree: `git add --all` records it as a gitlink.
+    const nested = join(worktree, 'vendor/nested');
+    await repo.git(['init', '--quiet', nested]);
+    await repo.git(['commit', '--quiet', '--allow-empty', '-m', 'nested'], nested);
+    expect(await refusal(['deploy/'])).toEqual([
+      '.Claude/settings.json: .Claude is a protected path',
+      '.npmrc: .npmrc is a protected path',
+      'Deploy/prod.yml: under the configured protected path deploy',
+      'vendor/nested: a nested git repository (gitlink)',
+    ]);
+  });
+
+  it('names the paths in its message; an ordinary change passes', async () => {
+    await repo.write({ '.flotilla/config.json': '{}' }, worktree);
+    await expect(extractPatch({ worktreePath: worktree, baseCommit })).rejects.toThrow(
+      "the implementor's patch was refused: it touches paths agents may not change: " +
+        '.flotilla/config.json: .flotilla is a protected path',
+    );
+    await rm(join(worktree, '.flotilla'), { recursive: true });
+    await repo.write({ 'src/b.ts': 'export const b = 1;\n' }, worktree);
+    await expect(extractPatch({ worktreePath: worktree, baseCommit })).resolves.toContain('+++ b/src/b.ts');
   });
 });

@@ -3,14 +3,33 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PINNED_DIFF_CONFIG, runGit } from '../process/run-command.ts';
+import { findForbiddenChanges } from './find-forbidden-changes.ts';
 
 export interface ExtractPatchParams {
   /** The implementor's worktree. Its index is rewritten (`git add -A`); the worktree is disposable. */
   worktreePath: string;
   /** The commit the worktree was created at (a SHA, not the default branch, which may have moved). */
   baseCommit: string;
+  /** Repository-relative paths the patch may not touch (config `protectedPaths`), besides the built-in ones. */
+  protectedPaths?: readonly string[];
   /** Default: 2 minutes per git command. */
   timeoutMs?: number;
+}
+
+/**
+ * The patch touches what no agent may change (see find-forbidden-changes.ts). Its message names every path
+ * and why; a runtime that lets it propagate fails the run with that reason.
+ */
+export class PatchRefusedError extends Error {
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[]) {
+    super(
+      `the implementor's patch was refused: it touches paths agents may not change: ${problems.join('; ')}`,
+    );
+    this.name = 'PatchRefusedError';
+    this.problems = problems;
+  }
 }
 
 const DEFAULT_TIMEOUT_MS = 2 * 60_000;
@@ -22,10 +41,15 @@ const COMMIT_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
  * architecture.md): new, modified, deleted and renamed files, mode changes, symlinks and binary files.
  * Git's binary patch format is ASCII, so the patch is a string that `git apply` reproduces byte for byte.
  * Returns '' when nothing changed.
+ *
+ * Every runtime takes its patch here, so this is where patches are checked on the way out: one that touches
+ * `.git` internals or another protected path (any case), a configured `protectedPaths` entry, adds a gitlink
+ * or a symlink leading outside the worktree or into `.git` rejects with a PatchRefusedError naming each path.
  */
 export async function extractPatch({
   worktreePath,
   baseCommit,
+  protectedPaths,
   timeoutMs,
 }: ExtractPatchParams): Promise<string> {
   if (!COMMIT_SHA.test(baseCommit)) {
@@ -35,6 +59,13 @@ export async function extractPatch({
   // Stage everything — untracked files included, ignored files excluded — so one diff covers committed,
   // uncommitted and new work alike.
   await runGit(['add', '--all'], options);
+  const problems = await findForbiddenChanges({
+    worktreePath,
+    baseCommit,
+    ...(protectedPaths !== undefined && { protectedPaths }),
+    timeoutMs: options.timeoutMs,
+  });
+  if (problems.length > 0) throw new PatchRefusedError(problems);
   const diff = (extraConfig: string[]) => runGit([...extraConfig, ...buildDiffArgs(baseCommit)], options);
   const first = await diff([]);
   if (isUtf8(first.stdoutBytes)) return first.stdout;

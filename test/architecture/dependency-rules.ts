@@ -60,7 +60,13 @@ const floors: FloorDefinition[] = [
     mayImport: [...LOW, 'guards'],
     role: 'flotilla.config.json',
   },
-  { name: 'workspace', paths: ['src/workspace/'], mayImport: LOW, role: 'worktrees, setup, patches' },
+  {
+    name: 'workspace',
+    paths: ['src/workspace/'],
+    // The patch check refuses the guards' protected paths: one list, shared.
+    mayImport: [...LOW, 'guards'],
+    role: 'worktrees, setup, patches',
+  },
   {
     name: 'session-log',
     paths: ['src/session-log/'],

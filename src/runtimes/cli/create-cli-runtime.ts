@@ -32,7 +32,6 @@ import { buildCliAgentPrompt, buildMissingSignalPrompt } from './build-signal-in
 import { checkCliAvailability } from './check-cli-availability.ts';
 import { type CliPreset, resolveCliPreset } from './cli-presets.ts';
 import { type CliModelPrice, createCliUsageReader } from './create-cli-usage-reader.ts';
-import { findForbiddenChanges } from './find-forbidden-changes.ts';
 import { type AgentSignal, readAgentSignal, SIGNAL_FILE } from './read-agent-signal.ts';
 import { runCliProcess } from './run-cli-process.ts';
 import {
@@ -308,18 +307,12 @@ export function createCliRuntime(
       // The signal file is Flotilla's, not part of the work.
       await rm(join(cwd, SIGNAL_FILE), { force: true });
       await rmdir(join(cwd, '.flotilla')).catch(() => {});
-      const patch = await extractPatch({ worktreePath: cwd, baseCommit });
-      const forbidden = await findForbiddenChanges({
+      // A patch touching protected paths rejects with the paths named (a PatchRefusedError).
+      const patch = await extractPatch({
         worktreePath: cwd,
         baseCommit,
         ...(config.protectedPaths !== undefined && { protectedPaths: config.protectedPaths }),
       });
-      if (forbidden.length > 0) {
-        throw new AgentRunFailure(
-          'error',
-          `the implementor's patch was refused: it touches paths agents may not change: ${forbidden.join('; ')}`,
-        );
-      }
       if (patch.trim() === '') {
         throw new AgentRunFailure(
           'error',

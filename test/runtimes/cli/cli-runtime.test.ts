@@ -369,7 +369,7 @@ describe('CLI runtime with the fake agent CLI', () => {
     const failure = await failureOf((await runtime.startAgent(implementorParams())).result);
 
     expect(failure.message).toBe(
-      "the implementor's patch was refused: it touches paths agents may not change: " +
+      "the implementor agent (claude) failed: the implementor's patch was refused: it touches paths agents may not change: " +
         '.npmrc: .npmrc is a protected path; deploy/prod.yml: under the configured protected path deploy; ' +
         'passwd: a symlink to /etc/passwd, outside the repository; ' +
         'src/up: a symlink to ../../outside, outside the repository',
