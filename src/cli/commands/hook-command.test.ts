@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { realpathSync } from 'node:fs';
+import { realpathSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -170,5 +170,15 @@ describe("flotilla hook pre-tool-use: Flotilla's paths of the repository", () =>
     expect(preToolUse(tool('Read', { file_path: '../../other/a.txt' }, worktree)).code).toBe(2);
     expect(preToolUse(tool('Write', { file_path: 'new.ts', content: 'x' }, worktree)).code).toBe(0);
     expect(preToolUse(tool('Read', { file_path: 'README.md' }, worktree)).code).toBe(0);
+  }, 60_000);
+
+  it("Bash: the issue's symlink into the main checkout's .git/hooks does not carry a write", () => {
+    symlinkSync('../../../../.git/hooks', join(worktree, 'lnk'));
+    const plant = "printf '#!/bin/sh\\nid\\n' > lnk/pre-commit && chmod +x lnk/pre-commit";
+    expect(preToolUse(tool('Bash', { command: plant }, worktree))).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('is inside a .git directory'),
+    });
+    expect(preToolUse(tool('Bash', { command: 'printf x > notes.txt' }, worktree)).code).toBe(0);
   }, 60_000);
 });

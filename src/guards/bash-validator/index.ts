@@ -5,6 +5,7 @@ export {
 export { buildBashValidatorRules, getDefaultBashValidatorRules } from './build-bash-validator-rules.ts';
 export {
   type BashValidatorHook,
+  type BashValidatorHookOptions,
   createBashValidatorHook,
   type PreToolUseHookInput,
   type PreToolUseHookOutput,
@@ -15,5 +16,6 @@ export {
   describeBashValidatorRules,
   STRUCTURAL_RULES,
 } from './describe-bash-validator-rules.ts';
+export type { BashPathPlace } from './judge-real-path.ts';
 export type { BashBlockPattern, BashValidationResult, BashValidatorRules } from './types.ts';
-export { validateBashCommand } from './validate-bash-command.ts';
+export { type BashPlaceInput, validateBashCommand } from './validate-bash-command.ts';

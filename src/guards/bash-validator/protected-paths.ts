@@ -1,65 +1,43 @@
 import { DYNAMIC_MARK } from './command-word.ts';
+import { type BashPathPlace, judgeRealPath } from './judge-real-path.ts';
+import { isProtectedName, PROTECTED_FILE_NAMES, PROTECTED_PATH_SEGMENTS } from './protected-names.ts';
 import type { CommandWord } from './types.ts';
 
-/**
- * Directories and files whose contents other tools later *execute*: git hooks and config (core.fsmonitor,
- * aliases, hooksPath), package-manager rc files (script-shell, yarnPath), shell rc files, ssh config
- * (ProxyCommand), Claude Code settings (hooks) and Flotilla's own config. Writing them from Bash is how a
- * blocked command is smuggled into a later, allowed one (`git commit` running `.git/hooks/pre-commit`).
- */
-export const PROTECTED_PATH_SEGMENTS: readonly string[] = ['.git', '.ssh', '.gnupg', '.claude', '.flotilla'];
-export const PROTECTED_FILE_NAMES: readonly string[] = [
-  '.gitconfig',
-  '.git-credentials',
-  '.npmrc',
-  '.yarnrc',
-  '.yarnrc.yml',
-  '.pnpmfile.cjs',
-  '.bashrc',
-  '.bash_profile',
-  '.bash_login',
-  '.bash_logout',
-  '.profile',
-  '.zshrc',
-  '.zshenv',
-  '.zprofile',
-  '.envrc',
-];
+export {
+  findProtectedName,
+  isProtectedName,
+  PROTECTED_FILE_NAMES,
+  PROTECTED_PATH_SEGMENTS,
+} from './protected-names.ts';
 
 const PROTECTED_NAMES = [...PROTECTED_PATH_SEGMENTS, ...PROTECTED_FILE_NAMES];
 
 /**
- * True when one path segment is a protected name, in any case: macOS and Windows file systems fold case, so
- * `.GIT/hooks` and `.Claude/settings.json` reach the same files there.
- */
-export function isProtectedName(segment: string): boolean {
-  return PROTECTED_NAMES.includes(segment.toLowerCase());
-}
-
-/**
- * The protected name a relative path names (a protected segment, or `.config/git`), in any case; null when
- * none. Shared by the path guard and the patch check.
- */
-export function findProtectedName(path: string): string | null {
-  const segments = path.split('/');
-  for (let i = 0; i < segments.length; i += 1) {
-    const segment = segments[i]!;
-    if (isProtectedName(segment)) return segment;
-    if (segment.toLowerCase() === '.config' && segments[i + 1]?.toLowerCase() === 'git') {
-      return `${segment}/${segments[i + 1]}`;
-    }
-  }
-  return null;
-}
-
-/**
  * Returns why writing to `word` is refused, or null when it is fine. A target computed at run time is
  * refused because it could name any of the protected paths. Globs are refused when they could match one.
+ * With a `place`, the path is also followed through symlinks as the kernel would (judge-real-path.ts): a
+ * harmless-looking `lnk/pre-commit` whose `lnk` leads into `.git/hooks` is refused; a glob is judged by its
+ * static prefix.
  */
-export function findProtectedWriteTarget(word: CommandWord): string | null {
+export function findProtectedWriteTarget(word: CommandWord, place?: BashPathPlace | null): string | null {
   if (word.dynamic || word.value.includes(DYNAMIC_MARK)) return 'its path is computed at run time';
   const path = word.value;
   if (path === '/dev/null' || path === '/dev/stdout' || path === '/dev/stderr') return null;
+  const textual = findProtectedText(word);
+  if (textual !== null || !place) return textual;
+  return judgeRealPath(word.glob ? staticPrefixOf(path) : path, place);
+}
+
+/** The segments of a glob before the first one with a glob character (`src/*.ts` → `src`; `*` → `.`). */
+function staticPrefixOf(glob: string): string {
+  const segments = glob.split('/');
+  const first = segments.findIndex((segment) => /[*?[]/.test(segment));
+  const prefix = segments.slice(0, first === -1 ? segments.length : first).join('/');
+  return prefix === '' ? (glob.startsWith('/') ? '/' : '.') : prefix;
+}
+
+function findProtectedText(word: CommandWord): string | null {
+  const path = word.value;
   const segments = path.split('/');
   for (let i = 0; i < segments.length; i += 1) {
     const segment = segments[i]!;
@@ -80,13 +58,13 @@ export function findProtectedWriteTarget(word: CommandWord): string | null {
 }
 
 /** True when any `=`-separated tail of an argument (`--output=.git/x`) or the argument itself is protected. */
-export function findProtectedPathInArgument(word: CommandWord): string | null {
-  if (word.dynamic) return findProtectedWriteTarget(word);
-  const direct = findProtectedWriteTarget(word);
+export function findProtectedPathInArgument(word: CommandWord, place?: BashPathPlace | null): string | null {
+  if (word.dynamic) return findProtectedWriteTarget(word, place);
+  const direct = findProtectedWriteTarget(word, place);
   if (direct) return direct;
   const equals = word.value.indexOf('=');
   if (equals === -1) return null;
-  return findProtectedWriteTarget({ ...word, value: word.value.slice(equals + 1) });
+  return findProtectedWriteTarget({ ...word, value: word.value.slice(equals + 1) }, place);
 }
 
 function globSegmentMayMatchProtected(segment: string): boolean {

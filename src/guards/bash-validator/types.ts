@@ -1,3 +1,5 @@
+import type { BashPathPlace } from './judge-real-path.ts';
+
 /** Outcome of validating one Bash command line. */
 export type BashValidationResult = { allowed: true } | { allowed: false; reason: string };
 
@@ -59,6 +61,8 @@ export interface Invocation {
 /** What command inspectors use to report findings and to validate nested commands. */
 export interface InspectionContext {
   readonly rules: BashValidatorRules;
+  /** Where the command runs, when known: write targets are then followed through symlinks. */
+  readonly place: BashPathPlace | null;
   report(severity: BashFinding['severity'], reason: string): void;
   /** Validates a wrapped command with the full rules. */
   checkInvocation(invocation: Invocation): void;

@@ -1,6 +1,7 @@
 import { messageOf } from '../../shared/message-of.ts';
 import { checkInvocation } from './check-invocation.ts';
 import { getDefaultBashValidatorRules } from './get-default-bash-validator-rules.ts';
+import type { BashPathPlace } from './judge-real-path.ts';
 import { maskQuotedText } from './mask-quoted-text.ts';
 import { patternMessage } from './messages.ts';
 import { parseShellSource } from './parse-shell-source.ts';
@@ -18,13 +19,25 @@ export const MAX_COMMAND_LENGTH = 100_000;
 /** Deepest nesting of scripts inside scripts (`bash -c "sh -c '…'"`). */
 export const MAX_NESTING_DEPTH = 8;
 
+/** Where a command runs: its cwd, the working tree it may write in and the paths it may never reach. */
+export type BashPlaceInput = Omit<BashPathPlace, 'cwdMayChange'>;
+
+/** `cd`, `pushd` or `popd` anywhere in the text, nested scripts included: relative paths then move. */
+const DIRECTORY_CHANGE = /(?:^|[\s;&|(`{'"])(?:cd|pushd|popd)(?=[\s;&|)`}'"]|$)/;
+
+function changesDirectory(command: string): boolean {
+  return DIRECTORY_CHANGE.test(command);
+}
+
 /**
- * Decides whether an agent may run `command` in Bash. Synchronous and pure; never throws (an internal
- * error is reported as a block). See README.md for the rules.
+ * Decides whether an agent may run `command` in Bash. Synchronous; never throws (an internal error is
+ * reported as a block). See README.md for the rules. Without `place` it is pure (text only); with it, the
+ * paths the command writes are also followed through the file system's symlinks (judge-real-path.ts).
  */
 export function validateBashCommand(
   command: string,
   rules: BashValidatorRules = getDefaultBashValidatorRules(),
+  place: BashPlaceInput | null = null,
 ): BashValidationResult {
   try {
     if (typeof command !== 'string')
@@ -36,7 +49,10 @@ export function validateBashCommand(
         reason: `Blocked: the command is longer than ${MAX_COMMAND_LENGTH} characters`,
       };
     }
-    const run = new ValidationRun(rules);
+    const run = new ValidationRun(
+      rules,
+      place === null ? null : { ...place, cwdMayChange: changesDirectory(command) },
+    );
     run.checkSource(command, 'the command');
     return run.result();
   } catch (error) {
@@ -49,7 +65,10 @@ class ValidationRun implements InspectionContext {
   private readonly findings: BashFinding[] = [];
   private depth = 0;
 
-  constructor(readonly rules: BashValidatorRules) {}
+  constructor(
+    readonly rules: BashValidatorRules,
+    readonly place: BashPathPlace | null,
+  ) {}
 
   report(severity: BashFinding['severity'], reason: string): void {
     this.findings.push({ severity, reason });

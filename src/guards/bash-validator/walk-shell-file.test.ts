@@ -14,6 +14,7 @@ function walk(source: string, edit: (file: ShellFile) => void = () => {}) {
   const invocations: Invocation[] = [];
   const context: InspectionContext = {
     rules: getDefaultBashValidatorRules(),
+    place: null,
     report: (severity, reason) => findings.push({ severity, reason }),
     checkInvocation: (invocation) => invocations.push(invocation),
     checkSource: () => {},

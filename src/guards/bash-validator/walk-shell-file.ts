@@ -213,7 +213,7 @@ class ShellFileWalker {
       return;
     }
     for (const target of targets) {
-      const problem = findProtectedWriteTarget(target);
+      const problem = findProtectedWriteTarget(target, this.context.place);
       if (problem) this.context.report('danger', `Blocked: output redirection refused: ${problem}`);
     }
   }

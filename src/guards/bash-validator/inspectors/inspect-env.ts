@@ -40,7 +40,7 @@ export const inspectEnv: CommandInspector = (invocation, context) => {
       return;
     }
     if ((option.name === '-C' || option.name === '--chdir') && option.value) {
-      const problem = findProtectedPathInArgument(option.value);
+      const problem = findProtectedPathInArgument(option.value, context.place);
       if (problem) {
         context.report('danger', `Blocked: 'env ${option.name}' refused: ${problem}`);
         return;

@@ -12,7 +12,7 @@ export const FILE_WRITER_COMMANDS: readonly string[] = ['cp', 'mv', 'tee', 'inst
 export const inspectFileWriter: CommandInspector = (invocation, context) => {
   const name = commandBaseName(invocation.words[0]!.value);
   for (const word of invocation.words.slice(1)) {
-    const problem = findProtectedPathInArgument(word);
+    const problem = findProtectedPathInArgument(word, context.place);
     if (problem) {
       context.report('danger', `Blocked: '${name}' refused: ${problem}`);
       return;

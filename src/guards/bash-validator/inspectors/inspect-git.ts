@@ -278,7 +278,7 @@ export const inspectGit: CommandInspector = (invocation, context) => {
     if (name === '-c' || name === '--config-env') {
       checkConfigSetting(value, `git ${name}`, context);
     } else if (name === '-C' || name === '--work-tree') {
-      const problem = findProtectedPathInArgument(value);
+      const problem = findProtectedPathInArgument(value, context.place);
       if (problem) context.report('danger', `Blocked: git ${name} refused: ${problem}`);
     }
   }
@@ -459,11 +459,11 @@ function checkProgramAndOutputOptions(
     for (const option of OUTPUT_OPTIONS) {
       if (!isLongOption(arg, option, 3)) continue;
       const target = value.includes('=') ? arg : args[k + 1];
-      const problem = target ? findProtectedPathInArgument(target) : null;
+      const problem = target ? findProtectedPathInArgument(target, context.place) : null;
       if (problem) context.report('danger', `Blocked: 'git ${subcommand} --${option}' refused: ${problem}`);
     }
     if (value === '-o' && args[k + 1]) {
-      const problem = findProtectedPathInArgument(args[k + 1]!);
+      const problem = findProtectedPathInArgument(args[k + 1]!, context.place);
       if (problem) context.report('danger', `Blocked: 'git ${subcommand} -o' refused: ${problem}`);
     }
   }
@@ -474,7 +474,7 @@ function checkProgramAndOutputOptions(
     subcommand === 'archive'
   ) {
     for (const arg of args) {
-      const problem = findProtectedPathInArgument(arg);
+      const problem = findProtectedPathInArgument(arg, context.place);
       if (problem) context.report('danger', `Blocked: 'git ${subcommand}' refused: ${problem}`);
     }
   }

@@ -270,7 +270,7 @@ function checkCommonOptions(invocation: Invocation, context: InspectionContext):
     if (DIRECTORY_OPTIONS.has(option)) {
       const directory =
         option === word.value ? args[i + 1] : { ...word, value: word.value.slice(option.length + 1) };
-      const problem = directory ? findProtectedPathInArgument(directory) : null;
+      const problem = directory ? findProtectedPathInArgument(directory, context.place) : null;
       if (problem) {
         context.report('danger', `Blocked: '${name} ${option}' refused: ${problem}`);
         return false;

@@ -1,4 +1,5 @@
 import { buildStaticWord } from '../command-word.ts';
+import type { BashPathPlace } from '../judge-real-path.ts';
 import { displayValue } from '../messages.ts';
 import { parseCommandOptions } from '../parse-command-options.ts';
 import { findProtectedWriteTarget } from '../protected-paths.ts';
@@ -77,7 +78,7 @@ export const inspectSed: CommandInspector = (invocation, context) => {
       );
       return;
     }
-    const problem = findSedProblem(script.value);
+    const problem = findSedProblem(script.value, context.place);
     if (problem) {
       context.report('danger', `Blocked: the sed script ${problem}`);
       return;
@@ -85,14 +86,14 @@ export const inspectSed: CommandInspector = (invocation, context) => {
   }
   if (!inPlace) return;
   for (const file of files) {
-    const problem = findProtectedWriteTarget(file);
+    const problem = findProtectedWriteTarget(file, context.place);
     if (problem) context.report('danger', `Blocked: 'sed -i' refused: ${problem}`);
   }
 };
 
 /** Scans a GNU sed script. Returns why it is refused, or null. Exported for tests. */
-export function findSedProblem(script: string): string | null {
-  const scanner = new SedScanner(script);
+export function findSedProblem(script: string, place: BashPathPlace | null = null): string | null {
+  const scanner = new SedScanner(script, place);
   try {
     return scanner.scan();
   } catch {
@@ -103,7 +104,10 @@ export function findSedProblem(script: string): string | null {
 class SedScanner {
   private i = 0;
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    private readonly place: BashPathPlace | null,
+  ) {}
 
   scan(): string | null {
     while (true) {
@@ -245,7 +249,7 @@ class SedScanner {
     this.toLineEnd();
     const target = this.text.slice(start, this.i).trimEnd();
     if (target === '/dev/stdout' || target === '/dev/stderr') return null;
-    const problem = findProtectedWriteTarget(buildStaticWord(target));
+    const problem = findProtectedWriteTarget(buildStaticWord(target), this.place);
     return problem ? `writes to a protected path (${problem})` : null;
   }
 

@@ -30,7 +30,7 @@ export const inspectSort: CommandInspector = (invocation, context) => {
         : args[i + 1]
       : null;
     const target = output ?? longOutput;
-    const problem = target ? findProtectedPathInArgument(target) : null;
+    const problem = target ? findProtectedPathInArgument(target, context.place) : null;
     if (problem) {
       context.report('danger', `Blocked: 'sort -o' refused: ${problem}`);
       return;

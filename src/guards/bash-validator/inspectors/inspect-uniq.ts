@@ -5,7 +5,7 @@ import type { CommandInspector } from '../types.ts';
 export const inspectUniq: CommandInspector = (invocation, context) => {
   for (const word of invocation.words.slice(1)) {
     if (word.value.startsWith('-') && !word.dynamic) continue;
-    const problem = findProtectedPathInArgument(word);
+    const problem = findProtectedPathInArgument(word, context.place);
     if (problem) {
       context.report('danger', `Blocked: 'uniq' refused: ${problem}`);
       return;

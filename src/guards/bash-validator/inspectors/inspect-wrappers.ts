@@ -100,7 +100,7 @@ export const inspectWrapper: CommandInspector = (invocation, context) => {
   for (const option of parsed.options) {
     // `time -o FILE -f FORMAT` writes a file whose content the caller chooses.
     if ((option.name === '-o' || option.name === '--output') && option.value) {
-      const problem = findProtectedPathInArgument(option.value);
+      const problem = findProtectedPathInArgument(option.value, context.place);
       if (problem) {
         context.report('danger', `Blocked: '${name} ${option.name}' refused: ${problem}`);
         return;
