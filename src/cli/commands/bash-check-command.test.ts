@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -40,6 +43,22 @@ describe('flotilla bash-check', () => {
     expect(flotilla(['bash-check', '--allow', 'cat', '--', 'cat README.md']).code).toBe(0);
     expect(flotilla(['bash-check', '--block-pattern', 'npm\\s+test', '--', 'npm test']).code).toBe(2);
   });
+
+  it('with --cwd, follows symlinks of write targets as the hook does', () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'flotilla-bash-check-')));
+    try {
+      mkdirSync(join(dir, '.git/hooks'), { recursive: true });
+      symlinkSync('.git/hooks', join(dir, 'lnk'));
+      expect(flotilla(['bash-check', '--', 'echo x > lnk/pre-commit']).code).toBe(0);
+      expect(flotilla(['bash-check', '--cwd', dir, '--', 'echo x > lnk/pre-commit'])).toMatchObject({
+        code: 2,
+        stderr: expect.stringContaining('is inside a .git directory'),
+      });
+      expect(flotilla(['bash-check', '--cwd', dir, '--', 'echo x > notes.txt']).code).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('prints the effective rules', () => {
     const text = flotilla(['bash-check', '--print-rules']);

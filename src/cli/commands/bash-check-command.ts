@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ZodError } from 'zod';
 import type { describeBashValidatorRules } from '../../guards/bash-validator/index.ts';
@@ -9,6 +10,7 @@ interface BashCheckOptions {
   json?: boolean;
   allow: string[];
   blockPattern: string[];
+  cwd?: string;
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -34,11 +36,18 @@ export function registerBashCheckCommand(program: Command): void {
     .option('--json', 'with --print-rules, print JSON')
     .option('--allow <command>', 'also allow this command name (repeatable)', collect, [])
     .option('--block-pattern <regex>', 'also block this regular expression (repeatable)', collect, [])
+    .option(
+      '--cwd <dir>',
+      'judge as run from this directory: write targets are followed through symlinks and must stay in its working tree (as the hook does)',
+    )
     .action(async (words: string[], options: BashCheckOptions) => {
       // Loaded on demand: the shell parser takes ~0.3 s to load, which the other commands do not pay.
-      const { buildBashValidatorRules, describeBashValidatorRules, validateBashCommand } = await import(
-        '../../guards/bash-validator/index.ts'
-      );
+      const {
+        buildBashValidatorRules,
+        createBashValidatorHook,
+        describeBashValidatorRules,
+        validateBashCommand,
+      } = await import('../../guards/bash-validator/index.ts');
       let rules: ReturnType<typeof buildBashValidatorRules>;
       try {
         rules = buildBashValidatorRules({
@@ -62,12 +71,24 @@ export function registerBashCheckCommand(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const result = validateBashCommand(words.join(' '), rules);
-      if (result.allowed) {
+      const command = words.join(' ');
+      let reason: string | null;
+      if (options.cwd === undefined) {
+        const result = validateBashCommand(command, rules);
+        reason = result.allowed ? null : result.reason;
+      } else {
+        const verdict = await createBashValidatorHook(rules)({
+          tool_name: 'Bash',
+          tool_input: { command },
+          cwd: resolve(options.cwd),
+        });
+        reason = 'reason' in verdict ? verdict.reason : null;
+      }
+      if (reason === null) {
         process.stdout.write('allowed\n');
         process.exitCode = 0;
       } else {
-        process.stderr.write(`${result.reason}\n`);
+        process.stderr.write(`${reason}\n`);
         process.exitCode = 2;
       }
     });
