@@ -137,3 +137,32 @@ describe('GitHub reviews with one identity or two', () => {
     expect(posts().map((request) => request.status)).toEqual([422, 200]);
   });
 });
+
+describe('merging under branch protection that requires an approving review', () => {
+  it('one identity: GitHub refuses the merge, and the error is its reason in one line', async () => {
+    const { github, provider, revision } = await setup({ GITHUB_TOKEN: TOKEN });
+    github.setRequiredApprovingReviews(1);
+    await provider.revisionWriter.postReview(revision.id, approval);
+    await provider.workItemWriter.transitionStatus(revision.workItemID ?? '', 'approved');
+    const refused = provider.revisionWriter.mergeRevision?.(revision.id);
+    await expect(refused).rejects.toThrow(
+      /^GitHub refused to merge revision \d+: At least 1 approving review is required by reviewers with write access\.[^\n]*$/,
+    );
+    // A 405 fails the same way every time: asked once, never retried.
+    expect(
+      github.requests.filter((request) => request.method === 'PUT' && /\/merge$/.test(request.path)),
+    ).toHaveLength(1);
+  });
+
+  it('a separate reviewer: its approval satisfies the rule and the merge goes through', async () => {
+    const { github, provider, revision } = await setup({
+      GITHUB_TOKEN: TOKEN,
+      FLOTILLA_GITHUB_REVIEWER_TOKEN: REVIEWER_TOKEN,
+    });
+    github.setRequiredApprovingReviews(1);
+    await provider.revisionWriter.postReview(revision.id, approval);
+    await provider.workItemWriter.transitionStatus(revision.workItemID ?? '', 'approved');
+    const merged = await provider.revisionWriter.mergeRevision?.(revision.id);
+    expect(merged?.workItem.status).toBe('closed');
+  });
+});

@@ -77,6 +77,12 @@ export interface FakeGitHubStore {
   settledChecks: Set<string>;
   /** Heads whose check run completes the moment it is first read (`ciSettlesAtOnce`). */
   settleAtOnce: boolean;
+  /** The first this many heads the CI runs on fail (`ci: 'passing'` passes the later ones). */
+  failingHeads: number;
+  /** Branch protection on the base: approving reviews a merge needs (0: none). */
+  requiredApprovingReviews: number;
+  /** Heads in the order the CI first ran on them. */
+  ciHeads: string[];
   issueDependencies: boolean;
   urls(): FakeUrls;
   nextID(): number;
@@ -101,6 +107,8 @@ export function createFakeGitHubStore(fields: {
   bot: FakeUser;
   ci: FakeCI;
   settleAtOnce: boolean;
+  failingHeads: number;
+  requiredApprovingReviews: number;
   issueDependencies: boolean;
   urls(): FakeUrls;
 }): FakeGitHubStore {
@@ -141,6 +149,7 @@ export function createFakeGitHubStore(fields: {
     issues,
     labels,
     settledChecks: new Set<string>(),
+    ciHeads: [],
     nextID,
     labelRecord,
     issueJSON: (issue, detail) =>

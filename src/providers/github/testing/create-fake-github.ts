@@ -46,6 +46,10 @@ export interface FakeGitHubOptions {
    * result in the same poll that shows the new head). Default false (queued until `settleChecks()`).
    */
   ciSettlesAtOnce?: boolean;
+  /** The first this many heads the CI runs on fail, whatever `ci` says; later ones follow `ci`. Default 0. */
+  failingHeads?: number;
+  /** Branch protection on the default branch: approving reviews a merge needs. Default 0 (unprotected). */
+  requiredApprovingReviews?: number;
   /**
    * More accounts with their own tokens (e.g. a second identity that posts reviews). Each is a separate user
    * to GitHub's rules: it may approve a pull request the main token opened.
@@ -109,6 +113,8 @@ export interface FakeGitHub {
   interleave(match: { method?: string; path?: RegExp }, action: () => void | Promise<void>): void;
   /** Installation tokens the fake made (App authentication), oldest first. */
   installationTokens: { token: string; expiresAt: number }[];
+  /** Branch protection: the approving reviews a merge into the default branch needs (0: none). */
+  setRequiredApprovingReviews(count: number): void;
   /** Sets the primary budget's remaining points and the seconds until it resets. */
   setRateLimit(state: { remaining: number; resetInSeconds: number }): void;
   /** What a human does on github.com (no request is recorded). */
@@ -190,6 +196,8 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
     bot,
     ci: options.ci ?? 'none',
     settleAtOnce: options.ciSettlesAtOnce ?? false,
+    failingHeads: options.failingHeads ?? 0,
+    requiredApprovingReviews: options.requiredApprovingReviews ?? 0,
     issueDependencies: options.issueDependencies ?? true,
     urls: () => urls,
   });
@@ -396,6 +404,9 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
     },
     interleave(match, action) {
       interleaved.push({ ...match, action });
+    },
+    setRequiredApprovingReviews(count) {
+      store.requiredApprovingReviews = count;
     },
     setRateLimit(state) {
       remaining = state.remaining;

@@ -24,6 +24,10 @@ export function checkRunsFor(store: FakeGitHubStore, sha: string) {
   if (ci === 'none') return [];
   if (store.settleAtOnce) settledChecks.add(sha);
   const done = settledChecks.has(sha);
+  if (!store.ciHeads.includes(sha)) store.ciHeads.push(sha);
+  // `failingHeads`: the first heads CI runs on fail whatever `ci` says (red CI, then a green rework).
+  const passing = ci === 'passing' && store.ciHeads.indexOf(sha) >= store.failingHeads;
+  const failing = !passing;
   const id = Number.parseInt(sha.slice(0, 8), 16);
   return [
     {
@@ -32,16 +36,16 @@ export function checkRunsFor(store: FakeGitHubStore, sha: string) {
       head_sha: sha,
       name: 'test',
       status: done ? 'completed' : 'queued',
-      conclusion: done ? (ci === 'passing' ? 'success' : 'failure') : null,
+      conclusion: done ? (passing ? 'success' : 'failure') : null,
       started_at: null,
       completed_at: done ? githubTimestamp(Date.now()) : null,
       html_url: `https://github.com/${owner}/${repo}/runs/${id}`,
       details_url: `https://github.com/${owner}/${repo}/actions/runs/${id}`,
       output: {
-        title: done ? (ci === 'passing' ? 'All tests passed' : '1 test failed') : null,
-        summary: done ? (ci === 'passing' ? 'ok' : 'expected 1, got 2') : null,
-        text: done && ci === 'failing' ? FAILING_CHECK_LOG : null,
-        annotations_count: done && ci === 'failing' ? FAILING_CHECK_ANNOTATIONS.length : 0,
+        title: done ? (passing ? 'All tests passed' : '1 test failed') : null,
+        summary: done ? (passing ? 'ok' : 'expected 1, got 2') : null,
+        text: done && failing ? FAILING_CHECK_LOG : null,
+        annotations_count: done && failing ? FAILING_CHECK_ANNOTATIONS.length : 0,
       },
       app: { id: 15368, slug: 'github-actions', name: 'GitHub Actions' },
     },
@@ -84,7 +88,8 @@ export function buildFakeCheckRoutes(store: FakeGitHubStore): FakeRoute[] {
     route('GET', `${repoPath}/check-runs/(\\d+)/annotations`, async ([id], query) => {
       const settled = [...settledChecks].find((sha) => Number.parseInt(sha.slice(0, 8), 16) === Number(id));
       if (settled === undefined) throw new HttpError(404, 'Not Found');
-      const annotations = ci === 'failing' ? FAILING_CHECK_ANNOTATIONS : [];
+      const failed = ci === 'failing' || store.ciHeads.indexOf(settled) < store.failingHeads;
+      const annotations = failed ? FAILING_CHECK_ANNOTATIONS : [];
       return paginate(annotations, query, `${repoPath}/check-runs/${id}/annotations`, (annotation) => ({
         ...annotation,
         blob_href: `https://github.com/${owner}/${repo}/blob/${settled}/${annotation.path}`,

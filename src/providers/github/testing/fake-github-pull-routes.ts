@@ -173,6 +173,16 @@ export function buildFakePullRoutes(store: FakeGitHubStore): FakeRoute[] {
       if (typeof body.sha === 'string' && body.sha !== head) {
         throw new HttpError(409, 'Head branch was modified. Review and try the merge again.');
       }
+      // Branch protection requiring approving reviews: only approvals still standing count (the author cannot
+      // give one, see the review routes); GitHub answers 405 with the rule it enforces.
+      const required = store.requiredApprovingReviews;
+      const approvals = issue.pull.reviews.filter((review) => review.state === 'APPROVED').length;
+      if (approvals < required) {
+        throw new HttpError(
+          405,
+          `At least ${required} approving review${required === 1 ? ' is' : 's are'} required by reviewers with write access.`,
+        );
+      }
       if (body.merge_method !== undefined && body.merge_method !== 'merge') {
         throw new HttpError(405, 'The fake GitHub merges with merge commits only');
       }
