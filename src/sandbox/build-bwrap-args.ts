@@ -61,7 +61,10 @@ export function buildBwrapArgs(layout: BwrapLayout): string[] {
     ...privateDirs,
     ...layout.hiddenDirs.map((path): Op => ({ kind: 'hide-dir', path })),
     ...layout.hiddenFiles.map((path): Op => ({ kind: 'hide-file', path })),
-    ...layout.readable.map((path): Op => ({ kind: 'read', path })),
+    // Denied beats allowed at the same path.
+    ...layout.readable
+      .filter((path) => !layout.hiddenDirs.includes(path) && !layout.hiddenFiles.includes(path))
+      .map((path): Op => ({ kind: 'read', path })),
     ...layout.writable.map((path): Op => ({ kind: 'write', path })),
   ].sort((a, b) => depth(a.path) - depth(b.path) || RANK[a.kind] - RANK[b.kind]);
 
