@@ -26,18 +26,32 @@ export async function prepareSandboxGitDir(worktree: string, gitStateDir: string
 
   const git = async (args: string[], okExitCodes: number[] = [0]) =>
     (await runGit(args, { cwd: worktree, okExitCodes })).stdout.trim();
-  const [ownGitDir, commonDir] = (
-    await git(['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir'])
-  ).split('\n');
-  if (ownGitDir === undefined || commonDir === undefined) {
-    throw new Error(`sandbox: ${worktree} is not a git worktree`);
+  // One round of git processes, side by side: this runs before every sandboxed run that may commit.
+  const [located, branch, refs, identity] = await Promise.all([
+    git([
+      'rev-parse',
+      '--path-format=absolute',
+      '--git-dir',
+      '--git-common-dir',
+      '--show-object-format',
+      'HEAD',
+    ]),
+    git(['symbolic-ref', '--quiet', 'HEAD'], [0, 1]),
+    git(['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads', 'refs/tags']),
+    git(['config', '--get-regexp', '^user\\.(name|email)$'], [0, 1]),
+  ]);
+  const [ownGitDir, commonDir, objectFormat = 'sha1', head] = located.split('\n');
+  if (ownGitDir === undefined || commonDir === undefined || head === undefined) {
+    throw new Error(`sandbox: ${worktree} is not a git worktree with a commit`);
   }
-  const head = await git(['rev-parse', '--verify', 'HEAD']);
-  const branch = await git(['symbolic-ref', '--quiet', 'HEAD'], [0, 1]);
-  const refs = await git(['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads', 'refs/tags']);
-  const objectFormat = await git(['rev-parse', '--show-object-format']);
-  const name = (await git(['config', '--get', 'user.name'], [0, 1])) || NEUTRAL_IDENTITY.name;
-  const email = (await git(['config', '--get', 'user.email'], [0, 1])) || NEUTRAL_IDENTITY.email;
+  const configured = new Map(
+    identity
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => [line.slice(0, line.indexOf(' ')), line.slice(line.indexOf(' ') + 1)] as const),
+  );
+  const name = configured.get('user.name') || NEUTRAL_IDENTITY.name;
+  const email = configured.get('user.email') || NEUTRAL_IDENTITY.email;
 
   await mkdir(join(gitDir, 'objects', 'info'), { recursive: true });
   await mkdir(join(gitDir, 'refs', 'heads'), { recursive: true });
