@@ -347,6 +347,14 @@ describe('createSandbox: refusals', () => {
     await expect(
       sandboxOf().wrap(fixture.request({ writable: [join(fixture.base, 'missing')] }), 'true', []),
     ).rejects.toThrow(/writable .*missing does not exist/);
+    const inside = join(fixture.worktreeA, 'git-state');
+    await expect(
+      sandboxOf().wrap(
+        fixture.request({ gitWorktree: { worktree: fixture.worktreeA, gitStateDir: inside } }),
+        'true',
+        [],
+      ),
+    ).rejects.toThrow(/gitStateDir .* is inside the worktree/);
   });
 
   it("mode 'off' returns the command as it is, with the request's environment only", async () => {

@@ -1,9 +1,11 @@
 import { homedir, tmpdir } from 'node:os';
+import { resolve } from 'node:path';
 import { buildBwrapArgs } from './build-bwrap-args.ts';
 import { buildForwarderCommand } from './build-forwarder-command.ts';
 import { buildSandboxEnv, SANDBOX_HOME } from './build-sandbox-env.ts';
 import { checkSandboxAvailability, type SandboxProbe } from './check-sandbox-availability.ts';
 import { createNetworkBridge, type NetworkBridge } from './create-network-bridge.ts';
+import { isWithin } from './is-within.ts';
 import { parseNetworkTargets } from './parse-network-targets.ts';
 import { planSandboxLayout } from './plan-sandbox-layout.ts';
 import { prepareSandboxGitDir, type SandboxGitDir } from './prepare-sandbox-git-dir.ts';
@@ -51,6 +53,11 @@ export function createSandbox(settings: SandboxSettings, deps: SandboxDeps = {})
     let git: SandboxGitDir | undefined;
     if (request.gitWorktree !== undefined) {
       const { worktree, gitStateDir } = request.gitWorktree;
+      if (isWithin(resolve(worktree), resolve(gitStateDir))) {
+        throw new Error(
+          `sandbox: gitWorktree.gitStateDir ${gitStateDir} is inside the worktree; give a run directory`,
+        );
+      }
       git = await prepareSandboxGitDir(worktree, gitStateDir);
     }
     const forwarding = targets.loopback.length > 0 || targets.proxied.length > 0;
