@@ -269,6 +269,15 @@ socket.on('end', () => { if (tunnelled) console.log('body ' + buffer.split('\\r\
     expect(refusals).toEqual([`127.0.0.2:${refused}`, 'example.com:443']);
   });
 
+  it.each([
+    ['directly', [] as string[]],
+    ['behind the forwarder', ['http://127.0.0.1:9']],
+  ])('passes stdin and stdout through and exits with the command (%s)', async (_name, network) => {
+    const command = await sandboxOf().wrap(fixture.request({ network }), 'sh', ['-c', 'cat; exit 7']);
+    const result = await runSandboxed(command, { input: '{"type":"user"}\n' });
+    expect(result).toEqual({ exitCode: 7, stdout: '{"type":"user"}\n', stderr: '' });
+  });
+
   it('removes the bridge sockets on dispose', async () => {
     const port = await serve('127.0.0.1', 'x');
     const command = await sandboxOf().wrap(
