@@ -75,6 +75,13 @@ const floors: FloorDefinition[] = [
     role: 'agent session transcripts',
   },
   { name: 'model-server', paths: ['src/model-server/'], mayImport: LOW, role: 'scripted model servers' },
+  {
+    // Runtimes and the control plane wrap every agent process in it; it knows nothing of either.
+    name: 'sandbox',
+    paths: ['src/sandbox/'],
+    mayImport: LOW,
+    role: 'the OS sandbox (bubblewrap) around agent processes',
+  },
   { name: 'storage', paths: ['src/storage/'], mayImport: [...BASE, 'logging'], role: 'SQLite' },
   {
     // Pure builders over plain run and item records: `flotilla stats` and the dashboard's stats panel share them.
@@ -132,13 +139,21 @@ const floors: FloorDefinition[] = [
     // rounds) lives here.
     name: 'runtimes/shared',
     paths: ['src/runtimes/shared/'],
-    mayImport: [...LOW, 'runtime-contract', 'guards', 'workspace', 'session-log'],
+    mayImport: [...LOW, 'runtime-contract', 'guards', 'workspace', 'session-log', 'sandbox'],
     role: 'what agent runtimes share',
   },
   ...['claude', 'scripted', 'codex', 'cli'].map((runtime) => ({
     name: `runtimes/${runtime}`,
     paths: [`src/runtimes/${runtime}/`],
-    mayImport: [...LOW, 'runtime-contract', 'guards', 'workspace', 'session-log', 'runtimes/shared'],
+    mayImport: [
+      ...LOW,
+      'runtime-contract',
+      'guards',
+      'workspace',
+      'session-log',
+      'sandbox',
+      'runtimes/shared',
+    ],
     role: `the ${runtime} runtime (the runtime contract, never engine internals)`,
   })),
   {
@@ -156,6 +171,7 @@ const floors: FloorDefinition[] = [
       'config',
       'workspace',
       'session-log',
+      'sandbox',
       'model-server',
       'storage',
       'provider-contract',
