@@ -16,6 +16,10 @@ import { createClaudeAdapter } from '../runtimes/claude/create-claude-adapter.ts
 import { createCliRuntime } from '../runtimes/cli/create-cli-runtime.ts';
 import { checkCodexAvailability } from '../runtimes/codex/check-codex-availability.ts';
 import { createCodexRuntime } from '../runtimes/codex/create-codex-runtime.ts';
+import { SANDBOX_OFF_WARNING } from '../runtimes/shared/build-agent-sandbox-request.ts';
+import { checkSandboxAvailability } from '../sandbox/check-sandbox-availability.ts';
+import { createSandbox } from '../sandbox/create-sandbox.ts';
+import { SANDBOX_UNAVAILABLE } from '../sandbox/sandbox-types.ts';
 import { createEngineStatePersistence, type EngineStatePersistence, openDatabase } from '../storage/index.ts';
 import { createWorktreeManager, isSpareWorktreePath } from '../workspace/create-worktree-manager.ts';
 import { acquireRunLock } from './acquire-run-lock.ts';
@@ -115,6 +119,20 @@ async function startControlPlane(
   const configured = await loadConfiguredScenario(repoRoot, config);
   if (configured.kind === 'invalid') throw new Error(configured.errors.join('\n'));
   const scriptedServer = configured.kind === 'ok' ? await createModelServer(configured.scenario) : null;
+
+  // Every agent runs in the OS sandbox: without it nothing starts, unless the user turned it off.
+  const sandbox = createSandbox(config.sandbox, {
+    onNetworkRefused: (target) => logger.warn('the sandbox refused a connection', { target }),
+  });
+  if (config.sandbox.mode === 'on') {
+    const probe = checkSandboxAvailability();
+    if (!probe.available) {
+      await scriptedServer?.close();
+      throw new Error(`${SANDBOX_UNAVAILABLE}: ${probe.problems.join('; ')}`);
+    }
+  } else {
+    logger.warn(SANDBOX_OFF_WARNING);
+  }
 
   // Refused clearly here rather than failing each codex run mid-way (no binary, no key).
   const codexRoles =
@@ -223,6 +241,8 @@ async function startControlPlane(
         maxRounds: config.validation.maxRounds,
         timeoutMs: config.validation.timeout * 1000,
       },
+      sandbox,
+      passEnv: config.sandbox.passEnv,
     });
 
   /**
@@ -256,6 +276,8 @@ async function startControlPlane(
         maxRounds: config.validation.maxRounds,
         timeoutMs: config.validation.timeout * 1000,
       },
+      sandbox,
+      passEnv: config.sandbox.passEnv,
     });
 
   const engine = createEngine({
@@ -307,6 +329,8 @@ async function startControlPlane(
             ...(options.extraEnv !== undefined && { extraEnv: options.extraEnv }),
             // The live cost of the `claude` CLI's requests (stream-json), for the budgets.
             findModelPrice: findClaudeModelPrice,
+            sandbox,
+            passEnv: config.sandbox.passEnv,
             ...(options.scriptedCli === true && { runtime: SCRIPTED_RUNTIME }),
           });
         try {

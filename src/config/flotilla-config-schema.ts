@@ -10,6 +10,10 @@ function integerAtLeast(min: number, unit = '') {
 }
 
 const seconds = () => integerAtLeast(1, ' (seconds)');
+const absolutePath = () =>
+  z
+    .string({ error: 'an absolute path' })
+    .refine((path) => path.startsWith('/'), { error: 'an absolute path' });
 const nonEmptyString = (what: string) =>
   z.string({ error: `a non-empty string (${what})` }).min(1, { error: `a non-empty string (${what})` });
 const object = <T extends z.core.$ZodLooseShape>(shape: T) =>
@@ -289,6 +293,44 @@ export const flotillaConfigFileSchema = object({
       })
       .default([]),
   }).prefault({}),
+  /**
+   * The OS sandbox every agent and every command run for it starts in (src/sandbox/README.md): "on" (the
+   * default), "off" (a loud opt-out), or the settings object.
+   */
+  sandbox: z
+    .union(
+      [
+        z.enum(['on', 'off']),
+        object({
+          mode: z.enum(['on', 'off'], { error: "'on' or 'off'" }).default('on'),
+          network: object({
+            allow: z
+              .array(nonEmptyString('a host or host:port'), { error: 'a list of hosts (host or host:port)' })
+              .default([]),
+          }).prefault({}),
+          passEnv: z
+            .array(nonEmptyString('an environment variable name'), { error: 'a list of variable names' })
+            .default([]),
+          filesystem: object({
+            allowRead: z.array(absolutePath(), { error: 'a list of absolute paths' }).default([]),
+            denyRead: z.array(absolutePath(), { error: 'a list of absolute paths' }).default([]),
+          }).prefault({}),
+        }),
+      ],
+      { error: "'on', 'off' or { mode, network: { allow }, passEnv, filesystem: { allowRead, denyRead } }" },
+    )
+    .default('on')
+    .transform((value) =>
+      typeof value === 'string'
+        ? { mode: value, networkAllow: [], passEnv: [], allowRead: [], denyRead: [] }
+        : {
+            mode: value.mode,
+            networkAllow: value.network.allow,
+            passEnv: value.passEnv,
+            allowRead: value.filesystem.allowRead,
+            denyRead: value.filesystem.denyRead,
+          },
+    ),
   /**
    * A scripted model-server scenario (JSON, see src/model-server/README.md) answering the roles whose runtime
    * is `scripted`: the real Claude adapter runs against it on 127.0.0.1 (dry runs, demos, CI).

@@ -63,3 +63,7 @@ export interface SandboxAvailability {
   available: boolean;
   problems: string[];
 }
+
+/** How a refusal to start without the sandbox begins (`flotilla run`, the demo, the control plane). */
+export const SANDBOX_UNAVAILABLE =
+  'agents run in an OS sandbox (bubblewrap), which cannot start here — install it (Debian/Ubuntu: apt-get install bubblewrap) or set "sandbox": "off" in flotilla.config.json (not recommended)';

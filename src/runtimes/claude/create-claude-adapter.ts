@@ -41,6 +41,7 @@ import {
 } from '../../guards/path-guard/index.ts';
 import type { Logger } from '../../logging/logger.ts';
 import { killProcessesWithEnv } from '../../process/kill-processes-with-env.ts';
+import type { Sandbox, SandboxedCommand } from '../../sandbox/sandbox-types.ts';
 import type { SessionLog } from '../../session-log/create-session-log.ts';
 import { createSessionLogFactory } from '../../session-log/create-session-log-factory.ts';
 import { createCachedCheck } from '../../shared/create-cached-check.ts';
@@ -52,6 +53,11 @@ import {
 } from '../../workspace/create-worktree-manager.ts';
 import { extractPatch } from '../../workspace/extract-patch.ts';
 import { buildValidationEnv } from '../../workspace/validation/build-validation-env.ts';
+import {
+  buildAgentSandboxRequest,
+  createValidationWrapper,
+  SANDBOX_OFF_WARNING,
+} from '../shared/build-agent-sandbox-request.ts';
 import { createClaudeConfigSeed } from '../shared/create-claude-config-seed.ts';
 import { createPhaseClock } from '../shared/create-phase-clock.ts';
 import { createRunRegistry } from '../shared/create-run-registry.ts';
@@ -67,6 +73,7 @@ import { checkClaudeAvailability } from './check-claude-availability.ts';
 import { classifyCredentialsFailure } from './classify-credentials-failure.ts';
 import { ASK_HUMAN_TOOL, createAskHumanTool, withAskHumanTool } from './create-ask-human-tool.ts';
 import { createLiveUsageMeter } from './create-live-usage-meter.ts';
+import { createSandboxedSpawn } from './create-sandboxed-spawn.ts';
 import { extractOutputText } from './extract-output-text.ts';
 import { findClaudeExecutable } from './find-claude-executable.ts';
 import { loadAgentDefinition } from './load-agent-definition.ts';
@@ -118,6 +125,14 @@ export interface ClaudeAdapterConfig extends RuntimeAdapterConfig {
    * Absent or no commands: no validation.
    */
   validation?: ValidationSettings;
+  /**
+   * The OS sandbox the claude CLI (and so every tool it runs) starts in (src/sandbox/); 'off' runs it
+   * unsandboxed with a warning in every transcript. Absent: unsandboxed (tests of other concerns only — the
+   * control plane always gives one).
+   */
+  sandbox?: Sandbox;
+  /** Variables agents may see besides the allow-list (config `sandbox.passEnv`). */
+  passEnv?: readonly string[];
 }
 
 /** Makes the transcript writer of one run (see session-log/create-session-log-factory.ts). */
@@ -207,7 +222,9 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
     const runStateDir = resume?.session.stateDir ?? join(config.stateDir, 'runs', sessionID);
     /** The SDK session: the engine's id for a new run, the asking run's for a resume. */
     const sdkSessionID = resume?.session.agentSessionID ?? sessionID;
+    let sandboxed: SandboxedCommand | null = null;
     const cleanUp = async () => {
+      await sandboxed?.dispose().catch(() => {});
       // What the run left running ends with it: the CLI after a cancel or timeout (it is given seconds to
       // exit), and the Bash tools it runs in sessions of their own, which it does not always end first.
       // Marked by the run's own config dir only: an account's shared one would match other runs. The /proc
@@ -258,12 +275,38 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
         runStateDir,
         isRoot,
         passThrough: config.passThroughEnv,
+        ...(config.passEnv !== undefined && { passEnv: config.passEnv }),
         extra: config.extraEnv,
         ...(params.account !== undefined && { account: accountEnvOf(params.account) }),
       });
     } catch (error) {
       await cleanUp();
       throw error;
+    }
+
+    const executablePath = claudeExecutable();
+    if (config.sandbox?.mode === 'on') {
+      try {
+        if (executablePath === null) throw new Error('the claude executable was not found');
+        sandboxed = await clock.time('sandbox', () =>
+          // biome-ignore lint/style/noNonNullAssertion: checked above; the sandbox is set when mode is 'on'
+          config.sandbox!.wrap(
+            buildAgentSandboxRequest({
+              repoRoot: config.repoRoot,
+              worktree: worktree?.path ?? null,
+              runStateDir,
+              env: agentEnv,
+              network: [agentEnv.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com'],
+              programs: [executablePath],
+            }),
+            executablePath,
+            [],
+          ),
+        );
+      } catch (error) {
+        await cleanUp();
+        throw new Error(`the OS sandbox could not start: ${messageOf(error)}`);
+      }
     }
 
     // Only the run's own config dir: one an account or the config points elsewhere (a login) is not ours.
@@ -296,6 +339,7 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
     let roundLiveUsage: AgentUsage | null = null;
     const sessionLog = createSessionLog?.(params) ?? null;
     if (params.account !== undefined) sessionLog?.note(`account: ${params.account}`);
+    if (config.sandbox?.mode === 'off') sessionLog?.note(SANDBOX_OFF_WARNING);
     let resultMessage: SDKResultMessage | undefined;
     /** The server's retry-after of the round's last 429 the CLI retried (see read-retry-after.ts); else null. */
     let lastRetryAfterMs: number | null = null;
@@ -329,7 +373,6 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
     const definition = withAskHumanTool(loaded.definition);
     // Round 0 starts the session under the engine's id; fix rounds resume it (the CLI reloads the
     // conversation from its per-run config dir, so the session must be persisted there while validating).
-    const executablePath = claudeExecutable();
     const startSession = (text: string, resume: boolean) =>
       query({
         prompt: text,
@@ -363,6 +406,12 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
           env: agentEnv,
           // Null (no platform package): the SDK looks for itself, and says what is missing.
           ...(executablePath !== null && { pathToClaudeCodeExecutable: executablePath }),
+          ...(sandboxed !== null &&
+            executablePath !== null && {
+              spawnClaudeCodeProcess: createSandboxedSpawn(sandboxed, executablePath, (data) =>
+                logger.debug('claude stderr', { sessionID, data: data.slice(0, 2000) }),
+              ),
+            }),
           stderr: (data) => logger.debug('claude stderr', { sessionID, data: data.slice(0, 2000) }),
         },
       });
@@ -429,6 +478,11 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
         signal: run.signal,
         announce,
         notifyActivity: run.notifyActivity,
+        wrap: createValidationWrapper(config.sandbox, {
+          repoRoot: config.repoRoot,
+          worktree: worktree.path,
+          runStateDir,
+        }),
       });
     };
 

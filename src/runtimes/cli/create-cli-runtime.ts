@@ -18,14 +18,17 @@ import {
   validateAgentOutput,
 } from '../../engine/runtime-contract/index.ts';
 import type { Logger } from '../../logging/logger.ts';
+import type { Sandbox, SandboxedCommand } from '../../sandbox/sandbox-types.ts';
 import { createSessionLog, type SessionLog } from '../../session-log/create-session-log.ts';
 import { createCachedCheck } from '../../shared/create-cached-check.ts';
 import type { Worktree, WorktreeManager } from '../../workspace/create-worktree-manager.ts';
 import { extractPatch } from '../../workspace/extract-patch.ts';
+import { buildAgentSandboxRequest, SANDBOX_OFF_WARNING } from '../shared/build-agent-sandbox-request.ts';
 import { createClaudeConfigSeed } from '../shared/create-claude-config-seed.ts';
 import { createPhaseClock } from '../shared/create-phase-clock.ts';
 import { createRunRegistry } from '../shared/create-run-registry.ts';
 import { createRuntimeWorktrees } from '../shared/create-runtime-worktrees.ts';
+import { findModelEndpoints } from '../shared/find-model-endpoints.ts';
 import { buildCliCommand } from './build-cli-command.ts';
 import { buildCliEnv } from './build-cli-env.ts';
 import { buildCliAgentPrompt, buildMissingSignalPrompt } from './build-signal-instructions.ts';
@@ -53,6 +56,13 @@ export interface CliRuntimeConfig extends RuntimeAdapterConfig {
   customPreset?: unknown;
   /** Replaces the preset's program (e.g. an absolute path, or `node fake-agent-cli.js` in tests). */
   program?: readonly string[];
+  /**
+   * The OS sandbox the agent process (and everything it runs) starts in (src/sandbox/); 'off' runs it
+   * unsandboxed with a warning in every transcript. Absent: unsandboxed (the control plane always gives one).
+   */
+  sandbox?: Sandbox;
+  /** Variables agents may see besides the allow-list (config `sandbox.passEnv`). */
+  passEnv?: readonly string[];
   /** Setup command in implementor worktrees; unset = detect from the lockfile; 'none' = no setup. */
   setupCommand?: string | null;
   /** The environment agents start from (default process.env), before secrets are removed. */
@@ -124,6 +134,7 @@ export function createCliRuntime(
       isRoot,
       credentialEnv: preset.credentialEnv,
       ...(config.passThroughEnv !== undefined && { passThrough: config.passThroughEnv }),
+      ...(config.passEnv !== undefined && { passEnv: config.passEnv }),
       ...(config.extraEnv !== undefined && { extra: config.extraEnv }),
     });
   }
@@ -171,6 +182,7 @@ export function createCliRuntime(
     const run = runs.begin({ sessionID, role, maxAgentDuration: config.maxAgentDuration });
     const { output, notifyActivity: touch } = run;
     const sessionLog = makeSessionLog(params);
+    if (config.sandbox?.mode === 'off') sessionLog.note(SANDBOX_OFF_WARNING);
     const env = buildEnv(runStateDir);
     // The claude preset's CLI keeps its state in CLAUDE_CONFIG_DIR (other tools ignore it: nothing to learn).
     // Only the run's own: one the config points elsewhere (a login) is not ours to write.
@@ -250,14 +262,36 @@ export function createCliRuntime(
       clock.lap(round === 0 ? 'session-setup' : 'fix-round-setup');
       // This run took a worktree: the next run's is checked out (a turn later) while this agent works.
       if (round === 0 && params.resume === undefined) worktrees.prepareSpare();
+      let sandboxed: SandboxedCommand | null = null;
+      if (config.sandbox?.mode === 'on') {
+        try {
+          sandboxed = await config.sandbox.wrap(
+            buildAgentSandboxRequest({
+              repoRoot: config.repoRoot,
+              worktree: cwd,
+              runStateDir,
+              env,
+              network: findModelEndpoints(env),
+              programs: [command.file],
+            }),
+            command.file,
+            command.args,
+          );
+        } catch (error) {
+          throw new AgentRunFailure(
+            'error',
+            `${agentName}: the OS sandbox could not start: ${messageOf(error)}`,
+          );
+        }
+      }
       const outcome = await runCliProcess({
-        command,
+        command: sandboxed === null ? command : { ...command, file: sandboxed.file, args: sandboxed.args },
         cwd,
-        env,
+        env: sandboxed?.env ?? env,
         signal: run.signal,
         timeoutMs: config.maxAgentDuration * 1000 + 60_000,
         onLine,
-      });
+      }).finally(() => sandboxed?.dispose());
       if (run.abortReason) throw abortFailure(run.abortReason);
       if (outcome.kind === 'not-started')
         throw new AgentRunFailure('error', `${agentName}: ${outcome.reason}`);

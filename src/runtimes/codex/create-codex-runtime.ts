@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Codex, type Thread, type ThreadEvent, type Usage } from '@openai/codex-sdk';
 import {
@@ -23,12 +23,18 @@ import {
   validateAgentOutputOrQuestions,
 } from '../../engine/runtime-contract/index.ts';
 import type { Logger } from '../../logging/logger.ts';
+import type { Sandbox, SandboxedCommand } from '../../sandbox/sandbox-types.ts';
 import type { SessionLog } from '../../session-log/create-session-log.ts';
 import { createSessionLogFactory } from '../../session-log/create-session-log-factory.ts';
 import { createCachedCheck } from '../../shared/create-cached-check.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import type { Worktree, WorktreeManager } from '../../workspace/create-worktree-manager.ts';
 import { extractPatch } from '../../workspace/extract-patch.ts';
+import {
+  buildAgentSandboxRequest,
+  createValidationWrapper,
+  SANDBOX_OFF_WARNING,
+} from '../shared/build-agent-sandbox-request.ts';
 import { createPhaseClock } from '../shared/create-phase-clock.ts';
 import { createRunRegistry } from '../shared/create-run-registry.ts';
 import { createRuntimeWorktrees } from '../shared/create-runtime-worktrees.ts';
@@ -45,8 +51,10 @@ import { checkCodexAvailability } from './check-codex-availability.ts';
 import type { CodexModelPrice } from './codex-prices.ts';
 import { createCodexHomes } from './create-codex-homes.ts';
 import { type CodexUsageTail, createCodexUsageTail } from './create-codex-usage-tail.ts';
+import { type CodexBinary, findCodexBinary } from './find-codex-binary.ts';
 import { mapCodexEvent } from './map-codex-event.ts';
 import { readCodexUsage, subtractCodexUsage } from './read-codex-usage.ts';
+import { findCodexSandboxProblem, readStderrTail, writeCodexLauncher } from './write-codex-launcher.ts';
 
 export interface CodexRuntimeConfig extends RuntimeAdapterConfig {
   repoRoot: string;
@@ -87,6 +95,14 @@ export interface CodexRuntimeConfig extends RuntimeAdapterConfig {
   runtime?: string;
   /** In-session validation of the implementor's work (seed 003), as in the Claude runtime. */
   validation?: ValidationSettings;
+  /**
+   * The OS sandbox codex (and every command it runs) starts in (src/sandbox/); codex's own sandbox is then
+   * not used. 'off': codex's own sandbox only, with a warning in every transcript. Absent: the same as 'off'
+   * without the warning (the control plane always gives one).
+   */
+  sandbox?: Sandbox;
+  /** Variables codex may see besides the allow-list (config `sandbox.passEnv`). */
+  passEnv?: readonly string[];
 }
 
 /** One codex turn, as the run needs it. */
@@ -160,9 +176,14 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
     let usageTail: CodexUsageTail | null = null;
     /** Whether the worktree and the thread stay after the run: the agent asked and waits for answers. */
     let keepForAnswers = false;
+    /** The run's own directory: the launcher script, codex's stderr, the sandbox's git dir. */
+    const runDir = join(config.stateDir, 'runs', `run-${sessionID}`);
+    let launcher: SandboxedCommand | null = null;
     const cleanUp = async () => {
       // Stopped before the rollout it follows is removed.
       await usageTail?.close();
+      await launcher?.dispose().catch(() => {});
+      await rm(runDir, { recursive: true, force: true }).catch(() => {});
       if (keepForAnswers) return;
       await homes.removeThread(codexHome, thread?.id ?? null).catch(() => {});
       // Last: with removal behind, git starts once the result is on its way.
@@ -213,17 +234,58 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
       codexHome,
       modelKeyVariables,
       ...(config.passThroughEnv !== undefined && { passThrough: config.passThroughEnv }),
+      ...(config.passEnv !== undefined && { passEnv: config.passEnv }),
       ...(config.extraEnv !== undefined && { extra: config.extraEnv }),
     });
     const cwd = worktree?.path ?? config.repoRoot;
-    const codex = new Codex({
-      env,
-      ...(config.codexPath !== undefined && { codexPathOverride: config.codexPath }),
-    });
+    const sandboxed = config.sandbox?.mode === 'on';
+    const stderrLog = join(runDir, 'codex-stderr.log');
+    try {
+      await mkdir(runDir, { recursive: true, mode: 0o700 });
+      const binary: CodexBinary =
+        config.codexPath !== undefined
+          ? { executablePath: config.codexPath, pathDirs: [] }
+          : findCodexBinary();
+      const codexEnv = { ...env };
+      if (binary.pathDirs.length > 0)
+        codexEnv.PATH = [...binary.pathDirs, ...(env.PATH === undefined ? [] : [env.PATH])].join(':');
+      launcher =
+        sandboxed && config.sandbox !== undefined
+          ? await clock.time('sandbox', () =>
+              // biome-ignore lint/style/noNonNullAssertion: checked in the condition
+              config.sandbox!.wrap(
+                buildAgentSandboxRequest({
+                  repoRoot: config.repoRoot,
+                  worktree: worktree?.path ?? null,
+                  runStateDir: runDir,
+                  extraWritable: [codexHome],
+                  env: codexEnv,
+                  network:
+                    config.provider !== undefined
+                      ? [config.provider.baseUrl]
+                      : [codexEnv.OPENAI_BASE_URL ?? 'https://api.openai.com'],
+                  programs: [binary.executablePath],
+                }),
+                binary.executablePath,
+                [],
+              ),
+            )
+          : { file: binary.executablePath, args: [], env: codexEnv, dispose: async () => {} };
+    } catch (error) {
+      await cleanUp();
+      throw new Error(sandboxed ? `the OS sandbox could not start: ${messageOf(error)}` : messageOf(error));
+    }
+    const launcherPath = await writeCodexLauncher(runDir, launcher, stderrLog);
+    const codex = new Codex({ env: launcher.env, codexPathOverride: launcherPath });
     const threadOptions = {
       workingDirectory: cwd,
-      // Planner and reviewer read the repository; only the implementor writes, and only its worktree.
-      sandboxMode: role === 'implementor' ? 'workspace-write' : 'read-only',
+      // Inside Flotilla's sandbox codex's own would nest a second bubblewrap: ours is the boundary. Without
+      // it, planner and reviewer read the repository; only the implementor writes, and only its worktree.
+      sandboxMode: sandboxed
+        ? 'danger-full-access'
+        : role === 'implementor'
+          ? 'workspace-write'
+          : 'read-only',
       approvalPolicy: 'never',
       networkAccessEnabled: false,
       webSearchMode: 'disabled',
@@ -238,6 +300,7 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
     const run = runs.begin({ sessionID, role, maxAgentDuration: config.maxAgentDuration });
     const { output, notifyActivity } = run;
     const sessionLog = createSessionLog?.(params) ?? null;
+    if (config.sandbox?.mode === 'off') sessionLog?.note(SANDBOX_OFF_WARNING);
     let latestUsage: Usage | null = null;
     let turns = 0;
     let usage: AgentUsage | null = null;
@@ -362,6 +425,16 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
         clock.lap('result-to-exit');
         markStarted();
       }
+      // A sandbox that could not run codex's commands is the run's failure, never "changed nothing".
+      const sandboxProblem = await findCodexSandboxProblem(stderrLog);
+      if (sandboxProblem !== null) {
+        sessionLog?.note(`codex's sandbox failed: ${sandboxProblem}`);
+        turn.failure = `codex's sandbox could not run commands: ${sandboxProblem}`;
+      } else if (turn.thrown !== undefined) {
+        // codex's stderr goes to the run's log (the launcher), not into the SDK's error: quote its end.
+        const tail = await readStderrTail(stderrLog);
+        if (tail !== '') turn.failure = `${turn.failure ?? 'codex failed'} ${tail}`;
+      }
       return turn;
     };
 
@@ -375,6 +448,11 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
         signal: run.signal,
         announce,
         notifyActivity,
+        wrap: createValidationWrapper(config.sandbox, {
+          repoRoot: config.repoRoot,
+          worktree: worktree.path,
+          runStateDir: runDir,
+        }),
       });
     };
 

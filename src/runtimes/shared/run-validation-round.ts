@@ -4,7 +4,10 @@ import {
   type ValidationFailure,
 } from '../../workspace/validation/build-validation-errors.ts';
 import { buildValidationFixPrompt } from '../../workspace/validation/build-validation-fix-prompt.ts';
-import { runValidationCommands } from '../../workspace/validation/run-validation-commands.ts';
+import {
+  type CommandWrapper,
+  runValidationCommands,
+} from '../../workspace/validation/run-validation-commands.ts';
 
 /** In-session validation of the implementor's work (seed 003), as configured. */
 export interface ValidationSettings {
@@ -35,6 +38,8 @@ export async function runValidationRound(params: {
   signal: AbortSignal;
   announce: (line: string) => void;
   notifyActivity: () => void;
+  /** The run's sandbox for the commands (they run the agent's code); absent: they run as they are. */
+  wrap?: CommandWrapper;
 }): Promise<void> {
   const { validation } = params;
   params.announce(`validation round ${params.round + 1}: running ${validation.commands.length} command(s)`);
@@ -47,6 +52,7 @@ export async function runValidationRound(params: {
       env: params.env,
       signal: params.signal,
       onProgress: params.announce,
+      ...(params.wrap !== undefined && { wrap: params.wrap }),
     });
     if (!verdict.passed) throw new ValidationRoundFailed(verdict.failure);
   } finally {

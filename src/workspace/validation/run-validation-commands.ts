@@ -12,7 +12,20 @@ export interface RunValidationCommandsParams {
   signal: AbortSignal;
   /** Called before each command and with its verdict, for the live stream and the transcript. */
   onProgress?: (line: string) => void;
+  /**
+   * Wraps each command before it runs (the runtime's OS sandbox: the commands run the agent's code); the
+   * command then runs as the wrapper returns it, with exactly its environment. A wrapper that rejects fails
+   * the round (the command never runs outside it).
+   */
+  wrap?: CommandWrapper;
 }
+
+/** Turns `file args` with `env` into what to spawn; `dispose` once it has exited. */
+export type CommandWrapper = (
+  file: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>>,
+) => Promise<{ file: string; args: string[]; env: Record<string, string>; dispose(): Promise<void> }>;
 
 export type ValidationOutcome = { passed: true } | { passed: false; failure: ValidationFailure };
 
@@ -42,10 +55,22 @@ export async function runValidationCommands(params: RunValidationCommandsParams)
   for (const command of params.commands) {
     params.signal.throwIfAborted();
     params.onProgress?.(`$ ${command}`);
+    const args = ['-c', WRAPPER, 'flotilla-validation', command];
+    let wrapped: Awaited<ReturnType<CommandWrapper>>;
     try {
-      await runCommand('sh', ['-c', WRAPPER, 'flotilla-validation', command], {
+      wrapped =
+        params.wrap === undefined
+          ? { file: 'sh', args, env, dispose: async () => {} }
+          : await params.wrap('sh', args, env);
+    } catch (error) {
+      const reason = `could not start in the sandbox (${error instanceof Error ? error.message : String(error)})`;
+      params.onProgress?.(`validation failed: ${command} (${reason})`);
+      return { passed: false, failure: { command, reason, output: '' } };
+    }
+    try {
+      await runCommand(wrapped.file, wrapped.args, {
         cwd: params.cwd,
-        env,
+        env: wrapped.env,
         timeoutMs: params.timeoutMs,
         maxOutputBytes: MAX_OUTPUT_BYTES,
         signal: params.signal,
@@ -62,6 +87,8 @@ export async function runValidationCommands(params: RunValidationCommandsParams)
             : 'could not run';
       params.onProgress?.(`validation failed: ${command} (${reason})`);
       return { passed: false, failure: { command, reason, output: error.stdout + error.stderr } };
+    } finally {
+      await wrapped.dispose().catch(() => {});
     }
   }
   return { passed: true };

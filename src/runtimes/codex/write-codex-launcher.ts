@@ -1,0 +1,64 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** What the SDK starts: the (sandboxed) codex command, its stderr also kept where the runtime reads it. */
+interface LaunchCommand {
+  file: string;
+  args: readonly string[];
+}
+
+const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
+
+/**
+ * Writes the script the SDK runs as `codexPathOverride`: it execs the launch command with the SDK's
+ * arguments appended (the sandbox's invocation ends with the codex binary) and appends codex's stderr to
+ * `stderrLog`, which the SDK otherwise keeps to itself and which is where a failing sandbox says why.
+ */
+export async function writeCodexLauncher(
+  runDir: string,
+  command: LaunchCommand,
+  stderrLog: string,
+): Promise<string> {
+  const path = join(runDir, 'codex-launcher.sh');
+  const words = [command.file, ...command.args].map(quote).join(' ');
+  const schemaCopy = quote(join(runDir, 'output-schema.json'));
+  const script = [
+    '#!/bin/sh',
+    // The SDK writes the output schema into Flotilla's temporary directory, which the sandbox's private
+    // /tmp does not show: codex gets a copy in the run's directory instead.
+    'prev=',
+    'for arg do',
+    '  shift',
+    `  if [ "$prev" = --output-schema ]; then cp -- "$arg" ${schemaCopy} || exit 1; arg=${schemaCopy}; fi`,
+    '  set -- "$@" "$arg"',
+    '  prev=$arg',
+    'done',
+    `exec ${words} "$@" 2>>${quote(stderrLog)}`,
+    '',
+  ].join('\n');
+  await writeFile(path, script, { mode: 0o700 });
+  return path;
+}
+
+/**
+ * Sandbox failures codex writes to its stderr (codex 0.163 with Debian's bubblewrap on PATH and its home
+ * under the temporary directory: "Refusing to create helper binaries under temporary dir", then every
+ * command fails with `bwrap: execvp codex-linux-sandbox: No such file or directory`, and its events show
+ * nothing). The refusal alone is a warning (the commands may not need the helper); a failing bwrap is fatal.
+ */
+const SANDBOX_FAILURES = [/bwrap: [^\n]*/, /codex-linux-sandbox[^\n]*No such file[^\n]*/];
+
+export async function findCodexSandboxProblem(stderrLog: string): Promise<string | null> {
+  const text = await readFile(stderrLog, 'utf8').catch(() => '');
+  for (const pattern of SANDBOX_FAILURES) {
+    const match = pattern.exec(text);
+    if (match !== null) return match[0].trim().slice(0, 500);
+  }
+  return null;
+}
+
+/** The last lines codex wrote to its stderr (at most 1,000 characters), for a failure message. */
+export async function readStderrTail(stderrLog: string): Promise<string> {
+  const text = await readFile(stderrLog, 'utf8').catch(() => '');
+  return text.trim().split('\n').slice(-5).join(' | ').slice(-1000);
+}
