@@ -28,6 +28,7 @@ import { createTempGitRepo, type TempGitRepo } from '../../src/test-support/crea
 import { waitUntil } from '../support/claude-adapter-fixture.ts';
 import { FAKE_AGENT_PROGRAM } from '../support/cli-runtime-fixture.ts';
 import { createBudgetedEngine } from '../support/create-budgeted-engine.ts';
+import { createTestSandbox } from '../support/test-sandbox.ts';
 
 const REQUEST_COST = 0.04;
 const STEPS = 10;
@@ -72,6 +73,7 @@ async function codexRuntime(current: World): Promise<RuntimeAdapter> {
     ],
   });
   return createCodexRuntime({
+    sandbox: createTestSandbox(),
     repoRoot: current.repo.root,
     defaultBranch: 'main',
     logger: createRecordingLogger(),

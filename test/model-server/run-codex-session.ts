@@ -1,6 +1,12 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Scratch CODEX_HOMEs of these tests, in the project's own cache directory. */
+const CODEX_HOMES = fileURLToPath(
+  new URL('../../node_modules/.cache/flotilla-test-codex-homes', import.meta.url),
+);
+
 import { Codex, type ThreadEvent, type ThreadItem, type ThreadOptions, type Usage } from '@openai/codex-sdk';
 import { buildCodexServerConfig } from '../../src/model-server/index.ts';
 import { messageOf } from '../../src/shared/message-of.ts';
@@ -41,7 +47,10 @@ export async function cleanupCodexSessions(): Promise<void> {
  * fresh CODEX_HOME holding the scripted provider's config.toml; nothing leaves 127.0.0.1.
  */
 export async function runCodexSession(input: CodexSessionInput): Promise<CodexSession> {
-  const codexHome = await mkdtemp(join(tmpdir(), 'model-server-codex-home-'));
+  // Not under the temporary directory: with Debian's bubblewrap on PATH, codex refuses to create its sandbox
+  // helper there and every command then fails (docs/sandbox-facts.md).
+  await mkdir(CODEX_HOMES, { recursive: true });
+  const codexHome = await mkdtemp(join(CODEX_HOMES, 'model-server-codex-home-'));
   created.push(codexHome);
   const { configToml, env } = buildCodexServerConfig({
     baseUrl: input.serverUrl,

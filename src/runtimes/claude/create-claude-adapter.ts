@@ -289,7 +289,6 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
       try {
         if (executablePath === null) throw new Error('the claude executable was not found');
         sandboxed = await clock.time('sandbox', () =>
-          // biome-ignore lint/style/noNonNullAssertion: checked above; the sandbox is set when mode is 'on'
           config.sandbox!.wrap(
             buildAgentSandboxRequest({
               repoRoot: config.repoRoot,

@@ -23,6 +23,7 @@ import {
   validateAgentOutputOrQuestions,
 } from '../../engine/runtime-contract/index.ts';
 import type { Logger } from '../../logging/logger.ts';
+import { findOnPath } from '../../sandbox/find-on-path.ts';
 import type { Sandbox, SandboxedCommand } from '../../sandbox/sandbox-types.ts';
 import type { SessionLog } from '../../session-log/create-session-log.ts';
 import { createSessionLogFactory } from '../../session-log/create-session-log-factory.ts';
@@ -252,7 +253,6 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
       launcher =
         sandboxed && config.sandbox !== undefined
           ? await clock.time('sandbox', () =>
-              // biome-ignore lint/style/noNonNullAssertion: checked in the condition
               config.sandbox!.wrap(
                 buildAgentSandboxRequest({
                   repoRoot: config.repoRoot,
@@ -426,7 +426,9 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
         markStarted();
       }
       // A sandbox that could not run codex's commands is the run's failure, never "changed nothing".
-      const sandboxProblem = await findCodexSandboxProblem(stderrLog);
+      const sandboxProblem = await findCodexSandboxProblem(stderrLog, {
+        ownSandboxWithSystemBwrap: !sandboxed && findOnPath('bwrap', env.PATH ?? '') !== undefined,
+      });
       if (sandboxProblem !== null) {
         sessionLog?.note(`codex's sandbox failed: ${sandboxProblem}`);
         turn.failure = `codex's sandbox could not run commands: ${sandboxProblem}`;

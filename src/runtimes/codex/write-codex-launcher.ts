@@ -41,16 +41,22 @@ export async function writeCodexLauncher(
 }
 
 /**
- * Sandbox failures codex writes to its stderr (codex 0.163 with Debian's bubblewrap on PATH and its home
- * under the temporary directory: "Refusing to create helper binaries under temporary dir", then every
- * command fails with `bwrap: execvp codex-linux-sandbox: No such file or directory`, and its events show
- * nothing). The refusal alone is a warning (the commands may not need the helper); a failing bwrap is fatal.
+ * Sandbox failures codex writes to its stderr. codex 0.163 with Debian's bubblewrap on PATH and its home under
+ * the temporary directory logs "Refusing to create helper binaries under temporary dir", and then every command
+ * fails with `bwrap: execvp codex-linux-sandbox: No such file or directory` — in the model's tool results
+ * only: its events show no command at all (docs/sandbox-facts.md). So with its own sandbox and a bwrap on PATH
+ * that refusal is fatal; without bwrap on PATH codex's bundled one runs the commands and it is only a warning.
  */
 const SANDBOX_FAILURES = [/bwrap: [^\n]*/, /codex-linux-sandbox[^\n]*No such file[^\n]*/];
+const HELPER_REFUSED = /Refusing to create helper binaries[^\n]*/;
 
-export async function findCodexSandboxProblem(stderrLog: string): Promise<string | null> {
+export async function findCodexSandboxProblem(
+  stderrLog: string,
+  options: { ownSandboxWithSystemBwrap: boolean },
+): Promise<string | null> {
   const text = await readFile(stderrLog, 'utf8').catch(() => '');
-  for (const pattern of SANDBOX_FAILURES) {
+  const patterns = [...SANDBOX_FAILURES, ...(options.ownSandboxWithSystemBwrap ? [HELPER_REFUSED] : [])];
+  for (const pattern of patterns) {
     const match = pattern.exec(text);
     if (match !== null) return match[0].trim().slice(0, 500);
   }

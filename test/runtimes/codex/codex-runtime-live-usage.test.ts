@@ -15,6 +15,7 @@ import { createModelServer, type ModelServer } from '../../../src/model-server/i
 import { CODEX_MODEL_PRICES } from '../../../src/runtimes/codex/codex-prices.ts';
 import { createCodexRuntime } from '../../../src/runtimes/codex/create-codex-runtime.ts';
 import { createTempGitRepo, type TempGitRepo } from '../../../src/test-support/create-temp-git-repo.ts';
+import { createTestSandbox } from '../../support/test-sandbox.ts';
 
 const SCRIPTED_KEY = 'FLOTILLA_SCRIPTED_API_KEY';
 /** gpt-5: $1.25 per million input tokens, $10 per million output. */
@@ -64,6 +65,7 @@ describe('codex runtime live usage (real codex binary)', () => {
       ],
     });
     const runtime = createCodexRuntime({
+      sandbox: createTestSandbox(),
       repoRoot: repo.root,
       defaultBranch: 'main',
       logger: createRecordingLogger(),

@@ -15,6 +15,7 @@ import { createRecordingLogger } from '../../../src/logging/logger.ts';
 import { createModelServer, type ModelServer, type Scenario } from '../../../src/model-server/index.ts';
 import { createCodexRuntime } from '../../../src/runtimes/codex/create-codex-runtime.ts';
 import { createTempGitRepo, type TempGitRepo } from '../../../src/test-support/create-temp-git-repo.ts';
+import { createTestSandbox } from '../../support/test-sandbox.ts';
 
 const SCRIPTED_KEY = 'FLOTILLA_SCRIPTED_API_KEY';
 
@@ -38,6 +39,7 @@ async function start(scenario: Scenario) {
   server = await createModelServer(scenario);
   const stateDir = join(repo.root, '.flotilla', 'codex');
   const runtime = createCodexRuntime({
+    sandbox: createTestSandbox(),
     repoRoot: repo.root,
     defaultBranch: 'main',
     logger: createRecordingLogger(),

@@ -11,6 +11,7 @@ import {
 import { createSessionLogFactory } from '../../../src/session-log/create-session-log-factory.ts';
 import { createSecretRedactor } from '../../../src/session-log/redact-secrets.ts';
 import { buildContractScenario, buildContractSteps } from '../../support/runtime-contract-steps.ts';
+import { createTestSandbox } from '../../support/test-sandbox.ts';
 
 const SCRIPTED_KEY = 'FLOTILLA_SCRIPTED_API_KEY';
 
@@ -29,6 +30,7 @@ describeRuntimeContract('codex', CAPABILITIES, async ({ repo, logsDir }) => {
       );
       servers.push(server);
       return createCodexRuntime({
+        sandbox: createTestSandbox(),
         repoRoot: repo.root,
         defaultBranch: 'main',
         logger,

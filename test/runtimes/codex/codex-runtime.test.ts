@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -12,8 +12,10 @@ import {
   type CodexRuntimeConfig,
   createCodexRuntime,
 } from '../../../src/runtimes/codex/create-codex-runtime.ts';
+import { createSandbox } from '../../../src/sandbox/create-sandbox.ts';
 import { createSessionLogFactory } from '../../../src/session-log/create-session-log-factory.ts';
 import { createTempGitRepo, type TempGitRepo } from '../../../src/test-support/create-temp-git-repo.ts';
+import { createTestSandbox } from '../../support/test-sandbox.ts';
 
 /**
  * The Codex runtime with the real codex binary (bundled with @openai/codex-sdk) against the scripted model
@@ -51,6 +53,7 @@ async function start(scenario: Scenario, overrides: Partial<CodexRuntimeConfig> 
   const logger = createRecordingLogger();
   const stateDir = join(repo.root, '.flotilla', 'codex');
   const runtime = createCodexRuntime({
+    sandbox: createTestSandbox(),
     repoRoot: repo.root,
     defaultBranch: 'main',
     logger,
@@ -149,10 +152,10 @@ describe('codex runtime (real codex binary, scripted Responses endpoint)', () =>
     expect(texts.join('')).toContain('Writing the greeting.');
     expect(handle.usage?.()).toEqual({ costUSD: null, inputTokens: 460, outputTokens: 55, turns: 1 });
     expect(server.report().problems).toEqual([]);
-    // The request codex sent: the role's strict schema, workspace-write sandbox in the worktree.
+    // The request codex sent: the role's strict schema; codex's own sandbox is not nested inside Flotilla's.
     const body = server.requests[0]?.body as { text?: { format?: { strict?: boolean; schema?: unknown } } };
     expect(body.text?.format).toMatchObject({ strict: true, schema: { additionalProperties: false } });
-    expect(JSON.stringify(server.requests[0]?.headers)).toContain('workspace-write');
+    expect(JSON.stringify(server.requests[0]?.headers)).toContain('"sandbox_mode\\":\\"danger-full-access');
 
     // Nothing is left: the run's rollout (its CODEX_HOME is kept for the next run) and the worktree are gone, the repository is untouched.
     expect(await runLeftovers(stateDir)).toEqual([]);
@@ -212,7 +215,7 @@ describe('codex runtime (real codex binary, scripted Responses endpoint)', () =>
       [500, 'verdict'],
       [200, 'verdict'],
     ]);
-    expect(JSON.stringify(server.requests[0]?.headers)).toContain('read-only');
+    expect(JSON.stringify(server.requests[0]?.headers)).toContain('"sandbox_mode\\":\\"danger-full-access');
     expect(server.report().problems).toEqual([]);
   });
 
@@ -497,6 +500,68 @@ describe('codex runtime (real codex binary, scripted Responses endpoint)', () =>
     ]);
     expect(handle.usage?.()?.turns).toBe(2);
     expect(server.report().problems).toEqual([]);
+  });
+});
+
+describe("codex's own sandbox (Flotilla's turned off)", () => {
+  const writeScenario = (): Scenario => ({
+    routes: [
+      {
+        name: 'implementor',
+        steps: [
+          {
+            name: 'write',
+            content: [
+              { type: 'tool_use', name: 'exec_command', input: { cmd: "printf 'hi\\n' > hello.txt" } },
+            ],
+          },
+          {
+            name: 'report',
+            structuredOutput: { role: 'implementor', outcome: 'completed', summary: 'Wrote hello.txt.' },
+          },
+        ],
+      },
+    ],
+  });
+  const startImplementor = (runtime: Awaited<ReturnType<typeof start>>['runtime']) =>
+    runtime.startAgent({
+      role: 'implementor',
+      sessionID: 'impl-own-sandbox',
+      workItemID: '7',
+      branchName: 'flotilla/7',
+      prompt: 'Write hello.txt.',
+    });
+  const off = createSandbox({ mode: 'off', networkAllow: [], passEnv: [], allowRead: [], denyRead: [] });
+
+  it('with bubblewrap on PATH and its home under /tmp, its failing sandbox fails the run, saying why', async () => {
+    expect(existsSync('/usr/bin/bwrap')).toBe(true);
+    const { runtime } = await start(writeScenario(), { sandbox: off });
+    const handle = await startImplementor(runtime);
+    const failure = await failureOf(handle.result);
+    expect(failure.message).toMatch(/codex's sandbox could not run commands: .*Refusing to create helper binaries/);
+    const transcript = await readFile(handle.logFilePath ?? '', 'utf8');
+    expect(transcript).toContain("codex's sandbox failed: Refusing to create helper binaries");
+    expect(transcript).toContain('WARNING: the OS sandbox is off');
+  });
+
+  it('without bubblewrap on PATH, its own sandbox runs the command', async () => {
+    const pathDir = await mkdtemp(join(tmpdir(), 'codex-path-without-bwrap-'));
+    try {
+      for (const dir of ['/usr/local/bin', '/usr/bin', '/bin']) {
+        for (const name of await readdir(dir).catch(() => [] as string[])) {
+          if (name === 'bwrap' || existsSync(join(pathDir, name))) continue;
+          await symlink(join(dir, name), join(pathDir, name));
+        }
+      }
+      const { runtime } = await start(writeScenario(), {
+        sandbox: off,
+        baseEnv: { ...process.env, PATH: pathDir, [SCRIPTED_KEY]: 'dummy' },
+      });
+      const result = (await (await startImplementor(runtime)).result) as ImplementorResult;
+      expect(result.patch).toContain('+hi');
+    } finally {
+      await rm(pathDir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -12,6 +12,7 @@ import { createInMemoryProvider } from '../../../src/providers/in-memory/create-
 import { createCodexRuntime } from '../../../src/runtimes/codex/create-codex-runtime.ts';
 import { createTempGitRepo } from '../../../src/test-support/create-temp-git-repo.ts';
 import { createSingleRuntimeEngine } from '../../support/create-runtime-engine.ts';
+import { createTestSandbox } from '../../support/test-sandbox.ts';
 import { type EngineSetup, trackEngineSetup } from '../../support/track-engine-setup.ts';
 
 type Setup = EngineSetup;
@@ -34,6 +35,7 @@ async function setUp(scenario: Scenario): Promise<Setup> {
     logger,
     createAdapter: () =>
       createCodexRuntime({
+        sandbox: createTestSandbox(),
         repoRoot: repo.root,
         defaultBranch: 'main',
         logger,
