@@ -73,6 +73,8 @@ export interface ControlPlane {
   persistence: EngineStatePersistence;
   /** What crash recovery found at start: runs a killed process left open, worktrees it left behind. */
   recovered: { interruptedRuns: number; reapedWorktrees: string[]; reapedProcesses: number };
+  /** Whether agents run in the OS sandbox ('off': the user opted out; the dashboard header says so). */
+  sandboxMode: 'on' | 'off';
   /** Whether checks are running or pending for any open revision. */
   checksPending(): boolean;
   /**
@@ -381,6 +383,7 @@ async function startControlPlane(
     provider,
     persistence,
     recovered: { interruptedRuns, reapedWorktrees, reapedProcesses },
+    sandboxMode: config.sandbox.mode,
     checksPending: () =>
       Object.values(engine.getState().revisions).some((revision) => revision.pipeline?.status === 'pending'),
     close() {

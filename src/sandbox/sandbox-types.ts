@@ -67,3 +67,7 @@ export interface SandboxAvailability {
 /** How a refusal to start without the sandbox begins (`flotilla run`, the demo, the control plane). */
 export const SANDBOX_UNAVAILABLE =
   'agents run in an OS sandbox (bubblewrap), which cannot start here — install it (Debian/Ubuntu: apt-get install bubblewrap) or set "sandbox": "off" in flotilla.config.json (not recommended)';
+
+/** What `flotilla run`, the log and the dashboard say when the user turned the sandbox off. */
+export const SANDBOX_OFF_NOTICE =
+  'the OS sandbox is OFF ("sandbox": "off" in flotilla.config.json): agents can read and write everything your user can';

@@ -9,6 +9,7 @@ import { loadAgentDefinition } from '../../runtimes/claude/load-agent-definition
 import { checkCliAvailability } from '../../runtimes/cli/check-cli-availability.ts';
 import { resolveCliPreset } from '../../runtimes/cli/cli-presets.ts';
 import { checkCodexAvailability } from '../../runtimes/codex/check-codex-availability.ts';
+import { checkSandboxAvailability } from '../../sandbox/check-sandbox-availability.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import { findRepoRoot } from '../support/find-repo-root.ts';
 
@@ -20,7 +21,7 @@ export type DoctorStatus = 'ok' | 'warn' | 'fail';
 export interface DoctorCheck {
   /**
    * A stable identifier (`git`, `config`, `agents`, `specs`, `credentials`, `account-<name>`, `codex`,
-   * `cli-<role>`, `scenario`, `checks`; with provider github `github-token`, `github-access`,
+   * `cli-<role>`, `scenario`, `checks`, `sandbox`; with provider github `github-token`, `github-access`,
    * `github-branch`, `github-labels`, `github-quota` instead of `specs`).
    */
   name: string;
@@ -83,6 +84,7 @@ export async function runDoctorChecks(input: DoctorInput): Promise<DoctorCheck[]
     const { checkGitHubForDoctor } = await import('../github/check-github-for-doctor.ts');
     checks.push(...(await checkGitHubForDoctor(config, input.env)));
   } else checks.push(await checkSpecs(repoRoot, config));
+  checks.push(checkSandbox(config));
   checks.push(checkCredentials(config, input.env));
   checks.push(...checkAccounts(config, input.env));
   const codex = checkCodex(config, input.env);
@@ -356,5 +358,33 @@ async function checkChecksCommand(repoRoot: string, config: FlotillaConfig): Pro
     status: 'warn',
     message: `checks command "${command}": ${program} is not found, so every revision's checks would fail`,
     fix: [`install ${program}, or change checks.command in flotilla.config.json`],
+  };
+}
+
+/** The OS sandbox every agent runs in: bubblewrap present and working, or turned off (a loud warning). */
+function checkSandbox(config: FlotillaConfig): DoctorCheck {
+  if (config.sandbox.mode === 'off') {
+    return {
+      name: 'sandbox',
+      status: 'warn',
+      message:
+        'the OS sandbox is OFF ("sandbox": "off"): agents can read and write everything your user can — secrets, other worktrees, .git',
+      fix: ['remove "sandbox": "off" from flotilla.config.json (Linux: apt-get install bubblewrap)'],
+    };
+  }
+  const probe = checkSandboxAvailability();
+  if (!probe.available) {
+    return {
+      name: 'sandbox',
+      status: 'fail',
+      message: 'the OS sandbox cannot start here',
+      fix: probe.problems,
+    };
+  }
+  return {
+    name: 'sandbox',
+    status: 'ok',
+    message: `agents run in the OS sandbox (bubblewrap at ${probe.bwrapPath}): worktree writable, home and Flotilla's state hidden, network limited to the model API`,
+    fix: [],
   };
 }

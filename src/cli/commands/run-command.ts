@@ -8,6 +8,7 @@ import { describeEvent } from '../../app/progress/describe-event.ts';
 import { describeIdleSummary } from '../../app/progress/describe-idle-summary.ts';
 import { waitUntilIdle } from '../../app/wait-until-idle.ts';
 import { resolveFlotillaPaths } from '../../config/resolve-flotilla-paths.ts';
+import { SANDBOX_OFF_NOTICE, SANDBOX_UNAVAILABLE } from '../../sandbox/sandbox-types.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import { findRepoRoot } from '../support/find-repo-root.ts';
 import { isInteractiveTerminal } from '../support/is-interactive-terminal.ts';
@@ -78,6 +79,19 @@ export function registerRunCommand(program: Command): void {
         for (const line of credential.advice) err(`  - ${line}`);
         process.exitCode = 2;
         return;
+      }
+      // Every agent runs in the OS sandbox: refused here (exit 2) when it cannot start, unless turned off.
+      if (loaded.config.sandbox.mode === 'on') {
+        const { checkSandboxAvailability } = await import('../../sandbox/check-sandbox-availability.ts');
+        const probe = checkSandboxAvailability();
+        if (!probe.available) {
+          err(`flotilla run: ${SANDBOX_UNAVAILABLE}`);
+          for (const line of probe.problems) err(`  - ${line}`);
+          process.exitCode = 2;
+          return;
+        }
+      } else {
+        err(`flotilla run: WARNING ${SANDBOX_OFF_NOTICE}`);
       }
       const useDashboard =
         !options.headless && !options.json && !options.untilIdle && isInteractiveTerminal();

@@ -52,7 +52,10 @@ export async function runControlPlaneDashboard(options: ControlPlaneDashboardOpt
               ? controlPlane.provider.tracker.outcomes
               : { listItemOutcomes: () => [] },
         }),
-      repositoryLabel: basename(options.repoRoot),
+      repositoryLabel:
+        controlPlane.sandboxMode === 'off'
+          ? `${basename(options.repoRoot)} — ⚠ SANDBOX OFF: agents can reach everything you can`
+          : basename(options.repoRoot),
       logFilePath: options.logFilePath,
       start: () => engine.start(),
       stop,

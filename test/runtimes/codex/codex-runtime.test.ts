@@ -538,7 +538,9 @@ describe("codex's own sandbox (Flotilla's turned off)", () => {
     const { runtime } = await start(writeScenario(), { sandbox: off });
     const handle = await startImplementor(runtime);
     const failure = await failureOf(handle.result);
-    expect(failure.message).toMatch(/codex's sandbox could not run commands: .*Refusing to create helper binaries/);
+    expect(failure.message).toMatch(
+      /codex's sandbox could not run commands: .*Refusing to create helper binaries/,
+    );
     const transcript = await readFile(handle.logFilePath ?? '', 'utf8');
     expect(transcript).toContain("codex's sandbox failed: Refusing to create helper binaries");
     expect(transcript).toContain('WARNING: the OS sandbox is off');
