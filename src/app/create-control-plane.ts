@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { AgentRuntimeKind, CliRuntimeSettings, FlotillaConfig } from '../config/index.ts';
 import { resolveFlotillaPaths } from '../config/index.ts';
 import { AGENT_ROLES, type AgentRole, SCRIPTED_RUNTIME } from '../domain/index.ts';
@@ -16,10 +17,9 @@ import { createClaudeAdapter } from '../runtimes/claude/create-claude-adapter.ts
 import { createCliRuntime } from '../runtimes/cli/create-cli-runtime.ts';
 import { checkCodexAvailability } from '../runtimes/codex/check-codex-availability.ts';
 import { createCodexRuntime } from '../runtimes/codex/create-codex-runtime.ts';
-import { SANDBOX_OFF_WARNING } from '../runtimes/shared/build-agent-sandbox-request.ts';
 import { checkSandboxAvailability } from '../sandbox/check-sandbox-availability.ts';
 import { createSandbox } from '../sandbox/create-sandbox.ts';
-import { SANDBOX_UNAVAILABLE } from '../sandbox/sandbox-types.ts';
+import { SANDBOX_OFF_NOTICE, SANDBOX_UNAVAILABLE } from '../sandbox/sandbox-types.ts';
 import { createEngineStatePersistence, type EngineStatePersistence, openDatabase } from '../storage/index.ts';
 import { createWorktreeManager, isSpareWorktreePath } from '../workspace/create-worktree-manager.ts';
 import { acquireRunLock } from './acquire-run-lock.ts';
@@ -84,6 +84,9 @@ export interface ControlPlane {
   close(): Promise<void>;
 }
 
+/** Flotilla's package root (from `src/app/` or `dist/app/`). */
+const FLOTILLA_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
 /**
  * Everything `flotilla run` (and the demo) runs: the local provider on `.flotilla/flotilla.db`, durable run
  * history and planned spec SHAs, the Claude adapter for each role, and the engine — after crash recovery
@@ -123,9 +126,14 @@ async function startControlPlane(
   const scriptedServer = configured.kind === 'ok' ? await createModelServer(configured.scenario) : null;
 
   // Every agent runs in the OS sandbox: without it nothing starts, unless the user turned it off.
-  const sandbox = createSandbox(config.sandbox, {
-    onNetworkRefused: (target) => logger.warn('the sandbox refused a connection', { target }),
-  });
+  const sandbox = createSandbox(
+    // Flotilla's own install stays readable (its agents' binaries run from it; it holds no secret), also when
+    // it lies under a home directory the sandbox hides.
+    { ...config.sandbox, allowRead: [...config.sandbox.allowRead, FLOTILLA_ROOT] },
+    {
+      onNetworkRefused: (target) => logger.warn('the sandbox refused a connection', { target }),
+    },
+  );
   if (config.sandbox.mode === 'on') {
     const probe = checkSandboxAvailability();
     if (!probe.available) {
@@ -133,7 +141,7 @@ async function startControlPlane(
       throw new Error(`${SANDBOX_UNAVAILABLE}: ${probe.problems.join('; ')}`);
     }
   } else {
-    logger.warn(SANDBOX_OFF_WARNING);
+    logger.warn(SANDBOX_OFF_NOTICE);
   }
 
   // Refused clearly here rather than failing each codex run mid-way (no binary, no key).

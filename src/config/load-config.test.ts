@@ -59,6 +59,7 @@ describe('loadConfig: defaults', () => {
         accounts: [],
         maxAgentDuration: 1800,
         shutdownTimeout: 300,
+        sandbox: { mode: 'on', networkAllow: [], passEnv: [], allowRead: [], denyRead: [] },
         scheduler: {
           maxConcurrentAgents: 3,
           maxAttempts: 3,
@@ -382,7 +383,7 @@ describe('loadConfig: every field names its path and expectation', () => {
 describe('loadConfig: unknown keys are errors', () => {
   it('names a top-level typo, suggests the key and lists the known ones', async () => {
     expect(await errorsFor({ specDir: 'specs' })).toEqual([
-      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, github, defaultBranch, specsDir, runtimes, namedRuntimes, models, accounts, maxAgentDuration, shutdownTimeout, scheduler, budgets, maxReviewRounds, maxCheckRounds, questionTimeout, pollIntervals, worktree, checks, validation, contextPaths, logging, bashValidator, pathGuard, scriptedScenario, scriptedRuntime',
+      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, github, defaultBranch, specsDir, runtimes, namedRuntimes, models, accounts, maxAgentDuration, shutdownTimeout, scheduler, budgets, maxReviewRounds, maxCheckRounds, questionTimeout, pollIntervals, worktree, checks, validation, contextPaths, logging, bashValidator, pathGuard, sandbox, scriptedScenario, scriptedRuntime',
     ]);
   });
 

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeAgentRound } from '../../src/runtimes/cli/test-support/fake-agent-cli.ts';
 import { waitUntil } from '../support/claude-adapter-fixture.ts';
 import { FAKE_AGENT_PROGRAM } from '../support/cli-runtime-fixture.ts';
-import { createRunFixtures, QUICK_LOOP_SETTINGS } from '../support/create-run-fixtures.ts';
+import { createRunFixtures, FAKE_AGENT_LOOP_SETTINGS } from '../support/create-run-fixtures.ts';
 
 describe('flotilla run wiring: runtime:<name> labels set by the planner', () => {
   const fixtures = createRunFixtures();
@@ -49,7 +49,7 @@ describe('flotilla run wiring: runtime:<name> labels set by the planner', () => 
             custom: { start: ['agent'], resume: null, sessionId: { from: 'none' } },
           },
         },
-        ...QUICK_LOOP_SETTINGS,
+        ...FAKE_AGENT_LOOP_SETTINGS,
       },
       { message: 'planner on the CLI runtime' },
     );

@@ -16,7 +16,7 @@ import {
   createCliRuntimeFixture,
   FAKE_AGENT_PROGRAM,
 } from '../support/cli-runtime-fixture.ts';
-import { createRunFixtures, QUICK_LOOP_SETTINGS } from '../support/create-run-fixtures.ts';
+import { createRunFixtures, FAKE_AGENT_LOOP_SETTINGS } from '../support/create-run-fixtures.ts';
 
 let fixture: CliRuntimeFixture | null = null;
 let engine: Engine | null = null;
@@ -134,7 +134,7 @@ describe('flotilla run wiring: every role on the CLI runtime (config)', () => {
     const scriptPath = await fixtures.fakeAgentScript(rounds);
     const cli = { runtime: 'cli', preset: 'claude', program: FAKE_AGENT_PROGRAM };
     const repo = await fixtures.configuredDemoRepository(
-      { runtimes: { planner: cli, implementor: cli, reviewer: cli }, ...QUICK_LOOP_SETTINGS },
+      { runtimes: { planner: cli, implementor: cli, reviewer: cli }, ...FAKE_AGENT_LOOP_SETTINGS },
       { message: 'CLI runtimes' },
     );
     const controlPlane = await fixtures.startControlPlane(repo, {

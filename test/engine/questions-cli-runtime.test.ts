@@ -13,7 +13,7 @@ import type { FakeAgentCall, FakeAgentRound } from '../../src/runtimes/cli/test-
 import { openDatabase } from '../../src/storage/index.ts';
 import { waitUntil } from '../support/claude-adapter-fixture.ts';
 import { FAKE_AGENT_PROGRAM } from '../support/cli-runtime-fixture.ts';
-import { createRunFixtures, QUICK_LOOP_SETTINGS } from '../support/create-run-fixtures.ts';
+import { createRunFixtures, FAKE_AGENT_LOOP_SETTINGS } from '../support/create-run-fixtures.ts';
 
 const fixtures = createRunFixtures();
 afterEach(() => fixtures.cleanup());
@@ -64,7 +64,7 @@ describe('questions on the CLI runtime, answered with flotilla answer, across a 
     const scriptPath = await fixtures.fakeAgentScript(rounds);
     const cli = { runtime: 'cli', preset: 'claude', program: FAKE_AGENT_PROGRAM };
     const repo = await fixtures.configuredDemoRepository(
-      { runtimes: { planner: cli, implementor: cli, reviewer: cli }, ...QUICK_LOOP_SETTINGS },
+      { runtimes: { planner: cli, implementor: cli, reviewer: cli }, ...FAKE_AGENT_LOOP_SETTINGS },
       { message: 'CLI runtimes' },
     );
     const start = () =>

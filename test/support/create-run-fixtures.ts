@@ -29,6 +29,14 @@ export const QUICK_LOOP_SETTINGS = {
 };
 
 /**
+ * The settings of a loop whose agent is the fake agent CLI playing a script through the control plane: it
+ * records each call next to its script, outside any worktree — a test instrument the OS sandbox rightly
+ * refuses to write — so these wiring tests run unsandboxed. The sandboxed CLI loop is the demo's
+ * (`test/demo/`), and the sandbox itself is tested in `src/sandbox/` and `test/security/`.
+ */
+export const FAKE_AGENT_LOOP_SETTINGS = { ...QUICK_LOOP_SETTINGS, sandbox: 'off' as const };
+
+/**
  * What the end-to-end tests of `flotilla run` and of its wiring (createControlPlane) set up — the demo
  * repository, a scripted model server, the fake agent CLI's script, a started control plane — and take down
  * afterwards, last first (agent and checks processes a killed flotilla left behind included). Call

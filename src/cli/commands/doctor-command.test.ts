@@ -70,6 +70,7 @@ describe('flotilla doctor', () => {
       ['config', 'ok'],
       ['agents', 'ok'],
       ['specs', 'ok'],
+      ['sandbox', 'ok'],
       ['credentials', 'ok'],
       ['checks', 'warn'],
     ]);

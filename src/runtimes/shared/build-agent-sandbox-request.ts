@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Sandbox, SandboxRequest } from '../../sandbox/sandbox-types.ts';
+import { SANDBOX_OFF_NOTICE, type Sandbox, type SandboxRequest } from '../../sandbox/sandbox-types.ts';
 import type { CommandWrapper } from '../../workspace/validation/run-validation-commands.ts';
 
 export interface AgentSandboxProfile {
@@ -60,8 +60,7 @@ export function buildValidationSandboxRequest(input: {
 }
 
 /** The line every transcript of an unsandboxed run starts with. */
-export const SANDBOX_OFF_WARNING =
-  'WARNING: the OS sandbox is off (flotilla.config.json "sandbox": "off"): this agent can read and write everything your user can';
+export const SANDBOX_OFF_WARNING = `WARNING: ${SANDBOX_OFF_NOTICE}`;
 
 /**
  * The validation commands' wrapper for a run: each command in the sandbox with the validation profile; null

@@ -543,7 +543,7 @@ describe("codex's own sandbox (Flotilla's turned off)", () => {
     );
     const transcript = await readFile(handle.logFilePath ?? '', 'utf8');
     expect(transcript).toContain("codex's sandbox failed: Refusing to create helper binaries");
-    expect(transcript).toContain('WARNING: the OS sandbox is off');
+    expect(transcript).toContain('WARNING: the OS sandbox is OFF');
   });
 
   it('without bubblewrap on PATH, its own sandbox runs the command', async () => {
