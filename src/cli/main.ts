@@ -20,6 +20,7 @@ import { registerRunsCommand } from './commands/runs-command.ts';
 import { registerStatsCommand } from './commands/stats-command.ts';
 import { registerWorkCommand } from './commands/work-command.ts';
 import { reportUnknownCommands } from './support/report-unknown-commands.ts';
+import { watchClosedOutput } from './support/watch-closed-output.ts';
 
 /** Builds the `flotilla` command tree. Each subcommand registers itself from its own module. */
 export function buildProgram(): Command {
@@ -58,13 +59,21 @@ function readPackageVersion(): string {
   return manifest.version;
 }
 
-/** Runs the CLI and resolves to the process exit code (0 success, 1 runtime failure, 2 usage error). */
+/**
+ * Runs the CLI and resolves to the process exit code (0 success, 1 runtime failure, 2 usage error). A reader
+ * that closes stdout early (`flotilla doctor | head -1`) ends nothing abruptly: the command finishes its work
+ * with its output dropped, and the exit code is 0, as the reader asked for no more (git and gh do the same).
+ */
 export async function runCli(argv: string[]): Promise<number> {
+  const stdout = watchClosedOutput(process.stdout);
+  // `flotilla … 2>&1 | head -1` closes stderr too: nothing to report it on, nothing to crash over.
+  watchClosedOutput(process.stderr);
   const program = buildProgram();
   try {
     await program.parseAsync(argv);
-    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+    return stdout.closed() ? 0 : typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {
+    if (stdout.closed()) return 0;
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? 0 : 2;
     }

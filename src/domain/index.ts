@@ -5,6 +5,7 @@ export * from './budget.ts';
 export * from './commands.ts';
 export * from './engine-error.ts';
 export * from './events.ts';
+export * from './is-permanent-failure.ts';
 export * from './review.ts';
 export * from './revision.ts';
 export * from './runtime-parking.ts';

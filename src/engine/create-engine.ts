@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { EngineEvent, KeptSession, RevisionFile } from '../domain/index.ts';
-import { isTerminalRunEvent } from '../domain/index.ts';
+import { isTerminalRunEvent, SCRIPTED_RUNTIME } from '../domain/index.ts';
 import { type Logger, silentLogger } from '../logging/logger.ts';
 import { messageOf } from '../shared/message-of.ts';
 import { createBudgetGuard } from './budget/create-budget-guard.ts';
+import { runsScripted } from './budget/runs-scripted.ts';
 import { buildRunRequest } from './command-executor/build-run-requested-event.ts';
 import { buildRefusingAdapter, chooseRuntimeAdapter } from './command-executor/choose-runtime-adapter.ts';
 import { createCommandExecutor } from './command-executor/create-command-executor.ts';
@@ -142,20 +143,33 @@ export function createEngine(config: EngineConfig): Engine {
     getState,
     generateSessionID: config.generateSessionID ?? randomUUID,
     emit: emitInternal,
-    ...(budget !== null && { checkBudget: (command) => budget.admit(command) }),
+    // Scripted runs' costs are made up: they never count against a cap, and no cap stops or refuses them.
+    ...(budget !== null && {
+      checkBudget: (command) =>
+        runsScripted(command, getState(), adapters)
+          ? { ok: true, maxBudgetUsd: null, events: [] }
+          : budget.admit(command),
+    }),
     startRun: (run) => {
       const choice = limits.chooseAccount(run.command, getState());
       const built = buildRunRequest(run, resolved.branchPrefix, choice?.account);
       const { event } = built;
       const request =
         run.maxBudgetUsd === undefined ? built.request : { ...built.request, maxBudgetUsd: run.maxBudgetUsd };
-      budget?.runStarted(run.sessionID, request.role, request.role === 'planner' ? null : request.workItemID);
+      // The work item's `runtime:` label or the role's runtime, if available; else the run is refused.
+      const runtime = chooseRuntimeAdapter(request, getState(), adapters);
+      // A scripted run is not tracked by the budget at all: its made-up usage counts against no cap.
+      if (!(runtime.ok && runtime.adapter.runtime === SCRIPTED_RUNTIME)) {
+        budget?.runStarted(
+          run.sessionID,
+          request.role,
+          request.role === 'planner' ? null : request.workItemID,
+        );
+      }
       const requestApplied = whenApplied(event);
       emitInternal(event);
       const switched = limits.buildAccountSwitched(run, choice, getState());
       if (switched !== null) emitInternal(switched);
-      // The work item's `runtime:` label or the role's runtime, if available; else the run is refused.
-      const runtime = chooseRuntimeAdapter(request, getState(), adapters);
       void startAgentAsync(request, {
         adapter: runtime.ok ? runtime.adapter : buildRefusingAdapter(runtime.error),
         assembleContext: async (toAssemble) => {

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadConfig, resolveFlotillaPaths } from '../../config/index.ts';
-import { type AgentRun, isScriptedRun } from '../../domain/index.ts';
+import { type AgentRun, describeReviewVerdict, isScriptedRun } from '../../domain/index.ts';
 import type { Logger } from '../../logging/logger.ts';
 import { createModelServer, type ModelServer } from '../../model-server/create-model-server.ts';
 import { loadScenarioFile } from '../../model-server/load-scenario-file.ts';
@@ -171,7 +171,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
       const revision = item.linkedRevision ? state.revisions[item.linkedRevision] : undefined;
       const reviews = revision
         ? (await provider.revisionReader.getReviewHistory(revision.id)).reviews
-            .map((review) => review.state)
+            .map((review) => describeReviewVerdict(review).said)
             .join(', ')
         : '';
       const checks = revision?.pipeline ? `checks ${revision.pipeline.status}` : 'checks unknown';

@@ -37,7 +37,7 @@ export function describeIdleSummary(
   const planner = waiting.plannerOutOfAttempts;
   const stuck = waiting.items.length > 0 || planner !== null;
   let line = idle ? `idle${errors ? ` with ${errors} error(s) recorded` : ''}` : 'stopped before idle';
-  if (stuck) line += ` — waiting on a human: ${describeWaiting(waiting)}`;
+  if (stuck) line += ` — waiting on a human: ${describeWaiting(waiting, maxAttempts)}`;
   const pause = state.budgetPause ?? null;
   if (pause !== null) line += ` — ${describeBudgetPause(pause)}`;
   return {
@@ -54,11 +54,17 @@ export function describeIdleSummary(
   };
 }
 
-function describeWaiting({ items, plannerOutOfAttempts }: WorkWaitingOnHuman): string {
+function describeWaiting({ items, plannerOutOfAttempts }: WorkWaitingOnHuman, maxAttempts: number): string {
   const parts = items.map((item) => `#${item.workItemID} "${item.title}" ${describeReason(item)}`);
   if (plannerOutOfAttempts !== null) {
     const firstLine = plannerOutOfAttempts.lastError.split('\n')[0] ?? '';
-    parts.push(`the planner failed all ${plannerOutOfAttempts.attempts} attempts (${firstLine})`);
+    const { attempts } = plannerOutOfAttempts;
+    parts.push(
+      // Stopped before its last attempt: its failure would repeat on every retry.
+      attempts < maxAttempts
+        ? `the planner failed, and a retry would fail the same way (${firstLine})`
+        : `the planner failed all ${attempts} attempts (${firstLine})`,
+    );
   }
   return parts.join(', ');
 }
@@ -72,8 +78,21 @@ function describeReason(item: WaitingItem): string {
         ? `needs-refinement (checks failed ${item.checkRounds} time${item.checkRounds === 1 ? '' : 's'})`
         : 'needs-refinement';
     case 'blocked':
-      return 'blocked';
+      return item.lastError === undefined ? 'blocked' : `blocked: ${shortCause(item.lastError)}`;
     case 'waiting-for-input':
       return "waiting for answers to its agent's questions";
   }
+}
+
+/**
+ * The part of a run's error that says what went wrong: its first line, without the runtime's "the <role>
+ * session ended with an error: API Error: 400 [flotilla model-server]" wrapping, at most 200 characters.
+ */
+function shortCause(error: string): string {
+  const firstLine = error.split('\n')[0] ?? '';
+  const cause = firstLine
+    .replace(/^the \w+ session (ended with an error|failed( \([^)]*\))?): /, '')
+    .replace(/^API Error: \d+ /, '')
+    .replace(/^\[flotilla model-server\] /, 'scenario: ');
+  return cause.length > 200 ? `${cause.slice(0, 199)}…` : cause;
 }

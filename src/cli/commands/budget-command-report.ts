@@ -8,8 +8,12 @@ import type { BudgetLedgerRepository } from '../../storage/index.ts';
 export interface PeriodSpend {
   /** `YYYY-MM-DD` or `YYYY-MM` in the budget's time zone. */
   period: string;
+  /** Real spend, what the cap counts. */
   spentUSD: number;
+  /** Every run of the period, scripted ones included. */
   runs: number;
+  /** Scripted runs' made-up cost in the period: counted against no cap. */
+  scriptedUSD: number;
   capUSD: number | null;
   /** Null without a cap; never below 0. */
   remainingUSD: number | null;
@@ -28,7 +32,9 @@ export interface BudgetReport {
   day: PeriodSpend;
   month: PeriodSpend;
   totalSpentUSD: number;
-  /** Work items by spend, highest first, against `caps.perItemUsd`. */
+  /** Every scripted run's made-up cost: shown, counted against no cap. */
+  totalScriptedUSD: number;
+  /** Work items by real spend, highest first, against `caps.perItemUsd`. */
   items: {
     workItemID: string;
     spentUSD: number;
@@ -41,8 +47,8 @@ export interface BudgetReport {
 const ITEMS_SHOWN = 20;
 
 /**
- * Spend against every cap, from the ledger. Every recorded run counts, scripted ones too: the budget a
- * running engine enforces counts them the same way, so a dry run shows how the caps will behave.
+ * Spend against every cap, from the ledger. Scripted runs' costs are made up: they count against no cap
+ * (the engine's budget leaves them out the same way, engine/budget/runs-scripted.ts) and are reported apart.
  */
 export function buildBudgetReport(
   config: FlotillaConfig,
@@ -60,19 +66,22 @@ export function buildBudgetReport(
       period: kind === 'day' ? keys.day : keys.month,
       spentUSD: totals.costUSD,
       runs: totals.runs,
+      scriptedUSD: totals.scriptedCostUSD,
       capUSD,
       remainingUSD: capUSD === null ? null : Math.max(0, capUSD - totals.costUSD),
       reached: capUSD !== null && totals.costUSD >= capUSD,
       resumesAt: nextPeriodStart(now, timeZone, kind),
     };
   };
+  const all = ledger.totals({});
   return {
     timeZone,
     caps,
     overrides: { ...overrides },
     day: period('day'),
     month: period('month'),
-    totalSpentUSD: ledger.totals({}).costUSD,
+    totalSpentUSD: all.costUSD,
+    totalScriptedUSD: all.scriptedCostUSD,
     items: ledger.spendByWorkItem(ITEMS_SHOWN).map((item) => ({
       workItemID: item.workItemID,
       spentUSD: item.costUSD,

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { formatCost } from '../../analytics/build-stats-lines.ts';
 import { formatUSD } from '../../domain/index.ts';
 import { CliError } from '../support/cli-error.ts';
 import { formatTable } from '../support/format-table.ts';
@@ -35,6 +36,8 @@ function parseAmount(text: string): number | null {
 }
 
 const usdOrNone = (amount: number | null) => (amount === null ? 'none' : formatUSD(amount));
+/** As `flotilla runs` and `flotilla stats` show it: `$0.0264 (scripted)`. */
+const scripted = (amount: number) => formatCost({ costUSD: 0, scriptedCostUSD: amount });
 const time = (at: number) => new Date(at).toISOString().slice(0, 16).replace('T', ' ');
 
 function printReport(report: BudgetReport): void {
@@ -44,7 +47,9 @@ function printReport(report: BudgetReport): void {
     usdOrNone(spend.capUSD),
     formatUSD(spend.spentUSD),
     spend.remainingUSD === null ? '-' : formatUSD(spend.remainingUSD),
-    spend.reached ? `reached: dispatch paused until ${time(spend.resumesAt)} UTC` : `${spend.runs} run(s)`,
+    spend.reached
+      ? `reached: dispatch paused until ${time(spend.resumesAt)} UTC`
+      : `${spend.runs} run(s)${spend.scriptedUSD > 0 ? `, ${scripted(spend.scriptedUSD)} not counted` : ''}`,
   ];
   const roles = Object.entries(caps.perRole)
     .map(([role, cap]) => `${role} ${formatUSD(cap)}`)
@@ -82,6 +87,11 @@ function printReport(report: BudgetReport): void {
   process.stdout.write(
     `All recorded runs: ${formatUSD(report.totalSpentUSD)}. Days and months in ${report.timeZone}.\n`,
   );
+  if (report.totalScriptedUSD > 0) {
+    process.stdout.write(
+      `Scripted runs' made-up costs (${scripted(report.totalScriptedUSD)}) count against no cap.\n`,
+    );
+  }
 }
 
 /**

@@ -13,6 +13,7 @@ import { messageOf } from '../../shared/message-of.ts';
 import { findRepoRoot } from '../support/find-repo-root.ts';
 import { isInteractiveTerminal } from '../support/is-interactive-terminal.ts';
 import { loadDashboard } from '../support/load-dashboard.ts';
+import { watchClosedOutput } from '../support/watch-closed-output.ts';
 
 interface RunOptions {
   headless?: boolean;
@@ -181,6 +182,12 @@ export function registerRunCommand(program: Command): void {
       // SIGHUP: the terminal or SSH session went away; stop as cleanly as on Ctrl-C.
       const stopSignals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
       for (const signal of stopSignals) process.on(signal, onSignal);
+      // The reader of the progress lines went away (`flotilla run --headless | head -3`): nobody watches the
+      // loop any more, so it stops as cleanly as on Ctrl-C, without a word (there is nowhere to say it).
+      const closedOutput = watchClosedOutput(process.stdout, () => {
+        stopRequested = true;
+        void controlPlane.close();
+      });
 
       try {
         await engine.start();
@@ -212,6 +219,7 @@ export function registerRunCommand(program: Command): void {
         if (quotaTimer !== null) clearInterval(quotaTimer);
         await controlPlane.close();
         for (const signal of stopSignals) process.off(signal, onSignal);
+        closedOutput.dispose();
         logger.close();
       }
     });

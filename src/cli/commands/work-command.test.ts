@@ -91,6 +91,18 @@ describe('flotilla work', { timeout: 300_000 }, () => {
     expect(text.stdout).toContain('Parse the input.');
   });
 
+  it('refuses to approve an item that has no revision, saying how to get one (exit 1, unchanged)', async () => {
+    await flotilla(['work', 'create', '--title', 'One']);
+    expect(await flotilla(['work', 'transition', '1', 'approved'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'flotilla work transition: #1 has no revision, so it cannot be approved; an implementor makes one: ' +
+        '`flotilla work transition 1 ready` (a running `flotilla run` dispatches it)\n',
+    });
+    expect((await json(['work', 'show', '1', '--json'])).status).toBe('pending');
+  });
+
   it('transitions to any status, closing and reopening, and list --all shows closed items', async () => {
     await flotilla(['work', 'create', '--title', 'One']);
     expect(await flotilla(['work', 'transition', '1', 'review'])).toMatchObject({

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Revision, WorkItem } from '../../domain/index.ts';
+import { describeReviewVerdict, type Revision, type WorkItem } from '../../domain/index.ts';
 import type { RevisionState, SqliteTracker, StoredReview, TrackerComment } from '../../storage/index.ts';
 import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
@@ -21,7 +21,7 @@ export function registerWorkShowCommand(work: Command): void {
   work
     .command('show')
     .description(
-      'show a work item: body, labels, blockers, comments, and its open revision with checks and reviews',
+      'show a work item: body, labels, blockers, comments, and its revision (open or merged) with checks and every review',
     )
     .argument('<id>', 'work item id, e.g. 12 or #12')
     .option('--json', 'print one JSON object')
@@ -42,7 +42,11 @@ export function registerWorkShowCommand(work: Command): void {
 
 function readDetails(tracker: SqliteTracker, id: string): WorkItemDetails {
   const item = requireWorkItem(tracker, id);
-  const revision = item.linkedRevision === null ? null : tracker.revisions.getRevision(item.linkedRevision);
+  // The open revision; once merged (or closed) the item links none, and its latest one is still its history.
+  const revision =
+    item.linkedRevision === null
+      ? (tracker.revisions.listWorkItemRevisions(id).at(-1) ?? null)
+      : tracker.revisions.getRevision(item.linkedRevision);
   return {
     ...item,
     body: tracker.workItems.getWorkItemBody(id),
@@ -87,8 +91,9 @@ function formatDetails(details: WorkItemDetails): string {
     );
     if (revision.reviews.length === 0) lines.push('  reviews: none');
     for (const review of revision.reviews) {
+      const round = review.round === null ? 'comment' : `round ${review.round}`;
       lines.push(
-        `  review ${review.id} by ${review.author}: ${review.state}`,
+        `  review ${review.id} (${round}) by ${review.author}: ${describeVerdict(review)}`,
         ...indent(review.body, '    '),
       );
       for (const comment of review.comments) {
@@ -97,6 +102,15 @@ function formatDetails(details: WorkItemDetails): string {
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** What the review said — kept when a later review replaced it, which is said after it. */
+function describeVerdict(review: StoredReview): string {
+  const { said, replaced } = describeReviewVerdict({
+    state: review.state,
+    ...(review.verdict !== null && { verdict: review.verdict }),
+  });
+  return replaced && said !== 'dismissed' ? `${said} (replaced by a later review)` : said;
 }
 
 function indent(text: string, prefix: string): string[] {

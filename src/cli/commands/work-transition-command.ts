@@ -9,13 +9,14 @@ import { withCliContext } from '../support/with-cli-context.ts';
 
 /**
  * `flotilla work transition <id> <status>`: sets any status, like a human editing the tracker (the `user`
- * cause of the transition table allows every move). `closed` closes the item; any other status reopens it.
+ * cause of the transition table allows every move) — but `approved` only for an item with an open revision,
+ * as that status is about one. `closed` closes the item; any other status reopens it.
  */
 export function registerWorkTransitionCommand(work: Command): void {
   work
     .command('transition')
     .description(
-      `set a work item's status (any move is allowed, as for a human): ${WORK_ITEM_STATUSES.join(', ')}`,
+      `set a work item's status (any move a human may make; approved needs a revision): ${WORK_ITEM_STATUSES.join(', ')}`,
     )
     .argument('<id>', 'work item id, e.g. 12 or #12')
     .argument('<status>', `new status: ${WORK_ITEM_STATUSES.join(' | ')}`)
@@ -35,6 +36,15 @@ export function registerWorkTransitionCommand(work: Command): void {
           if (before.status === status) {
             process.stdout.write(`#${id} is already ${status}\n`);
             return;
+          }
+          // `approved` means "this revision may be merged": without one there is nothing to approve, and
+          // `merge` would then fail on it.
+          if (status === 'approved' && before.linkedRevision === null) {
+            throw new CliError(
+              `#${id} has no revision, so it cannot be approved; an implementor makes one: ` +
+                `\`flotilla work transition ${id} ready\` (a running \`flotilla run\` dispatches it)`,
+              { exitCode: 1 },
+            );
           }
           tracker.workItems.transitionStatus(id, status);
           process.stdout.write(`#${id} ${before.status} → ${status}\n`);

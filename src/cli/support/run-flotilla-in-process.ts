@@ -12,6 +12,9 @@ export async function runFlotillaInProcess(cwd: string, args: readonly string[])
   const previousEnv = Object.fromEntries(
     Object.keys(TEST_GIT_IDENTITY_ENV).map((name) => [name, process.env[name]]),
   );
+  // runCli watches the streams for a closed reader for the rest of the process's life (a late EPIPE
+  // included); here the process goes on, so what it added is removed afterwards.
+  const errorListeners = [process.stdout.listeners('error'), process.stderr.listeners('error')] as const;
   const writeOut = process.stdout.write;
   const writeErr = process.stderr.write;
   let stdout = '';
@@ -39,6 +42,14 @@ export async function runFlotillaInProcess(cwd: string, args: readonly string[])
   } finally {
     process.stdout.write = writeOut;
     process.stderr.write = writeErr;
+    for (const [stream, before] of [
+      [process.stdout, errorListeners[0]],
+      [process.stderr, errorListeners[1]],
+    ] as const) {
+      for (const listener of stream.listeners('error')) {
+        if (!before.includes(listener)) stream.off('error', listener as (error: Error) => void);
+      }
+    }
     process.exitCode = undefined;
     process.chdir(previousCwd);
     for (const [name, value] of Object.entries(previousEnv)) {

@@ -1,8 +1,8 @@
 import {
   type EngineCommand,
   type ImplementorFailed,
-  isCredentialsFailure,
   isLimitReason,
+  isPermanentFailure,
   type ReviewerFailed,
 } from '../../domain/index.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
@@ -67,8 +67,10 @@ export function buildParkingCommands(
   // A provider limit parked the runtime instead: the item waits for it, whatever earlier attempts failed.
   if (isLimitReason(event.reason)) return null;
   const failure = getFailureRecord(state, role, workItemID);
-  // Without credentials every attempt fails the same way: park at the first.
-  if (failure === null || (failure.attempts < config.maxAttempts && !isCredentialsFailure(event.error))) {
+  // Without credentials, with a scenario mistake or a missing file every attempt fails the same way: park
+  // at the first, saying so, rather than wait through the back-off of attempts that cannot succeed.
+  const permanent = isPermanentFailure(event.error, state.agentRuns[event.sessionID]?.runtime);
+  if (failure === null || (failure.attempts < config.maxAttempts && !permanent)) {
     return null;
   }
   return [
@@ -80,6 +82,7 @@ export function buildParkingCommands(
         role,
         failure,
         maxAttempts: config.maxAttempts,
+        permanent,
         logFilePath: state.agentRuns[failure.lastSessionID]?.logFilePath ?? null,
       }),
     },

@@ -214,6 +214,25 @@ describe('handleImplementation on implementorFailed', () => {
     expect((commands[1] as { body: string }).body).toContain(`Error: ${error}`);
   });
 
+  it('blocks the item at once when the scenario has no answer, saying a retry would repeat it', () => {
+    const error =
+      'the implementor session ended with an error: API Error: 400 [flotilla model-server] no route matches this request';
+    const commands = runHandlerAfterUpdate(handleImplementation, failed({ error }), stateWith(0));
+    expect(commands[0]).toMatchObject({ newStatus: 'blocked', cause: 'retries-exhausted' });
+    const body = (commands[1] as { body: string }).body;
+    expect(body).toContain('every retry would repeat');
+    expect(body).toContain(`Error: ${error}`);
+  });
+
+  it('retries an ordinary error while attempts are left', () => {
+    const commands = runHandlerAfterUpdate(
+      handleImplementation,
+      failed({ error: 'the implementor session ended with an error: API Error: 500 boom' }),
+      stateWith(0),
+    );
+    expect(commands).toEqual([toPending]);
+  });
+
   it('blocks the item with a comment when the user cancelled the run', () => {
     const run = buildImplementorRun({ sessionID: 's-1', workItemID: 'wi-1', cancelRequestedBy: 'user' });
     const commands = runHandlerAfterUpdate(

@@ -242,6 +242,15 @@ describe('handlePlanning on plannerFailed', () => {
     expect(runHandlerAfterUpdate(handlePlanning, event, stateWith(0))).toEqual([]);
   });
 
+  it('does not retry a scenario mistake or a missing agent file (every attempt would fail alike)', () => {
+    for (const error of [
+      'the planner session ended with an error: API Error: 400 [flotilla model-server] script exhausted: …',
+      'provisioning failed: Cannot read the planner agent definition /r/.claude/agents/planner.md: ENOENT',
+    ]) {
+      expect(runHandlerAfterUpdate(handlePlanning, { ...failed('error'), error }, stateWith(0))).toEqual([]);
+    }
+  });
+
   it('does not retry a cancelled run', () => {
     expect(runHandlerAfterUpdate(handlePlanning, failed('cancelled'), stateWith(0))).toEqual([]);
   });

@@ -1,4 +1,4 @@
-import { type EngineCommand, isCredentialsFailure, type WaitingSession } from '../../domain/index.ts';
+import { type EngineCommand, isPermanentFailure, type WaitingSession } from '../../domain/index.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
 import { getActivePlannerRun, getApprovedSpecSHAs } from '../state-store/selectors/index.ts';
 import type { Handler } from './handler.ts';
@@ -78,8 +78,10 @@ function retryPlanning(
     return event.budgetStop?.scope === 'run' ? [] : requestPlanningIfNeeded(state);
   }
   const attempts = state.failures.planner?.attempts ?? 0;
-  // Without credentials every attempt fails the same way: stop at the first.
-  if (attempts >= config.maxAttempts || isCredentialsFailure(event.error)) return [];
+  // Without credentials, with a scenario mistake or a missing file every attempt fails the same way: stop
+  // at the first.
+  const runtime = state.agentRuns[event.sessionID]?.runtime;
+  if (attempts >= config.maxAttempts || isPermanentFailure(event.error, runtime)) return [];
   // The scheduler applies the backoff; the request carries the corpus as it is now.
   return requestPlanningIfNeeded(state);
 }

@@ -80,7 +80,22 @@ describe('budget ledger', () => {
       { workItemID: '1', costUSD: 13, runs: 3 },
       { workItemID: '2', costUSD: 2, runs: 1 },
     ]);
-    expect(ledger.totals({ month: '2026-11' })).toEqual({ costUSD: 7, runs: 3 });
+    expect(ledger.totals({ month: '2026-11' })).toEqual({ costUSD: 7, runs: 3, scriptedCostUSD: 0 });
+  });
+
+  it("leaves scripted runs' made-up costs out of every sum a cap reads, and reports them apart", () => {
+    ledger.record(entry({ sessionID: 'real', costUSD: 1, ended: true }));
+    ledger.record(entry({ sessionID: 'dry', runtime: 'scripted', costUSD: 0.0264, ended: true }));
+    ledger.record(
+      entry({ sessionID: 'dry-2', workItemID: '2', runtime: 'scripted', costUSD: 0.5, ended: true }),
+    );
+    expect(ledger.spentUSD({ day: '2026-11-23' }, [])).toBe(1);
+    expect(ledger.spentUSD({ month: '2026-11' }, [])).toBe(1);
+    expect(ledger.spentUSD({ workItemID: '1' }, [])).toBe(1);
+    expect(ledger.spentUSD({}, [])).toBe(1);
+    expect(ledger.recentRunCosts('implementor', 5)).toEqual([1]);
+    expect(ledger.spendByWorkItem(10)).toEqual([{ workItemID: '1', costUSD: 1, runs: 1 }]);
+    expect(ledger.totals({ day: '2026-11-23' })).toEqual({ costUSD: 1, runs: 3, scriptedCostUSD: 0.5264 });
   });
 
   it('keeps runtime cap overrides until reset (null: the cap removed)', () => {

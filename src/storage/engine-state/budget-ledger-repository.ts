@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { AgentRole, BudgetScope } from '../../domain/index.ts';
+import { type AgentRole, type BudgetScope, SCRIPTED_RUNTIME } from '../../domain/index.ts';
 import { StorageError } from '../storage-error.ts';
 
 /** The caps `flotilla budget set` can change at runtime. */
@@ -27,24 +27,31 @@ export interface LedgerEntry {
 }
 
 export interface SpendTotals {
+  /** Real spend: what the caps count. */
   costUSD: number;
+  /** Every run, scripted ones included. */
   runs: number;
+  /** Scripted runs' made-up cost, never in `costUSD` nor counted against a cap. */
+  scriptedCostUSD: number;
 }
 
 export interface BudgetLedgerRepository {
   /** Inserts or updates the run's row; a null model or account keeps the one already recorded. */
   record(entry: LedgerEntry): void;
   get(sessionID: string): LedgerEntry | null;
-  /** Summed cost of the matching runs, without `excludeSessionIDs`. */
+  /**
+   * Summed cost of the matching runs, without `excludeSessionIDs` and without scripted runs (their costs are
+   * made up and count against no cap).
+   */
   spentUSD(
     filter: { day?: string; month?: string; workItemID?: string },
     excludeSessionIDs: readonly string[],
   ): number;
-  /** Costs of the role's latest ended runs that reported one, newest first. */
+  /** Costs of the role's latest ended runs that reported one, newest first (scripted runs left out). */
   recentRunCosts(role: AgentRole, limit: number, excludeSessionIDs?: readonly string[]): number[];
   /** The model each run used, where the runtime reported one (for `flotilla stats`). */
   modelsBySession(): Map<string, string>;
-  /** Spend per work item (runs with one), highest first. */
+  /** Real spend per work item (runs with one; scripted runs left out), highest first. */
   spendByWorkItem(limit: number): { workItemID: string; costUSD: number; runs: number }[];
   totals(filter: { day?: string; month?: string }): SpendTotals;
   capOverrides(): Partial<Record<BudgetCapName, number | null>>;
@@ -111,28 +118,32 @@ export function createBudgetLedgerRepository(db: Database): BudgetLedgerReposito
       updated_at = excluded.updated_at
   `);
   const selectOne = db.prepare<[string], LedgerRow>('SELECT * FROM budget_ledger WHERE session_id = ?');
+  // Scripted runs' costs are made up by the scripted model server: no cap counts them (runs-scripted.ts).
+  const real = `(runtime IS NULL OR runtime != '${SCRIPTED_RUNTIME}')`;
   // The exclusion list is a JSON array: one statement, whatever its length.
   const sumWhere = (where: string) =>
     db.prepare<unknown[], { total: number }>(
       `SELECT COALESCE(SUM(cost_usd), 0) AS total FROM budget_ledger
-       WHERE ${where} AND session_id NOT IN (SELECT value FROM json_each(?))`,
+       WHERE ${where} AND ${real} AND session_id NOT IN (SELECT value FROM json_each(?))`,
     );
   const sumByDay = sumWhere('day = ?');
   const sumByMonth = sumWhere('month = ?');
   const sumByItem = sumWhere('work_item_id = ?');
   const sumAll = sumWhere('1 = 1');
   const selectRecentCosts = db.prepare<[string, string, number], { cost_usd: number }>(
-    `SELECT cost_usd FROM budget_ledger WHERE role = ? AND ended = 1 AND cost_usd IS NOT NULL
+    `SELECT cost_usd FROM budget_ledger WHERE role = ? AND ended = 1 AND cost_usd IS NOT NULL AND ${real}
      AND session_id NOT IN (SELECT value FROM json_each(?))
      ORDER BY requested_at DESC, rowid DESC LIMIT ?`,
   );
   const selectByItem = db.prepare<[number], { work_item_id: string; cost_usd: number; runs: number }>(
     `SELECT work_item_id, COALESCE(SUM(cost_usd), 0) AS cost_usd, COUNT(*) AS runs FROM budget_ledger
-     WHERE work_item_id IS NOT NULL GROUP BY work_item_id ORDER BY cost_usd DESC LIMIT ?`,
+     WHERE work_item_id IS NOT NULL AND ${real} GROUP BY work_item_id ORDER BY cost_usd DESC LIMIT ?`,
   );
   const totalsWhere = (where: string) =>
-    db.prepare<unknown[], { cost: number; runs: number }>(
-      `SELECT COALESCE(SUM(cost_usd), 0) AS cost, COUNT(*) AS runs FROM budget_ledger WHERE ${where}`,
+    db.prepare<unknown[], { cost: number; runs: number; scripted: number }>(
+      `SELECT COALESCE(SUM(CASE WHEN ${real} THEN cost_usd END), 0) AS cost, COUNT(*) AS runs,
+       COALESCE(SUM(CASE WHEN ${real} THEN NULL ELSE cost_usd END), 0) AS scripted
+       FROM budget_ledger WHERE ${where}`,
     );
   const totalsByDay = totalsWhere('day = ?');
   const totalsByMonth = totalsWhere('month = ?');
@@ -201,7 +212,7 @@ export function createBudgetLedgerRepository(db: Database): BudgetLedgerReposito
           : filter.month !== undefined
             ? totalsByMonth.get(filter.month)
             : totalsAll.get();
-      return { costUSD: row?.cost ?? 0, runs: row?.runs ?? 0 };
+      return { costUSD: row?.cost ?? 0, runs: row?.runs ?? 0, scriptedCostUSD: row?.scripted ?? 0 };
     },
     capOverrides() {
       return Object.fromEntries(selectOverrides.all().map((row) => [row.cap, row.value_usd]));

@@ -7,6 +7,7 @@ import { budgetLedgerMigration } from './006-budget-ledger.ts';
 import { runtimeLimitsMigration } from './007-runtime-limits.ts';
 import { budgetAndUnavailableReasonsMigration } from './008-budget-and-unavailable-reasons.ts';
 import { plannerWaitingSessionsMigration } from './009-planner-waiting-sessions.ts';
+import { reviewVerdictsMigration } from './010-review-verdicts.ts';
 import type { Migration } from './migration.ts';
 
 export type { Migration } from './migration.ts';
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = [
   runtimeLimitsMigration,
   budgetAndUnavailableReasonsMigration,
   plannerWaitingSessionsMigration,
+  reviewVerdictsMigration,
 ];

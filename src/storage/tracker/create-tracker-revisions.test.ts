@@ -209,14 +209,19 @@ describe('reviews', () => {
     const second = tracker.revisions.updateReview(revision.id, first, approve);
     expect(second).not.toBe(first);
     expect(tracker.revisions.getRevision(revision.id)?.reviewID).toBe(second);
-    expect(tracker.revisions.listReviews(revision.id).map((review) => [review.id, review.state])).toEqual([
-      [first, 'DISMISSED'],
-      [second, 'APPROVED'],
+    // Dismissed as on GitHub, yet what it said and its round are kept.
+    expect(
+      tracker.revisions
+        .listReviews(revision.id)
+        .map((review) => [review.id, review.state, review.verdict, review.round]),
+    ).toEqual([
+      [first, 'DISMISSED', 'CHANGES_REQUESTED', 1],
+      [second, 'APPROVED', 'APPROVED', 2],
     ]);
     expect(tracker.revisions.getReviewHistory(revision.id)).toEqual({
       reviews: [
-        { author: 'flotilla', state: 'DISMISSED', body: 'fix the test' },
-        { author: 'flotilla', state: 'APPROVED', body: 'looks good' },
+        { author: 'flotilla', state: 'DISMISSED', verdict: 'CHANGES_REQUESTED', body: 'fix the test' },
+        { author: 'flotilla', state: 'APPROVED', verdict: 'APPROVED', body: 'looks good' },
       ],
       inlineComments: [
         { path: 'src/a.ts', line: 3, author: 'flotilla', body: 'off by one' },

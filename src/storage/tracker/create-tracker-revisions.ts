@@ -35,7 +35,12 @@ export interface RecordRevisionInput {
 export interface StoredReview {
   id: string;
   author: string;
+  /** `DISMISSED` once a later review replaced it (as on GitHub); `verdict` keeps what it said. */
   state: ReviewState;
+  /** The state it was posted with; null only for a review dismissed before migration 010. */
+  verdict: Exclude<ReviewState, 'DISMISSED'> | null;
+  /** 1, 2, … among the revision's verdicts (approved or changes requested); null for a comment. */
+  round: number | null;
   body: string;
   comments: AgentReviewComment[];
   createdAt: string;
@@ -163,7 +168,7 @@ export function createTrackerRevisions(
       'SELECT status, url, reason FROM pipelines WHERE revision_id = ? AND head_sha = ?',
     ),
     insertReview: db.prepare(
-      'INSERT INTO reviews (revision_id, author, state, body, created_at) VALUES (?, ?, ?, ?, ?)',
+      'INSERT INTO reviews (revision_id, author, state, verdict, body, created_at) VALUES (?, ?, ?, ?, ?, ?)',
     ),
     review: db.prepare<[number, number], { id: number; state: ReviewState }>(
       'SELECT id, state FROM reviews WHERE id = ? AND revision_id = ?',
@@ -171,8 +176,15 @@ export function createTrackerRevisions(
     dismissReview: db.prepare("UPDATE reviews SET state = 'DISMISSED' WHERE id = ?"),
     reviews: db.prepare<
       [number],
-      { id: number; author: string; state: ReviewState; body: string; created_at: string }
-    >('SELECT id, author, state, body, created_at FROM reviews WHERE revision_id = ? ORDER BY id'),
+      {
+        id: number;
+        author: string;
+        state: ReviewState;
+        verdict: Exclude<ReviewState, 'DISMISSED'> | null;
+        body: string;
+        created_at: string;
+      }
+    >('SELECT id, author, state, verdict, body, created_at FROM reviews WHERE revision_id = ? ORDER BY id'),
     insertReviewComment: db.prepare(
       'INSERT INTO review_comments (review_id, path, line, body) VALUES (?, ?, ?, ?)',
     ),
@@ -243,8 +255,14 @@ export function createTrackerRevisions(
       );
     }
     const reviewID = Number(
-      statements.insertReview.run(row.id, review.author, review.state, review.body, isoAt(options.now))
-        .lastInsertRowid,
+      statements.insertReview.run(
+        row.id,
+        review.author,
+        review.state,
+        review.state === 'DISMISSED' ? null : review.state,
+        review.body,
+        isoAt(options.now),
+      ).lastInsertRowid,
     );
     // Written one by one after the review: a bad comment rolls the whole review back (callers are
     // transactions), so a review is never stored with part of its comments.
@@ -278,10 +296,14 @@ export function createTrackerRevisions(
 
   function listReviews(id: string): StoredReview[] {
     const row = requireRow(id);
+    let rounds = 0;
     return statements.reviews.all(row.id).map((review) => ({
       id: String(review.id),
       author: review.author,
       state: review.state,
+      verdict: review.verdict,
+      // A verdict review starts a round; one dismissed before migration 010 most likely was one too.
+      round: review.verdict === 'COMMENTED' ? null : ++rounds,
       body: review.body,
       createdAt: review.created_at,
       comments: statements.reviewComments.all(review.id),
@@ -416,7 +438,12 @@ export function createTrackerRevisions(
     getReviewHistory(id) {
       const reviews = db.transaction(() => listReviews(id))();
       return {
-        reviews: reviews.map(({ author, state, body }) => ({ author, state, body })),
+        reviews: reviews.map(({ author, state, body, verdict }) => ({
+          author,
+          state,
+          body,
+          ...(verdict !== null && { verdict }),
+        })),
         inlineComments: reviews.flatMap((review) =>
           review.comments.map((comment) => ({
             path: comment.path,

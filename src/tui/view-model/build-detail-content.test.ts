@@ -233,7 +233,8 @@ describe('buildDetailContent', () => {
       status: 'ok',
       value: {
         reviews: [
-          { author: 'bot', state: 'CHANGES_REQUESTED', body: 'first round body' },
+          // Replaced by the next review: dismissed, as on GitHub, but what it said is kept.
+          { author: 'bot', state: 'DISMISSED', verdict: 'CHANGES_REQUESTED', body: 'first round body' },
           { author: 'bot', state: 'APPROVED', body: 'Looks good\nship it' },
         ],
         inlineComments: [{ path: 'src/a.ts', line: 3, author: 'bot', body: 'nit' }],
@@ -246,7 +247,7 @@ describe('buildDetailContent', () => {
     expect(text).toContain('checks: ✔ passed');
     expect(text).toContain('3 files changed');
     expect(text).toEqual(expect.arrayContaining(['  A src/a.ts', '  M src/b.ts', '  D src/c.ts']));
-    expect(text).toContain('review 1/2 by bot: ✖ changes requested');
+    expect(text).toContain('review 1/2 by bot: ✖ changes requested (replaced)');
     expect(text).toContain('review 2/2 by bot: ✔ approved');
     expect(text).toEqual(
       expect.arrayContaining(['  Looks good', '  ship it', '  src/a.ts:3 — bot', '    nit']),

@@ -1,5 +1,5 @@
 import { isAbsolute } from 'node:path';
-import type { ReviewHistory, RevisionFile } from '../../domain/index.ts';
+import { describeReviewVerdict, type ReviewHistory, type RevisionFile } from '../../domain/index.ts';
 import type { EngineState } from '../../engine/state-store/index.ts';
 import { failureKey } from '../../engine/state-store/index.ts';
 import type { StreamBuffer } from '../streams/create-stream-buffers.ts';
@@ -216,9 +216,11 @@ function buildReviewLines(history: ReviewHistory): DetailLine[] {
   const lines: DetailLine[] = [];
   history.reviews.forEach((review, index) => {
     const latest = index === history.reviews.length - 1;
-    const approved = review.state === 'APPROVED';
+    const { said, replaced } = describeReviewVerdict(review);
+    const approved = said === 'approved';
+    const mark = approved ? '✔ ' : said === 'changes requested' ? '✖ ' : '';
     lines.push({
-      text: `review ${index + 1}/${history.reviews.length} by ${review.author}: ${approved ? '✔ approved' : review.state === 'CHANGES_REQUESTED' ? '✖ changes requested' : review.state.toLowerCase()}`,
+      text: `review ${index + 1}/${history.reviews.length} by ${review.author}: ${mark}${said}${replaced && said !== 'dismissed' ? ' (replaced)' : ''}`,
       color: approved ? 'green' : 'yellow',
       bold: latest,
     });

@@ -1,4 +1,4 @@
-import type { WorkItem } from '../../../domain/index.ts';
+import { isPermanentFailure, type WorkItem } from '../../../domain/index.ts';
 import { type EngineState, type FailureRecord, failureKey } from '../engine-state.ts';
 
 /** Why an item cannot move until a human acts. */
@@ -10,11 +10,16 @@ export interface WaitingItem {
   reason: WaitingReason;
   /** Failed checks seen on its revision since it was last approved or reset (0 if none). */
   checkRounds: number;
+  /** A blocked item's last run failure (implementor or reviewer), when one blocked it: the real cause. */
+  lastError?: string;
 }
 
 export interface WorkWaitingOnHuman {
   items: WaitingItem[];
-  /** The planner's failure streak once it reached maxAttempts (nothing retries it); else null. */
+  /**
+   * The planner's failure streak once nothing retries it — it reached maxAttempts, or its last failure would
+   * repeat on every retry (isPermanentFailure); else null.
+   */
   plannerOutOfAttempts: FailureRecord | null;
 }
 
@@ -31,19 +36,35 @@ export function getWorkWaitingOnHuman(
   for (const item of Object.values(state.workItems)) {
     const reason = waitingReason(state, item);
     if (reason === null) continue;
+    const failure = reason === 'blocked' ? lastFailureOf(state, item.id) : undefined;
     items.push({
       workItemID: item.id,
       title: item.title,
       reason,
       checkRounds: state.checkRounds[item.id] ?? 0,
+      ...(failure !== undefined && { lastError: failure.lastError }),
     });
   }
   items.sort((a, b) => compareIDs(a.workItemID, b.workItemID));
   const planner = state.failures[failureKey('planner')];
   return {
     items,
-    plannerOutOfAttempts: planner !== undefined && planner.attempts >= maxAttempts ? planner : null,
+    plannerOutOfAttempts:
+      planner !== undefined &&
+      (planner.attempts >= maxAttempts ||
+        isPermanentFailure(planner.lastError, state.agentRuns[planner.lastSessionID]?.runtime))
+        ? planner
+        : null,
   };
+}
+
+/** The item's most recent implementor or reviewer failure streak, if any. */
+function lastFailureOf(state: EngineState, workItemID: string): FailureRecord | undefined {
+  const records = [
+    state.failures[failureKey('implementor', workItemID)],
+    state.failures[failureKey('reviewer', workItemID)],
+  ].filter((record): record is FailureRecord => record !== undefined);
+  return records.sort((a, b) => b.lastFailedAt - a.lastFailedAt)[0];
 }
 
 function waitingReason(state: EngineState, item: WorkItem): WaitingReason | null {
