@@ -12,6 +12,8 @@ export default defineConfig({
     // Most files wait on child processes (the SDK's CLI, codex, git, flotilla itself), not on the CPU: with
     // vitest's default of one worker per core minus one, a 2-core machine ran them one at a time at load ~1.
     maxWorkers: 4,
+    // Fails the run when a process the tests started is still alive at the end (test/global-setup/).
+    globalSetup: ['test/global-setup/no-leftover-processes.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
   },

@@ -27,15 +27,27 @@ function childrenOf(pid: number): number[] {
  * (what the reaper must find), however long the shell takes to start it.
  */
 async function spawnShellWithChild(name: string, value: string): Promise<ChildProcess> {
+  // Its own process group, so the test can end the shell and its child together (killing the shell alone
+  // left the child running, reparented to PID 1).
   const shell = spawn('sh', ['-c', 'tail -f /dev/null & wait'], {
     env: { ...process.env, [name]: value },
     stdio: 'ignore',
+    detached: true,
   });
   while (shell.pid === undefined || childrenOf(shell.pid).length === 0) {
     if (shell.exitCode !== null) throw new Error(`the shell with ${name} exited early`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   return shell;
+}
+
+/** Ends the shell's whole process group (the shell and its `tail`); one already gone is fine. */
+function killGroup(shell: ChildProcess): void {
+  try {
+    process.kill(-shell.pid!, 'SIGKILL');
+  } catch {
+    // ESRCH: the reaper ended them all already.
+  }
 }
 
 /**
@@ -60,7 +72,7 @@ async function withShells(
     started.push(await spawnShellWithChild(name, other));
     await check(paths, started[0]!, started[1]!);
   } finally {
-    for (const shell of started) shell.kill('SIGKILL');
+    for (const shell of started) killGroup(shell);
     await rm(stateDir, { recursive: true, force: true });
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Key names that hold credentials. Secrets belong in environment variables (architecture.md
+ * Key names that hold credentials. Secrets belong in environment variables (docs/architecture.md
  * §Configuration), so a config file that carries one is rejected rather than read.
  */
 const SECRET_KEY = /api[-_]?key|token|secret|passw(or)?d|credential|private[-_]?key|auth(?!or)/i;

@@ -7,7 +7,7 @@ import {
   isAgentRunActive,
 } from './agent-run.ts';
 
-/** The lifecycle as designed (architecture.md: requested → running → terminal, plus requested → failed). */
+/** The lifecycle as designed (docs/architecture.md §Agent runs: requested → running → terminal, plus requested → failed). */
 const EXPECTED_ALLOWED = new Set([
   'requested→running',
   'requested→failed',

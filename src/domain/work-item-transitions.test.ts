@@ -6,7 +6,7 @@ import {
   WORK_ITEM_TRANSITIONS,
 } from './work-item-transitions.ts';
 
-/** The normative table (reference-behaviour §1.2 plus Flotilla's additions), written out independently. */
+/** The normative table (docs/reference-behaviour.md §1.2 plus Flotilla's additions), written out independently. */
 const EXPECTED: Record<Exclude<TransitionCause, 'planner' | 'user'>, string[]> = {
   readiness: ['pending→ready'],
   'dependency-resolved': ['pending→ready'],

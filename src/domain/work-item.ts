@@ -1,4 +1,4 @@
-/** Lifecycle status of a work item (reference-behaviour §1.1). */
+/** Lifecycle status of a work item (docs/reference-behaviour.md §1.1). */
 export const WORK_ITEM_STATUSES = [
   'pending',
   'ready',

@@ -1,7 +1,10 @@
+import { readFile, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createTempGitRepo } from '../test-support/create-temp-git-repo.ts';
 import { isProcessRunning } from '../test-support/is-process-running.ts';
-import { CommandError, outputTail, runCommand } from './run-command.ts';
+import { CommandError, isWorktreeInFlux, outputTail, runCommand, runGit } from './run-command.ts';
 
 describe('runCommand', () => {
   it('captures stdout and stderr of a successful command', async () => {
@@ -120,5 +123,104 @@ describe('outputTail', () => {
 
   it('caps the number of characters', () => {
     expect(outputTail('x'.repeat(50), 20, 10)).toBe(`…${'x'.repeat(10)}`);
+  });
+});
+
+describe('runGit over a linked worktree entry in flux', () => {
+  /**
+   * A repository with one linked worktree whose `commondir` is empty: what another git's `worktree add` leaves
+   * between creating the file and writing it. `finish` writes it.
+   */
+  async function withEntryBeingWritten(
+    check: (repo: { root: string; finish: () => Promise<void> }) => Promise<void>,
+  ): Promise<void> {
+    const repo = await createTempGitRepo();
+    try {
+      await repo.commit('base');
+      await repo.git(['worktree', 'add', '--quiet', '--detach', join(repo.root, 'linked'), 'HEAD']);
+      const commondir = join(repo.root, '.git', 'worktrees', 'linked', 'commondir');
+      const content = await readFile(commondir);
+      await writeFile(commondir, '');
+      await check({ root: repo.root, finish: () => writeFile(commondir, content) });
+    } finally {
+      await repo.cleanup();
+    }
+  }
+
+  it('reproduces the race: git itself dies reading the entry (exit 128, "failed to read …/commondir")', async () => {
+    await withEntryBeingWritten(async ({ root }) => {
+      const error = await runCommand('git', ['worktree', 'list', '--porcelain', '-z'], { cwd: root }).catch(
+        (caught: unknown) => caught,
+      );
+      expect(error).toBeInstanceOf(CommandError);
+      expect((error as CommandError).exitCode).toBe(128);
+      expect((error as CommandError).stderr).toMatch(/failed to read .*worktrees\/linked\/commondir/);
+      expect(isWorktreeInFlux(error)).toBe(true);
+    });
+  });
+
+  it('runs the command again once the entry is whole, and returns its output', async () => {
+    await withEntryBeingWritten(async ({ root, finish }) => {
+      const attempts: number[] = [];
+      const { stdout } = await runGit(['worktree', 'list', '--porcelain', '-z'], {
+        cwd: root,
+        waitForWorktreeEntry: async (attempt) => {
+          attempts.push(attempt);
+          await finish();
+        },
+      });
+      expect(attempts).toEqual([1]);
+      expect(stdout.split('\0')).toContain(`worktree ${await realpath(join(root, 'linked'))}`);
+    });
+  });
+
+  it('retries other commands that list worktrees too (branch -D)', async () => {
+    await withEntryBeingWritten(async ({ root, finish }) => {
+      await runGit(['branch', 'doomed'], { cwd: root });
+      let waits = 0;
+      await runGit(['branch', '-D', 'doomed'], {
+        cwd: root,
+        waitForWorktreeEntry: async () => {
+          waits += 1;
+          await finish();
+        },
+      });
+      expect(waits).toBe(1);
+      await expect(
+        runGit(['rev-parse', '--verify', '--quiet', 'refs/heads/doomed'], { cwd: root }),
+      ).rejects.toThrow();
+    });
+  });
+
+  it("gives up after three retries when the entry stays broken, with git's own error", async () => {
+    await withEntryBeingWritten(async ({ root }) => {
+      const attempts: number[] = [];
+      const error = await runGit(['worktree', 'list', '--porcelain'], {
+        cwd: root,
+        waitForWorktreeEntry: async (attempt) => {
+          attempts.push(attempt);
+        },
+      }).catch((caught: unknown) => caught);
+      expect(attempts).toEqual([1, 2, 3]);
+      expect(isWorktreeInFlux(error)).toBe(true);
+    });
+  });
+
+  it('does not retry any other failure', async () => {
+    const repo = await createTempGitRepo();
+    try {
+      let waits = 0;
+      const error = await runGit(['rev-parse', '--verify', 'no-such-ref'], {
+        cwd: repo.root,
+        waitForWorktreeEntry: async () => {
+          waits += 1;
+        },
+      }).catch((caught: unknown) => caught);
+      expect((error as CommandError).exitCode).toBe(128);
+      expect(isWorktreeInFlux(error)).toBe(false);
+      expect(waits).toBe(0);
+    } finally {
+      await repo.cleanup();
+    }
   });
 });

@@ -236,15 +236,49 @@ export const PINNED_DIFF_CONFIG: readonly string[] = [
 ];
 
 /**
- * Runs git in `cwd`. Inherited variables that redirect git (set when Flotilla itself runs from a git hook)
- * are removed, and prompts are disabled so git never waits for a terminal.
+ * git's death when another git is writing or removing a linked worktree's admin entry
+ * (`.git/worktrees/<id>/`) while it reads it: `fatal: failed to read <dir>/worktrees/<id>/commondir: …`.
+ * Every command that lists worktrees hits it (`worktree list/add`, `branch -D`, `checkout -B`): a spare
+ * being prepared in the background, a checks worktree, another Flotilla command. It dies before changing
+ * anything, and the entry is whole (or gone) a moment later.
  */
-export function runGit(
-  args: readonly string[],
-  options: Omit<RunCommandOptions, 'env'> & { env?: Record<string, string> },
-): Promise<CommandResult> {
+const WORKTREE_IN_FLUX = /^fatal: failed to read \S*worktrees\/[^/\s]+\/(?:commondir|gitdir|HEAD)\b/m;
+
+/** Waits before each retry of a git command that met a worktree entry in flux: three, ~0.4 s in all. */
+const IN_FLUX_RETRY_DELAYS_MS: readonly number[] = [25, 100, 250];
+
+/** Whether `error` is git dying on a linked worktree's admin entry that another git is writing or removing. */
+export function isWorktreeInFlux(error: unknown): boolean {
+  return error instanceof CommandError && error.exitCode === 128 && WORKTREE_IN_FLUX.test(error.stderr);
+}
+
+export interface RunGitOptions extends Omit<RunCommandOptions, 'env'> {
+  env?: Record<string, string>;
+  /**
+   * Called before each retry after git met a worktree entry in flux (`attempt` from 1), instead of the
+   * default short sleep; tests use it to finish the entry deterministically. At most three retries.
+   */
+  waitForWorktreeEntry?: (attempt: number) => Promise<void>;
+}
+
+/**
+ * Runs git in `cwd`. Inherited variables that redirect git (set when Flotilla itself runs from a git hook)
+ * are removed, and prompts are disabled so git never waits for a terminal. A command that died on a linked
+ * worktree's entry in flux (see WORKTREE_IN_FLUX) is run again a moment later: readers tolerate the other
+ * git's work rather than every caller in every floor sharing one lock.
+ */
+export async function runGit(args: readonly string[], options: RunGitOptions): Promise<CommandResult> {
+  const { waitForWorktreeEntry, ...rest } = options;
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of GIT_LOCATION_VARIABLES) delete env[name];
-  Object.assign(env, { GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' }, options.env);
-  return runCommand('git', args, { ...options, env });
+  Object.assign(env, { GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' }, rest.env);
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await runCommand('git', args, { ...rest, env });
+    } catch (error) {
+      const delayMs = IN_FLUX_RETRY_DELAYS_MS[attempt - 1];
+      if (delayMs === undefined || !isWorktreeInFlux(error) || rest.signal?.aborted) throw error;
+      await (waitForWorktreeEntry?.(attempt) ?? new Promise((resolve) => setTimeout(resolve, delayMs)));
+    }
+  }
 }

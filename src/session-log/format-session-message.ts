@@ -12,7 +12,7 @@ const MAX_INPUT_LINES = 20;
 const MAX_INPUT_CHARS = 2_000;
 
 /**
- * The transcript entry for one SDK message (reference-behaviour §9, extended by issue 15 §7):
+ * The transcript entry for one SDK message (docs/reference-behaviour.md §9, extended by issue 15 §7):
  * `[HH:MM:SS] KIND …` lines, details indented by two spaces. Tool calls carry their input (`command: …`,
  * `file_path: …`), tool results their full output. Returns null for messages not worth a line (partial
  * stream events). Secrets are redacted by the session log when the entry is written.
@@ -98,7 +98,7 @@ function formatUser(stamp: string, message: SessionLogMessage): string {
 
 /**
  * `RESULT success`, or `RESULT error (<why>)` when the SDK flags an error: after an API error the subtype can
- * still be `success` (claude-sdk-facts.md), so the flag and `terminal_reason` decide, not the subtype.
+ * still be `success` (docs/claude-sdk-facts.md §Results and errors), so the flag and `terminal_reason` decide, not the subtype.
  */
 function formatResult(stamp: string, message: SessionLogMessage): string {
   const usage = recordField(message, 'usage');

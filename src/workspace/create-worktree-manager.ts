@@ -524,6 +524,8 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
           await exclusive(() => removeUnlocked(leftover.branchName, leftover.path)).catch(() => {});
       }
       await drainQueue();
+      // What shutdown waits for before the repository may go (the demo removes it): nothing of ours writes now.
+      logger.debug('Worktrees settled', { repoRoot });
     },
 
     reapStaleWorktrees(options) {

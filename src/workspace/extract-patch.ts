@@ -38,7 +38,7 @@ const COMMIT_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /**
  * Every change in the worktree against the base commit, committed or not ("Patches are exact",
- * architecture.md): new, modified, deleted and renamed files, mode changes, symlinks and binary files.
+ * docs/architecture.md): new, modified, deleted and renamed files, mode changes, symlinks and binary files.
  * Git's binary patch format is ASCII, so the patch is a string that `git apply` reproduces byte for byte.
  * Returns '' when nothing changed.
  *

@@ -153,14 +153,27 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     await engine.stop();
     await server?.close();
   }
+  let summary: { outcome: DemoOutcome; branches: string[] };
   try {
-    return await summarize();
+    summary = await summarize();
   } finally {
     await controlPlane.close();
     await github?.close();
   }
+  // Only now: until the control plane is closed, a removal queued behind a run and the spare worktrees being
+  // prepared still write into .git/worktrees, and removing the repository under them failed (ENOTEMPTY).
+  if (options.keep) {
+    print(
+      `\nThe repository is kept at ${repo.root} (revisions are on branches ${summary.branches.join(', ')}; agent worktrees were removed; transcripts and checks logs are in ${logsDir}).`,
+    );
+  } else {
+    await rm(repo.root, { recursive: true, force: true });
+    print('\nThe demo repository and its transcripts were removed (use --keep to inspect them).');
+  }
+  return summary.outcome;
 
-  async function summarize(): Promise<DemoOutcome> {
+  /** Prints the summary; the outcome, and the revision branches for the closing line. */
+  async function summarize(): Promise<{ outcome: DemoOutcome; branches: string[] }> {
     const state = engine.getState();
     const runs = Object.values(state.agentRuns).sort((a, b) => a.requestedAt - b.requestedAt);
     const items = Object.values(state.workItems).sort((a, b) => Number(a.id) - Number(b.id));
@@ -201,14 +214,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
       ? state.errors.length === 0
       : !timedOut && approved === items.length && items.length === 2 && state.errors.length === 0;
     if (state.errors.length > 0) print(`  errors: ${state.errors.map((error) => error.message).join('; ')}`);
-    if (options.keep) {
-      print(
-        `\nThe repository is kept at ${repo.root} (revisions are on branches ${items.map((item) => `flotilla/${item.id}`).join(', ')}; agent worktrees were removed; transcripts and checks logs are in ${logsDir}).`,
-      );
-    } else {
-      await rm(repo.root, { recursive: true, force: true });
-      print('\nThe demo repository and its transcripts were removed (use --keep to inspect them).');
-    }
-    return { ok, repoRoot: repo.root, runs, approved, modelServerProblems: problems };
+    return {
+      outcome: { ok, repoRoot: repo.root, runs, approved, modelServerProblems: problems },
+      branches: items.map((item) => `flotilla/${item.id}`),
+    };
   }
 }

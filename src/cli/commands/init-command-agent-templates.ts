@@ -1,7 +1,7 @@
 import type { AgentRole } from '../../domain/index.ts';
 import { DEFAULT_ALLOWED_COMMANDS } from '../../guards/bash-validator/default-bash-validator-rules.ts';
 
-// Default agent definitions written by `flotilla init` (reference-behaviour §11): tools, disallowed tools,
+// Default agent definitions written by `flotilla init` (docs/reference-behaviour.md §11): tools, disallowed tools,
 // model and maxTurns per role, and a prompt telling the agent what it receives, what to return and its
 // rules. The structured-output JSON schema is enforced by the adapter; the prompts describe it in words.
 

@@ -1,4 +1,4 @@
-/** Exit codes of the CLI contract (architecture.md §CLI): 1 runtime failure, 2 usage or validation error. */
+/** Exit codes of the CLI contract (docs/architecture.md §CLI): 1 runtime failure, 2 usage or validation error. */
 export type CliExitCode = 1 | 2;
 
 /**

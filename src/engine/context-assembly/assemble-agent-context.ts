@@ -19,7 +19,7 @@ export interface AgentContextDeps {
 
 /**
  * The engine side of the runtime contract: a run request plus its finished prompt, the role's context
- * built from the store and the provider (seed 001's formats). Runtimes get only this plain data. Rejects,
+ * built from the store and the provider (docs/seeds.md §Context Assembly). Runtimes get only this plain data. Rejects,
  * naming what could not be read, when a fetch fails: the run then fails before any runtime is involved.
  */
 export async function assembleAgentContext(

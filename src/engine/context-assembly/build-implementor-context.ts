@@ -27,7 +27,7 @@ async function readChecksOutput(
 }
 
 /**
- * The implementor's enriched prompt (seed 001 "Implementor Context"): the work item; when it has a linked
+ * The implementor's enriched prompt (docs/seeds.md §Context Assembly): the work item; when it has a linked
  * revision (a resume), also the revision's files, CI failure (with the end of the checks output when the
  * provider keeps it) and review history. Any failed fetch rejects.
  */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AgentRole, ImplementorResult, PlannerResult, ReviewerResult } from '../../domain/index.ts';
 import { formatZodIssues } from '../../shared/format-zod-issues.ts';
 
-// Per-role output schemas, exactly as seed 001 "Agent Output Schemas". They describe what the AGENT
+// Per-role output schemas, exactly as docs/seeds.md §Agent Output Schemas. They describe what the AGENT
 // produces; the Implementor's `patch` is added by the adapter, so it is not part of its schema.
 
 // --- Planner ---
@@ -81,7 +81,7 @@ export type JsonSchemaObject = Record<string, unknown>;
 /**
  * The role's output schema as JSON Schema for the SDK's `outputFormat`. zod adds a `$schema` key, which
  * makes the claude CLI exit with "--json-schema is not a valid JSON Schema" before sending any request
- * (claude-sdk-facts.md), so it is removed.
+ * (docs/claude-sdk-facts.md §Structured output), so it is removed.
  */
 export function buildOutputJsonSchema(role: AgentRole): JsonSchemaObject {
   const { $schema: _dropped, ...schema } = z.toJSONSchema(OUTPUT_SCHEMAS[role], { target: 'draft-7' });

@@ -53,7 +53,7 @@ const ALLOW: Record<string, never> = {};
 /**
  * A PreToolUse hook callback for the Claude Agent SDK. It answers `{ decision: 'block', reason }` or `{}`
  * and never throws or returns undefined: the SDK treats both as a failed hook and RUNS the command
- * (claude-sdk-facts.md §Hooks), so every internal error becomes a block. Non-Bash tools are allowed.
+ * (docs/claude-sdk-facts.md §Hooks), so every internal error becomes a block. Non-Bash tools are allowed.
  * A Bash call whose `command` is not a string is blocked (fail closed); an empty command is allowed.
  * With the input's `cwd`, the paths a command writes are followed through symlinks and must stay in the
  * working tree (see judge-real-path.ts); a cwd that cannot be resolved blocks.

@@ -1,5 +1,5 @@
 /**
- * The published blocklist (reference-behaviour §8), in its published order. Sources are kept verbatim:
+ * The published blocklist (docs/reference-behaviour.md §8), in its published order. Sources are kept verbatim:
  * they appear in error messages as `Blocked: matches dangerous pattern '<source>'`.
  */
 export const PUBLISHED_BLOCK_PATTERNS: readonly string[] = [

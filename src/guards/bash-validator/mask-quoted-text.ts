@@ -1,5 +1,5 @@
 /**
- * The published quote masking (reference-behaviour §8): text inside '…' or "…" becomes spaces, quote
+ * The published quote masking (docs/reference-behaviour.md §8): text inside '…' or "…" becomes spaces, quote
  * marks stay, the length is preserved. Inside double quotes a backslash escapes the next character (both
  * become spaces); inside single quotes nothing escapes; outside quotes a backslash and the next character
  * are kept. An unclosed quote masks to the end.

@@ -76,7 +76,7 @@ function describeUnknownTool(toolName: string): string {
 /**
  * A PreToolUse hook for the file tools (Read, Write, Edit, MultiEdit, NotebookEdit, Glob, Grep) and any tool
  * whose input carries path-like fields: it answers `{ decision: 'block', reason }` or `{}` and never throws
- * or returns undefined — the SDK would RUN the tool (claude-sdk-facts.md §Hooks). With `allowedTools`, a
+ * or returns undefined — the SDK would RUN the tool (docs/claude-sdk-facts.md §Hooks). With `allowedTools`, a
  * tool off the list is refused first. If the scope cannot be built (root gone), every call with a path is
  * blocked.
  */

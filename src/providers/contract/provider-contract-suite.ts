@@ -102,7 +102,7 @@ const changesRequested: AgentReview = {
 const approval: AgentReview = { verdict: 'approve', summary: 'Looks good', comments: [] };
 
 /**
- * The guarantees every provider gives the engine (src/providers/types.ts, reference-behaviour §1 and §7):
+ * The guarantees every provider gives the engine (src/providers/types.ts, docs/reference-behaviour.md §1 and §7):
  * run it from a `*.contract.test.ts` with the provider's factory. Where providers legitimately differ, the
  * test checks what they have in common and says how they differ.
  */

@@ -60,7 +60,7 @@ export type LocalProvider = Provider & {
 export const LOCAL_REVISION_IDENTITY: GitIdentity = { name: 'Flotilla', email: 'flotilla@localhost' };
 
 /**
- * The local provider (architecture.md §Local provider): work items, revisions, reviews and comments in
+ * The local provider (docs/architecture.md §Local provider): work items, revisions, reviews and comments in
  * SQLite (the tracker), revision branches written with git plumbing, checks in temporary worktrees, specs
  * read from the default branch. The user's working tree, index and HEAD are never touched.
  */

@@ -55,10 +55,10 @@ const DEFAULT_TIMEOUT_MS = 2 * 60_000;
 
 /**
  * Commits the patch on top of the default branch's head and points `branchName` at that commit, with git
- * plumbing only ("Patches are exact", architecture.md): a temporary index file, `read-tree`, `apply
+ * plumbing only (docs/architecture.md §Patches are exact): a temporary index file, `read-tree`, `apply
  * --cached`, `write-tree`, `commit-tree`, `update-ref`. Nothing is checked out; the user's working tree,
  * index and HEAD are never touched. `git apply` reproduces binary files, renames, deletions, modes and
- * symlinks byte for byte (unlike rebuilding files from hunks, reference-behaviour §7).
+ * symlinks byte for byte (unlike rebuilding files from hunks, docs/reference-behaviour.md §7).
  *
  * All or nothing: when the patch does not apply (PatchApplyError) or any step fails, no ref is created or
  * moved; objects written before the failure stay unreferenced and are left to `git gc`.

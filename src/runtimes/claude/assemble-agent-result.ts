@@ -3,7 +3,7 @@ import type { AgentResult, AgentRole, AgentUsage } from '../../domain/index.ts';
 import { AgentRunFailure, validateAgentOutputOrQuestions } from '../../engine/runtime-contract/index.ts';
 
 /**
- * Turns the session's result message into the role's validated result (seed 001 "Result Assembly"),
+ * Turns the session's result message into the role's validated result (docs/seeds.md §Result Assembly),
  * rejecting with an AgentRunFailure whenever the session did not really succeed: `subtype: 'success'` alone
  * proves nothing (an API error can end as success with is_error), so is_error, the subtype and the presence
  * of valid structured output are all checked. The implementor's patch is added by the caller's

@@ -90,7 +90,7 @@ export function createAskHumanTool(): AskHumanTool {
 
 /**
  * The role's agent definition with the tool offered and explained: an inline agent with a `tools` list drops
- * every tool it does not name (as it drops StructuredOutput, claude-sdk-facts.md), so the tool is added to
+ * every tool it does not name (as it drops StructuredOutput, docs/claude-sdk-facts.md §Structured output), so the tool is added to
  * the list; an agent file that disallows it keeps it out (and its prompt does not mention it).
  */
 export function withAskHumanTool<

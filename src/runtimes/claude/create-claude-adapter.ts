@@ -120,7 +120,7 @@ export interface ClaudeAdapterConfig extends RuntimeAdapterConfig {
    */
   runtime?: string;
   /**
-   * In-session validation of the implementor's work (seed 003): after it reports `completed`, the commands run
+   * In-session validation of the implementor's work (docs/seeds.md §Validation Loop): after it reports `completed`, the commands run
    * in its worktree; on failure the same SDK session is resumed with the errors, up to `maxRounds` times.
    * Absent or no commands: no validation.
    */
@@ -180,7 +180,7 @@ function toSdkHook(
 }
 
 /**
- * The RuntimeAdapter for Claude (seed 001): implementor worktrees, the engine's finished prompt as the user
+ * The RuntimeAdapter for Claude (docs/seeds.md, seed 001): implementor worktrees, the engine's finished prompt as the user
  * message, inline agent definitions, structured output validated with Zod, the bash validator and the path
  * guard as PreToolUse hooks, live text output, duration timeout and cancel keyed by the engine's session ID
  * (also the SDK session ID).
@@ -356,7 +356,7 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
         : null;
     // The SDK aborts through its own controller; the run's signal (cancel, timeout) drives it. The round's
     // query is interrupted first: that ends the turn at once (no further model request), while an abort
-    // alone leaves the CLI running, and requesting, for about two seconds (claude-sdk-facts.md).
+    // alone leaves the CLI running, and requesting, for about two seconds (docs/claude-sdk-facts.md §Cancellation).
     let currentQuery: { interrupt(): Promise<unknown> } | null = null;
     const abortController = new AbortController();
     run.signal.addEventListener(

@@ -39,7 +39,7 @@ export interface LoadAgentDefinitionParams {
   modelOverride?: string;
   /**
    * The session uses `outputFormat`, so the CLI's `StructuredOutput` tool must survive a restricted
-   * tool list (claude-sdk-facts.md). Default: true.
+   * tool list (docs/claude-sdk-facts.md §Structured output). Default: true.
    */
   structuredOutput?: boolean;
 }
@@ -54,7 +54,7 @@ const REJECT_JAVASCRIPT = {
 };
 
 /**
- * Reads `.claude/agents/<role>.md` and maps it to an inline agent definition (seed 001 "Agent Definition
+ * Reads `.claude/agents/<role>.md` and maps it to an inline agent definition (docs/seeds.md §Agent Definition
  * Loading"): description, tools and disallowedTools (comma-separated string or YAML list), model (default
  * `inherit`, override wins), maxTurns (a session option), body → prompt with the project context files
  * appended. Rejects with an error naming the file and the problem when the file is missing, its YAML is
@@ -117,7 +117,7 @@ export async function loadAgentDefinition(params: LoadAgentDefinitionParams): Pr
   return { definition, maxTurns, filePath };
 }
 
-/** Seed 001 "Project Context Injection": contents joined by blank lines, after a blank line. */
+/** docs/seeds.md §Project Context Injection: contents joined by blank lines, after a blank line. */
 async function appendProjectContext(
   prompt: string,
   repoRoot: string,

@@ -89,7 +89,7 @@ export interface CliRuntimeConfig extends RuntimeAdapterConfig {
   findModelPrice?: (model: string) => CliModelPrice | null;
 }
 
-/** A re-prompt is one more round: seed 002's lifecycle controller retries a missing signal once. */
+/** A re-prompt is one more round: the lifecycle controller (docs/seeds.md) retries a missing signal once. */
 const MAX_ROUNDS = 2;
 /** How much of an agent's own error or questions a failure message quotes. */
 const MAX_QUOTED_CHARS = 2_000;

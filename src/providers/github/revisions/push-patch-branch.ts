@@ -65,7 +65,7 @@ const DEFAULT_TIMEOUT_MS = 5 * 60_000;
 /**
  * Makes `branchName` on the remote one commit above the remote default branch's head, that commit being the
  * patch applied by git itself (`createBranchFromPatch`: `git apply --cached` on a temporary index — binary
- * files, modes, renames and deletions exact; never rebuilt from hunks, reference-behaviour §7 defect 1).
+ * files, modes, renames and deletions exact; never rebuilt from hunks, docs/reference-behaviour.md §7 defect 1).
  * Steps: fetch the default branch (and the branch) into the mirror; refuse if the branch is not at
  * `expectedHeadSHA`; commit; push with `--force-with-lease=<branch>:<the head fetched>`, so a push that
  * lands in between is detected by the remote and not overwritten either. A patch that does not apply throws

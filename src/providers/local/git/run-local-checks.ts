@@ -77,7 +77,7 @@ const WRAPPER = [
 ].join('\n');
 
 /**
- * The local pipeline (architecture.md §Local provider): runs the configured checks command in a temporary
+ * The local pipeline (docs/architecture.md §Local provider): runs the configured checks command in a temporary
  * detached worktree of the revision's commit, never in the user's checkout, and reports success or failure
  * with the log kept under `logsDir`. The worktree is removed whatever happens (success, failure, timeout,
  * cancellation, exception). Throws only when cancelled (`params.signal`), or when the checks could not be set up (unknown commit, unwritable logs dir, git
