@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeGitHub, type FakeGitHub } from './create-fake-github.ts';
 
 /**
- * GitHub's documented rules the provider relies on, kept by the fake (each linked in testing/README.md):
+ * GitHub's documented rules the provider relies on, kept by the fake (each linked in src/providers/github/README.md):
  * written from GitHub's docs and error bodies, not from what Flotilla sends.
  */
 
