@@ -557,6 +557,8 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
         sessionLog,
         cleanUp: async () => {
           if (!keepForAnswers) await clock.time('cleanup', cleanUp);
+          // A kept session keeps its worktree and state, not its sandbox: the resume makes its own.
+          else await sandboxed?.dispose().catch(() => {});
         },
         toFailure: (error) =>
           error instanceof AbortError
