@@ -206,6 +206,9 @@ const RUNTIME_SETUPS: Record<
     const agent = { runtime: 'cli', preset: 'claude', program: FAKE_AGENT_PROGRAM };
     editConfig(repoRoot, (config) => {
       config.runtimes = { planner: agent, implementor: agent, reviewer: agent };
+      // The fake agent reads its script from, and logs its calls into, .flotilla/ — a test instrument the OS
+      // sandbox rightly hides — and needs the script's path passed through the environment allow-list.
+      config.sandbox = { mode: 'off', passEnv: ['FAKE_AGENT_SCRIPT'] };
     });
     // The `claude` preset counts as available only with a model key (its runs get a fresh config dir).
     return { FAKE_AGENT_SCRIPT: scriptPath, ANTHROPIC_API_KEY: 'test-key' };
