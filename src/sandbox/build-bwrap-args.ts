@@ -27,7 +27,7 @@ export const PRIVATE_RUN = '/run';
  * no network but its own loopback, and private IPC, UTS and cgroup views. `--new-session` keeps the command
  * off Flotilla's terminal (no TIOCSTI injection); stdio pipes are unaffected.
  */
-const NAMESPACE_ARGS = [
+export const NAMESPACE_ARGS: readonly string[] = [
   '--unshare-pid',
   '--unshare-ipc',
   '--unshare-uts',

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createCachedCheck } from '../shared/create-cached-check.ts';
+import { NAMESPACE_ARGS } from './build-bwrap-args.ts';
 import { findOnPath } from './find-on-path.ts';
 import type { SandboxAvailability } from './sandbox-types.ts';
 
@@ -49,13 +50,8 @@ export function probeSandbox(options: ProbeSandboxOptions = {}): SandboxProbe {
       '/proc',
       '--tmpfs',
       '/tmp',
-      '--unshare-pid',
-      '--unshare-ipc',
-      '--unshare-uts',
-      '--unshare-cgroup-try',
-      '--unshare-net',
-      '--die-with-parent',
-      '--new-session',
+      // The same namespaces every sandbox asks for: a kernel that refuses one fails here, not at a run.
+      ...NAMESPACE_ARGS,
       '--',
       'true',
     ],
