@@ -1,15 +1,15 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-/** Scratch CODEX_HOMEs of these tests, in the project's own cache directory. */
-const CODEX_HOMES = fileURLToPath(
-  new URL('../../node_modules/.cache/flotilla-test-codex-homes', import.meta.url),
-);
 
 import { Codex, type ThreadEvent, type ThreadItem, type ThreadOptions, type Usage } from '@openai/codex-sdk';
 import { buildCodexServerConfig } from '../../src/model-server/index.ts';
 import { messageOf } from '../../src/shared/message-of.ts';
+
+/**
+ * Scratch CODEX_HOMEs of these tests: not under the temporary directory /tmp (nor under a checkout that may
+ * lie there), where codex refuses to create its sandbox helper.
+ */
+const CODEX_HOMES = '/var/tmp/flotilla-test-codex-homes';
 
 export interface CodexSession {
   /** Every event of the streamed turn, in order. */

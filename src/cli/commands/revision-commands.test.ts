@@ -147,11 +147,13 @@ describe('flotilla review', { timeout: 60_000 }, () => {
     });
     // The implementor's prompt is built from this history: the human's review is in it.
     const history = await withProvider((provider) => provider.revisionReader.getReviewHistory(revisionID));
-    expect(history.reviews.at(-1)).toEqual({
-      author: 'Flotilla Test',
-      state: 'CHANGES_REQUESTED',
-      body: 'Handle empty input',
-    });
+    expect(history.reviews.at(-1)).toEqual(
+      expect.objectContaining({
+        author: 'Flotilla Test',
+        state: 'CHANGES_REQUESTED',
+        body: 'Handle empty input',
+      }),
+    );
 
     const comment = await flotilla('review', '1', '--comment', '-b', 'Also the docs');
     expect(comment).toMatchObject({ code: 0, stdout: expect.stringContaining('#1 stays pending') });
@@ -221,6 +223,7 @@ describe('flotilla review', { timeout: 60_000 }, () => {
       code: 1,
       stderr: expect.stringContaining('no open revision'),
     });
-    expect((await json('work', 'show', '1', '--json')).revision).toBeNull();
+    // The item without a revision still has none.
+    expect((await json('work', 'show', '3', '--json')).revision).toBeNull();
   });
 });
