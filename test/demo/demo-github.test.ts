@@ -26,7 +26,7 @@ describe('flotilla demo --provider github', () => {
         /#1 approved +Add greet\(name\) +— revision 3 on branch flotilla\/1 @ \w+ \(checks success; reviews: dismissed, approved\)/,
       );
       expect(output).toMatch(
-        /#2 approved +Add farewell\(name\) +— revision 4 on branch flotilla\/2 @ \w+ \(checks success; reviews: APPROVED\)/,
+        /#2 approved +Add farewell\(name\) +— revision 4 on branch flotilla\/2 @ \w+ \(checks success; reviews: approved\)/,
       );
       expect(output).toContain('reviewer finished #1: needs-changes');
     } finally {
