@@ -21,6 +21,13 @@ describe('the leftover-process guard (vitest global setup)', () => {
     const marker = `${TEST_RUN_VARIABLE}=${process.env[TEST_RUN_VARIABLE]}`;
     const shell = spawnOrphanMaker();
     await new Promise((resolve) => shell.on('exit', resolve));
+    // The shell's forked child may not have exec'd `sleep` yet (under load): wait until it has.
+    const deadline = Date.now() + 10_000;
+    while (
+      Date.now() < deadline &&
+      !findMarkedProcesses(marker).some((found) => found.command === 'sleep 300')
+    )
+      await new Promise((resolve) => setTimeout(resolve, 20));
     const [orphan] = findMarkedProcesses(marker);
     expect(orphan?.command).toBe('sleep 300');
     expect(orphan?.parentPid).not.toBe(process.pid);
