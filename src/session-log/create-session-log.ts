@@ -27,7 +27,7 @@ export interface SessionLogOptions {
   clock?: { now(): number };
   logger: Logger;
   /** Applied to every line before it is written. Default: redacts secret env values of this process. */
-  redact?: (text: string) => string;
+  redact?: ((text: string) => string) | undefined;
 }
 
 export interface SessionLog {

@@ -17,7 +17,7 @@ export interface WorktreeManagerOptions {
    * Shell command line run in each new worktree (through `sh -c`). Unset: detected from the lockfile;
    * `none`: no setup.
    */
-  setupCommand?: string | null;
+  setupCommand?: string | null | undefined;
   logger: Logger;
   /** Default: 10 minutes. */
   setupTimeoutMs?: number;

@@ -8,7 +8,8 @@ import { createTempGitRepo, type TempGitRepo } from '../../test-support/create-t
 import { runFlotilla } from '../support/run-flotilla.ts';
 
 let repo: TempGitRepo;
-const flotilla = (args: string[], input?: string) => runFlotilla(repo.root, args, { input });
+const flotilla = (args: string[], input?: string) =>
+  runFlotilla(repo.root, args, input === undefined ? {} : { input });
 const json = async (args: string[]) => {
   const result = await flotilla(args);
   expect(result.stderr).toBe('');

@@ -102,7 +102,7 @@ export interface ClaudeAdapterConfig extends RuntimeAdapterConfig {
   /** The environment agents start from (default process.env), before secrets are removed. */
   baseEnv?: Readonly<Record<string, string | undefined>>;
   /** Added to every agent's environment (e.g. ANTHROPIC_BASE_URL of the scripted model server). */
-  extraEnv?: Readonly<Record<string, string>>;
+  extraEnv?: Readonly<Record<string, string>> | undefined;
   /** Secret-looking variables agents may see anyway. */
   passThroughEnv?: readonly string[];
   /**

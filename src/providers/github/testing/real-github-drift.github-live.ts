@@ -37,7 +37,7 @@ async function call(base: string, auth: string, method: string, path: string, bo
       'x-github-api-version': '2022-11-28',
       ...headers,
     },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: body === undefined ? null : JSON.stringify(body),
   });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text === '' ? null : JSON.parse(text) };
