@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readGitHubToken } from '../client/read-github-token.ts';
-import { OPEN_PULL_REQUESTS_QUERY } from '../revisions/create-github-revisions.ts';
+import { OPEN_PULL_REQUESTS_QUERY } from '../revisions/open-pull-requests-query.ts';
 import { shapeOf, unknownFields } from './compare-shapes.ts';
 import { createFakeGitHub, type FakeGitHub } from './create-fake-github.ts';
 
