@@ -4,21 +4,17 @@ export interface ForwardedPort {
   socket: string;
 }
 
-/**
- * Runs inside the sandbox (CommonJS, `node -e`): listens on 127.0.0.1 (and ::1 when it can) at each port,
- * relays every connection to its unix socket, then runs the command with the same stdio, forwards signals
- * and exits as it did. Half-open connections stay open so a client may end its request and still read.
- */
-export const FORWARDER_SCRIPT = `
+/** The interpreters the forwarder can use inside the sandbox. */
+export interface ForwarderTools {
+  /** Runs the relay (and, without perl, the whole forwarder). */
+  nodePath: string;
+  /** When present, binds the ports first and starts the relay beside the command (see PERL_BINDER). */
+  perlPath?: string;
+}
+
+/** Pipes one accepted connection to its unix socket; shared by both forwarders (CommonJS, `node -e`). */
+const RELAY_FUNCTION = `
 const net = require('node:net');
-const { spawn } = require('node:child_process');
-const [config, file, ...args] = process.argv.slice(1);
-const ports = JSON.parse(config);
-const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2'];
-const fail = (message) => {
-  process.stderr.write('flotilla sandbox: ' + message + '\\n');
-  process.exit(125);
-};
 const relay = (socket) => (client) => {
   const upstream = net.connect({ path: socket, allowHalfOpen: true });
   const close = () => { client.destroy(); upstream.destroy(); };
@@ -27,6 +23,23 @@ const relay = (socket) => (client) => {
   client.pipe(upstream);
   upstream.pipe(client);
 };
+const fail = (message) => {
+  process.stderr.write('flotilla sandbox: ' + message + '\\n');
+  process.exit(125);
+};
+`;
+
+/**
+ * Runs inside the sandbox when perl is absent (CommonJS, `node -e`): listens on 127.0.0.1 (and ::1 when it
+ * can) at each port, relays every connection to its unix socket, then runs the command with the same stdio,
+ * forwards signals and exits as it did. Half-open connections stay open so a client may end its request and
+ * still read. The command waits for node's start (~30–50 ms).
+ */
+export const FORWARDER_SCRIPT = `${RELAY_FUNCTION}
+const { spawn } = require('node:child_process');
+const [config, file, ...args] = process.argv.slice(1);
+const ports = JSON.parse(config);
+const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2'];
 const start = () => {
   const child = spawn(file, args, { stdio: 'inherit' });
   for (const signal of SIGNALS) process.on(signal, () => child.kill(signal));
@@ -47,12 +60,78 @@ for (const { port, socket } of ports) {
 }
 `;
 
-/** `node -e <forwarder> -- <ports> <file> <args…>`: the command the sandbox runs when it forwards ports. */
+/**
+ * The relay behind PERL_BINDER (CommonJS, `node -e`): accepts on the listening sockets it inherited
+ * (`fd=port=socket,…`) and relays each connection. Any failure closes them all (it exits), so later
+ * connections are refused rather than left waiting.
+ */
+export const RELAY_SCRIPT = `${RELAY_FUNCTION}
+for (const entry of process.argv[1].split(',')) {
+  const [fd, port, socket] = entry.split('=');
+  net.createServer({ allowHalfOpen: true }, relay(socket))
+    .on('error', (error) => fail('relay on 127.0.0.1:' + port + ' failed: ' + error.message))
+    .listen({ fd: Number(fd) });
+}
+`;
+
+/**
+ * Runs inside the sandbox in front of the command (perl, which starts in a few milliseconds where node takes
+ * tens): binds and listens on 127.0.0.1 (and ::1 when it can) at each port, starts the node relay detached
+ * (reparented to the sandbox's init) with those sockets, then execs the command in its own place — same
+ * process, stdio, signals and exit status. The ports listen before the command starts: a connection made
+ * while node is still starting waits in the socket's backlog, it is never refused. The command does not
+ * inherit the sockets (close-on-exec), so if the relay dies they close and connections are refused.
+ * Arguments: node, relay script, `port=socket,…`, the command. Exit 125 with a message when it cannot.
+ */
+export const PERL_BINDER = `
+use Socket; use Fcntl; use POSIX ();
+$^F = 1023;
+my ($node, $relay, $spec, @command) = @ARGV;
+sub fail { print STDERR "flotilla sandbox: $_[0]\\n"; POSIX::_exit(125) }
+my (@handles, @listening);
+for my $entry (split /,/, $spec) {
+  my ($port, $path) = split /=/, $entry, 2;
+  socket(my $v4, PF_INET, SOCK_STREAM, 0) or fail("cannot open a socket: $!");
+  setsockopt($v4, SOL_SOCKET, SO_REUSEADDR, 1);
+  bind($v4, pack_sockaddr_in($port, INADDR_LOOPBACK)) && listen($v4, SOMAXCONN)
+    or fail("cannot listen on 127.0.0.1:$port: $!");
+  push @handles, $v4; push @listening, fileno($v4) . "=$port=$path";
+  if (socket(my $v6, PF_INET6, SOCK_STREAM, 0)) {
+    setsockopt($v6, IPPROTO_IPV6, IPV6_V6ONLY, 1);
+    if (bind($v6, pack_sockaddr_in6($port, IN6ADDR_LOOPBACK)) && listen($v6, SOMAXCONN)) {
+      push @handles, $v6; push @listening, fileno($v6) . "=$port=$path";
+    }
+  }
+}
+my $pid = fork // fail("cannot fork: $!");
+if ($pid == 0) {
+  POSIX::_exit(0) if fork // fail("cannot fork: $!");
+  open STDIN, '<', '/dev/null'; open STDOUT, '>', '/dev/null';
+  exec { $node } $node, '-e', $relay, '--', join(',', @listening);
+  fail("cannot run $node: $!");
+}
+waitpid $pid, 0;
+fcntl $_, F_SETFD, FD_CLOEXEC for @handles;
+exec { $command[0] } @command;
+fail("cannot run $command[0]: $!");
+`;
+
+/**
+ * The command the sandbox runs when it forwards ports: with perl, `perl -e <binder> -- node <relay> <ports>
+ * <file> <args…>` (the command starts at once); without, `node -e <forwarder> -- <ports> <file> <args…>`.
+ */
 export function buildForwarderCommand(
-  nodePath: string,
+  tools: ForwarderTools,
   ports: readonly ForwardedPort[],
   file: string,
   args: readonly string[],
 ): string[] {
-  return [nodePath, '-e', FORWARDER_SCRIPT, '--', JSON.stringify(ports), file, ...args];
+  if (tools.perlPath === undefined) {
+    return [tools.nodePath, '-e', FORWARDER_SCRIPT, '--', JSON.stringify(ports), file, ...args];
+  }
+  for (const { socket } of ports) {
+    if (/[,=]/.test(socket)) throw new Error(`sandbox: forwarder socket path ${socket} contains , or =`);
+  }
+  const spec = ports.map(({ port, socket }) => `${port}=${socket}`).join(',');
+  return [tools.perlPath, '-e', PERL_BINDER, '--', tools.nodePath, RELAY_SCRIPT, spec, file, ...args];
 }

@@ -5,6 +5,7 @@ import { buildForwarderCommand } from './build-forwarder-command.ts';
 import { buildSandboxEnv, SANDBOX_HOME } from './build-sandbox-env.ts';
 import { checkSandboxAvailability, type SandboxProbe } from './check-sandbox-availability.ts';
 import { createNetworkBridge, type NetworkBridge } from './create-network-bridge.ts';
+import { findOnPath } from './find-on-path.ts';
 import { isWithin } from './is-within.ts';
 import { parseNetworkTargets } from './parse-network-targets.ts';
 import { planSandboxLayout } from './plan-sandbox-layout.ts';
@@ -20,6 +21,11 @@ export interface SandboxDeps {
   tmpDir?: string;
   /** The node binary that runs the in-sandbox port forwarder. Default `process.execPath`. */
   nodePath?: string;
+  /**
+   * The perl that binds the forwarded ports so the command starts without waiting for node (see
+   * build-forwarder-command.ts). Default: `perl` on PATH; `null`: node alone (the command waits for it).
+   */
+  perlPath?: string | null;
   /** Told each proxy request refused (`host:port`), for the run's transcript. */
   onNetworkRefused?: (target: string) => void;
 }
@@ -34,6 +40,9 @@ export function createSandbox(settings: SandboxSettings, deps: SandboxDeps = {})
   const homeDir = deps.homeDir ?? homedir();
   const tmpDir = deps.tmpDir ?? tmpdir();
   const nodePath = deps.nodePath ?? process.execPath;
+  const perlPath =
+    deps.perlPath === undefined ? findOnPath('perl', process.env.PATH ?? '') : (deps.perlPath ?? undefined);
+  const forwarderPrograms = perlPath === undefined ? [nodePath] : [nodePath, perlPath];
 
   const wrapOn = async (
     request: SandboxRequest,
@@ -73,13 +82,20 @@ export function createSandbox(settings: SandboxSettings, deps: SandboxDeps = {})
         ...(bridge?.proxyPort !== undefined && { proxyPort: bridge.proxyPort }),
       });
       const command =
-        bridge === undefined ? [file, ...args] : buildForwarderCommand(nodePath, bridge.ports, file, args);
+        bridge === undefined
+          ? [file, ...args]
+          : buildForwarderCommand(
+              { nodePath, ...(perlPath !== undefined && { perlPath }) },
+              bridge.ports,
+              file,
+              args,
+            );
       const layout = planSandboxLayout({
         request,
         settings,
         homeDir,
         command,
-        extraPrograms: bridge === undefined ? [file] : [file, nodePath],
+        extraPrograms: bridge === undefined ? [file] : [file, ...forwarderPrograms],
         ...(git !== undefined && { git }),
         ...(bridge !== undefined && { socketDir: bridge.socketDir }),
         ...(createHome && { createDir: SANDBOX_HOME }),
