@@ -6,13 +6,13 @@ export interface ForwardedPort {
 
 /** The interpreters the forwarder can use inside the sandbox. */
 export interface ForwarderTools {
-  /** Runs the relay (and, without perl, the whole forwarder). */
+  /** Runs the forwarder when perl is absent. */
   nodePath: string;
-  /** When present, binds the ports first and starts the relay beside the command (see PERL_BINDER). */
+  /** When present, runs the forwarder (PERL_FORWARDER), and node is not needed. */
   perlPath?: string;
 }
 
-/** Pipes one accepted connection to its unix socket; shared by both forwarders (CommonJS, `node -e`). */
+/** Pipes one accepted connection to its unix socket (CommonJS, `node -e`). */
 const RELAY_FUNCTION = `
 const net = require('node:net');
 const relay = (socket) => (client) => {
@@ -33,7 +33,7 @@ const fail = (message) => {
  * Runs inside the sandbox when perl is absent (CommonJS, `node -e`): listens on 127.0.0.1 (and ::1 when it
  * can) at each port, relays every connection to its unix socket, then runs the command with the same stdio,
  * forwards signals and exits as it did. Half-open connections stay open so a client may end its request and
- * still read. The command waits for node's start (~30–50 ms).
+ * still read. The command waits for node's start (~30–50 ms): used only where perl is not.
  */
 export const FORWARDER_SCRIPT = `${RELAY_FUNCTION}
 const { spawn } = require('node:child_process');
@@ -61,54 +61,79 @@ for (const { port, socket } of ports) {
 `;
 
 /**
- * The relay behind PERL_BINDER (CommonJS, `node -e`): accepts on the listening sockets it inherited
- * (`fd=port=socket,…`) and relays each connection. Any failure closes them all (it exits), so later
- * connections are refused rather than left waiting.
+ * The forwarder when perl is present (perl starts in a few milliseconds where node takes tens, and needs
+ * no CPU beside the command's own start): binds and listens on 127.0.0.1 (and ::1 when it can) at each
+ * port, forks the relay (detached, reparented to the sandbox's init), then execs the command in its own
+ * place — same process, stdio, signals and exit status. The relay accepts each connection in a process of
+ * its own that pumps bytes both ways to the unix socket, half-closes passed on. The ports listen before the
+ * command starts, so no connection it makes can be refused or lost; the command does not inherit the
+ * sockets (close-on-exec), so if the relay dies they close and connections are refused, not held.
+ * Arguments: `port=socket,…`, then the command. Exit 125 with `flotilla sandbox: …` when it cannot.
  */
-export const RELAY_SCRIPT = `${RELAY_FUNCTION}
-for (const entry of process.argv[1].split(',')) {
-  const [fd, port, socket] = entry.split('=');
-  net.createServer({ allowHalfOpen: true }, relay(socket))
-    .on('error', (error) => fail('relay on 127.0.0.1:' + port + ' failed: ' + error.message))
-    .listen({ fd: Number(fd) });
-}
-`;
-
-/**
- * Runs inside the sandbox in front of the command (perl, which starts in a few milliseconds where node takes
- * tens): binds and listens on 127.0.0.1 (and ::1 when it can) at each port, starts the node relay detached
- * (reparented to the sandbox's init) with those sockets, then execs the command in its own place — same
- * process, stdio, signals and exit status. The ports listen before the command starts: a connection made
- * while node is still starting waits in the socket's backlog, it is never refused. The command does not
- * inherit the sockets (close-on-exec), so if the relay dies they close and connections are refused.
- * Arguments: node, relay script, `port=socket,…`, the command. Exit 125 with a message when it cannot.
- */
-export const PERL_BINDER = `
+export const PERL_FORWARDER = `
 use Socket; use Fcntl; use POSIX ();
 $^F = 1023;
-my ($node, $relay, $spec, @command) = @ARGV;
+my ($spec, @command) = @ARGV;
 sub fail { print STDERR "flotilla sandbox: $_[0]\\n"; POSIX::_exit(125) }
-my (@handles, @listening);
+my (@handles, %socket_of);
 for my $entry (split /,/, $spec) {
   my ($port, $path) = split /=/, $entry, 2;
   socket(my $v4, PF_INET, SOCK_STREAM, 0) or fail("cannot open a socket: $!");
   setsockopt($v4, SOL_SOCKET, SO_REUSEADDR, 1);
   bind($v4, pack_sockaddr_in($port, INADDR_LOOPBACK)) && listen($v4, SOMAXCONN)
     or fail("cannot listen on 127.0.0.1:$port: $!");
-  push @handles, $v4; push @listening, fileno($v4) . "=$port=$path";
+  push @handles, $v4; $socket_of{fileno $v4} = $path;
   if (socket(my $v6, PF_INET6, SOCK_STREAM, 0)) {
     setsockopt($v6, IPPROTO_IPV6, IPV6_V6ONLY, 1);
     if (bind($v6, pack_sockaddr_in6($port, IN6ADDR_LOOPBACK)) && listen($v6, SOMAXCONN)) {
-      push @handles, $v6; push @listening, fileno($v6) . "=$port=$path";
+      push @handles, $v6; $socket_of{fileno $v6} = $path;
     }
+  }
+}
+sub pump {
+  my ($client, $path) = @_;
+  socket(my $upstream, PF_UNIX, SOCK_STREAM, 0) or return;
+  connect($upstream, pack_sockaddr_un($path)) or return;
+  my @ends = ([$client, $upstream], [$upstream, $client]);
+  while (@ends) {
+    my $bits = '';
+    vec($bits, fileno($_->[0]), 1) = 1 for @ends;
+    select(my $ready = $bits, undef, undef, undef) > 0 or next;
+    for my $end (@ends) {
+      my ($from, $to) = @$end;
+      next unless vec($ready, fileno($from), 1);
+      my $read = sysread($from, my $data, 65536);
+      return unless defined $read;
+      if ($read == 0) { shutdown($to, 1); $end = undef; next }
+      while (length $data) {
+        my $written = syswrite($to, $data) // return;
+        substr($data, 0, $written) = '';
+      }
+    }
+    @ends = grep { defined } @ends;
   }
 }
 my $pid = fork // fail("cannot fork: $!");
 if ($pid == 0) {
   POSIX::_exit(0) if fork // fail("cannot fork: $!");
   open STDIN, '<', '/dev/null'; open STDOUT, '>', '/dev/null';
-  exec { $node } $node, '-e', $relay, '--', join(',', @listening);
-  fail("cannot run $node: $!");
+  $SIG{CHLD} = 'IGNORE';
+  my $all = '';
+  vec($all, fileno($_), 1) = 1 for @handles;
+  while (1) {
+    select(my $ready = $all, undef, undef, undef) > 0 or next;
+    for my $listening (grep { vec($ready, fileno($_), 1) } @handles) {
+      accept(my $client, $listening) or next;
+      my $path = $socket_of{fileno $listening};
+      my $child = fork;
+      if (defined $child && $child == 0) {
+        close $_ for @handles;
+        pump($client, $path);
+        POSIX::_exit(0);
+      }
+      close $client;
+    }
+  }
 }
 waitpid $pid, 0;
 fcntl $_, F_SETFD, FD_CLOEXEC for @handles;
@@ -117,8 +142,8 @@ fail("cannot run $command[0]: $!");
 `;
 
 /**
- * The command the sandbox runs when it forwards ports: with perl, `perl -e <binder> -- node <relay> <ports>
- * <file> <args…>` (the command starts at once); without, `node -e <forwarder> -- <ports> <file> <args…>`.
+ * The command the sandbox runs when it forwards ports: with perl, `perl -e <forwarder> -- <ports> <file>
+ * <args…>` (the command starts at once); without, `node -e <forwarder> -- <ports> <file> <args…>`.
  */
 export function buildForwarderCommand(
   tools: ForwarderTools,
@@ -133,5 +158,5 @@ export function buildForwarderCommand(
     if (/[,=]/.test(socket)) throw new Error(`sandbox: forwarder socket path ${socket} contains , or =`);
   }
   const spec = ports.map(({ port, socket }) => `${port}=${socket}`).join(',');
-  return [tools.perlPath, '-e', PERL_BINDER, '--', tools.nodePath, RELAY_SCRIPT, spec, file, ...args];
+  return [tools.perlPath, '-e', PERL_FORWARDER, '--', spec, file, ...args];
 }

@@ -19,14 +19,14 @@ export interface SandboxDeps {
   homeDir?: string;
   /** Where the network bridge's sockets are created. Default `os.tmpdir()`. */
   tmpDir?: string;
-  /** The node binary that runs the in-sandbox port forwarder. Default `process.execPath`. */
+  /** The node binary that runs the in-sandbox port forwarder without perl. Default `process.execPath`. */
   nodePath?: string;
   /**
-   * The perl that binds the forwarded ports so the command starts without waiting for node (see
-   * build-forwarder-command.ts). Default: `perl` on PATH; `null`: node alone (the command waits for it).
+   * The perl that runs the port forwarder, so the command starts without waiting for node (see
+   * build-forwarder-command.ts). Default: `perl` on PATH; `null`: the node forwarder (the command waits).
    */
   perlPath?: string | null;
-  /** Told each proxy request refused (`host:port`), for the run's transcript. */
+  /** Told each proxy request refused (`host:port`) of every process, for Flotilla's log. */
   onNetworkRefused?: (target: string) => void;
 }
 
@@ -42,7 +42,7 @@ export function createSandbox(settings: SandboxSettings, deps: SandboxDeps = {})
   const nodePath = deps.nodePath ?? process.execPath;
   const perlPath =
     deps.perlPath === undefined ? findOnPath('perl', process.env.PATH ?? '') : (deps.perlPath ?? undefined);
-  const forwarderPrograms = perlPath === undefined ? [nodePath] : [nodePath, perlPath];
+  const forwarderPrograms = [perlPath ?? nodePath];
 
   const wrapOn = async (
     request: SandboxRequest,
@@ -73,7 +73,10 @@ export function createSandbox(settings: SandboxSettings, deps: SandboxDeps = {})
     const bridge: NetworkBridge | undefined = forwarding
       ? await createNetworkBridge(targets, {
           tmpDir,
-          ...(deps.onNetworkRefused !== undefined && { onRefused: deps.onNetworkRefused }),
+          onRefused: (target) => {
+            deps.onNetworkRefused?.(target);
+            request.onNetworkRefused?.(target);
+          },
         })
       : undefined;
     try {

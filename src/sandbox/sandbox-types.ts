@@ -41,6 +41,11 @@ export interface SandboxRequest {
   network: readonly string[];
   /** Programs that must be runnable (their install directories are made readable when hidden). */
   programs: readonly string[];
+  /**
+   * Told each connection of this process the sandbox refused (`host:port`, or `METHOD target` for a plain
+   * proxy request), as it happens: for the run's transcript and failure reason.
+   */
+  onNetworkRefused?: (target: string) => void;
 }
 
 /** A command ready to spawn: run `file` with `args` and exactly `env`. */
