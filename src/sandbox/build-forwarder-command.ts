@@ -71,21 +71,22 @@ for (const { port, socket } of ports) {
  * Arguments: `port=socket,…`, then the command. Exit 125 with `flotilla sandbox: …` when it cannot.
  */
 export const PERL_FORWARDER = `
-use Socket; use Fcntl; use POSIX ();
+# Linux's constants, so that no module loads (Socket takes longer to load than perl to start).
+sub PF_UNIX () { 1 } sub PF_INET () { 2 } sub PF_INET6 () { 10 } sub SOCK_STREAM () { 1 }
+sub IPPROTO_IPV6 () { 41 } sub IPV6_V6ONLY () { 26 } sub F_SETFD () { 2 } sub FD_CLOEXEC () { 1 }
 $^F = 1023;
 my ($spec, @command) = @ARGV;
-sub fail { print STDERR "flotilla sandbox: $_[0]\\n"; POSIX::_exit(125) }
+sub fail { print STDERR "flotilla sandbox: $_[0]\\n"; exit 125 }
 my (@handles, %socket_of);
 for my $entry (split /,/, $spec) {
   my ($port, $path) = split /=/, $entry, 2;
   socket(my $v4, PF_INET, SOCK_STREAM, 0) or fail("cannot open a socket: $!");
-  setsockopt($v4, SOL_SOCKET, SO_REUSEADDR, 1);
-  bind($v4, pack_sockaddr_in($port, INADDR_LOOPBACK)) && listen($v4, SOMAXCONN)
+  bind($v4, pack('S n C4 x8', PF_INET, $port, 127, 0, 0, 1)) && listen($v4, 128)
     or fail("cannot listen on 127.0.0.1:$port: $!");
   push @handles, $v4; $socket_of{fileno $v4} = $path;
   if (socket(my $v6, PF_INET6, SOCK_STREAM, 0)) {
     setsockopt($v6, IPPROTO_IPV6, IPV6_V6ONLY, 1);
-    if (bind($v6, pack_sockaddr_in6($port, IN6ADDR_LOOPBACK)) && listen($v6, SOMAXCONN)) {
+    if (bind($v6, pack('S n N a16 N', PF_INET6, $port, 0, "\\0" x 15 . "\\1", 0)) && listen($v6, 128)) {
       push @handles, $v6; $socket_of{fileno $v6} = $path;
     }
   }
@@ -93,7 +94,7 @@ for my $entry (split /,/, $spec) {
 sub pump {
   my ($client, $path) = @_;
   socket(my $upstream, PF_UNIX, SOCK_STREAM, 0) or return;
-  connect($upstream, pack_sockaddr_un($path)) or return;
+  connect($upstream, pack('S a*', PF_UNIX, "$path\\0")) or return;
   my @ends = ([$client, $upstream], [$upstream, $client]);
   while (@ends) {
     my $bits = '';
@@ -115,7 +116,7 @@ sub pump {
 }
 my $pid = fork // fail("cannot fork: $!");
 if ($pid == 0) {
-  POSIX::_exit(0) if fork // fail("cannot fork: $!");
+  exit 0 if fork // fail("cannot fork: $!");
   open STDIN, '<', '/dev/null'; open STDOUT, '>', '/dev/null';
   $SIG{CHLD} = 'IGNORE';
   my $all = '';
@@ -129,7 +130,7 @@ if ($pid == 0) {
       if (defined $child && $child == 0) {
         close $_ for @handles;
         pump($client, $path);
-        POSIX::_exit(0);
+        exit 0;
       }
       close $client;
     }
