@@ -21,7 +21,7 @@ const server = createServer((_request, response) => response.end('ok'));
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const port = (server.address() as AddressInfo).port;
 const sandbox = createSandbox(fixture.settings, { homeDir: fixture.home });
-/** The forwarder as it was before perl bound the ports: node alone, the command waits for its start. */
+/** The forwarder where perl is not on PATH (and before 2026-11-27): node alone, the command waits for it. */
 const nodeAlone = createSandbox(fixture.settings, { homeDir: fixture.home, perlPath: null });
 /** bash: one HTTP request to 127.0.0.1:$1 through the forwarder, the moment the command starts. */
 const FIRST_REQUEST = `exec 3<>/dev/tcp/127.0.0.1/$1 && printf 'GET / HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3 | grep -q '^ok$'`;
@@ -83,6 +83,18 @@ const perRun: [string, () => Promise<void>][] = [
   ['sandboxed `true`, network forwarder', () => sandboxedRun(withNetwork, 'true', [])],
   ['sandboxed `true`, network forwarder, node alone', () => sandboxedRun(withNetwork, 'true', [], nodeAlone)],
   [
+    'sandboxed `node -e 0` (an agent is a node or native CLI)',
+    () => sandboxedRun(plain, process.execPath, ['-e', '0']),
+  ],
+  [
+    'sandboxed `node -e 0`, network forwarder',
+    () => sandboxedRun(withNetwork, process.execPath, ['-e', '0']),
+  ],
+  [
+    'sandboxed `node -e 0`, network forwarder, node alone',
+    () => sandboxedRun(withNetwork, process.execPath, ['-e', '0'], nodeAlone),
+  ],
+  [
     'sandboxed first request answered, forwarder',
     () => sandboxedRun(withNetwork, 'bash', ['-c', FIRST_REQUEST, '--', String(port)]),
   ],
@@ -121,7 +133,7 @@ for (const [label, action] of perRun) {
   const samples = await timeIt(action);
   results[label] = median(samples);
   console.log(
-    `  ${label.padEnd(50)} ${format(median(samples)).padStart(9)} ${format(p90(samples)).padStart(9)}`,
+    `  ${label.padEnd(56)} ${format(median(samples)).padStart(9)} ${format(p90(samples)).padStart(9)}`,
   );
 }
 
