@@ -19,7 +19,11 @@ import { checkCodexAvailability } from '../runtimes/codex/check-codex-availabili
 import { createCodexRuntime } from '../runtimes/codex/create-codex-runtime.ts';
 import { checkSandboxAvailability } from '../sandbox/check-sandbox-availability.ts';
 import { createSandbox } from '../sandbox/create-sandbox.ts';
-import { SANDBOX_OFF_NOTICE, SANDBOX_UNAVAILABLE } from '../sandbox/sandbox-types.ts';
+import {
+  SANDBOX_OFF_NOTICE,
+  SANDBOX_UNAVAILABLE,
+  SANDBOX_UNAVAILABLE_MACOS,
+} from '../sandbox/sandbox-types.ts';
 import { createEngineStatePersistence, type EngineStatePersistence, openDatabase } from '../storage/index.ts';
 import { createWorktreeManager, isSpareWorktreePath } from '../workspace/create-worktree-manager.ts';
 import { acquireRunLock } from './acquire-run-lock.ts';
@@ -138,7 +142,8 @@ async function startControlPlane(
     const probe = checkSandboxAvailability();
     if (!probe.available) {
       await scriptedServer?.close();
-      throw new Error(`${SANDBOX_UNAVAILABLE}: ${probe.problems.join('; ')}`);
+      const headline = process.platform === 'darwin' ? SANDBOX_UNAVAILABLE_MACOS : SANDBOX_UNAVAILABLE;
+      throw new Error(`${headline}: ${probe.problems.join('; ')}`);
     }
   } else {
     logger.warn(SANDBOX_OFF_NOTICE);

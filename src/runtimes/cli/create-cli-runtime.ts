@@ -28,6 +28,7 @@ import { createClaudeConfigSeed } from '../shared/create-claude-config-seed.ts';
 import { createPhaseClock } from '../shared/create-phase-clock.ts';
 import { createRunRegistry } from '../shared/create-run-registry.ts';
 import { createRuntimeWorktrees } from '../shared/create-runtime-worktrees.ts';
+import { createSandboxRefusals } from '../shared/create-sandbox-refusals.ts';
 import { findModelEndpoints } from '../shared/find-model-endpoints.ts';
 import { buildCliCommand } from './build-cli-command.ts';
 import { buildCliEnv } from './build-cli-env.ts';
@@ -183,6 +184,7 @@ export function createCliRuntime(
     const { output, notifyActivity: touch } = run;
     const sessionLog = makeSessionLog(params);
     if (config.sandbox?.mode === 'off') sessionLog.note(SANDBOX_OFF_WARNING);
+    const sandboxRefusals = createSandboxRefusals(sessionLog);
     const env = buildEnv(runStateDir);
     // The claude preset's CLI keeps its state in CLAUDE_CONFIG_DIR (other tools ignore it: nothing to learn).
     // Only the run's own: one the config points elsewhere (a login) is not ours to write.
@@ -220,6 +222,7 @@ export function createCliRuntime(
       const live = stream === 'stdout' ? usageReader.line(line) : null;
       if (live !== null) for (const listener of usageListeners) listener(live);
       output.push(`${line}\n`);
+      if (stream === 'stderr') sandboxRefusals.line(line);
       const text = stream === 'stderr' ? `[stderr] ${line}` : line;
       sessionLog.record({ type: 'assistant', message: { content: [{ type: 'text', text }] } });
       touch();
@@ -273,6 +276,10 @@ export function createCliRuntime(
               env,
               network: findModelEndpoints(env),
               programs: [command.file],
+              onNetworkRefused: (target) => {
+                sandboxRefusals.onNetworkRefused(target);
+                touch();
+              },
             }),
             command.file,
             command.args,
@@ -417,11 +424,13 @@ export function createCliRuntime(
         },
         toFailure: (error) =>
           new AgentRunFailure('error', `${agentName} failed: ${messageOf(error)}`, { cause: error }),
-        onFailure: async (failure) => {
+        onFailure: async (thrown) => {
           // Whatever else went wrong, git's control files are put back before anything runs git again.
           const changed = await restoreGitControlFiles(snapshot).catch(() => []);
           if (changed.length > 0)
             logger.warn('a CLI agent changed git control files; restored them', { sessionID, changed });
+          // What the sandbox refused is part of why the run failed (never just "changed nothing").
+          const failure = sandboxRefusals.explain(thrown);
           sessionLog.note(`run failed: ${failure.message}`);
           return failure;
         },

@@ -39,6 +39,7 @@ import {
 import { createPhaseClock } from '../shared/create-phase-clock.ts';
 import { createRunRegistry } from '../shared/create-run-registry.ts';
 import { createRuntimeWorktrees } from '../shared/create-runtime-worktrees.ts';
+import { createSandboxRefusals } from '../shared/create-sandbox-refusals.ts';
 import {
   runValidationRound,
   startFixRound,
@@ -240,6 +241,8 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
     });
     const cwd = worktree?.path ?? config.repoRoot;
     const sandboxed = config.sandbox?.mode === 'on';
+    // What the sandbox refuses goes to the transcript (created below, before codex starts) and the failure.
+    const sandboxRefusals = createSandboxRefusals({ note: (text) => sessionLog?.note(text) });
     const stderrLog = join(runDir, 'codex-stderr.log');
     try {
       await mkdir(runDir, { recursive: true, mode: 0o700 });
@@ -265,6 +268,7 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
                       ? [config.provider.baseUrl]
                       : [codexEnv.OPENAI_BASE_URL ?? 'https://api.openai.com'],
                   programs: [binary.executablePath],
+                  onNetworkRefused: sandboxRefusals.onNetworkRefused,
                 }),
                 binary.executablePath,
                 [],
@@ -514,6 +518,26 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
       announce(`session ${resume.sessionNumber}: resuming the same codex thread with a human's answers`);
       sessionLog?.record({ type: 'user', message: { role: 'user', content: firstPrompt } });
     }
+    /** Credentials and limits: the failure the engine should see. */
+    const classifyFailure = (failure: AgentRunFailure, error: unknown): AgentRunFailure => {
+      if (failure.reason !== 'error') return failure;
+      if (AUTHENTICATION_ERRORS.test(failure.message)) {
+        return new AgentRunFailure(
+          'error',
+          `${CREDENTIALS_FAILURE_PREFIX} the ${role} could not authenticate with the model API (${failure.message}). ` +
+            `Set ${modelKeyVariables.join(' or ')} for \`flotilla run\`. Not retried: every attempt would fail alike.`,
+          { cause: error },
+        );
+      }
+      // 429/5xx/usage limits park the runtime instead of counting as a failed attempt (judged on the text:
+      // codex reports no HTTP status).
+      const fromProvider =
+        !(error instanceof AgentRunFailure) || error.message.startsWith(`the ${role} session failed:`);
+      const limit = fromProvider ? classifyLimitMessage(failure.message, { now: Date.now() }) : null;
+      return limit === null
+        ? failure
+        : new AgentRunFailure(limit.reason, failure.message, { cause: error, resetsAt: limit.resetsAt });
+    };
     const result: Promise<AgentRunOutcome> = run.settle<AgentRunOutcome>(
       async () => {
         for (let round = 0, prompt = firstPrompt; ; round += 1) {
@@ -543,25 +567,7 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
       {
         sessionLog,
         cleanUp: () => clock.time('cleanup', cleanUp),
-        onFailure: (failure, error) => {
-          if (failure.reason !== 'error') return failure;
-          if (AUTHENTICATION_ERRORS.test(failure.message)) {
-            return new AgentRunFailure(
-              'error',
-              `${CREDENTIALS_FAILURE_PREFIX} the ${role} could not authenticate with the model API (${failure.message}). ` +
-                `Set ${modelKeyVariables.join(' or ')} for \`flotilla run\`. Not retried: every attempt would fail alike.`,
-              { cause: error },
-            );
-          }
-          // 429/5xx/usage limits park the runtime instead of counting as a failed attempt (judged on the text:
-          // codex reports no HTTP status).
-          const fromProvider =
-            !(error instanceof AgentRunFailure) || error.message.startsWith(`the ${role} session failed:`);
-          const limit = fromProvider ? classifyLimitMessage(failure.message, { now: Date.now() }) : null;
-          return limit === null
-            ? failure
-            : new AgentRunFailure(limit.reason, failure.message, { cause: error, resetsAt: limit.resetsAt });
-        },
+        onFailure: (failure, error) => sandboxRefusals.explain(classifyFailure(failure, error)),
       },
     );
 
