@@ -25,7 +25,7 @@ export interface SandboxDeps {
    * The perl that runs the port forwarder, so the command starts without waiting for node (see
    * build-forwarder-command.ts). Default: `perl` on PATH; `null`: the node forwarder (the command waits).
    */
-  perlPath?: string | null;
+  perlPath?: string | null | undefined;
   /** Told each proxy request refused (`host:port`) of every process, for Flotilla's log. */
   onNetworkRefused?: (target: string) => void;
 }
