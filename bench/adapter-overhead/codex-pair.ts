@@ -1,5 +1,4 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Codex } from '@openai/codex-sdk';
 import { silentLogger } from '../../src/logging/logger.ts';
@@ -28,7 +27,10 @@ export const codexPair: MakeOverheadPair = async ({ onPhase, prepareAhead }) => 
   const repo = await createTempGitRepo();
   await repo.commit('base', { 'README.md': '# bench\n', 'CONVENTIONS.md': 'Conventions.\n' });
   const worktrees = createBenchWorktrees(repo.root, prepareAhead);
-  const stateDir = await mkdtemp(join(tmpdir(), 'flotilla-bench-codex-'));
+  // Not under the temporary directory: with bubblewrap on PATH, codex refuses to create its sandbox helper
+  // for a CODEX_HOME there and every command fails (docs/sandbox-facts.md).
+  await mkdir('/var/tmp', { recursive: true });
+  const stateDir = await mkdtemp(join('/var/tmp', 'flotilla-bench-codex-'));
   const runtime = createCodexRuntime({
     repoRoot: repo.root,
     defaultBranch: 'main',
