@@ -227,7 +227,8 @@ describe('createSandbox: killed while it starts', () => {
     } finally {
       for (const pid of processesWith(marker)) process.kill(pid, 'SIGKILL');
     }
-  });
+    // 96 sandboxes: ~8 s on a quiet machine, several times that on a loaded one.
+  }, 120_000);
 });
 
 describe('createSandbox: network', () => {
