@@ -169,8 +169,10 @@ describe('createSandbox: processes and environment', () => {
     expect(result.stdout).not.toContain(SECRET);
     for (const line of result.stdout.trim().split('\n')) {
       const name = line.split('=')[0] ?? '';
-      // PWD: sh exports its own.
-      expect(['PATH', 'ASKED_FOR', 'HOME', 'TMPDIR', 'PWD', 'end', '']).toContain(name);
+      // PWD: sh exports its own; FLOTILLA_SANDBOX_ID: the invocation's id (README.md, what it guarantees).
+      expect(['PATH', 'ASKED_FOR', 'HOME', 'TMPDIR', 'PWD', 'FLOTILLA_SANDBOX_ID', 'end', '']).toContain(
+        name,
+      );
     }
   });
 
@@ -203,6 +205,47 @@ describe('createSandbox: processes and environment', () => {
       await command.dispose();
     }
   });
+});
+
+describe('createSandbox: killed while it starts', () => {
+  it('leaves no process behind once disposed, however early the wrapper was killed', async () => {
+    // bwrap's child (the namespace's PID 1) asks to die with its parent only once it runs, and leaves
+    // bwrap's process group for a session of its own: a kill that lands first used to leave it, and the
+    // command it then started, running (a cancel right after the spawn).
+    const marker = `FLOTILLA_SANDBOX_TEST=${randomUUID()}`;
+    const [name = '', value = ''] = marker.split('=');
+    const request = {
+      repoRoot: fixture.repo.root,
+      cwd: fixture.repo.root,
+      writable: [],
+      env: { PATH: TEST_PATH, [name]: value },
+      network: [],
+      programs: ['sleep'],
+    };
+    try {
+      for (let round = 0; round < 6; round += 1) {
+        for (let delayMs = 0; delayMs < 16; delayMs += 1) {
+          const command = await sandboxOf().wrap(request, 'sleep', ['300']);
+          const child = spawn(command.file, command.args, {
+            env: command.env,
+            stdio: 'ignore',
+            detached: true,
+          });
+          const exited = new Promise((resolve) => child.once('exit', resolve));
+          await new Promise((resolve) =>
+            delayMs === 0 ? setImmediate(resolve) : setTimeout(resolve, delayMs),
+          );
+          process.kill(-(child.pid ?? 0), 'SIGKILL');
+          await exited;
+          await command.dispose();
+        }
+      }
+      expect(processesWith(marker)).toEqual([]);
+    } finally {
+      for (const pid of processesWith(marker)) process.kill(pid, 'SIGKILL');
+    }
+    // 96 sandboxes: ~8 s on a quiet machine, several times that on a loaded one.
+  }, 120_000);
 });
 
 describe.each([

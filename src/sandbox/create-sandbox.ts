@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { homedir, tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { buildBwrapArgs } from './build-bwrap-args.ts';
@@ -5,6 +6,7 @@ import { buildForwarderCommand } from './build-forwarder-command.ts';
 import { buildSandboxEnv, SANDBOX_HOME } from './build-sandbox-env.ts';
 import { checkSandboxAvailability, type SandboxProbe } from './check-sandbox-availability.ts';
 import { createNetworkBridge, type NetworkBridge } from './create-network-bridge.ts';
+import { endStraySandboxes } from './end-stray-sandboxes.ts';
 import { findOnPath } from './find-on-path.ts';
 import { isWithin } from './is-within.ts';
 import { parseNetworkTargets } from './parse-network-targets.ts';
@@ -103,11 +105,14 @@ export function createSandbox(settings: SandboxSettings, deps: SandboxDeps = {})
         ...(bridge !== undefined && { socketDir: bridge.socketDir }),
         ...(createHome && { createDir: SANDBOX_HOME }),
       });
+      const id = randomUUID();
       return {
         file: probe.bwrapPath,
-        args: buildBwrapArgs(layout),
+        args: buildBwrapArgs({ ...layout, id }),
         env,
         dispose: async () => {
+          // First: a sandbox bwrap left behind (killed while starting) still holds the bridge's sockets.
+          await endStraySandboxes(id);
           await bridge?.close();
         },
       };

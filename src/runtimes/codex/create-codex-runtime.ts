@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Codex, type Thread, type ThreadEvent, type Usage } from '@openai/codex-sdk';
+import { Codex, type ThreadEvent, type Usage } from '@openai/codex-sdk';
 import {
   type AgentQuestions,
   type AgentResult,
@@ -63,7 +63,7 @@ export interface CodexRuntimeConfig extends RuntimeAdapterConfig {
   /** Base branch for implementor worktrees (e.g. 'main'). */
   defaultBranch: string;
   logger: Logger;
-  /** CODEX_HOME directories go under `<stateDir>/runs/` (e.g. `<repo>/.flotilla/codex`), one per distinct config. */
+  /** CODEX_HOME directories go under `<stateDir>/runs/` (e.g. `<repo>/.flotilla/codex`), one per run. */
   stateDir: string;
   /** Files (relative to repoRoot) appended to every role's instructions, read fresh per run. */
   contextPaths?: readonly string[];
@@ -140,7 +140,7 @@ export function buildCodexAgentBranchName(branchName: string): string {
 export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
   const { logger } = config;
   const runs = createRunRegistry();
-  // Kept across runs (one per distinct config): a fresh CODEX_HOME per run costs codex's first start.
+  // One per run: the agent writes its CODEX_HOME, and the next run must not read what it planted there.
   const homes = createCodexHomes(join(config.stateDir, 'runs'));
   const worktrees = createRuntimeWorktrees(config);
   const createSessionLog =
@@ -174,7 +174,8 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
     const model = config.models?.[role] ?? config.model;
     let worktree: Worktree | null = null;
     let codexHome = '';
-    let thread: Thread | null = null;
+    /** The run's codex state (its CODEX_HOME inside): kept with the session when the agent asks. */
+    let codexStateDir: string | null = null;
     let usageTail: CodexUsageTail | null = null;
     /** Whether the worktree and the thread stay after the run: the agent asked and waits for answers. */
     let keepForAnswers = false;
@@ -187,7 +188,7 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
       await launcher?.dispose().catch(() => {});
       await rm(runDir, { recursive: true, force: true }).catch(() => {});
       if (keepForAnswers) return;
-      await homes.removeThread(codexHome, thread?.id ?? null).catch(() => {});
+      if (codexStateDir !== null) await homes.remove(codexStateDir).catch(() => {});
       // Last: with removal behind, git starts once the result is on its way.
       if (worktree) await worktrees.remove(worktree.branchName);
     };
@@ -200,11 +201,11 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
     try {
       outputSchema = buildCodexOutputSchema(role);
       if (resume !== undefined) {
-        // The thread continues in the CODEX_HOME that holds its rollout (and the config it started with).
+        // The thread continues in the CODEX_HOME that holds its rollout; its config.toml is written again.
         const kept = checkKeptSession(resume.session, runtimeName);
         worktree = kept.worktree;
-        codexHome = kept.codexHome;
-        priorThreadUsage = await homes.readThreadUsage(codexHome, kept.threadId);
+        codexStateDir = kept.stateDir;
+        priorThreadUsage = await homes.readThreadUsage(codexStateDir);
       } else if (params.role === 'implementor') {
         const branchName = buildCodexAgentBranchName(params.branchName);
         worktree = await clock.time('worktree-create', () => worktrees.create(branchName));
@@ -216,16 +217,18 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
         }),
         contextFiles: await readContextFiles(),
       });
-      if (resume === undefined)
-        codexHome = await clock.time('codex-home', () =>
-          homes.homeFor(
-            buildCodexConfigToml({
-              developerInstructions,
-              ...(model !== undefined && { model }),
-              ...(config.provider !== undefined && { provider: config.provider }),
-            }),
-          ),
-        );
+      const configToml = buildCodexConfigToml({
+        developerInstructions,
+        ...(model !== undefined && { model }),
+        ...(config.provider !== undefined && { provider: config.provider }),
+      });
+      const home = await clock.time('codex-home', () =>
+        codexStateDir === null
+          ? homes.create(sessionID, configToml)
+          : homes.reopen(codexStateDir, configToml),
+      );
+      codexStateDir = home.stateDir;
+      codexHome = home.codexHome;
     } catch (error) {
       await cleanUp();
       throw error;
@@ -299,7 +302,6 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
       resume?.session.agentSessionID != null
         ? codex.resumeThread(resume.session.agentSessionID, threadOptions)
         : codex.startThread(threadOptions);
-    thread = codexThread;
 
     const run = runs.begin({ sessionID, role, maxAgentDuration: config.maxAgentDuration });
     const { output, notifyActivity } = run;
@@ -501,13 +503,13 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
       announce(`the agent asked ${questions.length} question(s); its thread waits for answers`);
       keepForAnswers = true;
       if (codexThread.id !== null && threadUsage !== null)
-        await homes.saveThreadUsage(codexHome, codexThread.id, threadUsage);
+        await homes.saveThreadUsage(codexStateDir ?? codexHome, threadUsage);
       const session: KeptSession = {
         runtime: runtimeName,
         agentSessionID: codexThread.id,
         worktree,
-        // Shared with the runtime's other runs of the same config: discardSession removes only this thread.
-        stateDir: codexHome,
+        // The run's codex state, its CODEX_HOME inside: the resume continues there, discardSession removes it.
+        stateDir: codexStateDir,
       };
       return { kind: 'questions', askedBy: role, questions, session };
     };
@@ -600,8 +602,7 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
     cancelAgent: (sessionID) => runs.cancel(sessionID),
     async discardSession(session) {
       if (session.worktree !== null) await worktrees.remove(session.worktree.branchName).catch(() => {});
-      if (session.stateDir !== null)
-        await homes.removeThread(session.stateDir, session.agentSessionID).catch(() => {});
+      if (session.stateDir !== null) await homes.remove(session.stateDir).catch(() => {});
     },
   };
 }
@@ -610,7 +611,7 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
 function checkKeptSession(
   session: KeptSession,
   runtime: string,
-): { worktree: Worktree | null; codexHome: string; threadId: string } {
+): { worktree: Worktree | null; stateDir: string; threadId: string } {
   if (session.runtime !== runtime)
     throw new Error(`the session to resume was kept by runtime '${session.runtime}', not '${runtime}'`);
   if (session.agentSessionID === null) throw new Error('the session to resume has no codex thread id');
@@ -618,5 +619,5 @@ function checkKeptSession(
     throw new Error(`the CODEX_HOME of the session to resume is gone (${session.stateDir})`);
   if (session.worktree !== null && !existsSync(session.worktree.path))
     throw new Error(`the kept worktree of the session to resume is gone (${session.worktree.path})`);
-  return { worktree: session.worktree, codexHome: session.stateDir, threadId: session.agentSessionID };
+  return { worktree: session.worktree, stateDir: session.stateDir, threadId: session.agentSessionID };
 }

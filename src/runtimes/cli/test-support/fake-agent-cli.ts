@@ -83,7 +83,13 @@ function main(): void {
     : 0;
   const args = process.argv.slice(2);
   const call = readCall(args);
-  appendFileSync(callsPath, `${JSON.stringify(call)}\n`);
+  try {
+    appendFileSync(callsPath, `${JSON.stringify(call)}\n`);
+  } catch (error) {
+    // A script the OS sandbox only lets it read (passed through `sandbox.filesystem.allowRead`): rounds are
+    // then chosen by `promptIncludes`, and the calls go unrecorded.
+    if ((error as NodeJS.ErrnoException).code !== 'EROFS') throw error;
+  }
   if (call.resumed !== null && !existsSync(sessionFile(call.resumed))) {
     process.stderr.write(`fake-agent-cli: no conversation found with session id ${call.resumed}\n`);
     process.exit(1);
