@@ -60,6 +60,11 @@ export interface WorktreeManager {
   /** Where the worktree for a branch lives. */
   pathFor(branchName: string): string;
   /**
+   * The `worktree.copy` patterns: for a worktree whose record lacks them (a session resumed after a restart
+   * is read back without them), so its patch still leaves the local files out.
+   */
+  readonly localFiles?: readonly string[];
+  /**
    * Creates a clean worktree on a fresh branch from the default branch (a stale worktree at the path is
    * removed first) and runs the setup command in it (unless `setup: false`: a checkout that builds nothing).
    * Rejects — leaving nothing behind — when any step fails.
@@ -529,6 +534,7 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
 
   return {
     pathFor,
+    localFiles: copyPatterns,
     prepareSpare,
 
     async create(branchName, options) {

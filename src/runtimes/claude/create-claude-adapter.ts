@@ -537,7 +537,7 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
                     ? extractPatch({
                         worktreePath: worktree.path,
                         baseCommit: worktree.baseCommit,
-                        ...(worktree.localFiles !== undefined && { localFiles: worktree.localFiles }),
+                        localFiles: worktree.localFiles ?? worktrees.localFiles ?? [],
                       })
                     : '';
                 },

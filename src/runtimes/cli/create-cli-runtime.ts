@@ -348,7 +348,7 @@ export function createCliRuntime(
         worktreePath: cwd,
         baseCommit,
         ...(config.protectedPaths !== undefined && { protectedPaths: config.protectedPaths }),
-        ...(worktree.localFiles !== undefined && { localFiles: worktree.localFiles }),
+        localFiles: worktree.localFiles ?? worktrees.localFiles ?? [],
       });
       if (patch.trim() === '') {
         throw new AgentRunFailure(

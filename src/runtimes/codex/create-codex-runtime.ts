@@ -487,7 +487,7 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
       const patch = await extractPatch({
         worktreePath: worktree.path,
         baseCommit: worktree.baseCommit,
-        ...(worktree.localFiles !== undefined && { localFiles: worktree.localFiles }),
+        localFiles: worktree.localFiles ?? worktrees.localFiles ?? [],
       });
       if (patch.trim() === '') {
         throw new AgentRunFailure(
