@@ -25,6 +25,7 @@ import {
   SANDBOX_UNAVAILABLE_MACOS,
 } from '../sandbox/sandbox-types.ts';
 import { createEngineStatePersistence, type EngineStatePersistence, openDatabase } from '../storage/index.ts';
+import { createPortAllocator } from '../workspace/create-port-allocator.ts';
 import { createWorktreeManager, isSpareWorktreePath } from '../workspace/create-worktree-manager.ts';
 import { acquireRunLock } from './acquire-run-lock.ts';
 import { buildEngineBudget } from './build-engine-budget.ts';
@@ -198,6 +199,10 @@ async function startControlPlane(
     logger,
     prepareAhead: config.worktree.prepareAhead,
     removeBehind: config.worktree.prepareAhead,
+    copy: config.worktree.copy,
+    teardownCommand: config.worktree.teardownCommand,
+    // Recorded under .flotilla/ports/, so a restart never hands out a port a kept worktree still has.
+    ports: createPortAllocator({ dir: join(paths.stateDir, 'ports'), count: config.worktree.ports }),
   });
   // Under the run lock, so none of these belongs to a control plane still running.
   const reapedAgentWorktrees = await worktrees.reapStaleWorktrees({

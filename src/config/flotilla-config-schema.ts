@@ -268,6 +268,29 @@ export const flotillaConfigFileSchema = object({
      * on disk.
      */
     prepareAhead: z.boolean({ error: 'true or false' }).default(true),
+    /** Paths or globs (relative to the repository root) copied into every worktree, never in a patch. */
+    copy: z
+      .array(
+        nonEmptyString('a path or glob relative to the repository root').refine(
+          (path) => !path.startsWith('/') && !path.split('/').includes('..'),
+          { error: "expected a path or glob relative to the repository root (no leading '/', no '..')" },
+        ),
+        { error: 'a list of paths or globs relative to the repository root' },
+      )
+      .default([]),
+    /** A shell command run in a run's worktree before it is removed (a failure is logged); null: none. */
+    teardownCommand: z
+      .union([z.string().min(1, { error: 'a shell command, or null (none)' }), z.null()], {
+        error: 'a shell command, or null (none)',
+      })
+      .default(null),
+    /** Ports per worktree (`FLOTILLA_PORT`, `FLOTILLA_PORT_1`…); 0: none. */
+    ports: z
+      .number({ error: 'an integer from 0 to 100' })
+      .int({ error: 'an integer from 0 to 100' })
+      .min(0, { error: 'an integer from 0 to 100' })
+      .max(100, { error: 'an integer from 0 to 100' })
+      .default(10),
   }).prefault({}),
   checks: object({
     /** Shell command run in a worktree of each revision; null = no checks (the pipeline succeeds). */

@@ -46,6 +46,7 @@ import type { SessionLog } from '../../session-log/create-session-log.ts';
 import { createSessionLogFactory } from '../../session-log/create-session-log-factory.ts';
 import { createCachedCheck } from '../../shared/create-cached-check.ts';
 import { messageOf } from '../../shared/message-of.ts';
+import { buildPortEnv } from '../../workspace/build-port-env.ts';
 import {
   WORKTREES_DIR,
   type Worktree,
@@ -277,7 +278,7 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
         isRoot,
         passThrough: config.passThroughEnv,
         ...(config.passEnv !== undefined && { passEnv: config.passEnv }),
-        extra: config.extraEnv,
+        extra: { ...config.extraEnv, ...buildPortEnv(worktree?.ports) },
         ...(params.account !== undefined && { account: accountEnvOf(params.account) }),
       });
     } catch (error) {
@@ -556,7 +557,11 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
                 extractPatch: async () => {
                   await validate(round);
                   return worktree
-                    ? extractPatch({ worktreePath: worktree.path, baseCommit: worktree.baseCommit })
+                    ? extractPatch({
+                        worktreePath: worktree.path,
+                        baseCommit: worktree.baseCommit,
+                        localFiles: worktree.localFiles ?? worktrees.localFiles ?? [],
+                      })
                     : '';
                 },
               }),

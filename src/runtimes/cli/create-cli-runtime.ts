@@ -21,6 +21,7 @@ import type { Logger } from '../../logging/logger.ts';
 import type { Sandbox, SandboxedCommand } from '../../sandbox/sandbox-types.ts';
 import { createSessionLog, type SessionLog } from '../../session-log/create-session-log.ts';
 import { createCachedCheck } from '../../shared/create-cached-check.ts';
+import { buildPortEnv } from '../../workspace/build-port-env.ts';
 import type { Worktree, WorktreeManager } from '../../workspace/create-worktree-manager.ts';
 import { extractPatch } from '../../workspace/extract-patch.ts';
 import { buildAgentSandboxRequest, SANDBOX_OFF_WARNING } from '../shared/build-agent-sandbox-request.ts';
@@ -128,7 +129,8 @@ export function createCliRuntime(
         logger,
       }));
 
-  function buildEnv(runStateDir: string): Record<string, string> {
+  function buildEnv(runStateDir: string, worktree: Worktree): Record<string, string> {
+    const extra = { ...config.extraEnv, ...buildPortEnv(worktree.ports) };
     return buildCliEnv({
       baseEnv: config.baseEnv ?? process.env,
       runStateDir,
@@ -136,7 +138,7 @@ export function createCliRuntime(
       credentialEnv: preset.credentialEnv,
       ...(config.passThroughEnv !== undefined && { passThrough: config.passThroughEnv }),
       ...(config.passEnv !== undefined && { passEnv: config.passEnv }),
-      ...(config.extraEnv !== undefined && { extra: config.extraEnv }),
+      ...(Object.keys(extra).length > 0 && { extra }),
     });
   }
 
@@ -185,7 +187,7 @@ export function createCliRuntime(
     const sessionLog = makeSessionLog(params);
     if (config.sandbox?.mode === 'off') sessionLog.note(SANDBOX_OFF_WARNING);
     const sandboxRefusals = createSandboxRefusals(sessionLog);
-    const env = buildEnv(runStateDir);
+    const env = buildEnv(runStateDir, worktree);
     // The claude preset's CLI keeps its state in CLAUDE_CONFIG_DIR (other tools ignore it: nothing to learn).
     // Only the run's own: one the config points elsewhere (a login) is not ours to write.
     const configDir = join(runStateDir, 'config');
@@ -353,6 +355,7 @@ export function createCliRuntime(
         worktreePath: cwd,
         baseCommit,
         ...(config.protectedPaths !== undefined && { protectedPaths: config.protectedPaths }),
+        localFiles: worktree.localFiles ?? worktrees.localFiles ?? [],
       });
       if (patch.trim() === '') {
         throw new AgentRunFailure(
@@ -395,7 +398,7 @@ export function createCliRuntime(
                 runtime: config.runtime ?? `cli:${config.preset}`,
                 // A tool that cannot resume gets a new session given the questions and answers.
                 agentSessionID: preset.resume !== null ? agentSessionId : null,
-                worktree: { branchName: worktree.branchName, path: cwd, baseCommit },
+                worktree: { ...worktree, path: cwd, baseCommit },
                 stateDir: runStateDir,
               };
               return { kind: 'questions', askedBy: role, questions: verdict.questions, session };

@@ -29,6 +29,7 @@ import type { SessionLog } from '../../session-log/create-session-log.ts';
 import { createSessionLogFactory } from '../../session-log/create-session-log-factory.ts';
 import { createCachedCheck } from '../../shared/create-cached-check.ts';
 import { messageOf } from '../../shared/message-of.ts';
+import { buildPortEnv } from '../../workspace/build-port-env.ts';
 import type { Worktree, WorktreeManager } from '../../workspace/create-worktree-manager.ts';
 import { extractPatch } from '../../workspace/extract-patch.ts';
 import {
@@ -240,7 +241,7 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
       modelKeyVariables,
       ...(config.passThroughEnv !== undefined && { passThrough: config.passThroughEnv }),
       ...(config.passEnv !== undefined && { passEnv: config.passEnv }),
-      ...(config.extraEnv !== undefined && { extra: config.extraEnv }),
+      extra: { ...config.extraEnv, ...buildPortEnv(worktree?.ports) },
     });
     const cwd = worktree?.path ?? config.repoRoot;
     const sandboxed = config.sandbox?.mode === 'on';
@@ -489,7 +490,11 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
       if (result.role !== 'implementor') return result as AgentResult;
       if (result.outcome !== 'completed' || worktree === null) return { ...result, patch: null };
       await validate(round);
-      const patch = await extractPatch({ worktreePath: worktree.path, baseCommit: worktree.baseCommit });
+      const patch = await extractPatch({
+        worktreePath: worktree.path,
+        baseCommit: worktree.baseCommit,
+        localFiles: worktree.localFiles ?? worktrees.localFiles ?? [],
+      });
       if (patch.trim() === '') {
         throw new AgentRunFailure(
           'error',
