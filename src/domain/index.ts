@@ -9,6 +9,7 @@ export * from './is-permanent-failure.ts';
 export * from './review.ts';
 export * from './revision.ts';
 export * from './revision-feedback.ts';
+export * from './revision-name.ts';
 export * from './runtime-parking.ts';
 export * from './spec.ts';
 export * from './work-item.ts';

@@ -36,7 +36,7 @@ describe('flotilla demo', () => {
       }).toString();
       expect(greet).toContain('name.trim()');
       expect(output).toMatch(
-        /revision 3 on branch flotilla\/1 @ [0-9a-f]{8} \(checks success; reviews: changes requested, approved\)/,
+        /revision r3 on branch flotilla\/1 @ [0-9a-f]{8} \(checks success; reviews: changes requested, approved\)/,
       );
       // The user's checkout is untouched.
       expect(execFileSync('git', ['status', '--porcelain'], { cwd: outcome.repoRoot }).toString()).toBe('');

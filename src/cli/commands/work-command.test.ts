@@ -258,7 +258,7 @@ describe('flotilla work', { timeout: 300_000 }, () => {
       ],
     });
     const text = (await flotilla(['work', 'show', '1'])).stdout;
-    expect(text).toContain('Revision #2 (open) on flotilla/1');
+    expect(text).toContain('Revision r2 (open) on flotilla/1');
     expect(text).toContain('checks: failure — npm test (log: /logs/c.log)');
     expect(text).toContain('src/a.ts:3: off by one');
   });

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { WORK_ITEM_STATUSES, type WorkItem, type WorkItemStatus } from '../../domain/index.ts';
+import { revisionName, WORK_ITEM_STATUSES, type WorkItem, type WorkItemStatus } from '../../domain/index.ts';
 import { CliError } from '../support/cli-error.ts';
 import { collectOption } from '../support/collect-option.ts';
 import { formatTable } from '../support/format-table.ts';
@@ -75,7 +75,7 @@ export function registerWorkListCommand(work: Command): void {
             item.kind,
             item.priority ?? '-',
             item.blockedBy.length === 0 ? '-' : item.blockedBy.map((id) => `#${id}`).join(','),
-            item.linkedRevision === null ? '-' : `#${item.linkedRevision}`,
+            item.linkedRevision === null ? '-' : revisionName({ id: item.linkedRevision }),
             item.title,
           ]);
           process.stdout.write(

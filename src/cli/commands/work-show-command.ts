@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { describeReviewVerdict, type Revision, type WorkItem } from '../../domain/index.ts';
+import { describeReviewVerdict, type Revision, revisionName, type WorkItem } from '../../domain/index.ts';
 import type { RevisionState, SqliteTracker, StoredReview, TrackerComment } from '../../storage/index.ts';
 import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
@@ -41,7 +41,7 @@ export function registerWorkShowCommand(work: Command): void {
 }
 
 function readDetails(tracker: SqliteTracker, id: string): WorkItemDetails {
-  const item = requireWorkItem(tracker, id);
+  const item = requireWorkItem(tracker, id, 'work show');
   // The open revision; once merged (or closed) the item links none, and its latest one is still its history.
   const revision =
     item.linkedRevision === null
@@ -86,7 +86,7 @@ function formatDetails(details: WorkItemDetails): string {
   } else {
     const pipeline = revision.pipeline;
     lines.push(
-      `Revision #${revision.id} (${revision.state}) on ${revision.headRef} at ${revision.headSHA.slice(0, 12)}`,
+      `Revision ${revisionName(revision)} (${revision.state}) on ${revision.headRef} at ${revision.headSHA.slice(0, 12)}`,
       `  checks: ${pipeline === null ? 'unknown' : pipeline.status}${pipeline?.reason ? ` — ${pipeline.reason}` : ''}${pipeline?.url ? ` (log: ${pipeline.url})` : ''}`,
     );
     if (revision.reviews.length === 0) lines.push('  reviews: none');

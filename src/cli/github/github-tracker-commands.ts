@@ -42,7 +42,7 @@ export const githubTrackerCommands = {
     else {
       const pipeline = revision.pipeline;
       lines.push(
-        `Revision #${revision.id} (pull request ${revision.url ?? ''}) on ${revision.headRef} at ${revision.headSHA.slice(0, 12)}`,
+        `Revision PR #${revision.id} (${revision.url ?? ''}) on ${revision.headRef} at ${revision.headSHA.slice(0, 12)}`,
         `  checks: ${pipeline === null ? 'unknown' : pipeline.status}${pipeline?.reason ? ` — ${pipeline.reason}` : ''}${pipeline?.url ? ` (${pipeline.url})` : ''}`,
       );
       if (history === null || history.reviews.length === 0) lines.push('  reviews: none');
@@ -217,7 +217,7 @@ export const githubTrackerCommands = {
       writeJson({ workItemID: id, revisionID: revision.id, headSHA: revision.headSHA, pipeline });
     else {
       out(
-        `#${id} revision #${revision.id} at ${revision.headSHA.slice(0, 12)}: checks ${pipeline?.status ?? 'unknown'}` +
+        `#${id} PR #${revision.id} at ${revision.headSHA.slice(0, 12)}: checks ${pipeline?.status ?? 'unknown'}` +
           `${pipeline?.reason ? ` — ${pipeline.reason}` : ''}${pipeline?.url ? ` (${pipeline.url})` : ''}\n`,
       );
     }
@@ -317,6 +317,14 @@ export const githubTrackerCommands = {
 async function requireItem(provider: GitHubCliProvider, id: string): Promise<WorkItem> {
   const item = await provider.workItemReader.getWorkItem(id);
   if (item === null) {
+    // Issues and pull requests share GitHub's numbers: a pull request's number says which item it belongs to.
+    const revision = await provider.revisionReader.getRevision(id).catch(() => null);
+    if (revision?.workItemID != null) {
+      throw new CliError(
+        `#${id} is not a work item: it is PR #${id} of work item #${revision.workItemID}; commands take the item's id`,
+        { exitCode: 1 },
+      );
+    }
     throw new CliError(`work item #${id} does not exist (no such issue with a task:* label)`, {
       exitCode: 1,
     });

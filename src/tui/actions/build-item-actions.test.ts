@@ -149,7 +149,7 @@ describe('buildItemActions', () => {
     const { actions } = actionsFor({ status: 'approved', linkedRevision: 'r7' });
     expect(keys(actions)).toBe('mv');
     const m = byKey(actions, 'm');
-    expect(m.confirm).toBe('Merge flotilla/7 (revision #r7) into the default branch and close #7?');
+    expect(m.confirm).toBe('Merge flotilla/7 (revision r7) into the default branch and close #7?');
     expect(eventOf(m)).toEqual({ type: 'userRequestedMerge', workItemID: '7' });
   });
 

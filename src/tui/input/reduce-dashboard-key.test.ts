@@ -209,7 +209,7 @@ describe('reduceDashboardKey', () => {
     it('holds what y does: the event is enqueued and what was done is said', () => {
       const question = asked();
       expect(question.prompt?.text).toBe(
-        'Merge flotilla/4 (revision #r4) into the default branch and close #4?',
+        'Merge flotilla/4 (revision r4) into the default branch and close #4?',
       );
       for (const yes of ['y', 'Y']) {
         const result = press(question, contextFor(), yes);
@@ -422,7 +422,7 @@ describe('reduceDashboardKey', () => {
       expect(press(RUNNING, contextFor(), 'v').effects).toEqual([
         {
           kind: 'load-overlay',
-          title: 'diff of revision #r4 (flotilla/4 at 0123456789ab)',
+          title: 'diff of revision r4 (flotilla/4 at 0123456789ab)',
           source: { kind: 'diff', revisionID: 'r4' },
         },
       ]);

@@ -242,7 +242,7 @@ describe('buildDetailContent', () => {
     };
     const content = build(state, '1', { files, reviews });
     const text = lines(content);
-    expect(text).toContain('revision #r1 Add API');
+    expect(text).toContain('revision r1 Add API');
     expect(text).toContain('branch flotilla/1 · head 0123456789ab · https://x/1');
     expect(text).toContain('checks: ✔ passed');
     expect(text).toContain('3 files changed');

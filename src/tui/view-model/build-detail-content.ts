@@ -1,5 +1,10 @@
 import { isAbsolute } from 'node:path';
-import { describeReviewVerdict, type ReviewHistory, type RevisionFile } from '../../domain/index.ts';
+import {
+  describeReviewVerdict,
+  type ReviewHistory,
+  type RevisionFile,
+  revisionName,
+} from '../../domain/index.ts';
 import type { EngineState } from '../../engine/state-store/index.ts';
 import { failureKey } from '../../engine/state-store/index.ts';
 import type { StreamBuffer } from '../streams/create-stream-buffers.ts';
@@ -152,7 +157,7 @@ export function buildDetailContent(inputs: DetailInputs): DetailContent {
   const revision = item.linkedRevision === null ? undefined : state.revisions[item.linkedRevision];
   if (revision !== undefined) {
     head.push(RULE);
-    head.push({ text: `revision #${revision.id} ${revision.title}`, bold: true });
+    head.push({ text: `revision ${revisionName(revision)} ${revision.title}`, bold: true });
     head.push({
       text: `branch ${revision.headRef} · head ${revision.headSHA.slice(0, 12)}${revision.url ? ` · ${revision.url}` : ''}`,
       dim: true,
