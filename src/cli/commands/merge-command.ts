@@ -5,6 +5,7 @@ import type { IntegrateRevisionResult, MergeMethod } from '../../providers/local
 import { messageOf } from '../../shared/message-of.ts';
 import { CliError } from '../support/cli-error.ts';
 import { type DeleteBranchOutcome, deleteRevisionBranch } from '../support/delete-revision-branch.ts';
+import { describeMergeRefusal } from '../support/describe-merge-refusal.ts';
 import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { requireWorkItem } from '../support/require-work-item.ts';
@@ -87,10 +88,8 @@ export function registerMergeCommand(program: Command): void {
             });
           }
           if (item.status !== 'approved') {
-            throw new CliError(
-              `#${id} is ${item.status}, not approved; only approved items are merged (wait for the reviewer, or approve it yourself: \`flotilla review ${id} --approve\`)`,
-              { exitCode: 1 },
-            );
+            const linked = item.linkedRevision === null ? null : revisionName({ id: item.linkedRevision });
+            throw new CliError(describeMergeRefusal(item, linked), { exitCode: 1 });
           }
           const revision =
             item.linkedRevision === null ? null : tracker.revisions.getRevision(item.linkedRevision);

@@ -307,3 +307,32 @@ describe('item and revision ids (issue #31, point 9)', { timeout: 60_000 }, () =
     expect(await flotilla('merge', '1')).toMatchObject({ code: 0, stderr: '' });
   });
 });
+
+describe("merge's suggestions work (issue #31, point 11)", { timeout: 60_000 }, () => {
+  /** The command a refusal suggests, run as it is written. */
+  const suggested = (stderr: string) => {
+    const command = /`flotilla ([^`]+)`/.exec(stderr)?.[1];
+    if (command === undefined) throw new Error(`no command suggested in: ${stderr}`);
+    return command.split(' ');
+  };
+
+  it('suggests review --approve only for an item with a revision, and what makes one otherwise', async () => {
+    await itemWithRevision({ 'a.txt': 'a\n' }, 'review');
+    const inReview = await flotilla('merge', '1');
+    expect(inReview.code).toBe(1);
+    expect(inReview.stderr).toContain('approve revision r2 yourself: `flotilla review 1 --approve`');
+    expect((await flotilla(...suggested(inReview.stderr))).code).toBe(0);
+    expect((await flotilla('merge', '1')).code).toBe(0);
+
+    await flotilla('work', 'create', '--title', 'Held', '--hold');
+    const held = await flotilla('merge', '3');
+    expect(held.stderr).toBe(
+      'flotilla merge: #3 is blocked, not approved; only approved items are merged, and it has no revision yet, so there is nothing to merge (hand it to an implementor: `flotilla work dispatch 3`)\n',
+    );
+    expect(await flotilla(...suggested(held.stderr))).toMatchObject({ code: 0, stderr: '' });
+    const pending = await flotilla('merge', '3');
+    expect(pending.stderr).toContain('#3 is ready, not approved');
+    expect(pending.stderr).not.toContain('flotilla review');
+    expect(pending.stderr).toContain('an implementor makes one once `flotilla run` dispatches it');
+  });
+});

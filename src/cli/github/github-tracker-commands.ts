@@ -7,6 +7,7 @@ import {
   type WorkItemStatus,
 } from '../../domain/index.ts';
 import { CliError } from '../support/cli-error.ts';
+import { describeMergeRefusal } from '../support/describe-merge-refusal.ts';
 import type { CliContext } from '../support/open-cli-context.ts';
 import { writeJson } from '../support/write-json.ts';
 import { type GitHubCliProvider, openGitHubCliProvider } from './open-github-cli-provider.ts';
@@ -284,10 +285,8 @@ export const githubTrackerCommands = {
       );
     }
     if (item.status !== 'approved') {
-      throw new CliError(
-        `#${id} is ${item.status}, not approved; only approved items are merged (wait for the reviewer, or approve it yourself: \`flotilla review ${id} --approve\`)`,
-        { exitCode: 1 },
-      );
+      const linked = item.linkedRevision === null ? null : `PR #${item.linkedRevision}`;
+      throw new CliError(describeMergeRefusal(item, linked), { exitCode: 1 });
     }
     const revision = await requireRevision(provider, item, 'to merge');
     if (provider.revisionWriter.mergeRevision === undefined)
