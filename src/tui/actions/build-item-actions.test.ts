@@ -55,7 +55,7 @@ describe('buildItemActions', () => {
       ],
     });
     const d = byKey(buildItemActions(findRow(state, '7'), state), 'd');
-    expect(d.confirm).toBe('Dispatch an implementor for #7? It is still blocked by #1.');
+    expect(d.confirm).toBe('Dispatch an implementor for #7? It is still waiting for #1.');
   });
 
   it('blocked and needs-refinement: d dispatches and u moves to pending without asking', () => {

@@ -70,7 +70,7 @@ export function buildItemActions(row: WorkItemRow, state: EngineState): ItemActi
       label: 'dispatch',
       confirm:
         unmetBlockers.length > 0
-          ? `Dispatch an implementor for #${id}? It is still blocked by ${unmetBlockers.map((b) => `#${b}`).join(', ')}.`
+          ? `Dispatch an implementor for #${id}? It is still waiting for ${unmetBlockers.map((b) => `#${b}`).join(', ')}.`
           : `Dispatch an implementor for #${id}?`,
       effect: { kind: 'event', event: { type: 'userRequestedImplementorRun', workItemID: id } },
       done: `dispatch of #${id} requested`,

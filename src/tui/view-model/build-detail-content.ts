@@ -1,6 +1,7 @@
 import { isAbsolute } from 'node:path';
 import {
   describeReviewVerdict,
+  listOpenBlockers,
   type ReviewHistory,
   type RevisionFile,
   revisionName,
@@ -70,9 +71,10 @@ export function buildDetailContent(inputs: DetailInputs): DetailContent {
     item.kind === 'questions' ? "planner's questions" : null,
   ].filter((fact): fact is string => fact !== null);
   head.push({ text: facts.join(' · '), color: style.color });
-  if (item.blockedBy.length > 0) {
-    const blockers = item.blockedBy.map((id) => `#${id} (${state.workItems[id]?.status ?? 'closed'})`);
-    head.push({ text: `blocked by ${blockers.join(', ')}`, dim: true });
+  const waitingFor = listOpenBlockers(item, (id) => state.workItems[id]?.status);
+  if (waitingFor.length > 0) {
+    const blockers = waitingFor.map(({ id, status }) => `#${id} (${status})`);
+    head.push({ text: `waiting for ${blockers.join(', ')}`, dim: true });
   }
 
   const runIsActive =
