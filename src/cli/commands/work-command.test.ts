@@ -138,7 +138,7 @@ describe('flotilla work', { timeout: 300_000 }, () => {
     const dispatched = await flotilla(['work', 'dispatch', '2']);
     expect(dispatched.code).toBe(0);
     expect(dispatched.stdout).toContain('#2 pending → ready');
-    expect(dispatched.stderr).toContain('still blocked by #1');
+    expect(dispatched.stderr).toContain('still waiting for #1');
     expect((await json(['work', 'show', '2', '--json'])).status).toBe('ready');
     expect(await flotilla(['work', 'dispatch', '2'])).toMatchObject({
       code: 0,

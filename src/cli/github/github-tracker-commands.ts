@@ -186,7 +186,7 @@ export const githubTrackerCommands = {
     out(`#${id} ${item.status} → ready; a running \`flotilla run\` dispatches an implementor\n`);
     if (openBlockers.length > 0) {
       process.stderr.write(
-        `note: #${id} is still blocked by ${openBlockers.map((b) => `#${b}`).join(', ')} (not approved or closed); it is dispatched anyway because you asked\n`,
+        `note: #${id} is still waiting for ${openBlockers.map((b) => `#${b}`).join(', ')} (not approved or closed); it is dispatched anyway because you asked\n`,
       );
     }
   },
