@@ -262,7 +262,7 @@ describe('DashboardApp', () => {
     const { test, frame, until, press } = await renderDashboard();
     await until('NEEDS YOU');
     await press('q');
-    await until('Quit? 1 agent running will be cancelled');
+    await until('Quit? The running agent will be cancelled');
     await press('n');
     await until('cancelled — nothing was done');
     expect(test.stops).toBe(0);

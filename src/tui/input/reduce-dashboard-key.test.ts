@@ -170,11 +170,11 @@ describe('reduceDashboardKey', () => {
     it('with agents running asks first, naming how many; y stops, n keeps running', () => {
       const one = press(RUNNING, contextFor(undefined, { activeAgents: 1 }), 'q');
       expect(one.state.prompt?.text).toBe(
-        'Quit? 1 agent running will be cancelled (their items return to the queue).',
+        'Quit? The running agent will be cancelled (its item returns to the queue).',
       );
       expect(one.effects).toEqual([]);
       expect(press(RUNNING, contextFor(undefined, { activeAgents: 2 }), 'q').state.prompt?.text).toMatch(
-        /^Quit\? 2 agents running/,
+        /^Quit\? 2 running agents will be cancelled \(their items return to the queue\)\.$/,
       );
       const yes = press(one.state, contextFor(), 'y');
       expect(yes.state.phase).toBe('stopping');

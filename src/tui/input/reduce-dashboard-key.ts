@@ -129,7 +129,10 @@ function askToQuit(state: DashboardInputState, context: DashboardKeyContext): Da
   return result({
     ...state,
     prompt: {
-      text: `Quit? ${running} agent${running === 1 ? '' : 's'} running will be cancelled (their items return to the queue).`,
+      text:
+        running === 1
+          ? 'Quit? The running agent will be cancelled (its item returns to the queue).'
+          : `Quit? ${running} running agents will be cancelled (their items return to the queue).`,
       onYes: { kind: 'quit' },
     },
   });
