@@ -268,7 +268,7 @@ describe('DashboardApp', () => {
     expect(test.stops).toBe(0);
     expect(frame()).toContain('NEEDS YOU');
     await press('q');
-    await until('Quit? 1 agent running');
+    await until('Quit? The running agent will be cancelled');
     await press('y');
     await waitFor(() => test.stops === 1, 'stop()');
   });
