@@ -63,7 +63,7 @@ export function registerWorkDispatchCommand(work: Command): void {
           );
           if (openBlockers.length > 0) {
             process.stderr.write(
-              `note: #${id} is still blocked by ${openBlockers.map((b) => `#${b}`).join(', ')} (not approved or closed); it is dispatched anyway because you asked\n`,
+              `note: #${id} is still waiting for ${openBlockers.map((b) => `#${b}`).join(', ')} (not approved or closed); it is dispatched anyway because you asked\n`,
             );
           }
         });
