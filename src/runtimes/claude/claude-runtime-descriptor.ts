@@ -34,6 +34,7 @@ export const claudeRuntime: RuntimeDescriptor<typeof NAME> = {
   name: NAME,
   summary: 'the Claude Agent SDK',
   config: { kind: 'name' },
+  takesAccounts: true,
   stateDir: NAME,
   // Every agent process (and the tools it runs) carries its per-run config directory.
   orphanMarkerVariables: ['CLAUDE_CONFIG_DIR'],

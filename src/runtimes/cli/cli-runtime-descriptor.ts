@@ -2,7 +2,11 @@ import { SCRIPTED_RUNTIME } from '../../domain/index.ts';
 import type { RuntimeDescriptor } from '../shared/runtime-descriptor.ts';
 import { checkCliAvailability } from './check-cli-availability.ts';
 import { type CliPreset, resolveCliPreset } from './cli-presets.ts';
-import { type CliRuntimeSettings, cliRuntimeConfigSchema } from './cli-runtime-config-schema.ts';
+import {
+  CLI_RUNTIME_PRESETS,
+  type CliRuntimeSettings,
+  cliRuntimeConfigSchema,
+} from './cli-runtime-config-schema.ts';
 import { createCliRuntime } from './create-cli-runtime.ts';
 import type { CliModelPrice } from './create-cli-usage-reader.ts';
 
@@ -21,10 +25,30 @@ export function createCliRuntimeDescriptor(
   return {
     name: 'cli',
     summary: 'an agent CLI (a preset, or your own program)',
-    config: { kind: 'object', schema: cliRuntimeConfigSchema },
+    config: {
+      kind: 'object',
+      schema: cliRuntimeConfigSchema,
+      expected: 'a CLI runtime object ({"runtime": "cli", "preset": …})',
+    },
+    // `cli:<preset>` for every preset: with the settings of the first role configured with that preset (its
+    // `program`, `protectedPaths`, `custom` templates), else the preset's defaults; `cli:custom` only when a
+    // role configures it (it has no defaults).
+    labelChoices({ roles }) {
+      return CLI_RUNTIME_PRESETS.flatMap((preset) => {
+        const settings = roles.find((entry) => entry.preset === preset);
+        if (settings === undefined && preset === 'custom') return [];
+        return [
+          {
+            name: `cli:${preset}`,
+            settings: settings ?? { runtime: 'cli' as const, preset, protectedPaths: [] },
+          },
+        ];
+      });
+    },
     stateDir: 'cli',
     // CLI agents get a per-run CLAUDE_CONFIG_DIR too (guards/agent-env/), under this runtime's own runs.
     orphanMarkerVariables: ['CLAUDE_CONFIG_DIR'],
+    runName: (settings) => `cli:${settings.preset}`,
     checkAvailability({ settings, env, cwd }) {
       let preset: CliPreset;
       try {

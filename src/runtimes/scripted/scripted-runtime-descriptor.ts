@@ -14,6 +14,10 @@ export const scriptedRuntime: RuntimeDescriptor<typeof SCRIPTED_RUNTIME> = {
   stateDir: null,
   orphanMarkerVariables: [],
   scripted: true,
+  takesAccounts: true,
+  // Its scenario server runs only when a role or a named runtime is scripted: only then may a label choose it.
+  labelChoices: ({ roles, named }) =>
+    roles.length + named.length > 0 ? [{ name: SCRIPTED_RUNTIME, settings: SCRIPTED_RUNTIME }] : [],
   create: () => {
     throw new Error('the scripted runtime is played by the scriptedRuntime against its scenario server');
   },

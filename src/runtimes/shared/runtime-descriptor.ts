@@ -53,8 +53,17 @@ export interface ScriptedModelEndpoint {
 export type RuntimeConfigForm<Settings> =
   /** By its name alone: `"codex"`. */
   | { kind: 'name' }
-  /** As an object `{"runtime": "<name>", …}`, validated by this schema (its errors name the field). */
-  | { kind: 'object'; schema: z.ZodType<Settings> };
+  /**
+   * As an object `{"runtime": "<name>", …}`, validated by this schema (its errors name the field);
+   * `expected` describes it in the message for a value that is neither a name nor an object.
+   */
+  | { kind: 'object'; schema: z.ZodType<Settings>; expected: string };
+
+/** The settings of the roles (and of the config's named runtimes) that chose one runtime. */
+export interface ConfiguredRuntimeSettings<Settings> {
+  roles: readonly Settings[];
+  named: readonly Settings[];
+}
 
 /**
  * One agent runtime, as the rest of Flotilla sees it: everything the config schema, the composition root,
@@ -91,6 +100,20 @@ export interface RuntimeDescriptor<Settings = unknown> {
    * it cannot. Its runs are recorded as `scripted`.
    */
   createScripted?(context: RuntimeBuildContext, endpoint: ScriptedModelEndpoint): RuntimeAdapter;
+  /**
+   * The names a `runtime:<name>` label may choose it by, each with the settings it is then created with
+   * (given what the config chose it with). Absent: its own name, for a runtime named by name.
+   */
+  labelChoices?(
+    configured: ConfiguredRuntimeSettings<Settings>,
+  ): readonly { name: string; settings: Settings }[];
+  /**
+   * The name runs with these settings are recorded under (`cli:aider`), for messages. Absent: `name`.
+   * A runtime configured as an object is checked role by role; one named by name once for all its roles.
+   */
+  runName?(settings: Settings): string;
+  /** Whether config `accounts` (credential profiles) may name it. */
+  takesAccounts?: boolean;
   /**
    * Whether it is itself the scripted stand-in (its roles run on the `scriptedRuntime` against the configured
    * scenario's server, which then must be set).
