@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AgentRuntimeKind, CliRuntimeSettings, FlotillaConfig } from '../config/index.ts';
+import type { FlotillaConfig } from '../config/index.ts';
 import { resolveFlotillaPaths } from '../config/index.ts';
 import type { AgentRole } from '../domain/index.ts';
 import { periodKeysOf } from '../engine/budget/budget-calendar.ts';
