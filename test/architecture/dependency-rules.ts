@@ -56,8 +56,9 @@ const floors: FloorDefinition[] = [
   {
     name: 'config',
     paths: ['src/config/'],
-    // The config file embeds the bash validator's rule overrides, validated by the guard's own schema.
-    mayImport: [...LOW, 'guards'],
+    // The config file embeds the bash validator's rule overrides, validated by the guard's own schema, and
+    // each runtime's own config form (the runtime registry).
+    mayImport: [...LOW, 'guards', 'runtimes/registry', 'runtimes/shared'],
     role: 'flotilla.config.json',
   },
   {
@@ -157,6 +158,20 @@ const floors: FloorDefinition[] = [
     role: `the ${runtime} runtime (the runtime contract, never engine internals)`,
   })),
   {
+    // One line per runtime: what config, the composition root, crash recovery and doctor loop over.
+    name: 'runtimes/registry',
+    paths: ['src/runtimes/registry.ts'],
+    mayImport: [
+      ...LOW,
+      'runtimes/shared',
+      'runtimes/claude',
+      'runtimes/scripted',
+      'runtimes/codex',
+      'runtimes/cli',
+    ],
+    role: 'the runtime registry',
+  },
+  {
     name: 'tui',
     paths: ['src/tui/'],
     mayImport: [...LOW, 'engine', 'engine/state-store', 'runtime-contract', 'session-log', 'analytics'],
@@ -187,6 +202,8 @@ const floors: FloorDefinition[] = [
       'runtimes/scripted',
       'runtimes/codex',
       'runtimes/cli',
+      'runtimes/shared',
+      'runtimes/registry',
     ],
     role: 'the composition root (imported by cli only)',
   },
