@@ -49,7 +49,8 @@ export function registerWorkShowCommand(work: Command): void {
     );
 }
 
-function readDetails(tracker: SqliteTracker, id: string): WorkItemDetails {
+/** The `work show --json` object; shared with the HTTP API (src/api/). */
+export function readDetails(tracker: SqliteTracker, id: string): WorkItemDetails {
   const item = requireWorkItem(tracker, id, 'work show');
   // The open revision; once merged (or closed) the item links none, and its latest one is still its history.
   const revision =
