@@ -209,9 +209,10 @@ const floors: FloorDefinition[] = [
   },
   {
     name: 'cli',
-    paths: ['src/cli/'],
+    // The HTTP API (src/api/) is the commands' other front: it calls the same command cores.
+    paths: ['src/cli/', 'src/api/'],
     mayImport: 'every floor',
-    role: 'the flotilla commands (the top floor)',
+    role: 'the flotilla commands and the HTTP API (the top floor)',
   },
 ];
 
@@ -235,6 +236,9 @@ export const DEPENDENCY_RULES: DependencyRules = {
     '@octokit/plugin-throttling': { floors: ['providers/github'] },
     'better-sqlite3': { floors: ['storage'] },
     commander: { floors: ['cli'] },
+    hono: { floors: ['cli'] },
+    '@hono/node-server': { floors: ['cli'] },
+    '@hono/zod-openapi': { floors: ['cli'] },
     ink: { floors: ['tui'] },
     react: { floors: ['tui'] },
     'string-width': { floors: ['tui'] },
