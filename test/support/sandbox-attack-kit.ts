@@ -5,9 +5,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { expect } from 'vitest';
 import { runGit } from '../../src/process/run-command.ts';
-import { createSandbox } from '../../src/sandbox/create-sandbox.ts';
 import type { Sandbox } from '../../src/sandbox/sandbox-types.ts';
 import { PLANTED_SECRETS } from '../../src/test-support/planted-secrets.ts';
+import { createTestSandbox } from './test-sandbox.ts';
 
 /**
  * Issue #25's attacks, for every runtime's end-to-end sandbox test (test/security/): what to plant, the
@@ -63,10 +63,7 @@ export async function createAttackSetup(
     env: { ...PLANTED_SECRETS, PATH: process.env.PATH },
     stdio: 'ignore',
   });
-  const base = createSandbox(
-    { mode: 'on', networkAllow: [], passEnv: [], allowRead: [], denyRead: [] },
-    { homeDir: home },
-  );
+  const base = createTestSandbox({ homeDir: home });
   const extra = options.extraWritable ?? [];
   const sandbox: Sandbox =
     extra.length === 0

@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ImplementorResult } from '../../../src/domain/index.ts';
 import { createBranchFromPatch } from '../../../src/providers/shared/create-branch-from-patch.ts';
-import { createSandbox } from '../../../src/sandbox/create-sandbox.ts';
 import type { Sandbox } from '../../../src/sandbox/sandbox-types.ts';
 import {
   type CliRuntimeFixture,
   createCliRuntimeFixture,
   implementorParams,
 } from '../../support/cli-runtime-fixture.ts';
+import { createTestSandbox } from '../../support/test-sandbox.ts';
 
 /**
  * Legitimate work still passes inside the OS sandbox (issue #25): the agent process (the scripted agent CLI,
@@ -26,7 +26,7 @@ afterEach(async () => {
 
 /** The default sandbox, with the fixture's directory (the agent's script, its calls log) writable too. */
 function fixtureSandbox(dir: string): Sandbox {
-  const sandbox = createSandbox({ mode: 'on', networkAllow: [], passEnv: [], allowRead: [], denyRead: [] });
+  const sandbox = createTestSandbox();
   return {
     mode: sandbox.mode,
     wrap: (request, file, args) =>
