@@ -76,7 +76,7 @@ const FILE_STATUSES: readonly RevisionFileStatus[] = [
 ];
 
 /**
- * Revisions are pull requests (reference §7). A pull request belongs to a work item through a hidden marker
+ * Revisions are pull requests (docs/reference-behaviour.md §7). A pull request belongs to a work item through a hidden marker
  * in its body (`<!-- flotilla:workItem #12 -->`, stripped on read, kept on body updates). `createFromPatch`
  * pushes the patch applied by git (pushPatchBranch, compare-and-swap against the pull request's head) and
  * opens the pull request, or updates the open one for the branch. The pipeline is the head's check runs and
@@ -156,7 +156,7 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
         })),
       );
     } catch {
-      // Unknown, not "no checks": the engine keeps the last pipeline it knew (reference §7, defect: null read as removal).
+      // Unknown, not "no checks": the engine keeps the last pipeline it knew (docs/reference-behaviour.md §7, defect: null read as removal).
       return null;
     }
   }
