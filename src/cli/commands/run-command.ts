@@ -3,9 +3,12 @@ import type { Command } from 'commander';
 import type { ControlPlane } from '../../app/create-control-plane.ts';
 import { findModelCredential, rolesNeedingCredentials } from '../../app/find-model-credential.ts';
 import { loadConfiguredScenario } from '../../app/load-configured-scenario.ts';
+import { buildSeenSnapshot } from '../../app/progress/build-seen-snapshot.ts';
 import { createQuotaProgress } from '../../app/progress/create-quota-progress.ts';
+import { createSeenSnapshotFile } from '../../app/progress/create-seen-snapshot-file.ts';
 import { describeEvent } from '../../app/progress/describe-event.ts';
 import { describeIdleSummary } from '../../app/progress/describe-idle-summary.ts';
+import { describeStartupEvents, type StartupEvent } from '../../app/progress/describe-startup-events.ts';
 import { waitUntilIdle } from '../../app/wait-until-idle.ts';
 import { resolveFlotillaPaths } from '../../config/resolve-flotilla-paths.ts';
 import {
@@ -146,14 +149,29 @@ export function registerRunCommand(program: Command): void {
       const emit = (line: string, data?: object) =>
         options.json ? out(JSON.stringify(data ?? { message: line })) : out(line);
       if (recoveredMessage) emit(recoveredMessage, { type: 'recovered', ...recovered });
+      const clockNow = () => new Date().toISOString().slice(11, 19);
+      // The first sync reports every item, revision and spec as new: it is held back and compared with what
+      // the last run saw, so only changes since then get a line (JSON output keeps every event).
+      const seenSnapshot = createSeenSnapshotFile(join(paths.stateDir, 'last-seen.json'));
+      let startupEvents: StartupEvent[] | null = [];
       engine.onEvent((event, state) => {
         if (options.json) {
           out(JSON.stringify(event));
           return;
         }
+        if (startupEvents !== null) {
+          startupEvents.push({ event, state });
+          return;
+        }
         const line = describeEvent(event, state);
-        if (line) out(`${new Date().toISOString().slice(11, 19)} ${line}`);
+        if (line) out(`${clockNow()} ${line}`);
       });
+      const flushStartupEvents = () => {
+        if (startupEvents === null) return;
+        const held = startupEvents;
+        startupEvents = null;
+        for (const line of describeStartupEvents(held, seenSnapshot.read())) out(`${clockNow()} ${line}`);
+      };
 
       // The tracker API's budget (GitHub): a line when it is first known, when requests pause, when it runs low.
       const readQuota = controlPlane.provider.quota;
@@ -197,6 +215,7 @@ export function registerRunCommand(program: Command): void {
 
       try {
         await engine.start();
+        flushStartupEvents();
         emit(`flotilla running in ${repoRoot} (logs: ${logFilePath})`, {
           type: 'started',
           repoRoot,
@@ -222,8 +241,10 @@ export function registerRunCommand(program: Command): void {
           });
         }
       } finally {
+        flushStartupEvents();
         if (quotaTimer !== null) clearInterval(quotaTimer);
         await controlPlane.close();
+        seenSnapshot.write(buildSeenSnapshot(engine.getState()));
         for (const signal of stopSignals) process.off(signal, onSignal);
         closedOutput.dispose();
         logger.close();
