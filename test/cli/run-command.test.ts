@@ -237,7 +237,9 @@ describe('flotilla run', () => {
       expect(code, run.output()).toBe(0);
       expect(run.output()).toContain('work item #1 review → approved');
       expect(run.output()).toContain('work item #2 review → approved');
-      expect(run.output()).toMatch(/idle\n/);
+      expect(run.output()).toMatch(
+        /^idle — 2 items approved, waiting for you to merge them: flotilla merge 1, flotilla merge 2 — this run: 7 agent runs, \$\d+\.\d{4}( \(scripted\))?$/m,
+      );
       // Logs went to the file, not the terminal.
       expect(existsSync(join(repo.root, '.flotilla/logs/flotilla.log'))).toBe(true);
       expect(run.output()).not.toContain('"level"');
@@ -276,7 +278,9 @@ describe('flotilla run', () => {
     expect(run.output()).toMatch(/implementor failed/);
     expect(run.output()).toMatch(/retry of implementor for #1 at/);
     expect(run.output()).toContain('work item #1 review → approved');
-    expect(run.output()).toMatch(/idle\n/);
+    expect(run.output()).toMatch(
+      /^idle — #1 approved, waiting for you to merge it: flotilla merge 1 — this run: /m,
+    );
   }, 120_000);
 
   it('red checks go back to the implementor with the failing test output; the rework passes, is approved, exit 0', async () => {
@@ -625,6 +629,10 @@ describe('flotilla run', () => {
       waitingOnHuman: [],
       plannerOutOfAttempts: null,
       budgetPause: null,
+      awaitingMerge: [
+        { workItemID: '1', title: 'Add greet(name)' },
+        { workItemID: '2', title: 'Add farewell(name)' },
+      ],
     });
   }, 120_000);
 

@@ -16,7 +16,7 @@ describe('flotilla demo --runtime cli', () => {
     await withKeptDemo({ runtime: 'cli' }, (demo) => {
       expect(demo.outcome.ok, demo.output).toBe(true);
       expect(demo.output).toContain('every role on cli (the scripted demo agent CLI; no model server)');
-      // Recorded as scripted: the demo agent CLI's usage is made up (marked, never summed).
+      // Recorded as scripted: the demo agent CLI's usage is made up (marked, never counted with real spend).
       expectDemoRuns(demo, 'scripted');
       expectDemoCosts(demo);
       // The agent's own output lines, captured by the CLI runtime.

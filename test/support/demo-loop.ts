@@ -86,11 +86,17 @@ export function expectDemoRevisions(demo: KeptDemo): void {
 
 /**
  * Every run has a cost, derived from its made-up tokens at a real model's price, and the summary shows it
- * marked `(scripted)` (no real money was spent), one line per run.
+ * marked `(scripted)` (no real money was spent), one line per run, then their total.
  */
 export function expectDemoCosts(demo: KeptDemo): void {
   for (const run of demo.outcome.runs) expect(run.usage?.costUSD).toBeGreaterThan(0);
-  expect(demo.output.match(/ \$\d+\.\d{4} \(scripted\)$/gm)).toHaveLength(demo.outcome.runs.length);
+  expect(demo.output.match(/^ {4}\w.* \$\d+\.\d{4} \(scripted\)$/gm)).toHaveLength(demo.outcome.runs.length);
+  // The total, and (kept) where to look next.
+  const total = demo.outcome.runs.reduce((sum, run) => sum + (run.usage?.costUSD ?? 0), 0);
+  expect(demo.output).toContain(
+    `  total: ${demo.outcome.runs.length} agent runs, $${total.toFixed(4)} (scripted)`,
+  );
+  expect(demo.output).toContain(`Look around: cd ${demo.outcome.repoRoot} && flotilla work list`);
 }
 
 /**

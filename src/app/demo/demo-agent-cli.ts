@@ -6,7 +6,7 @@
  * writing `.flotilla/signal.json`. A prompt no round matches ends with an `error` signal saying so.
  * It reports its usage as the `claude` CLI's stream-json does (one assistant message: model and tokens),
  * the tokens derived from what it read and wrote at ~4 characters a token, so the demo shows what such a
- * run would cost at DEMO_AGENT_MODEL's list price (recorded as `scripted`: marked, never summed).
+ * run would cost at DEMO_AGENT_MODEL's list price (recorded as `scripted`: marked, never counted with real spend).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

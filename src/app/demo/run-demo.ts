@@ -7,6 +7,7 @@ import { createModelServer, type ModelServer } from '../../model-server/create-m
 import { loadScenarioFile } from '../../model-server/load-scenario-file.ts';
 import { type ControlPlane, createControlPlane } from '../create-control-plane.ts';
 import { createQuotaProgress } from '../progress/create-quota-progress.ts';
+import { createSpendTally } from '../progress/create-spend-tally.ts';
 import { describeEvent } from '../progress/describe-event.ts';
 import { waitUntilIdle } from '../wait-until-idle.ts';
 import { buildDemoCliRuntime } from './build-demo-cli-runtime.ts';
@@ -91,7 +92,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
         repoRoot: repo.root,
         config: { ...config, runtimes: { planner: cli, implementor: cli, reviewer: cli } },
         logger,
-        // Its usage is made up: recorded as `scripted` (marked, never summed).
+        // Its usage is made up: recorded as `scripted` (marked, never counted with real spend).
         scriptedCli: true,
         ...providerOptions,
         extraEnv: { ...repo.gitEnv },
@@ -166,6 +167,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     print(
       `\nThe repository is kept at ${repo.root} (revisions are on branches ${summary.branches.join(', ')}; agent worktrees were removed; transcripts and checks logs are in ${logsDir}).`,
     );
+    print(`Look around: cd ${repo.root} && flotilla work list   (then flotilla diff 1, flotilla merge 1)`);
   } else {
     await rm(repo.root, { recursive: true, force: true });
     print('\nThe demo repository and its transcripts were removed (use --keep to inspect them).');
@@ -196,7 +198,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     for (const run of runs) {
       const subject = run.role === 'planner' ? run.specPaths.join(', ') : `#${run.workItemID}`;
       const duration = run.endedAt ? `${((run.endedAt - run.requestedAt) / 1000).toFixed(1)}s` : '—';
-      // The scripted model server makes costs up: marked, never summed.
+      // The scripted model server makes costs up: marked, never counted with real spend.
       const cost =
         run.usage?.costUSD != null
           ? `$${run.usage.costUSD.toFixed(4)}${isScriptedRun(run) ? ' (scripted)' : ''}`
@@ -206,6 +208,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
       );
       if (run.logFilePath && options.keep) print(`      transcript: ${run.logFilePath}`);
     }
+    const spend = createSpendTally();
+    for (const run of runs) spend.addRun(run);
+    const total = spend.describe();
+    if (total !== null) print(`  total: ${total}`);
     const problems = server?.report().problems ?? [];
     if (problems.length > 0) print(`  model server: ${problems.join('; ')}`);
     const approved = items.filter((item) => item.status === 'approved').length;

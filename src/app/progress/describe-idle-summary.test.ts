@@ -11,7 +11,7 @@ const options = { idle: true, maxAttempts: 3 };
 
 describe('describeIdleSummary', () => {
   it('says idle and exits 0 when nothing failed or waits on a human', () => {
-    const state = buildTestState({ workItems: [buildWorkItem({ id: '1', status: 'approved' })] });
+    const state = buildTestState({ workItems: [buildWorkItem({ id: '1', status: 'closed' })] });
     expect(describeIdleSummary(state, options)).toEqual({
       line: 'idle',
       data: {
@@ -21,9 +21,33 @@ describe('describeIdleSummary', () => {
         waitingOnHuman: [],
         plannerOutOfAttempts: null,
         budgetPause: null,
+        awaitingMerge: [],
       },
       exitCode: 0,
     });
+  });
+
+  it('gives approved items the next step, merging, still exiting 0, and says what the run cost', () => {
+    const one = buildTestState({ workItems: [buildWorkItem({ id: '1', status: 'approved' })] });
+    const summary = describeIdleSummary(one, { ...options, spend: '3 agent runs, $0.0042' });
+    expect(summary.line).toBe(
+      'idle — #1 approved, waiting for you to merge it: flotilla merge 1 — this run: 3 agent runs, $0.0042',
+    );
+    expect(summary.exitCode).toBe(0);
+    const two = buildTestState({
+      workItems: [
+        buildWorkItem({ id: '10', status: 'approved' }),
+        buildWorkItem({ id: '9', status: 'approved', title: 'Nine' }),
+      ],
+    });
+    const both = describeIdleSummary(two, options);
+    expect(both.line).toBe(
+      'idle — 2 items approved, waiting for you to merge them: flotilla merge 9, flotilla merge 10',
+    );
+    expect(both.data.awaitingMerge).toEqual([
+      { workItemID: '9', title: 'Nine' },
+      { workItemID: '10', title: 'Work item 10' },
+    ]);
   });
 
   it('names a budget pause and exits 1: the held requests wait for the next day or a raised cap', () => {

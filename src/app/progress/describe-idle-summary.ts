@@ -18,6 +18,8 @@ export interface IdleSummary {
     plannerOutOfAttempts: { attempts: number; lastError: string } | null;
     /** Dispatch paused by the day's or month's budget (its requests wait for the next period). */
     budgetPause: BudgetPause | null;
+    /** Approved items whose revisions wait for a human to merge them (not a failure). */
+    awaitingMerge: Array<{ workItemID: string; title: string }>;
   };
   /** 0 only when idle with no error recorded, nothing failed or parked and no budget pause; else 1. */
   exitCode: 0 | 1;
@@ -26,11 +28,12 @@ export interface IdleSummary {
 /**
  * How `flotilla run --until-idle` ends: idle never hides stuck work. Names every item waiting on a human
  * (needs-refinement, blocked, red checks) and a planner out of attempts; any of them, an error recorded, or a
- * stop before idle makes the exit code 1.
+ * stop before idle makes the exit code 1. Then the next step for approved items (merging them, which is not a
+ * failure) and what the run's agents cost (`spend`, from `createSpendTally`).
  */
 export function describeIdleSummary(
   state: EngineState,
-  { idle, maxAttempts }: { idle: boolean; maxAttempts: number },
+  { idle, maxAttempts, spend = null }: { idle: boolean; maxAttempts: number; spend?: string | null },
 ): IdleSummary {
   const errors = state.errors.length;
   const waiting = getWorkWaitingOnHuman(state, { maxAttempts });
@@ -40,6 +43,12 @@ export function describeIdleSummary(
   if (stuck) line += ` — waiting on a human: ${describeWaiting(waiting, maxAttempts)}`;
   const pause = state.budgetPause ?? null;
   if (pause !== null) line += ` — ${describeBudgetPause(pause)}`;
+  const awaitingMerge = Object.values(state.workItems)
+    .filter((item) => item.status === 'approved')
+    .sort((a, b) => Number(a.id) - Number(b.id) || a.id.localeCompare(b.id))
+    .map((item) => ({ workItemID: item.id, title: item.title }));
+  if (awaitingMerge.length > 0) line += ` — ${describeAwaitingMerge(awaitingMerge)}`;
+  if (spend !== null) line += ` — this run: ${spend}`;
   return {
     line,
     data: {
@@ -49,9 +58,18 @@ export function describeIdleSummary(
       waitingOnHuman: waiting.items,
       plannerOutOfAttempts: planner && { attempts: planner.attempts, lastError: planner.lastError },
       budgetPause: pause,
+      awaitingMerge,
     },
     exitCode: idle && errors === 0 && !stuck && pause === null ? 0 : 1,
   };
+}
+
+/** `#1 approved, waiting for you to merge it: flotilla merge 1` (one item), or the count and each command. */
+function describeAwaitingMerge(items: ReadonlyArray<{ workItemID: string }>): string {
+  const commands = items.map((item) => `flotilla merge ${item.workItemID}`).join(', ');
+  return items.length === 1
+    ? `#${items[0]?.workItemID} approved, waiting for you to merge it: ${commands}`
+    : `${items.length} items approved, waiting for you to merge them: ${commands}`;
 }
 
 function describeWaiting({ items, plannerOutOfAttempts }: WorkWaitingOnHuman, maxAttempts: number): string {

@@ -6,6 +6,7 @@ import { loadConfiguredScenario } from '../../app/load-configured-scenario.ts';
 import { buildSeenSnapshot } from '../../app/progress/build-seen-snapshot.ts';
 import { createQuotaProgress } from '../../app/progress/create-quota-progress.ts';
 import { createSeenSnapshotFile } from '../../app/progress/create-seen-snapshot-file.ts';
+import { createSpendTally } from '../../app/progress/create-spend-tally.ts';
 import { describeEvent } from '../../app/progress/describe-event.ts';
 import { describeIdleSummary } from '../../app/progress/describe-idle-summary.ts';
 import { describeStartupEvents, type StartupEvent } from '../../app/progress/describe-startup-events.ts';
@@ -154,7 +155,9 @@ export function registerRunCommand(program: Command): void {
       // the last run saw, so only changes since then get a line (JSON output keeps every event).
       const seenSnapshot = createSeenSnapshotFile(join(paths.stateDir, 'last-seen.json'));
       let startupEvents: StartupEvent[] | null = [];
+      const spendTally = createSpendTally();
       engine.onEvent((event, state) => {
+        spendTally.record(event, state);
         if (options.json) {
           out(JSON.stringify(event));
           return;
@@ -227,6 +230,7 @@ export function registerRunCommand(program: Command): void {
           const summary = describeIdleSummary(engine.getState(), {
             idle,
             maxAttempts: loaded.config.scheduler.maxAttempts,
+            spend: spendTally.describe(),
           });
           emit(summary.line, summary.data);
           process.exitCode = summary.exitCode;

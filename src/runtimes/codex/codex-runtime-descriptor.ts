@@ -8,7 +8,7 @@ const NAME = 'codex';
 const SCRIPTED_CODEX_KEY = 'FLOTILLA_SCRIPTED_API_KEY';
 /**
  * The model scripted codex runs ask for (the server answers as the model asked): one the codex price table
- * knows, so their made-up tokens get a cost like the Claude runtime's scripted runs (marked, never summed).
+ * knows, so their made-up tokens get a cost like the Claude runtime's scripted runs (marked, never counted with real spend).
  */
 const SCRIPTED_CODEX_MODEL = 'gpt-5.1-codex-max';
 

@@ -39,7 +39,7 @@ export interface RuntimeBuildContext {
   passEnv: readonly string[];
   /**
    * The runs are played by a scripted stand-in (the demo agent CLI): recorded as `scripted`, so their usage
-   * is marked made up and never summed.
+   * is marked made up and never counted with real spend.
    */
   scriptedStandIn: boolean;
 }
