@@ -134,8 +134,9 @@ async function checkAgentFiles(repoRoot: string, config: FlotillaConfig): Promis
 async function checkSpecs(repoRoot: string, config: FlotillaConfig): Promise<DoctorCheck> {
   const where = `${config.specsDir}/ on ${config.defaultBranch}`;
   let specs: { frontmatterStatus: string }[];
+  let problems: { filePath: string; message: string }[];
   try {
-    ({ specs } = await createGitSpecReader({
+    ({ specs, problems } = await createGitSpecReader({
       repoRoot,
       defaultBranch: config.defaultBranch,
       specsDir: config.specsDir,
@@ -149,6 +150,18 @@ async function checkSpecs(repoRoot: string, config: FlotillaConfig): Promise<Doc
     };
   }
   const approved = specs.filter((spec) => spec.frontmatterStatus === 'approved').length;
+  // The same words `flotilla run` records for them, so a broken spec is found here first.
+  if (problems.length > 0) {
+    return {
+      name: 'specs',
+      status: 'warn',
+      message: `${where}: ${specs.length} spec(s), ${approved} approved, ${problems.length} with a problem (read as draft until fixed)`,
+      fix: [
+        ...problems.map((problem) => `${problem.filePath}: ${problem.message}`),
+        'fix the frontmatter and commit it (git add, then git commit)',
+      ],
+    };
+  }
   if (approved > 0) return ok('specs', `${where}: ${specs.length} spec(s), ${approved} approved`);
   return {
     name: 'specs',

@@ -46,6 +46,23 @@ interface DoctorJson {
 }
 
 describe('flotilla doctor', () => {
+  it('names each spec with broken frontmatter in the words `flotilla run` uses, as a warning', async () => {
+    const repo = await initialisedRepo(['--scripted']);
+    await writeFile(join(repo, 'docs', 'specs', 'broken.md'), '---\nstatus: [approved\n---\n# Broken\n');
+    execFileSync('git', ['add', '-A'], { cwd: repo });
+    execFileSync('git', ['commit', '--quiet', '-m', 'A broken spec'], {
+      cwd: repo,
+      env: { ...process.env, ...TEST_GIT_IDENTITY_ENV },
+    });
+    const doctor = await runFlotilla(repo, ['doctor', '--json'], { env: await credentialFreeEnv() });
+    const specs = (JSON.parse(doctor.stdout) as DoctorJson).checks.find((check) => check.name === 'specs');
+    expect(specs?.status).toBe('warn');
+    expect(specs?.message).toBe(
+      'docs/specs/ on main: 3 spec(s), 1 approved, 1 with a problem (read as draft until fixed)',
+    );
+    expect(specs?.fix[0]).toMatch(/^docs\/specs\/broken\.md: broken frontmatter, treated as draft: /);
+  });
+
   it('fails (exit 1) on missing credentials for claude roles, naming what to set; passes once one is set', async () => {
     const repo = await initialisedRepo();
     const env = await credentialFreeEnv();
