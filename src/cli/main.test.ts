@@ -68,7 +68,51 @@ describe('unknown commands', () => {
   });
 });
 
+describe('usage errors', () => {
+  it('are one line naming the command and its --help, exit 2, no help text', () => {
+    expect(flotilla('merge')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "flotilla merge: missing required argument 'id'; see 'flotilla merge --help'\n",
+    });
+    expect(flotilla('work', 'list', '--bogus')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "flotilla work list: unknown option '--bogus'; see 'flotilla work list --help'\n",
+    });
+    const invalid = flotilla('runs', '--limit', 'x');
+    expect(invalid.code).toBe(2);
+    expect(invalid.stderr).toMatch(
+      /^flotilla runs: option '--limit <n>' argument 'x' is invalid\. .*; see 'flotilla runs --help'\n$/,
+    );
+  });
+});
+
 describe('--help', () => {
+  it('groups the commands in the order a new user meets them, help last', () => {
+    const text = flotilla('--help').stdout;
+    const headings = text.split('\n').filter((line) => /^[A-Z][\w ]*:$/.test(line));
+    expect(headings).toEqual([
+      'Options:',
+      'Set up:',
+      'Run:',
+      'Work items:',
+      'Review and merge:',
+      'Inspect:',
+      'Tools:',
+    ]);
+    expect(text.trimEnd().split('\n').at(-1)).toMatch(/^ {2}help \[command\]/);
+  });
+
+  it('says that `work` covers GitHub issues too, and lists the exit codes of `run`', () => {
+    expect(flotilla('work', '--help').stdout.replace(/\s+/g, ' ')).toContain(
+      'or the GitHub issues of `provider: "github"`',
+    );
+    expect(flotilla('run', '--help').stdout).toMatch(
+      /Exit codes:\n {2}0 .*\n[\s\S]* {2}1 [\s\S]* {2}2 [\s\S]* {2}130 /,
+    );
+  });
+
   it("never points at files inside Flotilla's own source tree (users have no src/)", () => {
     const offending = allCommands(buildProgram())
       .map((command) => command.helpInformation())

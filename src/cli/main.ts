@@ -21,6 +21,7 @@ import { registerServeCommand } from './commands/serve-command.ts';
 import { registerStatsCommand } from './commands/stats-command.ts';
 import { registerWorkCommand } from './commands/work-command.ts';
 import { reportUnknownCommands } from './support/report-unknown-commands.ts';
+import { reportUsageErrors } from './support/report-usage-errors.ts';
 import { watchClosedOutput } from './support/watch-closed-output.ts';
 
 /** Builds the `flotilla` command tree. Each subcommand registers itself from its own module. */
@@ -28,28 +29,36 @@ export function buildProgram(): Command {
   const program = new Command('flotilla')
     .description('Control plane for agentic software development')
     .version(readPackageVersion(), '-V, --version', 'print the version')
-    .exitOverride()
-    .showHelpAfterError();
-  registerRunCommand(program);
-  registerDemoCommand(program);
-  registerBashCheckCommand(program);
-  registerHookCommand(program);
+    .exitOverride();
+  // Listed in --help in groups, in the order a new user meets them.
+  program.commandsGroup('Set up:');
   registerInitCommand(program);
   registerDoctorCommand(program);
   registerGitHubCommand(program);
+  program.commandsGroup('Run:');
+  registerRunCommand(program);
+  registerDemoCommand(program);
+  registerServeCommand(program);
+  program.commandsGroup('Work items:');
   registerWorkCommand(program);
   registerAnswerCommand(program);
-  registerRunsCommand(program);
-  registerStatsCommand(program);
-  registerBudgetCommand(program);
-  registerLogsCommand(program);
-  registerMergeCommand(program);
+  program.commandsGroup('Review and merge:');
+  registerReviewCommand(program);
   registerDiffCommand(program);
   registerChecksCommand(program);
-  registerReviewCommand(program);
+  registerMergeCommand(program);
   registerBranchesCommand(program);
-  registerServeCommand(program);
+  program.commandsGroup('Inspect:');
+  registerRunsCommand(program);
+  registerLogsCommand(program);
+  registerStatsCommand(program);
+  registerBudgetCommand(program);
+  program.commandsGroup('Tools:');
+  registerBashCheckCommand(program);
+  registerHookCommand(program);
+  program.helpCommand(true);
   reportUnknownCommands(program);
+  reportUsageErrors(program);
   return program;
 }
 

@@ -414,7 +414,7 @@ describe('DashboardApp', () => {
     await press('s');
     await until('ITEMS (approved or merged)');
     const text = frame();
-    expect(text).toContain('stats of the last 7 days, as `flotilla stats` prints them — Esc closes');
+    expect(text).toContain('stats of the last 7 days, as `flotilla stats` prints them — s or Esc closes');
     expect(text).toContain('1 item approved or merged (0 merged), first-pass approval 100% (1/1)');
     expect(text).toMatch(/#4\s+approved\s+\$0\.3000\s+1\s+10m00s/);
     await press('s');

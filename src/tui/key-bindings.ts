@@ -35,7 +35,7 @@ export const KEY_BINDINGS: readonly { keys: string; description: string }[] = [
   {
     keys: 's',
     description:
-      'stats of the last 7 days (cost and time per item, first-pass approval, failures, spend, trend); s closes',
+      'stats of the last 7 days (cost and time per item, first-pass approval, failures, spend, trend); s or Esc closes',
   },
   { keys: 'f', description: 'refresh: poll the tracker and specs now' },
   { keys: '?', description: 'this help' },

@@ -5,6 +5,7 @@ import {
   type WaitingItem,
   type WorkWaitingOnHuman,
 } from '../../engine/state-store/index.ts';
+import { shortErrorCause } from './short-error-cause.ts';
 
 export interface IdleSummary {
   /** The line `--until-idle` prints last. */
@@ -96,21 +97,8 @@ function describeReason(item: WaitingItem): string {
         ? `needs-refinement (checks failed ${item.checkRounds} time${item.checkRounds === 1 ? '' : 's'})`
         : 'needs-refinement';
     case 'blocked':
-      return item.lastError === undefined ? 'blocked' : `blocked: ${shortCause(item.lastError)}`;
+      return item.lastError === undefined ? 'blocked' : `blocked: ${shortErrorCause(item.lastError)}`;
     case 'waiting-for-input':
       return "waiting for answers to its agent's questions";
   }
-}
-
-/**
- * The part of a run's error that says what went wrong: its first line, without the runtime's "the <role>
- * session ended with an error: API Error: 400 [flotilla model-server]" wrapping, at most 200 characters.
- */
-function shortCause(error: string): string {
-  const firstLine = error.split('\n')[0] ?? '';
-  const cause = firstLine
-    .replace(/^the \w+ session (ended with an error|failed( \([^)]*\))?): /, '')
-    .replace(/^API Error: \d+ /, '')
-    .replace(/^\[flotilla model-server\] /, 'scenario: ');
-  return cause.length > 200 ? `${cause.slice(0, 199)}…` : cause;
 }

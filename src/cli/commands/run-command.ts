@@ -54,6 +54,19 @@ export function registerRunCommand(program: Command): void {
       'exit once no run is active or queued, no checks are pending and nothing is dispatchable',
     )
     .option('--json', 'progress as JSON lines (one event per line)')
+    .addHelpText(
+      'after',
+      `
+Exit codes:
+  0    stopped (Ctrl-C, SIGTERM) or, with --until-idle, idle with everything done
+       (approved items waiting for you to merge count as done)
+  1    --until-idle: errors were recorded, or work waits on a human (needs-refinement,
+       blocked, red checks, a planner out of attempts); or the control plane could not start
+       (e.g. another flotilla run holds the repository)
+  2    not started: not in a git repository, an invalid flotilla.config.json or scenario,
+       no model credentials, no OS sandbox
+  130  a second Ctrl-C forced the exit`,
+    )
     .action(async (options: RunOptions) => {
       const repoRoot = await findRepoRoot(process.cwd());
       if (!repoRoot) {

@@ -102,12 +102,15 @@ describe('flotilla runs', { timeout: 60_000 }, () => {
         logFilePath: null,
         usage: { ...usage, costUSD: 0.0024 },
         reason: 'error',
-        error: 'x',
+        error:
+          'the reviewer session ended with an error: API Error: 400 [flotilla model-server] no route matches this request (reviewer, turn 2)\nmore',
         at: 81_000,
       },
     ]);
     const table = await flotilla(['runs']);
     expect(table.stdout).toMatch(/cccc4444\s+reviewer\s+.*\$0\.0024 \(scripted\)/);
+    // The error's cause, not the runtime's wrapping of it.
+    expect(table.stdout).toContain('failed: scenario: no route matches this request (reviewer, turn 2)');
     expect(table.stdout).toMatch(/aaaa1111\s+implementor\s+.*\$0\.1250\s+1200/);
     const json = JSON.parse((await flotilla(['runs', '--item', '8', '--json'])).stdout);
     expect(json[0]).toMatchObject({ sessionID: SCRIPTED, costUSD: 0.0024, runtime: 'scripted' });

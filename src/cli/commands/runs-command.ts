@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import type { Command } from 'commander';
+import { shortErrorCause } from '../../app/progress/short-error-cause.ts';
 import { isLimitReason, revisionName, SCRIPTED_RUNTIME } from '../../domain/index.ts';
 import { formatTable } from '../support/format-table.ts';
 import { parsePositiveInteger } from '../support/parse-positive-integer.ts';
@@ -75,7 +76,9 @@ function formatRow(run: RunSummary, repoRoot: string): string[] {
   ];
   const labelled = details.length > 0 ? `${run.status} (${details.join(', ')})` : run.status;
   const status =
-    run.failureReason === null || run.error === null ? labelled : `${labelled}: ${truncate(run.error, 40)}`;
+    run.failureReason === null || run.error === null
+      ? labelled
+      : `${labelled}: ${shortErrorCause(run.error, 60)}`;
   const tokens =
     run.inputTokens === null && run.outputTokens === null
       ? '-'
@@ -111,9 +114,4 @@ function formatLocalTime(date: Date): string {
 function relativeIfInside(root: string, path: string): string {
   const rel = relative(root, path);
   return rel.startsWith('..') || rel === '' ? path : rel;
-}
-
-function truncate(text: string, max: number): string {
-  const line = text.split('\n')[0] ?? '';
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }

@@ -16,7 +16,9 @@ import { registerWorkTransitionCommand } from './work-transition-command.ts';
 export function registerWorkCommand(program: Command): void {
   const work = program
     .command('work')
-    .description('list, show, create and edit work items in the local tracker (.flotilla/flotilla.db)');
+    .description(
+      'list, show, create and edit work items: the local tracker\'s (.flotilla/flotilla.db), or the GitHub issues of `provider: "github"`',
+    );
   registerWorkListCommand(work);
   registerWorkShowCommand(work);
   registerWorkCreateCommand(work);

@@ -1,5 +1,6 @@
 import { type Command, CommanderError } from 'commander';
 import { editDistance } from '../../shared/edit-distance.ts';
+import { commandPath, listDescendants } from './command-path.ts';
 
 /**
  * Makes an unknown (sub)command a one-line usage error (exit 2) naming the closest command and `--help`,
@@ -7,7 +8,7 @@ import { editDistance } from '../../shared/edit-distance.ts';
  * below it that has subcommands; call it after all commands are registered.
  */
 export function reportUnknownCommands(program: Command): void {
-  for (const command of [program, ...descendants(program)]) {
+  for (const command of [program, ...listDescendants(program)]) {
     if (command.commands.length === 0) continue;
     command.on('command:*', (operands: string[]) => {
       const name = operands[0] ?? '';
@@ -38,16 +39,4 @@ export function closestCommandName(name: string, candidates: readonly string[]):
   }
   if (best === null) return null;
   return best.distance <= Math.max(2, Math.floor(best.candidate.length / 3)) ? best.candidate : null;
-}
-
-function descendants(command: Command): Command[] {
-  return command.commands.flatMap((sub) => [sub, ...descendants(sub)]);
-}
-
-function commandPath(command: Command): string {
-  const names: string[] = [];
-  for (let current: Command | null = command; current !== null; current = current.parent) {
-    names.unshift(current.name());
-  }
-  return names.join(' ');
 }

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { STATS_OVERLAY_TITLE } from '../input/dashboard-input-state.ts';
+import { KEY_BINDINGS } from '../key-bindings.ts';
 import { buildHelpContent } from './build-help-content.ts';
 import { buildOverlayContent } from './build-overlay-content.ts';
 
@@ -35,5 +37,18 @@ describe('buildOverlayContent', () => {
       content: { status: 'error', message: 'ENOENT: /t' },
     });
     expect(textOf(failed)).toEqual(['transcript /t — Esc closes', 'cannot read transcript /t: ENOENT: /t']);
+  });
+
+  it('the stats overlay and the key list name the same closing keys', () => {
+    const stats = buildOverlayContent({
+      kind: 'fetched',
+      title: STATS_OVERLAY_TITLE,
+      content: { status: 'loading' },
+    });
+    const closers = / — (.+ closes)$/.exec(stats.at(0).text)?.[1];
+    expect(closers).toBe('s or Esc closes');
+    expect(KEY_BINDINGS.find((binding) => binding.keys === 's')?.description).toMatch(
+      new RegExp(`; ${closers}$`),
+    );
   });
 });

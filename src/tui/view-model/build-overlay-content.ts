@@ -1,4 +1,4 @@
-import type { DashboardOverlay } from '../input/dashboard-input-state.ts';
+import { type DashboardOverlay, STATS_OVERLAY_TITLE } from '../input/dashboard-input-state.ts';
 import type { DetailContent, DetailLine } from './build-detail-content.ts';
 import { buildHelpContent } from './build-help-content.ts';
 
@@ -10,7 +10,9 @@ export function buildOverlayContent(overlay: DashboardOverlay): DetailContent {
     content.status === 'ok'
       ? content.value
       : [{ text: content.status === 'loading' ? 'loading…' : `cannot read ${title}: ${content.message}` }];
-  const headLine: DetailLine = { text: `${title} — Esc closes`, bold: true };
+  // The key that opened the stats closes them too; the key list says the same.
+  const closers = title === STATS_OVERLAY_TITLE ? 's or Esc closes' : 'Esc closes';
+  const headLine: DetailLine = { text: `${title} — ${closers}`, bold: true };
   return {
     length: lines.length + 1,
     at: (index: number) => (index === 0 ? headLine : (lines[index - 1] ?? { text: '' })),
