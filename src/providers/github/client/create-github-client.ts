@@ -11,6 +11,7 @@ import {
 } from './create-circuit-breaker.ts';
 import { createGitHubQuota, type GitHubQuota, type GitHubQuotaOptions } from './create-github-quota.ts';
 import { createInstallationTokenCache } from './create-installation-token-cache.ts';
+import { GitHubUnreachableError } from './github-unreachable-error.ts';
 import { installConditionalRequestCache } from './install-conditional-request-cache.ts';
 import { GITHUB_APP_VARIABLES, type GitHubAppCredentials } from './read-github-credentials.ts';
 import type { GitHubToken } from './read-github-token.ts';
@@ -72,6 +73,7 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
   const quota = createGitHubQuota(options.quota);
   const circuit = createCircuitBreaker(options.circuitBreaker);
   const rateLimitRetries = options.rateLimitRetries ?? 3;
+  const apiUrl = (options.apiUrl ?? 'https://api.github.com').replace(/\/+$/, '');
 
   const quotaFetch: typeof fetch = async (input, init) => {
     const headers = new Headers(init?.headers);
@@ -92,6 +94,13 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
       response = await fetch(input, init);
     } catch (error) {
       circuit.recordFailure(`${error instanceof Error ? error.message : String(error)} on ${method} ${path}`);
+      const code = GitHubUnreachableError.codeOf(error);
+      // Not retried (AbortError, as above): nothing listens there, and a command should say so at once; the
+      // engine's pollers ask again at their next tick anyway.
+      if (code !== null) {
+        const unreachable = new GitHubUnreachableError(apiUrl, code);
+        throw Object.assign(unreachable, { name: 'AbortError', cause: error });
+      }
       throw error;
     }
     if (response.status >= 500) circuit.recordFailure(`${response.status} on ${method} ${path}`);
@@ -126,7 +135,7 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
             }),
           },
         }),
-    baseUrl: (options.apiUrl ?? 'https://api.github.com').replace(/\/+$/, ''),
+    baseUrl: apiUrl,
     userAgent: 'flotilla',
     request: { fetch: quotaFetch },
     throttle: {
