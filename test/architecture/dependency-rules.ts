@@ -85,6 +85,13 @@ const floors: FloorDefinition[] = [
   },
   { name: 'storage', paths: ['src/storage/'], mayImport: [...BASE, 'logging'], role: 'SQLite' },
   {
+    // Several machines over PostgreSQL (issue #33): the controller's lease; knows no engine or runtime.
+    name: 'cluster',
+    paths: ['src/cluster/'],
+    mayImport: [...BASE, 'logging'],
+    role: 'the cluster over PostgreSQL (controller leadership)',
+  },
+  {
     // Pure builders over plain run and item records: `flotilla stats` and the dashboard's stats panel share them.
     name: 'analytics',
     paths: ['src/analytics/'],
@@ -235,6 +242,7 @@ export const DEPENDENCY_RULES: DependencyRules = {
     '@octokit/plugin-retry': { floors: ['providers/github'] },
     '@octokit/plugin-throttling': { floors: ['providers/github'] },
     'better-sqlite3': { floors: ['storage'] },
+    pg: { floors: ['cluster'] },
     commander: { floors: ['cli'] },
     hono: { floors: ['cli'] },
     '@hono/node-server': { floors: ['cli'] },

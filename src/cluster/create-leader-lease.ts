@@ -1,0 +1,118 @@
+import type { Pool, PoolClient } from 'pg';
+
+/** The lease's table: one row per lease name, its holder, the fencing token and when it lapses. */
+export const LEASES_TABLE_SQL = `
+  CREATE TABLE IF NOT EXISTS flotilla_leases (
+    name TEXT PRIMARY KEY,
+    holder TEXT NOT NULL,
+    token BIGINT NOT NULL,
+    expires_at TIMESTAMPTZ NOT NULL
+  )`;
+
+/** A write was refused: this process no longer holds the lease with that token. */
+export class LeaseLostError extends Error {
+  constructor(name: string, token: number) {
+    super(`lease '${name}' with token ${token} is no longer held by this process; the write was not made`);
+    this.name = 'LeaseLostError';
+  }
+}
+
+export interface LeaderLeaseOptions {
+  pool: Pool;
+  /** Which lease (`controller`). */
+  name: string;
+  /** This process, unique across the cluster (host, pid and a random part). */
+  holder: string;
+  /** How long a lease lasts without renewal. */
+  ttlMs: number;
+}
+
+export interface LeaderLease {
+  /** Takes the lease if it is free or lapsed (or already this holder's): its fencing token, else null. */
+  tryAcquire(): Promise<number | null>;
+  /** Extends the lease held with `token`; false when it lapsed or another holder has it. */
+  renew(token: number): Promise<boolean>;
+  /**
+   * Runs `write` in a transaction that first checks, and share-locks, the lease row: the write commits only
+   * while `token` is current and unexpired, and a takeover waits for the commit. Throws LeaseLostError else.
+   */
+  withFence<T>(token: number, write: (client: PoolClient) => Promise<T>): Promise<T>;
+  /** Gives the lease up (it lapses at once), if still held with `token`. */
+  release(token: number): Promise<void>;
+}
+
+/**
+ * Leadership over PostgreSQL for the cluster's controller (issue #33): a lease row with a fencing token.
+ * Time is the database's (`now()`), never a machine's clock, so skew between machines cannot make two
+ * holders; the token grows by one at every change of holder, so a paused leader that wakes after losing the
+ * lease cannot write (`withFence`).
+ */
+export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
+  const { pool, name, holder } = options;
+  const ttlSeconds = options.ttlMs / 1000;
+  let tableReady: Promise<unknown> | null = null;
+  const ready = () => {
+    tableReady ??= pool.query(LEASES_TABLE_SQL).catch((error: unknown) => {
+      tableReady = null;
+      throw error;
+    });
+    return tableReady;
+  };
+  return {
+    async tryAcquire() {
+      await ready();
+      const result = await pool.query<{ token: string }>(
+        `INSERT INTO flotilla_leases AS lease (name, holder, token, expires_at)
+           VALUES ($1, $2, 1, now() + make_interval(secs => $3))
+         ON CONFLICT (name) DO UPDATE
+           SET holder = EXCLUDED.holder,
+               token = lease.token
+                 + CASE WHEN lease.holder = EXCLUDED.holder AND lease.expires_at > now() THEN 0 ELSE 1 END,
+               expires_at = EXCLUDED.expires_at
+           WHERE lease.expires_at <= now() OR lease.holder = EXCLUDED.holder
+         RETURNING token`,
+        [name, holder, ttlSeconds],
+      );
+      const row = result.rows[0];
+      return row === undefined ? null : Number(row.token);
+    },
+    async renew(token) {
+      await ready();
+      const result = await pool.query(
+        `UPDATE flotilla_leases SET expires_at = now() + make_interval(secs => $4)
+          WHERE name = $1 AND holder = $2 AND token = $3 AND expires_at > now()`,
+        [name, holder, token, ttlSeconds],
+      );
+      return result.rowCount === 1;
+    },
+    async withFence(token, write) {
+      await ready();
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const held = await client.query(
+          `SELECT 1 FROM flotilla_leases
+            WHERE name = $1 AND holder = $2 AND token = $3 AND expires_at > now()
+            FOR SHARE`,
+          [name, holder, token],
+        );
+        if (held.rowCount !== 1) throw new LeaseLostError(name, token);
+        const value = await write(client);
+        await client.query('COMMIT');
+        return value;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async release(token) {
+      await ready();
+      await pool.query(
+        `UPDATE flotilla_leases SET expires_at = now() WHERE name = $1 AND holder = $2 AND token = $3`,
+        [name, holder, token],
+      );
+    },
+  };
+}
