@@ -221,6 +221,22 @@ describe('createSessionLog', () => {
     );
   });
 
+  it('stops at its size cap with one truncation line, and still writes the footer saying how much was left out', async () => {
+    const { log } = create({ maxBytes: 2_000 });
+    for (let index = 0; index < 40; index += 1) log.note(`line ${index} ${'x'.repeat(60)}`);
+    await log.finish('completed');
+    const transcript = await readFile(log.filePath ?? '', 'utf8');
+    const [kept, footer = ''] = transcript.split('\n=== Session End ===\n');
+    expect(Buffer.byteLength(`${kept}\n`)).toBeLessThanOrEqual(2_000 + 200);
+    expect(kept).toContain('FLOTILLA line 0 ');
+    expect(kept).not.toContain('FLOTILLA line 39 ');
+    expect(kept.match(/\[output truncated: the transcript reached its cap of 2000 bytes/g)).toHaveLength(1);
+    expect(kept.trimEnd().endsWith('later messages are not written]')).toBe(true);
+    expect(footer).toMatch(
+      /^Outcome: completed\nTruncated: \d+ bytes of later messages not written\nFinished: /,
+    );
+  });
+
   it('leaves a transcript (header and footer) for a session that failed before its first message', async () => {
     const { log } = create();
     await log.finish('failed', 'claude exited with code 1');

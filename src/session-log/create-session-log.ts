@@ -28,7 +28,14 @@ export interface SessionLogOptions {
   logger: Logger;
   /** Applied to every line before it is written. Default: redacts secret env values of this process. */
   redact?: ((text: string) => string) | undefined;
+  /**
+   * The transcript's size cap in bytes (default 5 MiB, `DEFAULT_MAX_TRANSCRIPT_BYTES`): past it, one
+   * `[output truncated …]` line and then only the footer, so a chatty session cannot fill the disk.
+   */
+  maxBytes?: number | undefined;
 }
+
+export const DEFAULT_MAX_TRANSCRIPT_BYTES = 5 * 1024 * 1024;
 
 export interface SessionLog {
   /** Where the transcript is written; null when logging is disabled. Known before the session starts. */
@@ -69,13 +76,27 @@ export function createSessionLog(options: SessionLogOptions): SessionLog {
   let failed = false;
   let headerQueued = false;
   let ending: Promise<void> | null = null;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_TRANSCRIPT_BYTES;
+  let writtenBytes = 0;
+  let droppedBytes = 0;
 
-  const write = (text: string) => {
+  /** Queues `text`; past the cap only the truncation line (once) and, with `always`, the footer are written. */
+  const write = (text: string, always = false) => {
     if (filePath === null || failed) return;
+    let redacted = redact(text);
+    const size = Buffer.byteLength(redacted);
+    if (!always && writtenBytes + size > maxBytes) {
+      const first = droppedBytes === 0;
+      droppedBytes += size;
+      if (!first) return;
+      redacted = `[output truncated: the transcript reached its cap of ${maxBytes} bytes; later messages are not written]\n`;
+    } else {
+      writtenBytes += size;
+    }
     writes = writes.then(async () => {
       if (failed) return;
       try {
-        await appendFile(filePath, redact(text), { encoding: 'utf8', mode: 0o600 });
+        await appendFile(filePath, redacted, { encoding: 'utf8', mode: 0o600 });
       } catch (error) {
         failed = true;
         warn('Agent session log write failed; logging disabled for this session', error);
@@ -140,8 +161,9 @@ export function createSessionLog(options: SessionLogOptions): SessionLog {
       ensureHeader();
       const lines = ['', '=== Session End ===', `Outcome: ${outcome}`];
       if (detail !== undefined && detail !== '') lines.push(`Detail: ${detail.replace(/\n/g, '\n  ')}`);
+      if (droppedBytes > 0) lines.push(`Truncated: ${droppedBytes} bytes of later messages not written`);
       lines.push(`Finished: ${new Date(clock.now()).toISOString()}`, '');
-      write(lines.join('\n'));
+      write(lines.join('\n'), true);
       ending = writes;
       return ending;
     },
