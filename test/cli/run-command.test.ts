@@ -354,6 +354,19 @@ describe('flotilla run', () => {
       'its worktree',
       first.output,
     );
+    // The session is under way: its first messages are in its transcript, written as they arrived.
+    const sessionsDir = join(repo.root, '.flotilla/logs/sessions');
+    const implementorTranscript = () =>
+      readdirSync(sessionsDir)
+        .filter((name) => name.includes('-implementor-'))
+        .map((name) => readFileSync(join(sessionsDir, name), 'utf8'))
+        .join('');
+    await waitForCondition(
+      () => implementorTranscript().includes(' SYSTEM init\n'),
+      30_000,
+      "the implementor's first messages in its transcript",
+      first.output,
+    );
     first.child.kill('SIGKILL');
     await first.exited;
 
@@ -380,6 +393,11 @@ describe('flotilla run', () => {
         ['reviewer', 'completed'],
       ]);
       expect(runs[1]?.error).toMatch(/interrupted/);
+      // Its transcript, written as the session streamed, kept what arrived before the kill.
+      const transcript = readFileSync(runs[1]?.logFilePath ?? '', 'utf8');
+      expect(transcript).toMatch(/^=== Agent Session ===\nType: implementor\n/);
+      expect(transcript).toMatch(/ SYSTEM init\n/);
+      expect(transcript).not.toContain('=== Session End ===');
     } finally {
       db.close();
     }
