@@ -226,7 +226,7 @@ describe('createSessionLog', () => {
     for (let index = 0; index < 40; index += 1) log.note(`line ${index} ${'x'.repeat(60)}`);
     await log.finish('completed');
     const transcript = await readFile(log.filePath ?? '', 'utf8');
-    const [kept, footer = ''] = transcript.split('\n=== Session End ===\n');
+    const [kept = '', footer = ''] = transcript.split('\n=== Session End ===\n');
     expect(Buffer.byteLength(`${kept}\n`)).toBeLessThanOrEqual(2_000 + 200);
     expect(kept).toContain('FLOTILLA line 0 ');
     expect(kept).not.toContain('FLOTILLA line 39 ');
