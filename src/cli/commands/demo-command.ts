@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { DEMO_RUNTIMES, isDemoRuntime } from '../../app/demo/demo-runtimes.ts';
-import { resolveFlotillaPaths } from '../../config/resolve-flotilla-paths.ts';
 import { silentLogger } from '../../logging/logger.ts';
+import { resolveFlotillaPaths } from '../../shared/resolve-flotilla-paths.ts';
 import { isInteractiveTerminal } from '../support/is-interactive-terminal.ts';
 import { loadDashboard } from '../support/load-dashboard.ts';
 

@@ -39,9 +39,11 @@ export function registerGitHubCommand(program: Command): void {
     .option('--json', 'print the checks as JSON')
     .action(
       runCliAction('github check', async (options: { json?: boolean }) => {
-        const { config } = await loadGitHubConfig();
-        const { checkGitHubForDoctor } = await import('../github/check-github-for-doctor.ts');
-        const checks = await checkGitHubForDoctor(config, process.env);
+        const { config, github } = await loadGitHubConfig();
+        const { checkGitHubForDoctor } = await import(
+          '../../providers/github/setup/check-github-for-doctor.ts'
+        );
+        const checks = await checkGitHubForDoctor(github, config.defaultBranch, process.env);
         const ok = checks.every((check) => check.status !== 'fail');
         if (options.json) writeJson({ ok, checks });
         else {

@@ -7,13 +7,13 @@ import { createQuotaProgress } from '../../app/progress/create-quota-progress.ts
 import { describeEvent } from '../../app/progress/describe-event.ts';
 import { describeIdleSummary } from '../../app/progress/describe-idle-summary.ts';
 import { waitUntilIdle } from '../../app/wait-until-idle.ts';
-import { resolveFlotillaPaths } from '../../config/resolve-flotilla-paths.ts';
 import {
   SANDBOX_OFF_NOTICE,
   SANDBOX_UNAVAILABLE,
   SANDBOX_UNAVAILABLE_MACOS,
 } from '../../sandbox/sandbox-types.ts';
 import { messageOf } from '../../shared/message-of.ts';
+import { resolveFlotillaPaths } from '../../shared/resolve-flotilla-paths.ts';
 import { findRepoRoot } from '../support/find-repo-root.ts';
 import { isInteractiveTerminal } from '../support/is-interactive-terminal.ts';
 import { loadDashboard } from '../support/load-dashboard.ts';

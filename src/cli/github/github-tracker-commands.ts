@@ -23,7 +23,7 @@ const out = (text: string) => process.stdout.write(text);
  */
 export const githubTrackerCommands = {
   async show(context: CliContext, id: string, options: { json?: boolean }): Promise<void> {
-    const provider = openGitHubCliProvider(context);
+    const provider = await openGitHubCliProvider(context);
     const item = await requireItem(provider, id);
     const body = await provider.workItemReader.getWorkItemBody(id);
     const revision = await linkedRevision(provider, item);
@@ -62,7 +62,7 @@ export const githubTrackerCommands = {
     input: { title: string; body: string; labels: string[]; blockedBy: string[]; hold: boolean },
     options: { json?: boolean },
   ): Promise<void> {
-    const provider = openGitHubCliProvider(context);
+    const provider = await openGitHubCliProvider(context);
     const item = await provider.workItemWriter.createWorkItem({
       title: input.title,
       body: input.body,
@@ -84,7 +84,7 @@ export const githubTrackerCommands = {
 
   /** Only the body: titles, labels and blockers are edited on the issue page (or with `gh issue edit`). */
   async editBody(context: CliContext, id: string, body: string, options: { json?: boolean }): Promise<void> {
-    const provider = openGitHubCliProvider(context);
+    const provider = await openGitHubCliProvider(context);
     await requireItem(provider, id);
     await provider.workItemWriter.updateWorkItem(id, { body, labels: null });
     const edited = await requireItem(provider, id);
@@ -93,7 +93,7 @@ export const githubTrackerCommands = {
   },
 
   async comment(context: CliContext, id: string, body: string, author: string): Promise<void> {
-    const provider = openGitHubCliProvider(context);
+    const provider = await openGitHubCliProvider(context);
     await requireItem(provider, id);
     // The token's user posts it: say who wrote it.
     await provider.workItemWriter.addComment(id, `${body.trimEnd()}\n\n— ${author} (via flotilla)`);
@@ -101,7 +101,7 @@ export const githubTrackerCommands = {
   },
 
   async close(context: CliContext, id: string, comment: string | null): Promise<void> {
-    const provider = openGitHubCliProvider(context);
+    const provider = await openGitHubCliProvider(context);
     const item = await requireItem(provider, id);
     if (item.status === 'closed') return void out(`#${id} is already closed\n`);
     if (comment !== null) await provider.workItemWriter.addComment(id, comment);
@@ -116,7 +116,7 @@ export const githubTrackerCommands = {
   },
 
   async reopen(context: CliContext, id: string, hold: boolean): Promise<void> {
-    const provider = openGitHubCliProvider(context);
+    const provider = await openGitHubCliProvider(context);
     const item = await requireItem(provider, id);
     if (item.status !== 'closed') return void out(`#${id} is already open (${item.status})\n`);
     const status = hold ? 'blocked' : 'pending';
@@ -130,7 +130,7 @@ export const githubTrackerCommands = {
   },
 
   async transition(context: CliContext, id: string, status: WorkItemStatus): Promise<void> {
-    const provider = openGitHubCliProvider(context);
+    const provider = await openGitHubCliProvider(context);
     const before = await requireItem(provider, id);
     if (before.status === status) return void out(`#${id} is already ${status}\n`);
     await provider.workItemWriter.transitionStatus(id, status);
@@ -139,7 +139,7 @@ export const githubTrackerCommands = {
 
   /** `flotilla answer`: the answers as a comment on the issue, where the running engine's answer poller reads them. */
   async answer(context: CliContext, id: string, answers: string): Promise<void> {
-    const provider = openGitHubCliProvider(context);
+    const provider = await openGitHubCliProvider(context);
     const item = await requireItem(provider, id);
     if (item.status !== 'waiting-for-input') {
       throw new CliError(
@@ -155,7 +155,7 @@ export const githubTrackerCommands = {
   },
 
   async dispatch(context: CliContext, id: string): Promise<void> {
-    const provider = openGitHubCliProvider(context);
+    const provider = await openGitHubCliProvider(context);
     const item = await requireItem(provider, id);
     if (item.kind === 'questions') {
       throw new CliError(`#${id} carries a planner's questions; answer them with \`flotilla answer ${id}\``, {
@@ -193,7 +193,7 @@ export const githubTrackerCommands = {
 
   /** `flotilla diff`: the pull request's files as GitHub reports them (its per-file patches). */
   async diff(context: CliContext, id: string, options: { nameOnly?: boolean }): Promise<void> {
-    const provider = openGitHubCliProvider(context);
+    const provider = await openGitHubCliProvider(context);
     const item = await requireItem(provider, id);
     const revision = await requireRevision(provider, item, 'so there is no diff');
     const files = await provider.revisionReader.getRevisionFiles(revision.id);
@@ -210,7 +210,7 @@ export const githubTrackerCommands = {
 
   /** `flotilla checks`: the pull request head's checks (exit 0 success, 1 failure, 8 pending, like `gh pr checks`). */
   async checks(context: CliContext, id: string, options: { json?: boolean }): Promise<number> {
-    const provider = openGitHubCliProvider(context);
+    const provider = await openGitHubCliProvider(context);
     const item = await requireItem(provider, id);
     const revision = await requireRevision(provider, item, 'so there are no checks');
     const pipeline = revision.pipeline;
@@ -234,7 +234,7 @@ export const githubTrackerCommands = {
     id: string,
     input: { verdict: 'approve' | 'request-changes' | 'comment'; body: string; author: string },
   ): Promise<void> {
-    const provider = openGitHubCliProvider(context);
+    const provider = await openGitHubCliProvider(context);
     const item = await requireItem(provider, id);
     if (item.status === 'closed') {
       throw new CliError(`#${id} is closed; there is nothing to review (\`flotilla work reopen ${id}\`)`, {
@@ -273,7 +273,7 @@ export const githubTrackerCommands = {
     id: string,
     options: { method?: MergeMethod; json?: boolean },
   ): Promise<void> {
-    const provider = openGitHubCliProvider(
+    const provider = await openGitHubCliProvider(
       context,
       options.method === undefined ? {} : { mergeMethod: options.method },
     );

@@ -1,24 +1,23 @@
 import { type ControlPlaneProvider, createConfiguredProvider } from '../../app/create-configured-provider.ts';
 import { silentLogger } from '../../logging/logger.ts';
-import type { GitHubProvider } from '../../providers/github/create-github-provider.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import { CliError } from '../support/cli-error.ts';
 import type { CliContext } from '../support/open-cli-context.ts';
 
 /** The GitHub provider the tracker commands use when `provider` is `github`. */
-export type GitHubCliProvider = Extract<ControlPlaneProvider, { kind: 'github' }> & GitHubProvider;
+export type GitHubCliProvider = ControlPlaneProvider;
 
 /**
  * The configured GitHub provider for one CLI command (token from `FLOTILLA_GITHUB_TOKEN`, else
  * `GITHUB_TOKEN`); no token is a usage error (exit 2) naming both variables.
  */
-export function openGitHubCliProvider(
+export async function openGitHubCliProvider(
   context: CliContext,
   options: { mergeMethod?: 'merge' | 'squash' | 'rebase' } = {},
-): GitHubCliProvider {
+): Promise<GitHubCliProvider> {
   let provider: ControlPlaneProvider;
   try {
-    provider = createConfiguredProvider({
+    provider = await createConfiguredProvider({
       repoRoot: context.repoRoot,
       config: context.config,
       paths: context.paths,
@@ -30,7 +29,5 @@ export function openGitHubCliProvider(
   } catch (error) {
     throw new CliError(messageOf(error), { exitCode: 2 });
   }
-  if (provider.kind !== 'github')
-    throw new Error('openGitHubCliProvider: the configured provider is not github');
   return provider;
 }
