@@ -64,8 +64,6 @@ export interface ItemLinks {
   site: string;
   itemUrl(id: string): string;
   itemsUrl: string;
-  /** How `mergeRevision` merges (the config's, or the command's override). */
-  mergeMethod: MergeMethod;
 }
 
 /**
@@ -84,8 +82,8 @@ export type ConfiguredProvider = Provider & {
    * comment history, closed items, branches, the HTTP API, item outcomes for `flotilla stats`.
    */
   localTracker?: SqliteTracker;
-  /** Capability: the tracker's web pages, for messages (GitHub issues). */
-  links?: ItemLinks;
+  /** Capability: how its `mergeRevision` merges (the config's, or the command's override). */
+  mergeMethod?: MergeMethod;
 };
 
 /** A provider's own block of flotilla.config.json (`"<name>": {…}`), required when `provider` names it. */
@@ -123,6 +121,8 @@ export interface ProviderDescriptor<Settings = unknown> {
   checkTracker(input: ProviderDoctorInput<Settings>): Promise<ProviderDoctorCheck[]>;
   /** `flotilla doctor`'s `checks` line: what runs a revision's checks. */
   checkChecks(input: ProviderDoctorInput<Settings>): Promise<ProviderDoctorCheck>;
+  /** Capability: its items' web pages, for the CLI's messages (known without creating it). */
+  links?(settings: Settings): ItemLinks;
   /**
    * Capability: the repository side of the tracker set up from the CLI (`flotilla github setup-labels`).
    * Throws (a usage problem: no token) with a message naming what to fix.

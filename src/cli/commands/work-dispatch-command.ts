@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { dispatchWorkItem } from '../support/dispatch-work-item.ts';
-import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
+import { loadContractTrackerCommands } from '../support/load-contract-tracker-commands.ts';
+import { openLocalTracker } from '../support/open-local-tracker.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
 import { withCliContext } from '../support/with-cli-context.ts';
@@ -21,9 +22,9 @@ export function registerWorkDispatchCommand(work: Command): void {
       runCliAction('work dispatch', (rawID: string) => {
         const id = parseWorkItemID(rawID);
         return withCliContext(async (context) => {
-          if (context.config.provider === 'github')
-            return (await loadGitHubTrackerCommands()).dispatch(context, id);
-          const outcome = dispatchWorkItem(context.tracker, id);
+          const tracker = await openLocalTracker(context);
+          if (tracker === undefined) return (await loadContractTrackerCommands()).dispatch(context, id);
+          const outcome = dispatchWorkItem(tracker, id);
           if (outcome.from === null) {
             process.stdout.write(`#${id} is already ready; a running \`flotilla run\` dispatches it\n`);
             return;

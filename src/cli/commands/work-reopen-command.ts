@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
+import { loadContractTrackerCommands } from '../support/load-contract-tracker-commands.ts';
+import { openLocalTracker } from '../support/open-local-tracker.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { requireWorkItem } from '../support/require-work-item.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
@@ -22,9 +23,9 @@ export function registerWorkReopenCommand(work: Command): void {
       runCliAction('work reopen', (rawID: string, options: { hold?: boolean }) => {
         const id = parseWorkItemID(rawID);
         return withCliContext(async (context) => {
-          if (context.config.provider === 'github')
-            return (await loadGitHubTrackerCommands()).reopen(context, id, options.hold === true);
-          const { tracker } = context;
+          const tracker = await openLocalTracker(context);
+          if (tracker === undefined)
+            return (await loadContractTrackerCommands()).reopen(context, id, options.hold === true);
           const item = requireWorkItem(tracker, id);
           if (item.status !== 'closed') {
             process.stdout.write(`#${id} is already open (${item.status})\n`);

@@ -4,7 +4,7 @@ import { type GitHubProviderSettings, githubConfigSchema } from './github-config
 const NAME = 'github';
 
 /** The issues' pages: github.com's, or `OWNER/REPO#12` on another server (GitHub Enterprise, a fake). */
-function buildLinks(settings: GitHubProviderSettings, mergeMethod: ItemLinks['mergeMethod']): ItemLinks {
+function buildLinks(settings: GitHubProviderSettings): ItemLinks {
   const { owner, repo } = settings;
   const onGitHubCom = settings.apiUrl === undefined;
   return {
@@ -14,7 +14,6 @@ function buildLinks(settings: GitHubProviderSettings, mergeMethod: ItemLinks['me
     itemsUrl: onGitHubCom
       ? `https://github.com/${owner}/${repo}/issues`
       : `${owner}/${repo} issues on GitHub`,
-    mergeMethod,
   };
 }
 
@@ -51,9 +50,10 @@ export const githubProvider: ProviderDescriptor<GitHubProviderSettings> = {
       name: NAME,
       close: async () => {},
       runPendingChecks: async () => {},
-      links: buildLinks(settings, mergeMethod),
+      mergeMethod,
     };
   },
+  links: buildLinks,
   async checkTracker(input) {
     // Specs come from GitHub's default branch; the checks that matter are the token, access and labels.
     const { checkGitHubForDoctor } = await import('./setup/check-github-for-doctor.ts');
