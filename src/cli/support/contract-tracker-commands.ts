@@ -10,16 +10,18 @@ import type { ConfiguredProvider, MergeMethod } from '../../providers/provider-d
 import { CliError } from './cli-error.ts';
 import { describeMergeRefusal } from './describe-merge-refusal.ts';
 import type { CliContext } from './open-cli-context.ts';
+import { requireProviderItem } from './require-provider-item.ts';
 import { writeJson } from './write-json.ts';
 
 const DISPATCHABLE: readonly WorkItemStatus[] = ['pending', 'blocked', 'needs-refinement'];
 const out = (text: string) => process.stdout.write(text);
 
 /**
- * The tracker commands (`work …`, `diff`, `checks`, `review`, `merge`) for a provider without a local tracker
- * (GitHub): the same behaviour through the provider contract (issues and pull requests). What the contract
- * cannot do (closed issues, free labels, titles, human comments' history) is refused by the commands, naming
- * where to do it (the provider's `links`).
+ * The tracker commands (`work …`, `diff`, `checks`, `review`, `merge`) through the provider contract: every
+ * provider's `work reopen` and `work dispatch`, and the others for a provider without a local tracker
+ * (GitHub: issues and pull requests; the local tracker's versions are in the commands' files, for what only it
+ * can do). What the contract cannot do (closed issues, free labels, titles, human comments' history) is
+ * refused by the commands, naming where to do it (the provider's `links`).
  */
 export const contractTrackerCommands = {
   async show(context: CliContext, id: string, options: { json?: boolean }): Promise<void> {
@@ -312,23 +314,9 @@ export const contractTrackerCommands = {
   },
 };
 
-async function requireItem(provider: ConfiguredProvider, id: string): Promise<WorkItem> {
-  const item = await provider.workItemReader.getWorkItem(id);
-  if (item === null) {
-    // Issues and pull requests share GitHub's numbers: a pull request's number says which item it belongs to.
-    const revision = await provider.revisionReader.getRevision(id).catch(() => null);
-    if (revision?.workItemID != null) {
-      throw new CliError(
-        `#${id} is not a work item: it is PR #${id} of work item #${revision.workItemID}; commands take the item's id`,
-        { exitCode: 1 },
-      );
-    }
-    throw new CliError(`work item #${id} does not exist (no such issue with a task:* label)`, {
-      exitCode: 1,
-    });
-  }
-  return item;
-}
+/** The item in the provider's words (requireProviderItem), for the commands here that have no other name. */
+const requireItem = (provider: ConfiguredProvider, id: string): Promise<WorkItem> =>
+  requireProviderItem(provider, id);
 
 async function linkedRevision(provider: ConfiguredProvider, item: WorkItem): Promise<Revision | null> {
   return item.linkedRevision === null ? null : provider.revisionReader.getRevision(item.linkedRevision);
