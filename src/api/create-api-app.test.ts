@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliContext, openCliContext } from '../cli/support/open-cli-context.ts';
+import { requireLocalTracker } from '../cli/support/require-local-tracker.ts';
+import type { SqliteTracker } from '../storage/index.ts';
 import { createApiApp } from './create-api-app.ts';
 import { createEventHub, type EventHub } from './create-event-hub.ts';
 import { parseListenAddress } from './parse-listen-address.ts';
@@ -11,6 +13,7 @@ import { type RunningApiServer, startApiServer } from './start-api-server.ts';
 
 let dir: string;
 let context: CliContext;
+let tracker: SqliteTracker;
 let events: EventHub;
 let server: RunningApiServer;
 let tokenServer: RunningApiServer;
@@ -19,10 +22,11 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'flotilla-api-'));
   execFileSync('git', ['init', '-q', '-b', 'main', dir]);
   context = await openCliContext(dir);
+  tracker = await requireLocalTracker(context, 'serve');
   events = createEventHub(3);
   const deps = {
     config: context.config,
-    tracker: context.tracker,
+    tracker,
     history: context.history,
     events,
     readAuthor: async () => 'Ada',
@@ -35,7 +39,7 @@ beforeAll(async () => {
       tokenSet: true,
     },
   );
-  const items = context.tracker.workItems;
+  const items = tracker.workItems;
   items.createWorkItem({ title: 'Login', body: 'Add login', labels: ['area:auth'], blockedBy: [] });
   items.createWorkItem({ title: 'Logout', body: '', labels: [], blockedBy: [] });
 });
@@ -43,7 +47,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
   await tokenServer.close();
-  context.close();
+  await context.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -118,7 +122,7 @@ describe('actions', () => {
   it('comments as the human author', async () => {
     const response = await post('/api/work-items/2/comments', { body: 'looks good' });
     expect(response.status).toBe(200);
-    expect(context.tracker.workItems.getWorkItemComments('2').at(-1)).toMatchObject({
+    expect(tracker.workItems.getWorkItemComments('2').at(-1)).toMatchObject({
       body: 'looks good',
       author: 'Ada',
     });
@@ -138,8 +142,8 @@ describe('actions', () => {
     const response = await post('/api/work-items/1/dispatch', {});
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ from: 'pending', status: 'ready' });
-    expect(context.tracker.workItems.getWorkItem('1')?.status).toBe('ready');
-    context.tracker.workItems.transitionStatus('1', 'in-progress');
+    expect(tracker.workItems.getWorkItem('1')?.status).toBe('ready');
+    tracker.workItems.transitionStatus('1', 'in-progress');
     const refused = await post('/api/work-items/1/dispatch', {});
     expect(refused.status).toBe(409);
   });

@@ -1,70 +1,60 @@
-import { join } from 'node:path';
 import type { FlotillaConfig, FlotillaPaths } from '../config/index.ts';
 import type { Logger } from '../logging/logger.ts';
-import { createGitHubProvider, type GitHubProvider } from '../providers/github/create-github-provider.ts';
-import { createLocalProvider, type LocalProvider } from '../providers/local/create-local-provider.ts';
+import type { ConfiguredProvider, MergeMethod } from '../providers/provider-descriptor.ts';
+import { findProvider, providerSettingsOf } from '../providers/registry.ts';
 import type { Database } from '../storage/index.ts';
 
 /**
- * The provider with what the control plane needs besides the contract: `close()` (local: cancels checks in
- * flight; GitHub: nothing to release) and `runPendingChecks()` (local: (re)starts pending checks and waits for
- * them; GitHub: CI runs on GitHub, nothing to wait for). `kind` tells the local tracker (SQLite) apart.
+ * The provider with what the control plane needs besides the contract: `close()` and `runPendingChecks()`,
+ * and the capabilities the CLI asks for (src/providers/provider-descriptor.ts).
  */
-export type ControlPlaneProvider =
-  | (LocalProvider & { kind: 'local' })
-  | (GitHubProvider & { kind: 'github'; close(): Promise<void>; runPendingChecks(): Promise<void> });
+export type ControlPlaneProvider = ConfiguredProvider;
 
 export interface ConfiguredProviderOptions {
   repoRoot: string;
   config: FlotillaConfig;
   paths: FlotillaPaths;
-  /** The local provider's tracker (`.flotilla/flotilla.db`); the GitHub provider keeps nothing in it. */
+  /** The local tracker's database (`.flotilla/flotilla.db`); a provider that keeps nothing there ignores it. */
   db: Database;
-  /** Where the GitHub token is read from (`FLOTILLA_GITHUB_TOKEN`, else `GITHUB_TOKEN`). */
+  /** Where the provider reads its credentials (e.g. `FLOTILLA_GITHUB_TOKEN`). */
   env: Readonly<Record<string, string | undefined>>;
   logger: Logger;
-  /** `flotilla merge --squash|--rebase|--merge` over the config's `github.mergeMethod`. */
-  mergeMethod?: 'merge' | 'squash' | 'rebase';
+  /** `flotilla merge --squash|--rebase|--merge` over the provider's configured merge method. */
+  mergeMethod?: MergeMethod;
 }
 
 /**
- * The provider `flotilla.config.json` names: `local` (SQLite tracker, revision branches, local checks) or
- * `github` (issues, pull requests, GitHub's checks; token from the environment, never the config file).
+ * The provider `flotilla.config.json` names, from the provider registry (src/providers/registry.ts), built
+ * with its own config block. Throws, naming the field, for an unknown provider or a missing block.
  */
-export function createConfiguredProvider(options: ConfiguredProviderOptions): ControlPlaneProvider {
-  const { repoRoot, config, paths, db, logger } = options;
-  if (config.provider === 'github') {
-    const github = config.github;
-    // The schema requires it for 'github'; a config built by hand may still lack it.
-    if (github === undefined) {
-      throw new Error("flotilla.config.json: github: expected { owner, repo } when provider is 'github'");
-    }
-    const provider = createGitHubProvider({
-      owner: github.owner,
-      repo: github.repo,
-      ...(github.apiUrl !== undefined && { apiUrl: github.apiUrl }),
-      ...(github.gitUrl !== undefined && { gitUrl: github.gitUrl }),
-      specsDir: config.specsDir,
-      defaultBranch: config.defaultBranch,
-      scratchDir: paths.tmpDir,
-      noChecksGraceSeconds: github.noChecksGrace,
-      mergeMethod: options.mergeMethod ?? github.mergeMethod,
-      answerAuthorAssociations: github.answerAuthorAssociations,
-      mentionTrigger: github.mentionTrigger,
-      env: options.env,
-      logger,
-    });
-    return { ...provider, kind: 'github', close: async () => {}, runPendingChecks: async () => {} };
+export async function createConfiguredProvider(
+  options: ConfiguredProviderOptions,
+): Promise<ControlPlaneProvider> {
+  const { config, paths } = options;
+  const descriptor = findProvider(config.provider);
+  if (descriptor === undefined) {
+    throw new Error(`flotilla.config.json: provider: unknown provider '${config.provider}'`);
   }
-  const provider = createLocalProvider({
-    repoRoot,
-    defaultBranch: config.defaultBranch,
-    specsDir: config.specsDir,
-    db,
-    checksCommand: config.checks.command,
-    checksTimeoutMs: config.checks.timeout * 1000,
-    logsDir: join(paths.logsDir, 'checks'),
-    logger,
-  });
-  return Object.assign(provider, { kind: 'local' as const });
+  const settings = providerSettingsOf(descriptor, config);
+  // The schema requires the block; a config built by hand may still lack it.
+  if (descriptor.config !== undefined && settings === undefined) {
+    throw new Error(
+      `flotilla.config.json: ${descriptor.name}: expected ${descriptor.config.expected} when provider is '${descriptor.name}'`,
+    );
+  }
+  return descriptor.create(
+    {
+      repoRoot: options.repoRoot,
+      defaultBranch: config.defaultBranch,
+      specsDir: config.specsDir,
+      checks: config.checks,
+      scratchDir: paths.tmpDir,
+      logsDir: paths.logsDir,
+      db: options.db,
+      env: options.env,
+      logger: options.logger,
+      ...(options.mergeMethod !== undefined && { mergeMethod: options.mergeMethod }),
+    },
+    settings,
+  );
 }

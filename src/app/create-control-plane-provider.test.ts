@@ -52,7 +52,7 @@ it('runs the control plane on the github provider: specs come from the repositor
     providerEnv: { GITHUB_TOKEN: 'secret-token' },
   });
   try {
-    expect(controlPlane.provider.kind).toBe('github');
+    expect(controlPlane.provider.name).toBe('github');
     const listing = await controlPlane.provider.specReader.listSpecs();
     expect(listing.specs.map((spec) => spec.filePath)).toEqual(['docs/specs/a.md']);
     // The budget GitHub reported, for the dashboard header.

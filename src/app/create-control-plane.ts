@@ -192,7 +192,7 @@ async function startControlPlane(
 
   let provider: ControlPlaneProvider;
   try {
-    provider = createConfiguredProvider({
+    provider = await createConfiguredProvider({
       repoRoot,
       config,
       paths,

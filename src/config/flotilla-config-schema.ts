@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { bashValidatorRulesOverridesSchema } from '../guards/bash-validator/bash-validator-rules-schema.ts';
+import { buildProviderConfigShape, PROVIDER_REGISTRY } from '../providers/registry.ts';
 import { RUNTIME_REGISTRY, type RuntimeObjectSettings } from '../runtimes/registry.ts';
 
 // Every leaf carries its expectation as the zod error ("an integer ≥ 1"): formatConfigIssues turns it into
@@ -146,67 +147,22 @@ const budgets = object({
 const NAMED_RUNTIME_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
 const NAMED_RUNTIME_EXPECTED = 'the key to be a runtime name of lower-case letters, digits, ".", "_" or "-"';
 
-export const PROVIDERS = ['local', 'github'] as const;
-export type ProviderKind = (typeof PROVIDERS)[number];
-
-export const GITHUB_MERGE_METHODS = ['merge', 'squash', 'rebase'] as const;
-
-/** GitHub's `author_association` values: a comment author's relation to the repository. */
-export const GITHUB_AUTHOR_ASSOCIATIONS = [
-  'OWNER',
-  'MEMBER',
-  'COLLABORATOR',
-  'CONTRIBUTOR',
-  'FIRST_TIME_CONTRIBUTOR',
-  'FIRST_TIMER',
-  'MANNEQUIN',
-  'NONE',
-] as const;
-export type GitHubAuthorAssociation = (typeof GITHUB_AUTHOR_ASSOCIATIONS)[number];
-/** Who may answer an agent's questions with a reply comment, by default: people with a say over the repository. */
-export const DEFAULT_ANSWER_AUTHOR_ASSOCIATIONS: readonly GitHubAuthorAssociation[] = [
-  'OWNER',
-  'MEMBER',
-  'COLLABORATOR',
-];
-
-/** What a review comment or pull request comment mentions to send its item back to an implementor. */
-export const DEFAULT_MENTION_TRIGGER = '@flotilla';
+/** The providers `provider` names (src/providers/registry.ts); the first is the default. */
+export const PROVIDERS: readonly string[] = PROVIDER_REGISTRY.map((entry) => entry.name);
+/** The providers with a config block of their own, required when `provider` names them. */
+const PROVIDER_BLOCKS = PROVIDER_REGISTRY.flatMap((entry) =>
+  entry.config === undefined ? [] : [{ name: entry.name, expected: entry.config.expected }],
+);
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 
 /** The on-disk shape of `flotilla.config.json`. Every field is optional; `.prefault({})` fills sections. */
 export const flotillaConfigFileSchema = object({
-  provider: z.enum(PROVIDERS, { error: "'local' or 'github'" }).default('local'),
-  /** Where the `github` provider's issues, pull requests and specs live; its token comes from the environment. */
-  github: object({
-    owner: nonEmptyString('the repository owner, a user or organisation login'),
-    repo: nonEmptyString('the repository name'),
-    /** The REST API root; absent: https://api.github.com (GitHub Enterprise Server: https://HOST/api/v3). */
-    apiUrl: z.url({ error: 'expected an http(s) URL (the REST API root)', protocol: /^https?$/ }).optional(),
-    /** Where revision branches are pushed; absent: derived from apiUrl (`https://github.com/OWNER/REPO.git`). */
-    gitUrl: nonEmptyString('a git remote URL or path').optional(),
-    /** How `flotilla merge` (and the dashboard's merge) merges a pull request. */
-    mergeMethod: z.enum(GITHUB_MERGE_METHODS, { error: "'merge', 'squash' or 'rebase'" }).default('merge'),
-    /** A pull request head without any check run or status is green after this long (repositories without CI). */
-    noChecksGrace: seconds().default(120),
-    /** Whose reply comments answer an agent's questions, by `author_association` (the engine's own always do). */
-    answerAuthorAssociations: z
-      .array(
-        z.enum(GITHUB_AUTHOR_ASSOCIATIONS, { error: `one of ${GITHUB_AUTHOR_ASSOCIATIONS.join(', ')}` }),
-        {
-          error: `a list of author associations (${GITHUB_AUTHOR_ASSOCIATIONS.join(', ')})`,
-        },
-      )
-      .default([...DEFAULT_ANSWER_AUTHOR_ASSOCIATIONS]),
-    /** A comment on a Flotilla pull request mentioning this (by someone allowed above) asks for a rework. */
-    mentionTrigger: z
-      .string()
-      .regex(/^@[A-Za-z0-9][A-Za-z0-9_-]*$/, {
-        error: "expected a mention such as '@flotilla' (@, then a login-like name)",
-      })
-      .default(DEFAULT_MENTION_TRIGGER),
-  }).optional(),
+  provider: z
+    .enum(PROVIDERS as [string, ...string[]], { error: quoteList(PROVIDERS) })
+    .default(PROVIDER_REGISTRY[0].name),
+  /** Each provider's own block (`github`: where its issues live), from src/providers/registry.ts. */
+  ...buildProviderConfigShape(),
   /** Absent: detected from the repository (origin/HEAD, then the current branch, then `main`). */
   defaultBranch: nonEmptyString('a branch name').optional(),
   specsDir: nonEmptyString('a directory relative to the repository root').default('docs/specs'),
@@ -387,9 +343,17 @@ export const flotillaConfigFileSchema = object({
     .enum(SCRIPTED_PLAYERS, { error: quoteList(SCRIPTED_PLAYERS) })
     .default(SCRIPTED_PLAYERS[0]),
 })
-  .refine((config) => config.provider !== 'github' || config.github !== undefined, {
-    error: "expected { owner, repo } when provider is 'github'",
-    path: ['github'],
+  .superRefine((config, context) => {
+    // A provider with a block needs it: `expected { owner, repo } when provider is '<name>'`.
+    for (const block of PROVIDER_BLOCKS) {
+      if (config.provider !== block.name || (config as Record<string, unknown>)[block.name] !== undefined)
+        continue;
+      context.addIssue({
+        code: 'custom',
+        message: `expected ${block.expected} when provider is '${block.name}'`,
+        path: [block.name],
+      });
+    }
   })
   .refine(
     (config) =>

@@ -3,8 +3,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { resolveFlotillaPaths } from '../shared/resolve-flotilla-paths.ts';
 import { loadConfig } from './load-config.ts';
-import { resolveFlotillaPaths } from './resolve-flotilla-paths.ts';
 
 const dirs: string[] = [];
 afterEach(async () => {

@@ -56,9 +56,16 @@ const floors: FloorDefinition[] = [
   {
     name: 'config',
     paths: ['src/config/'],
-    // The config file embeds the bash validator's rule overrides, validated by the guard's own schema, and
-    // each runtime's own config form (the runtime registry).
-    mayImport: [...LOW, 'guards', 'runtimes/registry', 'runtimes/shared'],
+    // The config file embeds the bash validator's rule overrides, validated by the guard's own schema, each
+    // runtime's own config form (the runtime registry) and each provider's own block (the provider registry).
+    mayImport: [
+      ...LOW,
+      'guards',
+      'runtimes/registry',
+      'runtimes/shared',
+      'providers/registry',
+      'providers/descriptor',
+    ],
     role: 'flotilla.config.json',
   },
   {
@@ -109,15 +116,32 @@ const floors: FloorDefinition[] = [
     // matter) moves here.
     name: 'providers/shared',
     paths: ['src/providers/shared/'],
-    mayImport: [...LOW, 'config', 'provider-contract'],
+    mayImport: [...LOW, 'provider-contract'],
     role: 'what provider implementations share',
   },
+  {
+    // What a provider is to the config schema, the composition root, doctor and the CLI: its descriptor type
+    // (the capabilities name the local tracker, so storage).
+    name: 'providers/descriptor',
+    paths: ['src/providers/provider-descriptor.ts'],
+    mayImport: [...LOW, 'provider-contract', 'storage'],
+    role: "the providers' descriptor type",
+  },
+  // Providers no longer import config: config imports their registry (each provider's block), and the floors
+  // stack. What they need of the config comes through their descriptor's build context.
   ...['local', 'github', 'in-memory'].map((provider) => ({
     name: `providers/${provider}`,
     paths: [`src/providers/${provider}/`],
-    mayImport: [...LOW, 'config', 'provider-contract', 'providers/shared', 'storage'],
+    mayImport: [...LOW, 'provider-contract', 'providers/descriptor', 'providers/shared', 'storage'],
     role: `the ${provider} provider`,
   })),
+  {
+    // One line per provider: what config, the composition root, doctor and the CLI loop over.
+    name: 'providers/registry',
+    paths: ['src/providers/registry.ts'],
+    mayImport: [...LOW, 'providers/descriptor', 'providers/local', 'providers/github'],
+    role: 'the provider registry',
+  },
   {
     name: 'runtime-contract',
     paths: ['src/engine/runtime-contract/'],
@@ -197,6 +221,8 @@ const floors: FloorDefinition[] = [
       'model-server',
       'storage',
       'provider-contract',
+      'providers/descriptor',
+      'providers/registry',
       'providers/local',
       'providers/github',
       'providers/in-memory',

@@ -6,8 +6,7 @@ import { RUNTIME_REGISTRY } from '../../src/runtimes/registry.ts';
 
 /**
  * Adding a runtime is its folder plus one line in src/runtimes/registry.ts (issue #27): no production file
- * elsewhere in src/ may hold a runtime's name as a whole string literal. Providers (`local`, `github`) are
- * not held yet: the CLI's `config.provider` branches go with the provider contract work (issue #27 point 2).
+ * elsewhere in src/ may hold a runtime's name as a whole string literal. Providers' names: provider-names.test.ts.
  */
 const ROOT = join(import.meta.dirname, '../..');
 const NAMES = new Set(RUNTIME_REGISTRY.map((runtime) => runtime.name));

@@ -375,6 +375,7 @@ describe('bad input: a clear error, and the engine keeps running', () => {
 
 /** The SQLite tracker under the local provider these tests run on. */
 function localTrackerOf(controlPlane: ControlPlane) {
-  if (controlPlane.provider.kind !== 'local') throw new Error('expected the local provider');
-  return controlPlane.provider.tracker;
+  const tracker = controlPlane.provider.localTracker;
+  if (tracker === undefined) throw new Error('expected the local provider');
+  return tracker;
 }

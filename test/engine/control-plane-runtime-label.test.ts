@@ -74,8 +74,8 @@ describe('flotilla run wiring: runtime:<name> labels set by the planner', () => 
       ['implementor', 'failed', null],
       ['implementor', 'failed', null],
     ]);
-    if (controlPlane.provider.kind !== 'local') throw new Error('expected the local provider');
-    const { tracker } = controlPlane.provider;
+    const tracker = controlPlane.provider.localTracker;
+    if (tracker === undefined) throw new Error('expected the local provider');
     const lastComment = (id: string) => tracker.workItems.getWorkItemComments(id).at(-1)?.body ?? '';
     expect(lastComment('1')).toContain(
       'the implementor run was not started: the label runtime:gpt-9 names no runtime; known: claude, codex, cli:claude',

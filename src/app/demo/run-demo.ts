@@ -12,6 +12,7 @@ import { describeEvent } from '../progress/describe-event.ts';
 import { waitUntilIdle } from '../wait-until-idle.ts';
 import { buildDemoCliRuntime } from './build-demo-cli-runtime.ts';
 import { createDemoRepository } from './create-demo-repository.ts';
+import type { DemoProvider } from './demo-providers.ts';
 import type { DemoRuntime } from './demo-runtimes.ts';
 import type { DemoGitHub } from './start-demo-github.ts';
 
@@ -23,7 +24,7 @@ export interface DemoOptions {
    * Where work items, revisions and specs live: `local` (default: SQLite, branches, `npm test` as checks) or
    * `github` (the built-in fake GitHub on 127.0.0.1: issues, pull requests, a CI that passes; no account).
    */
-  provider?: 'local' | 'github';
+  provider?: DemoProvider;
   /** Progress lines and the summary. */
   print: (line: string) => void;
   logger: Logger;

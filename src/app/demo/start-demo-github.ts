@@ -1,9 +1,9 @@
+import type { FlotillaConfig } from '../../config/index.ts';
+import { runGit } from '../../process/run-command.ts';
 import {
   DEFAULT_ANSWER_AUTHOR_ASSOCIATIONS,
   DEFAULT_MENTION_TRIGGER,
-  type FlotillaConfig,
-} from '../../config/index.ts';
-import { runGit } from '../../process/run-command.ts';
+} from '../../providers/github/github-config-schema.ts';
 // The one production edge to the fake GitHub (test/architecture/dependency-rules.ts says why): the demo
 // shows the GitHub loop without an account.
 import { createFakeGitHub, type FakeGitHub } from '../../providers/github/testing/create-fake-github.ts';

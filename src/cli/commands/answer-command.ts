@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { buildAnswerComment } from '../../domain/index.ts';
 import { CliError } from '../support/cli-error.ts';
-import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
+import { loadContractTrackerCommands } from '../support/load-contract-tracker-commands.ts';
+import { openLocalTracker } from '../support/open-local-tracker.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { readBodyOption } from '../support/read-body-option.ts';
 import { readHumanAuthor } from '../support/read-human-author.ts';
@@ -38,10 +39,11 @@ export function registerAnswerCommand(program: Command): void {
           });
         }
         await withCliContext(async (context) => {
-          // On GitHub the answer is a comment on the issue, read back by the running engine.
-          if (context.config.provider === 'github')
-            return (await loadGitHubTrackerCommands()).answer(context, id, answers.trim());
-          const { tracker, repoRoot } = context;
+          // Without a local tracker (GitHub) the answer is a comment on the item, read back by the running engine.
+          const tracker = await openLocalTracker(context);
+          if (tracker === undefined)
+            return (await loadContractTrackerCommands()).answer(context, id, answers.trim());
+          const { repoRoot } = context;
           const item = requireWorkItem(tracker, id);
           if (item.status !== 'waiting-for-input') {
             throw new CliError(

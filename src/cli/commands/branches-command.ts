@@ -3,6 +3,7 @@ import { runGit } from '../../process/run-command.ts';
 import type { SqliteTracker } from '../../storage/index.ts';
 import { CliError } from '../support/cli-error.ts';
 import { type DeleteBranchOutcome, deleteRevisionBranch } from '../support/delete-revision-branch.ts';
+import { requireLocalTracker } from '../support/require-local-tracker.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
 import { withCliContext } from '../support/with-cli-context.ts';
 import { writeJson } from '../support/write-json.ts';
@@ -33,13 +34,11 @@ export function registerBranchesCommand(program: Command): void {
     .option('--json', 'print a JSON array of the branches')
     .action(
       runCliAction('branches prune', (options: { dryRun?: boolean; json?: boolean }) =>
-        withCliContext(async ({ tracker, repoRoot, config }) => {
-          if (config.provider === 'github') {
-            throw new CliError(
-              'with provider github, revision branches live on GitHub: see its pull requests (`flotilla work show <id>` names each one)',
-              { exitCode: 2 },
-            );
-          }
+        withCliContext(async (context) => {
+          const { repoRoot, config } = context;
+          const refusal = context.provider.refusal('branches prune');
+          if (refusal !== undefined) throw new CliError(refusal, { exitCode: 2 });
+          const tracker = await requireLocalTracker(context, 'branches prune');
           const listed = await runGit(
             ['for-each-ref', '--format=%(refname)%00%(objectname)', 'refs/heads/flotilla/'],
             { cwd: repoRoot },

@@ -4,7 +4,8 @@ import type { RevisionState } from '../../storage/index.ts';
 import { CliError } from '../support/cli-error.ts';
 import { findWorkItemRevision } from '../support/find-work-item-revision.ts';
 import { formatTable } from '../support/format-table.ts';
-import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
+import { loadContractTrackerCommands } from '../support/load-contract-tracker-commands.ts';
+import { openLocalTracker } from '../support/open-local-tracker.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { requireWorkItem } from '../support/require-work-item.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
@@ -54,9 +55,10 @@ export function registerChecksCommand(program: Command): void {
       runCliAction('checks', (rawID: string, options: { json?: boolean }) => {
         const id = parseWorkItemID(rawID);
         return withCliContext(async (context) => {
-          if (context.config.provider === 'github')
-            return (await loadGitHubTrackerCommands()).checks(context, id, options);
-          const { tracker, config } = context;
+          const tracker = await openLocalTracker(context);
+          if (tracker === undefined)
+            return (await loadContractTrackerCommands()).checks(context, id, options);
+          const { config } = context;
           const item = requireWorkItem(tracker, id, 'checks');
           const revision = findWorkItemRevision(tracker, item);
           if (revision === null) {

@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import { DEMO_PROVIDERS, isDemoProvider } from '../../app/demo/demo-providers.ts';
 import { DEMO_RUNTIMES, isDemoRuntime } from '../../app/demo/demo-runtimes.ts';
-import { resolveFlotillaPaths } from '../../config/resolve-flotilla-paths.ts';
 import { silentLogger } from '../../logging/logger.ts';
+import { resolveFlotillaPaths } from '../../shared/resolve-flotilla-paths.ts';
 import { isInteractiveTerminal } from '../support/is-interactive-terminal.ts';
 import { loadDashboard } from '../support/load-dashboard.ts';
 
@@ -27,16 +28,16 @@ export function registerDemoCommand(program: Command): void {
     .option(
       '--provider <provider>',
       'local (SQLite tracker, branches, npm test as checks) or github (the built-in fake GitHub on 127.0.0.1: issues, pull requests, a CI; no account)',
-      'local',
+      DEMO_PROVIDERS[0],
     )
     .option('--keep', 'keep the demo repository (and transcripts) to inspect afterwards')
     .option('--dashboard', 'watch and steer the demo from the dashboard (needs a terminal); q quits')
     .action(async (options: { runtime: string; provider: string; keep?: boolean; dashboard?: boolean }) => {
       const runtime = options.runtime;
       const provider = options.provider;
-      if (provider !== 'local' && provider !== 'github') {
+      if (!isDemoProvider(provider)) {
         process.stderr.write(
-          `flotilla demo: unknown --provider '${provider}'; expected one of: local, github\n`,
+          `flotilla demo: unknown --provider '${provider}'; expected one of: ${DEMO_PROVIDERS.join(', ')}\n`,
         );
         process.exitCode = 2;
         return;

@@ -4,7 +4,8 @@ import { PINNED_DIFF_CONFIG, runGit } from '../../process/run-command.ts';
 import { sanitizeTerminalText } from '../../tui/view-model/sanitize-terminal-text.ts';
 import { CliError } from '../support/cli-error.ts';
 import { findWorkItemRevision } from '../support/find-work-item-revision.ts';
-import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
+import { loadContractTrackerCommands } from '../support/load-contract-tracker-commands.ts';
+import { openLocalTracker } from '../support/open-local-tracker.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { requireWorkItem } from '../support/require-work-item.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
@@ -41,9 +42,9 @@ export function registerDiffCommand(program: Command): void {
           });
         }
         return withCliContext(async (context) => {
-          if (context.config.provider === 'github')
-            return (await loadGitHubTrackerCommands()).diff(context, id, options);
-          const { tracker, repoRoot } = context;
+          const tracker = await openLocalTracker(context);
+          if (tracker === undefined) return (await loadContractTrackerCommands()).diff(context, id, options);
+          const { repoRoot } = context;
           const item = requireWorkItem(tracker, id, 'diff');
           const revision = findWorkItemRevision(tracker, item);
           if (revision === null) {

@@ -4,7 +4,7 @@ import { findModelCredential, rolesNeedingCredentials } from '../../app/find-mod
 import { loadConfiguredScenario } from '../../app/load-configured-scenario.ts';
 import { type FlotillaConfig, loadConfig } from '../../config/index.ts';
 import { AGENT_ROLES } from '../../domain/index.ts';
-import { createGitSpecReader } from '../../providers/local/git/create-git-spec-reader.ts';
+import { findProvider, providerSettingsOf } from '../../providers/registry.ts';
 import { loadAgentDefinition } from '../../runtimes/claude/load-agent-definition.ts';
 import { checkCliAvailability } from '../../runtimes/cli/check-cli-availability.ts';
 import { resolveCliPreset } from '../../runtimes/cli/cli-presets.ts';
@@ -82,11 +82,17 @@ export async function runDoctorChecks(input: DoctorInput): Promise<DoctorCheck[]
         },
   );
   checks.push(await checkAgentFiles(repoRoot, config));
-  if (config.provider === 'github') {
-    // Specs come from GitHub's default branch; the checks that matter are the token, access and labels.
-    const { checkGitHubForDoctor } = await import('../github/check-github-for-doctor.ts');
-    checks.push(...(await checkGitHubForDoctor(config, input.env)));
-  } else checks.push(await checkSpecs(repoRoot, config));
+  // The configured provider's own lines (src/providers/registry.ts): the specs, or the token, access, labels.
+  const provider = findProvider(config.provider);
+  const providerInput = {
+    repoRoot,
+    defaultBranch: config.defaultBranch,
+    specsDir: config.specsDir,
+    checks: config.checks,
+    env: input.env,
+    settings: provider === undefined ? undefined : providerSettingsOf(provider, config),
+  };
+  if (provider !== undefined) checks.push(...(await provider.checkTracker(providerInput)));
   checks.push(checkSandbox(config, input.platform ?? process.platform));
   checks.push(checkCredentials(config, input.env));
   checks.push(...checkAccounts(config, input.env));
@@ -95,11 +101,7 @@ export async function runDoctorChecks(input: DoctorInput): Promise<DoctorCheck[]
   checks.push(...(await checkCliPrograms(repoRoot, config, input.env)));
   const scenario = await checkScenario(repoRoot, config);
   if (scenario !== null) checks.push(scenario);
-  checks.push(
-    config.provider === 'github'
-      ? ok('checks', "checks are the pull requests' CI on GitHub (check runs and commit statuses)")
-      : await checkChecksCommand(repoRoot, config),
-  );
+  if (provider !== undefined) checks.push(await provider.checkChecks(providerInput));
   return checks;
 }
 
@@ -128,48 +130,6 @@ async function checkAgentFiles(repoRoot: string, config: FlotillaConfig): Promis
     status: 'fail',
     message: 'agent files missing or invalid',
     fix: [...problems, '`flotilla init` writes the missing ones (`--force` replaces invalid ones)'],
-  };
-}
-
-async function checkSpecs(repoRoot: string, config: FlotillaConfig): Promise<DoctorCheck> {
-  const where = `${config.specsDir}/ on ${config.defaultBranch}`;
-  let specs: { frontmatterStatus: string }[];
-  let problems: { filePath: string; message: string }[];
-  try {
-    ({ specs, problems } = await createGitSpecReader({
-      repoRoot,
-      defaultBranch: config.defaultBranch,
-      specsDir: config.specsDir,
-    }).listSpecs());
-  } catch (error) {
-    return {
-      name: 'specs',
-      status: 'fail',
-      message: `cannot read specs from ${where}: ${messageOf(error)}`,
-      fix: ['commit something on the default branch (specs are read from it, not from the working tree)'],
-    };
-  }
-  const approved = specs.filter((spec) => spec.frontmatterStatus === 'approved').length;
-  // The same words `flotilla run` records for them, so a broken spec is found here first.
-  if (problems.length > 0) {
-    return {
-      name: 'specs',
-      status: 'warn',
-      message: `${where}: ${specs.length} spec(s), ${approved} approved, ${problems.length} with a problem (read as draft until fixed)`,
-      fix: [
-        ...problems.map((problem) => `${problem.filePath}: ${problem.message}`),
-        'fix the frontmatter and commit it (git add, then git commit)',
-      ],
-    };
-  }
-  if (approved > 0) return ok('specs', `${where}: ${specs.length} spec(s), ${approved} approved`);
-  return {
-    name: 'specs',
-    status: 'warn',
-    message: `${where}: ${specs.length} spec(s), none approved — the planner has nothing to plan`,
-    fix: [
-      `write a spec in ${config.specsDir}/ with frontmatter 'status: approved' and commit it (git add, then git commit)`,
-    ],
   };
 }
 
@@ -348,33 +308,6 @@ async function checkScenario(repoRoot: string, config: FlotillaConfig): Promise<
         fix: [...scenario.errors, 'format: src/model-server/README.md in Flotilla'],
       };
   }
-}
-
-async function checkChecksCommand(repoRoot: string, config: FlotillaConfig): Promise<DoctorCheck> {
-  const command = config.checks.command;
-  if (command === null) {
-    return {
-      name: 'checks',
-      status: 'warn',
-      message: 'no checks command: every revision passes its checks',
-      fix: ['set checks.command in flotilla.config.json (e.g. "npm test")'],
-    };
-  }
-  // The first word that is not a variable assignment (`CI=1 npm test`).
-  const program =
-    command
-      .trim()
-      .split(/\s+/)
-      .find((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) ?? '';
-  // `command -v` finds executables on PATH, shell builtins and paths, as the checks' shell will.
-  if ((await findOnPath(repoRoot, program)) !== null) return ok('checks', `checks command: ${command}`);
-  // Not a blocker — the loop runs — but every revision's checks would fail.
-  return {
-    name: 'checks',
-    status: 'warn',
-    message: `checks command "${command}": ${program} is not found, so every revision's checks would fail`,
-    fix: [`install ${program}, or change checks.command in flotilla.config.json`],
-  };
 }
 
 /** The OS sandbox every agent runs in: bubblewrap present and working, or turned off (a loud warning). */

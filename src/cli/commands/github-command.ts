@@ -39,9 +39,15 @@ export function registerGitHubCommand(program: Command): void {
     .option('--json', 'print the checks as JSON')
     .action(
       runCliAction('github check', async (options: { json?: boolean }) => {
-        const { config } = await loadGitHubConfig();
-        const { checkGitHubForDoctor } = await import('../github/check-github-for-doctor.ts');
-        const checks = await checkGitHubForDoctor(config, process.env);
+        const { repoRoot, config, provider, settings } = await loadSetupProvider();
+        const checks = await provider.checkTracker({
+          repoRoot,
+          defaultBranch: config.defaultBranch,
+          specsDir: config.specsDir,
+          checks: config.checks,
+          env: process.env,
+          settings,
+        });
         const ok = checks.every((check) => check.status !== 'fail');
         if (options.json) writeJson({ ok, checks });
         else {
@@ -57,7 +63,11 @@ export function registerGitHubCommand(program: Command): void {
     );
 }
 
-async function loadGitHubConfig() {
+/**
+ * The configured provider when it is one these commands set up (it has the label-setup capability): its
+ * descriptor (src/providers/registry.ts), config block and the loaded config.
+ */
+async function loadSetupProvider() {
   const repoRoot = await findRepoRoot(process.cwd());
   if (repoRoot === null) {
     throw new CliError(`${process.cwd()} is not inside a git repository; cd into your project`, {
@@ -72,21 +82,25 @@ async function loadGitHubConfig() {
       details: loaded.errors,
     });
   }
-  if (loaded.config.provider !== 'github' || loaded.config.github === undefined) {
+  const { findProvider, providerSettingsOf } = await import('../../providers/registry.ts');
+  const provider = findProvider(loaded.config.provider);
+  const settings = provider === undefined ? undefined : providerSettingsOf(provider, loaded.config);
+  if (provider?.openLabelSetup === undefined || settings === undefined) {
+    // This command group is the label-setup capability's front; today only GitHub has it.
     throw new CliError(
       'flotilla.config.json: provider is not github; `flotilla init --provider github --owner OWNER --repo REPO` writes it',
       { exitCode: 2 },
     );
   }
-  return { repoRoot, config: loaded.config, github: loaded.config.github };
+  return { repoRoot, config: loaded.config, provider, settings };
 }
 
 async function openAdmin() {
-  const { github } = await loadGitHubConfig();
-  const { createGitHubAdmin } = await import('../../providers/github/setup/create-github-admin.ts');
-  const { silentLogger } = await import('../../logging/logger.ts');
+  const { provider, settings } = await loadSetupProvider();
+  const openLabelSetup = provider.openLabelSetup;
+  if (openLabelSetup === undefined) throw new Error('loadSetupProvider returned a provider without setup');
   try {
-    return createGitHubAdmin({ ...github, env: process.env, logger: silentLogger });
+    return await openLabelSetup.call(provider, settings, process.env);
   } catch (error) {
     throw new CliError(error instanceof Error ? error.message : String(error), { exitCode: 2 });
   }

@@ -6,7 +6,8 @@ import { messageOf } from '../../shared/message-of.ts';
 import { CliError } from '../support/cli-error.ts';
 import { type DeleteBranchOutcome, deleteRevisionBranch } from '../support/delete-revision-branch.ts';
 import { describeMergeRefusal } from '../support/describe-merge-refusal.ts';
-import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
+import { loadContractTrackerCommands } from '../support/load-contract-tracker-commands.ts';
+import { openLocalTracker } from '../support/open-local-tracker.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { requireWorkItem } from '../support/require-work-item.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
@@ -55,21 +56,22 @@ export function registerMergeCommand(program: Command): void {
         const id = parseWorkItemID(rawID);
         const method = parseMethod(options);
         return withCliContext(async (context) => {
-          if (context.config.provider === 'github') {
+          const tracker = await openLocalTracker(context);
+          if (tracker === undefined) {
             if (options.deleteBranch) {
               throw new CliError(
-                'with provider github, delete the branch on GitHub (or its auto-delete setting)',
+                `with provider ${context.provider.name}, delete the branch on GitHub (or its auto-delete setting)`,
                 {
                   exitCode: 2,
                 },
               );
             }
-            return (await loadGitHubTrackerCommands()).merge(context, id, {
+            return (await loadContractTrackerCommands()).merge(context, id, {
               ...(method !== 'default' && { method }),
               ...(options.json !== undefined && { json: options.json }),
             });
           }
-          const { tracker, repoRoot, config } = context;
+          const { repoRoot, config } = context;
           const item = requireWorkItem(tracker, id, 'merge');
           if (item.status === 'closed') {
             const merged = tracker.revisions

@@ -8,7 +8,8 @@ import {
 import type { ReviewState } from '../../storage/index.ts';
 import { CliError } from '../support/cli-error.ts';
 import { collectOption } from '../support/collect-option.ts';
-import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
+import { loadContractTrackerCommands } from '../support/load-contract-tracker-commands.ts';
+import { openLocalTracker } from '../support/open-local-tracker.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { type BodyOptions, readBodyOption } from '../support/read-body-option.ts';
 import { readHumanAuthor } from '../support/read-human-author.ts';
@@ -90,8 +91,9 @@ export function registerReviewCommand(program: Command): void {
           );
         }
         await withCliContext(async (context) => {
-          const { tracker, history, paths, db, repoRoot } = context;
-          if (context.config.provider === 'github') {
+          const { history, paths, db, repoRoot } = context;
+          const tracker = await openLocalTracker(context);
+          if (tracker === undefined) {
             if (lineComments.length > 0) {
               throw new CliError(
                 '--comment-on is for the local provider; on GitHub, comment on the lines in the pull request (a changes request or an @flotilla mention there sends it back)',
@@ -100,7 +102,7 @@ export function registerReviewCommand(program: Command): void {
             }
             requireNoActiveAgent({ history, paths }, id, 'your verdict');
             const author = await readHumanAuthor(repoRoot);
-            return (await loadGitHubTrackerCommands()).review(context, id, { verdict, body, author });
+            return (await loadContractTrackerCommands()).review(context, id, { verdict, body, author });
           }
           const item = requireWorkItem(tracker, id, 'review');
           if (item.status === 'closed') {

@@ -11,13 +11,13 @@ import { describeEvent } from '../../app/progress/describe-event.ts';
 import { describeIdleSummary } from '../../app/progress/describe-idle-summary.ts';
 import { describeStartupEvents, type StartupEvent } from '../../app/progress/describe-startup-events.ts';
 import { waitUntilIdle } from '../../app/wait-until-idle.ts';
-import { resolveFlotillaPaths } from '../../config/resolve-flotilla-paths.ts';
 import {
   SANDBOX_OFF_NOTICE,
   SANDBOX_UNAVAILABLE,
   SANDBOX_UNAVAILABLE_MACOS,
 } from '../../sandbox/sandbox-types.ts';
 import { messageOf } from '../../shared/message-of.ts';
+import { resolveFlotillaPaths } from '../../shared/resolve-flotilla-paths.ts';
 import { findRepoRoot } from '../support/find-repo-root.ts';
 import { isInteractiveTerminal } from '../support/is-interactive-terminal.ts';
 import { loadDashboard } from '../support/load-dashboard.ts';

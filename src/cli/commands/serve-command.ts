@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { CliError } from '../support/cli-error.ts';
+import { requireLocalTracker } from '../support/require-local-tracker.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
 import { withCliContext } from '../support/with-cli-context.ts';
 
@@ -30,18 +31,16 @@ export function registerServeCommand(program: Command): void {
           );
         }
         await withCliContext(async (context) => {
-          if (context.config.provider !== 'local') {
-            throw new CliError('flotilla serve reads the local tracker; provider github is not served yet', {
-              exitCode: 2,
-            });
-          }
+          const refusal = context.provider.refusal('serve');
+          if (refusal !== undefined) throw new CliError(refusal, { exitCode: 2 });
+          const tracker = await requireLocalTracker(context, 'serve');
           const { createApiApp } = await import('../../api/create-api-app.ts');
           const { createEventHub } = await import('../../api/create-event-hub.ts');
           const { startApiServer } = await import('../../api/start-api-server.ts');
           const { readHumanAuthor } = await import('../support/read-human-author.ts');
           const app = createApiApp({
             config: context.config,
-            tracker: context.tracker,
+            tracker,
             history: context.history,
             events: createEventHub(),
             readAuthor: () => readHumanAuthor(context.repoRoot),

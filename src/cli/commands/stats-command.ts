@@ -4,6 +4,7 @@ import { buildStatsLines } from '../../analytics/build-stats-lines.ts';
 import { parseStatsSince, STATS_SINCE_FORMATS } from '../../analytics/parse-stats-since.ts';
 import { CliError } from '../support/cli-error.ts';
 import { loadStatsRecords } from '../support/load-stats-records.ts';
+import { openLocalTracker } from '../support/open-local-tracker.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
 import { withCliContext } from '../support/with-cli-context.ts';
 import { writeJson } from '../support/write-json.ts';
@@ -33,15 +34,17 @@ export function registerStatsCommand(program: Command): void {
         const now = Date.now();
         const parsed = parseStatsSince(options.since, now);
         if (!parsed.ok) throw new CliError(parsed.error, { exitCode: 2 });
-        return withCliContext(({ config, history, tracker }) => {
-          if (config.provider !== 'local') {
+        return withCliContext(async (context) => {
+          const { history } = context;
+          const tracker = await openLocalTracker(context);
+          if (tracker === undefined) {
             process.stderr.write(
-              `flotilla stats: note: item outcomes (approvals, merges, rounds) come from the local tracker, which the ${config.provider} provider does not use; the run figures are complete\n`,
+              `flotilla stats: note: item outcomes (approvals, merges, rounds) come from the local tracker, which the ${context.provider.name} provider does not use; the run figures are complete\n`,
             );
           }
           const records = loadStatsRecords({
             listRuns: (query) => history.listRuns(query),
-            outcomes: tracker.outcomes,
+            outcomes: tracker?.outcomes ?? { listItemOutcomes: () => [] },
             modelsBySession: () => history.ledger.modelsBySession(),
           });
           const stats = buildOutcomeStats(records, { since: parsed.since, now });

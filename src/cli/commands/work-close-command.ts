@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { revisionName } from '../../domain/index.ts';
 import { CliError } from '../support/cli-error.ts';
-import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
+import { loadContractTrackerCommands } from '../support/load-contract-tracker-commands.ts';
+import { openLocalTracker } from '../support/open-local-tracker.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { readHumanAuthor } from '../support/read-human-author.ts';
 import { requireNoActiveAgent } from '../support/require-no-active-agent.ts';
@@ -28,10 +29,11 @@ export function registerWorkCloseCommand(work: Command): void {
           throw new CliError('--comment is empty; expected the comment text', { exitCode: 2 });
         }
         return withCliContext(async (context) => {
-          const { tracker, db, repoRoot, history, paths } = context;
-          if (context.config.provider === 'github') {
+          const { db, repoRoot, history, paths } = context;
+          const tracker = await openLocalTracker(context);
+          if (tracker === undefined) {
             requireNoActiveAgent({ history, paths }, id, 'the close');
-            return (await loadGitHubTrackerCommands()).close(context, id, options.comment ?? null);
+            return (await loadContractTrackerCommands()).close(context, id, options.comment ?? null);
           }
           const item = requireWorkItem(tracker, id, 'work close');
           if (item.status === 'closed') {

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { CliError } from '../support/cli-error.ts';
-import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
+import { loadContractTrackerCommands } from '../support/load-contract-tracker-commands.ts';
+import { openLocalTracker } from '../support/open-local-tracker.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { type BodyOptions, readBodyOption } from '../support/read-body-option.ts';
 import { readHumanAuthor } from '../support/read-human-author.ts';
@@ -29,10 +30,11 @@ export function registerWorkCommentCommand(work: Command): void {
           });
         }
         await withCliContext(async (context) => {
-          const { tracker, repoRoot } = context;
-          if (context.config.provider === 'github') {
+          const { repoRoot } = context;
+          const tracker = await openLocalTracker(context);
+          if (tracker === undefined) {
             const author = await readHumanAuthor(repoRoot);
-            return (await loadGitHubTrackerCommands()).comment(context, id, body, author);
+            return (await loadContractTrackerCommands()).comment(context, id, body, author);
           }
           requireWorkItem(tracker, id);
           const author = await readHumanAuthor(repoRoot);

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { checkReservedLabels } from '../support/check-reserved-labels.ts';
 import { CliError } from '../support/cli-error.ts';
 import { collectOption } from '../support/collect-option.ts';
-import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
+import { loadContractTrackerCommands } from '../support/load-contract-tracker-commands.ts';
+import { openLocalTracker } from '../support/open-local-tracker.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { readBodyOption } from '../support/read-body-option.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
@@ -58,7 +59,8 @@ export function registerWorkCreateCommand(work: Command): void {
         const blockedBy = options.blockedBy.map((id) => parseWorkItemID(id, '--blocked-by work item id'));
         const body = (await readBodyOption(options)) ?? '';
         await withCliContext(async (context) => {
-          if (context.config.provider === 'github') {
+          const tracker = await openLocalTracker(context);
+          if (tracker === undefined) {
             const input = {
               title: options.title.trim(),
               body,
@@ -66,9 +68,9 @@ export function registerWorkCreateCommand(work: Command): void {
               blockedBy,
               hold: options.hold === true,
             };
-            return (await loadGitHubTrackerCommands()).create(context, input, options);
+            return (await loadContractTrackerCommands()).create(context, input, options);
           }
-          const { tracker, db } = context;
+          const { db } = context;
           const item = db.transaction(() => {
             const created = tracker.workItems.createWorkItem({
               title: options.title.trim(),

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { dispatchWorkItem } from '../support/dispatch-work-item.ts';
-import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
+import { loadContractTrackerCommands } from '../support/load-contract-tracker-commands.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
 import { withCliContext } from '../support/with-cli-context.ts';
@@ -21,21 +20,8 @@ export function registerWorkDispatchCommand(work: Command): void {
       runCliAction('work dispatch', (rawID: string) => {
         const id = parseWorkItemID(rawID);
         return withCliContext(async (context) => {
-          if (context.config.provider === 'github')
-            return (await loadGitHubTrackerCommands()).dispatch(context, id);
-          const outcome = dispatchWorkItem(context.tracker, id);
-          if (outcome.from === null) {
-            process.stdout.write(`#${id} is already ready; a running \`flotilla run\` dispatches it\n`);
-            return;
-          }
-          process.stdout.write(
-            `#${id} ${outcome.from} → ready; a running \`flotilla run\` dispatches an implementor\n`,
-          );
-          if (outcome.openBlockers.length > 0) {
-            process.stderr.write(
-              `note: #${id} is still waiting for ${outcome.openBlockers.map((b) => `#${b}`).join(', ')} (not approved or closed); it is dispatched anyway because you asked\n`,
-            );
-          }
+          // One path for every provider, through the contract (the HTTP API: dispatchWorkItem, same rules).
+          return (await loadContractTrackerCommands()).dispatch(context, id);
         });
       }),
     );

@@ -3,7 +3,8 @@ import { WORK_ITEM_COMPLEXITIES, WORK_ITEM_PRIORITIES } from '../../domain/index
 import { checkReservedLabels } from '../support/check-reserved-labels.ts';
 import { CliError } from '../support/cli-error.ts';
 import { collectOption } from '../support/collect-option.ts';
-import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
+import { loadContractTrackerCommands } from '../support/load-contract-tracker-commands.ts';
+import { openLocalTracker } from '../support/open-local-tracker.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { readBodyOption } from '../support/read-body-option.ts';
 import { requireWorkItem } from '../support/require-work-item.ts';
@@ -85,16 +86,17 @@ export function registerWorkEditCommand(work: Command): void {
           );
         }
         await withCliContext(async (context) => {
-          if (context.config.provider === 'github') {
+          const tracker = await openLocalTracker(context);
+          if (tracker === undefined) {
             if (body === undefined || title !== undefined || labelsChange || blockersChange) {
               throw new CliError(
-                'with provider github only --body/--body-file are edited here; edit the title, labels and blockers on the issue (or with `gh issue edit`)',
+                `with provider ${context.provider.name} only --body/--body-file are edited here; edit the title, labels and blockers on the issue (or with \`gh issue edit\`)`,
                 { exitCode: 2 },
               );
             }
-            return (await loadGitHubTrackerCommands()).editBody(context, id, body, options);
+            return (await loadContractTrackerCommands()).editBody(context, id, body, options);
           }
-          const { tracker, db } = context;
+          const { db } = context;
           const before = requireWorkItem(tracker, id);
           const edited = db.transaction(() => {
             if (title !== undefined) tracker.workItems.setTitle(id, title);

@@ -9,8 +9,8 @@ import {
 import { CliError } from '../support/cli-error.ts';
 import { collectOption } from '../support/collect-option.ts';
 import { formatTable } from '../support/format-table.ts';
-import { loadGitHubProvider } from '../support/load-github-provider.ts';
 import type { CliContext } from '../support/open-cli-context.ts';
+import { openLocalTracker } from '../support/open-local-tracker.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
 import { withCliContext } from '../support/with-cli-context.ts';
 import { writeJson } from '../support/write-json.ts';
@@ -50,21 +50,19 @@ export function registerWorkListCommand(work: Command): void {
         const statuses = parseStatuses(options.status);
         const state = parseState(options, statuses.length > 0);
         return withCliContext(async (context) => {
-          const { tracker } = context;
+          const tracker = await openLocalTracker(context);
           const listed =
-            context.config.provider === 'github'
-              ? await listGitHubWorkItems(context, options)
+            tracker === undefined
+              ? await listContractWorkItems(context, options)
               : tracker.workItems.listWorkItems({ includeClosed: state !== 'open' });
-          // A blocker outside the list is closed (GitHub lists open issues only) or looked up locally.
+          // A blocker outside the list is closed (the contract lists open items only) or looked up locally.
           const listedStatus = new Map(listed.map((item) => [item.id, item.status]));
-          const statusOf = (id: string) =>
-            listedStatus.get(id) ??
-            (context.config.provider === 'github' ? undefined : tracker.workItems.getWorkItem(id)?.status);
+          const statusOf = (id: string) => listedStatus.get(id) ?? tracker?.workItems.getWorkItem(id)?.status;
           const items = listed
             .filter((item) => state !== 'closed' || item.status === 'closed')
             .filter((item) => statuses.length === 0 || statuses.includes(item.status))
             .filter((item) => {
-              if (options.label.length === 0 || context.config.provider === 'github') return true;
+              if (options.label.length === 0 || tracker === undefined) return true;
               const labels = tracker.workItems.getWorkItemLabels(item.id);
               return options.label.every((label) => labels.includes(label));
             });
@@ -100,26 +98,22 @@ export function registerWorkListCommand(work: Command): void {
 }
 
 /**
- * The open issues that are work items. Closed issues and label filters stay on GitHub's own search (the
- * provider contract lists open items and does not expose free labels).
+ * The open work items of a provider without a local tracker (GitHub issues). Closed items and label filters
+ * stay on the tracker's own search (the provider contract lists open items and does not expose free labels).
  */
-async function listGitHubWorkItems(context: CliContext, options: WorkListOptions): Promise<WorkItem[]> {
-  const github = context.config.github;
-  const where =
-    github === undefined
-      ? 'GitHub'
-      : github.apiUrl === undefined
-        ? `https://github.com/${github.owner}/${github.repo}/issues`
-        : `${github.owner}/${github.repo} issues on GitHub`;
+async function listContractWorkItems(context: CliContext, options: WorkListOptions): Promise<WorkItem[]> {
+  const { name, links } = context.provider;
+  const site = links?.site ?? name;
+  const where = links?.itemsUrl ?? site;
   if (options.all || (options.state !== undefined && options.state !== 'open')) {
-    throw new CliError(`with provider github only open work items are listed; closed ones: ${where}`, {
+    throw new CliError(`with provider ${name} only open work items are listed; closed ones: ${where}`, {
       exitCode: 2,
     });
   }
   if (options.label.length > 0) {
-    throw new CliError(`with provider github, filter by label on GitHub: ${where}`, { exitCode: 2 });
+    throw new CliError(`with provider ${name}, filter by label on ${site}: ${where}`, { exitCode: 2 });
   }
-  return (await loadGitHubProvider(context)).workItemReader.listWorkItems();
+  return (await context.provider.open()).workItemReader.listWorkItems();
 }
 
 function parseStatuses(values: readonly string[]): WorkItemStatus[] {

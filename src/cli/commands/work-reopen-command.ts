@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
-import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
+import { loadContractTrackerCommands } from '../support/load-contract-tracker-commands.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
-import { requireWorkItem } from '../support/require-work-item.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
 import { withCliContext } from '../support/with-cli-context.ts';
 
@@ -22,22 +21,8 @@ export function registerWorkReopenCommand(work: Command): void {
       runCliAction('work reopen', (rawID: string, options: { hold?: boolean }) => {
         const id = parseWorkItemID(rawID);
         return withCliContext(async (context) => {
-          if (context.config.provider === 'github')
-            return (await loadGitHubTrackerCommands()).reopen(context, id, options.hold === true);
-          const { tracker } = context;
-          const item = requireWorkItem(tracker, id);
-          if (item.status !== 'closed') {
-            process.stdout.write(`#${id} is already open (${item.status})\n`);
-            return;
-          }
-          const status = options.hold ? 'blocked' : 'pending';
-          tracker.workItems.transitionStatus(id, status);
-          process.stdout.write(
-            `reopened #${id} as ${status}` +
-              (options.hold
-                ? `; \`flotilla work dispatch ${id}\` starts it\n`
-                : '; a running `flotilla run` dispatches it once its blockers are done\n'),
-          );
+          // One path for every provider, through the contract.
+          return (await loadContractTrackerCommands()).reopen(context, id, options.hold === true);
         });
       }),
     );

@@ -8,7 +8,8 @@ import {
   type WorkItemStatus,
 } from '../../domain/index.ts';
 import type { RevisionState, SqliteTracker, StoredReview, TrackerComment } from '../../storage/index.ts';
-import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
+import { loadContractTrackerCommands } from '../support/load-contract-tracker-commands.ts';
+import { openLocalTracker } from '../support/open-local-tracker.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { requireWorkItem } from '../support/require-work-item.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
@@ -38,9 +39,8 @@ export function registerWorkShowCommand(work: Command): void {
       runCliAction('work show', (rawID: string, options: { json?: boolean }) => {
         const id = parseWorkItemID(rawID);
         return withCliContext(async (context) => {
-          if (context.config.provider === 'github')
-            return (await loadGitHubTrackerCommands()).show(context, id, options);
-          const { tracker } = context;
+          const tracker = await openLocalTracker(context);
+          if (tracker === undefined) return (await loadContractTrackerCommands()).show(context, id, options);
           const details = readDetails(tracker, id);
           if (options.json) writeJson(details);
           else process.stdout.write(formatDetails(details));

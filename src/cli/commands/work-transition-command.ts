@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { WORK_ITEM_STATUSES, type WorkItemStatus } from '../../domain/index.ts';
 import { CliError } from '../support/cli-error.ts';
-import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
+import { loadContractTrackerCommands } from '../support/load-contract-tracker-commands.ts';
+import { openLocalTracker } from '../support/open-local-tracker.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { requireWorkItem } from '../support/require-work-item.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
@@ -29,9 +30,9 @@ export function registerWorkTransitionCommand(work: Command): void {
           });
         }
         return withCliContext(async (context) => {
-          if (context.config.provider === 'github')
-            return (await loadGitHubTrackerCommands()).transition(context, id, status);
-          const { tracker } = context;
+          const tracker = await openLocalTracker(context);
+          if (tracker === undefined)
+            return (await loadContractTrackerCommands()).transition(context, id, status);
           const before = requireWorkItem(tracker, id);
           if (before.status === status) {
             process.stdout.write(`#${id} is already ${status}\n`);

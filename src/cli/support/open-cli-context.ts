@@ -5,27 +5,49 @@ import {
   resolveFlotillaPaths,
 } from '../../config/index.ts';
 import { periodKeysOf } from '../../engine/budget/budget-calendar.ts';
+import type {
+  ConfiguredProvider,
+  ItemLinks,
+  MergeMethod,
+  UnsupportedCommand,
+} from '../../providers/provider-descriptor.ts';
+import { findProvider, providerSettingsOf } from '../../providers/registry.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import {
   createEngineStatePersistence,
-  createSqliteTracker,
   type Database,
   type EngineStatePersistence,
   openDatabase,
-  type SqliteTracker,
 } from '../../storage/index.ts';
 import { CliError } from './cli-error.ts';
 import { findRepoRoot } from './find-repo-root.ts';
 
-/** What every tracker/history command works with. `close()` closes the database. */
+/**
+ * The configured provider as the commands see it (src/providers/registry.ts): what it is, known without
+ * creating it, and `open()`, which creates it on first use (a missing token is then a usage error, exit 2).
+ */
+export interface CliProvider {
+  name: string;
+  /** Its work items live in `.flotilla/flotilla.db` (its `localTracker` capability). */
+  tracksLocally: boolean;
+  /** Its items' web pages, when it has them (GitHub issues). */
+  links: ItemLinks | undefined;
+  /** Its refusal of a command it does not support, or undefined. */
+  refusal(command: UnsupportedCommand): string | undefined;
+  /** The provider; `mergeMethod` overrides its configured merge method (`flotilla merge --squash`). */
+  open(options?: { mergeMethod?: MergeMethod }): Promise<ConfiguredProvider>;
+}
+
+/** What every tracker/history command works with. `close()` closes the provider and the database. */
 export interface CliContext {
   repoRoot: string;
   config: FlotillaConfig;
   paths: FlotillaPaths;
+  /** Flotilla's own database (run history, budgets; the local provider's tracker). */
   db: Database;
-  tracker: SqliteTracker;
+  provider: CliProvider;
   history: EngineStatePersistence;
-  close(): void;
+  close(): Promise<void>;
 }
 
 /**
@@ -55,17 +77,57 @@ export async function openCliContext(cwd: string = process.cwd()): Promise<CliCo
   } catch (error) {
     throw new CliError(messageOf(error), { exitCode: 1 });
   }
+  const config = loaded.config;
+  const descriptor = findProvider(config.provider);
+  // The schema accepts only the registry's names.
+  if (descriptor === undefined) throw new Error(`unknown provider '${config.provider}'`);
+  const settings = providerSettingsOf(descriptor, config);
+  const opened = new Map<string, Promise<ConfiguredProvider>>();
+  const open = (options: { mergeMethod?: MergeMethod } = {}): Promise<ConfiguredProvider> => {
+    const key = options.mergeMethod ?? '';
+    let provider = opened.get(key);
+    if (provider === undefined) {
+      provider = openConfiguredProvider({ repoRoot, config, paths, db, ...options });
+      opened.set(key, provider);
+    }
+    return provider;
+  };
   return {
     repoRoot,
-    config: loaded.config,
+    config,
     paths,
     db,
-    tracker: createSqliteTracker(db, { now: () => Date.now(), engineAuthor: 'flotilla' }),
+    provider: {
+      name: descriptor.name,
+      tracksLocally: descriptor.tracksLocally,
+      links: settings === undefined ? undefined : descriptor.links?.(settings),
+      refusal: (command) => descriptor.unsupported?.[command],
+      open,
+    },
     history: createEngineStatePersistence(db, {
-      periodKeysOf: (at) => periodKeysOf(at, loaded.config.budgets.timeZone),
+      periodKeysOf: (at) => periodKeysOf(at, config.budgets.timeZone),
     }),
-    close: () => {
+    close: async () => {
+      const providers = await Promise.allSettled(opened.values());
+      for (const provider of providers) if (provider.status === 'fulfilled') await provider.value.close();
       if (db.open) db.close();
     },
   };
+}
+
+/** The configured provider for one CLI command; what stops it being created (no token) is exit 2. */
+async function openConfiguredProvider(options: {
+  repoRoot: string;
+  config: FlotillaConfig;
+  paths: FlotillaPaths;
+  db: Database;
+  mergeMethod?: MergeMethod;
+}): Promise<ConfiguredProvider> {
+  const { createConfiguredProvider } = await import('../../app/create-configured-provider.ts');
+  const { silentLogger } = await import('../../logging/logger.ts');
+  try {
+    return await createConfiguredProvider({ ...options, env: process.env, logger: silentLogger });
+  } catch (error) {
+    throw new CliError(messageOf(error), { exitCode: 2 });
+  }
 }

@@ -46,11 +46,8 @@ export async function runControlPlaneDashboard(options: ControlPlaneDashboardOpt
         loadStatsRecords({
           listRuns: (query) => controlPlane.persistence.listRuns(query),
           modelsBySession: () => controlPlane.persistence.ledger.modelsBySession(),
-          // Item outcomes come from the local tracker; on GitHub the statistics have the run history only.
-          outcomes:
-            controlPlane.provider.kind === 'local'
-              ? controlPlane.provider.tracker.outcomes
-              : { listItemOutcomes: () => [] },
+          // Item outcomes come from the local tracker; without one the statistics have the run history only.
+          outcomes: controlPlane.provider.localTracker?.outcomes ?? { listItemOutcomes: () => [] },
         }),
       repositoryLabel:
         controlPlane.sandboxMode === 'off'

@@ -1,7 +1,7 @@
 import type { CliContext } from './open-cli-context.ts';
 
 /**
- * Opens the CLI context, runs `body` with it and always closes the database afterwards. The config schema
+ * Opens the CLI context, runs `body` with it and always closes the provider and the database afterwards. The config schema
  * (zod) and SQLite load here, on first use, so `--help` and the hooks do not pay for them.
  */
 export async function withCliContext<T>(body: (context: CliContext) => Promise<T> | T): Promise<T> {
@@ -10,6 +10,6 @@ export async function withCliContext<T>(body: (context: CliContext) => Promise<T
   try {
     return await body(context);
   } finally {
-    context.close();
+    await context.close();
   }
 }

@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { DEFAULT_ANSWER_AUTHOR_ASSOCIATIONS, DEFAULT_MENTION_TRIGGER } from '../../config/index.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { Provider } from '../types.ts';
 import type { CircuitSnapshot } from './client/create-circuit-breaker.ts';
@@ -7,6 +6,7 @@ import { createGitHubClient, type GitHubClientOptions } from './client/create-gi
 import type { GitHubQuotaSnapshot } from './client/create-github-quota.ts';
 import { readGitHubCredentials } from './client/read-github-credentials.ts';
 import { readGitHubReviewerCredentials } from './client/read-github-reviewer-credentials.ts';
+import { DEFAULT_ANSWER_AUTHOR_ASSOCIATIONS, DEFAULT_MENTION_TRIGGER } from './github-config-schema.ts';
 import { createGitHubFeedback } from './revisions/create-github-feedback.ts';
 import { createGitHubRevisions } from './revisions/create-github-revisions.ts';
 import { createGitHubSpecReader } from './specs/create-github-spec-reader.ts';

@@ -1,4 +1,4 @@
-import { resolveFlotillaPaths } from '../../config/resolve-flotilla-paths.ts';
+import { resolveFlotillaPaths } from '../../shared/resolve-flotilla-paths.ts';
 
 /** Name prefix of a checks worktree under the scratch dir (`runLocalChecks`). */
 export const CHECKS_WORKTREE_PREFIX = 'checks-';

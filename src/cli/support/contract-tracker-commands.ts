@@ -6,24 +6,26 @@ import {
   type WorkItem,
   type WorkItemStatus,
 } from '../../domain/index.ts';
-import { CliError } from '../support/cli-error.ts';
-import { describeMergeRefusal } from '../support/describe-merge-refusal.ts';
-import type { CliContext } from '../support/open-cli-context.ts';
-import { writeJson } from '../support/write-json.ts';
-import { type GitHubCliProvider, openGitHubCliProvider } from './open-github-cli-provider.ts';
+import type { ConfiguredProvider, MergeMethod } from '../../providers/provider-descriptor.ts';
+import { CliError } from './cli-error.ts';
+import { describeMergeRefusal } from './describe-merge-refusal.ts';
+import type { CliContext } from './open-cli-context.ts';
+import { requireProviderItem } from './require-provider-item.ts';
+import { writeJson } from './write-json.ts';
 
-type MergeMethod = 'merge' | 'squash' | 'rebase';
 const DISPATCHABLE: readonly WorkItemStatus[] = ['pending', 'blocked', 'needs-refinement'];
 const out = (text: string) => process.stdout.write(text);
 
 /**
- * The tracker commands (`work …`, `diff`, `checks`, `review`, `merge`) when `provider` is `github`: the same
- * behaviour through the provider contract (issues and pull requests on GitHub). What the contract cannot do
- * (closed issues, free labels, titles, human comments' history) is refused, naming where to do it on GitHub.
+ * The tracker commands (`work …`, `diff`, `checks`, `review`, `merge`) through the provider contract: every
+ * provider's `work reopen` and `work dispatch`, and the others for a provider without a local tracker
+ * (GitHub: issues and pull requests; the local tracker's versions are in the commands' files, for what only it
+ * can do). What the contract cannot do (closed issues, free labels, titles, human comments' history) is
+ * refused by the commands, naming where to do it (the provider's `links`).
  */
-export const githubTrackerCommands = {
+export const contractTrackerCommands = {
   async show(context: CliContext, id: string, options: { json?: boolean }): Promise<void> {
-    const provider = openGitHubCliProvider(context);
+    const provider = await context.provider.open();
     const item = await requireItem(provider, id);
     const body = await provider.workItemReader.getWorkItemBody(id);
     const revision = await linkedRevision(provider, item);
@@ -62,7 +64,7 @@ export const githubTrackerCommands = {
     input: { title: string; body: string; labels: string[]; blockedBy: string[]; hold: boolean },
     options: { json?: boolean },
   ): Promise<void> {
-    const provider = openGitHubCliProvider(context);
+    const provider = await context.provider.open();
     const item = await provider.workItemWriter.createWorkItem({
       title: input.title,
       body: input.body,
@@ -84,7 +86,7 @@ export const githubTrackerCommands = {
 
   /** Only the body: titles, labels and blockers are edited on the issue page (or with `gh issue edit`). */
   async editBody(context: CliContext, id: string, body: string, options: { json?: boolean }): Promise<void> {
-    const provider = openGitHubCliProvider(context);
+    const provider = await context.provider.open();
     await requireItem(provider, id);
     await provider.workItemWriter.updateWorkItem(id, { body, labels: null });
     const edited = await requireItem(provider, id);
@@ -93,7 +95,7 @@ export const githubTrackerCommands = {
   },
 
   async comment(context: CliContext, id: string, body: string, author: string): Promise<void> {
-    const provider = openGitHubCliProvider(context);
+    const provider = await context.provider.open();
     await requireItem(provider, id);
     // The token's user posts it: say who wrote it.
     await provider.workItemWriter.addComment(id, `${body.trimEnd()}\n\n— ${author} (via flotilla)`);
@@ -101,7 +103,7 @@ export const githubTrackerCommands = {
   },
 
   async close(context: CliContext, id: string, comment: string | null): Promise<void> {
-    const provider = openGitHubCliProvider(context);
+    const provider = await context.provider.open();
     const item = await requireItem(provider, id);
     if (item.status === 'closed') return void out(`#${id} is already closed\n`);
     if (comment !== null) await provider.workItemWriter.addComment(id, comment);
@@ -116,7 +118,7 @@ export const githubTrackerCommands = {
   },
 
   async reopen(context: CliContext, id: string, hold: boolean): Promise<void> {
-    const provider = openGitHubCliProvider(context);
+    const provider = await context.provider.open();
     const item = await requireItem(provider, id);
     if (item.status !== 'closed') return void out(`#${id} is already open (${item.status})\n`);
     const status = hold ? 'blocked' : 'pending';
@@ -130,7 +132,7 @@ export const githubTrackerCommands = {
   },
 
   async transition(context: CliContext, id: string, status: WorkItemStatus): Promise<void> {
-    const provider = openGitHubCliProvider(context);
+    const provider = await context.provider.open();
     const before = await requireItem(provider, id);
     if (before.status === status) return void out(`#${id} is already ${status}\n`);
     await provider.workItemWriter.transitionStatus(id, status);
@@ -139,7 +141,7 @@ export const githubTrackerCommands = {
 
   /** `flotilla answer`: the answers as a comment on the issue, where the running engine's answer poller reads them. */
   async answer(context: CliContext, id: string, answers: string): Promise<void> {
-    const provider = openGitHubCliProvider(context);
+    const provider = await context.provider.open();
     const item = await requireItem(provider, id);
     if (item.status !== 'waiting-for-input') {
       throw new CliError(
@@ -155,7 +157,7 @@ export const githubTrackerCommands = {
   },
 
   async dispatch(context: CliContext, id: string): Promise<void> {
-    const provider = openGitHubCliProvider(context);
+    const provider = await context.provider.open();
     const item = await requireItem(provider, id);
     if (item.kind === 'questions') {
       throw new CliError(`#${id} carries a planner's questions; answer them with \`flotilla answer ${id}\``, {
@@ -193,7 +195,7 @@ export const githubTrackerCommands = {
 
   /** `flotilla diff`: the pull request's files as GitHub reports them (its per-file patches). */
   async diff(context: CliContext, id: string, options: { nameOnly?: boolean }): Promise<void> {
-    const provider = openGitHubCliProvider(context);
+    const provider = await context.provider.open();
     const item = await requireItem(provider, id);
     const revision = await requireRevision(provider, item, 'so there is no diff');
     const files = await provider.revisionReader.getRevisionFiles(revision.id);
@@ -210,7 +212,7 @@ export const githubTrackerCommands = {
 
   /** `flotilla checks`: the pull request head's checks (exit 0 success, 1 failure, 8 pending, like `gh pr checks`). */
   async checks(context: CliContext, id: string, options: { json?: boolean }): Promise<number> {
-    const provider = openGitHubCliProvider(context);
+    const provider = await context.provider.open();
     const item = await requireItem(provider, id);
     const revision = await requireRevision(provider, item, 'so there are no checks');
     const pipeline = revision.pipeline;
@@ -234,7 +236,7 @@ export const githubTrackerCommands = {
     id: string,
     input: { verdict: 'approve' | 'request-changes' | 'comment'; body: string; author: string },
   ): Promise<void> {
-    const provider = openGitHubCliProvider(context);
+    const provider = await context.provider.open();
     const item = await requireItem(provider, id);
     if (item.status === 'closed') {
       throw new CliError(`#${id} is closed; there is nothing to review (\`flotilla work reopen ${id}\`)`, {
@@ -273,8 +275,7 @@ export const githubTrackerCommands = {
     id: string,
     options: { method?: MergeMethod; json?: boolean },
   ): Promise<void> {
-    const provider = openGitHubCliProvider(
-      context,
+    const provider = await context.provider.open(
       options.method === undefined ? {} : { mergeMethod: options.method },
     );
     const item = await requireItem(provider, id);
@@ -290,11 +291,11 @@ export const githubTrackerCommands = {
     }
     const revision = await requireRevision(provider, item, 'to merge');
     if (provider.revisionWriter.mergeRevision === undefined)
-      throw new Error('the github provider cannot merge');
+      throw new Error(`the ${provider.name} provider cannot merge`);
     const result = await provider.revisionWriter.mergeRevision(revision.id).catch((error: unknown) => {
       throw new CliError(error instanceof Error ? error.message : String(error), { exitCode: 1 });
     });
-    const method = options.method ?? context.config.github?.mergeMethod ?? 'merge';
+    const method = options.method ?? provider.mergeMethod ?? 'merge';
     if (options.json) {
       return writeJson({
         workItemID: id,
@@ -313,30 +314,16 @@ export const githubTrackerCommands = {
   },
 };
 
-async function requireItem(provider: GitHubCliProvider, id: string): Promise<WorkItem> {
-  const item = await provider.workItemReader.getWorkItem(id);
-  if (item === null) {
-    // Issues and pull requests share GitHub's numbers: a pull request's number says which item it belongs to.
-    const revision = await provider.revisionReader.getRevision(id).catch(() => null);
-    if (revision?.workItemID != null) {
-      throw new CliError(
-        `#${id} is not a work item: it is PR #${id} of work item #${revision.workItemID}; commands take the item's id`,
-        { exitCode: 1 },
-      );
-    }
-    throw new CliError(`work item #${id} does not exist (no such issue with a task:* label)`, {
-      exitCode: 1,
-    });
-  }
-  return item;
-}
+/** The item in the provider's words (requireProviderItem), for the commands here that have no other name. */
+const requireItem = (provider: ConfiguredProvider, id: string): Promise<WorkItem> =>
+  requireProviderItem(provider, id);
 
-async function linkedRevision(provider: GitHubCliProvider, item: WorkItem): Promise<Revision | null> {
+async function linkedRevision(provider: ConfiguredProvider, item: WorkItem): Promise<Revision | null> {
   return item.linkedRevision === null ? null : provider.revisionReader.getRevision(item.linkedRevision);
 }
 
 async function requireRevision(
-  provider: GitHubCliProvider,
+  provider: ConfiguredProvider,
   item: WorkItem,
   purpose: string,
 ): Promise<Revision> {
@@ -350,11 +337,7 @@ async function requireRevision(
 }
 
 function issueUrl(context: CliContext, id: string): string {
-  const github = context.config.github;
-  if (github === undefined) return `#${id}`;
-  return github.apiUrl === undefined
-    ? `https://github.com/${github.owner}/${github.repo}/issues/${id}`
-    : `${github.owner}/${github.repo}#${id}`;
+  return context.provider.links?.itemUrl(id) ?? `#${id}`;
 }
 
 function indent(text: string, prefix: string): string[] {

@@ -1,27 +1,19 @@
-import type { FlotillaConfig } from '../../config/index.ts';
-import { silentLogger } from '../../logging/logger.ts';
-import { createGitHubAdmin } from '../../providers/github/setup/create-github-admin.ts';
-import { messageOf } from '../../shared/message-of.ts';
+import { silentLogger } from '../../../logging/logger.ts';
+import { messageOf } from '../../../shared/message-of.ts';
+import type { ProviderDoctorCheck as DoctorCheck } from '../../provider-descriptor.ts';
+import type { GitHubProviderSettings } from '../github-config-schema.ts';
+import { createGitHubAdmin } from './create-github-admin.ts';
 import { describeGitHubQuota } from './describe-github-quota.ts';
-
-/** A doctor check (DoctorCheck in doctor-command-checks.ts, which loads this file: no import back). */
-interface DoctorCheck {
-  name: string;
-  status: 'ok' | 'warn' | 'fail';
-  message: string;
-  fix: string[];
-}
 
 /**
  * `flotilla doctor` on `provider: "github"`: the token (from the environment), the repository's access and
  * permissions, the label set, and the rate-limit budget. Never throws for a user problem.
  */
 export async function checkGitHubForDoctor(
-  config: FlotillaConfig,
+  github: GitHubProviderSettings,
+  defaultBranch: string,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<DoctorCheck[]> {
-  const github = config.github;
-  if (github === undefined) return [];
   const where = `${github.owner}/${github.repo}`;
   let admin: ReturnType<typeof createGitHubAdmin>;
   try {
@@ -69,11 +61,11 @@ export async function checkGitHubForDoctor(
         },
   ];
   checks.push(describeIdentities(report));
-  if (report.defaultBranch !== config.defaultBranch) {
+  if (report.defaultBranch !== defaultBranch) {
     checks.push({
       name: 'github-branch',
       status: 'warn',
-      message: `the local default branch is ${config.defaultBranch}, GitHub's is ${report.defaultBranch}`,
+      message: `the local default branch is ${defaultBranch}, GitHub's is ${report.defaultBranch}`,
       fix: [`set "defaultBranch": "${report.defaultBranch}" in flotilla.config.json`],
     });
   }

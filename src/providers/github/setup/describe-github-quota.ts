@@ -1,4 +1,4 @@
-import type { ProviderQuota } from '../../providers/types.ts';
+import type { ProviderQuota } from '../../types.ts';
 
 /** `4 987/5 000 left, resets 15:04 UTC` (and `paused until …`): for doctor and `github check`. */
 export function describeGitHubQuota(quota: ProviderQuota, now: Date = new Date()): string {
