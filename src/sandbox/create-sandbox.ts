@@ -96,6 +96,7 @@ export function createSandbox(settings: SandboxSettings, deps: SandboxDeps = {})
           : buildForwarderCommand(
               { nodePath, ...(perlPath !== undefined && { perlPath }) },
               bridge.ports,
+              bridge.reportSocket,
               file,
               args,
             );
