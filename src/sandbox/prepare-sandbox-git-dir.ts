@@ -1,4 +1,4 @@
-import { copyFile, mkdir, stat, writeFile } from 'node:fs/promises';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runGit } from '../process/run-command.ts';
 import { readWorktreeGitFacts, type WorktreeGitFacts } from './read-worktree-git-facts.ts';
@@ -42,32 +42,30 @@ export async function prepareSandboxGitDir(
 ): Promise<SandboxGitDir> {
   const gitDir = join(gitStateDir, 'git');
   const dotGitFile = join(gitStateDir, 'dot-git');
-  if (await exists(join(gitDir, 'HEAD'))) return { gitDir, dotGitFile };
+  if (existsSync(join(gitDir, 'HEAD'))) return { gitDir, dotGitFile };
 
   const [facts, identity] = await Promise.all([
-    readWorktreeGitFacts(worktree).then((read) => read ?? askGit(worktree)),
+    readWorktreeGitFacts(worktree) ?? askGit(worktree),
     (options.readIdentity ?? readGitIdentity)(worktree),
   ]);
   const { ownGitDir, commonDir, objectFormat, head, branch, refs } = facts;
 
-  await mkdir(join(gitDir, 'objects', 'info'), { recursive: true });
-  await Promise.all([
-    mkdir(join(gitDir, 'refs', 'heads'), { recursive: true }),
-    mkdir(join(gitDir, 'refs', 'tags'), { recursive: true }),
-    mkdir(join(gitDir, 'info'), { recursive: true }),
-  ]);
-  await Promise.all([
-    writeFile(join(gitDir, 'objects', 'info', 'alternates'), `${join(commonDir, 'objects')}\n`),
-    writeFile(join(gitDir, 'packed-refs'), refs === '' ? '' : `${refs}\n`),
-    branch !== '' ? writeLooseRef(gitDir, branch, head) : undefined,
-    copyIfPresent(join(ownGitDir, 'index'), join(gitDir, 'index')),
-    copyIfPresent(join(commonDir, 'info', 'exclude'), join(gitDir, 'info', 'exclude')),
-    copyIfPresent(join(commonDir, 'shallow'), join(gitDir, 'shallow')),
-    writeFile(join(gitDir, 'config'), buildGitConfig({ ...identity, objectFormat })),
-  ]);
+  // A dozen small files, written synchronously: each takes microseconds, where the promise API's
+  // thread-pool round trips would cost more than the writing (read-worktree-git-facts.ts).
+  mkdirSync(join(gitDir, 'objects', 'info'), { recursive: true });
+  mkdirSync(join(gitDir, 'refs', 'heads'), { recursive: true });
+  mkdirSync(join(gitDir, 'refs', 'tags'), { recursive: true });
+  mkdirSync(join(gitDir, 'info'), { recursive: true });
+  writeFileSync(join(gitDir, 'objects', 'info', 'alternates'), `${join(commonDir, 'objects')}\n`);
+  writeFileSync(join(gitDir, 'packed-refs'), refs === '' ? '' : `${refs}\n`);
+  if (branch !== '') writeLooseRef(gitDir, branch, head);
+  copyIfPresent(join(ownGitDir, 'index'), join(gitDir, 'index'));
+  copyIfPresent(join(commonDir, 'info', 'exclude'), join(gitDir, 'info', 'exclude'));
+  copyIfPresent(join(commonDir, 'shallow'), join(gitDir, 'shallow'));
+  writeFileSync(join(gitDir, 'config'), buildGitConfig({ ...identity, objectFormat }));
   // HEAD last: its presence marks the directory complete.
-  await writeFile(join(gitDir, 'HEAD'), branch === '' ? `${head}\n` : `ref: ${branch}\n`);
-  await writeFile(dotGitFile, `gitdir: ${gitDir}\n`);
+  writeFileSync(join(gitDir, 'HEAD'), branch === '' ? `${head}\n` : `ref: ${branch}\n`);
+  writeFileSync(dotGitFile, `gitdir: ${gitDir}\n`);
   return { gitDir, dotGitFile };
 }
 
@@ -144,25 +142,16 @@ function quoteConfigValue(value: string): string {
     .replace(/"/g, '\\"')}"`;
 }
 
-async function writeLooseRef(gitDir: string, ref: string, sha: string): Promise<void> {
+function writeLooseRef(gitDir: string, ref: string, sha: string): void {
   const path = join(gitDir, ...ref.split('/'));
-  await mkdir(join(path, '..'), { recursive: true });
-  await writeFile(path, `${sha}\n`);
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, `${sha}\n`);
 }
 
-async function copyIfPresent(from: string, to: string): Promise<void> {
+function copyIfPresent(from: string, to: string): void {
   try {
-    await copyFile(from, to);
+    copyFileSync(from, to);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
   }
 }

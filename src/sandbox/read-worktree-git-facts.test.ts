@@ -52,7 +52,7 @@ describe('readWorktreeGitFacts', () => {
     ['the main checkout', '.'],
   ])("gives git's own answers for %s: packed, loose and annotated refs", async (_case, path) => {
     const worktree = join(repo.root, path);
-    expect(await readWorktreeGitFacts(worktree)).toEqual(await gitFacts(repo, worktree));
+    expect(readWorktreeGitFacts(worktree)).toEqual(await gitFacts(repo, worktree));
   });
 
   it('gives git a sha256 repository', async () => {
@@ -61,7 +61,7 @@ describe('readWorktreeGitFacts', () => {
       await rm(join(other.root, '.git'), { recursive: true });
       await other.git(['init', '--quiet', '--object-format=sha256', '-b', 'main', other.root]);
       await other.commit('init', { 'a.txt': 'a\n' });
-      const facts = await readWorktreeGitFacts(other.root);
+      const facts = readWorktreeGitFacts(other.root);
       expect(facts?.objectFormat).toBe('sha256');
       expect(facts).toEqual(await gitFacts(other, other.root));
     } finally {
@@ -72,16 +72,16 @@ describe('readWorktreeGitFacts', () => {
   it('leaves to git what it does not read: a symbolic branch, an unborn HEAD, a broken ref, no .git', async () => {
     const other = await createTempGitRepo();
     try {
-      expect(await readWorktreeGitFacts(other.root)).toBeNull(); // unborn: no commit yet
+      expect(readWorktreeGitFacts(other.root)).toBeNull(); // unborn: no commit yet
       await other.commit('init', { 'a.txt': 'a\n' });
-      expect(await readWorktreeGitFacts(other.root)).not.toBeNull();
+      expect(readWorktreeGitFacts(other.root)).not.toBeNull();
       await other.git(['symbolic-ref', 'refs/heads/alias', 'refs/heads/main']);
-      expect(await readWorktreeGitFacts(other.root)).toBeNull();
+      expect(readWorktreeGitFacts(other.root)).toBeNull();
       await other.git(['symbolic-ref', '--delete', 'refs/heads/alias']);
       await mkdir(join(other.root, '.git', 'refs', 'tags'), { recursive: true });
       await writeFile(join(other.root, '.git', 'refs', 'tags', 'broken'), 'not an id\n');
-      expect(await readWorktreeGitFacts(other.root)).toBeNull();
-      expect(await readWorktreeGitFacts(join(other.root, 'missing'))).toBeNull();
+      expect(readWorktreeGitFacts(other.root)).toBeNull();
+      expect(readWorktreeGitFacts(join(other.root, 'missing'))).toBeNull();
     } finally {
       await other.cleanup();
     }
