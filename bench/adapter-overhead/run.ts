@@ -34,7 +34,7 @@ import { claudePair } from './claude-pair.ts';
 import { COMMAND_COUNTS, cliPair } from './cli-pair.ts';
 import { codexPair } from './codex-pair.ts';
 import type { MakeOverheadPair, OverheadPair } from './overhead-pair.ts';
-import { readCpuMs } from './read-cpu-ms.ts';
+import { type CpuSource, readCpuMs, startCpuAccounting } from './read-cpu-ms.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -95,7 +95,7 @@ const load = () =>
 /** One measured run of one side. */
 interface Sample {
   wallMs: number;
-  /** CPU ms of this process and its exited children (NaN without /proc). */
+  /** CPU ms of this process and what it started (see read-cpu-ms.ts; NaN without /proc). */
   cpuMs: number;
   /** Phase → ms (summed within the run). */
   phases: Map<string, number>;
@@ -181,29 +181,35 @@ function printProfile(samples: Record<Side, Sample[]>, sides: readonly Side[]): 
   for (const phase of names) row(phase, (sample) => sample.phases.get(phase) ?? Number.NaN);
   row('(not in a phase)', (sample) => sample.wallMs - [...sample.phases.values()].reduce((a, b) => a + b, 0));
   row('total (wall)', (sample) => sample.wallMs);
-  row('CPU (this process + children)', (sample) => sample.cpuMs);
+  row('CPU (this process + what it ran)', (sample) => sample.cpuMs);
 }
 
 /**
- * What the OS sandbox costs a runtime, in wall ms (processes inside the sandbox's PID namespace are not
- * reaped into this process's children, so the CPU column cannot see them): per run, `sandboxed − runtime`;
- * per Bash command, what it adds to COMMANDS commands over what they cost unsandboxed,
- * `((sandboxed+cmds − sandboxed) − (cmds − runtime)) / COMMANDS`.
+ * What the OS sandbox costs a runtime: per run, `sandboxed − runtime`, wall ms and (when the CPU is read
+ * from the bench's own cgroup, which sees the processes in the sandbox's PID namespace) CPU ms; per Bash
+ * command, what it adds to COMMANDS commands over what they cost unsandboxed,
+ * `((sandboxed+cmds − sandboxed) − (cmds − runtime)) / COMMANDS` (wall ms).
  */
 function sandboxRow(name: string, samples: Record<Side, Sample[]>, sides: readonly Side[]): string {
   const wall = (side: Side) => medianOf(samples[side], (sample) => sample.wallMs);
+  const cpu = (side: Side) => medianOf(samples[side], (sample) => sample.cpuMs);
   const perRun = wall('sandboxed') - wall('runtime');
+  const perRunCpu = CPU_SOURCE === 'cgroup' ? cpu('sandboxed') - cpu('runtime') : Number.NaN;
   const perCommand = sides.includes('sandboxed+cmds')
     ? (wall('sandboxed+cmds') - wall('sandboxed') - (wall('cmds') - wall('runtime'))) / COMMANDS
     : Number.NaN;
   const one = (value: number) => (Number.isNaN(value) ? '-' : value.toFixed(1));
   return (
-    `| ${name} | ${ms(wall('runtime'))} | ${ms(wall('sandboxed'))} | ${one(perRun)} | ` +
+    `| ${name} | ${ms(wall('runtime'))} | ${ms(wall('sandboxed'))} | ${one(perRun)} | ${one(perRunCpu)} | ` +
     `${one(wall('cmds'))} | ${one(wall('sandboxed+cmds'))} | ${one(perCommand)} |`
   );
 }
 
+/** Set by main() before anything runs. */
+let CPU_SOURCE: CpuSource = 'none';
+
 async function main(): Promise<void> {
+  CPU_SOURCE = startCpuAccounting();
   const rows: string[] = [];
   const sandboxRows: string[] = [];
   const loadBefore = load();
@@ -242,7 +248,11 @@ async function main(): Promise<void> {
     `\nadapter-overhead: medians of ${RUNS} interleaved runs, prepare-ahead ${PREPARE_AHEAD ? 'on' : 'off'}, bare binary ${BARE_BINARY}; ` +
       `load average ${loadBefore} → ${load()}`,
   );
-  console.log('Each cell: wall ms / CPU ms (this process and its children).');
+  console.log(
+    CPU_SOURCE === 'cgroup'
+      ? "Each cell: wall ms / CPU ms (this process and every process it started, from the bench's cgroup)."
+      : 'Each cell: wall ms / CPU ms (this process and its children; not what runs in a sandbox).',
+  );
   console.log(
     '| runtime | bare | bare+git | runtime | runtime vs bare | runtime vs bare+git | ratio runtime / bare+git |',
   );
@@ -250,14 +260,14 @@ async function main(): Promise<void> {
   for (const row of rows) console.log(row);
   if (sandboxRows.length === 0) return;
   console.log(
-    `\nThe OS sandbox (issue 25): per run, sandboxed − runtime; per Bash command, over ${COMMANDS} commands ` +
-      '(sandboxed+cmds − sandboxed) − (cmds − runtime), divided by their number. Wall ms (the CPU column ' +
-      "above does not see processes inside the sandbox's PID namespace).",
+    `\nThe OS sandbox (issue 25): per run, sandboxed − runtime (wall ms, and CPU ms when read from the cgroup); ` +
+      `per Bash command, over ${COMMANDS} commands (sandboxed+cmds − sandboxed) − (cmds − runtime), divided by ` +
+      'their number (wall ms).',
   );
   console.log(
-    `| runtime | runtime | sandboxed | sandbox per run | ${COMMANDS} cmds | sandboxed, ${COMMANDS} cmds | sandbox per Bash command |`,
+    `| runtime | runtime | sandboxed | sandbox per run | CPU per run | ${COMMANDS} cmds | sandboxed, ${COMMANDS} cmds | sandbox per Bash command |`,
   );
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|');
   for (const row of sandboxRows) console.log(row);
 }
 

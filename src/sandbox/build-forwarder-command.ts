@@ -12,6 +12,12 @@ export interface ForwarderTools {
   perlPath?: string;
 }
 
+/**
+ * How often the forwarder looks whether the sandbox's kernel refused a direct connection (to a loopback port
+ * that is not forwarded): the refusal itself is silent, only the namespace's TCP counter shows it.
+ */
+export const REPORT_INTERVAL_MS = 200;
+
 /** Pipes one accepted connection to its unix socket (CommonJS, `node -e`). */
 const RELAY_FUNCTION = `
 const net = require('node:net');
@@ -27,6 +33,25 @@ const fail = (message) => {
   process.stderr.write('flotilla sandbox: ' + message + '\\n');
   process.exit(125);
 };
+const fs = require('node:fs');
+/** TCP connections this network namespace refused so far (AttemptFails in /proc/net/snmp). */
+const attemptFails = () => {
+  try {
+    const lines = fs.readFileSync('/proc/net/snmp', 'latin1').split('\\n').filter((l) => l.startsWith('Tcp:'));
+    const names = lines[0].split(' ');
+    return Number(lines[1].split(' ')[names.indexOf('AttemptFails')]) || 0;
+  } catch { return 0; }
+};
+let reportedFails = attemptFails();
+/** Tells the bridge (its report socket) how many more connections were refused since the last report. */
+const reportRefused = (reportSocket, done) => {
+  const fails = attemptFails();
+  if (fails <= reportedFails) { if (done) done(); return; }
+  const socket = net.connect({ path: reportSocket });
+  socket.on('error', () => { if (done) done(); });
+  socket.end('refused ' + (fails - reportedFails) + '\\n', () => { if (done) done(); });
+  reportedFails = fails;
+};
 `;
 
 /**
@@ -36,16 +61,18 @@ const fail = (message) => {
  * still read. The command waits for node's start (~30–50 ms): used only where perl is not.
  */
 export const FORWARDER_SCRIPT = `${RELAY_FUNCTION}
+const REPORT_INTERVAL_MS = ${REPORT_INTERVAL_MS};
 const { spawn } = require('node:child_process');
-const [config, file, ...args] = process.argv.slice(1);
+const [config, reportSocket, file, ...args] = process.argv.slice(1);
 const ports = JSON.parse(config);
 const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2'];
 const start = () => {
   const child = spawn(file, args, { stdio: 'inherit' });
   for (const signal of SIGNALS) process.on(signal, () => child.kill(signal));
   child.on('error', (error) => fail('cannot run ' + file + ': ' + error.message));
+  setInterval(() => reportRefused(reportSocket), REPORT_INTERVAL_MS).unref();
   child.on('exit', (code, signal) => {
-    if (signal === null) process.exit(code);
+    if (signal === null) return reportRefused(reportSocket, () => process.exit(code));
     for (const name of SIGNALS) process.removeAllListeners(name);
     process.kill(process.pid, signal);
     process.exit(128);
@@ -74,8 +101,9 @@ export const PERL_FORWARDER = `
 # Linux's constants, so that no module loads (Socket takes longer to load than perl to start).
 sub PF_UNIX () { 1 } sub PF_INET () { 2 } sub PF_INET6 () { 10 } sub SOCK_STREAM () { 1 }
 sub IPPROTO_IPV6 () { 41 } sub IPV6_V6ONLY () { 26 } sub F_SETFD () { 2 } sub FD_CLOEXEC () { 1 }
+sub REPORT_INTERVAL () { ${REPORT_INTERVAL_MS / 1000} }
 $^F = 1023;
-my ($spec, @command) = @ARGV;
+my ($spec, $report, @command) = @ARGV;
 sub fail { print STDERR "flotilla sandbox: $_[0]\\n"; exit 125 }
 my (@handles, %socket_of);
 for my $entry (split /,/, $spec) {
@@ -114,6 +142,14 @@ sub pump {
     @ends = grep { defined } @ends;
   }
 }
+# TCP connections this network namespace refused so far (AttemptFails in /proc/net/snmp).
+sub attempt_fails {
+  open(my $snmp, '<', '/proc/net/snmp') or return 0;
+  my @tcp = grep { /^Tcp:/ } <$snmp>;
+  my @names = split ' ', $tcp[0] // ''; my @values = split ' ', $tcp[1] // '';
+  for my $i (0 .. $#names) { return $values[$i] if $names[$i] eq 'AttemptFails' }
+  return 0;
+}
 my $pid = fork // fail("cannot fork: $!");
 if ($pid == 0) {
   exit 0 if fork // fail("cannot fork: $!");
@@ -121,8 +157,14 @@ if ($pid == 0) {
   $SIG{CHLD} = 'IGNORE';
   my $all = '';
   vec($all, fileno($_), 1) = 1 for @handles;
+  my $reported = attempt_fails();
   while (1) {
-    select(my $ready = $all, undef, undef, undef) > 0 or next;
+    my $fails = attempt_fails();
+    if ($fails > $reported && socket(my $to, PF_UNIX, SOCK_STREAM, 0)) {
+      syswrite($to, 'refused ' . ($fails - $reported) . "\\n") if connect($to, pack('S a*', PF_UNIX, "$report\\0"));
+      close $to; $reported = $fails;
+    }
+    select(my $ready = $all, undef, undef, REPORT_INTERVAL) > 0 or next;
     for my $listening (grep { vec($ready, fileno($_), 1) } @handles) {
       accept(my $client, $listening) or next;
       my $path = $socket_of{fileno $listening};
@@ -149,15 +191,16 @@ fail("cannot run $command[0]: $!");
 export function buildForwarderCommand(
   tools: ForwarderTools,
   ports: readonly ForwardedPort[],
+  reportSocket: string,
   file: string,
   args: readonly string[],
 ): string[] {
   if (tools.perlPath === undefined) {
-    return [tools.nodePath, '-e', FORWARDER_SCRIPT, '--', JSON.stringify(ports), file, ...args];
+    return [tools.nodePath, '-e', FORWARDER_SCRIPT, '--', JSON.stringify(ports), reportSocket, file, ...args];
   }
   for (const { socket } of ports) {
     if (/[,=]/.test(socket)) throw new Error(`sandbox: forwarder socket path ${socket} contains , or =`);
   }
   const spec = ports.map(({ port, socket }) => `${port}=${socket}`).join(',');
-  return [tools.perlPath, '-e', PERL_FORWARDER, '--', spec, file, ...args];
+  return [tools.perlPath, '-e', PERL_FORWARDER, '--', spec, reportSocket, file, ...args];
 }

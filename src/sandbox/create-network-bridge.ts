@@ -18,6 +18,8 @@ export interface NetworkBridge {
   ports: ForwardedPort[];
   /** The proxy's port inside the sandbox, when some host is reached through it. */
   proxyPort?: number;
+  /** The socket, as seen inside, on which the forwarder reports direct connections the sandbox refused. */
+  reportSocket: string;
   /** Stops listening, ends open connections and removes the sockets. */
   close(): Promise<void>;
 }
@@ -25,9 +27,17 @@ export interface NetworkBridge {
 export interface NetworkBridgeOptions {
   /** Where the socket directory is created (short: unix socket paths are limited to 107 bytes). */
   tmpDir: string;
-  /** Told each CONNECT the proxy refused (`host:port`), so the refusal can be reported. */
+  /**
+   * Told each connection refused: a CONNECT the proxy refused (`host:port`), or a direct connection the
+   * sandbox's own kernel refused (DIRECT_REFUSAL: a loopback port that is not forwarded, port unknown).
+   */
   onRefused?: (target: string) => void;
 }
+
+/** How a direct connection the sandbox's kernel refused is named: only a counter shows it, not its port. */
+export const DIRECT_REFUSAL = 'a loopback port that is not forwarded';
+/** The most refusals one report of the forwarder counts (the report socket is reachable from inside). */
+const MAX_REPORTED = 100;
 
 /**
  * The outside half of the sandbox's network: for each loopback target, a unix socket whose connections are
@@ -65,7 +75,26 @@ export async function createNetworkBridge(
       servers.push(server);
       ports.push({ port, socket: `${SANDBOX_SOCKET_DIR}/${name}` });
     }
-    if (targets.proxied.length === 0) return { socketDir, ports, close };
+    // The forwarder's reports: `refused N` lines, each connection a direct refusal. The agent can reach this
+    // socket too; all it can do is report refusals of its own, never a target.
+    const report = createServer((client) => {
+      track(client);
+      let text = '';
+      client.setEncoding('latin1');
+      client.on('data', (chunk: string) => {
+        text = (text + chunk).slice(-64);
+      });
+      client.on('end', () => {
+        const count = Math.min(Number(/^refused (\d{1,6})\n?$/.exec(text)?.[1] ?? 0), MAX_REPORTED);
+        for (let index = 0; index < count; index += 1) options.onRefused?.(DIRECT_REFUSAL);
+        client.end();
+      });
+      client.on('error', () => client.destroy());
+    });
+    await listen(report, join(socketDir, 'report.sock'));
+    servers.push(report);
+    const reportSocket = `${SANDBOX_SOCKET_DIR}/report.sock`;
+    if (targets.proxied.length === 0) return { socketDir, ports, reportSocket, close };
     const allowed = new Set(targets.proxied);
     const server = createServer({ allowHalfOpen: true }, (client) => {
       track(client);
@@ -76,7 +105,7 @@ export async function createNetworkBridge(
     let proxyPort = PREFERRED_PROXY_PORT;
     while (ports.some((forwarded) => forwarded.port === proxyPort)) proxyPort += 1;
     ports.push({ port: proxyPort, socket: `${SANDBOX_SOCKET_DIR}/proxy.sock` });
-    return { socketDir, ports, proxyPort, close };
+    return { socketDir, ports, proxyPort, reportSocket, close };
   } catch (error) {
     await close();
     throw error;

@@ -8,6 +8,7 @@ import { join, relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { extractPatch } from '../workspace/extract-patch.ts';
 import { SANDBOX_HOME } from './build-sandbox-env.ts';
+import { DIRECT_REFUSAL } from './create-network-bridge.ts';
 import { createSandbox } from './create-sandbox.ts';
 import { findOnPath } from './find-on-path.ts';
 import {
@@ -303,6 +304,32 @@ socket.on('end', () => { if (tunnelled) console.log('body ' + buffer.split('\\r\
     expect(await client(request, ['get', '10.255.255.1', '80'])).toBe('error ENETUNREACH');
   });
 
+  it('reports a direct connection to a port that is not forwarded (the kernel inside refused it)', async () => {
+    const allowed = await serve('127.0.0.1', 'allowed');
+    const other = await serve('127.0.0.1', 'other');
+    const refusals: string[] = [];
+    const sandbox = createSandbox(fixture.settings, {
+      homeDir: fixture.home,
+      perlPath,
+      onNetworkRefused: (target) => refusals.push(target),
+    });
+    const request = fixture.request({
+      network: [`http://127.0.0.1:${allowed}`],
+      programs: [process.execPath, 'sh'],
+    });
+    // Two refused, one served; the command lives on past the forwarder's next look at the counter.
+    const script = `for target in "127.0.0.1 ${other}" "127.0.0.1 ${other}" "127.0.0.1 ${allowed}"; do "$0" -e "$1" -- get $target; done; sleep 0.6`;
+    const command = await sandbox.wrap(request, 'sh', ['-c', script, process.execPath, CLIENT]);
+    const result = await runSandboxed(command);
+    await command.dispose();
+    expect(result.stdout.trim().split('\n')).toEqual([
+      'error ECONNREFUSED',
+      'error ECONNREFUSED',
+      'body allowed',
+    ]);
+    expect(refusals).toEqual([DIRECT_REFUSAL, DIRECT_REFUSAL]);
+  });
+
   it('reaches nothing at all when no network is asked for', async () => {
     const port = await serve('127.0.0.1', 'server');
     const request = fixture.request({ programs: [process.execPath] });
@@ -361,7 +388,7 @@ socket.on('end', () => { if (tunnelled) console.log('body ' + buffer.split('\\r\
       [],
     );
     const socketDir = command.args[command.args.indexOf('/run/flotilla-net') - 1] ?? '';
-    expect(readdirSync(socketDir)).toEqual([`port-${port}.sock`]);
+    expect(readdirSync(socketDir).sort()).toEqual([`port-${port}.sock`, 'report.sock']);
     await command.dispose();
     expect(existsSync(socketDir)).toBe(false);
   });

@@ -5,6 +5,7 @@ import { buildBwrapArgs } from './build-bwrap-args.ts';
 import { buildForwarderCommand } from './build-forwarder-command.ts';
 import { buildSandboxEnv, SANDBOX_HOME } from './build-sandbox-env.ts';
 import { checkSandboxAvailability, type SandboxProbe } from './check-sandbox-availability.ts';
+import { createGitIdentityCache } from './create-git-identity-cache.ts';
 import { createNetworkBridge, type NetworkBridge } from './create-network-bridge.ts';
 import { endStraySandboxes } from './end-stray-sandboxes.ts';
 import { findOnPath } from './find-on-path.ts';
@@ -45,6 +46,7 @@ export function createSandbox(settings: SandboxSettings, deps: SandboxDeps = {})
   const perlPath =
     deps.perlPath === undefined ? findOnPath('perl', process.env.PATH ?? '') : (deps.perlPath ?? undefined);
   const forwarderPrograms = [perlPath ?? nodePath];
+  const identities = createGitIdentityCache();
 
   const wrapOn = async (
     request: SandboxRequest,
@@ -69,7 +71,9 @@ export function createSandbox(settings: SandboxSettings, deps: SandboxDeps = {})
           `sandbox: gitWorktree.gitStateDir ${gitStateDir} is inside the worktree; give a run directory`,
         );
       }
-      git = await prepareSandboxGitDir(worktree, gitStateDir);
+      git = await prepareSandboxGitDir(worktree, gitStateDir, {
+        readIdentity: (at) => identities.get(request.repoRoot, at),
+      });
     }
     const forwarding = targets.loopback.length > 0 || targets.proxied.length > 0;
     const bridge: NetworkBridge | undefined = forwarding
@@ -92,6 +96,7 @@ export function createSandbox(settings: SandboxSettings, deps: SandboxDeps = {})
           : buildForwarderCommand(
               { nodePath, ...(perlPath !== undefined && { perlPath }) },
               bridge.ports,
+              bridge.reportSocket,
               file,
               args,
             );

@@ -37,6 +37,7 @@ import {
   createValidationWrapper,
   SANDBOX_OFF_WARNING,
 } from '../shared/build-agent-sandbox-request.ts';
+import { createLogLineReader } from '../shared/create-log-line-reader.ts';
 import { createPhaseClock } from '../shared/create-phase-clock.ts';
 import { createRunRegistry } from '../shared/create-run-registry.ts';
 import { createRuntimeWorktrees } from '../shared/create-runtime-worktrees.ts';
@@ -248,6 +249,8 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
     // What the sandbox refuses goes to the transcript (created below, before codex starts) and the failure.
     const sandboxRefusals = createSandboxRefusals({ note: (text) => sessionLog?.note(text) });
     const stderrLog = join(runDir, 'codex-stderr.log');
+    // bwrap's and the forwarder's own lines in codex's stderr: to the transcript and the failure reason.
+    const stderrLines = createLogLineReader(stderrLog);
     try {
       await mkdir(runDir, { recursive: true, mode: 0o700 });
       const binary: CodexBinary =
@@ -432,10 +435,14 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
         clock.lap('result-to-exit');
         markStarted();
       }
-      // A sandbox that could not run codex's commands is the run's failure, never "changed nothing".
-      const sandboxProblem = await findCodexSandboxProblem(stderrLog, {
-        ownSandboxWithSystemBwrap: !sandboxed && findOnPath('bwrap', env.PATH ?? '') !== undefined,
-      });
+      for (const line of await stderrLines.readNew()) sandboxRefusals.line(line);
+      // A sandbox that could not run codex's commands is the run's failure, never "changed nothing". In
+      // Flotilla's sandbox codex's own does not run: a `bwrap:` line there is Flotilla's (the refusals above).
+      const sandboxProblem = sandboxed
+        ? null
+        : await findCodexSandboxProblem(stderrLog, {
+            ownSandboxWithSystemBwrap: findOnPath('bwrap', env.PATH ?? '') !== undefined,
+          });
       if (sandboxProblem !== null) {
         sessionLog?.note(`codex's sandbox failed: ${sandboxProblem}`);
         turn.failure = `codex's sandbox could not run commands: ${sandboxProblem}`;

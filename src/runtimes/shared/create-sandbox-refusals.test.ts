@@ -20,7 +20,8 @@ describe('createSandboxRefusals', () => {
   });
 
   it("quotes bwrap's and the forwarder's own lines, ignores the rest, and leaves a clean run's failure alone", () => {
-    const refusals = createSandboxRefusals({ note: () => {} });
+    const notes: string[] = [];
+    const refusals = createSandboxRefusals({ note: (text) => notes.push(text) });
     const plain = new AgentRunFailure('error', 'exited 1');
     refusals.line('some agent output');
     expect(refusals.explain(plain)).toBe(plain);
@@ -29,6 +30,10 @@ describe('createSandboxRefusals', () => {
     expect(refusals.explain(plain).message).toBe(
       'exited 1 — the OS sandbox reported: "bwrap: Can\'t mkdir /x: Read-only file system"; "flotilla sandbox: cannot listen on 127.0.0.1:8080: EADDRINUSE"',
     );
+    expect(notes).toEqual([
+      'the OS sandbox reported: "bwrap: Can\'t mkdir /x: Read-only file system"',
+      'the OS sandbox reported: "flotilla sandbox: cannot listen on 127.0.0.1:8080: EADDRINUSE"',
+    ]);
   });
 
   it('names at most five targets and counts the rest', () => {

@@ -11,8 +11,8 @@ const NAMED_IN_FAILURE = 5;
 /**
  * What the OS sandbox refused during one run, made loud (issue #25: a refusal must never end as "changed
  * nothing"): each refused connection is noted in the run's transcript as it happens, lines in which bwrap or
- * the in-sandbox forwarder said why the sandbox could not start are kept, and `explain` adds both to the
- * run's failure reason. A run that succeeds keeps only the transcript notes.
+ * the in-sandbox forwarder said why the sandbox could not start are noted and kept, and `explain` adds both to
+ * the run's failure reason. A run that succeeds keeps only the transcript notes.
  */
 export function createSandboxRefusals(sink: SandboxRefusalSink) {
   const refused: string[] = [];
@@ -26,13 +26,15 @@ export function createSandboxRefusals(sink: SandboxRefusalSink) {
       );
     },
     /**
-     * An output line of the sandboxed process; one in which bwrap or Flotilla's forwarder says why the
-     * sandbox failed (`bwrap: …`, `flotilla sandbox: …`) is kept for the failure reason. The line comes from
+     * An output line of the sandboxed process (its stderr); one in which bwrap or Flotilla's forwarder says
+     * why the sandbox failed (`bwrap: …`, `flotilla sandbox: …`) is noted and kept for the failure reason. The line comes from
      * the sandbox's stderr, which the agent can write too: it is quoted, never acted on.
      */
     line(line: string): void {
-      if (/^(bwrap|flotilla sandbox): /.test(line) && problems.length < NAMED_IN_FAILURE)
-        problems.push(line.slice(0, 300));
+      if (!/^(bwrap|flotilla sandbox): /.test(line) || problems.length >= NAMED_IN_FAILURE) return;
+      const problem = line.slice(0, 300);
+      problems.push(problem);
+      sink.note(`the OS sandbox reported: "${problem}"`);
     },
     /** What was refused, in order. */
     refused: (): readonly string[] => refused,

@@ -13,6 +13,7 @@ import {
   createCodexRuntime,
 } from '../../../src/runtimes/codex/create-codex-runtime.ts';
 import { createSandbox } from '../../../src/sandbox/create-sandbox.ts';
+import type { Sandbox } from '../../../src/sandbox/sandbox-types.ts';
 import { createSessionLogFactory } from '../../../src/session-log/create-session-log-factory.ts';
 import { createTempGitRepo, type TempGitRepo } from '../../../src/test-support/create-temp-git-repo.ts';
 import { createTestSandbox } from '../../support/test-sandbox.ts';
@@ -628,6 +629,53 @@ describe("codex's own sandbox (Flotilla's turned off)", () => {
     } finally {
       await rm(pathDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("codex in Flotilla's sandbox: what the sandbox says is loud", () => {
+  it('a bwrap that cannot start codex fails the run quoting bwrap, in the failure and the transcript', async () => {
+    // The real sandbox with one mount bwrap cannot make: bwrap says why on stderr and codex never starts.
+    const real = createTestSandbox();
+    const broken: Sandbox = {
+      mode: 'on',
+      async wrap(request, file, args) {
+        const command = await real.wrap(request, file, args);
+        const end = command.args.indexOf('--');
+        return {
+          ...command,
+          args: [
+            ...command.args.slice(0, end),
+            '--ro-bind',
+            '/nonexistent/flotilla-test-mount',
+            '/mnt',
+            ...command.args.slice(end),
+          ],
+        };
+      },
+    };
+    const { runtime } = await start(
+      { routes: [{ name: 'any', steps: [{ structuredOutput: { role: 'planner' } }] }] },
+      { sandbox: broken },
+    );
+    const handle = await runtime.startAgent({
+      role: 'implementor',
+      sessionID: 'impl-broken-sandbox',
+      workItemID: '8',
+      branchName: 'flotilla/8',
+      prompt: 'Anything.',
+    });
+    const failure = await failureOf(handle.result);
+    expect(failure.message).toContain(
+      `the OS sandbox reported: "bwrap: Can't find source path /nonexistent/flotilla-test-mount`,
+    );
+    const transcript = await readFile(handle.logFilePath ?? '', 'utf8');
+    expect(transcript).toContain(
+      `the OS sandbox reported: "bwrap: Can't find source path /nonexistent/flotilla-test-mount`,
+    );
+    // Flotilla's sandbox, not codex's own (which does not run inside it), is named.
+    expect(transcript).not.toContain("codex's sandbox");
+    expect(failure.message).not.toContain("codex's sandbox");
+    expect(server?.requests ?? []).toEqual([]);
   });
 });
 
