@@ -17,6 +17,7 @@ const EXPECTED: Record<Exclude<TransitionCause, 'planner' | 'user'>, string[]> =
   'reviewer-result': ['review→approved', 'review→needs-refinement', 'review→pending'],
   'reviewer-failed': ['review→pending'],
   'checks-failed': ['review→pending', 'review→needs-refinement'],
+  'command-failed': ['review→needs-refinement'],
   'retries-exhausted': ['in-progress→blocked', 'pending→blocked', 'ready→blocked', 'review→blocked'],
   'validation-failed': ['in-progress→needs-refinement'],
   'run-cancelled': ['in-progress→blocked', 'review→blocked'],

@@ -14,6 +14,7 @@ export type TransitionCause =
   | 'reviewer-result'
   | 'reviewer-failed'
   | 'checks-failed'
+  | 'command-failed'
   | 'retries-exhausted'
   | 'validation-failed'
   | 'run-cancelled'
@@ -54,6 +55,9 @@ export const WORK_ITEM_TRANSITIONS: Readonly<Record<TransitionCause, readonly Pa
     ['review', 'pending'],
     ['review', 'needs-refinement'],
   ],
+  // Flotilla: a result the executor could not write for good (e.g. GitHub refused the review): a human looks,
+  // told why in a comment, instead of the item staying in review for ever.
+  'command-failed': [['review', 'needs-refinement']],
   // Flotilla: bounded failure — after maxAttempts the item is parked as blocked with the last failure.
   'retries-exhausted': [
     ['in-progress', 'blocked'],

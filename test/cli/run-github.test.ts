@@ -8,7 +8,11 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelServer } from '../../src/model-server/index.ts';
-import { createFakeGitHub, type FakeGitHub } from '../../src/providers/github/testing/create-fake-github.ts';
+import {
+  createFakeGitHub,
+  type FakeGitHub,
+  type FakeGitHubOptions,
+} from '../../src/providers/github/testing/create-fake-github.ts';
 import { createRunFixtures } from '../support/create-run-fixtures.ts';
 import { finishScenario, GREET, slowImplementorScenario } from '../support/run-scenarios.ts';
 import {
@@ -22,6 +26,7 @@ const fixtures = createRunFixtures();
 afterEach(() => fixtures.cleanup());
 
 const TOKEN = 'e2e-github-token';
+const REVIEWER_TOKEN = 'e2e-github-reviewer-token';
 
 interface Hosted {
   root: string;
@@ -31,10 +36,18 @@ interface Hosted {
   api<T>(path: string): Promise<T>;
 }
 
-/** The demo repository pushed to a fake GitHub whose CI passes every head (settled twice a second). */
-async function hostedDemoRepository(): Promise<Hosted> {
+/**
+ * The demo repository pushed to a fake GitHub (every GitHub rule it keeps is on) whose CI passes every head
+ * (settled twice a second) unless `fake` says otherwise; a second account for reviews exists either way.
+ */
+async function hostedDemoRepository(fakeOptions: Partial<FakeGitHubOptions> = {}): Promise<Hosted> {
   const repo = await fixtures.demoRepository();
-  const fake = await createFakeGitHub({ token: TOKEN, ci: 'passing' });
+  const fake = await createFakeGitHub({
+    token: TOKEN,
+    ci: 'passing',
+    extraUsers: [{ token: REVIEWER_TOKEN, login: 'flotilla-reviewer' }],
+    ...fakeOptions,
+  });
   const settle = setInterval(() => void fake.settleChecks().catch(() => {}), 500);
   fixtures.defer(async () => {
     clearInterval(settle);
@@ -63,12 +76,18 @@ async function hostedDemoRepository(): Promise<Hosted> {
   };
 }
 
-function startFlotilla(hosted: Hosted, server: ModelServer | null, args: string[]): RunningFlotilla {
+function startFlotilla(
+  hosted: Hosted,
+  server: ModelServer | null,
+  args: string[],
+  env: Record<string, string> = {},
+): RunningFlotilla {
   return startFlotillaProcess(fixtures, {
     cwd: hosted.root,
     args,
     env: {
       ...hosted.gitEnv,
+      ...env,
       FLOTILLA_GITHUB_TOKEN: TOKEN,
       ...(server !== null && { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key' }),
     },
@@ -100,8 +119,9 @@ interface ApiPull {
 
 // Seven real SDK sessions, CI and a merge through child processes: far slower under load than alone.
 describe('flotilla run with provider github', () => {
-  it('plans issues, opens pull requests with the exact patch, passes CI, reviews with line comments, approves; flotilla merge merges', async () => {
-    const hosted = await hostedDemoRepository();
+  it('one token: plans issues, opens pull requests with the exact patch, red CI → rework → green, verdicts as COMMENT reviews with line comments; flotilla merge merges', async () => {
+    // The first head CI sees fails: the red-CI rework round, then green.
+    const hosted = await hostedDemoRepository({ failingHeads: 1 });
     const server = await fixtures.serve();
     const run = startFlotilla(hosted, server, ['run', '--headless', '--until-idle']);
     const code = await run.exited;
@@ -142,10 +162,14 @@ describe('flotilla run with provider github', () => {
     );
     expect(checks.check_runs.map((run) => [run.name, run.conclusion])).toEqual([['test', 'success']]);
 
-    // The reviewer's rounds as pull request reviews: changes requested (dismissed on rework), then approved;
-    // its line comment on the diff.
+    expect(run.output()).toContain('work item #1 review → pending');
+    // One identity opened the pull request and reviews it: GitHub refuses its approval, so the reviewer's
+    // rounds are COMMENT reviews, the verdict first; its line comment on the diff.
     const reviews = await hosted.api<{ state: string; body: string }[]>(`/pulls/${greetPull.number}/reviews`);
-    expect(reviews.map((review) => review.state)).toEqual(['DISMISSED', 'APPROVED']);
+    expect(reviews.map((review) => [review.state, review.body.split('\n')[0]])).toEqual([
+      ['COMMENTED', '**Flotilla reviewer: changes requested**'],
+      ['COMMENTED', '**Flotilla reviewer: approved**'],
+    ]);
     const comments = await hosted.api<{ path: string; line: number; body: string }[]>(
       `/pulls/${greetPull.number}/comments`,
     );
@@ -161,6 +185,26 @@ describe('flotilla run with provider github', () => {
     expect([merged.state, merged.merged_at === null]).toEqual(['closed', false]);
     expect((await hosted.api<ApiIssue>(`/issues/${greetIssue?.number}`)).state).toBe('closed');
     expect(fakeGit(['show', 'main:src/greet.js'])).toContain('name.trim()');
+  }, 480_000);
+
+  it('a reviewer token and a fast CI: the red first head is reworked before idle; real approval by the reviewer; merge', async () => {
+    // CI has finished by the time the new pull request is first read: the revision arrives already red.
+    const hosted = await hostedDemoRepository({ failingHeads: 1, ciSettlesAtOnce: true });
+    const server = await fixtures.serve(finishScenario({ planner: true }));
+    const env = { FLOTILLA_GITHUB_REVIEWER_TOKEN: REVIEWER_TOKEN };
+    const run = startFlotilla(hosted, server, ['run', '--headless', '--until-idle'], env);
+    const code = await run.exited;
+    expect(code, `${run.output()}\n--- log ---\n${flotillaLogTail(hosted.root, 60)}`).toBe(0);
+    expect(run.output()).not.toContain('waiting on a human');
+    expect(run.output()).toContain('work item #1 review → approved');
+    expect(server.requests.filter((request) => request.route === 'implementor').length).toBeGreaterThan(2);
+    const reviews = await hosted.api<{ state: string; user: { login: string } }[]>('/pulls/2/reviews');
+    expect(reviews.map((review) => [review.user.login, review.state])).toEqual([
+      ['flotilla-reviewer', 'APPROVED'],
+    ]);
+    const merge = startFlotilla(hosted, null, ['merge', '1'], env);
+    expect(await merge.exited, merge.output()).toBe(0);
+    expect((await hosted.api<ApiIssue>('/issues/1')).state).toBe('closed');
   }, 480_000);
 
   it('after kill -9 during an implementor run, a restart finishes the item: no duplicate issue or pull request', async () => {

@@ -146,7 +146,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
       await options.watch(controlPlane, repo.root);
     } else {
       await engine.start();
-      await waitUntilIdle(controlPlane, () => timedOut);
+      await waitUntilIdle(controlPlane, () => timedOut, { maxCheckRounds: config.maxCheckRounds });
     }
   } finally {
     clearTimeout(timer);

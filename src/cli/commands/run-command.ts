@@ -175,7 +175,9 @@ export function registerRunCommand(program: Command): void {
           repoRoot,
         });
         if (options.untilIdle) {
-          const idle = await waitUntilIdle(controlPlane, () => stopRequested);
+          const idle = await waitUntilIdle(controlPlane, () => stopRequested, {
+            maxCheckRounds: loaded.config.maxCheckRounds,
+          });
           const summary = describeIdleSummary(engine.getState(), {
             idle,
             maxAttempts: loaded.config.scheduler.maxAttempts,

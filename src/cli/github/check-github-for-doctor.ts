@@ -68,6 +68,7 @@ export async function checkGitHubForDoctor(
           ],
         },
   ];
+  checks.push(describeIdentities(report));
   if (report.defaultBranch !== config.defaultBranch) {
     checks.push({
       name: 'github-branch',
@@ -94,4 +95,30 @@ export async function checkGitHubForDoctor(
     fix: [],
   });
   return checks;
+}
+
+/** Who opens pull requests and who reviews them; one identity for both works, with a warning saying how. */
+function describeIdentities(
+  report: Awaited<ReturnType<ReturnType<typeof createGitHubAdmin>['check']>>,
+): DoctorCheck {
+  const opener = `pull requests are opened by ${report.login} (${report.tokenVariable})`;
+  if (report.reviewer !== null && report.reviewer.login !== report.login) {
+    return {
+      name: 'github-identities',
+      status: 'ok',
+      message: `${opener}; reviews are posted by ${report.reviewer.login} (${report.reviewer.source})`,
+      fix: [],
+    };
+  }
+  return {
+    name: 'github-identities',
+    status: 'warn',
+    message:
+      `${opener}; reviews are posted by the same account` +
+      (report.reviewer === null ? '' : ` (${report.reviewer.source} is ${report.reviewer.login} too)`) +
+      ": GitHub refuses an author's approval, so the reviewer's verdicts go out as COMMENT reviews and the issue's status label carries them",
+    fix: [
+      "for real approvals (e.g. branch protection requiring an approving review), set FLOTILLA_GITHUB_REVIEWER_TOKEN to a second account's token, or FLOTILLA_GITHUB_REVIEWER_APP_ID, _PRIVATE_KEY (or _PRIVATE_KEY_FILE) and _INSTALLATION_ID to a second GitHub App",
+    ],
+  };
 }

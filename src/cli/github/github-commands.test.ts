@@ -18,13 +18,17 @@ const ok = async (...args: string[]) => {
 const json = async (...args: string[]) => JSON.parse(await ok(...args));
 
 beforeEach(async () => {
-  fake = await createFakeGitHub({ token: TOKEN });
+  fake = await createFakeGitHub({
+    token: TOKEN,
+    extraUsers: [{ token: 'cli-reviewer-token', login: 'flotilla-reviewer' }],
+  });
   repo = await createTempGitRepo();
   await repo.commit('initial', { 'README.md': '# sample\n', '.gitignore': '.flotilla/\n' });
   process.env.FLOTILLA_GITHUB_TOKEN = TOKEN;
 });
 afterEach(async () => {
   delete process.env.FLOTILLA_GITHUB_TOKEN;
+  delete process.env.FLOTILLA_GITHUB_REVIEWER_TOKEN;
   await repo.cleanup();
   await fake.close();
 });
@@ -119,8 +123,22 @@ describe('flotilla init --provider github, github setup-labels and doctor', { ti
     expect(before['github-quota']?.message).toMatch(
       /^GitHub rate limit: \d+\/5000 requests left, resets \d\d:\d\d UTC$/,
     );
+    // One identity opens pull requests and reviews: said, with a warning and how to add a second.
+    expect(before['github-identities']).toMatchObject({
+      status: 'warn',
+      message: expect.stringContaining(
+        'pull requests are opened by flotilla-bot (FLOTILLA_GITHUB_TOKEN); reviews are posted by the same account',
+      ),
+    });
     await ok('github', 'setup-labels');
     expect((await report())['github-labels']?.status).toBe('ok');
+    process.env.FLOTILLA_GITHUB_REVIEWER_TOKEN = 'cli-reviewer-token';
+    expect((await report())['github-identities']).toMatchObject({
+      status: 'ok',
+      message:
+        'pull requests are opened by flotilla-bot (FLOTILLA_GITHUB_TOKEN); reviews are posted by flotilla-reviewer (FLOTILLA_GITHUB_REVIEWER_TOKEN)',
+    });
+    delete process.env.FLOTILLA_GITHUB_REVIEWER_TOKEN;
 
     delete process.env.FLOTILLA_GITHUB_TOKEN;
     const noToken = await report();

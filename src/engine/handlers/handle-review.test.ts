@@ -273,9 +273,10 @@ describe('handleReview on workItemChanged', () => {
     expect(runHandlerAfterUpdate(handleReview, event, before)).toEqual(request);
   });
 
-  it.each(['pending', 'failure'] as const)('does nothing while the linked pipeline is %s', (status) => {
+  // A linked pipeline already red sends the item back for rework (below: fast CI).
+  it('does nothing while the linked pipeline is pending', () => {
     const before = buildTestState({
-      revisions: [buildRevision({ id: 'rev-1', pipeline: buildPipeline(status) })],
+      revisions: [buildRevision({ id: 'rev-1', pipeline: buildPipeline('pending') })],
     });
     expect(runHandlerAfterUpdate(handleReview, toReview(), before)).toEqual([]);
   });
@@ -527,5 +528,86 @@ describe('handleReview when the item leaves review while its reviewer runs', () 
     expect(runHandlerAfterUpdate(handleReview, { ...failed, reason: 'error' }, stateIn('closed'))).toEqual(
       [],
     );
+  });
+});
+
+describe('handleReview when the verdict cannot be written', () => {
+  const inReview = buildWorkItem({ id: 'wi-1', status: 'review', linkedRevision: 'rev-1' });
+  const failed = (workItemID = 'wi-1'): EngineEvent => ({
+    type: 'commandFailed',
+    command: {
+      type: 'applyReviewerResult',
+      workItemID,
+      revisionID: 'rev-1',
+      review: buildReviewerResult('approve').review,
+      needsChangesStatus: 'pending',
+    },
+    error: 'Unprocessable Entity: "Can not approve your own pull request"',
+    at: 1,
+  });
+
+  it('sends the item to needs-refinement with a comment saying why, what to do and what the reviewer said', () => {
+    const commands = runHandlerAfterUpdate(handleReview, failed(), buildTestState({ workItems: [inReview] }));
+    expect(commands).toEqual([
+      { type: 'commentOnWorkItem', workItemID: 'wi-1', body: expect.any(String) },
+      {
+        type: 'transitionWorkItemStatus',
+        workItemID: 'wi-1',
+        newStatus: 'needs-refinement',
+        cause: 'command-failed',
+      },
+    ]);
+    const body = (commands[0] as { body: string }).body;
+    expect(body).toContain('Can not approve your own pull request');
+    expect(body).toContain('move the item back to review');
+    expect(body).toContain('Looks good.');
+  });
+
+  it('leaves an item that already left review, and other failed commands, alone', () => {
+    const moved = buildWorkItem({ id: 'wi-1', status: 'approved', linkedRevision: 'rev-1' });
+    expect(runHandlerAfterUpdate(handleReview, failed(), buildTestState({ workItems: [moved] }))).toEqual([]);
+    const other: EngineEvent = {
+      type: 'commandFailed',
+      command: { type: 'commentOnWorkItem', workItemID: 'wi-1', body: 'x' },
+      error: 'boom',
+      at: 1,
+    };
+    expect(runHandlerAfterUpdate(handleReview, other, buildTestState({ workItems: [inReview] }))).toEqual([]);
+  });
+});
+
+describe('handleReview when the new revision arrives with its checks already red (fast CI)', () => {
+  const red = buildRevision({ id: 'rev-1', workItemID: 'wi-1', pipeline: buildPipeline('failure') });
+  const inProgress = buildWorkItem({ id: 'wi-1', status: 'in-progress' });
+
+  it('the red revision seen while the item is in progress is counted; entering review sends it back for rework', () => {
+    const seenRed = runHandlerAfterUpdate(
+      handleReview,
+      buildRevisionChanged(red, null),
+      buildTestState({ workItems: [inProgress] }),
+    );
+    expect(seenRed).toEqual([]);
+    const inReview = buildWorkItem({ id: 'wi-1', status: 'review', linkedRevision: 'rev-1' });
+    const state = buildTestState({ workItems: [inProgress], revisions: [red], checkRounds: { 'wi-1': 1 } });
+    expect(runHandlerAfterUpdate(handleReview, buildWorkItemChanged(inReview, 'in-progress'), state)).toEqual(
+      [
+        { type: 'commentOnWorkItem', workItemID: 'wi-1', body: expect.stringContaining('rework round 1 of') },
+        {
+          type: 'transitionWorkItemStatus',
+          workItemID: 'wi-1',
+          newStatus: 'pending',
+          cause: 'checks-failed',
+        },
+      ],
+    );
+  });
+
+  it('a human moving a red item back to review is left to the human (no automatic rework)', () => {
+    const inReview = buildWorkItem({ id: 'wi-1', status: 'review', linkedRevision: 'rev-1' });
+    const parked = buildWorkItem({ id: 'wi-1', status: 'needs-refinement', linkedRevision: 'rev-1' });
+    const state = buildTestState({ workItems: [parked], revisions: [red], checkRounds: { 'wi-1': 4 } });
+    expect(
+      runHandlerAfterUpdate(handleReview, buildWorkItemChanged(inReview, 'needs-refinement'), state),
+    ).toEqual([]);
   });
 });

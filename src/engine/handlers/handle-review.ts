@@ -1,4 +1,5 @@
 import type {
+  CommandFailed,
   EngineCommand,
   ReviewerCompleted,
   ReviewerFailed,
@@ -39,6 +40,11 @@ export const handleReview: Handler = (event, state, config) => {
       if (event.newStatus !== 'review') return [];
       const linked = getWorkItemWithRevision(state, event.workItemID);
       if (linked === null || linked.workItem.status !== 'review') return [];
+      // The implementor's revision came with its checks already red (fast CI: the failure was seen while
+      // the item was still in progress, so it could not go back then): back for rework now.
+      if (linked.revision.pipeline?.status === 'failure' && event.oldStatus === 'in-progress') {
+        return sendBackForRedChecks(linked.workItem.id, linked.revision.id, state, config);
+      }
       if (linked.revision.pipeline?.status !== 'success') return [];
       if (getActiveAgentRun(state, linked.workItem.id, 'reviewer') !== null) return [];
       return [{ type: 'requestReviewerRun', workItemID: linked.workItem.id, revisionID: linked.revision.id }];
@@ -62,6 +68,8 @@ export const handleReview: Handler = (event, state, config) => {
     }
     case 'reviewerFailed':
       return reactToFailure(event, state, config);
+    case 'commandFailed':
+      return reactToVerdictNotWritten(event, state);
     default:
       return [];
   }
@@ -78,8 +86,18 @@ function reactToFailedChecks(
   config: HandlerConfig,
 ): EngineCommand[] {
   if (event.workItemID === null || event.oldPipelineStatus === 'failure') return [];
-  const linked = getWorkItemWithRevision(state, event.workItemID);
-  if (linked === null || linked.revision.id !== event.revisionID) return [];
+  return sendBackForRedChecks(event.workItemID, event.revisionID, state, config);
+}
+
+/** The red-checks reaction for an item in review whose linked revision is `revisionID`. */
+function sendBackForRedChecks(
+  workItemID: string,
+  revisionID: string,
+  state: EngineState,
+  config: HandlerConfig,
+): EngineCommand[] {
+  const linked = getWorkItemWithRevision(state, workItemID);
+  if (linked === null || linked.revision.id !== revisionID) return [];
   const { workItem, revision } = linked;
   if (workItem.status !== 'review' || revision.pipeline?.status !== 'failure') return [];
   if (getActiveAgentRun(state, workItem.id, 'implementor') !== null) return [];
@@ -102,6 +120,35 @@ function reactToFailedChecks(
       workItemID: workItem.id,
       newStatus: giveUp ? 'needs-refinement' : 'pending',
       cause: 'checks-failed',
+    },
+  ];
+}
+
+/**
+ * The reviewer's verdict could not be written (the executor gave up, e.g. GitHub refused the review): the
+ * item would otherwise stay in review for ever. It goes to needs-refinement with a comment saying why and
+ * what to do; the verdict is in the comment, so nothing the reviewer said is lost.
+ */
+function reactToVerdictNotWritten(event: CommandFailed, state: EngineState): EngineCommand[] {
+  const { command } = event;
+  if (command.type !== 'applyReviewerResult') return [];
+  if (state.workItems[command.workItemID]?.status !== 'review') return [];
+  const { verdict, summary } = command.review;
+  return [
+    {
+      type: 'commentOnWorkItem',
+      workItemID: command.workItemID,
+      body:
+        `Flotilla could not record the reviewer's ${verdict} verdict on revision ${command.revisionID}: ` +
+        `${event.error}\n\nThis item is now needs-refinement so it does not wait in review for ever. Fix the ` +
+        'cause (the error above: permissions, branch protection, the reviewing identity), then move the item ' +
+        `back to review for a new review, or approve it yourself.\n\nReviewer summary:\n\n${summary}`,
+    },
+    {
+      type: 'transitionWorkItemStatus',
+      workItemID: command.workItemID,
+      newStatus: 'needs-refinement',
+      cause: 'command-failed',
     },
   ];
 }

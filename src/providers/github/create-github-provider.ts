@@ -6,6 +6,7 @@ import type { CircuitSnapshot } from './client/create-circuit-breaker.ts';
 import { createGitHubClient, type GitHubClientOptions } from './client/create-github-client.ts';
 import type { GitHubQuotaSnapshot } from './client/create-github-quota.ts';
 import { readGitHubCredentials } from './client/read-github-credentials.ts';
+import { readGitHubReviewerCredentials } from './client/read-github-reviewer-credentials.ts';
 import { createGitHubRevisions } from './revisions/create-github-revisions.ts';
 import { createGitHubSpecReader } from './specs/create-github-spec-reader.ts';
 import { createGitHubCommentReader } from './work-items/create-github-comment-reader.ts';
@@ -35,7 +36,8 @@ export interface GitHubProviderOptions {
   /**
    * Where credentials come from, never the config file: a GitHub App (`FLOTILLA_GITHUB_APP_ID`,
    * `FLOTILLA_GITHUB_APP_PRIVATE_KEY` or `…_PRIVATE_KEY_FILE`, `FLOTILLA_GITHUB_APP_INSTALLATION_ID`), else a
-   * token (`FLOTILLA_GITHUB_TOKEN`, else `GITHUB_TOKEN`).
+   * token (`FLOTILLA_GITHUB_TOKEN`, else `GITHUB_TOKEN`). Reviews may go out as a second identity:
+   * `FLOTILLA_GITHUB_REVIEWER_TOKEN` or a second App (`FLOTILLA_GITHUB_REVIEWER_APP_*`).
    */
   env: Readonly<Record<string, string | undefined>>;
   logger: Logger;
@@ -64,6 +66,17 @@ export function createGitHubProvider(options: GitHubProviderOptions): GitHubProv
     ...options.client,
   });
   const { octokit, quota, circuit } = client;
+  // A second identity for reviews only (GitHub refuses an author's approval of their own pull request).
+  const reviewerCredentials = readGitHubReviewerCredentials(options.env);
+  const reviewerClient =
+    reviewerCredentials === null
+      ? null
+      : createGitHubClient({
+          ...reviewerCredentials,
+          apiUrl: options.apiUrl,
+          logger: options.logger,
+          ...options.client,
+        });
   const specReader = createGitHubSpecReader(octokit, {
     owner,
     repo,
@@ -82,6 +95,9 @@ export function createGitHubProvider(options: GitHubProviderOptions): GitHubProv
     workItemWriter: workItems.writer,
     remote: { url: options.gitUrl ?? defaultGitUrl(options.apiUrl, owner, repo), token: client.gitToken },
     engineLogin: client.login,
+    ...(reviewerClient !== null && {
+      reviewer: { octokit: reviewerClient.octokit, login: reviewerClient.login },
+    }),
     mirrorDir: join(options.scratchDir, `github-${owner}-${repo}.git`),
     commitAuthor: { name: 'Flotilla', email: 'flotilla@users.noreply.github.com' },
     noChecksGraceMs: (options.noChecksGraceSeconds ?? 120) * 1000,

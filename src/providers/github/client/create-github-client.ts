@@ -138,6 +138,9 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
       onRateLimit: onLimit('rate limit exhausted'),
     },
     retry: {
+      // Only what may succeed later is retried (5xx): plugin-retry's default list would also retry 405 (not
+      // mergeable, branch protection) and 409 (head moved), which fail the same way every time.
+      doNotRetry: [400, 401, 403, 404, 405, 409, 410, 422, 451],
       retries: options.serverErrorRetry?.retries ?? 3,
       retryAfterBaseValue: options.serverErrorRetry?.baseDelayMs ?? 1000,
     },

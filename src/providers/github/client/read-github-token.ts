@@ -1,6 +1,10 @@
 /** The environment variables a GitHub token is read from, in order of preference. */
 export const GITHUB_TOKEN_VARIABLES = ['FLOTILLA_GITHUB_TOKEN', 'GITHUB_TOKEN'] as const;
-export type GitHubTokenVariable = (typeof GITHUB_TOKEN_VARIABLES)[number];
+/** The optional second identity's token: it posts reviews only (a pull request's author cannot approve it). */
+export const GITHUB_REVIEWER_TOKEN_VARIABLE = 'FLOTILLA_GITHUB_REVIEWER_TOKEN';
+export type GitHubTokenVariable =
+  | (typeof GITHUB_TOKEN_VARIABLES)[number]
+  | typeof GITHUB_REVIEWER_TOKEN_VARIABLE;
 
 /** A token and the variable it came from (error messages name the variable, never the token). */
 export interface GitHubToken {

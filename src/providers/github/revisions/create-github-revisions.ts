@@ -19,6 +19,12 @@ import type { GitHubRepository } from '../work-items/create-github-work-items.ts
 import { buildChecksOutputTail } from './build-checks-output-tail.ts';
 import { maintainMirror } from './maintain-mirror.ts';
 import { type GitRemote, pushPatchBranch } from './push-patch-branch.ts';
+import {
+  buildReviewBody,
+  isOutsideDiffRefusal,
+  isOwnPullRequestRefusal,
+  readReviewVerdicts,
+} from './review-verdict-marker.ts';
 
 export interface GitHubRevisionsOptions extends GitHubRepository {
   octokit: GitHubOctokit;
@@ -38,8 +44,14 @@ export interface GitHubRevisionsOptions extends GitHubRepository {
   noChecksGraceMs: number;
   /** The mirror is cleaned and garbage-collected before the first push and after every this many. Default 25. */
   mirrorMaintenanceEvery?: number;
-  /** The login the engine's reviews are authored by (the token's user, or the App's bot). */
+  /** The login the engine's writes are authored by (the token's user, or the App's bot). */
   engineLogin(): Promise<string>;
+  /**
+   * A second identity that posts the reviewer's reviews (`FLOTILLA_GITHUB_REVIEWER_*`): its client and login.
+   * Absent: reviews go out as the engine's identity — a `COMMENT` review carrying the verdict on pull requests
+   * that identity opened (GitHub refuses their author's approval).
+   */
+  reviewer?: { octokit: GitHubOctokit; login(): Promise<string> };
   /** How `mergeRevision` merges the pull request. Default `merge` (a merge commit). */
   mergeMethod?: 'merge' | 'squash' | 'rebase';
   now?: () => number;
@@ -88,6 +100,8 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
     return result;
   };
   const engineLogin = options.engineLogin;
+  const reviewOctokit = options.reviewer?.octokit ?? octokit;
+  const reviewerLogin = options.reviewer?.login ?? engineLogin;
   const maintenanceEvery = options.mirrorMaintenanceEvery ?? 25;
   let pushesSinceMaintenance: number | null = null; // null: not maintained yet in this process
   const notFound = (id: string) => new Error(`Revision ${id} not found (no pull request #${id} in ${where})`);
@@ -149,6 +163,7 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
   async function listRevisionsAtOnce(): Promise<Revision[]> {
     const revisions: Revision[] = [];
     let cursor: string | null = null;
+    const separateReviewer = options.reviewer === undefined ? null : await options.reviewer.login();
     do {
       const page: OpenPullRequestsPage = await octokit.graphql(OPEN_PULL_REQUESTS_QUERY, {
         owner,
@@ -186,7 +201,7 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
         );
         const own = pull.reviews.nodes.filter(
           (review) =>
-            review.author?.login === page.viewer.login &&
+            review.author?.login === (separateReviewer ?? page.viewer.login) &&
             review.state !== 'PENDING' &&
             review.state !== 'DISMISSED',
         );
@@ -212,7 +227,7 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
 
   async function engineReviewID(pullNumber: number): Promise<string | null> {
     const [me, reviews] = await Promise.all([
-      engineLogin(),
+      reviewerLogin(),
       octokit.paginate(octokit.rest.pulls.listReviews, {
         owner,
         repo,
@@ -257,17 +272,25 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
     return pulls.sort((a, b) => a.number - b.number);
   }
 
+  /**
+   * Posts the reviewer's verdict as a review on the head commit. The identity that reviews cannot approve or
+   * request changes on a pull request it opened (GitHub: 422): then the verdict goes out as a `COMMENT`
+   * review, the verdict first in its body and hidden at its end, its line comments kept. A 422 is never sent
+   * again unchanged: only a refusal GitHub explains (own pull request, a line off the diff) is answered, by a
+   * different request.
+   */
   async function postReview(pull: Pull, review: AgentReview): Promise<string> {
     const inline = review.comments.filter((comment) => comment.line !== null);
     const fileLevel = review.comments.filter((comment) => comment.line === null);
-    const create = (body: string, comments: typeof inline) =>
-      octokit.rest.pulls.createReview({
+    let asComment = pull.user?.login === (await reviewerLogin());
+    const create = (comments: typeof inline) =>
+      reviewOctokit.rest.pulls.createReview({
         owner,
         repo,
         pull_number: pull.number,
         commit_id: pull.head.sha,
-        body,
-        event: review.verdict === 'approve' ? 'APPROVE' : 'REQUEST_CHANGES',
+        body: buildReviewBody(review, asComment),
+        event: asComment ? 'COMMENT' : review.verdict === 'approve' ? 'APPROVE' : 'REQUEST_CHANGES',
         ...(comments.length === 0
           ? {}
           : {
@@ -280,17 +303,27 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
             }),
       });
     const outsideDiff: AgentReview['comments'] = [];
-    let created: Awaited<ReturnType<typeof create>>;
-    try {
-      created = await create(review.summary, inline);
-    } catch (error) {
-      if (httpStatusOf(error) !== 422 || inline.length === 0) throw error;
-      // A line outside the diff makes GitHub refuse the whole review: post it without them.
-      created = await create(review.summary, []);
-      outsideDiff.push(...inline);
+    let created: Awaited<ReturnType<typeof create>> | null = null;
+    let comments = inline;
+    for (let attempt = 0; created === null; attempt++) {
+      try {
+        created = await create(comments);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        if (httpStatusOf(error) !== 422 || attempt >= 2) throw error;
+        if (!asComment && isOwnPullRequestRefusal(message)) {
+          asComment = true; // the reviewing identity is the author after all (e.g. a login GitHub spells otherwise)
+        } else if (comments.length > 0 && isOutsideDiffRefusal(message)) {
+          // A line outside the diff makes GitHub refuse the whole review: post it without them.
+          outsideDiff.push(...comments);
+          comments = [];
+        } else {
+          throw error;
+        }
+      }
     }
     for (const comment of fileLevel) {
-      await octokit.rest.pulls
+      await reviewOctokit.rest.pulls
         .createReviewComment({
           owner,
           repo,
@@ -307,7 +340,7 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
     }
     if (outsideDiff.length > 0) {
       // Not lost: one conversation comment people can read, and getReviewHistory reads back.
-      await octokit.rest.issues.createComment({
+      await reviewOctokit.rest.issues.createComment({
         owner,
         repo,
         issue_number: pull.number,
@@ -411,7 +444,7 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
           issue_number: pull.number,
           per_page: 100,
         }),
-        engineLogin(),
+        reviewerLogin(),
       ]);
       const outsideDiff = conversation
         .filter((comment) => comment.user?.login === me)
@@ -419,9 +452,12 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
           parseOutsideDiffComment(comment.body ?? '').map((parsed) => ({ ...parsed, author: me })),
         );
       return {
-        reviews: reviews
-          .filter((review) => review.state !== 'PENDING')
-          .map((review) => ({ author: review.user?.login ?? '', state: review.state, body: review.body })),
+        reviews: readReviewVerdicts(
+          reviews
+            .filter((review) => review.state !== 'PENDING')
+            .map((review) => ({ author: review.user?.login ?? '', state: review.state, body: review.body })),
+          me,
+        ),
         inlineComments: [
           ...comments.map((comment) => ({
             path: comment.path,
@@ -502,14 +538,26 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
     async updateReview(id, reviewID, review) {
       const pull = await requirePull(id);
       try {
-        await octokit.rest.pulls.dismissReview({
-          owner,
-          repo,
-          pull_number: pull.number,
-          review_id: Number(reviewID),
-          message: 'Replaced by an updated review',
-          event: 'DISMISS',
-        });
+        const earlier = NUMBER.test(reviewID)
+          ? await reviewOctokit.rest.pulls.getReview({
+              owner,
+              repo,
+              pull_number: pull.number,
+              review_id: Number(reviewID),
+            })
+          : null;
+        if (earlier === null) throw Object.assign(new Error('not a review id'), { status: 404 });
+        // GitHub dismisses approvals and change requests only; a COMMENT review is superseded by the new one.
+        if (earlier.data.state === 'APPROVED' || earlier.data.state === 'CHANGES_REQUESTED') {
+          await reviewOctokit.rest.pulls.dismissReview({
+            owner,
+            repo,
+            pull_number: pull.number,
+            review_id: Number(reviewID),
+            message: 'Replaced by an updated review',
+            event: 'DISMISS',
+          });
+        }
       } catch (error) {
         if (httpStatusOf(error) !== 404 && NUMBER.test(reviewID)) throw error;
         throw new Error(`Review ${reviewID} not found on pull request #${id} in ${where}`, { cause: error });

@@ -3,6 +3,10 @@ import { createGitHubClient } from '../client/create-github-client.ts';
 import type { GitHubQuotaSnapshot } from '../client/create-github-quota.ts';
 import { GITHUB_APP_VARIABLES, readGitHubCredentials } from '../client/read-github-credentials.ts';
 import {
+  GITHUB_REVIEWER_APP_PREFIX,
+  readGitHubReviewerCredentials,
+} from '../client/read-github-reviewer-credentials.ts';
+import {
   diffGitHubLabels,
   type GitHubLabelsOutcome,
   listGitHubLabels,
@@ -33,6 +37,11 @@ export interface GitHubAccessReport {
   missingLabels: string[];
   differingLabels: string[];
   quota: GitHubQuotaSnapshot;
+  /**
+   * The identity that posts reviews when it is a separate one (`FLOTILLA_GITHUB_REVIEWER_*`): its login and
+   * where it came from; null when reviews go out as `login` (who opens the pull requests).
+   */
+  reviewer: { login: string; source: string } | null;
 }
 
 /**
@@ -50,6 +59,16 @@ export function createGitHubAdmin(options: GitHubAdminOptions) {
     serverErrorRetry: { baseDelayMs: 200, retries: 2 },
   });
   const { octokit, quota } = client;
+  const reviewerCredentials = readGitHubReviewerCredentials(options.env);
+  const reviewerClient =
+    reviewerCredentials === null
+      ? null
+      : createGitHubClient({
+          ...reviewerCredentials,
+          ...(options.apiUrl !== undefined && { apiUrl: options.apiUrl }),
+          logger: options.logger,
+          serverErrorRetry: { baseDelayMs: 200, retries: 2 },
+        });
   return {
     setupLabels(): Promise<GitHubLabelsOutcome> {
       return setupGitHubLabels(octokit, repository);
@@ -98,6 +117,16 @@ export function createGitHubAdmin(options: GitHubAdminOptions) {
         missingLabels: labels.missing.map((label) => label.name),
         differingLabels: labels.differing.map((label) => label.name),
         quota: quota.snapshot(),
+        reviewer:
+          reviewerClient === null || reviewerCredentials === null
+            ? null
+            : {
+                login: await reviewerClient.login(),
+                source:
+                  'token' in reviewerCredentials
+                    ? reviewerCredentials.token.variable
+                    : `a GitHub App (${GITHUB_REVIEWER_APP_PREFIX}ID)`,
+              },
       };
     },
   };

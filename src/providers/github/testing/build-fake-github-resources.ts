@@ -42,6 +42,8 @@ export interface FakeComment {
 export interface FakeReview {
   id: number;
   user: FakeUser;
+  /** Default `OWNER`. */
+  authorAssociation?: FakeAuthorAssociation;
   body: string;
   state: 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED' | 'DISMISSED';
   commitID: string;
@@ -52,6 +54,12 @@ export interface FakeReviewComment {
   id: number;
   reviewID: number | null;
   user: FakeUser;
+  /** Default `OWNER`. */
+  authorAssociation?: FakeAuthorAssociation;
+  /** The thread's first comment, for a reply. */
+  inReplyTo?: number;
+  /** The diff down to the commented line (GitHub's `diff_hunk`). */
+  diffHunk?: string;
   path: string;
   /** Null for a comment on the whole file (`subject_type: file`). */
   line: number | null;
@@ -68,6 +76,8 @@ export interface FakePull {
   mergedAt: string | null;
   reviews: FakeReview[];
   reviewComments: FakeReviewComment[];
+  /** `base..head` whose mergeability GitHub has computed (a read of any other pair answers null first). */
+  mergeableFor?: string;
 }
 
 export interface FakeIssue {
@@ -247,6 +257,7 @@ export function buildPull(
   issue: FakeIssue & { pull: FakePull },
   shas: { head: string; base: string },
   urls: FakeUrls,
+  mergeable: boolean | null = null,
 ) {
   const url = `${urls.api}/repos/${urls.fullName}/pulls/${issue.number}`;
   const branch = (ref: string, sha: string) => ({
@@ -277,6 +288,9 @@ export function buildPull(
     head: branch(issue.pull.headRef, shas.head),
     base: branch(issue.pull.baseRef, shas.base),
     author_association: 'OWNER',
+    merged: issue.pull.mergedAt !== null,
+    mergeable,
+    mergeable_state: mergeable === null ? 'unknown' : mergeable ? 'clean' : 'dirty',
   };
 }
 
@@ -291,7 +305,7 @@ export function buildReview(review: FakeReview, pullNumber: number, urls: FakeUr
     pull_request_url: `${urls.api}/repos/${urls.fullName}/pulls/${pullNumber}`,
     commit_id: review.commitID,
     submitted_at: review.submittedAt,
-    author_association: 'OWNER',
+    author_association: review.authorAssociation ?? 'OWNER',
   };
 }
 
@@ -311,6 +325,8 @@ export function buildReviewComment(comment: FakeReviewComment, pullNumber: numbe
     line: comment.line,
     side: comment.line === null ? null : 'RIGHT',
     subject_type: comment.line === null ? 'file' : 'line',
-    author_association: 'OWNER',
+    author_association: comment.authorAssociation ?? 'OWNER',
+    diff_hunk: comment.diffHunk ?? '',
+    ...(comment.inReplyTo !== undefined && { in_reply_to_id: comment.inReplyTo }),
   };
 }

@@ -35,6 +35,8 @@ export interface FakeGitHubGit {
    * branch's head; null when they conflict.
    */
   mergeInto(branch: string, head: string, message: string): Promise<string | null>;
+  /** Whether `head` merges into `base` without conflicts. */
+  canMerge(base: string, head: string): Promise<boolean>;
   /** The best common ancestor of two commits; null when they have none. */
   mergeBase(a: string, b: string): Promise<string | null>;
   /** Deletes a branch (nothing when it does not exist). */
@@ -131,6 +133,14 @@ export async function createFakeGitHubGit(defaultBranch: string): Promise<FakeGi
       const commit = (await git(['commit-tree', tree, '-p', base, '-p', head, '-m', message])).stdout.trim();
       await git(['update-ref', ref, commit, base]);
       return commit;
+    },
+    async canMerge(base, head) {
+      const merged = await runGit(['merge-tree', '--write-tree', base, head], {
+        cwd: path,
+        env: IDENTITY,
+        okExitCodes: [0, 1],
+      });
+      return merged.exitCode === 0;
     },
     async mergeBase(a, b) {
       const result = await git(['merge-base', a, b]).catch(() => null);

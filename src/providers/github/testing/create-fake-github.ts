@@ -1,27 +1,28 @@
 import { createHash, randomBytes, verify } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { listChangedFiles } from '../../shared/list-changed-files.ts';
 import {
-  buildComment,
-  buildIssue,
-  buildLabel,
-  buildPull,
-  buildRef,
-  buildRepository,
-  buildReview,
-  buildReviewComment,
-  buildUser,
   type FakeAuthorAssociation,
-  type FakeComment,
-  type FakeIssue,
-  type FakeLabel,
-  type FakePull,
   type FakeUrls,
   type FakeUser,
   githubTimestamp,
 } from './build-fake-github-resources.ts';
 import { createFakeGitHubGit, type FakeGitHubGit } from './create-fake-github-git.ts';
+import {
+  createFakeGitHubStore,
+  DOCS,
+  type FakeAnswer,
+  type FakeCaller,
+  type FakeRoute,
+  HttpError,
+} from './create-fake-github-store.ts';
+import { buildFakeCheckRoutes } from './fake-github-check-routes.ts';
+import { buildFakeGitRoutes } from './fake-github-git-routes.ts';
+import { buildFakeIssueRoutes } from './fake-github-issue-routes.ts';
+import { buildFakePullRoutes } from './fake-github-pull-routes.ts';
+import { buildFakeReviewRoutes } from './fake-github-review-routes.ts';
+
+export { FAILING_CHECK_ANNOTATIONS, FAILING_CHECK_LOG } from './fake-github-check-routes.ts';
 
 export interface FakeGitHubOptions {
   owner?: string;
@@ -40,6 +41,20 @@ export interface FakeGitHubOptions {
    * `settleChecks()` completes it, passing or failing. Default `none`.
    */
   ci?: 'none' | 'passing' | 'failing';
+  /**
+   * The CI is fast: a head's check run has completed by the time anyone first reads it (it reports its
+   * result in the same poll that shows the new head). Default false (queued until `settleChecks()`).
+   */
+  ciSettlesAtOnce?: boolean;
+  /** The first this many heads the CI runs on fail, whatever `ci` says; later ones follow `ci`. Default 0. */
+  failingHeads?: number;
+  /** Branch protection on the default branch: approving reviews a merge needs. Default 0 (unprotected). */
+  requiredApprovingReviews?: number;
+  /**
+   * More accounts with their own tokens (e.g. a second identity that posts reviews). Each is a separate user
+   * to GitHub's rules: it may approve a pull request the main token opened.
+   */
+  extraUsers?: { token: string; login: string }[];
   /**
    * Native issue dependencies ("blocked by"): GitHub.com has them; `false` is a server without them
    * (the endpoints answer 404 and issues carry no `issue_dependencies_summary`). Default true.
@@ -75,7 +90,7 @@ export interface FakeGitHubRequest {
 
 /** An answer the fake gives instead of the real one, to the next matching requests. */
 export type FakeGitHubFault =
-  | { kind: 'secondary-rate-limit'; retryAfterSeconds: number }
+  | { kind: 'secondary-rate-limit'; retryAfterSeconds: number; status?: 403 | 429 }
   | { kind: 'server-error'; status: 500 | 502 | 503 | 504 }
   | { kind: 'bad-credentials' };
 
@@ -98,6 +113,8 @@ export interface FakeGitHub {
   interleave(match: { method?: string; path?: RegExp }, action: () => void | Promise<void>): void;
   /** Installation tokens the fake made (App authentication), oldest first. */
   installationTokens: { token: string; expiresAt: number }[];
+  /** Branch protection: the approving reviews a merge into the default branch needs (0: none). */
+  setRequiredApprovingReviews(count: number): void;
   /** Sets the primary budget's remaining points and the seconds until it resets. */
   setRateLimit(state: { remaining: number; resetInSeconds: number }): void;
   /** What a human does on github.com (no request is recorded). */
@@ -141,30 +158,6 @@ export interface FakeGitHub {
 }
 
 const HUMAN: FakeUser = { login: 'octocat', id: 1 };
-/** The failing CI's check run output (`output.text`) and annotations, as GitHub Actions reports them. */
-export const FAILING_CHECK_LOG =
-  'Run npm test\n> vitest run\n FAIL  src/a.test.ts > adds\nAssertionError: expected 1, got 2\n Tests  1 failed | 4 passed';
-export const FAILING_CHECK_ANNOTATIONS = [
-  {
-    path: 'src/a.test.ts',
-    start_line: 3,
-    end_line: 3,
-    annotation_level: 'failure',
-    title: 'src/a.test.ts > adds',
-    message: 'AssertionError: expected 1, got 2',
-  },
-];
-const DOCS = 'https://docs.github.com/rest';
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly extra: Record<string, unknown> = {},
-  ) {
-    super(message);
-  }
-}
 
 /**
  * A GitHub REST API on 127.0.0.1 for tests and demos: issues, labels, comments, and the git data of a real
@@ -188,661 +181,41 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
   const git = await createFakeGitHubGit(defaultBranch);
   await git.commitFiles(defaultBranch, options.baseFiles ?? { 'README.md': '# Fake\n' }, 'Initial commit');
 
-  const issues = new Map<number, FakeIssue>();
-  const labels = new Map<string, FakeLabel>();
   const faults: { fault: FakeGitHubFault; times: number; method?: string; path?: RegExp }[] = [];
   const interleaved: { method?: string; path?: RegExp; action: () => void | Promise<void> }[] = [];
   const requests: FakeGitHubRequest[] = [];
-  const ci = options.ci ?? 'none';
-  const settledChecks = new Set<string>();
-  let nextNumber = 1;
-  let nextID = 1000;
   let remaining = limit;
   let graphqlRemaining = limit;
   let resetAt = Math.floor(Date.now() / 1000) + 3600;
   let urls: FakeUrls = { api: '', fullName: `${owner}/${repo}` };
-
-  function labelRecord(name: string): FakeLabel {
-    let label = labels.get(name);
-    if (label === undefined) {
-      // GitHub creates a label that does not exist yet when an issue is given it.
-      label = { id: nextID++, name, color: 'ededed', description: null };
-      labels.set(name, label);
-    }
-    return label;
-  }
-  const issueDependencies = options.issueDependencies ?? true;
-  const issueJSON = (issue: FakeIssue, detail: boolean) =>
-    buildIssue(issue, issue.labels.map(labelRecord), urls, detail, dependenciesSummary(issue));
-  function dependenciesSummary(issue: FakeIssue) {
-    if (!issueDependencies) return null;
-    const blockers = issue.blockedBy.map((number) => issues.get(number));
-    const blocking = [...issues.values()].filter((other) => other.blockedBy.includes(issue.number));
-    return {
-      blocked_by: blockers.filter((blocker) => blocker?.state === 'open').length,
-      blocking: blocking.filter((other) => other.state === 'open').length,
-      total_blocked_by: blockers.length,
-      total_blocking: blocking.length,
-    };
-  }
-  function requireDependencies(): void {
-    if (!issueDependencies) throw new HttpError(404, 'Not Found');
-  }
-  function requireIssue(issueNumber: string | undefined): FakeIssue {
-    const issue = issues.get(Number(issueNumber));
-    if (issue === undefined) throw new HttpError(404, 'Not Found');
-    return issue;
-  }
-  function setState(issue: FakeIssue, state: 'open' | 'closed', by: FakeUser, reason?: string): void {
-    if (state === issue.state) return;
-    issue.state = state;
-    issue.closedAt = state === 'closed' ? githubTimestamp(Date.now()) : null;
-    issue.closedBy = state === 'closed' ? by : issue.closedBy;
-    issue.stateReason =
-      state === 'closed' ? (reason === 'not_planned' ? 'not_planned' : 'completed') : 'reopened';
-  }
-  function createIssue(fields: { title: string; body?: string | null; labels?: string[] }, user: FakeUser) {
-    const now = githubTimestamp(Date.now());
-    const issue: FakeIssue = {
-      number: nextNumber++,
-      id: nextID++,
-      title: fields.title,
-      body: fields.body ?? null,
-      labels: [...new Set(fields.labels ?? [])],
-      state: 'open',
-      stateReason: null,
-      user,
-      createdAt: now,
-      updatedAt: now,
-      closedAt: null,
-      closedBy: null,
-      comments: [],
-      pull: null,
-      blockedBy: [],
-    };
-    issues.set(issue.number, issue);
-    return issue;
-  }
-
-  function requirePull(pullNumber: string | undefined): FakeIssue & { pull: FakePull } {
-    const issue = issues.get(Number(pullNumber));
-    if (issue?.pull == null) throw new HttpError(404, 'Not Found');
-    return issue as FakeIssue & { pull: FakePull };
-  }
-  async function headSHA(pull: FakePull): Promise<string> {
-    return (await git.resolveCommit(`refs/heads/${pull.headRef}`)) ?? '0'.repeat(40);
-  }
-  async function pullJSON(issue: FakeIssue & { pull: FakePull }) {
-    const base = (await git.resolveCommit(`refs/heads/${issue.pull.baseRef}`)) ?? '0'.repeat(40);
-    return buildPull(issue, { head: await headSHA(issue.pull), base }, urls);
-  }
-  async function changedPaths(pull: FakePull): Promise<Set<string>> {
-    const head = await headSHA(pull);
-    const base = (await git.resolveCommit(`refs/heads/${pull.baseRef}`)) ?? head;
-    const files = await listChangedFiles(git.path, (await git.mergeBase(base, head)) ?? base, head);
-    return new Set(files.map((file) => file.path));
-  }
-  function checkRunsFor(sha: string) {
-    if (ci === 'none') return [];
-    const done = settledChecks.has(sha);
-    const id = Number.parseInt(sha.slice(0, 8), 16);
-    return [
-      {
-        id,
-        node_id: Buffer.from(`0:CheckRun${id}`).toString('base64'),
-        head_sha: sha,
-        name: 'test',
-        status: done ? 'completed' : 'queued',
-        conclusion: done ? (ci === 'passing' ? 'success' : 'failure') : null,
-        started_at: null,
-        completed_at: done ? githubTimestamp(Date.now()) : null,
-        html_url: `https://github.com/${owner}/${repo}/runs/${id}`,
-        details_url: `https://github.com/${owner}/${repo}/actions/runs/${id}`,
-        output: {
-          title: done ? (ci === 'passing' ? 'All tests passed' : '1 test failed') : null,
-          summary: done ? (ci === 'passing' ? 'ok' : 'expected 1, got 2') : null,
-          text: done && ci === 'failing' ? FAILING_CHECK_LOG : null,
-          annotations_count: done && ci === 'failing' ? FAILING_CHECK_ANNOTATIONS.length : 0,
-        },
-        app: { id: 15368, slug: 'github-actions', name: 'GitHub Actions' },
-      },
-    ];
-  }
-
-  type Route = {
-    method: string;
-    pattern: RegExp;
-    handle: (params: string[], query: URLSearchParams, body: Record<string, unknown>) => Promise<Answer>;
-  };
-  type Answer = { status: number; body: unknown; link?: string };
-  const ok = (body: unknown, status = 200): Answer => ({ status, body });
-  const repoPath = `/repos/${owner}/${repo}`;
-  const route = (method: string, path: string, handle: Route['handle']): Route => ({
-    method,
-    pattern: new RegExp(`^${path}$`),
-    handle,
+  const store = createFakeGitHubStore({
+    owner,
+    repo,
+    defaultBranch,
+    git,
+    bot,
+    ci: options.ci ?? 'none',
+    settleAtOnce: options.ciSettlesAtOnce ?? false,
+    failingHeads: options.failingHeads ?? 0,
+    requiredApprovingReviews: options.requiredApprovingReviews ?? 0,
+    issueDependencies: options.issueDependencies ?? true,
+    urls: () => urls,
   });
+  const { issues, requireIssue, requirePull, setState, createIssue, headSHA, settledChecks } = store;
+  const nextID = store.nextID;
+  // Other accounts' tokens (a second identity for reviews): each is its own user.
+  const extraUsers = (options.extraUsers ?? []).map((extra, index) => ({
+    token: extra.token,
+    user: { login: extra.login, id: 10 + index } satisfies FakeUser,
+  }));
 
-  const routes: Route[] = [
-    route('GET', '/user', async () => ok(buildUser(bot, urls))),
-    route('GET', repoPath, async () =>
-      ok(buildRepository({ id: 1, owner: { login: owner, id: 3 }, name: repo, defaultBranch }, urls)),
-    ),
-    route('GET', `${repoPath}/issues`, async (_params, query) => {
-      const state = query.get('state') ?? 'open';
-      const wanted = (query.get('labels') ?? '').split(',').filter(Boolean);
-      const ascending = query.get('direction') === 'asc';
-      const listed = [...issues.values()]
-        .filter((issue) => state === 'all' || issue.state === state)
-        .filter((issue) => wanted.every((label) => issue.labels.includes(label)))
-        .sort((a, b) => (ascending ? a.number - b.number : b.number - a.number));
-      return paginate(listed, query, `${repoPath}/issues`, (issue) => issueJSON(issue, false));
-    }),
-    route('POST', `${repoPath}/issues`, async (_params, _query, body) => {
-      if (typeof body.title !== 'string' || body.title === '') {
-        throw new HttpError(422, 'Validation Failed', {
-          errors: [{ resource: 'Issue', code: 'missing_field', field: 'title' }],
-        });
-      }
-      const issue = createIssue(
-        { title: body.title, body: stringOrNull(body.body), labels: stringList(body.labels) },
-        bot,
-      );
-      return ok(issueJSON(issue, true), 201);
-    }),
-    route('GET', `${repoPath}/issues/(\\d+)`, async ([issueNumber]) =>
-      ok(issueJSON(requireIssue(issueNumber), true)),
-    ),
-    route('PATCH', `${repoPath}/issues/(\\d+)`, async ([issueNumber], _query, body) => {
-      const issue = requireIssue(issueNumber);
-      if (typeof body.title === 'string') issue.title = body.title;
-      if ('body' in body) issue.body = stringOrNull(body.body);
-      if (Array.isArray(body.labels)) issue.labels = [...new Set(stringList(body.labels))];
-      if (body.state === 'open' || body.state === 'closed') {
-        setState(issue, body.state, bot, stringOrNull(body.state_reason) ?? undefined);
-      }
-      issue.updatedAt = githubTimestamp(Date.now());
-      return ok(issueJSON(issue, true));
-    }),
-    route('POST', `${repoPath}/issues/(\\d+)/labels`, async ([issueNumber], _query, body) => {
-      const issue = requireIssue(issueNumber);
-      issue.labels = [...new Set([...issue.labels, ...stringList(body.labels)])];
-      issue.updatedAt = githubTimestamp(Date.now());
-      return ok(issue.labels.map((name) => buildLabel(labelRecord(name), urls)));
-    }),
-    route('DELETE', `${repoPath}/issues/(\\d+)/labels/(.+)`, async ([issueNumber, name = '']) => {
-      const issue = requireIssue(issueNumber);
-      if (!issue.labels.includes(name)) throw new HttpError(404, 'Label does not exist');
-      issue.labels = issue.labels.filter((label) => label !== name);
-      issue.updatedAt = githubTimestamp(Date.now());
-      return ok(issue.labels.map((label) => buildLabel(labelRecord(label), urls)));
-    }),
-    route('GET', `${repoPath}/issues/(\\d+)/dependencies/blocked_by`, async ([issueNumber], query) => {
-      requireDependencies();
-      const issue = requireIssue(issueNumber);
-      const blockers = issue.blockedBy.flatMap((number) => issues.get(number) ?? []);
-      return paginate(
-        blockers,
-        query,
-        `${repoPath}/issues/${issue.number}/dependencies/blocked_by`,
-        (blocker) => issueJSON(blocker, false),
-      );
-    }),
-    route(
-      'POST',
-      `${repoPath}/issues/(\\d+)/dependencies/blocked_by`,
-      async ([issueNumber], _query, body) => {
-        requireDependencies();
-        const issue = requireIssue(issueNumber);
-        const blocker = [...issues.values()].find((candidate) => candidate.id === body.issue_id);
-        if (blocker === undefined) throw new HttpError(404, 'Not Found');
-        if (blocker.number === issue.number || issue.blockedBy.includes(blocker.number)) {
-          throw new HttpError(422, 'Validation Failed', {
-            errors: [{ resource: 'IssueDependency', code: 'invalid', field: 'issue_id' }],
-          });
-        }
-        issue.blockedBy.push(blocker.number);
-        issue.updatedAt = githubTimestamp(Date.now());
-        return ok(issueJSON(blocker, true), 201);
-      },
-    ),
-    route('GET', `${repoPath}/issues/(\\d+)/comments`, async ([issueNumber], query) => {
-      const issue = requireIssue(issueNumber);
-      // `since`: only comments last updated at or after it (ISO 8601), oldest first as always.
-      const since = query.get('since');
-      const sinceMs = since === null ? null : Date.parse(since);
-      if (sinceMs !== null && Number.isNaN(sinceMs)) {
-        throw new HttpError(422, 'Validation Failed', {
-          errors: [{ resource: 'IssueComment', code: 'invalid', field: 'since' }],
-        });
-      }
-      const listed = issue.comments.filter(
-        (comment) => sinceMs === null || Date.parse(comment.updatedAt ?? comment.createdAt) >= sinceMs,
-      );
-      return paginate(listed, query, `${repoPath}/issues/${issue.number}/comments`, (comment) =>
-        buildComment(comment, issue.number, urls),
-      );
-    }),
-    route('POST', `${repoPath}/issues/(\\d+)/comments`, async ([issueNumber], _query, body) => {
-      const issue = requireIssue(issueNumber);
-      if (typeof body.body !== 'string' || body.body === '') {
-        throw new HttpError(422, 'Validation Failed', {
-          errors: [{ resource: 'IssueComment', code: 'missing_field', field: 'body' }],
-        });
-      }
-      const comment: FakeComment = {
-        id: nextID++,
-        body: body.body,
-        user: bot,
-        // An App's bot is no member or collaborator of the repository; the token's user owns it.
-        authorAssociation: bot.type === 'Bot' ? 'NONE' : 'OWNER',
-        createdAt: githubTimestamp(Date.now()),
-      };
-      issue.comments.push(comment);
-      issue.updatedAt = comment.createdAt;
-      return ok(buildComment(comment, issue.number, urls), 201);
-    }),
-    route('POST', '/graphql', async (_params, _query, body) => {
-      const query = typeof body.query === 'string' ? body.query : '';
-      if (!/\bquery flotillaOpenPullRequests\b/.test(query)) {
-        // The fake answers the queries Flotilla sends, not GraphQL in general.
-        return ok({
-          errors: [{ message: 'The fake GitHub answers only the flotillaOpenPullRequests query' }],
-        });
-      }
-      const variables = (body.variables ?? {}) as Record<string, unknown>;
-      if (variables.owner !== owner || variables.repo !== repo) {
-        return ok({
-          data: { viewer: { login: bot.login }, repository: null },
-          errors: [
-            {
-              type: 'NOT_FOUND',
-              message: `Could not resolve to a Repository with the name '${String(variables.owner)}/${String(variables.repo)}'.`,
-            },
-          ],
-        });
-      }
-      const open = [...issues.values()]
-        .filter(
-          (issue): issue is FakeIssue & { pull: FakePull } => issue.pull !== null && issue.state === 'open',
-        )
-        .sort((a, b) => a.number - b.number);
-      const start =
-        typeof variables.cursor === 'string' ? Number(Buffer.from(variables.cursor, 'base64').toString()) : 0;
-      const page = open.slice(start, start + 50);
-      const nodes = await Promise.all(
-        page.map(async (issue) => {
-          const head = await headSHA(issue.pull);
-          const runs = checkRunsFor(head);
-          return {
-            number: issue.number,
-            title: issue.title,
-            url: `https://github.com/${owner}/${repo}/pull/${issue.number}`,
-            body: issue.body ?? '',
-            isDraft: issue.pull.draft,
-            headRefName: issue.pull.headRef,
-            headRefOid: head,
-            author: { login: issue.user.login },
-            reviews: {
-              nodes: issue.pull.reviews.map((review) => ({
-                databaseId: review.id,
-                state: review.state,
-                author: { login: review.user.login },
-              })),
-            },
-            commits: {
-              nodes: [
-                {
-                  commit: {
-                    statusCheckRollup:
-                      runs.length === 0
-                        ? null
-                        : {
-                            contexts: {
-                              nodes: runs.map((run) => ({
-                                __typename: 'CheckRun',
-                                name: run.name,
-                                status: run.status.toUpperCase(),
-                                conclusion: run.conclusion?.toUpperCase() ?? null,
-                                detailsUrl: run.details_url,
-                                url: run.html_url,
-                                title: run.output.title,
-                              })),
-                            },
-                          },
-                  },
-                },
-              ],
-            },
-          };
-        }),
-      );
-      const hasNextPage = start + 50 < open.length;
-      return ok({
-        data: {
-          viewer: { login: bot.login },
-          repository: {
-            pullRequests: {
-              pageInfo: {
-                hasNextPage,
-                endCursor:
-                  page.length === 0 ? null : Buffer.from(String(start + page.length)).toString('base64'),
-              },
-              nodes,
-            },
-          },
-        },
-      });
-    }),
-    route('GET', `${repoPath}/pulls`, async (_params, query) => {
-      const state = query.get('state') ?? 'open';
-      const head = query.get('head');
-      const listed = [...issues.values()]
-        .filter((issue): issue is FakeIssue & { pull: FakePull } => issue.pull !== null)
-        .filter((issue) => state === 'all' || issue.state === state)
-        .filter((issue) => head === null || `${owner}:${issue.pull.headRef}` === head)
-        .sort((a, b) => (query.get('direction') === 'asc' ? a.number - b.number : b.number - a.number));
-      const answer = paginate(listed, query, `${repoPath}/pulls`, (issue) => issue);
-      return { ...answer, body: await Promise.all((answer.body as typeof listed).map(pullJSON)) };
-    }),
-    route('POST', `${repoPath}/pulls`, async (_params, _query, body) => {
-      const head = stringOrNull(body.head) ?? '';
-      const base = stringOrNull(body.base) ?? '';
-      const invalid = (message: string): never => {
-        throw new HttpError(422, 'Validation Failed', {
-          errors: [{ resource: 'PullRequest', code: 'custom', message }],
-        });
-      };
-      if (typeof body.title !== 'string' || body.title === '') invalid('title is missing');
-      if ((await git.resolveCommit(`refs/heads/${head}`)) === null) invalid(`head ${head} does not exist`);
-      if ((await git.resolveCommit(`refs/heads/${base}`)) === null) invalid(`base ${base} does not exist`);
-      const open = [...issues.values()].some(
-        (issue) => issue.pull?.headRef === head && issue.state === 'open',
-      );
-      if (open) invalid(`A pull request already exists for ${owner}:${head}.`);
-      const issue = createIssue({ title: String(body.title), body: stringOrNull(body.body) }, bot);
-      issue.pull = {
-        headRef: head,
-        baseRef: base,
-        draft: body.draft === true,
-        mergedAt: null,
-        reviews: [],
-        reviewComments: [],
-      };
-      return ok(await pullJSON(issue as FakeIssue & { pull: FakePull }), 201);
-    }),
-    route('GET', `${repoPath}/pulls/(\\d+)`, async ([pullNumber]) =>
-      ok(await pullJSON(requirePull(pullNumber))),
-    ),
-    route('PATCH', `${repoPath}/pulls/(\\d+)`, async ([pullNumber], _query, body) => {
-      const issue = requirePull(pullNumber);
-      if (typeof body.title === 'string') issue.title = body.title;
-      if ('body' in body) issue.body = stringOrNull(body.body);
-      if (body.state === 'open' || body.state === 'closed') setState(issue, body.state, bot);
-      issue.updatedAt = githubTimestamp(Date.now());
-      return ok(await pullJSON(issue));
-    }),
-    route('PUT', `${repoPath}/pulls/(\\d+)/merge`, async ([pullNumber], _query, body) => {
-      const issue = requirePull(pullNumber);
-      if (issue.state !== 'open') throw new HttpError(405, 'Pull Request is not mergeable');
-      const head = await headSHA(issue.pull);
-      if (typeof body.sha === 'string' && body.sha !== head) {
-        throw new HttpError(409, 'Head branch was modified. Review and try the merge again.');
-      }
-      if (body.merge_method !== undefined && body.merge_method !== 'merge') {
-        throw new HttpError(405, 'The fake GitHub merges with merge commits only');
-      }
-      const message = `Merge pull request #${issue.number} from ${owner}/${issue.pull.headRef}\n\n${issue.title}`;
-      const sha = await git.mergeInto(issue.pull.baseRef, head, message);
-      if (sha === null) throw new HttpError(405, 'Pull Request is not mergeable');
-      issue.pull.mergedAt = githubTimestamp(Date.now());
-      setState(issue, 'closed', bot);
-      return ok({ sha, merged: true, message: 'Pull Request successfully merged' });
-    }),
-    route('GET', `${repoPath}/pulls/(\\d+)/files`, async ([pullNumber], query) => {
-      const issue = requirePull(pullNumber);
-      const head = await headSHA(issue.pull);
-      const base = (await git.resolveCommit(`refs/heads/${issue.pull.baseRef}`)) ?? head;
-      const mergeBase = await git.mergeBase(base, head);
-      const files = await listChangedFiles(git.path, mergeBase ?? base, head);
-      return paginate(files, query, `${repoPath}/pulls/${issue.number}/files`, (file) => ({
-        sha: head,
-        filename: file.path,
-        status: file.status,
-        additions: (file.patch ?? '').split('\n').filter((line) => line.startsWith('+')).length,
-        deletions: (file.patch ?? '').split('\n').filter((line) => line.startsWith('-')).length,
-        changes: (file.patch ?? '').split('\n').filter((line) => /^[+-]/.test(line)).length,
-        blob_url: `https://github.com/${owner}/${repo}/blob/${head}/${file.path}`,
-        raw_url: `https://github.com/${owner}/${repo}/raw/${head}/${file.path}`,
-        contents_url: `${urls.api}${repoPath}/contents/${file.path}?ref=${head}`,
-        ...(file.patch === null ? {} : { patch: file.patch }),
-      }));
-    }),
-    route('GET', `${repoPath}/pulls/(\\d+)/reviews`, async ([pullNumber], query) => {
-      const issue = requirePull(pullNumber);
-      return paginate(issue.pull.reviews, query, `${repoPath}/pulls/${issue.number}/reviews`, (review) =>
-        buildReview(review, issue.number, urls),
-      );
-    }),
-    route('POST', `${repoPath}/pulls/(\\d+)/reviews`, async ([pullNumber], _query, body) => {
-      const issue = requirePull(pullNumber);
-      const states = {
-        APPROVE: 'APPROVED',
-        REQUEST_CHANGES: 'CHANGES_REQUESTED',
-        COMMENT: 'COMMENTED',
-      } as const;
-      const state = states[String(body.event) as keyof typeof states];
-      if (state === undefined) {
-        throw new HttpError(422, 'Unprocessable Entity', {
-          errors: ['event must be APPROVE, REQUEST_CHANGES or COMMENT'],
-        });
-      }
-      const commitID = await headSHA(issue.pull);
-      const now = githubTimestamp(Date.now());
-      const review = {
-        id: nextID++,
-        user: bot,
-        body: stringOrNull(body.body) ?? '',
-        state,
-        commitID,
-        submittedAt: now,
-      };
-      const comments = Array.isArray(body.comments) ? (body.comments as Record<string, unknown>[]) : [];
-      const changed = await changedPaths(issue.pull);
-      for (const comment of comments) {
-        // GitHub resolves a line against the diff; the fake only checks the file is in it.
-        if (
-          typeof comment.path !== 'string' ||
-          typeof comment.line !== 'number' ||
-          !changed.has(comment.path)
-        ) {
-          throw new HttpError(422, 'Unprocessable Entity', { errors: ['Line could not be resolved'] });
-        }
-      }
-      issue.pull.reviews.push(review);
-      for (const comment of comments) {
-        issue.pull.reviewComments.push({
-          id: nextID++,
-          reviewID: review.id,
-          user: bot,
-          path: String(comment.path),
-          line: Number(comment.line),
-          body: String(comment.body ?? ''),
-          commitID,
-          createdAt: now,
-        });
-      }
-      return ok(buildReview(review, issue.number, urls));
-    }),
-    route('PUT', `${repoPath}/pulls/(\\d+)/reviews/(\\d+)/dismissals`, async ([pullNumber, reviewID]) => {
-      const issue = requirePull(pullNumber);
-      const review = issue.pull.reviews.find((candidate) => candidate.id === Number(reviewID));
-      if (review === undefined) throw new HttpError(404, 'Not Found');
-      if (review.state !== 'APPROVED' && review.state !== 'CHANGES_REQUESTED') {
-        throw new HttpError(422, 'Unprocessable Entity', {
-          errors: ['Can not dismiss a commented pull request review'],
-        });
-      }
-      review.state = 'DISMISSED';
-      return ok(buildReview(review, issue.number, urls));
-    }),
-    route('GET', `${repoPath}/pulls/(\\d+)/comments`, async ([pullNumber], query) => {
-      const issue = requirePull(pullNumber);
-      return paginate(
-        issue.pull.reviewComments,
-        query,
-        `${repoPath}/pulls/${issue.number}/comments`,
-        (comment) => buildReviewComment(comment, issue.number, urls),
-      );
-    }),
-    route('POST', `${repoPath}/pulls/(\\d+)/comments`, async ([pullNumber], _query, body) => {
-      const issue = requirePull(pullNumber);
-      if (
-        typeof body.path !== 'string' ||
-        typeof body.body !== 'string' ||
-        typeof body.commit_id !== 'string'
-      ) {
-        throw new HttpError(422, 'Validation Failed', { errors: ['path, body and commit_id are required'] });
-      }
-      const fileLevel = body.subject_type === 'file';
-      if (!(await changedPaths(issue.pull)).has(body.path)) {
-        throw new HttpError(422, 'Validation Failed', { errors: ['path could not be resolved'] });
-      }
-      if (!fileLevel && typeof body.line !== 'number') {
-        throw new HttpError(422, 'Validation Failed', {
-          errors: ['line is required unless subject_type is file'],
-        });
-      }
-      const comment = {
-        id: nextID++,
-        reviewID: null,
-        user: bot,
-        path: body.path,
-        line: fileLevel ? null : Number(body.line),
-        body: body.body,
-        commitID: body.commit_id,
-        createdAt: githubTimestamp(Date.now()),
-      };
-      issue.pull.reviewComments.push(comment);
-      return ok(buildReviewComment(comment, issue.number, urls), 201);
-    }),
-    route('GET', `${repoPath}/commits/([^/]+)/check-runs`, async ([ref = '']) => {
-      const sha = await git.resolveCommit(ref);
-      if (sha === null) throw new HttpError(422, `No commit found for SHA: ${ref}`);
-      const runs = checkRunsFor(sha);
-      return ok({ total_count: runs.length, check_runs: runs });
-    }),
-    route('GET', `${repoPath}/check-runs/(\\d+)/annotations`, async ([id], query) => {
-      const settled = [...settledChecks].find((sha) => Number.parseInt(sha.slice(0, 8), 16) === Number(id));
-      if (settled === undefined) throw new HttpError(404, 'Not Found');
-      const annotations = ci === 'failing' ? FAILING_CHECK_ANNOTATIONS : [];
-      return paginate(annotations, query, `${repoPath}/check-runs/${id}/annotations`, (annotation) => ({
-        ...annotation,
-        blob_href: `https://github.com/${owner}/${repo}/blob/${settled}/${annotation.path}`,
-        start_column: null,
-        end_column: null,
-        raw_details: null,
-      }));
-    }),
-    route('GET', `${repoPath}/commits/([^/]+)/status`, async ([ref = '']) => {
-      const sha = await git.resolveCommit(ref);
-      if (sha === null) throw new HttpError(422, `No commit found for SHA: ${ref}`);
-      // The fake's CI reports check runs only (as GitHub Actions does); no commit statuses.
-      return ok({ state: 'pending', statuses: [], sha, total_count: 0 });
-    }),
-    route('GET', `${repoPath}/labels`, async (_params, query) =>
-      paginate([...labels.values()], query, `${repoPath}/labels`, (label) => buildLabel(label, urls)),
-    ),
-    route('POST', `${repoPath}/labels`, async (_params, _query, body) => {
-      if (typeof body.name !== 'string' || body.name === '' || labels.has(body.name)) {
-        throw new HttpError(422, 'Validation Failed', {
-          errors: [
-            {
-              resource: 'Label',
-              code: typeof body.name === 'string' ? 'already_exists' : 'missing_field',
-              field: 'name',
-            },
-          ],
-        });
-      }
-      const label: FakeLabel = {
-        id: nextID++,
-        name: body.name,
-        color: typeof body.color === 'string' ? body.color : 'ededed',
-        description: stringOrNull(body.description),
-      };
-      labels.set(label.name, label);
-      return ok(buildLabel(label, urls), 201);
-    }),
-    route('PATCH', `${repoPath}/labels/([^/]+)`, async ([name = ''], _query, body) => {
-      const label = labels.get(decodeURIComponent(name));
-      if (label === undefined) throw new HttpError(404, 'Not Found');
-      if (typeof body.color === 'string') label.color = body.color;
-      if (body.description !== undefined) label.description = stringOrNull(body.description);
-      return ok(buildLabel(label, urls));
-    }),
-    route('GET', `${repoPath}/git/ref/(heads/.+)`, async ([ref = '']) => {
-      const sha = await git.resolveCommit(`refs/${ref}`);
-      if (sha === null) throw new HttpError(404, 'Not Found');
-      return ok(buildRef(`refs/${ref}`, sha, urls));
-    }),
-    route('GET', `${repoPath}/git/trees/(.+)`, async ([name = ''], query) => {
-      const recursive = query.has('recursive') && !['0', 'false'].includes(query.get('recursive') ?? '');
-      const tree = await git.readTree(name, recursive);
-      if (tree === null) throw new HttpError(404, 'Not Found');
-      return ok({
-        sha: tree.sha,
-        url: `${urls.api}${repoPath}/git/trees/${tree.sha}`,
-        tree: tree.entries.map((entry) => ({
-          path: entry.path,
-          mode: entry.mode,
-          type: entry.type,
-          sha: entry.sha,
-          ...(entry.size === null ? {} : { size: entry.size }),
-          url: `${urls.api}${repoPath}/git/${entry.type}s/${entry.sha}`,
-        })),
-        truncated: false,
-      });
-    }),
-    route('GET', `${repoPath}/git/blobs/([0-9a-f]{40})`, async ([sha = '']) => {
-      const bytes = await git.readBlob(sha);
-      if (bytes === null) throw new HttpError(404, 'Not Found');
-      return ok({
-        sha,
-        node_id: Buffer.from(`0:Blob${sha}`).toString('base64'),
-        size: bytes.length,
-        url: `${urls.api}${repoPath}/git/blobs/${sha}`,
-        // GitHub wraps the base64 at 60 characters.
-        content: `${(bytes.toString('base64').match(/.{1,60}/g) ?? []).join('\n')}\n`,
-        encoding: 'base64',
-      });
-    }),
+  const routes: FakeRoute[] = [
+    ...buildFakeIssueRoutes(store),
+    ...buildFakePullRoutes(store),
+    ...buildFakeReviewRoutes(store),
+    ...buildFakeCheckRoutes(store),
+    ...buildFakeGitRoutes(store),
   ];
-
-  function paginate<T>(
-    items: T[],
-    query: URLSearchParams,
-    path: string,
-    build: (item: T) => unknown,
-  ): Answer {
-    const perPage = Math.min(Math.max(Number(query.get('per_page') ?? 30) || 30, 1), 100);
-    const lastPage = Math.max(Math.ceil(items.length / perPage), 1);
-    const page = Math.max(Number(query.get('page') ?? 1) || 1, 1);
-    const pageURL = (n: number) => {
-      const next = new URLSearchParams(query);
-      next.set('page', String(n));
-      return `<${urls.api}${path}?${next}>`;
-    };
-    const links = [
-      ...(page < lastPage ? [`${pageURL(page + 1)}; rel="next"`, `${pageURL(lastPage)}; rel="last"`] : []),
-      ...(page > 1 ? [`${pageURL(page - 1)}; rel="prev"`, `${pageURL(1)}; rel="first"`] : []),
-    ];
-    return {
-      status: 200,
-      body: items.slice((page - 1) * perPage, page * perPage).map(build),
-      link: links.length > 0 ? links.join(', ') : undefined,
-    };
-  }
 
   function rateHeaders(): Record<string, string> {
     if (Date.now() / 1000 >= resetAt) {
@@ -931,9 +304,13 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
       return reply(answer.status, answer.body, rateHeaders());
     }
     const installation = installationTokens.find((entry) => entry.token === authorization);
-    const authorized =
-      authorization === options.token || (installation !== undefined && installation.expiresAt > Date.now());
-    if (!authorized) {
+    const extra = extraUsers.find((entry) => entry.token === authorization);
+    let caller: FakeCaller | null = null;
+    if (authorization === options.token) caller = { user: bot, viaApp: options.app !== undefined };
+    else if (installation !== undefined && installation.expiresAt > Date.now())
+      caller = { user: bot, viaApp: true };
+    else if (extra !== undefined) caller = { user: extra.user, viaApp: false };
+    if (caller === null) {
       return reply(401, { message: 'Bad credentials', documentation_url: DOCS, status: '401' });
     }
     if (installation !== undefined && url.pathname === '/user') {
@@ -959,7 +336,7 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
       .filter((candidate) => candidate.method === method)
       .map((candidate) => ({ candidate, match: candidate.pattern.exec(decodeURIComponent(url.pathname)) }))
       .find(({ match }) => match !== null);
-    let answer: Answer;
+    let answer: FakeAnswer;
     try {
       if (found?.match == null) throw new HttpError(404, 'Not Found');
       const text = Buffer.concat(chunks).toString('utf8');
@@ -968,6 +345,7 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
         found.match.slice(1).map((part) => part ?? ''),
         url.searchParams,
         typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {},
+        caller,
       );
     } catch (error) {
       const status = error instanceof HttpError ? error.status : 500;
@@ -975,7 +353,7 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
       const extra = error instanceof HttpError ? error.extra : {};
       answer = {
         status,
-        body: { message, ...extra, documentation_url: DOCS, status: String(status) },
+        body: { message, documentation_url: DOCS, ...extra, status: String(status) },
       };
     }
 
@@ -999,6 +377,7 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
       ...rateHeaders(),
       ...(answer.status < 300 ? { etag } : {}),
       ...(answer.link === undefined ? {} : { link: answer.link }),
+      ...answer.headers,
     });
   }
 
@@ -1026,6 +405,9 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
     interleave(match, action) {
       interleaved.push({ ...match, action });
     },
+    setRequiredApprovingReviews(count) {
+      store.requiredApprovingReviews = count;
+    },
     setRateLimit(state) {
       remaining = state.remaining;
       resetAt = Math.floor(Date.now() / 1000) + state.resetInSeconds;
@@ -1050,10 +432,10 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
         const user: FakeUser =
           fields.login === undefined
             ? HUMAN
-            : { login: fields.login, id: nextID++, ...(fields.bot === true && { type: 'Bot' as const }) };
+            : { login: fields.login, id: nextID(), ...(fields.bot === true && { type: 'Bot' as const }) };
         const createdAt = githubTimestamp(fields.at ?? Date.now());
         const comment = {
-          id: nextID++,
+          id: nextID(),
           body,
           user,
           authorAssociation: fields.association ?? 'OWNER',
@@ -1111,14 +493,15 @@ function answerFault(fault: FakeGitHubFault): {
 } {
   switch (fault.kind) {
     case 'secondary-rate-limit':
+      // "you will receive a 403 or 429 response" with `retry-after` (GitHub's rate limit docs).
       return {
-        status: 403,
+        status: fault.status ?? 403,
         headers: { 'retry-after': String(fault.retryAfterSeconds) },
         body: {
           message:
             'You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID.',
           documentation_url: `${DOCS}/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits`,
-          status: '403',
+          status: String(fault.status ?? 403),
         },
       };
     case 'server-error':
@@ -1197,20 +580,4 @@ function decodeJSON(part: string): Record<string, unknown> | null {
   } catch {
     return null;
   }
-}
-
-function stringOrNull(value: unknown): string | null {
-  return typeof value === 'string' ? value : null;
-}
-
-function stringList(value: unknown): string[] {
-  // GitHub accepts label names or { name } objects.
-  if (!Array.isArray(value)) return [];
-  return value.flatMap((entry: unknown) => {
-    if (typeof entry === 'string') return [entry];
-    if (typeof entry === 'object' && entry !== null && 'name' in entry && typeof entry.name === 'string') {
-      return [entry.name];
-    }
-    return [];
-  });
 }
