@@ -7,6 +7,7 @@ export * from './engine-error.ts';
 export * from './events.ts';
 export * from './review.ts';
 export * from './revision.ts';
+export * from './revision-feedback.ts';
 export * from './runtime-parking.ts';
 export * from './spec.ts';
 export * from './work-item.ts';

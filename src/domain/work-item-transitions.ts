@@ -24,6 +24,7 @@ export type TransitionCause =
   | 'agent-questions'
   | 'questions-answered'
   | 'questions-timed-out'
+  | 'human-review'
   | 'planner'
   | 'user';
 
@@ -100,6 +101,18 @@ export const WORK_ITEM_TRANSITIONS: Readonly<Record<TransitionCause, readonly Pa
   'questions-timed-out': [
     ['waiting-for-input', 'needs-refinement'],
     ['waiting-for-input', 'closed'],
+  ],
+  // Flotilla: a human's review on the tracker (GitHub: REQUEST_CHANGES or a mention of the trigger sends the
+  // item back for rework; APPROVE approves it, whatever the reviewer agent said). Items an agent holds
+  // (in progress, waiting for input) are not moved: the feedback waits for the next round.
+  'human-review': [
+    ['review', 'pending'],
+    ['approved', 'pending'],
+    ['needs-refinement', 'pending'],
+    ['blocked', 'pending'],
+    ['review', 'approved'],
+    ['needs-refinement', 'approved'],
+    ['blocked', 'approved'],
   ],
   planner: 'any',
   user: 'any',
