@@ -1,11 +1,11 @@
 /**
  * Humans steering from GitHub, end to end (issue #26 §2): `flotilla run --until-idle` in a clone of a
  * repository on the fake GitHub (every GitHub rule on), agents through the real Claude Agent SDK answered
- * by the scripted model server. The reviewer agent asks for changes and the round cap sends the item to a
- * human (needs-refinement). A member (`MEMBER`, another account) requests changes on the pull request with a
- * line comment, and a drive-by user (`NONE`) mentions @flotilla: the next run reworks the item with the
- * member's comment and its diff hunk in the implementor's prompt, and answers in that comment's thread; the
- * drive-by is ignored. Then the member approves on GitHub: the item is approved.
+ * by the scripted model server. The item is planned, implemented and approved by the reviewer agent. A
+ * member (`MEMBER`, another account) requests changes on the pull request with a line comment, and a
+ * drive-by user (`NONE`) mentions @flotilla: the next run reworks the item with the member's comment and its
+ * diff hunk in the implementor's prompt, and answers in that comment's thread; the drive-by is ignored. Then
+ * a human holds the item (needs-refinement) and the member approves on GitHub: the item is approved.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ import type { ModelServer } from '../../src/model-server/index.ts';
 import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
 import { createFakeGitHub, type FakeGitHub } from '../../src/providers/github/testing/create-fake-github.ts';
 import { createRunFixtures } from '../support/create-run-fixtures.ts';
-import { GREET, GREET_COMPLETED, ONE_ITEM_PLAN, WRITE_GREET } from '../support/run-scenarios.ts';
+import { APPROVE, GREET, GREET_COMPLETED, ONE_ITEM_PLAN, WRITE_GREET } from '../support/run-scenarios.ts';
 import { flotillaLogTail, startFlotillaProcess } from '../support/start-flotilla-process.ts';
 
 const fixtures = createRunFixtures();
@@ -39,14 +39,7 @@ const scenario: ScenarioSpec = {
     {
       name: 'reviewer',
       match: { systemIncludes: 'You are the reviewer' },
-      steps: [
-        {
-          structuredOutput: {
-            role: 'reviewer',
-            review: { verdict: 'needs-changes', summary: 'A human should decide.', comments: [] },
-          },
-        },
-      ],
+      steps: [{ structuredOutput: APPROVE }],
     },
     {
       // The rework: only a prompt carrying the people's feedback gets here.
@@ -103,8 +96,6 @@ async function hostedDemoRepository(): Promise<{
   const config = JSON.parse(readFileSync(configPath, 'utf8')) as Record<string, unknown>;
   config.provider = 'github';
   config.github = { owner: fake.owner, repo: fake.repo, apiUrl: fake.apiUrl, gitUrl: fake.gitUrl };
-  // The reviewer agent's first needs-changes goes to a human: the item waits for people on GitHub.
-  config.maxReviewRounds = 0;
   writeFileSync(configPath, JSON.stringify(config, null, 2));
   return { root: repo.root, gitEnv: repo.gitEnv, fake };
 }
@@ -151,10 +142,10 @@ describe('flotilla run with provider github: humans steer from the pull request'
     };
     const status = () => fake.human.issueLabels(1).filter((label) => label.startsWith('status:'));
 
-    // 1. Planned, implemented, and the reviewer agent's needs-changes sends it to a human.
+    // 1. Planned, implemented, approved by the reviewer agent.
     const first = await untilIdle(hosted, server);
-    expect(first.code, first.output).toBe(1);
-    expect(status()).toEqual(['status:needs-refinement']);
+    expect(first.code, first.output).toBe(0);
+    expect(status()).toEqual(['status:approved']);
     const [pull] = await as<{ number: number; head: { sha: string } }[]>(TOKEN, 'GET', '/pulls');
     if (pull === undefined) throw new Error('no pull request');
 
@@ -166,8 +157,9 @@ describe('flotilla run with provider github: humans steer from the pull request'
     });
     await as(DRIVE_BY_TOKEN, 'POST', `/issues/${pull.number}/comments`, { body: DRIVE_BY });
     const second = await untilIdle(hosted, server);
-    expect(second.code, second.output).toBe(1); // the reviewer agent asks for changes again
-    expect(second.output).toContain('work item #1 needs-refinement → pending');
+    expect(second.code, second.output).toBe(0);
+    expect(second.output).toContain('work item #1 approved → pending');
+    expect(status()).toEqual(['status:approved']); // reworked, reviewed and approved by the agent again
 
     // The rework's prompt carried the member's comment in full: author, place, diff hunk, text.
     const [rework] = server.requestsFor('rework');
@@ -200,7 +192,8 @@ describe('flotilla run with provider github: humans steer from the pull request'
       ]).toString(),
     ).toBe(TRIMMED);
 
-    // 3. The member approves the reworked head on GitHub: the item is approved, whatever the reviewer said.
+    // 3. A human holds the item on GitHub; the member approves the head: approved, whatever the reviewer said.
+    fake.human.setIssueLabels(1, ['task:implement', 'status:needs-refinement']);
     await as(MEMBER_TOKEN, 'POST', `/pulls/${pull.number}/reviews`, { event: 'APPROVE', body: 'Good now.' });
     const third = await untilIdle(hosted, server);
     expect(third.code, third.output).toBe(0);
