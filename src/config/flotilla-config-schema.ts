@@ -189,7 +189,7 @@ export const flotillaConfigFileSchema = object({
     mentionTrigger: z
       .string()
       .regex(/^@[A-Za-z0-9][A-Za-z0-9_-]*$/, {
-        error: "a mention such as '@flotilla' (@, then a login-like name)",
+        error: "expected a mention such as '@flotilla' (@, then a login-like name)",
       })
       .default(DEFAULT_MENTION_TRIGGER),
   }).optional(),
