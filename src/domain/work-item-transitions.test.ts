@@ -30,8 +30,6 @@ const EXPECTED: Record<Exclude<TransitionCause, 'planner' | 'user'>, string[]> =
   'human-review': [
     'review→pending',
     'approved→pending',
-    'needs-refinement→pending',
-    'blocked→pending',
     'review→approved',
     'needs-refinement→approved',
     'blocked→approved',

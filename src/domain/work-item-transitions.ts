@@ -103,13 +103,11 @@ export const WORK_ITEM_TRANSITIONS: Readonly<Record<TransitionCause, readonly Pa
     ['waiting-for-input', 'closed'],
   ],
   // Flotilla: a human's review on the tracker (GitHub: REQUEST_CHANGES or a mention of the trigger sends the
-  // item back for rework; APPROVE approves it, whatever the reviewer agent said). Items an agent holds
-  // (in progress, waiting for input) are not moved: the feedback waits for the next round.
+  // item back for rework; APPROVE approves it, whatever the reviewer agent said). Items an agent holds, or
+  // parked for a human, are not sent back: the feedback waits for the next round.
   'human-review': [
     ['review', 'pending'],
     ['approved', 'pending'],
-    ['needs-refinement', 'pending'],
-    ['blocked', 'pending'],
     ['review', 'approved'],
     ['needs-refinement', 'approved'],
     ['blocked', 'approved'],

@@ -47,13 +47,13 @@ function applyAll(state: EngineState, events: EngineEvent[]): EngineState {
 }
 
 describe('handleRevisionFeedback', () => {
-  it('a changes request sends the item back for rework from review, approved, needs-refinement and blocked only', () => {
+  it('a changes request sends the item back for rework from review and approved only', () => {
     const moved = WORK_ITEM_STATUSES.filter(
       (status) =>
         runHandlerAfterUpdate(handleRevisionFeedback, received([CHANGES, LINE]), stateWith(status)).length >
         0,
     );
-    expect(moved).toEqual(['review', 'approved', 'needs-refinement', 'blocked']);
+    expect(moved).toEqual(['review', 'approved']);
     expect(
       runHandlerAfterUpdate(handleRevisionFeedback, received([CHANGES, LINE]), stateWith('review')),
     ).toEqual([

@@ -10,16 +10,20 @@ import type { EngineState } from '../state-store/engine-state.ts';
 import { buildFeedbackReply, buildSentBackComment } from './comments/build-feedback-reply.ts';
 import type { Handler } from './handler.ts';
 
-/** Statuses a human's changes request sends back to pending: nobody works on the item there. */
-const REWORKABLE: readonly WorkItemStatus[] = ['review', 'approved', 'needs-refinement', 'blocked'];
+/**
+ * Statuses a human's changes request sends back to pending: nobody works on the item there, and it is not
+ * parked for a human. From needs-refinement or blocked the feedback waits for the human who moves the item
+ * on: unanswered feedback is read again after a restart, and would otherwise restart a parked item each time.
+ */
+const REWORKABLE: readonly WorkItemStatus[] = ['review', 'approved'];
 /** Statuses a human's approval approves from (an agent holds the others, or it is approved already). */
 const APPROVABLE: readonly WorkItemStatus[] = ['review', 'needs-refinement', 'blocked'];
 
 /**
  * Humans steer from the tracker (issue #26): a changes request or a mention of the trigger on the revision
- * sends its item back for rework from review, approved, needs-refinement or blocked; while it is pending,
- * ready, in progress or waiting for input, the feedback waits for the next implementor run (one that is
- * running gets it in the round after). An approval of the current head approves it from review,
+ * sends its item back for rework from review or approved; in any other status the feedback waits for the
+ * next implementor run (one that is running gets it in the round after; a parked item's, once a human moves
+ * it back to pending). An approval of the current head approves it from review,
  * needs-refinement or blocked, whatever the reviewer agent said (the reviewer is then cancelled by
  * handle-review); a changes request in the same read wins. Once the reworked revision is in review, the
  * implementor's answer goes to each thread, and feedback that arrived during that run sends it back again.
