@@ -177,3 +177,70 @@ for (const waitingItems of [0, 10, 50]) {
     `| ${waitingItems} | ${fmt(cold)} | ${fmt(idle)} | ${fmt(replied)} | ${idle.points * POLLS_PER_HOUR_30S} | ${idle.requests * POLLS_PER_HOUR_30S} | ${idle.ms.toFixed(0)} ms |`,
   );
 }
+
+/**
+ * The feedback poll (issue #26): `listFeedback` of each of P open Flotilla pull requests (every 30 s, with
+ * the revisions): reviews, review comments and the conversation, each with a human comment already there.
+ * Cold, idle (nothing new), and after one @flotilla mention on one pull request.
+ */
+async function measureFeedbackPoll(openPulls: number) {
+  const github = await createFakeGitHub({ token: TOKEN });
+  try {
+    const provider = createGitHubProvider({
+      owner: github.owner,
+      repo: github.repo,
+      apiUrl: github.apiUrl,
+      specsDir: 'docs/specs',
+      scratchDir: tmpdir(),
+      defaultBranch: 'main',
+      env: { GITHUB_TOKEN: TOKEN },
+      logger: silentLogger,
+      client: { quota: { writeIntervalMs: 0 } },
+    });
+    const pulls: number[] = [];
+    for (let index = 0; index < openPulls; index++) {
+      const pull = await github.human.openPullRequest({
+        branch: `flotilla/${index}`,
+        files: { [`src/f${index}.ts`]: 'x\n' },
+        title: `PR ${index}`,
+      });
+      github.human.comment(pull, 'Looks promising.');
+      pulls.push(pull);
+    }
+    const feedbackPoll = async () => {
+      for (const pull of pulls) await provider.revisionReader.listFeedback?.(String(pull));
+    };
+    const cost = async (poll: () => Promise<unknown>): Promise<Cost> => {
+      const from = github.requests.length;
+      const started = performance.now();
+      await poll();
+      const ms = performance.now() - started;
+      const requests = github.requests.slice(from);
+      return {
+        requests: requests.length,
+        points: requests.filter((request) => request.counted && request.resource === 'core').length,
+        graphql: 0,
+        ms,
+      };
+    };
+    const cold = await cost(feedbackPoll);
+    const idle = await cost(feedbackPoll);
+    if (openPulls > 0) github.human.comment(Number(pulls[0]), '@flotilla please add a test');
+    const mentioned = await cost(feedbackPoll);
+    return { cold, idle, mentioned };
+  } finally {
+    await github.close();
+  }
+}
+
+console.log('');
+console.log(
+  '| P (open Flotilla pull requests) | first feedback poll (cold cache) | idle feedback poll | feedback poll after 1 mention | idle REST points/hour | idle requests/hour | idle feedback poll wall time |',
+);
+console.log('|---|---|---|---|---|---|---|');
+for (const openPulls of [0, 10, 50]) {
+  const { cold, idle, mentioned } = await measureFeedbackPoll(openPulls);
+  console.log(
+    `| ${openPulls} | ${fmt(cold)} | ${fmt(idle)} | ${fmt(mentioned)} | ${idle.points * POLLS_PER_HOUR_30S} | ${idle.requests * POLLS_PER_HOUR_30S} | ${idle.ms.toFixed(0)} ms |`,
+  );
+}

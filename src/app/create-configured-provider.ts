@@ -50,6 +50,7 @@ export function createConfiguredProvider(options: ConfiguredProviderOptions): Co
       noChecksGraceSeconds: github.noChecksGrace,
       mergeMethod: options.mergeMethod ?? github.mergeMethod,
       answerAuthorAssociations: github.answerAuthorAssociations,
+      mentionTrigger: github.mentionTrigger,
       env: options.env,
       logger,
     });

@@ -160,6 +160,9 @@ export const DEFAULT_ANSWER_AUTHOR_ASSOCIATIONS: readonly GitHubAuthorAssociatio
   'COLLABORATOR',
 ];
 
+/** What a review comment or pull request comment mentions to send its item back to an implementor. */
+export const DEFAULT_MENTION_TRIGGER = '@flotilla';
+
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 
 /** The on-disk shape of `flotilla.config.json`. Every field is optional; `.prefault({})` fills sections. */
@@ -186,6 +189,13 @@ export const flotillaConfigFileSchema = object({
         },
       )
       .default([...DEFAULT_ANSWER_AUTHOR_ASSOCIATIONS]),
+    /** A comment on a Flotilla pull request mentioning this (by someone allowed above) asks for a rework. */
+    mentionTrigger: z
+      .string()
+      .regex(/^@[A-Za-z0-9][A-Za-z0-9_-]*$/, {
+        error: "expected a mention such as '@flotilla' (@, then a login-like name)",
+      })
+      .default(DEFAULT_MENTION_TRIGGER),
   }).optional(),
   /** Absent: detected from the repository (origin/HEAD, then the current branch, then `main`). */
   defaultBranch: nonEmptyString('a branch name').optional(),

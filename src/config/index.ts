@@ -6,6 +6,7 @@ export {
   type CliRuntimeSettings,
   CONFIG_FILE_NAME,
   DEFAULT_ANSWER_AUTHOR_ASSOCIATIONS,
+  DEFAULT_MENTION_TRIGGER,
   type FlotillaConfig,
   type FlotillaConfigFile,
   flotillaConfigFileSchema,

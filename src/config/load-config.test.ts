@@ -125,6 +125,8 @@ describe('loadConfig: defaults', () => {
     expect(result.config).toMatchObject({ provider: 'github', github });
     // Replies answer questions from the owner, members and collaborators unless configured otherwise.
     expect(result.config.github?.answerAuthorAssociations).toEqual(['OWNER', 'MEMBER', 'COLLABORATOR']);
+    // Comments mentioning @flotilla send an item back for rework unless configured otherwise.
+    expect(result.config.github?.mentionTrigger).toBe('@flotilla');
   });
 
   it('accepts a UTF-8 byte order mark', async () => {
@@ -203,6 +205,10 @@ describe('loadConfig: every field names its path and expectation', () => {
     [
       { github: { owner: 'acme', repo: 'app', answerAuthorAssociations: ['OWNER', 'ADMIN'] } },
       `${F}: github.answerAuthorAssociations[1]: expected one of OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, FIRST_TIME_CONTRIBUTOR, FIRST_TIMER, MANNEQUIN, NONE, got "ADMIN"`,
+    ],
+    [
+      { github: { owner: 'acme', repo: 'app', mentionTrigger: 'flotilla' } },
+      `${F}: github.mentionTrigger: expected a mention such as '@flotilla' (@, then a login-like name), got "flotilla"`,
     ],
     [
       { budgets: { dailyUsd: 0 } },

@@ -1,6 +1,7 @@
 import type { WaitingSession } from './agent-questions.ts';
 import type { ImplementorResult, PlannerResult } from './agent-result.ts';
 import type { AgentReview } from './review.ts';
+import type { RevisionFeedback } from './revision-feedback.ts';
 import type { WorkItemStatus } from './work-item.ts';
 import type { TransitionCause } from './work-item-transitions.ts';
 
@@ -15,6 +16,7 @@ export type EngineCommand =
   | PostRevisionReview
   | UpdateRevisionReview
   | CommentOnRevision
+  | ReplyToRevisionFeedback
   | MergeRevision
   | RequestPlannerRun
   | RequestImplementorRun
@@ -86,6 +88,19 @@ export interface UpdateRevisionReview {
 export interface CommentOnRevision {
   type: 'commentOnRevision';
   revisionID: string;
+  body: string;
+}
+
+/**
+ * Answers humans' feedback where they wrote it, through the provider's optional
+ * `RevisionWriter.replyToFeedback`: a line comment in its review thread, reviews and pull request comments
+ * in one comment quoting them. `body` is the answer (the implementor's summary and changed files).
+ */
+export interface ReplyToRevisionFeedback {
+  type: 'replyToRevisionFeedback';
+  workItemID: string;
+  revisionID: string;
+  feedback: RevisionFeedback[];
   body: string;
 }
 

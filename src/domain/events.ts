@@ -4,6 +4,7 @@ import type { AgentFailureReason, AgentUsage } from './agent-run.ts';
 import type { BudgetPause, BudgetStop } from './budget.ts';
 import type { AgentRunRequestCommand, EngineCommand } from './commands.ts';
 import type { PipelineStatus, Revision } from './revision.ts';
+import type { RevisionFeedback } from './revision-feedback.ts';
 import type { SpecStatus } from './spec.ts';
 import type { WorkItem, WorkItemStatus } from './work-item.ts';
 
@@ -11,6 +12,8 @@ import type { WorkItem, WorkItemStatus } from './work-item.ts';
 export type EngineEvent =
   | WorkItemChanged
   | RevisionChanged
+  | RevisionFeedbackReceived
+  | RevisionFeedbackAnswered
   | SpecChanged
   | PlannerRequested
   | PlannerStarted
@@ -66,6 +69,26 @@ export interface RevisionChanged {
   oldPipelineStatus: PipelineStatus | null;
   /** Null when the pipeline is unknown (or the revision was removed). */
   newPipelineStatus: PipelineStatus | null;
+}
+
+/**
+ * Humans' feedback on an item's revision that the engine has not seen yet (the feedback poller: a changes
+ * request, an approval, a mention of the trigger). Only authors the provider trusts; never Flotilla's own.
+ */
+export interface RevisionFeedbackReceived {
+  type: 'revisionFeedbackReceived';
+  workItemID: string;
+  revisionID: string;
+  feedback: RevisionFeedback[];
+  at: number;
+}
+
+/** The implementor's answer was posted on the threads of this feedback (`replyToRevisionFeedback`). */
+export interface RevisionFeedbackAnswered {
+  type: 'revisionFeedbackAnswered';
+  workItemID: string;
+  feedbackIDs: string[];
+  at: number;
 }
 
 export interface SpecChanged {

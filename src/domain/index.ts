@@ -8,6 +8,7 @@ export * from './events.ts';
 export * from './is-permanent-failure.ts';
 export * from './review.ts';
 export * from './revision.ts';
+export * from './revision-feedback.ts';
 export * from './runtime-parking.ts';
 export * from './spec.ts';
 export * from './work-item.ts';

@@ -27,6 +27,13 @@ const EXPECTED: Record<Exclude<TransitionCause, 'planner' | 'user'>, string[]> =
   'agent-questions': ['in-progress→waiting-for-input', 'review→waiting-for-input'],
   'questions-answered': ['waiting-for-input→in-progress', 'waiting-for-input→review'],
   'questions-timed-out': ['waiting-for-input→needs-refinement', 'waiting-for-input→closed'],
+  'human-review': [
+    'review→pending',
+    'approved→pending',
+    'review→approved',
+    'needs-refinement→approved',
+    'blocked→approved',
+  ],
 };
 const ALL_PAIRS = WORK_ITEM_STATUSES.flatMap((from) => WORK_ITEM_STATUSES.map((to) => [from, to] as const));
 const RESTRICTED = Object.entries(EXPECTED).flatMap(([cause, allowed]) =>

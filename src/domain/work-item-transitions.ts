@@ -24,6 +24,7 @@ export type TransitionCause =
   | 'agent-questions'
   | 'questions-answered'
   | 'questions-timed-out'
+  | 'human-review'
   | 'planner'
   | 'user';
 
@@ -100,6 +101,16 @@ export const WORK_ITEM_TRANSITIONS: Readonly<Record<TransitionCause, readonly Pa
   'questions-timed-out': [
     ['waiting-for-input', 'needs-refinement'],
     ['waiting-for-input', 'closed'],
+  ],
+  // Flotilla: a human's review on the tracker (GitHub: REQUEST_CHANGES or a mention of the trigger sends the
+  // item back for rework; APPROVE approves it, whatever the reviewer agent said). Items an agent holds, or
+  // parked for a human, are not sent back: the feedback waits for the next round.
+  'human-review': [
+    ['review', 'pending'],
+    ['approved', 'pending'],
+    ['review', 'approved'],
+    ['needs-refinement', 'approved'],
+    ['blocked', 'approved'],
   ],
   planner: 'any',
   user: 'any',

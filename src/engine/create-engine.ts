@@ -18,6 +18,7 @@ import { type EngineConfig, type Policy, resolveEngineConfig, systemClock } from
 import { createEventLoop } from './event-queue/create-event-loop.ts';
 import { ALL_HANDLERS } from './handlers/index.ts';
 import { createAnswerPoller } from './pollers/create-answer-poller.ts';
+import { createFeedbackPoller } from './pollers/create-feedback-poller.ts';
 import { createPollPacer } from './pollers/create-poll-pacer.ts';
 import { createRevisionPoller } from './pollers/create-revision-poller.ts';
 import { createSpecPoller } from './pollers/create-spec-poller.ts';
@@ -339,7 +340,12 @@ export function createEngine(config: EngineConfig): Engine {
     poller: createAnswerPoller({ ...pollerDeps, reader: provider.workItemReader }),
     every: resolved.pollIntervals.workItems,
   };
-  const pollers = [pollerFor.workItems, answers, pollerFor.revisions, pollerFor.specs];
+  // Humans' reviews and mentions on revisions (issue #26): read with the revisions, after them in a batch.
+  const feedback = {
+    poller: createFeedbackPoller({ ...pollerDeps, reader: provider.revisionReader }),
+    every: resolved.pollIntervals.revisions,
+  };
+  const pollers = [pollerFor.workItems, answers, pollerFor.revisions, feedback, pollerFor.specs];
   const duePollers = new Set<Poller>();
   const pollTimers: ReturnType<typeof setInterval>[] = [];
   let unsubscribeFromProvider: (() => void) | null = null;
@@ -381,7 +387,13 @@ export function createEngine(config: EngineConfig): Engine {
           // An unknown change (a newer provider) is ignored: the regular polls still see it.
           // Replies to questions are comments on work items.
           if (!stopping && due !== undefined)
-            void requestPolls(change === 'workItems' ? [due.poller, answers.poller] : [due.poller]);
+            void requestPolls(
+              change === 'workItems'
+                ? [due.poller, answers.poller]
+                : change === 'revisions'
+                  ? [due.poller, feedback.poller]
+                  : [due.poller],
+            );
         }) ?? null;
       await pollAll();
       for (const { poller, every } of pollers) {

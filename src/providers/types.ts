@@ -3,6 +3,7 @@ import type {
   CreateWorkItemInput,
   ReviewHistory,
   Revision,
+  RevisionFeedback,
   RevisionFile,
   SpecListing,
   WorkItem,
@@ -55,6 +56,15 @@ export interface RevisionReader {
    * implementor's rework prompt. Null when the head's checks did not fail or kept no output.
    */
   getChecksOutputTail?(id: string): Promise<ChecksOutputTail | null>;
+  /**
+   * Optional capability (issue #26): humans' feedback on the revision that steers Flotilla and that it has
+   * not answered yet, oldest first: changes requests and approvals, and comments mentioning the trigger
+   * (with a changes request's line comments). Only authors the provider trusts (GitHub:
+   * `github.answerAuthorAssociations`); never Flotilla's own writes. Feedback `replyToFeedback` answered is
+   * left out (recoverable from the tracker: the replies name what they answer). Meant to be cheap when
+   * nothing changed (GitHub: conditional requests, 304s).
+   */
+  listFeedback?(id: string): Promise<RevisionFeedback[]>;
 }
 
 /** The last part of a checks log. */
@@ -99,6 +109,12 @@ export interface RevisionWriter {
   /** Replaces the engine's earlier review. */
   updateReview(revisionID: string, reviewID: string, review: AgentReview): Promise<string>;
   postComment(revisionID: string, body: string): Promise<void>;
+  /**
+   * Optional capability, with `RevisionReader.listFeedback`: answers the feedback where it was written —
+   * a line comment by a reply in its thread, reviews and comments by one comment on the revision quoting
+   * them — each reply marked so `listFeedback` leaves the feedback out from then on.
+   */
+  replyToFeedback?(revisionID: string, feedback: readonly RevisionFeedback[], body: string): Promise<void>;
   /**
    * Optional capability: integrates the revision into the default branch, marks it merged (it leaves
    * listRevisions) and closes its work item. Throws, having changed nothing, when the revision is not open,

@@ -1,4 +1,8 @@
-import { DEFAULT_ANSWER_AUTHOR_ASSOCIATIONS, type FlotillaConfig } from '../../config/index.ts';
+import {
+  DEFAULT_ANSWER_AUTHOR_ASSOCIATIONS,
+  DEFAULT_MENTION_TRIGGER,
+  type FlotillaConfig,
+} from '../../config/index.ts';
 import { runGit } from '../../process/run-command.ts';
 // The one production edge to the fake GitHub (test/architecture/dependency-rules.ts says why): the demo
 // shows the GitHub loop without an account.
@@ -59,6 +63,7 @@ export async function startDemoGitHub(
         mergeMethod: 'merge',
         noChecksGrace: 120,
         answerAuthorAssociations: [...DEFAULT_ANSWER_AUTHOR_ASSOCIATIONS],
+        mentionTrigger: DEFAULT_MENTION_TRIGGER,
       },
     },
     providerEnv: { FLOTILLA_GITHUB_TOKEN: DEMO_TOKEN },

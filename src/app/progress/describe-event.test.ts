@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { buildImplementorRun, buildRevision, buildTestState } from '../../test-support/builders/index.ts';
+import {
+  buildImplementorRun,
+  buildRevision,
+  buildRevisionFeedback,
+  buildTestState,
+} from '../../test-support/builders/index.ts';
 import { describeEvent } from './describe-event.ts';
 
 describe('describeEvent', () => {
@@ -20,6 +25,31 @@ describe('describeEvent', () => {
       state,
     );
     expect(line).toBe('implementor finished #4: completed (in 4.2s, $0.0123)');
+  });
+
+  it('says whose feedback on a revision came in, and that it was answered', () => {
+    const feedback = [
+      buildRevisionFeedback({ author: 'mona' }),
+      buildRevisionFeedback({
+        id: 'line-2',
+        kind: 'line-comment',
+        state: null,
+        author: 'mona',
+        path: 'src/a.ts',
+        line: 3,
+      }),
+    ];
+    expect(
+      describeEvent({ type: 'revisionFeedbackReceived', workItemID: '1', revisionID: '2', feedback, at: 1 }),
+    ).toBe('revision 2 of #1: changes requested review, comment on src/a.ts:3 by mona');
+    expect(
+      describeEvent({
+        type: 'revisionFeedbackAnswered',
+        workItemID: '1',
+        feedbackIDs: ['review-1', 'line-2'],
+        at: 2,
+      }),
+    ).toBe('#1: answered 2 comments on its revision');
   });
 
   it('marks the made-up cost of a scripted run', () => {

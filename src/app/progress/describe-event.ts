@@ -90,6 +90,19 @@ export function describeEvent(event: EngineEvent, state?: EngineState): string |
       if (event.newPipelineStatus === event.oldPipelineStatus || event.newPipelineStatus === 'pending')
         return null;
       return `checks for revision ${event.revisionID}: ${event.newPipelineStatus}${event.revision.pipeline?.reason ? ` — ${event.revision.pipeline.reason}` : ''}`;
+    case 'revisionFeedbackReceived': {
+      const kinds = event.feedback.map((entry) =>
+        entry.kind === 'review'
+          ? `${(entry.state ?? 'review').toLowerCase().replace('_', ' ')} review`
+          : entry.kind === 'line-comment'
+            ? `comment on ${entry.path}${entry.line === null ? '' : `:${entry.line}`}`
+            : 'comment',
+      );
+      const authors = [...new Set(event.feedback.map((entry) => entry.author))].join(', ');
+      return `revision ${event.revisionID} of #${event.workItemID}: ${kinds.join(', ')} by ${authors}`;
+    }
+    case 'revisionFeedbackAnswered':
+      return `#${event.workItemID}: answered ${event.feedbackIDs.length === 1 ? 'the comment' : `${event.feedbackIDs.length} comments`} on its revision`;
     case 'dispatchQueued': {
       const what = `${event.command.type.replace(/^request|Run$/g, '').toLowerCase()}${'workItemID' in event.command ? ` for #${event.command.workItemID}` : ''}`;
       if (event.reason === 'parked' && event.notBefore !== null)

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
-import type { WorkItemStatus } from '../../domain/index.ts';
+import { type AgentReviewComment, listPatchFiles, type WorkItemStatus } from '../../domain/index.ts';
 import type { ReviewState } from '../../storage/index.ts';
 import { CliError } from '../support/cli-error.ts';
+import { collectOption } from '../support/collect-option.ts';
 import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { type BodyOptions, readBodyOption } from '../support/read-body-option.ts';
@@ -16,6 +17,7 @@ interface ReviewOptions extends BodyOptions {
   approve?: boolean;
   requestChanges?: boolean;
   comment?: boolean;
+  commentOn?: string[];
   json?: boolean;
 }
 
@@ -61,20 +63,36 @@ export function registerReviewCommand(program: Command): void {
     .option('-c, --comment', 'comment on the revision without a verdict')
     .option('-b, --body <text>', 'the review text (required for --request-changes and --comment)')
     .option('-F, --body-file <path>', "read the review text from a file ('-' for stdin)")
+    .option(
+      '--comment-on <path:line=text>',
+      "a line comment, e.g. --comment-on 'src/a.ts:12=trim the name' (repeatable); the rework prompt carries it",
+      collectOption,
+      [],
+    )
     .option('--json', 'print the recorded review as JSON')
     .action(
       runCliAction('review', async (rawID: string, options: ReviewOptions) => {
         const id = parseWorkItemID(rawID);
         const verdict = parseVerdict(options);
         const body = (await readBodyOption(options)) ?? '';
-        if (verdict !== 'approve' && body.trim() === '') {
-          throw new CliError(`--${verdict} needs the review text: give it with --body or --body-file`, {
-            exitCode: 2,
-          });
+        const lineComments = (options.commentOn ?? []).map(parseCommentOn);
+        if (verdict !== 'approve' && body.trim() === '' && lineComments.length === 0) {
+          throw new CliError(
+            `--${verdict} needs the review text: give it with --body or --body-file (or line comments with --comment-on)`,
+            {
+              exitCode: 2,
+            },
+          );
         }
         await withCliContext(async (context) => {
           const { tracker, history, paths, db, repoRoot } = context;
           if (context.config.provider === 'github') {
+            if (lineComments.length > 0) {
+              throw new CliError(
+                '--comment-on is for the local provider; on GitHub, comment on the lines in the pull request (a changes request or an @flotilla mention there sends it back)',
+                { exitCode: 2 },
+              );
+            }
             requireNoActiveAgent({ history, paths }, id, 'your verdict');
             const author = await readHumanAuthor(repoRoot);
             return (await loadGitHubTrackerCommands()).review(context, id, { verdict, body, author });
@@ -103,11 +121,25 @@ export function registerReviewCommand(program: Command): void {
             );
           }
           requireNoActiveAgent({ history, paths }, id, 'your verdict');
+          const changed = listPatchFiles(tracker.revisions.getRevisionPatch(revision.id));
+          for (const comment of lineComments) {
+            if (!changed.includes(comment.path)) {
+              throw new CliError(
+                `--comment-on ${comment.path}:${comment.line}: ${comment.path} is not changed by revision #${revision.id}; expected one of ${changed.join(', ') || '(none)'}`,
+                { exitCode: 2 },
+              );
+            }
+          }
           const { state, status, verb } = VERDICTS[verdict];
           const author = await readHumanAuthor(repoRoot);
           const newStatus = status ?? item.status;
           const reviewID = db.transaction(() => {
-            const recorded = tracker.revisions.addReview(revision.id, { author, state, body });
+            const recorded = tracker.revisions.addReview(revision.id, {
+              author,
+              state,
+              body,
+              comments: lineComments,
+            });
             tracker.workItems.addComment(
               id,
               `${author} ${verb} revision ${revision.id} (\`flotilla review\`)${body.trim() === '' ? '.' : `:\n\n${body}`}`,
@@ -147,6 +179,21 @@ export function registerReviewCommand(program: Command): void {
         });
       }),
     );
+}
+
+/** `path:line=text` (the first `:<digits>=` ends the path): one line comment of the review. */
+function parseCommentOn(value: string): AgentReviewComment {
+  const match = /^(.+?):(\d+)=([\s\S]*)$/.exec(value);
+  const path = match?.[1]?.trim() ?? '';
+  const line = Number(match?.[2]);
+  const text = match?.[3]?.trim() ?? '';
+  if (match === null || path === '' || !Number.isSafeInteger(line) || line < 1 || text === '') {
+    throw new CliError(
+      `--comment-on ${JSON.stringify(value)}: expected path:line=text, e.g. 'src/a.ts:12=trim the name' (a line number from 1, some text)`,
+      { exitCode: 2 },
+    );
+  }
+  return { path: path.replace(/^\.\//, ''), line, body: text };
 }
 
 function parseVerdict(options: ReviewOptions): Verdict {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveFlotillaPaths } from '../../config/index.ts';
 import type { ReviewerRun } from '../../domain/index.ts';
+import { buildImplementorContext } from '../../engine/context-assembly/build-implementor-context.ts';
 import type { LocalProvider } from '../../providers/local/create-local-provider.ts';
 import { buildAddFilePatch } from '../../runtimes/scripted/build-scripted-results.ts';
 import { createAgentRunRepository, openDatabase, type PipelineInput } from '../../storage/index.ts';
@@ -158,6 +159,63 @@ describe('flotilla review', { timeout: 60_000 }, () => {
     const comment = await flotilla('review', '1', '--comment', '-b', 'Also the docs');
     expect(comment).toMatchObject({ code: 0, stdout: expect.stringContaining('#1 stays pending') });
     expect((await json('work', 'show', '1', '--json')).status).toBe('pending');
+  });
+
+  it('--comment-on path:line=text records line comments with the review; the rework prompt carries them', async () => {
+    const { revisionID } = await itemWithRevision({
+      'src/a.ts': 'export const a = 1;\nexport const b = 2;\n',
+    });
+    const result = await flotilla(
+      'review',
+      '1',
+      '--request-changes',
+      '--comment-on',
+      'src/a.ts:2=Rename b to two: it is the second.',
+      '--comment-on',
+      './src/a.ts:1=Why export a?',
+    );
+    expect(result).toMatchObject({ code: 0, stdout: expect.stringContaining('#1 review → pending') });
+    // The implementor's prompt, as the engine assembles it for the rework, from the local provider's readers.
+    const prompt = await withProvider((provider) =>
+      buildImplementorContext(
+        { workItemID: '1' },
+        {
+          getState: () => ({ workItems: {}, revisions: {} }),
+          workItemReader: provider.workItemReader,
+          revisionReader: provider.revisionReader,
+          getReviewHistory: (id) => provider.revisionReader.getReviewHistory(id),
+        },
+      ),
+    );
+    expect(prompt).toContain(`## Revision #${revisionID}`);
+    expect(prompt).toContain('#### Review by Flotilla Test — CHANGES_REQUESTED');
+    expect(prompt).toContain(
+      '### Prior Inline Comments\n\n#### src/a.ts:2 — Flotilla Test\n\nRename b to two: it is the second.\n\n#### src/a.ts:1 — Flotilla Test\n\nWhy export a?',
+    );
+  });
+
+  it('--comment-on refuses what is not path:line=text or a file the revision does not change (exit 2, nothing recorded)', async () => {
+    await itemWithRevision({ 'src/a.ts': 'export const a = 1;\n' });
+    for (const [value, message] of [
+      ['src/a.ts=no line', 'expected path:line=text'],
+      ['src/a.ts:0=zero', 'expected path:line=text'],
+      ['src/a.ts:3=', 'expected path:line=text'],
+      ['src/other.ts:1=x', 'src/other.ts is not changed by revision #2; expected one of src/a.ts'],
+    ]) {
+      const refused = await flotilla(
+        'review',
+        '1',
+        '--request-changes',
+        '-b',
+        'x',
+        '--comment-on',
+        value as string,
+      );
+      expect({ value, code: refused.code }).toEqual({ value, code: 2 });
+      expect(refused.stderr).toContain(message);
+    }
+    const shown = await json('work', 'show', '1', '--json');
+    expect([shown.status, shown.revision.reviews]).toEqual(['review', []]);
   });
 
   it('refuses what it cannot record and exits 2 on usage errors, changing nothing', async () => {

@@ -10,6 +10,7 @@ import { discardWaitingSession } from './discard-waiting-session.ts';
 import { guardCommand } from './guards/guard-command.ts';
 import { guardRunRequest } from './guards/guard-run-request.ts';
 import { mergeRevision } from './merge-revision.ts';
+import { replyToRevisionFeedback } from './reply-to-revision-feedback.ts';
 import { requestAgentRun } from './request-agent-run.ts';
 import { writeRevision } from './write-revision.ts';
 import { writeWorkItem } from './write-work-item.ts';
@@ -42,6 +43,8 @@ function translate(
     case 'updateRevisionReview':
     case 'commentOnRevision':
       return writeRevision(command, state, deps);
+    case 'replyToRevisionFeedback':
+      return replyToRevisionFeedback(command, deps);
     case 'mergeRevision':
       return mergeRevision(command, state, deps);
     case 'requestPlannerRun':

@@ -2,12 +2,14 @@ import type { ReviewHistory } from '../../domain/index.ts';
 import type { ChecksOutputTail, RevisionReader, WorkItemReader } from '../../providers/types.ts';
 import type { ImplementorStartParams } from '../runtime-contract/runtime-contract.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
+import { buildFeedbackSection } from './build-feedback-section.ts';
 import { buildRevisionSections } from './build-revision-sections.ts';
 import { buildWorkItemSection } from './build-work-item-section.ts';
 import { fetchContextData, resolveRevision, resolveWorkItem } from './fetch-context-data.ts';
 
 export interface ImplementorContextDeps {
-  getState: () => Pick<EngineState, 'workItems' | 'revisions'>;
+  getState: () => Pick<EngineState, 'workItems' | 'revisions'> &
+    Partial<Pick<EngineState, 'revisionFeedback'>>;
   workItemReader: Pick<WorkItemReader, 'getWorkItem' | 'getWorkItemBody'>;
   revisionReader: Pick<RevisionReader, 'getRevision' | 'getRevisionFiles' | 'getChecksOutputTail'>;
   getReviewHistory: (revisionID: string) => Promise<ReviewHistory>;
@@ -29,7 +31,8 @@ async function readChecksOutput(
 /**
  * The implementor's enriched prompt (docs/seeds.md §Context Assembly): the work item; when it has a linked
  * revision (a resume), also the revision's files, CI failure (with the end of the checks output when the
- * provider keeps it) and review history. Any failed fetch rejects.
+ * provider keeps it), review history, and the humans' feedback it is given to answer (issue #26: the
+ * state's `revisionFeedback` not answered yet). Any failed fetch rejects.
  */
 export async function buildImplementorContext(
   params: Pick<ImplementorStartParams, 'workItemID'>,
@@ -62,5 +65,9 @@ export async function buildImplementorContext(
     includeFailedPipeline: true,
     checksOutput,
   });
-  return `${workItemSection}\n\n${revisionSections}\n`;
+  const feedback = (state.revisionFeedback?.[workItem.id] ?? [])
+    .filter((entry) => entry.answer === null)
+    .map((entry) => entry.feedback);
+  const feedbackSection = buildFeedbackSection(feedback);
+  return `${workItemSection}\n\n${revisionSections}\n${feedbackSection === '' ? '' : `\n${feedbackSection}\n`}`;
 }

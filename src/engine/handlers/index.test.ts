@@ -14,6 +14,7 @@ import { handlePlanning } from './handle-planning.ts';
 import { handleQuestions } from './handle-questions.ts';
 import { handleReadiness } from './handle-readiness.ts';
 import { handleReview } from './handle-review.ts';
+import { handleRevisionFeedback } from './handle-revision-feedback.ts';
 import { handleUserDispatch } from './handle-user-dispatch.ts';
 import { ALL_HANDLERS } from './index.ts';
 
@@ -29,6 +30,7 @@ describe('ALL_HANDLERS', () => {
       ['user-dispatch', handleUserDispatch],
       ['budget', handleBudget],
       ['questions', handleQuestions],
+      ['revision-feedback', handleRevisionFeedback],
     ]);
   });
 

@@ -6,6 +6,7 @@ import { handlePlanning } from './handle-planning.ts';
 import { handleQuestions } from './handle-questions.ts';
 import { handleReadiness } from './handle-readiness.ts';
 import { handleReview } from './handle-review.ts';
+import { handleRevisionFeedback } from './handle-revision-feedback.ts';
 import { handleUserDispatch } from './handle-user-dispatch.ts';
 import type { NamedHandler } from './handler.ts';
 
@@ -19,6 +20,7 @@ export {
   handleQuestions,
   handleReadiness,
   handleReview,
+  handleRevisionFeedback,
   handleUserDispatch,
 };
 
@@ -33,4 +35,5 @@ export const ALL_HANDLERS: readonly NamedHandler[] = [
   { name: 'user-dispatch', handle: handleUserDispatch },
   { name: 'budget', handle: handleBudget },
   { name: 'questions', handle: handleQuestions },
+  { name: 'revision-feedback', handle: handleRevisionFeedback },
 ];

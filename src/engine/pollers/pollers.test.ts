@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../domain/index.ts';
 import { silentLogger } from '../../logging/logger.ts';
 import { createInMemoryProvider } from '../../providers/in-memory/create-in-memory-provider.ts';
+import { buildRevisionFeedback } from '../../test-support/builders/index.ts';
 import { applyStateUpdate } from '../state-store/apply-state-update.ts';
 import { buildInitialEngineState, type EngineState } from '../state-store/engine-state.ts';
 import { createManualClock } from '../test-support/create-manual-clock.ts';
+import { createFeedbackPoller } from './create-feedback-poller.ts';
 import { createRevisionPoller } from './create-revision-poller.ts';
 import { createSpecPoller } from './create-spec-poller.ts';
 import { createWorkItemPoller } from './create-work-item-poller.ts';
@@ -28,6 +30,7 @@ function harness() {
     emitted,
     workItems: run(createWorkItemPoller({ ...deps, reader: provider.workItemReader })),
     revisions: run(createRevisionPoller({ ...deps, reader: provider.revisionReader })),
+    feedback: run(createFeedbackPoller({ ...deps, reader: provider.revisionReader })),
     specs: run(createSpecPoller({ ...deps, reader: provider.specReader })),
     /** Applies what was emitted, as the loop would, and clears the list. */
     apply() {
@@ -171,6 +174,65 @@ describe('revision poller', () => {
     expect(h.emitted).toEqual([
       expect.objectContaining({ revisionID: '2', revision: null, newPipelineStatus: null }),
     ]);
+  });
+});
+
+describe('feedback poller', () => {
+  it("reads the feedback of known items' linked revisions only, reports each once, and never what was answered", async () => {
+    const h = harness();
+    h.provider.control.addWorkItem({ title: 'A', status: 'in-progress' });
+    await h.provider.revisionWriter.createFromPatch({
+      workItemID: '1',
+      patch: PATCH,
+      branchName: 'flotilla/1',
+      title: 'A',
+      body: 'Closes #1',
+    });
+    const changes = buildRevisionFeedback({ id: 'review-7' });
+    h.provider.control.addFeedback('2', changes);
+    // Nothing known yet: nothing read.
+    await h.feedback.poll();
+    expect(h.emitted).toEqual([]);
+    expect(h.provider.control.calls('listFeedback')).toEqual([]);
+    await h.workItems.poll();
+    await h.revisions.poll();
+    h.apply();
+    await h.feedback.poll();
+    expect(h.emitted).toEqual([
+      {
+        type: 'revisionFeedbackReceived',
+        workItemID: '1',
+        revisionID: '2',
+        feedback: [changes],
+        at: expect.any(Number),
+      },
+    ]);
+    h.apply();
+    // Seen: not reported again; a new comment is.
+    await h.feedback.poll();
+    expect(h.emitted).toEqual([]);
+    const mention = buildRevisionFeedback({
+      id: 'comment-8',
+      kind: 'comment',
+      state: null,
+      body: '@flotilla and docs',
+    });
+    h.provider.control.addFeedback('2', mention);
+    await h.feedback.poll();
+    expect(
+      h.emitted.map((event) => (event.type === 'revisionFeedbackReceived' ? event.feedback : [])),
+    ).toEqual([[mention]]);
+    h.apply();
+    // Answered on the tracker: gone from the provider's reading even for a store that forgot it (a restart).
+    await h.provider.revisionWriter.replyToFeedback?.('2', [changes, mention], 'done');
+    expect(await h.provider.revisionReader.listFeedback?.('2')).toEqual([]);
+    // A closed item's revision is not read at all.
+    h.provider.control.closeWorkItem('1');
+    await h.workItems.poll();
+    h.apply();
+    h.provider.control.clearCalls();
+    await h.feedback.poll();
+    expect(h.provider.control.calls('listFeedback')).toEqual([]);
   });
 });
 

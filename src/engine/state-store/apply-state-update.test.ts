@@ -47,6 +47,8 @@ const RECORDS_NOTHING: ReadonlySet<EngineEvent['type']> = new Set([
   // The budget's parking arrives as the item's own transition, through the handler's commands.
   'workItemOverBudget',
   'questionsTimedOut',
+  // The sample state has no feedback waiting for an answer (handle-revision-feedback.test.ts covers it).
+  'revisionFeedbackAnswered',
 ]);
 
 describe('applyStateUpdate on every sample event', () => {

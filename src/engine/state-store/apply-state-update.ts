@@ -31,6 +31,7 @@ import {
   type UserCancelledRun,
   type WorkItemChanged,
 } from '../../domain/index.ts';
+import { applyFeedbackUpdate } from './apply-feedback-update.ts';
 import { applyQuestionsUpdate, withoutWaitingOnResume } from './apply-questions-update.ts';
 import { buildDispatchKey } from './dispatch-key.ts';
 import {
@@ -56,6 +57,12 @@ export interface StateUpdate {
  * The rules are the cases below, one per event type, pinned by apply-state-update.test.ts.
  */
 export function applyStateUpdate(state: EngineState, event: EngineEvent): StateUpdate {
+  const update = applyEventUpdate(state, event);
+  const withFeedback = applyFeedbackUpdate(update.state, event);
+  return withFeedback === update.state ? update : { ...update, state: withFeedback };
+}
+
+function applyEventUpdate(state: EngineState, event: EngineEvent): StateUpdate {
   switch (event.type) {
     case 'workItemChanged':
       return applyWorkItemChanged(state, event);
@@ -181,6 +188,10 @@ export function applyStateUpdate(state: EngineState, event: EngineEvent): StateU
       return unchanged(state);
     case 'userRequestedPlannerRun':
       return unchanged(withFailures(state, omitKeys(state.failures, [failureKey('planner')])));
+    case 'revisionFeedbackReceived':
+    case 'revisionFeedbackAnswered':
+      // applyFeedbackUpdate records them.
+      return unchanged(state);
     case 'accountSwitched':
       // The run records its account from its *Requested event; this one is for people (progress, history).
       return unchanged(state);

@@ -5,6 +5,7 @@ import type {
   BudgetPause,
   ErrorEntry,
   Revision,
+  RevisionFeedback,
   RuntimeParking,
   Spec,
   WaitingSession,
@@ -63,6 +64,23 @@ export interface EngineState {
   budgetPause: BudgetPause | null;
   /** Work item id → the session that asked a human questions and waits for answers (kept across restarts). */
   waitingForInput: Record<string, WaitingSession>;
+  /**
+   * Work item id → humans' feedback on its revision to rework and answer, oldest first (issue #26). Not
+   * persisted: unanswered feedback is read again from the tracker after a restart.
+   */
+  revisionFeedback: Record<string, PendingFeedback[]>;
+  /** Feedback ids the feedback poller has reported in this process (each triggers at most once). */
+  seenFeedback: Record<string, true>;
+}
+
+/** A human's feedback on an item's revision, waiting for an implementor's rework and then for the answer. */
+export interface PendingFeedback {
+  revisionID: string;
+  feedback: RevisionFeedback;
+  /** The implementor run it was given to (its prompt carries it); null until one is requested. */
+  sessionID: string | null;
+  /** What that run did (its summary and changed files): posted as the reply once the item is in review. */
+  answer: { summary: string; files: string[] } | null;
 }
 
 /** The runtime name runs of an adapter that does not name itself are parked under. */
@@ -84,6 +102,8 @@ export function buildInitialEngineState(overrides: Partial<EngineState> = {}): E
     accountsLastUsed: {},
     budgetPause: null,
     waitingForInput: {},
+    revisionFeedback: {},
+    seenFeedback: {},
     ...overrides,
   };
 }

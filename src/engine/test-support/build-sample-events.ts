@@ -4,6 +4,7 @@ import { buildPipeline } from '../../test-support/builders/build-pipeline.ts';
 import { buildPlannerResult } from '../../test-support/builders/build-planner-result.ts';
 import { buildReviewerResult } from '../../test-support/builders/build-reviewer-result.ts';
 import { buildRevision } from '../../test-support/builders/build-revision.ts';
+import { buildRevisionFeedback } from '../../test-support/builders/build-revision-feedback.ts';
 import { buildWorkItem } from '../../test-support/builders/build-work-item.ts';
 import { SAMPLE_IDS as ID } from './sample-ids.ts';
 
@@ -38,6 +39,19 @@ export function buildSampleEvents(): SampleEvents {
       }),
       oldPipelineStatus: 'pending',
       newPipelineStatus: 'success',
+    },
+    revisionFeedbackReceived: {
+      type: 'revisionFeedbackReceived',
+      workItemID: ID.awaitingReviewItem,
+      revisionID: ID.awaitingReviewRevision,
+      feedback: [buildRevisionFeedback({ commitSHA: `head-${ID.awaitingReviewRevision}` })],
+      at,
+    },
+    revisionFeedbackAnswered: {
+      type: 'revisionFeedbackAnswered',
+      workItemID: ID.awaitingReviewItem,
+      feedbackIDs: ['review-1'],
+      at,
     },
     specChanged: {
       type: 'specChanged',

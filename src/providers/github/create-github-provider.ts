@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { DEFAULT_ANSWER_AUTHOR_ASSOCIATIONS } from '../../config/index.ts';
+import { DEFAULT_ANSWER_AUTHOR_ASSOCIATIONS, DEFAULT_MENTION_TRIGGER } from '../../config/index.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { Provider } from '../types.ts';
 import type { CircuitSnapshot } from './client/create-circuit-breaker.ts';
@@ -7,6 +7,7 @@ import { createGitHubClient, type GitHubClientOptions } from './client/create-gi
 import type { GitHubQuotaSnapshot } from './client/create-github-quota.ts';
 import { readGitHubCredentials } from './client/read-github-credentials.ts';
 import { readGitHubReviewerCredentials } from './client/read-github-reviewer-credentials.ts';
+import { createGitHubFeedback } from './revisions/create-github-feedback.ts';
 import { createGitHubRevisions } from './revisions/create-github-revisions.ts';
 import { createGitHubSpecReader } from './specs/create-github-spec-reader.ts';
 import { createGitHubCommentReader } from './work-items/create-github-comment-reader.ts';
@@ -33,6 +34,11 @@ export interface GitHubProviderOptions {
    * COLLABORATOR; the engine's own comments always count, other bots never.
    */
   answerAuthorAssociations?: readonly string[];
+  /**
+   * A review comment or pull request comment mentioning this (by an author `answerAuthorAssociations`
+   * allows) sends the item back to an implementor, like a `REQUEST_CHANGES` review. Default `@flotilla`.
+   */
+  mentionTrigger?: string;
   /**
    * Where credentials come from, never the config file: a GitHub App (`FLOTILLA_GITHUB_APP_ID`,
    * `FLOTILLA_GITHUB_APP_PRIVATE_KEY` or `…_PRIVATE_KEY_FILE`, `FLOTILLA_GITHUB_APP_INSTALLATION_ID`), else a
@@ -111,11 +117,22 @@ export function createGitHubProvider(options: GitHubProviderOptions): GitHubProv
     answerAuthorAssociations: options.answerAuthorAssociations ?? DEFAULT_ANSWER_AUTHOR_ASSOCIATIONS,
     logger: options.logger,
   });
+  // Humans steering from pull requests: reviews, line comments and mentions (issue #26).
+  const feedback = createGitHubFeedback({
+    octokit,
+    owner,
+    repo,
+    ownLogins: async () =>
+      reviewerClient === null ? [await client.login()] : [await client.login(), await reviewerClient.login()],
+    answerAuthorAssociations: options.answerAuthorAssociations ?? DEFAULT_ANSWER_AUTHOR_ASSOCIATIONS,
+    mentionTrigger: options.mentionTrigger ?? DEFAULT_MENTION_TRIGGER,
+    logger: options.logger,
+  });
   return {
     workItemReader: { ...workItems.reader, listComments: comments.listComments },
     workItemWriter: workItems.writer,
-    revisionReader: revisions.reader,
-    revisionWriter: revisions.writer,
+    revisionReader: { ...revisions.reader, listFeedback: feedback.listFeedback },
+    revisionWriter: { ...revisions.writer, replyToFeedback: feedback.replyToFeedback },
     specReader,
     quota: () => ({ ...quota.snapshot(), circuit: circuit.snapshot() }),
     pollIntervalFactor: () => quota.pollIntervalFactor(),

@@ -20,6 +20,7 @@ const CALLS: Record<ProviderMethodName, (provider: InMemoryProvider) => Promise<
   getRevisionFiles: (p) => p.revisionReader.getRevisionFiles('2'),
   getReviewHistory: (p) => p.revisionReader.getReviewHistory('2'),
   getChecksOutputTail: (p) => p.revisionReader.getChecksOutputTail?.('2') ?? Promise.resolve(null),
+  listFeedback: (p) => p.revisionReader.listFeedback?.('2') ?? Promise.resolve([]),
   createFromPatch: (p) =>
     p.revisionWriter.createFromPatch({
       workItemID: '1',
@@ -35,6 +36,7 @@ const CALLS: Record<ProviderMethodName, (provider: InMemoryProvider) => Promise<
     return p.revisionWriter.updateReview('2', id, { verdict: 'approve', summary: 's2', comments: [] });
   },
   postComment: (p) => p.revisionWriter.postComment('2', 'c'),
+  replyToFeedback: (p) => p.revisionWriter.replyToFeedback?.('2', [], 'answer') ?? Promise.resolve(),
   listSpecs: (p) => p.specReader.listSpecs(),
   getDefaultBranchSHA: (p) => p.specReader.getDefaultBranchSHA(),
   readSpecBlob: (p) =>

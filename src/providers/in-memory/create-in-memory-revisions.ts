@@ -5,7 +5,7 @@ import type {
   PipelineStatus,
   Revision,
 } from '../../domain/index.ts';
-import { reviewStateForVerdict } from '../../domain/index.ts';
+import { type RevisionFeedback, reviewStateForVerdict } from '../../domain/index.ts';
 import type { CreateRevisionInput, RevisionReader, RevisionWriter } from '../types.ts';
 import type { PatchApplyCheck } from './check-patch-applies.ts';
 import {
@@ -113,6 +113,8 @@ export function createInMemoryRevisions(world: InMemoryWorld, options: InMemoryR
       url: `memory://revisions/${id}`,
       comments: [],
       reviews: [],
+      feedback: [],
+      feedbackReplies: [],
     };
     push(revision, fields.patch);
     world.revisions.set(id, revision);
@@ -151,6 +153,12 @@ export function createInMemoryRevisions(world: InMemoryWorld, options: InMemoryR
       record(id);
       // The double keeps no checks output; the prompt falls back to the pipeline's reason.
       return null;
+    },
+    /** Like the GitHub provider: the feedback not yet named by one of the engine's replies. */
+    async listFeedback(id) {
+      const revision = record(id);
+      const answered = new Set(revision.feedbackReplies.flatMap((reply) => reply.feedbackIDs));
+      return structuredClone(revision.feedback.filter((entry) => !answered.has(entry.id)));
     },
     async getReviewHistory(id) {
       const { reviews } = record(id);
@@ -212,6 +220,9 @@ export function createInMemoryRevisions(world: InMemoryWorld, options: InMemoryR
     async postComment(revisionID, body) {
       record(revisionID).comments.push(body);
     },
+    async replyToFeedback(revisionID, feedback, body) {
+      record(revisionID).feedbackReplies.push({ feedbackIDs: feedback.map((entry) => entry.id), body });
+    },
   };
 
   const control = {
@@ -260,6 +271,10 @@ export function createInMemoryRevisions(world: InMemoryWorld, options: InMemoryR
     /** A review by someone other than the engine; does not change `reviewID`. */
     addReview(revisionID: string, review: HumanReviewInput): string {
       return addReview(record(revisionID), { ...review, comments: review.comments ?? [] });
+    },
+    /** A human's review, line comment or mention that steers the engine (what `listFeedback` reports). */
+    addFeedback(revisionID: string, feedback: RevisionFeedback): void {
+      record(revisionID).feedback.push(structuredClone(feedback));
     },
     revisionRecord(id: string): InMemoryRevisionRecord {
       return structuredClone(record(id));

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AgentReviewComment, Pipeline, SpecStatus } from '../../domain/index.ts';
+import type { AgentReviewComment, Pipeline, RevisionFeedback, SpecStatus } from '../../domain/index.ts';
 
 /** A work item as the fake tracker stores it: the full label set, like a GitHub issue. */
 export interface InMemoryWorkItemRecord {
@@ -43,6 +43,10 @@ export interface InMemoryRevisionRecord {
   url: string | null;
   comments: string[];
   reviews: InMemoryReviewRecord[];
+  /** Humans' feedback steering the engine (`control.addFeedback`), oldest first. */
+  feedback: RevisionFeedback[];
+  /** The engine's answers to it (`replyToFeedback`), oldest first. */
+  feedbackReplies: { feedbackIDs: string[]; body: string }[];
 }
 
 export interface InMemorySpecRecord {

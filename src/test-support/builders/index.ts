@@ -7,6 +7,7 @@ export { buildReviewerResult } from './build-reviewer-result.ts';
 export { buildReviewerRun } from './build-reviewer-run.ts';
 export { buildRevision } from './build-revision.ts';
 export { buildRevisionChanged } from './build-revision-changed.ts';
+export { buildRevisionFeedback } from './build-revision-feedback.ts';
 export { buildSpec } from './build-spec.ts';
 export { buildSpecChanged } from './build-spec-changed.ts';
 export { buildTestState, type TestStateInput } from './build-test-state.ts';

@@ -2,6 +2,7 @@ import { listChangedFiles } from '../../shared/list-changed-files.ts';
 import {
   buildIssue,
   buildPull,
+  type FakeAuthorAssociation,
   type FakeIssue,
   type FakeLabel,
   type FakePull,
@@ -29,6 +30,8 @@ export class HttpError extends Error {
 export interface FakeCaller {
   user: FakeUser;
   viaApp: boolean;
+  /** The caller's `author_association` on what it writes (an extra user's); absent: the owner's. */
+  association?: FakeAuthorAssociation;
 }
 
 export type FakeAnswer = { status: number; body: unknown; link?: string; headers?: Record<string, string> };

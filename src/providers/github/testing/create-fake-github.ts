@@ -54,7 +54,7 @@ export interface FakeGitHubOptions {
    * More accounts with their own tokens (e.g. a second identity that posts reviews). Each is a separate user
    * to GitHub's rules: it may approve a pull request the main token opened.
    */
-  extraUsers?: { token: string; login: string }[];
+  extraUsers?: { token: string; login: string; association?: FakeAuthorAssociation }[];
   /**
    * Native issue dependencies ("blocked by"): GitHub.com has them; `false` is a server without them
    * (the endpoints answer 404 and issues carry no `issue_dependencies_summary`). Default true.
@@ -207,6 +207,7 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
   const extraUsers = (options.extraUsers ?? []).map((extra, index) => ({
     token: extra.token,
     user: { login: extra.login, id: 10 + index } satisfies FakeUser,
+    association: extra.association,
   }));
 
   const routes: FakeRoute[] = [
@@ -309,7 +310,12 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
     if (authorization === options.token) caller = { user: bot, viaApp: options.app !== undefined };
     else if (installation !== undefined && installation.expiresAt > Date.now())
       caller = { user: bot, viaApp: true };
-    else if (extra !== undefined) caller = { user: extra.user, viaApp: false };
+    else if (extra !== undefined)
+      caller = {
+        user: extra.user,
+        viaApp: false,
+        ...(extra.association !== undefined && { association: extra.association }),
+      };
     if (caller === null) {
       return reply(401, { message: 'Bad credentials', documentation_url: DOCS, status: '401' });
     }

@@ -145,7 +145,7 @@ export function buildFakeIssueRoutes(store: FakeGitHubStore): FakeRoute[] {
         body: body.body,
         user: caller.user,
         // An App's bot is no member or collaborator of the repository; the token's user owns it.
-        authorAssociation: caller.user.type === 'Bot' ? 'NONE' : 'OWNER',
+        authorAssociation: caller.association ?? (caller.user.type === 'Bot' ? 'NONE' : 'OWNER'),
         createdAt: githubTimestamp(Date.now()),
       };
       issue.comments.push(comment);

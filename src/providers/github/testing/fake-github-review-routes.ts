@@ -101,6 +101,7 @@ export function buildFakeReviewRoutes(store: FakeGitHubStore): FakeRoute[] {
         state,
         commitID,
         submittedAt: now,
+        ...(caller.association !== undefined && { authorAssociation: caller.association }),
       };
       issue.pull.reviews.push(review);
       placed.forEach((place, index) => {
@@ -112,6 +113,7 @@ export function buildFakeReviewRoutes(store: FakeGitHubStore): FakeRoute[] {
           body: String(comments[index]?.body ?? ''),
           commitID,
           createdAt: now,
+          ...(caller.association !== undefined && { authorAssociation: caller.association }),
         });
       });
       return ok(buildReview(review, issue.number, urls()));
@@ -166,6 +168,7 @@ export function buildFakeReviewRoutes(store: FakeGitHubStore): FakeRoute[] {
           commitID: parent.commitID,
           createdAt: githubTimestamp(Date.now()),
           inReplyTo: parent.inReplyTo ?? parent.id,
+          ...(caller.association !== undefined && { authorAssociation: caller.association }),
           ...(parent.diffHunk !== undefined && { diffHunk: parent.diffHunk }),
         };
         issue.pull.reviewComments.push(reply);
@@ -202,6 +205,7 @@ export function buildFakeReviewRoutes(store: FakeGitHubStore): FakeRoute[] {
         body: body.body,
         commitID: body.commit_id,
         createdAt: githubTimestamp(Date.now()),
+        ...(caller.association !== undefined && { authorAssociation: caller.association }),
       };
       issue.pull.reviewComments.push(comment);
       return ok(buildReviewComment(comment, issue.number, urls()), 201);
