@@ -19,6 +19,8 @@ import { parseScenario } from './parse-scenario.ts';
 import type { RecordedRequest } from './recorded-request.ts';
 import { buildRequestView, type RequestView } from './request-view.ts';
 import { buildResponsesRequestView } from './responses-request-view.ts';
+import { buildGeminiErrorBody, buildGeminiResponse, buildGeminiSseEvents } from './build-gemini-response.ts';
+import { buildGeminiRequestView } from './gemini-request-view.ts';
 import type { ErrorSpec } from './scenario-schema.ts';
 import type { Scenario, Step, StepReply } from './scenario-types.ts';
 
@@ -53,7 +55,11 @@ export interface ModelServer {
 }
 
 /** The conversation APIs served: Anthropic Messages (`/v1/messages`) and OpenAI Responses (`/v1/responses`). */
-type Api = 'messages' | 'responses';
+type Api = 'messages' | 'responses' | 'gemini';
+
+/** The Gemini API's conversation paths, as gemini-cli calls them (`…:streamGenerateContent?alt=sse`). */
+const GEMINI_PATH = /^\/v1(?:beta|alpha)?\/models\/[^/:]+:(?:streamGenerateContent|generateContent)$/;
+const GEMINI_COUNT_PATH = /^\/v1(?:beta|alpha)?\/models\/[^/:]+:countTokens$/;
 
 /** Model ids answered by `GET /v1/models` (the CLI's default model is echoed in replies anyway). */
 const LISTED_MODELS = ['claude-scripted'];
@@ -144,6 +150,11 @@ export async function createModelServer(
     if (method === 'POST' && path === '/v1/responses') {
       return handleConversation('responses', record, res, signal);
     }
+    if (method === 'POST' && GEMINI_PATH.test(path)) return handleConversation('gemini', record, res, signal);
+    if (method === 'POST' && GEMINI_COUNT_PATH.test(path)) {
+      record.kind = 'count_tokens';
+      return sendJson(res, record, 200, { totalTokens: Math.max(1, Math.ceil(rawBody.length / 4)) });
+    }
     if (method === 'POST' && path === '/v1/messages/count_tokens') {
       record.kind = 'count_tokens';
       return sendJson(res, record, 200, { input_tokens: Math.max(1, Math.ceil(rawBody.length / 4)) });
@@ -189,12 +200,18 @@ export async function createModelServer(
     const view =
       api === 'messages'
         ? buildRequestView(record.body, record.headers)
-        : buildResponsesRequestView(record.body, record.headers);
+        : api === 'gemini'
+          ? buildGeminiRequestView(record.body, new URL(record.url, 'http://127.0.0.1').pathname, record.headers)
+          : buildResponsesRequestView(record.body, record.headers);
     const model = view.model ?? LISTED_MODELS[0] ?? 'claude-scripted';
 
     if (view.isSide) {
       record.kind = 'side';
       const text = buildSideReply(scenario.side?.text, view.sideSchema);
+      if (api === 'gemini') {
+        const response = buildGeminiResponse({ text }, model, record.seq);
+        return sendStream(res, record, response, buildGeminiSseEvents, view.stream, undefined, signal);
+      }
       const message = buildAssistantMessage({ text }, model, record.seq);
       return sendStream(res, record, message, buildSseEvents, view.stream, undefined, signal);
     }
@@ -266,6 +283,18 @@ export async function createModelServer(
         res,
         record,
         `bad structured output for route '${route.name}' step ${view.assistantTurns}: ${outputProblems.join('; ')}`,
+      );
+    }
+    if (api === 'gemini') {
+      const response = buildGeminiResponse(reply, model, record.seq);
+      return sendStream(
+        res,
+        record,
+        response,
+        buildGeminiSseEvents,
+        view.stream,
+        step.chunkDelayMs,
+        signal,
       );
     }
     if (api === 'responses') {
@@ -541,6 +570,7 @@ function buildApiErrorBody(
   type: string | undefined,
   seq: number,
 ): unknown {
+  if (api === 'gemini') return buildGeminiErrorBody(status, message);
   return api === 'messages'
     ? buildErrorBody(status, message, type, `req_scripted_${seq}`)
     : buildResponsesErrorBody(status, message, type);
