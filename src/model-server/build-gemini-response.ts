@@ -34,7 +34,11 @@ export function buildGeminiResponse(reply: StepReply, model: string, seq: number
     if (block.type === 'text') parts.push({ text: block.text });
     else
       parts.push({
-        functionCall: { id: block.id ?? `call_scripted_${seq}_${parts.length}`, name: block.name, args: block.input },
+        functionCall: {
+          id: block.id ?? `call_scripted_${seq}_${parts.length}`,
+          name: block.name,
+          args: block.input,
+        },
         thoughtSignature: 'skip_thought_signature_validator',
       });
   }
@@ -69,7 +73,9 @@ export function buildGeminiSseEvents(response: GeminiResponse): SseEvent[] {
     return {
       event: '',
       data: {
-        candidates: [{ content: { role: 'model', parts: [part] }, index: 0, ...(last ? { finishReason: 'STOP' } : {}) }],
+        candidates: [
+          { content: { role: 'model', parts: [part] }, index: 0, ...(last ? { finishReason: 'STOP' } : {}) },
+        ],
         ...(last ? { usageMetadata: response.usageMetadata } : {}),
         modelVersion: response.modelVersion,
         responseId: response.responseId,
@@ -91,5 +97,7 @@ export function buildGeminiErrorBody(
     429: 'RESOURCE_EXHAUSTED',
     503: 'UNAVAILABLE',
   };
-  return { error: { code: status, message, status: names[status] ?? (status >= 500 ? 'INTERNAL' : 'UNKNOWN') } };
+  return {
+    error: { code: status, message, status: names[status] ?? (status >= 500 ? 'INTERNAL' : 'UNKNOWN') },
+  };
 }

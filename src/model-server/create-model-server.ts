@@ -4,6 +4,7 @@ import { isRecord } from '../shared/is-record.ts';
 import { applyTemplate } from './apply-template.ts';
 import { buildAssistantMessage } from './build-assistant-message.ts';
 import { buildErrorBody } from './build-error-body.ts';
+import { buildGeminiErrorBody, buildGeminiResponse, buildGeminiSseEvents } from './build-gemini-response.ts';
 import { buildReport, type ModelServerReport } from './build-report.ts';
 import { buildResponseObject } from './build-response-object.ts';
 import { buildResponsesErrorBody } from './build-responses-error-body.ts';
@@ -15,12 +16,11 @@ import { checkStructuredOutput } from './check-structured-output.ts';
 import { describeUnroutedRequest } from './describe-unrouted-request.ts';
 import { fillNullableProperties } from './fill-nullable-properties.ts';
 import { findRoute } from './find-route.ts';
+import { buildGeminiRequestView } from './gemini-request-view.ts';
 import { parseScenario } from './parse-scenario.ts';
 import type { RecordedRequest } from './recorded-request.ts';
 import { buildRequestView, type RequestView } from './request-view.ts';
 import { buildResponsesRequestView } from './responses-request-view.ts';
-import { buildGeminiErrorBody, buildGeminiResponse, buildGeminiSseEvents } from './build-gemini-response.ts';
-import { buildGeminiRequestView } from './gemini-request-view.ts';
 import type { ErrorSpec } from './scenario-schema.ts';
 import type { Scenario, Step, StepReply } from './scenario-types.ts';
 
@@ -201,7 +201,11 @@ export async function createModelServer(
       api === 'messages'
         ? buildRequestView(record.body, record.headers)
         : api === 'gemini'
-          ? buildGeminiRequestView(record.body, new URL(record.url, 'http://127.0.0.1').pathname, record.headers)
+          ? buildGeminiRequestView(
+              record.body,
+              new URL(record.url, 'http://127.0.0.1').pathname,
+              record.headers,
+            )
           : buildResponsesRequestView(record.body, record.headers);
     const model = view.model ?? LISTED_MODELS[0] ?? 'claude-scripted';
 
@@ -287,15 +291,7 @@ export async function createModelServer(
     }
     if (api === 'gemini') {
       const response = buildGeminiResponse(reply, model, record.seq);
-      return sendStream(
-        res,
-        record,
-        response,
-        buildGeminiSseEvents,
-        view.stream,
-        step.chunkDelayMs,
-        signal,
-      );
+      return sendStream(res, record, response, buildGeminiSseEvents, view.stream, step.chunkDelayMs, signal);
     }
     if (api === 'responses') {
       const response = buildResponseObject(reply, model, record.seq);
