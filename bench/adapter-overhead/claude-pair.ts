@@ -8,11 +8,13 @@ import { silentLogger } from '../../src/logging/logger.ts';
 import { buildModelServerEnv, createModelServer } from '../../src/model-server/index.ts';
 import { createClaudeAdapter } from '../../src/runtimes/claude/create-claude-adapter.ts';
 import { findClaudeExecutable } from '../../src/runtimes/claude/find-claude-executable.ts';
+import type { Sandbox } from '../../src/sandbox/sandbox-types.ts';
 import { createTempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
 import {
   BENCH_PROMPT,
   BLOCKED_OUTPUT,
   createBareLaps,
+  createBenchSandbox,
   createBenchWorktrees,
   expectBlocked,
   implementorParams,
@@ -33,20 +35,23 @@ export const claudePair: MakeOverheadPair = async ({ onPhase, prepareAhead, bare
   });
   const worktrees = createBenchWorktrees(repo.root, prepareAhead);
   const stateDir = await mkdtemp(join(tmpdir(), 'flotilla-bench-'));
-  const adapter = createClaudeAdapter({
-    repoRoot: repo.root,
-    defaultBranch: 'main',
-    worktrees,
-    contextPaths: ['.claude/CLAUDE.md'],
-    bashValidatorHook: createBashValidatorHook(),
-    logger: silentLogger,
-    setupCommand: 'none',
-    stateDir,
-    maxAgentDuration: 120,
-    logging: { agentSessions: false, logsDir: join(stateDir, 'logs') },
-    extraEnv: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'bench' },
-    onPhase,
-  });
+  const makeAdapter = (sandbox?: Sandbox) =>
+    createClaudeAdapter({
+      repoRoot: repo.root,
+      defaultBranch: 'main',
+      worktrees,
+      contextPaths: ['.claude/CLAUDE.md'],
+      bashValidatorHook: createBashValidatorHook(),
+      logger: silentLogger,
+      setupCommand: 'none',
+      stateDir,
+      maxAgentDuration: 120,
+      logging: { agentSessions: false, logsDir: join(stateDir, 'logs') },
+      extraEnv: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'bench' },
+      onPhase,
+      ...(sandbox !== undefined && { sandbox }),
+    });
+  const adapters = { off: makeAdapter(), on: makeAdapter(createBenchSandbox()) };
   const bareEnv = buildModelServerEnv({ baseUrl: server.url, stateDir: join(stateDir, 'bare') });
   const executable = bareBinary === 'given' ? findClaudeExecutable() : null;
   if (bareBinary === 'given' && executable === null)
@@ -84,8 +89,9 @@ export const claudePair: MakeOverheadPair = async ({ onPhase, prepareAhead, bare
       }
       lap('result-to-exit');
     },
-    async throughRuntime() {
-      const handle = await adapter.startAgent(implementorParams());
+    runsCommands: false,
+    async throughRuntime({ sandboxed }) {
+      const handle = await adapters[sandboxed ? 'on' : 'off'].startAgent(implementorParams());
       expectBlocked(await handle.result);
     },
     idle: () => worktrees.idle(),

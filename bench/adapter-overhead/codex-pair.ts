@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,11 +7,13 @@ import { silentLogger } from '../../src/logging/logger.ts';
 import { buildCodexServerConfig, createModelServer } from '../../src/model-server/index.ts';
 import { buildCodexOutputSchema } from '../../src/runtimes/codex/build-codex-output-schema.ts';
 import { createCodexRuntime } from '../../src/runtimes/codex/create-codex-runtime.ts';
+import type { Sandbox } from '../../src/sandbox/sandbox-types.ts';
 import { createTempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
 import {
   BENCH_PROMPT,
   BLOCKED_OUTPUT,
   createBareLaps,
+  createBenchSandbox,
   createBenchWorktrees,
   expectBlocked,
   implementorParams,
@@ -28,22 +31,29 @@ export const codexPair: MakeOverheadPair = async ({ onPhase, prepareAhead }) => 
   const repo = await createTempGitRepo();
   await repo.commit('base', { 'README.md': '# bench\n', 'CONVENTIONS.md': 'Conventions.\n' });
   const worktrees = createBenchWorktrees(repo.root, prepareAhead);
-  const stateDir = await mkdtemp(join(tmpdir(), 'flotilla-bench-codex-'));
-  const runtime = createCodexRuntime({
-    repoRoot: repo.root,
-    defaultBranch: 'main',
-    worktrees,
-    logger: silentLogger,
-    stateDir,
-    contextPaths: ['CONVENTIONS.md'],
-    model: 'scripted',
-    provider: { id: 'flotilla-scripted', baseUrl: `${server.url}/v1`, envKey: SCRIPTED_KEY },
-    baseEnv: { ...process.env, [SCRIPTED_KEY]: 'bench' },
-    setupCommand: 'none',
-    maxAgentDuration: 120,
-    onPhase,
-    logging: { agentSessions: false, logsDir: join(stateDir, 'logs') },
-  });
+  // Not under the temporary directory: there codex refuses to create its sandbox helper when bubblewrap is
+  // on PATH, and the unsandboxed runtime reports that as the run's failure (docs/sandbox-facts.md).
+  const stateDir = await mkdtemp(
+    join(existsSync('/var/tmp') ? '/var/tmp' : tmpdir(), 'flotilla-bench-codex-'),
+  );
+  const makeRuntime = (sandbox?: Sandbox) =>
+    createCodexRuntime({
+      repoRoot: repo.root,
+      defaultBranch: 'main',
+      worktrees,
+      logger: silentLogger,
+      stateDir,
+      contextPaths: ['CONVENTIONS.md'],
+      model: 'scripted',
+      provider: { id: 'flotilla-scripted', baseUrl: `${server.url}/v1`, envKey: SCRIPTED_KEY },
+      baseEnv: { ...process.env, [SCRIPTED_KEY]: 'bench' },
+      setupCommand: 'none',
+      maxAgentDuration: 120,
+      onPhase,
+      logging: { agentSessions: false, logsDir: join(stateDir, 'logs') },
+      ...(sandbox !== undefined && { sandbox }),
+    });
+  const runtimes = { off: makeRuntime(), on: makeRuntime(createBenchSandbox()) };
   // The bare side: one CODEX_HOME with the same scripted provider, made once.
   const bareHome = join(stateDir, 'bare-home');
   const { configToml, env } = buildCodexServerConfig({ baseUrl: server.url, codexHome: bareHome });
@@ -77,8 +87,9 @@ export const codexPair: MakeOverheadPair = async ({ onPhase, prepareAhead }) => 
       lap('result-to-exit');
       expectBlocked(JSON.parse(finalResponse) as { role: string; outcome?: string });
     },
-    async throughRuntime() {
-      const handle = await runtime.startAgent(implementorParams());
+    runsCommands: false,
+    async throughRuntime({ sandboxed }) {
+      const handle = await runtimes[sandboxed ? 'on' : 'off'].startAgent(implementorParams());
       expectBlocked(await handle.result);
     },
     idle: () => worktrees.idle(),

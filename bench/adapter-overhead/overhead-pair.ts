@@ -1,5 +1,7 @@
 import type { PhaseListener } from '../../src/engine/runtime-contract/index.ts';
 import { silentLogger } from '../../src/logging/logger.ts';
+import { createSandbox } from '../../src/sandbox/create-sandbox.ts';
+import type { Sandbox } from '../../src/sandbox/sandbox-types.ts';
 import { createWorktreeManager, type WorktreeManager } from '../../src/workspace/create-worktree-manager.ts';
 
 /** One runtime's side of the bench: the same one-step scenario, bare and through the runtime. */
@@ -13,7 +15,10 @@ export interface OverheadPair {
    * message…) under the same names as the runtime, so the profile compares like with like.
    */
   bare(cwd: string, onPhase: PhaseListener): Promise<void>;
-  throughRuntime(): Promise<void>;
+  /** Through Flotilla's runtime; `sandboxed`: in the OS sandbox (src/sandbox/), as the control plane runs it. */
+  throughRuntime(variant: RuntimeVariant): Promise<void>;
+  /** Whether `variant.commands` is honoured (the agent runs that many Bash commands before it answers). */
+  runsCommands: boolean;
   /** Until the runtime's background git work (removal behind, the spare ahead) is done. */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -31,6 +36,12 @@ export interface OverheadPairOptions {
   bareBinary: 'lookup' | 'given';
 }
 
+export interface RuntimeVariant {
+  sandboxed: boolean;
+  /** Bash commands (`true`) the agent runs before it answers; 0 for the plain scenario. */
+  commands: number;
+}
+
 export type MakeOverheadPair = (options: OverheadPairOptions) => Promise<OverheadPair>;
 
 /** The worktree manager the control plane gives every runtime, for the bench's repository. */
@@ -43,6 +54,11 @@ export function createBenchWorktrees(repoRoot: string, prepareAhead: boolean): W
     prepareAhead,
     removeBehind: prepareAhead,
   });
+}
+
+/** The OS sandbox as the control plane makes it by default (on, nothing widened). */
+export function createBenchSandbox(): Sandbox {
+  return createSandbox({ mode: 'on', networkAllow: [], passEnv: [], allowRead: [], denyRead: [] });
 }
 
 /** The one step every runtime is scripted to answer: an implementor with nothing to do. */

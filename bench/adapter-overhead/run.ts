@@ -18,8 +18,11 @@
  * The bare Claude side calls `query()` with the SDK's defaults, so it looks up the CLI binary on every call as
  * a bare caller does; `--bare-binary given` passes it the binary the runtime finds once, to compare with a
  * bare caller who does that too.
+ * Issue 25: each runtime also runs in the OS sandbox (`sandboxed`; `--sandbox off` to skip), and the CLI
+ * runtime's fake agent runs `--commands N` (default 20) Bash commands without and with it (`cmds`,
+ * `sandboxed+cmds`): the sandbox's cost per run and per Bash command.
  * Run: npm run bench:adapter -- --runs 8 --runtimes claude,codex,cli   (or RUNS=8 RUNTIMES=… in the env)
- *      [--prepare-ahead off] [--bare-binary given]
+ *      [--prepare-ahead off] [--bare-binary given] [--sandbox off] [--commands 0|10|20|50|100]
  */
 import { mkdir, rm } from 'node:fs/promises';
 import { loadavg } from 'node:os';
@@ -28,9 +31,9 @@ import { parseArgs } from 'node:util';
 import type { PhaseTiming } from '../../src/engine/runtime-contract/index.ts';
 import { runGit } from '../../src/process/run-command.ts';
 import { claudePair } from './claude-pair.ts';
-import { cliPair } from './cli-pair.ts';
+import { COMMAND_COUNTS, cliPair } from './cli-pair.ts';
 import { codexPair } from './codex-pair.ts';
-import type { MakeOverheadPair } from './overhead-pair.ts';
+import type { MakeOverheadPair, OverheadPair } from './overhead-pair.ts';
 import { readCpuMs } from './read-cpu-ms.ts';
 
 const { values: args } = parseArgs({
@@ -39,6 +42,8 @@ const { values: args } = parseArgs({
     runtimes: { type: 'string' },
     'prepare-ahead': { type: 'string' },
     'bare-binary': { type: 'string' },
+    sandbox: { type: 'string' },
+    commands: { type: 'string' },
   },
 });
 const RUNS = Number(args.runs ?? process.env.RUNS ?? 8);
@@ -51,9 +56,28 @@ const bareBinaryArg = args['bare-binary'] ?? process.env.BARE_BINARY ?? 'lookup'
 if (bareBinaryArg !== 'lookup' && bareBinaryArg !== 'given')
   throw new Error(`--bare-binary: expected lookup or given, got ${bareBinaryArg}`);
 const BARE_BINARY: 'lookup' | 'given' = bareBinaryArg;
+const SANDBOX = (args.sandbox ?? process.env.SANDBOX ?? 'on') !== 'off';
+const COMMANDS = Number(args.commands ?? process.env.COMMANDS ?? 20);
+if (COMMANDS !== 0 && !COMMAND_COUNTS.includes(COMMANDS))
+  throw new Error(`--commands: expected 0 or one of ${COMMAND_COUNTS.join(', ')}, got ${COMMANDS}`);
 const PAIRS: Record<string, MakeOverheadPair> = { claude: claudePair, codex: codexPair, cli: cliPair };
+/** The sides of issue 13's comparison, in the overhead table. */
 const SIDES = ['bare', 'bare+git', 'runtime'] as const;
-type Side = (typeof SIDES)[number];
+/**
+ * The sandbox's sides (issue 25): the runtime in the OS sandbox, and, where the agent can be scripted to run
+ * Bash commands (the CLI runtime's fake agent), the runtime with COMMANDS commands, without and with it.
+ */
+const SANDBOX_SIDES = ['sandboxed', 'cmds', 'sandboxed+cmds'] as const;
+type Side = (typeof SIDES)[number] | (typeof SANDBOX_SIDES)[number];
+const sidesOf = (pair: OverheadPair): Side[] => [
+  ...SIDES,
+  ...(SANDBOX ? (['sandboxed'] as const) : []),
+  ...(pair.runsCommands && COMMANDS > 0
+    ? SANDBOX
+      ? (['cmds', 'sandboxed+cmds'] as const)
+      : (['cmds'] as const)
+    : []),
+];
 
 const median = (values: number[]) => {
   if (values.length === 0) return Number.NaN;
@@ -81,7 +105,15 @@ async function measure(name: string, makePair: MakeOverheadPair) {
   let phases = new Map<string, number>();
   const onPhase = ({ phase, ms }: PhaseTiming) => phases.set(phase, (phases.get(phase) ?? 0) + ms);
   const pair = await makePair({ onPhase, prepareAhead: PREPARE_AHEAD, bareBinary: BARE_BINARY });
-  const samples: Record<Side, Sample[]> = { bare: [], 'bare+git': [], runtime: [] };
+  const sides = sidesOf(pair);
+  const samples: Record<Side, Sample[]> = {
+    bare: [],
+    'bare+git': [],
+    runtime: [],
+    sandboxed: [],
+    cmds: [],
+    'sandboxed+cmds': [],
+  };
   const worktreesDir = join(pair.repoRoot, '.bench-worktrees');
   let counter = 0;
   const git = (argv: string[]) => runGit(argv, { cwd: pair.repoRoot });
@@ -101,7 +133,10 @@ async function measure(name: string, makePair: MakeOverheadPair) {
       await git(['branch', '-D', branch]);
       onPhase({ sessionID: 'bare', phase: 'cleanup', ms: performance.now() - started });
     },
-    runtime: () => pair.throughRuntime(),
+    runtime: () => pair.throughRuntime({ sandboxed: false, commands: 0 }),
+    sandboxed: () => pair.throughRuntime({ sandboxed: true, commands: 0 }),
+    cmds: () => pair.throughRuntime({ sandboxed: false, commands: COMMANDS }),
+    'sandboxed+cmds': () => pair.throughRuntime({ sandboxed: true, commands: COMMANDS }),
   };
   const once = async (side: Side): Promise<Sample> => {
     phases = new Map();
@@ -111,7 +146,7 @@ async function measure(name: string, makePair: MakeOverheadPair) {
     const wallMs = performance.now() - started;
     // The runtime's git work behind the result (removal, the next run's spare) is off the wall time the
     // engine waits, but its CPU is this side's, not the next side's.
-    if (side === 'runtime') await pair.idle();
+    if (side !== 'bare' && side !== 'bare+git') await pair.idle();
     // Let the event loop reap the children that just exited, so their CPU counts for this side.
     await new Promise((resolve) => setTimeout(resolve, 20));
     return { wallMs, cpuMs: (readCpuMs() ?? Number.NaN) - cpuBefore, phases };
@@ -119,29 +154,29 @@ async function measure(name: string, makePair: MakeOverheadPair) {
   try {
     await mkdir(worktreesDir, { recursive: true });
     // Warm-up: the first session after install pays one-off costs.
-    for (const side of SIDES) await once(side);
+    for (const side of sides) await once(side);
     for (let i = 0; i < RUNS; i += 1) {
       process.stderr.write(`${name}: run ${i + 1}/${RUNS}\r`);
-      for (const side of SIDES) samples[side].push(await once(side));
+      for (const side of sides) samples[side].push(await once(side));
     }
   } finally {
     await pair.close();
     await rm(worktreesDir, { recursive: true, force: true });
   }
-  return { pair, samples };
+  return { pair, samples, sides };
 }
 
 const medianOf = (samples: Sample[], value: (sample: Sample) => number) =>
   median(samples.map(value).filter((number) => !Number.isNaN(number)));
 
-function printProfile(samples: Record<Side, Sample[]>): void {
+function printProfile(samples: Record<Side, Sample[]>, sides: readonly Side[]): void {
   const row = (label: string, value: (sample: Sample) => number) =>
     console.log(
-      `    ${label.padEnd(32)}${SIDES.map((side) => ms(medianOf(samples[side], value)).padStart(9)).join('')}`,
+      `    ${label.padEnd(32)}${sides.map((side) => ms(medianOf(samples[side], value)).padStart(15)).join('')}`,
     );
-  console.log(`  phase profile (median ms)         ${SIDES.map((side) => side.padStart(9)).join('')}`);
+  console.log(`  phase profile (median ms)         ${sides.map((side) => side.padStart(15)).join('')}`);
   const names = new Set(
-    SIDES.flatMap((side) => samples[side].flatMap((sample) => [...sample.phases.keys()])),
+    sides.flatMap((side) => samples[side].flatMap((sample) => [...sample.phases.keys()])),
   );
   for (const phase of names) row(phase, (sample) => sample.phases.get(phase) ?? Number.NaN);
   row('(not in a phase)', (sample) => sample.wallMs - [...sample.phases.values()].reduce((a, b) => a + b, 0));
@@ -149,22 +184,43 @@ function printProfile(samples: Record<Side, Sample[]>): void {
   row('CPU (this process + children)', (sample) => sample.cpuMs);
 }
 
+/**
+ * What the OS sandbox costs a runtime, in wall ms (processes inside the sandbox's PID namespace are not
+ * reaped into this process's children, so the CPU column cannot see them): per run, `sandboxed − runtime`;
+ * per Bash command, what it adds to COMMANDS commands over what they cost unsandboxed,
+ * `((sandboxed+cmds − sandboxed) − (cmds − runtime)) / COMMANDS`.
+ */
+function sandboxRow(name: string, samples: Record<Side, Sample[]>, sides: readonly Side[]): string {
+  const wall = (side: Side) => medianOf(samples[side], (sample) => sample.wallMs);
+  const perRun = wall('sandboxed') - wall('runtime');
+  const perCommand = sides.includes('sandboxed+cmds')
+    ? (wall('sandboxed+cmds') - wall('sandboxed') - (wall('cmds') - wall('runtime'))) / COMMANDS
+    : Number.NaN;
+  const one = (value: number) => (Number.isNaN(value) ? '-' : value.toFixed(1));
+  return (
+    `| ${name} | ${ms(wall('runtime'))} | ${ms(wall('sandboxed'))} | ${one(perRun)} | ` +
+    `${one(wall('cmds'))} | ${one(wall('sandboxed+cmds'))} | ${one(perCommand)} |`
+  );
+}
+
 async function main(): Promise<void> {
   const rows: string[] = [];
+  const sandboxRows: string[] = [];
   const loadBefore = load();
   for (const name of RUNTIMES) {
     const makePair = PAIRS[name];
     if (!makePair)
       throw new Error(`--runtimes: unknown runtime '${name}' (expected ${Object.keys(PAIRS).join(', ')})`);
-    const { pair, samples } = await measure(name, makePair);
+    const { pair, samples, sides } = await measure(name, makePair);
     console.log(`${name}: ${pair.runtimeLabel} vs ${pair.bareLabel}`);
-    for (const side of SIDES) {
+    for (const side of sides) {
       const walls = samples[side].map((sample) => ms(sample.wallMs)).join(', ');
       console.log(
-        `  ${side.padEnd(9)} median ${ms(medianOf(samples[side], (s) => s.wallMs))} ms  (${walls})`,
+        `  ${side.padEnd(14)} median ${ms(medianOf(samples[side], (s) => s.wallMs))} ms  (${walls})`,
       );
     }
-    printProfile(samples);
+    printProfile(samples, sides);
+    if (SANDBOX) sandboxRows.push(sandboxRow(name, samples, sides));
     const cells = (value: (sample: Sample) => number) => {
       const [bare, bareGit, runtime] = SIDES.map((side) => medianOf(samples[side], value)) as [
         number,
@@ -192,6 +248,17 @@ async function main(): Promise<void> {
   );
   console.log('|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);
+  if (sandboxRows.length === 0) return;
+  console.log(
+    `\nThe OS sandbox (issue 25): per run, sandboxed − runtime; per Bash command, over ${COMMANDS} commands ` +
+      '(sandboxed+cmds − sandboxed) − (cmds − runtime), divided by their number. Wall ms (the CPU column ' +
+      "above does not see processes inside the sandbox's PID namespace).",
+  );
+  console.log(
+    `| runtime | runtime | sandboxed | sandbox per run | ${COMMANDS} cmds | sandboxed, ${COMMANDS} cmds | sandbox per Bash command |`,
+  );
+  console.log('|---|---|---|---|---|---|---|');
+  for (const row of sandboxRows) console.log(row);
 }
 
 await main();

@@ -21,6 +21,10 @@ const server = createServer((_request, response) => response.end('ok'));
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const port = (server.address() as AddressInfo).port;
 const sandbox = createSandbox(fixture.settings, { homeDir: fixture.home });
+/** The forwarder where perl is not on PATH (and before 2026-11-27): node alone, the command waits for it. */
+const nodeAlone = createSandbox(fixture.settings, { homeDir: fixture.home, perlPath: null });
+/** bash: one HTTP request to 127.0.0.1:$1 through the forwarder, the moment the command starts. */
+const FIRST_REQUEST = `exec 3<>/dev/tcp/127.0.0.1/$1 && printf 'GET / HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3 | grep -q '^ok$'`;
 
 /** Spawns and waits; resolves with the exit code. */
 function run(file: string, args: readonly string[], env: Record<string, string>): Promise<number> {
@@ -46,8 +50,13 @@ const median = (samples: number[]) => samples[Math.floor(samples.length / 2)] ??
 const p90 = (samples: number[]) => samples[Math.floor(samples.length * 0.9)] ?? Number.NaN;
 const format = (ms: number) => `${ms.toFixed(1)} ms`;
 
-async function sandboxedRun(request: SandboxRequest, file: string, args: string[]): Promise<void> {
-  const command = await sandbox.wrap(request, file, args);
+async function sandboxedRun(
+  request: SandboxRequest,
+  file: string,
+  args: string[],
+  using = sandbox,
+): Promise<void> {
+  const command = await using.wrap(request, file, args);
   try {
     const code = await run(command.file, command.args, command.env);
     if (code !== 0) throw new Error(`sandboxed ${file} exited with ${code}`);
@@ -72,6 +81,34 @@ const perRun: [string, () => Promise<void>][] = [
   ],
   ['sandboxed `true` (wrap + bwrap)', () => sandboxedRun(plain, 'true', [])],
   ['sandboxed `true`, network forwarder', () => sandboxedRun(withNetwork, 'true', [])],
+  ['sandboxed `true`, network forwarder, node alone', () => sandboxedRun(withNetwork, 'true', [], nodeAlone)],
+  [
+    'sandboxed `node -e 0` (an agent is a node or native CLI)',
+    () => sandboxedRun(plain, process.execPath, ['-e', '0']),
+  ],
+  [
+    'sandboxed `node -e 0`, network forwarder',
+    () => sandboxedRun(withNetwork, process.execPath, ['-e', '0']),
+  ],
+  [
+    'sandboxed `node -e 0`, network forwarder, node alone',
+    () => sandboxedRun(withNetwork, process.execPath, ['-e', '0'], nodeAlone),
+  ],
+  [
+    'sandboxed first request answered, forwarder',
+    () => sandboxedRun(withNetwork, 'bash', ['-c', FIRST_REQUEST, '--', String(port)]),
+  ],
+  [
+    'sandboxed first request answered, node alone',
+    () => sandboxedRun(withNetwork, 'bash', ['-c', FIRST_REQUEST, '--', String(port)], nodeAlone),
+  ],
+  [
+    'unsandboxed first request answered',
+    async () => {
+      const code = await run('/bin/bash', ['-c', FIRST_REQUEST, '--', String(port)], plain.env);
+      if (code !== 0) throw new Error(`unsandboxed request exited with ${code}`);
+    },
+  ],
   [
     'sandboxed `true`, fresh per-run git dir',
     async () => {
@@ -96,7 +133,7 @@ for (const [label, action] of perRun) {
   const samples = await timeIt(action);
   results[label] = median(samples);
   console.log(
-    `  ${label.padEnd(50)} ${format(median(samples)).padStart(9)} ${format(p90(samples)).padStart(9)}`,
+    `  ${label.padEnd(56)} ${format(median(samples)).padStart(9)} ${format(p90(samples)).padStart(9)}`,
   );
 }
 

@@ -14,8 +14,8 @@ function choicesFor(runtimes: FlotillaConfig['runtimes'], scriptedScenario?: str
   const choices = buildRuntimeChoices(
     { runtimes, ...(scriptedScenario !== undefined && { scriptedScenario }) } as FlotillaConfig,
     {
-      named: (kind) => adapter(kind),
-      cli: (settings) => {
+      build: (_runtime, settings) => {
+        if (typeof settings === 'string') return adapter(settings);
         cliBuilt.push(settings);
         return adapter(`cli:${settings.preset}`);
       },
@@ -77,8 +77,8 @@ describe('buildRuntimeChoices', () => {
         namedRuntimes: { 'aider-local': aider, fast: 'codex' },
       } as unknown as FlotillaConfig,
       {
-        named: (kind) => adapter(kind),
-        cli: (settings) => {
+        build: (_runtime, settings) => {
+          if (typeof settings === 'string') return adapter(settings);
           cliBuilt.push(settings);
           return adapter(`cli:${settings.preset}`);
         },

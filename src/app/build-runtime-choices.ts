@@ -1,63 +1,55 @@
-import {
-  AGENT_RUNTIMES,
-  type AgentRuntimeKind,
-  CLI_RUNTIME_PRESETS,
-  type CliRuntimeSettings,
-  type FlotillaConfig,
-} from '../config/index.ts';
+import type { FlotillaConfig } from '../config/index.ts';
 import { AGENT_ROLES } from '../domain/index.ts';
 import type { RuntimeAdapter, RuntimeChoices } from '../engine/runtime-contract/index.ts';
+import { findRuntime, RUNTIME_REGISTRY, type RuntimeSettings, runtimeNameOf } from '../runtimes/registry.ts';
 
 export interface RuntimeChoiceBuilders {
-  /** The runtime of a config name (`claude`, `codex`, `scripted`), or null when it cannot run here. */
-  named(kind: AgentRuntimeKind): RuntimeAdapter | null;
-  /** A CLI runtime with these settings. */
-  cli(settings: CliRuntimeSettings): RuntimeAdapter;
+  /**
+   * The runtime `runtime` (a name in src/runtimes/registry.ts) with these settings (its own name, for a
+   * runtime named by name), or null when it cannot run here.
+   */
+  build(runtime: string, settings: RuntimeSettings): RuntimeAdapter | null;
 }
 
 /**
  * The runtimes a work item's `runtime:<name>` label may name, each created on first use and then shared:
  *
- * - `claude`, `codex` — the SDK runtimes; `scripted` only when a role or named runtime is `scripted` (its
- *   scenario server runs then);
- * - `cli:<preset>` for every CLI preset: with the settings of the first role configured with that preset
- *   (its `program`, `protectedPaths`, `custom` templates), else the preset's defaults; `cli:custom` only when
- *   a role configures it (it has no defaults);
+ * - every runtime of src/runtimes/registry.ts by the names its descriptor offers (`labelChoices`; by
+ *   default its own name): e.g. the SDK runtimes by name, `scripted` only when a role or named runtime is
+ *   `scripted` (its scenario server runs then), `cli:<preset>` for every CLI preset;
  * - the config's `namedRuntimes`: a name of the user's for a runtime setting (e.g. aider with its own
  *   program); its runs are recorded under the runtime's own name (`cli:aider`, `codex`).
  *
  * A built-in name is what the runtime records with its runs, so `flotilla runs` shows the same names.
  */
 export function buildRuntimeChoices(config: FlotillaConfig, builders: RuntimeChoiceBuilders): RuntimeChoices {
-  const configuredCli = new Map<string, CliRuntimeSettings>();
-  for (const role of AGENT_ROLES) {
-    const settings = config.runtimes[role];
-    if (typeof settings !== 'string' && !configuredCli.has(settings.preset))
-      configuredCli.set(settings.preset, settings);
-  }
   const named = config.namedRuntimes ?? {};
-  // The scripted model server runs only when a role or a named runtime is `scripted`.
-  const scripted = [...AGENT_ROLES.map((role) => config.runtimes[role]), ...Object.values(named)].includes(
-    'scripted',
-  );
-  const names = [
-    ...AGENT_RUNTIMES.filter((kind) => kind !== 'scripted' || scripted),
-    ...CLI_RUNTIME_PRESETS.filter((preset) => preset !== 'custom' || configuredCli.has('custom')).map(
-      (preset) => `cli:${preset}`,
-    ),
-    ...Object.keys(named),
-  ];
+  const builtIn = new Map<string, { runtime: string; settings: RuntimeSettings }>();
+  for (const { name: runtime } of RUNTIME_REGISTRY) {
+    const descriptor = findRuntime(runtime);
+    if (descriptor === undefined) continue;
+    const chosen = (list: readonly RuntimeSettings[]) =>
+      list.filter((settings) => runtimeNameOf(settings) === descriptor.name);
+    const configured = {
+      roles: chosen(AGENT_ROLES.map((role) => config.runtimes[role])),
+      named: chosen(Object.values(named)),
+    };
+    const offered = descriptor.labelChoices?.(configured) ?? [
+      { name: descriptor.name, settings: descriptor.name },
+    ];
+    for (const { name, settings } of offered) builtIn.set(name, { runtime: descriptor.name, settings });
+  }
+  const names = [...builtIn.keys(), ...Object.keys(named)];
   const created = new Map<string, RuntimeAdapter | null>();
   const create = (name: string): RuntimeAdapter | null => {
     if (!names.includes(name)) return null;
     if (Object.hasOwn(named, name)) {
       const settings = named[name];
       if (settings === undefined) return null;
-      return typeof settings === 'string' ? builders.named(settings) : builders.cli(settings);
+      return builders.build(runtimeNameOf(settings), settings);
     }
-    if (!name.startsWith('cli:')) return builders.named(name as AgentRuntimeKind);
-    const preset = name.slice('cli:'.length) as CliRuntimeSettings['preset'];
-    return builders.cli(configuredCli.get(preset) ?? { runtime: 'cli', preset, protectedPaths: [] });
+    const choice = builtIn.get(name);
+    return choice === undefined ? null : builders.build(choice.runtime, choice.settings);
   };
   return {
     names,

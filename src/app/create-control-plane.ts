@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AgentRuntimeKind, CliRuntimeSettings, FlotillaConfig } from '../config/index.ts';
+import type { FlotillaConfig } from '../config/index.ts';
 import { resolveFlotillaPaths } from '../config/index.ts';
-import { AGENT_ROLES, type AgentRole, SCRIPTED_RUNTIME } from '../domain/index.ts';
+import type { AgentRole } from '../domain/index.ts';
 import { periodKeysOf } from '../engine/budget/budget-calendar.ts';
 import { createEngine, type Engine } from '../engine/create-engine.ts';
 import type { Clock } from '../engine/engine-config.ts';
@@ -12,32 +12,26 @@ import { buildBashValidatorRules, createBashValidatorHook } from '../guards/bash
 import type { Logger } from '../logging/logger.ts';
 import { createModelServer } from '../model-server/create-model-server.ts';
 import { reapLocalScratch } from '../providers/local/git/reap-local-scratch.ts';
-import { findClaudeModelPrice } from '../runtimes/claude/claude-prices.ts';
-import { createClaudeAdapter } from '../runtimes/claude/create-claude-adapter.ts';
-import { createCliRuntime } from '../runtimes/cli/create-cli-runtime.ts';
-import { checkCodexAvailability } from '../runtimes/codex/check-codex-availability.ts';
-import { createCodexRuntime } from '../runtimes/codex/create-codex-runtime.ts';
+import { findRuntime, RUNTIME_REGISTRY, type RuntimeSettings, runtimeNameOf } from '../runtimes/registry.ts';
+import type { RuntimeBuildContext, RuntimeDescriptor } from '../runtimes/shared/runtime-descriptor.ts';
 import { checkSandboxAvailability } from '../sandbox/check-sandbox-availability.ts';
 import { createSandbox } from '../sandbox/create-sandbox.ts';
-import { SANDBOX_OFF_NOTICE, SANDBOX_UNAVAILABLE } from '../sandbox/sandbox-types.ts';
+import {
+  SANDBOX_OFF_NOTICE,
+  SANDBOX_UNAVAILABLE,
+  SANDBOX_UNAVAILABLE_MACOS,
+} from '../sandbox/sandbox-types.ts';
 import { createEngineStatePersistence, type EngineStatePersistence, openDatabase } from '../storage/index.ts';
+import { createPortAllocator } from '../workspace/create-port-allocator.ts';
 import { createWorktreeManager, isSpareWorktreePath } from '../workspace/create-worktree-manager.ts';
 import { acquireRunLock } from './acquire-run-lock.ts';
 import { buildEngineBudget } from './build-engine-budget.ts';
 import { buildRuntimeChoices } from './build-runtime-choices.ts';
 import { type ControlPlaneProvider, createConfiguredProvider } from './create-configured-provider.ts';
-import { findUnavailableCliRoles } from './find-unavailable-cli-roles.ts';
+import { findUnavailableRuntimes } from './find-unavailable-runtimes.ts';
 import { loadConfiguredScenario } from './load-configured-scenario.ts';
 import { reapOrphanProcesses } from './reap-orphan-processes.ts';
 import { reapRunStateDirs } from './reap-run-state-dirs.ts';
-
-/** The variable holding codex's dummy key for the scripted model server (never passed to its commands). */
-const SCRIPTED_CODEX_KEY = 'FLOTILLA_SCRIPTED_API_KEY';
-/**
- * The model scripted codex runs ask for (the server answers as the model asked): one the codex price table
- * knows, so their made-up tokens get a cost like the Claude runtime's scripted runs (marked, never summed).
- */
-const SCRIPTED_CODEX_MODEL = 'gpt-5.1-codex-max';
 
 export interface ControlPlaneOptions {
   repoRoot: string;
@@ -54,7 +48,7 @@ export interface ControlPlaneOptions {
    * Which runtime the roles run on against `scriptedModelServerUrl`: `claude` (default; its Messages
    * endpoint) or `codex` (the real codex binary on its Responses endpoint, with a dummy key).
    */
-  scriptedRuntime?: 'claude' | 'codex';
+  scriptedRuntime?: string;
   /**
    * The CLI roles are played by a scripted stand-in (the demo agent CLI): their runs are recorded as
    * `scripted`, so the usage it reports is marked made up and kept out of spend, like the model server's.
@@ -138,35 +132,22 @@ async function startControlPlane(
     const probe = checkSandboxAvailability();
     if (!probe.available) {
       await scriptedServer?.close();
-      throw new Error(`${SANDBOX_UNAVAILABLE}: ${probe.problems.join('; ')}`);
+      const headline = process.platform === 'darwin' ? SANDBOX_UNAVAILABLE_MACOS : SANDBOX_UNAVAILABLE;
+      throw new Error(`${headline}: ${probe.problems.join('; ')}`);
     }
   } else {
     logger.warn(SANDBOX_OFF_NOTICE);
   }
 
-  // Refused clearly here rather than failing each codex run mid-way (no binary, no key).
-  const codexRoles =
+  // Each runtime's preflight (its descriptor's `checkAvailability`), refused clearly here rather than failing
+  // each run mid-way (no binary, no key). The demo's scripted server answers every role: nothing to check.
+  const unavailable =
     options.scriptedModelServerUrl === undefined
-      ? AGENT_ROLES.filter((role) => config.runtimes[role] === 'codex')
+      ? findUnavailableRuntimes(config, { ...process.env, ...options.extraEnv }, repoRoot)
       : [];
-  if (codexRoles.length > 0) {
-    const availability = checkCodexAvailability({ env: { ...process.env, ...options.extraEnv } });
-    if (!availability.available) {
-      await scriptedServer?.close();
-      throw new Error(
-        `runtime 'codex' (${codexRoles.join(', ')}) cannot run: ${availability.problems.join('; ')}`,
-      );
-    }
-  }
-
-  // The same preflight each CLI runtime answers at dispatch (check-cli-availability.ts), once at start.
-  const cliProblems =
-    options.scriptedModelServerUrl === undefined
-      ? findUnavailableCliRoles(config, { ...process.env, ...options.extraEnv }, repoRoot)
-      : [];
-  if (cliProblems.length > 0) {
+  if (unavailable.length > 0) {
     await scriptedServer?.close();
-    throw new Error(cliProblems.join('\n'));
+    throw new Error(unavailable.join('\n'));
   }
 
   const db = openDatabase(paths.dbPath);
@@ -193,6 +174,10 @@ async function startControlPlane(
     logger,
     prepareAhead: config.worktree.prepareAhead,
     removeBehind: config.worktree.prepareAhead,
+    copy: config.worktree.copy,
+    teardownCommand: config.worktree.teardownCommand,
+    // Recorded under .flotilla/ports/, so a restart never hands out a port a kept worktree still has.
+    ports: createPortAllocator({ dir: join(paths.stateDir, 'ports'), count: config.worktree.ports }),
   });
   // Under the run lock, so none of these belongs to a control plane still running.
   const reapedAgentWorktrees = await worktrees.reapStaleWorktrees({
@@ -222,73 +207,34 @@ async function startControlPlane(
     throw error;
   }
 
-  const createAdapter = (
-    extraEnv: Readonly<Record<string, string>> | undefined,
-    runtime: AgentRuntimeKind,
-  ): RuntimeAdapter =>
-    createClaudeAdapter({
-      repoRoot,
-      defaultBranch: config.defaultBranch,
-      contextPaths: config.contextPaths,
-      bashValidatorHook: createBashValidatorHook(buildBashValidatorRules(config.bashValidator)),
-      logger,
-      setupCommand: config.worktree.setupCommand,
-      worktrees,
-      stateDir: join(paths.stateDir, 'claude'),
-      models: Object.fromEntries(
-        Object.entries(config.models).filter((entry): entry is [AgentRole, string] => entry[1] !== undefined),
-      ),
-      maxAgentDuration: config.maxAgentDuration,
-      logging: { agentSessions: config.logging.agentSessions, logsDir: paths.sessionsDir },
-      extraEnv,
-      readOnlyPaths: config.pathGuard.readOnlyPaths.map((path) => resolve(repoRoot, path)),
-      runtime,
-      accounts: Object.fromEntries(
-        config.accounts.filter((entry) => entry.runtime === runtime).map((entry) => [entry.name, entry.env]),
-      ),
-      validation: {
-        commands: config.validation.commands,
-        maxRounds: config.validation.maxRounds,
-        timeoutMs: config.validation.timeout * 1000,
-      },
-      sandbox,
-      passEnv: config.sandbox.passEnv,
-    });
-
-  /**
-   * The Codex runtime for the roles configured `codex` (checked to be available before anything opened),
-   * or, with `scripted`, for every role against the scripted model server's Responses endpoint.
-   */
-  const createCodex = (scripted?: { url: string }): RuntimeAdapter =>
-    createCodexRuntime({
-      ...(scripted !== undefined && {
-        model: SCRIPTED_CODEX_MODEL,
-        provider: { id: 'flotilla-scripted', baseUrl: `${scripted.url}/v1`, envKey: SCRIPTED_CODEX_KEY },
-        // A dummy key for the local server: no OpenAI account, nothing leaves 127.0.0.1.
-        baseEnv: { ...process.env, [SCRIPTED_CODEX_KEY]: 'scripted' },
-        runtime: 'scripted',
-      }),
-      repoRoot,
-      defaultBranch: config.defaultBranch,
-      contextPaths: config.contextPaths,
-      logger,
-      setupCommand: config.worktree.setupCommand,
-      worktrees,
-      stateDir: join(paths.stateDir, 'codex'),
-      models: Object.fromEntries(
-        Object.entries(config.models).filter((entry): entry is [AgentRole, string] => entry[1] !== undefined),
-      ),
-      maxAgentDuration: config.maxAgentDuration,
-      logging: { agentSessions: config.logging.agentSessions, logsDir: paths.sessionsDir },
-      ...(options.extraEnv !== undefined && { extraEnv: options.extraEnv }),
-      validation: {
-        commands: config.validation.commands,
-        maxRounds: config.validation.maxRounds,
-        timeoutMs: config.validation.timeout * 1000,
-      },
-      sandbox,
-      passEnv: config.sandbox.passEnv,
-    });
+  /** What a runtime's `create` is given (src/runtimes/shared/runtime-descriptor.ts). */
+  const contextFor = (descriptor: RuntimeDescriptor<RuntimeSettings>): RuntimeBuildContext => ({
+    repoRoot,
+    defaultBranch: config.defaultBranch,
+    contextPaths: config.contextPaths,
+    logger,
+    setupCommand: config.worktree.setupCommand,
+    worktrees,
+    // Its own runs directory; orphan reaping after a crash looks there too (reap-orphan-processes.ts).
+    stateDir: join(paths.stateDir, descriptor.stateDir ?? descriptor.name),
+    models: Object.fromEntries(
+      Object.entries(config.models).filter((entry): entry is [AgentRole, string] => entry[1] !== undefined),
+    ),
+    maxAgentDuration: config.maxAgentDuration,
+    logging: { agentSessions: config.logging.agentSessions, logsDir: paths.sessionsDir },
+    ...(options.extraEnv !== undefined && { extraEnv: options.extraEnv }),
+    bashValidatorHook: createBashValidatorHook(buildBashValidatorRules(config.bashValidator)),
+    readOnlyPaths: config.pathGuard.readOnlyPaths.map((path) => resolve(repoRoot, path)),
+    accounts: config.accounts,
+    validation: {
+      commands: config.validation.commands,
+      maxRounds: config.validation.maxRounds,
+      timeoutMs: config.validation.timeout * 1000,
+    },
+    sandbox,
+    passEnv: config.sandbox.passEnv,
+    scriptedStandIn: options.scriptedCli === true,
+  });
 
   const engine = createEngine({
     provider,
@@ -304,79 +250,66 @@ async function startControlPlane(
     ...(options.clock !== undefined && { clock: options.clock }),
     questionTimeout: config.questionTimeout,
     createRuntimeAdapters: () => {
-      const claude = createAdapter(options.extraEnv, 'claude');
-      const scriptedRuntime = options.scriptedRuntime ?? config.scriptedRuntime;
-      if (options.scriptedModelServerUrl !== undefined && scriptedRuntime === 'codex') {
-        const codex = createCodex({ url: options.scriptedModelServerUrl });
-        return { planner: codex, implementor: codex, reviewer: codex };
-      }
+      const descriptorOf = (name: string): RuntimeDescriptor<RuntimeSettings> => {
+        const descriptor = findRuntime(name);
+        // The config schema accepts only the registry's names.
+        if (descriptor === undefined) throw new Error(`flotilla.config.json: no runtime '${name}'`);
+        return descriptor;
+      };
+      // The runtime that plays the scripted roles against a scripted model server (`scriptedRuntime`).
+      const player = descriptorOf(options.scriptedRuntime ?? config.scriptedRuntime);
       const scriptedUrl = options.scriptedModelServerUrl ?? scriptedServer?.url;
-      const scripted = !scriptedUrl
-        ? claude
-        : scriptedRuntime === 'codex'
-          ? createCodex({ url: scriptedUrl })
-          : createAdapter(
-              { ...options.extraEnv, ANTHROPIC_BASE_URL: scriptedUrl, ANTHROPIC_API_KEY: 'scripted' },
-              'scripted',
-            );
-      // The demo's scripted server answers every role; otherwise `codex` roles run the Codex runtime.
-      const codex = codexRoles.length > 0 ? createCodex() : null;
-      const buildCli = (chosen: CliRuntimeSettings, where: string): RuntimeAdapter => {
-        const build = () =>
-          createCliRuntime({
-            repoRoot,
-            defaultBranch: config.defaultBranch,
-            logger,
-            // Its own runs directory; orphan reaping after a crash looks there too (reap-orphan-processes.ts).
-            stateDir: join(paths.stateDir, 'cli'),
-            preset: chosen.preset,
-            ...(chosen.custom !== undefined && { customPreset: chosen.custom }),
-            ...(chosen.program !== undefined && { program: chosen.program }),
-            protectedPaths: chosen.protectedPaths,
-            worktrees,
-            maxAgentDuration: config.maxAgentDuration,
-            logging: { agentSessions: config.logging.agentSessions, logsDir: paths.sessionsDir },
-            ...(options.extraEnv !== undefined && { extraEnv: options.extraEnv }),
-            // The live cost of the `claude` CLI's requests (stream-json), for the budgets.
-            findModelPrice: findClaudeModelPrice,
-            sandbox,
-            passEnv: config.sandbox.passEnv,
-            ...(options.scriptedCli === true && { runtime: SCRIPTED_RUNTIME }),
-          });
+      const playScripted = (url: string) => {
+        if (player.createScripted === undefined)
+          throw new Error(`flotilla.config.json: scriptedRuntime: '${player.name}' cannot run scripted`);
+        return player.createScripted(contextFor(player), { url });
+      };
+      // One runtime per name, shared by the roles and labels that name it (created on first use).
+      const byName = new Map<string, RuntimeAdapter | null>();
+      const named = (name: string): RuntimeAdapter | null => {
+        if (!byName.has(name)) {
+          const descriptor = descriptorOf(name);
+          byName.set(
+            name,
+            descriptor.scripted !== true
+              ? descriptor.create(contextFor(descriptor), name)
+              : scriptedUrl === undefined
+                ? null
+                : playScripted(scriptedUrl),
+          );
+        }
+        return byName.get(name) ?? null;
+      };
+      const defaultRuntime = (): RuntimeAdapter => named(RUNTIME_REGISTRY[0].name) as RuntimeAdapter;
+      // The demo's scripted server answers every role, and no label chooses another runtime there.
+      if (options.scriptedModelServerUrl !== undefined) {
+        const scripted = playScripted(options.scriptedModelServerUrl);
+        return { planner: scripted, implementor: scripted, reviewer: scripted };
+      }
+      // A runtime configured as an object: its own adapter each time, a bad setting named where it is.
+      const build = (settings: RuntimeSettings, where: string): RuntimeAdapter => {
+        if (typeof settings === 'string') return named(settings) ?? defaultRuntime();
+        const descriptor = descriptorOf(runtimeNameOf(settings));
         try {
-          return build();
+          return descriptor.create(contextFor(descriptor), settings);
         } catch (error) {
-          // A bad `custom` preset: say where it is configured.
           throw new Error(
             `flotilla.config.json: ${where}: ${error instanceof Error ? error.message : error}`,
           );
         }
       };
-      const pick = (role: AgentRole): RuntimeAdapter => {
-        const chosen = config.runtimes[role];
-        if (chosen === 'scripted' || options.scriptedModelServerUrl !== undefined) return scripted;
-        if (chosen === 'codex' && codex !== null) return codex;
-        if (typeof chosen === 'string') return claude;
-        return buildCli(chosen, `runtimes.${role}`);
-      };
+      const pick = (role: AgentRole): RuntimeAdapter => build(config.runtimes[role], `runtimes.${role}`);
       const roles = {
         planner: pick('planner'),
         implementor: pick('implementor'),
         reviewer: pick('reviewer'),
       };
-      // The demo's scripted server answers every role: no label chooses another runtime there.
-      if (options.scriptedModelServerUrl !== undefined) return roles;
       // What a work item's `runtime:<name>` label may choose (build-runtime-choices.ts).
       const choices = buildRuntimeChoices(config, {
-        named: (kind) =>
-          kind === 'claude'
-            ? claude
-            : kind === 'codex'
-              ? (codex ?? createCodex())
-              : scriptedUrl
-                ? scripted
-                : null,
-        cli: (settings) => buildCli(settings, `runtime:cli:${settings.preset}`),
+        build: (runtime, settings) =>
+          typeof settings === 'string'
+            ? named(settings)
+            : build(settings, `runtime:${findRuntime(runtime)?.runName?.(settings) ?? runtime}`),
       });
       return { ...roles, choices };
     },

@@ -1,17 +1,16 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { FlotillaPaths } from '../config/index.ts';
+import { RUNTIME_REGISTRY } from '../runtimes/registry.ts';
 import { hasErrorCode } from '../shared/has-error-code.ts';
 
 /**
  * Where the runtimes keep one directory per run (the Claude CLI's config dir, codex's CODEX_HOME, the CLI
- * runtime's prompt files and agent config/temp dirs).
+ * runtime's prompt files and agent config/temp dirs): `<their state dir>/runs` (src/runtimes/registry.ts).
  */
-export const RUN_STATE_PARENTS = [
-  ['claude', 'runs'],
-  ['codex', 'runs'],
-  ['cli', 'runs'],
-] as const;
+export const RUN_STATE_PARENTS: readonly (readonly [string, 'runs'])[] = RUNTIME_REGISTRY.flatMap(
+  (runtime) => (runtime.stateDir === null ? [] : [[runtime.stateDir, 'runs'] as const]),
+);
 
 /**
  * Crash recovery for per-run runtime state: a run removes its directory when it ends, but a killed Flotilla

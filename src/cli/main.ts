@@ -17,6 +17,7 @@ import { registerMergeCommand } from './commands/merge-command.ts';
 import { registerReviewCommand } from './commands/review-command.ts';
 import { registerRunCommand } from './commands/run-command.ts';
 import { registerRunsCommand } from './commands/runs-command.ts';
+import { registerServeCommand } from './commands/serve-command.ts';
 import { registerStatsCommand } from './commands/stats-command.ts';
 import { registerWorkCommand } from './commands/work-command.ts';
 import { reportUnknownCommands } from './support/report-unknown-commands.ts';
@@ -47,6 +48,7 @@ export function buildProgram(): Command {
   registerChecksCommand(program);
   registerReviewCommand(program);
   registerBranchesCommand(program);
+  registerServeCommand(program);
   reportUnknownCommands(program);
   return program;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { bashValidatorRulesOverridesSchema } from '../guards/bash-validator/bash-validator-rules-schema.ts';
+import { RUNTIME_REGISTRY, type RuntimeObjectSettings } from '../runtimes/registry.ts';
 
 // Every leaf carries its expectation as the zod error ("an integer ≥ 1"): formatConfigIssues turns it into
 // `<path>: expected <expectation>, got <value>`, so messages stay uniform without a per-code lookup table.
@@ -20,54 +21,63 @@ const object = <T extends z.core.$ZodLooseShape>(shape: T) =>
   // Strict: a typo such as `maxConcurentAgents` must be an error, never silently ignored.
   z.strictObject(shape, { error: 'an object' });
 
-export const AGENT_RUNTIMES = ['claude', 'codex', 'scripted'] as const;
-export type AgentRuntimeKind = (typeof AGENT_RUNTIMES)[number];
+/** `'a', 'b' or 'c'`: the names a field accepts, for its error. */
+const quoteList = (names: readonly string[]) => {
+  const quoted = names.map((name) => `'${name}'`);
+  return quoted.length < 2 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
+};
+const namesOf = (runtimes: readonly { name: string }[]) =>
+  runtimes.map((entry) => entry.name) as [string, ...string[]];
 
-/** The CLI runtime's presets (src/runtimes/cli/cli-presets.ts; a test there keeps the lists equal). */
-export const CLI_RUNTIME_PRESETS = ['claude', 'codex', 'aider', 'gemini', 'opencode', 'custom'] as const;
+/** The runtimes `runtimes.<role>` names by name alone (src/runtimes/registry.ts): `"codex"`. */
+export const AGENT_RUNTIMES: readonly string[] = namesOf(
+  RUNTIME_REGISTRY.filter((entry) => entry.config.kind === 'name'),
+);
+export type AgentRuntimeKind = string;
+/** The runtime a role runs on when the config names none: the registry's first. */
+const DEFAULT_RUNTIME = RUNTIME_REGISTRY[0].name;
+/** The runtimes that can play against a scripted model server (`scriptedRuntime`). */
+const SCRIPTED_PLAYERS = namesOf(RUNTIME_REGISTRY.filter((entry) => entry.createScripted !== undefined));
+/** The scripted stand-ins: a role on one of them needs `scriptedScenario`. */
+const SCRIPTED_RUNTIMES = namesOf(RUNTIME_REGISTRY.filter((entry) => entry.scripted === true));
+/** The runtimes named as `{"runtime": "<name>", …}`, each with its own schema (src/runtimes/registry.ts). */
+const OBJECT_RUNTIMES = RUNTIME_REGISTRY.flatMap((entry) =>
+  entry.config.kind === 'object' ? [{ name: entry.name, ...entry.config }] : [],
+);
+export type CliRuntimeSettings = RuntimeObjectSettings;
 
-/** `{"runtime": "cli", "preset": "aider"}`: the role runs an agent CLI (src/runtimes/cli/README.md). */
-const cliRuntime = object({
-  runtime: z.literal('cli', { error: "'cli'" }),
-  preset: z.enum(CLI_RUNTIME_PRESETS, {
-    error: "'claude', 'codex', 'aider', 'gemini', 'opencode' or 'custom'",
-  }),
-  /** Replaces the preset's program: an absolute path, or a wrapper and its arguments. */
-  program: z
-    .array(nonEmptyString('a program or argument'), { error: 'a list: the program, then its arguments' })
-    .min(1, { error: 'a list: the program, then its arguments' })
-    .optional(),
-  /** The `custom` preset's templates, checked when the runtime starts (see the CLI runtime README). */
-  custom: z
-    .record(z.string(), z.unknown(), { error: 'an object (start, resume, sessionId, credentialEnv)' })
-    .optional(),
-  /** Repository-relative paths the implementor's patch may not touch (besides the built-in ones). */
-  protectedPaths: z
-    .array(nonEmptyString('a path relative to the repository root'), { error: 'a list of paths' })
-    .default([]),
-}).refine((cli) => cli.preset !== 'custom' || cli.custom !== undefined, {
-  error: "expected the custom preset (start, resume, sessionId) when preset is 'custom'",
-  path: ['custom'],
-});
-export type CliRuntimeSettings = z.output<typeof cliRuntime>;
-
-const RUNTIME_EXPECTED =
-  '\'claude\', \'codex\', \'scripted\' or a CLI runtime object ({"runtime": "cli", "preset": …})';
+const RUNTIME_EXPECTED = `${AGENT_RUNTIMES.map((name) => `'${name}'`).join(', ')} or ${OBJECT_RUNTIMES.map((entry) => entry.expected).join(' or ')}`;
 const runtime = z
-  .union([z.string().pipe(z.enum(AGENT_RUNTIMES)), cliRuntime], {
-    // An object was meant as the CLI runtime: name its field instead of listing both forms.
-    error: (issue) => {
-      const cliIssue = issue.code === 'invalid_union' ? issue.errors[1]?.[0] : undefined;
-      if (typeof issue.input !== 'object' || issue.input === null || cliIssue === undefined)
-        return RUNTIME_EXPECTED;
-      return cliIssue.path.length === 0
-        ? cliIssue.message
-        : `${cliIssue.path.join('.')}: ${cliIssue.message}`;
+  .union(
+    // Typed by hand: a list of schemas spread from the registry loses each member's output type.
+    [
+      z.string().pipe(z.enum(AGENT_RUNTIMES as [string, ...string[]])),
+      ...OBJECT_RUNTIMES.map((entry) => entry.schema),
+    ] as unknown as [z.ZodType<string>, z.ZodType<RuntimeObjectSettings>],
+    {
+      // An object was meant as a runtime of the object form (the one its `runtime` names, else the first):
+      // name its field instead of listing every form.
+      error: (issue) => {
+        if (typeof issue.input !== 'object' || issue.input === null || issue.code !== 'invalid_union')
+          return RUNTIME_EXPECTED;
+        const named = (issue.input as { runtime?: unknown }).runtime;
+        const index = Math.max(
+          0,
+          OBJECT_RUNTIMES.findIndex((entry) => entry.name === named),
+        );
+        const objectIssue = issue.errors[1 + index]?.[0];
+        if (objectIssue === undefined) return RUNTIME_EXPECTED;
+        return objectIssue.path.length === 0
+          ? objectIssue.message
+          : `${objectIssue.path.join('.')}: ${objectIssue.message}`;
+      },
     },
-  })
-  .default('claude');
+  )
+  .default(DEFAULT_RUNTIME);
 const model = nonEmptyString('a model alias or id').optional();
 
+/** The runtimes config `accounts` may name (their descriptors take accounts). */
+const ACCOUNT_RUNTIMES = namesOf(RUNTIME_REGISTRY.filter((entry) => entry.takesAccounts === true));
 const ACCOUNT_REFERENCE_EXPECTED =
   'a reference to an environment variable such as "$WORK_ANTHROPIC_KEY" — never the secret itself';
 /**
@@ -78,8 +88,8 @@ const account = object({
   name: z
     .string({ error: 'a name of letters, digits, "-" or "_"' })
     .regex(/^[A-Za-z0-9_-]+$/, { error: 'expected a name of letters, digits, "-" or "_"' }),
-  runtime: z.enum(['claude', 'scripted'], {
-    error: "'claude' or 'scripted' (accounts are for the Claude runtime so far)",
+  runtime: z.enum(ACCOUNT_RUNTIMES, {
+    error: `${quoteList(ACCOUNT_RUNTIMES)} (accounts are for the Claude runtime so far)`,
   }),
   env: z
     .record(
@@ -210,7 +220,7 @@ export const flotillaConfigFileSchema = object({
       z
         .string()
         .regex(NAMED_RUNTIME_PATTERN, { error: NAMED_RUNTIME_EXPECTED })
-        .refine((name) => !(AGENT_RUNTIMES as readonly string[]).includes(name), {
+        .refine((name) => !AGENT_RUNTIMES.includes(name), {
           error: `${NAMED_RUNTIME_EXPECTED}, not a built-in runtime name`,
         }),
       runtime,
@@ -268,6 +278,29 @@ export const flotillaConfigFileSchema = object({
      * on disk.
      */
     prepareAhead: z.boolean({ error: 'true or false' }).default(true),
+    /** Paths or globs (relative to the repository root) copied into every worktree, never in a patch. */
+    copy: z
+      .array(
+        nonEmptyString('a path or glob relative to the repository root').refine(
+          (path) => !path.startsWith('/') && !path.split('/').includes('..'),
+          { error: "expected a path or glob relative to the repository root (no leading '/', no '..')" },
+        ),
+        { error: 'a list of paths or globs relative to the repository root' },
+      )
+      .default([]),
+    /** A shell command run in a run's worktree before it is removed (a failure is logged); null: none. */
+    teardownCommand: z
+      .union([z.string().min(1, { error: 'a shell command, or null (none)' }), z.null()], {
+        error: 'a shell command, or null (none)',
+      })
+      .default(null),
+    /** Ports per worktree (`FLOTILLA_PORT`, `FLOTILLA_PORT_1`…); 0: none. */
+    ports: z
+      .number({ error: 'an integer from 0 to 100' })
+      .int({ error: 'an integer from 0 to 100' })
+      .min(0, { error: 'an integer from 0 to 100' })
+      .max(100, { error: 'an integer from 0 to 100' })
+      .default(10),
   }).prefault({}),
   checks: object({
     /** Shell command run in a worktree of each revision; null = no checks (the pipeline succeeds). */
@@ -350,7 +383,9 @@ export const flotillaConfigFileSchema = object({
    * Which runtime plays the `scripted` roles against that scenario: `claude` (the Claude adapter on its
    * Messages endpoint) or `codex` (the real codex binary on its Responses endpoint, with a dummy key).
    */
-  scriptedRuntime: z.enum(['claude', 'codex'], { error: "'claude' or 'codex'" }).default('claude'),
+  scriptedRuntime: z
+    .enum(SCRIPTED_PLAYERS, { error: quoteList(SCRIPTED_PLAYERS) })
+    .default(SCRIPTED_PLAYERS[0]),
 })
   .refine((config) => config.provider !== 'github' || config.github !== undefined, {
     error: "expected { owner, repo } when provider is 'github'",
@@ -364,9 +399,9 @@ export const flotillaConfigFileSchema = object({
         config.runtimes.implementor,
         config.runtimes.reviewer,
         ...Object.values(config.namedRuntimes),
-      ].includes('scripted'),
+      ].some((entry) => typeof entry === 'string' && SCRIPTED_RUNTIMES.includes(entry)),
     {
-      error: "expected a scenario file path when any of runtimes.* or namedRuntimes.* is 'scripted'",
+      error: `expected a scenario file path when any of runtimes.* or namedRuntimes.* is ${quoteList(SCRIPTED_RUNTIMES)}`,
       path: ['scriptedScenario'],
     },
   );

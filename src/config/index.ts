@@ -2,7 +2,6 @@ export { detectDefaultBranch } from './detect-default-branch.ts';
 export {
   AGENT_RUNTIMES,
   type AgentRuntimeKind,
-  CLI_RUNTIME_PRESETS,
   type CliRuntimeSettings,
   CONFIG_FILE_NAME,
   DEFAULT_ANSWER_AUTHOR_ASSOCIATIONS,

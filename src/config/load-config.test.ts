@@ -71,7 +71,7 @@ describe('loadConfig: defaults', () => {
         maxCheckRounds: 2,
         questionTimeout: 604_800,
         pollIntervals: { workItems: 30, revisions: 30, specs: 60 },
-        worktree: { setupCommand: null, prepareAhead: true },
+        worktree: { setupCommand: null, prepareAhead: true, copy: [], teardownCommand: null, ports: 10 },
         checks: { command: null, timeout: 1800 },
         validation: { commands: [], maxRounds: 3, timeout: 600 },
         contextPaths: ['.claude/CLAUDE.md'],
@@ -221,6 +221,20 @@ describe('loadConfig: every field names its path and expectation', () => {
     [
       { budgets: { timeZone: 'Mars/Olympus' } },
       `${F}: budgets.timeZone: expected an IANA time zone name such as 'Europe/Paris' or 'UTC', got "Mars/Olympus"`,
+    ],
+    [
+      { worktree: { copy: ['.env', '../secrets.env'] } },
+      `${F}: worktree.copy[1]: expected a path or glob relative to the repository root (no leading '/', no '..'), got "../secrets.env"`,
+    ],
+    [
+      { worktree: { copy: '.env' } },
+      `${F}: worktree.copy: expected a list of paths or globs relative to the repository root, got ".env"`,
+    ],
+    [{ worktree: { ports: -1 } }, `${F}: worktree.ports: expected an integer from 0 to 100, got -1`],
+    [{ worktree: { ports: 2.5 } }, `${F}: worktree.ports: expected an integer from 0 to 100, got 2.5`],
+    [
+      { worktree: { teardownCommand: '' } },
+      `${F}: worktree.teardownCommand: expected a shell command, or null (none), got ""`,
     ],
     [{ defaultBranch: 7 }, `${F}: defaultBranch: expected a non-empty string (a branch name), got 7`],
     [{ defaultBranch: '' }, `${F}: defaultBranch: expected a non-empty string (a branch name), got ""`],

@@ -47,7 +47,7 @@ function pickRuntime(labels: readonly string[]): string | null {
 }
 
 /**
- * Reads the reserved label categories (reference §1.1): `status:*`, `task:implement|refinement|questions`,
+ * Reads the reserved label categories (docs/reference-behaviour.md §1.1): `status:*`, `task:implement|refinement|questions`,
  * `priority:*`, `complexity:*` (tasks only). Unknown values under a known prefix are dropped. `runtime:<name>`
  * is read too and kept among the other labels (it is an ordinary label on trackers).
  */

@@ -30,7 +30,7 @@ export type TransitionCause =
 
 type Pair = readonly [WorkItemStatus, WorkItemStatus];
 
-/** The normative work item transition table (reference §1.2, with Flotilla's additions marked). */
+/** The normative work item transition table (docs/reference-behaviour.md §1.2, with Flotilla's additions marked). */
 export const WORK_ITEM_TRANSITIONS: Readonly<Record<TransitionCause, readonly Pair[] | 'any'>> = {
   readiness: [['pending', 'ready']],
   'dependency-resolved': [['pending', 'ready']],

@@ -13,7 +13,7 @@ export function createFileLogger(options: {
 }): Logger & { close(): void } {
   mkdirSync(dirname(options.path), { recursive: true });
   const destination = pino.destination({ dest: options.path, sync: true, mkdir: true });
-  const log = pino({ level: options.level, base: undefined }, destination);
+  const log = pino({ level: options.level, base: null }, destination);
   const write =
     (level: 'debug' | 'info' | 'warn' | 'error') =>
     (message: string, fields: LogFields = {}) =>

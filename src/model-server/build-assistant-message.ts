@@ -1,4 +1,4 @@
-import type { StopReason } from './scenario-schema.ts';
+import type { StopReason, UsageSpec } from './scenario-schema.ts';
 import type { StepReply } from './scenario-types.ts';
 
 export type AssistantBlock =
@@ -30,6 +30,12 @@ export const DEFAULT_USAGE: Usage = {
   cache_creation_input_tokens: 0,
   cache_read_input_tokens: 0,
 };
+
+/** The default usage with what the step sets (a field the step leaves out keeps its default). */
+export function buildUsage(spec: UsageSpec | undefined): Usage {
+  const set = Object.entries(spec ?? {}).filter(([, value]) => value !== undefined);
+  return { ...DEFAULT_USAGE, ...Object.fromEntries(set) };
+}
 
 /**
  * Builds the assistant message for a reply: `text` first, then `content`, then the `StructuredOutput`
@@ -66,7 +72,7 @@ export function buildAssistantMessage(reply: StepReply, model: string, seq: numb
     content: blocks,
     stop_reason: reply.stopReason ?? (hasToolUse ? 'tool_use' : 'end_turn'),
     stop_sequence: null,
-    usage: { ...DEFAULT_USAGE, ...reply.usage },
+    usage: buildUsage(reply.usage),
   };
 }
 

@@ -1,4 +1,4 @@
-import { DEFAULT_USAGE } from './build-assistant-message.ts';
+import { buildUsage } from './build-assistant-message.ts';
 import type { SseEvent } from './build-sse-events.ts';
 import type { StepReply } from './scenario-types.ts';
 import { splitInChunks } from './split-in-chunks.ts';
@@ -43,7 +43,7 @@ export function buildGeminiResponse(reply: StepReply, model: string, seq: number
       });
   }
   if (reply.structuredOutput !== undefined) parts.push({ text: JSON.stringify(reply.structuredOutput) });
-  const usage = { ...DEFAULT_USAGE, ...reply.usage };
+  const usage = buildUsage(reply.usage);
   return {
     candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
     usageMetadata: {

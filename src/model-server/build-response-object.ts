@@ -1,4 +1,4 @@
-import { DEFAULT_USAGE } from './build-assistant-message.ts';
+import { buildUsage } from './build-assistant-message.ts';
 import type { StepReply } from './scenario-types.ts';
 
 export type ResponseOutputItem =
@@ -72,7 +72,7 @@ export function buildResponseObject(reply: StepReply, model: string, seq: number
     });
   }
   if (reply.structuredOutput !== undefined) addMessage(JSON.stringify(reply.structuredOutput));
-  const usage = { ...DEFAULT_USAGE, ...reply.usage };
+  const usage = buildUsage(reply.usage);
   return {
     id: `resp_scripted_${seq}`,
     object: 'response',

@@ -10,11 +10,11 @@ import type {
 
 /** A model reply built in code from the request (see `Step.respond`). */
 export interface StepReply {
-  text?: string;
-  content?: ContentBlockSpec[];
-  structuredOutput?: Record<string, unknown>;
-  stopReason?: StopReason;
-  usage?: UsageSpec;
+  text?: string | undefined;
+  content?: ContentBlockSpec[] | undefined;
+  structuredOutput?: Record<string, unknown> | undefined;
+  stopReason?: StopReason | undefined;
+  usage?: UsageSpec | undefined;
 }
 
 /** In-code step: the JSON form plus optional callbacks. */

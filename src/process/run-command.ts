@@ -3,9 +3,9 @@ import { spawn } from 'node:child_process';
 export interface RunCommandOptions {
   cwd: string;
   /** Kill the command (its whole process group) after this many ms. Default: 60 s. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Written to stdin, then stdin is closed. Default: stdin is closed at once. */
-  input?: string;
+  input?: string | undefined;
   /** Replaces the environment. Default: the parent's environment. */
   env?: NodeJS.ProcessEnv;
   /** Exit codes that count as success. Default: [0]. */
@@ -253,7 +253,7 @@ export function isWorktreeInFlux(error: unknown): boolean {
 }
 
 export interface RunGitOptions extends Omit<RunCommandOptions, 'env'> {
-  env?: Record<string, string>;
+  env?: Record<string, string> | undefined;
   /**
    * Called before each retry after git met a worktree entry in flux (`attempt` from 1), instead of the
    * default short sleep; tests use it to finish the entry deterministically. At most three retries.

@@ -1,6 +1,7 @@
+/** What the sandbox's file system looks like, as absolute real paths; build-sandbox-layout.ts decides it. */
+import { SANDBOX_ID_VARIABLE } from './end-stray-sandboxes.ts';
 import { isWithin } from './is-within.ts';
 
-/** What the sandbox's file system looks like, as absolute real paths; build-sandbox-layout.ts decides it. */
 export interface BwrapLayout {
   /** Directories that must exist, replaced by an empty tmpfs (made read-only once every mount is in place). */
   hiddenDirs: readonly string[];
@@ -16,6 +17,11 @@ export interface BwrapLayout {
   createDir?: string;
   cwd: string;
   command: readonly string[];
+  /**
+   * This invocation's id, set as FLOTILLA_SANDBOX_ID inside: on bwrap's command line, so that what a kill
+   * left of the sandbox can be found and ended (end-stray-sandboxes.ts).
+   */
+  id?: string;
 }
 
 /** Always private: a fresh writable `/tmp`, an empty `/run` (sockets of system services live there). */
@@ -92,6 +98,7 @@ export function buildBwrapArgs(layout: BwrapLayout): string[] {
   if (layout.createDir !== undefined) args.push('--dir', layout.createDir);
   // Last: mount points inside these had to be created first. Non-recursive, so binds inside stay as they are.
   for (const path of readOnlyTmpfs) args.push('--remount-ro', path);
+  if (layout.id !== undefined) args.push('--setenv', SANDBOX_ID_VARIABLE, layout.id);
   args.push('--chdir', layout.cwd, '--', ...layout.command);
   return args;
 }

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { createCachedCheck } from '../shared/create-cached-check.ts';
 import { NAMESPACE_ARGS } from './build-bwrap-args.ts';
 import { findOnPath } from './find-on-path.ts';
-import type { SandboxAvailability } from './sandbox-types.ts';
+import { MACOS_SANDBOX_STATUS, type SandboxAvailability } from './sandbox-types.ts';
 
 /** The availability answer, with the bwrap binary that gave it. */
 export interface SandboxProbe extends SandboxAvailability {
@@ -26,11 +26,12 @@ const INSTALL_HINT =
  */
 export function probeSandbox(options: ProbeSandboxOptions = {}): SandboxProbe {
   const platform = options.platform ?? process.platform;
+  if (platform === 'darwin') return { available: false, problems: [MACOS_SANDBOX_STATUS] };
   if (platform !== 'linux') {
     return {
       available: false,
       problems: [
-        `the OS sandbox needs Linux with bubblewrap; ${platform === 'darwin' ? 'macOS (Seatbelt)' : platform} is not supported yet — set "sandbox": { "mode": "off" } in flotilla.config.json to run agents unsandboxed (not recommended)`,
+        `the OS sandbox needs Linux with bubblewrap; ${platform} is not supported — set "sandbox": "off" in flotilla.config.json to run agents unsandboxed (not recommended)`,
       ],
     };
   }

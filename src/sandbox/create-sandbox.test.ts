@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { extractPatch } from '../workspace/extract-patch.ts';
 import { SANDBOX_HOME } from './build-sandbox-env.ts';
 import { createSandbox } from './create-sandbox.ts';
+import { findOnPath } from './find-on-path.ts';
 import {
   createSandboxFixture,
   PLANTED_KEY,
@@ -33,6 +34,22 @@ async function sh(script: string, request = fixture.request()) {
   const command = await sandboxOf().wrap(request, 'sh', ['-c', script]);
   return runSandboxed(command);
 }
+
+/**
+ * bash, connecting to 127.0.0.1:$1 as soon as it starts (long before node could listen) and asking for `/`:
+ * `served BODY`, `dropped` (accepted, then closed) or `refused`.
+ */
+const CONNECT_AT_ONCE = `if exec 3<>/dev/tcp/127.0.0.1/$1; then
+  printf 'GET / HTTP/1.0\\r\\n\\r\\n' >&3
+  reply=$(cat <&3)
+  case "$reply" in *' 200 '*) echo "served \${reply##*$'\\n'}" ;; *) echo dropped ;; esac
+else echo refused; fi 2>/dev/null`;
+
+const findOnPathOrFail = (name: string) => {
+  const path = findOnPath(name, process.env.PATH ?? '');
+  if (path === undefined) throw new Error(`${name} is not on PATH`);
+  return path;
+};
 
 /** `ok NAME` when `attempt` succeeds inside, `denied NAME` otherwise. */
 const probe = (name: string, attempt: string) =>
@@ -152,8 +169,10 @@ describe('createSandbox: processes and environment', () => {
     expect(result.stdout).not.toContain(SECRET);
     for (const line of result.stdout.trim().split('\n')) {
       const name = line.split('=')[0] ?? '';
-      // PWD: sh exports its own.
-      expect(['PATH', 'ASKED_FOR', 'HOME', 'TMPDIR', 'PWD', 'end', '']).toContain(name);
+      // PWD: sh exports its own; FLOTILLA_SANDBOX_ID: the invocation's id (README.md, what it guarantees).
+      expect(['PATH', 'ASKED_FOR', 'HOME', 'TMPDIR', 'PWD', 'FLOTILLA_SANDBOX_ID', 'end', '']).toContain(
+        name,
+      );
     }
   });
 
@@ -188,7 +207,53 @@ describe('createSandbox: processes and environment', () => {
   });
 });
 
-describe('createSandbox: network', () => {
+describe('createSandbox: killed while it starts', () => {
+  it('leaves no process behind once disposed, however early the wrapper was killed', async () => {
+    // bwrap's child (the namespace's PID 1) asks to die with its parent only once it runs, and leaves
+    // bwrap's process group for a session of its own: a kill that lands first used to leave it, and the
+    // command it then started, running (a cancel right after the spawn).
+    const marker = `FLOTILLA_SANDBOX_TEST=${randomUUID()}`;
+    const [name = '', value = ''] = marker.split('=');
+    const request = {
+      repoRoot: fixture.repo.root,
+      cwd: fixture.repo.root,
+      writable: [],
+      env: { PATH: TEST_PATH, [name]: value },
+      network: [],
+      programs: ['sleep'],
+    };
+    try {
+      for (let round = 0; round < 6; round += 1) {
+        for (let delayMs = 0; delayMs < 16; delayMs += 1) {
+          const command = await sandboxOf().wrap(request, 'sleep', ['300']);
+          const child = spawn(command.file, command.args, {
+            env: command.env,
+            stdio: 'ignore',
+            detached: true,
+          });
+          const exited = new Promise((resolve) => child.once('exit', resolve));
+          await new Promise((resolve) =>
+            delayMs === 0 ? setImmediate(resolve) : setTimeout(resolve, delayMs),
+          );
+          process.kill(-(child.pid ?? 0), 'SIGKILL');
+          await exited;
+          await command.dispose();
+        }
+      }
+      expect(processesWith(marker)).toEqual([]);
+    } finally {
+      for (const pid of processesWith(marker)) process.kill(pid, 'SIGKILL');
+    }
+    // 96 sandboxes: ~8 s on a quiet machine, several times that on a loaded one.
+  }, 120_000);
+});
+
+describe.each([
+  ['perl binds, node relays', undefined],
+  ['node alone', null],
+] as const)('createSandbox: network (%s)', (_forwarder, perlPath) => {
+  const sandboxOf = (overrides: Partial<SandboxFixture['settings']> = {}) =>
+    createSandbox({ ...fixture.settings, ...overrides }, { homeDir: fixture.home, perlPath });
   let servers: Server[] = [];
   const serve = async (host: string, body: string): Promise<number> => {
     const server = createServer((_request, response) => response.end(body));
@@ -250,7 +315,7 @@ socket.on('end', () => { if (tunnelled) console.log('body ' + buffer.split('\\r\
     const refusals: string[] = [];
     const sandbox = createSandbox(
       { ...fixture.settings, networkAllow: [`127.0.0.2:${allowed}`] },
-      { homeDir: fixture.home, onNetworkRefused: (target) => refusals.push(target) },
+      { homeDir: fixture.home, perlPath, onNetworkRefused: (target) => refusals.push(target) },
     );
     const request = fixture.request({ network: ['https://api.anthropic.com'], programs: [process.execPath] });
     const run = async (args: string[]) => {
@@ -278,6 +343,16 @@ socket.on('end', () => { if (tunnelled) console.log('body ' + buffer.split('\\r\
     expect(result).toEqual({ exitCode: 7, stdout: '{"type":"user"}\n', stderr: '' });
   });
 
+  it('serves a connection made the moment the command starts', async () => {
+    const port = await serve('127.0.0.1', 'early');
+    const command = await sandboxOf().wrap(
+      fixture.request({ network: [`http://127.0.0.1:${port}`] }),
+      'bash',
+      ['-c', CONNECT_AT_ONCE, '--', String(port)],
+    );
+    expect((await runSandboxed(command)).stdout).toBe('served early\n');
+  });
+
   it('removes the bridge sockets on dispose', async () => {
     const port = await serve('127.0.0.1', 'x');
     const command = await sandboxOf().wrap(
@@ -289,6 +364,26 @@ socket.on('end', () => { if (tunnelled) console.log('body ' + buffer.split('\\r\
     expect(readdirSync(socketDir)).toEqual([`port-${port}.sock`]);
     await command.dispose();
     expect(existsSync(socketDir)).toBe(false);
+  });
+});
+
+describe('createSandbox: the perl forwarder', () => {
+  it("runs in the command's place, which holds none of its listening sockets", async () => {
+    const command = await createSandbox(fixture.settings, { homeDir: fixture.home }).wrap(
+      fixture.request({ network: ['http://127.0.0.1:9'] }),
+      'sh',
+      // Its descriptors past stdio (which node's pipes make sockets too).
+      [
+        '-c',
+        'echo "pid $$"; for f in /proc/$$/fd/*; do [ "$(basename "$f")" -gt 2 ] && readlink "$f"; done; echo end',
+      ],
+    );
+    expect(command.args).toContain(findOnPathOrFail('perl'));
+    // pid 2: the first process bwrap's init starts is the command itself (perl exec'd into it).
+    const lines = (await runSandboxed(command)).stdout.trim().split('\n');
+    expect(lines[0]).toBe('pid 2');
+    expect(lines.filter((line) => line.startsWith('socket:'))).toEqual([]);
+    expect(lines.at(-1)).toBe('end');
   });
 });
 

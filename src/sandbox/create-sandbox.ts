@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { homedir, tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { buildBwrapArgs } from './build-bwrap-args.ts';
@@ -5,6 +6,8 @@ import { buildForwarderCommand } from './build-forwarder-command.ts';
 import { buildSandboxEnv, SANDBOX_HOME } from './build-sandbox-env.ts';
 import { checkSandboxAvailability, type SandboxProbe } from './check-sandbox-availability.ts';
 import { createNetworkBridge, type NetworkBridge } from './create-network-bridge.ts';
+import { endStraySandboxes } from './end-stray-sandboxes.ts';
+import { findOnPath } from './find-on-path.ts';
 import { isWithin } from './is-within.ts';
 import { parseNetworkTargets } from './parse-network-targets.ts';
 import { planSandboxLayout } from './plan-sandbox-layout.ts';
@@ -18,9 +21,14 @@ export interface SandboxDeps {
   homeDir?: string;
   /** Where the network bridge's sockets are created. Default `os.tmpdir()`. */
   tmpDir?: string;
-  /** The node binary that runs the in-sandbox port forwarder. Default `process.execPath`. */
+  /** The node binary that runs the in-sandbox port forwarder without perl. Default `process.execPath`. */
   nodePath?: string;
-  /** Told each proxy request refused (`host:port`), for the run's transcript. */
+  /**
+   * The perl that runs the port forwarder, so the command starts without waiting for node (see
+   * build-forwarder-command.ts). Default: `perl` on PATH; `null`: the node forwarder (the command waits).
+   */
+  perlPath?: string | null | undefined;
+  /** Told each proxy request refused (`host:port`) of every process, for Flotilla's log. */
   onNetworkRefused?: (target: string) => void;
 }
 
@@ -34,6 +42,9 @@ export function createSandbox(settings: SandboxSettings, deps: SandboxDeps = {})
   const homeDir = deps.homeDir ?? homedir();
   const tmpDir = deps.tmpDir ?? tmpdir();
   const nodePath = deps.nodePath ?? process.execPath;
+  const perlPath =
+    deps.perlPath === undefined ? findOnPath('perl', process.env.PATH ?? '') : (deps.perlPath ?? undefined);
+  const forwarderPrograms = [perlPath ?? nodePath];
 
   const wrapOn = async (
     request: SandboxRequest,
@@ -64,7 +75,10 @@ export function createSandbox(settings: SandboxSettings, deps: SandboxDeps = {})
     const bridge: NetworkBridge | undefined = forwarding
       ? await createNetworkBridge(targets, {
           tmpDir,
-          ...(deps.onNetworkRefused !== undefined && { onRefused: deps.onNetworkRefused }),
+          onRefused: (target) => {
+            deps.onNetworkRefused?.(target);
+            request.onNetworkRefused?.(target);
+          },
         })
       : undefined;
     try {
@@ -73,22 +87,32 @@ export function createSandbox(settings: SandboxSettings, deps: SandboxDeps = {})
         ...(bridge?.proxyPort !== undefined && { proxyPort: bridge.proxyPort }),
       });
       const command =
-        bridge === undefined ? [file, ...args] : buildForwarderCommand(nodePath, bridge.ports, file, args);
+        bridge === undefined
+          ? [file, ...args]
+          : buildForwarderCommand(
+              { nodePath, ...(perlPath !== undefined && { perlPath }) },
+              bridge.ports,
+              file,
+              args,
+            );
       const layout = planSandboxLayout({
         request,
         settings,
         homeDir,
         command,
-        extraPrograms: bridge === undefined ? [file] : [file, nodePath],
+        extraPrograms: bridge === undefined ? [file] : [file, ...forwarderPrograms],
         ...(git !== undefined && { git }),
         ...(bridge !== undefined && { socketDir: bridge.socketDir }),
         ...(createHome && { createDir: SANDBOX_HOME }),
       });
+      const id = randomUUID();
       return {
         file: probe.bwrapPath,
-        args: buildBwrapArgs(layout),
+        args: buildBwrapArgs({ ...layout, id }),
         env,
         dispose: async () => {
+          // First: a sandbox bwrap left behind (killed while starting) still holds the bridge's sockets.
+          await endStraySandboxes(id);
           await bridge?.close();
         },
       };

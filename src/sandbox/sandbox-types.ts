@@ -41,6 +41,11 @@ export interface SandboxRequest {
   network: readonly string[];
   /** Programs that must be runnable (their install directories are made readable when hidden). */
   programs: readonly string[];
+  /**
+   * Told each connection of this process the sandbox refused (`host:port`, or `METHOD target` for a plain
+   * proxy request), as it happens: for the run's transcript and failure reason.
+   */
+  onNetworkRefused?: (target: string) => void;
 }
 
 /** A command ready to spawn: run `file` with `args` and exactly `env`. */
@@ -64,9 +69,20 @@ export interface SandboxAvailability {
   problems: string[];
 }
 
+/** How `flotilla run` refuses on macOS, followed by MACOS_SANDBOX_STATUS. */
+export const SANDBOX_UNAVAILABLE_MACOS =
+  'agents run in an OS sandbox, which macOS does not have yet — set "sandbox": "off" in flotilla.config.json to run them unsandboxed (not recommended)';
+
 /** How a refusal to start without the sandbox begins (`flotilla run`, the demo, the control plane). */
 export const SANDBOX_UNAVAILABLE =
   'agents run in an OS sandbox (bubblewrap), which cannot start here — install it (Debian/Ubuntu: apt-get install bubblewrap) or set "sandbox": "off" in flotilla.config.json (not recommended)';
+
+/**
+ * What applies on macOS (README.md "Platforms"): `flotilla run`, `doctor` and the sandbox's own refusal say
+ * this, word for word.
+ */
+export const MACOS_SANDBOX_STATUS =
+  'macOS has no OS sandbox for agents yet, so `flotilla run` refuses there unless "sandbox": "off" is set in flotilla.config.json (agents then run unsandboxed, with only the path guard and the bash validator in front of them). Not sandbox-exec (Seatbelt) yet: the guarantees rest on Linux namespaces (a PID namespace that hides every other process, a network namespace that reaches only forwarded ports, mounts that hide paths), Seatbelt works by rules instead, its man page marks sandbox-exec deprecated, and no macOS machine tests it here';
 
 /** What `flotilla run`, the log and the dashboard say when the user turned the sandbox off. */
 export const SANDBOX_OFF_NOTICE =

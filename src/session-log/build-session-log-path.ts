@@ -12,7 +12,7 @@ export interface SessionLogPathParams {
 
 /**
  * `{logsDir}/{startedAt}-{role}[-{workItemID}]-{first 8 chars of the session id}.log` — the reference
- * naming (§9), made unique by the session id so two runs in the same millisecond never share a file.
+ * naming (docs/reference-behaviour.md §9), made unique by the session id so two runs in the same millisecond never share a file.
  */
 export function buildSessionLogPath({
   logsDir,

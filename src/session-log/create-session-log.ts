@@ -27,7 +27,7 @@ export interface SessionLogOptions {
   clock?: { now(): number };
   logger: Logger;
   /** Applied to every line before it is written. Default: redacts secret env values of this process. */
-  redact?: (text: string) => string;
+  redact?: ((text: string) => string) | undefined;
 }
 
 export interface SessionLog {
@@ -47,7 +47,7 @@ export interface SessionLog {
 }
 
 /**
- * A human-readable transcript of one agent session in the reference §9 format. Write failures never
+ * A human-readable transcript of one agent session in the docs/reference-behaviour.md §9 format. Write failures never
  * affect the run: the first one disables the log for the session and is reported as a warning.
  */
 export function createSessionLog(options: SessionLogOptions): SessionLog {

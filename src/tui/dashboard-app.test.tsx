@@ -176,7 +176,7 @@ describe('DashboardApp', () => {
     const { engine, until, press } = await renderDashboard();
     await until((value) => selectedLine(value)?.includes('#4') === true, '#4 selected');
     await press('m');
-    await until('Merge flotilla/4 (revision #r4) into the default branch and close #4? (y/n)');
+    await until('Merge flotilla/4 (revision r4) into the default branch and close #4? (y/n)');
     await press('y');
     await until('merge of #4 requested');
     expect(engine.enqueued).toEqual([{ type: 'userRequestedMerge', workItemID: '4' }]);
@@ -262,13 +262,13 @@ describe('DashboardApp', () => {
     const { test, frame, until, press } = await renderDashboard();
     await until('NEEDS YOU');
     await press('q');
-    await until('Quit? 1 agent running will be cancelled');
+    await until('Quit? The running agent will be cancelled');
     await press('n');
     await until('cancelled — nothing was done');
     expect(test.stops).toBe(0);
     expect(frame()).toContain('NEEDS YOU');
     await press('q');
-    await until('Quit? 1 agent running');
+    await until('Quit? The running agent will be cancelled');
     await press('y');
     await waitFor(() => test.stops === 1, 'stop()');
   });
@@ -368,7 +368,7 @@ describe('DashboardApp', () => {
     await press('v');
     await until('+export const search = (q: string) => q;');
     const text = frame();
-    expect(text).toContain('diff of revision #r4 (flotilla/4 at');
+    expect(text).toContain('diff of revision r4 (flotilla/4 at');
     expect(text).toContain('2 files changed: 2 added');
     expect(text).toContain('src/search.ts (added)');
     expect(text).toContain('assets/icon.png (added)');

@@ -39,10 +39,10 @@ export interface DashboardDeps {
   /** Stop requests from outside the keyboard (SIGTERM): the dashboard shuts down as if quit was confirmed. */
   onStopRequest?(listener: () => void): () => void;
   /** The cost of the runs recorded before the dashboard started; the header adds it as `(… all runs)`. */
-  previousCostUSD?: number;
+  previousCostUSD?: number | undefined;
   /** The tracker API's rate-limit budget for the header (GitHub); absent for the local provider. */
   quota?(): TrackerQuota | null;
   /** Shown once at start (e.g. what crash recovery found). */
-  initialMessage?: string;
+  initialMessage?: string | undefined;
   now?: () => number;
 }

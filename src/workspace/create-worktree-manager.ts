@@ -5,6 +5,9 @@ import type { Logger } from '../logging/logger.ts';
 import { CommandError, outputTail, runCommand, runGit } from '../process/run-command.ts';
 import { hasErrorCode } from '../shared/has-error-code.ts';
 import { messageOf } from '../shared/message-of.ts';
+import { buildPortEnv } from './build-port-env.ts';
+import { copyLocalFiles } from './copy-local-files.ts';
+import type { PortAllocator } from './create-port-allocator.ts';
 import { isValidBranchName } from './is-valid-branch-name.ts';
 import { resolveSetupCommand } from './resolve-setup-command.ts';
 
@@ -17,7 +20,7 @@ export interface WorktreeManagerOptions {
    * Shell command line run in each new worktree (through `sh -c`). Unset: detected from the lockfile;
    * `none`: no setup.
    */
-  setupCommand?: string | null;
+  setupCommand?: string | null | undefined;
   logger: Logger;
   /** Default: 10 minutes. */
   setupTimeoutMs?: number;
@@ -30,6 +33,15 @@ export interface WorktreeManagerOptions {
   prepareAhead?: boolean;
   /** `remove` resolves once the removal is queued rather than done; `settle` waits for it. Default: off. */
   removeBehind?: boolean;
+  /**
+   * `worktree.copy`: paths or globs (relative to the repository root) copied from the main checkout into
+   * every worktree (spares included), never committed and never part of a patch. Default: none.
+   */
+  copy?: readonly string[];
+  /** `worktree.teardownCommand`: run in a run's worktree before it is removed; a failure is only logged. */
+  teardownCommand?: string | null | undefined;
+  /** Gives each run's worktree its block of ports (`worktree.ports`); absent: no ports. */
+  ports?: PortAllocator;
 }
 
 export interface Worktree {
@@ -38,11 +50,20 @@ export interface Worktree {
   path: string;
   /** The commit the worktree was created at; patches are taken against it, not the (moving) branch. */
   baseCommit: string;
+  /** Its ports (`FLOTILLA_PORT`, `FLOTILLA_PORT_1`…, see build-port-env.ts), released when it is removed. */
+  ports?: readonly number[];
+  /** The `worktree.copy` patterns copied into it: `extractPatch` keeps them out of the patch. */
+  localFiles?: readonly string[];
 }
 
 export interface WorktreeManager {
   /** Where the worktree for a branch lives. */
   pathFor(branchName: string): string;
+  /**
+   * The `worktree.copy` patterns: for a worktree whose record lacks them (a session resumed after a restart
+   * is read back without them), so its patch still leaves the local files out.
+   */
+  readonly localFiles?: readonly string[];
   /**
    * Creates a clean worktree on a fresh branch from the default branch (a stale worktree at the path is
    * removed first) and runs the setup command in it (unless `setup: false`: a checkout that builds nothing).
@@ -117,7 +138,7 @@ interface ListedWorktree {
 }
 
 export function createWorktreeManager(options: WorktreeManagerOptions): WorktreeManager {
-  const { repoRoot, defaultBranch, logger } = options;
+  const { repoRoot, defaultBranch, logger, ports } = options;
   const setupTimeoutMs = options.setupTimeoutMs ?? DEFAULT_SETUP_TIMEOUT_MS;
   const worktreesDir = join(repoRoot, WORKTREES_DIR);
   // git mutations of one repository are serialised: concurrent `worktree add/remove` race on git's locks.
@@ -264,7 +285,8 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
     // it, and the branch goes at the same time (`update-ref -d`, unlike `branch -D`, does not refuse a branch
     // a worktree still has checked out; a branch that is already gone is no error).
     const [removedByGit, branchDeleted] = await Promise.all([
-      git(['worktree', 'remove', '--force', path]).then(
+      // Twice: a run's worktree is locked while its agent is in it (`create`).
+      git(['worktree', 'remove', '--force', '--force', path]).then(
         () => true,
         () => false,
       ),
@@ -277,7 +299,7 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
     ]);
     if (!removedByGit) {
       try {
-        if (await findRegistered(path)) await git(['worktree', 'remove', '--force', path]);
+        if (await findRegistered(path)) await git(['worktree', 'remove', '--force', '--force', path]);
       } catch (error) {
         logger.warn('Could not remove worktree with git; deleting its directory', {
           path,
@@ -304,6 +326,42 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
     }
   }
 
+  const copyPatterns = options.copy ?? [];
+
+  /** `worktree.copy` into a fresh or refreshed checkout. */
+  async function copyInto(path: string): Promise<void> {
+    if (copyPatterns.length === 0) return;
+    const copied = await copyLocalFiles({ repoRoot, worktreePath: path, patterns: copyPatterns });
+    logger.debug('Local files copied into the worktree', { path, files: copied });
+  }
+
+  /** `worktree.teardownCommand` in a run's worktree before removal: a failure is logged, never blocks it. */
+  async function runTeardown(path: string, ports: readonly number[] | undefined): Promise<void> {
+    const command = options.teardownCommand?.trim() ?? '';
+    if (command === '' || command === 'none' || !(await pathExists(path))) return;
+    logger.info('Running worktree teardown command', { path, command });
+    try {
+      await runCommand('sh', ['-c', command], {
+        cwd: path,
+        timeoutMs: setupTimeoutMs,
+        env: { ...(options.setupEnv ?? process.env), ...buildPortEnv(ports) },
+      });
+    } catch (error) {
+      const reason =
+        error instanceof CommandError
+          ? `${error.timedOut ? `timed out after ${setupTimeoutMs} ms` : `exit code ${error.exitCode ?? error.signal}`}\n${outputTail(`${error.stdout}\n${error.stderr}`)}`
+          : messageOf(error);
+      logger.warn('Worktree teardown command failed; removing the worktree anyway', {
+        path,
+        command,
+        reason,
+      });
+    }
+  }
+
+  /** Ports of the runs' worktrees this manager handed out, by path (for teardown and release). */
+  const portsByPath = new Map<string, readonly number[]>();
+
   async function runSetup(worktree: Worktree): Promise<void> {
     const command = await resolveSetupCommand(options.setupCommand, worktree.path);
     if (command === null) {
@@ -316,7 +374,7 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
       await runCommand('sh', ['-c', command], {
         cwd: worktree.path,
         timeoutMs: setupTimeoutMs,
-        env: options.setupEnv ?? process.env,
+        env: { ...(options.setupEnv ?? process.env), ...buildPortEnv(worktree.ports) },
       });
     } catch (error) {
       const reason =
@@ -356,6 +414,7 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
     try {
       const baseCommit =
         (await readLooseBranchRef(branchName)) ?? (await git(['rev-parse', 'HEAD'], path)).stdout.trim();
+      await copyInto(path);
       return { branchName, path, baseCommit };
     } catch (error) {
       await removeUnlocked(branchName, path);
@@ -418,6 +477,7 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
     const baseCommit =
       (await readLooseBranchRef(worktree.branchName)) ??
       (await git(['rev-parse', 'HEAD'], worktree.path)).stdout.trim();
+    await copyInto(worktree.path); // the checkout may have reset a tracked one
     return { ...worktree, baseCommit };
   }
 
@@ -474,6 +534,7 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
 
   return {
     pathFor,
+    localFiles: copyPatterns,
     prepareSpare,
 
     async create(branchName, options) {
@@ -485,9 +546,23 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
       }
       const { path } = worktree;
       try {
+        if (copyPatterns.length > 0) worktree = { ...worktree, localFiles: copyPatterns };
+        // Locked while a run has it: `git worktree prune` and other tools leave it alone, and `git worktree
+        // list` says whose it is. Removal unlocks (a doubled --force).
+        await exclusive(() =>
+          git(['worktree', 'lock', '--reason', `flotilla: agent run in progress (pid ${process.pid})`, path]),
+        );
+        if (ports !== undefined) {
+          const allocated = await ports.allocate(path);
+          portsByPath.set(path, allocated);
+          worktree = { ...worktree, ports: allocated };
+        }
         if (options?.setup !== false) await runSetup(worktree);
       } catch (error) {
-        await exclusive(() => removeUnlocked(worktree.branchName, path));
+        const created = worktree;
+        await exclusive(() => removeUnlocked(created.branchName, path));
+        portsByPath.delete(path);
+        await ports?.release(path);
         throw error;
       }
       return worktree;
@@ -497,9 +572,14 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
       // removeBehind: git is spawned on a later turn of the event loop, after the caller has gone on (a
       // spawn blocks the loop for milliseconds).
       const start = options.removeBehind ? nextTurn : () => Promise.resolve();
-      const removal = exclusive(() =>
-        start().then(() => removeUnlocked(branchName, pathFor(branchName))),
-      ).then(
+      const path = pathFor(branchName);
+      const removal = exclusive(async () => {
+        await start();
+        await runTeardown(path, portsByPath.get(path));
+        await removeUnlocked(branchName, path);
+        portsByPath.delete(path);
+        await ports?.release(path);
+      }).then(
         () => logger.info('Worktree removed', { path: pathFor(branchName), branchName }),
         (error: unknown) => logger.warn('Worktree removal failed', { branchName, error: messageOf(error) }),
       );
@@ -559,6 +639,10 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
           await removeEmptyParents(join(worktreesDir, relative(root, canonicalPath)));
         }
         await git(['worktree', 'prune']);
+        // Ports of worktrees a killed process left: free again (the kept sessions' stay theirs).
+        await ports?.reap([...(options?.keep ?? [])]).catch((error: unknown) => {
+          logger.warn('Could not release stale worktree ports', { error: messageOf(error) });
+        });
         return removed;
       });
     },

@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PINNED_DIFF_CONFIG, runGit } from '../process/run-command.ts';
+import { buildLocalFilePathspecs } from './copy-local-files.ts';
 import { findForbiddenChanges } from './find-forbidden-changes.ts';
 
 export interface ExtractPatchParams {
@@ -12,6 +13,11 @@ export interface ExtractPatchParams {
   baseCommit: string;
   /** Repository-relative paths the patch may not touch (config `protectedPaths`), besides the built-in ones. */
   protectedPaths?: readonly string[];
+  /**
+   * `worktree.copy` patterns: the local files copied into the worktree (`.env`, local config). Never part
+   * of the patch, whatever the agent did to them: they are left at the base commit's version (or out).
+   */
+  localFiles?: readonly string[];
   /** Default: 2 minutes per git command. */
   timeoutMs?: number;
 }
@@ -50,6 +56,7 @@ export async function extractPatch({
   worktreePath,
   baseCommit,
   protectedPaths,
+  localFiles,
   timeoutMs,
 }: ExtractPatchParams): Promise<string> {
   if (!COMMIT_SHA.test(baseCommit)) {
@@ -59,6 +66,9 @@ export async function extractPatch({
   // Stage everything — untracked files included, ignored files excluded — so one diff covers committed,
   // uncommitted and new work alike.
   await runGit(['add', '--all'], options);
+  // The local files go back to the base's index entries (absent there: out of the index), so no diff sees them.
+  if (localFiles !== undefined && localFiles.length > 0)
+    await runGit(['reset', '--quiet', baseCommit, '--', ...buildLocalFilePathspecs(localFiles)], options);
   const problems = await findForbiddenChanges({
     worktreePath,
     baseCommit,

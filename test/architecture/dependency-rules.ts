@@ -56,8 +56,9 @@ const floors: FloorDefinition[] = [
   {
     name: 'config',
     paths: ['src/config/'],
-    // The config file embeds the bash validator's rule overrides, validated by the guard's own schema.
-    mayImport: [...LOW, 'guards'],
+    // The config file embeds the bash validator's rule overrides, validated by the guard's own schema, and
+    // each runtime's own config form (the runtime registry).
+    mayImport: [...LOW, 'guards', 'runtimes/registry', 'runtimes/shared'],
     role: 'flotilla.config.json',
   },
   {
@@ -157,6 +158,20 @@ const floors: FloorDefinition[] = [
     role: `the ${runtime} runtime (the runtime contract, never engine internals)`,
   })),
   {
+    // One line per runtime: what config, the composition root, crash recovery and doctor loop over.
+    name: 'runtimes/registry',
+    paths: ['src/runtimes/registry.ts'],
+    mayImport: [
+      ...LOW,
+      'runtimes/shared',
+      'runtimes/claude',
+      'runtimes/scripted',
+      'runtimes/codex',
+      'runtimes/cli',
+    ],
+    role: 'the runtime registry',
+  },
+  {
     name: 'tui',
     paths: ['src/tui/'],
     mayImport: [...LOW, 'engine', 'engine/state-store', 'runtime-contract', 'session-log', 'analytics'],
@@ -187,14 +202,17 @@ const floors: FloorDefinition[] = [
       'runtimes/scripted',
       'runtimes/codex',
       'runtimes/cli',
+      'runtimes/shared',
+      'runtimes/registry',
     ],
     role: 'the composition root (imported by cli only)',
   },
   {
     name: 'cli',
-    paths: ['src/cli/'],
+    // The HTTP API (src/api/) is the commands' other front: it calls the same command cores.
+    paths: ['src/cli/', 'src/api/'],
     mayImport: 'every floor',
-    role: 'the flotilla commands (the top floor)',
+    role: 'the flotilla commands and the HTTP API (the top floor)',
   },
 ];
 
@@ -218,6 +236,9 @@ export const DEPENDENCY_RULES: DependencyRules = {
     '@octokit/plugin-throttling': { floors: ['providers/github'] },
     'better-sqlite3': { floors: ['storage'] },
     commander: { floors: ['cli'] },
+    hono: { floors: ['cli'] },
+    '@hono/node-server': { floors: ['cli'] },
+    '@hono/zod-openapi': { floors: ['cli'] },
     ink: { floors: ['tui'] },
     react: { floors: ['tui'] },
     'string-width': { floors: ['tui'] },

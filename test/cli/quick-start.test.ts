@@ -114,7 +114,7 @@ describe('README Quick start', () => {
     // Scripted runs' costs are made up: marked as such.
     expect(ran(/^flotilla run\b/)?.output).toMatch(/planner finished .*\$\d+\.\d{4} \(scripted\)\)/);
     expect(ran(/^flotilla work list\b/)?.output).toMatch(/#1\s+approved/);
-    expect(ran(/^flotilla merge\b/)?.output).toMatch(/merged revision #\d+ \(flotilla\/1\) into main/);
+    expect(ran(/^flotilla merge\b/)?.output).toMatch(/merged revision r\d+ \(flotilla\/1\) into main/);
     // The implementor's change is on the default branch now.
     const merged = execFileSync('git', ['show', 'main:docs/flotilla-dry-run.md'], {
       cwd: repo,

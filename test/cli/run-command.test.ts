@@ -8,10 +8,13 @@ import {
   copyFileSync,
   existsSync,
   mkdirSync,
+  mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   writeFileSync,
 } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelServer, Scenario } from '../../src/model-server/index.ts';
@@ -37,7 +40,12 @@ import {
 } from '../support/start-flotilla-process.ts';
 
 const fixtures = createRunFixtures();
-afterEach(() => fixtures.cleanup());
+/** The fake agent's script directories (outside the repositories). */
+const scriptDirs: string[] = [];
+afterEach(async () => {
+  await fixtures.cleanup();
+  for (const dir of scriptDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 
 function startRun(
   repoRoot: string,
@@ -201,14 +209,16 @@ const RUNTIME_SETUPS: Record<
   },
   cli: async (repoRoot) => {
     const scenario = JSON.parse(readFileSync(join(DEMO_DIR, 'demo-scenario.json'), 'utf8'));
-    const scriptPath = join(repoRoot, '.flotilla/fake-agent-script.json');
+    // Outside `.flotilla/` (hidden from agents by the OS sandbox), made readable to them by the config, as a
+    // user would; the script's path passes the environment allow-list by name.
+    const scriptDir = mkdtempSync(join(tmpdir(), 'flotilla-fake-agent-'));
+    scriptDirs.push(scriptDir);
+    const scriptPath = join(scriptDir, 'fake-agent-script.json');
     writeFileSync(scriptPath, JSON.stringify(buildFakeAgentScript(scenario)));
     const agent = { runtime: 'cli', preset: 'claude', program: FAKE_AGENT_PROGRAM };
     editConfig(repoRoot, (config) => {
       config.runtimes = { planner: agent, implementor: agent, reviewer: agent };
-      // The fake agent reads its script from, and logs its calls into, .flotilla/ — a test instrument the OS
-      // sandbox rightly hides — and needs the script's path passed through the environment allow-list.
-      config.sandbox = { mode: 'off', passEnv: ['FAKE_AGENT_SCRIPT'] };
+      config.sandbox = { passEnv: ['FAKE_AGENT_SCRIPT'], filesystem: { allowRead: [scriptDir] } };
     });
     // The `claude` preset counts as available only with a model key (its runs get a fresh config dir).
     return { FAKE_AGENT_SCRIPT: scriptPath, ANTHROPIC_API_KEY: 'test-key' };

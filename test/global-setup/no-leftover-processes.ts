@@ -9,6 +9,8 @@ import {
 export const TEST_RUN_VARIABLE = 'FLOTILLA_TEST_RUN';
 /** How long processes still being torn down at the end get to go. */
 const GRACE_MS = 5_000;
+/** How long SIGKILLed leftovers get to disappear from /proc before the guard reports them. */
+const KILL_WAIT_MS = 10_000;
 
 /**
  * Vitest's global setup: marks the run, and at teardown fails it when a process the tests started is still
@@ -36,6 +38,13 @@ export function startLeftoverProcessGuard(options: { graceMs: number }): () => P
         // It ended just now.
       }
     }
+    // SIGKILL is delivered asynchronously: wait until they are gone, so the run (and this guard's own test)
+    // sees them ended, not still exiting.
+    const stillAlive = new Set(leftovers.map((found) => found.pid));
+    await waitForNoProcesses(() => findMarkedProcesses(marker).filter((found) => stillAlive.has(found.pid)), {
+      graceMs: KILL_WAIT_MS,
+      pollMs: 20,
+    });
     // Vitest reports an error thrown here ("error during close") but still exits 0: fail the run itself.
     process.exitCode = 1;
     throw new Error(

@@ -72,14 +72,14 @@ export function expectDemoTranscripts(demo: KeptDemo, implementorMarker: string)
 
 /**
  * The demo's revisions are real branches: the reworked #1 carries the reviewer's requested change, #2 its
- * file; checks passed on revision 3 (after a dismissed review, approved); the user's checkout is untouched.
+ * file; checks passed on revision r3 (after a dismissed review, approved); the user's checkout is untouched.
  */
 export function expectDemoRevisions(demo: KeptDemo): void {
   const git = (args: string[]) => execFileSync('git', args, { cwd: demo.outcome.repoRoot }).toString();
   expect(git(['show', 'flotilla/1:src/greet.js'])).toContain('name.trim()');
   expect(git(['show', 'flotilla/2:src/farewell.js'])).toContain('Goodbye');
   expect(demo.output).toMatch(
-    /revision 3 on branch flotilla\/1 @ [0-9a-f]{8} \(checks success; reviews: changes requested, approved\)/,
+    /revision r3 on branch flotilla\/1 @ [0-9a-f]{8} \(checks success; reviews: changes requested, approved\)/,
   );
   expect(git(['status', '--porcelain'])).toBe('');
 }

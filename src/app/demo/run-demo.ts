@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadConfig, resolveFlotillaPaths } from '../../config/index.ts';
-import { type AgentRun, describeReviewVerdict, isScriptedRun } from '../../domain/index.ts';
+import { type AgentRun, describeReviewVerdict, isScriptedRun, revisionName } from '../../domain/index.ts';
 import type { Logger } from '../../logging/logger.ts';
 import { createModelServer, type ModelServer } from '../../model-server/create-model-server.ts';
 import { loadScenarioFile } from '../../model-server/load-scenario-file.ts';
@@ -189,7 +189,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
         : '';
       const checks = revision?.pipeline ? `checks ${revision.pipeline.status}` : 'checks unknown';
       print(
-        `    #${item.id} ${item.status.padEnd(16)} ${item.title}${revision ? `  — revision ${revision.id} on branch ${revision.headRef} @ ${revision.headSHA.slice(0, 8)} (${checks}${reviews ? `; reviews: ${reviews}` : ''})` : ''}`,
+        `    #${item.id} ${item.status.padEnd(16)} ${item.title}${revision ? `  — revision ${revisionName(revision)} on branch ${revision.headRef} @ ${revision.headSHA.slice(0, 8)} (${checks}${reviews ? `; reviews: ${reviews}` : ''})` : ''}`,
       );
     }
     print('  agent runs:');

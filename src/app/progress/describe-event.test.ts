@@ -41,7 +41,7 @@ describe('describeEvent', () => {
     ];
     expect(
       describeEvent({ type: 'revisionFeedbackReceived', workItemID: '1', revisionID: '2', feedback, at: 1 }),
-    ).toBe('revision 2 of #1: changes requested review, comment on src/a.ts:3 by mona');
+    ).toBe('revision r2 of #1: changes requested review, comment on src/a.ts:3 by mona');
     expect(
       describeEvent({
         type: 'revisionFeedbackAnswered',
@@ -111,7 +111,7 @@ describe('describeEvent', () => {
         oldPipelineStatus: oldStatus,
         newPipelineStatus: newStatus,
       });
-    expect(changed('pending', 'failure')).toBe('checks for revision 7: failure — npm test exited 1');
+    expect(changed('pending', 'failure')).toBe('checks for revision r7 of #4: failure — npm test exited 1');
     expect(changed('pending', 'pending')).toBeNull();
     expect(
       describeEvent({

@@ -7,6 +7,7 @@ import {
   isLimitReason,
   isScriptedRun,
   parkingKey,
+  revisionName,
 } from '../../domain/index.ts';
 import { type EngineState, UNNAMED_RUNTIME } from '../../engine/state-store/engine-state.ts';
 
@@ -85,11 +86,11 @@ export function describeEvent(event: EngineEvent, state?: EngineState): string |
     case 'revisionChanged':
       if (!event.revision) return null;
       if (event.oldPipelineStatus === null) {
-        return `revision ${event.revisionID} created on ${event.revision.headRef} for #${event.workItemID}`;
+        return `revision ${revisionName(event.revision)} created on ${event.revision.headRef} for #${event.workItemID}`;
       }
       if (event.newPipelineStatus === event.oldPipelineStatus || event.newPipelineStatus === 'pending')
         return null;
-      return `checks for revision ${event.revisionID}: ${event.newPipelineStatus}${event.revision.pipeline?.reason ? ` — ${event.revision.pipeline.reason}` : ''}`;
+      return `checks for revision ${revisionName(event.revision)} of #${event.workItemID}: ${event.newPipelineStatus}${event.revision.pipeline?.reason ? ` — ${event.revision.pipeline.reason}` : ''}`;
     case 'revisionFeedbackReceived': {
       const kinds = event.feedback.map((entry) =>
         entry.kind === 'review'
@@ -99,7 +100,7 @@ export function describeEvent(event: EngineEvent, state?: EngineState): string |
             : 'comment',
       );
       const authors = [...new Set(event.feedback.map((entry) => entry.author))].join(', ');
-      return `revision ${event.revisionID} of #${event.workItemID}: ${kinds.join(', ')} by ${authors}`;
+      return `revision ${revisionName(state?.revisions[event.revisionID] ?? { id: event.revisionID })} of #${event.workItemID}: ${kinds.join(', ')} by ${authors}`;
     }
     case 'revisionFeedbackAnswered':
       return `#${event.workItemID}: answered ${event.feedbackIDs.length === 1 ? 'the comment' : `${event.feedbackIDs.length} comments`} on its revision`;

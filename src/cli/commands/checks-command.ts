@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { PipelineStatus } from '../../domain/index.ts';
+import { type PipelineStatus, revisionName } from '../../domain/index.ts';
 import type { RevisionState } from '../../storage/index.ts';
 import { CliError } from '../support/cli-error.ts';
 import { findWorkItemRevision } from '../support/find-work-item-revision.ts';
@@ -57,7 +57,7 @@ export function registerChecksCommand(program: Command): void {
           if (context.config.provider === 'github')
             return (await loadGitHubTrackerCommands()).checks(context, id, options);
           const { tracker, config } = context;
-          const item = requireWorkItem(tracker, id);
+          const item = requireWorkItem(tracker, id, 'checks');
           const revision = findWorkItemRevision(tracker, item);
           if (revision === null) {
             throw new CliError(`#${id} has no revision yet, so nothing was checked (it is ${item.status})`, {
@@ -85,7 +85,7 @@ export function registerChecksCommand(program: Command): void {
 }
 
 function formatChecks(summary: ChecksSummary, headRef: string): string {
-  const header = `revision #${summary.revisionID} (${summary.revisionState}) on ${headRef} at ${summary.headSHA.slice(0, 12)}\n`;
+  const header = `revision ${revisionName({ id: summary.revisionID })} (${summary.revisionState}) on ${headRef} at ${summary.headSHA.slice(0, 12)}\n`;
   const status = summary.status === 'success' ? 'pass' : summary.status === 'failure' ? 'fail' : 'pending';
   const table = formatTable(
     ['NAME', 'STATUS', 'COMMAND', 'LOG'],

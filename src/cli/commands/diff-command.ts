@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { revisionName } from '../../domain/index.ts';
 import { PINNED_DIFF_CONFIG, runGit } from '../../process/run-command.ts';
 import { sanitizeTerminalText } from '../../tui/view-model/sanitize-terminal-text.ts';
 import { CliError } from '../support/cli-error.ts';
@@ -43,7 +44,7 @@ export function registerDiffCommand(program: Command): void {
           if (context.config.provider === 'github')
             return (await loadGitHubTrackerCommands()).diff(context, id, options);
           const { tracker, repoRoot } = context;
-          const item = requireWorkItem(tracker, id);
+          const item = requireWorkItem(tracker, id, 'diff');
           const revision = findWorkItemRevision(tracker, item);
           if (revision === null) {
             throw new CliError(`#${id} has no revision yet, so there is no diff (it is ${item.status})`, {
@@ -64,7 +65,7 @@ export function registerDiffCommand(program: Command): void {
           );
           if (diff.exitCode !== 0) {
             throw new CliError(
-              `cannot read revision #${revision.id} (${revision.headRef} at ${revision.headSHA.slice(0, 12)}) from git: ${diff.stderr.trim()}`,
+              `cannot read revision ${revisionName(revision)} (${revision.headRef} at ${revision.headSHA.slice(0, 12)}) from git: ${diff.stderr.trim()}`,
               { exitCode: 1 },
             );
           }

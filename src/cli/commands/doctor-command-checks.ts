@@ -9,7 +9,8 @@ import { loadAgentDefinition } from '../../runtimes/claude/load-agent-definition
 import { checkCliAvailability } from '../../runtimes/cli/check-cli-availability.ts';
 import { resolveCliPreset } from '../../runtimes/cli/cli-presets.ts';
 import { checkCodexAvailability } from '../../runtimes/codex/check-codex-availability.ts';
-import { checkSandboxAvailability } from '../../sandbox/check-sandbox-availability.ts';
+import { checkSandboxAvailability, probeSandbox } from '../../sandbox/check-sandbox-availability.ts';
+import { MACOS_SANDBOX_STATUS } from '../../sandbox/sandbox-types.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import { findRepoRoot } from '../support/find-repo-root.ts';
 
@@ -35,6 +36,8 @@ export interface DoctorCheck {
 export interface DoctorInput {
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
+  /** Default `process.platform` (tests give another: what doctor says on macOS). */
+  platform?: NodeJS.Platform;
 }
 
 const ok = (name: string, message: string): DoctorCheck => ({ name, status: 'ok', message, fix: [] });
@@ -84,7 +87,7 @@ export async function runDoctorChecks(input: DoctorInput): Promise<DoctorCheck[]
     const { checkGitHubForDoctor } = await import('../github/check-github-for-doctor.ts');
     checks.push(...(await checkGitHubForDoctor(config, input.env)));
   } else checks.push(await checkSpecs(repoRoot, config));
-  checks.push(checkSandbox(config));
+  checks.push(checkSandbox(config, input.platform ?? process.platform));
   checks.push(checkCredentials(config, input.env));
   checks.push(...checkAccounts(config, input.env));
   const codex = checkCodex(config, input.env);
@@ -362,15 +365,30 @@ async function checkChecksCommand(repoRoot: string, config: FlotillaConfig): Pro
 }
 
 /** The OS sandbox every agent runs in: bubblewrap present and working, or turned off (a loud warning). */
-function checkSandbox(config: FlotillaConfig): DoctorCheck {
+function checkSandbox(config: FlotillaConfig, platform: NodeJS.Platform): DoctorCheck {
   if (config.sandbox.mode === 'off') {
     return {
       name: 'sandbox',
       status: 'warn',
       message:
         'the OS sandbox is OFF ("sandbox": "off"): agents can read and write everything your user can — secrets, other worktrees, .git',
-      fix: ['remove "sandbox": "off" from flotilla.config.json (Linux: apt-get install bubblewrap)'],
+      fix:
+        platform === 'darwin'
+          ? [MACOS_SANDBOX_STATUS, 'for a sandbox, run Flotilla on Linux (a VM or container with bubblewrap)']
+          : ['remove "sandbox": "off" from flotilla.config.json (Linux: apt-get install bubblewrap)'],
     };
+  }
+  // Not Linux: no bubblewrap to try (macOS: MACOS_SANDBOX_STATUS says what applies).
+  if (platform !== 'linux') {
+    const probe = probeSandbox({ platform });
+    if (!probe.available) {
+      return {
+        name: 'sandbox',
+        status: 'fail',
+        message: `the OS sandbox cannot start here (${platform === 'darwin' ? 'macOS' : platform})`,
+        fix: probe.problems,
+      };
+    }
   }
   const probe = checkSandboxAvailability();
   if (!probe.available) {

@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MACOS_SANDBOX_STATUS } from '../../sandbox/sandbox-types.ts';
 import { runFlotilla, TEST_GIT_IDENTITY_ENV } from '../support/run-flotilla.ts';
 
 const dirs: string[] = [];
@@ -136,5 +137,37 @@ describe('flotilla doctor', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('✗');
     expect(result.stdout).toContain('is not inside a git repository');
+  });
+});
+
+describe('flotilla doctor on macOS (an injected platform)', () => {
+  const sandboxCheck = async (repo: string, platform: NodeJS.Platform) => {
+    const { runDoctorChecks } = await import('./doctor-command-checks.ts');
+    const checks = await runDoctorChecks({ cwd: repo, env: { ANTHROPIC_API_KEY: 'sk-x' }, platform });
+    return checks.find((check) => check.name === 'sandbox');
+  };
+
+  it('fails the sandbox check with what applies on macOS, and warns when it is off', async () => {
+    const repo = await initialisedRepo();
+    expect(await sandboxCheck(repo, 'darwin')).toEqual({
+      name: 'sandbox',
+      status: 'fail',
+      message: 'the OS sandbox cannot start here (macOS)',
+      fix: [MACOS_SANDBOX_STATUS],
+    });
+    expect(MACOS_SANDBOX_STATUS).toContain('`flotilla run` refuses there unless "sandbox": "off"');
+    expect(MACOS_SANDBOX_STATUS).toContain('Not sandbox-exec (Seatbelt) yet');
+    expect((await sandboxCheck(repo, 'linux'))?.status).toBe('ok');
+
+    const configPath = join(repo, 'flotilla.config.json');
+    const config = JSON.parse(await readFile(configPath, 'utf8')) as Record<string, unknown>;
+    await writeFile(configPath, JSON.stringify({ ...config, sandbox: 'off' }));
+    const off = await sandboxCheck(repo, 'darwin');
+    expect(off?.status).toBe('warn');
+    expect(off?.message).toContain('the OS sandbox is OFF');
+    expect(off?.fix).toEqual([
+      MACOS_SANDBOX_STATUS,
+      'for a sandbox, run Flotilla on Linux (a VM or container with bubblewrap)',
+    ]);
   });
 });

@@ -9,7 +9,7 @@ interface InitOptions {
   provider?: string;
   owner?: string;
   repo?: string;
-  apiUrl?: string;
+  apiUrl?: string | undefined;
 }
 
 /**

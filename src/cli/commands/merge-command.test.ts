@@ -83,7 +83,7 @@ describe('flotilla merge', { timeout: 60_000 }, () => {
     const result = await flotilla(['merge', `#${id}`]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain(`merged revision #2 (flotilla/${id}) into main: merge-commit`);
+    expect(result.stdout).toContain(`merged revision r2 (flotilla/${id}) into main: merge-commit`);
     const merged = await rev('main');
     expect((await repo.git(['rev-list', '--parents', '-n', '1', merged])).trim()).toBe(
       `${merged} ${mainMoved} ${headSHA}`,
@@ -177,7 +177,7 @@ describe('flotilla merge --squash|--rebase|--merge, --delete-branch, already mer
     const again = await cli('merge', id);
     expect(again).toEqual({
       code: 0,
-      stdout: `#${id} is already merged (revision #2, flotilla/${id} at ${headSHA.slice(0, 12)}); nothing to do\n`,
+      stdout: `#${id} is already merged (revision r2, flotilla/${id} at ${headSHA.slice(0, 12)}); nothing to do\n`,
       stderr: '',
     });
     expect(JSON.parse((await cli('merge', id, '--json')).stdout)).toMatchObject({

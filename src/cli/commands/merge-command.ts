@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
-import type { Revision } from '../../domain/index.ts';
+import { type Revision, revisionName } from '../../domain/index.ts';
 import { runGit } from '../../process/run-command.ts';
 import type { IntegrateRevisionResult, MergeMethod } from '../../providers/local/git/integrate-revision.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import { CliError } from '../support/cli-error.ts';
 import { type DeleteBranchOutcome, deleteRevisionBranch } from '../support/delete-revision-branch.ts';
+import { describeMergeRefusal } from '../support/describe-merge-refusal.ts';
 import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { requireWorkItem } from '../support/require-work-item.ts';
@@ -69,7 +70,7 @@ export function registerMergeCommand(program: Command): void {
             });
           }
           const { tracker, repoRoot, config } = context;
-          const item = requireWorkItem(tracker, id);
+          const item = requireWorkItem(tracker, id, 'merge');
           if (item.status === 'closed') {
             const merged = tracker.revisions
               .listWorkItemRevisions(id)
@@ -87,10 +88,8 @@ export function registerMergeCommand(program: Command): void {
             });
           }
           if (item.status !== 'approved') {
-            throw new CliError(
-              `#${id} is ${item.status}, not approved; only approved items are merged (wait for the reviewer, or approve it yourself: \`flotilla review ${id} --approve\`)`,
-              { exitCode: 1 },
-            );
+            const linked = item.linkedRevision === null ? null : revisionName({ id: item.linkedRevision });
+            throw new CliError(describeMergeRefusal(item, linked), { exitCode: 1 });
           }
           const revision =
             item.linkedRevision === null ? null : tracker.revisions.getRevision(item.linkedRevision);
@@ -114,8 +113,8 @@ export function registerMergeCommand(program: Command): void {
             headSHA: revision.headSHA,
             message:
               method === 'squash'
-                ? `${revision.title} (#${id})\n\n${revision.body.trim() === '' ? '' : `${revision.body.trim()}\n\n`}Work item #${id}, revision #${revision.id}, squashed by flotilla merge.\n`
-                : `Merge ${revision.headRef}: ${revision.title}\n\nWork item #${id}, revision #${revision.id}, merged by flotilla merge.\n`,
+                ? `${revision.title} (#${id})\n\n${revision.body.trim() === '' ? '' : `${revision.body.trim()}\n\n`}Work item #${id}, revision ${revisionName(revision)}, squashed by flotilla merge.\n`
+                : `Merge ${revision.headRef}: ${revision.title}\n\nWork item #${id}, revision ${revisionName(revision)}, merged by flotilla merge.\n`,
             fallbackIdentity: LOCAL_REVISION_IDENTITY,
             method,
           }).catch((error: unknown) => {
@@ -129,7 +128,7 @@ export function registerMergeCommand(program: Command): void {
             tracker.revisions.markRevisionMerged(revision.id, { closeWorkItem: true });
           } catch (error) {
             throw new CliError(
-              `${config.defaultBranch} now contains revision #${revision.id} (${result.mergedSHA.slice(0, 12)}), but the tracker could not record it: ${messageOf(error)}; close the item with \`flotilla work transition ${id} closed\``,
+              `${config.defaultBranch} now contains revision ${revisionName(revision)} (${result.mergedSHA.slice(0, 12)}), but the tracker could not record it: ${messageOf(error)}; close the item with \`flotilla work transition ${id} closed\``,
               { exitCode: 1 },
             );
           }
@@ -151,7 +150,7 @@ export function registerMergeCommand(program: Command): void {
               ? `${config.defaultBranch} already contained it`
               : `${result.strategy} ${result.previousSHA.slice(0, 12)}..${result.mergedSHA.slice(0, 12)}`;
           process.stdout.write(
-            `merged revision #${revision.id} (${revision.headRef}) into ${config.defaultBranch}: ${how}; closed #${id}\n` +
+            `merged revision ${revisionName(revision)} (${revision.headRef}) into ${config.defaultBranch}: ${how}; closed #${id}\n` +
               (result.updatedWorktree === null ? '' : `updated the checkout at ${result.updatedWorktree}\n`) +
               (deleted === null ? '' : `${describeDeletion(revision.headRef, deleted)}\n`),
           );
@@ -205,7 +204,7 @@ async function reportAlreadyMerged(
     return writeJson(summary);
   }
   process.stdout.write(
-    `#${id} is already merged (revision #${revision.id}, ${revision.headRef} at ${revision.headSHA.slice(0, 12)}); nothing to do\n` +
+    `#${id} is already merged (revision ${revisionName(revision)}, ${revision.headRef} at ${revision.headSHA.slice(0, 12)}); nothing to do\n` +
       (deleted === null ? '' : `${describeDeletion(revision.headRef, deleted)}\n`),
   );
 }

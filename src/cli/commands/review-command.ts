@@ -1,5 +1,10 @@
 import type { Command } from 'commander';
-import { type AgentReviewComment, listPatchFiles, type WorkItemStatus } from '../../domain/index.ts';
+import {
+  type AgentReviewComment,
+  listPatchFiles,
+  revisionName,
+  type WorkItemStatus,
+} from '../../domain/index.ts';
 import type { ReviewState } from '../../storage/index.ts';
 import { CliError } from '../support/cli-error.ts';
 import { collectOption } from '../support/collect-option.ts';
@@ -65,7 +70,7 @@ export function registerReviewCommand(program: Command): void {
     .option('-F, --body-file <path>', "read the review text from a file ('-' for stdin)")
     .option(
       '--comment-on <path:line=text>',
-      "a line comment, e.g. --comment-on 'src/a.ts:12=trim the name' (repeatable); the rework prompt carries it",
+      "a line comment, e.g. --comment-on 'lib/greet.js:12=trim the name' (repeatable); the rework prompt carries it",
       collectOption,
       [],
     )
@@ -97,7 +102,7 @@ export function registerReviewCommand(program: Command): void {
             const author = await readHumanAuthor(repoRoot);
             return (await loadGitHubTrackerCommands()).review(context, id, { verdict, body, author });
           }
-          const item = requireWorkItem(tracker, id);
+          const item = requireWorkItem(tracker, id, 'review');
           if (item.status === 'closed') {
             throw new CliError(
               `#${id} is closed; there is nothing to review (\`flotilla work reopen ${id}\`)`,
@@ -116,7 +121,7 @@ export function registerReviewCommand(program: Command): void {
           }
           if (item.status === 'in-progress') {
             throw new CliError(
-              `#${id} is in-progress: an implementor is reworking revision #${revision.id}; review the new head when it is in review`,
+              `#${id} is in-progress: an implementor is reworking revision ${revisionName(revision)}; review the new head when it is in review`,
               { exitCode: 1 },
             );
           }
@@ -125,7 +130,7 @@ export function registerReviewCommand(program: Command): void {
           for (const comment of lineComments) {
             if (!changed.includes(comment.path)) {
               throw new CliError(
-                `--comment-on ${comment.path}:${comment.line}: ${comment.path} is not changed by revision #${revision.id}; expected one of ${changed.join(', ') || '(none)'}`,
+                `--comment-on ${comment.path}:${comment.line}: ${comment.path} is not changed by revision ${revisionName(revision)}; expected one of ${changed.join(', ') || '(none)'}`,
                 { exitCode: 2 },
               );
             }
@@ -161,7 +166,7 @@ export function registerReviewCommand(program: Command): void {
           const checks = revision.pipeline?.status ?? 'pending';
           if (verdict === 'approve' && checks !== 'success') {
             process.stderr.write(
-              `note: the checks of revision #${revision.id} are ${checks === 'failure' ? 'failing' : 'still running'} (\`flotilla checks ${id}\`); approved anyway because you asked\n`,
+              `note: the checks of revision ${revisionName(revision)} are ${checks === 'failure' ? 'failing' : 'still running'} (\`flotilla checks ${id}\`); approved anyway because you asked\n`,
             );
           }
           if (options.json) return writeJson(summary);
@@ -174,7 +179,7 @@ export function registerReviewCommand(program: Command): void {
                 ? '; a running `flotilla run` sends it back to an implementor with your review'
                 : '';
           process.stdout.write(
-            `${verb} revision #${revision.id} (${revision.headRef} at ${revision.headSHA.slice(0, 12)}): ${move}${next}\n`,
+            `${verb} revision ${revisionName(revision)} (${revision.headRef} at ${revision.headSHA.slice(0, 12)}): ${move}${next}\n`,
           );
         });
       }),

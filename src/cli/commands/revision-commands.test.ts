@@ -122,9 +122,9 @@ describe('flotilla review', { timeout: 60_000 }, () => {
     const approved = await flotilla('review', '1', '--approve', '-b', 'Ship it');
     expect(approved.code).toBe(0);
     expect(approved.stdout).toBe(
-      `approved revision #${revisionID} (flotilla/1 at ${headSHA.slice(0, 12)}): #1 review → approved; \`flotilla merge 1\` merges it\n`,
+      `approved revision r${revisionID} (flotilla/1 at ${headSHA.slice(0, 12)}): #1 review → approved; \`flotilla merge 1\` merges it\n`,
     );
-    expect(approved.stderr).toContain('checks of revision #2 are still running');
+    expect(approved.stderr).toContain('checks of revision r2 are still running');
     const shown = await json('work', 'show', '1', '--json');
     expect(shown).toMatchObject({ status: 'approved' });
     expect(shown.revision.reviews).toEqual([
@@ -200,7 +200,7 @@ describe('flotilla review', { timeout: 60_000 }, () => {
       ['src/a.ts=no line', 'expected path:line=text'],
       ['src/a.ts:0=zero', 'expected path:line=text'],
       ['src/a.ts:3=', 'expected path:line=text'],
-      ['src/other.ts:1=x', 'src/other.ts is not changed by revision #2; expected one of src/a.ts'],
+      ['src/other.ts:1=x', 'src/other.ts is not changed by revision r2; expected one of src/a.ts'],
     ]) {
       const refused = await flotilla(
         'review',
@@ -283,5 +283,56 @@ describe('flotilla review', { timeout: 60_000 }, () => {
     });
     // The item without a revision still has none.
     expect((await json('work', 'show', '3', '--json')).revision).toBeNull();
+  });
+});
+
+describe('item and revision ids (issue #31, point 9)', { timeout: 60_000 }, () => {
+  it('shows revisions as r<N>, and an item command given a revision id names the item it belongs to', async () => {
+    const { revisionID } = await itemWithRevision({ 'a.txt': 'a\n' }, 'approved');
+    expect(revisionID).toBe('2');
+    const list = await flotilla('work', 'list');
+    expect(list.stdout).toMatch(/^#1 +approved .* r2 +Add a feature$/m);
+    expect((await flotilla('work', 'show', '1')).stdout).toContain('Revision r2 (open) on flotilla/1');
+
+    const merge = await flotilla('merge', '2');
+    expect(merge).toMatchObject({ code: 1, stdout: '' });
+    expect(merge.stderr).toBe(
+      "flotilla merge: 2 is not a work item: it is revision r2 of work item #1; commands take the item's id: `flotilla merge 1`\n",
+    );
+    expect((await flotilla('checks', '#2')).stderr).toContain('`flotilla checks 1`');
+    const named = await flotilla('merge', 'r2');
+    expect(named.code).toBe(2);
+    expect(named.stderr).toContain('"r2" names a revision; expected the work item id');
+    // The suggestion works.
+    expect(await flotilla('merge', '1')).toMatchObject({ code: 0, stderr: '' });
+  });
+});
+
+describe("merge's suggestions work (issue #31, point 11)", { timeout: 60_000 }, () => {
+  /** The command a refusal suggests, run as it is written. */
+  const suggested = (stderr: string) => {
+    const command = /`flotilla ([^`]+)`/.exec(stderr)?.[1];
+    if (command === undefined) throw new Error(`no command suggested in: ${stderr}`);
+    return command.split(' ');
+  };
+
+  it('suggests review --approve only for an item with a revision, and what makes one otherwise', async () => {
+    await itemWithRevision({ 'a.txt': 'a\n' }, 'review');
+    const inReview = await flotilla('merge', '1');
+    expect(inReview.code).toBe(1);
+    expect(inReview.stderr).toContain('approve revision r2 yourself: `flotilla review 1 --approve`');
+    expect((await flotilla(...suggested(inReview.stderr))).code).toBe(0);
+    expect((await flotilla('merge', '1')).code).toBe(0);
+
+    await flotilla('work', 'create', '--title', 'Held', '--hold');
+    const held = await flotilla('merge', '3');
+    expect(held.stderr).toBe(
+      'flotilla merge: #3 is blocked, not approved; only approved items are merged, and it has no revision yet, so there is nothing to merge (hand it to an implementor: `flotilla work dispatch 3`)\n',
+    );
+    expect(await flotilla(...suggested(held.stderr))).toMatchObject({ code: 0, stderr: '' });
+    const pending = await flotilla('merge', '3');
+    expect(pending.stderr).toContain('#3 is ready, not approved');
+    expect(pending.stderr).not.toContain('flotilla review');
+    expect(pending.stderr).toContain('an implementor makes one once `flotilla run` dispatches it');
   });
 });

@@ -8,7 +8,11 @@ import { describeEvent } from '../../app/progress/describe-event.ts';
 import { describeIdleSummary } from '../../app/progress/describe-idle-summary.ts';
 import { waitUntilIdle } from '../../app/wait-until-idle.ts';
 import { resolveFlotillaPaths } from '../../config/resolve-flotilla-paths.ts';
-import { SANDBOX_OFF_NOTICE, SANDBOX_UNAVAILABLE } from '../../sandbox/sandbox-types.ts';
+import {
+  SANDBOX_OFF_NOTICE,
+  SANDBOX_UNAVAILABLE,
+  SANDBOX_UNAVAILABLE_MACOS,
+} from '../../sandbox/sandbox-types.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import { findRepoRoot } from '../support/find-repo-root.ts';
 import { isInteractiveTerminal } from '../support/is-interactive-terminal.ts';
@@ -86,7 +90,9 @@ export function registerRunCommand(program: Command): void {
         const { checkSandboxAvailability } = await import('../../sandbox/check-sandbox-availability.ts');
         const probe = checkSandboxAvailability();
         if (!probe.available) {
-          err(`flotilla run: ${SANDBOX_UNAVAILABLE}`);
+          err(
+            `flotilla run: ${process.platform === 'darwin' ? SANDBOX_UNAVAILABLE_MACOS : SANDBOX_UNAVAILABLE}`,
+          );
           for (const line of probe.problems) err(`  - ${line}`);
           process.exitCode = 2;
           return;

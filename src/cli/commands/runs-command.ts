@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import type { Command } from 'commander';
-import { isLimitReason, SCRIPTED_RUNTIME } from '../../domain/index.ts';
+import { isLimitReason, revisionName, SCRIPTED_RUNTIME } from '../../domain/index.ts';
 import { formatTable } from '../support/format-table.ts';
 import { parsePositiveInteger } from '../support/parse-positive-integer.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
@@ -65,7 +65,7 @@ function formatRow(run: RunSummary, repoRoot: string): string[] {
   const target =
     run.role === 'planner'
       ? run.specPaths.join(',') || '-'
-      : `#${run.workItemID ?? '?'}${run.revisionID ? ` (rev #${run.revisionID})` : ''}` +
+      : `#${run.workItemID ?? '?'}${run.revisionID ? ` (${revisionName({ id: run.revisionID })})` : ''}` +
         (run.sessionNumber > 1 ? ` session ${run.sessionNumber}` : '');
   // A limit (rate, overload, usage) is why the run stopped, not an attempt that failed: say which.
   const details = [

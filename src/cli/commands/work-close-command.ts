@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { revisionName } from '../../domain/index.ts';
 import { CliError } from '../support/cli-error.ts';
 import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
@@ -32,7 +33,7 @@ export function registerWorkCloseCommand(work: Command): void {
             requireNoActiveAgent({ history, paths }, id, 'the close');
             return (await loadGitHubTrackerCommands()).close(context, id, options.comment ?? null);
           }
-          const item = requireWorkItem(tracker, id);
+          const item = requireWorkItem(tracker, id, 'work close');
           if (item.status === 'closed') {
             process.stdout.write(`#${id} is already closed\n`);
             return;
@@ -52,7 +53,7 @@ export function registerWorkCloseCommand(work: Command): void {
             `closed #${id} (was ${item.status})` +
               (revision === null
                 ? ''
-                : `; closed its revision #${revision.id} (branch ${revision.headRef} kept)`) +
+                : `; closed its revision ${revisionName(revision)} (branch ${revision.headRef} kept)`) +
               '\n',
           );
         });

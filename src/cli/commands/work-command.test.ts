@@ -8,7 +8,8 @@ import { createTempGitRepo, type TempGitRepo } from '../../test-support/create-t
 import { runFlotilla } from '../support/run-flotilla.ts';
 
 let repo: TempGitRepo;
-const flotilla = (args: string[], input?: string) => runFlotilla(repo.root, args, { input });
+const flotilla = (args: string[], input?: string) =>
+  runFlotilla(repo.root, args, input === undefined ? {} : { input });
 const json = async (args: string[]) => {
   const result = await flotilla(args);
   expect(result.stderr).toBe('');
@@ -71,7 +72,7 @@ describe('flotilla work', { timeout: 300_000 }, () => {
     expect(list[1]).toMatchObject({ blockedBy: ['1'], status: 'pending' });
     const table = await flotilla(['work', 'list']);
     expect(table.stdout.split('\n')[0]).toMatch(
-      /^ID\s+STATUS\s+KIND\s+PRIORITY\s+BLOCKED BY\s+REVISION\s+TITLE$/,
+      /^ID\s+STATUS\s+KIND\s+PRIORITY\s+WAITING FOR\s+REVISION\s+TITLE$/,
     );
     expect(table.stdout).toMatch(/#2\s+pending\s+task\s+-\s+#1\s+-\s+Use it/);
 
@@ -89,6 +90,13 @@ describe('flotilla work', { timeout: 300_000 }, () => {
     expect(text.stdout).toContain('#1 Add a parser');
     expect(text.stdout).toContain('labels: task:implement, priority:high, area:core');
     expect(text.stdout).toContain('Parse the input.');
+
+    // Issue #31 point 10: only open blockers, as "waiting for" (never beside the `blocked` status's word).
+    expect((await flotilla(['work', 'show', '2'])).stdout).toContain('waiting for: #1 (pending)\n');
+    expect((await flotilla(['work', 'close', '1'])).code).toBe(0);
+    expect((await flotilla(['work', 'list'])).stdout).toMatch(/#2\s+pending\s+task\s+-\s+-\s+-\s+Use it/);
+    expect((await flotilla(['work', 'show', '2'])).stdout).toContain('waiting for: -   (done: #1)\n');
+    expect((await json(['work', 'show', '2', '--json'])).blockedBy).toEqual(['1']);
   });
 
   it('refuses to approve an item that has no revision, saying how to get one (exit 1, unchanged)', async () => {
@@ -131,7 +139,7 @@ describe('flotilla work', { timeout: 300_000 }, () => {
     const dispatched = await flotilla(['work', 'dispatch', '2']);
     expect(dispatched.code).toBe(0);
     expect(dispatched.stdout).toContain('#2 pending → ready');
-    expect(dispatched.stderr).toContain('still blocked by #1');
+    expect(dispatched.stderr).toContain('still waiting for #1');
     expect((await json(['work', 'show', '2', '--json'])).status).toBe('ready');
     expect(await flotilla(['work', 'dispatch', '2'])).toMatchObject({
       code: 0,
@@ -258,7 +266,7 @@ describe('flotilla work', { timeout: 300_000 }, () => {
       ],
     });
     const text = (await flotilla(['work', 'show', '1'])).stdout;
-    expect(text).toContain('Revision #2 (open) on flotilla/1');
+    expect(text).toContain('Revision r2 (open) on flotilla/1');
     expect(text).toContain('checks: failure — npm test (log: /logs/c.log)');
     expect(text).toContain('src/a.ts:3: off by one');
   });

@@ -1,14 +1,9 @@
 import type { Command } from 'commander';
-import { isDependencyTerminal, type WorkItemStatus } from '../../domain/index.ts';
-import { CliError } from '../support/cli-error.ts';
+import { dispatchWorkItem } from '../support/dispatch-work-item.ts';
 import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
-import { requireWorkItem } from '../support/require-work-item.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
 import { withCliContext } from '../support/with-cli-context.ts';
-
-/** The statuses a human may send to an implementor; the rest are busy, done, or under review. */
-const DISPATCHABLE: readonly WorkItemStatus[] = ['pending', 'blocked', 'needs-refinement'];
 
 /**
  * `flotilla work dispatch <id>`: a human asking for an implementor. Moves the item to `ready`; a running
@@ -28,42 +23,17 @@ export function registerWorkDispatchCommand(work: Command): void {
         return withCliContext(async (context) => {
           if (context.config.provider === 'github')
             return (await loadGitHubTrackerCommands()).dispatch(context, id);
-          const { tracker } = context;
-          const item = requireWorkItem(tracker, id);
-          if (item.kind === 'questions') {
-            throw new CliError(
-              `#${id} carries a planner's questions; answer them with \`flotilla answer ${id}\``,
-              { exitCode: 1 },
-            );
-          }
-          if (item.kind === 'refinement') {
-            throw new CliError(
-              `#${id} is a refinement item (a question about a spec); implementors never take those. Answer it in the spec, then \`flotilla work close ${id}\``,
-              { exitCode: 1 },
-            );
-          }
-          if (item.status === 'ready') {
+          const outcome = dispatchWorkItem(context.tracker, id);
+          if (outcome.from === null) {
             process.stdout.write(`#${id} is already ready; a running \`flotilla run\` dispatches it\n`);
             return;
           }
-          if (!DISPATCHABLE.includes(item.status)) {
-            throw new CliError(
-              `#${id} is ${item.status}; only pending, blocked or needs-refinement items can be dispatched` +
-                (item.status === 'closed' ? ` (reopen it first: \`flotilla work reopen ${id}\`)` : ''),
-              { exitCode: 1 },
-            );
-          }
-          const openBlockers = item.blockedBy.filter((blockerID) => {
-            const blocker = tracker.workItems.getWorkItem(blockerID);
-            return blocker !== null && !isDependencyTerminal(blocker.status);
-          });
-          tracker.workItems.transitionStatus(id, 'ready');
           process.stdout.write(
-            `#${id} ${item.status} → ready; a running \`flotilla run\` dispatches an implementor\n`,
+            `#${id} ${outcome.from} → ready; a running \`flotilla run\` dispatches an implementor\n`,
           );
-          if (openBlockers.length > 0) {
+          if (outcome.openBlockers.length > 0) {
             process.stderr.write(
-              `note: #${id} is still blocked by ${openBlockers.map((b) => `#${b}`).join(', ')} (not approved or closed); it is dispatched anyway because you asked\n`,
+              `note: #${id} is still waiting for ${outcome.openBlockers.map((b) => `#${b}`).join(', ')} (not approved or closed); it is dispatched anyway because you asked\n`,
             );
           }
         });

@@ -1,5 +1,11 @@
 import type { Command } from 'commander';
-import { WORK_ITEM_STATUSES, type WorkItem, type WorkItemStatus } from '../../domain/index.ts';
+import {
+  listOpenBlockers,
+  revisionName,
+  WORK_ITEM_STATUSES,
+  type WorkItem,
+  type WorkItemStatus,
+} from '../../domain/index.ts';
 import { CliError } from '../support/cli-error.ts';
 import { collectOption } from '../support/collect-option.ts';
 import { formatTable } from '../support/format-table.ts';
@@ -45,11 +51,16 @@ export function registerWorkListCommand(work: Command): void {
         const state = parseState(options, statuses.length > 0);
         return withCliContext(async (context) => {
           const { tracker } = context;
-          const items = (
+          const listed =
             context.config.provider === 'github'
               ? await listGitHubWorkItems(context, options)
-              : tracker.workItems.listWorkItems({ includeClosed: state !== 'open' })
-          )
+              : tracker.workItems.listWorkItems({ includeClosed: state !== 'open' });
+          // A blocker outside the list is closed (GitHub lists open issues only) or looked up locally.
+          const listedStatus = new Map(listed.map((item) => [item.id, item.status]));
+          const statusOf = (id: string) =>
+            listedStatus.get(id) ??
+            (context.config.provider === 'github' ? undefined : tracker.workItems.getWorkItem(id)?.status);
+          const items = listed
             .filter((item) => state !== 'closed' || item.status === 'closed')
             .filter((item) => statuses.length === 0 || statuses.includes(item.status))
             .filter((item) => {
@@ -74,12 +85,14 @@ export function registerWorkListCommand(work: Command): void {
             item.status,
             item.kind,
             item.priority ?? '-',
-            item.blockedBy.length === 0 ? '-' : item.blockedBy.map((id) => `#${id}`).join(','),
-            item.linkedRevision === null ? '-' : `#${item.linkedRevision}`,
+            listOpenBlockers(item, statusOf)
+              .map(({ id }) => `#${id}`)
+              .join(',') || '-',
+            item.linkedRevision === null ? '-' : revisionName({ id: item.linkedRevision }),
             item.title,
           ]);
           process.stdout.write(
-            formatTable(['ID', 'STATUS', 'KIND', 'PRIORITY', 'BLOCKED BY', 'REVISION', 'TITLE'], rows),
+            formatTable(['ID', 'STATUS', 'KIND', 'PRIORITY', 'WAITING FOR', 'REVISION', 'TITLE'], rows),
           );
         });
       }),

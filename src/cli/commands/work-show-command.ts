@@ -1,5 +1,12 @@
 import type { Command } from 'commander';
-import { describeReviewVerdict, type Revision, type WorkItem } from '../../domain/index.ts';
+import {
+  describeReviewVerdict,
+  listOpenBlockers,
+  type Revision,
+  revisionName,
+  type WorkItem,
+  type WorkItemStatus,
+} from '../../domain/index.ts';
 import type { RevisionState, SqliteTracker, StoredReview, TrackerComment } from '../../storage/index.ts';
 import { loadGitHubTrackerCommands } from '../support/load-github-provider.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
@@ -10,6 +17,8 @@ import { writeJson } from '../support/write-json.ts';
 
 /** `work show --json` (documented in src/cli/README.md). */
 export type WorkItemDetails = WorkItem & {
+  /** The blockers still neither approved nor closed, with their status (`blockedBy` keeps them all). */
+  waitingFor: { id: string; status: WorkItemStatus }[];
   body: string;
   labels: string[];
   comments: TrackerComment[];
@@ -40,8 +49,9 @@ export function registerWorkShowCommand(work: Command): void {
     );
 }
 
-function readDetails(tracker: SqliteTracker, id: string): WorkItemDetails {
-  const item = requireWorkItem(tracker, id);
+/** The `work show --json` object; shared with the HTTP API (src/api/). */
+export function readDetails(tracker: SqliteTracker, id: string): WorkItemDetails {
+  const item = requireWorkItem(tracker, id, 'work show');
   // The open revision; once merged (or closed) the item links none, and its latest one is still its history.
   const revision =
     item.linkedRevision === null
@@ -49,6 +59,7 @@ function readDetails(tracker: SqliteTracker, id: string): WorkItemDetails {
       : tracker.revisions.getRevision(item.linkedRevision);
   return {
     ...item,
+    waitingFor: listOpenBlockers(item, (blocker) => tracker.workItems.getWorkItem(blocker)?.status),
     body: tracker.workItems.getWorkItemBody(id),
     labels: tracker.workItems.getWorkItemLabels(id),
     comments: tracker.workItems.getWorkItemComments(id),
@@ -64,11 +75,14 @@ function readDetails(tracker: SqliteTracker, id: string): WorkItemDetails {
 }
 
 function formatDetails(details: WorkItemDetails): string {
+  const done = details.blockedBy
+    .filter((id) => !details.waitingFor.some((open) => open.id === id))
+    .map((id) => `#${id}`);
   const lines = [
     `#${details.id} ${details.title}`,
     `status: ${details.status}   kind: ${details.kind}   priority: ${details.priority ?? '-'}   complexity: ${details.complexity ?? '-'}`,
     `labels: ${details.labels.join(', ') || '-'}`,
-    `blocked by: ${details.blockedBy.map((id) => `#${id}`).join(', ') || '-'}`,
+    `waiting for: ${details.waitingFor.map(({ id, status }) => `#${id} (${status})`).join(', ') || '-'}${done.length === 0 ? '' : `   (done: ${done.join(', ')})`}`,
     `created: ${details.createdAt}`,
     '',
     details.body.trim() === '' ? '(no description)' : details.body.trimEnd(),
@@ -86,7 +100,7 @@ function formatDetails(details: WorkItemDetails): string {
   } else {
     const pipeline = revision.pipeline;
     lines.push(
-      `Revision #${revision.id} (${revision.state}) on ${revision.headRef} at ${revision.headSHA.slice(0, 12)}`,
+      `Revision ${revisionName(revision)} (${revision.state}) on ${revision.headRef} at ${revision.headSHA.slice(0, 12)}`,
       `  checks: ${pipeline === null ? 'unknown' : pipeline.status}${pipeline?.reason ? ` — ${pipeline.reason}` : ''}${pipeline?.url ? ` (log: ${pipeline.url})` : ''}`,
     );
     if (revision.reviews.length === 0) lines.push('  reviews: none');

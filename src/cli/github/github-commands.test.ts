@@ -186,7 +186,7 @@ describe('flotilla work … on provider github', { timeout: 60_000 }, () => {
     const merge = await flotilla('merge', '1');
     expect([merge.code, merge.stderr]).toEqual([
       1,
-      'flotilla merge: #1 is ready, not approved; only approved items are merged (wait for the reviewer, or approve it yourself: `flotilla review 1 --approve`)\n',
+      'flotilla merge: #1 is ready, not approved; only approved items are merged, and it has no revision yet, so there is nothing to merge (an implementor makes one once `flotilla run` dispatches it)\n',
     ]);
     const diff = await flotilla('diff', '1');
     expect([diff.code, diff.stderr]).toEqual([

@@ -7,6 +7,7 @@ import {
   type WorkItemStatus,
 } from '../../domain/index.ts';
 import { CliError } from '../support/cli-error.ts';
+import { describeMergeRefusal } from '../support/describe-merge-refusal.ts';
 import type { CliContext } from '../support/open-cli-context.ts';
 import { writeJson } from '../support/write-json.ts';
 import { type GitHubCliProvider, openGitHubCliProvider } from './open-github-cli-provider.ts';
@@ -42,7 +43,7 @@ export const githubTrackerCommands = {
     else {
       const pipeline = revision.pipeline;
       lines.push(
-        `Revision #${revision.id} (pull request ${revision.url ?? ''}) on ${revision.headRef} at ${revision.headSHA.slice(0, 12)}`,
+        `Revision PR #${revision.id} (${revision.url ?? ''}) on ${revision.headRef} at ${revision.headSHA.slice(0, 12)}`,
         `  checks: ${pipeline === null ? 'unknown' : pipeline.status}${pipeline?.reason ? ` — ${pipeline.reason}` : ''}${pipeline?.url ? ` (${pipeline.url})` : ''}`,
       );
       if (history === null || history.reviews.length === 0) lines.push('  reviews: none');
@@ -185,7 +186,7 @@ export const githubTrackerCommands = {
     out(`#${id} ${item.status} → ready; a running \`flotilla run\` dispatches an implementor\n`);
     if (openBlockers.length > 0) {
       process.stderr.write(
-        `note: #${id} is still blocked by ${openBlockers.map((b) => `#${b}`).join(', ')} (not approved or closed); it is dispatched anyway because you asked\n`,
+        `note: #${id} is still waiting for ${openBlockers.map((b) => `#${b}`).join(', ')} (not approved or closed); it is dispatched anyway because you asked\n`,
       );
     }
   },
@@ -217,7 +218,7 @@ export const githubTrackerCommands = {
       writeJson({ workItemID: id, revisionID: revision.id, headSHA: revision.headSHA, pipeline });
     else {
       out(
-        `#${id} revision #${revision.id} at ${revision.headSHA.slice(0, 12)}: checks ${pipeline?.status ?? 'unknown'}` +
+        `#${id} PR #${revision.id} at ${revision.headSHA.slice(0, 12)}: checks ${pipeline?.status ?? 'unknown'}` +
           `${pipeline?.reason ? ` — ${pipeline.reason}` : ''}${pipeline?.url ? ` (${pipeline.url})` : ''}\n`,
       );
     }
@@ -284,10 +285,8 @@ export const githubTrackerCommands = {
       );
     }
     if (item.status !== 'approved') {
-      throw new CliError(
-        `#${id} is ${item.status}, not approved; only approved items are merged (wait for the reviewer, or approve it yourself: \`flotilla review ${id} --approve\`)`,
-        { exitCode: 1 },
-      );
+      const linked = item.linkedRevision === null ? null : `PR #${item.linkedRevision}`;
+      throw new CliError(describeMergeRefusal(item, linked), { exitCode: 1 });
     }
     const revision = await requireRevision(provider, item, 'to merge');
     if (provider.revisionWriter.mergeRevision === undefined)
@@ -317,6 +316,14 @@ export const githubTrackerCommands = {
 async function requireItem(provider: GitHubCliProvider, id: string): Promise<WorkItem> {
   const item = await provider.workItemReader.getWorkItem(id);
   if (item === null) {
+    // Issues and pull requests share GitHub's numbers: a pull request's number says which item it belongs to.
+    const revision = await provider.revisionReader.getRevision(id).catch(() => null);
+    if (revision?.workItemID != null) {
+      throw new CliError(
+        `#${id} is not a work item: it is PR #${id} of work item #${revision.workItemID}; commands take the item's id`,
+        { exitCode: 1 },
+      );
+    }
     throw new CliError(`work item #${id} does not exist (no such issue with a task:* label)`, {
       exitCode: 1,
     });

@@ -4,8 +4,8 @@ import { CliError } from './cli-error.ts';
 
 /** `--body <text>` / `--body-file <path|->` as commands take them. */
 export interface BodyOptions {
-  body?: string;
-  bodyFile?: string;
+  body?: string | undefined;
+  bodyFile?: string | undefined;
 }
 
 /**

@@ -26,7 +26,7 @@ const OVERLOADED =
  */
 export function classifyLimitMessage(
   message: string,
-  options: { now: number; httpStatus?: number | null },
+  options: { now: number; httpStatus?: number | null | undefined },
 ): LimitClassification | null {
   if (USAGE_LIMIT.test(message)) {
     return { reason: 'usage-limit', resetsAt: parseResetTime(message, options.now) };

@@ -4,6 +4,7 @@ import {
   createInMemoryProvider,
   type InMemoryProvider,
 } from '../../providers/in-memory/create-in-memory-provider.ts';
+import type { RevisionWriter } from '../../providers/types.ts';
 import { createCommandExecutor } from '../command-executor/create-command-executor.ts';
 import { createRunRegistry } from '../command-executor/run-registry.ts';
 import { DEFAULT_SCHEDULER_CONFIG, type Policy } from '../engine-config.ts';
@@ -55,9 +56,7 @@ export function createExecutorFixture(options: ExecutorFixtureOptions = {}) {
   const executor = createCommandExecutor({
     workItemWriter: provider.workItemWriter,
     revisionWriter:
-      options.providerCanMerge === false
-        ? { ...provider.revisionWriter, mergeRevision: undefined }
-        : provider.revisionWriter,
+      options.providerCanMerge === false ? withoutMerge(provider.revisionWriter) : provider.revisionWriter,
     scheduler,
     registry,
     policy: options.policy ?? (() => ({ allowed: true })),
@@ -118,3 +117,9 @@ export function buildApplyImplementorResult(
 
 /** The types of `events`, in order. */
 export const eventTypes = (events: readonly EngineEvent[]) => events.map((event) => event.type);
+
+/** The provider's revision writer without `mergeRevision`: a provider that cannot merge. */
+function withoutMerge(writer: RevisionWriter): RevisionWriter {
+  const { mergeRevision: _cannotMerge, ...rest } = writer;
+  return rest;
+}

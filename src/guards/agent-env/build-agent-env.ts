@@ -37,11 +37,11 @@ export interface AgentEnvInput {
   /** Running as root: bypassPermissions is refused unless IS_SANDBOX=1. */
   isRoot: boolean;
   /** Variables the agent may see besides the base ones (config `passThroughEnv`). */
-  passThrough?: readonly string[];
+  passThrough?: readonly string[] | undefined;
   /** Variables the agent may see besides the base ones (config `sandbox.passEnv`); added to `passThrough`. */
   passEnv?: readonly string[];
   /** Added after the base (e.g. ANTHROPIC_BASE_URL for the scripted model server). */
-  extra?: Readonly<Record<string, string>>;
+  extra?: Readonly<Record<string, string>> | undefined;
   /** The run's account (config `accounts`), when its runtime has accounts: applied last. */
   account?: AgentEnvAccount;
 }

@@ -1,6 +1,15 @@
+import {
+  ArithmeticVariableFacts,
+  IDENTIFIER,
+  INTEGER,
+  isIntegerWord,
+  NUMERIC_SPECIAL_PARAMETERS,
+} from './arithmetic-variable-facts.ts';
 import { commandBaseName, DYNAMIC_MARK } from './command-word.ts';
+import { countGuardedNodes } from './count-guarded-nodes.ts';
 import { findDangerousVariable } from './dangerous-variables.ts';
 import { evaluateWord } from './evaluate-word.ts';
+import { heredocByteRange, heredocText } from './heredoc-text.ts';
 import { displayValue } from './messages.ts';
 import { findProtectedWriteTarget } from './protected-paths.ts';
 import {
@@ -40,38 +49,6 @@ import {
 } from './shell-ast.ts';
 import type { CommandWord, InspectionContext, StdinSource } from './types.ts';
 
-/** Node kinds the walker must reach; the completeness guard counts them with mvdan's own Walk. */
-const GUARDED_KINDS = new Set([
-  'CallExpr',
-  'DeclClause',
-  'LetClause',
-  'CoprocClause',
-  'FuncDecl',
-  'TestClause',
-  'ArithmCmd',
-  'CmdSubst',
-  'ProcSubst',
-  'ArithmExp',
-  'ParamExp',
-]);
-
-/** Parameters whose value is always a number, so arithmetic on them cannot hide a command. */
-const NUMERIC_SPECIAL_PARAMETERS = new Set([
-  '#',
-  '?',
-  '$',
-  '!',
-  'RANDOM',
-  'SRANDOM',
-  'LINENO',
-  'SECONDS',
-  'EPOCHSECONDS',
-  'BASHPID',
-  'PPID',
-  'UID',
-  'EUID',
-]);
-
 const ARITHMETIC_TEST_OPS: ReadonlySet<number> = new Set([
   SHELL_OP.testEq,
   SHELL_OP.testNe,
@@ -80,12 +57,6 @@ const ARITHMETIC_TEST_OPS: ReadonlySet<number> = new Set([
   SHELL_OP.testLt,
   SHELL_OP.testGt,
 ]);
-
-/** Builtins that assign to the variables named in their arguments with values read at run time. */
-const ASSIGNING_BUILTINS = new Set(['read', 'mapfile', 'readarray', 'getopts', 'printf']);
-
-const INTEGER = /^[-+]?\d+$/;
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export interface ShellWalkResult {
   /** Byte ranges of heredoc bodies, which the whole-text pattern check blanks. */
@@ -115,33 +86,10 @@ export function walkShellFile(file: ShellFile, context: InspectionContext): Shel
   return { heredocByteRanges: walker.heredocByteRanges };
 }
 
-/** Counts guarded nodes by visiting every field of every node, independently of the walker's knowledge. */
-function countGuardedNodes(root: unknown): number {
-  let count = 0;
-  const stack: unknown[] = [root];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (Array.isArray(value)) {
-      for (const item of value) stack.push(item);
-    } else if (value !== null && typeof value === 'object') {
-      const node = value as Record<string, unknown>;
-      if (typeof node.type === 'string' && GUARDED_KINDS.has(node.type)) count += 1;
-      for (const key in node) stack.push(node[key]);
-    }
-  }
-  return count;
-}
-
-interface VariableFacts {
-  integerAssignments: number;
-  otherAssignments: number;
-}
-
 class ShellFileWalker {
   visited = 0;
   readonly heredocByteRanges: Array<[number, number]> = [];
-  private readonly facts = new Map<string, VariableFacts>();
-  private readonly arithmeticReferences = new Set<string>();
+  private readonly variables = new ArithmeticVariableFacts();
 
   constructor(private readonly context: InspectionContext) {}
 
@@ -320,7 +268,7 @@ class ShellFileWalker {
         if (!values || values.some((value) => value.dynamic || !INTEGER.test(value.value)))
           allIntegers = false;
       }
-      this.recordAssignment(iter.Name.Value, allIntegers);
+      this.variables.recordAssignment(iter.Name.Value, allIntegers);
     } else if (loopKind === 'CStyleLoop') {
       const loop = clause.Loop as ShellCStyleLoop;
       this.arithmetic(loop.Init);
@@ -357,7 +305,7 @@ class ShellFileWalker {
       }
       return [];
     }
-    this.recordBuiltinAssignments(words);
+    this.variables.recordBuiltinAssignments(words);
     this.invoke(words, assignedNames, stdin);
     return words[0]!.dynamic ? [] : [commandBaseName(words[0]!.value)];
   }
@@ -411,7 +359,7 @@ class ShellFileWalker {
     let integer = false;
     if (assign.Value) {
       this.wordNested(assign.Value);
-      integer = this.isIntegerWord(assign.Value);
+      integer = isIntegerWord(assign.Value);
     }
     if (assign.Array) {
       integer = false;
@@ -421,36 +369,8 @@ class ShellFileWalker {
       }
     }
     if (name !== null && !(assign.Naked && !assign.Value && !assign.Array))
-      this.recordAssignment(name, integer);
+      this.variables.recordAssignment(name, integer);
     return name;
-  }
-
-  private isIntegerWord(word: ShellWord): boolean {
-    if (word.Parts.length === 1 && word.Parts[0]!.type === 'ArithmExp') return true;
-    const evaluated = evaluateWord(word);
-    return evaluated?.length === 1 && !evaluated[0]!.dynamic && INTEGER.test(evaluated[0]!.value);
-  }
-
-  private recordAssignment(name: string, integer: boolean): void {
-    const facts = this.facts.get(name) ?? { integerAssignments: 0, otherAssignments: 0 };
-    if (integer) facts.integerAssignments += 1;
-    else facts.otherAssignments += 1;
-    this.facts.set(name, facts);
-  }
-
-  /** `read x`, `printf -v x`, `mapfile x`, … store run-time text in variables. */
-  private recordBuiltinAssignments(words: readonly CommandWord[]): void {
-    const name = words[0]!.value;
-    if (words[0]!.dynamic || !ASSIGNING_BUILTINS.has(name)) return;
-    for (let i = 1; i < words.length; i += 1) {
-      const value = words[i]!.value;
-      if (name === 'printf') {
-        if (value === '-v' && words[i + 1]) this.recordAssignment(words[i + 1]!.value, false);
-        else if (value.startsWith('-v') && value.length > 2) this.recordAssignment(value.slice(2), false);
-        continue;
-      }
-      if (IDENTIFIER.test(value)) this.recordAssignment(value, false);
-    }
   }
 
   // ---- words and expansions -------------------------------------------------------------------
@@ -542,8 +462,8 @@ class ShellFileWalker {
           binary.Op === SHELL_OP.arithAssign ||
           (binary.Op >= SHELL_OP.arithAddAssign && binary.Op <= SHELL_OP.arithShrAssign);
         if (isAssignment && target !== null) {
-          this.recordAssignment(target, true);
-          if (binary.Op !== SHELL_OP.arithAssign) this.arithmeticReferences.add(target);
+          this.variables.recordAssignment(target, true);
+          if (binary.Op !== SHELL_OP.arithAssign) this.variables.reference(target);
         } else {
           this.arithmetic(binary.X);
         }
@@ -554,7 +474,7 @@ class ShellFileWalker {
         const unary = node as ShellUnaryArithm;
         const target = this.arithmeticIdentifier(unary.X);
         if ((unary.Op === SHELL_OP.arithInc || unary.Op === SHELL_OP.arithDec) && target !== null) {
-          this.recordAssignment(target, true);
+          this.variables.recordAssignment(target, true);
         }
         this.arithmetic(unary.X);
         return;
@@ -586,10 +506,10 @@ class ShellFileWalker {
     const kind = part.type;
     switch (kind) {
       case 'Lit':
-        this.referenceIdentifiers((part as ShellLit).Value);
+        this.variables.referenceIdentifiers((part as ShellLit).Value);
         return;
       case 'SglQuoted':
-        this.referenceIdentifiers((part as ShellLit).Value);
+        this.variables.referenceIdentifiers((part as ShellLit).Value);
         return;
       case 'DblQuoted':
         for (const inner of (part as ShellDblQuoted).Parts ?? []) this.arithmeticPart(inner);
@@ -598,7 +518,7 @@ class ShellFileWalker {
         const expansion = part as ShellParamExp;
         const name = expansion.Param?.Value ?? '';
         if (!NUMERIC_SPECIAL_PARAMETERS.has(name) || expansion.Index || expansion.Exp || expansion.Repl) {
-          if (!expansion.Length) this.arithmeticReferences.add(name);
+          if (!expansion.Length) this.variables.reference(name);
         }
         this.paramExp(expansion);
         return;
@@ -614,12 +534,6 @@ class ShellFileWalker {
       default:
         this.wordPart(part);
     }
-  }
-
-  private referenceIdentifiers(text: string): void {
-    const withoutNumbers = text.replace(/\b\d[\w#@]*/g, ' ');
-    for (const match of withoutNumbers.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g))
-      this.arithmeticReferences.add(match[0]);
   }
 
   private testExpression(node: ShellNode | null): void {
@@ -670,8 +584,7 @@ class ShellFileWalker {
   }
 
   reportUnsafeArithmetic(): void {
-    for (const name of this.arithmeticReferences) {
-      if (this.isProvablyInteger(name)) continue;
+    for (const name of this.variables.unprovenReferences()) {
       this.context.report(
         'danger',
         `Blocked: arithmetic on '${displayValue(name)}' can run commands hidden in its value (a[$(…)]); ` +
@@ -679,37 +592,6 @@ class ShellFileWalker {
       );
     }
   }
-
-  private isProvablyInteger(name: string): boolean {
-    const facts = this.facts.get(name);
-    if (!facts) return NUMERIC_SPECIAL_PARAMETERS.has(name);
-    return facts.otherAssignments === 0 && facts.integerAssignments > 0;
-  }
-}
-
-/**
- * The text a heredoc feeds to standard input, or null when it contains expansions. With an unquoted
- * delimiter bash removes the backslash before `$`, `` ` ``, `\` and a newline; with a quoted one the body
- * is taken literally.
- */
-function heredocText(redirect: ShellRedirect): string | null {
-  const body = redirect.Hdoc;
-  if (!body) return '';
-  if (body.Parts.some((part) => part.type !== 'Lit')) return null;
-  const raw = body.Parts.map((part) => (part as ShellLit).Value).join('');
-  const delimiter = redirect.Word?.Parts ?? [];
-  const quoted = delimiter.some((part) => part.type !== 'Lit' || (part as ShellLit).Value.includes('\\'));
-  return quoted
-    ? raw
-    : raw.replace(/\\([$`\\\n])/g, (_match, escaped: string) => (escaped === '\n' ? '' : escaped));
-}
-
-/** Byte range of a heredoc body when it starts and ends with literal text (almost always), else null. */
-function heredocByteRange(body: ShellWord): [number, number] | null {
-  const first = body.Parts[0];
-  const last = body.Parts.at(-1);
-  if (!first || !last || first.type !== 'Lit' || last.type !== 'Lit') return null;
-  return [(first as ShellLit).ValuePos, (last as ShellLit).ValueEnd];
 }
 
 function literalWord(value: string): CommandWord {

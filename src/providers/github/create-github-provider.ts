@@ -17,7 +17,7 @@ export interface GitHubProviderOptions {
   owner: string;
   repo: string;
   /** Default: https://api.github.com. */
-  apiUrl?: string;
+  apiUrl?: string | undefined;
   specsDir: string;
   /** Absent: the repository's default branch, asked of GitHub once. */
   defaultBranch?: string;

@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRecordingLogger } from '../../logging/logger.ts';
+import { omitUndefined } from '../../shared/omit-undefined.ts';
 import { readGitHubCredentials } from './client/read-github-credentials.ts';
 import { createGitHubTestProvider } from './testing/create-github-test-provider.ts';
 
@@ -32,7 +33,10 @@ async function setup(
     {
       env,
       logger,
-      client: { quota: { writeIntervalMs: 0 }, appTokenRefreshBeforeExpiryMs: refreshBeforeExpiryMs },
+      client: {
+        quota: { writeIntervalMs: 0 },
+        ...omitUndefined({ appTokenRefreshBeforeExpiryMs: refreshBeforeExpiryMs }),
+      },
     },
   );
   cleanups.push(fixture.cleanup);

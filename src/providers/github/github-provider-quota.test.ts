@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRecordingLogger, type Logger } from '../../logging/logger.ts';
+import { omitUndefined } from '../../shared/omit-undefined.ts';
 import type { GitHubClientOptions } from './client/create-github-client.ts';
 import { readGitHubToken } from './client/read-github-token.ts';
 import { createGitHubProvider, type GitHubProvider } from './create-github-provider.ts';
@@ -37,7 +38,7 @@ async function setup(
     client: {
       quota: { writeIntervalMs: 0, ...options.client },
       serverErrorRetry: { baseDelayMs: 10, retries: options.retries },
-      circuitBreaker: options.circuitBreaker,
+      ...omitUndefined({ circuitBreaker: options.circuitBreaker }),
     },
   });
   return { github, provider };

@@ -14,7 +14,7 @@ export interface LocalChecksRunnerOptions {
   /** Called after a result is recorded (the provider tells the engine at once, see Provider.onChange). */
   onRecorded?: (revisionID: string) => void;
   /** Test seam; default `runLocalChecks`. */
-  runChecks?: (params: RunLocalChecksParams) => ReturnType<typeof runLocalChecks>;
+  runChecks?: ((params: RunLocalChecksParams) => ReturnType<typeof runLocalChecks>) | undefined;
 }
 
 /**

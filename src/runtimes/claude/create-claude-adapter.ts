@@ -46,6 +46,7 @@ import type { SessionLog } from '../../session-log/create-session-log.ts';
 import { createSessionLogFactory } from '../../session-log/create-session-log-factory.ts';
 import { createCachedCheck } from '../../shared/create-cached-check.ts';
 import { messageOf } from '../../shared/message-of.ts';
+import { buildPortEnv } from '../../workspace/build-port-env.ts';
 import {
   WORKTREES_DIR,
   type Worktree,
@@ -62,6 +63,7 @@ import { createClaudeConfigSeed } from '../shared/create-claude-config-seed.ts';
 import { createPhaseClock } from '../shared/create-phase-clock.ts';
 import { createRunRegistry } from '../shared/create-run-registry.ts';
 import { createRuntimeWorktrees } from '../shared/create-runtime-worktrees.ts';
+import { createSandboxRefusals } from '../shared/create-sandbox-refusals.ts';
 import {
   runValidationRound,
   startFixRound,
@@ -102,7 +104,7 @@ export interface ClaudeAdapterConfig extends RuntimeAdapterConfig {
   /** The environment agents start from (default process.env), before secrets are removed. */
   baseEnv?: Readonly<Record<string, string | undefined>>;
   /** Added to every agent's environment (e.g. ANTHROPIC_BASE_URL of the scripted model server). */
-  extraEnv?: Readonly<Record<string, string>>;
+  extraEnv?: Readonly<Record<string, string>> | undefined;
   /** Secret-looking variables agents may see anyway. */
   passThroughEnv?: readonly string[];
   /**
@@ -276,7 +278,7 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
         isRoot,
         passThrough: config.passThroughEnv,
         ...(config.passEnv !== undefined && { passEnv: config.passEnv }),
-        extra: config.extraEnv,
+        extra: { ...config.extraEnv, ...buildPortEnv(worktree?.ports) },
         ...(params.account !== undefined && { account: accountEnvOf(params.account) }),
       });
     } catch (error) {
@@ -285,6 +287,8 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
     }
 
     const executablePath = claudeExecutable();
+    // What the sandbox refuses goes to the transcript (created below, before the CLI starts) and the failure.
+    const sandboxRefusals = createSandboxRefusals({ note: (text) => sessionLog?.note(text) });
     if (config.sandbox?.mode === 'on') {
       try {
         if (executablePath === null) throw new Error('the claude executable was not found');
@@ -297,6 +301,7 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
               env: agentEnv,
               network: [agentEnv.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com'],
               programs: [executablePath],
+              onNetworkRefused: sandboxRefusals.onNetworkRefused,
             }),
             executablePath,
             [],
@@ -407,9 +412,10 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
           ...(executablePath !== null && { pathToClaudeCodeExecutable: executablePath }),
           ...(sandboxed !== null &&
             executablePath !== null && {
-              spawnClaudeCodeProcess: createSandboxedSpawn(sandboxed, executablePath, (data) =>
-                logger.debug('claude stderr', { sessionID, data: data.slice(0, 2000) }),
-              ),
+              spawnClaudeCodeProcess: createSandboxedSpawn(sandboxed, executablePath, (data) => {
+                for (const line of data.split('\n')) sandboxRefusals.line(line);
+                logger.debug('claude stderr', { sessionID, data: data.slice(0, 2000) });
+              }),
             }),
           stderr: (data) => logger.debug('claude stderr', { sessionID, data: data.slice(0, 2000) }),
         },
@@ -504,6 +510,24 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
       announce(`session ${resume.sessionNumber}: resuming the same session with a human's answers`);
       sessionLog?.record({ type: 'user', message: { role: 'user', content: firstPrompt } });
     }
+    /** "Not logged in" and the like, and rate limits: the failure the engine should see. */
+    const classifyFailure = (failure: AgentRunFailure, error: unknown): AgentRunFailure => {
+      if (failure.reason !== 'error') return failure;
+      const credentials = classifyCredentialsFailure(role, messageOf(error));
+      if (credentials !== null) return new AgentRunFailure('error', credentials, { cause: error });
+      // 429/529/usage limits park the runtime or account instead of counting as a failed attempt.
+      const now = Date.now();
+      const limit = classifyLimitMessage(messageOf(error), {
+        now,
+        httpStatus: apiErrorStatusOf(resultMessage),
+      });
+      if (limit === null) return failure;
+      // The final 429's retry-after never reaches us; the one the CLI last waited for is the best guess.
+      const resetsAt =
+        limit.resetsAt ??
+        (limit.reason === 'rate-limit' && lastRetryAfterMs !== null ? now + lastRetryAfterMs : null);
+      return new AgentRunFailure(limit.reason, messageOf(error), { cause: error, resetsAt });
+    };
     const result: Promise<AgentRunOutcome> = run.settle<AgentRunOutcome>(
       async () => {
         for (let round = 0, nextPrompt = firstPrompt; ; round += 1) {
@@ -533,7 +557,11 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
                 extractPatch: async () => {
                   await validate(round);
                   return worktree
-                    ? extractPatch({ worktreePath: worktree.path, baseCommit: worktree.baseCommit })
+                    ? extractPatch({
+                        worktreePath: worktree.path,
+                        baseCommit: worktree.baseCommit,
+                        localFiles: worktree.localFiles ?? worktrees.localFiles ?? [],
+                      })
                     : '';
                 },
               }),
@@ -564,24 +592,8 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): RuntimeAdapter
           error instanceof AbortError
             ? new AgentRunFailure('cancelled', messageOf(error))
             : new AgentRunFailure('error', messageOf(error), { cause: error }),
-        // "Not logged in" and the like: say which variable to set instead of the CLI's own words.
-        onFailure: (failure, error) => {
-          if (failure.reason !== 'error') return failure;
-          const credentials = classifyCredentialsFailure(role, messageOf(error));
-          if (credentials !== null) return new AgentRunFailure('error', credentials, { cause: error });
-          // 429/529/usage limits park the runtime or account instead of counting as a failed attempt.
-          const now = Date.now();
-          const limit = classifyLimitMessage(messageOf(error), {
-            now,
-            httpStatus: apiErrorStatusOf(resultMessage),
-          });
-          if (limit === null) return failure;
-          // The final 429's retry-after never reaches us; the one the CLI last waited for is the best guess.
-          const resetsAt =
-            limit.resetsAt ??
-            (limit.reason === 'rate-limit' && lastRetryAfterMs !== null ? now + lastRetryAfterMs : null);
-          return new AgentRunFailure(limit.reason, messageOf(error), { cause: error, resetsAt });
-        },
+        // The credentials or limit reading, with what the OS sandbox refused or reported.
+        onFailure: (failure, error) => sandboxRefusals.explain(classifyFailure(failure, error)),
       },
     );
 

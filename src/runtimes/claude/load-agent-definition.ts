@@ -36,7 +36,7 @@ export interface LoadAgentDefinitionParams {
   /** Files (relative to repoRoot) appended to the prompt, read fresh on every call. */
   contextPaths: readonly string[];
   /** Replaces the file's model for this run (e.g. complexity-based dispatch). */
-  modelOverride?: string;
+  modelOverride?: string | undefined;
   /**
    * The session uses `outputFormat`, so the CLI's `StructuredOutput` tool must survive a restricted
    * tool list (docs/claude-sdk-facts.md §Structured output). Default: true.

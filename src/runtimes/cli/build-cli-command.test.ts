@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CLI_RUNTIME_PRESETS } from '../../config/flotilla-config-schema.ts';
 import { buildCliCommand, MAX_ARGUMENT_BYTES } from './build-cli-command.ts';
 import { CLI_PRESET_NAMES, CLI_PRESETS, resolveCliPreset } from './cli-presets.ts';
+import { CLI_RUNTIME_PRESETS } from './cli-runtime-config-schema.ts';
 
 const PROMPT = 'Fix the bug.\nThen write the signal file.';
 const FILE = '/state/runs/s1/prompt.md';

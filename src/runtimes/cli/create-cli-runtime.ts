@@ -21,6 +21,7 @@ import type { Logger } from '../../logging/logger.ts';
 import type { Sandbox, SandboxedCommand } from '../../sandbox/sandbox-types.ts';
 import { createSessionLog, type SessionLog } from '../../session-log/create-session-log.ts';
 import { createCachedCheck } from '../../shared/create-cached-check.ts';
+import { buildPortEnv } from '../../workspace/build-port-env.ts';
 import type { Worktree, WorktreeManager } from '../../workspace/create-worktree-manager.ts';
 import { extractPatch } from '../../workspace/extract-patch.ts';
 import { buildAgentSandboxRequest, SANDBOX_OFF_WARNING } from '../shared/build-agent-sandbox-request.ts';
@@ -28,6 +29,7 @@ import { createClaudeConfigSeed } from '../shared/create-claude-config-seed.ts';
 import { createPhaseClock } from '../shared/create-phase-clock.ts';
 import { createRunRegistry } from '../shared/create-run-registry.ts';
 import { createRuntimeWorktrees } from '../shared/create-runtime-worktrees.ts';
+import { createSandboxRefusals } from '../shared/create-sandbox-refusals.ts';
 import { findModelEndpoints } from '../shared/find-model-endpoints.ts';
 import { buildCliCommand } from './build-cli-command.ts';
 import { buildCliEnv } from './build-cli-env.ts';
@@ -127,7 +129,8 @@ export function createCliRuntime(
         logger,
       }));
 
-  function buildEnv(runStateDir: string): Record<string, string> {
+  function buildEnv(runStateDir: string, worktree: Worktree): Record<string, string> {
+    const extra = { ...config.extraEnv, ...buildPortEnv(worktree.ports) };
     return buildCliEnv({
       baseEnv: config.baseEnv ?? process.env,
       runStateDir,
@@ -135,7 +138,7 @@ export function createCliRuntime(
       credentialEnv: preset.credentialEnv,
       ...(config.passThroughEnv !== undefined && { passThrough: config.passThroughEnv }),
       ...(config.passEnv !== undefined && { passEnv: config.passEnv }),
-      ...(config.extraEnv !== undefined && { extra: config.extraEnv }),
+      ...(Object.keys(extra).length > 0 && { extra }),
     });
   }
 
@@ -183,7 +186,8 @@ export function createCliRuntime(
     const { output, notifyActivity: touch } = run;
     const sessionLog = makeSessionLog(params);
     if (config.sandbox?.mode === 'off') sessionLog.note(SANDBOX_OFF_WARNING);
-    const env = buildEnv(runStateDir);
+    const sandboxRefusals = createSandboxRefusals(sessionLog);
+    const env = buildEnv(runStateDir, worktree);
     // The claude preset's CLI keeps its state in CLAUDE_CONFIG_DIR (other tools ignore it: nothing to learn).
     // Only the run's own: one the config points elsewhere (a login) is not ours to write.
     const configDir = join(runStateDir, 'config');
@@ -220,6 +224,7 @@ export function createCliRuntime(
       const live = stream === 'stdout' ? usageReader.line(line) : null;
       if (live !== null) for (const listener of usageListeners) listener(live);
       output.push(`${line}\n`);
+      if (stream === 'stderr') sandboxRefusals.line(line);
       const text = stream === 'stderr' ? `[stderr] ${line}` : line;
       sessionLog.record({ type: 'assistant', message: { content: [{ type: 'text', text }] } });
       touch();
@@ -273,6 +278,10 @@ export function createCliRuntime(
               env,
               network: findModelEndpoints(env),
               programs: [command.file],
+              onNetworkRefused: (target) => {
+                sandboxRefusals.onNetworkRefused(target);
+                touch();
+              },
             }),
             command.file,
             command.args,
@@ -346,6 +355,7 @@ export function createCliRuntime(
         worktreePath: cwd,
         baseCommit,
         ...(config.protectedPaths !== undefined && { protectedPaths: config.protectedPaths }),
+        localFiles: worktree.localFiles ?? worktrees.localFiles ?? [],
       });
       if (patch.trim() === '') {
         throw new AgentRunFailure(
@@ -388,7 +398,7 @@ export function createCliRuntime(
                 runtime: config.runtime ?? `cli:${config.preset}`,
                 // A tool that cannot resume gets a new session given the questions and answers.
                 agentSessionID: preset.resume !== null ? agentSessionId : null,
-                worktree: { branchName: worktree.branchName, path: cwd, baseCommit },
+                worktree: { ...worktree, path: cwd, baseCommit },
                 stateDir: runStateDir,
               };
               return { kind: 'questions', askedBy: role, questions: verdict.questions, session };
@@ -417,11 +427,13 @@ export function createCliRuntime(
         },
         toFailure: (error) =>
           new AgentRunFailure('error', `${agentName} failed: ${messageOf(error)}`, { cause: error }),
-        onFailure: async (failure) => {
+        onFailure: async (thrown) => {
           // Whatever else went wrong, git's control files are put back before anything runs git again.
           const changed = await restoreGitControlFiles(snapshot).catch(() => []);
           if (changed.length > 0)
             logger.warn('a CLI agent changed git control files; restored them', { sessionID, changed });
+          // What the sandbox refused is part of why the run failed (never just "changed nothing").
+          const failure = sandboxRefusals.explain(thrown);
           sessionLog.note(`run failed: ${failure.message}`);
           return failure;
         },

@@ -1,72 +1,82 @@
-import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Usage } from '@openai/codex-sdk';
 
-export interface CodexHomes {
-  /**
-   * The CODEX_HOME for a run's config.toml: one per distinct config, made on first use and kept for the
-   * runs after it (same role, same instructions and context files), so a run does not pay codex's first
-   * start in an empty home (its state databases and bundled skills, ~0.3 s on a quiet machine).
-   */
-  homeFor(configToml: string): Promise<string>;
-  /** Removes what a finished thread left in its home (its rollout file): nothing of one run outlives it. */
-  removeThread(codexHome: string, threadId: string | null): Promise<void>;
-  /**
-   * Keeps the thread's cumulative usage when its run stops to ask a human. codex reports a thread's usage
-   * summed over all its turns, so the run that resumes it subtracts this to report only its own turns.
-   */
-  saveThreadUsage(codexHome: string, threadId: string, usage: Usage): Promise<void>;
-  /** What saveThreadUsage kept for the thread; null when nothing was (or the file is unreadable). */
-  readThreadUsage(codexHome: string, threadId: string): Promise<Usage | null>;
+/** A run's codex state: its own directory, with the CODEX_HOME the agent may write inside it. */
+export interface CodexRunHome {
+  /** `<runs>/session-<session id>`: Flotilla's (the kept session's `stateDir`); not writable by the agent. */
+  stateDir: string;
+  /** `<stateDir>/home`: CODEX_HOME, writable inside the sandbox (codex keeps its databases and rollouts there). */
+  codexHome: string;
 }
 
-/** Flotilla's own per-thread notes in a CODEX_HOME (codex ignores the directory). */
-const USAGE_DIR = 'flotilla-thread-usage';
-const usageFile = (codexHome: string, threadId: string) =>
-  join(codexHome, USAGE_DIR, `${threadId.replace(/[^A-Za-z0-9_-]/g, '_')}.json`);
+export interface CodexHomes {
+  /**
+   * A fresh CODEX_HOME for one run, holding Flotilla's config.toml. Never shared: the agent can write its
+   * CODEX_HOME (codex must), and what it plants there — config, `AGENTS.md` instructions, skills, rules —
+   * would otherwise steer the next run of the same config (issue #25).
+   */
+  create(sessionID: string, configToml: string): Promise<CodexRunHome>;
+  /**
+   * A kept session's home, for the run that resumes its thread; config.toml is written again, so what the
+   * asking run did to it does not carry over.
+   */
+  reopen(stateDir: string, configToml: string): Promise<CodexRunHome>;
+  /** Removes a run's state with its home (its rollout included): nothing of one run outlives it. */
+  remove(stateDir: string): Promise<void>;
+  /**
+   * Keeps the thread's cumulative usage when its run stops to ask a human. codex reports a thread's usage
+   * summed over all its turns, so the run that resumes it subtracts this to report only its own turns. Kept
+   * beside the home, where the agent cannot change it.
+   */
+  saveThreadUsage(stateDir: string, usage: Usage): Promise<void>;
+  /** What saveThreadUsage kept; null when nothing was (or the file is unreadable). */
+  readThreadUsage(stateDir: string): Promise<Usage | null>;
+}
+
+const usageFile = (stateDir: string) => join(stateDir, 'thread-usage.json');
+
+/** The home inside a run's state directory; a session kept by an earlier version had its home as stateDir. */
+function homeOf(stateDir: string): string {
+  const home = join(stateDir, 'home');
+  return existsSync(home) || !existsSync(join(stateDir, 'config.toml')) ? home : stateDir;
+}
+
+async function writeConfig(codexHome: string, configToml: string): Promise<void> {
+  await mkdir(codexHome, { recursive: true, mode: 0o700 });
+  // Replaced, not written through: a link the agent left in its place is not followed.
+  await rm(join(codexHome, 'config.toml'), { force: true, recursive: true });
+  await writeFile(join(codexHome, 'config.toml'), configToml, { mode: 0o600, flag: 'wx' });
+}
 
 /**
- * CODEX_HOME directories under `dir` (the runtime's `<stateDir>/runs/`, reaped at the next start after a
- * crash). A home is named after its config's hash, so runs never rewrite a config another run reads.
+ * Per-run CODEX_HOME directories under `dir` (the runtime's `<stateDir>/runs/`, reaped at the next start
+ * after a crash). The price: codex sets up its state databases and bundled skills in every run's empty home.
  */
 export function createCodexHomes(dir: string): CodexHomes {
-  const made = new Map<string, Promise<string>>();
   return {
-    homeFor(configToml) {
-      const name = `home-${createHash('sha256').update(configToml).digest('hex').slice(0, 16)}`;
-      let home = made.get(name);
-      if (home === undefined) {
-        const path = join(dir, name);
-        home = (async () => {
-          await mkdir(path, { recursive: true, mode: 0o700 });
-          await writeFile(join(path, 'config.toml'), configToml, { mode: 0o600 });
-          return path;
-        })();
-        // A failure is not remembered: the next run tries again.
-        home.catch(() => made.delete(name));
-        made.set(name, home);
-      }
-      return home;
+    async create(sessionID, configToml) {
+      const stateDir = join(dir, `session-${sessionID}`);
+      await mkdir(stateDir, { recursive: true, mode: 0o700 });
+      const codexHome = join(stateDir, 'home');
+      await writeConfig(codexHome, configToml);
+      return { stateDir, codexHome };
     },
-    async removeThread(codexHome, threadId) {
-      if (threadId === null) return;
-      await rm(usageFile(codexHome, threadId), { force: true });
-      const sessions = join(codexHome, 'sessions');
-      const files = await readdir(sessions, { recursive: true }).catch(() => [] as string[]);
-      await Promise.all(
-        files
-          .filter((file) => file.endsWith(`${threadId}.jsonl`))
-          .map((file) => rm(join(sessions, file), { force: true })),
-      );
+    async reopen(stateDir, configToml) {
+      const codexHome = homeOf(stateDir);
+      await writeConfig(codexHome, configToml);
+      return { stateDir, codexHome };
     },
-    async saveThreadUsage(codexHome, threadId, usage) {
-      await mkdir(join(codexHome, USAGE_DIR), { recursive: true, mode: 0o700 });
-      await writeFile(usageFile(codexHome, threadId), JSON.stringify(usage), { mode: 0o600 });
+    async remove(stateDir) {
+      await rm(stateDir, { recursive: true, force: true });
     },
-    async readThreadUsage(codexHome, threadId) {
+    async saveThreadUsage(stateDir, usage) {
+      await writeFile(usageFile(stateDir), JSON.stringify(usage), { mode: 0o600 });
+    },
+    async readThreadUsage(stateDir) {
       try {
-        const saved: unknown = JSON.parse(await readFile(usageFile(codexHome, threadId), 'utf8'));
+        const saved: unknown = JSON.parse(await readFile(usageFile(stateDir), 'utf8'));
         return typeof saved === 'object' && saved !== null ? (saved as Usage) : null;
       } catch {
         return null;

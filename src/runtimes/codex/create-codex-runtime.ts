@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Codex, type Thread, type ThreadEvent, type Usage } from '@openai/codex-sdk';
+import { Codex, type ThreadEvent, type Usage } from '@openai/codex-sdk';
 import {
   type AgentQuestions,
   type AgentResult,
@@ -29,6 +29,7 @@ import type { SessionLog } from '../../session-log/create-session-log.ts';
 import { createSessionLogFactory } from '../../session-log/create-session-log-factory.ts';
 import { createCachedCheck } from '../../shared/create-cached-check.ts';
 import { messageOf } from '../../shared/message-of.ts';
+import { buildPortEnv } from '../../workspace/build-port-env.ts';
 import type { Worktree, WorktreeManager } from '../../workspace/create-worktree-manager.ts';
 import { extractPatch } from '../../workspace/extract-patch.ts';
 import {
@@ -39,6 +40,7 @@ import {
 import { createPhaseClock } from '../shared/create-phase-clock.ts';
 import { createRunRegistry } from '../shared/create-run-registry.ts';
 import { createRuntimeWorktrees } from '../shared/create-runtime-worktrees.ts';
+import { createSandboxRefusals } from '../shared/create-sandbox-refusals.ts';
 import {
   runValidationRound,
   startFixRound,
@@ -62,7 +64,7 @@ export interface CodexRuntimeConfig extends RuntimeAdapterConfig {
   /** Base branch for implementor worktrees (e.g. 'main'). */
   defaultBranch: string;
   logger: Logger;
-  /** CODEX_HOME directories go under `<stateDir>/runs/` (e.g. `<repo>/.flotilla/codex`), one per distinct config. */
+  /** CODEX_HOME directories go under `<stateDir>/runs/` (e.g. `<repo>/.flotilla/codex`), one per run. */
   stateDir: string;
   /** Files (relative to repoRoot) appended to every role's instructions, read fresh per run. */
   contextPaths?: readonly string[];
@@ -139,7 +141,7 @@ export function buildCodexAgentBranchName(branchName: string): string {
 export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
   const { logger } = config;
   const runs = createRunRegistry();
-  // Kept across runs (one per distinct config): a fresh CODEX_HOME per run costs codex's first start.
+  // One per run: the agent writes its CODEX_HOME, and the next run must not read what it planted there.
   const homes = createCodexHomes(join(config.stateDir, 'runs'));
   const worktrees = createRuntimeWorktrees(config);
   const createSessionLog =
@@ -173,7 +175,8 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
     const model = config.models?.[role] ?? config.model;
     let worktree: Worktree | null = null;
     let codexHome = '';
-    let thread: Thread | null = null;
+    /** The run's codex state (its CODEX_HOME inside): kept with the session when the agent asks. */
+    let codexStateDir: string | null = null;
     let usageTail: CodexUsageTail | null = null;
     /** Whether the worktree and the thread stay after the run: the agent asked and waits for answers. */
     let keepForAnswers = false;
@@ -186,7 +189,7 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
       await launcher?.dispose().catch(() => {});
       await rm(runDir, { recursive: true, force: true }).catch(() => {});
       if (keepForAnswers) return;
-      await homes.removeThread(codexHome, thread?.id ?? null).catch(() => {});
+      if (codexStateDir !== null) await homes.remove(codexStateDir).catch(() => {});
       // Last: with removal behind, git starts once the result is on its way.
       if (worktree) await worktrees.remove(worktree.branchName);
     };
@@ -199,11 +202,11 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
     try {
       outputSchema = buildCodexOutputSchema(role);
       if (resume !== undefined) {
-        // The thread continues in the CODEX_HOME that holds its rollout (and the config it started with).
+        // The thread continues in the CODEX_HOME that holds its rollout; its config.toml is written again.
         const kept = checkKeptSession(resume.session, runtimeName);
         worktree = kept.worktree;
-        codexHome = kept.codexHome;
-        priorThreadUsage = await homes.readThreadUsage(codexHome, kept.threadId);
+        codexStateDir = kept.stateDir;
+        priorThreadUsage = await homes.readThreadUsage(codexStateDir);
       } else if (params.role === 'implementor') {
         const branchName = buildCodexAgentBranchName(params.branchName);
         worktree = await clock.time('worktree-create', () => worktrees.create(branchName));
@@ -215,16 +218,18 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
         }),
         contextFiles: await readContextFiles(),
       });
-      if (resume === undefined)
-        codexHome = await clock.time('codex-home', () =>
-          homes.homeFor(
-            buildCodexConfigToml({
-              developerInstructions,
-              ...(model !== undefined && { model }),
-              ...(config.provider !== undefined && { provider: config.provider }),
-            }),
-          ),
-        );
+      const configToml = buildCodexConfigToml({
+        developerInstructions,
+        ...(model !== undefined && { model }),
+        ...(config.provider !== undefined && { provider: config.provider }),
+      });
+      const home = await clock.time('codex-home', () =>
+        codexStateDir === null
+          ? homes.create(sessionID, configToml)
+          : homes.reopen(codexStateDir, configToml),
+      );
+      codexStateDir = home.stateDir;
+      codexHome = home.codexHome;
     } catch (error) {
       await cleanUp();
       throw error;
@@ -236,10 +241,12 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
       modelKeyVariables,
       ...(config.passThroughEnv !== undefined && { passThrough: config.passThroughEnv }),
       ...(config.passEnv !== undefined && { passEnv: config.passEnv }),
-      ...(config.extraEnv !== undefined && { extra: config.extraEnv }),
+      extra: { ...config.extraEnv, ...buildPortEnv(worktree?.ports) },
     });
     const cwd = worktree?.path ?? config.repoRoot;
     const sandboxed = config.sandbox?.mode === 'on';
+    // What the sandbox refuses goes to the transcript (created below, before codex starts) and the failure.
+    const sandboxRefusals = createSandboxRefusals({ note: (text) => sessionLog?.note(text) });
     const stderrLog = join(runDir, 'codex-stderr.log');
     try {
       await mkdir(runDir, { recursive: true, mode: 0o700 });
@@ -265,6 +272,7 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
                       ? [config.provider.baseUrl]
                       : [codexEnv.OPENAI_BASE_URL ?? 'https://api.openai.com'],
                   programs: [binary.executablePath],
+                  onNetworkRefused: sandboxRefusals.onNetworkRefused,
                 }),
                 binary.executablePath,
                 [],
@@ -295,7 +303,6 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
       resume?.session.agentSessionID != null
         ? codex.resumeThread(resume.session.agentSessionID, threadOptions)
         : codex.startThread(threadOptions);
-    thread = codexThread;
 
     const run = runs.begin({ sessionID, role, maxAgentDuration: config.maxAgentDuration });
     const { output, notifyActivity } = run;
@@ -483,7 +490,11 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
       if (result.role !== 'implementor') return result as AgentResult;
       if (result.outcome !== 'completed' || worktree === null) return { ...result, patch: null };
       await validate(round);
-      const patch = await extractPatch({ worktreePath: worktree.path, baseCommit: worktree.baseCommit });
+      const patch = await extractPatch({
+        worktreePath: worktree.path,
+        baseCommit: worktree.baseCommit,
+        localFiles: worktree.localFiles ?? worktrees.localFiles ?? [],
+      });
       if (patch.trim() === '') {
         throw new AgentRunFailure(
           'error',
@@ -497,13 +508,13 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
       announce(`the agent asked ${questions.length} question(s); its thread waits for answers`);
       keepForAnswers = true;
       if (codexThread.id !== null && threadUsage !== null)
-        await homes.saveThreadUsage(codexHome, codexThread.id, threadUsage);
+        await homes.saveThreadUsage(codexStateDir ?? codexHome, threadUsage);
       const session: KeptSession = {
         runtime: runtimeName,
         agentSessionID: codexThread.id,
         worktree,
-        // Shared with the runtime's other runs of the same config: discardSession removes only this thread.
-        stateDir: codexHome,
+        // The run's codex state, its CODEX_HOME inside: the resume continues there, discardSession removes it.
+        stateDir: codexStateDir,
       };
       return { kind: 'questions', askedBy: role, questions, session };
     };
@@ -514,6 +525,26 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
       announce(`session ${resume.sessionNumber}: resuming the same codex thread with a human's answers`);
       sessionLog?.record({ type: 'user', message: { role: 'user', content: firstPrompt } });
     }
+    /** Credentials and limits: the failure the engine should see. */
+    const classifyFailure = (failure: AgentRunFailure, error: unknown): AgentRunFailure => {
+      if (failure.reason !== 'error') return failure;
+      if (AUTHENTICATION_ERRORS.test(failure.message)) {
+        return new AgentRunFailure(
+          'error',
+          `${CREDENTIALS_FAILURE_PREFIX} the ${role} could not authenticate with the model API (${failure.message}). ` +
+            `Set ${modelKeyVariables.join(' or ')} for \`flotilla run\`. Not retried: every attempt would fail alike.`,
+          { cause: error },
+        );
+      }
+      // 429/5xx/usage limits park the runtime instead of counting as a failed attempt (judged on the text:
+      // codex reports no HTTP status).
+      const fromProvider =
+        !(error instanceof AgentRunFailure) || error.message.startsWith(`the ${role} session failed:`);
+      const limit = fromProvider ? classifyLimitMessage(failure.message, { now: Date.now() }) : null;
+      return limit === null
+        ? failure
+        : new AgentRunFailure(limit.reason, failure.message, { cause: error, resetsAt: limit.resetsAt });
+    };
     const result: Promise<AgentRunOutcome> = run.settle<AgentRunOutcome>(
       async () => {
         for (let round = 0, prompt = firstPrompt; ; round += 1) {
@@ -543,25 +574,7 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
       {
         sessionLog,
         cleanUp: () => clock.time('cleanup', cleanUp),
-        onFailure: (failure, error) => {
-          if (failure.reason !== 'error') return failure;
-          if (AUTHENTICATION_ERRORS.test(failure.message)) {
-            return new AgentRunFailure(
-              'error',
-              `${CREDENTIALS_FAILURE_PREFIX} the ${role} could not authenticate with the model API (${failure.message}). ` +
-                `Set ${modelKeyVariables.join(' or ')} for \`flotilla run\`. Not retried: every attempt would fail alike.`,
-              { cause: error },
-            );
-          }
-          // 429/5xx/usage limits park the runtime instead of counting as a failed attempt (judged on the text:
-          // codex reports no HTTP status).
-          const fromProvider =
-            !(error instanceof AgentRunFailure) || error.message.startsWith(`the ${role} session failed:`);
-          const limit = fromProvider ? classifyLimitMessage(failure.message, { now: Date.now() }) : null;
-          return limit === null
-            ? failure
-            : new AgentRunFailure(limit.reason, failure.message, { cause: error, resetsAt: limit.resetsAt });
-        },
+        onFailure: (failure, error) => sandboxRefusals.explain(classifyFailure(failure, error)),
       },
     );
 
@@ -594,8 +607,7 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
     cancelAgent: (sessionID) => runs.cancel(sessionID),
     async discardSession(session) {
       if (session.worktree !== null) await worktrees.remove(session.worktree.branchName).catch(() => {});
-      if (session.stateDir !== null)
-        await homes.removeThread(session.stateDir, session.agentSessionID).catch(() => {});
+      if (session.stateDir !== null) await homes.remove(session.stateDir).catch(() => {});
     },
   };
 }
@@ -604,7 +616,7 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
 function checkKeptSession(
   session: KeptSession,
   runtime: string,
-): { worktree: Worktree | null; codexHome: string; threadId: string } {
+): { worktree: Worktree | null; stateDir: string; threadId: string } {
   if (session.runtime !== runtime)
     throw new Error(`the session to resume was kept by runtime '${session.runtime}', not '${runtime}'`);
   if (session.agentSessionID === null) throw new Error('the session to resume has no codex thread id');
@@ -612,5 +624,5 @@ function checkKeptSession(
     throw new Error(`the CODEX_HOME of the session to resume is gone (${session.stateDir})`);
   if (session.worktree !== null && !existsSync(session.worktree.path))
     throw new Error(`the kept worktree of the session to resume is gone (${session.worktree.path})`);
-  return { worktree: session.worktree, codexHome: session.stateDir, threadId: session.agentSessionID };
+  return { worktree: session.worktree, stateDir: session.stateDir, threadId: session.agentSessionID };
 }

@@ -16,6 +16,8 @@ export interface AgentSandboxProfile {
   network: readonly string[];
   /** The programs it runs (their install directories stay readable). */
   programs: readonly string[];
+  /** Told each connection the sandbox refused (see create-sandbox-refusals.ts). */
+  onNetworkRefused?: (target: string) => void;
 }
 
 /**
@@ -39,6 +41,7 @@ export function buildAgentSandboxRequest(profile: AgentSandboxProfile): SandboxR
     env: profile.env,
     network: profile.network,
     programs: profile.programs,
+    ...(profile.onNetworkRefused !== undefined && { onNetworkRefused: profile.onNetworkRefused }),
   };
 }
 

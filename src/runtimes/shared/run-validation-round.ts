@@ -39,7 +39,7 @@ export async function runValidationRound(params: {
   announce: (line: string) => void;
   notifyActivity: () => void;
   /** The run's sandbox for the commands (they run the agent's code); absent: they run as they are. */
-  wrap?: CommandWrapper;
+  wrap?: CommandWrapper | undefined;
 }): Promise<void> {
   const { validation } = params;
   params.announce(`validation round ${params.round + 1}: running ${validation.commands.length} command(s)`);

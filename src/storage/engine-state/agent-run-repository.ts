@@ -17,7 +17,7 @@ export interface ListRunsQuery {
   /** Newest first; default 50. */
   limit?: number;
   /** Only implementor and reviewer runs for this work item. */
-  workItemID?: string;
+  workItemID?: string | undefined;
 }
 
 export interface AgentRunRepository {

@@ -55,7 +55,7 @@ describe('buildItemActions', () => {
       ],
     });
     const d = byKey(buildItemActions(findRow(state, '7'), state), 'd');
-    expect(d.confirm).toBe('Dispatch an implementor for #7? It is still blocked by #1.');
+    expect(d.confirm).toBe('Dispatch an implementor for #7? It is still waiting for #1.');
   });
 
   it('blocked and needs-refinement: d dispatches and u moves to pending without asking', () => {
@@ -149,7 +149,7 @@ describe('buildItemActions', () => {
     const { actions } = actionsFor({ status: 'approved', linkedRevision: 'r7' });
     expect(keys(actions)).toBe('mv');
     const m = byKey(actions, 'm');
-    expect(m.confirm).toBe('Merge flotilla/7 (revision #r7) into the default branch and close #7?');
+    expect(m.confirm).toBe('Merge flotilla/7 (revision r7) into the default branch and close #7?');
     expect(eventOf(m)).toEqual({ type: 'userRequestedMerge', workItemID: '7' });
   });
 

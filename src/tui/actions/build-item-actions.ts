@@ -1,5 +1,5 @@
 import { isAbsolute } from 'node:path';
-import type { EngineEvent } from '../../domain/index.ts';
+import { type EngineEvent, revisionName } from '../../domain/index.ts';
 import type { EngineState } from '../../engine/state-store/index.ts';
 import type { WorkItemRow } from '../view-model/build-work-item-sections.ts';
 
@@ -70,7 +70,7 @@ export function buildItemActions(row: WorkItemRow, state: EngineState): ItemActi
       label: 'dispatch',
       confirm:
         unmetBlockers.length > 0
-          ? `Dispatch an implementor for #${id}? It is still blocked by ${unmetBlockers.map((b) => `#${b}`).join(', ')}.`
+          ? `Dispatch an implementor for #${id}? It is still waiting for ${unmetBlockers.map((b) => `#${b}`).join(', ')}.`
           : `Dispatch an implementor for #${id}?`,
       effect: { kind: 'event', event: { type: 'userRequestedImplementorRun', workItemID: id } },
       done: `dispatch of #${id} requested`,
@@ -120,7 +120,7 @@ export function buildItemActions(row: WorkItemRow, state: EngineState): ItemActi
     actions.push({
       key: 'm',
       label: 'merge',
-      confirm: `Merge ${revision ? `${revision.headRef} (revision #${revision.id})` : `revision #${item.linkedRevision}`} into the default branch and close #${id}?`,
+      confirm: `Merge ${revision ? `${revision.headRef} (revision ${revisionName(revision)})` : `revision ${revisionName({ id: item.linkedRevision })}`} into the default branch and close #${id}?`,
       effect: { kind: 'event', event: { type: 'userRequestedMerge', workItemID: id } },
       done: `merge of #${id} requested`,
     });

@@ -1,4 +1,5 @@
 import { Box, Text } from 'ink';
+import { omitUndefined } from '../../shared/omit-undefined.ts';
 import type { DetailContent } from '../view-model/build-detail-content.ts';
 import type { Viewport } from '../view-model/build-viewport.ts';
 
@@ -29,9 +30,7 @@ export function DetailPane({ content, viewport, scrollTop, focused, width, heigh
             // biome-ignore lint/suspicious/noArrayIndexKey: rows are positions in the viewport
             key={index}
             wrap="truncate"
-            color={row.line.color}
-            bold={row.line.bold}
-            dimColor={row.line.dim}
+            {...omitUndefined({ color: row.line.color, bold: row.line.bold, dimColor: row.line.dim })}
           >
             {row.text === '' ? ' ' : row.text}
           </Text>
@@ -40,7 +39,7 @@ export function DetailPane({ content, viewport, scrollTop, focused, width, heigh
       <Text
         wrap="truncate"
         dimColor={!focused}
-        color={content.live && scrollTop !== null ? 'yellow' : undefined}
+        {...(content.live && scrollTop !== null && { color: 'yellow' })}
       >
         {status || ' '}
         {focused ? '' : status ? ' · Tab to scroll' : ''}

@@ -1,8 +1,12 @@
 import { Box, Text } from 'ink';
 import { describeBudgetPause } from '../../domain/index.ts';
+import { omitUndefined } from '../../shared/omit-undefined.ts';
 import type { HeaderSummary } from '../view-model/build-header-summary.ts';
 import type { QuotaSummary } from '../view-model/build-quota-summary.ts';
 import { formatDuration } from '../view-model/format-duration.ts';
+
+/** The quota line's colour by tone; a normal budget keeps the terminal's colour. */
+const QUOTA_TONE_COLORS = { paused: 'red', low: 'yellow', normal: undefined } as const;
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
@@ -16,7 +20,7 @@ export interface HeaderProps {
   scriptedCostsLeftOut?: boolean;
   repositoryLabel: string;
   /** The tracker API's rate-limit budget (GitHub); absent for the local provider. */
-  quota?: QuotaSummary | null;
+  quota?: QuotaSummary | null | undefined;
   now: number;
   width: number;
 }
@@ -61,7 +65,7 @@ export function Header({
           </Text>
         )}
         <Text> │ </Text>
-        <Text color={summary.running > 0 ? 'cyan' : undefined}>
+        <Text {...(summary.running > 0 && { color: 'cyan' })}>
           agents {summary.running}/{summary.maxAgents}
         </Text>
         {summary.queued > 0 ? <Text color="yellow"> +{summary.queued} queued</Text> : null}
@@ -77,9 +81,7 @@ export function Header({
         {quota ? (
           <>
             <Text> │ </Text>
-            <Text color={quota.tone === 'paused' ? 'red' : quota.tone === 'low' ? 'yellow' : undefined}>
-              {quota.text}
-            </Text>
+            <Text {...omitUndefined({ color: QUOTA_TONE_COLORS[quota.tone] })}>{quota.text}</Text>
           </>
         ) : null}
         <Text> │ </Text>

@@ -73,7 +73,7 @@ function ItemRow({
     <Box width={width} height={1}>
       <Text wrap="truncate" inverse={selected && focused} bold={selected}>
         <Text>{selected ? '›' : ' '}</Text>
-        <Text color={row.item.priority ? PRIORITY_COLORS[row.item.priority] : undefined}>
+        <Text {...(row.item.priority && { color: PRIORITY_COLORS[row.item.priority] })}>
           {`#${row.item.id}`.padEnd(idWidth + 1)}
         </Text>
         <Text color={style.color}>

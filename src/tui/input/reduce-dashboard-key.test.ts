@@ -170,11 +170,11 @@ describe('reduceDashboardKey', () => {
     it('with agents running asks first, naming how many; y stops, n keeps running', () => {
       const one = press(RUNNING, contextFor(undefined, { activeAgents: 1 }), 'q');
       expect(one.state.prompt?.text).toBe(
-        'Quit? 1 agent running will be cancelled (their items return to the queue).',
+        'Quit? The running agent will be cancelled (its item returns to the queue).',
       );
       expect(one.effects).toEqual([]);
       expect(press(RUNNING, contextFor(undefined, { activeAgents: 2 }), 'q').state.prompt?.text).toMatch(
-        /^Quit\? 2 agents running/,
+        /^Quit\? 2 running agents will be cancelled \(their items return to the queue\)\.$/,
       );
       const yes = press(one.state, contextFor(), 'y');
       expect(yes.state.phase).toBe('stopping');
@@ -209,7 +209,7 @@ describe('reduceDashboardKey', () => {
     it('holds what y does: the event is enqueued and what was done is said', () => {
       const question = asked();
       expect(question.prompt?.text).toBe(
-        'Merge flotilla/4 (revision #r4) into the default branch and close #4?',
+        'Merge flotilla/4 (revision r4) into the default branch and close #4?',
       );
       for (const yes of ['y', 'Y']) {
         const result = press(question, contextFor(), yes);
@@ -422,7 +422,7 @@ describe('reduceDashboardKey', () => {
       expect(press(RUNNING, contextFor(), 'v').effects).toEqual([
         {
           kind: 'load-overlay',
-          title: 'diff of revision #r4 (flotilla/4 at 0123456789ab)',
+          title: 'diff of revision r4 (flotilla/4 at 0123456789ab)',
           source: { kind: 'diff', revisionID: 'r4' },
         },
       ]);

@@ -1,3 +1,4 @@
+import { revisionName } from '../../domain/index.ts';
 import type { EngineState } from '../../engine/state-store/index.ts';
 import { getActivePlannerRun, getSpecsRequiringPlanning } from '../../engine/state-store/selectors/index.ts';
 import { buildItemActions, type ItemAction } from '../actions/build-item-actions.ts';
@@ -128,7 +129,10 @@ function askToQuit(state: DashboardInputState, context: DashboardKeyContext): Da
   return result({
     ...state,
     prompt: {
-      text: `Quit? ${running} agent${running === 1 ? '' : 's'} running will be cancelled (their items return to the queue).`,
+      text:
+        running === 1
+          ? 'Quit? The running agent will be cancelled (its item returns to the queue).'
+          : `Quit? ${running} running agents will be cancelled (their items return to the queue).`,
       onYes: { kind: 'quit' },
     },
   });
@@ -301,7 +305,7 @@ function commandFor(action: ItemAction, engineState: EngineState): DashboardComm
   const where = revision ? ` (${revision.headRef} at ${revision.headSHA.slice(0, 12)})` : '';
   return {
     kind: 'open-overlay',
-    title: `diff of revision #${effect.revisionID}${where}`,
+    title: `diff of revision ${revisionName(revision ?? { id: effect.revisionID })}${where}`,
     source: { kind: 'diff', revisionID: effect.revisionID },
   };
 }

@@ -47,21 +47,23 @@ describe('buildDetailContent', () => {
   it('starts with the title and the facts of the item, and lists its blockers with their status', () => {
     const state = buildTestState({
       workItems: [
-        buildWorkItem({ id: '1', status: 'approved' }),
+        buildWorkItem({ id: '1', status: 'review' }),
+        buildWorkItem({ id: '3', status: 'approved' }),
         buildWorkItem({
           id: '2',
           title: 'Build the UI',
           status: 'pending',
           priority: 'high',
           complexity: 'low',
-          blockedBy: ['1', '99'],
+          blockedBy: ['1', '3', '99'],
         }),
       ],
     });
     const text = lines(build(state, '2'));
     expect(text[0]).toBe('#2 Build the UI');
     expect(text[1]).toBe('◌ pending · status pending · priority high · complexity low');
-    expect(text[2]).toBe('blocked by #1 (approved), #99 (closed)');
+    // Only the blockers still open (#3 approved and #99 closed wait for nothing), never called 'blocked'.
+    expect(text[2]).toBe('waiting for #1 (review)');
     expect(text[3]).toBe('dispatched automatically once its blockers are approved or closed');
   });
 
@@ -242,7 +244,7 @@ describe('buildDetailContent', () => {
     };
     const content = build(state, '1', { files, reviews });
     const text = lines(content);
-    expect(text).toContain('revision #r1 Add API');
+    expect(text).toContain('revision r1 Add API');
     expect(text).toContain('branch flotilla/1 · head 0123456789ab · https://x/1');
     expect(text).toContain('checks: ✔ passed');
     expect(text).toContain('3 files changed');

@@ -1,5 +1,11 @@
 import { isAbsolute } from 'node:path';
-import { describeReviewVerdict, type ReviewHistory, type RevisionFile } from '../../domain/index.ts';
+import {
+  describeReviewVerdict,
+  listOpenBlockers,
+  type ReviewHistory,
+  type RevisionFile,
+  revisionName,
+} from '../../domain/index.ts';
 import type { EngineState } from '../../engine/state-store/index.ts';
 import { failureKey } from '../../engine/state-store/index.ts';
 import type { StreamBuffer } from '../streams/create-stream-buffers.ts';
@@ -65,9 +71,10 @@ export function buildDetailContent(inputs: DetailInputs): DetailContent {
     item.kind === 'questions' ? "planner's questions" : null,
   ].filter((fact): fact is string => fact !== null);
   head.push({ text: facts.join(' · '), color: style.color });
-  if (item.blockedBy.length > 0) {
-    const blockers = item.blockedBy.map((id) => `#${id} (${state.workItems[id]?.status ?? 'closed'})`);
-    head.push({ text: `blocked by ${blockers.join(', ')}`, dim: true });
+  const waitingFor = listOpenBlockers(item, (id) => state.workItems[id]?.status);
+  if (waitingFor.length > 0) {
+    const blockers = waitingFor.map(({ id, status }) => `#${id} (${status})`);
+    head.push({ text: `waiting for ${blockers.join(', ')}`, dim: true });
   }
 
   const runIsActive =
@@ -152,7 +159,7 @@ export function buildDetailContent(inputs: DetailInputs): DetailContent {
   const revision = item.linkedRevision === null ? undefined : state.revisions[item.linkedRevision];
   if (revision !== undefined) {
     head.push(RULE);
-    head.push({ text: `revision #${revision.id} ${revision.title}`, bold: true });
+    head.push({ text: `revision ${revisionName(revision)} ${revision.title}`, bold: true });
     head.push({
       text: `branch ${revision.headRef} · head ${revision.headSHA.slice(0, 12)}${revision.url ? ` · ${revision.url}` : ''}`,
       dim: true,

@@ -1,7 +1,7 @@
 import type { ImplementorRun, ReviewerRun, WorkItem } from '../../domain/index.ts';
 
 /**
- * What the dashboard shows for a work item (reference §10, plus `queued`: a run request waiting for an
+ * What the dashboard shows for a work item (docs/reference-behaviour.md §10, plus `queued`: a run request waiting for an
  * agent slot or a retry backoff, which the published dashboard showed as plain `dispatch`).
  */
 export type DisplayStatus =

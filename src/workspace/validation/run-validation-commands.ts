@@ -17,7 +17,7 @@ export interface RunValidationCommandsParams {
    * command then runs as the wrapper returns it, with exactly its environment. A wrapper that rejects fails
    * the round (the command never runs outside it).
    */
-  wrap?: CommandWrapper;
+  wrap?: CommandWrapper | undefined;
 }
 
 /** Turns `file args` with `env` into what to spawn; `dispose` once it has exited. */

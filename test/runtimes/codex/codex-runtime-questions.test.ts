@@ -58,7 +58,7 @@ async function start(scenario: Scenario) {
 /** What threads left under the runtime's CODEX_HOMEs: rollout files, and the usage kept while one waits. */
 async function threadFiles(stateDir: string): Promise<string[]> {
   const entries = await readdir(join(stateDir, 'runs'), { recursive: true }).catch(() => [] as string[]);
-  return entries.filter((entry) => /\/sessions\/.*\.jsonl$|\/flotilla-thread-usage\/.+/.test(entry));
+  return entries.filter((entry) => /\/sessions\/.*\.jsonl$|\/thread-usage\.json$/.test(entry));
 }
 
 const implementor = (): AgentStartParams => ({

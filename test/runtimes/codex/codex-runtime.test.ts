@@ -72,16 +72,9 @@ async function start(scenario: Scenario, overrides: Partial<CodexRuntimeConfig> 
   return { runtime, server, stateDir, logger };
 }
 
-/**
- * What runs left under `<stateDir>/runs`: anything but the kept CODEX_HOMEs (`home-<config hash>`), and any
- * rollout file in them — a finished run leaves neither.
- */
+/** What runs left under `<stateDir>/runs`: a finished run leaves nothing, its CODEX_HOME included. */
 async function runLeftovers(stateDir: string): Promise<string[]> {
-  const runsDir = join(stateDir, 'runs');
-  const entries = await readdir(runsDir, { recursive: true }).catch(() => [] as string[]);
-  return entries.filter(
-    (entry) => !/^home-[0-9a-f]{16}(\/|$)/.test(entry) || /\/sessions\/.*\.jsonl$/.test(entry),
-  );
+  return readdir(join(stateDir, 'runs'), { recursive: true }).catch(() => [] as string[]);
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<AgentRunFailure> {
@@ -157,7 +150,7 @@ describe('codex runtime (real codex binary, scripted Responses endpoint)', () =>
     expect(body.text?.format).toMatchObject({ strict: true, schema: { additionalProperties: false } });
     expect(JSON.stringify(server.requests[0]?.headers)).toContain('"sandbox_mode\\":\\"danger-full-access');
 
-    // Nothing is left: the run's rollout (its CODEX_HOME is kept for the next run) and the worktree are gone, the repository is untouched.
+    // Nothing is left: the run's CODEX_HOME and the worktree are gone, the repository is untouched.
     expect(await runLeftovers(stateDir)).toEqual([]);
     expect(existsSync(join(repo.root, '.worktrees', 'agent', 'flotilla', '7'))).toBe(false);
     expect(await repo.git(['branch', '--list', 'agent/*'])).toBe('');
@@ -166,6 +159,77 @@ describe('codex runtime (real codex binary, scripted Responses endpoint)', () =>
     expect(transcript).toContain('Writing the greeting.');
     expect(transcript).toContain('RESULT success');
     expect(transcript).toContain('Outcome: completed');
+  });
+
+  it("a run cannot change the next run's CODEX_HOME (config, instructions), nor reach another run's", async () => {
+    // The first implementor plants what codex reads at start — global instructions (AGENTS.md) and a config
+    // that breaks — in every directory under the runtime's runs it can find, and in the next run's home (the
+    // ids are the test's). The second run of the same config must start clean.
+    const runs = join(repo.root, '.flotilla', 'codex', 'runs');
+    const next = join(runs, 'session-plant-2', 'home');
+    // Split in the command, so that only what the files hold reads PLANTED-INSTRUCTION.
+    const plant = [
+      `mkdir -p ${next}`,
+      `for dir in ${runs} ${runs}/* ${runs}/*/* ${next}; do printf 'PLANTED-''INSTRUCTION\\n' > $dir/AGENTS.md; printf '[broken\\n' >> $dir/config.toml; done`,
+      `cat ${runs}/*/AGENTS.md ${runs}/*/*/AGENTS.md`,
+    ].join('; ');
+    const completed = (summary: string) => ({
+      structuredOutput: { role: 'implementor', outcome: 'completed', summary },
+    });
+    const { runtime, server, stateDir } = await start({
+      routes: [
+        {
+          name: 'planter',
+          match: { firstUserIncludes: '## Work Item #7' },
+          steps: [
+            {
+              content: [
+                {
+                  type: 'tool_use',
+                  name: 'exec_command',
+                  input: { cmd: `${plant}; printf x > x.txt; true` },
+                },
+              ],
+            },
+            completed('Planted.'),
+          ],
+        },
+        {
+          name: 'next',
+          match: { firstUserIncludes: '## Work Item #8' },
+          steps: [
+            { content: [{ type: 'tool_use', name: 'exec_command', input: { cmd: 'printf y > y.txt' } }] },
+            completed('Clean.'),
+          ],
+        },
+      ],
+    });
+    const first = await runtime.startAgent({
+      role: 'implementor',
+      sessionID: 'plant-1',
+      workItemID: '7',
+      branchName: 'flotilla/7',
+      prompt: '## Work Item #7 — Plant',
+    });
+    await first.result;
+    // The planting worked (read back) where it could, and was refused elsewhere.
+    const planted = JSON.stringify(server.requests.map((request) => request.body));
+    expect(planted).toContain('PLANTED-INSTRUCTION');
+    expect(planted).toContain('Read-only file system');
+    const plantedRequests = server.requests.length;
+    const second = await runtime.startAgent({
+      role: 'implementor',
+      sessionID: 'plant-2',
+      workItemID: '8',
+      branchName: 'flotilla/8',
+      prompt: '## Work Item #8 — Next',
+    });
+    expect(await second.result).toMatchObject({ outcome: 'completed', summary: 'Clean.' });
+    expect(server.report().problems).toEqual([]);
+    const nextRequests = server.requests.slice(plantedRequests).map((request) => request.body);
+    expect(nextRequests).toHaveLength(2);
+    expect(JSON.stringify(nextRequests)).not.toContain('PLANTED-INSTRUCTION');
+    expect(await runLeftovers(stateDir)).toEqual([]);
   });
 
   it('reviewer: read-only in the repository, verdict validated; an HTTP 500 is retried', async () => {

@@ -31,11 +31,11 @@ export interface GitHubClientOptions {
   /** An installation token is replaced this long before the expiry GitHub gave it. Default 5 minutes. */
   appTokenRefreshBeforeExpiryMs?: number;
   /** Default: https://api.github.com. */
-  apiUrl?: string;
+  apiUrl?: string | undefined;
   logger: Logger;
   quota?: GitHubQuotaOptions;
   /** Retries of 5xx answers (plugin-retry): the n-th waits n² × this. Default: 1000 ms, 3 retries. */
-  serverErrorRetry?: { baseDelayMs?: number; retries?: number };
+  serverErrorRetry?: { baseDelayMs?: number | undefined; retries?: number | undefined };
   /** Retries after a secondary limit or an exhausted budget, each after the wait GitHub asks for. Default 3. */
   rateLimitRetries?: number;
   circuitBreaker?: CircuitBreakerOptions;

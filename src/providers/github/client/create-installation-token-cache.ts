@@ -5,7 +5,7 @@
  * sent, so the next request makes a new token before the old one can be refused mid-run.
  */
 export function createInstallationTokenCache(
-  options: { refreshBeforeExpiryMs?: number; now?: () => number } = {},
+  options: { refreshBeforeExpiryMs?: number | undefined; now?: () => number } = {},
 ) {
   const margin = options.refreshBeforeExpiryMs ?? 5 * 60_000;
   const now = options.now ?? Date.now;

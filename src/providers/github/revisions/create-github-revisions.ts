@@ -16,9 +16,12 @@ import type {
 } from '../../types.ts';
 import { type GitHubOctokit, httpStatusOf } from '../client/create-github-client.ts';
 import type { GitHubRepository } from '../work-items/create-github-work-items.ts';
-import { buildChecksOutputTail } from './build-checks-output-tail.ts';
+import { buildPipeline, type CheckSummary, type StatusSummary } from './build-pipeline.ts';
 import { maintainMirror } from './maintain-mirror.ts';
+import { OPEN_PULL_REQUESTS_QUERY, type OpenPullRequestsPage } from './open-pull-requests-query.ts';
+import { buildOutsideDiffComment, parseOutsideDiffComment } from './outside-diff-comment.ts';
 import { type GitRemote, pushPatchBranch } from './push-patch-branch.ts';
+import { readChecksOutputTail } from './read-checks-output-tail.ts';
 import {
   buildReviewBody,
   isOutsideDiffRefusal,
@@ -63,7 +66,6 @@ type ListedPull = Awaited<ReturnType<GitHubOctokit['rest']['pulls']['list']>>['d
 const NUMBER = /^[1-9][0-9]{0,9}$/;
 /** Which work item a pull request implements: a hidden marker in its body (its idempotency key too). */
 const MARKER = /\n*<!-- flotilla:workItem #(\d+) -->\s*$/;
-const FAILED = new Set(['failure', 'timed_out', 'cancelled', 'action_required', 'startup_failure', 'stale']);
 const FILE_STATUSES: readonly RevisionFileStatus[] = [
   'added',
   'modified',
@@ -74,7 +76,7 @@ const FILE_STATUSES: readonly RevisionFileStatus[] = [
 ];
 
 /**
- * Revisions are pull requests (reference §7). A pull request belongs to a work item through a hidden marker
+ * Revisions are pull requests (docs/reference-behaviour.md §7). A pull request belongs to a work item through a hidden marker
  * in its body (`<!-- flotilla:workItem #12 -->`, stripped on read, kept on body updates). `createFromPatch`
  * pushes the patch applied by git (pushPatchBranch, compare-and-swap against the pull request's head) and
  * opens the pull request, or updates the open one for the branch. The pipeline is the head's check runs and
@@ -154,7 +156,7 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
         })),
       );
     } catch {
-      // Unknown, not "no checks": the engine keeps the last pipeline it knew (reference §7, defect: null read as removal).
+      // Unknown, not "no checks": the engine keeps the last pipeline it knew (docs/reference-behaviour.md §7, defect: null read as removal).
       return null;
     }
   }
@@ -378,50 +380,7 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
      * only. GitHub Actions' full job logs are a zip behind a redirect — not read; `logPath` points there.
      */
     async getChecksOutputTail(id): Promise<ChecksOutputTail | null> {
-      const pull = await requirePull(id);
-      const [runs, combined] = await Promise.all([
-        octokit.paginate(octokit.rest.checks.listForRef, { owner, repo, ref: pull.head.sha, per_page: 100 }),
-        octokit.rest.repos.getCombinedStatusForRef({ owner, repo, ref: pull.head.sha, per_page: 100 }),
-      ]);
-      const failedRuns = runs.filter((run) => run.status === 'completed' && FAILED.has(run.conclusion ?? ''));
-      const failedStatuses = combined.data.statuses.filter(
-        (status) => status.state === 'failure' || status.state === 'error',
-      );
-      if (failedRuns.length === 0 && failedStatuses.length === 0) return null;
-      const sections: string[] = [];
-      for (const run of failedRuns) {
-        const annotations =
-          (run.output?.annotations_count ?? 0) === 0
-            ? []
-            : await octokit.paginate(octokit.rest.checks.listAnnotations, {
-                owner,
-                repo,
-                check_run_id: run.id,
-                per_page: 100,
-              });
-        sections.push(
-          [
-            `${run.name}: ${run.output?.title ?? run.conclusion ?? 'failed'}`,
-            run.output?.summary ?? '',
-            run.output?.text ?? '',
-            ...annotations.map(
-              (annotation) =>
-                `${annotation.path}:${annotation.start_line}: ${annotation.annotation_level ?? 'failure'}: ${annotation.message ?? ''}`,
-            ),
-          ]
-            .filter((part) => part !== '')
-            .join('\n'),
-        );
-      }
-      for (const status of failedStatuses) {
-        sections.push(`${status.context}: ${status.description ?? status.state}`);
-      }
-      const first = failedRuns[0];
-      const logPath =
-        (first === undefined ? null : (first.details_url ?? first.html_url)) ??
-        failedStatuses[0]?.target_url ??
-        pull.html_url;
-      return buildChecksOutputTail(sections.join('\n\n'), logPath);
+      return readChecksOutputTail(octokit, { owner, repo }, await requirePull(id));
     },
     async getReviewHistory(id) {
       const pull = await requirePull(id);
@@ -621,148 +580,5 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
       }
       return links;
     },
-  };
-}
-
-const OUTSIDE_DIFF = /<!-- flotilla:outside-diff ([A-Za-z0-9+/=]+) -->/;
-
-/** Review comments GitHub would not place on the diff: readable, plus the exact list, hidden, to read back. */
-function buildOutsideDiffComment(comments: AgentReview['comments']): string {
-  const lines = comments.map(
-    (comment) => `- \`${comment.path}${comment.line === null ? '' : `:${comment.line}`}\`: ${comment.body}`,
-  );
-  const exact = Buffer.from(JSON.stringify(comments)).toString('base64');
-  return `Review comments outside this pull request's diff:\n\n${lines.join('\n')}\n\n<!-- flotilla:outside-diff ${exact} -->`;
-}
-
-function parseOutsideDiffComment(body: string): { path: string; line: number | null; body: string }[] {
-  const encoded = OUTSIDE_DIFF.exec(body)?.[1];
-  if (encoded === undefined) return [];
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(encoded, 'base64').toString('utf8'));
-    if (!Array.isArray(parsed)) return [];
-    return parsed.flatMap((entry: unknown) => {
-      if (typeof entry !== 'object' || entry === null) return [];
-      const { path, line, body: text } = entry as Record<string, unknown>;
-      if (typeof path !== 'string' || typeof text !== 'string') return [];
-      return [{ path, line: typeof line === 'number' ? line : null, body: text }];
-    });
-  } catch {
-    return []; // edited by hand into something else: not ours any more
-  }
-}
-
-interface CheckSummary {
-  name: string;
-  /** REST's lower-case values: queued, in_progress, completed, … */
-  status: string;
-  conclusion: string | null;
-  url: string | null;
-  title: string | null;
-}
-
-interface StatusSummary {
-  context: string;
-  /** pending, success, failure, error */
-  state: string;
-  url: string | null;
-  description: string | null;
-}
-
-/** Check runs and commit statuses (at least one) → the pipeline: any failure wins, then anything unfinished. */
-function buildPipeline(runs: CheckSummary[], statuses: StatusSummary[]): Pipeline {
-  const failedRun = runs.find((run) => run.status === 'completed' && FAILED.has(run.conclusion ?? ''));
-  if (failedRun !== undefined) {
-    return {
-      status: 'failure',
-      url: failedRun.url,
-      reason: `${failedRun.name}: ${failedRun.title ?? failedRun.conclusion ?? 'failed'}`,
-    };
-  }
-  const failedStatus = statuses.find((status) => status.state === 'failure' || status.state === 'error');
-  if (failedStatus !== undefined) {
-    return {
-      status: 'failure',
-      url: failedStatus.url,
-      reason: `${failedStatus.context}: ${failedStatus.description ?? failedStatus.state}`,
-    };
-  }
-  if (
-    runs.some((run) => run.status !== 'completed') ||
-    statuses.some((status) => status.state === 'pending')
-  ) {
-    return { status: 'pending', url: null, reason: null };
-  }
-  return { status: 'success', url: runs[0]?.url ?? statuses[0]?.url ?? null, reason: null };
-}
-
-/** Exported for the live drift check (`testing/real-github-drift.github-live.ts`). */
-export const OPEN_PULL_REQUESTS_QUERY = `query flotillaOpenPullRequests($owner: String!, $repo: String!, $cursor: String) {
-  viewer { login }
-  repository(owner: $owner, name: $repo) {
-    pullRequests(states: OPEN, first: 50, after: $cursor, orderBy: { field: CREATED_AT, direction: ASC }) {
-      pageInfo { hasNextPage endCursor }
-      nodes {
-        number title url body isDraft headRefName headRefOid
-        author { login }
-        reviews(last: 100) { nodes { databaseId state author { login } } }
-        commits(last: 1) {
-          nodes {
-            commit {
-              statusCheckRollup {
-                contexts(first: 100) {
-                  nodes {
-                    __typename
-                    ... on CheckRun { name status conclusion detailsUrl url title }
-                    ... on StatusContext { context state targetUrl description }
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-  }
-}`;
-
-type RollupContext =
-  | {
-      __typename: 'CheckRun';
-      name: string;
-      status: string;
-      conclusion: string | null;
-      detailsUrl: string | null;
-      url: string | null;
-      title: string | null;
-    }
-  | {
-      __typename: 'StatusContext';
-      context: string;
-      state: string;
-      targetUrl: string | null;
-      description: string | null;
-    };
-
-interface OpenPullRequestsPage {
-  viewer: { login: string };
-  repository: {
-    pullRequests: {
-      pageInfo: { hasNextPage: boolean; endCursor: string | null };
-      nodes: {
-        number: number;
-        title: string;
-        url: string;
-        body: string | null;
-        isDraft: boolean;
-        headRefName: string;
-        headRefOid: string;
-        author: { login: string } | null;
-        reviews: { nodes: { databaseId: number | null; state: string; author: { login: string } | null }[] };
-        commits: {
-          nodes: { commit: { statusCheckRollup: { contexts: { nodes: RollupContext[] } } | null } }[];
-        };
-      }[];
-    };
   };
 }

@@ -16,7 +16,7 @@ import {
 export interface GitHubAdminOptions {
   owner: string;
   repo: string;
-  apiUrl?: string;
+  apiUrl?: string | undefined;
   env: Readonly<Record<string, string | undefined>>;
   logger: Logger;
 }

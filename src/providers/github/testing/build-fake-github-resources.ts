@@ -77,7 +77,7 @@ export interface FakePull {
   reviews: FakeReview[];
   reviewComments: FakeReviewComment[];
   /** `base..head` whose mergeability GitHub has computed (a read of any other pair answers null first). */
-  mergeableFor?: string;
+  mergeableFor?: string | undefined;
 }
 
 export interface FakeIssue {

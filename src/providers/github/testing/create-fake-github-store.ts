@@ -34,7 +34,12 @@ export interface FakeCaller {
   association?: FakeAuthorAssociation;
 }
 
-export type FakeAnswer = { status: number; body: unknown; link?: string; headers?: Record<string, string> };
+export type FakeAnswer = {
+  status: number;
+  body: unknown;
+  link?: string | undefined;
+  headers?: Record<string, string>;
+};
 
 export interface FakeRoute {
   method: string;

@@ -70,7 +70,7 @@ export interface FakeGitHubOptions {
     slug: string;
     installationId: number;
     publicKey: string;
-    tokenLifetimeSeconds?: number;
+    tokenLifetimeSeconds?: number | undefined;
   };
 }
 
@@ -181,7 +181,12 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
   const git = await createFakeGitHubGit(defaultBranch);
   await git.commitFiles(defaultBranch, options.baseFiles ?? { 'README.md': '# Fake\n' }, 'Initial commit');
 
-  const faults: { fault: FakeGitHubFault; times: number; method?: string; path?: RegExp }[] = [];
+  const faults: {
+    fault: FakeGitHubFault;
+    times: number;
+    method?: string | undefined;
+    path?: RegExp | undefined;
+  }[] = [];
   const interleaved: { method?: string; path?: RegExp; action: () => void | Promise<void> }[] = [];
   const requests: FakeGitHubRequest[] = [];
   let remaining = limit;

@@ -15,7 +15,7 @@ async function call(method: string, path: string, body?: unknown, token = TOKEN)
   const response = await fetch(`${github.apiUrl}${path}`, {
     method,
     headers: { authorization: `token ${token}` },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: body === undefined ? null : JSON.stringify(body),
   });
   const text = await response.text();
   return {

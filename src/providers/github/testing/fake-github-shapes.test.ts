@@ -40,7 +40,7 @@ const call = async (method: string, path: string, body?: unknown, headers: Recor
   const response = await fetch(`${github.apiUrl}${path}`, {
     method,
     headers: { authorization: `token ${TOKEN}`, ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: body === undefined ? null : JSON.stringify(body),
   });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text === '' ? null : JSON.parse(text) };

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readGitHubToken } from '../client/read-github-token.ts';
-import { OPEN_PULL_REQUESTS_QUERY } from '../revisions/create-github-revisions.ts';
+import { OPEN_PULL_REQUESTS_QUERY } from '../revisions/open-pull-requests-query.ts';
 import { shapeOf, unknownFields } from './compare-shapes.ts';
 import { createFakeGitHub, type FakeGitHub } from './create-fake-github.ts';
 
@@ -37,7 +37,7 @@ async function call(base: string, auth: string, method: string, path: string, bo
       'x-github-api-version': '2022-11-28',
       ...headers,
     },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: body === undefined ? null : JSON.stringify(body),
   });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text === '' ? null : JSON.parse(text) };

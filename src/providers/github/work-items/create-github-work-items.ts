@@ -19,7 +19,7 @@ const ISSUE_NUMBER = /^[1-9][0-9]{0,9}$/;
 const KIND_LABELS = ['task:implement', 'task:refinement', 'task:questions'];
 
 /**
- * Work items are the repository's issues that carry `task:implement`, `task:refinement` (reference §7) or
+ * Work items are the repository's issues that carry `task:implement`, `task:refinement` (docs/reference-behaviour.md §7) or
  * `task:questions` (a planner's questions):
  * status, kind, priority and complexity come from the reserved labels, blockers from the body's dependency
  * metadata, and a closed issue is `closed` whatever its labels say. Pull requests (issues on GitHub's side)

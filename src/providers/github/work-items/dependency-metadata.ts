@@ -1,5 +1,5 @@
 /**
- * Work item dependencies live in the issue body as one HTML comment (decree's format, reference §7), which
+ * Work item dependencies live in the issue body as one HTML comment (decree's format, docs/reference-behaviour.md §7), which
  * GitHub does not render: `<!-- flotilla:blockedBy #42 #43 -->`, appended after a blank line. Bodies decree
  * wrote (`decree:blockedBy`) are read too.
  */

@@ -31,7 +31,7 @@ export type RunLocalChecksParams = ChecksTarget & {
    * Where the temporary worktree goes (created if missing). Default: `.flotilla/tmp/` in the repository,
    * where a start after a crash finds and reaps what a killed run left (`reapLocalScratch`).
    */
-  worktreeParentDir?: string;
+  worktreeParentDir?: string | undefined;
   /**
    * Aborting kills the command and everything it started; the worktree is still removed, then the call
    * rejects with the signal's reason (no result: the checks neither passed nor failed).

@@ -2,7 +2,7 @@
  * A scripted stand-in for an agent CLI, for real-process tests of the CLI runtime. Run it as the preset's
  * program (`node --import tsx fake-agent-cli.ts <the preset's arguments>`). It understands the presets'
  * flags (prompt on stdin, `--message-file`, a trailing argument; `--session-id`, `--resume`, `resume <id>`,
- * `--session`), appends what it was given to `<script>.calls.jsonl`, then plays the next round of the
+ * `--session`), appends what it was given to `<script>.calls.jsonl` (or FAKE_AGENT_CALLS), then plays the next round of the
  * script named by FAKE_AGENT_SCRIPT (one round per invocation; the last one repeats).
  *
  * A `request` step is one model request, reported as the tool the flags ask for reports it: with
@@ -75,13 +75,21 @@ function main(): void {
     process.exit(2);
   }
   const script = JSON.parse(readFileSync(scriptPath, 'utf8')) as FakeAgentScript;
-  const callsPath = `${scriptPath}.calls.jsonl`;
+  // Next to the script, unless FAKE_AGENT_CALLS says where (inside the OS sandbox, where the script's
+  // directory is read-only: e.g. the sandbox's private /tmp).
+  const callsPath = process.env.FAKE_AGENT_CALLS ?? `${scriptPath}.calls.jsonl`;
   const callIndex = existsSync(callsPath)
     ? readFileSync(callsPath, 'utf8').split('\n').filter(Boolean).length
     : 0;
   const args = process.argv.slice(2);
   const call = readCall(args);
-  appendFileSync(callsPath, `${JSON.stringify(call)}\n`);
+  try {
+    appendFileSync(callsPath, `${JSON.stringify(call)}\n`);
+  } catch (error) {
+    // A script the OS sandbox only lets it read (passed through `sandbox.filesystem.allowRead`): rounds are
+    // then chosen by `promptIncludes`, and the calls go unrecorded.
+    if ((error as NodeJS.ErrnoException).code !== 'EROFS') throw error;
+  }
   if (call.resumed !== null && !existsSync(sessionFile(call.resumed))) {
     process.stderr.write(`fake-agent-cli: no conversation found with session id ${call.resumed}\n`);
     process.exit(1);

@@ -1,0 +1,306 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { streamSSE } from 'hono/streaming';
+import { buildBudgetReport } from '../cli/commands/budget-command-report.ts';
+import { buildRunSummary } from '../cli/commands/runs-command-summary.ts';
+import { readDetails } from '../cli/commands/work-show-command.ts';
+import { dispatchWorkItem } from '../cli/support/dispatch-work-item.ts';
+import { requireWorkItem } from '../cli/support/require-work-item.ts';
+import type { FlotillaConfig } from '../config/index.ts';
+import { buildAnswerComment, WORK_ITEM_STATUSES } from '../domain/index.ts';
+import type { EngineStatePersistence, SqliteTracker } from '../storage/index.ts';
+import { ApiError, buildErrorBody, toApiError } from './api-error.ts';
+import { checkBearerToken } from './check-bearer-token.ts';
+import type { EventHub } from './create-event-hub.ts';
+
+/** What the routes read and write; the composition root (src/cli/commands/serve-command.ts) builds it. */
+export interface ApiDeps {
+  config: FlotillaConfig;
+  tracker: SqliteTracker;
+  history: EngineStatePersistence;
+  events: EventHub;
+  /** The author of comments and answers posted through the API (the git author, as the CLI uses). */
+  readAuthor(): Promise<string>;
+  /** Required on every request when set (`FLOTILLA_SERVE_TOKEN`). */
+  token?: string;
+  now?: () => number;
+}
+
+/** Request bodies above this are refused with 413 before they are parsed. */
+export const MAX_BODY_BYTES = 256 * 1024;
+
+const ErrorSchema = z
+  .object({
+    error: z.object({ code: z.string(), message: z.string(), field: z.string().optional() }),
+  })
+  .openapi('Error');
+const IdParams = z.object({
+  id: z
+    .string()
+    .regex(/^#?[1-9]\d*$/, 'a work item id such as 12')
+    .transform((id) => id.replace(/^#/, ''))
+    .openapi({ param: { name: 'id', in: 'path' }, example: '12' }),
+});
+const TextBody = z.object({ body: z.string().trim().min(1, 'must not be empty').max(65536) });
+const AnyJson = z.unknown().openapi({ type: 'object' });
+const errors = {
+  400: { description: 'invalid request', content: { 'application/json': { schema: ErrorSchema } } },
+  401: {
+    description: 'missing or wrong bearer token',
+    content: { 'application/json': { schema: ErrorSchema } },
+  },
+  404: { description: 'no such item', content: { 'application/json': { schema: ErrorSchema } } },
+  409: {
+    description: 'the state does not allow it',
+    content: { 'application/json': { schema: ErrorSchema } },
+  },
+} as const;
+const ok = (description: string) => ({
+  200: { description, content: { 'application/json': { schema: AnyJson } } },
+  ...errors,
+});
+const jsonBody = <T extends z.ZodType>(schema: T) => ({
+  body: { required: true, content: { 'application/json': { schema } } },
+});
+
+/**
+ * The HTTP API (src/api/README.md): JSON reads and human actions over the same tracker and history the CLI
+ * uses, calling the CLI's own cores, plus `/api/events` (SSE) and `/api/openapi.json`.
+ */
+export function createApiApp(deps: ApiDeps): OpenAPIHono {
+  const now = deps.now ?? Date.now;
+  const app = new OpenAPIHono({
+    defaultHook: (result, c) => {
+      if (result.success) return;
+      const issue = result.error.issues[0];
+      const field = issue?.path.join('.') || undefined;
+      const message = issue === undefined ? 'invalid request' : `${field ?? 'body'}: ${issue.message}`;
+      return c.json(buildErrorBody(new ApiError(400, 'invalid_request', message, field)), 400);
+    },
+  });
+
+  app.onError((error, c) => {
+    const apiError = toApiError(error);
+    return c.json(buildErrorBody(apiError), apiError.status);
+  });
+  app.notFound((c) =>
+    c.json(buildErrorBody(new ApiError(404, 'not_found', `no route ${c.req.method} ${c.req.path}`)), 404),
+  );
+
+  app.use('*', async (c, next) => {
+    if (deps.token !== undefined && !checkBearerToken(c.req.header('authorization'), deps.token)) {
+      c.header('WWW-Authenticate', 'Bearer');
+      throw new ApiError(401, 'unauthorized', 'send Authorization: Bearer <FLOTILLA_SERVE_TOKEN>');
+    }
+    await next();
+  });
+  // Actions take JSON only: a form post from another site cannot send it without a CORS preflight, which
+  // this server never answers (no CORS headers at all).
+  app.use('*', async (c, next) => {
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+      const type = c.req.header('content-type') ?? '';
+      if (!/^application\/json(\s*;|$)/i.test(type)) {
+        throw new ApiError(415, 'unsupported_media_type', 'send the body as Content-Type: application/json');
+      }
+    }
+    await next();
+  });
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new ApiError(413, 'payload_too_large', `request bodies are limited to ${MAX_BODY_BYTES} bytes`);
+      },
+    }),
+  );
+
+  const { tracker, history } = deps;
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/work-items',
+      request: {
+        query: z.object({
+          state: z.enum(['open', 'closed', 'all']).optional(),
+          status: z
+            .string()
+            .optional()
+            .transform((value) => (value === undefined ? [] : value.split(',').map((s) => s.trim())))
+            .pipe(z.array(z.enum(WORK_ITEM_STATUSES))),
+          label: z.string().optional(),
+        }),
+      },
+      responses: ok('work items, oldest first (as `flotilla work list --json`)'),
+    }),
+    (c) => {
+      const query = c.req.valid('query');
+      const state = query.state ?? (query.status.length > 0 ? 'all' : 'open');
+      const items = tracker.workItems
+        .listWorkItems({ includeClosed: state !== 'open' })
+        .filter((item) => state !== 'closed' || item.status === 'closed')
+        .filter((item) => query.status.length === 0 || query.status.includes(item.status))
+        .filter(
+          (item) =>
+            query.label === undefined || tracker.workItems.getWorkItemLabels(item.id).includes(query.label),
+        );
+      return c.json(items, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/work-items/{id}',
+      request: { params: IdParams },
+      responses: ok(
+        'one work item with body, labels, comments and revision (as `flotilla work show --json`)',
+      ),
+    }),
+    (c) => c.json(readDetails(tracker, c.req.valid('param').id), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/runs',
+      request: {
+        query: z.object({
+          limit: z.coerce.number().int().min(1).max(1000).default(20),
+          item: z
+            .string()
+            .regex(/^[1-9]\d*$/, 'a work item id such as 12')
+            .optional(),
+        }),
+      },
+      responses: ok('agent runs, newest first (as `flotilla runs --json`)'),
+    }),
+    (c) => {
+      const { limit, item } = c.req.valid('query');
+      return c.json(history.listRuns({ limit, workItemID: item }).map(buildRunSummary), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/runs/{session}',
+      request: { params: z.object({ session: z.string().min(1).max(200) }) },
+      responses: ok('one agent run (as an element of `flotilla runs --json`)'),
+    }),
+    (c) => {
+      const { session } = c.req.valid('param');
+      const run = history.listRuns().find((candidate) => candidate.sessionID === session);
+      if (run === undefined) throw new ApiError(404, 'not_found', `no run with session ${session}`);
+      return c.json(buildRunSummary(run), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/budget',
+      responses: ok('spend against every cap (as `flotilla budget --json`)'),
+    }),
+    (c) => c.json(buildBudgetReport(deps.config, history.ledger, now()), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/work-items/{id}/comments',
+      request: { params: IdParams, ...jsonBody(TextBody) },
+      responses: ok('the comment was recorded, as you (as `flotilla work comment`)'),
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const { body } = c.req.valid('json');
+      requireWorkItem(tracker, id);
+      const author = await deps.readAuthor();
+      tracker.workItems.addComment(id, body, author);
+      return c.json({ workItemID: id, author }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/work-items/{id}/dispatch',
+      request: { params: IdParams, ...jsonBody(z.object({})) },
+      responses: ok('moved to ready; the running engine dispatches it (as `flotilla work dispatch`)'),
+    }),
+    (c) => {
+      const { id } = c.req.valid('param');
+      const outcome = dispatchWorkItem(tracker, id);
+      return c.json({ workItemID: id, ...outcome, status: 'ready' }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/work-items/{id}/answer',
+      request: { params: IdParams, ...jsonBody(TextBody) },
+      responses: ok("answers an agent's questions; its session resumes with them (as `flotilla answer`)"),
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const { body } = c.req.valid('json');
+      const item = requireWorkItem(tracker, id);
+      if (item.status !== 'waiting-for-input') {
+        throw new ApiError(
+          409,
+          'conflict',
+          `#${id} is ${item.status}, not waiting-for-input: no agent is waiting for answers`,
+        );
+      }
+      const author = await deps.readAuthor();
+      tracker.workItems.addComment(id, buildAnswerComment(body), author);
+      return c.json({ workItemID: id, author }, 200);
+    },
+  );
+
+  app.get('/api/events', (c) => streamEvents(c, deps.events));
+
+  app.doc31('/api/openapi.json', {
+    openapi: '3.1.0',
+    info: { title: 'Flotilla HTTP API', version: '1' },
+  });
+  return app;
+}
+
+/** SSE of the hub: what was missed since `Last-Event-ID` first, then live, until the client leaves. */
+function streamEvents(c: Context, events: EventHub): Response {
+  const lastID = Number(c.req.header('last-event-id') ?? '0');
+  return streamSSE(c, async (stream) => {
+    let wake: (() => void) | null = null;
+    const pending: { id: number; type: string; data: unknown }[] = [];
+    const unsubscribe = events.subscribe((event) => {
+      pending.push(event);
+      wake?.();
+    });
+    pending.unshift(...events.since(Number.isInteger(lastID) && lastID > 0 ? lastID : 0));
+    let closed = false;
+    stream.onAbort(() => {
+      closed = true;
+      unsubscribe();
+      wake?.();
+    });
+    let sent = 0;
+    while (!closed) {
+      const event = pending.shift();
+      if (event === undefined) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        wake = null;
+        continue;
+      }
+      if (event.id <= sent) continue;
+      sent = event.id;
+      await stream.writeSSE({ id: String(event.id), event: event.type, data: JSON.stringify(event.data) });
+    }
+  });
+}
