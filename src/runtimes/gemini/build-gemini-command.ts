@@ -4,11 +4,12 @@ export interface GeminiCommandInput {
   /** The bundle (`findGeminiBinary`). */
   binary: string;
   prompt: string;
-  model: string;
+  /** Absent: gemini-cli's own default. */
+  model?: string | undefined;
   /** Planner and reviewer: `plan` (read-only tools); the implementor: `yolo` (every tool approved). */
   approvalMode: 'yolo' | 'plan';
   /** A session id to resume (`--resume`), for questions. */
-  resume?: string;
+  resume?: string | undefined;
 }
 
 /**
@@ -21,8 +22,7 @@ export function buildGeminiCommand(input: GeminiCommandInput): string[] {
     input.binary,
     '--output-format',
     'stream-json',
-    '--model',
-    input.model,
+    ...(input.model === undefined ? [] : ['--model', input.model]),
     '--approval-mode',
     input.approvalMode,
     ...(input.resume === undefined ? [] : ['--resume', input.resume]),
