@@ -55,7 +55,7 @@ export interface ModelServer {
 }
 
 /** The conversation APIs served: Anthropic Messages (`/v1/messages`) and OpenAI Responses (`/v1/responses`). */
-type Api = 'messages' | 'responses' | 'gemini';
+type Api = 'messages' | 'responses' | 'generate-content';
 
 /** The Gemini API's conversation paths, as gemini-cli calls them (`…:streamGenerateContent?alt=sse`). */
 const GEMINI_PATH = /^\/v1(?:beta|alpha)?\/models\/[^/:]+:(?:streamGenerateContent|generateContent)$/;
@@ -150,7 +150,8 @@ export async function createModelServer(
     if (method === 'POST' && path === '/v1/responses') {
       return handleConversation('responses', record, res, signal);
     }
-    if (method === 'POST' && GEMINI_PATH.test(path)) return handleConversation('gemini', record, res, signal);
+    if (method === 'POST' && GEMINI_PATH.test(path))
+      return handleConversation('generate-content', record, res, signal);
     if (method === 'POST' && GEMINI_COUNT_PATH.test(path)) {
       record.kind = 'count_tokens';
       return sendJson(res, record, 200, { totalTokens: Math.max(1, Math.ceil(rawBody.length / 4)) });
@@ -200,7 +201,7 @@ export async function createModelServer(
     const view =
       api === 'messages'
         ? buildRequestView(record.body, record.headers)
-        : api === 'gemini'
+        : api === 'generate-content'
           ? buildGeminiRequestView(
               record.body,
               new URL(record.url, 'http://127.0.0.1').pathname,
@@ -212,7 +213,7 @@ export async function createModelServer(
     if (view.isSide) {
       record.kind = 'side';
       const text = buildSideReply(scenario.side?.text, view.sideSchema);
-      if (api === 'gemini') {
+      if (api === 'generate-content') {
         const response = buildGeminiResponse({ text }, model, record.seq);
         return sendStream(res, record, response, buildGeminiSseEvents, view.stream, undefined, signal);
       }
@@ -289,7 +290,7 @@ export async function createModelServer(
         `bad structured output for route '${route.name}' step ${view.assistantTurns}: ${outputProblems.join('; ')}`,
       );
     }
-    if (api === 'gemini') {
+    if (api === 'generate-content') {
       const response = buildGeminiResponse(reply, model, record.seq);
       return sendStream(res, record, response, buildGeminiSseEvents, view.stream, step.chunkDelayMs, signal);
     }
@@ -566,7 +567,7 @@ function buildApiErrorBody(
   type: string | undefined,
   seq: number,
 ): unknown {
-  if (api === 'gemini') return buildGeminiErrorBody(status, message);
+  if (api === 'generate-content') return buildGeminiErrorBody(status, message);
   return api === 'messages'
     ? buildErrorBody(status, message, type, `req_scripted_${seq}`)
     : buildResponsesErrorBody(status, message, type);

@@ -32,7 +32,7 @@ describe('buildGeminiRequestView', () => {
   it('reads model, prompt, workspace, turns and tool results from a gemini-cli request', () => {
     const view = buildGeminiRequestView(BODY, PATH);
     expect(view).toMatchObject({
-      api: 'gemini',
+      api: 'generate-content',
       model: 'gemini-2.5-flash',
       stream: true,
       system: 'You are Gemini CLI.',

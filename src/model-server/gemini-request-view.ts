@@ -42,7 +42,7 @@ export function buildGeminiRequestView(
   const workspace = /Workspace Directories:\*\*\s*\n\s*- (.+)/.exec(firstText)?.[1]?.trim();
   const session = headers['x-gemini-api-privileged-user-id'];
   return {
-    api: 'gemini',
+    api: 'generate-content',
     body,
     model: /\/models\/([^:/]+):/.exec(path)?.[1],
     stream: method === 'streamGenerateContent',
