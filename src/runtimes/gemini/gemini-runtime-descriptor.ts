@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { SCRIPTED_RUNTIME } from '../../domain/index.ts';
 import type { RuntimeBuildContext, RuntimeDescriptor } from '../shared/runtime-descriptor.ts';
 import { GEMINI_BASE_URL_VARIABLE } from './build-gemini-env.ts';
@@ -40,6 +41,9 @@ export const geminiRuntime: RuntimeDescriptor<typeof NAME> = {
   // Each run's own home: gemini and every command it runs carry it.
   orphanMarkerVariables: ['GEMINI_CLI_HOME'],
   checkAvailability: ({ env }) => checkGeminiAvailability({ env }),
+  doctorReady: 'gemini-cli found, API key set',
+  // The demo's story in gemini's tools (write_file, run_shell_command).
+  demo: { scenarioPath: join(import.meta.dirname, 'demo-scenario.json') },
   create: (context) => build(context),
   // The real gemini-cli on the scripted server's Gemini endpoint, with a dummy key.
   createScripted: (context, endpoint) =>
