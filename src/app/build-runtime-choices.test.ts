@@ -35,8 +35,10 @@ describe('buildRuntimeChoices', () => {
       'cli:aider',
       'cli:gemini',
       'cli:opencode',
+      'gemini',
     ]);
     expect(choices.get('codex')?.runtime).toBe('codex');
+    expect(choices.get('gemini')?.runtime).toBe('gemini');
     expect(choices.get('cli:aider')?.runtime).toBe('cli:aider');
     expect(choices.get('scripted')).toBeNull();
     expect(choices.get('cli:custom')).toBeNull();

@@ -244,16 +244,16 @@ describe('loadConfig: every field names its path and expectation', () => {
     ],
     [{ runtimes: 'claude' }, `${F}: runtimes: expected an object, got "claude"`],
     [
-      { runtimes: { planner: 'gemini' } },
-      `${F}: runtimes.planner: expected 'claude', 'codex', 'scripted' or a CLI runtime object ({"runtime": "cli", "preset": …}), got "gemini"`,
+      { runtimes: { planner: 'cursor' } },
+      `${F}: runtimes.planner: expected 'claude', 'codex', 'scripted', 'gemini' or a CLI runtime object ({"runtime": "cli", "preset": …}), got "cursor"`,
     ],
     [
       { runtimes: { implementor: 1 } },
-      `${F}: runtimes.implementor: expected 'claude', 'codex', 'scripted' or a CLI runtime object ({"runtime": "cli", "preset": …}), got 1`,
+      `${F}: runtimes.implementor: expected 'claude', 'codex', 'scripted', 'gemini' or a CLI runtime object ({"runtime": "cli", "preset": …}), got 1`,
     ],
     [
       { runtimes: { reviewer: null } },
-      `${F}: runtimes.reviewer: expected 'claude', 'codex', 'scripted' or a CLI runtime object ({"runtime": "cli", "preset": …}), got null`,
+      `${F}: runtimes.reviewer: expected 'claude', 'codex', 'scripted', 'gemini' or a CLI runtime object ({"runtime": "cli", "preset": …}), got null`,
     ],
     [
       { runtimes: { implementor: { runtime: 'cli', preset: 'cursor' } } },
@@ -272,8 +272,8 @@ describe('loadConfig: every field names its path and expectation', () => {
       `${F}: namedRuntimes.codex: expected the key to be a runtime name of lower-case letters, digits, ".", "_" or "-", not a built-in runtime name, got "claude"`,
     ],
     [
-      { namedRuntimes: { fast: 'gemini' } },
-      `${F}: namedRuntimes.fast: expected 'claude', 'codex', 'scripted' or a CLI runtime object ({"runtime": "cli", "preset": …}), got "gemini"`,
+      { namedRuntimes: { fast: 'cursor' } },
+      `${F}: namedRuntimes.fast: expected 'claude', 'codex', 'scripted', 'gemini' or a CLI runtime object ({"runtime": "cli", "preset": …}), got "cursor"`,
     ],
     [
       { models: { planner: '' } },

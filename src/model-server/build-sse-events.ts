@@ -47,5 +47,6 @@ export function buildSseEvents(message: AssistantMessage): SseEvent[] {
 
 /** Serialises one event in the wire format (`event: …\ndata: …\n\n`). */
 export function formatSseEvent(event: SseEvent): string {
-  return `event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`;
+  const name = event.event === '' ? '' : `event: ${event.event}\n`;
+  return `${name}data: ${JSON.stringify(event.data)}\n\n`;
 }

@@ -4,6 +4,7 @@ import { isRecord } from '../shared/is-record.ts';
 import { applyTemplate } from './apply-template.ts';
 import { buildAssistantMessage } from './build-assistant-message.ts';
 import { buildErrorBody } from './build-error-body.ts';
+import { buildGeminiErrorBody, buildGeminiResponse, buildGeminiSseEvents } from './build-gemini-response.ts';
 import { buildReport, type ModelServerReport } from './build-report.ts';
 import { buildResponseObject } from './build-response-object.ts';
 import { buildResponsesErrorBody } from './build-responses-error-body.ts';
@@ -15,6 +16,7 @@ import { checkStructuredOutput } from './check-structured-output.ts';
 import { describeUnroutedRequest } from './describe-unrouted-request.ts';
 import { fillNullableProperties } from './fill-nullable-properties.ts';
 import { findRoute } from './find-route.ts';
+import { buildGeminiRequestView } from './gemini-request-view.ts';
 import { parseScenario } from './parse-scenario.ts';
 import type { RecordedRequest } from './recorded-request.ts';
 import { buildRequestView, type RequestView } from './request-view.ts';
@@ -53,7 +55,11 @@ export interface ModelServer {
 }
 
 /** The conversation APIs served: Anthropic Messages (`/v1/messages`) and OpenAI Responses (`/v1/responses`). */
-type Api = 'messages' | 'responses';
+type Api = 'messages' | 'responses' | 'generate-content';
+
+/** The Gemini API's conversation paths, as gemini-cli calls them (`…:streamGenerateContent?alt=sse`). */
+const GEMINI_PATH = /^\/v1(?:beta|alpha)?\/models\/[^/:]+:(?:streamGenerateContent|generateContent)$/;
+const GEMINI_COUNT_PATH = /^\/v1(?:beta|alpha)?\/models\/[^/:]+:countTokens$/;
 
 /** Model ids answered by `GET /v1/models` (the CLI's default model is echoed in replies anyway). */
 const LISTED_MODELS = ['claude-scripted'];
@@ -144,6 +150,12 @@ export async function createModelServer(
     if (method === 'POST' && path === '/v1/responses') {
       return handleConversation('responses', record, res, signal);
     }
+    if (method === 'POST' && GEMINI_PATH.test(path))
+      return handleConversation('generate-content', record, res, signal);
+    if (method === 'POST' && GEMINI_COUNT_PATH.test(path)) {
+      record.kind = 'count_tokens';
+      return sendJson(res, record, 200, { totalTokens: Math.max(1, Math.ceil(rawBody.length / 4)) });
+    }
     if (method === 'POST' && path === '/v1/messages/count_tokens') {
       record.kind = 'count_tokens';
       return sendJson(res, record, 200, { input_tokens: Math.max(1, Math.ceil(rawBody.length / 4)) });
@@ -189,12 +201,22 @@ export async function createModelServer(
     const view =
       api === 'messages'
         ? buildRequestView(record.body, record.headers)
-        : buildResponsesRequestView(record.body, record.headers);
+        : api === 'generate-content'
+          ? buildGeminiRequestView(
+              record.body,
+              new URL(record.url, 'http://127.0.0.1').pathname,
+              record.headers,
+            )
+          : buildResponsesRequestView(record.body, record.headers);
     const model = view.model ?? LISTED_MODELS[0] ?? 'claude-scripted';
 
     if (view.isSide) {
       record.kind = 'side';
       const text = buildSideReply(scenario.side?.text, view.sideSchema);
+      if (api === 'generate-content') {
+        const response = buildGeminiResponse({ text }, model, record.seq);
+        return sendStream(res, record, response, buildGeminiSseEvents, view.stream, undefined, signal);
+      }
       const message = buildAssistantMessage({ text }, model, record.seq);
       return sendStream(res, record, message, buildSseEvents, view.stream, undefined, signal);
     }
@@ -267,6 +289,10 @@ export async function createModelServer(
         record,
         `bad structured output for route '${route.name}' step ${view.assistantTurns}: ${outputProblems.join('; ')}`,
       );
+    }
+    if (api === 'generate-content') {
+      const response = buildGeminiResponse(reply, model, record.seq);
+      return sendStream(res, record, response, buildGeminiSseEvents, view.stream, step.chunkDelayMs, signal);
     }
     if (api === 'responses') {
       const response = buildResponseObject(reply, model, record.seq);
@@ -541,6 +567,7 @@ function buildApiErrorBody(
   type: string | undefined,
   seq: number,
 ): unknown {
+  if (api === 'generate-content') return buildGeminiErrorBody(status, message);
   return api === 'messages'
     ? buildErrorBody(status, message, type, `req_scripted_${seq}`)
     : buildResponsesErrorBody(status, message, type);

@@ -14,7 +14,7 @@ export interface ToolResultView {
  */
 export interface RequestView {
   /** Which API the request came in on: Anthropic Messages or OpenAI Responses. */
-  api: 'messages' | 'responses';
+  api: 'messages' | 'responses' | 'generate-content';
   /** The parsed JSON body, as received. */
   body: Record<string, unknown>;
   model: string | undefined;

@@ -3,6 +3,7 @@ import { claudeRuntime } from './claude/claude-runtime-descriptor.ts';
 import type { CliRuntimeSettings } from './cli/cli-runtime-config-schema.ts';
 import { createCliRuntimeDescriptor } from './cli/cli-runtime-descriptor.ts';
 import { codexRuntime } from './codex/codex-runtime-descriptor.ts';
+import { geminiRuntime } from './gemini/gemini-runtime-descriptor.ts';
 import { scriptedRuntime } from './scripted/scripted-runtime-descriptor.ts';
 import type { RuntimeDescriptor } from './shared/runtime-descriptor.ts';
 
@@ -17,6 +18,7 @@ export const RUNTIME_REGISTRY = [
   scriptedRuntime,
   // The `claude` CLI reports its requests' models: priced with the Claude runtime's table, for the budgets.
   createCliRuntimeDescriptor({ findModelPrice: findClaudeModelPrice }),
+  geminiRuntime,
 ] as const satisfies readonly RuntimeDescriptor[];
 
 /**

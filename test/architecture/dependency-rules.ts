@@ -174,7 +174,7 @@ const floors: FloorDefinition[] = [
     mayImport: [...LOW, 'runtime-contract', 'guards', 'workspace', 'session-log', 'sandbox'],
     role: 'what agent runtimes share',
   },
-  ...['claude', 'scripted', 'codex', 'cli'].map((runtime) => ({
+  ...['claude', 'scripted', 'codex', 'cli', 'gemini'].map((runtime) => ({
     name: `runtimes/${runtime}`,
     paths: [`src/runtimes/${runtime}/`],
     mayImport: [
@@ -199,6 +199,7 @@ const floors: FloorDefinition[] = [
       'runtimes/scripted',
       'runtimes/codex',
       'runtimes/cli',
+      'runtimes/gemini',
     ],
     role: 'the runtime registry',
   },

@@ -36,10 +36,10 @@ describe('flotilla demo --runtime codex', () => {
   }, 240_000);
 
   it('refuses an unknown runtime in one line listing the choices, before creating anything', async () => {
-    const result = await runFlotilla(process.cwd(), ['demo', '--runtime', 'gemini']);
+    const result = await runFlotilla(process.cwd(), ['demo', '--runtime', 'cursor']);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      "flotilla demo: unknown --runtime 'gemini'; expected one of: claude, codex, cli\n",
+      "flotilla demo: unknown --runtime 'cursor'; expected one of: claude, codex, cli, gemini\n",
     );
     expect(result.stdout).toBe('');
   });

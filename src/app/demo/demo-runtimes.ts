@@ -1,9 +1,14 @@
-/**
- * The runtimes `flotilla demo --runtime` offers: `claude` and `codex` against the scripted model server
- * (their scenarios are next to run-demo.ts), `cli` with the scripted demo agent CLI (demo-agent-cli.ts).
- */
-export const DEMO_RUNTIMES = ['claude', 'codex', 'cli'] as const;
-export type DemoRuntime = (typeof DEMO_RUNTIMES)[number];
+import { findRuntime, RUNTIME_REGISTRY } from '../../runtimes/registry.ts';
 
-export const isDemoRuntime = (value: string): value is DemoRuntime =>
-  (DEMO_RUNTIMES as readonly string[]).includes(value);
+/**
+ * The runtimes `flotilla demo --runtime` offers: every one in the registry that says how its demo runs
+ * (`demo` in its descriptor), in the registry's order; the first is the default.
+ */
+export const DEMO_RUNTIMES: readonly string[] = RUNTIME_REGISTRY.filter((runtime) => runtime.demo).map(
+  (runtime) => runtime.name,
+);
+
+export const isDemoRuntime = (value: string): boolean => DEMO_RUNTIMES.includes(value);
+
+/** The demo of the runtime with this name, or undefined when it offers none. */
+export const findRuntimeDemo = (name: string) => findRuntime(name)?.demo;

@@ -1,5 +1,4 @@
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { loadConfig, resolveFlotillaPaths } from '../../config/index.ts';
 import { type AgentRun, describeReviewVerdict, isScriptedRun, revisionName } from '../../domain/index.ts';
 import type { Logger } from '../../logging/logger.ts';
@@ -10,16 +9,16 @@ import { createQuotaProgress } from '../progress/create-quota-progress.ts';
 import { createSpendTally } from '../progress/create-spend-tally.ts';
 import { describeEvent } from '../progress/describe-event.ts';
 import { waitUntilIdle } from '../wait-until-idle.ts';
-import { buildDemoCliRuntime } from './build-demo-cli-runtime.ts';
+import { buildDemoAgentProgram } from './build-demo-agent-program.ts';
 import { createDemoRepository } from './create-demo-repository.ts';
 import type { DemoProvider } from './demo-providers.ts';
-import type { DemoRuntime } from './demo-runtimes.ts';
+import { DEMO_RUNTIMES, findRuntimeDemo } from './demo-runtimes.ts';
 import type { DemoGitHub } from './start-demo-github.ts';
 
 export interface DemoOptions {
   keep: boolean;
-  /** Every role's runtime (default `claude`: the Claude Agent SDK; `codex`: the codex binary). */
-  runtime?: DemoRuntime;
+  /** Every role's runtime: one of DEMO_RUNTIMES (default: the first, the registry's default runtime). */
+  runtime?: string;
   /**
    * Where work items, revisions and specs live: `local` (default: SQLite, branches, `npm test` as checks) or
    * `github` (the built-in fake GitHub on 127.0.0.1: issues, pull requests, a CI that passes; no account).
@@ -49,24 +48,20 @@ export interface DemoOutcome {
 }
 
 /**
- * The same story for each runtime, in its tools (Claude: Write/Bash; codex: exec_command). The CLI runtime's
- * is played by the demo agent CLI itself (demo-scenario-cli.json).
- */
-const SCENARIO_PATHS: Record<Exclude<DemoRuntime, 'cli'>, string> = {
-  claude: join(import.meta.dirname, 'demo-scenario.json'),
-  codex: join(import.meta.dirname, 'demo-scenario-codex.json'),
-};
-
-/**
- * The whole loop in a throwaway repository with the REAL Claude Agent SDK (or, `runtime: 'codex'`, the real
- * codex binary), answered by the scripted model server (no network, no API key): an approved spec is planned into two items (the second blocked by the
+ * The whole loop in a throwaway repository on a REAL agent runtime (the Claude Agent SDK by default; codex,
+ * gemini-cli: their real binaries) answered by the scripted model server (no network, no API key), or on the
+ * CLI runtime around the scripted demo agent CLI: an approved spec is planned into two items (the second blocked by the
  * first), each is implemented in a worktree with a test and committed, the reviewer asks for changes once,
  * the item is reworked and approved, then the second item follows. Everything goes through the
  * local provider (SQLite + real branches + `npm test` as the checks), like `flotilla run` in a real repo.
  */
 export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
   const { print, logger } = options;
-  const runtime = options.runtime ?? 'claude';
+  const runtime = options.runtime ?? DEMO_RUNTIMES[0] ?? '';
+  // Each runtime's descriptor says how its demo runs: its story in its own tools, or the demo agent CLI.
+  const demo = findRuntimeDemo(runtime);
+  if (demo === undefined)
+    throw new Error(`runtime '${runtime}' has no demo (offered: ${DEMO_RUNTIMES.join(', ')})`);
   const repo = await createDemoRepository();
   print(`demo repository: ${repo.root}`);
   const loaded = await loadConfig(repo.root);
@@ -85,13 +80,13 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
   let server: ModelServer | null = null;
   let controlPlane: ControlPlane;
   try {
-    if (runtime === 'cli') {
-      // No model at all: every role runs the demo agent CLI through the CLI runtime, as configured runtimes do.
-      print('every role on cli (the scripted demo agent CLI; no model server)');
-      const cli = buildDemoCliRuntime();
+    if ('agentProgram' in demo) {
+      // No model at all: every role runs the demo agent CLI through the runtime, as configured runtimes do.
+      print(`every role on ${runtime} (the scripted demo agent CLI; no model server)`);
+      const settings = demo.agentProgram(buildDemoAgentProgram());
       controlPlane = await createControlPlane({
         repoRoot: repo.root,
-        config: { ...config, runtimes: { planner: cli, implementor: cli, reviewer: cli } },
+        config: { ...config, runtimes: { planner: settings, implementor: settings, reviewer: settings } },
         logger,
         // Its usage is made up: recorded as `scripted` (marked, never counted with real spend).
         scriptedCli: true,
@@ -99,7 +94,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
         extraEnv: { ...repo.gitEnv },
       });
     } else {
-      server = await createModelServer(await loadScenarioFile(SCENARIO_PATHS[runtime]));
+      server = await createModelServer(await loadScenarioFile(demo.scenarioPath));
       print(`scripted model server: ${server.url} (every role on ${runtime})`);
       // The same wiring as `flotilla run`: the configured provider (local: SQLite, revision branches, `npm
       // test` as checks; or the fake GitHub), run history, the runtime — pointed at the scripted model server.

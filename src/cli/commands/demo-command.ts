@@ -8,22 +8,21 @@ import { isInteractiveTerminal } from '../support/is-interactive-terminal.ts';
 import { loadDashboard } from '../support/load-dashboard.ts';
 
 /**
- * `flotilla demo [--runtime claude|codex|cli] [--provider local|github] [--keep] [--dashboard]`: the whole
- * loop in a throwaway repository, every role on the chosen runtime (claude, codex: against the scripted model
- * server; cli: the scripted demo agent CLI), on the local tracker or the built-in fake GitHub; with
- * --dashboard, watched and steered
- * from the dashboard until the user quits.
+ * `flotilla demo [--runtime <name>] [--provider local|github] [--keep] [--dashboard]`: the whole loop in a
+ * throwaway repository, every role on the chosen runtime (each runtime's descriptor says how: against the
+ * scripted model server, or around the scripted demo agent CLI), on the local tracker or the built-in fake
+ * GitHub; with --dashboard, watched and steered from the dashboard until the user quits.
  */
 export function registerDemoCommand(program: Command): void {
   program
     .command('demo')
     .description(
-      'run the whole loop (plan → implement → review → approve) in a throwaway repo with the real Claude Agent SDK (or codex: --runtime codex) against the built-in scripted model server, or (--runtime cli) on the CLI runtime with a scripted agent CLI; no network, no API key',
+      'run the whole loop (plan → implement → review → approve) in a throwaway repo on a real agent runtime (the Claude Agent SDK by default, or --runtime codex, gemini) against the built-in scripted model server, or (--runtime cli) on the CLI runtime with a scripted agent CLI; no network, no API key',
     )
     .option(
       '--runtime <runtime>',
-      `every role's runtime: ${DEMO_RUNTIMES.join(', ')} (codex: the real codex binary, a dummy key; cli: a scripted agent CLI)`,
-      'claude',
+      `every role's runtime: ${DEMO_RUNTIMES.join(', ')} (codex, gemini: their real binaries, a dummy key; cli: a scripted agent CLI)`,
+      DEMO_RUNTIMES[0],
     )
     .option(
       '--provider <provider>',

@@ -8,7 +8,7 @@ import { findProvider, providerSettingsOf } from '../../providers/registry.ts';
 import { loadAgentDefinition } from '../../runtimes/claude/load-agent-definition.ts';
 import { checkCliAvailability } from '../../runtimes/cli/check-cli-availability.ts';
 import { resolveCliPreset } from '../../runtimes/cli/cli-presets.ts';
-import { checkCodexAvailability } from '../../runtimes/codex/check-codex-availability.ts';
+import { findRuntime, RUNTIME_REGISTRY } from '../../runtimes/registry.ts';
 import { checkSandboxAvailability, probeSandbox } from '../../sandbox/check-sandbox-availability.ts';
 import { MACOS_SANDBOX_STATUS } from '../../sandbox/sandbox-types.ts';
 import { messageOf } from '../../shared/message-of.ts';
@@ -21,8 +21,8 @@ export type DoctorStatus = 'ok' | 'warn' | 'fail';
 
 export interface DoctorCheck {
   /**
-   * A stable identifier (`git`, `config`, `agents`, `specs`, `credentials`, `account-<name>`, `codex`,
-   * `cli-<role>`, `scenario`, `checks`, `sandbox`; with provider github `github-token`, `github-access`,
+   * A stable identifier (`git`, `config`, `agents`, `specs`, `credentials`, `account-<name>`, a runtime's
+   * name (`codex`, `gemini`), `cli-<role>`, `scenario`, `checks`, `sandbox`; with provider github `github-token`, `github-access`,
    * `github-branch`, `github-labels`, `github-quota` instead of `specs`).
    */
   name: string;
@@ -96,8 +96,7 @@ export async function runDoctorChecks(input: DoctorInput): Promise<DoctorCheck[]
   checks.push(checkSandbox(config, input.platform ?? process.platform));
   checks.push(checkCredentials(config, input.env));
   checks.push(...checkAccounts(config, input.env));
-  const codex = checkCodex(config, input.env);
-  if (codex !== null) checks.push(codex);
+  checks.push(...checkRuntimesByName(repoRoot, config, input.env));
   checks.push(...(await checkCliPrograms(repoRoot, config, input.env)));
   const scenario = await checkScenario(repoRoot, config);
   if (scenario !== null) checks.push(scenario);
@@ -188,21 +187,32 @@ function checkAccounts(
   });
 }
 
-/** Roles on runtime `codex`: its binary and key (src/runtimes/codex/check-codex-availability.ts). */
-function checkCodex(
+/**
+ * One line per runtime that roles name (`"codex"`, `"gemini"`) and whose descriptor says what ready looks like
+ * (`doctorReady`): its own preflight (`checkAvailability`: binary, key), the problems as the fix.
+ */
+function checkRuntimesByName(
+  repoRoot: string,
   config: FlotillaConfig,
   env: Readonly<Record<string, string | undefined>>,
-): DoctorCheck | null {
-  const roles = AGENT_ROLES.filter((role) => config.runtimes[role] === 'codex');
-  if (roles.length === 0) return null;
-  const availability = checkCodexAvailability({ env });
-  if (availability.available) return ok('codex', `${roles.join(', ')}: codex binary found, API key set`);
-  return {
-    name: 'codex',
-    status: 'fail',
-    message: `runtime 'codex' (${roles.join(', ')}) cannot run`,
-    fix: availability.problems,
-  };
+): DoctorCheck[] {
+  return RUNTIME_REGISTRY.flatMap(({ name }): DoctorCheck[] => {
+    const runtime = findRuntime(name);
+    const roles = AGENT_ROLES.filter((role) => config.runtimes[role] === name);
+    if (runtime?.doctorReady === undefined || roles.length === 0) return [];
+    const availability = runtime.checkAvailability?.({ settings: name, env, cwd: repoRoot }) ?? {
+      available: true,
+    };
+    if (availability.available) return [ok(name, `${roles.join(', ')}: ${runtime.doctorReady}`)];
+    return [
+      {
+        name,
+        status: 'fail',
+        message: `runtime '${name}' (${roles.join(', ')}) cannot run`,
+        fix: availability.problems,
+      },
+    ];
+  });
 }
 
 /**

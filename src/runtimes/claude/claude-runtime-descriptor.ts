@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { SCRIPTED_RUNTIME } from '../../domain/index.ts';
 import type { RuntimeBuildContext, RuntimeDescriptor } from '../shared/runtime-descriptor.ts';
 import { createClaudeAdapter } from './create-claude-adapter.ts';
@@ -39,6 +40,8 @@ export const claudeRuntime: RuntimeDescriptor<typeof NAME> = {
   // Every agent process (and the tools it runs) carries its per-run config directory.
   orphanMarkerVariables: ['CLAUDE_CONFIG_DIR'],
   create: (context) => build(context, NAME, context.extraEnv),
+  // The demo's story in the Claude Code tools (Write, Bash), in src/app/demo/.
+  demo: { scenarioPath: join(import.meta.dirname, '../../app/demo/demo-scenario.json') },
   // The same adapter on the scripted server's Messages endpoint, with a dummy key.
   createScripted: (context, endpoint) =>
     build(context, SCRIPTED_RUNTIME, {

@@ -45,6 +45,22 @@ export function createCliRuntimeDescriptor(
         ];
       });
     },
+    // The scripted demo agent CLI as a `custom` preset (the prompt on stdin, no session to resume); its usage
+    // line is the `claude` CLI's stream-json form (src/app/demo/demo-agent-cli.ts).
+    demo: {
+      agentProgram: (program) => ({
+        runtime: 'cli',
+        preset: 'custom',
+        program: [...program],
+        custom: {
+          start: ['demo-agent'],
+          resume: null,
+          sessionId: { from: 'none' },
+          usage: 'claude-stream-json',
+        },
+        protectedPaths: [],
+      }),
+    },
     stateDir: 'cli',
     // CLI agents get a per-run CLAUDE_CONFIG_DIR too (guards/agent-env/), under this runtime's own runs.
     orphanMarkerVariables: ['CLAUDE_CONFIG_DIR'],

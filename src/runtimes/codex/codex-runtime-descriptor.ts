@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { SCRIPTED_RUNTIME } from '../../domain/index.ts';
 import type { RuntimeBuildContext, RuntimeDescriptor } from '../shared/runtime-descriptor.ts';
 import { checkCodexAvailability } from './check-codex-availability.ts';
@@ -41,6 +42,9 @@ export const codexRuntime: RuntimeDescriptor<typeof NAME> = {
   // Each run's CODEX_HOME; its sandboxed commands die with it.
   orphanMarkerVariables: ['CODEX_HOME'],
   checkAvailability: ({ env }) => checkCodexAvailability({ env }),
+  doctorReady: 'codex binary found, API key set',
+  // The demo's story in codex's tools (exec_command), next to the other runtimes' in src/app/demo/.
+  demo: { scenarioPath: join(import.meta.dirname, '../../app/demo/demo-scenario-codex.json') },
   create: (context) => build(context),
   // The real codex binary on the scripted server's Responses endpoint, with a dummy key.
   createScripted: (context, endpoint) =>

@@ -49,6 +49,15 @@ export interface ScriptedModelEndpoint {
   url: string;
 }
 
+/**
+ * How the demo runs a runtime with every role on it: against the scripted model server playing `scenarioPath`
+ * (the demo's story in the runtime's own tools; the runtime's `createScripted`), or, with no model at all,
+ * around the scripted demo agent CLI (`agentProgram`: the settings that run that program).
+ */
+export type RuntimeDemo<Settings> =
+  | { scenarioPath: string }
+  | { agentProgram(program: readonly string[]): Settings };
+
 /** How `runtimes.<role>` names the runtime in flotilla.config.json. */
 export type RuntimeConfigForm<Settings> =
   /** By its name alone: `"codex"`. */
@@ -112,6 +121,14 @@ export interface RuntimeDescriptor<Settings = unknown> {
    * A runtime configured as an object is checked role by role; one named by name once for all its roles.
    */
   runName?(settings: Settings): string;
+  /**
+   * `flotilla doctor`'s line for the roles configured with it by name: what it says when `checkAvailability`
+   * finds nothing missing (`codex binary found, API key set`); otherwise the line fails with the problems.
+   * Absent: no line of its own (doctor checks it its own way, or there is nothing to check).
+   */
+  doctorReady?: string;
+  /** How `flotilla demo --runtime <name>` plays it; absent: the demo does not offer it. */
+  demo?: RuntimeDemo<Settings>;
   /** Whether config `accounts` (credential profiles) may name it. */
   takesAccounts?: boolean;
   /**
