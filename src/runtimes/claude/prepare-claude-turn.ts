@@ -76,6 +76,7 @@ async function provisionClaudeRun(context: ClaudeTurnContext, setup: TurnSetup) 
       modelOverride: config.models?.[role],
     }),
   );
+  await setup.makeRunDir();
   const agentEnv = buildAgentEnv({
     baseEnv: config.baseEnv ?? process.env,
     runStateDir,

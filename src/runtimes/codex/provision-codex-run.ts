@@ -99,6 +99,7 @@ export async function provisionCodexRun(context: CodexRunContext, setup: TurnSet
   });
   const sandbox = config.sandbox?.mode === 'on' ? config.sandbox : undefined;
   const stderrLog = join(runDir, 'codex-stderr.log');
+  await setup.makeRunDir();
   try {
     const binary: CodexBinary =
       config.codexPath !== undefined ? { executablePath: config.codexPath, pathDirs: [] } : findCodexBinary();

@@ -12,8 +12,8 @@ import type { AbortReason } from './create-run-registry.ts';
 import type { SandboxRefusals } from './create-sandbox-refusals.ts';
 
 /**
- * What the run shell (create-run-shell.ts) has set up when a runtime provisions its turn: the worktree and
- * the run directory exist, nothing of the runtime's runs yet.
+ * What the run shell (create-run-shell.ts) has set up when a runtime provisions its turn: the worktree
+ * exists, the run directory is named, nothing of the runtime's runs yet.
  */
 export interface TurnSetup {
   readonly params: AgentStartParams;
@@ -24,8 +24,13 @@ export interface TurnSetup {
   readonly worktree: Worktree | null;
   /** Where the agent works: the worktree, else the repository. */
   readonly cwd: string;
-  /** The run's own directory (`<stateDir>/runs/…`), created; on a resume of a runtime that keeps it, the kept one. */
+  /** The run's own directory (`<stateDir>/runs/…`); on a resume of a runtime that keeps it, the kept one. */
   readonly runDir: string;
+  /**
+   * Creates the run directory (phase `state-dir`), once: at the point of provisioning the runtime chooses,
+   * else right after it.
+   */
+  makeRunDir(): Promise<void>;
   /** What the OS sandbox refused: give `onNetworkRefused` and the sandbox's stderr lines to it. */
   readonly refusals: SandboxRefusals;
   /** Reports the run's usage so far to the handle's `onUsage` listeners (the engine's budgets). */
@@ -96,7 +101,11 @@ export interface AgentTurn<End = unknown> {
   /** A thrown error that is no AgentRunFailure, in the runtime's words (default: reason `error`). */
   toFailure?(error: unknown): AgentRunFailure;
   /** The runtime's last word on a failure (default: what the OS sandbox refused appended). */
-  onFailure?(failure: AgentRunFailure, error: unknown): AgentRunFailure | Promise<AgentRunFailure>;
+  onFailure?(
+    failure: AgentRunFailure,
+    error: unknown,
+    run: TurnRun,
+  ): AgentRunFailure | Promise<AgentRunFailure>;
 }
 
 /** What a runtime hands the run shell: its turn and the few facts the shell cannot know. */

@@ -76,7 +76,11 @@ export function createRunShell(config: RunShellConfig, source: RuntimeTurnSource
     let turn: AgentTurn;
     try {
       worktree = await provideWorktree(params, clock);
-      await clock.time('state-dir', () => mkdir(runDir, { recursive: true, mode: 0o700 }));
+      let made: Promise<unknown> | null = null;
+      const makeRunDir = async () => {
+        made ??= clock.time('state-dir', () => mkdir(runDir, { recursive: true, mode: 0o700 }));
+        await made;
+      };
       turn = await source.prepare({
         params,
         sessionID,
@@ -90,7 +94,9 @@ export function createRunShell(config: RunShellConfig, source: RuntimeTurnSource
           for (const listener of usageListeners) listener(report);
         },
         onRelease: (release) => releases.push(release),
+        makeRunDir,
       });
+      await makeRunDir();
     } catch (error) {
       await cleanUp(false);
       throw error;
@@ -185,7 +191,9 @@ export function createRunShell(config: RunShellConfig, source: RuntimeTurnSource
         cleanUp: () => clock.time('cleanup', () => setup.cleanUp(kept)),
         ...(turn.toFailure !== undefined && { toFailure: (error) => turn.toFailure!(error) }),
         onFailure: (failure, error) =>
-          turn.onFailure !== undefined ? turn.onFailure(failure, error) : setup.refusals.explain(failure),
+          turn.onFailure !== undefined
+            ? turn.onFailure(failure, error, turnRun)
+            : setup.refusals.explain(failure),
       },
     );
 
@@ -244,6 +252,7 @@ export function createRunShell(config: RunShellConfig, source: RuntimeTurnSource
       onRelease: () => {
         throw new Error('releases are registered while the turn is prepared');
       },
+      makeRunDir: async () => {},
       signal: run.signal,
       get abortReason() {
         return run.abortReason;
