@@ -1,6 +1,6 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AgentQuestions, AgentRunOutcome, KeptSession } from '../../domain/index.ts';
+import type { AgentRunOutcome, KeptSession } from '../../domain/index.ts';
 import type {
   AgentRunHandle,
   AgentStartParams,
@@ -12,14 +12,15 @@ import type { Sandbox } from '../../sandbox/sandbox-types.ts';
 import type { SessionLog } from '../../session-log/create-session-log.ts';
 import { createCachedCheck } from '../../shared/create-cached-check.ts';
 import type { Worktree } from '../../workspace/create-worktree-manager.ts';
-import { extractPatch } from '../../workspace/extract-patch.ts';
-import type { AgentTurn, RuntimeTurnSource, TurnRun, TurnSetup } from './agent-turn.ts';
-import { createValidationWrapper, SANDBOX_OFF_WARNING } from './build-agent-sandbox-request.ts';
+import type { AgentTurn, RuntimeTurnSource } from './agent-turn.ts';
+import { SANDBOX_OFF_WARNING } from './build-agent-sandbox-request.ts';
+import { buildTurnRun } from './build-turn-run.ts';
 import { createPhaseClock, type PhaseClock } from './create-phase-clock.ts';
-import { type ActiveRun, createRunRegistry } from './create-run-registry.ts';
+import { createRunRegistry } from './create-run-registry.ts';
 import { createRuntimeWorktrees, type RuntimeWorktreesConfig } from './create-runtime-worktrees.ts';
 import { createSandboxRefusals } from './create-sandbox-refusals.ts';
-import { runValidationRound, startFixRound, type ValidationSettings } from './run-validation-round.ts';
+import { playRounds } from './play-rounds.ts';
+import type { ValidationSettings } from './run-validation-round.ts';
 
 export interface RunShellConfig extends RuntimeWorktreesConfig {
   /** The name runs are recorded under, and kept sessions. */
@@ -55,56 +56,65 @@ export function createRunShell(config: RunShellConfig, source: RuntimeTurnSource
   const removeState = source.removeState ?? ((dir: string) => rm(dir, { recursive: true, force: true }));
 
   async function startAgent(params: AgentStartParams): Promise<AgentRunHandle> {
+    runs.assertIdle(params.sessionID);
+    const frame = createFrame(params);
+    let turn: AgentTurn;
+    try {
+      frame.setup.worktree = await provideWorktree(params, frame.setup.clock);
+      turn = await source.prepare(frame.setup);
+      await frame.setup.makeRunDir();
+    } catch (error) {
+      await frame.cleanUp(false);
+      throw error;
+    }
+    return startRun(frame, turn);
+  }
+
+  /** One run's frame before its turn: the setup handed to the turn, its listeners and its clean-up. */
+  function createFrame(params: AgentStartParams) {
     const { sessionID, resume } = params;
-    runs.assertIdle(sessionID);
     const clock = createPhaseClock(sessionID, config.onPhase);
     const runDir =
       (source.keepsRunDir ? resume?.session.stateDir : undefined) ??
       join(config.stateDir, 'runs', source.runDirName?.(sessionID) ?? sessionID);
     const releases: ((kept: boolean) => Promise<void> | void)[] = [];
-    let worktree: Worktree | null = null;
-    const cleanUp = async (kept: boolean) => {
-      for (const release of releases) await release(kept);
-      if (!kept || !source.keepsRunDir) await rm(runDir, { recursive: true, force: true }).catch(() => {});
-      // Last: with removal behind, git starts once the result is on its way.
-      if (!kept && worktree) await worktrees.remove(worktree.branchName);
-    };
-    let sessionLog: SessionLog | null = null;
-    const refusals = createSandboxRefusals({ note: (text) => sessionLog?.note(text) });
     const usageListeners = new Set<(report: LiveUsageReport) => void>();
-
-    let turn: AgentTurn;
-    try {
-      worktree = await provideWorktree(params, clock);
-      let made: Promise<unknown> | null = null;
-      const makeRunDir = async () => {
-        made ??= clock.time('state-dir', () => mkdir(runDir, { recursive: true, mode: 0o700 }));
-        await made;
-      };
-      turn = await source.prepare({
+    let made: Promise<unknown> | null = null;
+    const frame = {
+      sessionLog: null as SessionLog | null,
+      usageListeners,
+      setup: {
         params,
         sessionID,
         role: params.role,
         clock,
-        worktree,
-        cwd: worktree?.path ?? config.repoRoot,
+        worktree: null as Worktree | null,
+        get cwd() {
+          return frame.setup.worktree?.path ?? config.repoRoot;
+        },
         runDir,
-        refusals,
-        reportUsage: (report) => {
+        refusals: createSandboxRefusals({ note: (text) => frame.sessionLog?.note(text) }),
+        reportUsage(report: LiveUsageReport) {
           for (const listener of usageListeners) listener(report);
         },
-        onRelease: (release) => releases.push(release),
-        makeRunDir,
-      });
-      await makeRunDir();
-    } catch (error) {
-      await cleanUp(false);
-      throw error;
-    }
-    const setup = { worktree, runDir, clock, refusals, usageListeners, cleanUp };
-    return startRun(params, turn, setup, (log) => {
-      sessionLog = log;
-    });
+        onRelease: (release: (kept: boolean) => Promise<void> | void) => {
+          releases.push(release);
+        },
+        async makeRunDir() {
+          made ??= clock.time('state-dir', () => mkdir(runDir, { recursive: true, mode: 0o700 }));
+          await made;
+        },
+      },
+      /** Releases the turn's parts, then the run directory and the worktree unless the session is kept. */
+      async cleanUp(kept: boolean) {
+        for (const release of releases) await release(kept);
+        if (!kept || !source.keepsRunDir) await rm(runDir, { recursive: true, force: true }).catch(() => {});
+        // Last: with removal behind, git starts once the result is on its way.
+        const { worktree } = frame.setup;
+        if (!kept && worktree) await worktrees.remove(worktree.branchName);
+      },
+    };
+    return frame;
   }
 
   /** The kept worktree of a resume, a new one when the runtime wants one, else none. */
@@ -121,24 +131,12 @@ export function createRunShell(config: RunShellConfig, source: RuntimeTurnSource
   }
 
   /** Registers the run and plays it; resolves with the handle (once the agent started, if the runtime says so). */
-  async function startRun(
-    params: AgentStartParams,
-    turn: AgentTurn,
-    setup: {
-      worktree: Worktree | null;
-      runDir: string;
-      clock: PhaseClock;
-      refusals: TurnSetup['refusals'];
-      usageListeners: Set<(report: LiveUsageReport) => void>;
-      cleanUp: (kept: boolean) => Promise<void>;
-    },
-    bindSessionLog: (log: SessionLog | null) => void,
-  ): Promise<AgentRunHandle> {
-    const { sessionID, role, resume } = params;
-    const { worktree, clock } = setup;
+  async function startRun(frame: ReturnType<typeof createFrame>, turn: AgentTurn): Promise<AgentRunHandle> {
+    const { setup } = frame;
+    const { params, sessionID, role, worktree, clock } = setup;
     const run = runs.begin({ sessionID, role, maxAgentDuration: config.maxAgentDuration });
     const sessionLog = config.createSessionLog?.(params) ?? null;
-    bindSessionLog(sessionLog);
+    frame.sessionLog = sessionLog;
     for (const note of turn.transcriptNotes ?? []) sessionLog?.note(note);
     if (config.sandbox?.mode === 'off') sessionLog?.note(SANDBOX_OFF_WARNING);
     let markStarted!: () => void;
@@ -146,49 +144,40 @@ export function createRunShell(config: RunShellConfig, source: RuntimeTurnSource
       markStarted = resolve;
     });
     // This run took a worktree: the next run's is checked out while this agent works.
-    if (worktree !== null && resume === undefined) void started.then(() => worktrees.prepareSpare());
-    const turnRun = buildTurnRun(params, run, sessionLog, setup, markStarted, turn);
+    if (worktree !== null && params.resume === undefined) void started.then(() => worktrees.prepareSpare());
+    const turnRun = buildTurnRun({
+      config,
+      worktrees,
+      setup,
+      run,
+      sessionLog,
+      markStarted,
+      validationEnv: turn.validationEnv,
+    });
 
     /** Whether the worktree and state stay after the run: the agent asked and waits for answers. */
     let kept = false;
-    const waitForAnswers = async (questions: string[]): Promise<AgentQuestions> => {
-      turnRun.announce(
-        `the agent asked ${questions.length} question(s); its ${source.continues} waits for answers`,
-      );
-      kept = true;
-      const own = await turn.keep(turnRun);
-      const session: KeptSession = { runtime: config.runtime, worktree, ...own };
-      return { kind: 'questions', askedBy: role, questions, session };
-    };
-
     const result = run.settle<AgentRunOutcome>(
       async () => {
-        for (let round = 0, prompt = turn.firstPrompt(turnRun); ; round += 1) {
-          clock.lap(round === 0 ? 'session-setup' : 'fix-round-setup');
-          const end = await turn.play(turnRun, prompt, round);
-          if (run.abortReason) throw run.abortFailure(run.abortReason);
-          try {
-            const verdict = await clock.time('result-and-patch', () => turn.settle(turnRun, end, round));
-            if (verdict.kind === 'result') return verdict.result;
-            if (verdict.kind === 'questions') return await waitForAnswers(verdict.questions);
-            prompt = verdict.prompt;
-          } catch (error) {
-            prompt = startFixRound({
-              error,
-              round,
-              maxRounds: config.validation?.maxRounds ?? 0,
-              aborted: run.abortReason !== null,
-              resumed: source.continues,
-              announce: turnRun.announce,
-            });
-            sessionLog?.record({ type: 'user', message: { role: 'user', content: prompt } });
-          }
-        }
+        const end = await playRounds({
+          turn,
+          turnRun,
+          run,
+          maxFixRounds: config.validation?.maxRounds ?? 0,
+          continues: source.continues,
+        });
+        if (!('kind' in end)) return end;
+        turnRun.announce(
+          `the agent asked ${end.questions.length} question(s); its ${source.continues} waits for answers`,
+        );
+        kept = true;
+        const session: KeptSession = { runtime: config.runtime, worktree, ...(await turn.keep(turnRun)) };
+        return { kind: 'questions', askedBy: role, questions: end.questions, session };
       },
       {
         sessionLog,
         // A kept session keeps its worktree and state, not its sandbox: the resume makes its own.
-        cleanUp: () => clock.time('cleanup', () => setup.cleanUp(kept)),
+        cleanUp: () => clock.time('cleanup', () => frame.cleanUp(kept)),
         ...(turn.toFailure !== undefined && { toFailure: (error) => turn.toFailure!(error) }),
         onFailure: (failure, error) =>
           turn.onFailure !== undefined
@@ -201,92 +190,10 @@ export function createRunShell(config: RunShellConfig, source: RuntimeTurnSource
     void result.catch(() => {}).finally(markStarted);
     if (source.returnsWhenStarted) await started;
     return {
-      ...run.handle(result, {
-        logFilePath: sessionLog?.filePath ?? null,
-        usage: () => turn.usage(),
-      }),
+      ...run.handle(result, { logFilePath: sessionLog?.filePath ?? null, usage: () => turn.usage() }),
       onUsage(listener) {
-        setup.usageListeners.add(listener);
-        return () => setup.usageListeners.delete(listener);
-      },
-    };
-  }
-
-  /** The run as the turn sees it: the shell's registration, transcript, validation and patch. */
-  function buildTurnRun(
-    params: AgentStartParams,
-    run: ActiveRun,
-    sessionLog: SessionLog | null,
-    setup: {
-      worktree: Worktree | null;
-      runDir: string;
-      clock: PhaseClock;
-      refusals: TurnSetup['refusals'];
-      usageListeners: Set<(report: LiveUsageReport) => void>;
-    },
-    markStarted: () => void,
-    turn: AgentTurn,
-  ): TurnRun {
-    const { worktree, runDir } = setup;
-    const validation =
-      worktree !== null && config.validation !== undefined && config.validation.commands.length > 0
-        ? config.validation
-        : null;
-    const announce = (line: string) => {
-      run.output.push(`${line}\n`);
-      sessionLog?.note(line);
-      run.notifyActivity();
-    };
-    return {
-      params,
-      sessionID: params.sessionID,
-      role: params.role,
-      clock: setup.clock,
-      worktree,
-      cwd: worktree?.path ?? config.repoRoot,
-      runDir,
-      refusals: setup.refusals,
-      reportUsage: (report) => {
-        for (const listener of setup.usageListeners) listener(report);
-      },
-      onRelease: () => {
-        throw new Error('releases are registered while the turn is prepared');
-      },
-      makeRunDir: async () => {},
-      signal: run.signal,
-      get abortReason() {
-        return run.abortReason;
-      },
-      abortFailure: run.abortFailure,
-      sessionLog,
-      output: (text) => run.output.push(text),
-      announce,
-      notifyActivity: run.notifyActivity,
-      markStarted,
-      async patch(round) {
-        if (worktree === null) return '';
-        if (validation !== null) {
-          await runValidationRound({
-            validation,
-            round,
-            cwd: worktree.path,
-            env: turn.validationEnv ?? {},
-            signal: run.signal,
-            announce,
-            notifyActivity: run.notifyActivity,
-            wrap: createValidationWrapper(config.sandbox, {
-              repoRoot: config.repoRoot,
-              worktree: worktree.path,
-              runStateDir: runDir,
-            }),
-          });
-        }
-        return extractPatch({
-          worktreePath: worktree.path,
-          baseCommit: worktree.baseCommit,
-          ...(config.protectedPaths !== undefined && { protectedPaths: config.protectedPaths }),
-          localFiles: worktree.localFiles ?? worktrees.localFiles ?? [],
-        });
+        frame.usageListeners.add(listener);
+        return () => frame.usageListeners.delete(listener);
       },
     };
   }
