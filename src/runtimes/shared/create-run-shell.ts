@@ -203,9 +203,13 @@ export function createRunShell(config: RunShellConfig, source: RuntimeTurnSource
     isAvailable: createCachedCheck(() => source.checkAvailability()),
     startAgent,
     cancelAgent: (sessionID) => runs.cancel(sessionID),
+    // The state goes even when the worktree's removal fails; that failure is the caller's to log.
     async discardSession(session) {
-      if (session.worktree !== null) await worktrees.remove(session.worktree.branchName);
+      const removed =
+        session.worktree !== null ? worktrees.remove(session.worktree.branchName) : Promise.resolve();
+      await removed.catch(() => {});
       if (session.stateDir !== null) await removeState(session.stateDir).catch(() => {});
+      await removed;
     },
   };
 }
