@@ -29,7 +29,7 @@ describe('the floors of src/ (test/architecture/dependency-rules.ts)', () => {
         ),
       )
       .map((file) => file.path);
-    expect(importers).toContain('src/runtimes/claude/create-claude-adapter.ts');
+    expect(importers).toContain('src/runtimes/claude/prepare-claude-turn.ts');
     expect(importers).toContain('src/runtimes/claude/load-agent-definition.ts');
     expect(importers.filter((path) => !path.startsWith('src/runtimes/claude/'))).toEqual([]);
   });

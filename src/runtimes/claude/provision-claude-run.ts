@@ -1,0 +1,113 @@
+import { join } from 'node:path';
+import type { AgentEnvAccount } from '../../guards/agent-env/build-agent-env.ts';
+import { buildAgentEnv } from '../../guards/agent-env/build-agent-env.ts';
+import { AGENT_SESSION_TOOLS, createPathGuardHook } from '../../guards/path-guard/index.ts';
+import { killProcessesWithEnv } from '../../process/kill-processes-with-env.ts';
+import type { SandboxedCommand } from '../../sandbox/sandbox-types.ts';
+import { messageOf } from '../../shared/message-of.ts';
+import { buildPortEnv } from '../../workspace/build-port-env.ts';
+import { WORKTREES_DIR } from '../../workspace/create-worktree-manager.ts';
+import type { TurnSetup } from '../shared/agent-turn.ts';
+import { buildAgentSandboxRequest } from '../shared/build-agent-sandbox-request.ts';
+import type { ClaudeConfigSeed } from '../shared/create-claude-config-seed.ts';
+import type { ClaudeAdapterConfig } from './claude-adapter-config.ts';
+import { loadAgentDefinition } from './load-agent-definition.ts';
+import { toSdkHook } from './to-sdk-hook.ts';
+
+/** What the adapter shares between its runs. */
+export interface ClaudeTurnContext {
+  config: ClaudeAdapterConfig;
+  /** The bash validator as an SDK hook. */
+  bashHook: ReturnType<typeof toSdkHook>;
+  configSeed: ClaudeConfigSeed;
+  /** The claude CLI binary; null: the SDK looks for itself. */
+  claudeExecutable(): string | null;
+  isRoot: boolean;
+  accountEnvOf(name: string): AgentEnvAccount;
+}
+
+/** The run's environment, sandbox and config dir: what the SDK session is started with. */
+export async function provisionClaudeRun(context: ClaudeTurnContext, setup: TurnSetup) {
+  const { config } = context;
+  const { params, role, clock, worktree, runDir: runStateDir } = setup;
+  let sandboxed: SandboxedCommand | null = null;
+  setup.onRelease(async (kept) => {
+    await sandboxed?.dispose().catch(() => {});
+    // A kept session keeps its state for the resume (not its sandbox: the resume makes its own).
+    if (kept) return;
+    // What the run left running ends with it: the CLI after a cancel or timeout (it is given seconds to
+    // exit), and the Bash tools it runs in sessions of their own, which it does not always end first.
+    // Marked by the run's own config dir only: an account's shared one would match other runs. The /proc
+    // scan (milliseconds, synchronous) runs a turn later, once the result is on its way.
+    const ownConfigDir = `CLAUDE_CONFIG_DIR=${join(runStateDir, 'config')}`;
+    setImmediate(() => killProcessesWithEnv((variable) => variable === ownConfigDir));
+    await context.configSeed.learn(join(runStateDir, 'config'));
+  });
+  const loaded = await clock.time('agent-definition', () =>
+    loadAgentDefinition({
+      repoRoot: config.repoRoot,
+      role,
+      contextPaths: config.contextPaths,
+      modelOverride: config.models?.[role],
+    }),
+  );
+  await setup.makeRunDir();
+  const agentEnv = buildAgentEnv({
+    baseEnv: config.baseEnv ?? process.env,
+    runStateDir,
+    isRoot: context.isRoot,
+    passThrough: config.passThroughEnv,
+    ...(config.passEnv !== undefined && { passEnv: config.passEnv }),
+    extra: { ...config.extraEnv, ...buildPortEnv(worktree?.ports) },
+    ...(params.account !== undefined && { account: context.accountEnvOf(params.account) }),
+  });
+  const executablePath = context.claudeExecutable();
+  if (config.sandbox?.mode === 'on') {
+    const sandbox = config.sandbox;
+    try {
+      if (executablePath === null) throw new Error('the claude executable was not found');
+      sandboxed = await clock.time('sandbox', () =>
+        sandbox.wrap(
+          buildAgentSandboxRequest({
+            repoRoot: config.repoRoot,
+            worktree: worktree?.path ?? null,
+            runStateDir,
+            env: agentEnv,
+            network: [agentEnv.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com'],
+            programs: [executablePath],
+            onNetworkRefused: setup.refusals.onNetworkRefused,
+          }),
+          executablePath,
+          [],
+        ),
+      );
+    } catch (error) {
+      throw new Error(`the OS sandbox could not start: ${messageOf(error)}`);
+    }
+  }
+  // Only the run's own config dir: one an account or the config points elsewhere (a login) is not ours.
+  const configDir = join(runStateDir, 'config');
+  if (agentEnv.CLAUDE_CONFIG_DIR === configDir)
+    await clock.time('config-seed', () => context.configSeed.plant(configDir));
+  // File tools stay in the worktree (planner and reviewer: read the repository); see path-guard/.
+  const pathGuardHook = toSdkHook(
+    createPathGuardHook({
+      root: setup.cwd,
+      writable: role === 'implementor',
+      // Any other tool (an MCP server's, one a later CLI adds) is refused.
+      allowedTools: AGENT_SESSION_TOOLS,
+      readOnlyPaths: [...(config.readOnlyPaths ?? []), runStateDir],
+      deniedPaths: [
+        join(config.repoRoot, WORKTREES_DIR),
+        join(config.repoRoot, '.flotilla'),
+        config.stateDir,
+        config.logging.logsDir,
+      ],
+    }),
+    config.logger,
+    'path guard',
+  );
+  return { loaded, agentEnv, executablePath, sandboxed, pathGuardHook };
+}
+
+export type ProvisionedClaudeRun = Awaited<ReturnType<typeof provisionClaudeRun>>;

@@ -1,0 +1,215 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AgentRunOutcome, KeptSession } from '../../domain/index.ts';
+import type {
+  AgentRunHandle,
+  AgentStartParams,
+  LiveUsageReport,
+  PhaseListener,
+  RuntimeAdapter,
+} from '../../engine/runtime-contract/index.ts';
+import type { Sandbox } from '../../sandbox/sandbox-types.ts';
+import type { SessionLog } from '../../session-log/create-session-log.ts';
+import { createCachedCheck } from '../../shared/create-cached-check.ts';
+import type { Worktree } from '../../workspace/create-worktree-manager.ts';
+import type { AgentTurn, RuntimeTurnSource } from './agent-turn.ts';
+import { SANDBOX_OFF_WARNING } from './build-agent-sandbox-request.ts';
+import { buildTurnRun } from './build-turn-run.ts';
+import { createPhaseClock, type PhaseClock } from './create-phase-clock.ts';
+import { createRunRegistry } from './create-run-registry.ts';
+import { createRuntimeWorktrees, type RuntimeWorktreesConfig } from './create-runtime-worktrees.ts';
+import { createSandboxRefusals } from './create-sandbox-refusals.ts';
+import { playRounds } from './play-rounds.ts';
+import type { ValidationSettings } from './run-validation-round.ts';
+
+export interface RunShellConfig extends RuntimeWorktreesConfig {
+  /** The name runs are recorded under, and kept sessions. */
+  runtime: string;
+  /** Run directories go under `<stateDir>/runs/`. */
+  stateDir: string;
+  maxAgentDuration: number;
+  onPhase?: PhaseListener | undefined;
+  /** The implementor's validation commands, run before its patch is taken; fix rounds on failure. */
+  validation?: ValidationSettings | undefined;
+  /** The OS sandbox: 'off' notes a warning in every transcript; validation commands run in it. */
+  sandbox?: Sandbox | undefined;
+  /** Repository paths an implementor's patch may not touch (besides the built-in ones). */
+  protectedPaths?: readonly string[] | undefined;
+  /** One transcript per run; null: none. */
+  createSessionLog: ((params: AgentStartParams) => SessionLog) | null;
+}
+
+export type ShellRuntime = RuntimeAdapter & {
+  readonly runtime: string;
+  discardSession(session: KeptSession): Promise<void>;
+};
+
+/**
+ * The run shell every agent runtime shares: worktree (new or kept), run directory, the run's registration
+ * (cancel, timeout), transcript, live usage, the rounds (validation fix rounds, re-prompts), questions kept
+ * for a resume, the failure a result rejects with, and the clean-up. The runtime supplies only its turn
+ * (agent-turn.ts): provisioning, playing a round, reading its end.
+ */
+export function createRunShell(config: RunShellConfig, source: RuntimeTurnSource): ShellRuntime {
+  const runs = createRunRegistry();
+  const worktrees = createRuntimeWorktrees(config);
+  const removeState = source.removeState ?? ((dir: string) => rm(dir, { recursive: true, force: true }));
+
+  async function startAgent(params: AgentStartParams): Promise<AgentRunHandle> {
+    runs.assertIdle(params.sessionID);
+    const frame = createFrame(params);
+    let turn: AgentTurn;
+    try {
+      frame.setup.worktree = await provideWorktree(params, frame.setup.clock);
+      turn = await source.prepare(frame.setup);
+      await frame.setup.makeRunDir();
+    } catch (error) {
+      await frame.cleanUp(false);
+      throw error;
+    }
+    return startRun(frame, turn);
+  }
+
+  /** One run's frame before its turn: the setup handed to the turn, its listeners and its clean-up. */
+  function createFrame(params: AgentStartParams) {
+    const { sessionID, resume } = params;
+    const clock = createPhaseClock(sessionID, config.onPhase);
+    const runDir =
+      (source.keepsRunDir ? resume?.session.stateDir : undefined) ??
+      join(config.stateDir, 'runs', source.runDirName?.(sessionID) ?? sessionID);
+    const releases: ((kept: boolean) => Promise<void> | void)[] = [];
+    const usageListeners = new Set<(report: LiveUsageReport) => void>();
+    let made: Promise<unknown> | null = null;
+    const frame = {
+      sessionLog: null as SessionLog | null,
+      usageListeners,
+      setup: {
+        params,
+        sessionID,
+        role: params.role,
+        clock,
+        worktree: null as Worktree | null,
+        get cwd() {
+          return frame.setup.worktree?.path ?? config.repoRoot;
+        },
+        runDir,
+        refusals: createSandboxRefusals({ note: (text) => frame.sessionLog?.note(text) }),
+        reportUsage(report: LiveUsageReport) {
+          for (const listener of usageListeners) listener(report);
+        },
+        onRelease: (release: (kept: boolean) => Promise<void> | void) => {
+          releases.push(release);
+        },
+        async makeRunDir() {
+          made ??= clock.time('state-dir', () => mkdir(runDir, { recursive: true, mode: 0o700 }));
+          await made;
+        },
+      },
+      /** Releases the turn's parts, then the run directory and the worktree unless the session is kept. */
+      async cleanUp(kept: boolean) {
+        for (const release of releases) await release(kept);
+        if (!kept || !source.keepsRunDir) await rm(runDir, { recursive: true, force: true }).catch(() => {});
+        // Last: with removal behind, git starts once the result is on its way.
+        const { worktree } = frame.setup;
+        if (!kept && worktree) await worktrees.remove(worktree.branchName);
+      },
+    };
+    return frame;
+  }
+
+  /** The kept worktree of a resume, a new one when the runtime wants one, else none. */
+  async function provideWorktree(params: AgentStartParams, clock: PhaseClock) {
+    if (params.resume !== undefined) {
+      source.checkResume(params.resume.session);
+      return params.resume.session.worktree;
+    }
+    const wanted = source.worktreeFor(params);
+    if (wanted === null) return null;
+    return clock.time('worktree-create', () =>
+      worktrees.create(wanted.branchName, wanted.setup !== undefined ? { setup: wanted.setup } : undefined),
+    );
+  }
+
+  /** Registers the run and plays it; resolves with the handle (once the agent started, if the runtime says so). */
+  async function startRun(frame: ReturnType<typeof createFrame>, turn: AgentTurn): Promise<AgentRunHandle> {
+    const { setup } = frame;
+    const { params, sessionID, role, worktree, clock } = setup;
+    const run = runs.begin({ sessionID, role, maxAgentDuration: config.maxAgentDuration });
+    const sessionLog = config.createSessionLog?.(params) ?? null;
+    frame.sessionLog = sessionLog;
+    for (const note of turn.transcriptNotes ?? []) sessionLog?.note(note);
+    if (config.sandbox?.mode === 'off') sessionLog?.note(SANDBOX_OFF_WARNING);
+    let markStarted!: () => void;
+    const started = new Promise<void>((resolve) => {
+      markStarted = resolve;
+    });
+    // This run took a worktree: the next run's is checked out while this agent works.
+    if (worktree !== null && params.resume === undefined) void started.then(() => worktrees.prepareSpare());
+    const turnRun = buildTurnRun({
+      config,
+      worktrees,
+      setup,
+      run,
+      sessionLog,
+      markStarted,
+      validationEnv: turn.validationEnv,
+    });
+
+    /** Whether the worktree and state stay after the run: the agent asked and waits for answers. */
+    let kept = false;
+    const result = run.settle<AgentRunOutcome>(
+      async () => {
+        const end = await playRounds({
+          turn,
+          turnRun,
+          run,
+          maxFixRounds: config.validation?.maxRounds ?? 0,
+          continues: source.continues,
+        });
+        if (!('kind' in end)) return end;
+        turnRun.announce(
+          `the agent asked ${end.questions.length} question(s); its ${source.continues} waits for answers`,
+        );
+        kept = true;
+        const session: KeptSession = { runtime: config.runtime, worktree, ...(await turn.keep(turnRun)) };
+        return { kind: 'questions', askedBy: role, questions: end.questions, session };
+      },
+      {
+        sessionLog,
+        // A kept session keeps its worktree and state, not its sandbox: the resume makes its own.
+        cleanUp: () => clock.time('cleanup', () => frame.cleanUp(kept)),
+        ...(turn.toFailure !== undefined && { toFailure: (error) => turn.toFailure!(error) }),
+        onFailure: (failure, error) =>
+          turn.onFailure !== undefined
+            ? turn.onFailure(failure, error, turnRun)
+            : setup.refusals.explain(failure),
+      },
+    );
+
+    // Never left waiting: a run that ends before its agent started returns its (settled) handle.
+    void result.catch(() => {}).finally(markStarted);
+    if (source.returnsWhenStarted) await started;
+    return {
+      ...run.handle(result, { logFilePath: sessionLog?.filePath ?? null, usage: () => turn.usage() }),
+      onUsage(listener) {
+        frame.usageListeners.add(listener);
+        return () => frame.usageListeners.delete(listener);
+      },
+    };
+  }
+
+  return {
+    runtime: config.runtime,
+    isAvailable: createCachedCheck(() => source.checkAvailability()),
+    startAgent,
+    cancelAgent: (sessionID) => runs.cancel(sessionID),
+    // The state goes even when the worktree's removal fails; that failure is the caller's to log.
+    async discardSession(session) {
+      const removed =
+        session.worktree !== null ? worktrees.remove(session.worktree.branchName) : Promise.resolve();
+      await removed.catch(() => {});
+      if (session.stateDir !== null) await removeState(session.stateDir).catch(() => {});
+      await removed;
+    },
+  };
+}
