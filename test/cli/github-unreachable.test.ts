@@ -4,21 +4,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runFlotilla } from '../../src/cli/support/run-flotilla.ts';
-
-/** A port on 127.0.0.1 that nothing listens on (bound, then released). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
+import { findFreePort } from '../../src/test-support/find-free-port.ts';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -33,7 +23,7 @@ describe('commands against a GitHub API nobody answers', () => {
     const repo = await mkdtemp(join(tmpdir(), 'flotilla-unreachable-'));
     dirs.push(repo);
     execFileSync('git', ['init', '--quiet', '--initial-branch', 'main'], { cwd: repo });
-    const apiUrl = `http://127.0.0.1:${await closedPort()}`;
+    const apiUrl = `http://127.0.0.1:${await findFreePort()}`;
     const init = await runFlotilla(repo, [
       'init',
       '--provider',

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { findFreePort } from '../../src/test-support/find-free-port.ts';
 
 /** A real PostgreSQL server for one test file, in a temporary data directory, on 127.0.0.1. */
 export interface TestPostgres {
@@ -36,7 +36,7 @@ export async function startPostgres(): Promise<TestPostgres> {
     chownSync(dir, uid, gid);
   }
   const data = join(dir, 'data');
-  const port = await freePort();
+  const port = await findFreePort();
   try {
     run('initdb', ['-D', data, '-A', 'trust', '-U', 'flotilla', '-E', 'UTF8', '--no-sync']);
     // -F: no fsync (a test cluster); the socket in the temporary directory, TCP on loopback only.
@@ -81,13 +81,4 @@ function findPostgresBin(): string {
     if (existsSync(join(bin, 'pg_ctl'))) return bin;
   }
   throw new Error('PostgreSQL is not installed: apt-get install postgresql (.ci/run does)');
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no free port');
-  return address.port;
 }

@@ -1,21 +1,11 @@
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../logging/logger.ts';
+import { findFreePort } from '../../../test-support/find-free-port.ts';
 import { createGitHubClient } from './create-github-client.ts';
-
-/** A port on 127.0.0.1 that nothing listens on (bound, then released). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 describe('a GitHub API that cannot be reached', () => {
   it('fails the request at once with one line naming the address and what to check, without retries', async () => {
-    const apiUrl = `http://127.0.0.1:${await closedPort()}`;
+    const apiUrl = `http://127.0.0.1:${await findFreePort()}`;
     const client = createGitHubClient({
       token: { value: 'test-token', variable: 'GITHUB_TOKEN' },
       apiUrl,
