@@ -359,7 +359,7 @@ export function createCliRuntime(
       });
       if (patch.trim() === '') {
         throw new AgentRunFailure(
-          'error',
+          'no-changes',
           'the implementor reported completed but changed nothing (empty patch)',
         );
       }

@@ -497,7 +497,7 @@ export function createCodexRuntime(config: CodexRuntimeConfig): RuntimeAdapter {
       });
       if (patch.trim() === '') {
         throw new AgentRunFailure(
-          'error',
+          'no-changes',
           'the implementor reported completed but changed nothing (empty patch)',
         );
       }
