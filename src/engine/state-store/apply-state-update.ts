@@ -32,8 +32,8 @@ import {
   type WorkItemChanged,
 } from '../../domain/index.ts';
 import { applyFeedbackUpdate } from './apply-feedback-update.ts';
-import { applyTaskContextUpdate } from './apply-task-context-update.ts';
 import { applyQuestionsUpdate, withoutWaitingOnResume } from './apply-questions-update.ts';
+import { applyTaskContextUpdate } from './apply-task-context-update.ts';
 import { buildDispatchKey } from './dispatch-key.ts';
 import {
   type EngineState,

@@ -58,7 +58,8 @@ function buildEntry(
   switch (event.type) {
     case 'implementorCompleted': {
       const { result } = event;
-      if (result.outcome === 'blocked') return make('blocked_summary', result.summary, { outcome: 'blocked' });
+      if (result.outcome === 'blocked')
+        return make('blocked_summary', result.summary, { outcome: 'blocked' });
       if (result.outcome === 'validation-failure')
         return make('validation_failure', result.summary, { outcome: 'validation-failure' });
       // A run on an item that already links a revision reworks it (review feedback, red checks).
@@ -83,7 +84,8 @@ function buildEntry(
       });
     }
     case 'implementorFailed':
-      if (event.reason === 'validation') return make('validation_failure', event.error, { reason: 'validation' });
+      if (event.reason === 'validation')
+        return make('validation_failure', event.error, { reason: 'validation' });
       if (event.reason === 'no-changes') return make('no_changes', event.error, { reason: 'no-changes' });
       return null;
   }
@@ -92,6 +94,7 @@ function buildEntry(
 /** The paths a git patch changes (`diff --git a/<path> b/<path>` headers), in order, each once. */
 function listPatchFiles(patch: string): string[] {
   const files = new Set<string>();
-  for (const match of patch.matchAll(/^diff --git a\/.* b\/(.*)$/gm)) if (match[1] !== undefined) files.add(match[1]);
+  for (const match of patch.matchAll(/^diff --git a\/.* b\/(.*)$/gm))
+    if (match[1] !== undefined) files.add(match[1]);
   return [...files];
 }

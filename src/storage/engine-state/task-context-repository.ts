@@ -63,7 +63,11 @@ export function createTaskContextRepository(db: Database): TaskContextRepository
     list: (workItemID) => selectItem.all(workItemID).map(fromRow),
     listAll() {
       const byItem: Record<string, TaskContextEntry[]> = {};
-      for (const row of selectAll.all()) (byItem[row.work_item_id] ??= []).push(fromRow(row));
+      for (const row of selectAll.all()) {
+        const entries = byItem[row.work_item_id] ?? [];
+        entries.push(fromRow(row));
+        byItem[row.work_item_id] = entries;
+      }
       return byItem;
     },
   };
