@@ -14,6 +14,7 @@ import { registerHookCommand } from './commands/hook-command.ts';
 import { registerInitCommand } from './commands/init-command.ts';
 import { registerLogsCommand } from './commands/logs-command.ts';
 import { registerMergeCommand } from './commands/merge-command.ts';
+import { registerPromptCommand } from './commands/prompt-command.ts';
 import { registerReviewCommand } from './commands/review-command.ts';
 import { registerRunCommand } from './commands/run-command.ts';
 import { registerRunsCommand } from './commands/runs-command.ts';
@@ -49,6 +50,7 @@ export function buildProgram(): Command {
   registerReviewCommand(program);
   registerBranchesCommand(program);
   registerServeCommand(program);
+  registerPromptCommand(program);
   reportUnknownCommands(program);
   return program;
 }

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { findModelCredential, rolesNeedingCredentials } from '../../app/find-model-credential.ts';
 import { loadConfiguredScenario } from '../../app/load-configured-scenario.ts';
+import { loadPromptTemplates } from '../../app/load-prompt-templates.ts';
 import { type FlotillaConfig, loadConfig } from '../../config/index.ts';
 import { AGENT_ROLES } from '../../domain/index.ts';
 import { createGitSpecReader } from '../../providers/local/git/create-git-spec-reader.ts';
@@ -22,7 +23,7 @@ export type DoctorStatus = 'ok' | 'warn' | 'fail';
 export interface DoctorCheck {
   /**
    * A stable identifier (`git`, `config`, `agents`, `specs`, `credentials`, `account-<name>`, `codex`,
-   * `cli-<role>`, `scenario`, `checks`, `sandbox`; with provider github `github-token`, `github-access`,
+   * `cli-<role>`, `scenario`, `checks`, `sandbox`, `prompts`; with provider github `github-token`, `github-access`,
    * `github-branch`, `github-labels`, `github-quota` instead of `specs`).
    */
   name: string;
@@ -82,6 +83,7 @@ export async function runDoctorChecks(input: DoctorInput): Promise<DoctorCheck[]
         },
   );
   checks.push(await checkAgentFiles(repoRoot, config));
+  checks.push(await checkPromptTemplates(repoRoot));
   if (config.provider === 'github') {
     // Specs come from GitHub's default branch; the checks that matter are the token, access and labels.
     const { checkGitHubForDoctor } = await import('../github/check-github-for-doctor.ts');
@@ -101,6 +103,24 @@ export async function runDoctorChecks(input: DoctorInput): Promise<DoctorCheck[]
       : await checkChecksCommand(repoRoot, config),
   );
   return checks;
+}
+
+/** `.flotilla/prompts/<role>.md`, parsed as `flotilla run` would at start (docs/prompt-templates.md). */
+async function checkPromptTemplates(repoRoot: string): Promise<DoctorCheck> {
+  const loaded = await loadPromptTemplates(repoRoot);
+  if (!loaded.ok)
+    return {
+      name: 'prompts',
+      status: 'fail',
+      message: 'a prompt template is invalid',
+      fix: [...loaded.errors, 'the syntax and every variable: docs/prompt-templates.md in Flotilla'],
+    };
+  return ok(
+    'prompts',
+    loaded.paths.length === 0
+      ? 'no prompt templates: every role gets the built-in prompt'
+      : `prompt templates: ${loaded.paths.join(', ')}`,
+  );
 }
 
 /** Only the Claude SDK reads `.claude/agents/<role>.md` (runtimes `claude` and `scripted`). */
