@@ -85,20 +85,6 @@ async function exitedWithin(
   }
 }
 
-/**
- * One item; its first implementor session's first request is refused (HTTP 400: the run fails, retried
- * after the backoff), every later one writes the file.
- */
-function failOnceScenario(): Scenario {
-  return oneItemScenario('fail-once', [
-    {
-      error: { status: 400, type: 'invalid_request_error', message: 'refused once', times: 1 },
-      content: [WRITE_GREET],
-    },
-    { structuredOutput: GREET_COMPLETED },
-  ]);
-}
-
 /** One item whose implementor reports `completed` without changing anything (an empty patch). */
 function emptyPatchScenario(): Scenario {
   return oneItemScenario('empty-patch', [{ structuredOutput: GREET_COMPLETED }]);
@@ -265,21 +251,6 @@ describe('flotilla run', () => {
     },
     240_000,
   );
-
-  it('--until-idle waits for a backed-off retry (pending work, not idle) and exits 0 once it succeeds', async () => {
-    const repo = await fixtures.demoRepository();
-    editConfig(repo.root, (config) => {
-      config.scheduler = { retryBaseDelay: 1, retryMaxDelay: 1 };
-    });
-    const server = await fixtures.serve(failOnceScenario());
-    const run = startRun(repo.root, server, repo.gitEnv, ['--until-idle']);
-    const code = await run.exited;
-    expect(code, run.output()).toBe(0);
-    expect(run.output()).toMatch(/implementor failed/);
-    expect(run.output()).toMatch(/retry of implementor for #1 at/);
-    expect(run.output()).toContain('work item #1 review → approved');
-    expect(run.output()).toMatch(/idle\n/);
-  }, 120_000);
 
   it('a completed implementor with an empty patch ends as no-changes: needs-refinement with a comment, no retry', async () => {
     const repo = await fixtures.demoRepository();
