@@ -30,7 +30,6 @@ import {
   GREET_COMPLETED,
   oneItemScenario,
   slowImplementorScenario,
-  WRITE_GREET,
 } from '../support/run-scenarios.ts';
 import {
   flotillaLogTail,
