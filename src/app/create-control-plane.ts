@@ -30,6 +30,7 @@ import { buildRuntimeChoices } from './build-runtime-choices.ts';
 import { type ControlPlaneProvider, createConfiguredProvider } from './create-configured-provider.ts';
 import { findUnavailableRuntimes } from './find-unavailable-runtimes.ts';
 import { loadConfiguredScenario } from './load-configured-scenario.ts';
+import { loadPromptTemplates } from './load-prompt-templates.ts';
 import { reapOrphanProcesses } from './reap-orphan-processes.ts';
 import { reapRunStateDirs } from './reap-run-state-dirs.ts';
 
@@ -114,6 +115,10 @@ async function startControlPlane(
 ): Promise<ControlPlane> {
   const { repoRoot, config, logger } = options;
   mkdirSync(paths.logsDir, { recursive: true });
+  // A bad prompt template stops the start here, naming its file and line, not a run mid-way.
+  const prompts = await loadPromptTemplates(repoRoot);
+  if (!prompts.ok)
+    throw new Error(`invalid prompt templates (docs/prompt-templates.md):\n${prompts.errors.join('\n')}`);
   // Roles whose runtime is `scripted` run the same Claude adapter against a scripted model server.
   const configured = await loadConfiguredScenario(repoRoot, config);
   if (configured.kind === 'invalid') throw new Error(configured.errors.join('\n'));
@@ -249,6 +254,7 @@ async function startControlPlane(
     budget: buildEngineBudget(config, persistence.ledger),
     ...(options.clock !== undefined && { clock: options.clock }),
     questionTimeout: config.questionTimeout,
+    promptTemplates: prompts.templates,
     createRuntimeAdapters: () => {
       const descriptorOf = (name: string): RuntimeDescriptor<RuntimeSettings> => {
         const descriptor = findRuntime(name);

@@ -14,6 +14,7 @@ import { registerHookCommand } from './commands/hook-command.ts';
 import { registerInitCommand } from './commands/init-command.ts';
 import { registerLogsCommand } from './commands/logs-command.ts';
 import { registerMergeCommand } from './commands/merge-command.ts';
+import { registerPromptCommand } from './commands/prompt-command.ts';
 import { registerReviewCommand } from './commands/review-command.ts';
 import { registerRunCommand } from './commands/run-command.ts';
 import { registerRunsCommand } from './commands/runs-command.ts';
@@ -53,6 +54,7 @@ export function buildProgram(): Command {
   registerLogsCommand(program);
   registerStatsCommand(program);
   registerBudgetCommand(program);
+  registerPromptCommand(program);
   program.commandsGroup('Tools:');
   registerBashCheckCommand(program);
   registerHookCommand(program);

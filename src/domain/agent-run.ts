@@ -10,6 +10,8 @@ export type AgentRunStatus = 'requested' | 'running' | 'completed' | 'failed' | 
  * account and never count as a failed attempt.
  */
 /**
+ * `no-changes`: the implementor reported `completed` but its worktree holds no change (an empty patch): the
+ * task is probably done already or misunderstood, so a human refines it; never retried (issue #28 §6).
  * `unavailable`: the run's runtime was refused at dispatch (unknown `runtime:` label, missing binary or
  * credentials); no session was started and it does not count as an attempt.
  */
@@ -18,6 +20,7 @@ export type AgentFailureReason =
   | 'timeout'
   | 'cancelled'
   | 'validation'
+  | 'no-changes'
   | 'budget'
   | 'unavailable'
   | LimitReason;
@@ -150,6 +153,7 @@ export function failureReasonToRunStatus(reason: AgentFailureReason): AgentRunSt
   switch (reason) {
     case 'error':
     case 'validation':
+    case 'no-changes':
     case 'rate-limit':
     case 'overloaded':
     case 'usage-limit':

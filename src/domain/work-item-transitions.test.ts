@@ -20,6 +20,7 @@ const EXPECTED: Record<Exclude<TransitionCause, 'planner' | 'user'>, string[]> =
   'command-failed': ['review→needs-refinement'],
   'retries-exhausted': ['in-progress→blocked', 'pending→blocked', 'ready→blocked', 'review→blocked'],
   'validation-failed': ['in-progress→needs-refinement'],
+  'no-changes': ['in-progress→needs-refinement'],
   'run-cancelled': ['in-progress→blocked', 'review→blocked'],
   'over-budget': ['in-progress→blocked', 'pending→blocked', 'ready→blocked', 'review→blocked'],
   'runtime-unavailable': ['in-progress→blocked', 'review→blocked'],

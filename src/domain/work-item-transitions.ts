@@ -17,6 +17,7 @@ export type TransitionCause =
   | 'command-failed'
   | 'retries-exhausted'
   | 'validation-failed'
+  | 'no-changes'
   | 'run-cancelled'
   | 'over-budget'
   | 'runtime-unavailable'
@@ -68,6 +69,8 @@ export const WORK_ITEM_TRANSITIONS: Readonly<Record<TransitionCause, readonly Pa
   ],
   // Flotilla: the implementor's work still failed the validation commands after its last fix round.
   'validation-failed': [['in-progress', 'needs-refinement']],
+  // Flotilla: the implementor reported its work complete but changed nothing (issue #28 §6).
+  'no-changes': [['in-progress', 'needs-refinement']],
   // Flotilla: a run the user cancelled parks the item as blocked instead of restarting it at once.
   'run-cancelled': [
     ['in-progress', 'blocked'],

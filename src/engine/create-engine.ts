@@ -95,6 +95,7 @@ export function createEngine(config: EngineConfig): Engine {
     workItemReader: provider.workItemReader,
     revisionReader: provider.revisionReader,
     specReader: provider.specReader,
+    ...(config.promptTemplates !== undefined && { promptTemplates: config.promptTemplates }),
   };
   const registry = createRunRegistry();
   const budget = config.budget === undefined ? null : createBudgetGuard(config.budget, clock);

@@ -2,6 +2,7 @@ import type { AccountRef, EngineCommand, EngineEvent } from '../domain/index.ts'
 import type { Logger } from '../logging/logger.ts';
 import type { Provider } from '../providers/types.ts';
 import type { BudgetConfig } from './budget/budget-config.ts';
+import type { PromptTemplates } from './context-assembly/assemble-agent-context.ts';
 import type { HandlerConfig, NamedHandler } from './handlers/handler.ts';
 import type { RuntimeAdapters } from './runtime-contract/runtime-contract.ts';
 import type { EngineState } from './state-store/engine-state.ts';
@@ -74,6 +75,11 @@ export interface EngineConfig {
    * budgets (no run is refused or stopped for cost).
    */
   budget?: BudgetConfig;
+  /**
+   * Per-role prompt templates (`.flotilla/prompts/<role>.md`, docs/prompt-templates.md), parsed and checked
+   * by the caller before the engine starts; a role without one gets the built-in prompt.
+   */
+  promptTemplates?: PromptTemplates;
   /** Replaces the seven standard handlers (extensions and fault-injection tests); default ALL_HANDLERS. */
   handlers?: readonly NamedHandler[];
 }

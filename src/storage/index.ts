@@ -21,6 +21,10 @@ export {
   type StoredEngineError,
 } from './engine-state/engine-error-repository.ts';
 export { createPlannedSpecRepository } from './engine-state/planned-spec-repository.ts';
+export {
+  createTaskContextRepository,
+  type TaskContextRepository,
+} from './engine-state/task-context-repository.ts';
 export { MIGRATIONS } from './migrations/index.ts';
 export {
   type Database,

@@ -23,14 +23,13 @@ import { isProcessRunning } from '../../src/test-support/is-process-running.ts';
 import { agentProcessesOf } from '../support/agent-processes-of.ts';
 import { buildFakeAgentScript } from '../support/build-fake-agent-script.ts';
 import { FAKE_AGENT_PROGRAM } from '../support/cli-runtime-fixture.ts';
-import { createRunFixtures } from '../support/create-run-fixtures.ts';
+import { createRunFixtures, FLOTILLA_BIN } from '../support/create-run-fixtures.ts';
 import {
   createSessionCounter,
   finishScenario,
   GREET_COMPLETED,
   oneItemScenario,
   slowImplementorScenario,
-  WRITE_GREET,
 } from '../support/run-scenarios.ts';
 import {
   flotillaLogTail,
@@ -85,21 +84,9 @@ async function exitedWithin(
   }
 }
 
-/**
- * One item; its first implementor session reports `completed` without changing anything (an empty patch: a
- * failure, retried after the backoff), every later one writes the file.
- */
-function emptyPatchFirstScenario(): Scenario {
-  const sessionIndex = createSessionCounter();
-  return oneItemScenario('empty-patch-first', [
-    {
-      respond: (request) =>
-        sessionIndex(request.sessionId) === 0
-          ? { structuredOutput: GREET_COMPLETED }
-          : { content: [WRITE_GREET] },
-    },
-    { structuredOutput: GREET_COMPLETED },
-  ]);
+/** One item whose implementor reports `completed` without changing anything (an empty patch). */
+function emptyPatchScenario(): Scenario {
+  return oneItemScenario('empty-patch', [{ structuredOutput: GREET_COMPLETED }]);
 }
 
 const GREET_TEST = [
@@ -266,21 +253,28 @@ describe('flotilla run', () => {
     240_000,
   );
 
-  it('--until-idle waits for a backed-off retry (pending work, not idle) and exits 0 once it succeeds', async () => {
+  it('a completed implementor with an empty patch ends as no-changes: needs-refinement with a comment, no retry', async () => {
     const repo = await fixtures.demoRepository();
     editConfig(repo.root, (config) => {
       config.scheduler = { retryBaseDelay: 1, retryMaxDelay: 1 };
     });
-    const server = await fixtures.serve(emptyPatchFirstScenario());
+    const server = await fixtures.serve(emptyPatchScenario());
     const run = startRun(repo.root, server, repo.gitEnv, ['--until-idle']);
-    const code = await run.exited;
-    expect(code, run.output()).toBe(0);
-    expect(run.output()).toMatch(/implementor failed/);
-    expect(run.output()).toMatch(/retry of implementor for #1 at/);
-    expect(run.output()).toContain('work item #1 review → approved');
-    expect(run.output()).toMatch(
-      /^idle — #1 approved, waiting for you to merge it: flotilla merge 1 — this run: /m,
+    const code = await exitedWithin(run, repo.root, 100_000);
+    expect(code, run.output()).toBe(1);
+    expect(run.output()).toContain('work item #1 in-progress → needs-refinement');
+    expect(run.output()).not.toMatch(/retry of implementor/);
+    expect(run.output()).toMatch(/idle — waiting on a human: #1 .* needs-refinement/);
+    // One implementor session only: the empty patch was not retried.
+    const sessions = new Set(
+      server.requestsFor('implementor').map((request) => request.headers['x-claude-code-session-id']),
     );
+    expect(sessions.size).toBe(1);
+    const shown = execFileSync(process.execPath, [FLOTILLA_BIN, 'work', 'show', '1'], {
+      cwd: repo.root,
+    }).toString();
+    expect(shown).toContain('changed nothing (an empty patch)');
+    expect(shown).toMatch(/no_changes \[implementor · claude\]/);
   }, 120_000);
 
   it('red checks go back to the implementor with the failing test output; the rework passes, is approved, exit 0', async () => {

@@ -263,13 +263,19 @@ describe('engine: failure paths', () => {
     expect(statusOf(h, '1')).toBe('blocked');
   });
 
-  it('a completed run with an empty patch is a failed run, and the item is parked once attempts run out', async () => {
+  it('a completed run with an empty patch ends as no-changes: a comment and needs-refinement, never retried', async () => {
     const h = use(
       createEngineHarness({
-        config: { scheduler: { maxAttempts: 1 } },
+        config: { scheduler: { maxAttempts: 3 } },
         script: {
           implementor: [
             buildResultRun({ role: 'implementor', outcome: 'completed', summary: 'done', patch: '' }),
+            buildResultRun({
+              role: 'implementor',
+              outcome: 'completed',
+              summary: 'again',
+              patch: 'never used',
+            }),
           ],
         },
       }),
@@ -278,10 +284,25 @@ describe('engine: failure paths', () => {
     await h.engine.start();
     await h.settle();
     expect(h.runs('implementor')).toEqual([
-      expect.objectContaining({ status: 'failed', error: expect.stringContaining('empty patch') }),
+      expect.objectContaining({
+        status: 'failed',
+        failureReason: 'no-changes',
+        error: expect.stringContaining('empty patch'),
+      }),
     ]);
-    expect(statusOf(h, '1')).toBe('blocked');
+    expect(statusOf(h, '1')).toBe('needs-refinement');
+    expect(h.provider.control.workItemComments('1')).toEqual([
+      expect.stringContaining('changed nothing (an empty patch)'),
+    ]);
     expect(h.provider.control.revisionRecords()).toEqual([]);
+    // The item's history says so, for whoever refines it and the next run.
+    expect(h.engine.getState().taskContext['1']).toEqual([
+      expect.objectContaining({
+        type: 'no_changes',
+        role: 'implementor',
+        summary: expect.stringContaining('empty patch'),
+      }),
+    ]);
   });
 
   it('a planner out of attempts plans again when the user asks (userRequestedPlannerRun), with a fresh budget', async () => {

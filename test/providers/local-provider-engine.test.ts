@@ -201,7 +201,11 @@ describe('engine on the local provider', () => {
     // The rework's prompt carried the red checks' real output, not just the command.
     expect(w.prompts).toHaveLength(2);
     // The runtime got exactly what context assembly builds, the item already in progress.
-    expect(w.prompts).toEqual(w.assembled);
+    // The runtime got the role's prompt as built, after the item's task context (none before the first run).
+    expect(w.prompts[0]).toBe(w.assembled[0]);
+    expect(w.prompts[1]?.startsWith('## Task context\n')).toBe(true);
+    expect(w.prompts[1]?.endsWith(`\n\n${w.assembled[1]}`)).toBe(true);
+    expect(w.prompts[1]).toContain('implementation_summary');
     expect(w.prompts[0]).toContain('### Status\nin-progress\n');
     expect(w.prompts[0]).not.toContain('CI Status');
     expect(w.prompts[1]).toContain('### CI Status: FAILURE');

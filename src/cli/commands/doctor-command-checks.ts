@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { findModelCredential, rolesNeedingCredentials } from '../../app/find-model-credential.ts';
 import { loadConfiguredScenario } from '../../app/load-configured-scenario.ts';
+import { loadPromptTemplates } from '../../app/load-prompt-templates.ts';
 import { type FlotillaConfig, loadConfig } from '../../config/index.ts';
 import { AGENT_ROLES } from '../../domain/index.ts';
 import { findProvider, providerSettingsOf } from '../../providers/registry.ts';
@@ -22,7 +23,7 @@ export type DoctorStatus = 'ok' | 'warn' | 'fail';
 export interface DoctorCheck {
   /**
    * A stable identifier (`git`, `config`, `agents`, `specs`, `credentials`, `account-<name>`, a runtime's
-   * name (`codex`, `gemini`), `cli-<role>`, `scenario`, `checks`, `sandbox`; with provider github `github-token`, `github-access`,
+   * name (`codex`, `gemini`), `cli-<role>`, `scenario`, `checks`, `sandbox`, `prompts`; with provider github `github-token`, `github-access`,
    * `github-branch`, `github-labels`, `github-quota` instead of `specs`).
    */
   name: string;
@@ -82,6 +83,7 @@ export async function runDoctorChecks(input: DoctorInput): Promise<DoctorCheck[]
         },
   );
   checks.push(await checkAgentFiles(repoRoot, config));
+  checks.push(await checkPromptTemplates(repoRoot));
   // The configured provider's own lines (src/providers/registry.ts): the specs, or the token, access, labels.
   const provider = findProvider(config.provider);
   const providerInput = {
@@ -102,6 +104,24 @@ export async function runDoctorChecks(input: DoctorInput): Promise<DoctorCheck[]
   if (scenario !== null) checks.push(scenario);
   if (provider !== undefined) checks.push(await provider.checkChecks(providerInput));
   return checks;
+}
+
+/** `.flotilla/prompts/<role>.md`, parsed as `flotilla run` would at start (docs/prompt-templates.md). */
+async function checkPromptTemplates(repoRoot: string): Promise<DoctorCheck> {
+  const loaded = await loadPromptTemplates(repoRoot);
+  if (!loaded.ok)
+    return {
+      name: 'prompts',
+      status: 'fail',
+      message: 'a prompt template is invalid',
+      fix: [...loaded.errors, 'the syntax and every variable: docs/prompt-templates.md in Flotilla'],
+    };
+  return ok(
+    'prompts',
+    loaded.paths.length === 0
+      ? 'no prompt templates: every role gets the built-in prompt'
+      : `prompt templates: ${loaded.paths.join(', ')}`,
+  );
 }
 
 /** Only the Claude SDK reads `.claude/agents/<role>.md` (runtimes `claude` and `scripted`). */

@@ -87,6 +87,7 @@ describe('flotilla doctor', () => {
       ['git', 'ok'],
       ['config', 'ok'],
       ['agents', 'ok'],
+      ['prompts', 'ok'],
       ['specs', 'ok'],
       ['sandbox', 'ok'],
       ['credentials', 'ok'],

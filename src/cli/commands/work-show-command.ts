@@ -4,10 +4,17 @@ import {
   listOpenBlockers,
   type Revision,
   revisionName,
+  type TaskContextEntry,
   type WorkItem,
   type WorkItemStatus,
 } from '../../domain/index.ts';
-import type { RevisionState, SqliteTracker, StoredReview, TrackerComment } from '../../storage/index.ts';
+import type {
+  RevisionState,
+  SqliteTracker,
+  StoredReview,
+  TaskContextRepository,
+  TrackerComment,
+} from '../../storage/index.ts';
 import { loadContractTrackerCommands } from '../support/load-contract-tracker-commands.ts';
 import { openLocalTracker } from '../support/open-local-tracker.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
@@ -24,6 +31,8 @@ export type WorkItemDetails = WorkItem & {
   labels: string[];
   comments: TrackerComment[];
   revision: (Revision & { state: RevisionState; reviews: StoredReview[] }) | null;
+  /** What earlier runs on the item did, oldest first (docs/task-context.md); absent where it is not read. */
+  taskContext?: TaskContextEntry[];
 };
 
 /** `flotilla work show <id> [--json]`: one work item with its body, comments and linked revision. */
@@ -41,7 +50,7 @@ export function registerWorkShowCommand(work: Command): void {
         return withCliContext(async (context) => {
           const tracker = await openLocalTracker(context);
           if (tracker === undefined) return (await loadContractTrackerCommands()).show(context, id, options);
-          const details = readDetails(tracker, id);
+          const details = readDetails(tracker, id, context.history.taskContext);
           if (options.json) writeJson(details);
           else process.stdout.write(formatDetails(details));
         });
@@ -50,7 +59,11 @@ export function registerWorkShowCommand(work: Command): void {
 }
 
 /** The `work show --json` object; shared with the HTTP API (src/api/). */
-export function readDetails(tracker: SqliteTracker, id: string): WorkItemDetails {
+export function readDetails(
+  tracker: SqliteTracker,
+  id: string,
+  taskContext?: Pick<TaskContextRepository, 'list'>,
+): WorkItemDetails {
   const item = requireWorkItem(tracker, id, 'work show');
   // The open revision; once merged (or closed) the item links none, and its latest one is still its history.
   const revision =
@@ -71,6 +84,7 @@ export function readDetails(tracker: SqliteTracker, id: string): WorkItemDetails
             state: tracker.revisions.getRevisionState(revision.id),
             reviews: tracker.revisions.listReviews(revision.id),
           },
+    ...(taskContext !== undefined && { taskContext: taskContext.list(id) }),
   };
 }
 
@@ -115,7 +129,22 @@ function formatDetails(details: WorkItemDetails): string {
       }
     }
   }
+  if (details.taskContext !== undefined) lines.push('', ...formatTaskContext(details.taskContext));
   return `${lines.join('\n')}\n`;
+}
+
+/** Every entry, whole: the prompt may shorten or leave out old ones, this never does. */
+function formatTaskContext(entries: readonly TaskContextEntry[]): string[] {
+  if (entries.length === 0) return ['Task context: none'];
+  const lines = [`Task context (${entries.length}, oldest first):`];
+  for (const entry of entries) {
+    const source = entry.runtime === null ? entry.role : `${entry.role} · ${entry.runtime}`;
+    lines.push(
+      `  ${new Date(entry.createdAt).toISOString()} ${entry.type} [${source}] run ${entry.sessionID}`,
+      ...indent(entry.summary || '(no summary)', '    '),
+    );
+  }
+  return lines;
 }
 
 /** What the review said — kept when a later review replaced it, which is said after it. */

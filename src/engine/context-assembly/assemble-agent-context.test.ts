@@ -6,6 +6,7 @@ import { buildInitialEngineState } from '../state-store/engine-state.ts';
 import { assembleAgentContext } from './assemble-agent-context.ts';
 import { buildImplementorContext } from './build-implementor-context.ts';
 import { buildReviewerContext } from './build-reviewer-context.ts';
+import { parsePromptTemplate } from './parse-prompt-template.ts';
 
 const PATCH = 'diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n';
 
@@ -91,5 +92,65 @@ describe('assembleAgentContext', () => {
         deps,
       ),
     ).rejects.toThrow(`Cannot fetch spec x.md (blob ${missing}): Blob ${missing} is missing`);
+  });
+
+  it("starts an item's prompt with its task context, oldest first, before the role's own sections", async () => {
+    const { item, state, deps, builderDeps } = world();
+    const entry = (sessionID: string, type: 'fix_summary' | 'review_feedback', createdAt: number) => ({
+      id: `${sessionID}:${type}`,
+      workItemID: item.id,
+      sessionID,
+      role: type === 'fix_summary' ? ('implementor' as const) : ('reviewer' as const),
+      runtime: 'claude',
+      type,
+      summary: `${type} by ${sessionID}`,
+      data: {},
+      createdAt,
+    });
+    const withContext = {
+      ...state,
+      taskContext: { [item.id]: [entry('a', 'fix_summary', 1), entry('b', 'review_feedback', 2)] },
+    };
+    const request = {
+      role: 'implementor',
+      sessionID: 's5',
+      workItemID: item.id,
+      branchName: 'flotilla/1',
+    } as const;
+    const { prompt } = await assembleAgentContext(request, { ...deps, getState: () => withContext });
+    const rolePrompt = await buildImplementorContext(request, builderDeps);
+    expect(prompt.startsWith('## Task context\n')).toBe(true);
+    expect(prompt.endsWith(`\n\n${rolePrompt}`)).toBe(true);
+    expect(prompt.indexOf('fix_summary by a')).toBeLessThan(prompt.indexOf('review_feedback by b'));
+  });
+
+  it("renders the role's template instead of the built-in layout, the task context where it says", async () => {
+    const { item, revision, deps } = world();
+    const parsed = parsePromptTemplate(
+      'Do #{taskId} ({taskTitle}):\n{taskDescription}\n---\n{taskContext}\n---\n{changedFiles}',
+      'implementor',
+      'implementor.md',
+    );
+    if (!parsed.ok) throw new Error(parsed.errors.join('\n'));
+    const request = {
+      role: 'implementor',
+      sessionID: 's6',
+      workItemID: item.id,
+      branchName: 'flotilla/1',
+    } as const;
+    const { prompt } = await assembleAgentContext(request, {
+      ...deps,
+      promptTemplates: { implementor: parsed.template },
+    });
+    expect(prompt.startsWith(`Do #${item.id} (Greet):\nSay hello.\n---\n\n---\n### Changed Files\n`)).toBe(
+      true,
+    );
+    expect(prompt).not.toContain('## Work Item');
+    // Only the implementor has a template here: the reviewer keeps the built-in prompt.
+    const reviewer = await assembleAgentContext(
+      { role: 'reviewer', sessionID: 's7', workItemID: item.id, revisionID: revision.id },
+      { ...deps, promptTemplates: { implementor: parsed.template } },
+    );
+    expect(reviewer.prompt.startsWith(`## Work Item #${item.id} — Greet`)).toBe(true);
   });
 });

@@ -1,10 +1,17 @@
+import type { AgentRole } from '../../domain/index.ts';
 import type { RevisionReader, SpecReader, WorkItemReader } from '../../providers/types.ts';
 import type { AgentRunRequest, AgentStartParams } from '../runtime-contract/runtime-contract.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
-import { buildImplementorContext } from './build-implementor-context.ts';
-import { buildPlannerContext } from './build-planner-context.ts';
-import { buildReviewerContext } from './build-reviewer-context.ts';
+import { buildImplementorPrompt } from './build-implementor-context.ts';
+import { buildPlannerPrompt } from './build-planner-context.ts';
+import { buildReviewerPrompt } from './build-reviewer-context.ts';
+import { buildTaskContextSection } from './build-task-context-section.ts';
 import { diffSpecText } from './diff-spec-text.ts';
+import { type PromptTemplate, renderPromptTemplate } from './parse-prompt-template.ts';
+import type { RolePrompt } from './role-prompt.ts';
+
+/** The parsed `.flotilla/prompts/<role>.md` templates; a role without one gets the built-in prompt. */
+export type PromptTemplates = Partial<Record<AgentRole, PromptTemplate>>;
 
 /** What context assembly reads: the engine's store and the provider's readers. */
 export interface AgentContextDeps {
@@ -15,35 +22,51 @@ export interface AgentContextDeps {
     'getRevision' | 'getRevisionFiles' | 'getChecksOutputTail' | 'getReviewHistory'
   >;
   specReader: Pick<SpecReader, 'readSpecBlob'>;
+  /** Per-role prompt templates (docs/prompt-templates.md), parsed and checked before the engine starts. */
+  promptTemplates?: PromptTemplates;
+  /** Characters the task context section may take (build-task-context-section.ts has the default). */
+  taskContextBudget?: number;
 }
 
 /**
  * The engine side of the runtime contract: a run request plus its finished prompt, the role's context
  * built from the store and the provider (docs/seeds.md §Context Assembly). Runtimes get only this plain data. Rejects,
  * naming what could not be read, when a fetch fails: the run then fails before any runtime is involved.
+ * An item's prompt starts with its task context (docs/task-context.md) unless the role's template
+ * (docs/prompt-templates.md) places `{taskContext}` itself.
  */
 export async function assembleAgentContext(
   request: AgentRunRequest,
   deps: AgentContextDeps,
 ): Promise<AgentStartParams> {
   const getReviewHistory = (revisionID: string) => deps.revisionReader.getReviewHistory(revisionID);
+  const template = deps.promptTemplates?.[request.role];
+  const finish = (rolePrompt: RolePrompt, workItemID: string | null): string => {
+    const taskContext =
+      workItemID === null
+        ? ''
+        : buildTaskContextSection(deps.getState().taskContext[workItemID] ?? [], deps.taskContextBudget);
+    if (template !== undefined)
+      return renderPromptTemplate(template, { ...rolePrompt.variables, taskContext });
+    return taskContext === '' ? rolePrompt.builtIn : `${taskContext}\n\n${rolePrompt.builtIn}`;
+  };
   switch (request.role) {
     case 'planner': {
-      const prompt = await buildPlannerContext(request, {
+      const rolePrompt = await buildPlannerPrompt(request, {
         getState: deps.getState,
         readSpecBlob: (blobSHA) => deps.specReader.readSpecBlob(blobSHA),
         diffText: diffSpecText,
         getWorkItemBody: (id) => deps.workItemReader.getWorkItemBody(id),
       });
-      return { ...request, prompt };
+      return { ...request, prompt: finish(rolePrompt, null) };
     }
     case 'implementor': {
-      const prompt = await buildImplementorContext(request, { ...deps, getReviewHistory });
-      return { ...request, prompt };
+      const rolePrompt = await buildImplementorPrompt(request, { ...deps, getReviewHistory });
+      return { ...request, prompt: finish(rolePrompt, request.workItemID) };
     }
     case 'reviewer': {
-      const prompt = await buildReviewerContext(request, { ...deps, getReviewHistory });
-      return { ...request, prompt };
+      const rolePrompt = await buildReviewerPrompt(request, { ...deps, getReviewHistory });
+      return { ...request, prompt: finish(rolePrompt, request.workItemID) };
     }
   }
 }

@@ -3,9 +3,9 @@ import type { ChecksOutputTail, RevisionReader, WorkItemReader } from '../../pro
 import type { ImplementorStartParams } from '../runtime-contract/runtime-contract.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
 import { buildFeedbackSection } from './build-feedback-section.ts';
-import { buildRevisionSections } from './build-revision-sections.ts';
-import { buildWorkItemSection } from './build-work-item-section.ts';
+import { buildRevisionParts, buildRevisionSections } from './build-revision-sections.ts';
 import { fetchContextData, resolveRevision, resolveWorkItem } from './fetch-context-data.ts';
+import { buildWorkItemVariables, type RolePrompt } from './role-prompt.ts';
 
 export interface ImplementorContextDeps {
   getState: () => Pick<EngineState, 'workItems' | 'revisions'> &
@@ -38,14 +38,25 @@ export async function buildImplementorContext(
   params: Pick<ImplementorStartParams, 'workItemID'>,
   deps: ImplementorContextDeps,
 ): Promise<string> {
+  return (await buildImplementorPrompt(params, deps)).builtIn;
+}
+
+/** buildImplementorContext, with each section also as a template variable (docs/prompt-templates.md). */
+export async function buildImplementorPrompt(
+  params: Pick<ImplementorStartParams, 'workItemID'>,
+  deps: ImplementorContextDeps,
+): Promise<RolePrompt> {
   const state = deps.getState();
   const workItem = await resolveWorkItem(params.workItemID, state, deps.workItemReader);
   const body = await fetchContextData(`the body of work item #${workItem.id}`, () =>
     deps.workItemReader.getWorkItemBody(workItem.id),
   );
-  const workItemSection = buildWorkItemSection(workItem, body);
+  const itemVariables = buildWorkItemVariables(workItem, body);
+  const workItemSection = itemVariables.workItem as string;
   const revisionID = workItem.linkedRevision;
-  if (revisionID === null) return `${workItemSection}\n`;
+  const noRevision = { revision: '', changedFiles: '', ciFailure: '', priorReviews: '', feedback: '' };
+  if (revisionID === null)
+    return { builtIn: `${workItemSection}\n`, variables: { ...itemVariables, ...noRevision } };
 
   const [revision, files, history] = await Promise.all([
     resolveRevision(revisionID, state, deps.revisionReader),
@@ -58,16 +69,22 @@ export async function buildImplementorContext(
   ]);
   const checksOutput =
     revision.pipeline?.status === 'failure' ? await readChecksOutput(revisionID, deps.revisionReader) : null;
-  const revisionSections = buildRevisionSections({
-    revision,
-    files,
-    history,
-    includeFailedPipeline: true,
-    checksOutput,
-  });
+  const revisionInput = { revision, files, history, includeFailedPipeline: true, checksOutput };
+  const revisionSections = buildRevisionSections(revisionInput);
+  const parts = buildRevisionParts(revisionInput);
   const feedback = (state.revisionFeedback?.[workItem.id] ?? [])
     .filter((entry) => entry.answer === null)
     .map((entry) => entry.feedback);
   const feedbackSection = buildFeedbackSection(feedback);
-  return `${workItemSection}\n\n${revisionSections}\n${feedbackSection === '' ? '' : `\n${feedbackSection}\n`}`;
+  return {
+    builtIn: `${workItemSection}\n\n${revisionSections}\n${feedbackSection === '' ? '' : `\n${feedbackSection}\n`}`,
+    variables: {
+      ...itemVariables,
+      revision: revisionSections,
+      changedFiles: parts.changedFiles,
+      ciFailure: parts.ciFailure,
+      priorReviews: parts.priorReviews,
+      feedback: feedbackSection,
+    },
+  };
 }

@@ -2,6 +2,7 @@ import type { PlannerStartParams } from '../runtime-contract/runtime-contract.ts
 import type { EngineState } from '../state-store/engine-state.ts';
 import { fetchContextData } from './fetch-context-data.ts';
 import { withoutTrailingNewlines } from './markdown-text.ts';
+import type { RolePrompt } from './role-prompt.ts';
 
 export interface PlannerContextDeps {
   getState: () => Pick<EngineState, 'workItems' | 'lastPlannedSHAs'>;
@@ -26,8 +27,20 @@ export async function buildPlannerContext(
   params: Pick<PlannerStartParams, 'specPaths' | 'specSHAs'>,
   deps: PlannerContextDeps,
 ): Promise<string> {
+  return (await buildPlannerPrompt(params, deps)).builtIn;
+}
+
+/**
+ * buildPlannerContext, with each section also as a template variable (docs/prompt-templates.md): `{specs}`
+ * (the changed specs as the built-in prompt shows them), `{specDiff}` (only the diffs of modified specs),
+ * `{workItems}`.
+ */
+export async function buildPlannerPrompt(
+  params: Pick<PlannerStartParams, 'specPaths' | 'specSHAs'>,
+  deps: PlannerContextDeps,
+): Promise<RolePrompt> {
   const state = deps.getState();
-  const specSections = await Promise.all(
+  const specParts = await Promise.all(
     params.specPaths.map(async (filePath) => {
       const givenSHA = params.specSHAs[filePath];
       if (givenSHA === undefined)
@@ -36,7 +49,8 @@ export async function buildPlannerContext(
         deps.readSpecBlob(givenSHA),
       );
       const lastPlannedSHA = state.lastPlannedSHAs[filePath];
-      if (lastPlannedSHA === undefined) return `### ${filePath} (added)\n${withoutTrailingNewlines(content)}`;
+      if (lastPlannedSHA === undefined)
+        return { section: `### ${filePath} (added)\n${withoutTrailingNewlines(content)}`, diff: '' };
       const previous = await fetchContextData(
         `the last planned version (blob ${lastPlannedSHA}) of spec ${filePath}`,
         () => deps.readSpecBlob(lastPlannedSHA),
@@ -44,12 +58,15 @@ export async function buildPlannerContext(
       const diff = await fetchContextData(`the diff of spec ${filePath}`, () =>
         deps.diffText(filePath, previous, content),
       );
-      return [
+      const section = [
         `### ${filePath} (modified)\n${withoutTrailingNewlines(content)}`,
         `#### Diff\n${withoutTrailingNewlines(diff) || '(no changes since the last planned version)'}`,
       ].join('\n\n');
+      return { section, diff: withoutTrailingNewlines(diff) };
     }),
   );
+  const specSections = specParts.map((part) => part.section);
+  const specDiffs = specParts.map((part) => part.diff).filter((diff) => diff !== '');
 
   // A planner's questions items are the engine's bookkeeping, not work to plan around.
   const workItems = Object.values(state.workItems)
@@ -63,14 +80,15 @@ export async function buildPlannerContext(
       `### WorkItem #${workItem.id} — ${workItem.title}\nStatus: ${workItem.status}\n\n${withoutTrailingNewlines(bodies[index] ?? '') || '(no description)'}`,
   );
 
-  return [
-    '## Changed Specs',
-    ...(specSections.length > 0 ? specSections : ['(none)']),
+  const specs = ['## Changed Specs', ...(specSections.length > 0 ? specSections : ['(none)'])].join('\n\n');
+  const workItemsSection = [
     '## Existing Work Items',
     ...(workItemSections.length > 0 ? workItemSections : ['(none)']),
-  ]
-    .join('\n\n')
-    .concat('\n');
+  ].join('\n\n');
+  return {
+    builtIn: `${specs}\n\n${workItemsSection}\n`,
+    variables: { specs, specDiff: specDiffs.join('\n\n'), workItems: workItemsSection },
+  };
 }
 
 /** Numeric ids in numeric order (`#2` before `#10`), others by string. */

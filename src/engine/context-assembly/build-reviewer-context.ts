@@ -2,9 +2,9 @@ import type { ReviewHistory } from '../../domain/index.ts';
 import type { RevisionReader, WorkItemReader } from '../../providers/types.ts';
 import type { ReviewerStartParams } from '../runtime-contract/runtime-contract.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
-import { buildRevisionSections } from './build-revision-sections.ts';
-import { buildWorkItemSection } from './build-work-item-section.ts';
+import { buildRevisionParts, buildRevisionSections } from './build-revision-sections.ts';
 import { fetchContextData, resolveRevision, resolveWorkItem } from './fetch-context-data.ts';
+import { buildWorkItemVariables, type RolePrompt } from './role-prompt.ts';
 
 export interface ReviewerContextDeps {
   getState: () => Pick<EngineState, 'workItems' | 'revisions'>;
@@ -21,11 +21,19 @@ export async function buildReviewerContext(
   params: Pick<ReviewerStartParams, 'workItemID' | 'revisionID'>,
   deps: ReviewerContextDeps,
 ): Promise<string> {
+  return (await buildReviewerPrompt(params, deps)).builtIn;
+}
+
+/** buildReviewerContext, with each section also as a template variable (docs/prompt-templates.md). */
+export async function buildReviewerPrompt(
+  params: Pick<ReviewerStartParams, 'workItemID' | 'revisionID'>,
+  deps: ReviewerContextDeps,
+): Promise<RolePrompt> {
   const state = deps.getState();
   const { revisionID } = params;
-  const [workItemSection, revision, files, history] = await Promise.all([
+  const [itemVariables, revision, files, history] = await Promise.all([
     resolveWorkItem(params.workItemID, state, deps.workItemReader).then(async (workItem) =>
-      buildWorkItemSection(
+      buildWorkItemVariables(
         workItem,
         await fetchContextData(`the body of work item #${workItem.id}`, () =>
           deps.workItemReader.getWorkItemBody(workItem.id),
@@ -40,6 +48,16 @@ export async function buildReviewerContext(
       deps.getReviewHistory(revisionID),
     ),
   ]);
-  const revisionSections = buildRevisionSections({ revision, files, history, includeFailedPipeline: false });
-  return `${workItemSection}\n\n${revisionSections}\n`;
+  const revisionInput = { revision, files, history, includeFailedPipeline: false };
+  const revisionSections = buildRevisionSections(revisionInput);
+  const parts = buildRevisionParts(revisionInput);
+  return {
+    builtIn: `${itemVariables.workItem}\n\n${revisionSections}\n`,
+    variables: {
+      ...itemVariables,
+      revision: revisionSections,
+      changedFiles: parts.changedFiles,
+      priorReviews: parts.priorReviews,
+    },
+  };
 }

@@ -7,6 +7,7 @@ import type {
 import type { EngineState } from '../state-store/engine-state.ts';
 import { getActiveAgentRun } from '../state-store/selectors/index.ts';
 import { buildParkingCommands } from './build-parking-commands.ts';
+import { buildNoChangesComment } from './comments/build-no-changes-comment.ts';
 import { buildValidationFailedComment } from './comments/build-validation-failed-comment.ts';
 import type { Handler, HandlerConfig } from './handler.ts';
 import { isLeftByHuman } from './is-left-by-human.ts';
@@ -14,7 +15,8 @@ import { isLeftByHuman } from './is-left-by-human.ts';
 /**
  * A ready task gets an implementor; an accepted request moves it in-progress; a result is applied; a failure
  * sends it back to pending for a backed-off retry, or parks it as blocked (user cancel, retries exhausted);
- * work that still fails validation after the last fix round goes to needs-refinement (a human decides).
+ * work that still fails validation after the last fix round, or that changed nothing, goes to
+ * needs-refinement (a human decides).
  * A human closing (approving, blocking, sending to needs-refinement) an item while its implementor runs
  * cancels the run, and whatever it still ends with leaves the item where the human put it.
  */
@@ -96,6 +98,27 @@ function reactToFailure(
         type: 'commentOnWorkItem',
         workItemID: event.workItemID,
         body: buildValidationFailedComment({
+          sessionID: event.sessionID,
+          error: event.error,
+          logFilePath: event.logFilePath ?? state.agentRuns[event.sessionID]?.logFilePath ?? null,
+        }),
+      },
+    ];
+  }
+  // Completed with nothing changed (issue #28 §6): the task is done already or misunderstood; a retry
+  // would most likely change nothing again.
+  if (event.reason === 'no-changes') {
+    return [
+      {
+        type: 'transitionWorkItemStatus',
+        workItemID: event.workItemID,
+        newStatus: 'needs-refinement',
+        cause: 'no-changes',
+      },
+      {
+        type: 'commentOnWorkItem',
+        workItemID: event.workItemID,
+        body: buildNoChangesComment({
           sessionID: event.sessionID,
           error: event.error,
           logFilePath: event.logFilePath ?? state.agentRuns[event.sessionID]?.logFilePath ?? null,

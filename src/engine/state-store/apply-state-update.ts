@@ -33,6 +33,7 @@ import {
 } from '../../domain/index.ts';
 import { applyFeedbackUpdate } from './apply-feedback-update.ts';
 import { applyQuestionsUpdate, withoutWaitingOnResume } from './apply-questions-update.ts';
+import { applyTaskContextUpdate } from './apply-task-context-update.ts';
 import { buildDispatchKey } from './dispatch-key.ts';
 import {
   type EngineState,
@@ -59,7 +60,8 @@ export interface StateUpdate {
 export function applyStateUpdate(state: EngineState, event: EngineEvent): StateUpdate {
   const update = applyEventUpdate(state, event);
   const withFeedback = applyFeedbackUpdate(update.state, event);
-  return withFeedback === update.state ? update : { ...update, state: withFeedback };
+  const withContext = applyTaskContextUpdate(state, withFeedback, event);
+  return withContext === update.state ? update : { ...update, state: withContext };
 }
 
 function applyEventUpdate(state: EngineState, event: EngineEvent): StateUpdate {

@@ -8,6 +8,7 @@ import type {
   RevisionFeedback,
   RuntimeParking,
   Spec,
+  TaskContextEntry,
   WaitingSession,
   WorkItem,
 } from '../../domain/index.ts';
@@ -71,6 +72,11 @@ export interface EngineState {
   revisionFeedback: Record<string, PendingFeedback[]>;
   /** Feedback ids the feedback poller has reported in this process (each triggers at most once). */
   seenFeedback: Record<string, true>;
+  /**
+   * Work item id → what earlier runs on it did, oldest first (issue #28 §1): every later prompt for the item
+   * starts with it. Restored from storage at start (migration 011).
+   */
+  taskContext: Record<string, TaskContextEntry[]>;
 }
 
 /** A human's feedback on an item's revision, waiting for an implementor's rework and then for the answer. */
@@ -104,6 +110,7 @@ export function buildInitialEngineState(overrides: Partial<EngineState> = {}): E
     waitingForInput: {},
     revisionFeedback: {},
     seenFeedback: {},
+    taskContext: {},
     ...overrides,
   };
 }

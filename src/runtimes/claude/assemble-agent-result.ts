@@ -7,7 +7,7 @@ import { AgentRunFailure, validateAgentOutputOrQuestions } from '../../engine/ru
  * rejecting with an AgentRunFailure whenever the session did not really succeed: `subtype: 'success'` alone
  * proves nothing (an API error can end as success with is_error), so is_error, the subtype and the presence
  * of valid structured output are all checked. The implementor's patch is added by the caller's
- * `extractPatch`, only for `completed`; an empty patch is a failure.
+ * `extractPatch`, only for `completed`; an empty patch is a `no-changes` failure.
  */
 export async function assembleAgentResult(input: {
   role: AgentRole;
@@ -36,7 +36,7 @@ export async function assembleAgentResult(input: {
   const patch = await input.extractPatch();
   if (patch.trim() === '') {
     throw new AgentRunFailure(
-      'error',
+      'no-changes',
       'the implementor reported completed but changed nothing (empty patch)',
     );
   }

@@ -402,7 +402,7 @@ export function createGeminiRuntime(
       });
       if (patch.trim() === '')
         throw new AgentRunFailure(
-          'error',
+          'no-changes',
           'the implementor reported completed but changed nothing (empty patch)',
         );
       return { ...result, patch };

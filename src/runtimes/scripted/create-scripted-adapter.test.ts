@@ -222,7 +222,7 @@ describe('createScriptedAdapter: result validation (as the real adapter guarante
     });
     for (const id of ['i-1', 'i-2']) {
       const failure = await failureOf((await adapter.startAgent(implementor(id))).result);
-      expect(failure.reason).toBe('error');
+      expect(failure.reason).toBe('no-changes');
       expect(failure.message).toContain('empty patch');
     }
     expect(adapter.control.session('i-1')?.status).toBe('failed');

@@ -156,7 +156,7 @@ function validate(params: AgentStartParams, result: AgentResult): ScriptedOutcom
   if (result.role !== 'implementor') return { kind: 'result', result };
   if (result.outcome !== 'completed') return { kind: 'result', result: { ...result, patch: null } };
   if (result.patch === null || result.patch.trim() === '') {
-    return { kind: 'fail', reason: 'error', message: 'implementor completed with an empty patch' };
+    return { kind: 'fail', reason: 'no-changes', message: 'implementor completed with an empty patch' };
   }
   return { kind: 'result', result };
 }

@@ -17,7 +17,7 @@ export async function finishAgentResult(
   const taken = await patch();
   if (taken.trim() === '') {
     throw new AgentRunFailure(
-      'error',
+      'no-changes',
       'the implementor reported completed but changed nothing (empty patch)',
     );
   }

@@ -292,13 +292,14 @@ describe('restart', () => {
     // The process dies here: no *Failed event is ever recorded.
     reopen(() => 9_000);
     const initial = persistence.loadInitialState();
-    // Runs are not restored (the type says so too): only the planned SHAs, parkings, waiting sessions and
-    // when each account was last used.
+    // Runs are not restored (the type says so too): only the planned SHAs, parkings, waiting sessions,
+    // when each account was last used and the task context.
     expect(Object.keys(initial)).toEqual([
       'lastPlannedSHAs',
       'parkings',
       'waitingForInput',
       'accountsLastUsed',
+      'taskContext',
     ]);
     for (const sessionID of ['running', 'requested']) {
       expect(persistence.getRun(sessionID)).toMatchObject({

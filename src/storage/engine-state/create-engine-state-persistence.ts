@@ -5,6 +5,7 @@ import {
   type ErrorEntry,
   isAgentRunActive,
   type RuntimeParking,
+  type TaskContextEntry,
   type WaitingSession,
 } from '../../domain/index.ts';
 import {
@@ -17,6 +18,7 @@ import { type BudgetLedgerRepository, createBudgetLedgerRepository } from './bud
 import { createEngineErrorRepository, type StoredEngineError } from './engine-error-repository.ts';
 import { createPlannedSpecRepository } from './planned-spec-repository.ts';
 import { createRuntimeParkingRepository } from './runtime-parking-repository.ts';
+import { createTaskContextRepository, type TaskContextRepository } from './task-context-repository.ts';
 import { createWaitingSessionRepository } from './waiting-session-repository.ts';
 
 /** The error an interrupted run is given when the next start finds it still active. */
@@ -35,6 +37,8 @@ export interface PersistedEngineState {
   parkings: Readonly<Record<string, RuntimeParking>>;
   /** Work item id → the session waiting for a human's answers. */
   waitingForInput: Readonly<Record<string, WaitingSession>>;
+  /** Work item id → what earlier runs on it did, oldest first (migration 011). */
+  taskContext: Readonly<Record<string, readonly TaskContextEntry[]>>;
 }
 
 export interface EngineStatePersistence {
@@ -47,6 +51,8 @@ export interface EngineStatePersistence {
    * its work item to `pending`.
    */
   loadInitialState(): Pick<PersistedEngineState, 'lastPlannedSHAs' | 'parkings' | 'waitingForInput'> & {
+    /** Every item's task context, oldest first. */
+    taskContext: Record<string, TaskContextEntry[]>;
     /** Account name → when a run on it was last requested. */
     accountsLastUsed: Record<string, number>;
   };
@@ -66,6 +72,8 @@ export interface EngineStatePersistence {
   listErrors(query?: { limit?: number }): StoredEngineError[];
   /** The budget ledger (migration 006): every run's cost and tokens, and the runtime cap overrides. */
   ledger: BudgetLedgerRepository;
+  /** The task context entries (migration 011): what each run did on its work item. */
+  taskContext: TaskContextRepository;
 }
 
 export interface EngineStatePersistenceOptions {
@@ -108,6 +116,13 @@ const WAITING_EVENT_TYPES = new Set<EngineEvent['type']>([
   'waitingSessionDiscarded',
 ]);
 
+/** Run endings that may add a task context entry (state-store/apply-task-context-update.ts decides). */
+const TASK_CONTEXT_EVENT_TYPES = new Set<EngineEvent['type']>([
+  'implementorCompleted',
+  'implementorFailed',
+  'reviewerCompleted',
+]);
+
 const ERROR_EVENT_TYPES = new Set<EngineEvent['type']>(['commandRejected', 'commandFailed', 'errorRecorded']);
 
 export function createEngineStatePersistence(
@@ -145,6 +160,7 @@ export function createEngineStatePersistence(
     });
   }
   const waitingSessions = createWaitingSessionRepository(db);
+  const taskContext = createTaskContextRepository(db);
 
   // The state is the source of truth for a run: it has already applied the event (or refused it, in which
   // case the stored run simply stays as the state has it). Reading it from there keeps one set of rules.
@@ -183,6 +199,15 @@ export function createEngineStatePersistence(
       else if (waiting.sessionID === ('sessionID' in event ? event.sessionID : null))
         waitingSessions.save(waiting);
     }
+    if (
+      TASK_CONTEXT_EVENT_TYPES.has(event.type) &&
+      'workItemID' in event &&
+      event.workItemID !== null &&
+      'sessionID' in event
+    ) {
+      for (const entry of stateAfter.taskContext[event.workItemID] ?? [])
+        if (entry.sessionID === event.sessionID) taskContext.save(entry);
+    }
     if (ERROR_EVENT_TYPES.has(event.type)) {
       // The state formats the entry (and skips duplicate rejections); find the one made for this event.
       for (const entry of stateAfter.errors) if (entry.event === event) errors.append(entry);
@@ -200,6 +225,7 @@ export function createEngineStatePersistence(
           waitingSessions.list().map((waiting) => [waiting.workItemID, waiting]),
         ),
         accountsLastUsed: runs.lastUseByAccount(),
+        taskContext: taskContext.listAll(),
       };
     },
     listWaitingSessions: () => waitingSessions.list(),
@@ -214,6 +240,7 @@ export function createEngineStatePersistence(
     totalCostUSD: () => runs.totalCostUSD(),
     listErrors: (query) => errors.list(query),
     ledger,
+    taskContext,
   };
   return persistence;
 }

@@ -8,6 +8,7 @@ import { runtimeLimitsMigration } from './007-runtime-limits.ts';
 import { budgetAndUnavailableReasonsMigration } from './008-budget-and-unavailable-reasons.ts';
 import { plannerWaitingSessionsMigration } from './009-planner-waiting-sessions.ts';
 import { reviewVerdictsMigration } from './010-review-verdicts.ts';
+import { taskContextMigration } from './011-task-context.ts';
 import type { Migration } from './migration.ts';
 
 export type { Migration } from './migration.ts';
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly Migration[] = [
   budgetAndUnavailableReasonsMigration,
   plannerWaitingSessionsMigration,
   reviewVerdictsMigration,
+  taskContextMigration,
 ];

@@ -1,0 +1,92 @@
+/**
+ * Prompt assembly benchmark (issue #28): the time `assembleAgentContext` takes to build an implementor's
+ * prompt for an item with a revision (in-memory provider) and 0, 100 and 1,000 task context entries of
+ * 1,000–2,000 characters each, with the built-in layout and with a prompt template. Target: ≤ 5 ms at 1,000.
+ * Run: npm run bench:prompt-assembly
+ */
+import type { TaskContextEntry, WorkItem } from '../../src/domain/index.ts';
+import { assembleAgentContext } from '../../src/engine/context-assembly/assemble-agent-context.ts';
+import { parsePromptTemplate } from '../../src/engine/context-assembly/parse-prompt-template.ts';
+import { buildInitialEngineState } from '../../src/engine/state-store/engine-state.ts';
+import { createInMemoryProvider } from '../../src/providers/in-memory/create-in-memory-provider.ts';
+
+const WARMUP_ROUNDS = 50;
+const MEASURED_ROUNDS = 500;
+const PATCH = `diff --git a/src/greet.js b/src/greet.js\n--- a/src/greet.js\n+++ b/src/greet.js\n@@ -1 +1 @@\n-a\n+${'b'.repeat(400)}\n`;
+
+const template = parsePromptTemplate(
+  '{taskContext}\n\n# Task #{taskId}: {taskTitle}\n\n{taskDescription}\n\n{changedFiles}\n\n{ciFailure}\n\n{priorReviews}\n',
+  'implementor',
+  '.flotilla/prompts/implementor.md',
+);
+if (!template.ok) throw new Error(template.errors.join('\n'));
+const implementorTemplate = template.template;
+
+function entries(count: number, workItemID: string): TaskContextEntry[] {
+  return Array.from({ length: count }, (_, index) => ({
+    id: `s${index}:fix_summary`,
+    workItemID,
+    sessionID: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+    role: index % 2 === 0 ? 'implementor' : 'reviewer',
+    runtime: 'claude',
+    type: index % 2 === 0 ? 'fix_summary' : 'review_feedback',
+    summary: `Round ${index}: ${'changed the greeting and its tests; '.repeat(30 + (index % 30))}`.slice(
+      0,
+      2000,
+    ),
+    data: { files: ['src/greet.js', 'test/greet.test.js'] },
+    createdAt: 1_700_000_000_000 + index * 60_000,
+  }));
+}
+
+async function measure(count: number, withTemplate: boolean): Promise<string> {
+  const provider = createInMemoryProvider();
+  const item = provider.control.addWorkItem({
+    title: 'Greet',
+    body: 'Say hello.\n'.repeat(20),
+    status: 'in-progress',
+  });
+  const revision = provider.control.addRevision({
+    branchName: 'flotilla/1',
+    workItemID: item.id,
+    patch: PATCH,
+  });
+  const state = buildInitialEngineState({
+    workItems: { [item.id]: { ...(item as WorkItem), linkedRevision: revision.id } },
+    revisions: { [revision.id]: revision },
+    taskContext: { [item.id]: entries(count, item.id) },
+  });
+  const deps = {
+    getState: () => state,
+    workItemReader: provider.workItemReader,
+    revisionReader: provider.revisionReader,
+    specReader: provider.specReader,
+    ...(withTemplate && { promptTemplates: { implementor: implementorTemplate } }),
+  };
+  const request = {
+    role: 'implementor',
+    sessionID: 'bench',
+    workItemID: item.id,
+    branchName: 'flotilla/1',
+  } as const;
+  let length = 0;
+  for (let round = 0; round < WARMUP_ROUNDS; round++)
+    length = (await assembleAgentContext(request, deps)).prompt.length;
+  const samples: number[] = [];
+  for (let round = 0; round < MEASURED_ROUNDS; round++) {
+    const start = performance.now();
+    await assembleAgentContext(request, deps);
+    samples.push(performance.now() - start);
+  }
+  samples.sort((a, b) => a - b);
+  const quantile = (q: number) =>
+    samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] as number;
+  const ms = (value: number) => `${value.toFixed(3)} ms`;
+  return `  ${String(count).padStart(5)} entries, ${withTemplate ? 'template' : 'built-in'}: median ${ms(quantile(0.5))}   p90 ${ms(quantile(0.9))}   p99 ${ms(quantile(0.99))}   max ${ms(samples.at(-1) as number)}   (prompt ${length} chars)`;
+}
+
+console.log(
+  `prompt assembly, implementor with a revision (${MEASURED_ROUNDS} rounds after ${WARMUP_ROUNDS} warm-up):`,
+);
+for (const withTemplate of [false, true])
+  for (const count of [0, 100, 1_000]) console.log(await measure(count, withTemplate));

@@ -1,0 +1,120 @@
+import type { FlotillaConfig, FlotillaPaths } from '../config/index.ts';
+import type { AgentRole } from '../domain/index.ts';
+import { assembleAgentContext } from '../engine/context-assembly/assemble-agent-context.ts';
+import type { AgentRunRequest } from '../engine/runtime-contract/index.ts';
+import { buildInitialEngineState } from '../engine/state-store/engine-state.ts';
+import { getApprovedSpecSHAs } from '../engine/state-store/selectors/index.ts';
+import { silentLogger } from '../logging/logger.ts';
+import { createPlannedSpecRepository, createTaskContextRepository, type Database } from '../storage/index.ts';
+import { createConfiguredProvider } from './create-configured-provider.ts';
+import { loadPromptTemplates } from './load-prompt-templates.ts';
+
+export interface CurrentPromptOptions {
+  repoRoot: string;
+  config: FlotillaConfig;
+  paths: FlotillaPaths;
+  db: Database;
+  env: Readonly<Record<string, string | undefined>>;
+  role: AgentRole;
+  /** The item an implementor or reviewer would run on; the planner has none. */
+  workItemID: string | null;
+}
+
+/**
+ * Why no prompt can be built: `usage` (a bad template, no item named) or `state` (the item does not exist,
+ * has no revision to review); `details` lists each template problem.
+ */
+export class CurrentPromptError extends Error {
+  readonly kind: 'usage' | 'state';
+  readonly details: readonly string[];
+
+  constructor(message: string, kind: 'usage' | 'state', details: readonly string[] = []) {
+    super(message);
+    this.name = 'CurrentPromptError';
+    this.kind = kind;
+    this.details = details;
+  }
+}
+
+/**
+ * The exact prompt a run of `role` on the item would be given now (`flotilla prompt`): the same context
+ * assembly as `flotilla run`, over the configured provider, the stored task context and the prompt templates
+ * (docs/prompt-templates.md). Reads only: nothing is written, no run is recorded. The planner gets every
+ * approved spec at its current version, as a planning run would.
+ */
+export async function buildCurrentPrompt(options: CurrentPromptOptions): Promise<string> {
+  const { repoRoot, config, paths, db, role } = options;
+  const templates = await loadPromptTemplates(repoRoot);
+  if (!templates.ok)
+    throw new CurrentPromptError(
+      'invalid prompt templates (docs/prompt-templates.md):',
+      'usage',
+      templates.errors,
+    );
+  const provider = await createConfiguredProvider({
+    repoRoot,
+    config,
+    paths,
+    db,
+    env: options.env,
+    logger: silentLogger,
+  });
+  try {
+    const taskContext = createTaskContextRepository(db);
+    const deps = {
+      workItemReader: provider.workItemReader,
+      revisionReader: provider.revisionReader,
+      specReader: provider.specReader,
+      promptTemplates: templates.templates,
+    };
+    if (role === 'planner') {
+      const [listing, workItems] = await Promise.all([
+        provider.specReader.listSpecs(),
+        provider.workItemReader.listWorkItems(),
+      ]);
+      const state = buildInitialEngineState({
+        specs: Object.fromEntries(listing.specs.map((spec) => [spec.filePath, spec])),
+        workItems: Object.fromEntries(workItems.map((item) => [item.id, item])),
+        lastPlannedSHAs: createPlannedSpecRepository(db).load(),
+      });
+      const specSHAs = getApprovedSpecSHAs(state);
+      const request: AgentRunRequest = {
+        role,
+        sessionID: 'prompt-preview',
+        specPaths: Object.keys(specSHAs),
+        specSHAs,
+      };
+      return (await assembleAgentContext(request, { ...deps, getState: () => state })).prompt;
+    }
+    const workItemID = options.workItemID;
+    if (workItemID === null)
+      throw new CurrentPromptError(`the ${role} prompt is for a work item: name one`, 'usage');
+    const item = await provider.workItemReader.getWorkItem(workItemID);
+    if (item === null) throw new CurrentPromptError(`work item #${workItemID} does not exist`, 'state');
+    const state = buildInitialEngineState({
+      workItems: { [item.id]: item },
+      taskContext: { [item.id]: taskContext.list(item.id) },
+    });
+    const getState = () => state;
+    if (role === 'implementor') {
+      const request: AgentRunRequest = {
+        role,
+        sessionID: 'prompt-preview',
+        workItemID: item.id,
+        branchName: `flotilla/${item.id}`,
+      };
+      return (await assembleAgentContext(request, { ...deps, getState })).prompt;
+    }
+    if (item.linkedRevision === null)
+      throw new CurrentPromptError(`work item #${item.id} has no revision for a reviewer to review`, 'state');
+    const request: AgentRunRequest = {
+      role,
+      sessionID: 'prompt-preview',
+      workItemID: item.id,
+      revisionID: item.linkedRevision,
+    };
+    return (await assembleAgentContext(request, { ...deps, getState })).prompt;
+  } finally {
+    await provider.close();
+  }
+}

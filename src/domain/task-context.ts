@@ -1,0 +1,57 @@
+import type { AgentRole } from './agent-result.ts';
+
+/**
+ * What kind of work a task context entry records (issue #28 §1, docs/task-context.md): an implementor's
+ * first change (`implementation_summary`) or a later one on the same revision (`fix_summary`), a reviewer's
+ * verdict (`review_feedback`, `review_approved`), an implementor that stopped (`blocked_summary`), whose
+ * work failed validation (`validation_failure`) or changed nothing (`no_changes`).
+ */
+export type TaskContextEntryType =
+  | 'implementation_summary'
+  | 'fix_summary'
+  | 'blocked_summary'
+  | 'validation_failure'
+  | 'no_changes'
+  | 'review_feedback'
+  | 'review_approved';
+
+export const TASK_CONTEXT_ENTRY_TYPES: readonly TaskContextEntryType[] = [
+  'implementation_summary',
+  'fix_summary',
+  'blocked_summary',
+  'validation_failure',
+  'no_changes',
+  'review_feedback',
+  'review_approved',
+];
+
+/** A summary is cut to this many characters (an ellipsis marks the cut). */
+export const MAX_TASK_CONTEXT_SUMMARY_CHARS = 2000;
+
+/**
+ * One run's contribution to its work item's history, shown to every later run on the item (the "Task
+ * context" section of its prompt) and by `flotilla work show`. Plain data; `data` holds JSON values only.
+ */
+export interface TaskContextEntry {
+  /** `<sessionID>:<type>`: one entry per run and kind, so recording an event twice adds nothing. */
+  id: string;
+  workItemID: string;
+  /** The run that produced it. */
+  sessionID: string;
+  role: AgentRole;
+  /** The runtime the run ran on (`claude`, `codex`, `scripted`…); null when it did not say. */
+  runtime: string | null;
+  type: TaskContextEntryType;
+  /** From the agent's structured output (or the run's error), at most MAX_TASK_CONTEXT_SUMMARY_CHARS. */
+  summary: string;
+  data: Record<string, unknown>;
+  /** Epoch milliseconds: when the run ended. */
+  createdAt: number;
+}
+
+/** The summary as it is stored: at most MAX_TASK_CONTEXT_SUMMARY_CHARS, a cut marked with `…`. */
+export function boundTaskContextSummary(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed.length <= MAX_TASK_CONTEXT_SUMMARY_CHARS) return trimmed;
+  return `${trimmed.slice(0, MAX_TASK_CONTEXT_SUMMARY_CHARS - 1)}…`;
+}

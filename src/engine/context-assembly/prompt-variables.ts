@@ -1,0 +1,33 @@
+import type { AgentRole } from '../../domain/index.ts';
+
+/**
+ * The variables a role's prompt template may use (docs/prompt-templates.md): one per section context
+ * assembly builds. A section with nothing to show is ''.
+ */
+export const PROMPT_VARIABLES = {
+  planner: ['specs', 'specDiff', 'workItems'],
+  implementor: [
+    'taskContext',
+    'taskId',
+    'taskTitle',
+    'taskDescription',
+    'taskStatus',
+    'workItem',
+    'revision',
+    'changedFiles',
+    'ciFailure',
+    'priorReviews',
+    'feedback',
+  ],
+  reviewer: [
+    'taskContext',
+    'taskId',
+    'taskTitle',
+    'taskDescription',
+    'taskStatus',
+    'workItem',
+    'revision',
+    'changedFiles',
+    'priorReviews',
+  ],
+} as const satisfies Record<AgentRole, readonly string[]>;

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import type { EngineEvent } from '../../domain/index.ts';
+import {
+  buildImplementorRun,
+  buildReviewerRun,
+  buildTestState,
+  buildWorkItem,
+} from '../../test-support/builders/index.ts';
+import { deepFreeze } from '../../test-support/deep-freeze.ts';
+import { applyStateUpdate } from './apply-state-update.ts';
+import type { EngineState } from './engine-state.ts';
+
+const PATCH = 'diff --git a/src/a.ts b/src/a.ts\n+x\ndiff --git a/b.md b/b.md\n+y\n';
+const ended = { logFilePath: null, usage: null, at: 5_000 };
+
+function stateWith(linkedRevision: string | null): EngineState {
+  return buildTestState({
+    workItems: [buildWorkItem({ id: 'wi-1', status: 'in-progress', linkedRevision })],
+    agentRuns: [
+      buildImplementorRun({ sessionID: 'i1', runtime: 'claude' }),
+      buildReviewerRun({ sessionID: 'r1', workItemID: 'wi-1', revisionID: 'rev-1' }),
+    ],
+  });
+}
+
+const apply = (state: EngineState, event: EngineEvent) =>
+  applyStateUpdate(deepFreeze(state), deepFreeze(event)).state;
+
+describe('task context entries (applyStateUpdate)', () => {
+  it("records a completed implementor's summary and files; a second run on a revision is a fix", () => {
+    const completed: EngineEvent = {
+      type: 'implementorCompleted',
+      sessionID: 'i1',
+      workItemID: 'wi-1',
+      branchName: 'flotilla/wi-1',
+      result: { role: 'implementor', outcome: 'completed', summary: 'added a', patch: PATCH },
+      ...ended,
+    };
+    expect(apply(stateWith(null), completed).taskContext['wi-1']).toEqual([
+      {
+        id: 'i1:implementation_summary',
+        workItemID: 'wi-1',
+        sessionID: 'i1',
+        role: 'implementor',
+        runtime: 'claude',
+        type: 'implementation_summary',
+        summary: 'added a',
+        data: { outcome: 'completed', revisionID: null, files: ['src/a.ts', 'b.md'] },
+        createdAt: 5_000,
+      },
+    ]);
+    expect(apply(stateWith('rev-1'), completed).taskContext['wi-1']?.[0]?.type).toBe('fix_summary');
+  });
+
+  it("records a reviewer's verdict with its comments, and cuts a long summary to 2,000 characters", () => {
+    const next = apply(stateWith('rev-1'), {
+      type: 'reviewerCompleted',
+      sessionID: 'r1',
+      workItemID: 'wi-1',
+      revisionID: 'rev-1',
+      result: {
+        role: 'reviewer',
+        review: {
+          verdict: 'needs-changes',
+          summary: 'z'.repeat(2_500),
+          comments: [{ path: 'src/a.ts', line: 3, body: 'rename' }],
+        },
+      },
+      ...ended,
+    });
+    const [entry] = next.taskContext['wi-1'] ?? [];
+    expect(entry).toMatchObject({
+      type: 'review_feedback',
+      role: 'reviewer',
+      data: { verdict: 'needs-changes', comments: [{ path: 'src/a.ts', line: 3, body: 'rename' }] },
+    });
+    expect(entry?.summary).toHaveLength(2_000);
+    expect(entry?.summary.endsWith('…')).toBe(true);
+  });
+
+  it('records validation and no-changes failures, but not errors; a replayed end adds nothing', () => {
+    const failed = (sessionID: string, reason: 'validation' | 'no-changes' | 'error'): EngineEvent => ({
+      type: 'implementorFailed',
+      sessionID,
+      workItemID: 'wi-1',
+      branchName: 'flotilla/wi-1',
+      reason,
+      error: `${reason} happened`,
+      ...ended,
+    });
+    const base = stateWith(null);
+    expect(apply(base, failed('i1', 'error')).taskContext).toEqual({});
+    const once = apply(base, failed('i1', 'no-changes'));
+    expect(once.taskContext['wi-1']?.map((entry) => [entry.type, entry.summary])).toEqual([
+      ['no_changes', 'no-changes happened'],
+    ]);
+    expect(apply(once, failed('i1', 'no-changes')).taskContext).toBe(once.taskContext);
+    expect(apply(base, failed('i1', 'validation')).taskContext['wi-1']?.[0]?.type).toBe('validation_failure');
+  });
+});

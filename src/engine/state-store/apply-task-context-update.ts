@@ -1,0 +1,100 @@
+import {
+  type AgentRun,
+  boundTaskContextSummary,
+  type EngineEvent,
+  type ImplementorCompleted,
+  type ImplementorFailed,
+  isAgentRunActive,
+  type ReviewerCompleted,
+  type TaskContextEntry,
+  type TaskContextEntryType,
+} from '../../domain/index.ts';
+import type { EngineState } from './engine-state.ts';
+
+/**
+ * The task context part of applyStateUpdate (issue #28 §1, docs/task-context.md): a run whose end the state
+ * has just applied adds its entry to its item's history — a completed implementor (first change, fix,
+ * blocker), a reviewer's verdict, an implementor whose work failed validation or changed nothing. Runs that
+ * fail otherwise (errors, limits, cancels) say nothing about the work and add nothing. `before` is the state
+ * the event was applied to: the run must have been active there, so a replayed end adds nothing.
+ */
+export function applyTaskContextUpdate(
+  before: EngineState,
+  after: EngineState,
+  event: EngineEvent,
+): EngineState {
+  if (
+    event.type !== 'implementorCompleted' &&
+    event.type !== 'reviewerCompleted' &&
+    event.type !== 'implementorFailed'
+  )
+    return after;
+  const was = before.agentRuns[event.sessionID];
+  const run = after.agentRuns[event.sessionID];
+  if (was === undefined || run === undefined || !isAgentRunActive(was) || isAgentRunActive(run)) return after;
+  const entry = buildEntry(event, run, before);
+  if (entry === null) return after;
+  const existing = after.taskContext[entry.workItemID] ?? [];
+  if (existing.some((known) => known.id === entry.id)) return after;
+  return { ...after, taskContext: { ...after.taskContext, [entry.workItemID]: [...existing, entry] } };
+}
+
+function buildEntry(
+  event: ImplementorCompleted | ReviewerCompleted | ImplementorFailed,
+  run: AgentRun,
+  before: EngineState,
+): TaskContextEntry | null {
+  const make = (type: TaskContextEntryType, summary: string, data: Record<string, unknown>) => ({
+    id: `${event.sessionID}:${type}`,
+    workItemID: event.workItemID,
+    sessionID: event.sessionID,
+    role: run.role,
+    runtime: run.runtime ?? null,
+    type,
+    summary: boundTaskContextSummary(summary),
+    data,
+    createdAt: event.at,
+  });
+  switch (event.type) {
+    case 'implementorCompleted': {
+      const { result } = event;
+      if (result.outcome === 'blocked')
+        return make('blocked_summary', result.summary, { outcome: 'blocked' });
+      if (result.outcome === 'validation-failure')
+        return make('validation_failure', result.summary, { outcome: 'validation-failure' });
+      // A run on an item that already links a revision reworks it (review feedback, red checks).
+      const revisionID = before.workItems[event.workItemID]?.linkedRevision ?? null;
+      const files = listPatchFiles(result.patch ?? '');
+      return make(revisionID === null ? 'implementation_summary' : 'fix_summary', result.summary, {
+        outcome: 'completed',
+        revisionID,
+        files,
+      });
+    }
+    case 'reviewerCompleted': {
+      const { review } = event.result;
+      return make(review.verdict === 'approve' ? 'review_approved' : 'review_feedback', review.summary, {
+        revisionID: event.revisionID,
+        verdict: review.verdict,
+        comments: review.comments.map(({ path, line, body }) => ({
+          path,
+          line,
+          body: boundTaskContextSummary(body),
+        })),
+      });
+    }
+    case 'implementorFailed':
+      if (event.reason === 'validation')
+        return make('validation_failure', event.error, { reason: 'validation' });
+      if (event.reason === 'no-changes') return make('no_changes', event.error, { reason: 'no-changes' });
+      return null;
+  }
+}
+
+/** The paths a git patch changes (`diff --git a/<path> b/<path>` headers), in order, each once. */
+function listPatchFiles(patch: string): string[] {
+  const files = new Set<string>();
+  for (const match of patch.matchAll(/^diff --git a\/.* b\/(.*)$/gm))
+    if (match[1] !== undefined) files.add(match[1]);
+  return [...files];
+}
