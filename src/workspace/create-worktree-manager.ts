@@ -1,111 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, realpath, rm, rmdir, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { Logger } from '../logging/logger.ts';
 import { CommandError, outputTail, runCommand, runGit } from '../process/run-command.ts';
 import { hasErrorCode } from '../shared/has-error-code.ts';
 import { messageOf } from '../shared/message-of.ts';
 import { buildPortEnv } from './build-port-env.ts';
 import { copyLocalFiles } from './copy-local-files.ts';
-import type { PortAllocator } from './create-port-allocator.ts';
 import { isValidBranchName } from './is-valid-branch-name.ts';
 import { resolveSetupCommand } from './resolve-setup-command.ts';
+import type { Worktree, WorktreeManager, WorktreeManagerOptions } from './worktree-manager-types.ts';
 
-export interface WorktreeManagerOptions {
-  /** Absolute path of the repository's main working tree. */
-  repoRoot: string;
-  /** Branch (or any commit-ish) new worktrees start from. */
-  defaultBranch: string;
-  /**
-   * Shell command line run in each new worktree (through `sh -c`). Unset: detected from the lockfile;
-   * `none`: no setup.
-   */
-  setupCommand?: string | null | undefined;
-  logger: Logger;
-  /** Default: 10 minutes. */
-  setupTimeoutMs?: number;
-  /** Environment for the setup command. Default: the parent's. */
-  setupEnv?: NodeJS.ProcessEnv;
-  /**
-   * Keep spare worktrees prepared in the background (on `prepareSpare` and at each `remove`) at the default
-   * branch's tip; `create` takes the oldest, refreshed to the tip if that has moved. Default: off.
-   */
-  prepareAhead?: boolean;
-  /** `remove` resolves once the removal is queued rather than done; `settle` waits for it. Default: off. */
-  removeBehind?: boolean;
-  /**
-   * `worktree.copy`: paths or globs (relative to the repository root) copied from the main checkout into
-   * every worktree (spares included), never committed and never part of a patch. Default: none.
-   */
-  copy?: readonly string[];
-  /** `worktree.teardownCommand`: run in a run's worktree before it is removed; a failure is only logged. */
-  teardownCommand?: string | null | undefined;
-  /** Gives each run's worktree its block of ports (`worktree.ports`); absent: no ports. */
-  ports?: PortAllocator;
-}
-
-export interface Worktree {
-  branchName: string;
-  /** Absolute path: `<repoRoot>/.worktrees/<branchName>`. */
-  path: string;
-  /** The commit the worktree was created at; patches are taken against it, not the (moving) branch. */
-  baseCommit: string;
-  /** Its ports (`FLOTILLA_PORT`, `FLOTILLA_PORT_1`…, see build-port-env.ts), released when it is removed. */
-  ports?: readonly number[];
-  /** The `worktree.copy` patterns copied into it: `extractPatch` keeps them out of the patch. */
-  localFiles?: readonly string[];
-}
-
-export interface WorktreeManager {
-  /** Where the worktree for a branch lives. */
-  pathFor(branchName: string): string;
-  /**
-   * The `worktree.copy` patterns: for a worktree whose record lacks them (a session resumed after a restart
-   * is read back without them), so its patch still leaves the local files out.
-   */
-  readonly localFiles?: readonly string[];
-  /**
-   * Creates a clean worktree on a fresh branch from the default branch (a stale worktree at the path is
-   * removed first) and runs the setup command in it (unless `setup: false`: a checkout that builds nothing).
-   * Rejects — leaving nothing behind — when any step fails.
-   * With `prepareAhead` the worktree may be the spare, under a generated branch name and path
-   * (`agent/ahead/<8 hex>`), not `branchName`'s: callers must use the returned `branchName` and `path`,
-   * and remove by the returned `branchName`.
-   */
-  create(branchName: string, options?: { setup?: boolean }): Promise<Worktree>;
-  /**
-   * Removes the worktree and deletes the local branch, then the directories left empty between it and
-   * `.worktrees/` (e.g. `.worktrees/agent/flotilla/`), and `.worktrees/` itself when empty and this manager
-   * created it. Idempotent; never throws (problems are logged).
-   */
-  remove(branchName: string): Promise<void>;
-  /**
-   * Crash recovery: removes every git worktree under `.worktrees/` (and its branch) and the directories left
-   * empty below `.worktrees/`, then prunes stale worktree records. `.worktrees/` itself stays: a previous
-   * process made it, or the user did, and that cannot be told apart. Call only while no run is active.
-   * Returns the removed worktree paths. `keep`: worktrees of sessions waiting for a human's answers, left
-   * as they are (with their branches).
-   */
-  reapStaleWorktrees(options?: { keep?: readonly string[] }): Promise<string[]>;
-  /**
-   * With `prepareAhead`: starts preparing a spare for the next `create`, unless there is one (ready or being
-   * made). Runtimes call it once the agent of a run that took a worktree is under way, so a first run's
-   * successor finds one; after that, each `remove` tops the spares up (two) behind the removal, off every
-   * agent's session. A no-op without `prepareAhead`.
-   */
-  prepareSpare(): void;
-  /**
-   * Waits for every queued removal and spare preparation, leaving the spares (if any) ready: what a
-   * benchmark waits for so that background git work is counted where it belongs.
-   */
-  idle(): Promise<void>;
-  /**
-   * Waits for every queued removal and spare preparation, then removes the spares, so nothing of this
-   * manager's is left under `.worktrees/` but the worktrees of runs not yet removed. For shutdown; safe to
-   * call twice, and a later `create` (and `prepareSpare`) still works.
-   */
-  settle(): Promise<void>;
-}
+export type { Worktree, WorktreeManager, WorktreeManagerOptions } from './worktree-manager-types.ts';
 
 export const WORKTREES_DIR = '.worktrees';
 
