@@ -1,8 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import ts from 'typescript';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROVIDER_REGISTRY } from '../../src/providers/registry.ts';
+import { findNameLiterals, stringLiterals } from './find-name-literals.ts';
 
 /**
  * Adding a provider is its folder plus one line in src/providers/registry.ts (issue #27): no production file
@@ -29,35 +29,13 @@ const EXCEPTIONS: Readonly<Record<string, string>> = {
   'src/cli/commands/github-command.ts': 'the `flotilla github` command group',
 };
 
-function stringLiterals(text: string): string[] {
-  const found: string[] = [];
-  const visit = (node: ts.Node) => {
-    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) found.push(node.text);
-    ts.forEachChild(node, visit);
-  };
-  visit(ts.createSourceFile('x.ts', text, ts.ScriptTarget.Latest, true));
-  return found;
-}
-
-function productionFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory())
-      return entry.name === 'test-support' || entry.name === 'testing' ? [] : productionFiles(path);
-    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [path] : [];
-  });
-}
-
 describe('provider names live in their folder and the registry only', () => {
-  const offenders = productionFiles(join(ROOT, 'src')).flatMap((path) => {
-    const file = relative(ROOT, path);
-    // src/providers/: each provider's folder, the registry, and the in-memory provider (no registry line).
-    if (file.startsWith('src/providers/') || Object.hasOwn(EXCEPTIONS, file)) return [];
-    const named = stringLiterals(readFileSync(path, 'utf8')).filter((text) => NAMES.has(text));
-    return named.length === 0
-      ? []
-      : [`${file}: ${[...new Set(named)].map((text) => `'${text}'`).join(', ')}`];
-  });
+  // src/providers/: each provider's folder, the registry, and the in-memory provider (no registry line).
+  const offenders = findNameLiterals(
+    ROOT,
+    NAMES,
+    (file) => file.startsWith('src/providers/') || Object.hasOwn(EXCEPTIONS, file),
+  );
 
   it('knows the providers by the registry', () => {
     expect([...NAMES]).toEqual(['local', 'github']);

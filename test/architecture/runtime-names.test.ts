@@ -1,8 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import ts from 'typescript';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RUNTIME_REGISTRY } from '../../src/runtimes/registry.ts';
+import { findNameLiterals, stringLiterals } from './find-name-literals.ts';
 
 /**
  * Adding a runtime is its folder plus one line in src/runtimes/registry.ts (issue #27): no production file
@@ -25,36 +25,16 @@ const EXCEPTIONS: Readonly<Record<string, string>> = {
   'src/model-server/build-side-reply.ts': 'the smallest string a schema accepts',
 };
 
-function stringLiterals(text: string): string[] {
-  const found: string[] = [];
-  const visit = (node: ts.Node) => {
-    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) found.push(node.text);
-    ts.forEachChild(node, visit);
-  };
-  visit(ts.createSourceFile('x.ts', text, ts.ScriptTarget.Latest, true));
-  return found;
-}
-
-function productionFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory())
-      return entry.name === 'test-support' || entry.name === 'testing' ? [] : productionFiles(path);
-    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [path] : [];
-  });
-}
-
 describe('runtime names live in their folder and the registry only', () => {
-  const offenders = productionFiles(join(ROOT, 'src')).flatMap((path) => {
-    const file = relative(ROOT, path);
-    if (file.startsWith('src/runtimes/') || Object.hasOwn(EXCEPTIONS, file)) return [];
-    // Domain records a scripted run's name (SCRIPTED_RUNTIME): that constant is the one literal allowed.
-    if (file === 'src/domain/agent-run.ts') return [];
-    const named = stringLiterals(readFileSync(path, 'utf8')).filter((text) => NAMES.has(text));
-    return named.length === 0
-      ? []
-      : [`${file}: ${[...new Set(named)].map((text) => `'${text}'`).join(', ')}`];
-  });
+  // Domain records a scripted run's name (SCRIPTED_RUNTIME): that constant is the one literal allowed.
+  const offenders = findNameLiterals(
+    ROOT,
+    NAMES,
+    (file) =>
+      file.startsWith('src/runtimes/') ||
+      Object.hasOwn(EXCEPTIONS, file) ||
+      file === 'src/domain/agent-run.ts',
+  );
 
   it('no production file outside src/runtimes/ names a runtime (but the listed exceptions)', () => {
     expect(offenders).toEqual([]);
