@@ -47,7 +47,7 @@ export function findModelCredential(
             `the \`claude login\` credentials in ${loginFile} are not used: each agent runs with its own CLAUDE_CONFIG_DIR`,
           ]
         : []),
-      "or do a dry run without a key: `flotilla init --scripted --force`, or set those roles to 'scripted' under `runtimes` in flotilla.config.json with a `scriptedScenario`",
+      "or do a dry run without a key: `flotilla init --scripted` (keeps your agent files and other settings), or set those roles to 'scripted' under `runtimes` in flotilla.config.json with a `scriptedScenario`",
     ],
   };
 }

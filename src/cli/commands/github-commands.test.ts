@@ -140,6 +140,28 @@ describe('flotilla init --provider github, github setup-labels and doctor', { ti
     });
     delete process.env.FLOTILLA_GITHUB_REVIEWER_TOKEN;
 
+    // A fake token: one cheap authenticated call names it, not "cannot reach" and not a later request.
+    process.env.FLOTILLA_GITHUB_TOKEN = 'ghp_not-a-real-token';
+    const fakeToken = await report();
+    expect(Object.keys(fakeToken)).toEqual(['github-token']);
+    expect(fakeToken['github-token']).toMatchObject({
+      status: 'fail',
+      message:
+        'GitHub rejected the token in FLOTILLA_GITHUB_TOKEN (401 Bad credentials) on GET /user: set FLOTILLA_GITHUB_TOKEN to a valid token with access to the repository',
+    });
+    const check = await flotilla('github', 'check');
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain(
+      '✗ GitHub rejected the token in FLOTILLA_GITHUB_TOKEN (401 Bad credentials)',
+    );
+    expect(check.stdout + check.stderr).not.toContain('ghp_not-a-real-token');
+    process.env.FLOTILLA_GITHUB_TOKEN = TOKEN;
+    process.env.FLOTILLA_GITHUB_REVIEWER_TOKEN = 'revoked-reviewer-token';
+    expect((await report())['github-token']?.message).toContain(
+      'GitHub rejected the token in FLOTILLA_GITHUB_REVIEWER_TOKEN (401 Bad credentials)',
+    );
+    delete process.env.FLOTILLA_GITHUB_REVIEWER_TOKEN;
+
     delete process.env.FLOTILLA_GITHUB_TOKEN;
     const noToken = await report();
     expect(noToken['github-token']).toMatchObject({

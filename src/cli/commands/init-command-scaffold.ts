@@ -14,6 +14,8 @@ export interface ScaffoldEntry {
   /** Relative to the repository root, with `/` separators. */
   path: string;
   action: ScaffoldAction;
+  /** Why a file the flags asked to change was kept, and what to do about it. */
+  note?: string;
 }
 
 export interface ScaffoldOptions {
@@ -26,6 +28,8 @@ export interface ScaffoldOptions {
   scripted?: boolean;
   /** `provider: "github"` on this repository (the token comes from the environment, never the file). */
   github?: { owner: string; repo: string; apiUrl?: string };
+  /** `--provider local` given explicitly: switches a GitHub config back (absent: the provider is kept). */
+  provider?: 'local';
 }
 
 const GITIGNORE_ENTRIES = ['.flotilla/', '.worktrees/'];
@@ -60,19 +64,15 @@ you change its status. Replace it with a real spec: what to build, why, and how 
 
 /**
  * Writes the files `flotilla init` owns into repoRoot. Existing files are kept unless `force` (and
- * `.claude/CLAUDE.md`, the user's own context, is only ever created); `.gitignore` gains the missing
- * Flotilla entries and keeps everything else. Idempotent: a second run reports every file as kept.
+ * `.claude/CLAUDE.md`, the user's own context, is only ever created); the config composes with what is there
+ * (writeConfigFile); `.gitignore` gains the missing Flotilla entries and keeps everything else. Idempotent: a
+ * second run reports every file as kept.
  */
 export async function scaffoldRepository(
   repoRoot: string,
   options: ScaffoldOptions,
 ): Promise<ScaffoldEntry[]> {
   const files: { path: string; content: string; overwritable: boolean }[] = [
-    {
-      path: CONFIG_FILE_NAME,
-      content: await buildConfigFile(repoRoot, options.scripted === true, options.github),
-      overwritable: true,
-    },
     ...AGENT_ROLES.map((role) => ({
       path: `.claude/agents/${role}.md`,
       content: buildAgentFile(role),
@@ -90,19 +90,113 @@ export async function scaffoldRepository(
         ]
       : []),
   ];
-  const entries: ScaffoldEntry[] = [];
+  const configAction = await writeConfigFile(repoRoot, options);
+  const entries: ScaffoldEntry[] = [
+    {
+      path: CONFIG_FILE_NAME,
+      action: configAction,
+      ...(configAction === 'kept' &&
+        (options.scripted === true || options.github !== undefined || options.provider !== undefined) &&
+        parseJsonObject((await readIfExists(join(repoRoot, CONFIG_FILE_NAME))) ?? '') === undefined && {
+          note: "it is not a JSON object, so the flags could not be applied; --force replaces it with init's defaults",
+        }),
+    },
+  ];
   for (const file of files) {
+    const action = await writeOwnedFile(
+      join(repoRoot, file.path),
+      file.content,
+      options.force && file.overwritable,
+    );
     entries.push({
       path: file.path,
-      action: await writeOwnedFile(
-        join(repoRoot, file.path),
-        file.content,
-        options.force && file.overwritable,
-      ),
+      action,
+      ...(await describeUnmatchedScenario(repoRoot, file.path, options)),
     });
   }
   entries.push({ path: '.gitignore', action: await updateGitignore(join(repoRoot, '.gitignore')) });
   return entries;
+}
+
+/**
+ * The config composes with what is there: the user's settings are kept, `--scripted` and `--provider` change
+ * only their own keys (so `--scripted` keeps a GitHub provider and `--provider github` keeps scripted
+ * runtimes), and `--force` adds init's defaults for the keys the file lacks. A file that is not a JSON object
+ * is replaced only with `--force`.
+ */
+async function writeConfigFile(repoRoot: string, options: ScaffoldOptions): Promise<ScaffoldAction> {
+  const path = join(repoRoot, CONFIG_FILE_NAME);
+  const existingText = await readIfExists(path);
+  const existing = existingText === undefined ? undefined : parseJsonObject(existingText);
+  const defaults = await buildDefaultConfig(repoRoot);
+  let base: Record<string, unknown>;
+  if (existing === undefined) {
+    if (existingText !== undefined && !options.force) return 'kept';
+    base = defaults;
+  } else {
+    base = options.force ? { ...defaults, ...existing } : { ...existing };
+  }
+  const config = applyInitFlags(base, options);
+  const content = `${JSON.stringify(config, null, 2)}\n`;
+  if (existingText === undefined) {
+    await writeFile(path, content);
+    return 'created';
+  }
+  if (existing !== undefined && JSON.stringify(config) === JSON.stringify(existing)) return 'kept';
+  await writeFile(path, content);
+  return 'updated';
+}
+
+/** What the flags say, and nothing else: `--scripted` sets the runtimes, `--provider` the tracker. */
+function applyInitFlags(base: Record<string, unknown>, options: ScaffoldOptions): Record<string, unknown> {
+  const config = { ...base };
+  if (options.scripted === true) {
+    const runtimes = isRecord(config.runtimes) ? config.runtimes : {};
+    config.runtimes = {
+      ...runtimes,
+      ...Object.fromEntries(AGENT_ROLES.map((role) => [role, 'scripted'])),
+    };
+    config.scriptedScenario = SCRIPTED_SCENARIO_PATH;
+  }
+  if (options.github !== undefined) {
+    config.provider = 'github';
+    config.github = { ...(isRecord(config.github) ? config.github : {}), ...options.github };
+  } else if (options.provider === 'local') {
+    config.provider = 'local';
+    delete config.github;
+  }
+  return config;
+}
+
+/**
+ * With `--scripted`, an agent file the user changed is kept; the sample scenario answers only prompts holding
+ * init's sentence for the role, so a file without it is named (the scripted run would not match it).
+ */
+async function describeUnmatchedScenario(
+  repoRoot: string,
+  path: string,
+  options: ScaffoldOptions,
+): Promise<{ note: string } | Record<string, never>> {
+  if (options.scripted !== true) return {};
+  const route = buildScriptedScenario().routes.find(
+    (candidate) => path === `.claude/agents/${candidate.name}.md`,
+  );
+  const phrase = route?.match?.systemIncludes;
+  if (typeof phrase !== 'string') return {};
+  const content = (await readIfExists(join(repoRoot, path))) ?? '';
+  if (content.includes(phrase)) return {};
+  return {
+    note: `the sample scenario (${SCRIPTED_SCENARIO_PATH}) answers a prompt containing '${phrase}', which this file lacks: edit the scenario's route, or --force resets the agent files`,
+  };
+}
+
+function parseJsonObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isRecord(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function writeOwnedFile(path: string, content: string, overwrite: boolean): Promise<ScaffoldAction> {
@@ -135,24 +229,17 @@ async function updateGitignore(path: string): Promise<ScaffoldAction> {
  * (src/config/README.md); the checks command is guessed from package.json's test script and lockfile, and
  * proposed as the implementor's in-session validation too.
  */
-async function buildConfigFile(
-  repoRoot: string,
-  scripted: boolean,
-  github: ScaffoldOptions['github'],
-): Promise<string> {
-  const runtime = scripted ? 'scripted' : 'claude';
+async function buildDefaultConfig(repoRoot: string): Promise<Record<string, unknown>> {
   const testCommand = await detectTestCommand(repoRoot);
-  const config = {
+  return {
     // GitHub: checks are the pull requests' CI there; `checks.command` stays for the local provider.
-    ...(github === undefined ? { provider: 'local' } : { provider: 'github', github }),
+    provider: 'local',
     specsDir: 'docs/specs',
-    runtimes: { planner: runtime, implementor: runtime, reviewer: runtime },
-    ...(scripted ? { scriptedScenario: SCRIPTED_SCENARIO_PATH } : {}),
+    runtimes: { planner: 'claude', implementor: 'claude', reviewer: 'claude' },
     scheduler: { maxConcurrentAgents: 3 },
     checks: { command: testCommand },
     validation: { commands: testCommand === null ? [] : [testCommand] },
   };
-  return `${JSON.stringify(config, null, 2)}\n`;
 }
 
 async function detectTestCommand(repoRoot: string): Promise<string | null> {

@@ -48,6 +48,8 @@ const GENERATED = [
   '.gitignore',
 ];
 
+const config = async (repo: string) => JSON.parse(await readFile(join(repo, 'flotilla.config.json'), 'utf8'));
+
 const actions = (entries: { path: string; action: string }[]) =>
   Object.fromEntries(entries.map((entry) => [entry.path, entry.action]));
 
@@ -129,6 +131,76 @@ describe('flotilla init (CLI)', () => {
         expect(otherPrompt).not.toContain(phrase);
       }
     }
+  });
+
+  it("flags compose: --scripted keeps a GitHub provider, --provider github keeps scripted runtimes, the user's settings stay", async () => {
+    const repo = await gitRepo();
+    const github = ['--provider', 'github', '--owner', 'acme', '--repo', 'widgets'];
+    expect(flotillaInit(repo, github).code).toBe(0);
+    // The user's own choices, which no later init may undo.
+    const edited = { ...(await config(repo)), specsDir: 'specs', scheduler: { maxConcurrentAgents: 7 } };
+    edited.runtimes.reviewer = 'codex';
+    await writeFile(join(repo, 'flotilla.config.json'), JSON.stringify(edited));
+
+    const scripted = flotillaInit(repo, ['--scripted', '--force']);
+    expect(scripted.code).toBe(0);
+    expect(scripted.stdout).toContain('updated  flotilla.config.json');
+    expect(await config(repo)).toMatchObject({
+      provider: 'github',
+      github: { owner: 'acme', repo: 'widgets' },
+      specsDir: 'specs',
+      scheduler: { maxConcurrentAgents: 7 },
+      runtimes: { planner: 'scripted', implementor: 'scripted', reviewer: 'scripted' },
+      scriptedScenario: 'flotilla.scenario.json',
+    });
+
+    expect(
+      flotillaInit(repo, [...github.slice(0, 2), '--owner', 'acme', '--repo', 'gadgets', '--force']).code,
+    ).toBe(0);
+    expect(await config(repo)).toMatchObject({
+      provider: 'github',
+      github: { owner: 'acme', repo: 'gadgets' },
+      specsDir: 'specs',
+      runtimes: { planner: 'scripted', implementor: 'scripted', reviewer: 'scripted' },
+      scriptedScenario: 'flotilla.scenario.json',
+    });
+    // No flags: nothing in the config changes, with or without --force.
+    const before = await readFile(join(repo, 'flotilla.config.json'), 'utf8');
+    expect(flotillaInit(repo, ['--force']).stdout).toMatch(/kept +flotilla\.config\.json/);
+    expect(await readFile(join(repo, 'flotilla.config.json'), 'utf8')).toBe(before);
+    // --provider local, said explicitly, switches back and drops the github block.
+    expect(flotillaInit(repo, ['--provider', 'local']).code).toBe(0);
+    const local = await config(repo);
+    expect([local.provider, local.github, local.specsDir]).toEqual(['local', undefined, 'specs']);
+    expect((await loadConfig(repo)).ok).toBe(true);
+  });
+
+  it('--scripted without --force keeps changed agent files and names those the sample scenario cannot answer', async () => {
+    const repo = await gitRepo();
+    expect(flotillaInit(repo).code).toBe(0);
+    await writeFile(
+      join(repo, '.claude', 'agents', 'planner.md'),
+      '---\nname: planner\n---\nMy own planner.\n',
+    );
+    const result = flotillaInit(repo, ['--scripted']);
+    expect(result.code).toBe(0);
+    expect(await readFile(join(repo, '.claude', 'agents', 'planner.md'), 'utf8')).toContain(
+      'My own planner.',
+    );
+    expect(result.stdout).toMatch(
+      /kept {5}\.claude\/agents\/planner\.md\n +! the sample scenario \(flotilla\.scenario\.json\) answers a prompt containing 'You turn approved specifications into work items', which this file lacks/,
+    );
+    expect(result.stdout).not.toContain('implementor.md\n         !');
+    expect((await loadConfig(repo)).ok && (await config(repo)).runtimes.planner).toBe('scripted');
+
+    await writeFile(join(repo, 'flotilla.config.json'), 'not json');
+    const broken = flotillaInit(repo, ['--scripted']);
+    expect(broken.stdout).toContain(
+      "! it is not a JSON object, so the flags could not be applied; --force replaces it with init's defaults",
+    );
+    expect(await readFile(join(repo, 'flotilla.config.json'), 'utf8')).toBe('not json');
+    expect(flotillaInit(repo, ['--scripted', '--force']).code).toBe(0);
+    expect((await config(repo)).runtimes.planner).toBe('scripted');
   });
 
   it('documents --force in --help', () => {

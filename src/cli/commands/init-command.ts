@@ -15,8 +15,9 @@ interface InitOptions {
 /**
  * `flotilla init [--force] [--scripted]`: scaffolds the config, the three agent definitions, `.claude/CLAUDE.md`, an
  * example draft spec and the `.gitignore` entries at the root of the current git repository. One line per
- * file (created / kept / updated); existing files are kept unless --force. `--scripted` sets every role's
- * runtime to `scripted` and writes a sample scenario, for a dry run without an API key. Then the next steps,
+ * file (created / kept / updated); existing files are kept unless --force, and the config composes with what
+ * is there (init-command-scaffold.ts). `--scripted` sets every role's runtime to `scripted` and writes a
+ * sample scenario, for a dry run without an API key. Then the next steps,
  * naming the files to commit (`git commit -a` would skip them: they are new). Exit 2 outside a git repository.
  */
 export function registerInitCommand(program: Command): void {
@@ -27,7 +28,7 @@ export function registerInitCommand(program: Command): void {
     )
     .option(
       '--force',
-      'overwrite generated files that differ from the defaults (.claude/CLAUDE.md is never overwritten)',
+      'overwrite generated files that differ from the defaults (.claude/CLAUDE.md is never overwritten); in flotilla.config.json only add the missing defaults — your settings are kept',
     )
     .option(
       '--scripted',
@@ -62,18 +63,18 @@ export function registerInitCommand(program: Command): void {
         force: options.force === true,
         scripted,
         ...(github !== null && { github }),
+        ...(options.provider === 'local' && { provider: 'local' as const }),
       });
       const width = Math.max(...entries.map((entry) => entry.action.length));
-      for (const entry of entries) process.stdout.write(`${entry.action.padEnd(width)}  ${entry.path}\n`);
+      for (const entry of entries) {
+        process.stdout.write(`${entry.action.padEnd(width)}  ${entry.path}\n`);
+        if (entry.note !== undefined) process.stdout.write(`${' '.repeat(width)}  ! ${entry.note}\n`);
+      }
       process.stdout.write(`\n${buildNextSteps(entries, scripted).join('\n')}\n`);
       if (github !== null) {
         process.stdout.write(
           `\nGitHub (${github.owner}/${github.repo}): export FLOTILLA_GITHUB_TOKEN=… (a token with repository write access; never put it in the config), then \`flotilla github setup-labels\` and \`flotilla doctor\`. Specs are read from GitHub's default branch: push them.\n`,
         );
-        const kept = entries.some(
-          (entry) => entry.path === 'flotilla.config.json' && entry.action === 'kept',
-        );
-        if (kept) process.stdout.write('flotilla.config.json was kept: --force rewrites it for github\n');
       }
       process.exitCode = 0;
     });
@@ -123,17 +124,14 @@ function buildNextSteps(entries: readonly ScaffoldEntry[], scripted: boolean): s
     ? [...written.filter((path) => !path.startsWith('.claude/')), '.claude/']
     : written;
   const toAdd = [...collapsed, 'docs/specs/'];
-  const configKept = entries.some(
-    (entry) => entry.path === 'flotilla.config.json' && entry.action === 'kept',
-  );
   return [
     'Next:',
     "  1. Write a spec in docs/specs/ (frontmatter 'status: approved'; docs/specs/example.md shows the shape).",
     '  2. Commit it with the files above — specs are read from the default branch, and `git commit -a` skips new files:',
     `       git add ${toAdd.join(' ')} && git commit -m "Add Flotilla and a first spec"`,
     scripted
-      ? `  3. flotilla run --until-idle   (dry run: the agents answer from ${SCRIPTED_SCENARIO_PATH}, no API key needed${configKept ? "; flotilla.config.json was kept — use --force to switch its runtimes to 'scripted'" : ''})`
-      : '  3. export ANTHROPIC_API_KEY=…, check with `flotilla doctor`, then `flotilla run`   (no key? a dry run: `flotilla init --scripted --force`, which also resets the agent files)',
+      ? `  3. flotilla run --until-idle   (dry run: the agents answer from ${SCRIPTED_SCENARIO_PATH}, no API key needed)`
+      : '  3. export ANTHROPIC_API_KEY=…, check with `flotilla doctor`, then `flotilla run`   (no key? a dry run: `flotilla init --scripted`, which keeps your other settings)',
     'Every setting and its default: src/config/README.md in the Flotilla repository.',
   ];
 }

@@ -11,6 +11,7 @@ import {
 } from './create-circuit-breaker.ts';
 import { createGitHubQuota, type GitHubQuota, type GitHubQuotaOptions } from './create-github-quota.ts';
 import { createInstallationTokenCache } from './create-installation-token-cache.ts';
+import { GitHubCredentialsRejectedError } from './github-credentials-rejected-error.ts';
 import { GitHubUnreachableError } from './github-unreachable-error.ts';
 import { installConditionalRequestCache } from './install-conditional-request-cache.ts';
 import { GITHUB_APP_VARIABLES, type GitHubAppCredentials } from './read-github-credentials.ts';
@@ -173,7 +174,8 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
       const where = `${requestOptions.method} ${requestOptions.url}`;
       if (app !== undefined && isAppEndpoint(requestOptions.url) && (status === 401 || status === 404)) {
         // The App's own endpoints (installation tokens), authenticated by a JWT signed with the private key.
-        throw new Error(
+        const ErrorClass = status === 401 ? GitHubCredentialsRejectedError : Error;
+        throw new ErrorClass(
           status === 401
             ? `GitHub rejected the App's JWT (401) on ${where}: check ${GITHUB_APP_VARIABLES.appId} (${app.appId}) and the private key in ${app.privateKeySource} (a key of that App, not revoked)`
             : `GitHub found no installation ${app.installationId} of App ${app.appId} (404) on ${where}: check ${GITHUB_APP_VARIABLES.installationId} and that the App is installed on the repository's owner`,
@@ -189,9 +191,12 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
         app === undefined
           ? `set ${token?.variable} to a valid token with access to the repository`
           : 'check that the installation still exists and has access to the repository';
-      throw new Error(`GitHub rejected ${rejected} (401 Bad credentials) on ${where}: ${fix}`, {
-        cause: error,
-      });
+      throw new GitHubCredentialsRejectedError(
+        `GitHub rejected ${rejected} (401 Bad credentials) on ${where}: ${fix}`,
+        {
+          cause: error,
+        },
+      );
     }
   });
 

@@ -1,6 +1,7 @@
 import { silentLogger } from '../../../logging/logger.ts';
 import { messageOf } from '../../../shared/message-of.ts';
 import type { ProviderDoctorCheck as DoctorCheck } from '../../provider-descriptor.ts';
+import { GitHubCredentialsRejectedError } from '../client/github-credentials-rejected-error.ts';
 import type { GitHubProviderSettings } from '../github-config-schema.ts';
 import { createGitHubAdmin } from './create-github-admin.ts';
 import { describeGitHubQuota } from './describe-github-quota.ts';
@@ -25,6 +26,10 @@ export async function checkGitHubForDoctor(
   try {
     report = await admin.check();
   } catch (error) {
+    // One cheap authenticated call (GET /user) comes first: a fake or revoked token is named here.
+    if (error instanceof GitHubCredentialsRejectedError) {
+      return [{ name: 'github-token', status: 'fail', message: error.message, fix: [] }];
+    }
     return [
       {
         name: 'github-access',
