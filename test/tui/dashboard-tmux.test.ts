@@ -5,7 +5,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelServer } from '../../src/model-server/index.ts';
@@ -110,6 +111,33 @@ describe('flotilla run on a terminal (tmux)', () => {
     const end = await quit(session, context);
     expect(end).toContain('flotilla stopped');
     expect(end).toContain('EXIT:0');
+  }, 300_000);
+
+  it('flotilla demo --dashboard stays open after the loop is done, until q; then prints the summary', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'flotilla-demo-dashboard-'));
+    fixtures.defer(() => rm(dir, { recursive: true, force: true }));
+    const session = await createTmuxSession({
+      command: [process.execPath, FLOTILLA_BIN, 'demo', '--dashboard'],
+      cwd: dir,
+      env: { IS_SANDBOX: '1', CI: 'true' },
+    });
+    fixtures.defer(() => session.kill());
+    const done = await session.waitForScreen(
+      (s) => row('1', 'APPROVED').test(s) && row('2', 'APPROVED').test(s),
+      180_000,
+      '#1 and #2 APPROVED in the demo',
+    );
+    expect(done).toContain('NEEDS YOU (2)');
+    // The loop is over (both items wait for a human) and the dashboard is still there: nothing exits
+    // on idle. Several polls later it still shows the board and no exit code.
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    const later = await session.capture();
+    expect(later).not.toContain('EXIT:');
+    expect(later).toMatch(row('2', 'APPROVED'));
+
+    const end = await quit(session, () => '');
+    expect(end).toContain('EXIT:0');
+    expect(end).toMatch(/#2 approved +Add farewell/);
   }, 300_000);
 
   it('dispatches a blocked item with d → y, cancels its implementor with x → y (parked as blocked), and quits', async () => {
