@@ -2,6 +2,7 @@ export * from './agent-questions.ts';
 export * from './agent-result.ts';
 export * from './agent-run.ts';
 export * from './budget.ts';
+export * from './checks-outcome.ts';
 export * from './commands.ts';
 export * from './engine-error.ts';
 export * from './events.ts';

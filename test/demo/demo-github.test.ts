@@ -23,10 +23,10 @@ describe('flotilla demo --provider github', () => {
       expect(output).toMatch(/\] GitHub rate limit: \d+\/5000 requests left, resets /);
       // Issue and pull request numbers share GitHub's sequence: the two issues, then their pull requests.
       expect(output).toMatch(
-        /#1 approved +Add greet\(name\) +— revision PR #3 on branch flotilla\/1 @ \w+ \(checks success; reviews: dismissed, approved\)/,
+        /#1 approved +Add greet\(name\) +— revision PR #3 on branch flotilla\/1 @ \w+ \(checks passed; reviews: dismissed, approved\)/,
       );
       expect(output).toMatch(
-        /#2 approved +Add farewell\(name\) +— revision PR #4 on branch flotilla\/2 @ \w+ \(checks success; reviews: approved\)/,
+        /#2 approved +Add farewell\(name\) +— revision PR #4 on branch flotilla\/2 @ \w+ \(checks passed; reviews: approved\)/,
       );
       expect(output).toContain('reviewer finished #1: needs-changes');
     } finally {

@@ -36,7 +36,7 @@ describe('flotilla demo', () => {
       }).toString();
       expect(greet).toContain('name.trim()');
       expect(output).toMatch(
-        /revision r3 on branch flotilla\/1 @ [0-9a-f]{8} \(checks success; reviews: changes requested, approved\)/,
+        /revision r3 on branch flotilla\/1 @ [0-9a-f]{8} \(checks passed; reviews: changes requested, approved\)/,
       );
       // The user's checkout is untouched.
       expect(execFileSync('git', ['status', '--porcelain'], { cwd: outcome.repoRoot }).toString()).toBe('');
@@ -46,7 +46,7 @@ describe('flotilla demo', () => {
       const shown = await runFlotilla(outcome.repoRoot, ['work', 'show', '1']);
       expect(shown.stdout).not.toContain('Revision: none');
       expect(shown.stdout).toMatch(
-        /^Revision r3 \(merged\) on flotilla\/1 at [0-9a-f]{12}\n {2}checks: success/m,
+        /^Revision r3 \(merged\) on flotilla\/1 at [0-9a-f]{12}\n {2}checks: passed/m,
       );
       expect(shown.stdout).toMatch(
         /review \d+ \(round 1\) by flotilla: changes requested \(replaced by a later review\)[\s\S]*review \d+ \(round 2\) by flotilla: approved\n/,

@@ -79,7 +79,7 @@ export function expectDemoRevisions(demo: KeptDemo): void {
   expect(git(['show', 'flotilla/1:src/greet.js'])).toContain('name.trim()');
   expect(git(['show', 'flotilla/2:src/farewell.js'])).toContain('Goodbye');
   expect(demo.output).toMatch(
-    /revision r3 on branch flotilla\/1 @ [0-9a-f]{8} \(checks success; reviews: changes requested, approved\)/,
+    /revision r3 on branch flotilla\/1 @ [0-9a-f]{8} \(checks passed; reviews: changes requested, approved\)/,
   );
   expect(git(['status', '--porcelain'])).toBe('');
 }

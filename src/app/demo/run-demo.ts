@@ -1,6 +1,12 @@
 import { rm } from 'node:fs/promises';
 import { loadConfig, resolveFlotillaPaths } from '../../config/index.ts';
-import { type AgentRun, describeReviewVerdict, isScriptedRun, revisionName } from '../../domain/index.ts';
+import {
+  type AgentRun,
+  describeReviewVerdict,
+  formatChecksLine,
+  isScriptedRun,
+  revisionName,
+} from '../../domain/index.ts';
 import type { Logger } from '../../logging/logger.ts';
 import { createModelServer, type ModelServer } from '../../model-server/create-model-server.ts';
 import { loadScenarioFile } from '../../model-server/load-scenario-file.ts';
@@ -185,7 +191,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
             .map((review) => describeReviewVerdict(review).said)
             .join(', ')
         : '';
-      const checks = revision?.pipeline ? `checks ${revision.pipeline.status}` : 'checks unknown';
+      const checks = formatChecksLine(revision?.pipeline ?? null, '').replace(': ', ' ');
       print(
         `    #${item.id} ${item.status.padEnd(16)} ${item.title}${revision ? `  — revision ${revisionName(revision)} on branch ${revision.headRef} @ ${revision.headSHA.slice(0, 8)} (${checks}${reviews ? `; reviews: ${reviews}` : ''})` : ''}`,
       );

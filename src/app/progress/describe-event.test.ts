@@ -111,7 +111,7 @@ describe('describeEvent', () => {
         oldPipelineStatus: oldStatus,
         newPipelineStatus: newStatus,
       });
-    expect(changed('pending', 'failure')).toBe('checks for revision r7 of #4: failure — npm test exited 1');
+    expect(changed('pending', 'failure')).toBe('checks for revision r7 of #4: failed — npm test exited 1');
     expect(changed('pending', 'pending')).toBeNull();
     expect(
       describeEvent({

@@ -1,6 +1,7 @@
 import {
   type AgentUsage,
   describeBudgetPause,
+  describeChecksOutcome,
   describeParking,
   type EngineEvent,
   formatUSD,
@@ -90,7 +91,7 @@ export function describeEvent(event: EngineEvent, state?: EngineState): string |
       }
       if (event.newPipelineStatus === event.oldPipelineStatus || event.newPipelineStatus === 'pending')
         return null;
-      return `checks for revision ${revisionName(event.revision)} of #${event.workItemID}: ${event.newPipelineStatus}${event.revision.pipeline?.reason ? ` — ${event.revision.pipeline.reason}` : ''}`;
+      return `checks for revision ${revisionName(event.revision)} of #${event.workItemID}: ${event.newPipelineStatus === null ? 'unknown' : describeChecksOutcome(event.newPipelineStatus)}${event.revision.pipeline?.reason ? ` — ${event.revision.pipeline.reason}` : ''}`;
     case 'revisionFeedbackReceived': {
       const kinds = event.feedback.map((entry) =>
         entry.kind === 'review'

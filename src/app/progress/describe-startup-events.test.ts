@@ -40,7 +40,7 @@ describe('describeStartupEvents', () => {
     );
     expect(describeStartupEvents(sync, before)).toEqual([
       'work item #1 "Add greet" created (review)',
-      'checks for revision r2 of #1: success since the last run',
+      'checks for revision r2 of #1: passed since the last run',
     ]);
   });
 });

@@ -1,4 +1,4 @@
-import { type EngineEvent, revisionName } from '../../domain/index.ts';
+import { describeChecksOutcome, type EngineEvent, revisionName } from '../../domain/index.ts';
 import type { EngineState } from '../../engine/state-store/engine-state.ts';
 import type { SeenSnapshot } from './build-seen-snapshot.ts';
 import { describeEvent } from './describe-event.ts';
@@ -51,7 +51,8 @@ function describeAgainst(event: EngineEvent, state: EngineState, previous: SeenS
     if (before === undefined) return describeEvent(event, state);
     const now = event.revision.pipeline?.status ?? 'none';
     if (before === now) return 'unchanged-revision';
-    return `checks for revision ${revisionName(event.revision)} of #${event.workItemID}: ${now} since the last run`;
+    const said = now === 'none' ? 'unknown' : describeChecksOutcome(now);
+    return `checks for revision ${revisionName(event.revision)} of #${event.workItemID}: ${said} since the last run`;
   }
   if (event.type === 'specChanged' && event.changeType === 'added') {
     const before = previous.specs[event.filePath];

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { type PipelineStatus, revisionName } from '../../domain/index.ts';
+import { type ChecksOutcome, describeChecksOutcome, revisionName } from '../../domain/index.ts';
 import type { RevisionState } from '../../storage/index.ts';
 import { CliError } from '../support/cli-error.ts';
 import { findWorkItemRevision } from '../support/find-work-item-revision.ts';
@@ -23,20 +23,13 @@ export interface ChecksSummary {
   headSHA: string;
   /** `checks.command` from the config; null when no checks are configured (every head passes). */
   command: string | null;
-  status: PipelineStatus;
-  /** gh's bucket names. */
-  bucket: 'pass' | 'fail' | 'pending';
+  /** The one vocabulary (src/domain/checks-outcome.ts): passed, failed or pending. */
+  status: ChecksOutcome;
   /** The first failing check, for a failure. */
   reason: string | null;
   /** The checks log, when the provider recorded one. */
   logPath: string | null;
 }
-
-const BUCKETS: Record<PipelineStatus, ChecksSummary['bucket']> = {
-  success: 'pass',
-  failure: 'fail',
-  pending: 'pending',
-};
 
 /**
  * `flotilla checks <id> [--json]` (like `gh pr checks`): the checks of the item's revision head (the open
@@ -73,14 +66,13 @@ export function registerChecksCommand(program: Command): void {
             revisionState: revision.state,
             headSHA: revision.headSHA,
             command: config.checks.command,
-            status: pipeline.status,
-            bucket: BUCKETS[pipeline.status],
+            status: describeChecksOutcome(pipeline.status),
             reason: pipeline.reason,
             logPath: pipeline.url,
           };
           if (options.json) writeJson(summary);
           else process.stdout.write(formatChecks(summary, revision.headRef));
-          return summary.bucket === 'pass' ? 0 : summary.bucket === 'fail' ? 1 : CHECKS_PENDING_EXIT_CODE;
+          return summary.status === 'passed' ? 0 : summary.status === 'failed' ? 1 : CHECKS_PENDING_EXIT_CODE;
         });
       }),
     );
@@ -88,10 +80,16 @@ export function registerChecksCommand(program: Command): void {
 
 function formatChecks(summary: ChecksSummary, headRef: string): string {
   const header = `revision ${revisionName({ id: summary.revisionID })} (${summary.revisionState}) on ${headRef} at ${summary.headSHA.slice(0, 12)}\n`;
-  const status = summary.status === 'success' ? 'pass' : summary.status === 'failure' ? 'fail' : 'pending';
   const table = formatTable(
     ['NAME', 'STATUS', 'COMMAND', 'LOG'],
-    [['checks', status, summary.command ?? '(none configured: every head passes)', summary.logPath ?? '-']],
+    [
+      [
+        'checks',
+        summary.status,
+        summary.command ?? '(none configured: every head passes)',
+        summary.logPath ?? '-',
+      ],
+    ],
   );
   return header + table + (summary.reason === null ? '' : `reason: ${summary.reason}\n`);
 }

@@ -173,7 +173,7 @@ describe('flotilla init (CLI)', () => {
     const local = await config(repo);
     expect([local.provider, local.github, local.specsDir]).toEqual(['local', undefined, 'specs']);
     expect((await loadConfig(repo)).ok).toBe(true);
-  });
+  }, 90_000);
 
   it('--scripted without --force keeps changed agent files and names those the sample scenario cannot answer', async () => {
     const repo = await gitRepo();
@@ -201,7 +201,7 @@ describe('flotilla init (CLI)', () => {
     expect(await readFile(join(repo, 'flotilla.config.json'), 'utf8')).toBe('not json');
     expect(flotillaInit(repo, ['--scripted', '--force']).code).toBe(0);
     expect((await config(repo)).runtimes.planner).toBe('scripted');
-  });
+  }, 90_000);
 
   it('documents --force in --help', () => {
     const help = spawnSync(process.execPath, [launcher, 'init', '--help'], { encoding: 'utf8' });

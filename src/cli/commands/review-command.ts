@@ -168,7 +168,7 @@ export function registerReviewCommand(program: Command): void {
           const checks = revision.pipeline?.status ?? 'pending';
           if (verdict === 'approve' && checks !== 'success') {
             process.stderr.write(
-              `note: the checks of revision ${revisionName(revision)} are ${checks === 'failure' ? 'failing' : 'still running'} (\`flotilla checks ${id}\`); approved anyway because you asked\n`,
+              `note: the checks of revision ${revisionName(revision)} are ${checks === 'failure' ? 'failed' : 'pending'} (\`flotilla checks ${id}\`); approved anyway because you asked\n`,
             );
           }
           if (options.json) return writeJson(summary);

@@ -90,7 +90,7 @@ describe('flotilla checks', { timeout: 60_000 }, () => {
     });
     const failed = await flotilla('checks', '1');
     expect(failed.code).toBe(1);
-    expect(failed.stdout).toMatch(/^checks\s+fail\s+npm test\s+\/logs\/checks-2\.log$/m);
+    expect(failed.stdout).toMatch(/^checks\s+failed\s+npm test\s+\/logs\/checks-2\.log$/m);
     expect(failed.stdout).toContain('reason: npm test exited 1');
     expect(JSON.parse((await flotilla('checks', '1', '--json')).stdout)).toEqual({
       workItemID: '1',
@@ -98,8 +98,7 @@ describe('flotilla checks', { timeout: 60_000 }, () => {
       revisionState: 'open',
       headSHA,
       command: 'npm test',
-      status: 'failure',
-      bucket: 'fail',
+      status: 'failed',
       reason: 'npm test exited 1',
       logPath: '/logs/checks-2.log',
     });
@@ -108,7 +107,7 @@ describe('flotilla checks', { timeout: 60_000 }, () => {
     await setPipeline(revisionID, headSHA, { status: 'success', url: '/logs/checks-3.log' });
     expect(await flotilla('checks', '1')).toMatchObject({
       code: 0,
-      stdout: expect.stringMatching(/^checks\s+pass\s+npm test\s+\/logs\/checks-3\.log$/m),
+      stdout: expect.stringMatching(/^checks\s+passed\s+npm test\s+\/logs\/checks-3\.log$/m),
     });
     await flotilla('work', 'create', '--title', 'No revision');
     expect((await flotilla('checks', '3')).code).toBe(1);
@@ -124,7 +123,7 @@ describe('flotilla review', { timeout: 60_000 }, () => {
     expect(approved.stdout).toBe(
       `approved revision r${revisionID} (flotilla/1 at ${headSHA.slice(0, 12)}): #1 review → approved; \`flotilla merge 1\` merges it\n`,
     );
-    expect(approved.stderr).toContain('checks of revision r2 are still running');
+    expect(approved.stderr).toContain('checks of revision r2 are pending');
     const shown = await json('work', 'show', '1', '--json');
     expect(shown).toMatchObject({ status: 'approved' });
     expect(shown.revision.reviews).toEqual([

@@ -255,7 +255,7 @@ describe('flotilla work', { timeout: 300_000 }, () => {
       state: 'open',
       headRef: 'flotilla/1',
       headSHA: 'a'.repeat(40),
-      pipeline: { status: 'failure', url: '/logs/c.log', reason: 'npm test' },
+      pipeline: { status: 'failed', url: '/logs/c.log', reason: 'npm test' },
       reviews: [
         {
           author: 'flotilla',
@@ -267,7 +267,7 @@ describe('flotilla work', { timeout: 300_000 }, () => {
     });
     const text = (await flotilla(['work', 'show', '1'])).stdout;
     expect(text).toContain('Revision r2 (open) on flotilla/1');
-    expect(text).toContain('checks: failure — npm test (log: /logs/c.log)');
+    expect(text).toContain('checks: failed — npm test (log: /logs/c.log)');
     expect(text).toContain('src/a.ts:3: off by one');
   });
 
@@ -296,11 +296,11 @@ describe('flotilla work', { timeout: 300_000 }, () => {
     const shown = await json(['work', 'show', '1', '--json']);
     expect(shown.status).toBe('approved');
     expect(shown.revision.pipeline).toEqual({
-      status: 'success',
+      status: 'passed',
       url: '/logs/checks-pass.log',
       reason: null,
     });
     const text = (await flotilla(['work', 'show', '1'])).stdout;
-    expect(text).toContain('checks: success (log: /logs/checks-pass.log)');
+    expect(text).toContain('checks: passed (log: /logs/checks-pass.log)');
   });
 });

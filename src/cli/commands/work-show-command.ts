@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import {
+  buildChecksView,
+  type ChecksView,
   describeReviewVerdict,
   listOpenBlockers,
   type Revision,
@@ -30,7 +32,14 @@ export type WorkItemDetails = WorkItem & {
   body: string;
   labels: string[];
   comments: TrackerComment[];
-  revision: (Revision & { state: RevisionState; reviews: StoredReview[] }) | null;
+  /** The pipeline in the users' vocabulary (passed, failed, pending: src/domain/checks-outcome.ts). */
+  revision:
+    | (Omit<Revision, 'pipeline'> & {
+        pipeline: ChecksView | null;
+        state: RevisionState;
+        reviews: StoredReview[];
+      })
+    | null;
   /** What earlier runs on the item did, oldest first (docs/task-context.md); absent where it is not read. */
   taskContext?: TaskContextEntry[];
 };
@@ -81,6 +90,7 @@ export function readDetails(
         ? null
         : {
             ...revision,
+            pipeline: buildChecksView(revision.pipeline),
             state: tracker.revisions.getRevisionState(revision.id),
             reviews: tracker.revisions.listReviews(revision.id),
           },

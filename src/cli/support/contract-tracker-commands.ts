@@ -1,6 +1,9 @@
 import {
   type AgentReview,
   buildAnswerComment,
+  buildChecksView,
+  describeChecksOutcome,
+  formatChecksLine,
   isDependencyTerminal,
   type Revision,
   type WorkItem,
@@ -30,7 +33,12 @@ export const contractTrackerCommands = {
     const body = await provider.workItemReader.getWorkItemBody(id);
     const revision = await linkedRevision(provider, item);
     const history = revision === null ? null : await provider.revisionReader.getReviewHistory(revision.id);
-    if (options.json) return writeJson({ ...item, body, revision: revision && { ...revision, ...history } });
+    if (options.json)
+      return writeJson({
+        ...item,
+        body,
+        revision: revision && { ...revision, pipeline: buildChecksView(revision.pipeline), ...history },
+      });
     const lines = [
       `#${item.id} ${item.title}`,
       `status: ${item.status}   kind: ${item.kind}   priority: ${item.priority ?? '-'}   complexity: ${item.complexity ?? '-'}`,
@@ -46,7 +54,7 @@ export const contractTrackerCommands = {
       const pipeline = revision.pipeline;
       lines.push(
         `Revision PR #${revision.id} (${revision.url ?? ''}) on ${revision.headRef} at ${revision.headSHA.slice(0, 12)}`,
-        `  checks: ${pipeline === null ? 'unknown' : pipeline.status}${pipeline?.reason ? ` — ${pipeline.reason}` : ''}${pipeline?.url ? ` (${pipeline.url})` : ''}`,
+        `  ${formatChecksLine(pipeline, '')}`,
       );
       if (history === null || history.reviews.length === 0) lines.push('  reviews: none');
       for (const review of history?.reviews ?? []) {
@@ -210,18 +218,24 @@ export const contractTrackerCommands = {
     }
   },
 
-  /** `flotilla checks`: the pull request head's checks (exit 0 success, 1 failure, 8 pending, like `gh pr checks`). */
+  /** `flotilla checks`: the pull request head's checks (exit 0 passed, 1 failed, 8 pending, like `gh pr checks`). */
   async checks(context: CliContext, id: string, options: { json?: boolean }): Promise<number> {
     const provider = await context.provider.open();
     const item = await requireItem(provider, id);
     const revision = await requireRevision(provider, item, 'so there are no checks');
     const pipeline = revision.pipeline;
-    if (options.json)
-      writeJson({ workItemID: id, revisionID: revision.id, headSHA: revision.headSHA, pipeline });
-    else {
+    if (options.json) {
+      writeJson({
+        workItemID: id,
+        revisionID: revision.id,
+        headSHA: revision.headSHA,
+        status: pipeline === null ? 'pending' : describeChecksOutcome(pipeline.status),
+        reason: pipeline?.reason ?? null,
+        url: pipeline?.url ?? null,
+      });
+    } else {
       out(
-        `#${id} PR #${revision.id} at ${revision.headSHA.slice(0, 12)}: checks ${pipeline?.status ?? 'unknown'}` +
-          `${pipeline?.reason ? ` — ${pipeline.reason}` : ''}${pipeline?.url ? ` (${pipeline.url})` : ''}\n`,
+        `#${id} PR #${revision.id} at ${revision.headSHA.slice(0, 12)}: ${formatChecksLine(pipeline, '')}\n`,
       );
     }
     return pipeline?.status === 'success' ? 0 : pipeline?.status === 'failure' ? 1 : 8;

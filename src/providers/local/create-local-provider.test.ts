@@ -233,7 +233,7 @@ describe('createLocalProvider: checks', () => {
       reason: null,
     });
     // The passing log is kept and reachable, like a failing one.
-    expect(readFileSync(pipeline?.url ?? '', 'utf8')).toContain('checks success');
+    expect(readFileSync(pipeline?.url ?? '', 'utf8')).toContain('checks passed');
   });
 
   it('tells change listeners when a checks result is recorded, until they unsubscribe', async () => {

@@ -312,7 +312,7 @@ describe('buildDetailContent', () => {
         buildRevision({ id: 'r2', workItemID: '2', pipeline: null }),
       ],
     });
-    expect(lines(build(state, '1'))).toContain('checks: running…');
+    expect(lines(build(state, '1'))).toContain('checks: pending…');
     expect(lines(build(state, '2'))).toContain('checks: unknown');
   });
 

@@ -166,7 +166,7 @@ export function buildDetailContent(inputs: DetailInputs): DetailContent {
     });
     const pipeline = revision.pipeline;
     if (pipeline === null) head.push({ text: 'checks: unknown', dim: true });
-    else if (pipeline.status === 'pending') head.push({ text: 'checks: running…', color: 'yellow' });
+    else if (pipeline.status === 'pending') head.push({ text: 'checks: pending…', color: 'yellow' });
     else if (pipeline.status === 'success') {
       head.push({ text: 'checks: ✔ passed', color: 'green' });
       if (pipeline.url) head.push({ text: describeChecksLog(pipeline.url), dim: true });

@@ -74,7 +74,7 @@ describe('runLocalChecks', () => {
     expect(log).toContain('from the revision');
     expect(log).toContain(revision);
     expect(log).toContain('CI=true');
-    expect(log).toContain('[flotilla] checks success');
+    expect(log).toContain('[flotilla] checks passed');
     expect(result.logPath!.startsWith(logsDir)).toBe(true);
     await expectNoWorktreeLeft();
   });
@@ -101,7 +101,7 @@ describe('runLocalChecks', () => {
     const log = await readFile(result.logPath!, 'utf8');
     expect(log).toContain('line 1\n');
     expect(log).toContain('boom on stderr');
-    expect(log).toContain('[flotilla] checks failure');
+    expect(log).toContain('[flotilla] checks failed');
     await expectNoWorktreeLeft();
   });
 

@@ -124,7 +124,10 @@ export async function runLocalChecks(
   }
 
   const durationMs = Date.now() - started;
-  await appendFile(logPath, `\n[flotilla] checks ${outcome.status}: ${outcome.what} (${durationMs} ms)\n`);
+  await appendFile(
+    logPath,
+    `\n[flotilla] checks ${outcome.status === 'success' ? 'passed' : 'failed'}: ${outcome.what} (${durationMs} ms)\n`,
+  );
   if (outcome.status === 'success') return { status: 'success', reason: null, logPath, durationMs };
   const tail = await readLogTail(logPath);
   return {
