@@ -33,6 +33,7 @@ import { loadConfiguredScenario } from './load-configured-scenario.ts';
 import { loadPromptTemplates } from './load-prompt-templates.ts';
 import { reapOrphanProcesses } from './reap-orphan-processes.ts';
 import { reapRunStateDirs } from './reap-run-state-dirs.ts';
+import { startMachineResourceGate } from './resources/start-machine-resource-gate.ts';
 
 export interface ControlPlaneOptions {
   repoRoot: string;
@@ -241,8 +242,14 @@ async function startControlPlane(
     scriptedStandIn: options.scriptedCli === true,
   });
 
+  // Dispatch waits while the machine cannot hold one more agent (issue #30 §3); "off": slots only.
+  const resources =
+    config.scheduler.resources === 'off'
+      ? null
+      : startMachineResourceGate(paths.stateDir, config.scheduler.resources);
   const engine = createEngine({
     provider,
+    ...(resources !== null && { resources: resources.gate }),
     logger,
     initialState: persistence.loadInitialState(),
     accounts: config.accounts.map(({ name, runtime }) => ({ name, runtime })),
@@ -336,6 +343,7 @@ async function startControlPlane(
     close() {
       closing ??= (async () => {
         await engine.stop();
+        resources?.stop();
         // Removals still queued, and the spare: nothing of this run's is left under .worktrees/.
         await worktrees.settle();
         await scriptedServer?.close();

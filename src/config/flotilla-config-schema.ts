@@ -205,6 +205,21 @@ export const flotillaConfigFileSchema = object({
     retryBaseDelay: seconds().default(30),
     retryMaxDelay: seconds().default(900),
     stallTimeout: seconds().default(900),
+    // Start an agent only when the machine can hold it (src/app/resources/); "off": only the slots limit.
+    resources: z
+      .union([
+        z.literal('off'),
+        object({
+          reserveMemoryMiB: integerAtLeast(0, ' (MiB)').default(1024),
+          agentMemoryMiB: integerAtLeast(1, ' (MiB)').default(600),
+          maxLoadPerCpu: z
+            .number({ error: 'a number > 0, or null to ignore the CPU load' })
+            .positive({ error: 'a number > 0, or null to ignore the CPU load' })
+            .nullable()
+            .default(null),
+        }),
+      ])
+      .prefault({}),
   })
     .refine((scheduler) => scheduler.retryMaxDelay >= scheduler.retryBaseDelay, {
       error: 'expected an integer ≥ scheduler.retryBaseDelay',

@@ -66,6 +66,7 @@ describe('loadConfig: defaults', () => {
           retryBaseDelay: 30,
           retryMaxDelay: 900,
           stallTimeout: 900,
+          resources: { reserveMemoryMiB: 1024, agentMemoryMiB: 600, maxLoadPerCpu: null },
         },
         maxReviewRounds: 3,
         maxCheckRounds: 2,
@@ -415,12 +416,12 @@ describe('loadConfig: unknown keys are errors', () => {
 
   it('names nested unknown keys with their full path', async () => {
     expect(await errorsFor({ scheduler: { maxConcurentAgents: 2, colour: 'blue' } })).toEqual([
-      'flotilla.config.json: scheduler.maxConcurentAgents: unknown key (did you mean "maxConcurrentAgents"?); expected one of: maxConcurrentAgents, maxAttempts, retryBaseDelay, retryMaxDelay, stallTimeout',
-      'flotilla.config.json: scheduler.colour: unknown key; expected one of: maxConcurrentAgents, maxAttempts, retryBaseDelay, retryMaxDelay, stallTimeout',
+      'flotilla.config.json: scheduler.maxConcurentAgents: unknown key (did you mean "maxConcurrentAgents"?); expected one of: maxConcurrentAgents, maxAttempts, retryBaseDelay, retryMaxDelay, stallTimeout, resources',
+      'flotilla.config.json: scheduler.colour: unknown key; expected one of: maxConcurrentAgents, maxAttempts, retryBaseDelay, retryMaxDelay, stallTimeout, resources',
     ]);
     // Adjacent transpositions count as one edit, as in the CLI's unknown-command hint.
     expect(await errorsFor({ scheduler: { mxaAttemtps: 2 } })).toEqual([
-      'flotilla.config.json: scheduler.mxaAttemtps: unknown key (did you mean "maxAttempts"?); expected one of: maxConcurrentAgents, maxAttempts, retryBaseDelay, retryMaxDelay, stallTimeout',
+      'flotilla.config.json: scheduler.mxaAttemtps: unknown key (did you mean "maxAttempts"?); expected one of: maxConcurrentAgents, maxAttempts, retryBaseDelay, retryMaxDelay, stallTimeout, resources',
     ]);
     expect(await errorsFor({ runtimes: { planer: 'claude' } })).toEqual([
       'flotilla.config.json: runtimes.planer: unknown key (did you mean "planner"?); expected one of: planner, implementor, reviewer',

@@ -273,9 +273,12 @@ export interface DispatchQueued {
   command: AgentRunRequestCommand;
   /**
    * `parked`: its runtime is parked by a rate or usage limit until `notBefore`. `budget`: the day's or
-   * month's budget is spent; it waits for the next period or a raised cap.
+   * month's budget is spent; it waits for the next period or a raised cap. `resources`: the machine has
+   * not the memory (or CPU) for one more agent now; `detail` says what it waits for.
    */
-  reason: 'capacity' | 'backoff' | 'parked' | 'budget';
+  reason: 'capacity' | 'backoff' | 'parked' | 'budget' | 'resources';
+  /** What it waits for, in words (`resources`: memory free and needed). */
+  detail?: string;
   /** Epoch milliseconds before which it will not start (backoff, parking); null when only waiting for a slot. */
   notBefore: number | null;
   priority: number;

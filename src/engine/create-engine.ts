@@ -136,6 +136,7 @@ export function createEngine(config: EngineConfig): Engine {
     else waitingForApplied.set(last, [...(waitingForApplied.get(last) ?? []), ...waiting]);
   }
 
+  const { resources } = config;
   const limits = createLimitGate({ adapters, accounts: config.accounts ?? [], clock });
   const scheduler = createScheduler({
     parkedUntil: limits.parkedUntil,
@@ -151,6 +152,9 @@ export function createEngine(config: EngineConfig): Engine {
         runsScripted(command, getState(), adapters)
           ? { ok: true, maxBudgetUsd: null, events: [] }
           : budget.admit(command),
+    }),
+    ...(resources !== undefined && {
+      checkResources: (command) => resources.check(limits.runtimeOf(command, getState())),
     }),
     startRun: (run) => {
       const choice = limits.chooseAccount(run.command, getState());

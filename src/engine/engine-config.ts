@@ -5,6 +5,7 @@ import type { BudgetConfig } from './budget/budget-config.ts';
 import type { PromptTemplates } from './context-assembly/assemble-agent-context.ts';
 import type { HandlerConfig, NamedHandler } from './handlers/handler.ts';
 import type { RuntimeAdapters } from './runtime-contract/runtime-contract.ts';
+import type { ResourceGate } from './scheduler/resource-gate.ts';
 import type { EngineState } from './state-store/engine-state.ts';
 
 export type PolicyDecision = { allowed: true } | { allowed: false; reason: string };
@@ -75,6 +76,11 @@ export interface EngineConfig {
    * budgets (no run is refused or stopped for cost).
    */
   budget?: BudgetConfig;
+  /**
+   * Whether the machine can hold one more agent (scheduler/resource-gate.ts; the app measures memory and
+   * load); absent: only `maxConcurrentAgents` limits how many run at once.
+   */
+  resources?: ResourceGate;
   /**
    * Per-role prompt templates (`.flotilla/prompts/<role>.md`, docs/prompt-templates.md), parsed and checked
    * by the caller before the engine starts; a role without one gets the built-in prompt.

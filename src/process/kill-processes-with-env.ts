@@ -1,5 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { findProcessesWithEnv } from './find-processes-with-env.ts';
 
 export interface KillProcessesWithEnvOptions {
   /** Default `/proc`. */
@@ -18,27 +17,12 @@ export function killProcessesWithEnv(
   matches: (variable: string) => boolean,
   options: KillProcessesWithEnvOptions = {},
 ): number[] {
-  const procDir = options.procDir ?? '/proc';
   const kill = options.kill ?? ((pid, signal) => process.kill(pid, signal));
-  let entries: string[];
-  try {
-    entries = readdirSync(procDir);
-  } catch {
-    return [];
-  }
   const killed: number[] = [];
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    let environ: string;
+  for (const { pid } of findProcessesWithEnv(matches, options.procDir)) {
     try {
-      environ = readFileSync(join(procDir, entry, 'environ'), 'latin1');
-    } catch {
-      continue; // gone, or not ours to read
-    }
-    if (!environ.split('\0').some(matches)) continue;
-    try {
-      kill(Number(entry), 'SIGKILL');
-      killed.push(Number(entry));
+      kill(pid, 'SIGKILL');
+      killed.push(pid);
     } catch {
       // It ended in the meantime.
     }

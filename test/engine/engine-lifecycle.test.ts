@@ -401,6 +401,43 @@ describe('engine: recovery, scheduling and robustness', () => {
     expect(order.slice(2)).toEqual(['4', '5', '3']);
   });
 
+  it('starts no more agents than the resource gate admits, says what they wait for, and still finishes them all', async () => {
+    let peak = 0;
+    const asked: string[] = [];
+    let engineRef: { schedulerStatus(): { active: number } } | null = null;
+    const h = use(
+      createEngineHarness({
+        config: {
+          scheduler: { maxConcurrentAgents: 5 },
+          resources: {
+            check: (runtime) => {
+              asked.push(runtime);
+              return (engineRef?.schedulerStatus().active ?? 0) >= 2
+                ? { ok: false, detail: 'memory: 1.1 GiB available', retryAt: Date.now() + 50 }
+                : { ok: true };
+            },
+          },
+        },
+        script: { implementor: () => buildResultRun(buildImplementorResult(), { delayMs: 15 }) },
+      }),
+    );
+    engineRef = h.engine;
+    for (const title of ['a', 'b', 'c', 'd']) h.provider.control.addWorkItem({ title, status: 'pending' });
+    const waits: string[] = [];
+    h.engine.onEvent((event) => {
+      peak = Math.max(peak, h.engine.schedulerStatus().active);
+      if (event.type === 'dispatchQueued' && event.reason === 'resources') waits.push(event.detail ?? '');
+    });
+    await h.engine.start();
+    await h.settle();
+    expect(peak).toBe(2);
+    expect(h.runs('implementor')).toHaveLength(4);
+    expect(waits.length).toBeGreaterThan(0);
+    expect(new Set(waits)).toEqual(new Set(['memory: 1.1 GiB available']));
+    // Asked by the runtime the run would start on.
+    expect(new Set(asked).size).toBe(1);
+  });
+
   it('keeps processing after a handler throws, and records the error', async () => {
     const h = use(
       createEngineHarness({

@@ -107,6 +107,8 @@ export function describeEvent(event: EngineEvent, state?: EngineState): string |
       return `#${event.workItemID}: answered ${event.feedbackIDs.length === 1 ? 'the comment' : `${event.feedbackIDs.length} comments`} on its revision`;
     case 'dispatchQueued': {
       const what = `${event.command.type.replace(/^request|Run$/g, '').toLowerCase()}${'workItemID' in event.command ? ` for #${event.command.workItemID}` : ''}`;
+      if (event.reason === 'resources')
+        return `${what} waits for the machine — ${event.detail ?? 'memory or CPU'}`;
       if (event.reason === 'parked' && event.notBefore !== null)
         return `${what} waits for its runtime's limit to lift at ${clock(event.notBefore)}`;
       return event.reason === 'backoff' && event.notBefore !== null

@@ -16,6 +16,8 @@ import {
 import { findRuntimeParking } from '../state-store/selectors/find-runtime-parking.ts';
 
 export interface LimitGate {
+  /** The runtime a run of this command starts on (its item's `runtime:` label, else the role's). */
+  runtimeOf(command: AgentRunRequestCommand, state: EngineState): string;
   /** Until when the command's runtime is parked (its own parking, or every account exhausted); null: free. */
   parkedUntil(command: AgentRunRequestCommand, state: EngineState): number | null;
   /** The account a run admitted now uses, and whether that is a failover; null when its runtime has none. */
@@ -52,6 +54,7 @@ export function createLimitGate(deps: {
     return adapter.runtime ?? UNNAMED_RUNTIME;
   };
   return {
+    runtimeOf,
     parkedUntil(command, state) {
       return (
         findRuntimeParking(state, runtimeOf(command, state), deps.accounts, deps.clock.now())?.until ?? null

@@ -6,6 +6,7 @@ import { DEFAULT_SCHEDULER_CONFIG } from '../engine-config.ts';
 import { buildInitialEngineState, type EngineState } from '../state-store/engine-state.ts';
 import { createManualClock } from '../test-support/create-manual-clock.ts';
 import { type AdmittedRun, createScheduler, type Revalidation } from './create-scheduler.ts';
+import type { ResourceVerdict } from './resource-gate.ts';
 
 function item(id: string, priority: WorkItem['priority'], createdAt: string): WorkItem {
   return {
@@ -56,6 +57,7 @@ function setup(
     state?: EngineState;
     revalidate?: (c: AgentRunRequestCommand) => Revalidation;
     clock?: ReturnType<typeof createManualClock>;
+    checkResources?: (command: AgentRunRequestCommand) => ResourceVerdict;
   } = {},
 ) {
   const clock = options.clock ?? createManualClock();
@@ -77,6 +79,7 @@ function setup(
     emit: (event) => emitted.push(event),
     startRun: (run) => started.push(run),
     revalidate: (command) => options.revalidate?.(command) ?? { ok: true, command },
+    ...(options.checkResources !== undefined && { checkResources: options.checkResources }),
   });
   return {
     scheduler,
@@ -87,6 +90,78 @@ function setup(
     getState: () => state,
   };
 }
+
+describe('createScheduler with a resource gate', () => {
+  /** A machine with room for `room` more agents, counted down as they start and up as they end. */
+  function machine(room: number) {
+    const state = { room, checks: 0 };
+    const check = (): ResourceVerdict => {
+      state.checks += 1;
+      return state.room > 0
+        ? { ok: true }
+        : { ok: false, detail: `memory: ${state.room} agents' worth free`, retryAt: Date.now() + 2_000 };
+    };
+    return { state, check };
+  }
+
+  it('always starts one run; further runs wait with reason resources and the detail, even with slots free', () => {
+    const box = machine(0);
+    const { scheduler, started, getState } = setup({ max: 5, checkResources: box.check });
+    expect(scheduler.submit(implement('1'), getState())).toEqual([]);
+    // The first run is never asked about: with nothing running, waiting could only stall.
+    expect(box.state.checks).toBe(0);
+    const waiting = scheduler.submit(implement('2'), getState());
+    expect(waiting).toEqual([
+      expect.objectContaining({
+        type: 'dispatchQueued',
+        reason: 'resources',
+        detail: "memory: 0 agents' worth free",
+      }),
+    ]);
+    expect(started.map((run) => run.command)).toEqual([implement('1')]);
+    // Asked again with nothing changed: no second event.
+    expect(scheduler.submit(implement('2'), getState())).toEqual([]);
+    expect(scheduler.queuedCount()).toBe(1);
+  });
+
+  it('re-checks at retryAt and starts the waiting run once the machine has room; a finished run frees room too', () => {
+    const clock = createManualClock();
+    const box = machine(1);
+    const check = (): ResourceVerdict =>
+      box.state.room > 0
+        ? { ok: true }
+        : { ok: false, detail: 'memory is short', retryAt: clock.now() + 2_000 };
+    const { scheduler, started, emitted, getState } = setup({
+      max: 5,
+      clock,
+      checkResources: () => {
+        const verdict = check();
+        if (verdict.ok) box.state.room -= 1;
+        return verdict;
+      },
+    });
+    scheduler.submit(implement('1'), getState());
+    scheduler.submit(implement('2'), getState());
+    expect(started).toHaveLength(2);
+    expect(scheduler.submit(implement('3'), getState())).toEqual([
+      expect.objectContaining({ reason: 'resources', notBefore: clock.now() + 2_000 }),
+    ]);
+    clock.advance(2_000);
+    expect(started).toHaveLength(2); // still short: waits again, and says nothing new
+    expect(emitted.filter((event) => event.type === 'dispatchQueued')).toHaveLength(0);
+    box.state.room = 1;
+    clock.advance(2_000);
+    expect(started.map((run) => run.command)).toEqual([implement('1'), implement('2'), implement('3')]);
+
+    // A run ending re-checks at once, without waiting for the timer.
+    expect(scheduler.submit(implement('4'), getState())).toEqual([
+      expect.objectContaining({ reason: 'resources' }),
+    ]);
+    box.state.room = 1;
+    scheduler.runFinished('s1');
+    expect(started.at(-1)?.command).toEqual(implement('4'));
+  });
+});
 
 describe('createScheduler', () => {
   it('starts runs while slots are free and queues the rest as capacity waits', () => {

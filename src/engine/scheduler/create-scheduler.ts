@@ -6,6 +6,7 @@ import type { EngineState } from '../state-store/engine-state.ts';
 import { compareQueuedDispatches, type RankedDispatch } from './compare-queued-dispatches.ts';
 import { computeRetryDelay } from './compute-retry-delay.ts';
 import { dispatchWorkItemID } from './dispatch-work-item-id.ts';
+import type { ResourceVerdict } from './resource-gate.ts';
 
 /** A run the scheduler admitted: the engine builds the *Requested event and starts the agent from it. */
 export interface AdmittedRun {
@@ -45,6 +46,11 @@ export interface SchedulerDeps {
    * reason `budget`; refused without: it is dropped (the budget's events park its item).
    */
   checkBudget?: (command: AgentRunRequestCommand) => BudgetCheck;
+  /**
+   * Whether the machine holds one more agent of the command's runtime now (absent: always). Asked only while
+   * another run is active, so one run can always start; refused, the request waits with reason `resources`.
+   */
+  checkResources?: (command: AgentRunRequestCommand) => ResourceVerdict;
 }
 
 export interface Scheduler {
@@ -143,8 +149,9 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   function enqueue(
     command: AgentRunRequestCommand,
     state: EngineState,
-    reason: 'capacity' | 'backoff' | 'parked' | 'budget',
+    reason: 'capacity' | 'backoff' | 'parked' | 'budget' | 'resources',
     notBefore: number | null,
+    detail?: string,
   ): EngineEvent {
     const now = clock.now();
     const key = buildDispatchKey(command);
@@ -154,13 +161,37 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       key,
       command,
       reason,
+      ...(detail !== undefined && { detail }),
       notBefore,
       priority,
       ageKey,
       queuedAt: existing?.queuedAt ?? now,
     });
     armTimer();
-    return { type: 'dispatchQueued', command, reason, notBefore, priority, at: now };
+    return {
+      type: 'dispatchQueued',
+      command,
+      reason,
+      ...(detail !== undefined && { detail }),
+      notBefore,
+      priority,
+      at: now,
+    };
+  }
+
+  /**
+   * The machine's verdict on one more run while others are active (one run always starts). Null: it may
+   * start; else the event of its waiting — emitted only when what it waits for changed, so re-checks every
+   * few seconds do not flood the event queue.
+   */
+  function waitForResources(command: AgentRunRequestCommand, state: EngineState): EngineEvent[] | null {
+    if (deps.checkResources === undefined || active.size === 0) return null;
+    const verdict = deps.checkResources(command);
+    if (verdict.ok) return null;
+    const existing = queue.get(buildDispatchKey(command));
+    const same = existing?.reason === 'resources' && existing.detail === verdict.detail;
+    const event = enqueue(command, state, 'resources', verdict.retryAt, verdict.detail);
+    return same ? [] : [event];
   }
 
   /**
@@ -208,6 +239,11 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         deps.emit(enqueue(next.command, deps.getState(), 'parked', parkedUntil));
         continue;
       }
+      const waiting = waitForResources(next.command, deps.getState());
+      if (waiting !== null) {
+        for (const event of waiting) deps.emit(event);
+        continue;
+      }
       queue.delete(next.key);
       const verdict = deps.revalidate(next.command, deps.getState());
       if (!verdict.ok) {
@@ -246,6 +282,8 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       }
       // A request waiting for the budget is answered by its re-check, not by every repeated request.
       if (existing?.reason === 'budget' && existing.notBefore !== null && existing.notBefore > now) return [];
+      const waiting = waitForResources(command, snapshot);
+      if (waiting !== null) return waiting;
       queue.delete(key);
       const events = admit(command, snapshot);
       armTimer();
@@ -261,6 +299,9 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     },
     runFinished(sessionID) {
       if (!active.delete(sessionID)) return;
+      // The run's memory is free now: requests waiting for resources are due at once, not at their re-check.
+      const now = clock.now();
+      for (const entry of queue.values()) if (entry.reason === 'resources') entry.notBefore = now;
       drain();
     },
     activeSessionIDs: () => [...active.keys()],

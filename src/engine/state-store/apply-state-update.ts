@@ -583,6 +583,7 @@ function upsertQueuedDispatch(state: EngineState, event: DispatchQueued): Engine
     key,
     command: event.command,
     reason: event.reason,
+    ...(event.detail !== undefined && { detail: event.detail }),
     notBefore: event.notBefore,
     priority: event.priority,
     // Re-queuing (e.g. capacity → backoff) keeps the original age, so the entry keeps its place in line.

@@ -26,7 +26,9 @@ export interface FailureRecord {
 export interface QueuedDispatch {
   key: string;
   command: AgentRunRequestCommand;
-  reason: 'capacity' | 'backoff' | 'parked' | 'budget';
+  reason: 'capacity' | 'backoff' | 'parked' | 'budget' | 'resources';
+  /** What it waits for, in words (`resources`). */
+  detail?: string;
   notBefore: number | null;
   priority: number;
   queuedAt: number;

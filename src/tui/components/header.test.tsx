@@ -13,12 +13,16 @@ const SUMMARY: HeaderSummary = {
   waitingOnHuman: 0,
   parked: [],
   budgetPause: null,
+  resourceWait: null,
 };
 
-function frame(quota?: { text: string; tone: 'normal' | 'low' | 'paused' } | null): string {
+function frame(
+  quota?: { text: string; tone: 'normal' | 'low' | 'paused' } | null,
+  summary: HeaderSummary = SUMMARY,
+): string {
   const instance = render(
     <Header
-      summary={SUMMARY}
+      summary={summary}
       costUSD={0}
       previousCostUSD={null}
       repositoryLabel="widgets"
@@ -42,5 +46,11 @@ describe('Header', () => {
     );
     expect(frame(null)).not.toContain('GitHub');
     expect(frame()).toContain('│ 2 open · widgets');
+  });
+
+  it('says what queued runs wait for when the machine cannot hold another agent', () => {
+    const waiting = { ...SUMMARY, running: 1, queued: 2, resourceWait: 'memory: 900 MiB available' };
+    expect(frame(null, waiting)).toContain('agents 1/3 +2 queued (waiting for memory: 900 MiB available)');
+    expect(frame(null)).not.toContain('waiting for');
   });
 });

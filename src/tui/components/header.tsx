@@ -69,6 +69,9 @@ export function Header({
           agents {summary.running}/{summary.maxAgents}
         </Text>
         {summary.queued > 0 ? <Text color="yellow"> +{summary.queued} queued</Text> : null}
+        {summary.resourceWait !== null ? (
+          <Text color="yellow"> (waiting for {summary.resourceWait})</Text>
+        ) : null}
         {summary.checksPending > 0 ? <Text color="yellow"> · checks {summary.checksPending}</Text> : null}
         {summary.parked.length > 0 ? <Text color="yellow"> · {summary.parked.join(' · ')}</Text> : null}
         {summary.waitingOnHuman > 0 ? (

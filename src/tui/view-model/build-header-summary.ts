@@ -20,6 +20,8 @@ export interface HeaderSummary {
   parked: string[];
   /** Set while dispatch is paused because the day's or month's budget is spent (a banner). */
   budgetPause: BudgetPause | null;
+  /** What queued runs wait for when the machine cannot hold one more agent (memory, CPU); else null. */
+  resourceWait: string | null;
 }
 
 /** Local wall-clock HH:MM, as people read a reset time. */
@@ -75,5 +77,6 @@ export function buildHeaderSummary(
       .sort((a, b) => a.until - b.until)
       .map((parking) => describeParking(parking, localTime)),
     budgetPause: state.budgetPause ?? null,
+    resourceWait: state.dispatchQueue.find((entry) => entry.reason === 'resources')?.detail ?? null,
   };
 }
