@@ -274,9 +274,10 @@ export interface DispatchQueued {
   /**
    * `parked`: its runtime is parked by a rate or usage limit until `notBefore`. `budget`: the day's or
    * month's budget is spent; it waits for the next period or a raised cap. `resources`: the machine has
-   * not the memory (or CPU) for one more agent now; `detail` says what it waits for.
+   * not the memory (or CPU) for one more agent now; `detail` says what it waits for. `conflict`: it would
+   * touch a file a running agent is changing; it waits for that run to end.
    */
-  reason: 'capacity' | 'backoff' | 'parked' | 'budget' | 'resources';
+  reason: 'capacity' | 'backoff' | 'parked' | 'budget' | 'resources' | 'conflict';
   /** What it waits for, in words (`resources`: memory free and needed). */
   detail?: string;
   /** Epoch milliseconds before which it will not start (backoff, parking); null when only waiting for a slot. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { EngineEvent, KeptSession, RevisionFile } from '../domain/index.ts';
+import type { AgentRunRequestCommand, EngineEvent, KeptSession, RevisionFile } from '../domain/index.ts';
 import { isTerminalRunEvent, SCRIPTED_RUNTIME } from '../domain/index.ts';
 import { type Logger, silentLogger } from '../logging/logger.ts';
 import { messageOf } from '../shared/message-of.ts';
@@ -26,6 +26,7 @@ import { createWorkItemPoller } from './pollers/create-work-item-poller.ts';
 import type { Poller } from './pollers/poller.ts';
 import { createLimitGate } from './scheduler/create-limit-gate.ts';
 import { createScheduler } from './scheduler/create-scheduler.ts';
+import { estimateTouchedFiles } from './scheduler/estimate-touched-files.ts';
 import { applyStateUpdate } from './state-store/apply-state-update.ts';
 import { buildInitialEngineState, type EngineState } from './state-store/engine-state.ts';
 import { getSpecsRequiringPlanning } from './state-store/selectors/index.ts';
@@ -227,7 +228,28 @@ export function createEngine(config: EngineConfig): Engine {
     // Called only while commands run, after pollAll below is defined.
     requestPoll: () => void pollAll(),
     discardSession: (session) => discardKeptSession(session),
+    estimateFiles: (command, state) => estimateRunFiles(command, state),
   });
+
+  /**
+   * What an implementor run will change: its item's text names files, a rework's revision has them. A read
+   * that fails leaves it unknown (a scheduling hint, never a reason to refuse the run).
+   */
+  async function estimateRunFiles(
+    command: AgentRunRequestCommand,
+    state: EngineState,
+  ): Promise<string[] | null> {
+    if (command.type !== 'requestImplementorRun') return null;
+    const item = state.workItems[command.workItemID];
+    const body = await provider.workItemReader.getWorkItemBody(command.workItemID).catch(() => '');
+    const revisionFiles =
+      item?.linkedRevision == null
+        ? []
+        : (await provider.revisionReader.getRevisionFiles(item.linkedRevision).catch(() => [])).map(
+            (file) => file.path,
+          );
+    return estimateTouchedFiles({ body: `${item?.title ?? ''}\n${body}`, revisionFiles });
+  }
 
   /** The runtime that kept a session removes it (by the runtime name recorded with it). */
   async function discardKeptSession(session: KeptSession): Promise<void> {

@@ -438,6 +438,49 @@ describe('engine: recovery, scheduling and robustness', () => {
     expect(new Set(asked).size).toBe(1);
   });
 
+  it('never runs two implementors whose items name the same file at once; others run beside them', async () => {
+    const DELAY = 40;
+    // When each agent ran (monotonic clock): an agent's result comes DELAY ms after it starts, not earlier.
+    const spans: { id: string; start: number }[] = [];
+    const h = use(
+      createEngineHarness({
+        config: { scheduler: { maxConcurrentAgents: 3 } },
+        script: {
+          implementor: (params) => {
+            spans.push({
+              id: params.role === 'implementor' ? params.workItemID : '?',
+              start: performance.now(),
+            });
+            return buildResultRun(buildImplementorResult(), { delayMs: DELAY });
+          },
+        },
+      }),
+    );
+    h.provider.control.addWorkItem({
+      title: 'count words',
+      status: 'pending',
+      body: '## In Scope\n- `src/count.js`',
+    });
+    h.provider.control.addWorkItem({
+      title: 'count lines',
+      status: 'pending',
+      body: 'Also edits src/count.js.',
+    });
+    h.provider.control.addWorkItem({ title: 'logo', status: 'pending', body: 'Replace assets/logo.svg.' });
+    const conflicts: string[] = [];
+    h.engine.onEvent((event) => {
+      if (event.type === 'dispatchQueued' && event.reason === 'conflict') conflicts.push(event.detail ?? '');
+    });
+    await h.engine.start();
+    await h.settle();
+    expect(h.runs('implementor')).toHaveLength(3);
+    const startOf = (id: string) => spans.find((span) => span.id === id)?.start ?? Number.NaN;
+    // #2 waited for #1's agent to end; #3 ran beside #1.
+    expect(startOf('2') - startOf('1')).toBeGreaterThanOrEqual(DELAY - 1);
+    expect(Math.abs(startOf('3') - startOf('1'))).toBeLessThan(DELAY);
+    expect(conflicts).toEqual(['touches src/count.js, as the run for #1 in progress does']);
+  });
+
   it('keeps processing after a handler throws, and records the error', async () => {
     const h = use(
       createEngineHarness({

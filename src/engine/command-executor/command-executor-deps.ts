@@ -1,8 +1,9 @@
-import type { KeptSession } from '../../domain/index.ts';
+import type { AgentRunRequestCommand, KeptSession } from '../../domain/index.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { RevisionWriter, WorkItemWriter } from '../../providers/types.ts';
 import type { Clock, Policy } from '../engine-config.ts';
 import type { Scheduler } from '../scheduler/create-scheduler.ts';
+import type { EngineState } from '../state-store/engine-state.ts';
 import type { RunRegistry } from './run-registry.ts';
 
 /**
@@ -22,6 +23,11 @@ export interface CommandExecutorDeps {
    * can change what the pollers see beyond the item and revision it reports (specs, other items).
    */
   requestPoll: () => void;
+  /**
+   * The files a run is expected to change (scheduler/estimate-touched-files.ts), read before it is
+   * scheduled; null or absent: unknown, and the run is never held back for a conflict.
+   */
+  estimateFiles?: (command: AgentRunRequestCommand, state: EngineState) => Promise<readonly string[] | null>;
   /** Removes a session kept for questions (its worktree and state), through the runtime that made it. */
   discardSession: (session: KeptSession) => Promise<void>;
 }

@@ -163,6 +163,50 @@ describe('createScheduler with a resource gate', () => {
   });
 });
 
+describe('createScheduler: conflicting files', () => {
+  it('holds a run that would change a file a running agent changes, tries the next, and starts it when that run ends', () => {
+    const { scheduler, started, getState } = setup({ max: 3 });
+    scheduler.submit(implement('1'), getState(), ['src/count.js', 'test/count.test.js']);
+    expect(scheduler.submit(implement('2'), getState(), ['src/count.js'])).toEqual([
+      expect.objectContaining({
+        type: 'dispatchQueued',
+        reason: 'conflict',
+        notBefore: null,
+        detail: 'touches src/count.js, as the run for #1 in progress does',
+      }),
+    ]);
+    // Unknown files, or other files: no conflict.
+    expect(scheduler.submit(implement('3'), getState(), null)).toEqual([]);
+    expect(scheduler.submit(implement('4'), getState(), ['src/other.js'])).toEqual([]);
+    expect(started.map((run) => run.command)).toEqual([implement('1'), implement('3'), implement('4')]);
+    // #1 ends: #2 may run now.
+    scheduler.runFinished('s1');
+    expect(started.map((run) => run.command)).toEqual([
+      implement('1'),
+      implement('3'),
+      implement('4'),
+      implement('2'),
+    ]);
+  });
+
+  it('in a full queue skips the conflicting head for the next free-standing run', () => {
+    const { scheduler, started, emitted, getState } = setup({ max: 2 });
+    scheduler.submit(implement('1'), getState(), ['README.md']);
+    scheduler.submit(implement('2'), getState(), ['lib/a.ts']);
+    scheduler.submit(implement('3'), getState(), ['README.md']); // queued for capacity, would conflict
+    scheduler.submit(implement('4'), getState(), ['lib/b.ts']);
+    scheduler.runFinished('s2');
+    expect(started.at(-1)?.command).toEqual(implement('4'));
+    expect(emitted).toEqual([
+      expect.objectContaining({
+        reason: 'conflict',
+        command: implement('3'),
+        detail: expect.stringContaining('README.md'),
+      }),
+    ]);
+  });
+});
+
 describe('createScheduler', () => {
   it('starts runs while slots are free and queues the rest as capacity waits', () => {
     const { scheduler, started, getState } = setup({ max: 2 });

@@ -6,6 +6,7 @@ import type { EngineState } from '../state-store/engine-state.ts';
 import { compareQueuedDispatches, type RankedDispatch } from './compare-queued-dispatches.ts';
 import { computeRetryDelay } from './compute-retry-delay.ts';
 import { dispatchWorkItemID } from './dispatch-work-item-id.ts';
+import { findSharedPath } from './estimate-touched-files.ts';
 import type { ResourceVerdict } from './resource-gate.ts';
 
 /** A run the scheduler admitted: the engine builds the *Requested event and starts the agent from it. */
@@ -58,7 +59,11 @@ export interface Scheduler {
    * Admits a run request that passed guards and policy: starts it now (returns no events; *Requested is
    * emitted by startRun) or queues it (returns `dispatchQueued`).
    */
-  submit(command: AgentRunRequestCommand, snapshot: EngineState): EngineEvent[];
+  submit(
+    command: AgentRunRequestCommand,
+    snapshot: EngineState,
+    files?: readonly string[] | null,
+  ): EngineEvent[];
   /** True when a run with this key was admitted and has not finished yet (queued requests do not count). */
   isKeyActive(key: string): boolean;
   /** True when any run for the work item was admitted and has not finished yet. */
@@ -88,7 +93,11 @@ const PLANNER_PRIORITY = 4;
 interface ActiveRun {
   key: string;
   workItemID: string | null;
+  /** The files it is expected to change (estimate-touched-files.ts); null: unknown. */
+  files: readonly string[] | null;
 }
+
+type QueuedRun = RankedDispatch & { files: readonly string[] | null };
 
 /**
  * Admits run requests that passed the guards and the policy: starts one at once when a slot is free and no
@@ -99,7 +108,7 @@ interface ActiveRun {
 export function createScheduler(deps: SchedulerDeps): Scheduler {
   const { config, clock, logger } = deps;
   const active = new Map<string, ActiveRun>();
-  const queue = new Map<string, RankedDispatch>();
+  const queue = new Map<string, QueuedRun>();
   let stopped = false;
   let timer: { handle: unknown; at: number } | null = null;
 
@@ -124,7 +133,11 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   }
 
   /** Starts the run if the budget covers it; returns the budget's events (a pause, a parked item, a queue). */
-  function admit(command: AgentRunRequestCommand, state: EngineState): EngineEvent[] {
+  function admit(
+    command: AgentRunRequestCommand,
+    state: EngineState,
+    files: readonly string[] | null,
+  ): EngineEvent[] {
     const budget = deps.checkBudget?.(command) ?? { ok: true, maxBudgetUsd: null, events: [] };
     if (!budget.ok) {
       if (budget.retryAt === null) {
@@ -132,11 +145,11 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         return budget.events;
       }
       const waiting = queue.get(buildDispatchKey(command))?.reason === 'budget';
-      const queued = enqueue(command, state, 'budget', budget.retryAt);
+      const queued = enqueue(command, state, 'budget', budget.retryAt, undefined, files);
       return waiting ? budget.events : [...budget.events, queued];
     }
     const sessionID = deps.generateSessionID();
-    active.set(sessionID, { key: buildDispatchKey(command), workItemID: dispatchWorkItemID(command) });
+    active.set(sessionID, { key: buildDispatchKey(command), workItemID: dispatchWorkItemID(command), files });
     deps.startRun({
       sessionID,
       command,
@@ -149,9 +162,10 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   function enqueue(
     command: AgentRunRequestCommand,
     state: EngineState,
-    reason: 'capacity' | 'backoff' | 'parked' | 'budget' | 'resources',
+    reason: QueuedRun['reason'],
     notBefore: number | null,
     detail?: string,
+    files?: readonly string[] | null,
   ): EngineEvent {
     const now = clock.now();
     const key = buildDispatchKey(command);
@@ -166,6 +180,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       priority,
       ageKey,
       queuedAt: existing?.queuedAt ?? now,
+      files: files === undefined ? (existing?.files ?? null) : files,
     });
     armTimer();
     return {
@@ -184,13 +199,17 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
    * start; else the event of its waiting — emitted only when what it waits for changed, so re-checks every
    * few seconds do not flood the event queue.
    */
-  function waitForResources(command: AgentRunRequestCommand, state: EngineState): EngineEvent[] | null {
+  function waitForResources(
+    command: AgentRunRequestCommand,
+    state: EngineState,
+    files: readonly string[] | null,
+  ): EngineEvent[] | null {
     if (deps.checkResources === undefined || active.size === 0) return null;
     const verdict = deps.checkResources(command);
     if (verdict.ok) return null;
     const existing = queue.get(buildDispatchKey(command));
     const same = existing?.reason === 'resources' && existing.detail === verdict.detail;
-    const event = enqueue(command, state, 'resources', verdict.retryAt, verdict.detail);
+    const event = enqueue(command, state, 'resources', verdict.retryAt, verdict.detail, files);
     return same ? [] : [event];
   }
 
@@ -223,23 +242,51 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     }
   }
 
-  /** Starts queued runs while slots are free, best first, re-checking each against the current state. */
+  /** The active run whose expected files overlap these, and the path they share; null when none does. */
+  function conflictOf(files: readonly string[] | null): string | null {
+    if (files === null) return null;
+    for (const run of active.values()) {
+      if (run.files === null) continue;
+      const shared = findSharedPath(files, run.files);
+      if (shared !== null) {
+        return `touches ${shared}, as the run${run.workItemID === null ? '' : ` for #${run.workItemID}`} in progress does`;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Starts queued runs while slots are free, best first, re-checking each against the current state. A run
+   * that would change a file a running agent is changing waits (reason `conflict`) and the next one is
+   * tried; it is tried again when a run ends.
+   */
   function drain(): void {
     if (stopped) return;
+    const conflicting = new Set<string>();
     while (active.size < config.maxConcurrentAgents) {
       const now = clock.now();
       const eligible = [...queue.values()]
-        .filter((entry) => entry.notBefore === null || entry.notBefore <= now)
+        .filter(
+          (entry) => (entry.notBefore === null || entry.notBefore <= now) && !conflicting.has(entry.key),
+        )
         .sort(compareQueuedDispatches);
       const next = eligible[0];
       if (!next) break;
+      const conflict = conflictOf(next.files);
+      if (conflict !== null) {
+        conflicting.add(next.key);
+        if (next.reason !== 'conflict' || next.detail !== conflict) {
+          deps.emit(enqueue(next.command, deps.getState(), 'conflict', null, conflict));
+        }
+        continue;
+      }
       // Its runtime may have been parked while it waited for a slot: it waits for the parking instead.
       const parkedUntil = deps.parkedUntil?.(next.command, deps.getState()) ?? null;
       if (parkedUntil !== null && parkedUntil > now) {
         deps.emit(enqueue(next.command, deps.getState(), 'parked', parkedUntil));
         continue;
       }
-      const waiting = waitForResources(next.command, deps.getState());
+      const waiting = waitForResources(next.command, deps.getState(), next.files);
       if (waiting !== null) {
         for (const event of waiting) deps.emit(event);
         continue;
@@ -251,13 +298,13 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         deps.emit({ type: 'dispatchDropped', command: next.command, reason: verdict.reason, at: now });
         continue;
       }
-      for (const event of admit(verdict.command, deps.getState())) deps.emit(event);
+      for (const event of admit(verdict.command, deps.getState(), next.files)) deps.emit(event);
     }
     armTimer();
   }
 
   return {
-    submit(command, snapshot) {
+    submit(command, snapshot, files = null) {
       const now = clock.now();
       if (stopped) {
         return [{ type: 'dispatchDropped', command, reason: 'engine is shutting down', at: now }];
@@ -268,24 +315,29 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       // A repeated request for a queued key re-evaluates it (e.g. a human cleared the backoff) and only
       // reports a change, so bursts of identical requests do not flood the event queue.
       if (notBefore !== null && notBefore > now) {
-        const event = enqueue(command, snapshot, 'backoff', notBefore);
+        const event = enqueue(command, snapshot, 'backoff', notBefore, undefined, files);
         return existing?.reason === 'backoff' && existing.notBefore === notBefore ? [] : [event];
       }
       const parkedUntil = deps.parkedUntil?.(command, snapshot) ?? null;
       if (parkedUntil !== null && parkedUntil > now) {
-        const event = enqueue(command, snapshot, 'parked', parkedUntil);
+        const event = enqueue(command, snapshot, 'parked', parkedUntil, undefined, files);
         return existing?.reason === 'parked' && existing.notBefore === parkedUntil ? [] : [event];
       }
       if (active.size >= config.maxConcurrentAgents) {
-        const event = enqueue(command, snapshot, 'capacity', null);
+        const event = enqueue(command, snapshot, 'capacity', null, undefined, files);
         return existing?.reason === 'capacity' ? [] : [event];
+      }
+      const conflict = conflictOf(files);
+      if (conflict !== null) {
+        const event = enqueue(command, snapshot, 'conflict', null, conflict, files);
+        return existing?.reason === 'conflict' && existing.detail === conflict ? [] : [event];
       }
       // A request waiting for the budget is answered by its re-check, not by every repeated request.
       if (existing?.reason === 'budget' && existing.notBefore !== null && existing.notBefore > now) return [];
-      const waiting = waitForResources(command, snapshot);
+      const waiting = waitForResources(command, snapshot, files);
       if (waiting !== null) return waiting;
       queue.delete(key);
-      const events = admit(command, snapshot);
+      const events = admit(command, snapshot, files);
       armTimer();
       return events;
     },

@@ -26,7 +26,7 @@ export interface FailureRecord {
 export interface QueuedDispatch {
   key: string;
   command: AgentRunRequestCommand;
-  reason: 'capacity' | 'backoff' | 'parked' | 'budget' | 'resources';
+  reason: 'capacity' | 'backoff' | 'parked' | 'budget' | 'resources' | 'conflict';
   /** What it waits for, in words (`resources`). */
   detail?: string;
   notBefore: number | null;

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { estimateTouchedFiles, findSharedPath } from './estimate-touched-files.ts';
+
+describe('estimateTouchedFiles', () => {
+  it("reads the files a planner's item names, backticked or bare, and leaves out URLs, prose and absolute paths", () => {
+    const body = [
+      '## Objective',
+      'Export `wordCount` from src/wordcount.js and test it in `test/wordcount.test.js`.',
+      '',
+      '## In Scope',
+      '- src/index.js: re-export it.',
+      '- the docs/ folder (docs/usage.md).',
+      '',
+      'See https://example.com/guide.html and /etc/passwd, e.g. or i.e. nothing else; ../outside.txt is not ours.',
+    ].join('\n');
+    expect(estimateTouchedFiles({ body, revisionFiles: [] })).toEqual([
+      'docs/usage.md',
+      'src/index.js',
+      'src/wordcount.js',
+      'test/wordcount.test.js',
+    ]);
+  });
+
+  it("adds a rework's revision files, and is null when nothing is named", () => {
+    expect(estimateTouchedFiles({ body: 'Fix the greeting.', revisionFiles: ['src/greet.ts'] })).toEqual([
+      'src/greet.ts',
+    ]);
+    expect(estimateTouchedFiles({ body: 'Make it faster, please.', revisionFiles: [] })).toBeNull();
+  });
+});
+
+describe('findSharedPath', () => {
+  it('finds a shared file, or a file inside a directory the other names', () => {
+    expect(findSharedPath(['src/a.ts', 'README.md'], ['README.md'])).toBe('README.md');
+    expect(findSharedPath(['src'], ['lib/x.ts', 'src/b.ts'])).toBe('src/b.ts');
+    expect(findSharedPath(['src/b.ts'], ['src'])).toBe('src/b.ts');
+    expect(findSharedPath(['src/a.ts'], ['src/ab.ts', 'srcs/a.ts'])).toBeNull();
+  });
+});

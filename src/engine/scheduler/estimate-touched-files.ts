@@ -1,0 +1,32 @@
+/** A token that names a file: a path with a directory or an extension, not a URL, no spaces. */
+// A bare name needs two characters before its extension, so prose like "e.g." is not a file.
+const PATH_LIKE = /^(?!.*:\/\/)(?:[\w@-][\w.@-]+\.[A-Za-z0-9]{1,10}|[\w.@-]+(?:\/[\w.@-]+)+\/?)$/;
+
+/**
+ * Which files a run will touch, before it runs (issue #30 §4): a rework's revision files are known; else the
+ * files the item's text names (the planner's items list them under "In Scope"), backticked or bare.
+ * Null when nothing is known: such a run is never held back for a conflict.
+ */
+export function estimateTouchedFiles(input: {
+  body: string;
+  revisionFiles: readonly string[];
+}): string[] | null {
+  const files = new Set(input.revisionFiles);
+  for (const raw of input.body.split(/[\s`'"()[\]<>,;]+/)) {
+    const token = raw.replace(/^\.\//, '').replace(/[.:!?]+$/, '');
+    if (token.length < 3 || token.startsWith('/') || token.includes('..')) continue;
+    if (PATH_LIKE.test(token)) files.add(token.replace(/\/$/, ''));
+  }
+  return files.size === 0 ? null : [...files].sort();
+}
+
+/** The first path two sets share: a file, or a directory one names and the other has a file in. */
+export function findSharedPath(a: readonly string[], b: readonly string[]): string | null {
+  for (const left of a) {
+    for (const right of b) {
+      if (left === right || right.startsWith(`${left}/`)) return right;
+      if (left.startsWith(`${right}/`)) return left;
+    }
+  }
+  return null;
+}
