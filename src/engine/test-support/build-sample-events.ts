@@ -301,7 +301,6 @@ export function buildSampleEvents(): SampleEvents {
       },
       at,
     },
-    // No proposal is pending in the sample state: both are ignored there (a warning).
     proposalDecided: {
       type: 'proposalDecided',
       proposalID: 'wi-proposal',
