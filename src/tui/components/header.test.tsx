@@ -11,14 +11,18 @@ const SUMMARY: HeaderSummary = {
   checksPending: 0,
   openItems: 2,
   waitingOnHuman: 0,
+  pendingProposals: 0,
   parked: [],
   budgetPause: null,
 };
 
-function frame(quota?: { text: string; tone: 'normal' | 'low' | 'paused' } | null): string {
+function frame(
+  quota?: { text: string; tone: 'normal' | 'low' | 'paused' } | null,
+  summary: HeaderSummary = SUMMARY,
+): string {
   const instance = render(
     <Header
-      summary={SUMMARY}
+      summary={summary}
       costUSD={0}
       previousCostUSD={null}
       repositoryLabel="widgets"
@@ -42,5 +46,12 @@ describe('Header', () => {
     );
     expect(frame(null)).not.toContain('GitHub');
     expect(frame()).toContain('│ 2 open · widgets');
+  });
+
+  it('says when a plan waits for approval, and nothing of it otherwise', () => {
+    expect(frame(null, { ...SUMMARY, pendingProposals: 1 })).toContain(
+      '1 plan to approve (flotilla proposals)',
+    );
+    expect(frame(null)).not.toContain('plan to approve');
   });
 });
