@@ -127,5 +127,15 @@ describe('plans that need approval, on the Claude runtime (real SDK)', () => {
     expect(second.persistence.proposals.get(revised.id)).toMatchObject({ status: 'accepted' });
     const closing = (await second.provider.workItemReader.listComments?.(revised.id)) ?? [];
     expect(closing.at(-1)?.body).toContain('The plan was accepted and applied: it created #');
+
+    // The history: the rejected one with its reason; a decided proposal cannot be decided again.
+    const shown = await runFlotillaInProcess(root, ['proposals', 'show', proposal.id]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain(`Proposal #${proposal.id} · plan · rejected by `);
+    expect(shown.stdout).toContain(`Reason: ${REASON}`);
+    expect(shown.stdout).toContain('[t0] Greet everyone');
+    const again = await runFlotillaInProcess(root, ['proposals', 'accept', proposal.id]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`proposal #${proposal.id} is rejected`);
   }, 300_000);
 });
