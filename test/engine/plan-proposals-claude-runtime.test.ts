@@ -95,6 +95,11 @@ describe('plans that need approval, on the Claude runtime (real SDK)', () => {
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout)).toMatchObject([{ id: proposal.id, status: 'pending' }]);
 
+    // Its item is never work for an implementor.
+    const dispatched = await runFlotillaInProcess(root, ['work', 'dispatch', proposal.id]);
+    expect(dispatched.code).toBe(1);
+    expect(dispatched.stderr).toContain(`#${proposal.id} carries a plan proposal`);
+
     const rejected = await runFlotillaInProcess(root, [
       'proposals',
       'reject',
