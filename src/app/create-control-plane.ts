@@ -258,6 +258,7 @@ async function startControlPlane(
     scheduler: config.scheduler,
     maxReviewRounds: config.maxReviewRounds,
     maxCheckRounds: config.maxCheckRounds,
+    approval: { plans: config.approval.plans },
     budget: buildEngineBudget(config, persistence.ledger),
     ...(options.clock !== undefined && { clock: options.clock }),
     questionTimeout: config.questionTimeout,

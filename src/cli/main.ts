@@ -15,6 +15,7 @@ import { registerInitCommand } from './commands/init-command.ts';
 import { registerLogsCommand } from './commands/logs-command.ts';
 import { registerMergeCommand } from './commands/merge-command.ts';
 import { registerPromptCommand } from './commands/prompt-command.ts';
+import { registerProposalsCommand } from './commands/proposals-command.ts';
 import { registerReviewCommand } from './commands/review-command.ts';
 import { registerRunCommand } from './commands/run-command.ts';
 import { registerRunsCommand } from './commands/runs-command.ts';
@@ -43,6 +44,7 @@ export function buildProgram(): Command {
   program.commandsGroup('Work items:');
   registerWorkCommand(program);
   registerAnswerCommand(program);
+  registerProposalsCommand(program);
   program.commandsGroup('Review and merge:');
   registerReviewCommand(program);
   registerDiffCommand(program);

@@ -76,6 +76,8 @@ const runtime = z
   )
   .default(DEFAULT_RUNTIME);
 const model = nonEmptyString('a model alias or id').optional();
+/** An agent output's approval: applied at once (`auto`, today's behaviour) or a proposal (`required`). */
+const approvalMode = z.enum(['auto', 'required'], { error: "'auto' or 'required'" }).default('auto');
 
 /** The runtimes config `accounts` may name (their descriptors take accounts). */
 const ACCOUNT_RUNTIMES = namesOf(RUNTIME_REGISTRY.filter((entry) => entry.takesAccounts === true));
@@ -229,6 +231,16 @@ export const flotillaConfigFileSchema = object({
   budgets,
   maxReviewRounds: integerAtLeast(1).default(3),
   maxCheckRounds: integerAtLeast(1).default(2),
+  /**
+   * Whether agents' plans wait for a human (issue #29 §2): `auto` applies them at once, `required` stores each
+   * as a proposal to `/accept` or `/reject`. `investigations` and `refinements` are accepted for the modes
+   * that are not built yet (they change nothing today).
+   */
+  approval: object({
+    plans: approvalMode,
+    investigations: approvalMode,
+    refinements: approvalMode,
+  }).prefault({}),
   /** Seconds an item waits for answers to its agent's questions before it goes to needs-refinement (7 days). */
   questionTimeout: seconds().default(604_800),
   pollIntervals: object({

@@ -70,6 +70,7 @@ describe('loadConfig: defaults', () => {
         },
         maxReviewRounds: 3,
         maxCheckRounds: 2,
+        approval: { plans: 'auto', investigations: 'auto', refinements: 'auto' },
         questionTimeout: 604_800,
         pollIntervals: { workItems: 30, revisions: 30, specs: 60 },
         worktree: { setupCommand: null, prepareAhead: true, copy: [], teardownCommand: null, ports: 10 },
@@ -313,6 +314,7 @@ describe('loadConfig: every field names its path and expectation', () => {
       `${F}: scheduler.stallTimeout: expected an integer ≥ 1 (seconds), got true`,
     ],
     [{ maxCheckRounds: 0 }, `${F}: maxCheckRounds: expected an integer ≥ 1, got 0`],
+    [{ approval: { plans: 'manual' } }, `${F}: approval.plans: expected 'auto' or 'required', got "manual"`],
     [{ maxReviewRounds: 0 }, `${F}: maxReviewRounds: expected an integer ≥ 1, got 0`],
     [{ pollIntervals: 30 }, `${F}: pollIntervals: expected an object, got 30`],
     [
@@ -404,7 +406,7 @@ describe('loadConfig: every field names its path and expectation', () => {
 describe('loadConfig: unknown keys are errors', () => {
   it('names a top-level typo, suggests the key and lists the known ones', async () => {
     expect(await errorsFor({ specDir: 'specs' })).toEqual([
-      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, github, defaultBranch, specsDir, runtimes, namedRuntimes, models, accounts, maxAgentDuration, shutdownTimeout, scheduler, budgets, maxReviewRounds, maxCheckRounds, questionTimeout, pollIntervals, worktree, checks, validation, contextPaths, logging, bashValidator, pathGuard, sandbox, scriptedScenario, scriptedRuntime',
+      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, github, defaultBranch, specsDir, runtimes, namedRuntimes, models, accounts, maxAgentDuration, shutdownTimeout, scheduler, budgets, maxReviewRounds, maxCheckRounds, approval, questionTimeout, pollIntervals, worktree, checks, validation, contextPaths, logging, bashValidator, pathGuard, sandbox, scriptedScenario, scriptedRuntime',
     ]);
   });
 

@@ -93,6 +93,14 @@ export interface PlannerRun extends AgentRunBase {
   specSHAs: Record<string, string>;
   /** Set when it resumes a session that asked: the `questions` item it answers to, closed when it ends. */
   questionsItemID?: string;
+  /**
+   * Spec path → blob SHA planned when it was requested (the paths it plans that were planned): a proposal it
+   * makes returns the planned SHAs to these when rejected or stale.
+   */
+  plannedBefore?: Record<string, string>;
+  /** Its mode (issue #29): `plan-revision` when it revises a rejected proposal (`revises`). */
+  mode?: 'plan' | 'plan-revision';
+  revises?: string;
 }
 
 export interface ImplementorRun extends AgentRunBase {

@@ -1,5 +1,6 @@
 import type { WaitingSession } from './agent-questions.ts';
 import type { ImplementorResult, PlannerResult } from './agent-result.ts';
+import type { PlanRevision } from './proposal.ts';
 import type { AgentReview } from './review.ts';
 import type { RevisionFeedback } from './revision-feedback.ts';
 import type { WorkItemStatus } from './work-item.ts';
@@ -27,7 +28,9 @@ export type EngineCommand =
   | ApplyPlannerResult
   | ApplyImplementorResult
   | ApplyReviewerResult
-  | DiscardWaitingSession;
+  | DiscardWaitingSession
+  | ProposePlan
+  | MarkProposalStale;
 
 export type EngineCommandType = EngineCommand['type'];
 
@@ -121,6 +124,8 @@ export interface RequestPlannerRun {
   specSHAs: Record<string, string>;
   /** Continue the planner session waiting on its questions item (`resume.waiting.workItemID`). */
   resume?: ResumeWithAnswers;
+  /** A `plan-revision` run: a human rejected this plan, for this reason (issue #29). */
+  revision?: PlanRevision;
 }
 
 /** Continue a waiting session with a human's answers instead of starting a new one. */
@@ -169,6 +174,32 @@ export interface ApplyPlannerResult {
   result: PlannerResult;
   /** The planner ran on after a human's answers: its questions item is closed, saying what was created. */
   questionsItemID?: string;
+  /** An accepted proposal: its tracking item is closed afterwards, saying what was created. */
+  proposalID?: string;
+}
+
+/**
+ * `approval.plans: required`: the planner's result is validated as `applyPlannerResult` would, then stored
+ * as a proposal on a `task:proposal` item of its own instead of being applied.
+ */
+export interface ProposePlan {
+  type: 'proposePlan';
+  sessionID: string;
+  result: PlannerResult;
+  specSHAs: Record<string, string>;
+  basePlannedSHAs: Record<string, string>;
+  /** The rejected proposal a `plan-revision` run revised; null for a first plan. */
+  revises: string | null;
+  /** A resumed planner's questions item: closed, pointing at the proposal. */
+  questionsItemID?: string;
+}
+
+/** The pending proposal no longer plans the approved specs: comment, close its item, `proposalStale`. */
+export interface MarkProposalStale {
+  type: 'markProposalStale';
+  proposalID: string;
+  reason: string;
+  restorePlanned: boolean;
 }
 
 export interface ApplyImplementorResult {

@@ -3,6 +3,7 @@ import type { AgentRole, ImplementorResult, PlannerResult, ReviewerResult } from
 import type { AgentFailureReason, AgentUsage } from './agent-run.ts';
 import type { BudgetPause, BudgetStop } from './budget.ts';
 import type { AgentRunRequestCommand, EngineCommand } from './commands.ts';
+import type { Proposal } from './proposal.ts';
 import type { PipelineStatus, Revision } from './revision.ts';
 import type { RevisionFeedback } from './revision-feedback.ts';
 import type { SpecStatus } from './spec.ts';
@@ -45,7 +46,10 @@ export type EngineEvent =
   | UserTransitionedStatus
   | UserRequestedMerge
   | UserRequestedPlannerRun
-  | AccountSwitched;
+  | AccountSwitched
+  | ProposalCreated
+  | ProposalDecided
+  | ProposalStale;
 
 export type EngineEventType = EngineEvent['type'];
 
@@ -146,6 +150,8 @@ export interface PlannerRequested extends RunRequested {
   specSHAs: Record<string, string>;
   /** A resume (with `sessionNumber`): the questions item whose wait it takes over. */
   questionsItemID?: string;
+  /** A `plan-revision` run: the rejected proposal it revises. */
+  revises?: string;
 }
 export interface PlannerStarted extends RunStarted {
   type: 'plannerStarted';
@@ -402,4 +408,38 @@ export type TerminalRunEvent = Extract<EngineEvent, { type: (typeof TERMINAL_RUN
 
 export function isTerminalRunEvent(event: EngineEvent): event is TerminalRunEvent {
   return (TERMINAL_RUN_EVENT_TYPES as readonly string[]).includes(event.type);
+}
+
+// --- proposals (issue #29 §2) ------------------------------------------------------------------------
+
+/** A planner's validated result was stored as a proposal (`approval.plans: required`) and posted. */
+export interface ProposalCreated {
+  type: 'proposalCreated';
+  proposal: Proposal;
+  at: number;
+}
+
+/** A human accepted or rejected the pending proposal (a reply on the tracker, the CLI, or the dashboard). */
+export interface ProposalDecided {
+  type: 'proposalDecided';
+  proposalID: string;
+  decision: 'accept' | 'reject';
+  /** A rejection's reason ('' when none was given); null for an acceptance. */
+  reason: string | null;
+  author: string;
+  source: 'tracker' | 'user';
+  at: number;
+}
+
+/**
+ * The pending proposal no longer plans the approved specs (one changed while it waited, or a newer plan
+ * replaced it): it is closed unapplied. `restorePlanned`: the planned SHAs go back to before it (a spec
+ * changed), so the next plan sees the specs as they were last applied.
+ */
+export interface ProposalStale {
+  type: 'proposalStale';
+  proposalID: string;
+  reason: string;
+  restorePlanned: boolean;
+  at: number;
 }

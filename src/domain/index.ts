@@ -8,6 +8,8 @@ export * from './engine-error.ts';
 export * from './events.ts';
 export * from './is-permanent-failure.ts';
 export * from './list-open-blockers.ts';
+export * from './proposal.ts';
+export * from './proposal-comments.ts';
 export * from './review.ts';
 export * from './revision.ts';
 export * from './revision-feedback.ts';

@@ -47,13 +47,13 @@ function pickRuntime(labels: readonly string[]): string | null {
 }
 
 /**
- * Reads the reserved label categories (docs/reference-behaviour.md §1.1): `status:*`, `task:implement|refinement|questions`,
+ * Reads the reserved label categories (docs/reference-behaviour.md §1.1): `status:*`, `task:implement|refinement|questions|proposal`,
  * `priority:*`, `complexity:*` (tasks only). Unknown values under a known prefix are dropped. `runtime:<name>`
  * is read too and kept among the other labels (it is an ordinary label on trackers).
  */
 export function parseWorkItemLabels(labels: readonly string[]): ParsedWorkItemLabels {
-  const picked = pick(labels, 'task:', ['implement', 'refinement', 'questions'] as const);
-  const kind = picked === 'refinement' || picked === 'questions' ? picked : 'task';
+  const picked = pick(labels, 'task:', ['implement', 'refinement', 'questions', 'proposal'] as const);
+  const kind = picked === 'refinement' || picked === 'questions' || picked === 'proposal' ? picked : 'task';
   return {
     status: pick(labels, 'status:', WORK_ITEM_STATUSES),
     kind,

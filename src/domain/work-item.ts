@@ -23,9 +23,11 @@ export type WorkItemComplexity = (typeof WORK_ITEM_COMPLEXITIES)[number];
  * `task` items are implemented by agents; `refinement` items are the planner's questions about a spec.
  * Refinement items are never dispatched to an implementor and stay visible to the planner. `questions` items
  * (`task:questions`) carry a planner's questions while its session waits for a human's answers: the engine
- * opens and closes them, never dispatches them, and leaves them out of the planner's context.
+ * opens and closes them, never dispatches them, and leaves them out of the planner's context. `proposal` items
+ * (`task:proposal`) carry a plan waiting for a human's `/accept` or `/reject` (`approval.plans: required`),
+ * likewise opened, closed and never dispatched by the engine.
  */
-export type WorkItemKind = 'task' | 'refinement' | 'questions';
+export type WorkItemKind = 'task' | 'refinement' | 'questions' | 'proposal';
 
 export interface WorkItem {
   id: string;

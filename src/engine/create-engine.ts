@@ -20,6 +20,7 @@ import { ALL_HANDLERS } from './handlers/index.ts';
 import { createAnswerPoller } from './pollers/create-answer-poller.ts';
 import { createFeedbackPoller } from './pollers/create-feedback-poller.ts';
 import { createPollPacer } from './pollers/create-poll-pacer.ts';
+import { createProposalPoller } from './pollers/create-proposal-poller.ts';
 import { createRevisionPoller } from './pollers/create-revision-poller.ts';
 import { createSpecPoller } from './pollers/create-spec-poller.ts';
 import { createWorkItemPoller } from './pollers/create-work-item-poller.ts';
@@ -372,7 +373,12 @@ export function createEngine(config: EngineConfig): Engine {
     poller: createFeedbackPoller({ ...pollerDeps, reader: provider.revisionReader }),
     every: resolved.pollIntervals.revisions,
   };
-  const pollers = [pollerFor.workItems, answers, pollerFor.revisions, feedback, pollerFor.specs];
+  // Humans' `/accept` and `/reject` on the pending proposal's item (issue #29), read with the work items.
+  const proposals = {
+    poller: createProposalPoller({ ...pollerDeps, reader: provider.workItemReader }),
+    every: resolved.pollIntervals.workItems,
+  };
+  const pollers = [pollerFor.workItems, answers, proposals, pollerFor.revisions, feedback, pollerFor.specs];
   const duePollers = new Set<Poller>();
   const pollTimers: ReturnType<typeof setInterval>[] = [];
   let unsubscribeFromProvider: (() => void) | null = null;
@@ -412,11 +418,11 @@ export function createEngine(config: EngineConfig): Engine {
         provider.onChange?.((change) => {
           const due = pollerFor[change];
           // An unknown change (a newer provider) is ignored: the regular polls still see it.
-          // Replies to questions are comments on work items.
+          // Replies to questions and decisions on proposals are comments on work items.
           if (!stopping && due !== undefined)
             void requestPolls(
               change === 'workItems'
-                ? [due.poller, answers.poller]
+                ? [due.poller, answers.poller, proposals.poller]
                 : change === 'revisions'
                   ? [due.poller, feedback.poller]
                   : [due.poller],

@@ -1,4 +1,4 @@
-import type { AccountRef, EngineCommand, EngineEvent } from '../domain/index.ts';
+import type { AccountRef, ApprovalMode, EngineCommand, EngineEvent } from '../domain/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Provider } from '../providers/types.ts';
 import type { BudgetConfig } from './budget/budget-config.ts';
@@ -56,6 +56,8 @@ export interface EngineConfig {
   maxReviewRounds?: number;
   /** Default 2. */
   maxCheckRounds?: number;
+  /** Config `approval` (issue #29 §2): `plans: required` makes plans proposals a human decides. Default auto. */
+  approval?: { plans?: ApprovalMode };
   /** Implementor branches are `<branchPrefix><workItemID>`. */
   branchPrefix?: string;
   /** Seconds an item waits for answers to its agent's questions before it goes to needs-refinement (7 days). */
@@ -124,6 +126,7 @@ export function resolveEngineConfig(config: EngineConfig): ResolvedEngineConfig 
       maxAttempts: scheduler.maxAttempts,
       maxReviewRounds: config.maxReviewRounds ?? 3,
       maxCheckRounds: config.maxCheckRounds ?? 2,
+      approval: { plans: config.approval?.plans ?? 'auto' },
     },
     branchPrefix: config.branchPrefix ?? 'flotilla/',
     questionTimeout: config.questionTimeout ?? DEFAULT_QUESTION_TIMEOUT,

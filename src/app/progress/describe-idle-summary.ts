@@ -100,5 +100,7 @@ function describeReason(item: WaitingItem): string {
       return item.lastError === undefined ? 'blocked' : `blocked: ${shortErrorCause(item.lastError)}`;
     case 'waiting-for-input':
       return "waiting for answers to its agent's questions";
+    case 'proposal':
+      return `a plan waiting for you: flotilla proposals show ${item.workItemID}, then accept or reject`;
   }
 }

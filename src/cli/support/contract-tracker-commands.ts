@@ -172,6 +172,12 @@ export const contractTrackerCommands = {
         exitCode: 1,
       });
     }
+    if (item.kind === 'proposal') {
+      throw new CliError(
+        `#${id} carries a plan proposal; decide it with \`flotilla proposals accept ${id}\` or \`flotilla proposals reject ${id} --comment …\``,
+        { exitCode: 1 },
+      );
+    }
     if (item.kind === 'refinement') {
       throw new CliError(
         `#${id} is a refinement item (a question about a spec); implementors never take those. Answer it in the spec, then \`flotilla work close ${id}\``,

@@ -13,25 +13,27 @@ import { transitionWorkItem } from './transition-work-item.ts';
  * ids (see `order-planned-creates.ts`), then the closes, then the updates. A write that fails part way
  * returns what was written along with a commandFailed, so the store does not lose it.
  * A planner that ran on after a human's answers has its `questions` item closed afterwards, with a comment
- * saying what was created (or why nothing was).
+ * saying what was created (or why nothing was); an accepted proposal's item likewise (issue #29).
  */
 export async function applyPlannerResult(
   command: ApplyPlannerResult,
   state: EngineState,
   deps: Pick<CommandExecutorDeps, 'workItemWriter' | 'clock'>,
 ): Promise<EngineEvent[]> {
-  const { questionsItemID } = command;
-  if (questionsItemID === undefined) return applyResult(command, state, deps);
+  const { questionsItemID, proposalID } = command;
+  const trackingItemID = proposalID ?? questionsItemID;
+  if (trackingItemID === undefined) return applyResult(command, state, deps);
+  const say = proposalID !== undefined ? acceptedProposalComment : plannerDoneComment;
   let events: EngineEvent[];
   try {
     events = await applyResult(command, state, deps);
   } catch (error) {
     // The rejection is what matters; a failing close must not hide it.
-    await closeQuestionsItem(
-      questionsItemID,
+    await closeTrackingItem(
+      trackingItemID,
       state,
       deps,
-      `its result was rejected: ${messageOf(error)}`,
+      say(`its result was rejected: ${messageOf(error)}`),
     ).catch(() => null);
     throw error;
   }
@@ -44,31 +46,58 @@ export async function applyPlannerResult(
     (failed?.type === 'commandFailed' ? ` before a write failed: ${failed.error}` : '');
   // The planner may have closed the item itself (it sees every item).
   const closedByPlanner = events.some(
-    (event) => event.type === 'workItemChanged' && event.workItemID === questionsItemID,
+    (event) => event.type === 'workItemChanged' && event.workItemID === trackingItemID,
   );
-  const closed = await closeQuestionsItem(questionsItemID, state, deps, outcome, !closedByPlanner);
+  const closed = await closeTrackingItem(trackingItemID, state, deps, say(outcome), !closedByPlanner);
   return closed === null ? events : [...events, closed];
 }
 
-/** Comments on the questions item and closes it; its workItemChanged, or null when there is nothing to close. */
-async function closeQuestionsItem(
+/**
+ * Comments on a questions or proposal item and closes it; its workItemChanged, or null when there is nothing
+ * to close.
+ */
+export async function closeTrackingItem(
   workItemID: string,
   state: EngineState,
   deps: Pick<CommandExecutorDeps, 'workItemWriter'>,
-  outcome: string,
+  comment: string,
   close = true,
 ): Promise<EngineEvent | null> {
   const item = state.workItems[workItemID];
   if (item === undefined || item.status === 'closed') return null;
-  await deps.workItemWriter.addComment(
-    workItemID,
-    `${PLANNER_DONE_MARKER}\nThe planner finished with your answers: ${outcome}. Closing these questions.`,
-  );
+  await deps.workItemWriter.addComment(workItemID, comment);
   return close ? transitionWorkItem(item, 'closed', deps) : null;
 }
 
 /** Marks the engine's closing comment on a questions item (never read as an answer). */
 const PLANNER_DONE_MARKER = '<!-- flotilla:planner-done -->';
+/** Marks the engine's closing comment on an accepted proposal's item (never read as a decision). */
+const PROPOSAL_DONE_MARKER = '<!-- flotilla:proposal-applied -->';
+
+function plannerDoneComment(outcome: string): string {
+  return `${PLANNER_DONE_MARKER}\nThe planner finished with your answers: ${outcome}. Closing these questions.`;
+}
+
+function acceptedProposalComment(outcome: string): string {
+  return `${PROPOSAL_DONE_MARKER}\nThe plan was accepted and applied: ${outcome}. Closing this proposal.`;
+}
+
+/**
+ * Why a planner result cannot be applied as a whole, or null: a `blockedBy` naming neither a tempID in it
+ * nor a known item, a cycle, a close or update of an unknown item. Also what a proposal is checked with.
+ */
+export function findPlannerResultError(
+  result: ApplyPlannerResult['result'],
+  state: EngineState,
+): string | null {
+  const known = new Set(Object.keys(state.workItems));
+  const ordered = orderPlannedCreates(result.create, known);
+  if (!ordered.ok) return ordered.error;
+  for (const id of [...result.close, ...result.update.map((u) => u.workItemID)]) {
+    if (!known.has(id)) return `work item #${id} is not known`;
+  }
+  return null;
+}
 
 async function applyResult(
   command: ApplyPlannerResult,
@@ -77,13 +106,10 @@ async function applyResult(
 ): Promise<EngineEvent[]> {
   const { workItemWriter, clock } = deps;
   const { result } = command;
-  const known = new Set(Object.keys(state.workItems));
-  const ordered = orderPlannedCreates(result.create, known);
+  const invalid = findPlannerResultError(result, state);
+  if (invalid !== null) throw new Error(`planner result rejected, nothing written: ${invalid}`);
+  const ordered = orderPlannedCreates(result.create, new Set(Object.keys(state.workItems)));
   if (!ordered.ok) throw new Error(`planner result rejected, nothing written: ${ordered.error}`);
-  for (const id of [...result.close, ...result.update.map((u) => u.workItemID)]) {
-    if (!known.has(id))
-      throw new Error(`planner result rejected, nothing written: work item #${id} is not known`);
-  }
   const events: EngineEvent[] = [];
   try {
     const realIDs = new Map<string, string>();

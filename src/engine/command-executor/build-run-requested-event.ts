@@ -32,6 +32,7 @@ function buildWithoutAccount(
           at,
           ...resumedSessionNumber(command.resume),
           ...(command.resume !== undefined && { questionsItemID: command.resume.waiting.workItemID }),
+          ...(command.revision !== undefined && { revises: command.revision.proposalID }),
         },
         request: {
           role: 'planner',
@@ -39,6 +40,7 @@ function buildWithoutAccount(
           specPaths: command.specPaths,
           specSHAs: command.specSHAs,
           ...buildResumeParams(command.resume),
+          ...(command.revision !== undefined && { revision: command.revision }),
         },
       };
     case 'requestImplementorRun': {

@@ -10,6 +10,7 @@ import { discardWaitingSession } from './discard-waiting-session.ts';
 import { guardCommand } from './guards/guard-command.ts';
 import { guardRunRequest } from './guards/guard-run-request.ts';
 import { mergeRevision } from './merge-revision.ts';
+import { markProposalStale, proposePlan } from './propose-plan.ts';
 import { replyToRevisionFeedback } from './reply-to-revision-feedback.ts';
 import { requestAgentRun } from './request-agent-run.ts';
 import { writeRevision } from './write-revision.ts';
@@ -63,6 +64,10 @@ function translate(
       return applyReviewerResult(command, state, deps);
     case 'discardWaitingSession':
       return discardWaitingSession(command, state, deps);
+    case 'proposePlan':
+      return proposePlan(command, state, deps);
+    case 'markProposalStale':
+      return markProposalStale(command, state, deps);
   }
 }
 

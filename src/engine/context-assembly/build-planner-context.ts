@@ -24,7 +24,7 @@ const BODY_FETCH_CONCURRENCY = 8;
  * Any failed read or fetch rejects.
  */
 export async function buildPlannerContext(
-  params: Pick<PlannerStartParams, 'specPaths' | 'specSHAs'>,
+  params: Pick<PlannerStartParams, 'specPaths' | 'specSHAs' | 'revision'>,
   deps: PlannerContextDeps,
 ): Promise<string> {
   return (await buildPlannerPrompt(params, deps)).builtIn;
@@ -33,10 +33,13 @@ export async function buildPlannerContext(
 /**
  * buildPlannerContext, with each section also as a template variable (docs/prompt-templates.md): `{specs}`
  * (the changed specs as the built-in prompt shows them), `{specDiff}` (only the diffs of modified specs),
- * `{workItems}`.
+ * `{workItems}`, and `{planRevision}` (a `plan-revision` run's section, below; '' otherwise).
+ *
+ * A `plan-revision` run (a human rejected the proposed plan, issue #29) starts with `## Plan Revision`: the
+ * human's reason and the rejected plan as JSON, to revise rather than repeat.
  */
 export async function buildPlannerPrompt(
-  params: Pick<PlannerStartParams, 'specPaths' | 'specSHAs'>,
+  params: Pick<PlannerStartParams, 'specPaths' | 'specSHAs' | 'revision'>,
   deps: PlannerContextDeps,
 ): Promise<RolePrompt> {
   const state = deps.getState();
@@ -68,9 +71,9 @@ export async function buildPlannerPrompt(
   const specSections = specParts.map((part) => part.section);
   const specDiffs = specParts.map((part) => part.diff).filter((diff) => diff !== '');
 
-  // A planner's questions items are the engine's bookkeeping, not work to plan around.
+  // A planner's questions and proposal items are the engine's bookkeeping, not work to plan around.
   const workItems = Object.values(state.workItems)
-    .filter((workItem) => workItem.kind !== 'questions')
+    .filter((workItem) => workItem.kind !== 'questions' && workItem.kind !== 'proposal')
     .sort((a, b) => compareIDs(a.id, b.id));
   const bodies = await mapWithConcurrency(workItems, BODY_FETCH_CONCURRENCY, (workItem) =>
     fetchContextData(`the body of work item #${workItem.id}`, () => deps.getWorkItemBody(workItem.id)),
@@ -85,10 +88,21 @@ export async function buildPlannerPrompt(
     '## Existing Work Items',
     ...(workItemSections.length > 0 ? workItemSections : ['(none)']),
   ].join('\n\n');
+  const planRevision = params.revision === undefined ? '' : buildPlanRevisionSection(params.revision);
   return {
-    builtIn: `${specs}\n\n${workItemsSection}\n`,
-    variables: { specs, specDiff: specDiffs.join('\n\n'), workItems: workItemsSection },
+    builtIn: `${planRevision === '' ? '' : `${planRevision}\n\n`}${specs}\n\n${workItemsSection}\n`,
+    variables: { specs, specDiff: specDiffs.join('\n\n'), workItems: workItemsSection, planRevision },
   };
+}
+
+function buildPlanRevisionSection(revision: NonNullable<PlannerStartParams['revision']>): string {
+  return [
+    '## Plan Revision',
+    'A human rejected the plan you proposed for these specs. Revise it with their feedback: return the whole ' +
+      'revised plan (it replaces the rejected one; none of the rejected plan was applied).',
+    `### Their reason\n${withoutTrailingNewlines(revision.reason) || '(no reason given)'}`,
+    `### The rejected plan\n\`\`\`json\n${JSON.stringify(revision.previous, null, 2)}\n\`\`\``,
+  ].join('\n\n');
 }
 
 /** Numeric ids in numeric order (`#2` before `#10`), others by string. */

@@ -5,7 +5,7 @@ import type { AgentRole } from '../../domain/index.ts';
  * assembly builds. A section with nothing to show is ''.
  */
 export const PROMPT_VARIABLES = {
-  planner: ['specs', 'specDiff', 'workItems'],
+  planner: ['specs', 'specDiff', 'workItems', 'planRevision'],
   implementor: [
     'taskContext',
     'taskId',

@@ -21,7 +21,21 @@ import { handlePlanning } from './handle-planning.ts';
 describe('handlePlanning on every sample event', () => {
   const result = buildSampleEvents().plannerCompleted.result;
   const expected: Partial<Record<EngineEventType, EngineCommand[]>> = {
-    // specChanged: two planner runs are active in the sample state, so nothing.
+    // specChanged: the edit makes the pending proposal stale, and planning is asked for (the guard refuses it
+    // while the sample state's two planner runs are active).
+    specChanged: [
+      {
+        type: 'markProposalStale',
+        proposalID: 'wi-proposal',
+        reason: `the approved specs changed while it waited (\`${SAMPLE_IDS.specPath}\`)`,
+        restorePlanned: true,
+      },
+      {
+        type: 'requestPlannerRun',
+        specPaths: [SAMPLE_IDS.specPath],
+        specSHAs: { [SAMPLE_IDS.specPath]: SAMPLE_IDS.editedSpecSHA },
+      },
+    ],
     // plannerCompleted: the planner was given the current SHA, so nothing is left to plan.
     plannerCompleted: [{ type: 'applyPlannerResult', result }],
     // plannerFailed: first failure, and the spec still differs from what was last planned.

@@ -1,4 +1,10 @@
-import { type EngineCommand, isPermanentFailure, type WaitingSession } from '../../domain/index.ts';
+import {
+  type EngineCommand,
+  findPendingProposal,
+  isPermanentFailure,
+  type PlannerCompleted,
+  type WaitingSession,
+} from '../../domain/index.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
 import { getActivePlannerRun, getApprovedSpecSHAs } from '../state-store/selectors/index.ts';
 import type { Handler } from './handler.ts';
@@ -18,6 +24,8 @@ const ENDED_COMMENT_MARKER = '<!-- flotilla:planner-ended -->';
 export const handlePlanning: Handler = (event, state, config) => {
   switch (event.type) {
     case 'specChanged': {
+      const stale = staleProposal(state, event.filePath);
+      if (stale.length > 0) return [...stale, ...requestPlanningIfNeeded(state)];
       if (getActivePlannerRun(state) !== null) return [];
       const waiting = findWaitingPlanner(state);
       if (waiting === undefined) return requestPlanningIfNeeded(state);
@@ -46,6 +54,8 @@ export const handlePlanning: Handler = (event, state, config) => {
       return requestPlanningIfNeeded(state);
     case 'plannerCompleted': {
       const questionsItemID = questionsItemOf(state, event.sessionID);
+      if (config.approval?.plans === 'required')
+        return [...proposePlan(event, state, questionsItemID), ...requestPlanningIfNeeded(state)];
       return [
         {
           type: 'applyPlannerResult',
@@ -64,6 +74,64 @@ export const handlePlanning: Handler = (event, state, config) => {
       return [];
   }
 };
+
+/**
+ * `approval.plans: required`: the result becomes a proposal instead of work items. A proposal still pending
+ * is replaced (there is never more than one): it goes stale with the planned SHAs kept, as this newer plan
+ * recorded them.
+ */
+function proposePlan(
+  event: PlannerCompleted,
+  state: EngineState,
+  questionsItemID: string | undefined,
+): EngineCommand[] {
+  const run = state.agentRuns[event.sessionID];
+  if (run?.role !== 'planner') return [];
+  const pending = findPendingProposal(state.proposals);
+  return [
+    ...(pending === undefined
+      ? []
+      : [
+          {
+            type: 'markProposalStale' as const,
+            proposalID: pending.id,
+            reason: 'a newer plan replaced it',
+            restorePlanned: false,
+          },
+        ]),
+    {
+      type: 'proposePlan',
+      sessionID: run.sessionID,
+      result: event.result,
+      specSHAs: run.specSHAs,
+      basePlannedSHAs: run.plannedBefore ?? {},
+      revises: run.revises ?? null,
+      ...(questionsItemID !== undefined && { questionsItemID }),
+    },
+  ];
+}
+
+/**
+ * A spec changed while a proposal waits: when the approved specs no longer match what it was planned from, it
+ * goes stale (its planned SHAs return to before it) and the specs are planned again. Acts once: on the event
+ * of the first changed path.
+ */
+function staleProposal(state: EngineState, filePath: string): EngineCommand[] {
+  const pending = findPendingProposal(state.proposals);
+  if (pending === undefined) return [];
+  const approved = getApprovedSpecSHAs(state);
+  const paths = [...new Set([...Object.keys(pending.specSHAs), ...Object.keys(approved)])].sort();
+  const changed = paths.find((path) => pending.specSHAs[path] !== approved[path]);
+  if (changed !== filePath) return [];
+  return [
+    {
+      type: 'markProposalStale',
+      proposalID: pending.id,
+      reason: `the approved specs changed while it waited (\`${filePath}\`)`,
+      restorePlanned: true,
+    },
+  ];
+}
 
 function retryPlanning(
   event: Extract<Parameters<Handler>[0], { type: 'plannerFailed' }>,

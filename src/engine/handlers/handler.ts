@@ -1,4 +1,4 @@
-import type { EngineCommand, EngineEvent } from '../../domain/index.ts';
+import type { ApprovalMode, EngineCommand, EngineEvent } from '../../domain/index.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
 
 /** Limits the pure handlers need. */
@@ -8,6 +8,11 @@ export interface HandlerConfig {
   maxReviewRounds: number;
   /** Red-checks revisions sent back for automatic rework before a human must look. */
   maxCheckRounds: number;
+  /**
+   * `approval.plans` (issue #29 §2): `auto` applies a planner's result at once; `required` stores it as a
+   * proposal a human accepts or rejects. Absent: `auto`.
+   */
+  approval?: { plans: ApprovalMode };
 }
 
 /** A pure reaction to one event, seen against the state after that event was applied. No I/O. */

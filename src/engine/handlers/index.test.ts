@@ -11,6 +11,7 @@ import { handleDependencyResolution } from './handle-dependency-resolution.ts';
 import { handleImplementation } from './handle-implementation.ts';
 import { handleOrphanedWorkItem } from './handle-orphaned-work-item.ts';
 import { handlePlanning } from './handle-planning.ts';
+import { handleProposals } from './handle-proposals.ts';
 import { handleQuestions } from './handle-questions.ts';
 import { handleReadiness } from './handle-readiness.ts';
 import { handleReview } from './handle-review.ts';
@@ -31,6 +32,7 @@ describe('ALL_HANDLERS', () => {
       ['budget', handleBudget],
       ['questions', handleQuestions],
       ['revision-feedback', handleRevisionFeedback],
+      ['proposals', handleProposals],
     ]);
   });
 

@@ -3,6 +3,7 @@ import { handleDependencyResolution } from './handle-dependency-resolution.ts';
 import { handleImplementation } from './handle-implementation.ts';
 import { handleOrphanedWorkItem } from './handle-orphaned-work-item.ts';
 import { handlePlanning } from './handle-planning.ts';
+import { handleProposals } from './handle-proposals.ts';
 import { handleQuestions } from './handle-questions.ts';
 import { handleReadiness } from './handle-readiness.ts';
 import { handleReview } from './handle-review.ts';
@@ -17,6 +18,7 @@ export {
   handleImplementation,
   handleOrphanedWorkItem,
   handlePlanning,
+  handleProposals,
   handleQuestions,
   handleReadiness,
   handleReview,
@@ -36,4 +38,5 @@ export const ALL_HANDLERS: readonly NamedHandler[] = [
   { name: 'budget', handle: handleBudget },
   { name: 'questions', handle: handleQuestions },
   { name: 'revision-feedback', handle: handleRevisionFeedback },
+  { name: 'proposals', handle: handleProposals },
 ];

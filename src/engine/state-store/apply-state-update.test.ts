@@ -355,6 +355,7 @@ describe('*Requested', () => {
         cancelRequestedBy: null,
         specPaths: ['a.md', 'b.md'],
         specSHAs: { 'a.md': 'sha-a', 'b.md': 'sha-b' },
+        plannedBefore: {},
       },
     });
   });

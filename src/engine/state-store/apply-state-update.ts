@@ -32,6 +32,7 @@ import {
   type WorkItemChanged,
 } from '../../domain/index.ts';
 import { applyFeedbackUpdate } from './apply-feedback-update.ts';
+import { applyProposalUpdate } from './apply-proposal-update.ts';
 import { applyQuestionsUpdate, withoutWaitingOnResume } from './apply-questions-update.ts';
 import { applyTaskContextUpdate } from './apply-task-context-update.ts';
 import { buildDispatchKey } from './dispatch-key.ts';
@@ -81,6 +82,8 @@ function applyEventUpdate(state: EngineState, event: EngineEvent): StateUpdate {
         specPaths: event.specPaths,
         specSHAs: event.specSHAs,
         ...(event.questionsItemID !== undefined && { questionsItemID: event.questionsItemID }),
+        plannedBefore: pickKeys(state.lastPlannedSHAs, event.specPaths),
+        ...(event.revises !== undefined && { mode: 'plan-revision' as const, revises: event.revises }),
       });
     case 'implementorRequested':
       return addRequestedRun(withoutWaitingOnResume(state, event), event.type, {
@@ -197,6 +200,10 @@ function applyEventUpdate(state: EngineState, event: EngineEvent): StateUpdate {
     case 'accountSwitched':
       // The run records its account from its *Requested event; this one is for people (progress, history).
       return unchanged(state);
+    case 'proposalCreated':
+    case 'proposalDecided':
+    case 'proposalStale':
+      return applyProposalUpdate(state, event);
 
     default: {
       // Compile-time exhaustiveness: a new event type without a case makes `event` not `never` here.
@@ -445,6 +452,16 @@ function completeRun(
     run,
   );
   return unchanged(applyRoleEffects(next, run));
+}
+
+/** The entries of `record` under `keys` (those it has). */
+function pickKeys(record: Readonly<Record<string, string>>, keys: readonly string[]): Record<string, string> {
+  const picked: Record<string, string> = {};
+  for (const key of keys) {
+    const value = record[key];
+    if (value !== undefined) picked[key] = value;
+  }
+  return picked;
 }
 
 /** Records the SHAs the planner was given, so edits made while it ran are still planned afterwards. */

@@ -4,6 +4,7 @@ import type {
   AgentRunRequestCommand,
   BudgetPause,
   ErrorEntry,
+  Proposal,
   Revision,
   RevisionFeedback,
   RuntimeParking,
@@ -79,6 +80,11 @@ export interface EngineState {
    * starts with it. Restored from storage at start (migration 011).
    */
   taskContext: Record<string, TaskContextEntry[]>;
+  /**
+   * Proposal id (its tracking item's id) → a plan waiting for, or decided by, a human (issue #29 §2). Restored
+   * from storage at start (migration 012): the pending one, and decided ones for the dashboard.
+   */
+  proposals: Record<string, Proposal>;
 }
 
 /** A human's feedback on an item's revision, waiting for an implementor's rework and then for the answer. */
@@ -113,6 +119,7 @@ export function buildInitialEngineState(overrides: Partial<EngineState> = {}): E
     revisionFeedback: {},
     seenFeedback: {},
     taskContext: {},
+    proposals: {},
     ...overrides,
   };
 }

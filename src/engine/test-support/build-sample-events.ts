@@ -283,6 +283,40 @@ export function buildSampleEvents(): SampleEvents {
       until: 2_000,
       at: 1_000,
     },
+    proposalCreated: {
+      type: 'proposalCreated',
+      proposal: {
+        id: 'wi-proposal',
+        kind: 'plan',
+        status: 'pending',
+        sessionID: 'session-planner-done',
+        specSHAs: { 'docs/specs/a.md': 'sha-a' },
+        basePlannedSHAs: {},
+        result: buildPlannerResult(),
+        revises: null,
+        createdAt: at,
+        decidedAt: null,
+        decidedBy: null,
+        reason: null,
+      },
+      at,
+    },
+    proposalDecided: {
+      type: 'proposalDecided',
+      proposalID: 'wi-proposal',
+      decision: 'reject',
+      reason: 'too coarse',
+      author: 'ada',
+      source: 'tracker',
+      at,
+    },
+    proposalStale: {
+      type: 'proposalStale',
+      proposalID: 'wi-proposal',
+      reason: 'a spec changed',
+      restorePlanned: true,
+      at,
+    },
   };
 }
 

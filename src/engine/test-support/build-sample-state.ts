@@ -1,5 +1,6 @@
 import { buildImplementorRun } from '../../test-support/builders/build-implementor-run.ts';
 import { buildPipeline } from '../../test-support/builders/build-pipeline.ts';
+import { buildPlannerResult } from '../../test-support/builders/build-planner-result.ts';
 import { buildPlannerRun } from '../../test-support/builders/build-planner-run.ts';
 import { buildReviewerRun } from '../../test-support/builders/build-reviewer-run.ts';
 import { buildRevision } from '../../test-support/builders/build-revision.ts';
@@ -120,6 +121,23 @@ export function buildSampleState(): EngineState {
       },
     },
     reviewRounds: { [ID.reviewingItem]: 1, [ID.blockedItem]: 2 },
+    // Pending on the approved spec as it is: the proposal events have one to decide.
+    proposals: {
+      'wi-proposal': {
+        id: 'wi-proposal',
+        kind: 'plan',
+        status: 'pending',
+        sessionID: 'planner-proposed',
+        specSHAs: { [ID.specPath]: ID.currentSpecSHA },
+        basePlannedSHAs: { [ID.specPath]: ID.plannedSpecSHA },
+        result: buildPlannerResult(),
+        revises: null,
+        createdAt: 500,
+        decidedAt: null,
+        decidedBy: null,
+        reason: null,
+      },
+    },
     waitingForInput: {
       [ID.waitingItem]: {
         workItemID: ID.waitingItem,

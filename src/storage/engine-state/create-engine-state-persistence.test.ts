@@ -293,13 +293,14 @@ describe('restart', () => {
     reopen(() => 9_000);
     const initial = persistence.loadInitialState();
     // Runs are not restored (the type says so too): only the planned SHAs, parkings, waiting sessions,
-    // when each account was last used and the task context.
+    // when each account was last used, the task context and the pending proposals.
     expect(Object.keys(initial)).toEqual([
       'lastPlannedSHAs',
       'parkings',
       'waitingForInput',
       'accountsLastUsed',
       'taskContext',
+      'proposals',
     ]);
     for (const sessionID of ['running', 'requested']) {
       expect(persistence.getRun(sessionID)).toMatchObject({

@@ -4,6 +4,7 @@ import {
   type EngineEvent,
   type ErrorEntry,
   isAgentRunActive,
+  type Proposal,
   type RuntimeParking,
   type TaskContextEntry,
   type WaitingSession,
@@ -17,6 +18,7 @@ import {
 import { type BudgetLedgerRepository, createBudgetLedgerRepository } from './budget-ledger-repository.ts';
 import { createEngineErrorRepository, type StoredEngineError } from './engine-error-repository.ts';
 import { createPlannedSpecRepository } from './planned-spec-repository.ts';
+import { createProposalRepository, type ProposalRepository } from './proposal-repository.ts';
 import { createRuntimeParkingRepository } from './runtime-parking-repository.ts';
 import { createTaskContextRepository, type TaskContextRepository } from './task-context-repository.ts';
 import { createWaitingSessionRepository } from './waiting-session-repository.ts';
@@ -39,6 +41,8 @@ export interface PersistedEngineState {
   waitingForInput: Readonly<Record<string, WaitingSession>>;
   /** Work item id → what earlier runs on it did, oldest first (migration 011). */
   taskContext: Readonly<Record<string, readonly TaskContextEntry[]>>;
+  /** Proposal id → a plan waiting for, or decided by, a human (migration 012). */
+  proposals: Readonly<Record<string, Proposal>>;
 }
 
 export interface EngineStatePersistence {
@@ -55,6 +59,8 @@ export interface EngineStatePersistence {
     taskContext: Record<string, TaskContextEntry[]>;
     /** Account name → when a run on it was last requested. */
     accountsLastUsed: Record<string, number>;
+    /** The pending proposals (at most one), by id. */
+    proposals: Record<string, Proposal>;
   };
   /**
    * The sessions waiting for answers: their worktrees and state directories must survive the crash
@@ -74,6 +80,8 @@ export interface EngineStatePersistence {
   ledger: BudgetLedgerRepository;
   /** The task context entries (migration 011): what each run did on its work item. */
   taskContext: TaskContextRepository;
+  /** The proposals (migration 012): plans waiting for, or decided by, a human. */
+  proposals: ProposalRepository;
 }
 
 export interface EngineStatePersistenceOptions {
@@ -161,6 +169,7 @@ export function createEngineStatePersistence(
   }
   const waitingSessions = createWaitingSessionRepository(db);
   const taskContext = createTaskContextRepository(db);
+  const proposals = createProposalRepository(db);
 
   // The state is the source of truth for a run: it has already applied the event (or refused it, in which
   // case the stored run simply stays as the state has it). Reading it from there keeps one set of rules.
@@ -208,6 +217,20 @@ export function createEngineStatePersistence(
       for (const entry of stateAfter.taskContext[event.workItemID] ?? [])
         if (entry.sessionID === event.sessionID) taskContext.save(entry);
     }
+    if (
+      event.type === 'proposalCreated' ||
+      event.type === 'proposalDecided' ||
+      event.type === 'proposalStale'
+    ) {
+      const proposal =
+        stateAfter.proposals[event.type === 'proposalCreated' ? event.proposal.id : event.proposalID];
+      if (proposal !== undefined) {
+        proposals.save(proposal);
+        // A rejected or stale plan's SHAs go back to before it (the state decided which): write them as they are.
+        if (event.type !== 'proposalCreated')
+          plannedSpecs.replace(Object.keys(proposal.specSHAs), stateAfter.lastPlannedSHAs, event.at);
+      }
+    }
     if (ERROR_EVENT_TYPES.has(event.type)) {
       // The state formats the entry (and skips duplicate rejections); find the one made for this event.
       for (const entry of stateAfter.errors) if (entry.event === event) errors.append(entry);
@@ -226,6 +249,9 @@ export function createEngineStatePersistence(
         ),
         accountsLastUsed: runs.lastUseByAccount(),
         taskContext: taskContext.listAll(),
+        proposals: Object.fromEntries(
+          proposals.list({ status: 'pending' }).map((proposal) => [proposal.id, proposal]),
+        ),
       };
     },
     listWaitingSessions: () => waitingSessions.list(),
@@ -241,6 +267,7 @@ export function createEngineStatePersistence(
     listErrors: (query) => errors.list(query),
     ledger,
     taskContext,
+    proposals,
   };
   return persistence;
 }

@@ -5,6 +5,8 @@ export interface PlannedSpecRepository {
   load(): Record<string, string>;
   /** Upserts each path's SHA; paths not named are left as they are. */
   save(shas: Readonly<Record<string, string>>, at: number): void;
+  /** Sets each of `paths` to its SHA in `shas`, removing those it has none for (a rejected plan's undo). */
+  replace(paths: readonly string[], shas: Readonly<Record<string, string>>, at: number): void;
 }
 
 export function createPlannedSpecRepository(db: Database): PlannedSpecRepository {
@@ -16,6 +18,7 @@ export function createPlannedSpecRepository(db: Database): PlannedSpecRepository
     ON CONFLICT (spec_path) DO UPDATE SET blob_sha = excluded.blob_sha, planned_at = excluded.planned_at
     WHERE planned_specs.blob_sha <> excluded.blob_sha
   `);
+  const remove = db.prepare('DELETE FROM planned_specs WHERE spec_path = ?');
   return {
     load() {
       return Object.fromEntries(selectAll.all().map((row) => [row.spec_path, row.blob_sha]));
@@ -23,6 +26,15 @@ export function createPlannedSpecRepository(db: Database): PlannedSpecRepository
     save(shas, at) {
       db.transaction(() => {
         for (const [path, sha] of Object.entries(shas)) upsert.run(path, sha, at);
+      })();
+    },
+    replace(paths, shas, at) {
+      db.transaction(() => {
+        for (const path of paths) {
+          const sha = shas[path];
+          if (sha === undefined) remove.run(path);
+          else upsert.run(path, sha, at);
+        }
       })();
     },
   };

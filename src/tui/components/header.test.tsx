@@ -11,6 +11,7 @@ const SUMMARY: HeaderSummary = {
   checksPending: 0,
   openItems: 2,
   waitingOnHuman: 0,
+  pendingProposals: 0,
   parked: [],
   budgetPause: null,
   resourceWait: null,
@@ -52,5 +53,12 @@ describe('Header', () => {
     const waiting = { ...SUMMARY, running: 1, queued: 2, resourceWait: 'memory: 900 MiB available' };
     expect(frame(null, waiting)).toContain('agents 1/3 +2 queued (waiting for memory: 900 MiB available)');
     expect(frame(null)).not.toContain('waiting for');
+  });
+
+  it('says when a plan waits for approval, and nothing of it otherwise', () => {
+    expect(frame(null, { ...SUMMARY, pendingProposals: 1 })).toContain(
+      '1 plan to approve (flotilla proposals)',
+    );
+    expect(frame(null)).not.toContain('plan to approve');
   });
 });

@@ -77,6 +77,9 @@ export function Header({
         {summary.waitingOnHuman > 0 ? (
           <Text color="red"> · {summary.waitingOnHuman} waiting on you</Text>
         ) : null}
+        {summary.pendingProposals > 0 ? (
+          <Text color="magenta"> · {summary.pendingProposals} plan to approve (flotilla proposals)</Text>
+        ) : null}
         <Text> │ </Text>
         <Text>${costUSD.toFixed(2)}</Text>
         {previousCostUSD ? <Text dimColor> (${(previousCostUSD + costUSD).toFixed(2)} all runs)</Text> : null}

@@ -16,6 +16,8 @@ export interface HeaderSummary {
   openItems: number;
   /** Items the engine will not move until a human acts (needs-refinement, blocked, red checks). */
   waitingOnHuman: number;
+  /** Plans waiting for `/accept` or `/reject` (`approval.plans: required`; at most one). */
+  pendingProposals: number;
   /** Runtimes and accounts a provider limit holds back now: "claude parked until 14:05 (usage limit)". */
   parked: string[];
   /** Set while dispatch is paused because the day's or month's budget is spent (a banner). */
@@ -72,6 +74,8 @@ export function buildHeaderSummary(
     openItems: Object.values(state.workItems).filter((item) => item.status !== 'closed').length,
     // The planner's own failure is shown in the planner part of the header.
     waitingOnHuman: getWorkWaitingOnHuman(state, { maxAttempts: Number.POSITIVE_INFINITY }).items.length,
+    pendingProposals: Object.values(state.proposals).filter((proposal) => proposal.status === 'pending')
+      .length,
     parked: Object.values(state.parkings)
       .filter((parking) => parking.until > now)
       .sort((a, b) => a.until - b.until)

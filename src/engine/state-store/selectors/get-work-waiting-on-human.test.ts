@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   buildPipeline,
+  buildPlannerResult,
   buildRevision,
   buildTestState,
   buildWorkItem,
@@ -53,5 +54,37 @@ describe('getWorkWaitingOnHuman', () => {
       items: [],
       plannerOutOfAttempts: null,
     });
+  });
+
+  it('names a plan proposal while it waits for a decision, not once decided', () => {
+    const proposal = {
+      id: '4',
+      kind: 'plan' as const,
+      status: 'pending' as const,
+      sessionID: 's',
+      specSHAs: {},
+      basePlannedSHAs: {},
+      result: buildPlannerResult(),
+      revises: null,
+      createdAt: 1,
+      decidedAt: null,
+      decidedBy: null,
+      reason: null,
+    };
+    const item = buildWorkItem({
+      id: '4',
+      kind: 'proposal',
+      status: 'waiting-for-input',
+      title: 'Plan proposal',
+    });
+    const pending = buildTestState({ workItems: [item], proposals: { '4': proposal } });
+    expect(getWorkWaitingOnHuman(pending, { maxAttempts: 3 }).items).toMatchObject([
+      { workItemID: '4', reason: 'proposal' },
+    ]);
+    const accepted = buildTestState({
+      workItems: [{ ...item, status: 'closed' }],
+      proposals: { '4': { ...proposal, status: 'accepted' } },
+    });
+    expect(getWorkWaitingOnHuman(accepted, { maxAttempts: 3 }).items).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { isPermanentFailure, type WorkItem } from '../../../domain/index.ts';
 import { type EngineState, type FailureRecord, failureKey } from '../engine-state.ts';
 
 /** Why an item cannot move until a human acts. */
-export type WaitingReason = 'needs-refinement' | 'blocked' | 'red-checks' | 'waiting-for-input';
+export type WaitingReason = 'needs-refinement' | 'blocked' | 'red-checks' | 'waiting-for-input' | 'proposal';
 
 export interface WaitingItem {
   workItemID: string;
@@ -25,8 +25,8 @@ export interface WorkWaitingOnHuman {
 
 /**
  * Work the engine will not move on its own (idle must never hide it): items parked in needs-refinement or
- * blocked, items in review whose revision's checks are red (no reviewer runs on them), and a planner that
- * failed all its attempts. Oldest item id first.
+ * blocked, items in review whose revision's checks are red (no reviewer runs on them), a plan proposal
+ * waiting for a decision, and a planner that failed all its attempts. Oldest item id first.
  */
 export function getWorkWaitingOnHuman(
   state: EngineState,
@@ -68,6 +68,8 @@ function lastFailureOf(state: EngineState, workItemID: string): FailureRecord | 
 }
 
 function waitingReason(state: EngineState, item: WorkItem): WaitingReason | null {
+  // A plan waiting for `/accept` or `/reject` (issue #29).
+  if (item.kind === 'proposal' && state.proposals[item.id]?.status === 'pending') return 'proposal';
   if (item.status === 'needs-refinement' || item.status === 'blocked' || item.status === 'waiting-for-input')
     return item.status;
   if (item.status !== 'review' || item.linkedRevision === null) return null;

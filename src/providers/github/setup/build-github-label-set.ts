@@ -55,6 +55,11 @@ export function buildGitHubLabelSet(): GitHubLabelSpec[] {
       color: 'fbca04',
       description: "Flotilla: a planner's questions, waiting for answers",
     },
+    {
+      name: 'task:proposal',
+      color: 'c2e0c6',
+      description: 'Flotilla: a plan waiting for /accept or /reject',
+    },
     ...WORK_ITEM_PRIORITIES.map((priority) => ({
       name: `priority:${priority}`,
       color: PRIORITY_COLORS[priority],

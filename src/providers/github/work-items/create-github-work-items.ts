@@ -16,11 +16,11 @@ export type { GitHubRepository } from './github-issue.ts';
 
 const ISSUE_NUMBER = /^[1-9][0-9]{0,9}$/;
 /** The kind labels that make an issue a work item (createWorkItem always sets one). */
-const KIND_LABELS = ['task:implement', 'task:refinement', 'task:questions'];
+const KIND_LABELS = ['task:implement', 'task:refinement', 'task:questions', 'task:proposal'];
 
 /**
  * Work items are the repository's issues that carry `task:implement`, `task:refinement` (docs/reference-behaviour.md §7) or
- * `task:questions` (a planner's questions):
+ * `task:questions` (a planner's questions) or `task:proposal` (a plan waiting for `/accept`, issue #29):
  * status, kind, priority and complexity come from the reserved labels, blockers from the body's dependency
  * metadata, and a closed issue is `closed` whatever its labels say. Pull requests (issues on GitHub's side)
  * are never work items. Every read is a conditional request, so an unchanged listing costs no quota.

@@ -1,0 +1,158 @@
+import type { Command } from 'commander';
+import { buildDecisionComment, type Proposal } from '../../domain/index.ts';
+import { CliError } from '../support/cli-error.ts';
+import { formatTable } from '../support/format-table.ts';
+import type { CliContext } from '../support/open-cli-context.ts';
+import { openLocalTracker } from '../support/open-local-tracker.ts';
+import { parseWorkItemID } from '../support/parse-work-item-id.ts';
+import { readHumanAuthor } from '../support/read-human-author.ts';
+import { runCliAction } from '../support/run-cli-action.ts';
+import { withCliContext } from '../support/with-cli-context.ts';
+import { writeJson } from '../support/write-json.ts';
+
+/**
+ * `flotilla proposals list|show|accept|reject` (issue #29 §2): the plans `approval.plans: required` keeps
+ * for a human, from `.flotilla/flotilla.db`. `accept` and `reject` record the decision as a comment on the
+ * proposal's item (as you), where the running control plane (or the next `flotilla run`) reads it: an
+ * acceptance applies the plan, a rejection has the planner revise it with your `--comment`.
+ */
+export function registerProposalsCommand(program: Command): void {
+  const proposals = program
+    .command('proposals')
+    .description('plans waiting for your approval (approval.plans: required): list, show, accept, reject');
+  proposals
+    .command('list')
+    .description('proposals, newest first: id, status, specs, what applying it does, who decided')
+    .option('--json', 'print a JSON array of proposals')
+    .action(
+      runCliAction('proposals list', (options: { json?: boolean }) =>
+        withCliContext(({ history }) => {
+          const list = history.proposals.list();
+          if (options.json) return writeJson(list);
+          if (list.length === 0) {
+            process.stdout.write(
+              'No proposals. With `"approval": { "plans": "required" }` every plan waits here for you.\n',
+            );
+            return;
+          }
+          process.stdout.write(
+            formatTable(
+              ['ID', 'STATUS', 'SPECS', 'PLAN', 'CREATED', 'DECIDED BY', 'REASON'],
+              list.map((proposal) => [
+                `#${proposal.id}`,
+                proposal.status,
+                Object.keys(proposal.specSHAs).join(',') || '-',
+                summarisePlan(proposal),
+                new Date(proposal.createdAt).toISOString().slice(0, 16).replace('T', ' '),
+                proposal.decidedBy ?? '-',
+                proposal.reason ?? '-',
+              ]),
+            ),
+          );
+          if (list.some((proposal) => proposal.status === 'pending'))
+            process.stdout.write(
+              '`flotilla proposals show <id>`, then `accept <id>` or `reject <id> --comment …`.\n',
+            );
+        }),
+      ),
+    );
+  proposals
+    .command('show')
+    .description('one proposal: the work items it creates, closes and updates')
+    .argument('<id>', 'the proposal id (its item), e.g. 12 or #12')
+    .option('--json', 'print the proposal as JSON')
+    .action(
+      runCliAction('proposals show', (rawID: string, options: { json?: boolean }) =>
+        withCliContext(({ history }) => {
+          const proposal = requireProposal(history.proposals.get(parseWorkItemID(rawID)), rawID);
+          if (options.json) return writeJson(proposal);
+          process.stdout.write(formatProposal(proposal));
+        }),
+      ),
+    );
+  proposals
+    .command('accept')
+    .description('apply a pending proposal: its work items are created')
+    .argument('<id>', 'the proposal id (its item), e.g. 12 or #12')
+    .action(
+      runCliAction('proposals accept', (rawID: string) =>
+        withCliContext((context) => decide(context, parseWorkItemID(rawID), 'accept', '')),
+      ),
+    );
+  proposals
+    .command('reject')
+    .description('reject a pending proposal: the planner revises it with your comment')
+    .argument('<id>', 'the proposal id (its item), e.g. 12 or #12')
+    .option('-c, --comment <text>', 'why: the revising planner gets it in its prompt')
+    .action(
+      runCliAction('proposals reject', (rawID: string, options: { comment?: string }) =>
+        withCliContext((context) => decide(context, parseWorkItemID(rawID), 'reject', options.comment ?? '')),
+      ),
+    );
+}
+
+async function decide(
+  context: CliContext,
+  id: string,
+  decision: 'accept' | 'reject',
+  reason: string,
+): Promise<void> {
+  const proposal = requireProposal(context.history.proposals.get(id), id);
+  if (proposal.status !== 'pending') {
+    throw new CliError(
+      `proposal #${id} is ${proposal.status}${proposal.decidedBy === null ? '' : ` (by ${proposal.decidedBy})`}; only a pending one can be decided (\`flotilla proposals list\`)`,
+      { exitCode: 1 },
+    );
+  }
+  const body = buildDecisionComment(decision, reason);
+  const tracker = await openLocalTracker(context);
+  let who: string;
+  if (tracker === undefined) {
+    await (await context.provider.open()).workItemWriter.addComment(id, body);
+    who = 'a comment on its item';
+  } else {
+    const author = await readHumanAuthor(context.repoRoot);
+    tracker.workItems.addComment(id, body, author);
+    who = author;
+  }
+  const effect =
+    decision === 'accept' ? 'its plan is applied' : 'the planner revises the plan with your comment';
+  process.stdout.write(
+    `${decision === 'accept' ? 'accepted' : 'rejected'} proposal #${id} (${who}); ${effect} (at once if flotilla run is running, else at its next start)\n`,
+  );
+}
+
+function requireProposal(proposal: Proposal | null, rawID: string): Proposal {
+  if (proposal !== null) return proposal;
+  throw new CliError(`no proposal ${rawID} (\`flotilla proposals list\` lists them)`, { exitCode: 1 });
+}
+
+function summarisePlan(proposal: Proposal): string {
+  const { create, close, update } = proposal.result;
+  return `+${create.length} -${close.length} ~${update.length}`;
+}
+
+/** The proposal as a reader checks it: what applying it creates, closes and updates. */
+export function formatProposal(proposal: Proposal): string {
+  const { result } = proposal;
+  const lines = [
+    `Proposal #${proposal.id} · ${proposal.kind} · ${proposal.status}` +
+      (proposal.decidedBy === null ? '' : ` by ${proposal.decidedBy}`) +
+      (proposal.revises === null ? '' : ` · revises #${proposal.revises}`),
+    `Specs: ${Object.entries(proposal.specSHAs)
+      .map(([path, sha]) => `${path} (${sha.slice(0, 7)})`)
+      .join(', ')}`,
+    ...(proposal.reason === null ? [] : [`Reason: ${proposal.reason || '(none given)'}`]),
+    '',
+    `Create (${result.create.length}):`,
+    ...result.create.flatMap((create) => [
+      `  [${create.tempID}] ${create.title}` +
+        (create.labels.length > 0 ? `  labels: ${create.labels.join(', ')}` : '') +
+        (create.blockedBy.length > 0 ? `  blocked by: ${create.blockedBy.join(', ')}` : ''),
+      ...create.body.split('\n').map((line) => `      ${line}`),
+    ]),
+    `Close (${result.close.length}): ${result.close.map((id) => `#${id}`).join(', ') || '-'}`,
+    `Update (${result.update.length}): ${result.update.map((update) => `#${update.workItemID}`).join(', ') || '-'}`,
+  ];
+  return `${lines.join('\n')}\n`;
+}

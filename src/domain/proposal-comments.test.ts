@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import type { Proposal } from './proposal.ts';
+import {
+  buildDecisionComment,
+  buildProposalComment,
+  findProposalDecision,
+  parseProposalData,
+} from './proposal-comments.ts';
+
+const proposal: Proposal = {
+  id: '12',
+  kind: 'plan',
+  status: 'pending',
+  sessionID: 's',
+  specSHAs: { 'docs/specs/a.md': 'sha-a' },
+  basePlannedSHAs: {},
+  result: {
+    role: 'planner',
+    create: [
+      {
+        tempID: 'x',
+        title: 'Parse --> input',
+        body: 'Objective: a > b\nmore',
+        labels: ['priority:high'],
+        blockedBy: [],
+      },
+      { tempID: 'y', title: 'Wire', body: '', labels: [], blockedBy: ['x'] },
+    ],
+    close: ['3'],
+    update: [{ workItemID: '4', body: 'new', labels: null }],
+  },
+  revises: null,
+  createdAt: 1,
+  decidedAt: null,
+  decidedBy: null,
+  reason: null,
+};
+
+const comment = (author: string, body: string) => ({ author, body });
+
+describe('a proposal comment', () => {
+  it('lists what applying it does, and its hidden block gives the plan back exactly', () => {
+    const body = buildProposalComment(proposal);
+    expect(body).toContain('1. **Parse --> input** (`x`) — labels priority:high');
+    expect(body).toContain('2. **Wire** (`y`) — blocked by x');
+    expect(body).toContain('Close: #3');
+    expect(body).toContain('Update #4: body');
+    // A title with `-->` cannot end the hidden block early.
+    const block = body.slice(body.indexOf('<!-- flotilla:proposal-data'));
+    expect(block.match(/-->/g)).toEqual(['-->']);
+    expect(block.endsWith('-->')).toBe(true);
+    expect(parseProposalData(body)).toEqual({
+      id: '12',
+      kind: 'plan',
+      specSHAs: proposal.specSHAs,
+      revises: null,
+      result: proposal.result,
+    });
+    expect(parseProposalData('no block here')).toBeNull();
+  });
+});
+
+describe('findProposalDecision', () => {
+  const posted = comment('flotilla', buildProposalComment(proposal));
+
+  it('takes the first /accept or /reject after the latest proposal comment', () => {
+    expect(
+      findProposalDecision([
+        comment('ada', '/accept'),
+        posted,
+        comment('ada', 'looks fine, but wait'),
+        comment('bob', '/REJECT  split the first item\nand name the files'),
+        comment('ada', '/accept'),
+      ]),
+    ).toEqual({ decision: 'reject', reason: 'split the first item\nand name the files', author: 'bob' });
+  });
+
+  it('reads the decisions the CLI posts, and ignores Flotilla’s other comments and near-misses', () => {
+    expect(findProposalDecision([posted, comment('me', buildDecisionComment('accept', ''))])).toEqual({
+      decision: 'accept',
+      reason: null,
+      author: 'me',
+    });
+    expect(
+      findProposalDecision([
+        posted,
+        comment('flotilla', '<!-- flotilla:proposal-stale -->\n/accept'),
+        comment('ada', '/accepted?'),
+        comment('ada', 'I would /accept this'),
+      ]),
+    ).toBeNull();
+    expect(findProposalDecision([comment('ada', '/accept')])).toBeNull();
+  });
+});

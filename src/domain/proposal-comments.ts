@@ -1,0 +1,143 @@
+import type { PlannerResult } from './agent-result.ts';
+import type { Proposal } from './proposal.ts';
+
+/** Marks Flotilla's comment that posts a proposal; decisions are read from the replies after the latest one. */
+export const PROPOSAL_COMMENT_MARKER = '<!-- flotilla:proposal -->';
+/** Opens the hidden machine-readable block of a proposal comment (closed by `-->`). */
+const PROPOSAL_DATA_OPENER = '<!-- flotilla:proposal-data';
+/** Marks a decision Flotilla posted for a human (`flotilla proposals accept|reject`). */
+export const PROPOSAL_DECISION_MARKER = '<!-- flotilla:proposal-decision -->';
+
+/** A human's answer to a proposal, as read from the tracker. */
+export interface ProposalDecision {
+  decision: 'accept' | 'reject';
+  /** A rejection's reason ('' when none was given); null for an acceptance. */
+  reason: string | null;
+  author: string;
+}
+
+/** What the hidden block carries: enough to rebuild the proposal from the tracker alone. */
+interface ProposalData {
+  id: string;
+  kind: 'plan';
+  specSHAs: Record<string, string>;
+  revises: string | null;
+  result: PlannerResult;
+}
+
+/**
+ * The comment that posts a proposal: a readable list of what applying it would do, how to decide, and a
+ * hidden block with the plan as JSON (`>` escaped as `\u003e`, so no text can end the HTML comment early).
+ */
+export function buildProposalComment(proposal: Proposal): string {
+  const { result } = proposal;
+  const lines = [
+    PROPOSAL_COMMENT_MARKER,
+    `**The planner proposes this plan** for ${Object.keys(proposal.specSHAs)
+      .map((path) => `\`${path}\``)
+      .join(
+        ', ',
+      )}${proposal.revises === null ? '' : ` (a revision of the plan rejected on #${proposal.revises})`}:`,
+    '',
+  ];
+  if (result.create.length > 0) {
+    lines.push(`Create ${result.create.length} work item(s):`);
+    result.create.forEach((create, index) => {
+      const details = [
+        ...(create.labels.length > 0 ? [`labels ${create.labels.join(', ')}`] : []),
+        ...(create.blockedBy.length > 0 ? [`blocked by ${create.blockedBy.join(', ')}`] : []),
+      ];
+      lines.push(
+        `${index + 1}. **${oneLine(create.title)}** (\`${create.tempID}\`)${details.length > 0 ? ` — ${details.join('; ')}` : ''}`,
+      );
+      const summary = oneLine(create.body);
+      if (summary !== '') lines.push(`   ${summary.length > 200 ? `${summary.slice(0, 199)}…` : summary}`);
+    });
+  }
+  if (result.close.length > 0) lines.push(`Close: ${result.close.map((id) => `#${id}`).join(', ')}`);
+  for (const update of result.update) {
+    const fields = [...(update.body !== null ? ['body'] : []), ...(update.labels !== null ? ['labels'] : [])];
+    lines.push(`Update #${update.workItemID}: ${fields.join(', ') || 'nothing'}`);
+  }
+  if (result.create.length + result.close.length + result.update.length === 0)
+    lines.push('No changes to the work items.');
+  const data: ProposalData = {
+    id: proposal.id,
+    kind: proposal.kind,
+    specSHAs: proposal.specSHAs,
+    revises: proposal.revises,
+    result,
+  };
+  lines.push(
+    '',
+    'Reply `/accept` to apply it, or `/reject <why>` to have the planner revise it with your reason ' +
+      `(\`flotilla proposals accept ${proposal.id}\` / \`flotilla proposals reject ${proposal.id} --comment …\` do the same).`,
+    '',
+    PROPOSAL_DATA_OPENER,
+    JSON.stringify(data).replaceAll('>', '\\u003e'),
+    '-->',
+  );
+  return lines.join('\n');
+}
+
+/** The hidden block of a proposal comment, or null when the body has none or it does not parse. */
+export function parseProposalData(body: string): ProposalData | null {
+  const start = body.indexOf(PROPOSAL_DATA_OPENER);
+  if (start < 0) return null;
+  const end = body.indexOf('-->', start);
+  if (end < 0) return null;
+  try {
+    const parsed: unknown = JSON.parse(body.slice(start + PROPOSAL_DATA_OPENER.length, end));
+    if (typeof parsed !== 'object' || parsed === null) return null;
+    const data = parsed as Partial<ProposalData>;
+    if (typeof data.id !== 'string' || data.kind !== 'plan' || typeof data.result !== 'object') return null;
+    return parsed as ProposalData;
+  } catch {
+    return null;
+  }
+}
+
+/** The comment that records a human's decision (from `flotilla proposals accept|reject`). */
+export function buildDecisionComment(decision: 'accept' | 'reject', reason: string): string {
+  const command = decision === 'accept' ? '/accept' : `/reject ${reason.trim()}`.trim();
+  return `${PROPOSAL_DECISION_MARKER}\n${command}`;
+}
+
+const COMMAND = /^\/(accept|reject)(?=\s|$)/i;
+
+/**
+ * The first decision in the comments after the latest proposal comment: a reply whose text starts with
+ * `/accept` or `/reject <why>` (the reason is the rest of the comment), or one Flotilla posted for a human.
+ * Flotilla's other comments (marked `<!-- flotilla:`) and other replies are not decisions. Which authors'
+ * comments are listed at all is the provider's rule (GitHub: `github.answerAuthorAssociations`, never a
+ * drive-by user). Null when nobody decided yet.
+ */
+export function findProposalDecision(
+  comments: readonly { author: string; body: string }[],
+): ProposalDecision | null {
+  let start = -1;
+  comments.forEach((comment, index) => {
+    if (comment.body.includes(PROPOSAL_COMMENT_MARKER)) start = index;
+  });
+  if (start < 0) return null;
+  for (const comment of comments.slice(start + 1)) {
+    const text = comment.body.startsWith(PROPOSAL_DECISION_MARKER)
+      ? comment.body.slice(PROPOSAL_DECISION_MARKER.length).trim()
+      : comment.body.includes('<!-- flotilla:')
+        ? ''
+        : comment.body.trim();
+    const match = COMMAND.exec(text);
+    if (match === null) continue;
+    const decision = match[1]?.toLowerCase() === 'accept' ? 'accept' : 'reject';
+    return {
+      decision,
+      reason: decision === 'accept' ? null : text.slice(match[0].length).trim(),
+      author: comment.author,
+    };
+  }
+  return null;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}

@@ -1,0 +1,60 @@
+import type { EngineCommand } from '../../domain/index.ts';
+import { getApprovedSpecSHAs } from '../state-store/selectors/index.ts';
+import type { Handler } from './handler.ts';
+
+/** Marks the engine's comment on a rejected proposal's item (never read as a decision). */
+const REJECTED_COMMENT_MARKER = '<!-- flotilla:proposal-rejected -->';
+
+/**
+ * A human decided the pending proposal (issue #29 §2). Accepted: the stored plan is applied exactly as an
+ * `approval.plans: auto` plan is (`applyPlannerResult`, which then closes the proposal's item saying what it
+ * created). Rejected: the item is closed with the reason, and a `plan-revision` planner run starts on the
+ * approved specs with the reason and the rejected plan in its prompt; its result is a new proposal. A pending
+ * proposal's item closed by a human drops the proposal (stale, nothing applied); planning starts again when
+ * a spec changes or someone asks (the dashboard's `d`).
+ */
+export const handleProposals: Handler = (event, state) => {
+  if (event.type === 'workItemChanged') return closedByHuman(event.workItemID, state);
+  if (event.type !== 'proposalDecided') return [];
+  const proposal = state.proposals[event.proposalID];
+  if (proposal === undefined || proposal.decidedAt !== event.at) return [];
+  if (proposal.status === 'accepted')
+    return [{ type: 'applyPlannerResult', result: proposal.result, proposalID: proposal.id }];
+  if (proposal.status !== 'rejected') return [];
+  const reason = proposal.reason ?? '';
+  const commands: EngineCommand[] = [
+    {
+      type: 'commentOnWorkItem',
+      workItemID: proposal.id,
+      body:
+        `${REJECTED_COMMENT_MARKER}\nRejected by ${event.author}` +
+        `${reason === '' ? ' (no reason given)' : `: ${reason}`}. The planner revises the plan with this ` +
+        'feedback; the revised plan is proposed on a new item.',
+    },
+    { type: 'transitionWorkItemStatus', workItemID: proposal.id, newStatus: 'closed', cause: 'planner' },
+  ];
+  const specSHAs = getApprovedSpecSHAs(state);
+  if (Object.keys(specSHAs).length === 0) return commands;
+  return [
+    ...commands,
+    {
+      type: 'requestPlannerRun',
+      specPaths: Object.keys(specSHAs),
+      specSHAs,
+      revision: { proposalID: proposal.id, reason, previous: proposal.result },
+    },
+  ];
+};
+
+function closedByHuman(workItemID: string, state: Parameters<Handler>[1]): EngineCommand[] {
+  const proposal = state.proposals[workItemID];
+  if (proposal?.status !== 'pending' || state.workItems[workItemID]?.status !== 'closed') return [];
+  return [
+    {
+      type: 'markProposalStale',
+      proposalID: proposal.id,
+      reason: 'its item was closed without a decision',
+      restorePlanned: true,
+    },
+  ];
+}

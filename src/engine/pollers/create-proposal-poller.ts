@@ -1,0 +1,44 @@
+import { type EngineEvent, findProposalDecision } from '../../domain/index.ts';
+import type { WorkItemReader } from '../../providers/types.ts';
+import { createFailureReporter } from './create-failure-reporter.ts';
+import type { Poller, PollerDeps } from './poller.ts';
+
+/**
+ * Reads the comments of the pending proposal's item and reports the first `/accept` or `/reject <why>` after
+ * the proposal comment (a reply on the tracker, or one `flotilla proposals accept|reject` posted). Which
+ * authors count is the provider's rule, as for answers (GitHub: `github.answerAuthorAssociations`; a
+ * drive-by user's `/accept` is never listed). Providers without `listComments` are decided from the
+ * dashboard only.
+ */
+export function createProposalPoller(deps: PollerDeps<WorkItemReader>): Poller {
+  const failures = createFailureReporter({ source: 'proposal poller', ...deps });
+  return {
+    name: 'proposals',
+    async poll(getState) {
+      const listComments = deps.reader.listComments?.bind(deps.reader);
+      if (listComments === undefined) return [];
+      try {
+        const events: EngineEvent[] = [];
+        for (const proposal of Object.values(getState().proposals)) {
+          if (proposal.status !== 'pending') continue;
+          const since = new Date(proposal.createdAt).toISOString();
+          const decision = findProposalDecision(await listComments(proposal.id, { since }));
+          if (decision === null) continue;
+          events.push({
+            type: 'proposalDecided',
+            proposalID: proposal.id,
+            decision: decision.decision,
+            reason: decision.reason,
+            author: decision.author,
+            source: 'tracker',
+            at: deps.clock.now(),
+          });
+        }
+        failures.succeeded();
+        return events;
+      } catch (error) {
+        return failures.failed(error);
+      }
+    },
+  };
+}
