@@ -34,9 +34,20 @@ export function App() {
   const [budget, setBudget] = useState<BudgetReport | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [live, setLive] = useState(false);
-  const [selectedID, setSelectedID] = useState<string | null>(null);
-  const [openID, setOpenID] = useState<string | null>(() => readHash());
-  const [help, setHelp] = useState(false);
+  // What keys act on is also held in refs, set with the state: a key pressed before the next render (the
+  // browser delivers them as fast as they come) sees the previous key's result, as in the terminal dashboard.
+  const [selectedID, setSelectedState] = useState<string | null>(null);
+  const [openID, setOpenState] = useState<string | null>(() => readHash());
+  const [help, setHelpState] = useState(false);
+  const keyState = useRef({ selectedID, openID, help });
+  const setSelectedID = useCallback((id: string | null) => {
+    keyState.current.selectedID = id;
+    setSelectedState(id);
+  }, []);
+  const setHelp = useCallback((shown: boolean) => {
+    keyState.current.help = shown;
+    setHelpState(shown);
+  }, []);
   const [message, setMessage] = useState('');
   const [version, setVersion] = useState(0);
   const boxes = useRef<{ answer: HTMLTextAreaElement | null; comment: HTMLTextAreaElement | null }>({
@@ -85,15 +96,18 @@ export function App() {
   }, [reload]);
 
   const columns = useMemo(() => buildBoardColumns(items, runs), [items, runs]);
+  const columnsRef = useRef(columns);
+  columnsRef.current = columns;
 
   useEffect(() => {
     if (selectedID === null || !items.some((item) => item.id === selectedID)) {
       setSelectedID(moveSelection(columns, null, null));
     }
-  }, [columns, items, selectedID]);
+  }, [columns, items, selectedID, setSelectedID]);
 
   const open = useCallback((id: string | null) => {
-    setOpenID(id);
+    keyState.current.openID = id;
+    setOpenState(id);
     history.replaceState(null, '', id === null ? '#' : `#item/${id}`);
   }, []);
 
@@ -113,17 +127,18 @@ export function App() {
         return;
       }
       if (event.ctrlKey || event.metaKey || event.altKey) return;
+      const { selectedID, openID, help } = keyState.current;
       const move = MOVES[event.key];
       if (move !== undefined) {
         event.preventDefault();
-        setSelectedID((current) => moveSelection(columns, current, move));
+        setSelectedID(moveSelection(columnsRef.current, selectedID, move));
       } else if (event.key === 'Enter' && selectedID !== null) {
         open(selectedID);
       } else if (event.key === 'Escape') {
         if (help) setHelp(false);
         else open(null);
       } else if (event.key === '?') {
-        setHelp((shown) => !shown);
+        setHelp(!help);
       } else if (event.key === 'f') {
         void reload();
       } else if (event.key === 'd') {
@@ -145,7 +160,7 @@ export function App() {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [columns, selectedID, openID, help, open, reload, say]);
+  }, [open, reload, say, setSelectedID, setHelp]);
 
   const active = runs.filter((run) => run.status === 'running' || run.status === 'requested').length;
   const waiting = columns.find((column) => column.id === 'waiting')?.cards.length ?? 0;

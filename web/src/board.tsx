@@ -15,7 +15,8 @@ export function Board({ columns, selectedID, onSelect, onOpen }: BoardProps) {
       {columns.map((column) => (
         <section class={`column column-${column.id}`} key={column.id} data-column={column.id}>
           <h2>
-            {column.title} <span class="count">{column.cards.length + column.hidden}</span>
+            <span class="name">{column.title}</span>{' '}
+            <span class="count">{column.cards.length + column.hidden}</span>
           </h2>
           <div class="cards" role="listbox" aria-label={column.title}>
             {column.cards.map((card) => (
