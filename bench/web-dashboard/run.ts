@@ -83,16 +83,32 @@ async function firstRender(): Promise<{ ms: number; page: Page }> {
   const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
   await page.goto(server.url, { waitUntil: 'commit' });
   const handle = await page.waitForFunction(
-    (count) => (document.querySelectorAll('[data-item]').length >= count ? performance.now() : false),
+    // Runs in the page (this project's types have no DOM).
+    (count) =>
+      (
+        globalThis as unknown as { document: { querySelectorAll(selector: string): { length: number } } }
+      ).document.querySelectorAll('[data-item]').length >= count
+        ? performance.now()
+        : false,
     shownCards,
     { polling: 'raf', timeout: 60_000 },
   );
   return { ms: (await handle.jsonValue()) as number, page };
 }
 
-async function busy(cdp: CDPSession): Promise<number> {
-  const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] };
-  return metrics.find((metric) => metric.name === 'TaskDuration')?.value ?? 0;
+const BREAKDOWN = ['ScriptDuration', 'LayoutDuration', 'RecalcStyleDuration'] as const;
+
+async function busy(cdp: CDPSession): Promise<Record<'TaskDuration' | (typeof BREAKDOWN)[number], number>> {
+  const { metrics } = (await cdp.send('Performance.getMetrics')) as {
+    metrics: { name: string; value: number }[];
+  };
+  const read = (name: string) => metrics.find((metric) => metric.name === name)?.value ?? 0;
+  return {
+    TaskDuration: read('TaskDuration'),
+    ScriptDuration: read('ScriptDuration'),
+    LayoutDuration: read('LayoutDuration'),
+    RecalcStyleDuration: read('RecalcStyleDuration'),
+  };
 }
 
 async function measure(page: Page, cdp: CDPSession, update: boolean) {
@@ -114,7 +130,9 @@ async function measure(page: Page, cdp: CDPSession, update: boolean) {
   if (timer !== null) clearInterval(timer);
   const wall = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(startCpu);
-  const pageBusy = (await busy(cdp)) - startBusy;
+  const endBusy = await busy(cdp);
+  const pageBusy = endBusy.TaskDuration - startBusy.TaskDuration;
+  const share = (name: (typeof BREAKDOWN)[number]) => (endBusy[name] - startBusy[name]) / wall;
   // The page settles on the last state: the moved cards are where the tracker says.
   const last = live[(changes - 1 + live.length) % live.length];
   if (update && last !== undefined) {
@@ -124,6 +142,8 @@ async function measure(page: Page, cdp: CDPSession, update: boolean) {
   return {
     changesPerSecond: changes / wall,
     pageCpuPerSecond: pageBusy / wall,
+    pageScriptPerSecond: share('ScriptDuration'),
+    pageLayoutAndStylePerSecond: share('LayoutDuration') + share('RecalcStyleDuration'),
     serverCpuPerSecond: (cpu.user + cpu.system) / 1e6 / wall,
   };
 }
@@ -155,8 +175,16 @@ process.stdout.write(
     `web dashboard · ${ITEMS} items (${shownCards} cards) · ${LIVE} live · ${SECONDS} s windows · Chromium headless`,
     `first render (navigation → all cards)  median ${ms(median(renders))}  min ${ms(Math.min(...renders))}  max ${ms(Math.max(...renders))}  (${RUNS} pages)`,
     `idle                                   page ${pct(idle.pageCpuPerSecond)}  server ${pct(idle.serverCpuPerSecond)}`,
-    `${updating.changesPerSecond.toFixed(1)} changes/s                        page ${pct(updating.pageCpuPerSecond)}  server ${pct(updating.serverCpuPerSecond)}`,
-    JSON.stringify({ items: ITEMS, cards: shownCards, live: LIVE, seconds: SECONDS, firstRenderMs: renders, idle, updating }),
+    `${updating.changesPerSecond.toFixed(1)} changes/s                        page ${pct(updating.pageCpuPerSecond)} (script ${pct(updating.pageScriptPerSecond)}, layout+style ${pct(updating.pageLayoutAndStylePerSecond)})  server ${pct(updating.serverCpuPerSecond)}`,
+    JSON.stringify({
+      items: ITEMS,
+      cards: shownCards,
+      live: LIVE,
+      seconds: SECONDS,
+      firstRenderMs: renders,
+      idle,
+      updating,
+    }),
     '',
   ].join('\n'),
 );

@@ -171,7 +171,14 @@ describe('the web dashboard in Chromium', { timeout: 60_000 }, () => {
     await page.locator(`[data-item="${ids.revised}"]`).dblclick();
     const added = page.getByTestId('diff').locator('.diff-green', { hasText: '+export const LIMIT = 100;' });
     await added.waitFor();
-    expect(await added.evaluate((element) => getComputedStyle(element).color)).toBe('rgb(63, 185, 80)');
+    // Runs in the page (this project's types have no DOM).
+    const color = await added.evaluate(
+      (element) =>
+        (globalThis as unknown as { getComputedStyle(node: unknown): { color: string } }).getComputedStyle(
+          element,
+        ).color,
+    );
+    expect(color).toBe('rgb(63, 185, 80)');
     await page.getByTestId('checks').waitFor();
     await page.screenshot({ path: join(shots, 'item-detail.png') });
   });
