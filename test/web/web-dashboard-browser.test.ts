@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -12,7 +12,10 @@ import { type TrackerWatch, watchTrackerChanges } from '../../src/api/watch-trac
 import { type CliContext, openCliContext } from '../../src/cli/support/open-cli-context.ts';
 import { requireLocalTracker } from '../../src/cli/support/require-local-tracker.ts';
 import { createItemWithRevision, withLocalProvider } from '../../src/cli/test-support/with-local-provider.ts';
-import { ANSWER_COMMENT_MARKER, buildQuestionsComment } from '../../src/domain/index.ts';
+import { resolveFlotillaPaths } from '../../src/config/index.ts';
+import { ANSWER_COMMENT_MARKER, buildQuestionsComment, type EngineEvent } from '../../src/domain/index.ts';
+import { applyStateUpdate } from '../../src/engine/state-store/apply-state-update.ts';
+import { buildInitialEngineState } from '../../src/engine/state-store/engine-state.ts';
 import { buildAddFilePatch } from '../../src/runtimes/scripted/build-scripted-results.ts';
 import type { SqliteTracker } from '../../src/storage/index.ts';
 import { createTempGitRepo, type TempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
@@ -35,6 +38,7 @@ let server: RunningApiServer;
 let browser: Browser;
 let page: Page;
 const ids = { login: '', export: '', asks: '', revised: '' };
+const REVIEWER = 'cccc3333-0000-4000-8000-000000000003';
 
 beforeAll(async () => {
   repo = await createTempGitRepo();
@@ -72,6 +76,26 @@ beforeAll(async () => {
     }),
     'flotilla',
   );
+  // A reviewer at work on the revised item, with its transcript so far (recorded as the engine records runs).
+  const sessions = resolveFlotillaPaths(repo.root).sessionsDir;
+  mkdirSync(sessions, { recursive: true });
+  const log = join(sessions, 'reviewer.log');
+  writeFileSync(log, '=== reviewer session ===\n[10:00:01] ASSISTANT Reading src/rate-limit.ts\n');
+  const recorded: EngineEvent[] = [
+    {
+      type: 'reviewerRequested',
+      sessionID: REVIEWER,
+      workItemID: ids.revised,
+      revisionID: revised.revisionID,
+      at: 1_000,
+    },
+    { type: 'reviewerStarted', sessionID: REVIEWER, logFilePath: log, at: 1_100, runtime: 'claude' },
+  ];
+  let state = buildInitialEngineState();
+  for (const event of recorded) {
+    state = applyStateUpdate(state, event).state;
+    context.history.record(event, state);
+  }
   const approved = create('Dark mode');
   tracker.workItems.transitionStatus(approved, 'approved');
   const events = createEventHub();
@@ -108,7 +132,7 @@ describe('the web dashboard in Chromium', { timeout: 60_000 }, () => {
     await card('pending', ids.login).waitFor();
     await card('in-progress', ids.export).waitFor();
     await card('waiting', ids.asks).waitFor();
-    await card('review', ids.revised).waitFor();
+    await card('review', ids.revised).locator('.badge-reviewing').waitFor();
     await page.getByText('● live').waitFor();
     expect(await page.getByTestId('budget').textContent()).toContain('today $0.00');
   });
@@ -167,7 +191,7 @@ describe('the web dashboard in Chromium', { timeout: 60_000 }, () => {
     await page.locator(`[data-item="${ids.login}"][data-status="ready"]`).waitFor();
   });
 
-  it("shows an item's revision: checks and the diff in colour", async () => {
+  it("shows an item's revision (checks, the diff in colour) and its agent's transcript", async () => {
     await page.locator(`[data-item="${ids.revised}"]`).dblclick();
     const added = page.getByTestId('diff').locator('.diff-green', { hasText: '+export const LIMIT = 100;' });
     await added.waitFor();
@@ -180,6 +204,7 @@ describe('the web dashboard in Chromium', { timeout: 60_000 }, () => {
     );
     expect(color).toBe('rgb(63, 185, 80)');
     await page.getByTestId('checks').waitFor();
+    await page.getByTestId('transcript').getByText('Reading src/rate-limit.ts').waitFor();
     await page.screenshot({ path: join(shots, 'item-detail.png') });
   });
 
