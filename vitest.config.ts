@@ -6,6 +6,7 @@ export default defineConfig({
       'src/**/*.test.ts',
       'src/**/*.test.tsx',
       'test/**/*.test.ts',
+      'web/**/*.test.ts',
       // Opt-in checks against real GitHub (src/providers/github/README.md): registered only when asked for.
       ...(process.env.FLOTILLA_GITHUB_TEST_REPO ? ['src/**/*.github-live.ts'] : []),
     ],

@@ -1,12 +1,13 @@
 // Builds dist/: the compiled JavaScript bin/flotilla.js runs, plus the JSON files the code reads at runtime
-// (the demo's scenario, sample scenarios). Run by `npm run build` and by `prepare` (so `npm ci`, `npm install`
-// and `npm pack` produce it). The stamp's time is the build's start, so a source saved during the build makes
+// (the demo's scenario, sample scenarios) and the web dashboard's bundle (dist/web/, scripts/build-web.js).
+// Run by `npm run build` and by `prepare` (so `npm ci`, `npm install` and `npm pack` produce it). The stamp's time is the build's start, so a source saved during the build makes
 // dist/ stale rather than current.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildWeb } from './build-web.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const source = join(root, 'src');
@@ -27,6 +28,8 @@ if (compiled.status !== 0) {
 
 let assets = 0;
 copyAssets(source);
+// The web dashboard (web/README.md), which `flotilla serve` serves at /.
+await buildWeb(join(dist, 'web'));
 const stamp = join(dist, 'build-stamp.json');
 writeFileSync(stamp, `${JSON.stringify({ builtAt: started.toISOString(), assets }, null, 2)}\n`);
 utimesSync(stamp, started, started);

@@ -13,6 +13,8 @@ import type { EngineStatePersistence, SqliteTracker } from '../storage/index.ts'
 import { ApiError, buildErrorBody, toApiError } from './api-error.ts';
 import { checkBearerToken } from './check-bearer-token.ts';
 import type { EventHub } from './create-event-hub.ts';
+import { registerDashboardReadRoutes } from './register-dashboard-read-routes.ts';
+import { registerWebAppRoutes } from './register-web-app-routes.ts';
 
 /** What the routes read and write; the composition root (src/cli/commands/serve-command.ts) builds it. */
 export interface ApiDeps {
@@ -25,6 +27,10 @@ export interface ApiDeps {
   /** Required on every request when set (`FLOTILLA_SERVE_TOKEN`). */
   token?: string;
   now?: () => number;
+  /** The repository (diffs of revisions); without it `GET /api/work-items/:id/diff` is 409. */
+  repoRoot?: string;
+  /** The built web dashboard (default: `dist/web/`; tests build their own). */
+  webRoot?: string;
 }
 
 /** Request bodies above this are refused with 413 before they are parsed. */
@@ -159,7 +165,7 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono {
         'one work item with body, labels, comments and revision (as `flotilla work show --json`)',
       ),
     }),
-    (c) => c.json(readDetails(tracker, c.req.valid('param').id), 200),
+    (c) => c.json(readDetails(tracker, c.req.valid('param').id, history.taskContext), 200),
   );
 
   app.openapi(
@@ -263,6 +269,8 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono {
   );
 
   app.get('/api/events', (c) => streamEvents(c, deps.events));
+  registerDashboardReadRoutes(app, deps);
+  registerWebAppRoutes(app, deps.webRoot);
 
   app.doc31('/api/openapi.json', {
     openapi: '3.1.0',

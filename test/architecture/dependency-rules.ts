@@ -285,7 +285,16 @@ export const DEPENDENCY_RULES: DependencyRules = {
     yaml: { floors: ['providers/local', 'providers/github', 'providers/shared'] },
     zod: { floors: 'all but domain' },
   },
-  testOnlyPackages: ['vitest', 'ink-testing-library', '@octokit/fixtures', 'typescript'],
+  // playwright-core drives Chromium in the web dashboard's browser tests and bench; esbuild only bundles
+  // web/ (scripts/build-web.js). The web dashboard's own sources live in web/, outside src/ (web/README.md).
+  testOnlyPackages: [
+    'vitest',
+    'ink-testing-library',
+    '@octokit/fixtures',
+    'typescript',
+    'playwright-core',
+    'esbuild',
+  ],
   exceptions: [
     {
       // Deliberate and permanent: `flotilla demo --provider github` runs against the built-in fake GitHub so a

@@ -116,6 +116,9 @@ describe('the npm package (npm pack)', () => {
         'bin/flotilla.js',
         'dist/cli/main.js',
         'dist/app/demo/demo-scenario.json',
+        // The web dashboard `flotilla serve` serves at / (web/README.md).
+        'dist/web/index.html',
+        'dist/web/app.js',
         'package.json',
       ]),
     );

@@ -38,22 +38,28 @@ export function registerServeCommand(program: Command): void {
           const { createEventHub } = await import('../../api/create-event-hub.ts');
           const { startApiServer } = await import('../../api/start-api-server.ts');
           const { readHumanAuthor } = await import('../support/read-human-author.ts');
+          const { watchTrackerChanges } = await import('../../api/watch-tracker-changes.ts');
+          const events = createEventHub();
+          // No engine here: changes other processes make to the tracker become events for the dashboard.
+          const watch = watchTrackerChanges(tracker, context.history, events);
           const app = createApiApp({
             config: context.config,
             tracker,
             history: context.history,
-            events: createEventHub(),
+            events,
             readAuthor: () => readHumanAuthor(context.repoRoot),
+            repoRoot: context.repoRoot,
             ...(token === undefined ? {} : { token }),
           });
           const server = await startApiServer(app, address, { tokenSet: token !== undefined });
           process.stdout.write(
-            `flotilla API on ${server.url}/api (OpenAPI: ${server.url}/api/openapi.json)\n`,
+            `flotilla dashboard on ${server.url}/ · API ${server.url}/api (OpenAPI: ${server.url}/api/openapi.json)\n`,
           );
           await new Promise<void>((resolve) => {
             process.once('SIGINT', resolve);
             process.once('SIGTERM', resolve);
           });
+          watch.stop();
           await server.close();
         });
       }),

@@ -1,0 +1,54 @@
+import { readFile } from 'node:fs/promises';
+import { hasErrorCode } from '../../shared/has-error-code.ts';
+import { messageOf } from '../../shared/message-of.ts';
+import type { EngineStatePersistence, StoredAgentRun } from '../../storage/index.ts';
+import { CliError } from './cli-error.ts';
+
+/** The whole history is searched for a prefix; it is small (one row per agent run). */
+const ALL_RUNS = Number.MAX_SAFE_INTEGER;
+
+/**
+ * A run and its transcript's text, as `flotilla logs` prints it (before shortening) and the HTTP API's
+ * `GET /api/runs/:session/transcript` returns it. Like git's short SHAs, any unique prefix of the session id
+ * names the run; an unknown or ambiguous prefix, a run without a transcript or one that is gone: CliError
+ * exit 1.
+ */
+export async function readRunTranscript(
+  history: EngineStatePersistence,
+  prefix: string,
+): Promise<{ run: StoredAgentRun; text: string }> {
+  const run = resolveRun(history, prefix);
+  if (run.logFilePath === null) {
+    throw new CliError(
+      `run ${run.sessionID} (${run.role}, ${run.status}) has no transcript: it never started a session, or agent session logging is off (logging.agentSessions)`,
+      { exitCode: 1 },
+    );
+  }
+  try {
+    return { run, text: await readFile(run.logFilePath, 'utf8') };
+  } catch (error) {
+    const missing = hasErrorCode(error, 'ENOENT');
+    throw new CliError(
+      missing
+        ? `the transcript of run ${run.sessionID} is gone: ${run.logFilePath} does not exist (deleted or moved)`
+        : `cannot read ${run.logFilePath}: ${messageOf(error)}`,
+      { exitCode: 1 },
+    );
+  }
+}
+
+function resolveRun(history: EngineStatePersistence, prefix: string): StoredAgentRun {
+  const exact = history.getRun(prefix);
+  if (exact !== null) return exact;
+  const matches = history.listRuns({ limit: ALL_RUNS }).filter((run) => run.sessionID.startsWith(prefix));
+  if (matches.length === 1 && matches[0] !== undefined) return matches[0];
+  if (matches.length === 0) {
+    throw new CliError(`no run has a session id starting with "${prefix}"; see \`flotilla runs\``, {
+      exitCode: 1,
+    });
+  }
+  throw new CliError(`"${prefix}" is ambiguous: ${matches.length} runs match; give more characters:`, {
+    exitCode: 1,
+    details: matches.map((run) => `${run.sessionID}  ${run.role}  ${run.status}`),
+  });
+}

@@ -1,0 +1,219 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiApp } from '../../src/api/create-api-app.ts';
+import { createEventHub } from '../../src/api/create-event-hub.ts';
+import { parseListenAddress } from '../../src/api/parse-listen-address.ts';
+import { type RunningApiServer, startApiServer } from '../../src/api/start-api-server.ts';
+import { type TrackerWatch, watchTrackerChanges } from '../../src/api/watch-tracker-changes.ts';
+import { type CliContext, openCliContext } from '../../src/cli/support/open-cli-context.ts';
+import { requireLocalTracker } from '../../src/cli/support/require-local-tracker.ts';
+import { createItemWithRevision, withLocalProvider } from '../../src/cli/test-support/with-local-provider.ts';
+import { resolveFlotillaPaths } from '../../src/config/index.ts';
+import { ANSWER_COMMENT_MARKER, buildQuestionsComment, type EngineEvent } from '../../src/domain/index.ts';
+import { applyStateUpdate } from '../../src/engine/state-store/apply-state-update.ts';
+import { buildInitialEngineState } from '../../src/engine/state-store/engine-state.ts';
+import { buildAddFilePatch } from '../../src/runtimes/scripted/build-scripted-results.ts';
+import type { SqliteTracker } from '../../src/storage/index.ts';
+import { createTempGitRepo, type TempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
+import { launchChromium } from './launch-chromium.ts';
+
+/**
+ * The web dashboard in a real headless Chromium (Debian's, through playwright-core) against `createApiApp`
+ * over a temp repository's tracker, as `flotilla serve` runs it: the tracker watch turns changes made
+ * outside the page into events, and the page's actions go through the API. Screenshots of the board and an
+ * item go to $FLOTILLA_ARTIFACTS_DIR/web-dashboard (default: a temp directory, printed).
+ */
+
+let repo: TempGitRepo;
+let webRoot: string;
+let shots: string;
+let context: CliContext;
+let tracker: SqliteTracker;
+let watch: TrackerWatch;
+let server: RunningApiServer;
+let browser: Browser;
+let page: Page;
+const ids = { login: '', export: '', asks: '', revised: '' };
+const REVIEWER = 'cccc3333-0000-4000-8000-000000000003';
+
+beforeAll(async () => {
+  repo = await createTempGitRepo();
+  await repo.commit('initial', { 'README.md': '# sample\n' });
+  const revised = await withLocalProvider(repo.root, { checksCommand: null }, (provider) =>
+    createItemWithRevision(
+      provider,
+      buildAddFilePatch('src/rate-limit.ts', 'export const LIMIT = 100;\nexport const WINDOW_MS = 60_000;\n'),
+      'review',
+    ),
+  );
+  ids.revised = revised.id;
+  webRoot = mkdtempSync(join(tmpdir(), 'flotilla-web-e2e-'));
+  execFileSync(process.execPath, ['scripts/build-web.js', webRoot]);
+  shots = join(
+    process.env.FLOTILLA_ARTIFACTS_DIR ?? mkdtempSync(join(tmpdir(), 'flotilla-shots-')),
+    'web-dashboard',
+  );
+  mkdirSync(shots, { recursive: true });
+  context = await openCliContext(repo.root);
+  tracker = await requireLocalTracker(context, 'serve');
+  const create = (title: string, body = '') =>
+    tracker.workItems.createWorkItem({ title, body, labels: [], blockedBy: [] }).id;
+  ids.login = create('Add a login form', 'Email and password, with a remember-me box.');
+  ids.export = create('Export the report as CSV');
+  tracker.workItems.transitionStatus(ids.export, 'in-progress');
+  ids.asks = create('Rate-limit the public API', 'Per API key, configurable.');
+  tracker.workItems.transitionStatus(ids.asks, 'waiting-for-input');
+  tracker.workItems.addComment(
+    ids.asks,
+    buildQuestionsComment({
+      role: 'implementor',
+      workItemID: ids.asks,
+      questions: ['Per key or per IP?', 'Which limit: 100 or 1000 requests a minute?'],
+    }),
+    'flotilla',
+  );
+  // A reviewer at work on the revised item, with its transcript so far (recorded as the engine records runs).
+  const sessions = resolveFlotillaPaths(repo.root).sessionsDir;
+  mkdirSync(sessions, { recursive: true });
+  const log = join(sessions, 'reviewer.log');
+  writeFileSync(log, '=== reviewer session ===\n[10:00:01] ASSISTANT Reading src/rate-limit.ts\n');
+  const recorded: EngineEvent[] = [
+    {
+      type: 'reviewerRequested',
+      sessionID: REVIEWER,
+      workItemID: ids.revised,
+      revisionID: revised.revisionID,
+      at: 1_000,
+    },
+    { type: 'reviewerStarted', sessionID: REVIEWER, logFilePath: log, at: 1_100, runtime: 'claude' },
+  ];
+  let state = buildInitialEngineState();
+  for (const event of recorded) {
+    state = applyStateUpdate(state, event).state;
+    context.history.record(event, state);
+  }
+  const approved = create('Dark mode');
+  tracker.workItems.transitionStatus(approved, 'approved');
+  const events = createEventHub();
+  watch = watchTrackerChanges(tracker, context.history, events, 100);
+  const app = createApiApp({
+    config: context.config,
+    tracker,
+    history: context.history,
+    events,
+    readAuthor: async () => 'Ada',
+    repoRoot: repo.root,
+    webRoot,
+  });
+  server = await startApiServer(app, parseListenAddress('127.0.0.1:0'), { tokenSet: false });
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await page.goto(server.url);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  watch?.stop();
+  await server?.close();
+  await context?.close();
+  await repo?.cleanup();
+  rmSync(webRoot, { recursive: true, force: true });
+  process.stdout.write(`web dashboard screenshots: ${shots}\n`);
+});
+
+const card = (column: string, id: string) => page.locator(`[data-column="${column}"] [data-item="${id}"]`);
+
+describe('the web dashboard in Chromium', { timeout: 60_000 }, () => {
+  it('shows the board by status, live, with the budget line', async () => {
+    await card('pending', ids.login).waitFor();
+    await card('in-progress', ids.export).waitFor();
+    await card('waiting', ids.asks).waitFor();
+    await card('review', ids.revised).locator('.badge-reviewing').waitFor();
+    await page.getByText('● live').waitFor();
+    expect(await page.getByTestId('budget').textContent()).toContain('today $0.00');
+  });
+
+  it('moves a card when another process changes the item', async () => {
+    tracker.workItems.transitionStatus(ids.export, 'review');
+    await card('review', ids.export).waitFor();
+    expect(await card('in-progress', ids.export).count()).toBe(0);
+    await page.screenshot({ path: join(shots, 'board.png') });
+  });
+
+  it('selects with j/k and h/l, opens with Enter, closes with Esc, lists the keys with ?', async () => {
+    await page.locator(`[data-item="${ids.login}"]`).click();
+    await page.keyboard.press('l');
+    const selected = () => page.locator('.card[aria-selected="true"]').getAttribute('data-item');
+    expect(await selected()).toBe(ids.revised);
+    await page.keyboard.press('j');
+    expect(await selected()).toBe(ids.export);
+    await page.keyboard.press('k');
+    expect(await selected()).toBe(ids.revised);
+    await page.keyboard.press('h');
+    expect(await selected()).toBe(ids.login);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('detail').getByText('Email and password').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('detail').waitFor({ state: 'detached' });
+    await page.keyboard.press('?');
+    await page.getByRole('dialog', { name: 'keys' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: 'keys' }).waitFor({ state: 'detached' });
+  });
+
+  it("answers an agent's questions from the page", async () => {
+    await page.locator(`[data-item="${ids.asks}"]`).dblclick();
+    const questions = page.getByTestId('questions');
+    await questions.getByText('Per key or per IP?').waitFor();
+    await page.screenshot({ path: join(shots, 'item-questions.png') });
+    await page.keyboard.press('a');
+    await page.keyboard.type('Per key; 100 a minute.');
+    await questions.getByRole('button', { name: 'Answer' }).click();
+    await page.getByTestId('footer').getByText(`answer #${ids.asks}: done`).waitFor();
+    const answers = tracker.workItems
+      .getWorkItemComments(ids.asks)
+      .filter((comment) => comment.body.startsWith(ANSWER_COMMENT_MARKER));
+    expect(answers.map((comment) => [comment.author, comment.body.split('\n')[1]])).toEqual([
+      ['Ada', 'Per key; 100 a minute.'],
+    ]);
+  });
+
+  it('dispatches from the page', async () => {
+    await page.locator(`[data-item="${ids.login}"]`).dblclick();
+    await page.getByTestId('detail').getByText('Email and password').waitFor();
+    await page.getByRole('button', { name: 'Dispatch' }).click();
+    await page.getByTestId('footer').getByText(`dispatch #${ids.login}: done`).waitFor();
+    expect(tracker.workItems.getWorkItem(ids.login)?.status).toBe('ready');
+    await page.locator(`[data-item="${ids.login}"][data-status="ready"]`).waitFor();
+  });
+
+  it("shows an item's revision (checks, the diff in colour) and its agent's transcript", async () => {
+    await page.locator(`[data-item="${ids.revised}"]`).dblclick();
+    const added = page.getByTestId('diff').locator('.diff-green', { hasText: '+export const LIMIT = 100;' });
+    await added.waitFor();
+    // Runs in the page (this project's types have no DOM).
+    const color = await added.evaluate(
+      (element) =>
+        (globalThis as unknown as { getComputedStyle(node: unknown): { color: string } }).getComputedStyle(
+          element,
+        ).color,
+    );
+    expect(color).toBe('rgb(63, 185, 80)');
+    await page.getByTestId('checks').waitFor();
+    await page.getByTestId('transcript').getByText('Reading src/rate-limit.ts').waitFor();
+    await page.screenshot({ path: join(shots, 'item-detail.png') });
+  });
+
+  it('refuses an engine action without an engine and says why in the footer', async () => {
+    tracker.workItems.transitionStatus(ids.revised, 'approved');
+    const merge = page.getByRole('button', { name: 'Merge' });
+    await merge.waitFor();
+    await merge.click();
+    await page.getByTestId('footer').getByText(`merge #${ids.revised}:`).waitFor();
+    expect(await page.getByTestId('footer').textContent()).not.toContain('done');
+  });
+});

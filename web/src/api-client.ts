@@ -1,0 +1,69 @@
+import type { BudgetReport } from '../../src/cli/commands/budget-command-report.ts';
+import type { RunSummary } from '../../src/cli/commands/runs-command-summary.ts';
+import type { WorkItemDetails } from '../../src/cli/commands/work-show-command.ts';
+import type { RevisionFile, WorkItem } from '../../src/domain/index.ts';
+import type { DetailLine } from '../../src/tui/view-model/build-detail-content.ts';
+
+export type { BudgetReport, RunSummary, WorkItem, WorkItemDetails };
+
+export interface DiffResponse {
+  revision: { id: string; headRef: string; headSHA: string; state: string };
+  files: RevisionFile[];
+  lines: DetailLine[];
+}
+
+export interface TranscriptResponse {
+  run: RunSummary;
+  text: string;
+}
+
+/** An error the API answered (`{ error: { code, message } }`), or a failed request. */
+export class RequestError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+async function request<T>(path: string, init?: RequestInit): Promise<T> {
+  const response = await fetch(path, init);
+  const body = (await response.json().catch(() => null)) as
+    | (T & { error?: undefined })
+    | { error?: { message?: string } }
+    | null;
+  if (!response.ok) {
+    const message = body?.error?.message ?? `${response.status} ${response.statusText}`;
+    throw new RequestError(message, response.status);
+  }
+  return body as T;
+}
+
+/** Actions are POSTs with a JSON body: the server refuses anything else (src/api/README.md). */
+const post = <T>(path: string, body: unknown) =>
+  request<T>(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+const item = (id: string) => `/api/work-items/${encodeURIComponent(id)}`;
+
+export const api = {
+  listItems: () => request<WorkItem[]>('/api/work-items?state=all'),
+  listRuns: (limit = 200) => request<RunSummary[]>(`/api/runs?limit=${limit}`),
+  itemRuns: (id: string) => request<RunSummary[]>(`/api/runs?limit=20&item=${encodeURIComponent(id)}`),
+  budget: () => request<BudgetReport>('/api/budget'),
+  details: (id: string) => request<WorkItemDetails>(item(id)),
+  diff: (id: string) => request<DiffResponse>(`${item(id)}/diff`),
+  transcript: (session: string) =>
+    request<TranscriptResponse>(`/api/runs/${encodeURIComponent(session)}/transcript`),
+  dispatch: (id: string) => post<unknown>(`${item(id)}/dispatch`, {}),
+  answer: (id: string, body: string) => post<unknown>(`${item(id)}/answer`, { body }),
+  comment: (id: string, body: string) => post<unknown>(`${item(id)}/comments`, { body }),
+  /** Engine actions (`flotilla run --serve`): cancel, retry, unblock, merge; refused without an engine. */
+  engineAction: (id: string, action: EngineAction) => post<unknown>(`${item(id)}/${action}`, {}),
+};
+
+export type EngineAction = 'cancel' | 'retry' | 'unblock' | 'merge';

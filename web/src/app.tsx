@@ -1,0 +1,214 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { api, type BudgetReport, type RunSummary, type WorkItem } from './api-client.ts';
+import { Board } from './board.tsx';
+import { BudgetLine } from './budget-line.tsx';
+import { buildBoardColumns } from './build-board-columns.ts';
+import { followEvents } from './follow-events.ts';
+import { ItemDetail } from './item-detail.tsx';
+import { keepUnchanged } from './keep-unchanged.ts';
+import { WEB_KEY_BINDINGS } from './key-bindings.ts';
+import { moveSelection, type SelectionMove } from './move-selection.ts';
+
+/** Live events come in bursts (an engine tick changes several things): one reload per this many ms. */
+const RELOAD_DELAY_MS = 250;
+
+const MOVES: Readonly<Record<string, SelectionMove>> = {
+  j: 'down',
+  ArrowDown: 'down',
+  k: 'up',
+  ArrowUp: 'up',
+  h: 'left',
+  ArrowLeft: 'left',
+  l: 'right',
+  ArrowRight: 'right',
+};
+
+/**
+ * The dashboard: header (live state, budget), the board, the open item, the footer (what the last action
+ * did). Every event on `/api/events` schedules one reload of the lists and of the open item; a dropped
+ * stream reconnects with `Last-Event-ID`, and a reconnect reloads too.
+ */
+export function App() {
+  const [items, setItems] = useState<WorkItem[]>([]);
+  const [runs, setRuns] = useState<RunSummary[]>([]);
+  const [budget, setBudget] = useState<BudgetReport | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [live, setLive] = useState(false);
+  // What keys act on is also held in refs, set with the state: a key pressed before the next render (the
+  // browser delivers them as fast as they come) sees the previous key's result, as in the terminal dashboard.
+  const [selectedID, setSelectedState] = useState<string | null>(null);
+  const [openID, setOpenState] = useState<string | null>(() => readHash());
+  const [help, setHelpState] = useState(false);
+  const keyState = useRef({ selectedID, openID, help });
+  const setSelectedID = useCallback((id: string | null) => {
+    keyState.current.selectedID = id;
+    setSelectedState(id);
+  }, []);
+  const setHelp = useCallback((shown: boolean) => {
+    keyState.current.help = shown;
+    setHelpState(shown);
+  }, []);
+  const [message, setMessage] = useState('');
+  const [version, setVersion] = useState(0);
+  const boxes = useRef<{ answer: HTMLTextAreaElement | null; comment: HTMLTextAreaElement | null }>({
+    answer: null,
+    comment: null,
+  });
+
+  const reload = useCallback(async () => {
+    try {
+      const [nextItems, nextRuns, nextBudget] = await Promise.all([
+        api.listItems(),
+        api.listRuns(),
+        api.budget(),
+      ]);
+      setItems((previous) => keepUnchanged(previous, nextItems));
+      setRuns(nextRuns);
+      setBudget(nextBudget);
+      setLoadError(null);
+    } catch (error) {
+      setLoadError(error instanceof Error ? error.message : String(error));
+    }
+    setVersion((value) => value + 1);
+  }, []);
+
+  useEffect(() => {
+    void reload();
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const schedule = () => {
+      timer ??= setTimeout(() => {
+        timer = null;
+        void reload();
+      }, RELOAD_DELAY_MS);
+    };
+    const follower = followEvents('/api/events', {
+      onOpen: () => {
+        setLive(true);
+        schedule();
+      },
+      onDrop: () => setLive(false),
+      onEvent: schedule,
+    });
+    return () => {
+      follower.close();
+      if (timer !== null) clearTimeout(timer);
+    };
+  }, [reload]);
+
+  const columns = useMemo(() => buildBoardColumns(items, runs), [items, runs]);
+  const columnsRef = useRef(columns);
+  columnsRef.current = columns;
+
+  useEffect(() => {
+    if (selectedID === null || !items.some((item) => item.id === selectedID)) {
+      setSelectedID(moveSelection(columns, null, null));
+    }
+  }, [columns, items, selectedID, setSelectedID]);
+
+  const open = useCallback((id: string | null) => {
+    keyState.current.openID = id;
+    setOpenState(id);
+    history.replaceState(null, '', id === null ? '#' : `#item/${id}`);
+  }, []);
+
+  const say = useCallback(
+    (text: string) => {
+      setMessage(text);
+      void reload();
+    },
+    [reload],
+  );
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const typing = event.target instanceof HTMLTextAreaElement || event.target instanceof HTMLInputElement;
+      if (typing) {
+        if (event.key === 'Escape') (event.target as HTMLElement).blur();
+        return;
+      }
+      if (event.ctrlKey || event.metaKey || event.altKey) return;
+      const { selectedID, openID, help } = keyState.current;
+      const move = MOVES[event.key];
+      if (move !== undefined) {
+        event.preventDefault();
+        setSelectedID(moveSelection(columnsRef.current, selectedID, move));
+      } else if (event.key === 'Enter' && selectedID !== null) {
+        open(selectedID);
+      } else if (event.key === 'Escape') {
+        if (help) setHelp(false);
+        else open(null);
+      } else if (event.key === '?') {
+        setHelp(!help);
+      } else if (event.key === 'f') {
+        void reload();
+      } else if (event.key === 'd') {
+        const id = openID ?? selectedID;
+        if (id !== null) {
+          api.dispatch(id).then(
+            () => say(`dispatch #${id}: done`),
+            (error: unknown) =>
+              say(`dispatch #${id}: ${error instanceof Error ? error.message : String(error)}`),
+          );
+        }
+      } else if (event.key === 'a' && boxes.current.answer) {
+        event.preventDefault();
+        boxes.current.answer.focus();
+      } else if (event.key === 'c' && boxes.current.comment) {
+        event.preventDefault();
+        boxes.current.comment.focus();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [open, reload, say, setSelectedID, setHelp]);
+
+  const active = runs.filter((run) => run.status === 'running' || run.status === 'requested').length;
+  const waiting = columns.find((column) => column.id === 'waiting')?.cards.length ?? 0;
+  return (
+    <div class={`app${openID === null ? '' : ' with-detail'}`}>
+      <header>
+        <strong>flotilla</strong>
+        <span class={live ? 'live' : 'offline'} data-testid="live">
+          {live ? '● live' : '○ reconnecting'}
+        </span>
+        <span>agents {active}</span>
+        <span class={waiting > 0 ? 'waiting' : ''}>{waiting} waiting on you</span>
+        <span>{items.filter((item) => item.status !== 'closed').length} open</span>
+        <BudgetLine budget={budget} />
+        <span class="keys">? keys</span>
+      </header>
+      {loadError !== null && <p class="error banner">cannot load the board: {loadError}</p>}
+      <div class="panes">
+        <Board columns={columns} selectedID={selectedID} onSelect={setSelectedID} onOpen={open} />
+        {openID !== null && (
+          <ItemDetail
+            id={openID}
+            version={version}
+            boxes={boxes.current}
+            onClose={() => open(null)}
+            onDone={say}
+          />
+        )}
+      </div>
+      <footer data-testid="footer">{message}</footer>
+      {help && (
+        <div class="help" role="dialog" aria-label="keys">
+          <h2>Keys</h2>
+          <dl>
+            {WEB_KEY_BINDINGS.map((binding) => (
+              <>
+                <dt>{binding.keys}</dt>
+                <dd>{binding.does}</dd>
+              </>
+            ))}
+          </dl>
+          <p class="dim">Esc or ? closes</p>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function readHash(): string | null {
+  return /^#item\/(\d+)$/.exec(location.hash)?.[1] ?? null;
+}
