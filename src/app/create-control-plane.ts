@@ -251,6 +251,7 @@ async function startControlPlane(
     scheduler: config.scheduler,
     maxReviewRounds: config.maxReviewRounds,
     maxCheckRounds: config.maxCheckRounds,
+    dependencyWaitFor: config.dependencies.waitFor,
     budget: buildEngineBudget(config, persistence.ledger),
     ...(options.clock !== undefined && { clock: options.clock }),
     questionTimeout: config.questionTimeout,

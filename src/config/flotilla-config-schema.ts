@@ -214,6 +214,13 @@ export const flotillaConfigFileSchema = object({
   budgets,
   maxReviewRounds: integerAtLeast(1).default(3),
   maxCheckRounds: integerAtLeast(1).default(2),
+  /**
+   * When a blocker stops blocking (issue #30): `approved` — its dependents start on top of its approved
+   * revision (stacked); `merged` — only once it is merged (closed).
+   */
+  dependencies: object({
+    waitFor: z.enum(['approved', 'merged'], { error: "'approved' or 'merged'" }).default('approved'),
+  }).prefault({}),
   /** Seconds an item waits for answers to its agent's questions before it goes to needs-refinement (7 days). */
   questionTimeout: seconds().default(604_800),
   pollIntervals: object({

@@ -69,6 +69,7 @@ describe('loadConfig: defaults', () => {
         },
         maxReviewRounds: 3,
         maxCheckRounds: 2,
+        dependencies: { waitFor: 'approved' },
         questionTimeout: 604_800,
         pollIntervals: { workItems: 30, revisions: 30, specs: 60 },
         worktree: { setupCommand: null, prepareAhead: true, copy: [], teardownCommand: null, ports: 10 },
@@ -312,6 +313,10 @@ describe('loadConfig: every field names its path and expectation', () => {
       `${F}: scheduler.stallTimeout: expected an integer ≥ 1 (seconds), got true`,
     ],
     [{ maxCheckRounds: 0 }, `${F}: maxCheckRounds: expected an integer ≥ 1, got 0`],
+    [
+      { dependencies: { waitFor: 'reviewed' } },
+      `${F}: dependencies.waitFor: expected 'approved' or 'merged', got "reviewed"`,
+    ],
     [{ maxReviewRounds: 0 }, `${F}: maxReviewRounds: expected an integer ≥ 1, got 0`],
     [{ pollIntervals: 30 }, `${F}: pollIntervals: expected an object, got 30`],
     [
@@ -403,7 +408,7 @@ describe('loadConfig: every field names its path and expectation', () => {
 describe('loadConfig: unknown keys are errors', () => {
   it('names a top-level typo, suggests the key and lists the known ones', async () => {
     expect(await errorsFor({ specDir: 'specs' })).toEqual([
-      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, github, defaultBranch, specsDir, runtimes, namedRuntimes, models, accounts, maxAgentDuration, shutdownTimeout, scheduler, budgets, maxReviewRounds, maxCheckRounds, questionTimeout, pollIntervals, worktree, checks, validation, contextPaths, logging, bashValidator, pathGuard, sandbox, scriptedScenario, scriptedRuntime',
+      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, github, defaultBranch, specsDir, runtimes, namedRuntimes, models, accounts, maxAgentDuration, shutdownTimeout, scheduler, budgets, maxReviewRounds, maxCheckRounds, dependencies, questionTimeout, pollIntervals, worktree, checks, validation, contextPaths, logging, bashValidator, pathGuard, sandbox, scriptedScenario, scriptedRuntime',
     ]);
   });
 

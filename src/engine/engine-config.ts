@@ -1,4 +1,4 @@
-import type { AccountRef, EngineCommand, EngineEvent } from '../domain/index.ts';
+import type { AccountRef, DependencyWaitFor, EngineCommand, EngineEvent } from '../domain/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Provider } from '../providers/types.ts';
 import type { BudgetConfig } from './budget/budget-config.ts';
@@ -55,6 +55,12 @@ export interface EngineConfig {
   maxReviewRounds?: number;
   /** Default 2. */
   maxCheckRounds?: number;
+  /**
+   * Config `dependencies.waitFor` (issue #30): `approved` (default) makes a dependent item ready once its
+   * blockers are approved and starts its worktree from their approved revisions; `merged` waits for them
+   * to be closed.
+   */
+  dependencyWaitFor?: DependencyWaitFor;
   /** Implementor branches are `<branchPrefix><workItemID>`. */
   branchPrefix?: string;
   /** Seconds an item waits for answers to its agent's questions before it goes to needs-refinement (7 days). */
@@ -118,6 +124,7 @@ export function resolveEngineConfig(config: EngineConfig): ResolvedEngineConfig 
       maxAttempts: scheduler.maxAttempts,
       maxReviewRounds: config.maxReviewRounds ?? 3,
       maxCheckRounds: config.maxCheckRounds ?? 2,
+      dependencyWaitFor: config.dependencyWaitFor ?? 'approved',
     },
     branchPrefix: config.branchPrefix ?? 'flotilla/',
     questionTimeout: config.questionTimeout ?? DEFAULT_QUESTION_TIMEOUT,

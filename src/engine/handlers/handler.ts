@@ -1,4 +1,4 @@
-import type { EngineCommand, EngineEvent } from '../../domain/index.ts';
+import type { DependencyWaitFor, EngineCommand, EngineEvent } from '../../domain/index.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
 
 /** Limits the pure handlers need. */
@@ -8,6 +8,8 @@ export interface HandlerConfig {
   maxReviewRounds: number;
   /** Red-checks revisions sent back for automatic rework before a human must look. */
   maxCheckRounds: number;
+  /** Config `dependencies.waitFor`: when a blocker stops blocking. Default `approved`. */
+  dependencyWaitFor?: DependencyWaitFor;
 }
 
 /** A pure reaction to one event, seen against the state after that event was applied. No I/O. */
