@@ -259,6 +259,7 @@ async function startControlPlane(
     maxReviewRounds: config.maxReviewRounds,
     maxCheckRounds: config.maxCheckRounds,
     approval: { plans: config.approval.plans },
+    dependencyWaitFor: config.dependencies.waitFor,
     budget: buildEngineBudget(config, persistence.ledger),
     ...(options.clock !== undefined && { clock: options.clock }),
     questionTimeout: config.questionTimeout,

@@ -241,6 +241,13 @@ export const flotillaConfigFileSchema = object({
     investigations: approvalMode,
     refinements: approvalMode,
   }).prefault({}),
+  /**
+   * When a blocker stops blocking (issue #30): `approved` — its dependents start on top of its approved
+   * revision (stacked); `merged` — only once it is merged (closed).
+   */
+  dependencies: object({
+    waitFor: z.enum(['approved', 'merged'], { error: "'approved' or 'merged'" }).default('approved'),
+  }).prefault({}),
   /** Seconds an item waits for answers to its agent's questions before it goes to needs-refinement (7 days). */
   questionTimeout: seconds().default(604_800),
   pollIntervals: object({

@@ -71,6 +71,7 @@ describe('loadConfig: defaults', () => {
         maxReviewRounds: 3,
         maxCheckRounds: 2,
         approval: { plans: 'auto', investigations: 'auto', refinements: 'auto' },
+        dependencies: { waitFor: 'approved' },
         questionTimeout: 604_800,
         pollIntervals: { workItems: 30, revisions: 30, specs: 60 },
         worktree: { setupCommand: null, prepareAhead: true, copy: [], teardownCommand: null, ports: 10 },
@@ -315,6 +316,10 @@ describe('loadConfig: every field names its path and expectation', () => {
     ],
     [{ maxCheckRounds: 0 }, `${F}: maxCheckRounds: expected an integer ≥ 1, got 0`],
     [{ approval: { plans: 'manual' } }, `${F}: approval.plans: expected 'auto' or 'required', got "manual"`],
+    [
+      { dependencies: { waitFor: 'reviewed' } },
+      `${F}: dependencies.waitFor: expected 'approved' or 'merged', got "reviewed"`,
+    ],
     [{ maxReviewRounds: 0 }, `${F}: maxReviewRounds: expected an integer ≥ 1, got 0`],
     [{ pollIntervals: 30 }, `${F}: pollIntervals: expected an object, got 30`],
     [
@@ -406,7 +411,7 @@ describe('loadConfig: every field names its path and expectation', () => {
 describe('loadConfig: unknown keys are errors', () => {
   it('names a top-level typo, suggests the key and lists the known ones', async () => {
     expect(await errorsFor({ specDir: 'specs' })).toEqual([
-      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, github, defaultBranch, specsDir, runtimes, namedRuntimes, models, accounts, maxAgentDuration, shutdownTimeout, scheduler, budgets, maxReviewRounds, maxCheckRounds, approval, questionTimeout, pollIntervals, worktree, checks, validation, contextPaths, logging, bashValidator, pathGuard, sandbox, scriptedScenario, scriptedRuntime',
+      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, github, defaultBranch, specsDir, runtimes, namedRuntimes, models, accounts, maxAgentDuration, shutdownTimeout, scheduler, budgets, maxReviewRounds, maxCheckRounds, approval, dependencies, questionTimeout, pollIntervals, worktree, checks, validation, contextPaths, logging, bashValidator, pathGuard, sandbox, scriptedScenario, scriptedRuntime',
     ]);
   });
 

@@ -36,6 +36,11 @@ export interface ImplementorResult {
   summary: string;
   /** Added by the runtime adapter: every change against the base commit; null unless completed. */
   patch: string | null;
+  /**
+   * Added with the patch: the commit it is against (its worktree's start). A revision is committed on it
+   * when the default branch does not contain it (stacked work: the blockers' revisions), else on the tip.
+   */
+  base?: string;
 }
 
 export interface ReviewerResult {

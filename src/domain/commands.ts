@@ -68,6 +68,8 @@ export interface CreateRevisionFromPatch {
   patch: string;
   branchName: string;
   body: string;
+  /** The commit the patch is against (ImplementorResult.base). */
+  base?: string;
 }
 
 export interface UpdateRevision {

@@ -60,6 +60,15 @@ export interface CreateWorkItemInput {
 /** Statuses that satisfy a dependency: a blocker in one of these no longer blocks. */
 export const DEPENDENCY_TERMINAL_STATUSES: readonly WorkItemStatus[] = ['approved', 'closed'];
 
-export function isDependencyTerminal(status: WorkItemStatus): boolean {
-  return DEPENDENCY_TERMINAL_STATUSES.includes(status);
+/**
+ * Config `dependencies.waitFor` (issue #30): `approved` (default) — a dependent item is ready once its
+ * blockers are approved, and builds on their approved revisions; `merged` — only once they are closed.
+ */
+export type DependencyWaitFor = 'approved' | 'merged';
+
+export function isDependencyTerminal(
+  status: WorkItemStatus,
+  waitFor: DependencyWaitFor = 'approved',
+): boolean {
+  return waitFor === 'merged' ? status === 'closed' : DEPENDENCY_TERMINAL_STATUSES.includes(status);
 }

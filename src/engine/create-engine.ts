@@ -98,6 +98,7 @@ export function createEngine(config: EngineConfig): Engine {
     revisionReader: provider.revisionReader,
     specReader: provider.specReader,
     ...(config.promptTemplates !== undefined && { promptTemplates: config.promptTemplates }),
+    dependencyWaitFor: resolved.handlers.dependencyWaitFor ?? 'approved',
   };
   const registry = createRunRegistry();
   const budget = config.budget === undefined ? null : createBudgetGuard(config.budget, clock);

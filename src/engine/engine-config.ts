@@ -1,4 +1,10 @@
-import type { AccountRef, ApprovalMode, EngineCommand, EngineEvent } from '../domain/index.ts';
+import type {
+  AccountRef,
+  ApprovalMode,
+  DependencyWaitFor,
+  EngineCommand,
+  EngineEvent,
+} from '../domain/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Provider } from '../providers/types.ts';
 import type { BudgetConfig } from './budget/budget-config.ts';
@@ -58,6 +64,12 @@ export interface EngineConfig {
   maxCheckRounds?: number;
   /** Config `approval` (issue #29 §2): `plans: required` makes plans proposals a human decides. Default auto. */
   approval?: { plans?: ApprovalMode };
+  /**
+   * Config `dependencies.waitFor` (issue #30): `approved` (default) makes a dependent item ready once its
+   * blockers are approved and starts its worktree from their approved revisions; `merged` waits for them
+   * to be closed.
+   */
+  dependencyWaitFor?: DependencyWaitFor;
   /** Implementor branches are `<branchPrefix><workItemID>`. */
   branchPrefix?: string;
   /** Seconds an item waits for answers to its agent's questions before it goes to needs-refinement (7 days). */
@@ -127,6 +139,7 @@ export function resolveEngineConfig(config: EngineConfig): ResolvedEngineConfig 
       maxReviewRounds: config.maxReviewRounds ?? 3,
       maxCheckRounds: config.maxCheckRounds ?? 2,
       approval: { plans: config.approval?.plans ?? 'auto' },
+      dependencyWaitFor: config.dependencyWaitFor ?? 'approved',
     },
     branchPrefix: config.branchPrefix ?? 'flotilla/',
     questionTimeout: config.questionTimeout ?? DEFAULT_QUESTION_TIMEOUT,

@@ -82,6 +82,12 @@ export interface CreateRevisionInput {
   branchName: string;
   title: string;
   body: string;
+  /**
+   * The commit the patch was made against (issue #30). When the default branch does not contain it
+   * (stacked work: it holds the blockers' approved revisions), the revision is committed on it, so its
+   * patch stays relative to what it builds on; otherwise (or absent) on the default branch's head.
+   */
+  base?: string;
 }
 
 /** What `RevisionWriter.mergeRevision` did. */

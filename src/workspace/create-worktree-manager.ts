@@ -4,6 +4,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { CommandError, outputTail, runCommand, runGit } from '../process/run-command.ts';
 import { hasErrorCode } from '../shared/has-error-code.ts';
 import { messageOf } from '../shared/message-of.ts';
+import { applyWorktreeStart } from './apply-worktree-start.ts';
 import { buildPortEnv } from './build-port-env.ts';
 import { copyLocalFiles } from './copy-local-files.ts';
 import { isValidBranchName } from './is-valid-branch-name.ts';
@@ -451,6 +452,27 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
       }
       const { path } = worktree;
       try {
+        const start = options?.start;
+        if (start !== undefined && (start.onto?.length || start.rebase !== undefined)) {
+          const from = worktree;
+          const applied = await exclusive(() =>
+            applyWorktreeStart({
+              path,
+              branchName: from.branchName,
+              tip: from.baseCommit,
+              start,
+              timeoutMs: GIT_TIMEOUT_MS,
+            }),
+          );
+          await copyInto(path); // the clean removed the copies, a checkout may have reset a tracked one
+          worktree = {
+            ...worktree,
+            baseCommit: applied.baseCommit,
+            ...(applied.stacked && { stacked: true }),
+            ...(applied.notes.length > 0 && { notes: applied.notes }),
+          };
+          logger.info('Worktree moved to its start', { path, ...applied, start });
+        }
         if (copyPatterns.length > 0) worktree = { ...worktree, localFiles: copyPatterns };
         // Locked while a run has it: `git worktree prune` and other tools leave it alone, and `git worktree
         // list` says whose it is. Removal unlocks (a doubled --force).

@@ -45,6 +45,39 @@ export interface Worktree {
   ports?: readonly number[];
   /** The `worktree.copy` patterns copied into it: `extractPatch` keeps them out of the patch. */
   localFiles?: readonly string[];
+  /**
+   * Set when it started from `WorktreeStart.onto` (stacked work) rather than the default branch: the patch
+   * is against `baseCommit`, so a revision made from it must be committed on that commit too.
+   */
+  stacked?: boolean;
+  /** What `create` did about its start that the run's transcript should say (a failed rebase, a fallback). */
+  notes?: readonly string[];
+}
+
+/** Where a run's worktree starts, when not simply at the default branch's tip (issue #30). */
+export interface WorktreeStart {
+  /**
+   * Commits the work builds on (its blockers' approved revisions): one is checked out, several are merged
+   * in order. The result is the worktree's `baseCommit`. A commit this repository does not have is left out
+   * (said in `notes`); none left: the default branch. Commits that do not merge together reject.
+   */
+  onto?: readonly string[];
+  /**
+   * A rework: the previous revision's head. Its commits are rebased onto the start (the default branch's
+   * tip, or `onto`) so the agent continues its earlier work; a rebase that fails is aborted and the worktree
+   * starts fresh (said in `notes`). The rebased work is above `baseCommit`, so the patch still holds it.
+   */
+  rebase?: string;
+}
+
+export interface WorktreeCreateOptions {
+  /** False: a checkout that builds nothing (no setup command). */
+  setup?: boolean;
+  /**
+   * Where it starts (stacked work, a rework). Whatever it is, the worktree is cleaned of untracked files
+   * before the local files are copied in, and is locked from then on until `remove`.
+   */
+  start?: WorktreeStart;
 }
 
 export interface WorktreeManager {
@@ -63,7 +96,7 @@ export interface WorktreeManager {
    * (`agent/ahead/<8 hex>`), not `branchName`'s: callers must use the returned `branchName` and `path`,
    * and remove by the returned `branchName`.
    */
-  create(branchName: string, options?: { setup?: boolean }): Promise<Worktree>;
+  create(branchName: string, options?: WorktreeCreateOptions): Promise<Worktree>;
   /**
    * Removes the worktree and deletes the local branch, then the directories left empty between it and
    * `.worktrees/` (e.g. `.worktrees/agent/flotilla/`), and `.worktrees/` itself when empty and this manager

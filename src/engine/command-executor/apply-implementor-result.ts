@@ -1,9 +1,23 @@
-import type { ApplyImplementorResult, EngineEvent, Revision } from '../../domain/index.ts';
+import type { ApplyImplementorResult, EngineEvent, Revision, WorkItem } from '../../domain/index.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
+import { getStackBase } from '../state-store/selectors/index.ts';
 import { buildRevisionChanged } from './build-change-events.ts';
 import type { CommandExecutorDeps } from './command-executor-deps.ts';
 import { transitionWorkItem } from './transition-work-item.ts';
+
+/**
+ * The revision body's note of what it builds on (issue #30): the approved blockers whose revision head is
+ * the patch's base or, with several, whose heads it merged. '' when it builds on the default branch.
+ */
+function buildStackNote(state: EngineState, item: WorkItem, base: string | undefined): string {
+  if (base === undefined) return '';
+  const stacked = getStackBase(state, item).stacked;
+  // One blocker: its head is the base, else (its commit was missing) the work is on the default branch.
+  if (stacked.length === 0 || (stacked.length === 1 && stacked[0]?.headSHA !== base)) return '';
+  const names = stacked.map((blocker) => `#${blocker.workItemID} (revision #${blocker.revisionID})`);
+  return `\n\nBuilds on ${names.join(', ')}: merge ${stacked.length === 1 ? 'it' : 'them'} first. Base: ${base}`;
+}
 
 /**
  * Where an implementor's result becomes a revision. `completed` → a revision from its patch on
@@ -36,7 +50,8 @@ export async function applyImplementorResult(
       patch: result.patch,
       branchName: command.branchName,
       title: item.title,
-      body: `Closes #${item.id}\n\n${result.summary}`,
+      body: `Closes #${item.id}\n\n${result.summary}${buildStackNote(state, item, result.base)}`,
+      ...(result.base !== undefined && { base: result.base }),
     });
   } catch (error) {
     // The change cannot become a revision (e.g. it no longer applies): park the item for a human.

@@ -36,6 +36,7 @@ export async function writeRevision(
         branchName: command.branchName,
         title: item?.title ?? `Work item #${command.workItemID}`,
         body: command.body,
+        ...(command.base !== undefined && { base: command.base }),
       });
       return [buildRevisionChanged(revision, state.revisions[revision.id])];
     }

@@ -37,7 +37,7 @@ function world() {
 
 describe('assembleAgentContext', () => {
   it("gives an implementor run its request plus the role's prompt, as the builder makes it", async () => {
-    const { item, deps, builderDeps } = world();
+    const { item, revision, deps, builderDeps } = world();
     const request = {
       role: 'implementor',
       sessionID: 's1',
@@ -45,7 +45,11 @@ describe('assembleAgentContext', () => {
       branchName: 'flotilla/1',
     } as const;
     const params = await assembleAgentContext(request, deps);
-    expect(params).toEqual({ ...request, prompt: await buildImplementorContext(request, builderDeps) });
+    // A rework: its worktree continues the previous revision, rebased, and the prompt says so last.
+    expect(params).toEqual({ ...request, start: { rebase: revision.headSHA }, prompt: expect.any(String) });
+    const built = await buildImplementorContext(request, builderDeps);
+    expect(params.prompt.startsWith(built.trimEnd())).toBe(true);
+    expect(params.prompt.slice(built.length)).toMatch(/^\n## Builds On\n.*previous revision \(#2\) rebased/);
     expect(params.prompt).toContain('## Revision #2');
   });
 
@@ -120,7 +124,7 @@ describe('assembleAgentContext', () => {
     const { prompt } = await assembleAgentContext(request, { ...deps, getState: () => withContext });
     const rolePrompt = await buildImplementorContext(request, builderDeps);
     expect(prompt.startsWith('## Task context\n')).toBe(true);
-    expect(prompt.endsWith(`\n\n${rolePrompt}`)).toBe(true);
+    expect(prompt).toContain(`\n\n${rolePrompt}`);
     expect(prompt.indexOf('fix_summary by a')).toBeLessThan(prompt.indexOf('review_feedback by b'));
   });
 

@@ -1,7 +1,13 @@
-import type { AgentRole } from '../../domain/index.ts';
+import type { AgentRole, DependencyWaitFor } from '../../domain/index.ts';
 import type { RevisionReader, SpecReader, WorkItemReader } from '../../providers/types.ts';
-import type { AgentRunRequest, AgentStartParams } from '../runtime-contract/runtime-contract.ts';
+import type {
+  AgentRunRequest,
+  AgentStartParams,
+  ImplementorStartParams,
+} from '../runtime-contract/runtime-contract.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
+import { getStackBase } from '../state-store/selectors/index.ts';
+import { buildBuildsOnSection } from './build-builds-on-section.ts';
 import { buildImplementorPrompt } from './build-implementor-context.ts';
 import { buildPlannerPrompt } from './build-planner-context.ts';
 import { buildReviewerPrompt } from './build-reviewer-context.ts';
@@ -26,6 +32,31 @@ export interface AgentContextDeps {
   promptTemplates?: PromptTemplates;
   /** Characters the task context section may take (build-task-context-section.ts has the default). */
   taskContextBudget?: number;
+  /** Config `dependencies.waitFor`: with `merged`, an item never builds on unmerged revisions. */
+  dependencyWaitFor?: DependencyWaitFor;
+}
+
+/**
+ * Where an implementor's worktree starts (issue #30): its approved blockers' revision heads (stacked work,
+ * unless `dependencyWaitFor` is `merged`), and for a rework its own previous revision, rebased; with the
+ * prompt section that says so.
+ */
+function planImplementorStart(
+  workItemID: string,
+  deps: Pick<AgentContextDeps, 'getState' | 'dependencyWaitFor'>,
+): { start?: ImplementorStartParams['start']; buildsOn: string } {
+  const state = deps.getState();
+  const item = state.workItems[workItemID];
+  if (item === undefined) return { buildsOn: '' };
+  const base = getStackBase(state, item);
+  if (deps.dependencyWaitFor === 'merged') base.stacked = [];
+  const previous = item.linkedRevision === null ? undefined : state.revisions[item.linkedRevision];
+  const start = {
+    ...(base.stacked.length > 0 && { onto: base.stacked.map((blocker) => blocker.headSHA) }),
+    ...(previous !== undefined && { rebase: previous.headSHA }),
+  };
+  const buildsOn = buildBuildsOnSection(base, previous === undefined ? null : { revisionID: previous.id });
+  return { ...(Object.keys(start).length > 0 && { start }), buildsOn };
 }
 
 /**
@@ -61,8 +92,16 @@ export async function assembleAgentContext(
       return { ...request, prompt: finish(rolePrompt, null) };
     }
     case 'implementor': {
-      const rolePrompt = await buildImplementorPrompt(request, { ...deps, getReviewHistory });
-      return { ...request, prompt: finish(rolePrompt, request.workItemID) };
+      const { start, buildsOn } = planImplementorStart(request.workItemID, deps);
+      const rolePrompt = await buildImplementorPrompt(
+        { ...request, buildsOn },
+        { ...deps, getReviewHistory },
+      );
+      return {
+        ...request,
+        ...(start !== undefined && { start }),
+        prompt: finish(rolePrompt, request.workItemID),
+      };
     }
     case 'reviewer': {
       const rolePrompt = await buildReviewerPrompt(request, { ...deps, getReviewHistory });

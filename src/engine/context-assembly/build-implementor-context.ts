@@ -32,7 +32,8 @@ async function readChecksOutput(
  * The implementor's enriched prompt (docs/seeds.md §Context Assembly): the work item; when it has a linked
  * revision (a resume), also the revision's files, CI failure (with the end of the checks output when the
  * provider keeps it), review history, and the humans' feedback it is given to answer (issue #26: the
- * state's `revisionFeedback` not answered yet). Any failed fetch rejects.
+ * state's `revisionFeedback` not answered yet); last, what it builds on (`buildsOn`, issue #30). Any failed
+ * fetch rejects.
  */
 export async function buildImplementorContext(
   params: Pick<ImplementorStartParams, 'workItemID'>,
@@ -43,6 +44,18 @@ export async function buildImplementorContext(
 
 /** buildImplementorContext, with each section also as a template variable (docs/prompt-templates.md). */
 export async function buildImplementorPrompt(
+  params: Pick<ImplementorStartParams, 'workItemID'> & { buildsOn?: string },
+  deps: ImplementorContextDeps,
+): Promise<RolePrompt> {
+  const rolePrompt = await buildImplementorSections(params, deps);
+  const buildsOn = params.buildsOn ?? '';
+  return {
+    builtIn: buildsOn === '' ? rolePrompt.builtIn : `${rolePrompt.builtIn}\n${buildsOn}\n`,
+    variables: { ...rolePrompt.variables, buildsOn },
+  };
+}
+
+async function buildImplementorSections(
   params: Pick<ImplementorStartParams, 'workItemID'>,
   deps: ImplementorContextDeps,
 ): Promise<RolePrompt> {

@@ -7,6 +7,7 @@ import {
   buildWorkItemRemoved,
 } from '../../test-support/builders/index.ts';
 import {
+  buildHandlerConfig,
   buildSampleEventList,
   buildSampleState,
   runHandlerAfterUpdate,
@@ -50,6 +51,22 @@ describe('handleDependencyResolution on workItemChanged', () => {
       ]);
     },
   );
+
+  it("with dependencies.waitFor 'merged', only a closed blocker makes its dependents ready", () => {
+    const before = buildTestState({
+      workItems: [blocker, buildWorkItem({ id: 'd1', blockedBy: ['blocker'] })],
+    });
+    const merged = buildHandlerConfig({ dependencyWaitFor: 'merged' });
+    const approved = buildWorkItemChanged({ ...blocker, status: 'approved' }, 'review');
+    expect(runHandlerAfterUpdate(handleDependencyResolution, approved, before, merged)).toEqual([]);
+    const closed = buildWorkItemChanged({ ...blocker, status: 'closed' }, 'approved');
+    const afterApproval = buildTestState({
+      workItems: [{ ...blocker, status: 'approved' }, buildWorkItem({ id: 'd1', blockedBy: ['blocker'] })],
+    });
+    expect(runHandlerAfterUpdate(handleDependencyResolution, closed, afterApproval, merged)).toEqual([
+      toReady('d1'),
+    ]);
+  });
 
   it('skips dependents that still wait on another open or unknown blocker', () => {
     const before = buildTestState({

@@ -6,7 +6,12 @@ import {
   buildWorkItemChanged,
   buildWorkItemRemoved,
 } from '../../test-support/builders/index.ts';
-import { buildSampleEventList, buildSampleState, runHandlerAfterUpdate } from '../test-support/index.ts';
+import {
+  buildHandlerConfig,
+  buildSampleEventList,
+  buildSampleState,
+  runHandlerAfterUpdate,
+} from '../test-support/index.ts';
 import { handleReadiness } from './handle-readiness.ts';
 
 describe('handleReadiness on every sample event', () => {
@@ -38,6 +43,18 @@ describe('handleReadiness on workItemChanged', () => {
     });
     const event = buildWorkItemChanged(buildWorkItem({ id: 'wi-1', blockedBy: ['b1', 'b2'] }));
     expect(runHandlerAfterUpdate(handleReadiness, event, before)).toEqual(toReady('wi-1'));
+  });
+
+  it("with dependencies.waitFor 'merged', leaves it pending while a blocker is only approved", () => {
+    const before = buildTestState({
+      workItems: [
+        buildWorkItem({ id: 'b1', status: 'approved' }),
+        buildWorkItem({ id: 'b2', status: 'closed' }),
+      ],
+    });
+    const event = buildWorkItemChanged(buildWorkItem({ id: 'wi-1', blockedBy: ['b1', 'b2'] }));
+    const merged = buildHandlerConfig({ dependencyWaitFor: 'merged' });
+    expect(runHandlerAfterUpdate(handleReadiness, event, before, merged)).toEqual([]);
   });
 
   it('leaves it pending while a blocker is open', () => {

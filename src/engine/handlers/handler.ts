@@ -1,4 +1,4 @@
-import type { ApprovalMode, EngineCommand, EngineEvent } from '../../domain/index.ts';
+import type { ApprovalMode, DependencyWaitFor, EngineCommand, EngineEvent } from '../../domain/index.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
 
 /** Limits the pure handlers need. */
@@ -13,6 +13,8 @@ export interface HandlerConfig {
    * proposal a human accepts or rejects. Absent: `auto`.
    */
   approval?: { plans: ApprovalMode };
+  /** Config `dependencies.waitFor`: when a blocker stops blocking. Default `approved`. */
+  dependencyWaitFor?: DependencyWaitFor;
 }
 
 /** A pure reaction to one event, seen against the state after that event was applied. No I/O. */

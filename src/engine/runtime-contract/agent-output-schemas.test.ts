@@ -33,7 +33,9 @@ describe('output schemas', () => {
   it('infer exactly the domain result types (implementor without patch)', () => {
     expectTypeOf<z.infer<typeof PlannerOutputSchema>>().toEqualTypeOf<PlannerResult>();
     expectTypeOf<z.infer<typeof ReviewerOutputSchema>>().toEqualTypeOf<ReviewerResult>();
-    expectTypeOf<z.infer<typeof ImplementorOutputSchema>>().toEqualTypeOf<Omit<ImplementorResult, 'patch'>>();
+    expectTypeOf<z.infer<typeof ImplementorOutputSchema>>().toEqualTypeOf<
+      Omit<ImplementorResult, 'patch' | 'base'>
+    >();
   });
 
   it('accept a valid output of each role', () => {

@@ -57,6 +57,13 @@ export interface ImplementorStartParams extends CommonStartParams {
   workItemID: string;
   /** The revision branch (`flotilla/<id>`); the runtime works on a scratch branch derived from it. */
   branchName: string;
+  /**
+   * Where its worktree starts when not at the default branch's tip (issue #30): `onto`, the approved
+   * revisions' heads of the blockers it builds on (one checked out, several merged); `rebase`, for a
+   * rework, the item's previous revision head, rebased onto that start (a failure is aborted and said in
+   * the transcript; the rework starts fresh). The result's `base` says what its patch is against.
+   */
+  start?: { onto?: string[]; rebase?: string };
 }
 
 export interface ReviewerStartParams extends CommonStartParams {

@@ -152,6 +152,7 @@ export function createLocalProvider(options: LocalProviderOptions): LocalProvide
         patch: input.patch,
         commitMessage: buildCommitMessage(workItem.id, input.title || workItem.title),
         author: LOCAL_REVISION_IDENTITY,
+        ...(input.base !== undefined && { base: input.base }),
       });
       let revision: ReturnType<typeof revisions.recordRevision>;
       try {

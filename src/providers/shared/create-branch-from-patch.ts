@@ -28,6 +28,13 @@ export interface CreateBranchFromPatchParams {
   author: GitIdentity;
   /** Default: the author. */
   committer?: GitIdentity;
+  /**
+   * The commit the patch was made against (issue #30). When the default branch does not contain it — stacked
+   * work, on top of revisions not merged yet — the commit goes on it instead of the default branch's head,
+   * so the patch applies as it was made and the revision holds only its own work. Absent, contained in the
+   * default branch, or unknown here: the default branch's head.
+   */
+  base?: string;
   /** Default: 2 minutes per git command. */
   timeoutMs?: number;
 }
@@ -54,6 +61,12 @@ export class PatchApplyError extends Error {
 const DEFAULT_TIMEOUT_MS = 2 * 60_000;
 
 /**
+ * The trailer a stacked revision's commit carries (issue #30): the commit it was made on, which the default
+ * branch did not contain. A merge refuses it until the default branch holds that work (integrate-revision.ts).
+ */
+export const STACK_BASE_TRAILER = 'Flotilla-Builds-On';
+
+/**
  * Commits the patch on top of the default branch's head and points `branchName` at that commit, with git
  * plumbing only (docs/architecture.md §Patches are exact): a temporary index file, `read-tree`, `apply
  * --cached`, `write-tree`, `commit-tree`, `update-ref`. Nothing is checked out; the user's working tree,
@@ -78,9 +91,12 @@ export async function createBranchFromPatch(params: CreateBranchFromPatchParams)
   if (branchRef === defaultRef) {
     throw new Error(`Refusing to write a revision onto the default branch ${defaultBranch}`);
   }
-  const baseSHA = await resolveCommit(repoRoot, defaultRef, { timeoutMs }).catch((error: unknown) => {
+  const tipSHA = await resolveCommit(repoRoot, defaultRef, { timeoutMs }).catch((error: unknown) => {
     throw new Error(`Default branch ${defaultBranch} not found in ${repoRoot}`, { cause: error });
   });
+  const stackedOn = await findStackBase(repoRoot, params.base, tipSHA, timeoutMs);
+  const baseSHA = stackedOn ?? tipSHA;
+  const baseName = stackedOn === null ? defaultBranch : 'the revisions it builds on';
   const previousSHA = await currentRefValue(repoRoot, branchRef, timeoutMs);
   // git refuses to move a branch that a working tree has checked out (it would look changed underneath
   // the user); update-ref does not check, so we do.
@@ -98,12 +114,12 @@ export async function createBranchFromPatch(params: CreateBranchFromPatchParams)
     const patchFile = join(scratch, 'revision.patch');
     await writeFile(patchFile, patch);
     await git(['read-tree', baseSHA], { env: indexEnv });
-    await applyPatch(git, patchFile, indexEnv, { branchName, defaultBranch, baseSHA });
+    await applyPatch(git, patchFile, indexEnv, { branchName, defaultBranch: baseName, baseSHA });
     const tree = (await git(['write-tree'], { env: indexEnv })).stdout.trim();
     const baseTree = (await git(['rev-parse', `${baseSHA}^{tree}`])).stdout.trim();
     if (tree === baseTree) {
       throw new PatchApplyError(
-        `The patch for branch ${branchName} changes nothing on ${defaultBranch} (${baseSHA.slice(0, 12)})`,
+        `The patch for branch ${branchName} changes nothing on ${baseName} (${baseSHA.slice(0, 12)})`,
         { files: [], gitOutput: '' },
       );
     }
@@ -119,7 +135,10 @@ export async function createBranchFromPatch(params: CreateBranchFromPatchParams)
     const headSHA = (
       await git(['commit-tree', '--no-gpg-sign', tree, '-p', baseSHA, '-F', '-'], {
         env: identityEnv,
-        input: params.commitMessage,
+        input:
+          stackedOn === null
+            ? params.commitMessage
+            : `${params.commitMessage.trimEnd()}\n\n${STACK_BASE_TRAILER}: ${stackedOn}\n`,
       })
     ).stdout.trim();
 
@@ -127,7 +146,7 @@ export async function createBranchFromPatch(params: CreateBranchFromPatchParams)
     await git([
       'update-ref',
       '-m',
-      `flotilla: revision from patch on ${defaultBranch}`,
+      `flotilla: revision from patch on ${stackedOn === null ? defaultBranch : stackedOn}`,
       branchRef,
       headSHA,
       previousSHA ?? '',
@@ -140,6 +159,30 @@ export async function createBranchFromPatch(params: CreateBranchFromPatchParams)
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * `base` when it is a commit here that the default branch's tip does not contain (stacked work), else null.
+ */
+async function findStackBase(
+  repoRoot: string,
+  base: string | undefined,
+  tipSHA: string,
+  timeoutMs: number,
+): Promise<string | null> {
+  if (base === undefined || !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(base) || base === tipSHA) return null;
+  const known = await runGit(['cat-file', '-e', `${base}^{commit}`], {
+    cwd: repoRoot,
+    timeoutMs,
+    okExitCodes: [0, 1, 128],
+  });
+  if (known.exitCode !== 0) return null;
+  const contained = await runGit(['merge-base', '--is-ancestor', base, tipSHA], {
+    cwd: repoRoot,
+    timeoutMs,
+    okExitCodes: [0, 1],
+  });
+  return contained.exitCode === 0 ? null : base;
 }
 
 async function applyPatch(

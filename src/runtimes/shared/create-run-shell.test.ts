@@ -37,9 +37,20 @@ afterAll(async () => {
 /** A runtime made of the shell and a turn that plays `rounds` in order; what it saw is in `seen`. */
 function scriptedRuntime(
   rounds: ScriptedRound[],
-  options: { validation?: ValidationSettings; failProvisioning?: boolean; maxAgentDuration?: number } = {},
+  options: {
+    validation?: ValidationSettings;
+    failProvisioning?: boolean;
+    maxAgentDuration?: number;
+    /** Keep the transcript's FLOTILLA notes in `seen.notes`. */
+    notes?: boolean;
+  } = {},
 ) {
-  const seen = { prompts: [] as string[], releases: [] as boolean[], phases: [] as string[] };
+  const seen = {
+    prompts: [] as string[],
+    releases: [] as boolean[],
+    phases: [] as string[],
+    notes: [] as string[],
+  };
   const source: RuntimeTurnSource = {
     continues: 'session',
     keepsRunDir: true,
@@ -97,7 +108,15 @@ function scriptedRuntime(
     stateDir,
     maxAgentDuration: options.maxAgentDuration ?? 60,
     onPhase: ({ phase }) => seen.phases.push(phase),
-    createSessionLog: null,
+    createSessionLog: options.notes
+      ? () => ({
+          filePath: null,
+          record: () => {},
+          note: (text: string) => seen.notes.push(text),
+          finish: async () => {},
+          flush: async () => {},
+        })
+      : null,
     ...(options.validation !== undefined && { validation: options.validation }),
   };
   return { runtime: createRunShell(config, source), seen };
@@ -117,6 +136,41 @@ const worktreeOf = (params: AgentStartParams) =>
   join(repo.root, '.worktrees', `agent/${params.role === 'implementor' ? params.branchName : ''}`);
 
 describe('the run shell', () => {
+  it("starts an implementor's worktree where the engine says, and gives its patch's base", async () => {
+    const main = (await repo.git(['rev-parse', 'main'])).trim();
+    // The blocker's approved revision: a commit main does not have.
+    const onto = await repo.commit('blocker work', { 'blocker.txt': 'theirs\n' });
+    await repo.git(['reset', '--quiet', '--hard', main]);
+    const { runtime } = scriptedRuntime([{ write: { 'mine.txt': 'mine\n' }, end: 'completed' }]);
+    const params = { ...implementor(), start: { onto: [onto] } };
+    const result = await (await runtime.startAgent(params)).result;
+    if (isAgentQuestions(result) || result.role !== 'implementor') throw new Error('expected a result');
+    expect(result.base).toBe(onto);
+    expect(result.patch).toContain('b/mine.txt');
+    expect(result.patch).not.toContain('blocker.txt');
+  });
+
+  it('says in the transcript and the prompt that a rework could not be rebased, and starts fresh', async () => {
+    const main = (await repo.git(['rev-parse', 'main'])).trim();
+    await repo.git(['checkout', '--quiet', '-b', `old-${randomUUID()}`]);
+    const previous = await repo.commit('previous revision', { 'README.md': '# Mine\n' });
+    await repo.git(['checkout', '--quiet', 'main']);
+    const moved = await repo.commit('main moves', { 'README.md': '# Theirs\n' });
+    const { runtime, seen } = scriptedRuntime([{ write: { 'fix.txt': 'fix\n' }, end: 'completed' }], {
+      notes: true,
+    });
+    const params = { ...implementor(), start: { rebase: previous } };
+    const result = await (await runtime.startAgent(params)).result;
+    if (isAgentQuestions(result) || result.role !== 'implementor') throw new Error('expected a result');
+    const note = seen.notes.find((text) => text.includes('could not be rebased'));
+    expect(note).toMatch(/CONFLICT .*README\.md.*the rework starts fresh/);
+    expect(seen.prompts[0]).toContain(`## Workspace Notes\n- ${note}`);
+    expect(result.base).toBe(moved);
+    expect(result.patch).toContain('b/fix.txt');
+    expect(result.patch).not.toContain('README.md');
+    expect(moved).not.toBe(main);
+  });
+
   it("takes the implementor's patch from its worktree, then removes the worktree and the run directory", async () => {
     const { runtime, seen } = scriptedRuntime([{ write: { 'a.txt': 'a\n' }, end: 'completed' }]);
     const params = implementor();

@@ -45,6 +45,16 @@ export type ShellRuntime = RuntimeAdapter & {
 };
 
 /**
+ * An implementor's patch says what it is against (its worktree's base commit): the provider commits a
+ * revision on it when the default branch lacks it (stacked work, issue #30).
+ */
+function withPatchBase(outcome: AgentRunOutcome, worktree: Worktree | null): AgentRunOutcome {
+  if (worktree === null || !('role' in outcome) || outcome.role !== 'implementor' || outcome.patch === null)
+    return outcome;
+  return { ...outcome, base: worktree.baseCommit };
+}
+
+/**
  * The run shell every agent runtime shares: worktree (new or kept), run directory, the run's registration
  * (cancel, timeout), transcript, live usage, the rounds (validation fix rounds, re-prompts), questions kept
  * for a resume, the failure a result rejects with, and the clean-up. The runtime supplies only its turn
@@ -61,6 +71,13 @@ export function createRunShell(config: RunShellConfig, source: RuntimeTurnSource
     let turn: AgentTurn;
     try {
       frame.setup.worktree = await provideWorktree(params, frame.setup.clock);
+      // What the worktree's start did not do as asked (a failed rebase…): the agent is told too.
+      const notes = params.resume === undefined ? (frame.setup.worktree?.notes ?? []) : [];
+      if (notes.length > 0)
+        frame.setup.params = {
+          ...params,
+          prompt: `${params.prompt}\n\n## Workspace Notes\n${notes.map((note) => `- ${note}`).join('\n')}\n`,
+        };
       turn = await source.prepare(frame.setup);
       await frame.setup.makeRunDir();
     } catch (error) {
@@ -125,8 +142,13 @@ export function createRunShell(config: RunShellConfig, source: RuntimeTurnSource
     }
     const wanted = source.worktreeFor(params);
     if (wanted === null) return null;
+    // Issue #30: an implementor's worktree may start from its blockers' revisions, or rebase its previous one.
+    const start = params.role === 'implementor' ? params.start : undefined;
     return clock.time('worktree-create', () =>
-      worktrees.create(wanted.branchName, wanted.setup !== undefined ? { setup: wanted.setup } : undefined),
+      worktrees.create(wanted.branchName, {
+        ...(wanted.setup !== undefined && { setup: wanted.setup }),
+        ...(start !== undefined && { start }),
+      }),
     );
   }
 
@@ -138,6 +160,7 @@ export function createRunShell(config: RunShellConfig, source: RuntimeTurnSource
     const sessionLog = config.createSessionLog?.(params) ?? null;
     frame.sessionLog = sessionLog;
     for (const note of turn.transcriptNotes ?? []) sessionLog?.note(note);
+    if (params.resume === undefined) for (const note of worktree?.notes ?? []) sessionLog?.note(note);
     if (config.sandbox?.mode === 'off') sessionLog?.note(SANDBOX_OFF_WARNING);
     let markStarted!: () => void;
     const started = new Promise<void>((resolve) => {
@@ -166,7 +189,7 @@ export function createRunShell(config: RunShellConfig, source: RuntimeTurnSource
           maxFixRounds: config.validation?.maxRounds ?? 0,
           continues: source.continues,
         });
-        if (!('kind' in end)) return end;
+        if (!('kind' in end)) return withPatchBase(end, worktree);
         turnRun.announce(
           `the agent asked ${end.questions.length} question(s); its ${source.continues} waits for answers`,
         );

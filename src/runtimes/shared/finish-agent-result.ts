@@ -2,7 +2,9 @@ import type { AgentResult, ImplementorResult } from '../../domain/index.ts';
 import { AgentRunFailure } from '../../engine/runtime-contract/index.ts';
 
 /** A role's validated output: the implementor's before its patch is added. */
-export type ValidatedOutput = Exclude<AgentResult, ImplementorResult> | Omit<ImplementorResult, 'patch'>;
+export type ValidatedOutput =
+  | Exclude<AgentResult, ImplementorResult>
+  | Omit<ImplementorResult, 'patch' | 'base'>;
 
 /**
  * The role's result from its validated output: planner and reviewer as they are, an implementor that did

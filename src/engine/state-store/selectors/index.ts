@@ -12,6 +12,7 @@ export { getQueuedDispatch } from './get-queued-dispatch.ts';
 export { getReviewRounds } from './get-review-rounds.ts';
 export { getRevisionsByPipelineStatus } from './get-revisions-by-pipeline-status.ts';
 export { getSpecsRequiringPlanning } from './get-specs-requiring-planning.ts';
+export { getStackBase, type StackBase, type StackedBlocker } from './get-stack-base.ts';
 export { getWorkItemWithRevision, type WorkItemWithRevision } from './get-work-item-with-revision.ts';
 export { getWorkItemsByStatus } from './get-work-items-by-status.ts';
 export { getWorkItemsDependingOn } from './get-work-items-depending-on.ts';

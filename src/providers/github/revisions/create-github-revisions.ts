@@ -472,6 +472,7 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
           ownershipTrailer: `Flotilla-Work-Item: ${item.id}`,
           author: options.commitAuthor,
           expectedHeadSHA: undefined,
+          ...(input.base !== undefined && { base: input.base }),
         });
       });
       if (existing !== undefined) return toRevision(await requirePull(String(existing.number)));

@@ -38,6 +38,8 @@ export interface PushPatchBranchParams {
    * `expectedHeadSHA` says. The line is appended to `commitMessage`.
    */
   ownershipTrailer?: string;
+  /** The commit the patch was made against (createBranchFromPatch's `base`: stacked work, issue #30). */
+  base?: string;
   timeoutMs?: number;
 }
 
@@ -120,6 +122,7 @@ export async function pushPatchBranch(params: PushPatchBranchParams): Promise<Pu
     patch: params.patch,
     commitMessage: trailer === undefined ? params.commitMessage : `${params.commitMessage}\n\n${trailer}`,
     author: params.author,
+    ...(params.base !== undefined && { base: params.base }),
     timeoutMs,
   });
   try {

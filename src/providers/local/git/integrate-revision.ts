@@ -1,5 +1,5 @@
 import { runGit } from '../../../process/run-command.ts';
-import type { GitIdentity } from '../../shared/create-branch-from-patch.ts';
+import { type GitIdentity, STACK_BASE_TRAILER } from '../../shared/create-branch-from-patch.ts';
 
 export interface IntegrateRevisionParams {
   repoRoot: string;
@@ -90,6 +90,7 @@ export async function integrateRevision(params: IntegrateRevisionParams): Promis
   if (await isAncestor(headSHA, previousSHA)) {
     return { strategy: 'already-merged', previousSHA, mergedSHA: previousSHA, updatedWorktree: null };
   }
+  await assertStackBaseMerged(git, { branchName, defaultBranch, previousSHA, headSHA, isAncestor });
 
   const method = params.method ?? 'default';
   const fastForward = await isAncestor(previousSHA, headSHA);
@@ -159,6 +160,37 @@ export async function integrateRevision(params: IntegrateRevisionParams): Promis
     );
   }
   return { strategy, previousSHA, mergedSHA, updatedWorktree: worktree };
+}
+
+/**
+ * Stacked revisions (issue #30) merge after what they build on: every `Flotilla-Builds-On` base among the
+ * revision's commits must be in the default branch — as history (a merge or fast-forward of it), or as
+ * content (it was squashed or rebased: merging it into the default branch would change nothing). Else the
+ * merge would bring in unmerged work: refused.
+ */
+async function assertStackBaseMerged(
+  git: (args: string[], okExitCodes?: number[]) => ReturnType<typeof runGit>,
+  context: {
+    branchName: string;
+    defaultBranch: string;
+    previousSHA: string;
+    headSHA: string;
+    isAncestor: (ancestor: string, descendant: string) => Promise<boolean>;
+  },
+): Promise<void> {
+  const { branchName, defaultBranch, previousSHA, headSHA, isAncestor } = context;
+  const log = await git(['log', '--format=%B', `${previousSHA}..${headSHA}`]);
+  const trailer = new RegExp(`^${STACK_BASE_TRAILER}: ([0-9a-f]{40}|[0-9a-f]{64})$`);
+  const bases = new Set(log.stdout.split('\n').flatMap((line) => trailer.exec(line.trim())?.[1] ?? []));
+  for (const base of bases) {
+    if (await isAncestor(base, previousSHA)) continue;
+    const merged = await git(['merge-tree', '--write-tree', previousSHA, base], [0, 1]);
+    const tip = await git(['rev-parse', `${previousSHA}^{tree}`]);
+    if (merged.exitCode === 0 && merged.stdout.split('\n')[0]?.trim() === tip.stdout.trim()) continue;
+    throw new IntegrateRevisionError(
+      `${branchName} builds on ${base.slice(0, 12)}, work ${defaultBranch} does not hold yet; merge the revisions it builds on first (its description names them). Nothing was changed`,
+    );
+  }
 }
 
 /** The worktree (main or linked) that has `ref` checked out, or null. */
