@@ -33,6 +33,7 @@ import { loadConfiguredScenario } from './load-configured-scenario.ts';
 import { loadPromptTemplates } from './load-prompt-templates.ts';
 import { reapOrphanProcesses } from './reap-orphan-processes.ts';
 import { reapRunStateDirs } from './reap-run-state-dirs.ts';
+import { type ChangeFeed, withChangeFeed } from './with-change-feed.ts';
 
 export interface ControlPlaneOptions {
   repoRoot: string;
@@ -59,6 +60,8 @@ export interface ControlPlaneOptions {
   clock?: Clock;
   /** Where the GitHub provider reads its token. Default `process.env` (the demo passes its fake's token). */
   providerEnv?: Readonly<Record<string, string | undefined>>;
+  /** Changes learnt besides the polls (GitHub webhooks, `run --serve`): polled at once (with-change-feed.ts). */
+  changeFeed?: ChangeFeed;
 }
 
 export interface ControlPlane {
@@ -242,7 +245,7 @@ async function startControlPlane(
   });
 
   const engine = createEngine({
-    provider,
+    provider: options.changeFeed === undefined ? provider : withChangeFeed(provider, options.changeFeed),
     logger,
     initialState: persistence.loadInitialState(),
     accounts: config.accounts.map(({ name, runtime }) => ({ name, runtime })),

@@ -23,6 +23,7 @@ import { resolveFlotillaPaths } from '../../shared/resolve-flotilla-paths.ts';
 import { findRepoRoot } from '../support/find-repo-root.ts';
 import { isInteractiveTerminal } from '../support/is-interactive-terminal.ts';
 import { loadDashboard } from '../support/load-dashboard.ts';
+import { openProviderWebhooks } from '../support/open-provider-webhooks.ts';
 import { watchClosedOutput } from '../support/watch-closed-output.ts';
 
 interface RunOptions {
@@ -159,9 +160,18 @@ Exit codes:
         path: join(paths.logsDir, 'flotilla.log'),
         level: loaded.config.logging.level,
       });
+      // The tracker's webhooks (GitHub: POST /webhooks/github) come with `--serve`, and only with their secret:
+      // without it the route is not mounted and the polls alone go on.
+      const webhooks =
+        serveAddress === null ? null : await openProviderWebhooks(loaded.config, process.env, logger);
       let controlPlane: ControlPlane;
       try {
-        controlPlane = await createControlPlane({ repoRoot, config: loaded.config, logger });
+        controlPlane = await createControlPlane({
+          repoRoot,
+          config: loaded.config,
+          logger,
+          ...(webhooks?.receiver && { changeFeed: webhooks.receiver }),
+        });
       } catch (error) {
         err(`flotilla run: ${messageOf(error)}`);
         logger.close();
@@ -179,6 +189,7 @@ Exit codes:
             repoRoot,
             address: serveAddress,
             token: serveToken,
+            ...(webhooks?.routes && { extraRoutes: webhooks.routes }),
           });
         } catch (error) {
           err(`flotilla run: could not serve the API: ${messageOf(error)}`);
@@ -191,7 +202,9 @@ Exit codes:
       const apiMessage =
         apiServer === null
           ? null
-          : `flotilla API on ${apiServer.url}/api (OpenAPI: ${apiServer.url}/api/openapi.json)`;
+          : `flotilla API on ${apiServer.url}/api (OpenAPI: ${apiServer.url}/api/openapi.json)${
+              webhooks === null ? '' : `; ${webhooks.describe(apiServer.url)}`
+            }`;
       const recoveredMessage =
         recovered.interruptedRuns > 0 || recovered.reapedWorktrees.length > 0 || recovered.reapedProcesses > 0
           ? `recovered: ${recovered.interruptedRuns} interrupted run(s) recorded as failed, ${recovered.reapedWorktrees.length} stale worktree(s) removed, ${recovered.reapedProcesses} orphaned agent or checks process(es) ended`

@@ -1,3 +1,4 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
 import { Hono } from 'hono';
 import { createApiApp } from '../../api/create-api-app.ts';
 import { createEngineApiApp } from '../../api/create-engine-api-app.ts';
@@ -41,8 +42,18 @@ export async function startRunApi(options: RunApiOptions): Promise<RunningApiSer
           engine: controlPlane.engine,
           ...(token === undefined ? {} : { token }),
         });
+  return await startApiServer(buildRunApiRoot(api, options.extraRoutes), options.address, {
+    tokenSet: token !== undefined,
+  });
+}
+
+/**
+ * `extraRoutes` first, then the API: a route outside `/api` answers before the API's middleware (bearer
+ * token, JSON-only, 256 KiB limit) could see its request; everything else falls through to the API.
+ */
+export function buildRunApiRoot(api: OpenAPIHono, extraRoutes: Hono | undefined): Hono {
   const root = new Hono();
-  if (options.extraRoutes !== undefined) root.route('/', options.extraRoutes);
+  if (extraRoutes !== undefined) root.route('/', extraRoutes);
   root.route('/', api);
-  return await startApiServer(root, options.address, { tokenSet: token !== undefined });
+  return root;
 }

@@ -2,6 +2,8 @@ import type { ItemLinks, ProviderDescriptor } from '../provider-descriptor.ts';
 import { type GitHubProviderSettings, githubConfigSchema } from './github-config-schema.ts';
 
 const NAME = 'github';
+/** The secret GitHub signs webhook deliveries with (set on the hook; never in the config file). */
+export const WEBHOOK_SECRET_VARIABLE = 'FLOTILLA_GITHUB_WEBHOOK_SECRET';
 
 /** The issues' pages: github.com's, or `OWNER/REPO#12` on another server (GitHub Enterprise, a fake). */
 function buildLinks(settings: GitHubProviderSettings): ItemLinks {
@@ -69,6 +71,26 @@ export const githubProvider: ProviderDescriptor<GitHubProviderSettings> = {
     const { createGitHubAdmin } = await import('./setup/create-github-admin.ts');
     const { silentLogger } = await import('../../logging/logger.ts');
     return createGitHubAdmin({ ...settings, env, logger: silentLogger });
+  },
+  async openWebhooks(settings, env, logger) {
+    const path = `/webhooks/${NAME}`;
+    const { MAX_WEBHOOK_BODY_BYTES } = await import('./webhooks/create-github-webhook-receiver.ts');
+    const secret = env[WEBHOOK_SECRET_VARIABLE] ?? '';
+    if (secret === '') {
+      return {
+        path,
+        off: `GitHub webhooks off (set ${WEBHOOK_SECRET_VARIABLE} to receive them)`,
+        maxBodyBytes: MAX_WEBHOOK_BODY_BYTES,
+      };
+    }
+    const { createGitHubWebhookReceiver } = await import('./webhooks/create-github-webhook-receiver.ts');
+    const receiver = createGitHubWebhookReceiver({
+      secret,
+      owner: settings.owner,
+      repo: settings.repo,
+      logger,
+    });
+    return { path, receiver, off: '', maxBodyBytes: MAX_WEBHOOK_BODY_BYTES };
   },
   unsupported: {
     'branches prune':
