@@ -53,6 +53,11 @@ export interface ProviderDoctorInput<Settings> {
 /** What `flotilla github setup-labels` does: the label set created or updated, idempotently. */
 export interface LabelSetup {
   setupLabels(): Promise<{ created: string[]; updated: string[]; unchanged: string[] }>;
+  /** Capability: the repository hook its webhooks come through (`flotilla github setup-webhook`). */
+  setupWebhook?(webhook: {
+    url: string;
+    secret: string;
+  }): Promise<{ id: number; created: boolean; events: string[] }>;
 }
 
 /** One HTTP request to a provider's webhook route, as it arrived: its headers and raw body bytes. */

@@ -2,8 +2,6 @@ import type { ItemLinks, ProviderDescriptor } from '../provider-descriptor.ts';
 import { type GitHubProviderSettings, githubConfigSchema } from './github-config-schema.ts';
 
 const NAME = 'github';
-/** The secret GitHub signs webhook deliveries with (set on the hook; never in the config file). */
-export const WEBHOOK_SECRET_VARIABLE = 'FLOTILLA_GITHUB_WEBHOOK_SECRET';
 
 /** The issues' pages: github.com's, or `OWNER/REPO#12` on another server (GitHub Enterprise, a fake). */
 function buildLinks(settings: GitHubProviderSettings): ItemLinks {
@@ -74,7 +72,9 @@ export const githubProvider: ProviderDescriptor<GitHubProviderSettings> = {
   },
   async openWebhooks(settings, env, logger) {
     const path = `/webhooks/${NAME}`;
-    const { MAX_WEBHOOK_BODY_BYTES } = await import('./webhooks/create-github-webhook-receiver.ts');
+    const { MAX_WEBHOOK_BODY_BYTES, WEBHOOK_SECRET_VARIABLE, createGitHubWebhookReceiver } = await import(
+      './webhooks/create-github-webhook-receiver.ts'
+    );
     const secret = env[WEBHOOK_SECRET_VARIABLE] ?? '';
     if (secret === '') {
       return {
@@ -83,7 +83,6 @@ export const githubProvider: ProviderDescriptor<GitHubProviderSettings> = {
         maxBodyBytes: MAX_WEBHOOK_BODY_BYTES,
       };
     }
-    const { createGitHubWebhookReceiver } = await import('./webhooks/create-github-webhook-receiver.ts');
     const receiver = createGitHubWebhookReceiver({
       secret,
       owner: settings.owner,

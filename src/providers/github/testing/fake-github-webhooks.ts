@@ -236,6 +236,17 @@ export function createFakeWebhooks(store: FakeGitHubStore): FakeWebhooks {
       );
       return ok(hookJSON(hook), 201);
     }),
+    route('PATCH', `${store.repoPath}/hooks/(\\d+)`, async ([hookID], _query, body, caller) => {
+      if (caller.viaApp) throw new HttpError(404, 'Not Found');
+      const hook = hooks.find((candidate) => candidate.id === Number(hookID));
+      if (hook === undefined) throw new HttpError(404, 'Not Found');
+      const config = (body.config ?? {}) as Record<string, unknown>;
+      if (typeof config.url === 'string') hook.url = config.url;
+      if (typeof config.secret === 'string') hook.secret = config.secret;
+      if (Array.isArray(body.events)) hook.events = body.events.map(String);
+      if (typeof body.active === 'boolean') hook.active = body.active;
+      return ok(hookJSON(hook));
+    }),
     route('GET', `${store.repoPath}/hooks`, async (_params, query) =>
       store.paginate(hooks, query, `${store.repoPath}/hooks`, hookJSON),
     ),

@@ -26,6 +26,8 @@ export interface GitHubWebhookReceiver extends WebhookReceiver {
   stats(): { accepted: number; duplicates: number; rejected: number; lastDeliveryAt: number | null };
 }
 
+/** The secret GitHub signs deliveries with (set on the hook and here; never in the config file). */
+export const WEBHOOK_SECRET_VARIABLE = 'FLOTILLA_GITHUB_WEBHOOK_SECRET';
 /** How much slower the engine's timers poll while webhooks flow: ×4 (30 s → 2 min at the defaults). */
 export const WEBHOOK_POLL_FACTOR = 4;
 /** GitHub caps a payload at 25 MB and does not deliver larger ones (docs/github-webhooks.md). */
