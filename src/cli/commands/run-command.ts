@@ -23,7 +23,6 @@ import { resolveFlotillaPaths } from '../../shared/resolve-flotilla-paths.ts';
 import { findRepoRoot } from '../support/find-repo-root.ts';
 import { isInteractiveTerminal } from '../support/is-interactive-terminal.ts';
 import { loadDashboard } from '../support/load-dashboard.ts';
-import { openProviderWebhooks } from '../support/open-provider-webhooks.ts';
 import { watchClosedOutput } from '../support/watch-closed-output.ts';
 
 interface RunOptions {
@@ -163,7 +162,13 @@ Exit codes:
       // The tracker's webhooks (GitHub: POST /webhooks/github) come with `--serve`, and only with their secret:
       // without it the route is not mounted and the polls alone go on.
       const webhooks =
-        serveAddress === null ? null : await openProviderWebhooks(loaded.config, process.env, logger);
+        serveAddress === null
+          ? null
+          : await (await import('../support/open-provider-webhooks.ts')).openProviderWebhooks(
+              loaded.config,
+              process.env,
+              logger,
+            );
       let controlPlane: ControlPlane;
       try {
         controlPlane = await createControlPlane({
