@@ -60,7 +60,7 @@ export function registerRunCommand(program: Command): void {
     .option('--json', 'progress as JSON lines (one event per line)')
     .option(
       '--serve [addr]',
-      'also serve the HTTP API (src/api/README.md) on addr, default 127.0.0.1:7070 (another address needs FLOTILLA_SERVE_TOKEN)',
+      'also serve the HTTP API on addr, default 127.0.0.1:7070 (another address needs FLOTILLA_SERVE_TOKEN)',
     )
     .addHelpText(
       'after',
