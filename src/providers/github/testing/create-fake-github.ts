@@ -233,6 +233,8 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
 
   const webhooks = createFakeWebhooks(store);
   const tellPull = async (number: number, action: string) => {
+    // Reading the head costs a git process: only when a hook will receive it.
+    if (webhooks.hooks.length === 0) return;
     webhooks.emit(
       'pull_request',
       action,
