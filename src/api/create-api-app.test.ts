@@ -157,6 +157,24 @@ describe('actions', () => {
   });
 });
 
+describe('engine actions without an engine (flotilla serve)', () => {
+  it('refuses cancel, retry, unblock and merge, naming run --serve', async () => {
+    for (const action of ['cancel', 'retry', 'unblock', 'merge']) {
+      const response = await post(`/api/work-items/1/${action}`, {});
+      expect(response.status).toBe(409);
+      const body = (await response.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('engine_not_running');
+      expect(body.error.message).toContain('flotilla run --serve');
+    }
+  });
+
+  it('lists them in the OpenAPI document', async () => {
+    const doc = (await (await get('/api/openapi.json')).json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(doc.paths)).toContain('/api/work-items/{id}/cancel');
+    expect(Object.keys(doc.paths)).toContain('/api/work-items/{id}/merge');
+  });
+});
+
 describe('auth', () => {
   it('requires the bearer token when one is set', async () => {
     expect((await fetch(`${tokenServer.url}/api/work-items`)).status).toBe(401);

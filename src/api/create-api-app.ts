@@ -1,7 +1,4 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
-import { streamSSE } from 'hono/streaming';
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { buildBudgetReport } from '../cli/commands/budget-command-report.ts';
 import { buildRunSummary } from '../cli/commands/runs-command-summary.ts';
 import { readDetails } from '../cli/commands/work-show-command.ts';
@@ -10,11 +7,13 @@ import { requireWorkItem } from '../cli/support/require-work-item.ts';
 import type { FlotillaConfig } from '../config/index.ts';
 import { buildAnswerComment, WORK_ITEM_STATUSES } from '../domain/index.ts';
 import type { EngineStatePersistence, SqliteTracker } from '../storage/index.ts';
-import { ApiError, buildErrorBody, toApiError } from './api-error.ts';
-import { checkBearerToken } from './check-bearer-token.ts';
+import { ApiError } from './api-error.ts';
+import { createApiBase, serveOpenApiDocument } from './create-api-base.ts';
 import type { EventHub } from './create-event-hub.ts';
 import { registerDashboardReadRoutes } from './register-dashboard-read-routes.ts';
+import { type ApiEngine, registerEngineActionRoutes } from './register-engine-action-routes.ts';
 import { registerWebAppRoutes } from './register-web-app-routes.ts';
+import { streamHubEvents } from './stream-hub-events.ts';
 
 /** What the routes read and write; the composition root (src/cli/commands/serve-command.ts) builds it. */
 export interface ApiDeps {
@@ -31,10 +30,9 @@ export interface ApiDeps {
   repoRoot?: string;
   /** The built web dashboard (default: `dist/web/`; tests build their own). */
   webRoot?: string;
+  /** The engine of `flotilla run --serve`: cancel, retry, unblock and merge go through it (else 409). */
+  engine?: ApiEngine;
 }
-
-/** Request bodies above this are refused with 413 before they are parsed. */
-export const MAX_BODY_BYTES = 256 * 1024;
 
 const ErrorSchema = z
   .object({
@@ -76,51 +74,7 @@ const jsonBody = <T extends z.ZodType>(schema: T) => ({
  */
 export function createApiApp(deps: ApiDeps): OpenAPIHono {
   const now = deps.now ?? Date.now;
-  const app = new OpenAPIHono({
-    defaultHook: (result, c) => {
-      if (result.success) return;
-      const issue = result.error.issues[0];
-      const field = issue?.path.join('.') || undefined;
-      const message = issue === undefined ? 'invalid request' : `${field ?? 'body'}: ${issue.message}`;
-      return c.json(buildErrorBody(new ApiError(400, 'invalid_request', message, field)), 400);
-    },
-  });
-
-  app.onError((error, c) => {
-    const apiError = toApiError(error);
-    return c.json(buildErrorBody(apiError), apiError.status);
-  });
-  app.notFound((c) =>
-    c.json(buildErrorBody(new ApiError(404, 'not_found', `no route ${c.req.method} ${c.req.path}`)), 404),
-  );
-
-  app.use('*', async (c, next) => {
-    if (deps.token !== undefined && !checkBearerToken(c.req.header('authorization'), deps.token)) {
-      c.header('WWW-Authenticate', 'Bearer');
-      throw new ApiError(401, 'unauthorized', 'send Authorization: Bearer <FLOTILLA_SERVE_TOKEN>');
-    }
-    await next();
-  });
-  // Actions take JSON only: a form post from another site cannot send it without a CORS preflight, which
-  // this server never answers (no CORS headers at all).
-  app.use('*', async (c, next) => {
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
-      const type = c.req.header('content-type') ?? '';
-      if (!/^application\/json(\s*;|$)/i.test(type)) {
-        throw new ApiError(415, 'unsupported_media_type', 'send the body as Content-Type: application/json');
-      }
-    }
-    await next();
-  });
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new ApiError(413, 'payload_too_large', `request bodies are limited to ${MAX_BODY_BYTES} bytes`);
-      },
-    }),
-  );
+  const app = createApiBase({ token: deps.token });
 
   const { tracker, history } = deps;
 
@@ -268,47 +222,11 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono {
     },
   );
 
-  app.get('/api/events', (c) => streamEvents(c, deps.events));
+  app.get('/api/events', (c) => streamHubEvents(c, deps.events));
+  registerEngineActionRoutes(app, deps.engine);
   registerDashboardReadRoutes(app, deps);
   registerWebAppRoutes(app, deps.webRoot);
 
-  app.doc31('/api/openapi.json', {
-    openapi: '3.1.0',
-    info: { title: 'Flotilla HTTP API', version: '1' },
-  });
+  serveOpenApiDocument(app);
   return app;
-}
-
-/** SSE of the hub: what was missed since `Last-Event-ID` first, then live, until the client leaves. */
-function streamEvents(c: Context, events: EventHub): Response {
-  const lastID = Number(c.req.header('last-event-id') ?? '0');
-  return streamSSE(c, async (stream) => {
-    let wake: (() => void) | null = null;
-    const pending: { id: number; type: string; data: unknown }[] = [];
-    const unsubscribe = events.subscribe((event) => {
-      pending.push(event);
-      wake?.();
-    });
-    pending.unshift(...events.since(Number.isInteger(lastID) && lastID > 0 ? lastID : 0));
-    let closed = false;
-    stream.onAbort(() => {
-      closed = true;
-      unsubscribe();
-      wake?.();
-    });
-    let sent = 0;
-    while (!closed) {
-      const event = pending.shift();
-      if (event === undefined) {
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-        wake = null;
-        continue;
-      }
-      if (event.id <= sent) continue;
-      sent = event.id;
-      await stream.writeSSE({ id: String(event.id), event: event.type, data: JSON.stringify(event.data) });
-    }
-  });
 }

@@ -1,6 +1,5 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { ListenAddress } from './parse-listen-address.ts';
 
 export interface RunningApiServer {
@@ -13,7 +12,9 @@ export interface RunningApiServer {
  * no caller can open the API to the network unauthenticated (fails closed).
  */
 export async function startApiServer(
-  app: OpenAPIHono,
+  app: {
+    fetch: (request: Request, env: { incoming: unknown; outgoing: unknown }) => Response | Promise<Response>;
+  },
   address: ListenAddress,
   options: { tokenSet: boolean },
 ): Promise<RunningApiServer> {

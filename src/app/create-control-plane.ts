@@ -34,6 +34,7 @@ import { loadPromptTemplates } from './load-prompt-templates.ts';
 import { reapOrphanProcesses } from './reap-orphan-processes.ts';
 import { reapRunStateDirs } from './reap-run-state-dirs.ts';
 import { startMachineResourceGate } from './resources/start-machine-resource-gate.ts';
+import { type ChangeFeed, withChangeFeed } from './with-change-feed.ts';
 
 export interface ControlPlaneOptions {
   repoRoot: string;
@@ -60,6 +61,8 @@ export interface ControlPlaneOptions {
   clock?: Clock;
   /** Where the GitHub provider reads its token. Default `process.env` (the demo passes its fake's token). */
   providerEnv?: Readonly<Record<string, string | undefined>>;
+  /** Changes learnt besides the polls (GitHub webhooks, `run --serve`): polled at once (with-change-feed.ts). */
+  changeFeed?: ChangeFeed;
 }
 
 export interface ControlPlane {
@@ -248,7 +251,7 @@ async function startControlPlane(
       ? null
       : startMachineResourceGate(paths.stateDir, config.scheduler.resources);
   const engine = createEngine({
-    provider,
+    provider: options.changeFeed === undefined ? provider : withChangeFeed(provider, options.changeFeed),
     ...(resources !== null && { resources: resources.gate }),
     logger,
     initialState: persistence.loadInitialState(),

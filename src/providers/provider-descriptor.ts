@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Logger } from '../logging/logger.ts';
 import type { Database, SqliteTracker } from '../storage/index.ts';
-import type { Provider } from './types.ts';
+import type { Provider, ProviderChange } from './types.ts';
 
 /** An environment, as read (absent and empty variables alike). */
 export type ProviderEnv = Readonly<Record<string, string | undefined>>;
@@ -53,6 +53,37 @@ export interface ProviderDoctorInput<Settings> {
 /** What `flotilla github setup-labels` does: the label set created or updated, idempotently. */
 export interface LabelSetup {
   setupLabels(): Promise<{ created: string[]; updated: string[]; unchanged: string[] }>;
+  /** Capability: the repository hook its webhooks come through (`flotilla github setup-webhook`). */
+  setupWebhook?(webhook: {
+    url: string;
+    secret: string;
+  }): Promise<{ id: number; created: boolean; events: string[] }>;
+}
+
+/** One HTTP request to a provider's webhook route, as it arrived: its headers and raw body bytes. */
+export interface WebhookRequest {
+  header(name: string): string | undefined;
+  body: Uint8Array;
+}
+
+/** Change notifications a tracker pushes (GitHub's webhooks): verified, then polls now (Provider.onChange). */
+export interface WebhookReceiver {
+  receive(request: WebhookRequest): { status: 200 | 400 | 401 | 415; body: { ok: boolean; message: string } };
+  onChange(listener: (change: ProviderChange) => void): () => void;
+  /** How much slower the engine's timers may poll while notifications flow (1: as configured). */
+  pollIntervalFactor(): number;
+}
+
+/** What `run --serve` mounts for a provider's webhooks: at `path`, or nothing (`off` says why). */
+export interface ProviderWebhooks {
+  /** The route, e.g. `/webhooks/<provider>`. */
+  path: string;
+  /** Absent: not configured (no secret): no route is mounted. */
+  receiver?: WebhookReceiver;
+  /** Why there is no receiver, for the start-up line; '' when there is one. */
+  off: string;
+  /** The largest body its tracker sends (the route refuses larger ones with 413). */
+  maxBodyBytes: number;
 }
 
 /**
@@ -128,6 +159,11 @@ export interface ProviderDescriptor<Settings = unknown> {
    * Throws (a usage problem: no token) with a message naming what to fix.
    */
   openLabelSetup?(settings: Settings, env: ProviderEnv): Promise<LabelSetup>;
+  /**
+   * Capability: the tracker's change notifications for `flotilla run --serve` (GitHub webhooks), verified
+   * with a secret from `env`; without the secret, no receiver.
+   */
+  openWebhooks?(settings: Settings, env: ProviderEnv, logger: Logger): Promise<ProviderWebhooks>;
   /** The refusal of a CLI command it does not support; absent: every command is supported. */
   unsupported?: Partial<Record<UnsupportedCommand, string>>;
 }

@@ -17,7 +17,7 @@ describe('flotilla demo --provider github', () => {
       expect(outcome.ok, output).toBe(true);
       expect(outcome.modelServerProblems, output).toEqual([]);
       expect(output).toMatch(
-        /fake GitHub: http:\/\/127\.0\.0\.1:\d+ \(acme\/widgets; its CI passes every head\)/,
+        /fake GitHub: http:\/\/127\.0\.0\.1:\d+ \(acme\/widgets; its CI passes every head; webhooks delivered\)/,
       );
       expect(outcome.approved).toBe(2);
       expect(output).toMatch(/\] GitHub rate limit: \d+\/5000 requests left, resets /);

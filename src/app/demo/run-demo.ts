@@ -30,6 +30,8 @@ export interface DemoOptions {
    * `github` (the built-in fake GitHub on 127.0.0.1: issues, pull requests, a CI that passes; no account).
    */
   provider?: DemoProvider;
+  /** With `github`: the fake delivers webhooks, polled at once (default true); false: polls only. */
+  webhooks?: boolean;
   /** Progress lines and the summary. */
   print: (line: string) => void;
   logger: Logger;
@@ -76,13 +78,20 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
   if (options.provider === 'github') {
     // Loaded on use: the fake GitHub is demo-only.
     const { startDemoGitHub } = await import('./start-demo-github.ts');
-    github = await startDemoGitHub(repo.root, loaded.config, repo.gitEnv);
+    const webhooks = options.webhooks ?? true;
+    github = await startDemoGitHub(repo.root, loaded.config, repo.gitEnv, { webhooks, logger });
     print(
-      `fake GitHub: ${github.fake.apiUrl} (${github.fake.owner}/${github.fake.repo}; its CI passes every head)`,
+      `fake GitHub: ${github.fake.apiUrl} (${github.fake.owner}/${github.fake.repo}; its CI passes every head; ${webhooks ? 'webhooks delivered' : 'no webhooks: polls only'})`,
     );
   }
   const config = github?.config ?? loaded.config;
-  const providerOptions = github !== null ? { providerEnv: github.providerEnv } : {};
+  const providerOptions =
+    github !== null
+      ? {
+          providerEnv: github.providerEnv,
+          ...(github.changeFeed !== null && { changeFeed: github.changeFeed }),
+        }
+      : {};
   let server: ModelServer | null = null;
   let controlPlane: ControlPlane;
   try {

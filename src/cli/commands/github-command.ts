@@ -34,6 +34,43 @@ export function registerGitHubCommand(program: Command): void {
       }),
     );
   github
+    .command('setup-webhook')
+    .description(
+      `create (or update) the repository hook that delivers Flotilla's events to \`flotilla run --serve\`: content type json, signed with FLOTILLA_GITHUB_WEBHOOK_SECRET`,
+    )
+    .requiredOption(
+      '--url <url>',
+      'where GitHub reaches flotilla run --serve, e.g. https://flotilla.example.com/webhooks/github',
+    )
+    .option('--json', 'print { id, created, events }')
+    .action(
+      runCliAction('github setup-webhook', async (options: { url: string; json?: boolean }) => {
+        if (!/^https?:\/\/[^/\s]+/.test(options.url)) {
+          throw new CliError(
+            `--url "${options.url}" is not an http(s) URL; expected e.g. https://flotilla.example.com/webhooks/github`,
+            {
+              exitCode: 2,
+            },
+          );
+        }
+        const secret = process.env.FLOTILLA_GITHUB_WEBHOOK_SECRET ?? '';
+        if (secret === '') {
+          throw new CliError(
+            'FLOTILLA_GITHUB_WEBHOOK_SECRET is not set: GitHub signs every delivery with it and `flotilla run --serve` refuses unsigned ones; generate one (e.g. `openssl rand -hex 32`) and export it here and where flotilla run runs',
+            { exitCode: 2 },
+          );
+        }
+        const admin = await openAdmin();
+        if (admin.setupWebhook === undefined)
+          throw new CliError('this provider has no webhooks', { exitCode: 2 });
+        const outcome = await admin.setupWebhook({ url: options.url, secret });
+        if (options.json) return writeJson(outcome);
+        process.stdout.write(
+          `webhook ${outcome.created ? 'created' : 'updated'} (hook ${outcome.id}): ${options.url} gets ${outcome.events.join(', ')}\n`,
+        );
+      }),
+    );
+  github
     .command('check')
     .description('check the token, repository access and permissions, labels and the rate-limit budget')
     .option('--json', 'print the checks as JSON')

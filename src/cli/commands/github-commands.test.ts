@@ -29,6 +29,7 @@ beforeEach(async () => {
 afterEach(async () => {
   delete process.env.FLOTILLA_GITHUB_TOKEN;
   delete process.env.FLOTILLA_GITHUB_REVIEWER_TOKEN;
+  delete process.env.FLOTILLA_GITHUB_WEBHOOK_SECRET;
   await repo.cleanup();
   await fake.close();
 });
@@ -97,6 +98,71 @@ describe('flotilla init --provider github, github setup-labels and doctor', { ti
     expect(await ok('github', 'setup-labels')).toBe(
       `labels: 0 created, 1 updated, ${wanted.length - 1} already right\n  updated status:ready\n`,
     );
+  });
+
+  it('setup-webhook creates the hook with the secret and every event, then updates it; doctor checks it', async () => {
+    await initGitHub();
+    // Loopback, nobody listening: the fake's ping must not leave the machine.
+    const url = 'http://127.0.0.1:9/webhooks/github';
+    const noSecret = await flotilla('github', 'setup-webhook', '--url', url);
+    expect(noSecret.code).toBe(2);
+    expect(noSecret.stderr).toContain('FLOTILLA_GITHUB_WEBHOOK_SECRET is not set');
+    expect(fake.webhooks.hooks).toEqual([]);
+    process.env.FLOTILLA_GITHUB_WEBHOOK_SECRET = 'hook-secret-1';
+    const webhookCheck = async () => {
+      const parsed = JSON.parse((await flotilla('doctor', '--json')).stdout) as {
+        checks: { name: string; status: string; message: string }[];
+      };
+      return parsed.checks.find((check) => check.name === 'github-webhook');
+    };
+    expect(await webhookCheck()).toMatchObject({
+      status: 'fail',
+      message: expect.stringContaining('no repository hook'),
+    });
+    expect((await flotilla('github', 'setup-webhook', '--url', 'ftp://x')).code).toBe(2);
+
+    const created = await json('github', 'setup-webhook', '--url', url, '--json');
+    expect(created).toMatchObject({ created: true });
+    expect(fake.webhooks.hooks).toEqual([
+      {
+        id: created.id,
+        active: true,
+        url,
+        secret: 'hook-secret-1',
+        events: [
+          'issues',
+          'issue_comment',
+          'pull_request',
+          'pull_request_review',
+          'pull_request_review_comment',
+          'check_run',
+          'check_suite',
+          'status',
+        ],
+      },
+    ]);
+    // GitHub pings a new hook (here nobody listens: the delivery fails, as it would).
+    await fake.webhooks.settled();
+    expect(fake.webhooks.deliveries.map((delivery) => delivery.event)).toEqual(['ping']);
+    expect(await webhookCheck()).toMatchObject({
+      status: 'ok',
+      message: expect.stringContaining('is active'),
+    });
+
+    // Again, with a rotated secret: the same hook, updated.
+    process.env.FLOTILLA_GITHUB_WEBHOOK_SECRET = 'hook-secret-2';
+    expect(await ok('github', 'setup-webhook', '--url', url)).toBe(
+      `webhook updated (hook ${created.id}): ${url} gets issues, issue_comment, pull_request, pull_request_review, pull_request_review_comment, check_run, check_suite, status\n`,
+    );
+    expect(fake.webhooks.hooks.map((hook) => hook.secret)).toEqual(['hook-secret-2']);
+    const [hook] = fake.webhooks.hooks;
+    if (hook !== undefined) hook.active = false;
+    expect(await webhookCheck()).toMatchObject({
+      status: 'fail',
+      message: expect.stringContaining('inactive'),
+    });
+    delete process.env.FLOTILLA_GITHUB_WEBHOOK_SECRET;
+    expect(await webhookCheck()).toBeUndefined();
   });
 
   it('doctor checks the token, access, labels and prints the rate-limit budget; no token names the variables', async () => {

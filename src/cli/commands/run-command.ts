@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import type { ListenAddress } from '../../api/parse-listen-address.ts';
+import type { RunningApiServer } from '../../api/start-api-server.ts';
 import type { ControlPlane } from '../../app/create-control-plane.ts';
 import { findModelCredential, rolesNeedingCredentials } from '../../app/find-model-credential.ts';
 import { loadConfiguredScenario } from '../../app/load-configured-scenario.ts';
@@ -27,6 +29,8 @@ interface RunOptions {
   headless?: boolean;
   untilIdle?: boolean;
   json?: boolean;
+  /** `--serve` alone: true (the default address); `--serve <addr>`: that address. */
+  serve?: boolean | string;
 }
 
 /** How often the headless progress looks at the tracker API's budget. */
@@ -54,6 +58,10 @@ export function registerRunCommand(program: Command): void {
       'exit once no run is active or queued, no checks are pending and nothing is dispatchable',
     )
     .option('--json', 'progress as JSON lines (one event per line)')
+    .option(
+      '--serve [addr]',
+      'also serve the HTTP API on addr, default 127.0.0.1:7070 (another address needs FLOTILLA_SERVE_TOKEN)',
+    )
     .addHelpText(
       'after',
       `
@@ -73,6 +81,28 @@ Exit codes:
         err('flotilla run: not inside a git repository (run it in your project, or `git init` first)');
         process.exitCode = 2;
         return;
+      }
+      // `--serve`: a bad address, or a non-loopback one without a token, stops here before anything starts.
+      let serveAddress: ListenAddress | null = null;
+      const serveToken = process.env.FLOTILLA_SERVE_TOKEN || undefined;
+      if (options.serve !== undefined && options.serve !== false) {
+        const { parseListenAddress, DEFAULT_LISTEN_ADDRESS } = await import(
+          '../../api/parse-listen-address.ts'
+        );
+        try {
+          serveAddress = parseListenAddress(options.serve === true ? DEFAULT_LISTEN_ADDRESS : options.serve);
+        } catch (error) {
+          err(`flotilla run: ${messageOf(error)}`);
+          process.exitCode = 2;
+          return;
+        }
+        if (!serveAddress.loopback && serveToken === undefined) {
+          err(
+            `flotilla run: refusing to serve on ${serveAddress.host}: a non-loopback address needs FLOTILLA_SERVE_TOKEN set (clients send Authorization: Bearer <token>)`,
+          );
+          process.exitCode = 2;
+          return;
+        }
       }
       // Loaded here, not at start-up: the config schema (zod) and pino cost every other command ~0.1 s.
       const { loadConfig } = await import('../../config/load-config.ts');
@@ -129,9 +159,24 @@ Exit codes:
         path: join(paths.logsDir, 'flotilla.log'),
         level: loaded.config.logging.level,
       });
+      // The tracker's webhooks (GitHub: POST /webhooks/github) come with `--serve`, and only with their secret:
+      // without it the route is not mounted and the polls alone go on.
+      const webhooks =
+        serveAddress === null
+          ? null
+          : await (await import('../support/open-provider-webhooks.ts')).openProviderWebhooks(
+              loaded.config,
+              process.env,
+              logger,
+            );
       let controlPlane: ControlPlane;
       try {
-        controlPlane = await createControlPlane({ repoRoot, config: loaded.config, logger });
+        controlPlane = await createControlPlane({
+          repoRoot,
+          config: loaded.config,
+          logger,
+          ...(webhooks?.receiver && { changeFeed: webhooks.receiver }),
+        });
       } catch (error) {
         err(`flotilla run: ${messageOf(error)}`);
         logger.close();
@@ -139,6 +184,32 @@ Exit codes:
         return;
       }
       const { engine, recovered } = controlPlane;
+      let apiServer: RunningApiServer | null = null;
+      if (serveAddress !== null) {
+        const { startRunApi } = await import('../support/start-run-api.ts');
+        try {
+          apiServer = await startRunApi({
+            controlPlane,
+            config: loaded.config,
+            repoRoot,
+            address: serveAddress,
+            token: serveToken,
+            ...(webhooks?.routes && { extraRoutes: webhooks.routes }),
+          });
+        } catch (error) {
+          err(`flotilla run: could not serve the API: ${messageOf(error)}`);
+          await controlPlane.close();
+          logger.close();
+          process.exitCode = 1;
+          return;
+        }
+      }
+      const apiMessage =
+        apiServer === null
+          ? null
+          : `flotilla API on ${apiServer.url}/api (OpenAPI: ${apiServer.url}/api/openapi.json)${
+              webhooks === null ? '' : `; ${webhooks.describe(apiServer.url)}`
+            }`;
       const recoveredMessage =
         recovered.interruptedRuns > 0 || recovered.reapedWorktrees.length > 0 || recovered.reapedProcesses > 0
           ? `recovered: ${recovered.interruptedRuns} interrupted run(s) recorded as failed, ${recovered.reapedWorktrees.length} stale worktree(s) removed, ${recovered.reapedProcesses} orphaned agent or checks process(es) ended`
@@ -151,10 +222,12 @@ Exit codes:
             logger,
             repoRoot,
             logFilePath,
-            initialMessage: recoveredMessage,
+            initialMessage:
+              [recoveredMessage, apiMessage].filter((line) => line !== null).join(' · ') || null,
             commandName: 'flotilla run',
           });
         } finally {
+          await apiServer?.close();
           logger.close();
         }
         out(`flotilla stopped (logs: ${logFilePath})`);
@@ -163,6 +236,8 @@ Exit codes:
       const emit = (line: string, data?: object) =>
         options.json ? out(JSON.stringify(data ?? { message: line })) : out(line);
       if (recoveredMessage) emit(recoveredMessage, { type: 'recovered', ...recovered });
+      if (apiServer !== null && apiMessage !== null)
+        emit(apiMessage, { type: 'serving', url: apiServer.url });
       const clockNow = () => new Date().toISOString().slice(11, 19);
       // The first sync reports every item, revision and spec as new: it is held back and compared with what
       // the last run saw, so only changes since then get a line (JSON output keeps every event).
@@ -260,6 +335,7 @@ Exit codes:
       } finally {
         flushStartupEvents();
         if (quotaTimer !== null) clearInterval(quotaTimer);
+        await apiServer?.close();
         await controlPlane.close();
         seenSnapshot.write(buildSeenSnapshot(engine.getState()));
         for (const signal of stopSignals) process.off(signal, onSignal);

@@ -70,6 +70,27 @@ export const githubProvider: ProviderDescriptor<GitHubProviderSettings> = {
     const { silentLogger } = await import('../../logging/logger.ts');
     return createGitHubAdmin({ ...settings, env, logger: silentLogger });
   },
+  async openWebhooks(settings, env, logger) {
+    const path = `/webhooks/${NAME}`;
+    const { MAX_WEBHOOK_BODY_BYTES, WEBHOOK_SECRET_VARIABLE, createGitHubWebhookReceiver } = await import(
+      './webhooks/create-github-webhook-receiver.ts'
+    );
+    const secret = env[WEBHOOK_SECRET_VARIABLE] ?? '';
+    if (secret === '') {
+      return {
+        path,
+        off: `GitHub webhooks off (set ${WEBHOOK_SECRET_VARIABLE} to receive them)`,
+        maxBodyBytes: MAX_WEBHOOK_BODY_BYTES,
+      };
+    }
+    const receiver = createGitHubWebhookReceiver({
+      secret,
+      owner: settings.owner,
+      repo: settings.repo,
+      logger,
+    });
+    return { path, receiver, off: '', maxBodyBytes: MAX_WEBHOOK_BODY_BYTES };
+  },
   unsupported: {
     'branches prune':
       'with provider github, revision branches live on GitHub: see its pull requests (`flotilla work show <id>` names each one)',

@@ -5,6 +5,7 @@ import { GitHubCredentialsRejectedError } from '../client/github-credentials-rej
 import type { GitHubProviderSettings } from '../github-config-schema.ts';
 import { createGitHubAdmin } from './create-github-admin.ts';
 import { describeGitHubQuota } from './describe-github-quota.ts';
+import { describeGitHubWebhook, WEBHOOK_PATH } from './setup-github-webhook.ts';
 
 /**
  * `flotilla doctor` on `provider: "github"`: the token (from the environment), the repository's access and
@@ -85,6 +86,7 @@ export async function checkGitHubForDoctor(
           fix: ['`flotilla github setup-labels` creates and updates them'],
         },
   );
+  if (report.webhooks !== null) checks.push(describeWebhookCheck(report.webhooks, where));
   checks.push({
     name: 'github-quota',
     status: report.quota.core !== null && report.quota.core.remaining === 0 ? 'warn' : 'ok',
@@ -92,6 +94,31 @@ export async function checkGitHubForDoctor(
     fix: [],
   });
   return checks;
+}
+
+/** With webhooks configured (their secret set): Flotilla's hook exists, is active and has every event. */
+function describeWebhookCheck(
+  webhooks: NonNullable<Awaited<ReturnType<ReturnType<typeof createGitHubAdmin>['check']>>['webhooks']>,
+  where: string,
+): DoctorCheck {
+  const setup = `\`flotilla github setup-webhook --url https://<where flotilla run --serve is reachable>${WEBHOOK_PATH}\` creates or fixes it`;
+  if ('error' in webhooks) {
+    return {
+      name: 'github-webhook',
+      status: 'warn',
+      message: `${where}: cannot list the repository's hooks (${webhooks.error})`,
+      fix: [
+        "listing and creating hooks needs admin rights on the repository (fine-grained token: 'Webhooks' read/write)",
+      ],
+    };
+  }
+  const verdict = describeGitHubWebhook(webhooks.hooks);
+  return {
+    name: 'github-webhook',
+    status: verdict.status,
+    message: `${where}: ${verdict.message}`,
+    fix: verdict.status === 'ok' ? [] : [setup],
+  };
 }
 
 /** Who opens pull requests and who reviews them; one identity for both works, with a warning saying how. */

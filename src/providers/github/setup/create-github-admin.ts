@@ -1,4 +1,5 @@
 import type { Logger } from '../../../logging/logger.ts';
+import { messageOf } from '../../../shared/message-of.ts';
 import { createGitHubClient } from '../client/create-github-client.ts';
 import type { GitHubQuotaSnapshot } from '../client/create-github-quota.ts';
 import { GITHUB_APP_VARIABLES, readGitHubCredentials } from '../client/read-github-credentials.ts';
@@ -6,12 +7,14 @@ import {
   GITHUB_REVIEWER_APP_PREFIX,
   readGitHubReviewerCredentials,
 } from '../client/read-github-reviewer-credentials.ts';
+import { WEBHOOK_SECRET_VARIABLE } from '../webhooks/create-github-webhook-receiver.ts';
 import {
   diffGitHubLabels,
   type GitHubLabelsOutcome,
   listGitHubLabels,
   setupGitHubLabels,
 } from './setup-github-labels.ts';
+import { type GitHubHookSummary, listGitHubWebhooks, setupGitHubWebhook } from './setup-github-webhook.ts';
 
 export interface GitHubAdminOptions {
   owner: string;
@@ -42,6 +45,11 @@ export interface GitHubAccessReport {
    * where it came from; null when reviews go out as `login` (who opens the pull requests).
    */
   reviewer: { login: string; source: string } | null;
+  /**
+   * With FLOTILLA_GITHUB_WEBHOOK_SECRET set (webhooks configured): the repository's hooks, or why they could
+   * not be listed (listing needs admin rights); null when webhooks are not configured.
+   */
+  webhooks: { hooks: GitHubHookSummary[] } | { error: string } | null;
 }
 
 /**
@@ -72,6 +80,9 @@ export function createGitHubAdmin(options: GitHubAdminOptions) {
   return {
     setupLabels(): Promise<GitHubLabelsOutcome> {
       return setupGitHubLabels(octokit, repository);
+    },
+    setupWebhook(webhook: { url: string; secret: string }) {
+      return setupGitHubWebhook(octokit, repository, webhook);
     },
     async check(): Promise<GitHubAccessReport> {
       const login = await client.login();
@@ -104,7 +115,15 @@ export function createGitHubAdmin(options: GitHubAdminOptions) {
       )
         missingPermissions.push(`the 'repo' scope (the token has: ${scopes.join(', ') || 'none'})`);
       const labels = diffGitHubLabels(await listGitHubLabels(octokit, repository));
+      const webhooks =
+        (options.env[WEBHOOK_SECRET_VARIABLE] ?? '') === ''
+          ? null
+          : await listGitHubWebhooks(octokit, repository).then(
+              (hooks) => ({ hooks }),
+              (error: unknown) => ({ error: messageOf(error) }),
+            );
       return {
+        webhooks,
         login,
         tokenVariable:
           'token' in credentials

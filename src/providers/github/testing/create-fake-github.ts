@@ -16,11 +16,12 @@ import {
   type FakeRoute,
   HttpError,
 } from './create-fake-github-store.ts';
-import { buildFakeCheckRoutes } from './fake-github-check-routes.ts';
+import { buildFakeCheckRoutes, checkRunsFor } from './fake-github-check-routes.ts';
 import { buildFakeGitRoutes } from './fake-github-git-routes.ts';
 import { buildFakeIssueRoutes } from './fake-github-issue-routes.ts';
 import { buildFakePullRoutes } from './fake-github-pull-routes.ts';
 import { buildFakeReviewRoutes } from './fake-github-review-routes.ts';
+import { createFakeWebhooks, type FakeDelivery, type FakeHook } from './fake-github-webhooks.ts';
 
 export { FAILING_CHECK_ANNOTATIONS, FAILING_CHECK_LOG } from './fake-github-check-routes.ts';
 
@@ -152,12 +153,27 @@ export interface FakeGitHub {
     ): number;
   };
   issueComments(issueNumber: number): string[];
+  /**
+   * Repository webhooks (`POST /repos/{owner}/{repo}/hooks`, or `addHook`): after every change the fake
+   * POSTs a signed delivery to each hook, as GitHub does (fake-github-webhooks.ts, docs/github-webhooks.md).
+   */
+  webhooks: {
+    hooks: FakeHook[];
+    deliveries: FakeDelivery[];
+    addHook(fields: { url: string; secret: string; events: string[] }): FakeHook;
+    /** Sends a delivery again, same `X-GitHub-Delivery`; resolves with the receiver's status. */
+    redeliver(deliveryID: string): Promise<number>;
+    /** Resolves once every delivery queued so far was answered. */
+    settled(): Promise<void>;
+  };
   /** CI finishes: the check run queued on every open pull request's head completes (see `ci`). */
   settleChecks(): Promise<void>;
   close(): Promise<void>;
 }
 
 const HUMAN: FakeUser = { login: 'octocat', id: 1 };
+/** Who sends the CI's check runs (GitHub Actions' bot). */
+const CI_APP_USER: FakeUser = { login: 'github-actions[bot]', id: 41898282, type: 'Bot' };
 
 /**
  * A GitHub REST API on 127.0.0.1 for tests and demos: issues, labels, comments, and the git data of a real
@@ -215,7 +231,21 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
     association: extra.association,
   }));
 
+  const webhooks = createFakeWebhooks(store);
+  const tellPull = async (number: number, action: string) => {
+    // Reading the head costs a git process: only when a hook will receive it.
+    if (webhooks.hooks.length === 0) return;
+    webhooks.emit(
+      'pull_request',
+      action,
+      { number, pull_request: await webhooks.pullPayload(number) },
+      HUMAN,
+    );
+  };
+  /** Open pull requests' heads as the webhooks last told them (a new one: `synchronize`). */
+  const toldHeads = new Map<number, string>();
   const routes: FakeRoute[] = [
+    ...webhooks.routes,
     ...buildFakeIssueRoutes(store),
     ...buildFakePullRoutes(store),
     ...buildFakeReviewRoutes(store),
@@ -390,6 +420,7 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
       ...(answer.link === undefined ? {} : { link: answer.link }),
       ...answer.headers,
     });
+    if (method !== 'GET' && answer.status < 300) webhooks.afterWrite(method, url.pathname, caller.user);
   }
 
   const server = createServer((request, response) => {
@@ -427,9 +458,12 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
       closeIssue(issueNumber) {
         const issue = requireIssue(String(issueNumber));
         setState(issue, 'closed', HUMAN);
+        webhooks.emit('issues', 'closed', { issue: store.issueJSON(issue, false) }, HUMAN);
       },
       setIssueLabels(issueNumber, names) {
-        requireIssue(String(issueNumber)).labels = [...new Set(names)];
+        const issue = requireIssue(String(issueNumber));
+        issue.labels = [...new Set(names)];
+        webhooks.emit('issues', 'labeled', { issue: store.issueJSON(issue, false) }, HUMAN);
       },
       issueLabels: (issueNumber) => [...requireIssue(String(issueNumber)).labels],
       setBlockedBy(issueNumber, blockers) {
@@ -437,6 +471,7 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
       },
       setDraft(pullNumber, draft) {
         requirePull(String(pullNumber)).pull.draft = draft;
+        void tellPull(pullNumber, draft ? 'converted_to_draft' : 'ready_for_review');
       },
       comment(issueNumber, body, fields = {}) {
         const issue = requireIssue(String(issueNumber));
@@ -456,17 +491,41 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
         issue.comments.push(comment);
         issue.comments.sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.id - b.id);
         issue.updatedAt = githubTimestamp(Date.now());
+        webhooks.emit(
+          'issue_comment',
+          'created',
+          {
+            issue: {
+              number: issue.number,
+              ...(issue.pull !== null && { pull_request: { number: issue.number } }),
+            },
+            comment: { id: comment.id, body },
+          },
+          user,
+        );
         return comment.id;
       },
       closePullRequest(pullNumber) {
         setState(requirePull(String(pullNumber)), 'closed', HUMAN);
+        void tellPull(pullNumber, 'closed');
       },
       async forcePush(branch, files) {
         const base = await git.resolveCommit(`refs/heads/${defaultBranch}`);
         await git.deleteBranch(branch);
-        return git.commitFiles(branch, files, 'Rewritten by hand', base ?? undefined);
+        const sha = await git.commitFiles(branch, files, 'Rewritten by hand', base ?? undefined);
+        for (const issue of issues.values()) {
+          if (issue.pull?.headRef === branch && issue.state === 'open') {
+            toldHeads.set(issue.number, sha);
+            await tellPull(issue.number, 'synchronize');
+          }
+        }
+        return sha;
       },
-      createIssue: (fields) => createIssue(fields, HUMAN).number,
+      createIssue: (fields) => {
+        const issue = createIssue(fields, HUMAN);
+        webhooks.emit('issues', 'opened', { issue: store.issueJSON(issue, false) }, HUMAN);
+        return issue.number;
+      },
       commitFiles: (files, message = 'Update files') => git.commitFiles(defaultBranch, files, message),
       async openPullRequest(fields) {
         const base = await git.resolveCommit(`refs/heads/${defaultBranch}`);
@@ -480,13 +539,33 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
           reviews: [],
           reviewComments: [],
         };
+        await tellPull(issue.number, 'opened');
         return issue.number;
       },
     },
     async settleChecks() {
       for (const issue of issues.values()) {
-        if (issue.pull !== null && issue.state === 'open') settledChecks.add(await headSHA(issue.pull));
+        if (issue.pull === null || issue.state !== 'open') continue;
+        const head = await headSHA(issue.pull);
+        // A push to the branch (git, not the API): GitHub sends `synchronize` for the new head.
+        const told = toldHeads.get(issue.number);
+        toldHeads.set(issue.number, head);
+        if (told !== undefined && told !== head) await tellPull(issue.number, 'synchronize');
+        const newlySettled = !settledChecks.has(head);
+        settledChecks.add(head);
+        // The CI's run completed: `check_run` `completed` (only with hooks: reading the run registers the head).
+        if (newlySettled && store.ci !== 'none' && webhooks.hooks.length > 0) {
+          const run = checkRunsFor(store, head)[0];
+          webhooks.emit('check_run', 'completed', { check_run: { ...run, head_sha: head } }, CI_APP_USER);
+        }
       }
+    },
+    webhooks: {
+      hooks: webhooks.hooks,
+      deliveries: webhooks.deliveries,
+      addHook: webhooks.addHook,
+      redeliver: webhooks.redeliver,
+      settled: webhooks.settled,
     },
     issueComments: (issueNumber) => requireIssue(String(issueNumber)).comments.map((comment) => comment.body),
     async close() {

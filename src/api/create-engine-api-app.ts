@@ -1,0 +1,21 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { createApiBase, serveOpenApiDocument } from './create-api-base.ts';
+import type { EventHub } from './create-event-hub.ts';
+import { type ApiEngine, registerEngineActionRoutes } from './register-engine-action-routes.ts';
+import { streamHubEvents } from './stream-hub-events.ts';
+
+/**
+ * The API of `flotilla run --serve` on a provider without a local tracker (GitHub): the engine's events
+ * (`/api/events`), its actions and the OpenAPI document; the tracker's routes need `.flotilla/flotilla.db`.
+ */
+export function createEngineApiApp(deps: {
+  events: EventHub;
+  engine: ApiEngine;
+  token?: string | undefined;
+}): OpenAPIHono {
+  const app = createApiBase({ token: deps.token });
+  app.get('/api/events', (c) => streamHubEvents(c, deps.events));
+  registerEngineActionRoutes(app, deps.engine);
+  serveOpenApiDocument(app);
+  return app;
+}
