@@ -96,6 +96,7 @@ export function createEngine(config: EngineConfig): Engine {
     revisionReader: provider.revisionReader,
     specReader: provider.specReader,
     ...(config.promptTemplates !== undefined && { promptTemplates: config.promptTemplates }),
+    ...(config.memories !== undefined && { memories: config.memories }),
   };
   const registry = createRunRegistry();
   const budget = config.budget === undefined ? null : createBudgetGuard(config.budget, clock);
@@ -185,6 +186,7 @@ export function createEngine(config: EngineConfig): Engine {
         logger,
         stallTimeoutMs: resolved.scheduler.stallTimeout * 1000,
         ...(budget !== null && { budget }),
+        ...(config.redact !== undefined && { redact: config.redact }),
         onFinished: (sessionID) => {
           scheduler.runFinished(sessionID);
           checkQuiescence();

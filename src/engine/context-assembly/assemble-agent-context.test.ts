@@ -5,8 +5,13 @@ import type { AgentRunRequest } from '../runtime-contract/index.ts';
 import { buildInitialEngineState } from '../state-store/engine-state.ts';
 import { assembleAgentContext } from './assemble-agent-context.ts';
 import { buildImplementorContext } from './build-implementor-context.ts';
+import { buildMemoriesSection } from './build-memories-section.ts';
 import { buildReviewerContext } from './build-reviewer-context.ts';
 import { parsePromptTemplate } from './parse-prompt-template.ts';
+
+/** The built-in layout: the role's prompt, then the repository's memories (none here). */
+const withMemories = (rolePrompt: string) =>
+  `${rolePrompt.replace(/\n+$/, '')}\n\n${buildMemoriesSection([])}\n`;
 
 const PATCH = 'diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n';
 
@@ -45,7 +50,12 @@ describe('assembleAgentContext', () => {
       branchName: 'flotilla/1',
     } as const;
     const params = await assembleAgentContext(request, deps);
-    expect(params).toEqual({ ...request, prompt: await buildImplementorContext(request, builderDeps) });
+    expect(params).toEqual({
+      ...request,
+      prompt: withMemories(await buildImplementorContext(request, builderDeps)),
+    });
+    expect(params.prompt).toContain('## Memories\n');
+    expect(params.prompt).toContain('No memories yet.');
     expect(params.prompt).toContain('## Revision #2');
   });
 
@@ -59,7 +69,7 @@ describe('assembleAgentContext', () => {
     } as const;
     expect(await assembleAgentContext(request, deps)).toEqual({
       ...request,
-      prompt: await buildReviewerContext(request, builderDeps),
+      prompt: withMemories(await buildReviewerContext(request, builderDeps)),
     });
   });
 
@@ -120,7 +130,7 @@ describe('assembleAgentContext', () => {
     const { prompt } = await assembleAgentContext(request, { ...deps, getState: () => withContext });
     const rolePrompt = await buildImplementorContext(request, builderDeps);
     expect(prompt.startsWith('## Task context\n')).toBe(true);
-    expect(prompt.endsWith(`\n\n${rolePrompt}`)).toBe(true);
+    expect(prompt.endsWith(`\n\n${withMemories(rolePrompt)}`)).toBe(true);
     expect(prompt.indexOf('fix_summary by a')).toBeLessThan(prompt.indexOf('review_feedback by b'));
   });
 

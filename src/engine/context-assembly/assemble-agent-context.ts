@@ -1,12 +1,14 @@
-import type { AgentRole } from '../../domain/index.ts';
+import type { AgentRole, Memory } from '../../domain/index.ts';
 import type { RevisionReader, SpecReader, WorkItemReader } from '../../providers/types.ts';
 import type { AgentRunRequest, AgentStartParams } from '../runtime-contract/runtime-contract.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
 import { buildImplementorPrompt } from './build-implementor-context.ts';
+import { buildMemoriesSection } from './build-memories-section.ts';
 import { buildPlannerPrompt } from './build-planner-context.ts';
 import { buildReviewerPrompt } from './build-reviewer-context.ts';
 import { buildTaskContextSection } from './build-task-context-section.ts';
 import { diffSpecText } from './diff-spec-text.ts';
+import { withoutTrailingNewlines } from './markdown-text.ts';
 import { type PromptTemplate, renderPromptTemplate } from './parse-prompt-template.ts';
 import type { RolePrompt } from './role-prompt.ts';
 
@@ -26,6 +28,16 @@ export interface AgentContextDeps {
   promptTemplates?: PromptTemplates;
   /** Characters the task context section may take (build-task-context-section.ts has the default). */
   taskContextBudget?: number;
+  /** The repository's memories for the "Memories" section; absent: "No memories yet". */
+  memories?: MemorySource;
+}
+
+/** Where prompts read the repository's memories from (issue #28 §2; storage keeps them). */
+export interface MemorySource {
+  /** Every memory, newest first. */
+  list(): readonly Memory[];
+  /** Characters the section may take (build-memories-section.ts has the default). */
+  maxPromptChars?: number;
 }
 
 /**
@@ -33,7 +45,8 @@ export interface AgentContextDeps {
  * built from the store and the provider (docs/seeds.md §Context Assembly). Runtimes get only this plain data. Rejects,
  * naming what could not be read, when a fetch fails: the run then fails before any runtime is involved.
  * An item's prompt starts with its task context (docs/task-context.md) unless the role's template
- * (docs/prompt-templates.md) places `{taskContext}` itself.
+ * (docs/prompt-templates.md) places `{taskContext}` itself; it ends with the repository's memories
+ * (build-memories-section.ts) unless the template places `{memories}`.
  */
 export async function assembleAgentContext(
   request: AgentRunRequest,
@@ -46,9 +59,11 @@ export async function assembleAgentContext(
       workItemID === null
         ? ''
         : buildTaskContextSection(deps.getState().taskContext[workItemID] ?? [], deps.taskContextBudget);
+    const memories = buildMemoriesSection(deps.memories?.list() ?? [], deps.memories?.maxPromptChars);
     if (template !== undefined)
-      return renderPromptTemplate(template, { ...rolePrompt.variables, taskContext });
-    return taskContext === '' ? rolePrompt.builtIn : `${taskContext}\n\n${rolePrompt.builtIn}`;
+      return renderPromptTemplate(template, { ...rolePrompt.variables, taskContext, memories });
+    const builtIn = `${withoutTrailingNewlines(rolePrompt.builtIn)}\n\n${memories}\n`;
+    return taskContext === '' ? builtIn : `${taskContext}\n\n${builtIn}`;
   };
   switch (request.role) {
     case 'planner': {

@@ -5,7 +5,7 @@ import type { AgentRole } from '../../domain/index.ts';
  * assembly builds. A section with nothing to show is ''.
  */
 export const PROMPT_VARIABLES = {
-  planner: ['specs', 'specDiff', 'workItems'],
+  planner: ['specs', 'specDiff', 'workItems', 'memories'],
   implementor: [
     'taskContext',
     'taskId',
@@ -18,6 +18,7 @@ export const PROMPT_VARIABLES = {
     'ciFailure',
     'priorReviews',
     'feedback',
+    'memories',
   ],
   reviewer: [
     'taskContext',
@@ -29,5 +30,6 @@ export const PROMPT_VARIABLES = {
     'revision',
     'changedFiles',
     'priorReviews',
+    'memories',
   ],
 } as const satisfies Record<AgentRole, readonly string[]>;
