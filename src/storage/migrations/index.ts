@@ -9,6 +9,7 @@ import { budgetAndUnavailableReasonsMigration } from './008-budget-and-unavailab
 import { plannerWaitingSessionsMigration } from './009-planner-waiting-sessions.ts';
 import { reviewVerdictsMigration } from './010-review-verdicts.ts';
 import { taskContextMigration } from './011-task-context.ts';
+import { repositoryMemoryMigration } from './013-repository-memory.ts';
 import type { Migration } from './migration.ts';
 
 export type { Migration } from './migration.ts';
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly Migration[] = [
   plannerWaitingSessionsMigration,
   reviewVerdictsMigration,
   taskContextMigration,
+  repositoryMemoryMigration,
 ];
