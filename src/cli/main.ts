@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { messageOf } from '../shared/message-of.ts';
+import { registerAgentCommand } from './commands/agent-command.ts';
 import { registerAnswerCommand } from './commands/answer-command.ts';
 import { registerBashCheckCommand } from './commands/bash-check-command.ts';
 import { registerBranchesCommand } from './commands/branches-command.ts';
@@ -58,6 +59,7 @@ export function buildProgram(): Command {
   program.commandsGroup('Tools:');
   registerBashCheckCommand(program);
   registerHookCommand(program);
+  registerAgentCommand(program);
   program.helpCommand(true);
   reportUnknownCommands(program);
   reportUsageErrors(program);
