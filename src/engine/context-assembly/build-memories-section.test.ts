@@ -20,14 +20,19 @@ describe('buildMemoriesSection', () => {
   });
 
   it('lists the memories in the order given (newest first), with who stored them, on which item, when', () => {
-    const section = buildMemoriesSection([memory(3, 'tests', 'Run npm test.'), memory(1, 'build', 'Use make.')]);
+    const section = buildMemoriesSection([
+      memory(3, 'tests', 'Run npm test.'),
+      memory(1, 'build', 'Use make.'),
+    ]);
     expect(section).toContain('- **tests** (implementor on #7, 2026-11-03): Run npm test.');
     expect(section.indexOf('**tests**')).toBeLessThan(section.indexOf('**build**'));
     expect(section).not.toContain('left out');
   });
 
   it('keeps within the cap and says how many older memories were left out', () => {
-    const memories = Array.from({ length: 50 }, (_, index) => memory(50 - index, `t${index}`, 'x'.repeat(300)));
+    const memories = Array.from({ length: 50 }, (_, index) =>
+      memory(50 - index, `t${index}`, 'x'.repeat(300)),
+    );
     const section = buildMemoriesSection(memories, 2000);
     expect(section.length).toBeLessThanOrEqual(2000);
     const shown = (section.match(/^- \*\*/gm) ?? []).length;
