@@ -18,6 +18,8 @@ export interface CodexConfigTomlInput {
   provider?: CodexProvider;
   /** The role's instructions (`developer_instructions`: codex sends them as a developer message). */
   developerInstructions: string;
+  /** Directories besides the working directory that codex's own workspace-write sandbox lets commands write. */
+  writableRoots?: readonly string[];
 }
 
 /**
@@ -74,6 +76,9 @@ export function buildCodexConfigToml(input: CodexConfigTomlInput): string {
     'network_access = false',
     'exclude_slash_tmp = true',
     'exclude_tmpdir_env_var = true',
+    ...(input.writableRoots === undefined || input.writableRoots.length === 0
+      ? []
+      : [`writable_roots = [${input.writableRoots.map(tomlString).join(', ')}]`]),
     ...(provider === undefined
       ? []
       : [

@@ -103,6 +103,15 @@ export function createAgentNotesReader(
   };
 }
 
+/** The agent's environment with the per-run `flotilla` script first on its PATH. */
+export function withAgentBinOnPath<Env extends Record<string, string>>(env: Env, runDir: string): Env {
+  const path = env.PATH;
+  return {
+    ...env,
+    PATH: path === undefined || path === '' ? agentBinDir(runDir) : `${agentBinDir(runDir)}:${path}`,
+  };
+}
+
 /** What an agent that runs commands is told about its tools (appended to its prompt or instructions). */
 export function buildAgentCommandInstructions(): string {
   const limits = AGENT_NOTE_LIMITS;

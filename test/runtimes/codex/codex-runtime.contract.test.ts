@@ -15,7 +15,7 @@ import { createTestSandbox } from '../../support/test-sandbox.ts';
 
 const SCRIPTED_KEY = 'FLOTILLA_SCRIPTED_API_KEY';
 
-const CAPABILITIES = { reportsUsage: true, reportsLiveUsage: true, asksQuestions: true };
+const CAPABILITIES = { reportsUsage: true, reportsLiveUsage: true, asksQuestions: true, recordsNotes: true };
 
 describeRuntimeContract('codex', CAPABILITIES, async ({ repo, logsDir }) => {
   const servers: ModelServer[] = [];
