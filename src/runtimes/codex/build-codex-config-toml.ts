@@ -46,7 +46,7 @@ export const COMMAND_ENV_EXCLUDES = [
  * (`analytics.enabled = false`: chatgpt.com; `features.plugins = false`: a `git ls-remote` of github.com and
  * api.github.com; update check, feedback, web search off — see src/model-server/README.md, Codex). Sandboxed
  * commands get a minimal environment without credentials, may write only the working directory (not /tmp)
- * and have no network. Sandbox mode and approval policy are thread options (per role).
+ * and have no network, and run in a non-login shell that keeps the PATH Flotilla gives. Sandbox mode and approval policy are thread options (per role).
  */
 export function buildCodexConfigToml(input: CodexConfigTomlInput): string {
   const { provider } = input;
@@ -56,6 +56,9 @@ export function buildCodexConfigToml(input: CodexConfigTomlInput): string {
     ...(provider === undefined ? [] : [`model_provider = ${tomlString(provider.id)}`]),
     `developer_instructions = ${tomlString(input.developerInstructions)}`,
     'check_for_update_on_startup = false',
+    // Commands run in a plain (non-login) shell: a login shell's /etc/profile resets PATH, which would drop
+    // the per-run `flotilla` script (`flotilla agent <verb>`, runtimes/shared/agent-command-channel.ts).
+    'allow_login_shell = false',
     'web_search = "disabled"',
     '',
     '[analytics]',

@@ -109,7 +109,7 @@ export async function provisionCodexRun(context: CodexRunContext, setup: TurnSet
     // Flotilla's tools as `flotilla agent <verb>` in codex's commands (the per-run script; issue #28 §2).
     const codexEnv = withAgentBinOnPath({ ...env }, runDir);
     if (binary.pathDirs.length > 0)
-      codexEnv.PATH = [...binary.pathDirs, ...(env.PATH === undefined ? [] : [env.PATH])].join(':');
+      codexEnv.PATH = [...binary.pathDirs, ...(codexEnv.PATH === undefined ? [] : [codexEnv.PATH])].join(':');
     launcher =
       sandbox !== undefined
         ? await clock.time('sandbox', () =>
