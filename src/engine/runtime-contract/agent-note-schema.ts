@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { AGENT_NOTE_LIMITS, type AgentNote, type AgentRole } from '../../domain/index.ts';
 import { formatZodIssues } from '../../shared/format-zod-issues.ts';
 
-const text = (field: string, max: number) =>
+/** A text field; its issues are prefixed with the field's name (formatZodIssues). */
+const text = (max: number) =>
   z
-    .string({ error: `${field}: expected a string` })
+    .string({ error: 'expected a string' })
     .trim()
-    .min(1, `${field}: expected a non-empty text`)
-    .max(max, `${field}: at most ${max} characters`);
+    .min(1, 'expected a non-empty text')
+    .max(max, `at most ${max} characters`);
 
 /**
  * The internal tools every agent gets (issue #28 §2), by the name agents call them: their inputs, the same
@@ -15,15 +16,15 @@ const text = (field: string, max: number) =>
  */
 export const AGENT_TOOL_INPUTS = {
   store_memory: z.strictObject({
-    topic: text('topic', AGENT_NOTE_LIMITS.topic),
-    text: text('text', AGENT_NOTE_LIMITS.memoryText),
+    topic: text(AGENT_NOTE_LIMITS.topic),
+    text: text(AGENT_NOTE_LIMITS.memoryText),
   }),
   record_decision: z.strictObject({
-    decision: text('decision', AGENT_NOTE_LIMITS.decision),
-    why: text('why', AGENT_NOTE_LIMITS.why),
+    decision: text(AGENT_NOTE_LIMITS.decision),
+    why: text(AGENT_NOTE_LIMITS.why),
   }),
-  log_question: z.strictObject({ text: text('text', AGENT_NOTE_LIMITS.question) }),
-  update_summary: z.strictObject({ text: text('text', AGENT_NOTE_LIMITS.summary) }),
+  log_question: z.strictObject({ text: text(AGENT_NOTE_LIMITS.question) }),
+  update_summary: z.strictObject({ text: text(AGENT_NOTE_LIMITS.summary) }),
 } as const;
 
 export type AgentToolName = keyof typeof AGENT_TOOL_INPUTS;
