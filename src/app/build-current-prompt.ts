@@ -72,7 +72,11 @@ export async function buildCurrentPrompt(options: CurrentPromptOptions): Promise
       revisionReader: provider.revisionReader,
       specReader: provider.specReader,
       promptTemplates: templates.templates,
-      memories: { list: () => memories.list(), maxPromptChars: config.memory.maxPromptChars },
+      memories: {
+        list: (limit: number) => memories.list(limit),
+        count: () => memories.count(),
+        maxPromptChars: config.memory.maxPromptChars,
+      },
     };
     if (role === 'planner') {
       const [listing, workItems] = await Promise.all([

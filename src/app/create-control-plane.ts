@@ -257,7 +257,11 @@ async function startControlPlane(
     questionTimeout: config.questionTimeout,
     promptTemplates: prompts.templates,
     // Read for every prompt, so a human's `flotilla memory edit` or `forget` counts from the next run on.
-    memories: { list: () => persistence.memories.list(), maxPromptChars: config.memory.maxPromptChars },
+    memories: {
+      list: (limit) => persistence.memories.list(limit),
+      count: () => persistence.memories.count(),
+      maxPromptChars: config.memory.maxPromptChars,
+    },
     // Agents' notes are stored and shown to later agents: no secret of this process's environment in them.
     redact: createSecretRedactor(process.env),
     createRuntimeAdapters: () => {

@@ -1,7 +1,7 @@
 import type { AgentRole } from './agent-result.ts';
 
 /**
- * What an agent records through Flotilla's internal tools while it works (issue #28 §2, seed 004):
+ * What an agent records through Flotilla's internal tools while it works (issue #28 §2, docs/repository-memory.md):
  * `store_memory` (a fact about the repository every later agent is shown), `record_decision` (a choice
  * made on the item, and why), `log_question` (a question for a human that does not stop the run) and
  * `update_summary` (the run's live one-line progress). The engine stores them; the agent never writes

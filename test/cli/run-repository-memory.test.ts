@@ -1,7 +1,8 @@
 /**
- * Issue #28 §2 (seed 004's acceptance) end to end, on the real claude binary against the scripted model
- * server: run 1 of an item (its implementor) stores a memory, records a decision, logs a question and
- * updates its summary through the in-process MCP tools; run 2 (the reviewer) is given the memory in its
+ * Issue #28 §2 (docs/repository-memory.md: of two sequential runs, the second sees what the first stored),
+ * end to end on the real claude binary against the scripted model server: run 1 of an item (its
+ * implementor) stores a memory, records a decision, logs a question and updates its summary through the
+ * in-process MCP tools; run 2 (the reviewer) is given the memory in its
  * prompt's "Memories" section. `memory list|export|forget`, `work show`, `questions` and `stats` show what
  * was recorded; the next prompt no longer has a forgotten memory.
  */

@@ -3,7 +3,11 @@ import type { RevisionReader, SpecReader, WorkItemReader } from '../../providers
 import type { AgentRunRequest, AgentStartParams } from '../runtime-contract/runtime-contract.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
 import { buildImplementorPrompt } from './build-implementor-context.ts';
-import { buildMemoriesSection } from './build-memories-section.ts';
+import {
+  buildMemoriesSection,
+  DEFAULT_MEMORY_PROMPT_CHARS,
+  memoriesWorthReading,
+} from './build-memories-section.ts';
 import { buildPlannerPrompt } from './build-planner-context.ts';
 import { buildReviewerPrompt } from './build-reviewer-context.ts';
 import { buildTaskContextSection } from './build-task-context-section.ts';
@@ -34,8 +38,13 @@ export interface AgentContextDeps {
 
 /** Where prompts read the repository's memories from (issue #28 §2; storage keeps them). */
 export interface MemorySource {
-  /** Every memory, newest first. */
-  list(): readonly Memory[];
+  /**
+   * The newest `limit` memories, newest first: the section never shows more than
+   * memoriesWorthReading(maxPromptChars), so a store of thousands is not read whole for every prompt.
+   */
+  list(limit: number): readonly Memory[];
+  /** How many memories there are (the section says how many it left out). */
+  count(): number;
   /** Characters the section may take (build-memories-section.ts has the default). */
   maxPromptChars?: number;
 }
@@ -59,7 +68,12 @@ export async function assembleAgentContext(
       workItemID === null
         ? ''
         : buildTaskContextSection(deps.getState().taskContext[workItemID] ?? [], deps.taskContextBudget);
-    const memories = buildMemoriesSection(deps.memories?.list() ?? [], deps.memories?.maxPromptChars);
+    const source = deps.memories;
+    const maxChars = source?.maxPromptChars ?? DEFAULT_MEMORY_PROMPT_CHARS;
+    const memories =
+      source === undefined
+        ? buildMemoriesSection([], maxChars)
+        : buildMemoriesSection(source.list(memoriesWorthReading(maxChars)), maxChars, source.count());
     if (template !== undefined)
       return renderPromptTemplate(template, { ...rolePrompt.variables, taskContext, memories });
     const builtIn = `${withoutTrailingNewlines(rolePrompt.builtIn)}\n\n${memories}\n`;

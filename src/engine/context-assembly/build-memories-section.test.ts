@@ -46,3 +46,11 @@ describe('buildMemoriesSection', () => {
     expect(section).toContain('- **a b** (implementor on #7, 2026-11-01): one\n  two');
   });
 });
+
+describe('buildMemoriesSection with only the newest read', () => {
+  it('counts the memories it was not given among those left out', () => {
+    const section = buildMemoriesSection([memory(9, 'newest', 'n')], 8000, 40);
+    expect(section).toContain('**newest**');
+    expect(section).toContain('(39 older memories left out for room');
+  });
+});

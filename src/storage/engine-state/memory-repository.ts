@@ -16,8 +16,10 @@ export interface MemoryInput {
 export interface MemoryRepository {
   /** Stores the memory; an existing topic keeps its id and creation time and takes the new text. */
   upsert(input: MemoryInput): Memory;
-  /** Every memory, newest first (by last update). */
-  list(): Memory[];
+  /** Every memory, newest first (by last update); with `limit`, only that many. */
+  list(limit?: number): Memory[];
+  /** How many memories there are. */
+  count(): number;
   get(id: number): Memory | null;
   /** Replaces a memory's text (a human's edit); null when there is no such memory. */
   edit(id: number, text: string, at: number): Memory | null;
@@ -60,7 +62,10 @@ export function createMemoryRepository(db: Database): MemoryRepository {
        work_item_id = excluded.work_item_id, runtime = excluded.runtime, updated_at = excluded.updated_at
      RETURNING *`,
   );
-  const selectAll = db.prepare<[], MemoryRow>('SELECT * FROM memories ORDER BY updated_at DESC, id DESC');
+  const selectAll = db.prepare<[number], MemoryRow>(
+    'SELECT * FROM memories ORDER BY updated_at DESC, id DESC LIMIT ?',
+  );
+  const countAll = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM memories');
   const selectOne = db.prepare<[number], MemoryRow>('SELECT * FROM memories WHERE id = ?');
   const update = db.prepare<[string, number, number], MemoryRow>(
     "UPDATE memories SET text = ?, source = 'human', updated_at = ? WHERE id = ? RETURNING *",
@@ -79,7 +84,8 @@ export function createMemoryRepository(db: Database): MemoryRepository {
       }) as MemoryRow;
       return fromRow(row);
     },
-    list: () => selectAll.all().map(fromRow),
+    list: (limit = -1) => selectAll.all(limit).map(fromRow),
+    count: () => countAll.get()?.n ?? 0,
     get(id) {
       const row = selectOne.get(id);
       return row === undefined ? null : fromRow(row);
