@@ -1,21 +1,24 @@
 /**
  * Prompt assembly benchmark (issue #28): the time `assembleAgentContext` takes to build an implementor's
  * prompt for an item with a revision (in-memory provider) and 0, 100 and 1,000 task context entries of
- * 1,000–2,000 characters each, with the built-in layout and with a prompt template. Target: ≤ 5 ms at 1,000.
+ * 1,000–2,000 characters each and as many repository memories of 200–400 characters (the "Memories"
+ * section, capped at 8,000 characters), with the built-in layout and with a prompt template. Target: ≤ 5 ms
+ * at 1,000.
  * Run: npm run bench:prompt-assembly
  */
-import type { TaskContextEntry, WorkItem } from '../../src/domain/index.ts';
+import type { Memory, TaskContextEntry, WorkItem } from '../../src/domain/index.ts';
 import { assembleAgentContext } from '../../src/engine/context-assembly/assemble-agent-context.ts';
 import { parsePromptTemplate } from '../../src/engine/context-assembly/parse-prompt-template.ts';
 import { buildInitialEngineState } from '../../src/engine/state-store/engine-state.ts';
 import { createInMemoryProvider } from '../../src/providers/in-memory/create-in-memory-provider.ts';
+import { createMemoryRepository, openDatabase } from '../../src/storage/index.ts';
 
 const WARMUP_ROUNDS = 50;
 const MEASURED_ROUNDS = 500;
 const PATCH = `diff --git a/src/greet.js b/src/greet.js\n--- a/src/greet.js\n+++ b/src/greet.js\n@@ -1 +1 @@\n-a\n+${'b'.repeat(400)}\n`;
 
 const template = parsePromptTemplate(
-  '{taskContext}\n\n# Task #{taskId}: {taskTitle}\n\n{taskDescription}\n\n{changedFiles}\n\n{ciFailure}\n\n{priorReviews}\n',
+  '{taskContext}\n\n# Task #{taskId}: {taskTitle}\n\n{taskDescription}\n\n{changedFiles}\n\n{ciFailure}\n\n{priorReviews}\n\n{memories}\n',
   'implementor',
   '.flotilla/prompts/implementor.md',
 );
@@ -39,6 +42,21 @@ function entries(count: number, workItemID: string): TaskContextEntry[] {
   }));
 }
 
+/** Newest first, as storage lists them. */
+function memories(count: number): Memory[] {
+  return Array.from({ length: count }, (_, index) => ({
+    id: count - index,
+    topic: `topic ${count - index}`,
+    text: `Remember: ${'the build needs make before npm test; '.repeat(5 + (index % 5))}`,
+    source: 'implementor' as const,
+    sessionID: 's',
+    workItemID: String(index % 50),
+    runtime: 'claude',
+    createdAt: 1_700_000_000_000 - index * 60_000,
+    updatedAt: 1_700_000_000_000 - index * 60_000,
+  }));
+}
+
 async function measure(count: number, withTemplate: boolean): Promise<string> {
   const provider = createInMemoryProvider();
   const item = provider.control.addWorkItem({
@@ -56,11 +74,15 @@ async function measure(count: number, withTemplate: boolean): Promise<string> {
     revisions: { [revision.id]: revision },
     taskContext: { [item.id]: entries(count, item.id) },
   });
+  const repository = createMemoryRepository(openDatabase(':memory:'));
+  for (const memory of memories(count)) repository.upsert({ ...memory, at: memory.updatedAt });
   const deps = {
     getState: () => state,
     workItemReader: provider.workItemReader,
     revisionReader: provider.revisionReader,
     specReader: provider.specReader,
+    // From SQLite, as the control plane reads them: the newest that can fit, and the count.
+    memories: { list: (limit: number) => repository.list(limit), count: () => repository.count() },
     ...(withTemplate && { promptTemplates: { implementor: implementorTemplate } }),
   };
   const request = {
@@ -82,7 +104,7 @@ async function measure(count: number, withTemplate: boolean): Promise<string> {
   const quantile = (q: number) =>
     samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] as number;
   const ms = (value: number) => `${value.toFixed(3)} ms`;
-  return `  ${String(count).padStart(5)} entries, ${withTemplate ? 'template' : 'built-in'}: median ${ms(quantile(0.5))}   p90 ${ms(quantile(0.9))}   p99 ${ms(quantile(0.99))}   max ${ms(samples.at(-1) as number)}   (prompt ${length} chars)`;
+  return `  ${String(count).padStart(5)} entries and memories, ${withTemplate ? 'template' : 'built-in'}: median ${ms(quantile(0.5))}   p90 ${ms(quantile(0.9))}   p99 ${ms(quantile(0.99))}   max ${ms(samples.at(-1) as number)}   (prompt ${length} chars)`;
 }
 
 console.log(

@@ -5,7 +5,12 @@ import type { AgentRunRequest } from '../engine/runtime-contract/index.ts';
 import { buildInitialEngineState } from '../engine/state-store/engine-state.ts';
 import { getApprovedSpecSHAs } from '../engine/state-store/selectors/index.ts';
 import { silentLogger } from '../logging/logger.ts';
-import { createPlannedSpecRepository, createTaskContextRepository, type Database } from '../storage/index.ts';
+import {
+  createMemoryRepository,
+  createPlannedSpecRepository,
+  createTaskContextRepository,
+  type Database,
+} from '../storage/index.ts';
 import { createConfiguredProvider } from './create-configured-provider.ts';
 import { loadPromptTemplates } from './load-prompt-templates.ts';
 
@@ -61,11 +66,17 @@ export async function buildCurrentPrompt(options: CurrentPromptOptions): Promise
   });
   try {
     const taskContext = createTaskContextRepository(db);
+    const memories = createMemoryRepository(db);
     const deps = {
       workItemReader: provider.workItemReader,
       revisionReader: provider.revisionReader,
       specReader: provider.specReader,
       promptTemplates: templates.templates,
+      memories: {
+        list: (limit: number) => memories.list(limit),
+        count: () => memories.count(),
+        maxPromptChars: config.memory.maxPromptChars,
+      },
     };
     if (role === 'planner') {
       const [listing, workItems] = await Promise.all([

@@ -21,6 +21,7 @@ import {
   SANDBOX_UNAVAILABLE,
   SANDBOX_UNAVAILABLE_MACOS,
 } from '../sandbox/sandbox-types.ts';
+import { createSecretRedactor } from '../session-log/redact-secrets.ts';
 import { createEngineStatePersistence, type EngineStatePersistence, openDatabase } from '../storage/index.ts';
 import { createPortAllocator } from '../workspace/create-port-allocator.ts';
 import { createWorktreeManager, isSpareWorktreePath } from '../workspace/create-worktree-manager.ts';
@@ -267,6 +268,14 @@ async function startControlPlane(
     ...(options.clock !== undefined && { clock: options.clock }),
     questionTimeout: config.questionTimeout,
     promptTemplates: prompts.templates,
+    // Read for every prompt, so a human's `flotilla memory edit` or `forget` counts from the next run on.
+    memories: {
+      list: (limit) => persistence.memories.list(limit),
+      count: () => persistence.memories.count(),
+      maxPromptChars: config.memory.maxPromptChars,
+    },
+    // Agents' notes are stored and shown to later agents: no secret of this process's environment in them.
+    redact: createSecretRedactor(process.env),
     createRuntimeAdapters: () => {
       const descriptorOf = (name: string): RuntimeDescriptor<RuntimeSettings> => {
         const descriptor = findRuntime(name);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { messageOf } from '../shared/message-of.ts';
+import { registerAgentCommand } from './commands/agent-command.ts';
 import { registerAnswerCommand } from './commands/answer-command.ts';
 import { registerBashCheckCommand } from './commands/bash-check-command.ts';
 import { registerBranchesCommand } from './commands/branches-command.ts';
@@ -13,9 +14,11 @@ import { registerGitHubCommand } from './commands/github-command.ts';
 import { registerHookCommand } from './commands/hook-command.ts';
 import { registerInitCommand } from './commands/init-command.ts';
 import { registerLogsCommand } from './commands/logs-command.ts';
+import { registerMemoryCommand } from './commands/memory-command.ts';
 import { registerMergeCommand } from './commands/merge-command.ts';
 import { registerPromptCommand } from './commands/prompt-command.ts';
 import { registerProposalsCommand } from './commands/proposals-command.ts';
+import { registerQuestionsCommand } from './commands/questions-command.ts';
 import { registerReviewCommand } from './commands/review-command.ts';
 import { registerRunCommand } from './commands/run-command.ts';
 import { registerRunsCommand } from './commands/runs-command.ts';
@@ -45,6 +48,8 @@ export function buildProgram(): Command {
   registerWorkCommand(program);
   registerAnswerCommand(program);
   registerProposalsCommand(program);
+  registerQuestionsCommand(program);
+  registerMemoryCommand(program);
   program.commandsGroup('Review and merge:');
   registerReviewCommand(program);
   registerDiffCommand(program);
@@ -60,6 +65,7 @@ export function buildProgram(): Command {
   program.commandsGroup('Tools:');
   registerBashCheckCommand(program);
   registerHookCommand(program);
+  registerAgentCommand(program);
   program.helpCommand(true);
   reportUnknownCommands(program);
   reportUsageErrors(program);

@@ -250,6 +250,10 @@ export const flotillaConfigFileSchema = object({
   }).prefault({}),
   /** Seconds an item waits for answers to its agent's questions before it goes to needs-refinement (7 days). */
   questionTimeout: seconds().default(604_800),
+  /** Repository memory (issue #28 §2): characters the "Memories" section of every prompt may take. */
+  memory: object({
+    maxPromptChars: integerAtLeast(500).default(8000),
+  }).prefault({}),
   pollIntervals: object({
     workItems: seconds().default(30),
     revisions: seconds().default(30),

@@ -84,6 +84,8 @@ interface AgentRunBase {
   sessionNumber?: number;
   /** The run ended by asking a human questions (status `completed`); its session waits for answers. */
   askedQuestions?: boolean;
+  /** The agent's latest one-line progress (`update_summary`, issue #28 §2); absent until it gives one. */
+  summary?: string;
 }
 
 export interface PlannerRun extends AgentRunBase {

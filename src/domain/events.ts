@@ -1,3 +1,4 @@
+import type { AgentNote } from './agent-notes.ts';
 import type { KeptSession } from './agent-questions.ts';
 import type { AgentRole, ImplementorResult, PlannerResult, ReviewerResult } from './agent-result.ts';
 import type { AgentFailureReason, AgentUsage } from './agent-run.ts';
@@ -37,6 +38,7 @@ export type EngineEvent =
   | DispatchQueued
   | DispatchDropped
   | AgentUsageReported
+  | AgentNoted
   | WorkItemOverBudget
   | BudgetPauseChanged
   | ErrorRecorded
@@ -307,6 +309,22 @@ export interface AgentUsageReported {
   usage: AgentUsage;
   /** The model that answered, when the runtime says. */
   model: string | null;
+  at: number;
+}
+
+/**
+ * A running agent recorded a note through Flotilla's internal tools (issue #28 §2): validated, capped and
+ * redacted by the engine before this event exists. Memories, decisions and questions are stored; a summary
+ * becomes the run's live progress line.
+ */
+export interface AgentNoted {
+  type: 'agentNoted';
+  sessionID: string;
+  role: AgentRole;
+  /** The run's work item; null for a planner. */
+  workItemID: string | null;
+  runtime: string | null;
+  note: AgentNote;
   at: number;
 }
 

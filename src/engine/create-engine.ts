@@ -99,6 +99,7 @@ export function createEngine(config: EngineConfig): Engine {
     specReader: provider.specReader,
     ...(config.promptTemplates !== undefined && { promptTemplates: config.promptTemplates }),
     dependencyWaitFor: resolved.handlers.dependencyWaitFor ?? 'approved',
+    ...(config.memories !== undefined && { memories: config.memories }),
   };
   const registry = createRunRegistry();
   const budget = config.budget === undefined ? null : createBudgetGuard(config.budget, clock);
@@ -192,6 +193,7 @@ export function createEngine(config: EngineConfig): Engine {
         logger,
         stallTimeoutMs: resolved.scheduler.stallTimeout * 1000,
         ...(budget !== null && { budget }),
+        ...(config.redact !== undefined && { redact: config.redact }),
         onFinished: (sessionID) => {
           scheduler.runFinished(sessionID);
           checkQuiescence();

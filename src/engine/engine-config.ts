@@ -8,7 +8,7 @@ import type {
 import type { Logger } from '../logging/logger.ts';
 import type { Provider } from '../providers/types.ts';
 import type { BudgetConfig } from './budget/budget-config.ts';
-import type { PromptTemplates } from './context-assembly/assemble-agent-context.ts';
+import type { MemorySource, PromptTemplates } from './context-assembly/assemble-agent-context.ts';
 import type { HandlerConfig, NamedHandler } from './handlers/handler.ts';
 import type { RuntimeAdapters } from './runtime-contract/runtime-contract.ts';
 import type { ResourceGate } from './scheduler/resource-gate.ts';
@@ -100,6 +100,13 @@ export interface EngineConfig {
    * by the caller before the engine starts; a role without one gets the built-in prompt.
    */
   promptTemplates?: PromptTemplates;
+  /**
+   * The repository's memories (issue #28 §2), read for every prompt's "Memories" section (newest first,
+   * at most `maxPromptChars`, default 8,000); absent: the section says there are none.
+   */
+  memories?: MemorySource;
+  /** Replaces secrets in what agents record through their tools, before it is stored; default: unchanged. */
+  redact?: (text: string) => string;
   /** Replaces the seven standard handlers (extensions and fault-injection tests); default ALL_HANDLERS. */
   handlers?: readonly NamedHandler[];
 }

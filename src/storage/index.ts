@@ -1,4 +1,8 @@
 export {
+  type AgentNoteRepository,
+  createAgentNoteRepository,
+} from './engine-state/agent-note-repository.ts';
+export {
   type AgentRunRepository,
   createAgentRunRepository,
   type ListRunsQuery,
@@ -20,6 +24,11 @@ export {
   createEngineErrorRepository,
   type StoredEngineError,
 } from './engine-state/engine-error-repository.ts';
+export {
+  createMemoryRepository,
+  type MemoryInput,
+  type MemoryRepository,
+} from './engine-state/memory-repository.ts';
 export { createPlannedSpecRepository } from './engine-state/planned-spec-repository.ts';
 export {
   createTaskContextRepository,

@@ -1,5 +1,9 @@
 import type { ContentBlockSpec, ScenarioSpec, StepSpec } from '../../src/model-server/scenario-schema.ts';
-import type { AgentScript } from '../../src/runtimes/contract/runtime-contract-suite.ts';
+import {
+  type AgentScript,
+  type AgentToolCall,
+  agentCommandLine,
+} from '../../src/runtimes/contract/runtime-contract-suite.ts';
 
 /**
  * A contract script as scripted model steps: one turn that says `say` and runs `shell` with the runtime's
@@ -14,11 +18,17 @@ export function buildContractSteps(
   ask: (questions: string[]) => StepSpec = (questions) => ({
     structuredOutput: { role: 'implementor', outcome: 'questions', questions },
   }),
+  /** Flotilla's tools as the runtime's own tool calls (Claude's MCP tools); absent: `flotilla agent` commands. */
+  noteTool?: (call: AgentToolCall) => ContentBlockSpec,
 ): StepSpec[] {
+  const notes = script.notes ?? [];
+  const viaShell = noteTool === undefined && notes.length > 0;
+  const shell = viaShell ? `${agentCommandLine(notes)}; ${script.shell ?? 'true'}` : script.shell;
   // What the agent says goes with a tool call: a reply of text alone would end a codex turn there.
   const content: ContentBlockSpec[] = [
     ...(script.say !== undefined ? [{ type: 'text' as const, text: script.say }] : []),
-    ...(script.shell !== undefined || script.say !== undefined ? [shellTool(script.shell ?? 'true')] : []),
+    ...(noteTool === undefined ? [] : notes.map(noteTool)),
+    ...(shell !== undefined || script.say !== undefined ? [shellTool(shell ?? 'true')] : []),
   ];
   const first: StepSpec[] = content.length > 0 ? [{ content }] : [];
   if (script.hang) return [...first, { delayMs: 120_000, text: 'never reached' }];

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { EngineEvent } from '../../domain/index.ts';
 import {
   buildImplementorRun,
   buildRevision,
@@ -234,5 +235,26 @@ describe('describeEvent: budgets', () => {
         at,
       }),
     ).toBe('work item #3 over budget: $4.60 of $5.00 spent; blocked');
+  });
+
+  it("describes an agent's notes on one line: its summary as progress, the others by kind", () => {
+    const noted = (note: Extract<EngineEvent, { type: 'agentNoted' }>['note']) =>
+      describeEvent({
+        type: 'agentNoted',
+        sessionID: 's1',
+        role: 'implementor',
+        workItemID: '7',
+        runtime: 'claude',
+        note,
+        at: 0,
+      });
+    expect(noted({ kind: 'summary', text: 'Writing\nthe tests' })).toBe('implementor #7: Writing the tests');
+    expect(noted({ kind: 'memory', topic: 'build', text: 'make' })).toBe(
+      'implementor #7 stored a memory: build',
+    );
+    expect(noted({ kind: 'decision', decision: 'ESM', why: 'repo' })).toBe('implementor #7 decided: ESM');
+    expect(noted({ kind: 'question', text: 'Trim?' })).toBe(
+      'implementor #7 logged a question (flotilla questions): Trim?',
+    );
   });
 });

@@ -1,4 +1,5 @@
 import {
+  type AgentNoted,
   type AgentUsage,
   describeBudgetPause,
   describeChecksOutcome,
@@ -9,6 +10,7 @@ import {
   isScriptedRun,
   parkingKey,
   revisionName,
+  toSummaryLine,
 } from '../../domain/index.ts';
 import { type EngineState, UNNAMED_RUNTIME } from '../../engine/state-store/engine-state.ts';
 
@@ -37,6 +39,22 @@ function firstLineOf(error: string, sessionID: string): string {
   if (lines.length <= 1) return lines[0] ?? '';
   const rest = lines.length - 1;
   return `${lines[0]} … (${rest} more line${rest === 1 ? '' : 's'}: flotilla logs ${sessionID.slice(0, 8)})`;
+}
+
+/** What an agent recorded through its tools (issue #28 §2), on one line; its summary is its live progress. */
+function describeNote(event: AgentNoted): string {
+  const who = `${event.role}${event.workItemID === null ? '' : ` #${event.workItemID}`}`;
+  const oneLine = (text: string) => toSummaryLine(text).slice(0, 160);
+  switch (event.note.kind) {
+    case 'summary':
+      return `${who}: ${oneLine(event.note.text)}`;
+    case 'memory':
+      return `${who} stored a memory: ${oneLine(event.note.topic)}`;
+    case 'decision':
+      return `${who} decided: ${oneLine(event.note.decision)}`;
+    case 'question':
+      return `${who} logged a question (flotilla questions): ${oneLine(event.note.text)}`;
+  }
 }
 
 const clock = (epochMs: number) => new Date(epochMs).toISOString().slice(11, 19);
@@ -131,6 +149,8 @@ export function describeEvent(event: EngineEvent, state?: EngineState): string |
         : `command ${event.command.type} refused (${event.kind}): ${event.reason}`;
     case 'errorRecorded':
       return `error (${event.source}): ${event.message}`;
+    case 'agentNoted':
+      return describeNote(event);
     default:
       return null;
   }

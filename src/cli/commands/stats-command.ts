@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { buildOutcomeStats } from '../../analytics/build-outcome-stats.ts';
 import { buildStatsLines } from '../../analytics/build-stats-lines.ts';
 import { parseStatsSince, STATS_SINCE_FORMATS } from '../../analytics/parse-stats-since.ts';
+import type { AgentNoteRecord } from '../../domain/index.ts';
 import { CliError } from '../support/cli-error.ts';
 import { loadStatsRecords } from '../support/load-stats-records.ts';
 import { openLocalTracker } from '../support/open-local-tracker.ts';
@@ -15,6 +16,21 @@ interface StatsOptions {
 }
 
 export const DEFAULT_STATS_SINCE = '7d';
+
+/** The latest decisions `flotilla stats` lists (all of them: `flotilla work show <item>`). */
+const DECISIONS_SHOWN = 10;
+
+function formatDecisions(
+  counts: Record<AgentNoteRecord['kind'], number>,
+  decisions: readonly AgentNoteRecord[],
+): string[] {
+  const lines = [`Decisions agents recorded: ${counts.decision}   questions they logged: ${counts.question}`];
+  for (const note of decisions) {
+    const item = note.workItemID === null ? 'planner' : `#${note.workItemID}`;
+    lines.push(`  ${item} [${note.role}] ${note.text}${note.why === null ? '' : ` — ${note.why}`}`);
+  }
+  return lines;
+}
 
 /**
  * `flotilla stats [--since 7d|12h|2026-11-01|all] [--json]`: whether the agents pay off — cost and time per
@@ -48,8 +64,14 @@ export function registerStatsCommand(program: Command): void {
             modelsBySession: () => history.ledger.modelsBySession(),
           });
           const stats = buildOutcomeStats(records, { since: parsed.since, now });
-          if (options.json) return writeJson(stats);
+          // What agents recorded through their tools in the period (issue #28 §2).
+          const since = parsed.since ?? 0;
+          const counts = history.notes.count(since);
+          const decisions = history.notes.list('decision', { since, limit: DECISIONS_SHOWN });
+          if (options.json)
+            return writeJson({ ...stats, agentNotes: { ...counts, latestDecisions: decisions } });
           const text = buildStatsLines(stats).map((line) => line.text);
+          text.push('', ...formatDecisions(counts, decisions));
           process.stdout.write(`${text.join('\n')}\n`);
         });
       }),

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import {
+  type AgentNoteRecord,
   buildChecksView,
   type ChecksView,
   describeReviewVerdict,
@@ -11,6 +12,7 @@ import {
   type WorkItemStatus,
 } from '../../domain/index.ts';
 import type {
+  AgentNoteRepository,
   RevisionState,
   SqliteTracker,
   StoredReview,
@@ -42,6 +44,10 @@ export type WorkItemDetails = WorkItem & {
     | null;
   /** What earlier runs on the item did, oldest first (docs/task-context.md); absent where it is not read. */
   taskContext?: TaskContextEntry[];
+  /** What agents decided on the item, and why (`record_decision`), oldest first; absent where not read. */
+  decisions?: AgentNoteRecord[];
+  /** Non-blocking questions agents logged for a human (`log_question`), oldest first. */
+  questions?: AgentNoteRecord[];
 };
 
 /** `flotilla work show <id> [--json]`: one work item with its body, comments and linked revision. */
@@ -59,7 +65,7 @@ export function registerWorkShowCommand(work: Command): void {
         return withCliContext(async (context) => {
           const tracker = await openLocalTracker(context);
           if (tracker === undefined) return (await loadContractTrackerCommands()).show(context, id, options);
-          const details = readDetails(tracker, id, context.history.taskContext);
+          const details = readDetails(tracker, id, context.history.taskContext, context.history.notes);
           if (options.json) writeJson(details);
           else process.stdout.write(formatDetails(details));
         });
@@ -72,6 +78,7 @@ export function readDetails(
   tracker: SqliteTracker,
   id: string,
   taskContext?: Pick<TaskContextRepository, 'list'>,
+  notes?: Pick<AgentNoteRepository, 'listForItem'>,
 ): WorkItemDetails {
   const item = requireWorkItem(tracker, id, 'work show');
   // The open revision; once merged (or closed) the item links none, and its latest one is still its history.
@@ -95,6 +102,10 @@ export function readDetails(
             reviews: tracker.revisions.listReviews(revision.id),
           },
     ...(taskContext !== undefined && { taskContext: taskContext.list(id) }),
+    ...(notes !== undefined && {
+      decisions: notes.listForItem(id, 'decision'),
+      questions: notes.listForItem(id, 'question'),
+    }),
   };
 }
 
@@ -140,7 +151,22 @@ function formatDetails(details: WorkItemDetails): string {
     }
   }
   if (details.taskContext !== undefined) lines.push('', ...formatTaskContext(details.taskContext));
+  if (details.decisions !== undefined) lines.push('', ...formatNotes('Decisions', details.decisions));
+  if (details.questions !== undefined && details.questions.length > 0)
+    lines.push('', ...formatNotes('Questions agents logged', details.questions));
   return `${lines.join('\n')}\n`;
+}
+
+/** Decisions (with why) or logged questions, oldest first, each with the run's role and runtime. */
+function formatNotes(title: string, notes: readonly AgentNoteRecord[]): string[] {
+  if (notes.length === 0) return [`${title}: none`];
+  const lines = [`${title} (${notes.length}, oldest first):`];
+  for (const note of notes) {
+    const at = new Date(note.createdAt).toISOString();
+    lines.push(`  ${at} [${note.role} · ${note.runtime ?? '?'}] ${note.text}`);
+    if (note.why !== null) lines.push(...indent(`why: ${note.why}`, '    '));
+  }
+  return lines;
 }
 
 /** Every entry, whole: the prompt may shorten or leave out old ones, this never does. */

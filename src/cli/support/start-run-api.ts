@@ -40,6 +40,8 @@ export async function startRunApi(options: RunApiOptions): Promise<RunningApiSer
           events,
           readAuthor: () => readHumanAuthor(options.repoRoot),
           engine: controlPlane.engine,
+          // The web dashboard and its diffs, as under `flotilla serve`: with the engine, its actions work.
+          repoRoot: options.repoRoot,
           ...(token === undefined ? {} : { token }),
         });
   return await startApiServer(buildRunApiRoot(api, options.extraRoutes), options.address, {

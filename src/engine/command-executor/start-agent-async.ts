@@ -1,5 +1,6 @@
 import {
   type AgentFailureReason,
+  type AgentNote,
   type AgentQuestions,
   type AgentResult,
   type AgentUsage,
@@ -9,11 +10,13 @@ import {
   formatUSD,
   isAgentQuestions,
   isLimitReason,
+  MAX_NOTES_PER_RUN,
 } from '../../domain/index.ts';
 import type { Logger } from '../../logging/logger.ts';
 import { createOutputBroadcast } from '../../shared/create-output-broadcast.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import type { Clock } from '../engine-config.ts';
+import { parseAgentToolCall, toolOfNote } from '../runtime-contract/agent-note-schema.ts';
 import {
   type AgentRunHandle,
   type AgentRunRequest,
@@ -48,6 +51,8 @@ export interface StartAgentAsyncDeps {
   openPlannerQuestions?: (
     request: PlannerRunRequest,
   ) => Promise<{ workItemID: string; events: EngineEvent[] }>;
+  /** Replaces secrets in what an agent records (its notes) before it is stored; default: unchanged. */
+  redact?: (text: string) => string;
   /** Budget enforcement on the run's live usage (budget/create-budget-guard.ts); absent: no budgets. */
   budget?: {
     reportUsage(sessionID: string, costUSD: number): BudgetStop | null;
@@ -145,6 +150,7 @@ export async function startAgentAsync(params: AgentRunRequest, deps: StartAgentA
     logger.info('budget cap reached; stopping the run', { sessionID, role: params.role, ...stop });
     registry.cancel(sessionID, 'budget');
   });
+  const unsubscribeNotes = handle.onNote?.(createNoteRecorder(params, adapter.runtime ?? null, deps));
   armStallTimer();
   const pump = (async () => {
     try {
@@ -209,6 +215,7 @@ export async function startAgentAsync(params: AgentRunRequest, deps: StartAgentA
   if (stallTimer !== null) clock.clearTimeout(stallTimer);
   unsubscribeActivity?.();
   unsubscribeUsage?.();
+  unsubscribeNotes?.();
   // Let the last chunks through, but do not let an adapter whose output never ends keep the run open.
   await Promise.race([pump, new Promise((resolve) => setTimeout(resolve, OUTPUT_DRAIN_GRACE_MS).unref())]);
   stream.end();
@@ -217,6 +224,45 @@ export async function startAgentAsync(params: AgentRunRequest, deps: StartAgentA
   // item) is not refused as a duplicate of a run that is over.
   deps.onFinished(sessionID);
   emit(terminal);
+}
+
+/**
+ * The engine's side of a run's internal tools (issue #28 §2): each note the runtime hands over is checked
+ * again (runtime output is untrusted), redacted, and emitted as `agentNoted`; at most MAX_NOTES_PER_RUN
+ * per run. A refused note is logged and dropped; the run goes on.
+ */
+function createNoteRecorder(
+  params: AgentRunRequest,
+  runtime: string | null,
+  deps: Pick<StartAgentAsyncDeps, 'emit' | 'clock' | 'logger' | 'redact'>,
+): (note: AgentNote) => void {
+  const redact = deps.redact ?? ((text: string) => text);
+  let count = 0;
+  return (note) => {
+    const { tool, input } = toolOfNote(note);
+    const parsed = parseAgentToolCall(tool, input, params.role);
+    if (!parsed.ok || count >= MAX_NOTES_PER_RUN) {
+      deps.logger.warn('agent note refused', {
+        sessionID: params.sessionID,
+        role: params.role,
+        error: parsed.ok ? `more than ${MAX_NOTES_PER_RUN} notes in one run` : parsed.error,
+      });
+      return;
+    }
+    count += 1;
+    const clean = Object.fromEntries(
+      Object.entries(parsed.note).map(([key, value]) => [key, key === 'kind' ? value : redact(value)]),
+    ) as AgentNote;
+    deps.emit({
+      type: 'agentNoted',
+      sessionID: params.sessionID,
+      role: params.role,
+      workItemID: params.role === 'planner' ? null : params.workItemID,
+      runtime,
+      note: clean,
+      at: deps.clock.now(),
+    });
+  };
 }
 
 function buildStartedEvent(

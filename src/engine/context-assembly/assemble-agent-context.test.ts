@@ -5,8 +5,13 @@ import type { AgentRunRequest } from '../runtime-contract/index.ts';
 import { buildInitialEngineState } from '../state-store/engine-state.ts';
 import { assembleAgentContext } from './assemble-agent-context.ts';
 import { buildImplementorContext } from './build-implementor-context.ts';
+import { buildMemoriesSection } from './build-memories-section.ts';
 import { buildReviewerContext } from './build-reviewer-context.ts';
 import { parsePromptTemplate } from './parse-prompt-template.ts';
+
+/** The built-in layout: the role's prompt, then the repository's memories (none here). */
+const withMemories = (rolePrompt: string) =>
+  `${rolePrompt.replace(/\n+$/, '')}\n\n${buildMemoriesSection([])}\n`;
 
 const PATCH = 'diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n';
 
@@ -45,11 +50,13 @@ describe('assembleAgentContext', () => {
       branchName: 'flotilla/1',
     } as const;
     const params = await assembleAgentContext(request, deps);
-    // A rework: its worktree continues the previous revision, rebased, and the prompt says so last.
+    // A rework: its worktree continues the previous revision, rebased, and the prompt says so; the memories come last.
     expect(params).toEqual({ ...request, start: { rebase: revision.headSHA }, prompt: expect.any(String) });
     const built = await buildImplementorContext(request, builderDeps);
     expect(params.prompt.startsWith(built.trimEnd())).toBe(true);
     expect(params.prompt.slice(built.length)).toMatch(/^\n## Builds On\n.*previous revision \(#2\) rebased/);
+    expect(params.prompt).toContain('## Memories\n');
+    expect(params.prompt).toContain('No memories yet.');
     expect(params.prompt).toContain('## Revision #2');
   });
 
@@ -63,7 +70,7 @@ describe('assembleAgentContext', () => {
     } as const;
     expect(await assembleAgentContext(request, deps)).toEqual({
       ...request,
-      prompt: await buildReviewerContext(request, builderDeps),
+      prompt: withMemories(await buildReviewerContext(request, builderDeps)),
     });
   });
 
@@ -125,6 +132,7 @@ describe('assembleAgentContext', () => {
     const rolePrompt = await buildImplementorContext(request, builderDeps);
     expect(prompt.startsWith('## Task context\n')).toBe(true);
     expect(prompt).toContain(`\n\n${rolePrompt}`);
+    expect(prompt.trimEnd().endsWith('No memories yet.')).toBe(true);
     expect(prompt.indexOf('fix_summary by a')).toBeLessThan(prompt.indexOf('review_feedback by b'));
   });
 

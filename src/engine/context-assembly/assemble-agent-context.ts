@@ -1,4 +1,4 @@
-import type { AgentRole, DependencyWaitFor } from '../../domain/index.ts';
+import type { AgentRole, DependencyWaitFor, Memory } from '../../domain/index.ts';
 import type { RevisionReader, SpecReader, WorkItemReader } from '../../providers/types.ts';
 import type {
   AgentRunRequest,
@@ -9,10 +9,16 @@ import type { EngineState } from '../state-store/engine-state.ts';
 import { getStackBase } from '../state-store/selectors/index.ts';
 import { buildBuildsOnSection } from './build-builds-on-section.ts';
 import { buildImplementorPrompt } from './build-implementor-context.ts';
+import {
+  buildMemoriesSection,
+  DEFAULT_MEMORY_PROMPT_CHARS,
+  memoriesWorthReading,
+} from './build-memories-section.ts';
 import { buildPlannerPrompt } from './build-planner-context.ts';
 import { buildReviewerPrompt } from './build-reviewer-context.ts';
 import { buildTaskContextSection } from './build-task-context-section.ts';
 import { diffSpecText } from './diff-spec-text.ts';
+import { withoutTrailingNewlines } from './markdown-text.ts';
 import { type PromptTemplate, renderPromptTemplate } from './parse-prompt-template.ts';
 import type { RolePrompt } from './role-prompt.ts';
 
@@ -34,6 +40,21 @@ export interface AgentContextDeps {
   taskContextBudget?: number;
   /** Config `dependencies.waitFor`: with `merged`, an item never builds on unmerged revisions. */
   dependencyWaitFor?: DependencyWaitFor;
+  /** The repository's memories for the "Memories" section; absent: "No memories yet". */
+  memories?: MemorySource;
+}
+
+/** Where prompts read the repository's memories from (issue #28 §2; storage keeps them). */
+export interface MemorySource {
+  /**
+   * The newest `limit` memories, newest first: the section never shows more than
+   * memoriesWorthReading(maxPromptChars), so a store of thousands is not read whole for every prompt.
+   */
+  list(limit: number): readonly Memory[];
+  /** How many memories there are (the section says how many it left out). */
+  count(): number;
+  /** Characters the section may take (build-memories-section.ts has the default). */
+  maxPromptChars?: number;
 }
 
 /**
@@ -64,7 +85,8 @@ function planImplementorStart(
  * built from the store and the provider (docs/seeds.md §Context Assembly). Runtimes get only this plain data. Rejects,
  * naming what could not be read, when a fetch fails: the run then fails before any runtime is involved.
  * An item's prompt starts with its task context (docs/task-context.md) unless the role's template
- * (docs/prompt-templates.md) places `{taskContext}` itself.
+ * (docs/prompt-templates.md) places `{taskContext}` itself; it ends with the repository's memories
+ * (build-memories-section.ts) unless the template places `{memories}`.
  */
 export async function assembleAgentContext(
   request: AgentRunRequest,
@@ -77,9 +99,16 @@ export async function assembleAgentContext(
       workItemID === null
         ? ''
         : buildTaskContextSection(deps.getState().taskContext[workItemID] ?? [], deps.taskContextBudget);
+    const source = deps.memories;
+    const maxChars = source?.maxPromptChars ?? DEFAULT_MEMORY_PROMPT_CHARS;
+    const memories =
+      source === undefined
+        ? buildMemoriesSection([], maxChars)
+        : buildMemoriesSection(source.list(memoriesWorthReading(maxChars)), maxChars, source.count());
     if (template !== undefined)
-      return renderPromptTemplate(template, { ...rolePrompt.variables, taskContext });
-    return taskContext === '' ? rolePrompt.builtIn : `${taskContext}\n\n${rolePrompt.builtIn}`;
+      return renderPromptTemplate(template, { ...rolePrompt.variables, taskContext, memories });
+    const builtIn = `${withoutTrailingNewlines(rolePrompt.builtIn)}\n\n${memories}\n`;
+    return taskContext === '' ? builtIn : `${taskContext}\n\n${builtIn}`;
   };
   switch (request.role) {
     case 'planner': {

@@ -5,7 +5,7 @@ import type { AgentRole } from '../../domain/index.ts';
  * assembly builds. A section with nothing to show is ''.
  */
 export const PROMPT_VARIABLES = {
-  planner: ['specs', 'specDiff', 'workItems', 'planRevision'],
+  planner: ['specs', 'specDiff', 'workItems', 'planRevision', 'memories'],
   implementor: [
     'taskContext',
     'taskId',
@@ -19,6 +19,7 @@ export const PROMPT_VARIABLES = {
     'priorReviews',
     'feedback',
     'buildsOn',
+    'memories',
   ],
   reviewer: [
     'taskContext',
@@ -30,5 +31,6 @@ export const PROMPT_VARIABLES = {
     'revision',
     'changedFiles',
     'priorReviews',
+    'memories',
   ],
 } as const satisfies Record<AgentRole, readonly string[]>;

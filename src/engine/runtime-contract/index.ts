@@ -3,6 +3,15 @@
  * no other engine file.
  */
 export {
+  AGENT_TOOL_DESCRIPTIONS,
+  AGENT_TOOL_INPUTS,
+  AGENT_TOOL_NAMES,
+  type AgentNoteParse,
+  type AgentToolName,
+  parseAgentToolCall,
+  toolOfNote,
+} from './agent-note-schema.ts';
+export {
   type AgentOutputValidation,
   buildOutputJsonSchema,
   buildOutputOrQuestionsJsonSchema,

@@ -1,5 +1,6 @@
 import type {
   AgentFailureReason,
+  AgentNote,
   AgentRunOutcome,
   AgentUsage,
   KeptSession,
@@ -103,6 +104,13 @@ export interface AgentRunHandle {
    * look stalled. Returns an unsubscribe function.
    */
   onActivity?: (listener: () => void) => () => void;
+  /**
+   * Optional: the notes the agent records through Flotilla's internal tools (store_memory, record_decision,
+   * log_question, update_summary; issue #28 §2), each validated by the runtime (parseAgentToolCall). A
+   * listener is first given the notes recorded before it subscribed. The engine validates, caps and
+   * redacts them again and stores them. Returns an unsubscribe function.
+   */
+  onNote?: (listener: (note: AgentNote) => void) => () => void;
 }
 
 /** A running session's cumulative usage, as its runtime reports it after each model request. */

@@ -1,4 +1,5 @@
 import {
+  type AgentNoted,
   type AgentRole,
   type AgentRun,
   type AgentRunStatus,
@@ -28,6 +29,7 @@ import {
   type RevisionChanged,
   type RuntimeParking,
   type SpecChanged,
+  toSummaryLine,
   type UserCancelledRun,
   type WorkItemChanged,
 } from '../../domain/index.ts';
@@ -197,6 +199,8 @@ function applyEventUpdate(state: EngineState, event: EngineEvent): StateUpdate {
     case 'revisionFeedbackAnswered':
       // applyFeedbackUpdate records them.
       return unchanged(state);
+    case 'agentNoted':
+      return recordSummary(state, event);
     case 'accountSwitched':
       // The run records its account from its *Requested event; this one is for people (progress, history).
       return unchanged(state);
@@ -573,6 +577,19 @@ function recordLiveUsage(state: EngineState, event: AgentUsageReported): StateUp
   if (run === undefined || !isAgentRunActive(run)) return unchanged(state);
   if (isPlainDataEqual(run.usage, event.usage)) return unchanged(state);
   return unchanged(putRun(state, { ...run, usage: event.usage }));
+}
+
+/**
+ * A running run's live one-line progress (`update_summary`); memories, decisions and questions change no
+ * state: persistence stores them (storage/engine-state), and the next prompts read them from there.
+ */
+function recordSummary(state: EngineState, event: AgentNoted): StateUpdate {
+  if (event.note.kind !== 'summary') return unchanged(state);
+  const run = state.agentRuns[event.sessionID];
+  if (run === undefined || !isAgentRunActive(run)) return unchanged(state);
+  const summary = toSummaryLine(event.note.text);
+  if (run.summary === summary) return unchanged(state);
+  return unchanged(putRun(state, { ...run, summary }));
 }
 
 function markCancelledByUser(state: EngineState, event: UserCancelledRun): StateUpdate {

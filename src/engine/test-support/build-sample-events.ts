@@ -242,6 +242,15 @@ export function buildSampleEvents(): SampleEvents {
       model: 'claude-sonnet-4-5',
       at,
     },
+    agentNoted: {
+      type: 'agentNoted',
+      sessionID: S.runningImplementor,
+      role: 'implementor',
+      workItemID: ID.readyItem,
+      runtime: 'claude',
+      note: { kind: 'summary', text: 'Writing the greeting test' },
+      at,
+    },
     workItemOverBudget: {
       type: 'workItemOverBudget',
       workItemID: ID.readyItem,

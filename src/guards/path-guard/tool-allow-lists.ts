@@ -20,6 +20,11 @@ export const AGENT_SESSION_TOOLS: readonly string[] = [
   'TodoWrite',
   'StructuredOutput',
   'mcp__flotilla__ask_human',
+  // Flotilla's note tools (issue #28 §2): they record notes for the engine and touch no file.
+  'mcp__flotilla__store_memory',
+  'mcp__flotilla__record_decision',
+  'mcp__flotilla__log_question',
+  'mcp__flotilla__update_summary',
 ];
 
 /**

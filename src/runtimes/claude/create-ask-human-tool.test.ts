@@ -1,6 +1,7 @@
 import type { HookInput } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
 import { ASK_HUMAN_TOOL, createAskHumanTool, withAskHumanTool } from './create-ask-human-tool.ts';
+import { NOTE_TOOLS } from './create-note-tools.ts';
 
 describe('withAskHumanTool', () => {
   it('adds the tool to a restricted tool list and explains it in the prompt', () => {
@@ -8,17 +9,22 @@ describe('withAskHumanTool', () => {
       tools: ['Read', 'StructuredOutput'],
       prompt: 'You are a test agent.',
     });
-    expect(definition.tools).toEqual(['Read', 'StructuredOutput', ASK_HUMAN_TOOL]);
+    expect(definition.tools).toEqual(['Read', 'StructuredOutput', ASK_HUMAN_TOOL, ...NOTE_TOOLS]);
     expect(definition.prompt).toContain(`call the \`${ASK_HUMAN_TOOL}\` tool`);
+    expect(definition.prompt).toContain('`mcp__flotilla__store_memory`: Store a fact');
   });
 
   it('leaves an inherited tool list inherited (MCP tools are inherited too)', () => {
     expect(withAskHumanTool({ prompt: 'p' })).not.toHaveProperty('tools');
   });
 
-  it('keeps the tool out, and unmentioned, when the agent file disallows it', () => {
+  it('keeps the tool out, and unmentioned, when the agent file disallows it (the note tools likewise)', () => {
     const definition = { tools: ['Read'], disallowedTools: [ASK_HUMAN_TOOL], prompt: 'p' };
-    expect(withAskHumanTool(definition)).toEqual(definition);
+    const offered = withAskHumanTool(definition);
+    expect(offered.tools).toEqual(['Read', ...NOTE_TOOLS]);
+    expect(offered.prompt).not.toContain(ASK_HUMAN_TOOL);
+    const none = { ...definition, disallowedTools: [ASK_HUMAN_TOOL, ...NOTE_TOOLS] };
+    expect(withAskHumanTool(none)).toEqual(none);
   });
 });
 

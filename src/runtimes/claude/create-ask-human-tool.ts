@@ -2,12 +2,14 @@ import {
   createSdkMcpServer,
   type HookCallback,
   type McpSdkServerConfigWithInstance,
+  type SdkMcpToolDefinition,
   tool,
 } from '@anthropic-ai/claude-agent-sdk';
 import { z } from 'zod';
+import { NOTE_TOOLS, NOTE_TOOLS_INSTRUCTIONS } from './create-note-tools.ts';
+import { FLOTILLA_MCP_SERVER } from './flotilla-mcp-server.ts';
 
-/** The in-process MCP server's name: its tools reach the model as `mcp__<server>__<tool>`. */
-const SERVER_NAME = 'flotilla';
+const SERVER_NAME = FLOTILLA_MCP_SERVER;
 /** The name the model calls the tool by (agent definitions list it; hooks match it). */
 export const ASK_HUMAN_TOOL = `mcp__${SERVER_NAME}__ask_human`;
 
@@ -54,7 +56,10 @@ export interface AskHumanTool {
  * valid (every tool_use has its tool_result), and the resume adds the answers as the next user message
  * (`buildAnswersPrompt`), exactly as after a structured-output question.
  */
-export function createAskHumanTool(): AskHumanTool {
+export function createAskHumanTool(
+  /** Further tools of the same server (Flotilla's note tools, create-note-tools.ts). */
+  moreTools: readonly SdkMcpToolDefinition[] = [],
+): AskHumanTool {
   let asked: string[] | null = null;
   const askHuman = tool(
     'ask_human',
@@ -72,7 +77,12 @@ export function createAskHumanTool(): AskHumanTool {
     { alwaysLoad: true },
   );
   return {
-    mcpServers: { [SERVER_NAME]: createSdkMcpServer({ name: SERVER_NAME, tools: [askHuman] }) },
+    mcpServers: {
+      [SERVER_NAME]: createSdkMcpServer({
+        name: SERVER_NAME,
+        tools: [askHuman as unknown as SdkMcpToolDefinition, ...moreTools],
+      }),
+    },
     stopAfterAsking: async (input) => {
       if (input.hook_event_name !== 'PostToolUse' || asked === null) return {};
       return { continue: false, stopReason: 'The agent asked a human; waiting for the answers.' };
@@ -89,17 +99,26 @@ export function createAskHumanTool(): AskHumanTool {
 }
 
 /**
- * The role's agent definition with the tool offered and explained: an inline agent with a `tools` list drops
+ * The role's agent definition with the tool offered and explained, and Flotilla's note tools beside it
+ * (each left out when the definition disallows it): an inline agent with a `tools` list drops
  * every tool it does not name (as it drops StructuredOutput, docs/claude-sdk-facts.md §Structured output), so the tool is added to
  * the list; an agent file that disallows it keeps it out (and its prompt does not mention it).
  */
 export function withAskHumanTool<
   Definition extends { tools?: string[]; disallowedTools?: string[]; prompt: string },
 >(definition: Definition): Definition {
-  if (definition.disallowedTools?.includes(ASK_HUMAN_TOOL)) return definition;
+  const disallowed = new Set(definition.disallowedTools ?? []);
+  const asks = !disallowed.has(ASK_HUMAN_TOOL);
+  const notes = NOTE_TOOLS.filter((name) => !disallowed.has(name));
+  const offered = [...(asks ? [ASK_HUMAN_TOOL] : []), ...notes];
+  if (offered.length === 0) return definition;
+  const instructions = [
+    ...(asks ? [ASK_HUMAN_INSTRUCTIONS] : []),
+    ...(notes.length > 0 ? [NOTE_TOOLS_INSTRUCTIONS] : []),
+  ].join('\n\n');
   return {
     ...definition,
-    ...(definition.tools !== undefined && { tools: [...definition.tools, ASK_HUMAN_TOOL] }),
-    prompt: `${definition.prompt}\n\n${ASK_HUMAN_INSTRUCTIONS}\n`,
+    ...(definition.tools !== undefined && { tools: [...definition.tools, ...offered] }),
+    prompt: `${definition.prompt}\n\n${instructions}\n`,
   };
 }

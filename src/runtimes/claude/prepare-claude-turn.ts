@@ -9,6 +9,7 @@ import { classifyCredentialsFailure } from './classify-credentials-failure.ts';
 import { createAskHumanTool } from './create-ask-human-tool.ts';
 import { createClaudeSessionStarter } from './create-claude-session-starter.ts';
 import { createLiveUsageMeter } from './create-live-usage-meter.ts';
+import { createNoteTools } from './create-note-tools.ts';
 import { extractOutputText } from './extract-output-text.ts';
 import { type ClaudeTurnContext, provisionClaudeRun } from './provision-claude-run.ts';
 import { readRetryAfterMs } from './read-retry-after.ts';
@@ -62,7 +63,8 @@ export async function prepareClaudeTurn(
     else run.signal.addEventListener('abort', abort, { once: true });
   };
   // The agent may ask a human through this tool too, beside `outcome: 'questions'` (see its module).
-  const askHuman = createAskHumanTool();
+  // Flotilla's note tools (store_memory, …) on the same in-process server: each call is recorded for the engine.
+  const askHuman = createAskHumanTool(createNoteTools((tool, input) => setup.notes.record(tool, input)));
   const startSession = createClaudeSessionStarter({
     role,
     sessionID,

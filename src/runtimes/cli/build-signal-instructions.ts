@@ -1,5 +1,6 @@
 import type { AgentRole } from '../../domain/index.ts';
 import { buildOutputJsonSchema } from '../../engine/runtime-contract/index.ts';
+import { buildAgentCommandInstructions } from '../shared/agent-command-channel.ts';
 import { SIGNAL_FILE } from './read-agent-signal.ts';
 
 /**
@@ -32,9 +33,9 @@ export function buildSignalInstructions(role: AgentRole): string {
   ].join('\n');
 }
 
-/** The prompt with the instructions appended (the first round of a run). */
+/** The prompt with Flotilla's tools and the finishing instructions appended (the first round of a run). */
 export function buildCliAgentPrompt(prompt: string, role: AgentRole): string {
-  return `${prompt.trimEnd()}\n\n${buildSignalInstructions(role)}\n`;
+  return `${prompt.trimEnd()}\n\n${buildAgentCommandInstructions()}\n\n${buildSignalInstructions(role)}\n`;
 }
 
 /**

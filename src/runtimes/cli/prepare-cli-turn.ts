@@ -5,6 +5,7 @@ import { buildAnswersPrompt } from '../../domain/index.ts';
 import { AgentRunFailure, validateAgentOutput } from '../../engine/runtime-contract/index.ts';
 import type { SandboxedCommand } from '../../sandbox/sandbox-types.ts';
 import { buildPortEnv } from '../../workspace/build-port-env.ts';
+import { withAgentBinOnPath } from '../shared/agent-command-channel.ts';
 import type { AgentTurn, TurnRun, TurnSetup } from '../shared/agent-turn.ts';
 import { buildAgentSandboxRequest } from '../shared/build-agent-sandbox-request.ts';
 import type { ClaudeConfigSeed } from '../shared/create-claude-config-seed.ts';
@@ -67,15 +68,19 @@ export async function prepareCliTurn(
   const snapshot = await clock.time('git-control-snapshot', () => snapshotGitControlFiles(cwd));
   await setup.makeRunDir();
   const extra = { ...config.extraEnv, ...buildPortEnv(worktree.ports) };
-  const env = buildCliEnv({
-    baseEnv: config.baseEnv ?? process.env,
+  // Flotilla's tools as `flotilla agent <verb>` (the per-run script the shell writes; issue #28 §2).
+  const env = withAgentBinOnPath(
+    buildCliEnv({
+      baseEnv: config.baseEnv ?? process.env,
+      runStateDir,
+      isRoot: context.isRoot,
+      credentialEnv: preset.credentialEnv,
+      ...(config.passThroughEnv !== undefined && { passThrough: config.passThroughEnv }),
+      ...(config.passEnv !== undefined && { passEnv: config.passEnv }),
+      ...(Object.keys(extra).length > 0 && { extra }),
+    }),
     runStateDir,
-    isRoot: context.isRoot,
-    credentialEnv: preset.credentialEnv,
-    ...(config.passThroughEnv !== undefined && { passThrough: config.passThroughEnv }),
-    ...(config.passEnv !== undefined && { passEnv: config.passEnv }),
-    ...(Object.keys(extra).length > 0 && { extra }),
-  });
+  );
   // The claude preset's CLI keeps its state in CLAUDE_CONFIG_DIR (other tools ignore it: nothing to learn).
   // Only the run's own: one the config points elsewhere (a login) is not ours to write.
   const configDir = join(runStateDir, 'config');

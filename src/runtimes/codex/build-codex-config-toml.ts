@@ -18,6 +18,8 @@ export interface CodexConfigTomlInput {
   provider?: CodexProvider;
   /** The role's instructions (`developer_instructions`: codex sends them as a developer message). */
   developerInstructions: string;
+  /** Directories besides the working directory that codex's own workspace-write sandbox lets commands write. */
+  writableRoots?: readonly string[];
 }
 
 /**
@@ -44,7 +46,7 @@ export const COMMAND_ENV_EXCLUDES = [
  * (`analytics.enabled = false`: chatgpt.com; `features.plugins = false`: a `git ls-remote` of github.com and
  * api.github.com; update check, feedback, web search off — see src/model-server/README.md, Codex). Sandboxed
  * commands get a minimal environment without credentials, may write only the working directory (not /tmp)
- * and have no network. Sandbox mode and approval policy are thread options (per role).
+ * and have no network, and run in a non-login shell that keeps the PATH Flotilla gives. Sandbox mode and approval policy are thread options (per role).
  */
 export function buildCodexConfigToml(input: CodexConfigTomlInput): string {
   const { provider } = input;
@@ -54,6 +56,9 @@ export function buildCodexConfigToml(input: CodexConfigTomlInput): string {
     ...(provider === undefined ? [] : [`model_provider = ${tomlString(provider.id)}`]),
     `developer_instructions = ${tomlString(input.developerInstructions)}`,
     'check_for_update_on_startup = false',
+    // Commands run in a plain (non-login) shell: a login shell's /etc/profile resets PATH, which would drop
+    // the per-run `flotilla` script (`flotilla agent <verb>`, runtimes/shared/agent-command-channel.ts).
+    'allow_login_shell = false',
     'web_search = "disabled"',
     '',
     '[analytics]',
@@ -74,6 +79,9 @@ export function buildCodexConfigToml(input: CodexConfigTomlInput): string {
     'network_access = false',
     'exclude_slash_tmp = true',
     'exclude_tmpdir_env_var = true',
+    ...(input.writableRoots === undefined || input.writableRoots.length === 0
+      ? []
+      : [`writable_roots = [${input.writableRoots.map(tomlString).join(', ')}]`]),
     ...(provider === undefined
       ? []
       : [

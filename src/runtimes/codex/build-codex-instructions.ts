@@ -1,4 +1,5 @@
 import type { AgentRole } from '../../domain/index.ts';
+import { buildAgentCommandInstructions } from '../shared/agent-command-channel.ts';
 
 const ROLE_INSTRUCTIONS: Record<AgentRole, string> = {
   planner: [
@@ -38,7 +39,11 @@ export function buildCodexInstructions(input: {
   roleInstructions?: string;
   contextFiles: readonly { path: string; text: string }[];
 }): string {
-  const parts = [input.roleInstructions ?? ROLE_INSTRUCTIONS[input.role], OUTPUT_RULE];
+  const parts = [
+    input.roleInstructions ?? ROLE_INSTRUCTIONS[input.role],
+    OUTPUT_RULE,
+    buildAgentCommandInstructions(),
+  ];
   for (const file of input.contextFiles) {
     if (file.text.trim() !== '') parts.push(`## ${file.path}\n\n${file.text.trim()}`);
   }

@@ -6,6 +6,7 @@ import type { KeptSession } from '../../domain/index.ts';
 import type { SandboxedCommand } from '../../sandbox/sandbox-types.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import { buildPortEnv } from '../../workspace/build-port-env.ts';
+import { withAgentBinOnPath } from '../shared/agent-command-channel.ts';
 import type { TurnSetup } from '../shared/agent-turn.ts';
 import { buildAgentSandboxRequest } from '../shared/build-agent-sandbox-request.ts';
 import { buildCodexConfigToml } from './build-codex-config-toml.ts';
@@ -79,6 +80,8 @@ export async function provisionCodexRun(context: CodexRunContext, setup: TurnSet
   });
   const configToml = buildCodexConfigToml({
     developerInstructions,
+    // Without Flotilla's sandbox codex's own keeps commands to the worktree: the notes file must be writable.
+    writableRoots: [runDir],
     ...(model !== undefined && { model }),
     ...(config.provider !== undefined && { provider: config.provider }),
   });
@@ -103,9 +106,10 @@ export async function provisionCodexRun(context: CodexRunContext, setup: TurnSet
   try {
     const binary: CodexBinary =
       config.codexPath !== undefined ? { executablePath: config.codexPath, pathDirs: [] } : findCodexBinary();
-    const codexEnv = { ...env };
+    // Flotilla's tools as `flotilla agent <verb>` in codex's commands (the per-run script; issue #28 §2).
+    const codexEnv = withAgentBinOnPath({ ...env }, runDir);
     if (binary.pathDirs.length > 0)
-      codexEnv.PATH = [...binary.pathDirs, ...(env.PATH === undefined ? [] : [env.PATH])].join(':');
+      codexEnv.PATH = [...binary.pathDirs, ...(codexEnv.PATH === undefined ? [] : [codexEnv.PATH])].join(':');
     launcher =
       sandbox !== undefined
         ? await clock.time('sandbox', () =>

@@ -5,10 +5,11 @@ import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type AgentQuestions, isAgentQuestions } from '../../domain/index.ts';
+import { type AgentNote, type AgentQuestions, isAgentQuestions } from '../../domain/index.ts';
 import {
   AgentRunFailure,
   type AgentStartParams,
+  type AgentToolName,
   type RuntimeAdapter,
 } from '../../engine/runtime-contract/index.ts';
 import { createTempGitRepo, type TempGitRepo } from '../../test-support/create-temp-git-repo.ts';
@@ -30,6 +31,37 @@ export interface AgentScript {
    * harness makes the resumed run fail when `answer` is not in what the agent is given.
    */
   asks?: { questions: string[]; answer: string; thenShell: string };
+  /**
+   * Before `shell`, the agent calls Flotilla's internal tools with these inputs, in its runtime's way: the
+   * in-process MCP tools (`mcp__flotilla__<tool>`), or `agentCommandLine(notes)` with its shell tool.
+   */
+  notes?: AgentToolCall[];
+}
+
+/** One call of an internal tool (issue #28 §2) as a script makes it. */
+export interface AgentToolCall {
+  tool: AgentToolName;
+  input: Record<string, string>;
+}
+
+const VERB_OF: Record<AgentToolName, string> = {
+  store_memory: 'store-memory',
+  record_decision: 'record-decision',
+  log_question: 'log-question',
+  update_summary: 'update-summary',
+};
+
+/** The calls as one shell line of `flotilla agent <verb>` commands (each runs, whatever the one before did). */
+export function agentCommandLine(calls: readonly AgentToolCall[]): string {
+  const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
+  return calls
+    .map(
+      ({ tool, input }) =>
+        `flotilla agent ${VERB_OF[tool]} ${Object.entries(input)
+          .map(([field, value]) => `--${field} ${quote(value)}`)
+          .join(' ')}`,
+    )
+    .join('; ');
 }
 
 /** What a runtime cannot do, said out loud rather than skipped (see src/runtimes/README.md). */
@@ -46,6 +78,11 @@ export interface RuntimeCapabilities {
    * `discardSession`; `false`: the runtime has no `discardSession` and never returns questions.
    */
   asksQuestions: boolean;
+  /**
+   * Its agents can call Flotilla's internal tools (store_memory, record_decision, log_question,
+   * update_summary) and the handle's `onNote` hands over the valid calls; `false`: it has no `onNote`.
+   */
+  recordsNotes: boolean;
 }
 
 export interface RuntimeContractHarness {
@@ -127,6 +164,28 @@ const ASKING: AgentScript = {
   },
   output: COMPLETED,
 };
+
+/** A script that records a note of each kind, and one the tools refuse, then changes a file and completes. */
+const NOTE_CALLS: AgentToolCall[] = [
+  { tool: 'update_summary', input: { text: 'Writing the noted file' } },
+  { tool: 'store_memory', input: { topic: 'contract memory', text: "Tests run with 'npm test'." } },
+  { tool: 'record_decision', input: { decision: 'Plain text file', why: 'Nothing else reads it' } },
+  { tool: 'log_question', input: { text: 'Should the file be Markdown?' } },
+  // Refused: a topic over its 80-character bound.
+  { tool: 'store_memory', input: { topic: 'x'.repeat(81), text: 'never stored' } },
+];
+const NOTING: AgentScript = {
+  notes: NOTE_CALLS,
+  shell: "printf 'noted\\n' > src/noted.txt",
+  output: COMPLETED,
+};
+const EXPECTED_NOTES: AgentNote[] = [
+  { kind: 'summary', text: 'Writing the noted file' },
+  { kind: 'memory', topic: 'contract memory', text: "Tests run with 'npm test'." },
+  { kind: 'decision', decision: 'Plain text file', why: 'Nothing else reads it' },
+  { kind: 'question', text: 'Should the file be Markdown?' },
+];
+const byKind = (notes: readonly AgentNote[]) => [...notes].sort((a, b) => a.kind.localeCompare(b.kind));
 
 async function questionsOf(promise: Promise<unknown>): Promise<AgentQuestions> {
   const outcome = await promise;
@@ -412,6 +471,28 @@ export function describeRuntimeContract(
         const runtime = await harness.runtimeFor({ output: BLOCKED });
         expect(runtime.discardSession).toBeUndefined();
       });
+    }
+
+    if (capabilities.recordsNotes) {
+      it("records notes through Flotilla's tools: each valid call reaches onNote, a refused one does not", async () => {
+        const runtime = await harness.runtimeFor(NOTING);
+        const handle = await runtime.startAgent(implementor('noting'));
+        const notes: AgentNote[] = [];
+        // Subscribed once the run is under way: notes recorded before are replayed.
+        handle.onNote?.((note) => notes.push(note));
+        const result = await handle.result;
+        expect(result).toMatchObject(COMPLETED);
+        expect(byKind(notes)).toEqual(byKind(EXPECTED_NOTES));
+        expectNoWorktreeLeft();
+      }, 180_000);
+    } else {
+      it("cannot call Flotilla's tools: its handles have no onNote (declared capability)", async () => {
+        const handle = await (await harness.runtimeFor({ output: BLOCKED })).startAgent(
+          implementor('no-notes'),
+        );
+        await handle.result;
+        expect(handle.onNote).toBeUndefined();
+      }, 180_000);
     }
 
     it('maxAgentDuration ends a run that takes too long as timeout', async () => {

@@ -1,5 +1,6 @@
 import type { AgentRole } from '../../domain/index.ts';
 import { buildOutputOrQuestionsJsonSchema } from '../../engine/runtime-contract/index.ts';
+import { buildAgentCommandInstructions } from '../shared/agent-command-channel.ts';
 
 const ROLE_TEXT: Record<AgentRole, string> = {
   planner:
@@ -29,6 +30,7 @@ export function buildGeminiPrompt(input: {
     input.prompt.trimEnd(),
     '## How you work and finish (Flotilla)',
     ROLE_TEXT[input.role],
+    buildAgentCommandInstructions(),
     ...context,
     'Your final message must be only one JSON object matching this JSON Schema, with no other text and no code fence:',
     schema,

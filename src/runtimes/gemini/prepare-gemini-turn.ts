@@ -8,6 +8,7 @@ import {
 } from '../../engine/runtime-contract/index.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import { buildPortEnv } from '../../workspace/build-port-env.ts';
+import { withAgentBinOnPath } from '../shared/agent-command-channel.ts';
 import type { AgentTurn, RoundEnd, TurnRun, TurnSetup } from '../shared/agent-turn.ts';
 import { buildAgentSandboxRequest } from '../shared/build-agent-sandbox-request.ts';
 import { findModelEndpoints } from '../shared/find-model-endpoints.ts';
@@ -78,12 +79,16 @@ export async function prepareGeminiTurn(
     await mkdir(join(home, '.gemini'), { recursive: true, mode: 0o700 });
     await writeFile(join(home, '.gemini', 'settings.json'), JSON.stringify(buildGeminiSettings()));
   }
-  const env = buildGeminiEnv({
-    baseEnv: config.baseEnv ?? process.env,
-    home,
-    ...(config.passEnv !== undefined && { passEnv: config.passEnv }),
-    extra: { ...config.extraEnv, ...buildPortEnv(worktree?.ports) },
-  });
+  // Flotilla's tools as `flotilla agent <verb>` (the per-run script the shell writes; issue #28 §2).
+  const env = withAgentBinOnPath(
+    buildGeminiEnv({
+      baseEnv: config.baseEnv ?? process.env,
+      home,
+      ...(config.passEnv !== undefined && { passEnv: config.passEnv }),
+      extra: { ...config.extraEnv, ...buildPortEnv(worktree?.ports) },
+    }),
+    runDir,
+  );
 
   let geminiSessionId = resume?.session.agentSessionID ?? null;
   let seenModel = model ?? null;

@@ -7,6 +7,7 @@ import type {
 } from '../../engine/runtime-contract/index.ts';
 import type { SessionLog } from '../../session-log/create-session-log.ts';
 import type { Worktree } from '../../workspace/create-worktree-manager.ts';
+import type { AgentNotes } from './create-agent-notes.ts';
 import type { PhaseClock } from './create-phase-clock.ts';
 import type { AbortReason } from './create-run-registry.ts';
 import type { SandboxRefusals } from './create-sandbox-refusals.ts';
@@ -35,6 +36,17 @@ export interface TurnSetup {
   readonly refusals: SandboxRefusals;
   /** Reports the run's usage so far to the handle's `onUsage` listeners (the engine's budgets). */
   reportUsage(report: LiveUsageReport): void;
+  /**
+   * The run's notes (issue #28 §2): a runtime whose agent calls Flotilla's tools in-process (Claude's MCP
+   * server) records each call here; the handle's `onNote` hands them to the engine.
+   */
+  readonly notes: AgentNotes;
+  /**
+   * The directory of the per-run `flotilla` script (`flotilla agent <verb>`, agent-command-channel.ts), for
+   * agents that run commands: put it first on their PATH and append buildAgentCommandInstructions() to
+   * their prompt. The shell writes it with the run directory and reads the notes it collects.
+   */
+  readonly agentBinDir: string;
   /**
    * Registers what the run's clean-up releases before the shell removes the run directory and the worktree
    * (also when provisioning fails). `kept`: the session waits for a human's answers, keep its state.

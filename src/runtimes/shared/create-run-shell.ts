@@ -12,15 +12,20 @@ import type { Sandbox } from '../../sandbox/sandbox-types.ts';
 import type { SessionLog } from '../../session-log/create-session-log.ts';
 import { createCachedCheck } from '../../shared/create-cached-check.ts';
 import type { Worktree } from '../../workspace/create-worktree-manager.ts';
+import { agentBinDir, createAgentNotesReader, writeAgentCommand } from './agent-command-channel.ts';
 import type { AgentTurn, RuntimeTurnSource } from './agent-turn.ts';
 import { SANDBOX_OFF_WARNING } from './build-agent-sandbox-request.ts';
 import { buildTurnRun } from './build-turn-run.ts';
+import { createAgentNotes } from './create-agent-notes.ts';
 import { createPhaseClock, type PhaseClock } from './create-phase-clock.ts';
 import { createRunRegistry } from './create-run-registry.ts';
 import { createRuntimeWorktrees, type RuntimeWorktreesConfig } from './create-runtime-worktrees.ts';
 import { createSandboxRefusals } from './create-sandbox-refusals.ts';
 import { playRounds } from './play-rounds.ts';
 import type { ValidationSettings } from './run-validation-round.ts';
+
+/** How often a run's notes file (`flotilla agent` commands) is read while the agent works. */
+const NOTES_POLL_MS = 500;
 
 export interface RunShellConfig extends RuntimeWorktreesConfig {
   /** The name runs are recorded under, and kept sessions. */
@@ -97,9 +102,12 @@ export function createRunShell(config: RunShellConfig, source: RuntimeTurnSource
     const releases: ((kept: boolean) => Promise<void> | void)[] = [];
     const usageListeners = new Set<(report: LiveUsageReport) => void>();
     let made: Promise<unknown> | null = null;
+    const notes = createAgentNotes(params.role);
     const frame = {
       sessionLog: null as SessionLog | null,
       usageListeners,
+      /** Reads the notes `flotilla agent` commands append; set once the run is under way. */
+      notesReader: null as { poll(): Promise<void>; timer: NodeJS.Timeout } | null,
       setup: {
         params,
         sessionID,
@@ -110,6 +118,8 @@ export function createRunShell(config: RunShellConfig, source: RuntimeTurnSource
           return frame.setup.worktree?.path ?? config.repoRoot;
         },
         runDir,
+        notes,
+        agentBinDir: agentBinDir(runDir),
         refusals: createSandboxRefusals({ note: (text) => frame.sessionLog?.note(text) }),
         reportUsage(report: LiveUsageReport) {
           for (const listener of usageListeners) listener(report);
@@ -118,12 +128,20 @@ export function createRunShell(config: RunShellConfig, source: RuntimeTurnSource
           releases.push(release);
         },
         async makeRunDir() {
-          made ??= clock.time('state-dir', () => mkdir(runDir, { recursive: true, mode: 0o700 }));
+          made ??= clock.time('state-dir', async () => {
+            await mkdir(runDir, { recursive: true, mode: 0o700 });
+            await writeAgentCommand(runDir, params.role);
+          });
           await made;
         },
       },
       /** Releases the turn's parts, then the run directory and the worktree unless the session is kept. */
       async cleanUp(kept: boolean) {
+        // The last notes first: an agent's final `flotilla agent` calls count like the earlier ones.
+        if (frame.notesReader !== null) {
+          clearInterval(frame.notesReader.timer);
+          await frame.notesReader.poll();
+        }
         for (const release of releases) await release(kept);
         if (!kept || !source.keepsRunDir) await rm(runDir, { recursive: true, force: true }).catch(() => {});
         // Last: with removal behind, git starts once the result is on its way.
@@ -161,6 +179,13 @@ export function createRunShell(config: RunShellConfig, source: RuntimeTurnSource
     frame.sessionLog = sessionLog;
     for (const note of turn.transcriptNotes ?? []) sessionLog?.note(note);
     if (params.resume === undefined) for (const note of worktree?.notes ?? []) sessionLog?.note(note);
+    const reader = createAgentNotesReader(setup.runDir, setup.notes, (problem) =>
+      sessionLog?.note(`flotilla agent: a note was refused (${problem})`),
+    );
+    frame.notesReader = {
+      poll: reader.poll,
+      timer: setInterval(() => void reader.poll(), NOTES_POLL_MS).unref(),
+    };
     if (config.sandbox?.mode === 'off') sessionLog?.note(SANDBOX_OFF_WARNING);
     let markStarted!: () => void;
     const started = new Promise<void>((resolve) => {
@@ -218,6 +243,7 @@ export function createRunShell(config: RunShellConfig, source: RuntimeTurnSource
         frame.usageListeners.add(listener);
         return () => frame.usageListeners.delete(listener);
       },
+      onNote: (listener) => setup.notes.onNote(listener),
     };
   }
 

@@ -509,3 +509,58 @@ describe("a planner's waiting session", () => {
     expect(persistence.loadInitialState().waitingForInput).toEqual({});
   });
 });
+
+describe('agent notes (migration 013)', () => {
+  it('stores memories, decisions and questions; a summary is the running run’s live line only', () => {
+    const noted = (note: Extract<EngineEvent, { type: 'agentNoted' }>['note'], at: number): EngineEvent => ({
+      type: 'agentNoted',
+      sessionID: 's1',
+      role: 'implementor',
+      workItemID: '7',
+      runtime: 'codex',
+      note,
+      at,
+    });
+    feed(
+      { type: 'implementorRequested', sessionID: 's1', workItemID: '7', branchName: 'flotilla/7', at: 1 },
+      { type: 'implementorStarted', sessionID: 's1', logFilePath: null, at: 2 },
+      noted({ kind: 'summary', text: 'Reading\nthe tests' }, 3),
+      noted({ kind: 'memory', topic: 'build', text: 'make' }, 4),
+      noted({ kind: 'decision', decision: 'ESM', why: 'repo is ESM' }, 5),
+      noted({ kind: 'question', text: 'Trim names?' }, 6),
+    );
+    expect(state.agentRuns.s1?.summary).toBe('Reading the tests');
+    expect(persistence.memories.list()).toMatchObject([
+      {
+        topic: 'build',
+        text: 'make',
+        source: 'implementor',
+        sessionID: 's1',
+        workItemID: '7',
+        runtime: 'codex',
+      },
+    ]);
+    expect(persistence.notes.listForItem('7')).toMatchObject([
+      { kind: 'decision', text: 'ESM', why: 'repo is ESM', role: 'implementor', createdAt: 5 },
+      { kind: 'question', text: 'Trim names?', why: null, createdAt: 6 },
+    ]);
+    // A finished run's summary stays as it was; a late note changes nothing.
+    feed(
+      {
+        type: 'implementorFailed',
+        sessionID: 's1',
+        workItemID: '7',
+        branchName: 'flotilla/7',
+        reason: 'error',
+        error: 'boom',
+        logFilePath: null,
+        usage: null,
+        at: 7,
+      },
+      noted({ kind: 'summary', text: 'too late' }, 8),
+    );
+    expect(state.agentRuns.s1?.summary).toBe('Reading the tests');
+    reopen();
+    expect(persistence.memories.list().map((memory) => memory.topic)).toEqual(['build']);
+  });
+});

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import {
+  type AgentNoted,
   type AgentRun,
   type EngineEvent,
   type ErrorEntry,
@@ -9,6 +10,7 @@ import {
   type TaskContextEntry,
   type WaitingSession,
 } from '../../domain/index.ts';
+import { type AgentNoteRepository, createAgentNoteRepository } from './agent-note-repository.ts';
 import {
   type AgentRunRepository,
   createAgentRunRepository,
@@ -17,6 +19,7 @@ import {
 } from './agent-run-repository.ts';
 import { type BudgetLedgerRepository, createBudgetLedgerRepository } from './budget-ledger-repository.ts';
 import { createEngineErrorRepository, type StoredEngineError } from './engine-error-repository.ts';
+import { createMemoryRepository, type MemoryRepository } from './memory-repository.ts';
 import { createPlannedSpecRepository } from './planned-spec-repository.ts';
 import { createProposalRepository, type ProposalRepository } from './proposal-repository.ts';
 import { createRuntimeParkingRepository } from './runtime-parking-repository.ts';
@@ -82,6 +85,10 @@ export interface EngineStatePersistence {
   taskContext: TaskContextRepository;
   /** The proposals (migration 012): plans waiting for, or decided by, a human. */
   proposals: ProposalRepository;
+  /** The repository's memories (migration 013): agents' `store_memory`, humans' edits. */
+  memories: MemoryRepository;
+  /** Agents' decisions and non-blocking questions (migration 013). */
+  notes: AgentNoteRepository;
 }
 
 export interface EngineStatePersistenceOptions {
@@ -170,6 +177,38 @@ export function createEngineStatePersistence(
   const waitingSessions = createWaitingSessionRepository(db);
   const taskContext = createTaskContextRepository(db);
   const proposals = createProposalRepository(db);
+  const memories = createMemoryRepository(db);
+  const notes = createAgentNoteRepository(db);
+
+  /** What an agent recorded through its tools (the engine validated and redacted it); summaries are live only. */
+  function recordNote(event: AgentNoted): void {
+    const { note } = event;
+    const source = {
+      sessionID: event.sessionID,
+      workItemID: event.workItemID,
+      runtime: event.runtime,
+    };
+    if (note.kind === 'memory')
+      memories.upsert({ ...source, topic: note.topic, text: note.text, source: event.role, at: event.at });
+    else if (note.kind === 'decision')
+      notes.save({
+        ...source,
+        kind: 'decision',
+        role: event.role,
+        text: note.decision,
+        why: note.why,
+        createdAt: event.at,
+      });
+    else if (note.kind === 'question')
+      notes.save({
+        ...source,
+        kind: 'question',
+        role: event.role,
+        text: note.text,
+        why: null,
+        createdAt: event.at,
+      });
+  }
 
   // The state is the source of truth for a run: it has already applied the event (or refused it, in which
   // case the stored run simply stays as the state has it). Reading it from there keeps one set of rules.
@@ -231,6 +270,7 @@ export function createEngineStatePersistence(
           plannedSpecs.replace(Object.keys(proposal.specSHAs), stateAfter.lastPlannedSHAs, event.at);
       }
     }
+    if (event.type === 'agentNoted') recordNote(event);
     if (ERROR_EVENT_TYPES.has(event.type)) {
       // The state formats the entry (and skips duplicate rejections); find the one made for this event.
       for (const entry of stateAfter.errors) if (entry.event === event) errors.append(entry);
@@ -268,6 +308,8 @@ export function createEngineStatePersistence(
     ledger,
     taskContext,
     proposals,
+    memories,
+    notes,
   };
   return persistence;
 }

@@ -10,6 +10,7 @@ import { plannerWaitingSessionsMigration } from './009-planner-waiting-sessions.
 import { reviewVerdictsMigration } from './010-review-verdicts.ts';
 import { taskContextMigration } from './011-task-context.ts';
 import { proposalsMigration } from './012-proposals.ts';
+import { repositoryMemoryMigration } from './013-repository-memory.ts';
 import type { Migration } from './migration.ts';
 
 export type { Migration } from './migration.ts';
@@ -28,4 +29,5 @@ export const MIGRATIONS: readonly Migration[] = [
   reviewVerdictsMigration,
   taskContextMigration,
   proposalsMigration,
+  repositoryMemoryMigration,
 ];

@@ -80,6 +80,21 @@ describe('buildDetailContent', () => {
     expect(lines(build(state, '2')).some((line) => line.startsWith('parked'))).toBe(false);
   });
 
+  it("running: the agent's live summary line under the run line, once it gave one", () => {
+    const state = buildTestState({
+      workItems: [buildWorkItem({ id: '1', status: 'in-progress' })],
+      agentRuns: [
+        {
+          ...buildImplementorRun({ sessionID: 'impl-1', workItemID: '1' }),
+          summary: 'Writing the greet test',
+        },
+      ],
+    });
+    const text = lines(build(state, '1', { stream: stream([]) }));
+    const runLine = text.findIndex((line) => line.startsWith('implementor running for'));
+    expect(text[runLine + 1]).toBe('now: Writing the greet test');
+  });
+
   it('running: the run line, then the stream lines, live while the stream goes on', () => {
     const state = buildTestState({
       workItems: [buildWorkItem({ id: '1', status: 'in-progress' })],

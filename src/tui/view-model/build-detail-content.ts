@@ -97,6 +97,8 @@ export function buildDetailContent(inputs: DetailInputs): DetailContent {
       text: `${latestRun.role} ${started} for ${formatDuration(now - latestRun.requestedAt)} · session ${latestRun.sessionID.slice(0, 8)} · x cancel`,
       color: 'cyan',
     });
+    // The agent's live one-line progress (`update_summary`), when it gave one.
+    if (latestRun.summary !== undefined) head.push({ text: `now: ${latestRun.summary}` });
     if (latestRun.logFilePath) head.push({ text: `transcript ${latestRun.logFilePath}`, dim: true });
     head.push(RULE);
     const stream = inputs.stream;

@@ -16,7 +16,7 @@ import { buildContractScenario, buildContractSteps } from '../../support/runtime
 const AGENT_FILE = (tools: string) =>
   `---\ndescription: contract agent\ntools: ${tools}\nmodel: inherit\n---\nYou are a contract agent.\n`;
 
-const CAPABILITIES = { reportsUsage: true, reportsLiveUsage: true, asksQuestions: true };
+const CAPABILITIES = { reportsUsage: true, reportsLiveUsage: true, asksQuestions: true, recordsNotes: true };
 
 describeRuntimeContract('claude', CAPABILITIES, async ({ repo, logsDir }) => {
   await repo.commit('agents', {
@@ -37,6 +37,8 @@ describeRuntimeContract('claude', CAPABILITIES, async ({ repo, logsDir }) => {
             // Claude agents ask here through the in-process ask_human tool (the structured output's
             // `outcome: 'questions'` is covered by claude-adapter-questions.test.ts).
             (questions) => ({ content: [{ type: 'tool_use', name: ASK_HUMAN_TOOL, input: { questions } }] }),
+            // Flotilla's note tools on the same in-process MCP server.
+            ({ tool, input }) => ({ type: 'tool_use', name: `mcp__flotilla__${tool}`, input }),
           ),
         ),
       );

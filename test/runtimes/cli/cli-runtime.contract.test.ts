@@ -6,6 +6,7 @@ import { createRecordingLogger } from '../../../src/logging/logger.ts';
 import { createCliRuntime } from '../../../src/runtimes/cli/create-cli-runtime.ts';
 import type { FakeAgentRound, FakeAgentStep } from '../../../src/runtimes/cli/test-support/fake-agent-cli.ts';
 import {
+  agentCommandLine,
   CONTRACT_PLANTED_SECRET,
   CONTRACT_SECRET_VALUE,
   describeRuntimeContract,
@@ -17,7 +18,7 @@ import { FAKE_AGENT_PROGRAM } from '../../support/cli-runtime-fixture.ts';
 // The `claude` preset: the fake agent reports its model request in claude's stream-json shapes, so usage is
 // live and final. Presets whose tool reports none (aider, gemini, opencode) have neither: see
 // test/runtimes/cli/cli-runtime-usage.test.ts.
-const CAPABILITIES = { reportsUsage: true, reportsLiveUsage: true, asksQuestions: true };
+const CAPABILITIES = { reportsUsage: true, reportsLiveUsage: true, asksQuestions: true, recordsNotes: true };
 /** The agent's one model request, as the fake agent reports it. */
 const REQUEST = { model: 'claude-opus-5', inputTokens: 1_000, outputTokens: 10, costUSD: 0.0042 };
 
@@ -31,6 +32,8 @@ describeRuntimeContract('cli (fake agent)', CAPABILITIES, async ({ repo, logsDir
       const steps: FakeAgentStep[] = [
         { request: REQUEST },
         ...(script.say !== undefined ? [{ print: script.say }] : []),
+        // Flotilla's tools: the `flotilla agent` commands on the agent's PATH.
+        ...(script.notes !== undefined ? [{ run: agentCommandLine(script.notes) }] : []),
         ...(script.shell !== undefined ? [{ run: script.shell }] : []),
         ...(script.hang ? [] : [{ signal }]),
       ];

@@ -15,7 +15,7 @@ import { createTestSandbox } from '../../support/test-sandbox.ts';
 
 const SCRIPTED_KEY = 'FLOTILLA_SCRIPTED_API_KEY';
 
-const CAPABILITIES = { reportsUsage: true, reportsLiveUsage: true, asksQuestions: true };
+const CAPABILITIES = { reportsUsage: true, reportsLiveUsage: true, asksQuestions: true, recordsNotes: true };
 
 describeRuntimeContract('codex', CAPABILITIES, async ({ repo, logsDir }) => {
   const servers: ModelServer[] = [];
@@ -25,7 +25,13 @@ describeRuntimeContract('codex', CAPABILITIES, async ({ repo, logsDir }) => {
       const server = await createModelServer(
         buildContractScenario(
           script,
-          buildContractSteps(script, (cmd) => ({ type: 'tool_use', name: 'exec_command', input: { cmd } })),
+          // The command's output is awaited up to 30 s (codex's default yield is shorter, and several
+          // `flotilla agent` calls in a row take seconds on a loaded machine).
+          buildContractSteps(script, (cmd) => ({
+            type: 'tool_use',
+            name: 'exec_command',
+            input: { cmd, yield_time_ms: 30_000 },
+          })),
         ),
       );
       servers.push(server);
