@@ -202,15 +202,15 @@ describe('engine on the local provider', () => {
     expect(w.prompts).toHaveLength(2);
     // The runtime got exactly what context assembly builds, the item already in progress.
     // The runtime got the role's prompt as built, after the item's task context (none before the first run).
-    expect(w.prompts[0]).toBe(w.assembled[0]);
+    // …then the repository's memories (issue #28), last.
+    expect(w.prompts[0]?.startsWith(w.assembled[0]?.trimEnd() ?? '-')).toBe(true);
+    expect(w.prompts[0]?.slice(w.assembled[0]?.trimEnd().length)).toMatch(/^\n\n## Memories\n/);
     expect(w.prompts[1]?.startsWith('## Task context\n')).toBe(true);
     expect(w.prompts[1]).toContain(`\n\n${w.assembled[1]}`);
-    // A rework: it continues its previous revision, rebased, and is told so last (issue #30).
-    expect(
-      w.prompts[1]?.endsWith(
-        'rebased onto the current default branch, unless a workspace note says the rebase failed: continue from it.\n',
-      ),
-    ).toBe(true);
+    // A rework: it continues its previous revision, rebased, and is told so last before the memories (#30).
+    expect(w.prompts[1]).toContain(
+      'rebased onto the current default branch, unless a workspace note says the rebase failed: continue from it.\n\n## Memories\n',
+    );
     expect(w.prompts[1]).toContain('implementation_summary');
     expect(w.prompts[0]).toContain('### Status\nin-progress\n');
     expect(w.prompts[0]).not.toContain('CI Status');

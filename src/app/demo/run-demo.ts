@@ -2,8 +2,8 @@ import { rm } from 'node:fs/promises';
 import { loadConfig, resolveFlotillaPaths } from '../../config/index.ts';
 import {
   type AgentRun,
+  describeChecksOutcome,
   describeReviewVerdict,
-  formatChecksLine,
   isScriptedRun,
   revisionName,
 } from '../../domain/index.ts';
@@ -200,7 +200,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
             .map((review) => describeReviewVerdict(review).said)
             .join(', ')
         : '';
-      const checks = formatChecksLine(revision?.pipeline ?? null, '').replace(': ', ' ');
+      const checks = `checks ${revision?.pipeline ? describeChecksOutcome(revision.pipeline.status) : 'unknown'}`;
       print(
         `    #${item.id} ${item.status.padEnd(16)} ${item.title}${revision ? `  — revision ${revisionName(revision)} on branch ${revision.headRef} @ ${revision.headSHA.slice(0, 8)} (${checks}${reviews ? `; reviews: ${reviews}` : ''})` : ''}`,
       );

@@ -35,8 +35,9 @@ describe('Claude adapter against the real SDK and the scripted model server', { 
       extraEnv: { ANTHROPIC_BASE_URL: fixture.server!.url, ANTHROPIC_API_KEY: 'test-key' },
     });
     const params = await startParamsFor({ ...implementorParams, sessionID: crypto.randomUUID() });
-    expect(params.prompt).toBe(
-      '## Work Item #1 — Greet the user\n\nObjective: greet.\n\n### Status\nready\n',
+    // Context assembly's prompt: the item, then the repository's memories (none yet).
+    expect(params.prompt).toMatch(
+      /^## Work Item #1 — Greet the user\n\nObjective: greet\.\n\n### Status\nready\n\n## Memories\n[^]*No memories yet\.\n$/,
     );
     await (await adapter.startAgent(params)).result;
     const sent = fixture.server!.requests.find((request) => request.route === 'implementor');
