@@ -37,7 +37,7 @@ describe('Claude adapter against the real SDK and the scripted model server', { 
     const params = await startParamsFor({ ...implementorParams, sessionID: crypto.randomUUID() });
     // Context assembly's prompt: the item, then the repository's memories (none yet).
     expect(params.prompt).toMatch(
-      /^## Work Item #1 — Greet the user\n\nObjective: greet\.\n\n### Status\nready\n\n## Memories\n[^]*No memories yet\.\n$/,
+      /^## Work Item #1 — Greet the user\n\nObjective: greet\.\n\n### Status\nready\n\n## Memories\n[\s\S]*No memories yet\.\n$/,
     );
     await (await adapter.startAgent(params)).result;
     const sent = fixture.server!.requests.find((request) => request.route === 'implementor');
