@@ -13,6 +13,7 @@ import type { ConfiguredProvider, MergeMethod } from '../../providers/provider-d
 import { CliError } from './cli-error.ts';
 import { describeMergeRefusal } from './describe-merge-refusal.ts';
 import type { CliContext } from './open-cli-context.ts';
+import { refuseUndispatchableKind } from './refuse-undispatchable-kind.ts';
 import { requireProviderItem } from './require-provider-item.ts';
 import { writeJson } from './write-json.ts';
 
@@ -167,23 +168,7 @@ export const contractTrackerCommands = {
   async dispatch(context: CliContext, id: string): Promise<void> {
     const provider = await context.provider.open();
     const item = await requireItem(provider, id);
-    if (item.kind === 'questions') {
-      throw new CliError(`#${id} carries a planner's questions; answer them with \`flotilla answer ${id}\``, {
-        exitCode: 1,
-      });
-    }
-    if (item.kind === 'proposal') {
-      throw new CliError(
-        `#${id} carries a plan proposal; decide it with \`flotilla proposals accept ${id}\` or \`flotilla proposals reject ${id} --comment …\``,
-        { exitCode: 1 },
-      );
-    }
-    if (item.kind === 'refinement') {
-      throw new CliError(
-        `#${id} is a refinement item (a question about a spec); implementors never take those. Answer it in the spec, then \`flotilla work close ${id}\``,
-        { exitCode: 1 },
-      );
-    }
+    refuseUndispatchableKind(item);
     if (item.status === 'ready')
       return void out(`#${id} is already ready; a running \`flotilla run\` dispatches it\n`);
     if (!DISPATCHABLE.includes(item.status)) {

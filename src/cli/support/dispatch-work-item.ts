@@ -1,6 +1,7 @@
 import { isDependencyTerminal, type WorkItemStatus } from '../../domain/index.ts';
 import type { SqliteTracker } from '../../storage/index.ts';
 import { CliError } from './cli-error.ts';
+import { refuseUndispatchableKind } from './refuse-undispatchable-kind.ts';
 import { requireWorkItem } from './require-work-item.ts';
 
 /** The statuses a human may send to an implementor; the rest are busy, done, or under review. */
@@ -19,23 +20,7 @@ export interface DispatchOutcome {
  */
 export function dispatchWorkItem(tracker: SqliteTracker, id: string): DispatchOutcome {
   const item = requireWorkItem(tracker, id);
-  if (item.kind === 'questions') {
-    throw new CliError(`#${id} carries a planner's questions; answer them with \`flotilla answer ${id}\``, {
-      exitCode: 1,
-    });
-  }
-  if (item.kind === 'proposal') {
-    throw new CliError(
-      `#${id} carries a plan proposal; decide it with \`flotilla proposals accept ${id}\` or \`flotilla proposals reject ${id} --comment …\``,
-      { exitCode: 1 },
-    );
-  }
-  if (item.kind === 'refinement') {
-    throw new CliError(
-      `#${id} is a refinement item (a question about a spec); implementors never take those. Answer it in the spec, then \`flotilla work close ${id}\``,
-      { exitCode: 1 },
-    );
-  }
+  refuseUndispatchableKind(item);
   if (item.status === 'ready') return { from: null, openBlockers: [] };
   if (!DISPATCHABLE.includes(item.status)) {
     throw new CliError(
