@@ -452,7 +452,9 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
     },
     setRateLimit(state) {
       remaining = state.remaining;
-      resetAt = Math.floor(Date.now() / 1000) + state.resetInSeconds;
+      // GitHub's reset is a whole epoch second; rounding up keeps at least `resetInSeconds` to wait (rounding
+      // down could leave a millisecond, and a test of the wait would find no limit at all).
+      resetAt = Math.ceil(Date.now() / 1000 + state.resetInSeconds);
     },
     human: {
       closeIssue(issueNumber) {
