@@ -8,7 +8,7 @@ export default defineConfig({
       'test/**/*.test.ts',
       'web/**/*.test.ts',
       // Opt-in checks against real GitHub (src/providers/github/README.md): registered only when asked for.
-      ...(process.env.FLOTILLA_GITHUB_TEST_REPO ? ['src/**/*.github-live.ts'] : []),
+      ...(process.env.FLOTILLA_GITHUB_TEST_REPO ? ['test/**/*.github-live.ts'] : []),
     ],
     // Most files wait on child processes (the SDK's CLI, codex, git, flotilla itself), not on the CPU: with
     // vitest's default of one worker per core minus one, a 2-core machine ran them one at a time at load ~1.

@@ -13,7 +13,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const source = join(root, 'src');
 const dist = join(root, 'dist');
 // Test-only material (bin/flotilla.js skips the same directories when it checks dist/ is current).
-const SKIPPED_DIRECTORIES = new Set(['test-support', 'fixtures']);
+const SKIPPED_DIRECTORIES = new Set(['fixtures']);
 
 const started = new Date();
 rmSync(dist, { recursive: true, force: true });

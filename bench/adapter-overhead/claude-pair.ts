@@ -9,7 +9,7 @@ import { buildModelServerEnv, createModelServer } from '../../src/model-server/i
 import { createClaudeAdapter } from '../../src/runtimes/claude/create-claude-adapter.ts';
 import { findClaudeExecutable } from '../../src/runtimes/claude/find-claude-executable.ts';
 import type { Sandbox } from '../../src/sandbox/sandbox-types.ts';
-import { createTempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
+import { createTempGitRepo } from '../../test/support/shared/create-temp-git-repo.ts';
 import {
   BENCH_PROMPT,
   BLOCKED_OUTPUT,

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { silentLogger } from '../../src/logging/logger.ts';
 import { createCliRuntime } from '../../src/runtimes/cli/create-cli-runtime.ts';
 import type { Sandbox } from '../../src/sandbox/sandbox-types.ts';
-import { createTempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
 import { FAKE_AGENT_PROGRAM } from '../../test/support/cli-runtime-fixture.ts';
+import { createTempGitRepo } from '../../test/support/shared/create-temp-git-repo.ts';
 import {
   BENCH_PROMPT,
   BLOCKED_OUTPUT,

@@ -8,7 +8,7 @@ import { buildCodexServerConfig, createModelServer } from '../../src/model-serve
 import { buildCodexOutputSchema } from '../../src/runtimes/codex/build-codex-output-schema.ts';
 import { createCodexRuntime } from '../../src/runtimes/codex/create-codex-runtime.ts';
 import type { Sandbox } from '../../src/sandbox/sandbox-types.ts';
-import { createTempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
+import { createTempGitRepo } from '../../test/support/shared/create-temp-git-repo.ts';
 import {
   BENCH_PROMPT,
   BLOCKED_OUTPUT,

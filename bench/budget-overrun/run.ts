@@ -19,17 +19,17 @@ import type { RuntimeAdapter } from '../../src/engine/runtime-contract/index.ts'
 import { createBashValidatorHook } from '../../src/guards/bash-validator/index.ts';
 import { silentLogger } from '../../src/logging/logger.ts';
 import { createModelServer, type ModelServer } from '../../src/model-server/index.ts';
-import { createInMemoryProvider } from '../../src/providers/in-memory/create-in-memory-provider.ts';
 import { findClaudeModelPrice } from '../../src/runtimes/claude/claude-prices.ts';
 import { createClaudeAdapter } from '../../src/runtimes/claude/create-claude-adapter.ts';
 import { createCliRuntime } from '../../src/runtimes/cli/create-cli-runtime.ts';
-import type { FakeAgentStep } from '../../src/runtimes/cli/test-support/fake-agent-cli.ts';
 import { CODEX_MODEL_PRICES } from '../../src/runtimes/codex/codex-prices.ts';
 import { createCodexRuntime } from '../../src/runtimes/codex/create-codex-runtime.ts';
 import { isRecord } from '../../src/shared/is-record.ts';
 import { createEngineStatePersistence, openDatabase } from '../../src/storage/index.ts';
-import { createTempGitRepo, type TempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
+import type { FakeAgentStep } from '../../test/support/cli-runtime/fake-agent-cli.ts';
 import { FAKE_AGENT_PROGRAM } from '../../test/support/cli-runtime-fixture.ts';
+import { createInMemoryProvider } from '../../test/support/in-memory-provider/create-in-memory-provider.ts';
+import { createTempGitRepo, type TempGitRepo } from '../../test/support/shared/create-temp-git-repo.ts';
 
 const STEPS = 30;
 const DELAYS = (process.env.DELAY_MS ?? '0,300').split(',').map(Number);

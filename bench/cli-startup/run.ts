@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createTempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
+import { createTempGitRepo } from '../../test/support/shared/create-temp-git-repo.ts';
 
 const ROUNDS = 10;
 const BIN = fileURLToPath(new URL('../../bin/flotilla.js', import.meta.url));

@@ -4,7 +4,6 @@
  * Prints events/s, p50/p99 processing time per event and peak RSS. Run: npm run bench:engine
  */
 import { createEngine } from '../../src/engine/create-engine.ts';
-import { createInMemoryProvider } from '../../src/providers/in-memory/create-in-memory-provider.ts';
 import {
   buildAddFilePatch,
   buildImplementorResult,
@@ -12,6 +11,7 @@ import {
 } from '../../src/runtimes/scripted/build-scripted-results.ts';
 import { buildResultRun } from '../../src/runtimes/scripted/build-scripted-runs.ts';
 import { createScriptedAdapter } from '../../src/runtimes/scripted/create-scripted-adapter.ts';
+import { createInMemoryProvider } from '../../test/support/in-memory-provider/create-in-memory-provider.ts';
 
 const WORK_ITEM_EVENTS = Number(process.env.WORK_ITEM_EVENTS ?? 10_000);
 const LIFECYCLES = Number(process.env.LIFECYCLES ?? 1_000);

@@ -1,4 +1,5 @@
 import { tmpdir } from 'node:os';
+import { createFakeGitHub } from '../../src/demo/fake-github/create-fake-github.ts';
 /**
  * GitHub quota benchmark (issue #12): requests and primary-quota points per poll of the work-item, spec and
  * revision pollers, counted by the fake GitHub on 127.0.0.1, for N = 0, 10 and 50 open work items with one
@@ -10,7 +11,6 @@ import { tmpdir } from 'node:os';
  */
 import { silentLogger } from '../../src/logging/logger.ts';
 import { createGitHubProvider } from '../../src/providers/github/create-github-provider.ts';
-import { createFakeGitHub } from '../../src/providers/github/testing/create-fake-github.ts';
 
 const TOKEN = 'ghp_bench';
 const SPECS = 5;

@@ -9,10 +9,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { withChangeFeed } from '../../src/app/with-change-feed.ts';
+import { createFakeGitHub } from '../../src/demo/fake-github/create-fake-github.ts';
 import { createEngine } from '../../src/engine/create-engine.ts';
 import { silentLogger } from '../../src/logging/logger.ts';
 import { createGitHubProvider } from '../../src/providers/github/create-github-provider.ts';
-import { createFakeGitHub } from '../../src/providers/github/testing/create-fake-github.ts';
 import {
   createGitHubWebhookReceiver,
   WEBHOOK_POLL_FACTOR,

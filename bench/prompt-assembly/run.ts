@@ -10,8 +10,8 @@ import type { Memory, TaskContextEntry, WorkItem } from '../../src/domain/index.
 import { assembleAgentContext } from '../../src/engine/context-assembly/assemble-agent-context.ts';
 import { parsePromptTemplate } from '../../src/engine/context-assembly/parse-prompt-template.ts';
 import { buildInitialEngineState } from '../../src/engine/state-store/engine-state.ts';
-import { createInMemoryProvider } from '../../src/providers/in-memory/create-in-memory-provider.ts';
 import { createMemoryRepository, openDatabase } from '../../src/storage/index.ts';
+import { createInMemoryProvider } from '../../test/support/in-memory-provider/create-in-memory-provider.ts';
 
 const WARMUP_ROUNDS = 50;
 const MEASURED_ROUNDS = 500;

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createSandbox } from '../../src/sandbox/create-sandbox.ts';
 import type { SandboxRequest } from '../../src/sandbox/sandbox-types.ts';
-import { createSandboxFixture } from '../../src/sandbox/test-support/create-sandbox-fixture.ts';
+import { createSandboxFixture } from '../../test/support/sandbox/create-sandbox-fixture.ts';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 20);
 const COMMANDS = 200;

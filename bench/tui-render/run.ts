@@ -20,6 +20,11 @@ import type {
   WorkItemStatus,
 } from '../../src/domain/index.ts';
 import type { EngineState, QueuedDispatch } from '../../src/engine/state-store/index.ts';
+import type { DashboardDeps, DashboardEngine } from '../../src/tui/dashboard-deps.ts';
+import { buildDetailContent } from '../../src/tui/view-model/build-detail-content.ts';
+import { buildListLayout } from '../../src/tui/view-model/build-list-layout.ts';
+import { buildViewport } from '../../src/tui/view-model/build-viewport.ts';
+import { buildWorkItemSections } from '../../src/tui/view-model/build-work-item-sections.ts';
 import {
   buildImplementorRun,
   buildPipeline,
@@ -29,12 +34,7 @@ import {
   buildSpec,
   buildTestState,
   buildWorkItem,
-} from '../../src/test-support/builders/index.ts';
-import type { DashboardDeps, DashboardEngine } from '../../src/tui/dashboard-deps.ts';
-import { buildDetailContent } from '../../src/tui/view-model/build-detail-content.ts';
-import { buildListLayout } from '../../src/tui/view-model/build-list-layout.ts';
-import { buildViewport } from '../../src/tui/view-model/build-viewport.ts';
-import { buildWorkItemSections } from '../../src/tui/view-model/build-work-item-sections.ts';
+} from '../../test/support/shared/builders/index.ts';
 
 // Ink draws no frames when it thinks it runs in CI (is-in-ci reads the environment once, when Ink is
 // imported), and chalk would drop colours on a piped stdout; so both are settled before Ink is loaded.

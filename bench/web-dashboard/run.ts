@@ -21,7 +21,7 @@ import { startApiServer } from '../../src/api/start-api-server.ts';
 import { openCliContext } from '../../src/cli/support/open-cli-context.ts';
 import { requireLocalTracker } from '../../src/cli/support/require-local-tracker.ts';
 import { WORK_ITEM_PRIORITIES, type WorkItemStatus } from '../../src/domain/index.ts';
-import { createTempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
+import { createTempGitRepo } from '../../test/support/shared/create-temp-git-repo.ts';
 import { launchChromium } from '../../test/web/launch-chromium.ts';
 
 const ITEMS = Number(process.env.ITEMS ?? 500);

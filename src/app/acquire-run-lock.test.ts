@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTempDir } from '../test-support/create-temp-dir.ts';
+import { createTempDir } from '../../test/support/shared/create-temp-dir.ts';
 import { acquireRunLock, RunLockError } from './acquire-run-lock.ts';
 
 let dir: ReturnType<typeof createTempDir>;

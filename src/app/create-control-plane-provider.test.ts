@@ -1,8 +1,8 @@
 import { afterEach, expect, it } from 'vitest';
+import { createTempGitRepo, type TempGitRepo } from '../../test/support/shared/create-temp-git-repo.ts';
 import { type FlotillaConfig, flotillaConfigFileSchema } from '../config/index.ts';
+import { createFakeGitHub, type FakeGitHub } from '../demo/fake-github/create-fake-github.ts';
 import { silentLogger } from '../logging/logger.ts';
-import { createFakeGitHub, type FakeGitHub } from '../providers/github/testing/create-fake-github.ts';
-import { createTempGitRepo, type TempGitRepo } from '../test-support/create-temp-git-repo.ts';
 import { createControlPlane } from './create-control-plane.ts';
 
 let repo: TempGitRepo | null = null;

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTempDir } from '../test-support/create-temp-dir.ts';
+import { createTempDir } from '../../test/support/shared/create-temp-dir.ts';
 import { reapRunStateDirs } from './reap-run-state-dirs.ts';
 
 let dir: ReturnType<typeof createTempDir>;

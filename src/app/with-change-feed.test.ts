@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createInMemoryProvider } from '../providers/in-memory/create-in-memory-provider.ts';
+import { createInMemoryProvider } from '../../test/support/in-memory-provider/create-in-memory-provider.ts';
 import type { ProviderChange } from '../providers/types.ts';
 import { withChangeFeed } from './with-change-feed.ts';
 

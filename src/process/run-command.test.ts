@@ -2,8 +2,8 @@ import { readFile, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createTempGitRepo } from '../test-support/create-temp-git-repo.ts';
-import { isProcessRunning } from '../test-support/is-process-running.ts';
+import { createTempGitRepo } from '../../test/support/shared/create-temp-git-repo.ts';
+import { isProcessRunning } from '../../test/support/shared/is-process-running.ts';
 import { CommandError, isWorktreeInFlux, outputTail, runCommand, runGit } from './run-command.ts';
 
 describe('runCommand', () => {

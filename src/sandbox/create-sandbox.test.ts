@@ -6,18 +6,18 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { extractPatch } from '../workspace/extract-patch.ts';
-import { SANDBOX_HOME } from './build-sandbox-env.ts';
-import { DIRECT_REFUSAL } from './create-network-bridge.ts';
-import { createSandbox } from './create-sandbox.ts';
-import { findOnPath } from './find-on-path.ts';
 import {
   createSandboxFixture,
   PLANTED_KEY,
   runSandboxed,
   type SandboxFixture,
   TEST_PATH,
-} from './test-support/create-sandbox-fixture.ts';
+} from '../../test/support/sandbox/create-sandbox-fixture.ts';
+import { extractPatch } from '../workspace/extract-patch.ts';
+import { SANDBOX_HOME } from './build-sandbox-env.ts';
+import { DIRECT_REFUSAL } from './create-network-bridge.ts';
+import { createSandbox } from './create-sandbox.ts';
+import { findOnPath } from './find-on-path.ts';
 
 let fixture: SandboxFixture;
 beforeEach(async () => {

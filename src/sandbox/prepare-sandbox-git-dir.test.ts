@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTempGitRepo, type TempGitRepo } from '../../test/support/shared/create-temp-git-repo.ts';
 import { runGit } from '../process/run-command.ts';
-import { createTempGitRepo, type TempGitRepo } from '../test-support/create-temp-git-repo.ts';
 import { buildGitConfig, prepareSandboxGitDir } from './prepare-sandbox-git-dir.ts';
 
 describe('prepareSandboxGitDir', () => {

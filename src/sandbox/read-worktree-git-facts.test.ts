@@ -1,7 +1,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTempGitRepo, type TempGitRepo } from '../test-support/create-temp-git-repo.ts';
+import { createTempGitRepo, type TempGitRepo } from '../../test/support/shared/create-temp-git-repo.ts';
 import { readWorktreeGitFacts } from './read-worktree-git-facts.ts';
 
 /** What git itself says, as prepare-sandbox-git-dir.ts asked it before the files were read. */

@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createTempDir } from '../test-support/create-temp-dir.ts';
+import { createTempDir } from '../../test/support/shared/create-temp-dir.ts';
 import { installPrefixOf, resolveProgramDirs } from './resolve-program-dirs.ts';
 
 describe('installPrefixOf', () => {

@@ -1,11 +1,11 @@
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEngineHarness, type EngineHarness } from '../../test/support/engine-harness.ts';
+import { pause, waitFor } from '../../test/support/tui/wait-for.ts';
 import { buildHangingRun } from '../runtimes/scripted/build-scripted-runs.ts';
 import { DashboardApp } from './dashboard-app.tsx';
 import type { DashboardDeps } from './dashboard-deps.ts';
 import { createStreamBuffers, type StreamBuffers } from './streams/create-stream-buffers.ts';
-import { pause, waitFor } from './test-support/wait-for.ts';
 
 let harness: EngineHarness | null = null;
 let streams: StreamBuffers | null = null;

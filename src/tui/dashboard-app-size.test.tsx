@@ -1,11 +1,15 @@
 import stringWidth from 'string-width';
 import { afterEach, describe, expect, it } from 'vitest';
+import {
+  buildImplementorRun,
+  buildTestState,
+  buildWorkItem,
+} from '../../test/support/shared/builders/index.ts';
+import { buildDashboardDeps, type TestDashboard } from '../../test/support/tui/build-dashboard-deps.ts';
+import { renderAtSize } from '../../test/support/tui/render-at-size.tsx';
+import { waitFor } from '../../test/support/tui/wait-for.ts';
 import type { WorkItem } from '../domain/index.ts';
-import { buildImplementorRun, buildTestState, buildWorkItem } from '../test-support/builders/index.ts';
 import { DashboardApp } from './dashboard-app.tsx';
-import { buildDashboardDeps, type TestDashboard } from './test-support/build-dashboard-deps.ts';
-import { renderAtSize } from './test-support/render-at-size.tsx';
-import { waitFor } from './test-support/wait-for.ts';
 
 /** 200 items with long (and some wide-character) titles, one of them running. */
 function buildBusyState() {

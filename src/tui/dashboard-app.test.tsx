@@ -1,6 +1,5 @@
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EngineState } from '../engine/state-store/index.ts';
 import {
   buildImplementorRun,
   buildPlannerRun,
@@ -9,11 +8,12 @@ import {
   buildSpec,
   buildTestState,
   buildWorkItem,
-} from '../test-support/builders/index.ts';
+} from '../../test/support/shared/builders/index.ts';
+import { buildDashboardDeps, type TestDashboard } from '../../test/support/tui/build-dashboard-deps.ts';
+import { pause, waitFor } from '../../test/support/tui/wait-for.ts';
+import type { EngineState } from '../engine/state-store/index.ts';
 import { DashboardApp } from './dashboard-app.tsx';
 import { KEY_BINDINGS } from './key-bindings.ts';
-import { buildDashboardDeps, type TestDashboard } from './test-support/build-dashboard-deps.ts';
-import { pause, waitFor } from './test-support/wait-for.ts';
 
 const DOWN = '\u001B[B';
 const UP = '\u001B[A';

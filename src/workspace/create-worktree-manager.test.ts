@@ -3,8 +3,8 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTempGitRepo, type TempGitRepo } from '../../test/support/shared/create-temp-git-repo.ts';
 import { createRecordingLogger } from '../logging/logger.ts';
-import { createTempGitRepo, type TempGitRepo } from '../test-support/create-temp-git-repo.ts';
 import { createWorktreeManager, type WorktreeManagerOptions } from './create-worktree-manager.ts';
 
 async function exists(path: string): Promise<boolean> {

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { chmod, lstat, readdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTempGitRepo, type TempGitRepo } from '../../test/support/shared/create-temp-git-repo.ts';
 import { runGit } from '../process/run-command.ts';
-import { createTempGitRepo, type TempGitRepo } from '../test-support/create-temp-git-repo.ts';
 import { extractPatch, PatchRefusedError } from './extract-patch.ts';
 
 interface FileEntry {

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTempGitRepo, type TempGitRepo } from '../../test/support/shared/create-temp-git-repo.ts';
 import { createRecordingLogger } from '../logging/logger.ts';
-import { createTempGitRepo, type TempGitRepo } from '../test-support/create-temp-git-repo.ts';
 import { createWorktreeManager, type WorktreeManager } from './create-worktree-manager.ts';
 import { extractPatch } from './extract-patch.ts';
 

@@ -108,7 +108,7 @@ describe('the check fails on a bad import', () => {
       file('src/tui/view.tsx', ['../app/create-control-plane.ts']),
       file('src/providers/local/sdk.ts', ['@anthropic-ai/claude-agent-sdk/embed', 'type-position import()']),
       file('src/tui/db.ts', ['better-sqlite3']),
-      file('src/engine/helper.ts', ['../test-support/create-temp-dir.ts'], ['./x.test.ts']),
+      file('src/engine/helper.ts', ['../../test/support/create-temp-dir.ts'], ['./x.test.ts']),
       file('src/process/run.ts', ['vitest'], ['left-pad', 'require'], [null, 'dynamic import']),
       file('src/attic/old.ts', ['../domain/index.ts']),
     ]);
@@ -136,7 +136,7 @@ describe('the check fails on a bad import', () => {
       expect.stringMatching(/^src\/tui\/view\.tsx:1 import .*: tui must not import app/),
       "src/providers/local/sdk.ts:1 type-position import() '@anthropic-ai/claude-agent-sdk/embed': only runtimes/claude may import @anthropic-ai/claude-agent-sdk, not providers/local",
       "src/tui/db.ts:1 import 'better-sqlite3': only storage may import better-sqlite3, not tui",
-      "src/engine/helper.ts:1 import '../test-support/create-temp-dir.ts': production code must not import test support (src/test-support/create-temp-dir.ts)",
+      "src/engine/helper.ts:1 import '../../test/support/create-temp-dir.ts': production code must not import test support (test/support/create-temp-dir.ts)",
       "src/engine/helper.ts:2 import './x.test.ts': production code must not import test support (src/engine/x.test.ts)",
       "src/process/run.ts:1 import 'vitest': production code must not import the test-only package vitest",
       "src/process/run.ts:2 require 'left-pad': package left-pad is not in the package table of test/architecture/dependency-rules.ts: say which floors may import it",
@@ -169,9 +169,9 @@ describe('the check fails on a bad import', () => {
           'src/engine/create-engine.test.ts',
           ['../storage/index.ts'],
           ['vitest'],
-          ['../test-support/x.ts'],
+          ['../../test/support/x.ts'],
         ),
-        file('src/engine/test-support/build-state.ts', ['../../runtimes/scripted/x.ts']),
+        file('test/support/engine/build-state.ts', ['../../../src/runtimes/scripted/x.ts']),
       ]),
     ).toEqual([]);
   });

@@ -129,7 +129,7 @@ const floors: FloorDefinition[] = [
   },
   // Providers no longer import config: config imports their registry (each provider's block), and the floors
   // stack. What they need of the config comes through their descriptor's build context.
-  ...['local', 'github', 'in-memory'].map((provider) => ({
+  ...['local', 'github'].map((provider) => ({
     name: `providers/${provider}`,
     paths: [`src/providers/${provider}/`],
     mayImport: [...LOW, 'provider-contract', 'providers/descriptor', 'providers/shared', 'storage'],
@@ -204,6 +204,14 @@ const floors: FloorDefinition[] = [
     role: 'the runtime registry',
   },
   {
+    // What `flotilla demo` ships besides the scripted runtime: the fake GitHub behind `demo --provider github`,
+    // so a newcomer sees the GitHub loop without an account. Tests use it too, but it is production code.
+    name: 'demo/fake-github',
+    paths: ['src/demo/fake-github/'],
+    mayImport: [...LOW, 'providers/shared'],
+    role: 'the fake GitHub the demo runs against',
+  },
+  {
     name: 'tui',
     paths: ['src/tui/'],
     mayImport: [...LOW, 'engine', 'engine/state-store', 'runtime-contract', 'session-log', 'analytics'],
@@ -226,8 +234,8 @@ const floors: FloorDefinition[] = [
       'providers/registry',
       'providers/local',
       'providers/github',
-      'providers/in-memory',
       'providers/shared',
+      'demo/fake-github',
       'runtime-contract',
       'engine/state-store',
       'engine/handlers',
@@ -253,12 +261,9 @@ const floors: FloorDefinition[] = [
 export const DEPENDENCY_RULES: DependencyRules = {
   floors,
   testSupport: (path) =>
-    path.startsWith('test/') ||
-    path.split('/').some((segment) => segment === 'test-support' || segment === 'testing') ||
-    /\.test\.tsx?$/.test(path) ||
-    // The shared provider and runtime contract suites are vitest suites each implementation's tests run.
-    path.startsWith('src/providers/contract/') ||
-    path.startsWith('src/runtimes/contract/'),
+    // Test doubles, fixtures and the contract suites live in test/ (test/support/); src/ keeps only tests beside
+    // the code they test.
+    path.startsWith('test/') || /\.test\.tsx?$/.test(path),
   packages: {
     '@anthropic-ai/claude-agent-sdk': { floors: ['runtimes/claude'] },
     // Agent definition front matter (.claude/agents/*.md) is a Claude Code format.
@@ -295,12 +300,5 @@ export const DEPENDENCY_RULES: DependencyRules = {
     'playwright-core',
     'esbuild',
   ],
-  exceptions: [
-    {
-      // Deliberate and permanent: `flotilla demo --provider github` runs against the built-in fake GitHub so a
-      // newcomer sees the GitHub loop without an account. Only the demo's starter imports it (loaded on use).
-      reason: '`flotilla demo --provider github` runs against the fake GitHub (issue #12)',
-      edges: [{ from: 'src/app/demo/start-demo-github.ts', to: 'src/providers/github/testing/' }],
-    },
-  ],
+  exceptions: [],
 };

@@ -14,8 +14,8 @@ export function stringLiterals(text: string): string[] {
 }
 
 /**
- * The registry-names rule both names tests hold (issue #27): every production file under `src/` (not tests,
- * `test-support/` or `testing/`) that `skip` does not exclude and that holds one of `names` as a whole string
+ * The registry-names rule both names tests hold (issue #27): every production file under `src/` (not tests)
+ * that `skip` does not exclude and that holds one of `names` as a whole string
  * literal, as `<file>: 'name', …`.
  */
 export function findNameLiterals(
@@ -36,8 +36,7 @@ export function findNameLiterals(
 function productionFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory())
-      return entry.name === 'test-support' || entry.name === 'testing' ? [] : productionFiles(path);
+    if (entry.isDirectory()) return productionFiles(path);
     return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [path] : [];
   });
 }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runFlotilla } from '../../src/cli/support/run-flotilla.ts';
-import { findFreePort } from '../../src/test-support/find-free-port.ts';
+import { findFreePort } from '../support/shared/find-free-port.ts';
 
 const dirs: string[] = [];
 afterEach(async () => {

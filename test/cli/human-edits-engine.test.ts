@@ -14,7 +14,7 @@ import {
   createScriptedAdapter,
   type ScriptedAdapter,
 } from '../../src/runtimes/scripted/create-scripted-adapter.ts';
-import { createTempGitRepo, type TempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
+import { createTempGitRepo, type TempGitRepo } from '../support/shared/create-temp-git-repo.ts';
 
 interface World {
   repo: TempGitRepo;

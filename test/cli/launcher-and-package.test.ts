@@ -116,6 +116,8 @@ describe('the npm package (npm pack)', () => {
         'bin/flotilla.js',
         'dist/cli/main.js',
         'dist/app/demo/demo-scenario.json',
+        // `flotilla demo --provider github` runs against the fake GitHub, shipped for the demo.
+        'dist/demo/fake-github/create-fake-github.js',
         // The web dashboard `flotilla serve` serves at / (web/README.md).
         'dist/web/index.html',
         'dist/web/app.js',
@@ -126,6 +128,15 @@ describe('the npm package (npm pack)', () => {
 
     execFileSync('tar', ['xzf', join(destination, packed[0]!.filename), '-C', destination]);
     const unpacked = join(destination, 'package');
+    // Test doubles and contract suites live in test/ (issue #27): nothing shipped may load a test framework.
+    const importsTestPackage = files.filter(
+      (path) =>
+        path.endsWith('.js') &&
+        /\bfrom\s*['"](vitest|ink-testing-library|playwright-core)['"]|import\(\s*['"]vitest['"]/.test(
+          readFileSync(join(unpacked, path), 'utf8'),
+        ),
+    );
+    expect(importsTestPackage).toEqual([]);
     symlinkSync(join(repoRoot, 'node_modules'), join(unpacked, 'node_modules'));
     const manifest = JSON.parse(readFileSync(join(unpacked, 'package.json'), 'utf8')) as {
       version: string;

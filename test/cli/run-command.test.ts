@@ -19,7 +19,6 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelServer, Scenario } from '../../src/model-server/index.ts';
 import { createEngineStatePersistence, createSqliteTracker, openDatabase } from '../../src/storage/index.ts';
-import { isProcessRunning } from '../../src/test-support/is-process-running.ts';
 import { agentProcessesOf } from '../support/agent-processes-of.ts';
 import { buildFakeAgentScript } from '../support/build-fake-agent-script.ts';
 import { FAKE_AGENT_PROGRAM } from '../support/cli-runtime-fixture.ts';
@@ -31,6 +30,7 @@ import {
   oneItemScenario,
   slowImplementorScenario,
 } from '../support/run-scenarios.ts';
+import { isProcessRunning } from '../support/shared/is-process-running.ts';
 import {
   flotillaLogTail,
   type RunningFlotilla,

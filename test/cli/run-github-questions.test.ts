@@ -9,9 +9,9 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createFakeGitHub, type FakeGitHub } from '../../src/demo/fake-github/create-fake-github.ts';
 import { QUESTIONS_COMMENT_MARKER } from '../../src/domain/index.ts';
 import type { ModelServer } from '../../src/model-server/index.ts';
-import { createFakeGitHub, type FakeGitHub } from '../../src/providers/github/testing/create-fake-github.ts';
 import { buildQuestionsScenario, ROLE_MARKERS } from '../support/build-questions-scenario.ts';
 import { createRunFixtures, FLOTILLA_BIN } from '../support/create-run-fixtures.ts';
 

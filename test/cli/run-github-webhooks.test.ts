@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFakeGitHub } from '../../src/providers/github/testing/create-fake-github.ts';
+import { createFakeGitHub } from '../../src/demo/fake-github/create-fake-github.ts';
 import { WEBHOOK_EVENTS } from '../../src/providers/github/webhooks/map-webhook-delivery.ts';
 import { createRunFixtures } from '../support/create-run-fixtures.ts';
 import { readSseEvents } from '../support/read-sse-events.ts';

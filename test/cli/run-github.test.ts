@@ -7,12 +7,12 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ModelServer } from '../../src/model-server/index.ts';
 import {
   createFakeGitHub,
   type FakeGitHub,
   type FakeGitHubOptions,
-} from '../../src/providers/github/testing/create-fake-github.ts';
+} from '../../src/demo/fake-github/create-fake-github.ts';
+import type { ModelServer } from '../../src/model-server/index.ts';
 import { createRunFixtures } from '../support/create-run-fixtures.ts';
 import { finishScenario, GREET, slowImplementorScenario } from '../support/run-scenarios.ts';
 import {

@@ -8,12 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/create-engine.ts';
-import { createManualClock } from '../../src/engine/test-support/create-manual-clock.ts';
 import { createRecordingLogger } from '../../src/logging/logger.ts';
-import {
-  createInMemoryProvider,
-  type InMemoryProvider,
-} from '../../src/providers/in-memory/create-in-memory-provider.ts';
 import { createEngineStatePersistence } from '../../src/storage/engine-state/create-engine-state-persistence.ts';
 import { type Database, openDatabase } from '../../src/storage/open-database.ts';
 import { waitUntil } from '../support/claude-adapter-fixture.ts';
@@ -23,6 +18,11 @@ import {
   createCliRuntimeFixture,
   withCountedDiscards,
 } from '../support/cli-runtime-fixture.ts';
+import { createManualClock } from '../support/engine/create-manual-clock.ts';
+import {
+  createInMemoryProvider,
+  type InMemoryProvider,
+} from '../support/in-memory-provider/create-in-memory-provider.ts';
 
 let fixture: CliRuntimeFixture | null = null;
 /** Opened by a test (the slot frees) or at the end, so no fake agent is left waiting for it. */

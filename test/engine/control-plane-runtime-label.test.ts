@@ -5,8 +5,8 @@
  * a comment; no agent runs for them).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FakeAgentRound } from '../../src/runtimes/cli/test-support/fake-agent-cli.ts';
 import { waitUntil } from '../support/claude-adapter-fixture.ts';
+import type { FakeAgentRound } from '../support/cli-runtime/fake-agent-cli.ts';
 import { FAKE_AGENT_PROGRAM } from '../support/cli-runtime-fixture.ts';
 import { createRunFixtures, FAKE_AGENT_LOOP_SETTINGS } from '../support/create-run-fixtures.ts';
 

@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LIMIT_BACKOFF_MAX_MS, parkingKey } from '../../src/domain/index.ts';
 import { UNNAMED_RUNTIME } from '../../src/engine/state-store/engine-state.ts';
-import { createInMemoryProvider } from '../../src/providers/in-memory/create-in-memory-provider.ts';
 import {
   buildAddFilePatch,
   buildImplementorResult,
@@ -20,6 +19,7 @@ import { createEngineStatePersistence } from '../../src/storage/engine-state/cre
 import { type Database, openDatabase } from '../../src/storage/open-database.ts';
 import { createShiftableClock } from '../support/create-shiftable-clock.ts';
 import { createEngineHarness, type EngineHarness } from '../support/engine-harness.ts';
+import { createInMemoryProvider } from '../support/in-memory-provider/create-in-memory-provider.ts';
 
 // The scripted adapter names no runtime: its runs, parkings and accounts are the unnamed runtime's.
 const RUNTIME = UNNAMED_RUNTIME;

@@ -15,19 +15,19 @@ import type { Engine } from '../../src/engine/create-engine.ts';
 import type { RuntimeAdapter } from '../../src/engine/runtime-contract/index.ts';
 import { createRecordingLogger } from '../../src/logging/logger.ts';
 import { createModelServer, type ModelServer } from '../../src/model-server/index.ts';
+import { findClaudeModelPrice } from '../../src/runtimes/claude/claude-prices.ts';
+import { createCliRuntime } from '../../src/runtimes/cli/create-cli-runtime.ts';
+import { createCodexRuntime } from '../../src/runtimes/codex/create-codex-runtime.ts';
+import type { Database, EngineStatePersistence } from '../../src/storage/index.ts';
+import { waitUntil } from '../support/claude-adapter-fixture.ts';
+import type { FakeAgentStep } from '../support/cli-runtime/fake-agent-cli.ts';
+import { FAKE_AGENT_PROGRAM } from '../support/cli-runtime-fixture.ts';
+import { createBudgetedEngine } from '../support/create-budgeted-engine.ts';
 import {
   createInMemoryProvider,
   type InMemoryProvider,
-} from '../../src/providers/in-memory/create-in-memory-provider.ts';
-import { findClaudeModelPrice } from '../../src/runtimes/claude/claude-prices.ts';
-import { createCliRuntime } from '../../src/runtimes/cli/create-cli-runtime.ts';
-import type { FakeAgentStep } from '../../src/runtimes/cli/test-support/fake-agent-cli.ts';
-import { createCodexRuntime } from '../../src/runtimes/codex/create-codex-runtime.ts';
-import type { Database, EngineStatePersistence } from '../../src/storage/index.ts';
-import { createTempGitRepo, type TempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
-import { waitUntil } from '../support/claude-adapter-fixture.ts';
-import { FAKE_AGENT_PROGRAM } from '../support/cli-runtime-fixture.ts';
-import { createBudgetedEngine } from '../support/create-budgeted-engine.ts';
+} from '../support/in-memory-provider/create-in-memory-provider.ts';
+import { createTempGitRepo, type TempGitRepo } from '../support/shared/create-temp-git-repo.ts';
 import { createTestSandbox } from '../support/test-sandbox.ts';
 
 const REQUEST_COST = 0.04;

@@ -14,15 +14,15 @@ import { createBashValidatorHook } from '../../src/guards/bash-validator/index.t
 import { createRecordingLogger } from '../../src/logging/logger.ts';
 import { createModelServer, type ModelServer } from '../../src/model-server/index.ts';
 import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
+import { createClaudeAdapter } from '../../src/runtimes/claude/create-claude-adapter.ts';
+import type { Database, EngineStatePersistence } from '../../src/storage/index.ts';
+import { waitUntil } from '../support/claude-adapter-fixture.ts';
+import { createBudgetedEngine } from '../support/create-budgeted-engine.ts';
 import {
   createInMemoryProvider,
   type InMemoryProvider,
-} from '../../src/providers/in-memory/create-in-memory-provider.ts';
-import { createClaudeAdapter } from '../../src/runtimes/claude/create-claude-adapter.ts';
-import type { Database, EngineStatePersistence } from '../../src/storage/index.ts';
-import { createTempGitRepo, type TempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
-import { waitUntil } from '../support/claude-adapter-fixture.ts';
-import { createBudgetedEngine } from '../support/create-budgeted-engine.ts';
+} from '../support/in-memory-provider/create-in-memory-provider.ts';
+import { createTempGitRepo, type TempGitRepo } from '../support/shared/create-temp-git-repo.ts';
 import { buildAgentFile } from '../support/track-engine-setup.ts';
 
 /** 10,000 input tokens at $4 per million: $0.04 a request. */

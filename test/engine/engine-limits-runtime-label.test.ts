@@ -10,11 +10,11 @@ import type { RuntimeAdapter } from '../../src/engine/runtime-contract/index.ts'
 import { createBashValidatorHook } from '../../src/guards/bash-validator/index.ts';
 import { createRecordingLogger } from '../../src/logging/logger.ts';
 import { createModelServer, type ModelServer } from '../../src/model-server/index.ts';
-import { createInMemoryProvider } from '../../src/providers/in-memory/create-in-memory-provider.ts';
 import { createClaudeAdapter } from '../../src/runtimes/claude/create-claude-adapter.ts';
-import { createTempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
 import { waitUntil } from '../support/claude-adapter-fixture.ts';
 import { createShiftableClock } from '../support/create-shiftable-clock.ts';
+import { createInMemoryProvider } from '../support/in-memory-provider/create-in-memory-provider.ts';
+import { createTempGitRepo } from '../support/shared/create-temp-git-repo.ts';
 import { buildAgentFile, trackEngineSetup } from '../support/track-engine-setup.ts';
 
 const track = trackEngineSetup();

@@ -11,15 +11,10 @@ import { createRecordingLogger } from '../../src/logging/logger.ts';
 import { createModelServer, type ModelServer } from '../../src/model-server/index.ts';
 import type { ErrorSpec, ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
 import {
-  createInMemoryProvider,
-  type InMemoryProvider,
-} from '../../src/providers/in-memory/create-in-memory-provider.ts';
-import {
   createEngineStatePersistence,
   type EngineStatePersistence,
 } from '../../src/storage/engine-state/create-engine-state-persistence.ts';
 import { openDatabase } from '../../src/storage/open-database.ts';
-import type { TempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
 import { waitUntil } from '../support/claude-adapter-fixture.ts';
 import {
   createAgentRepo,
@@ -27,6 +22,11 @@ import {
   createTestClaudeAdapter,
 } from '../support/create-runtime-engine.ts';
 import { createShiftableClock, type ShiftableClock } from '../support/create-shiftable-clock.ts';
+import {
+  createInMemoryProvider,
+  type InMemoryProvider,
+} from '../support/in-memory-provider/create-in-memory-provider.ts';
+import type { TempGitRepo } from '../support/shared/create-temp-git-repo.ts';
 import { trackEngineSetup } from '../support/track-engine-setup.ts';
 
 const track = trackEngineSetup();

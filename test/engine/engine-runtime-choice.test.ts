@@ -7,10 +7,6 @@ import type {
 } from '../../src/engine/runtime-contract/index.ts';
 import { createRecordingLogger } from '../../src/logging/logger.ts';
 import {
-  createInMemoryProvider,
-  type InMemoryProvider,
-} from '../../src/providers/in-memory/create-in-memory-provider.ts';
-import {
   buildImplementorResult,
   buildReviewerResult,
 } from '../../src/runtimes/scripted/build-scripted-results.ts';
@@ -19,6 +15,10 @@ import {
   createScriptedAdapter,
   type ScriptedAdapter,
 } from '../../src/runtimes/scripted/create-scripted-adapter.ts';
+import {
+  createInMemoryProvider,
+  type InMemoryProvider,
+} from '../support/in-memory-provider/create-in-memory-provider.ts';
 
 /** A scripted runtime under a name, whose availability the test sets. */
 function namedRuntime(name: string) {

@@ -6,13 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { createRecordingLogger } from '../../src/logging/logger.ts';
 import { createModelServer } from '../../src/model-server/index.ts';
 import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
-import { createInMemoryProvider } from '../../src/providers/in-memory/create-in-memory-provider.ts';
 import { waitUntil } from '../support/claude-adapter-fixture.ts';
 import {
   createAgentRepo,
   createSingleRuntimeEngine,
   createTestClaudeAdapter,
 } from '../support/create-runtime-engine.ts';
+import { createInMemoryProvider } from '../support/in-memory-provider/create-in-memory-provider.ts';
 import { type EngineSetup, trackEngineSetup } from '../support/track-engine-setup.ts';
 
 type Setup = EngineSetup;

@@ -5,18 +5,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/create-engine.ts';
 import { createRecordingLogger } from '../../src/logging/logger.ts';
-import {
-  createInMemoryProvider,
-  type InMemoryProvider,
-} from '../../src/providers/in-memory/create-in-memory-provider.ts';
-import type { FakeAgentRound } from '../../src/runtimes/cli/test-support/fake-agent-cli.ts';
 import { waitUntil } from '../support/claude-adapter-fixture.ts';
+import type { FakeAgentRound } from '../support/cli-runtime/fake-agent-cli.ts';
 import {
   type CliRuntimeFixture,
   createCliRuntimeFixture,
   FAKE_AGENT_PROGRAM,
 } from '../support/cli-runtime-fixture.ts';
 import { createRunFixtures, FAKE_AGENT_LOOP_SETTINGS } from '../support/create-run-fixtures.ts';
+import {
+  createInMemoryProvider,
+  type InMemoryProvider,
+} from '../support/in-memory-provider/create-in-memory-provider.ts';
 
 let fixture: CliRuntimeFixture | null = null;
 let engine: Engine | null = null;

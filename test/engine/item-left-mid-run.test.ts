@@ -10,9 +10,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { WorkItemStatus } from '../../src/domain/index.ts';
 import { createEngine, type Engine } from '../../src/engine/create-engine.ts';
 import { createRecordingLogger } from '../../src/logging/logger.ts';
-import { createInMemoryProvider } from '../../src/providers/in-memory/create-in-memory-provider.ts';
 import { waitUntil } from '../support/claude-adapter-fixture.ts';
 import { type CliRuntimeFixture, createCliRuntimeFixture } from '../support/cli-runtime-fixture.ts';
+import { createInMemoryProvider } from '../support/in-memory-provider/create-in-memory-provider.ts';
 
 let fixture: CliRuntimeFixture | null = null;
 let engine: Engine | null = null;

@@ -6,12 +6,7 @@
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/create-engine.ts';
-import { createManualClock } from '../../src/engine/test-support/create-manual-clock.ts';
 import { createRecordingLogger } from '../../src/logging/logger.ts';
-import {
-  createInMemoryProvider,
-  type InMemoryProvider,
-} from '../../src/providers/in-memory/create-in-memory-provider.ts';
 import { waitUntil } from '../support/claude-adapter-fixture.ts';
 import {
   ASKING_IMPLEMENTOR_ROUNDS,
@@ -19,6 +14,11 @@ import {
   createCliRuntimeFixture,
   withCountedDiscards,
 } from '../support/cli-runtime-fixture.ts';
+import { createManualClock } from '../support/engine/create-manual-clock.ts';
+import {
+  createInMemoryProvider,
+  type InMemoryProvider,
+} from '../support/in-memory-provider/create-in-memory-provider.ts';
 
 const QUESTION_TIMEOUT_S = 3600;
 let fixture: CliRuntimeFixture | null = null;

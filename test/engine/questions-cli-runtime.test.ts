@@ -8,10 +8,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runFlotillaInProcess } from '../../src/cli/support/run-flotilla-in-process.ts';
-import type { FakeAgentCall, FakeAgentRound } from '../../src/runtimes/cli/test-support/fake-agent-cli.ts';
 import { resolveFlotillaPaths } from '../../src/shared/resolve-flotilla-paths.ts';
 import { openDatabase } from '../../src/storage/index.ts';
 import { waitUntil } from '../support/claude-adapter-fixture.ts';
+import type { FakeAgentCall, FakeAgentRound } from '../support/cli-runtime/fake-agent-cli.ts';
 import { FAKE_AGENT_PROGRAM } from '../support/cli-runtime-fixture.ts';
 import { createRunFixtures, FAKE_AGENT_LOOP_SETTINGS } from '../support/create-run-fixtures.ts';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createModelServer, type ModelServer, type Scenario } from '../../src/model-server/index.ts';
-import { createTempGitRepo, type TempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
+import { createTempGitRepo, type TempGitRepo } from '../support/shared/create-temp-git-repo.ts';
 import { type CodexSession, cleanupCodexSessions, runCodexSession } from './run-codex-session.ts';
 
 /**

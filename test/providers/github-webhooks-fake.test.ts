@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookRoutes } from '../../src/api/create-webhook-routes.ts';
 import { parseListenAddress } from '../../src/api/parse-listen-address.ts';
 import { type RunningApiServer, startApiServer } from '../../src/api/start-api-server.ts';
+import { createFakeGitHub, type FakeGitHub } from '../../src/demo/fake-github/create-fake-github.ts';
 import { createRecordingLogger } from '../../src/logging/logger.ts';
-import { createFakeGitHub, type FakeGitHub } from '../../src/providers/github/testing/create-fake-github.ts';
 import {
   createGitHubWebhookReceiver,
   type GitHubWebhookReceiver,

@@ -12,8 +12,8 @@ import {
 } from '../../src/runtimes/scripted/build-scripted-results.ts';
 import { buildResultRun } from '../../src/runtimes/scripted/build-scripted-runs.ts';
 import { createScriptedAdapter } from '../../src/runtimes/scripted/create-scripted-adapter.ts';
-import { createTempDir } from '../../src/test-support/create-temp-dir.ts';
-import { createTempGitRepo, type TempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
+import { createTempDir } from '../support/shared/create-temp-dir.ts';
+import { createTempGitRepo, type TempGitRepo } from '../support/shared/create-temp-git-repo.ts';
 
 /** The sample project's test: fails unless the implementor's module exports 42. */
 const CHECK_SCRIPT = [

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTempGitRepo, type TempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
+import { createTempGitRepo, type TempGitRepo } from '../support/shared/create-temp-git-repo.ts';
 
 const SCRIPT = join(import.meta.dirname, '..', '..', 'scripts', 'check-commit-message.js');
 const HOOK = join(import.meta.dirname, '..', '..', 'scripts', 'git-hooks', 'commit-msg');

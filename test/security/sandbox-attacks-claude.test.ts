@@ -4,7 +4,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createRecordingLogger } from '../../src/logging/logger.ts';
 import { createModelServer } from '../../src/model-server/index.ts';
 import { createClaudeAdapter } from '../../src/runtimes/claude/create-claude-adapter.ts';
-import { PLANTED_SECRETS } from '../../src/test-support/planted-secrets.ts';
 import {
   failureOf,
   fixture,
@@ -17,6 +16,7 @@ import {
   createAttackSetup,
   expectAttacksContained,
 } from '../support/sandbox-attack-kit.ts';
+import { PLANTED_SECRETS } from '../support/shared/planted-secrets.ts';
 
 /**
  * The OS layer alone, on the real SDK binary with the scripted model server: the bash validator is switched

@@ -2,7 +2,6 @@ import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ImplementorResult } from '../../src/domain/index.ts';
 import { createRecordingLogger } from '../../src/logging/logger.ts';
-import { PLANTED_SECRETS } from '../../src/test-support/planted-secrets.ts';
 import {
   type CliRuntimeFixture,
   createCliRuntimeFixture,
@@ -14,6 +13,7 @@ import {
   expectAttacksContained,
   REMOVE_LEFTOVERS_COMMAND,
 } from '../support/sandbox-attack-kit.ts';
+import { PLANTED_SECRETS } from '../support/shared/planted-secrets.ts';
 
 /**
  * Issue #25's attacks on the CLI runtime: the scripted agent CLI (a real process, the `claude` preset's

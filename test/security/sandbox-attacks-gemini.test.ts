@@ -6,14 +6,14 @@ import type { ImplementorResult } from '../../src/domain/index.ts';
 import { createRecordingLogger } from '../../src/logging/logger.ts';
 import { createModelServer, type ModelServer, type StepSpec } from '../../src/model-server/index.ts';
 import { createGeminiRuntime } from '../../src/runtimes/gemini/create-gemini-runtime.ts';
-import { createTempGitRepo, type TempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
-import { PLANTED_SECRETS } from '../../src/test-support/planted-secrets.ts';
 import {
   type AttackSetup,
   createAttackSetup,
   expectAttacksContained,
   REMOVE_LEFTOVERS_COMMAND,
 } from '../support/sandbox-attack-kit.ts';
+import { createTempGitRepo, type TempGitRepo } from '../support/shared/create-temp-git-repo.ts';
+import { PLANTED_SECRETS } from '../support/shared/planted-secrets.ts';
 
 /**
  * Issue #25's attacks on the Gemini runtime: the real gemini-cli, driven by the scripted Gemini endpoint,

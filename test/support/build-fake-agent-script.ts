@@ -1,4 +1,4 @@
-import type { FakeAgentRound, FakeAgentStep } from '../../src/runtimes/cli/test-support/fake-agent-cli.ts';
+import type { FakeAgentRound, FakeAgentStep } from './cli-runtime/fake-agent-cli.ts';
 
 interface ScenarioRoute {
   match?: { systemIncludes?: string; firstUserIncludes?: string | string[] };

@@ -19,14 +19,14 @@ import { createModelServer, type ModelServer } from '../../src/model-server/inde
 import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
 import { runGit } from '../../src/process/run-command.ts';
 import {
-  createInMemoryProvider,
-  type InMemoryProvider,
-} from '../../src/providers/in-memory/create-in-memory-provider.ts';
-import {
   type ClaudeAdapterConfig,
   createClaudeAdapter,
 } from '../../src/runtimes/claude/create-claude-adapter.ts';
-import { createTempGitRepo, type TempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
+import {
+  createInMemoryProvider,
+  type InMemoryProvider,
+} from './in-memory-provider/create-in-memory-provider.ts';
+import { createTempGitRepo, type TempGitRepo } from './shared/create-temp-git-repo.ts';
 
 /**
  * Shared set-up for the Claude adapter's real-SDK tests: a temp git repo with agent definitions, a spec and

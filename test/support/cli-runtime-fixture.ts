@@ -9,12 +9,10 @@ import type { KeptSession } from '../../src/domain/index.ts';
 import type { RuntimeAdapter } from '../../src/engine/runtime-contract/index.ts';
 import { createRecordingLogger } from '../../src/logging/logger.ts';
 import { type CliRuntimeConfig, createCliRuntime } from '../../src/runtimes/cli/create-cli-runtime.ts';
-import type { FakeAgentCall, FakeAgentRound } from '../../src/runtimes/cli/test-support/fake-agent-cli.ts';
-import { createTempGitRepo, type TempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
+import type { FakeAgentCall, FakeAgentRound } from './cli-runtime/fake-agent-cli.ts';
+import { createTempGitRepo, type TempGitRepo } from './shared/create-temp-git-repo.ts';
 
-const FAKE_AGENT = fileURLToPath(
-  new URL('../../src/runtimes/cli/test-support/fake-agent-cli.ts', import.meta.url),
-);
+const FAKE_AGENT = fileURLToPath(new URL('./cli-runtime/fake-agent-cli.ts', import.meta.url));
 /** tsx's loader by absolute URL: the agent runs in a worktree, where `tsx` does not resolve. */
 const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 

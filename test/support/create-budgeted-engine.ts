@@ -3,13 +3,13 @@ import { createEngine, type Engine } from '../../src/engine/create-engine.ts';
 import type { Clock } from '../../src/engine/engine-config.ts';
 import type { RuntimeAdapter } from '../../src/engine/runtime-contract/index.ts';
 import type { Logger } from '../../src/logging/logger.ts';
-import type { InMemoryProvider } from '../../src/providers/in-memory/create-in-memory-provider.ts';
 import {
   createEngineStatePersistence,
   type Database,
   type EngineStatePersistence,
   openDatabase,
 } from '../../src/storage/index.ts';
+import type { InMemoryProvider } from './in-memory-provider/create-in-memory-provider.ts';
 
 /**
  * The engine the budget tests drive: `adapter()` for every role on `provider`, polls off, one agent at a

@@ -8,9 +8,9 @@ import { loadConfig } from '../../src/config/index.ts';
 import { silentLogger } from '../../src/logging/logger.ts';
 import { createModelServer, loadScenarioFile, type ModelServer } from '../../src/model-server/index.ts';
 import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
-import type { FakeAgentRound } from '../../src/runtimes/cli/test-support/fake-agent-cli.ts';
 import { agentProcessesOf } from './agent-processes-of.ts';
 import { checksProcessesOf } from './checks-processes-of.ts';
+import type { FakeAgentRound } from './cli-runtime/fake-agent-cli.ts';
 
 type DemoRepository = Awaited<ReturnType<typeof createDemoRepository>>;
 

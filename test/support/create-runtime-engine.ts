@@ -9,7 +9,7 @@ import {
   type ClaudeAdapterConfig,
   createClaudeAdapter,
 } from '../../src/runtimes/claude/create-claude-adapter.ts';
-import { createTempGitRepo, type TempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
+import { createTempGitRepo, type TempGitRepo } from './shared/create-temp-git-repo.ts';
 import { buildAgentFile } from './track-engine-setup.ts';
 
 type AgentRole = AgentRun['role'];

@@ -4,16 +4,16 @@ import type { EngineConfig } from '../../src/engine/engine-config.ts';
 import type { EngineState } from '../../src/engine/state-store/engine-state.ts';
 import { createRecordingLogger } from '../../src/logging/logger.ts';
 import {
-  createInMemoryProvider,
-  type InMemoryProvider,
-  type InMemoryProviderOptions,
-} from '../../src/providers/in-memory/create-in-memory-provider.ts';
-import {
   createScriptedAdapter,
   type ScriptedAdapter,
   type ScriptedAdapterOptions,
 } from '../../src/runtimes/scripted/create-scripted-adapter.ts';
 import type { ScriptedAdapterScript } from '../../src/runtimes/scripted/scripted-run.ts';
+import {
+  createInMemoryProvider,
+  type InMemoryProvider,
+  type InMemoryProviderOptions,
+} from './in-memory-provider/create-in-memory-provider.ts';
 
 export interface EngineHarness {
   engine: Engine;

@@ -3,7 +3,7 @@ import {
   type AgentScript,
   type AgentToolCall,
   agentCommandLine,
-} from '../../src/runtimes/contract/runtime-contract-suite.ts';
+} from './runtime-contract/runtime-contract-suite.ts';
 
 /**
  * A contract script as scripted model steps: one turn that says `say` and runs `shell` with the runtime's

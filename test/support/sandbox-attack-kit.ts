@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 import { expect } from 'vitest';
 import { runGit } from '../../src/process/run-command.ts';
 import type { Sandbox } from '../../src/sandbox/sandbox-types.ts';
-import { PLANTED_SECRETS } from '../../src/test-support/planted-secrets.ts';
+import { PLANTED_SECRETS } from './shared/planted-secrets.ts';
 import { createTestSandbox } from './test-sandbox.ts';
 
 /**

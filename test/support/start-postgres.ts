@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findFreePort } from '../../src/test-support/find-free-port.ts';
+import { findFreePort } from './shared/find-free-port.ts';
 
 /** A real PostgreSQL server for one test file, in a temporary data directory, on 127.0.0.1. */
 export interface TestPostgres {

@@ -1,8 +1,8 @@
 import { afterEach } from 'vitest';
 import type { Engine } from '../../src/engine/create-engine.ts';
 import type { ModelServer } from '../../src/model-server/index.ts';
-import type { InMemoryProvider } from '../../src/providers/in-memory/create-in-memory-provider.ts';
-import type { TempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
+import type { InMemoryProvider } from './in-memory-provider/create-in-memory-provider.ts';
+import type { TempGitRepo } from './shared/create-temp-git-repo.ts';
 
 /** An engine on the in-memory provider, its model server and its repository, as the runtime tests build it. */
 export interface EngineSetup {

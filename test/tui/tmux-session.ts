@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { messageOf } from '../../src/shared/message-of.ts';
-import { isProcessRunning } from '../../src/test-support/is-process-running.ts';
+import { isProcessRunning } from '../support/shared/is-process-running.ts';
 
 const run = promisify(execFile);
 

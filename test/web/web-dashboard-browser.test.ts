@@ -11,14 +11,14 @@ import { type RunningApiServer, startApiServer } from '../../src/api/start-api-s
 import { type TrackerWatch, watchTrackerChanges } from '../../src/api/watch-tracker-changes.ts';
 import { type CliContext, openCliContext } from '../../src/cli/support/open-cli-context.ts';
 import { requireLocalTracker } from '../../src/cli/support/require-local-tracker.ts';
-import { createItemWithRevision, withLocalProvider } from '../../src/cli/test-support/with-local-provider.ts';
 import { resolveFlotillaPaths } from '../../src/config/index.ts';
 import { ANSWER_COMMENT_MARKER, buildQuestionsComment, type EngineEvent } from '../../src/domain/index.ts';
 import { applyStateUpdate } from '../../src/engine/state-store/apply-state-update.ts';
 import { buildInitialEngineState } from '../../src/engine/state-store/engine-state.ts';
 import { buildAddFilePatch } from '../../src/runtimes/scripted/build-scripted-results.ts';
 import type { SqliteTracker } from '../../src/storage/index.ts';
-import { createTempGitRepo, type TempGitRepo } from '../../src/test-support/create-temp-git-repo.ts';
+import { createItemWithRevision, withLocalProvider } from '../support/cli/with-local-provider.ts';
+import { createTempGitRepo, type TempGitRepo } from '../support/shared/create-temp-git-repo.ts';
 import { launchChromium } from './launch-chromium.ts';
 
 /**

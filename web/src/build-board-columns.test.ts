@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildWorkItem } from '../../src/test-support/builders/index.ts';
+import { buildWorkItem } from '../../test/support/shared/builders/index.ts';
 import { type BoardRun, buildBoardColumns, DONE_SHOWN } from './build-board-columns.ts';
 import { moveSelection } from './move-selection.ts';
 

@@ -2,15 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FlotillaConfig } from '../../config/index.ts';
+// The one production edge to the fake GitHub (test/architecture/dependency-rules.ts says why): the demo
+// shows the GitHub loop without an account.
+import { createFakeGitHub, type FakeGitHub } from '../../demo/fake-github/create-fake-github.ts';
 import { type Logger, silentLogger } from '../../logging/logger.ts';
 import { runGit } from '../../process/run-command.ts';
 import {
   DEFAULT_ANSWER_AUTHOR_ASSOCIATIONS,
   DEFAULT_MENTION_TRIGGER,
 } from '../../providers/github/github-config-schema.ts';
-// The one production edge to the fake GitHub (test/architecture/dependency-rules.ts says why): the demo
-// shows the GitHub loop without an account.
-import { createFakeGitHub, type FakeGitHub } from '../../providers/github/testing/create-fake-github.ts';
 import {
   createGitHubWebhookReceiver,
   type GitHubWebhookReceiver,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { buildImplementorRun, buildTestState } from '../../../test/support/shared/builders/index.ts';
 import type { EngineEvent } from '../../domain/index.ts';
-import { buildImplementorRun, buildTestState } from '../../test-support/builders/index.ts';
 import { createSpendTally } from './create-spend-tally.ts';
 
 function ended(sessionID: string, costUSD: number): EngineEvent {

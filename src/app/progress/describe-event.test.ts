@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { EngineEvent } from '../../domain/index.ts';
 import {
   buildImplementorRun,
   buildRevision,
   buildRevisionFeedback,
   buildTestState,
-} from '../../test-support/builders/index.ts';
+} from '../../../test/support/shared/builders/index.ts';
+import type { EngineEvent } from '../../domain/index.ts';
 import { describeEvent } from './describe-event.ts';
 
 describe('describeEvent', () => {

@@ -4,7 +4,7 @@ import {
   buildRevision,
   buildTestState,
   buildWorkItem,
-} from '../../test-support/builders/index.ts';
+} from '../../../test/support/shared/builders/index.ts';
 import { describeIdleSummary } from './describe-idle-summary.ts';
 
 const options = { idle: true, maxAttempts: 3 };

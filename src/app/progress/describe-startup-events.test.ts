@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { buildRevision, buildTestState, buildWorkItem } from '../../../test/support/shared/builders/index.ts';
 import type { EngineEvent } from '../../domain/index.ts';
-import { buildRevision, buildTestState, buildWorkItem } from '../../test-support/builders/index.ts';
 import { buildSeenSnapshot } from './build-seen-snapshot.ts';
 import { describeStartupEvents } from './describe-startup-events.ts';
 

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTempGitRepo, type TempGitRepo } from '../../../test/support/shared/create-temp-git-repo.ts';
+import { createFakeGitHub, type FakeGitHub } from '../../demo/fake-github/create-fake-github.ts';
 import { buildGitHubLabelSet } from '../../providers/github/setup/build-github-label-set.ts';
-import { createFakeGitHub, type FakeGitHub } from '../../providers/github/testing/create-fake-github.ts';
-import { createTempGitRepo, type TempGitRepo } from '../../test-support/create-temp-git-repo.ts';
 import { runFlotillaInProcess } from '../support/run-flotilla-in-process.ts';
 
 const TOKEN = 'cli-test-token';

@@ -3,7 +3,7 @@ import { realpathSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTempGitRepo, type TempGitRepo } from '../../test-support/create-temp-git-repo.ts';
+import { createTempGitRepo, type TempGitRepo } from '../../../test/support/shared/create-temp-git-repo.ts';
 
 const launcher = fileURLToPath(new URL('../../../bin/flotilla.js', import.meta.url));
 

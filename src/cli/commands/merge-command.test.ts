@@ -1,11 +1,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createItemWithRevision, withLocalProvider } from '../../../test/support/cli/with-local-provider.ts';
+import { createTempGitRepo, type TempGitRepo } from '../../../test/support/shared/create-temp-git-repo.ts';
 import { buildAddFilePatch } from '../../runtimes/scripted/build-scripted-results.ts';
-import { createTempGitRepo, type TempGitRepo } from '../../test-support/create-temp-git-repo.ts';
 import { runFlotilla } from '../support/run-flotilla.ts';
 import { runFlotillaInProcess } from '../support/run-flotilla-in-process.ts';
-import { createItemWithRevision, withLocalProvider } from '../test-support/with-local-provider.ts';
 
 let repo: TempGitRepo;
 const flotilla = (args: string[]) => runFlotilla(repo.root, args);

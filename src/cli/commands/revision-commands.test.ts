@@ -1,16 +1,16 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createItemWithRevision, withLocalProvider } from '../../../test/support/cli/with-local-provider.ts';
+import { createTempGitRepo, type TempGitRepo } from '../../../test/support/shared/create-temp-git-repo.ts';
 import { resolveFlotillaPaths } from '../../config/index.ts';
 import type { ReviewerRun } from '../../domain/index.ts';
 import { buildImplementorContext } from '../../engine/context-assembly/build-implementor-context.ts';
 import type { LocalProvider } from '../../providers/local/create-local-provider.ts';
 import { buildAddFilePatch } from '../../runtimes/scripted/build-scripted-results.ts';
 import { createAgentRunRepository, openDatabase, type PipelineInput } from '../../storage/index.ts';
-import { createTempGitRepo, type TempGitRepo } from '../../test-support/create-temp-git-repo.ts';
 import { runFlotilla } from '../support/run-flotilla.ts';
 import { runFlotillaInProcess } from '../support/run-flotilla-in-process.ts';
-import { createItemWithRevision, withLocalProvider } from '../test-support/with-local-provider.ts';
 
 let repo: TempGitRepo;
 const flotilla = (...args: string[]) => runFlotillaInProcess(repo.root, args);

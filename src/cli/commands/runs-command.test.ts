@@ -1,12 +1,12 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTempGitRepo, type TempGitRepo } from '../../../test/support/shared/create-temp-git-repo.ts';
 import { resolveFlotillaPaths } from '../../config/index.ts';
 import type { EngineEvent } from '../../domain/index.ts';
 import { applyStateUpdate } from '../../engine/state-store/apply-state-update.ts';
 import { buildInitialEngineState } from '../../engine/state-store/engine-state.ts';
 import { createEngineStatePersistence, openDatabase } from '../../storage/index.ts';
-import { createTempGitRepo, type TempGitRepo } from '../../test-support/create-temp-git-repo.ts';
 import { runFlotilla } from '../support/run-flotilla.ts';
 
 let repo: TempGitRepo;

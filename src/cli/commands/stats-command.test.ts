@@ -1,10 +1,10 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTempGitRepo, type TempGitRepo } from '../../../test/support/shared/create-temp-git-repo.ts';
 import { resolveFlotillaPaths } from '../../config/index.ts';
 import type { AgentRun } from '../../domain/index.ts';
 import { createAgentRunRepository, createSqliteTracker, openDatabase } from '../../storage/index.ts';
-import { createTempGitRepo, type TempGitRepo } from '../../test-support/create-temp-git-repo.ts';
 import { runFlotillaInProcess } from '../support/run-flotilla-in-process.ts';
 
 let repo: TempGitRepo;

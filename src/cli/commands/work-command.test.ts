@@ -1,10 +1,10 @@
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTempDir } from '../../../test/support/shared/create-temp-dir.ts';
+import { createTempGitRepo, type TempGitRepo } from '../../../test/support/shared/create-temp-git-repo.ts';
 import { resolveFlotillaPaths } from '../../config/index.ts';
 import { openDatabase } from '../../storage/index.ts';
-import { createTempDir } from '../../test-support/create-temp-dir.ts';
-import { createTempGitRepo, type TempGitRepo } from '../../test-support/create-temp-git-repo.ts';
 import { runFlotilla } from '../support/run-flotilla.ts';
 
 let repo: TempGitRepo;

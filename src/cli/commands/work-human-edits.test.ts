@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTempGitRepo, type TempGitRepo } from '../../test-support/create-temp-git-repo.ts';
+import { createTempGitRepo, type TempGitRepo } from '../../../test/support/shared/create-temp-git-repo.ts';
 import { runFlotillaInProcess } from '../support/run-flotilla-in-process.ts';
 
 let repo: TempGitRepo;

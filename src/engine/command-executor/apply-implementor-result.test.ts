@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { PATCH_CONFLICT_MARKER } from '../../providers/in-memory/check-patch-applies.ts';
 import {
   buildApplyImplementorResult,
   createExecutorFixtureWithItemInProgress,
   EXECUTOR_TEST_PATCH,
   eventTypes,
-} from '../test-support/create-executor-fixture.ts';
+} from '../../../test/support/engine/create-executor-fixture.ts';
+import { PATCH_CONFLICT_MARKER } from '../../../test/support/in-memory-provider/check-patch-applies.ts';
 
 describe('command executor: applyImplementorResult', () => {
   it('completed: creates the revision, keeps the summary, moves the item to review with the link', async () => {

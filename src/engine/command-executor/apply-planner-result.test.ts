@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createExecutorFixture } from '../../../test/support/engine/create-executor-fixture.ts';
 import type { EngineEvent } from '../../domain/index.ts';
-import { createExecutorFixture } from '../test-support/create-executor-fixture.ts';
 
 const types = (events: EngineEvent[]) => events.map((event) => event.type);
 

@@ -4,7 +4,7 @@ import {
   createExecutorFixtureWithItemInProgress,
   EXECUTOR_TEST_PATCH,
   eventTypes,
-} from '../test-support/create-executor-fixture.ts';
+} from '../../../test/support/engine/create-executor-fixture.ts';
 
 describe('command executor: applyReviewerResult', () => {
   it('posts the first review, replaces later ones, and moves the item by verdict', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildImplementorRun, buildReviewerRun } from '../../test-support/builders/index.ts';
-import { createExecutorFixture } from '../test-support/create-executor-fixture.ts';
+import { createExecutorFixture } from '../../../test/support/engine/create-executor-fixture.ts';
+import { buildImplementorRun, buildReviewerRun } from '../../../test/support/shared/builders/index.ts';
 
 describe('command executor: run cancels', () => {
   it('cancels the active run of the right role, reaching the adapter once the session exists', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createExecutorFixture } from '../../../test/support/engine/create-executor-fixture.ts';
 import type { EngineCommand } from '../../domain/index.ts';
-import { createExecutorFixture } from '../test-support/create-executor-fixture.ts';
 
 describe('command executor: guards, policy, failures', () => {
   it('rejects a transition the table does not allow for its cause, and writes nothing', async () => {

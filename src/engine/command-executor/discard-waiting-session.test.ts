@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createExecutorFixture } from '../../../test/support/engine/create-executor-fixture.ts';
 import type { WaitingSession } from '../../domain/index.ts';
-import { createExecutorFixture } from '../test-support/create-executor-fixture.ts';
 
 function waitingOn(workItemID: string, answers: string | null): WaitingSession {
   return {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import {
+  createExecutorFixture,
+  EXECUTOR_TEST_PATCH,
+} from '../../../test/support/engine/create-executor-fixture.ts';
 import type { EngineCommand } from '../../domain/index.ts';
-import { createExecutorFixture, EXECUTOR_TEST_PATCH } from '../test-support/create-executor-fixture.ts';
 
 describe('command executor: mergeRevision', () => {
   /** Item "1" in `status` with its open revision "2". */

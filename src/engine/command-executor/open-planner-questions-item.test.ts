@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildPlannerRun } from '../../test-support/builders/index.ts';
-import { createExecutorFixture } from '../test-support/create-executor-fixture.ts';
+import { createExecutorFixture } from '../../../test/support/engine/create-executor-fixture.ts';
+import { buildPlannerRun } from '../../../test/support/shared/builders/index.ts';
 import { openPlannerQuestionsItem } from './open-planner-questions-item.ts';
 
 const specSHAs = { 'docs/specs/a.md': 'sha-a2', 'docs/specs/b.md': 'sha-b1' };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { createExecutorFixture } from '../../../test/support/engine/create-executor-fixture.ts';
+import { buildPlannerResult } from '../../../test/support/shared/builders/index.ts';
 import { PROPOSAL_COMMENT_MARKER, type ProposePlan, parseProposalData } from '../../domain/index.ts';
-import { buildPlannerResult } from '../../test-support/builders/index.ts';
-import { createExecutorFixture } from '../test-support/create-executor-fixture.ts';
 
 const command: ProposePlan = {
   type: 'proposePlan',

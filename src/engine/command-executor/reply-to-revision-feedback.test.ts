@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { buildRevisionFeedback } from '../../test-support/builders/index.ts';
-import { createExecutorFixture, EXECUTOR_TEST_PATCH } from '../test-support/create-executor-fixture.ts';
-import { createManualClock } from '../test-support/create-manual-clock.ts';
+import {
+  createExecutorFixture,
+  EXECUTOR_TEST_PATCH,
+} from '../../../test/support/engine/create-executor-fixture.ts';
+import { createManualClock } from '../../../test/support/engine/create-manual-clock.ts';
+import { buildRevisionFeedback } from '../../../test/support/shared/builders/index.ts';
 import { replyToRevisionFeedback } from './reply-to-revision-feedback.ts';
 
 const FEEDBACK = [

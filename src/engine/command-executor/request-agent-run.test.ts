@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { createExecutorFixture } from '../../../test/support/engine/create-executor-fixture.ts';
+import { buildPlannerRun, buildReviewerRun } from '../../../test/support/shared/builders/index.ts';
 import type { EngineCommand } from '../../domain/index.ts';
-import { buildPlannerRun, buildReviewerRun } from '../../test-support/builders/index.ts';
-import { createExecutorFixture } from '../test-support/create-executor-fixture.ts';
 
 describe('command executor: run requests', () => {
   it('starts exactly one planner for a burst of requests in one snapshot', async () => {

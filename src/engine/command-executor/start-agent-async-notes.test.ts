@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { createManualClock } from '../../../test/support/engine/create-manual-clock.ts';
 import type { AgentNote, AgentResult, EngineEvent } from '../../domain/index.ts';
 import { createRecordingLogger } from '../../logging/logger.ts';
 import type { AgentRunRequest, RuntimeAdapter } from '../runtime-contract/runtime-contract.ts';
-import { createManualClock } from '../test-support/create-manual-clock.ts';
 import { createRunRegistry } from './run-registry.ts';
 import { startAgentAsync } from './start-agent-async.ts';
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createManualClock } from '../../../test/support/engine/create-manual-clock.ts';
 import type { AgentResult, EngineEvent } from '../../domain/index.ts';
 import { silentLogger } from '../../logging/logger.ts';
 import {
@@ -8,7 +9,6 @@ import {
   type AgentStartParams,
   type RuntimeAdapter,
 } from '../runtime-contract/runtime-contract.ts';
-import { createManualClock } from '../test-support/create-manual-clock.ts';
 import { createRunRegistry } from './run-registry.ts';
 import { startAgentAsync } from './start-agent-async.ts';
 

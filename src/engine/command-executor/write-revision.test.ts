@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import {
+  createExecutorFixture,
+  EXECUTOR_TEST_PATCH,
+} from '../../../test/support/engine/create-executor-fixture.ts';
 import type { EngineEvent } from '../../domain/index.ts';
-import { createExecutorFixture, EXECUTOR_TEST_PATCH } from '../test-support/create-executor-fixture.ts';
 
 const types = (events: EngineEvent[]) => events.map((event) => event.type);
 

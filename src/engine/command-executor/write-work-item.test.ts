@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createExecutorFixture } from '../test-support/create-executor-fixture.ts';
+import { createExecutorFixture } from '../../../test/support/engine/create-executor-fixture.ts';
 
 describe('command executor: work item writes', () => {
   it('transitions a work item and reports old and new status', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createInMemoryProvider } from '../../../test/support/in-memory-provider/create-in-memory-provider.ts';
 import type { WorkItem } from '../../domain/index.ts';
-import { createInMemoryProvider } from '../../providers/in-memory/create-in-memory-provider.ts';
 import type { AgentRunRequest } from '../runtime-contract/index.ts';
 import { buildInitialEngineState } from '../state-store/engine-state.ts';
 import { assembleAgentContext } from './assemble-agent-context.ts';

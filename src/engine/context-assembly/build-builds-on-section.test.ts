@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildRevision, buildTestState, buildWorkItem } from '../../test-support/builders/index.ts';
+import { buildRevision, buildTestState, buildWorkItem } from '../../../test/support/shared/builders/index.ts';
 import { getStackBase } from '../state-store/selectors/index.ts';
 import { buildBuildsOnSection } from './build-builds-on-section.ts';
 

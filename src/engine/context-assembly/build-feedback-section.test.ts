@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildRevisionFeedback } from '../../test-support/builders/index.ts';
+import { buildRevisionFeedback } from '../../../test/support/shared/builders/index.ts';
 import { buildFeedbackSection } from './build-feedback-section.ts';
 
 describe('buildFeedbackSection', () => {

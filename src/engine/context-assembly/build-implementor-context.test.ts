@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { buildRevision } from '../../../test/support/shared/builders/build-revision.ts';
+import { buildWorkItem } from '../../../test/support/shared/builders/build-work-item.ts';
 import type { ReviewHistory, Revision, RevisionFile, WorkItem } from '../../domain/index.ts';
 import type { ChecksOutputTail } from '../../providers/types.ts';
-import { buildRevision } from '../../test-support/builders/build-revision.ts';
-import { buildWorkItem } from '../../test-support/builders/build-work-item.ts';
 import { buildInitialEngineState } from '../state-store/engine-state.ts';
 import { buildImplementorContext, type ImplementorContextDeps } from './build-implementor-context.ts';
 

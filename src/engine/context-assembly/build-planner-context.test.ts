@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildWorkItem } from '../../../test/support/shared/builders/build-work-item.ts';
+import { createTempGitRepo, type TempGitRepo } from '../../../test/support/shared/create-temp-git-repo.ts';
 import type { WorkItem } from '../../domain/index.ts';
 import { runGit } from '../../process/run-command.ts';
-import { buildWorkItem } from '../../test-support/builders/build-work-item.ts';
-import { createTempGitRepo, type TempGitRepo } from '../../test-support/create-temp-git-repo.ts';
 import { buildInitialEngineState } from '../state-store/engine-state.ts';
 import { buildPlannerContext, type PlannerContextDeps } from './build-planner-context.ts';
 import { diffSpecText } from './diff-spec-text.ts';

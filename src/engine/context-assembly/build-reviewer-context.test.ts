@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { buildRevision } from '../../../test/support/shared/builders/build-revision.ts';
+import { buildWorkItem } from '../../../test/support/shared/builders/build-work-item.ts';
 import type { ReviewHistory, RevisionFile } from '../../domain/index.ts';
-import { buildRevision } from '../../test-support/builders/build-revision.ts';
-import { buildWorkItem } from '../../test-support/builders/build-work-item.ts';
 import { buildInitialEngineState } from '../state-store/engine-state.ts';
 import { buildReviewerContext, type ReviewerContextDeps } from './build-reviewer-context.ts';
 

@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { WORK_ITEM_STATUSES } from '../../domain/index.ts';
-import {
-  buildTestState,
-  buildWorkItem,
-  buildWorkItemChanged,
-  buildWorkItemRemoved,
-} from '../../test-support/builders/index.ts';
 import {
   buildHandlerConfig,
   buildSampleEventList,
   buildSampleState,
   runHandlerAfterUpdate,
   SAMPLE_IDS,
-} from '../test-support/index.ts';
+} from '../../../test/support/engine/index.ts';
+import {
+  buildTestState,
+  buildWorkItem,
+  buildWorkItemChanged,
+  buildWorkItemRemoved,
+} from '../../../test/support/shared/builders/index.ts';
+import { WORK_ITEM_STATUSES } from '../../domain/index.ts';
 import { handleDependencyResolution } from './handle-dependency-resolution.ts';
 
 const toReady = (workItemID: string) => ({

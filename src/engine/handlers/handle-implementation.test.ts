@@ -1,26 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import {
-  type EngineCommand,
-  type EngineEventType,
-  type ImplementorFailed,
-  WORK_ITEM_STATUSES,
-} from '../../domain/index.ts';
-import {
-  buildImplementorResult,
-  buildImplementorRun,
-  buildTestState,
-  buildWorkItem,
-  buildWorkItemChanged,
-} from '../../test-support/builders/index.ts';
-import type { FailureRecord } from '../state-store/engine-state.ts';
-import {
   buildHandlerConfig,
   buildSampleEventList,
   buildSampleEvents,
   buildSampleState,
   runHandlerAfterUpdate,
   SAMPLE_IDS,
-} from '../test-support/index.ts';
+} from '../../../test/support/engine/index.ts';
+import {
+  buildImplementorResult,
+  buildImplementorRun,
+  buildTestState,
+  buildWorkItem,
+  buildWorkItemChanged,
+} from '../../../test/support/shared/builders/index.ts';
+import {
+  type EngineCommand,
+  type EngineEventType,
+  type ImplementorFailed,
+  WORK_ITEM_STATUSES,
+} from '../../domain/index.ts';
+import type { FailureRecord } from '../state-store/engine-state.ts';
 import { handleImplementation } from './handle-implementation.ts';
 
 describe('handleImplementation on every sample event', () => {

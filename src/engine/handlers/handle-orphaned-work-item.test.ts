@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { WORK_ITEM_STATUSES } from '../../domain/index.ts';
+import {
+  buildSampleEventList,
+  buildSampleState,
+  runHandlerAfterUpdate,
+} from '../../../test/support/engine/index.ts';
 import {
   buildImplementorRun,
   buildReviewerRun,
   buildTestState,
   buildWorkItem,
   buildWorkItemChanged,
-} from '../../test-support/builders/index.ts';
-import { buildSampleEventList, buildSampleState, runHandlerAfterUpdate } from '../test-support/index.ts';
+} from '../../../test/support/shared/builders/index.ts';
+import { WORK_ITEM_STATUSES } from '../../domain/index.ts';
 import { handleOrphanedWorkItem } from './handle-orphaned-work-item.ts';
 
 const toPending = [

@@ -1,13 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { EngineCommand, EngineEventType, PlannerFailed } from '../../domain/index.ts';
-import {
-  buildPlannerResult,
-  buildPlannerRun,
-  buildSpec,
-  buildSpecChanged,
-  buildTestState,
-} from '../../test-support/builders/index.ts';
-import type { FailureRecord } from '../state-store/engine-state.ts';
 import {
   buildHandlerConfig,
   buildSampleEventList,
@@ -15,7 +6,16 @@ import {
   buildSampleState,
   runHandlerAfterUpdate,
   SAMPLE_IDS,
-} from '../test-support/index.ts';
+} from '../../../test/support/engine/index.ts';
+import {
+  buildPlannerResult,
+  buildPlannerRun,
+  buildSpec,
+  buildSpecChanged,
+  buildTestState,
+} from '../../../test/support/shared/builders/index.ts';
+import type { EngineCommand, EngineEventType, PlannerFailed } from '../../domain/index.ts';
+import type { FailureRecord } from '../state-store/engine-state.ts';
 import { handlePlanning } from './handle-planning.ts';
 
 describe('handlePlanning on every sample event', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EngineEvent, PlannerCompleted, Proposal, ProposalDecided } from '../../domain/index.ts';
+import { buildHandlerConfig, runHandlerAfterUpdate } from '../../../test/support/engine/index.ts';
 import {
   buildPlannerResult,
   buildPlannerRun,
@@ -7,10 +7,10 @@ import {
   buildSpecChanged,
   buildTestState,
   buildWorkItem,
-} from '../../test-support/builders/index.ts';
+} from '../../../test/support/shared/builders/index.ts';
+import type { EngineEvent, PlannerCompleted, Proposal, ProposalDecided } from '../../domain/index.ts';
 import { applyStateUpdate } from '../state-store/apply-state-update.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
-import { buildHandlerConfig, runHandlerAfterUpdate } from '../test-support/index.ts';
 import { handlePlanning } from './handle-planning.ts';
 import { handleProposals } from './handle-proposals.ts';
 

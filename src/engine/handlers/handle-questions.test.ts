@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { buildHandlerConfig } from '../../../test/support/engine/build-handler-config.ts';
+import { buildSampleEvents } from '../../../test/support/engine/build-sample-events.ts';
+import { buildSampleState } from '../../../test/support/engine/build-sample-state.ts';
+import { SAMPLE_IDS as ID } from '../../../test/support/engine/sample-ids.ts';
 import { applyStateUpdate } from '../state-store/apply-state-update.ts';
-import { buildHandlerConfig } from '../test-support/build-handler-config.ts';
-import { buildSampleEvents } from '../test-support/build-sample-events.ts';
-import { buildSampleState } from '../test-support/build-sample-state.ts';
-import { SAMPLE_IDS as ID } from '../test-support/sample-ids.ts';
 import { handleQuestions } from './handle-questions.ts';
 
 const config = buildHandlerConfig();

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { WORK_ITEM_STATUSES } from '../../domain/index.ts';
-import {
-  buildTestState,
-  buildWorkItem,
-  buildWorkItemChanged,
-  buildWorkItemRemoved,
-} from '../../test-support/builders/index.ts';
 import {
   buildHandlerConfig,
   buildSampleEventList,
   buildSampleState,
   runHandlerAfterUpdate,
-} from '../test-support/index.ts';
+} from '../../../test/support/engine/index.ts';
+import {
+  buildTestState,
+  buildWorkItem,
+  buildWorkItemChanged,
+  buildWorkItemRemoved,
+} from '../../../test/support/shared/builders/index.ts';
+import { WORK_ITEM_STATUSES } from '../../domain/index.ts';
 import { handleReadiness } from './handle-readiness.ts';
 
 describe('handleReadiness on every sample event', () => {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
-  type EngineCommand,
-  type EngineEvent,
-  type EngineEventType,
-  type ReviewerFailed,
-  WORK_ITEM_STATUSES,
-  type WorkItemStatus,
-} from '../../domain/index.ts';
+  buildHandlerConfig,
+  buildSampleEventList,
+  buildSampleEvents,
+  buildSampleState,
+  runHandlerAfterUpdate,
+  SAMPLE_IDS,
+} from '../../../test/support/engine/index.ts';
 import {
   buildImplementorRun,
   buildPipeline,
@@ -17,16 +17,16 @@ import {
   buildTestState,
   buildWorkItem,
   buildWorkItemChanged,
-} from '../../test-support/builders/index.ts';
-import type { FailureRecord } from '../state-store/engine-state.ts';
+} from '../../../test/support/shared/builders/index.ts';
 import {
-  buildHandlerConfig,
-  buildSampleEventList,
-  buildSampleEvents,
-  buildSampleState,
-  runHandlerAfterUpdate,
-  SAMPLE_IDS,
-} from '../test-support/index.ts';
+  type EngineCommand,
+  type EngineEvent,
+  type EngineEventType,
+  type ReviewerFailed,
+  WORK_ITEM_STATUSES,
+  type WorkItemStatus,
+} from '../../domain/index.ts';
+import type { FailureRecord } from '../state-store/engine-state.ts';
 import { handleReview } from './handle-review.ts';
 
 describe('handleReview on every sample event', () => {

@@ -1,20 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import {
-  type EngineEvent,
-  type RevisionFeedback,
-  WORK_ITEM_STATUSES,
-  type WorkItemStatus,
-} from '../../domain/index.ts';
+  buildSampleEventList,
+  buildSampleState,
+  runHandlerAfterUpdate,
+} from '../../../test/support/engine/index.ts';
 import {
   buildImplementorResult,
   buildRevision,
   buildRevisionFeedback,
   buildTestState,
   buildWorkItem,
-} from '../../test-support/builders/index.ts';
+} from '../../../test/support/shared/builders/index.ts';
+import {
+  type EngineEvent,
+  type RevisionFeedback,
+  WORK_ITEM_STATUSES,
+  type WorkItemStatus,
+} from '../../domain/index.ts';
 import { applyStateUpdate } from '../state-store/apply-state-update.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
-import { buildSampleEventList, buildSampleState, runHandlerAfterUpdate } from '../test-support/index.ts';
 import { handleRevisionFeedback } from './handle-revision-feedback.ts';
 
 const HEAD = 'head-rev-1';

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type EngineCommand, type EngineEventType, WORK_ITEM_STATUSES } from '../../domain/index.ts';
+import {
+  buildSampleEventList,
+  buildSampleState,
+  runHandlerAfterUpdate,
+  SAMPLE_IDS,
+} from '../../../test/support/engine/index.ts';
 import {
   buildImplementorRun,
   buildPlannerRun,
@@ -8,13 +13,8 @@ import {
   buildSpec,
   buildTestState,
   buildWorkItem,
-} from '../../test-support/builders/index.ts';
-import {
-  buildSampleEventList,
-  buildSampleState,
-  runHandlerAfterUpdate,
-  SAMPLE_IDS,
-} from '../test-support/index.ts';
+} from '../../../test/support/shared/builders/index.ts';
+import { type EngineCommand, type EngineEventType, WORK_ITEM_STATUSES } from '../../domain/index.ts';
 import { handleUserDispatch } from './handle-user-dispatch.ts';
 
 describe('handleUserDispatch on every sample event', () => {

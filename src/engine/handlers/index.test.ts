@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { applyStateUpdate } from '../state-store/apply-state-update.ts';
 import {
   buildHandlerConfig,
   buildSampleEvents,
   buildSampleState,
   SAMPLE_IDS,
-} from '../test-support/index.ts';
+} from '../../../test/support/engine/index.ts';
+import { applyStateUpdate } from '../state-store/apply-state-update.ts';
 import { handleBudget } from './handle-budget.ts';
 import { handleDependencyResolution } from './handle-dependency-resolution.ts';
 import { handleImplementation } from './handle-implementation.ts';

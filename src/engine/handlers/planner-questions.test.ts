@@ -3,7 +3,7 @@
  * handlers that react to it are run on the result (as the loop does, without the executor).
  */
 import { describe, expect, it } from 'vitest';
-import type { AgentAskedQuestions, EngineEvent, WorkItem } from '../../domain/index.ts';
+import { buildHandlerConfig } from '../../../test/support/engine/build-handler-config.ts';
 import {
   buildPlannerResult,
   buildPlannerRun,
@@ -11,10 +11,10 @@ import {
   buildSpecChanged,
   buildTestState,
   buildWorkItem,
-} from '../../test-support/builders/index.ts';
+} from '../../../test/support/shared/builders/index.ts';
+import type { AgentAskedQuestions, EngineEvent, WorkItem } from '../../domain/index.ts';
 import { applyStateUpdate } from '../state-store/apply-state-update.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
-import { buildHandlerConfig } from '../test-support/build-handler-config.ts';
 import { handleOrphanedWorkItem } from './handle-orphaned-work-item.ts';
 import { handlePlanning } from './handle-planning.ts';
 import { handleQuestions } from './handle-questions.ts';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { createManualClock } from '../../../test/support/engine/create-manual-clock.ts';
+import { createInMemoryProvider } from '../../../test/support/in-memory-provider/create-in-memory-provider.ts';
+import { buildRevisionFeedback } from '../../../test/support/shared/builders/index.ts';
 import type { EngineEvent } from '../../domain/index.ts';
 import { silentLogger } from '../../logging/logger.ts';
-import { createInMemoryProvider } from '../../providers/in-memory/create-in-memory-provider.ts';
-import { buildRevisionFeedback } from '../../test-support/builders/index.ts';
 import { applyStateUpdate } from '../state-store/apply-state-update.ts';
 import { buildInitialEngineState, type EngineState } from '../state-store/engine-state.ts';
-import { createManualClock } from '../test-support/create-manual-clock.ts';
 import { createFeedbackPoller } from './create-feedback-poller.ts';
 import { createRevisionPoller } from './create-revision-poller.ts';
 import { createSpecPoller } from './create-spec-poller.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { buildTestState, buildWorkItem } from '../../../test/support/shared/builders/index.ts';
 import type { AgentRunRequestCommand, RuntimeParking } from '../../domain/index.ts';
-import { buildTestState, buildWorkItem } from '../../test-support/builders/index.ts';
 import { systemClock } from '../engine-config.ts';
 import type { RuntimeAdapter, RuntimeAdapters } from '../runtime-contract/index.ts';
 import { createLimitGate } from './create-limit-gate.ts';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { createManualClock } from '../../../test/support/engine/create-manual-clock.ts';
 import type { AgentRunRequestCommand, EngineEvent, WorkItem } from '../../domain/index.ts';
 import { silentLogger } from '../../logging/logger.ts';
 import type { Clock } from '../engine-config.ts';
 import { DEFAULT_SCHEDULER_CONFIG } from '../engine-config.ts';
 import { buildInitialEngineState, type EngineState } from '../state-store/engine-state.ts';
-import { createManualClock } from '../test-support/create-manual-clock.ts';
 import { type AdmittedRun, createScheduler, type Revalidation } from './create-scheduler.ts';
 import type { ResourceVerdict } from './resource-gate.ts';
 

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentRun, AgentRunRequestCommand, EngineEvent, ImplementorFailed } from '../../domain/index.ts';
+import {
+  buildSampleEventList,
+  buildSampleEvents,
+  buildSampleState,
+  SAMPLE_IDS,
+} from '../../../test/support/engine/index.ts';
 import {
   buildImplementorRun,
   buildPipeline,
@@ -15,14 +20,9 @@ import {
   buildWorkItem,
   buildWorkItemChanged,
   buildWorkItemRemoved,
-} from '../../test-support/builders/index.ts';
-import { deepFreeze } from '../../test-support/deep-freeze.ts';
-import {
-  buildSampleEventList,
-  buildSampleEvents,
-  buildSampleState,
-  SAMPLE_IDS,
-} from '../test-support/index.ts';
+} from '../../../test/support/shared/builders/index.ts';
+import { deepFreeze } from '../../../test/support/shared/deep-freeze.ts';
+import type { AgentRun, AgentRunRequestCommand, EngineEvent, ImplementorFailed } from '../../domain/index.ts';
 import { applyStateUpdate, type StateUpdate } from './apply-state-update.ts';
 import {
   buildInitialEngineState,

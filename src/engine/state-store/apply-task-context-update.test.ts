@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { EngineEvent } from '../../domain/index.ts';
 import {
   buildImplementorRun,
   buildReviewerRun,
   buildTestState,
   buildWorkItem,
-} from '../../test-support/builders/index.ts';
-import { deepFreeze } from '../../test-support/deep-freeze.ts';
+} from '../../../test/support/shared/builders/index.ts';
+import { deepFreeze } from '../../../test/support/shared/deep-freeze.ts';
+import type { EngineEvent } from '../../domain/index.ts';
 import { applyStateUpdate } from './apply-state-update.ts';
 import type { EngineState } from './engine-state.ts';
 

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { buildImplementorRun, buildPlannerRun, buildReviewerRun } from '../../test-support/builders/index.ts';
+import {
+  buildImplementorRun,
+  buildPlannerRun,
+  buildReviewerRun,
+} from '../../../test/support/shared/builders/index.ts';
 import { buildDispatchKey } from './dispatch-key.ts';
 
 describe('buildDispatchKey', () => {

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTempGitRepo, type TempGitRepo } from '../../test-support/create-temp-git-repo.ts';
+import { createTempGitRepo, type TempGitRepo } from '../../../test/support/shared/create-temp-git-repo.ts';
 import { createBashValidatorHook } from './create-bash-validator-hook.ts';
 import { judgeRealPath } from './judge-real-path.ts';
 import { validateBashCommand } from './validate-bash-command.ts';

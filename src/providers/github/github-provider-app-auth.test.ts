@@ -2,10 +2,10 @@ import { generateKeyPairSync } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createGitHubTestProvider } from '../../../test/support/github/create-github-test-provider.ts';
 import { createRecordingLogger } from '../../logging/logger.ts';
 import { omitUndefined } from '../../shared/omit-undefined.ts';
 import { readGitHubCredentials } from './client/read-github-credentials.ts';
-import { createGitHubTestProvider } from './testing/create-github-test-provider.ts';
 
 const APP = { id: 424242, slug: 'flotilla-app', installationId: 777 };
 const rsa = () =>

@@ -1,11 +1,11 @@
 import { tmpdir } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createFakeGitHub, type FakeGitHub } from '../../demo/fake-github/create-fake-github.ts';
 import { createRecordingLogger, type Logger } from '../../logging/logger.ts';
 import { omitUndefined } from '../../shared/omit-undefined.ts';
 import type { GitHubClientOptions } from './client/create-github-client.ts';
 import { readGitHubToken } from './client/read-github-token.ts';
 import { createGitHubProvider, type GitHubProvider } from './create-github-provider.ts';
-import { createFakeGitHub, type FakeGitHub } from './testing/create-fake-github.ts';
 
 const TOKEN = 'ghp_quota_test_token_0123456789';
 const SPEC = '---\nstatus: approved\n---\n\n# API\n';

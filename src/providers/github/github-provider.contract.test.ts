@@ -1,10 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  CONTRACT_BASE_FILES,
+  describeProviderContract,
+} from '../../../test/support/provider-contract/provider-contract-suite.ts';
+import { createFakeGitHub } from '../../demo/fake-github/create-fake-github.ts';
 import { silentLogger } from '../../logging/logger.ts';
-import { CONTRACT_BASE_FILES, describeProviderContract } from '../contract/provider-contract-suite.ts';
 import { createGitHubProvider } from './create-github-provider.ts';
-import { createFakeGitHub } from './testing/create-fake-github.ts';
 
 const TOKEN = 'ghp_contract_test_token';
 

@@ -2,12 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTempDir } from '../../../test/support/shared/create-temp-dir.ts';
+import { createTempGitRepo, type TempGitRepo } from '../../../test/support/shared/create-temp-git-repo.ts';
+import { isProcessRunning } from '../../../test/support/shared/is-process-running.ts';
 import { silentLogger } from '../../logging/logger.ts';
 import { buildAddFilePatch } from '../../runtimes/scripted/build-scripted-results.ts';
 import { openDatabase } from '../../storage/index.ts';
-import { createTempDir } from '../../test-support/create-temp-dir.ts';
-import { createTempGitRepo, type TempGitRepo } from '../../test-support/create-temp-git-repo.ts';
-import { isProcessRunning } from '../../test-support/is-process-running.ts';
 import {
   createLocalProvider,
   type LocalProvider,

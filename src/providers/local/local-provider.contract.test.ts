@@ -1,8 +1,11 @@
 import { join } from 'node:path';
+import {
+  CONTRACT_BASE_FILES,
+  describeProviderContract,
+} from '../../../test/support/provider-contract/provider-contract-suite.ts';
+import { createTempDir } from '../../../test/support/shared/create-temp-dir.ts';
+import { createTempGitRepo } from '../../../test/support/shared/create-temp-git-repo.ts';
 import { silentLogger } from '../../logging/logger.ts';
-import { createTempDir } from '../../test-support/create-temp-dir.ts';
-import { createTempGitRepo } from '../../test-support/create-temp-git-repo.ts';
-import { CONTRACT_BASE_FILES, describeProviderContract } from '../contract/provider-contract-suite.ts';
 import { createLocalProvider } from './create-local-provider.ts';
 
 const CHECKS_COMMANDS = {

@@ -4,7 +4,7 @@ import { chmod, mkdtemp, readdir, readFile, rename, rm, symlink, unlink, writeFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTempGitRepo, type TempGitRepo } from '../../test-support/create-temp-git-repo.ts';
+import { createTempGitRepo, type TempGitRepo } from '../../../test/support/shared/create-temp-git-repo.ts';
 import { extractPatch } from '../../workspace/extract-patch.ts';
 import { createBranchFromPatch, PatchApplyError } from './create-branch-from-patch.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PLANTED_SECRETS } from '../../test-support/planted-secrets.ts';
+import { PLANTED_SECRETS } from '../../../test/support/shared/planted-secrets.ts';
 import { buildCliEnv } from './build-cli-env.ts';
 
 const baseEnv = {

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTempDir } from '../../test-support/create-temp-dir.ts';
+import { createTempDir } from '../../../test/support/shared/create-temp-dir.ts';
 import { buildSignalInstructions } from './build-signal-instructions.ts';
 import { parseAgentSignal, readAgentSignal, SIGNAL_FILE } from './read-agent-signal.ts';
 

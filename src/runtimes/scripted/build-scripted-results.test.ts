@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePatchFiles } from '../../providers/in-memory/parse-patch-files.ts';
+import { parsePatchFiles } from '../../../test/support/in-memory-provider/parse-patch-files.ts';
 import {
   buildAddFilePatch,
   buildImplementorResult,

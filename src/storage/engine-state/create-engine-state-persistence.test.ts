@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTempDir } from '../../../test/support/shared/create-temp-dir.ts';
 import type { EngineEvent, PlannerResult } from '../../domain/index.ts';
 import { applyStateUpdate } from '../../engine/state-store/apply-state-update.ts';
 import { buildInitialEngineState, type EngineState } from '../../engine/state-store/engine-state.ts';
 import { getSpecsRequiringPlanning } from '../../engine/state-store/selectors/index.ts';
-import { createTempDir } from '../../test-support/create-temp-dir.ts';
 import { type Database, openDatabase } from '../open-database.ts';
 import {
   createEngineStatePersistence,

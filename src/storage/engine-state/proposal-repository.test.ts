@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { buildPlannerResult } from '../../../test/support/shared/builders/build-planner-result.ts';
 import type { EngineEvent, Proposal } from '../../domain/index.ts';
-import { buildPlannerResult } from '../../test-support/builders/build-planner-result.ts';
 import { type Database, openDatabase } from '../open-database.ts';
 import {
   createEngineStatePersistence,

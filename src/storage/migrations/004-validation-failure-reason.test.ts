@@ -4,7 +4,7 @@ import {
   buildInsertFailedRun,
   installMigrationFixture,
   listAgentRunIndexes,
-} from '../test-support/install-migration-fixture.ts';
+} from '../../../test/support/storage/install-migration-fixture.ts';
 
 const database = installMigrationFixture();
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTempDir } from '../../test-support/create-temp-dir.ts';
+import { createTempDir } from '../../../test/support/shared/create-temp-dir.ts';
 import { type Database, openDatabase } from '../open-database.ts';
 import { createSqliteTracker, type SqliteTracker } from './create-sqlite-tracker.ts';
 

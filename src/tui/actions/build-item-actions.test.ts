@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentRun, WorkItem } from '../../domain/index.ts';
-import type { EngineState, QueuedDispatch } from '../../engine/state-store/index.ts';
 import {
   buildImplementorRun,
   buildReviewerRun,
   buildRevision,
   buildTestState,
   buildWorkItem,
-} from '../../test-support/builders/index.ts';
-import { findRow } from '../test-support/find-row.ts';
+} from '../../../test/support/shared/builders/index.ts';
+import { findRow } from '../../../test/support/tui/find-row.ts';
+import type { AgentRun, WorkItem } from '../../domain/index.ts';
+import type { EngineState, QueuedDispatch } from '../../engine/state-store/index.ts';
 import { buildItemActions, type ItemAction } from './build-item-actions.ts';
 
 function actionsFor(

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { EngineState } from '../../engine/state-store/index.ts';
 import {
   buildImplementorRun,
   buildPlannerRun,
@@ -7,8 +6,9 @@ import {
   buildSpec,
   buildTestState,
   buildWorkItem,
-} from '../../test-support/builders/index.ts';
-import { deepFreeze } from '../../test-support/deep-freeze.ts';
+} from '../../../test/support/shared/builders/index.ts';
+import { deepFreeze } from '../../../test/support/shared/deep-freeze.ts';
+import type { EngineState } from '../../engine/state-store/index.ts';
 import { buildWorkItemSections } from '../view-model/build-work-item-sections.ts';
 import type { DashboardEffect, DashboardInputResult } from './dashboard-effect.ts';
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deepFreeze } from '../../test-support/deep-freeze.ts';
+import { deepFreeze } from '../../../test/support/shared/deep-freeze.ts';
 import { type DashboardInputState, INITIAL_DASHBOARD_INPUT_STATE } from './dashboard-input-state.ts';
 import { reduceDashboardSignal } from './reduce-dashboard-signal.ts';
 

@@ -1,7 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildImplementorRun, buildTestState, buildWorkItem } from '../../test-support/builders/index.ts';
-import { createFakeDashboardEngine } from '../test-support/create-fake-dashboard-engine.ts';
-import { pause, waitFor } from '../test-support/wait-for.ts';
+import {
+  buildImplementorRun,
+  buildTestState,
+  buildWorkItem,
+} from '../../../test/support/shared/builders/index.ts';
+import { createFakeDashboardEngine } from '../../../test/support/tui/create-fake-dashboard-engine.ts';
+import { pause, waitFor } from '../../../test/support/tui/wait-for.ts';
 import {
   createStreamBuffers,
   type StreamBufferOptions,

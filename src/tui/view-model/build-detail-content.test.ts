@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { ReviewHistory, RevisionFile } from '../../domain/index.ts';
-import type { EngineState } from '../../engine/state-store/index.ts';
 import {
   buildImplementorRun,
   buildPipeline,
@@ -8,9 +6,11 @@ import {
   buildRevision,
   buildTestState,
   buildWorkItem,
-} from '../../test-support/builders/index.ts';
+} from '../../../test/support/shared/builders/index.ts';
+import { findRow } from '../../../test/support/tui/find-row.ts';
+import type { ReviewHistory, RevisionFile } from '../../domain/index.ts';
+import type { EngineState } from '../../engine/state-store/index.ts';
 import type { StreamBuffer } from '../streams/create-stream-buffers.ts';
-import { findRow } from '../test-support/find-row.ts';
 import {
   buildDetailContent,
   type DetailContent,

@@ -6,7 +6,7 @@ import {
   buildSpec,
   buildTestState,
   buildWorkItem,
-} from '../../test-support/builders/index.ts';
+} from '../../../test/support/shared/builders/index.ts';
 import { buildHeaderSummary } from './build-header-summary.ts';
 
 const scheduler = { active: 2, queued: 1, maxConcurrentAgents: 4 };

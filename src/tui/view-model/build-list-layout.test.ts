@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildWorkItem } from '../../test-support/builders/index.ts';
+import { buildWorkItem } from '../../../test/support/shared/builders/index.ts';
 import { buildListLayout, type SectionLayout } from './build-list-layout.ts';
 import type { SectionKey, WorkItemRow, WorkItemSection } from './build-work-item-sections.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildPlannerRun, buildSpec, buildTestState } from '../../test-support/builders/index.ts';
+import { buildPlannerRun, buildSpec, buildTestState } from '../../../test/support/shared/builders/index.ts';
 import type { StreamBuffer } from '../streams/create-stream-buffers.ts';
 import type { DetailContent } from './build-detail-content.ts';
 import { buildPlannerContent } from './build-planner-content.ts';

@@ -1,6 +1,6 @@
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { hasControlCharacters } from '../test-support/has-control-characters.ts';
+import { hasControlCharacters } from '../../../test/support/tui/has-control-characters.ts';
 import type { DetailContent, DetailLine } from './build-detail-content.ts';
 import { buildViewport, createWrapCache } from './build-viewport.ts';
 

@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { WorkItem } from '../../domain/index.ts';
-import type { QueuedDispatch } from '../../engine/state-store/index.ts';
 import {
   buildImplementorRun,
   buildPipeline,
@@ -9,7 +7,9 @@ import {
   buildRevision,
   buildTestState,
   buildWorkItem,
-} from '../../test-support/builders/index.ts';
+} from '../../../test/support/shared/builders/index.ts';
+import type { WorkItem } from '../../domain/index.ts';
+import type { QueuedDispatch } from '../../engine/state-store/index.ts';
 import { buildWorkItemSections, compareIDs } from './build-work-item-sections.ts';
 
 const ids = (state: ReturnType<typeof buildTestState>) =>

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import {
+  buildImplementorRun,
+  buildReviewerRun,
+  buildWorkItem,
+} from '../../../test/support/shared/builders/index.ts';
 import type { WorkItemStatus } from '../../domain/index.ts';
-import { buildImplementorRun, buildReviewerRun, buildWorkItem } from '../../test-support/builders/index.ts';
 import { buildDisplayStatus, DISPLAY_STATUS_STYLES, type DisplayStatus } from './display-status.ts';
 
 const item = (status: WorkItemStatus) => buildWorkItem({ id: '1', status });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { buildImplementorRun, buildTestState, buildWorkItem } from '../../test-support/builders/index.ts';
+import {
+  buildImplementorRun,
+  buildTestState,
+  buildWorkItem,
+} from '../../../test/support/shared/builders/index.ts';
 import { buildWorkItemSections } from './build-work-item-sections.ts';
 import { filterWorkItemSections } from './filter-work-item-sections.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasControlCharacters } from '../test-support/has-control-characters.ts';
+import { hasControlCharacters } from '../../../test/support/tui/has-control-characters.ts';
 import { sanitizeTerminalText } from './sanitize-terminal-text.ts';
 
 describe('sanitizeTerminalText', () => {

@@ -2,8 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isProcessRunning } from '../../../test/support/shared/is-process-running.ts';
 import { CommandError } from '../../process/run-command.ts';
-import { isProcessRunning } from '../../test-support/is-process-running.ts';
 import { runValidationCommands } from './run-validation-commands.ts';
 
 let dir: string;

@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createTempGitRepo } from '../../../src/test-support/create-temp-git-repo.ts';
 import {
   AGENT_BRANCH,
   AGENT_WORKTREE,
@@ -14,6 +13,7 @@ import {
   installClaudeAdapterFixture,
   startParamsFor,
 } from '../../support/claude-adapter-fixture.ts';
+import { createTempGitRepo } from '../../support/shared/create-temp-git-repo.ts';
 
 installClaudeAdapterFixture();
 

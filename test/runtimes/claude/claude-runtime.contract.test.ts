@@ -4,13 +4,13 @@ import { createRecordingLogger } from '../../../src/logging/logger.ts';
 import { createModelServer, type ModelServer } from '../../../src/model-server/index.ts';
 import { ASK_HUMAN_TOOL } from '../../../src/runtimes/claude/create-ask-human-tool.ts';
 import { createClaudeAdapter } from '../../../src/runtimes/claude/create-claude-adapter.ts';
+import { createSessionLogFactory } from '../../../src/session-log/create-session-log-factory.ts';
+import { createSecretRedactor } from '../../../src/session-log/redact-secrets.ts';
 import {
   CONTRACT_PLANTED_SECRET,
   CONTRACT_SECRET_VALUE,
   describeRuntimeContract,
-} from '../../../src/runtimes/contract/runtime-contract-suite.ts';
-import { createSessionLogFactory } from '../../../src/session-log/create-session-log-factory.ts';
-import { createSecretRedactor } from '../../../src/session-log/redact-secrets.ts';
+} from '../../support/runtime-contract/runtime-contract-suite.ts';
 import { buildContractScenario, buildContractSteps } from '../../support/runtime-contract-steps.ts';
 
 const AGENT_FILE = (tools: string) =>

@@ -2,12 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { reapOrphanProcesses } from '../../../src/app/reap-orphan-processes.ts';
-import { isProcessRunning } from '../../../src/test-support/is-process-running.ts';
 import {
   type CliRuntimeFixture,
   createCliRuntimeFixture,
   implementorParams,
 } from '../../support/cli-runtime-fixture.ts';
+import { isProcessRunning } from '../../support/shared/is-process-running.ts';
 
 // Each run starts node with tsx for the fake agent: slow under a loaded CPU, so generous limits.
 vi.setConfig({ testTimeout: 60_000 });

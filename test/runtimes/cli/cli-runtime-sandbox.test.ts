@@ -3,9 +3,9 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AgentRunFailure } from '../../../src/engine/runtime-contract/index.ts';
-import type { FakeAgentRound } from '../../../src/runtimes/cli/test-support/fake-agent-cli.ts';
 import { createSandbox } from '../../../src/sandbox/create-sandbox.ts';
 import type { Sandbox } from '../../../src/sandbox/sandbox-types.ts';
+import type { FakeAgentRound } from '../../support/cli-runtime/fake-agent-cli.ts';
 import {
   type CliRuntimeFixture,
   COMPLETED,

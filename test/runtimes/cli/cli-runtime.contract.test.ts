@@ -4,16 +4,16 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRecordingLogger } from '../../../src/logging/logger.ts';
 import { createCliRuntime } from '../../../src/runtimes/cli/create-cli-runtime.ts';
-import type { FakeAgentRound, FakeAgentStep } from '../../../src/runtimes/cli/test-support/fake-agent-cli.ts';
+import { createSessionLogFactory } from '../../../src/session-log/create-session-log-factory.ts';
+import { createSecretRedactor } from '../../../src/session-log/redact-secrets.ts';
+import type { FakeAgentRound, FakeAgentStep } from '../../support/cli-runtime/fake-agent-cli.ts';
+import { FAKE_AGENT_PROGRAM } from '../../support/cli-runtime-fixture.ts';
 import {
   agentCommandLine,
   CONTRACT_PLANTED_SECRET,
   CONTRACT_SECRET_VALUE,
   describeRuntimeContract,
-} from '../../../src/runtimes/contract/runtime-contract-suite.ts';
-import { createSessionLogFactory } from '../../../src/session-log/create-session-log-factory.ts';
-import { createSecretRedactor } from '../../../src/session-log/redact-secrets.ts';
-import { FAKE_AGENT_PROGRAM } from '../../support/cli-runtime-fixture.ts';
+} from '../../support/runtime-contract/runtime-contract-suite.ts';
 
 // The `claude` preset: the fake agent reports its model request in claude's stream-json shapes, so usage is
 // live and final. Presets whose tool reports none (aider, gemini, opencode) have neither: see

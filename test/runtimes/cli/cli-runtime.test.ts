@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isAgentQuestions } from '../../../src/domain/index.ts';
 import { AgentRunFailure } from '../../../src/engine/runtime-contract/index.ts';
-import { isProcessRunning } from '../../../src/test-support/is-process-running.ts';
 import {
   APPROVED,
   type CliRuntimeFixture,
@@ -13,6 +12,7 @@ import {
   readAll,
   reviewerParams,
 } from '../../support/cli-runtime-fixture.ts';
+import { isProcessRunning } from '../../support/shared/is-process-running.ts';
 
 // Each run starts node with tsx for the fake agent: slow under a loaded CPU, so generous limits.
 vi.setConfig({ testTimeout: 60_000 });

@@ -14,7 +14,7 @@ import { createRecordingLogger } from '../../../src/logging/logger.ts';
 import { createModelServer, type ModelServer } from '../../../src/model-server/index.ts';
 import { CODEX_MODEL_PRICES } from '../../../src/runtimes/codex/codex-prices.ts';
 import { createCodexRuntime } from '../../../src/runtimes/codex/create-codex-runtime.ts';
-import { createTempGitRepo, type TempGitRepo } from '../../../src/test-support/create-temp-git-repo.ts';
+import { createTempGitRepo, type TempGitRepo } from '../../support/shared/create-temp-git-repo.ts';
 import { createTestSandbox } from '../../support/test-sandbox.ts';
 
 const SCRIPTED_KEY = 'FLOTILLA_SCRIPTED_API_KEY';

@@ -15,7 +15,7 @@ import {
 import { createSandbox } from '../../../src/sandbox/create-sandbox.ts';
 import type { Sandbox } from '../../../src/sandbox/sandbox-types.ts';
 import { createSessionLogFactory } from '../../../src/session-log/create-session-log-factory.ts';
-import { createTempGitRepo, type TempGitRepo } from '../../../src/test-support/create-temp-git-repo.ts';
+import { createTempGitRepo, type TempGitRepo } from '../../support/shared/create-temp-git-repo.ts';
 import { createTestSandbox } from '../../support/test-sandbox.ts';
 
 /**

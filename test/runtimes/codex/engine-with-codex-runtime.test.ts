@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRecordingLogger } from '../../../src/logging/logger.ts';
 import { createModelServer, type Scenario } from '../../../src/model-server/index.ts';
-import { createInMemoryProvider } from '../../../src/providers/in-memory/create-in-memory-provider.ts';
 import { createCodexRuntime } from '../../../src/runtimes/codex/create-codex-runtime.ts';
-import { createTempGitRepo } from '../../../src/test-support/create-temp-git-repo.ts';
 import { createSingleRuntimeEngine } from '../../support/create-runtime-engine.ts';
+import { createInMemoryProvider } from '../../support/in-memory-provider/create-in-memory-provider.ts';
+import { createTempGitRepo } from '../../support/shared/create-temp-git-repo.ts';
 import { createTestSandbox } from '../../support/test-sandbox.ts';
 import { type EngineSetup, trackEngineSetup } from '../../support/track-engine-setup.ts';
 

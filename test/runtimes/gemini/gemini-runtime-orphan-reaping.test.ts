@@ -7,7 +7,7 @@ import { reapOrphanProcesses } from '../../../src/app/reap-orphan-processes.ts';
 import { createRecordingLogger } from '../../../src/logging/logger.ts';
 import { createModelServer, type ModelServer } from '../../../src/model-server/index.ts';
 import { createGeminiRuntime } from '../../../src/runtimes/gemini/create-gemini-runtime.ts';
-import { createTempGitRepo, type TempGitRepo } from '../../../src/test-support/create-temp-git-repo.ts';
+import { createTempGitRepo, type TempGitRepo } from '../../support/shared/create-temp-git-repo.ts';
 import { createTestSandbox } from '../../support/test-sandbox.ts';
 
 /** Pids whose command is `marker` (`exec -a`), seen from outside the sandbox's PID namespace. */

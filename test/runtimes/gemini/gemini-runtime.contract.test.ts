@@ -2,14 +2,14 @@
 import { join } from 'node:path';
 import { createRecordingLogger } from '../../../src/logging/logger.ts';
 import { createModelServer, type ModelServer } from '../../../src/model-server/index.ts';
+import { createGeminiRuntime } from '../../../src/runtimes/gemini/create-gemini-runtime.ts';
+import { createSessionLogFactory } from '../../../src/session-log/create-session-log-factory.ts';
+import { createSecretRedactor } from '../../../src/session-log/redact-secrets.ts';
 import {
   CONTRACT_PLANTED_SECRET,
   CONTRACT_SECRET_VALUE,
   describeRuntimeContract,
-} from '../../../src/runtimes/contract/runtime-contract-suite.ts';
-import { createGeminiRuntime } from '../../../src/runtimes/gemini/create-gemini-runtime.ts';
-import { createSessionLogFactory } from '../../../src/session-log/create-session-log-factory.ts';
-import { createSecretRedactor } from '../../../src/session-log/redact-secrets.ts';
+} from '../../support/runtime-contract/runtime-contract-suite.ts';
 import { buildContractScenario, buildContractSteps } from '../../support/runtime-contract-steps.ts';
 import { createTestSandbox } from '../../support/test-sandbox.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { buildTestState } from '../../../../test/support/shared/builders/index.ts';
 import type { RuntimeParking } from '../../../domain/index.ts';
-import { buildTestState } from '../../../test-support/builders/index.ts';
 import { findNextAvailableAccount } from './find-next-available-account.ts';
 import { findRuntimeParking } from './find-runtime-parking.ts';
 

@@ -4,7 +4,7 @@ import {
   buildPlannerRun,
   buildReviewerRun,
   buildTestState,
-} from '../../../test-support/builders/index.ts';
+} from '../../../../test/support/shared/builders/index.ts';
 import { getActiveAgentRun } from './get-active-agent-run.ts';
 
 describe('getActiveAgentRun', () => {

@@ -3,7 +3,7 @@ import {
   buildImplementorRun,
   buildPlannerRun,
   buildTestState,
-} from '../../../test-support/builders/index.ts';
+} from '../../../../test/support/shared/builders/index.ts';
 import { getActivePlannerRun } from './get-active-planner-run.ts';
 
 describe('getActivePlannerRun', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildImplementorRun, buildTestState } from '../../../test-support/builders/index.ts';
+import { buildImplementorRun, buildTestState } from '../../../../test/support/shared/builders/index.ts';
 import { getAgentRun } from './get-agent-run.ts';
 
 describe('getAgentRun', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSpec, buildTestState } from '../../../test-support/builders/index.ts';
+import { buildSpec, buildTestState } from '../../../../test/support/shared/builders/index.ts';
 import { getApprovedSpecSHAs } from './get-approved-spec-shas.ts';
 
 describe('getApprovedSpecSHAs', () => {

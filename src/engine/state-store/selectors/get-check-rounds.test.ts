@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildTestState } from '../../../test-support/builders/index.ts';
+import { buildTestState } from '../../../../test/support/shared/builders/index.ts';
 import { getCheckRounds } from './get-check-rounds.ts';
 
 describe('getCheckRounds', () => {

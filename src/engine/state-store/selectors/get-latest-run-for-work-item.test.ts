@@ -4,7 +4,7 @@ import {
   buildPlannerRun,
   buildReviewerRun,
   buildTestState,
-} from '../../../test-support/builders/index.ts';
+} from '../../../../test/support/shared/builders/index.ts';
 import { getLatestRunForWorkItem } from './get-latest-run-for-work-item.ts';
 
 describe('getLatestRunForWorkItem', () => {

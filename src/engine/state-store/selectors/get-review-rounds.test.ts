@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildTestState } from '../../../test-support/builders/index.ts';
+import { buildTestState } from '../../../../test/support/shared/builders/index.ts';
 import { getReviewRounds } from './get-review-rounds.ts';
 
 describe('getReviewRounds', () => {

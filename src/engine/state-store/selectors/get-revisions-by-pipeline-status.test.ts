@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { buildPipeline, buildRevision, buildTestState } from '../../../test-support/builders/index.ts';
+import {
+  buildPipeline,
+  buildRevision,
+  buildTestState,
+} from '../../../../test/support/shared/builders/index.ts';
 import { getRevisionsByPipelineStatus } from './get-revisions-by-pipeline-status.ts';
 
 describe('getRevisionsByPipelineStatus', () => {

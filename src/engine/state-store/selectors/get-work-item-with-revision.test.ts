@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { buildRevision, buildTestState, buildWorkItem } from '../../../test-support/builders/index.ts';
+import {
+  buildRevision,
+  buildTestState,
+  buildWorkItem,
+} from '../../../../test/support/shared/builders/index.ts';
 import { getWorkItemWithRevision } from './get-work-item-with-revision.ts';
 
 describe('getWorkItemWithRevision', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildTestState, buildWorkItem } from '../../../test-support/builders/index.ts';
+import { buildTestState, buildWorkItem } from '../../../../test/support/shared/builders/index.ts';
 import { getWorkItemsByStatus } from './get-work-items-by-status.ts';
 
 describe('getWorkItemsByStatus', () => {

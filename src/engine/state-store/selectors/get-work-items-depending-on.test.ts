@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildTestState, buildWorkItem } from '../../../test-support/builders/index.ts';
+import { buildTestState, buildWorkItem } from '../../../../test/support/shared/builders/index.ts';
 import { getWorkItemsDependingOn } from './get-work-items-depending-on.ts';
 
 describe('getWorkItemsDependingOn', () => {

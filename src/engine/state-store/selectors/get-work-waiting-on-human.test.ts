@@ -5,7 +5,7 @@ import {
   buildRevision,
   buildTestState,
   buildWorkItem,
-} from '../../../test-support/builders/index.ts';
+} from '../../../../test/support/shared/builders/index.ts';
 import { getWorkWaitingOnHuman } from './get-work-waiting-on-human.ts';
 
 const plannerFailure = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { buildTestState, buildWorkItem } from '../../../../test/support/shared/builders/index.ts';
 import { WORK_ITEM_STATUSES } from '../../../domain/index.ts';
-import { buildTestState, buildWorkItem } from '../../../test-support/builders/index.ts';
 import { isWorkItemUnblocked } from './is-work-item-unblocked.ts';
 
 describe('isWorkItemUnblocked', () => {

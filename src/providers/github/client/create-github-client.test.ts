@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { findFreePort } from '../../../../test/support/shared/find-free-port.ts';
 import { silentLogger } from '../../../logging/logger.ts';
-import { findFreePort } from '../../../test-support/find-free-port.ts';
 import { createGitHubClient } from './create-github-client.ts';
 
 describe('a GitHub API that cannot be reached', () => {

@@ -2,11 +2,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createGitHubTestProvider } from '../../../../test/support/github/create-github-test-provider.ts';
+import {
+  buildContractAddPatch,
+  CONTRACT_BASE_FILES,
+} from '../../../../test/support/provider-contract/provider-contract-suite.ts';
+import { createFakeGitHub, FAILING_CHECK_LOG } from '../../../demo/fake-github/create-fake-github.ts';
 import { silentLogger } from '../../../logging/logger.ts';
-import { buildContractAddPatch, CONTRACT_BASE_FILES } from '../../contract/provider-contract-suite.ts';
 import { createGitHubProvider } from '../create-github-provider.ts';
-import { createFakeGitHub, FAILING_CHECK_LOG } from '../testing/create-fake-github.ts';
-import { createGitHubTestProvider } from '../testing/create-github-test-provider.ts';
 
 const TOKEN = 'ghp_revisions';
 const cleanups: (() => Promise<void>)[] = [];

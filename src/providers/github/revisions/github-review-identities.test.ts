@@ -2,11 +2,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import {
+  buildContractAddPatch,
+  CONTRACT_BASE_FILES,
+} from '../../../../test/support/provider-contract/provider-contract-suite.ts';
+import { createFakeGitHub } from '../../../demo/fake-github/create-fake-github.ts';
 import type { AgentReview } from '../../../domain/index.ts';
 import { silentLogger } from '../../../logging/logger.ts';
-import { buildContractAddPatch, CONTRACT_BASE_FILES } from '../../contract/provider-contract-suite.ts';
 import { createGitHubProvider } from '../create-github-provider.ts';
-import { createFakeGitHub } from '../testing/create-fake-github.ts';
 
 const TOKEN = 'ghp_author';
 const REVIEWER_TOKEN = 'ghp_reviewer';

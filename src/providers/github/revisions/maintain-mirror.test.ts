@@ -1,9 +1,9 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createFakeGitHubGit, type FakeGitHubGit } from '../../../demo/fake-github/create-fake-github-git.ts';
 import { runGit } from '../../../process/run-command.ts';
 import { localScratchDir } from '../../shared/local-scratch-dir.ts';
-import { createFakeGitHubGit, type FakeGitHubGit } from '../testing/create-fake-github-git.ts';
 import { maintainMirror } from './maintain-mirror.ts';
 
 const repositories: FakeGitHubGit[] = [];

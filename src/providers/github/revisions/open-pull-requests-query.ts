@@ -1,4 +1,4 @@
-/** Exported for the live drift check (`testing/real-github-drift.github-live.ts`). */
+/** Exported for the live drift check (`test/providers/real-github-drift.github-live.ts`). */
 export const OPEN_PULL_REQUESTS_QUERY = `query flotillaOpenPullRequests($owner: String!, $repo: String!, $cursor: String) {
   viewer { login }
   repository(owner: $owner, name: $repo) {

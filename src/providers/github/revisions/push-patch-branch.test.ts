@@ -2,8 +2,8 @@ import { chmod, mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createFakeGitHubGit, type FakeGitHubGit } from '../../../demo/fake-github/create-fake-github-git.ts';
 import { runGit } from '../../../process/run-command.ts';
-import { createFakeGitHubGit, type FakeGitHubGit } from '../testing/create-fake-github-git.ts';
 import { BranchMovedError, pushPatchBranch } from './push-patch-branch.ts';
 
 const IDENTITY = {

@@ -1,8 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createGitHubTestProvider } from '../../../../test/support/github/create-github-test-provider.ts';
 import { buildAnswerComment, buildQuestionsComment, findAnswers } from '../../../domain/index.ts';
 import { createRecordingLogger } from '../../../logging/logger.ts';
-import { createGitHubTestProvider } from '../testing/create-github-test-provider.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

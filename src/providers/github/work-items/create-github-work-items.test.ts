@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createGitHubTestProvider } from '../testing/create-github-test-provider.ts';
+import { createGitHubTestProvider } from '../../../../test/support/github/create-github-test-provider.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import { rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTempGitRepo, type TempGitRepo } from '../../../test-support/create-temp-git-repo.ts';
+import { createTempGitRepo, type TempGitRepo } from '../../../../test/support/shared/create-temp-git-repo.ts';
 import { createGitSpecReader } from './create-git-spec-reader.ts';
 import { readBlobs } from './read-blobs.ts';
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTempGitRepo, type TempGitRepo } from '../../../test-support/create-temp-git-repo.ts';
+import { createTempGitRepo, type TempGitRepo } from '../../../../test/support/shared/create-temp-git-repo.ts';
 import { extractPatch } from '../../../workspace/extract-patch.ts';
 import { createBranchFromPatch, STACK_BASE_TRAILER } from '../../shared/create-branch-from-patch.ts';
 import { IntegrateRevisionError, integrateRevision } from './integrate-revision.ts';

@@ -2,8 +2,8 @@ import { chmod, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/pro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTempGitRepo, type TempGitRepo } from '../../../../test/support/shared/create-temp-git-repo.ts';
 import { createRecordingLogger } from '../../../logging/logger.ts';
-import { createTempGitRepo, type TempGitRepo } from '../../../test-support/create-temp-git-repo.ts';
 import { reapLocalScratch } from './reap-local-scratch.ts';
 
 let repo: TempGitRepo;

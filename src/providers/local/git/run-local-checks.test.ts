@@ -3,9 +3,9 @@ import { mkdir, mkdtemp, readdir, readFile, realpath, rm } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTempGitRepo, type TempGitRepo } from '../../../../test/support/shared/create-temp-git-repo.ts';
+import { isProcessRunning } from '../../../../test/support/shared/is-process-running.ts';
 import type { runCommand } from '../../../process/run-command.ts';
-import { createTempGitRepo, type TempGitRepo } from '../../../test-support/create-temp-git-repo.ts';
-import { isProcessRunning } from '../../../test-support/is-process-running.ts';
 import { type RunLocalChecksParams, runLocalChecks } from './run-local-checks.ts';
 
 let repo: TempGitRepo;
