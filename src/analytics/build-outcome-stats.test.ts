@@ -22,6 +22,8 @@ function run(fields: Partial<StatsRun> & Pick<StatsRun, 'role' | 'requestedAt'>)
     runtime: 'claude',
     model: null,
     account: null,
+    estimatedFiles: null,
+    changedFiles: null,
     ...fields,
   };
 }

@@ -1,4 +1,5 @@
 import { LIMIT_REASONS, SCRIPTED_RUNTIME } from '../domain/index.ts';
+import { buildFileEstimateStats, type FileEstimateStats } from './build-file-estimate-stats.ts';
 import { listLocalDays, localDayKey } from './local-days.ts';
 import type { StatsItem, StatsRecords, StatsRun } from './stats-records.ts';
 
@@ -96,6 +97,8 @@ export interface OutcomeStats {
   stopped: FailureGroup[];
   spend: { byRole: SpendGroup[]; byRuntime: SpendGroup[]; byModel: SpendGroup[]; byAccount: SpendGroup[] };
   trend: DayTrend[];
+  /** How well the scheduler guessed the files implementor runs change (conflict-aware dispatch). */
+  fileEstimates: FileEstimateStats;
 }
 
 export interface OutcomeStatsOptions {
@@ -133,6 +136,7 @@ export function buildOutcomeStats(records: StatsRecords, options: OutcomeStatsOp
       byAccount: buildSpendGroups(runs, (run) => run.account),
     },
     trend: buildTrend(runs, items, options),
+    fileEstimates: buildFileEstimateStats(runs),
   };
 }
 

@@ -33,8 +33,39 @@ describe('buildStatsLines', () => {
       '',
       'TREND per day',
       'nothing recorded yet',
+      '',
+      'FILE ESTIMATES (conflict-aware dispatch)',
+      'no completed implementor run with a patch in this period',
     ]);
-    expect(lines.filter((line) => line.bold).map((line) => line.text)).toHaveLength(6);
+    expect(lines.filter((line) => line.bold).map((line) => line.text)).toHaveLength(7);
+  });
+
+  it("says how often the scheduler's file estimate matched what implementors changed", () => {
+    const now = new Date(2026, 10, 22, 12).getTime();
+    const base = {
+      role: 'implementor' as const,
+      workItemID: '1',
+      status: 'completed' as const,
+      failureReason: null,
+      cancelRequestedBy: null,
+      requestedAt: now - 60_000,
+      endedAt: now - 1_000,
+      costUSD: null,
+      inputTokens: null,
+      outputTokens: null,
+      runtime: 'claude',
+      model: null,
+      account: null,
+    };
+    const runs = [
+      { ...base, sessionID: 'a', estimatedFiles: ['src/a.ts'], changedFiles: ['src/a.ts', 'src/b.ts'] },
+      { ...base, sessionID: 'b', estimatedFiles: ['src/c.ts'], changedFiles: ['src/d.ts'] },
+      { ...base, sessionID: 'c', estimatedFiles: null, changedFiles: ['src/e.ts'] },
+    ];
+    const lines = buildStatsLines(buildOutcomeStats({ runs, items: [] }, { since: null, now }));
+    expect(lines.at(-1)?.text).toBe(
+      '2 of 3 runs had an estimate; it named a changed file in 50% (1/2) · estimated files changed 50% · changed files estimated 33%',
+    );
   });
 
   it('shows an agent-written title without its control characters, on one line, cut short', () => {

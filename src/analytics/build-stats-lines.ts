@@ -103,7 +103,18 @@ export function buildStatsLines(stats: OutcomeStats): StatsLine[] {
         formatCost(day),
       ]),
     );
+
+  title('FILE ESTIMATES (conflict-aware dispatch)');
+  lines.push({ text: formatFileEstimates(stats.fileEstimates) });
   return lines;
+}
+
+/** One line: how often the scheduler's guess of an implementor's files matched its patch. */
+function formatFileEstimates(estimates: OutcomeStats['fileEstimates']): string {
+  if (estimates.runs === 0) return 'no completed implementor run with a patch in this period';
+  const estimated = estimates.runs - estimates.withoutEstimate;
+  const share = (value: number | null) => (value === null ? '-' : `${Math.round(value * 100)}%`);
+  return `${estimated} of ${estimates.runs} runs had an estimate; it named a changed file in ${formatRate(estimates.overlapping, estimated)} · estimated files changed ${share(estimates.precision)} · changed files estimated ${share(estimates.recall)}`;
 }
 
 /** `$0.1250`, `$0.0024 (scripted)`, or both: `$0.1250 + $0.0024 (scripted)`. */

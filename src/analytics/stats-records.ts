@@ -23,6 +23,10 @@ export interface StatsRun {
   runtime: string | null;
   model: string | null;
   account: string | null;
+  /** Implementor runs: the files the scheduler expected it to change; null when unknown or not an implementor. */
+  estimatedFiles: readonly string[] | null;
+  /** Implementor runs that completed with a patch: the files it changed; null otherwise. */
+  changedFiles: readonly string[] | null;
 }
 
 /** A verdict or comment on one of the item's revisions (GitHub's review states). */

@@ -109,6 +109,13 @@ export interface ImplementorRun extends AgentRunBase {
   role: 'implementor';
   workItemID: string;
   branchName: string;
+  /**
+   * The files the scheduler expected it to change (conflict-aware dispatch, issue #30 §4); absent when it had
+   * no estimate. With `changedFiles`, `flotilla stats` shows how often the estimate was right.
+   */
+  estimatedFiles?: readonly string[];
+  /** The files its patch changed, recorded when it completed with one. */
+  changedFiles?: readonly string[];
 }
 
 export interface ReviewerRun extends AgentRunBase {

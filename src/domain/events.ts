@@ -172,6 +172,8 @@ export interface ImplementorRequested extends RunRequested {
   type: 'implementorRequested';
   workItemID: string;
   branchName: string;
+  /** The files the scheduler expected it to change (absent: no estimate), kept to check the estimate. */
+  estimatedFiles?: readonly string[];
 }
 export interface ImplementorStarted extends RunStarted {
   type: 'implementorStarted';

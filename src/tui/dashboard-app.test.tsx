@@ -397,6 +397,8 @@ describe('DashboardApp', () => {
           runtime: 'claude',
           model: null,
           account: null,
+          estimatedFiles: null,
+          changedFiles: null,
         },
       ],
       items: [

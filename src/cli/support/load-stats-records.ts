@@ -37,6 +37,8 @@ export function buildStatsRun(run: StoredAgentRun, model: string | null = null):
     runtime: run.runtime ?? null,
     model,
     account: run.account ?? null,
+    estimatedFiles: run.role === 'implementor' ? (run.estimatedFiles ?? null) : null,
+    changedFiles: run.role === 'implementor' ? (run.changedFiles ?? null) : null,
   };
 }
 

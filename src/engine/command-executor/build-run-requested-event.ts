@@ -53,6 +53,7 @@ function buildWithoutAccount(
           branchName,
           at,
           ...resumedSessionNumber(command.resume),
+          ...(run.files !== undefined && { estimatedFiles: run.files }),
         },
         request: {
           role: 'implementor',

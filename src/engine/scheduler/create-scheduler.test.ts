@@ -189,6 +189,16 @@ describe('createScheduler: conflicting files', () => {
     ]);
   });
 
+  it('hands the estimate to the started run, so the run record can be checked against its patch', () => {
+    const { scheduler, started, getState } = setup({ max: 1 });
+    scheduler.submit(implement('1'), getState(), ['src/a.ts']);
+    scheduler.submit(implement('2'), getState(), null);
+    scheduler.submit(implement('3'), getState(), ['src/b.ts']);
+    scheduler.runFinished('s1');
+    scheduler.runFinished('s2');
+    expect(started.map((run) => run.files)).toEqual([['src/a.ts'], undefined, ['src/b.ts']]);
+  });
+
   it('in a full queue skips the conflicting head for the next free-standing run', () => {
     const { scheduler, started, emitted, getState } = setup({ max: 2 });
     scheduler.submit(implement('1'), getState(), ['README.md']);

@@ -16,6 +16,8 @@ export interface AdmittedRun {
   at: number;
   /** The run's budget cap (USD) when one applies (budget/create-budget-guard.ts). */
   maxBudgetUsd?: number;
+  /** The files it was expected to change (estimate-touched-files.ts), recorded to check the estimate. */
+  files?: readonly string[];
 }
 
 /** The budget's verdict on starting a run now (see budget/create-budget-guard.ts). */
@@ -155,6 +157,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       command,
       at: clock.now(),
       ...(budget.maxBudgetUsd !== null && { maxBudgetUsd: budget.maxBudgetUsd }),
+      ...(files !== null && { files }),
     });
     return budget.events;
   }

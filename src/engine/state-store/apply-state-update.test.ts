@@ -509,6 +509,25 @@ describe('*Started', () => {
   });
 });
 
+/** A patch that modifies one file and adds another, as `git diff` writes it. */
+const TWO_FILE_PATCH = [
+  'diff --git a/src/a.ts b/src/a.ts',
+  'index 1111111..2222222 100644',
+  '--- a/src/a.ts',
+  '+++ b/src/a.ts',
+  '@@ -1 +1 @@',
+  '-old',
+  '+new',
+  'diff --git a/src/new.ts b/src/new.ts',
+  'new file mode 100644',
+  'index 0000000..3333333',
+  '--- /dev/null',
+  '+++ b/src/new.ts',
+  '@@ -0,0 +1 @@',
+  '+added',
+  '',
+].join('\n');
+
 describe('*Completed', () => {
   const usage = { costUSD: 1.5, inputTokens: 10, outputTokens: 20, turns: 3 };
   const failure: FailureRecord = {
@@ -529,7 +548,7 @@ describe('*Completed', () => {
       at: AT,
       workItemID: 'wi-1',
       branchName: 'flotilla/wi-1',
-      result: { role: 'implementor', outcome: 'completed', summary: 'done', patch: 'diff' },
+      result: { role: 'implementor', outcome: 'completed', summary: 'done', patch: TWO_FILE_PATCH },
     });
     expect(warnings).toEqual([]);
     expect(state.agentRuns['s-1']).toEqual({
@@ -538,6 +557,39 @@ describe('*Completed', () => {
       logFilePath: '/logs/final.jsonl',
       usage,
       endedAt: AT,
+      changedFiles: ['src/a.ts', 'src/new.ts'],
+    });
+  });
+
+  it('keeps the scheduler estimate from the request beside the files the patch changed', () => {
+    const requested = apply(buildTestState(), {
+      type: 'implementorRequested',
+      sessionID: 's-2',
+      workItemID: 'wi-2',
+      branchName: 'flotilla/wi-2',
+      at: AT,
+      estimatedFiles: ['src/a.ts', 'src/b.ts'],
+    }).state;
+    expect(requested.agentRuns['s-2']).toMatchObject({ estimatedFiles: ['src/a.ts', 'src/b.ts'] });
+    const running = apply(requested, {
+      type: 'implementorStarted',
+      sessionID: 's-2',
+      logFilePath: null,
+      at: AT,
+    }).state;
+    const completed = apply(running, {
+      type: 'implementorCompleted',
+      sessionID: 's-2',
+      logFilePath: null,
+      usage: null,
+      at: AT,
+      workItemID: 'wi-2',
+      branchName: 'flotilla/wi-2',
+      result: { role: 'implementor', outcome: 'completed', summary: 'done', patch: TWO_FILE_PATCH },
+    }).state;
+    expect(completed.agentRuns['s-2']).toMatchObject({
+      estimatedFiles: ['src/a.ts', 'src/b.ts'],
+      changedFiles: ['src/a.ts', 'src/new.ts'],
     });
   });
 

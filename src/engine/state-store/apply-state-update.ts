@@ -33,6 +33,7 @@ import {
   type UserCancelledRun,
   type WorkItemChanged,
 } from '../../domain/index.ts';
+import { parsePatchFiles } from '../../shared/parse-patch-files.ts';
 import { applyFeedbackUpdate } from './apply-feedback-update.ts';
 import { applyProposalUpdate } from './apply-proposal-update.ts';
 import { applyQuestionsUpdate, withoutWaitingOnResume } from './apply-questions-update.ts';
@@ -94,6 +95,7 @@ function applyEventUpdate(state: EngineState, event: EngineEvent): StateUpdate {
         role: 'implementor',
         workItemID: event.workItemID,
         branchName: event.branchName,
+        ...(event.estimatedFiles !== undefined && { estimatedFiles: event.estimatedFiles }),
       });
     case 'reviewerRequested':
       return addRequestedRun(withoutWaitingOnResume(state, event), event.type, {
@@ -116,7 +118,9 @@ function applyEventUpdate(state: EngineState, event: EngineEvent): StateUpdate {
         run.role === 'planner' ? recordPlannedSHAs(next, run.specPaths, run.specSHAs) : next,
       );
     case 'implementorCompleted':
-      return completeRun(state, event, 'implementor', (next) => next);
+      return completeRun(state, event, 'implementor', (next) =>
+        recordChangedFiles(next, event.sessionID, event.result.patch),
+      );
     case 'reviewerCompleted':
       return completeRun(state, event, 'reviewer', (next, run) =>
         run.role === 'reviewer'
@@ -456,6 +460,14 @@ function completeRun(
     run,
   );
   return unchanged(applyRoleEffects(next, run));
+}
+
+/** Keeps the files a completed implementor's patch changed beside the scheduler's estimate (issue #30 §4). */
+function recordChangedFiles(state: EngineState, sessionID: string, patch: string | null): EngineState {
+  const run = state.agentRuns[sessionID];
+  if (run?.role !== 'implementor' || patch === null) return state;
+  const changedFiles = [...new Set(parsePatchFiles(patch).map((file) => file.path))];
+  return { ...state, agentRuns: { ...state.agentRuns, [sessionID]: { ...run, changedFiles } } };
 }
 
 /** The entries of `record` under `keys` (those it has). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePatchFiles } from '../../../test/support/in-memory-provider/parse-patch-files.ts';
+import { parsePatchFiles } from '../../shared/parse-patch-files.ts';
 import {
   buildAddFilePatch,
   buildImplementorResult,

@@ -61,6 +61,8 @@ interface AgentRunRow {
   account: string | null;
   session_number: number | null;
   asked_questions: 0 | 1;
+  estimated_files: string | null;
+  changed_files: string | null;
 }
 
 export const DEFAULT_RUN_LIST_LIMIT = 50;
@@ -97,7 +99,23 @@ function toRow(run: AgentRun): AgentRunRow {
     account: run.account ?? null,
     session_number: run.sessionNumber ?? null,
     asked_questions: run.askedQuestions === true ? 1 : 0,
+    estimated_files: filesColumn(run.role === 'implementor' ? run.estimatedFiles : undefined),
+    changed_files: filesColumn(run.role === 'implementor' ? run.changedFiles : undefined),
   };
+}
+
+function filesColumn(files: readonly string[] | undefined): string | null {
+  return files === undefined ? null : JSON.stringify(files);
+}
+
+/** A files column as written by `filesColumn`; anything else reads as no files rather than failing the load. */
+function readFilesColumn(text: string): string[] {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? parsed.filter((path): path is string => typeof path === 'string') : [];
+  } catch {
+    return [];
+  }
 }
 
 function fromRow(row: AgentRunRow): StoredAgentRun {
@@ -142,6 +160,8 @@ function fromRow(row: AgentRunRow): StoredAgentRun {
         role: 'implementor',
         workItemID: row.work_item_id ?? '',
         branchName: row.branch_name ?? '',
+        ...(row.estimated_files !== null && { estimatedFiles: readFilesColumn(row.estimated_files) }),
+        ...(row.changed_files !== null && { changedFiles: readFilesColumn(row.changed_files) }),
       };
     case 'reviewer':
       return {
@@ -158,11 +178,12 @@ export function createAgentRunRepository(db: Database): AgentRunRepository {
     INSERT INTO agent_runs (
       session_id, role, status, work_item_id, spec_paths, spec_shas, branch_name, revision_id, requested_at,
       ended_at, failure_reason, error, log_file_path, cost_usd, input_tokens, output_tokens, turns,
-      cancel_requested_by, runtime, account, session_number, asked_questions
+      cancel_requested_by, runtime, account, session_number, asked_questions, estimated_files, changed_files
     ) VALUES (
       @session_id, @role, @status, @work_item_id, @spec_paths, @spec_shas, @branch_name, @revision_id,
       @requested_at, @ended_at, @failure_reason, @error, @log_file_path, @cost_usd, @input_tokens,
-      @output_tokens, @turns, @cancel_requested_by, @runtime, @account, @session_number, @asked_questions
+      @output_tokens, @turns, @cancel_requested_by, @runtime, @account, @session_number, @asked_questions,
+      @estimated_files, @changed_files
     )
     ON CONFLICT (session_id) DO UPDATE SET
       role = excluded.role, status = excluded.status, work_item_id = excluded.work_item_id,
@@ -172,7 +193,8 @@ export function createAgentRunRepository(db: Database): AgentRunRepository {
       cost_usd = excluded.cost_usd, input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
       turns = excluded.turns, cancel_requested_by = excluded.cancel_requested_by, runtime = excluded.runtime,
       account = excluded.account,
-      session_number = excluded.session_number, asked_questions = excluded.asked_questions
+      session_number = excluded.session_number, asked_questions = excluded.asked_questions,
+      estimated_files = excluded.estimated_files, changed_files = excluded.changed_files
   `);
   const selectOne = db.prepare<[string], AgentRunRow>('SELECT * FROM agent_runs WHERE session_id = ?');
   const selectRecent = db.prepare<[number], AgentRunRow>(

@@ -56,6 +56,7 @@ describe('run history', () => {
       workItemID: '7',
       branchName: 'flotilla/7',
       at: 100,
+      estimatedFiles: ['src/a.ts', 'src/b.ts'],
     });
     expect(persistence.getRun('s1')).toMatchObject({ status: 'requested', requestedAt: 100, endedAt: null });
     feed({ type: 'implementorStarted', sessionID: 's1', logFilePath: '/logs/s1.jsonl', at: 110 });
@@ -68,7 +69,12 @@ describe('run history', () => {
       logFilePath: null,
       usage,
       at: 500,
-      result: { role: 'implementor', outcome: 'completed', summary: 'done', patch: '' },
+      result: {
+        role: 'implementor',
+        outcome: 'completed',
+        summary: 'done',
+        patch: 'diff --git a/src/a.ts b/src/a.ts\n--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-x\n+y\n',
+      },
     });
     expect(persistence.getRun('s1')).toEqual({
       role: 'implementor',
@@ -76,6 +82,8 @@ describe('run history', () => {
       status: 'completed',
       workItemID: '7',
       branchName: 'flotilla/7',
+      estimatedFiles: ['src/a.ts', 'src/b.ts'],
+      changedFiles: ['src/a.ts'],
       logFilePath: '/logs/s1.jsonl',
       error: null,
       requestedAt: 100,

@@ -20,6 +20,8 @@ function failedRun(sessionID: string, failureReason: string): StatsRun {
     runtime: 'claude',
     model: null,
     account: null,
+    estimatedFiles: null,
+    changedFiles: null,
   };
 }
 

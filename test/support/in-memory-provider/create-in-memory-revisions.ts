@@ -7,6 +7,7 @@ import type {
 } from '../../../src/domain/index.ts';
 import { type RevisionFeedback, reviewStateForVerdict } from '../../../src/domain/index.ts';
 import type { CreateRevisionInput, RevisionReader, RevisionWriter } from '../../../src/providers/types.ts';
+import { parsePatchFiles } from '../../../src/shared/parse-patch-files.ts';
 import type { PatchApplyCheck } from './check-patch-applies.ts';
 import {
   buildFakeSHA,
@@ -15,7 +16,6 @@ import {
   type InMemoryRevisionRecord,
   type InMemoryWorld,
 } from './in-memory-world.ts';
-import { parsePatchFiles } from './parse-patch-files.ts';
 
 export interface InMemoryRevisionOptions {
   /** Pipeline of a new revision and after every push; `success` simulates "no CI". */

@@ -1,4 +1,4 @@
-import type { RevisionFile, RevisionFileStatus } from '../../../src/domain/index.ts';
+import type { RevisionFile, RevisionFileStatus } from '../domain/index.ts';
 
 const DIFF_HEADER = 'diff --git ';
 
