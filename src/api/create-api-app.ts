@@ -7,11 +7,14 @@ import { requireWorkItem } from '../cli/support/require-work-item.ts';
 import type { FlotillaConfig } from '../config/index.ts';
 import { buildAnswerComment, WORK_ITEM_STATUSES } from '../domain/index.ts';
 import type { EngineStatePersistence, SqliteTracker } from '../storage/index.ts';
+import type { TrackerQuota } from '../tui/view-model/build-quota-summary.ts';
 import { ApiError } from './api-error.ts';
 import { createApiBase, serveOpenApiDocument } from './create-api-base.ts';
 import type { EventHub } from './create-event-hub.ts';
 import { registerDashboardReadRoutes } from './register-dashboard-read-routes.ts';
 import { type ApiEngine, registerEngineActionRoutes } from './register-engine-action-routes.ts';
+import { registerReviewRoutes } from './register-review-routes.ts';
+import { registerStatusRoute } from './register-status-route.ts';
 import { registerWebAppRoutes } from './register-web-app-routes.ts';
 import { streamHubEvents } from './stream-hub-events.ts';
 
@@ -32,6 +35,10 @@ export interface ApiDeps {
   webRoot?: string;
   /** The engine of `flotilla run --serve`: cancel, retry, unblock and merge go through it (else 409). */
   engine?: ApiEngine;
+  /** `.flotilla/` and `.flotilla/logs/`: whether a `flotilla run` is up (reviews), where checks logs live. */
+  paths: { stateDir: string; logsDir: string };
+  /** The provider's name and quota for `GET /api/status`; default the local provider (no quota). */
+  provider?: { name: string; quota?: (() => TrackerQuota | null) | undefined };
 }
 
 const ErrorSchema = z
@@ -225,6 +232,13 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono {
   app.get('/api/events', (c) => streamHubEvents(c, deps.events));
   registerEngineActionRoutes(app, deps.engine);
   registerDashboardReadRoutes(app, deps);
+  registerReviewRoutes(app, deps);
+  registerStatusRoute(app, {
+    provider: deps.provider?.name ?? 'local',
+    engine: deps.engine !== undefined,
+    quota: deps.provider?.quota,
+    now,
+  });
   registerWebAppRoutes(app, deps.webRoot);
 
   serveOpenApiDocument(app);

@@ -104,6 +104,7 @@ beforeAll(async () => {
     config: context.config,
     tracker,
     history: context.history,
+    paths: context.paths,
     events,
     readAuthor: async () => 'Ada',
     repoRoot: repo.root,

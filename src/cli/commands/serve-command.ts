@@ -49,6 +49,7 @@ export function registerServeCommand(program: Command): void {
             events,
             readAuthor: () => readHumanAuthor(context.repoRoot),
             repoRoot: context.repoRoot,
+            paths: context.paths,
             ...(token === undefined ? {} : { token }),
           });
           const server = await startApiServer(app, address, { tokenSet: token !== undefined });
