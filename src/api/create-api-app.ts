@@ -16,7 +16,7 @@ import { type ApiEngine, registerEngineActionRoutes } from './register-engine-ac
 import { registerReviewRoutes } from './register-review-routes.ts';
 import { registerStatusRoute } from './register-status-route.ts';
 import { registerWebAppRoutes } from './register-web-app-routes.ts';
-import { streamHubEvents } from './stream-hub-events.ts';
+import { registerEventsRoute } from './stream-hub-events.ts';
 
 /** What the routes read and write; the composition root (src/cli/commands/serve-command.ts) builds it. */
 export interface ApiDeps {
@@ -229,7 +229,7 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono {
     },
   );
 
-  app.get('/api/events', (c) => streamHubEvents(c, deps.events));
+  registerEventsRoute(app, deps.events);
   registerEngineActionRoutes(app, deps.engine);
   registerDashboardReadRoutes(app, deps);
   registerReviewRoutes(app, deps);

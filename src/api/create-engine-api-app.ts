@@ -4,7 +4,7 @@ import { createApiBase, serveOpenApiDocument } from './create-api-base.ts';
 import type { EventHub } from './create-event-hub.ts';
 import { type ApiEngine, registerEngineActionRoutes } from './register-engine-action-routes.ts';
 import { registerStatusRoute } from './register-status-route.ts';
-import { streamHubEvents } from './stream-hub-events.ts';
+import { registerEventsRoute } from './stream-hub-events.ts';
 
 /**
  * The API of `flotilla run --serve` on a provider without a local tracker (GitHub): the engine's events
@@ -18,7 +18,7 @@ export function createEngineApiApp(deps: {
   provider: { name: string; quota?: (() => TrackerQuota | null) | undefined };
 }): OpenAPIHono {
   const app = createApiBase({ token: deps.token });
-  app.get('/api/events', (c) => streamHubEvents(c, deps.events));
+  registerEventsRoute(app, deps.events);
   registerEngineActionRoutes(app, deps.engine);
   registerStatusRoute(app, { provider: deps.provider.name, engine: true, quota: deps.provider.quota });
   serveOpenApiDocument(app);
