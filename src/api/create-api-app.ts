@@ -1,6 +1,4 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { buildBudgetReport } from '../cli/commands/budget-command-report.ts';
-import { buildRunSummary } from '../cli/commands/runs-command-summary.ts';
 import { readDetails } from '../cli/commands/work-show-command.ts';
 import { dispatchWorkItem } from '../cli/support/dispatch-work-item.ts';
 import { requireWorkItem } from '../cli/support/require-work-item.ts';
@@ -13,6 +11,7 @@ import { createApiBase, serveOpenApiDocument } from './create-api-base.ts';
 import type { EventHub } from './create-event-hub.ts';
 import { registerDashboardReadRoutes } from './register-dashboard-read-routes.ts';
 import { type ApiEngine, registerEngineActionRoutes } from './register-engine-action-routes.ts';
+import { registerHistoryRoutes } from './register-history-routes.ts';
 import { registerReviewRoutes } from './register-review-routes.ts';
 import { registerStatusRoute } from './register-status-route.ts';
 import { registerWebAppRoutes } from './register-web-app-routes.ts';
@@ -129,50 +128,7 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono {
     (c) => c.json(readDetails(tracker, c.req.valid('param').id, history.taskContext), 200),
   );
 
-  app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/api/runs',
-      request: {
-        query: z.object({
-          limit: z.coerce.number().int().min(1).max(1000).default(20),
-          item: z
-            .string()
-            .regex(/^[1-9]\d*$/, 'a work item id such as 12')
-            .optional(),
-        }),
-      },
-      responses: ok('agent runs, newest first (as `flotilla runs --json`)'),
-    }),
-    (c) => {
-      const { limit, item } = c.req.valid('query');
-      return c.json(history.listRuns({ limit, workItemID: item }).map(buildRunSummary), 200);
-    },
-  );
-
-  app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/api/runs/{session}',
-      request: { params: z.object({ session: z.string().min(1).max(200) }) },
-      responses: ok('one agent run (as an element of `flotilla runs --json`)'),
-    }),
-    (c) => {
-      const { session } = c.req.valid('param');
-      const run = history.listRuns().find((candidate) => candidate.sessionID === session);
-      if (run === undefined) throw new ApiError(404, 'not_found', `no run with session ${session}`);
-      return c.json(buildRunSummary(run), 200);
-    },
-  );
-
-  app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/api/budget',
-      responses: ok('spend against every cap (as `flotilla budget --json`)'),
-    }),
-    (c) => c.json(buildBudgetReport(deps.config, history.ledger, now()), 200),
-  );
+  registerHistoryRoutes(app, { config: deps.config, history, now });
 
   app.openapi(
     createRoute({
