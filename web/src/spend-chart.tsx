@@ -11,30 +11,33 @@ export function SpendChart({ report }: { report: DailySpendReport | null }) {
   const first = report.days[0]?.day ?? '';
   const last = report.days.at(-1)?.day ?? '';
   return (
-    <svg
-      class="spend-chart"
-      data-testid="spend-chart"
-      width={WIDTH}
-      height={HEIGHT}
-      viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-      role="img"
-      aria-label={`spend per day, ${first} to ${last}${report.dailyCapUSD === null ? '' : `, daily cap $${report.dailyCapUSD.toFixed(2)}`}`}
-    >
-      <rect class="spend-ground" x={0} y={HEIGHT - 1} width={WIDTH} height={1} />
-      {chart.bars.map((bar) => (
-        <rect
-          key={bar.day}
-          class={bar.reached ? 'spend-bar reached' : 'spend-bar'}
-          data-day={bar.day}
-          x={bar.x}
-          y={bar.y}
-          width={bar.width}
-          height={bar.height}
-        >
-          <title>{bar.title}</title>
-        </rect>
-      ))}
-      {chart.capY !== null && <line class="spend-cap" x1={0} x2={WIDTH} y1={chart.capY} y2={chart.capY} />}
-    </svg>
+    <span class="spend" title="spend per day, the last 14 days (hover a bar)">
+      <span class="dim">{report.days.length} d</span>{' '}
+      <svg
+        class="spend-chart"
+        data-testid="spend-chart"
+        width={WIDTH}
+        height={HEIGHT}
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        role="img"
+        aria-label={`spend per day, ${first} to ${last}${report.dailyCapUSD === null ? '' : `, daily cap $${report.dailyCapUSD.toFixed(2)}`}`}
+      >
+        <rect class="spend-ground" x={0} y={HEIGHT - 1} width={WIDTH} height={1} />
+        {chart.bars.map((bar) => (
+          <rect
+            key={bar.day}
+            class={bar.reached ? 'spend-bar reached' : 'spend-bar'}
+            data-day={bar.day}
+            x={bar.x}
+            y={bar.y}
+            width={bar.width}
+            height={bar.height}
+          >
+            <title>{bar.title}</title>
+          </rect>
+        ))}
+        {chart.capY !== null && <line class="spend-cap" x1={0} x2={WIDTH} y1={chart.capY} y2={chart.capY} />}
+      </svg>
+    </span>
   );
 }
