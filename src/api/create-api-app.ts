@@ -36,7 +36,7 @@ export interface ApiDeps {
   engine?: ApiEngine;
   /** `.flotilla/` and `.flotilla/logs/`: whether a `flotilla run` is up (reviews), where checks logs live. */
   paths: { stateDir: string; logsDir: string };
-  /** The provider's name and quota for `GET /api/status`; default the local provider (no quota). */
+  /** The provider's name and quota for `GET /api/status`; default the configured provider's name (no quota). */
   provider?: { name: string; quota?: (() => TrackerQuota | null) | undefined };
 }
 
@@ -190,7 +190,7 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono {
   registerDashboardReadRoutes(app, deps);
   registerReviewRoutes(app, deps);
   registerStatusRoute(app, {
-    provider: deps.provider?.name ?? 'local',
+    provider: deps.provider?.name ?? deps.config.provider,
     engine: deps.engine !== undefined,
     quota: deps.provider?.quota,
     now,
