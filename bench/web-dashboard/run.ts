@@ -71,6 +71,7 @@ const app = createApiApp({
   config: context.config,
   tracker,
   history: context.history,
+  paths: context.paths,
   events,
   readAuthor: async () => 'bench',
   repoRoot: repo.root,

@@ -28,6 +28,7 @@ beforeAll(async () => {
     config: context.config,
     tracker,
     history: context.history,
+    paths: context.paths,
     events,
     readAuthor: async () => 'Ada',
   };

@@ -1,19 +1,21 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { buildBudgetReport } from '../cli/commands/budget-command-report.ts';
-import { buildRunSummary } from '../cli/commands/runs-command-summary.ts';
 import { readDetails } from '../cli/commands/work-show-command.ts';
 import { dispatchWorkItem } from '../cli/support/dispatch-work-item.ts';
 import { requireWorkItem } from '../cli/support/require-work-item.ts';
 import type { FlotillaConfig } from '../config/index.ts';
 import { buildAnswerComment, WORK_ITEM_STATUSES } from '../domain/index.ts';
 import type { EngineStatePersistence, SqliteTracker } from '../storage/index.ts';
+import type { TrackerQuota } from '../tui/view-model/build-quota-summary.ts';
 import { ApiError } from './api-error.ts';
 import { createApiBase, serveOpenApiDocument } from './create-api-base.ts';
 import type { EventHub } from './create-event-hub.ts';
 import { registerDashboardReadRoutes } from './register-dashboard-read-routes.ts';
 import { type ApiEngine, registerEngineActionRoutes } from './register-engine-action-routes.ts';
+import { registerHistoryRoutes } from './register-history-routes.ts';
+import { registerReviewRoutes } from './register-review-routes.ts';
+import { registerStatusRoute } from './register-status-route.ts';
 import { registerWebAppRoutes } from './register-web-app-routes.ts';
-import { streamHubEvents } from './stream-hub-events.ts';
+import { registerEventsRoute } from './stream-hub-events.ts';
 
 /** What the routes read and write; the composition root (src/cli/commands/serve-command.ts) builds it. */
 export interface ApiDeps {
@@ -32,6 +34,10 @@ export interface ApiDeps {
   webRoot?: string;
   /** The engine of `flotilla run --serve`: cancel, retry, unblock and merge go through it (else 409). */
   engine?: ApiEngine;
+  /** `.flotilla/` and `.flotilla/logs/`: whether a `flotilla run` is up (reviews), where checks logs live. */
+  paths: { stateDir: string; logsDir: string };
+  /** The provider's name and quota for `GET /api/status`; default the configured provider's name (no quota). */
+  provider?: { name: string; quota?: (() => TrackerQuota | null) | undefined };
 }
 
 const ErrorSchema = z
@@ -122,50 +128,7 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono {
     (c) => c.json(readDetails(tracker, c.req.valid('param').id, history.taskContext), 200),
   );
 
-  app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/api/runs',
-      request: {
-        query: z.object({
-          limit: z.coerce.number().int().min(1).max(1000).default(20),
-          item: z
-            .string()
-            .regex(/^[1-9]\d*$/, 'a work item id such as 12')
-            .optional(),
-        }),
-      },
-      responses: ok('agent runs, newest first (as `flotilla runs --json`)'),
-    }),
-    (c) => {
-      const { limit, item } = c.req.valid('query');
-      return c.json(history.listRuns({ limit, workItemID: item }).map(buildRunSummary), 200);
-    },
-  );
-
-  app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/api/runs/{session}',
-      request: { params: z.object({ session: z.string().min(1).max(200) }) },
-      responses: ok('one agent run (as an element of `flotilla runs --json`)'),
-    }),
-    (c) => {
-      const { session } = c.req.valid('param');
-      const run = history.listRuns().find((candidate) => candidate.sessionID === session);
-      if (run === undefined) throw new ApiError(404, 'not_found', `no run with session ${session}`);
-      return c.json(buildRunSummary(run), 200);
-    },
-  );
-
-  app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/api/budget',
-      responses: ok('spend against every cap (as `flotilla budget --json`)'),
-    }),
-    (c) => c.json(buildBudgetReport(deps.config, history.ledger, now()), 200),
-  );
+  registerHistoryRoutes(app, { config: deps.config, history, now });
 
   app.openapi(
     createRoute({
@@ -222,9 +185,16 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono {
     },
   );
 
-  app.get('/api/events', (c) => streamHubEvents(c, deps.events));
+  registerEventsRoute(app, deps.events);
   registerEngineActionRoutes(app, deps.engine);
   registerDashboardReadRoutes(app, deps);
+  registerReviewRoutes(app, deps);
+  registerStatusRoute(app, {
+    provider: deps.provider?.name ?? deps.config.provider,
+    engine: deps.engine !== undefined,
+    quota: deps.provider?.quota,
+    now,
+  });
   registerWebAppRoutes(app, deps.webRoot);
 
   serveOpenApiDocument(app);

@@ -26,6 +26,7 @@ beforeAll(async () => {
   // As `run --serve` on GitHub composes it, with a bearer token set: the webhook must not need it.
   const api = createEngineApiApp({
     events: createEventHub(),
+    provider: { name: 'github' },
     engine: {
       getState: () => {
         throw new Error('not used');

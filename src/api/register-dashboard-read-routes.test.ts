@@ -77,6 +77,7 @@ beforeAll(async () => {
     config: context.config,
     tracker,
     history: context.history,
+    paths: context.paths,
     events,
     readAuthor: async () => 'Ada',
     repoRoot: repo.root,
@@ -145,6 +146,7 @@ describe('GET /api/work-items/:id/diff', () => {
       config: context.config,
       tracker,
       history: context.history,
+      paths: context.paths,
       events,
       readAuthor: async () => 'Ada',
     });
@@ -181,6 +183,7 @@ describe('the web dashboard files', () => {
       config: context.config,
       tracker,
       history: context.history,
+      paths: context.paths,
       events,
       readAuthor: async () => 'Ada',
       webRoot: join(webRoot, 'missing'),

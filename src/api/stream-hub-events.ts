@@ -1,3 +1,4 @@
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { EventHub, HubEvent } from './create-event-hub.ts';
@@ -33,5 +34,28 @@ export function streamHubEvents(c: Context, events: EventHub): Response {
       sent = event.id;
       await stream.writeSSE({ id: String(event.id), event: event.type, data: JSON.stringify(event.data) });
     }
+  });
+}
+
+/**
+ * `GET /api/events` on `app`: the SSE stream (a plain route, since its body is a stream, not JSON), with
+ * its entry in the OpenAPI document registered by hand.
+ */
+export function registerEventsRoute(app: OpenAPIHono, events: EventHub): void {
+  app.get('/api/events', (c) => streamHubEvents(c, events));
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/api/events',
+    description:
+      'Server-sent events: `id` increasing, `event` the type, `data` JSON. Send `Last-Event-ID` to get what was missed (the last 1000 kept) before the live ones.',
+    request: {
+      headers: z.object({
+        'last-event-id': z.string().optional().openapi({ description: 'the last id received' }),
+      }),
+    },
+    responses: {
+      200: { description: 'the event stream', content: { 'text/event-stream': { schema: z.string() } } },
+      401: { description: 'missing or wrong bearer token' },
+    },
   });
 }

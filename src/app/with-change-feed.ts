@@ -1,8 +1,8 @@
-import type { Provider, ProviderChange } from '../providers/types.ts';
+import type { Provider, ProviderChangeListener } from '../providers/types.ts';
 
 /** Changes learnt outside the provider's own polls (GitHub's webhooks), and how slowly to poll meanwhile. */
 export interface ChangeFeed {
-  onChange(listener: (change: ProviderChange) => void): () => void;
+  onChange(listener: ProviderChangeListener): () => void;
   pollIntervalFactor(): number;
 }
 

@@ -19,6 +19,7 @@ import { createEventLoop } from './event-queue/create-event-loop.ts';
 import { ALL_HANDLERS } from './handlers/index.ts';
 import { createAnswerPoller } from './pollers/create-answer-poller.ts';
 import { createFeedbackPoller } from './pollers/create-feedback-poller.ts';
+import { createOneWorkItemPoller } from './pollers/create-one-work-item-poller.ts';
 import { createPollPacer } from './pollers/create-poll-pacer.ts';
 import { createProposalPoller } from './pollers/create-proposal-poller.ts';
 import { createRevisionPoller } from './pollers/create-revision-poller.ts';
@@ -79,6 +80,9 @@ function requireConfig(config: EngineConfig): void {
     throw new Error('engine config: `createRuntimeAdapters` must be a function');
   }
 }
+
+/** Per-item pollers kept for webhook-named items; past this many the cache starts over. */
+const MAX_ITEM_POLLERS = 256;
 
 export function createEngine(config: EngineConfig): Engine {
   requireConfig(config);
@@ -382,6 +386,20 @@ export function createEngine(config: EngineConfig): Engine {
     every: resolved.pollIntervals.workItems,
   };
   const pollers = [pollerFor.workItems, answers, proposals, pollerFor.revisions, feedback, pollerFor.specs];
+  // One work item a change names (a webhook on its issue): read alone when the store holds it already; a
+  // new item needs the list (only it applies the provider's filter of what is a work item). Kept per id,
+  // so repeated deliveries for one item share a poll and its failure streak.
+  const itemPollers = new Map<string, Poller>();
+  function pollerForItem(id: string | undefined): Poller | undefined {
+    if (id === undefined || getState().workItems[id] === undefined) return undefined;
+    let poller = itemPollers.get(id);
+    if (poller === undefined) {
+      if (itemPollers.size >= MAX_ITEM_POLLERS) itemPollers.clear();
+      poller = createOneWorkItemPoller({ ...pollerDeps, reader: provider.workItemReader }, id);
+      itemPollers.set(id, poller);
+    }
+    return poller;
+  }
   const duePollers = new Set<Poller>();
   const pollTimers: ReturnType<typeof setInterval>[] = [];
   let unsubscribeFromProvider: (() => void) | null = null;
@@ -418,14 +436,14 @@ export function createEngine(config: EngineConfig): Engine {
       });
       // A change the provider reports itself (local checks finishing) is polled now, not at the interval.
       unsubscribeFromProvider =
-        provider.onChange?.((change) => {
+        provider.onChange?.((change, scope) => {
           const due = pollerFor[change];
           // An unknown change (a newer provider) is ignored: the regular polls still see it.
           // Replies to questions and decisions on proposals are comments on work items.
           if (!stopping && due !== undefined)
             void requestPolls(
               change === 'workItems'
-                ? [due.poller, answers.poller, proposals.poller]
+                ? [pollerForItem(scope?.workItemID) ?? due.poller, answers.poller, proposals.poller]
                 : change === 'revisions'
                   ? [due.poller, feedback.poller]
                   : [due.poller],

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Logger } from '../logging/logger.ts';
 import type { Database, SqliteTracker } from '../storage/index.ts';
-import type { Provider, ProviderChange } from './types.ts';
+import type { Provider, ProviderChangeListener } from './types.ts';
 
 /** An environment, as read (absent and empty variables alike). */
 export type ProviderEnv = Readonly<Record<string, string | undefined>>;
@@ -69,7 +69,7 @@ export interface WebhookRequest {
 /** Change notifications a tracker pushes (GitHub's webhooks): verified, then polls now (Provider.onChange). */
 export interface WebhookReceiver {
   receive(request: WebhookRequest): { status: 200 | 400 | 401 | 415; body: { ok: boolean; message: string } };
-  onChange(listener: (change: ProviderChange) => void): () => void;
+  onChange(listener: ProviderChangeListener): () => void;
   /** How much slower the engine's timers may poll while notifications flow (1: as configured). */
   pollIntervalFactor(): number;
 }

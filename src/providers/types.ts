@@ -145,6 +145,16 @@ export interface SpecReader {
 /** What a provider says changed on its own (see Provider.onChange): the engine polls that reader. */
 export type ProviderChange = 'workItems' | 'revisions' | 'specs';
 
+/**
+ * Which one thing changed, when the provider knows (a webhook naming an issue): the engine reads just that
+ * work item instead of the whole list — when it already holds it; a new item still needs the list.
+ */
+export interface ProviderChangeScope {
+  workItemID?: string;
+}
+
+export type ProviderChangeListener = (change: ProviderChange, scope?: ProviderChangeScope) => void;
+
 /** A tracker API's rate-limit budget as the provider last saw it (GitHub's `x-ratelimit-*`). */
 export interface ProviderQuota {
   /** The primary budget; null until a response told it. */
@@ -165,7 +175,7 @@ export interface Provider {
    * tells the listener at once, so the engine polls that reader now instead of at its next interval.
    * Returns the unsubscribe. Listeners must not throw; a provider without it is only polled.
    */
-  onChange?(listener: (change: ProviderChange) => void): () => void;
+  onChange?(listener: ProviderChangeListener): () => void;
   /**
    * Optional capability: how many times the configured poll interval to wait now (1 = as configured), e.g.
    * 2, 4, 8 from the GitHub provider as its rate-limit budget drains. Pollers read it before each wait.

@@ -83,6 +83,28 @@ describe('flotilla run --serve on GitHub with webhooks', () => {
       const delivered = fake.webhooks.deliveries.find((delivery) => delivery.event === 'issues');
       expect(delivered?.status).toBe(200);
 
+      // Now the engine holds the item: a delivery naming it reads that issue alone, not the issue list.
+      const before = fake.requests.length;
+      fake.human.closeIssue(issue);
+      await waitForCondition(
+        () =>
+          stream.events.some(
+            (event) =>
+              event.event === 'workItemChanged' &&
+              (event.data as { workItemID: string; newStatus: string | null }).workItemID === String(issue) &&
+              (event.data as { newStatus: string | null }).newStatus === 'closed',
+          ),
+        30_000,
+        `#${issue} closed on /api/events through the webhook`,
+        run.output,
+      );
+      const issues = `/repos/${fake.owner}/${fake.repo}/issues`;
+      const read = fake.requests
+        .slice(before)
+        .map((request) => `${request.method} ${request.path.split('?')[0]}`);
+      expect(read).toContain(`GET ${issues}/${issue}`);
+      expect(read).not.toContain(`GET ${issues}`);
+
       // A redelivery is answered and ignored; an unsigned POST is refused.
       expect(await fake.webhooks.redeliver(delivered?.id as string)).toBe(200);
       const unsigned = await fetch(hookUrl as string, {

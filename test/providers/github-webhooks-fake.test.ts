@@ -23,11 +23,16 @@ let server: RunningApiServer;
 let receiver: GitHubWebhookReceiver;
 const logger = createRecordingLogger();
 const changes: ProviderChange[] = [];
+/** The work item each change names (null: the whole reader). */
+const scopes: (string | null)[] = [];
 
 beforeAll(async () => {
   github = await createFakeGitHub({ token: TOKEN, ci: 'passing' });
   receiver = createGitHubWebhookReceiver({ secret: SECRET, owner: github.owner, repo: github.repo, logger });
-  receiver.onChange((change) => changes.push(change));
+  receiver.onChange((change, scope) => {
+    changes.push(change);
+    scopes.push(scope?.workItemID ?? null);
+  });
   server = await startApiServer(
     createWebhookRoutes({ path: '/webhooks/github', receiver, maxBodyBytes: MAX_WEBHOOK_BODY_BYTES }),
     parseListenAddress('127.0.0.1:0'),
@@ -77,6 +82,7 @@ describe('the fake GitHub delivering webhooks', () => {
 
   it("sends a signed delivery for each change; the receiver polls the change's reader", async () => {
     changes.length = 0;
+    scopes.length = 0;
     const issue = github.human.createIssue({ title: 'Add greet', labels: ['task:implement'] });
     github.human.comment(issue, 'an answer');
     const pull = await github.human.openPullRequest({
@@ -94,6 +100,8 @@ describe('the fake GitHub delivering webhooks', () => {
       { event: 'check_run', action: 'completed', status: 200 },
     ]);
     expect(changes).toEqual(['workItems', 'workItems', 'revisions', 'workItems', 'revisions', 'revisions']);
+    // An issue's events name its work item (polled alone); a pull request's changes poll the readers.
+    expect(scopes).toEqual([String(issue), String(issue), null, null, null, null]);
   });
 
   it("sends deliveries for Flotilla's own REST writes (labels, comments)", async () => {

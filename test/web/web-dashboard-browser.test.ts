@@ -13,6 +13,7 @@ import { type CliContext, openCliContext } from '../../src/cli/support/open-cli-
 import { requireLocalTracker } from '../../src/cli/support/require-local-tracker.ts';
 import { resolveFlotillaPaths } from '../../src/config/index.ts';
 import { ANSWER_COMMENT_MARKER, buildQuestionsComment, type EngineEvent } from '../../src/domain/index.ts';
+import { periodKeysOf } from '../../src/engine/budget/budget-calendar.ts';
 import { applyStateUpdate } from '../../src/engine/state-store/apply-state-update.ts';
 import { buildInitialEngineState } from '../../src/engine/state-store/engine-state.ts';
 import { buildAddFilePatch } from '../../src/runtimes/scripted/build-scripted-results.ts';
@@ -37,7 +38,7 @@ let watch: TrackerWatch;
 let server: RunningApiServer;
 let browser: Browser;
 let page: Page;
-const ids = { login: '', export: '', asks: '', revised: '' };
+const ids = { login: '', export: '', asks: '', revised: '', approveMe: '', rework: '', approveByKey: '' };
 const REVIEWER = 'cccc3333-0000-4000-8000-000000000003';
 
 beforeAll(async () => {
@@ -98,12 +99,57 @@ beforeAll(async () => {
   }
   const approved = create('Dark mode');
   tracker.workItems.transitionStatus(approved, 'approved');
+  // Three more revisions in review for the human's verdicts, after the others (the key test's order).
+  const paths = resolveFlotillaPaths(repo.root);
+  const checksLog = join(paths.logsDir, 'checks-rework.log');
+  await withLocalProvider(repo.root, { checksCommand: null }, async (provider) => {
+    const revise = (file: string) =>
+      createItemWithRevision(provider, buildAddFilePatch(file, 'x\n'), 'review');
+    ids.approveMe = (await revise('src/approve-me.ts')).id;
+    const rework = await revise('src/rework.ts');
+    ids.rework = rework.id;
+    ids.approveByKey = (await revise('src/by-key.ts')).id;
+    mkdirSync(paths.logsDir, { recursive: true });
+    writeFileSync(checksLog, '$ npm test\nFAIL src/rework.test.ts\n  expected 2, got 3\n');
+    provider.tracker.revisions.setPipeline(rework.revisionID, rework.headSHA, {
+      status: 'failure',
+      url: checksLog,
+      reason: 'npm test failed',
+    });
+  });
+  // Spend on three of the last days (the chart), in the budget's time zone.
+  const DAY = 86_400_000;
+  for (const [daysAgo, costUSD] of [
+    [0, 1.5],
+    [1, 0.5],
+    [3, 2],
+  ] as const) {
+    const { day, month } = periodKeysOf(Date.now() - daysAgo * DAY, context.config.budgets.timeZone);
+    context.history.ledger.record({
+      sessionID: `spend-${daysAgo}`,
+      workItemID: ids.login,
+      role: 'implementor',
+      runtime: 'claude',
+      model: null,
+      account: null,
+      day,
+      month,
+      costUSD,
+      inputTokens: 1000,
+      outputTokens: 10,
+      ended: true,
+      budgetStop: null,
+      requestedAt: 1,
+      updatedAt: 1,
+    });
+  }
   const events = createEventHub();
   watch = watchTrackerChanges(tracker, context.history, events, 100);
   const app = createApiApp({
     config: context.config,
     tracker,
     history: context.history,
+    paths: context.paths,
     events,
     readAuthor: async () => 'Ada',
     repoRoot: repo.root,
@@ -134,7 +180,22 @@ describe('the web dashboard in Chromium', { timeout: 60_000 }, () => {
     await card('waiting', ids.asks).waitFor();
     await card('review', ids.revised).locator('.badge-reviewing').waitFor();
     await page.getByText('● live').waitFor();
-    expect(await page.getByTestId('budget').textContent()).toContain('today $0.00');
+    expect(await page.getByTestId('budget').textContent()).toContain('today $1.50');
+  });
+
+  it('draws spend per day as SVG bars, today the last', async () => {
+    const bars = page.getByTestId('spend-chart').locator('rect.spend-bar');
+    await bars.first().waitFor({ state: 'attached' });
+    expect(await bars.count()).toBe(14);
+    const heights = await bars.evaluateAll((nodes) =>
+      nodes.map((node) =>
+        Number((node as unknown as { getAttribute(name: string): string }).getAttribute('height')),
+      ),
+    );
+    // $2 three days ago is the highest (no daily cap configured): the full height; $1.50 today 3/4 of it, $0.50 yesterday 1/4.
+    expect(heights.slice(-4)).toEqual([26, 0, 6.5, 19.5]);
+    expect(heights.slice(0, 10).every((height) => height === 0)).toBe(true);
+    expect(await page.getByTestId('quota').count()).toBe(0);
   });
 
   it('moves a card when another process changes the item', async () => {
@@ -215,5 +276,70 @@ describe('the web dashboard in Chromium', { timeout: 60_000 }, () => {
     await merge.click();
     await page.getByTestId('footer').getByText(`merge #${ids.revised}:`).waitFor();
     expect(await page.getByTestId('footer').textContent()).not.toContain('done');
+  });
+
+  it("approves a revision from the page: the item is approved, the review recorded as the human's", async () => {
+    await page.locator(`[data-item="${ids.approveMe}"]`).dblclick();
+    const review = page.getByTestId('review');
+    await review.waitFor();
+    expect(await review.getByRole('button', { name: 'Request changes' }).isDisabled()).toBe(true);
+    await page.screenshot({ path: join(shots, 'item-review.png') });
+    await review.getByRole('button', { name: 'Approve' }).click();
+    await page.getByTestId('footer').getByText(`approve #${ids.approveMe}: done`).waitFor();
+    expect(tracker.workItems.getWorkItem(ids.approveMe)?.status).toBe('approved');
+    const revisionID = tracker.workItems.getWorkItem(ids.approveMe)?.linkedRevision ?? '';
+    expect(tracker.revisions.listReviews(revisionID).map((r) => [r.author, r.state])).toEqual([
+      ['Ada', 'APPROVED'],
+    ]);
+    await page.locator(`[data-column="approved"] [data-item="${ids.approveMe}"]`).waitFor();
+    // An approved item can still be reviewed (as `flotilla review`); the detail shows the verdict.
+    await page.getByTestId('detail').getByText('APPROVED').first().waitFor();
+  });
+
+  it('requests changes from the page with the keys: c shows the checks log, R the review box', async () => {
+    await page.keyboard.press('Escape');
+    await page.locator(`[data-item="${ids.rework}"]`).click();
+    await page.keyboard.press('c');
+    const log = page.getByTestId('checks-log');
+    await log.getByText('expected 2, got 3').waitFor();
+    await page.keyboard.press('R');
+    await page.keyboard.type('The limit is off by one: see the checks log.');
+    await page.screenshot({ path: join(shots, 'item-request-changes.png') });
+    await page.getByTestId('review').getByRole('button', { name: 'Request changes' }).click();
+    await page.getByTestId('footer').getByText(`request changes #${ids.rework}: done`).waitFor();
+    expect(tracker.workItems.getWorkItem(ids.rework)?.status).toBe('pending');
+    const revisionID = tracker.workItems.getWorkItem(ids.rework)?.linkedRevision ?? '';
+    expect(tracker.revisions.listReviews(revisionID).map((r) => [r.author, r.state, r.body])).toEqual([
+      ['Ada', 'CHANGES_REQUESTED', 'The limit is off by one: see the checks log.'],
+    ]);
+    await page.locator(`[data-column="pending"] [data-item="${ids.rework}"]`).waitFor();
+    expect(await page.getByRole('textbox', { name: 'Review' }).inputValue()).toBe('');
+  });
+
+  it('approves with A after asking; n drops the question', async () => {
+    await page.keyboard.press('Escape');
+    await page.locator(`[data-item="${ids.approveByKey}"]`).click();
+    await page.keyboard.press('A');
+    const footer = page.getByTestId('footer');
+    await footer.getByText(`approve #${ids.approveByKey}'s revision? y / n`).waitFor();
+    await page.keyboard.press('n');
+    await footer.getByText('y / n').waitFor({ state: 'detached' });
+    expect(tracker.workItems.getWorkItem(ids.approveByKey)?.status).toBe('review');
+    await page.keyboard.press('A');
+    await footer.getByText('y / n').waitFor();
+    await page.keyboard.press('y');
+    await footer.getByText(`approve #${ids.approveByKey}: done`).waitFor();
+    expect(tracker.workItems.getWorkItem(ids.approveByKey)?.status).toBe('approved');
+  });
+
+  it('refuses a verdict on an item without a revision and says why in the footer', async () => {
+    await page.keyboard.press('Escape');
+    await page.locator(`[data-item="${ids.asks}"]`).click();
+    await page.keyboard.press('A');
+    await page.keyboard.press('y');
+    await page
+      .getByTestId('footer')
+      .getByText(`approve #${ids.asks}: #${ids.asks} has no open revision`)
+      .waitFor();
   });
 });

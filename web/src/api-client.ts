@@ -1,10 +1,34 @@
 import type { BudgetReport } from '../../src/cli/commands/budget-command-report.ts';
+import type { ChecksSummary } from '../../src/cli/commands/checks-command.ts';
 import type { RunSummary } from '../../src/cli/commands/runs-command-summary.ts';
 import type { WorkItemDetails } from '../../src/cli/commands/work-show-command.ts';
+import type { DailySpendReport } from '../../src/cli/support/build-daily-spend.ts';
+import type { HumanVerdict, ReviewSummary } from '../../src/cli/support/record-human-review.ts';
 import type { RevisionFile, WorkItem } from '../../src/domain/index.ts';
 import type { DetailLine } from '../../src/tui/view-model/build-detail-content.ts';
 
-export type { BudgetReport, RunSummary, WorkItem, WorkItemDetails };
+export type {
+  BudgetReport,
+  DailySpendReport,
+  HumanVerdict,
+  ReviewSummary,
+  RunSummary,
+  WorkItem,
+  WorkItemDetails,
+};
+
+/** `GET /api/work-items/:id/checks`: `flotilla checks --json` with the tail of its log. */
+export interface ChecksResponse extends ChecksSummary {
+  headRef: string;
+  log: { text: string; truncated: boolean } | null;
+}
+
+/** `GET /api/status`: the provider, whether an engine runs in the server, the tracker quota line. */
+export interface ServerStatus {
+  provider: string;
+  engine: boolean;
+  quota: { text: string; tone: 'normal' | 'low' | 'paused' } | null;
+}
 
 export interface DiffResponse {
   revision: { id: string; headRef: string; headSHA: string; state: string };
@@ -55,6 +79,9 @@ export const api = {
   listRuns: (limit = 200) => request<RunSummary[]>(`/api/runs?limit=${limit}`),
   itemRuns: (id: string) => request<RunSummary[]>(`/api/runs?limit=20&item=${encodeURIComponent(id)}`),
   budget: () => request<BudgetReport>('/api/budget'),
+  budgetDays: (days = 14) => request<DailySpendReport>(`/api/budget/days?days=${days}`),
+  status: () => request<ServerStatus>('/api/status'),
+  checks: (id: string) => request<ChecksResponse>(`${item(id)}/checks`),
   details: (id: string) => request<WorkItemDetails>(item(id)),
   diff: (id: string) => request<DiffResponse>(`${item(id)}/diff`),
   transcript: (session: string) =>
@@ -62,6 +89,9 @@ export const api = {
   dispatch: (id: string) => post<unknown>(`${item(id)}/dispatch`, {}),
   answer: (id: string, body: string) => post<unknown>(`${item(id)}/answer`, { body }),
   comment: (id: string, body: string) => post<unknown>(`${item(id)}/comments`, { body }),
+  /** Your verdict on the open revision, as `flotilla review`. */
+  review: (id: string, verdict: HumanVerdict, body: string) =>
+    post<ReviewSummary>(`${item(id)}/review`, { verdict, body }),
   /** Engine actions (`flotilla run --serve`): cancel, retry, unblock, merge; refused without an engine. */
   engineAction: (id: string, action: EngineAction) => post<unknown>(`${item(id)}/${action}`, {}),
 };

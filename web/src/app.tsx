@@ -1,13 +1,22 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { api, type BudgetReport, type RunSummary, type WorkItem } from './api-client.ts';
+import {
+  api,
+  type BudgetReport,
+  type DailySpendReport,
+  type EngineAction,
+  type RunSummary,
+  type ServerStatus,
+  type WorkItem,
+} from './api-client.ts';
 import { Board } from './board.tsx';
 import { BudgetLine } from './budget-line.tsx';
 import { buildBoardColumns } from './build-board-columns.ts';
 import { followEvents } from './follow-events.ts';
-import { ItemDetail } from './item-detail.tsx';
+import { type DetailBoxes, type DetailSection, ItemDetail } from './item-detail.tsx';
 import { keepUnchanged } from './keep-unchanged.ts';
 import { WEB_KEY_BINDINGS } from './key-bindings.ts';
 import { moveSelection, type SelectionMove } from './move-selection.ts';
+import { SpendChart } from './spend-chart.tsx';
 
 /** Live events come in bursts (an engine tick changes several things): one reload per this many ms. */
 const RELOAD_DELAY_MS = 250;
@@ -32,6 +41,8 @@ export function App() {
   const [items, setItems] = useState<WorkItem[]>([]);
   const [runs, setRuns] = useState<RunSummary[]>([]);
   const [budget, setBudget] = useState<BudgetReport | null>(null);
+  const [spend, setSpend] = useState<DailySpendReport | null>(null);
+  const [status, setStatus] = useState<ServerStatus | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [live, setLive] = useState(false);
   // What keys act on is also held in refs, set with the state: a key pressed before the next render (the
@@ -39,7 +50,14 @@ export function App() {
   const [selectedID, setSelectedState] = useState<string | null>(null);
   const [openID, setOpenState] = useState<string | null>(() => readHash());
   const [help, setHelpState] = useState(false);
-  const keyState = useRef({ selectedID, openID, help });
+  const [focus, setFocus] = useState<{ section: DetailSection; at: number } | null>(null);
+  // An action that asks first (as the terminal dashboard's): `y` does it, `n` or Esc drops it.
+  const [confirm, setConfirmState] = useState<{ question: string; run(): void } | null>(null);
+  const keyState = useRef({ selectedID, openID, help, confirm, runs: [] as RunSummary[] });
+  const setConfirm = useCallback((next: { question: string; run(): void } | null) => {
+    keyState.current.confirm = next;
+    setConfirmState(next);
+  }, []);
   const setSelectedID = useCallback((id: string | null) => {
     keyState.current.selectedID = id;
     setSelectedState(id);
@@ -50,21 +68,23 @@ export function App() {
   }, []);
   const [message, setMessage] = useState('');
   const [version, setVersion] = useState(0);
-  const boxes = useRef<{ answer: HTMLTextAreaElement | null; comment: HTMLTextAreaElement | null }>({
-    answer: null,
-    comment: null,
-  });
+  const boxes = useRef<DetailBoxes>({ answer: null, comment: null, review: null });
 
   const reload = useCallback(async () => {
     try {
-      const [nextItems, nextRuns, nextBudget] = await Promise.all([
+      const [nextItems, nextRuns, nextBudget, nextSpend, nextStatus] = await Promise.all([
         api.listItems(),
         api.listRuns(),
         api.budget(),
+        api.budgetDays(),
+        api.status(),
       ]);
       setItems((previous) => keepUnchanged(previous, nextItems));
+      keyState.current.runs = nextRuns;
       setRuns(nextRuns);
       setBudget(nextBudget);
+      setSpend(nextSpend);
+      setStatus(nextStatus);
       setLoadError(null);
     } catch (error) {
       setLoadError(error instanceof Error ? error.message : String(error));
@@ -120,6 +140,13 @@ export function App() {
   );
 
   useEffect(() => {
+    const report = (what: string, id: string, run: () => Promise<unknown>) =>
+      run().then(
+        () => say(`${what} #${id}: done`),
+        (error: unknown) => say(`${what} #${id}: ${error instanceof Error ? error.message : String(error)}`),
+      );
+    const engine = (id: string, action: EngineAction) => () =>
+      report(action, id, () => api.engineAction(id, action));
     const onKey = (event: KeyboardEvent) => {
       const typing = event.target instanceof HTMLTextAreaElement || event.target instanceof HTMLInputElement;
       if (typing) {
@@ -127,7 +154,20 @@ export function App() {
         return;
       }
       if (event.ctrlKey || event.metaKey || event.altKey) return;
-      const { selectedID, openID, help } = keyState.current;
+      const { selectedID, openID, help, confirm, runs } = keyState.current;
+      if (confirm !== null) {
+        event.preventDefault();
+        if (event.key === 'y') confirm.run();
+        if (event.key === 'y' || event.key === 'n' || event.key === 'Escape') setConfirm(null);
+        return;
+      }
+      const id = openID ?? selectedID;
+      const ask = (question: string, run: () => void) => setConfirm({ question: `${question} y / n`, run });
+      const show = (section: DetailSection) => {
+        if (id === null) return;
+        if (openID !== id) open(id);
+        setFocus({ section, at: Date.now() });
+      };
       const move = MOVES[event.key];
       if (move !== undefined) {
         event.preventDefault();
@@ -141,26 +181,50 @@ export function App() {
         setHelp(!help);
       } else if (event.key === 'f') {
         void reload();
+      } else if (id === null) {
+        // The rest act on an item.
       } else if (event.key === 'd') {
-        const id = openID ?? selectedID;
-        if (id !== null) {
-          api.dispatch(id).then(
-            () => say(`dispatch #${id}: done`),
-            (error: unknown) =>
-              say(`dispatch #${id}: ${error instanceof Error ? error.message : String(error)}`),
-          );
+        // As the terminal dashboard's d: a failed agent is retried (asks first), anything else dispatched.
+        if (runs.find((run) => run.workItemID === id)?.status === 'failed') {
+          ask(`retry #${id}'s failed agent?`, engine(id, 'retry'));
+        } else {
+          void report('dispatch', id, () => api.dispatch(id));
         }
-      } else if (event.key === 'a' && boxes.current.answer) {
-        event.preventDefault();
-        boxes.current.answer.focus();
-      } else if (event.key === 'c' && boxes.current.comment) {
-        event.preventDefault();
-        boxes.current.comment.focus();
+      } else if (event.key === 'x') {
+        ask(`cancel #${id}'s running agent (the item is parked as blocked)?`, engine(id, 'cancel'));
+      } else if (event.key === 'u') {
+        void engine(id, 'unblock')();
+      } else if (event.key === 'm') {
+        ask(`merge #${id} and close it?`, engine(id, 'merge'));
+      } else if (event.key === 'A') {
+        ask(
+          `approve #${id}'s revision?`,
+          () => void report('approve', id, () => api.review(id, 'approve', '')),
+        );
+      } else if (event.key === 'v') {
+        show('diff');
+      } else if (event.key === 'l') {
+        show('transcript');
+      } else if (event.key === 'c') {
+        show('checks');
+      } else if (openID !== null) {
+        const box =
+          event.key === 'a'
+            ? boxes.current.answer
+            : event.key === 'R'
+              ? boxes.current.review
+              : event.key === 'C'
+                ? boxes.current.comment
+                : null;
+        if (box !== null) {
+          event.preventDefault();
+          box.focus();
+        }
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [open, reload, say, setSelectedID, setHelp]);
+  }, [open, reload, say, setSelectedID, setHelp, setConfirm]);
 
   const active = runs.filter((run) => run.status === 'running' || run.status === 'requested').length;
   const waiting = columns.find((column) => column.id === 'waiting')?.cards.length ?? 0;
@@ -175,6 +239,12 @@ export function App() {
         <span class={waiting > 0 ? 'waiting' : ''}>{waiting} waiting on you</span>
         <span>{items.filter((item) => item.status !== 'closed').length} open</span>
         <BudgetLine budget={budget} />
+        <SpendChart report={spend} />
+        {status?.quota != null && (
+          <span class={`quota quota-${status.quota.tone}`} data-testid="quota">
+            {status.quota.text}
+          </span>
+        )}
         <span class="keys">? keys</span>
       </header>
       {loadError !== null && <p class="error banner">cannot load the board: {loadError}</p>}
@@ -185,12 +255,15 @@ export function App() {
             id={openID}
             version={version}
             boxes={boxes.current}
+            focus={focus}
             onClose={() => open(null)}
             onDone={say}
           />
         )}
       </div>
-      <footer data-testid="footer">{message}</footer>
+      <footer data-testid="footer">
+        {confirm === null ? message : <strong class="confirm">{confirm.question}</strong>}
+      </footer>
       {help && (
         <div class="help" role="dialog" aria-label="keys">
           <h2>Keys</h2>

@@ -1,9 +1,11 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ANSWER_COMMENT_MARKER, QUESTIONS_COMMENT_MARKER } from '../../src/domain/agent-questions.ts';
 import {
   api,
+  type ChecksResponse,
   type DiffResponse,
   type EngineAction,
+  type HumanVerdict,
   type RunSummary,
   type TranscriptResponse,
   type WorkItemDetails,
@@ -13,17 +15,28 @@ interface ItemDetailProps {
   id: string;
   /** Bumped on every live event: the detail reloads. */
   version: number;
-  /** Where the answer and comment boxes register, so the `a` and `c` keys can focus them. */
-  boxes: { answer: HTMLTextAreaElement | null; comment: HTMLTextAreaElement | null };
+  /** Where the text boxes register, so the keys can focus them (`a` answer, `R` review, `C` comment). */
+  boxes: DetailBoxes;
+  /** A section a key asked for (`v` diff, `l` transcript, `c` checks log): scrolled into view once loaded. */
+  focus: { section: DetailSection; at: number } | null;
   onClose(): void;
   onDone(message: string): void;
 }
+
+export interface DetailBoxes {
+  answer: HTMLTextAreaElement | null;
+  comment: HTMLTextAreaElement | null;
+  review: HTMLTextAreaElement | null;
+}
+
+export type DetailSection = 'diff' | 'transcript' | 'checks';
 
 interface Loaded {
   details: WorkItemDetails;
   runs: RunSummary[];
   diff: DiffResponse | string | null;
   transcript: TranscriptResponse | string | null;
+  checks: ChecksResponse | string | null;
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -32,9 +45,16 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
  * One item: what it is, what the agent asks, its context, checks, reviews, diff, transcript and comments,
  * with the actions it allows. Reloads on every live event (`version`), keeping what is typed in the boxes.
  */
-export function ItemDetail({ id, version, boxes, onClose, onDone }: ItemDetailProps) {
+export function ItemDetail({ id, version, boxes, focus, onClose, onDone }: ItemDetailProps) {
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const pane = useRef<HTMLElement | null>(null);
+  const ready = loaded !== null && loaded.details.id === id;
+
+  useEffect(() => {
+    if (focus === null || !ready) return;
+    pane.current?.querySelector(`[data-section="${focus.section}"]`)?.scrollIntoView({ block: 'start' });
+  }, [focus, ready]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `version` is the reload trigger (a live event)
   useEffect(() => {
@@ -42,12 +62,13 @@ export function ItemDetail({ id, version, boxes, onClose, onDone }: ItemDetailPr
     const load = async () => {
       const [details, runs] = await Promise.all([api.details(id), api.itemRuns(id)]);
       const withLog = runs.find((run) => run.logFilePath !== null);
-      const [diff, transcript] = await Promise.all([
+      const [diff, transcript, checks] = await Promise.all([
         details.revision === null ? null : api.diff(id).catch(messageOf),
         withLog === undefined ? null : api.transcript(withLog.sessionID).catch(messageOf),
+        details.revision === null ? null : api.checks(id).catch(messageOf),
       ]);
       if (!stale) {
-        setLoaded({ details, runs, diff, transcript });
+        setLoaded({ details, runs, diff, transcript, checks });
         setError(null);
       }
     };
@@ -73,7 +94,7 @@ export function ItemDetail({ id, version, boxes, onClose, onDone }: ItemDetailPr
     );
 
   return (
-    <aside class="detail" data-testid="detail" aria-label={`item ${id}`}>
+    <aside class="detail" data-testid="detail" aria-label={`item ${id}`} ref={pane}>
       <button type="button" class="close" onClick={onClose} title="Esc">
         ✕
       </button>
@@ -82,11 +103,7 @@ export function ItemDetail({ id, version, boxes, onClose, onDone }: ItemDetailPr
           cannot load #{id}: {error}
         </p>
       )}
-      {loaded === null || loaded.details.id !== id ? (
-        <p class="dim">loading #{id}…</p>
-      ) : (
-        <DetailBody loaded={loaded} boxes={boxes} act={act} />
-      )}
+      {!ready ? <p class="dim">loading #{id}…</p> : <DetailBody loaded={loaded} boxes={boxes} act={act} />}
     </aside>
   );
 }
@@ -98,7 +115,7 @@ interface DetailBodyProps {
 }
 
 function DetailBody({ loaded, boxes, act }: DetailBodyProps) {
-  const { details, runs, diff, transcript } = loaded;
+  const { details, runs, diff, transcript, checks } = loaded;
   const { id } = details;
   const questions = [...details.comments]
     .reverse()
@@ -131,22 +148,22 @@ function DetailBody({ loaded, boxes, act }: DetailBodyProps) {
         )}
         {runs[0]?.status === 'failed' && (
           <button type="button" onClick={engine('retry')}>
-            Retry
+            Retry <kbd>d</kbd>
           </button>
         )}
         {(runs[0]?.status === 'running' || runs[0]?.status === 'requested') && (
           <button type="button" onClick={engine('cancel')}>
-            Cancel
+            Cancel <kbd>x</kbd>
           </button>
         )}
         {(details.status === 'blocked' || details.status === 'needs-refinement') && (
           <button type="button" onClick={engine('unblock')}>
-            Unblock
+            Unblock <kbd>u</kbd>
           </button>
         )}
         {details.status === 'approved' && (
           <button type="button" onClick={engine('merge')}>
-            Merge
+            Merge <kbd>m</kbd>
           </button>
         )}
       </div>
@@ -194,13 +211,26 @@ function DetailBody({ loaded, boxes, act }: DetailBodyProps) {
           <h3>
             Revision {details.revision.headRef} ({details.revision.state})
           </h3>
-          <p data-testid="checks">
-            checks:{' '}
-            <span class={`checks checks-${details.revision.pipeline?.status ?? 'unknown'}`}>
-              {details.revision.pipeline?.status ?? 'unknown'}
-            </span>
-            {details.revision.pipeline?.reason ? ` — ${details.revision.pipeline.reason}` : ''}
-          </p>
+          <div data-section="checks">
+            <p data-testid="checks">
+              checks:{' '}
+              <span class={`checks checks-${details.revision.pipeline?.status ?? 'unknown'}`}>
+                {details.revision.pipeline?.status ?? 'unknown'}
+              </span>
+              {details.revision.pipeline?.reason ? ` — ${details.revision.pipeline.reason}` : ''}
+            </p>
+            <ChecksLog checks={checks} />
+          </div>
+          {reviewable(details) && (
+            <ReviewForm
+              register={(element) => {
+                boxes.review = element;
+              }}
+              onSubmit={(verdict, text) =>
+                act(VERDICT_LABELS[verdict].toLowerCase(), () => api.review(id, verdict, text))
+              }
+            />
+          )}
           {details.revision.reviews.map((review) => (
             <div class="review" key={review.id}>
               <p>
@@ -219,7 +249,7 @@ function DetailBody({ loaded, boxes, act }: DetailBodyProps) {
               ))}
             </div>
           ))}
-          <h3>Diff</h3>
+          <h3 data-section="diff">Diff</h3>
           {typeof diff === 'string' ? (
             <p class="error">{diff}</p>
           ) : diff === null ? null : (
@@ -257,7 +287,7 @@ function DetailBody({ loaded, boxes, act }: DetailBodyProps) {
         )}
         {transcript !== null && (
           <>
-            <h3>Transcript</h3>
+            <h3 data-section="transcript">Transcript</h3>
             {typeof transcript === 'string' ? (
               <p class="error">{transcript}</p>
             ) : (
@@ -337,6 +367,109 @@ function TextForm({ label, name, register, onSubmit }: TextFormProps) {
       <button type="submit" disabled={busy || text.trim() === ''}>
         {label}
       </button>
+    </form>
+  );
+}
+
+const VERDICT_LABELS: Record<HumanVerdict, string> = {
+  approve: 'Approve',
+  'request-changes': 'Request changes',
+  comment: 'Comment',
+};
+
+/**
+ * Whether a human may give a verdict here (the API decides; this only hides a form it would refuse): an
+ * open revision on an item no implementor is reworking.
+ */
+function reviewable(details: WorkItemDetails): boolean {
+  return (
+    details.revision !== null &&
+    details.revision.state === 'open' &&
+    details.status !== 'closed' &&
+    details.status !== 'in-progress'
+  );
+}
+
+/** The checks log's last lines (as the terminal dashboard's `c`), or why there is none. */
+function ChecksLog({ checks }: { checks: ChecksResponse | string | null }) {
+  if (checks === null) return null;
+  if (typeof checks === 'string') return <p class="error">checks log: {checks}</p>;
+  if (checks.log === null) {
+    return (
+      <p class="dim" data-testid="checks-log">
+        {checks.command === null
+          ? 'no checks command configured: every head passes'
+          : checks.status === 'pending'
+            ? `checks log: none yet (${checks.command})`
+            : 'checks log: not readable'}
+      </p>
+    );
+  }
+  return (
+    <>
+      <p class="dim">
+        {checks.command ?? ''}
+        {checks.log.truncated ? ' · the last lines' : ''}
+      </p>
+      <pre class="checks-log" data-testid="checks-log">
+        {checks.log.text}
+      </pre>
+    </>
+  );
+}
+
+interface ReviewFormProps {
+  register(element: HTMLTextAreaElement | null): void;
+  onSubmit(verdict: HumanVerdict, text: string): Promise<boolean>;
+}
+
+/**
+ * Your verdict on the revision (as `flotilla review`): approve (text optional), request changes or comment
+ * (text required; the server says so otherwise). Cleared once recorded.
+ */
+function ReviewForm({ register, onSubmit }: ReviewFormProps) {
+  const [text, setText] = useState('');
+  const [busy, setBusy] = useState(false);
+  const send = (verdict: HumanVerdict) => {
+    if (busy) return;
+    setBusy(true);
+    void onSubmit(verdict, text.trim())
+      .then((sent) => {
+        if (sent) setText('');
+      })
+      .finally(() => setBusy(false));
+  };
+  return (
+    <form
+      class="text-form review-form"
+      data-testid="review"
+      onSubmit={(event) => {
+        event.preventDefault();
+      }}
+    >
+      <h3>Your review</h3>
+      <textarea
+        name="review"
+        aria-label="Review"
+        placeholder="what to change (needed to request changes or comment)"
+        ref={register}
+        value={text}
+        rows={3}
+        onInput={(event) => setText(event.currentTarget.value)}
+      />
+      <div class="buttons">
+        {(Object.keys(VERDICT_LABELS) as HumanVerdict[]).map((verdict) => (
+          <button
+            type="button"
+            key={verdict}
+            data-verdict={verdict}
+            disabled={busy || (verdict !== 'approve' && text.trim() === '')}
+            onClick={() => send(verdict)}
+          >
+            {VERDICT_LABELS[verdict]}
+          </button>
+        ))}
+      </div>
     </form>
   );
 }

@@ -1,11 +1,5 @@
 import type { Command } from 'commander';
-import {
-  type AgentReviewComment,
-  listPatchFiles,
-  revisionName,
-  type WorkItemStatus,
-} from '../../domain/index.ts';
-import type { ReviewState } from '../../storage/index.ts';
+import type { AgentReviewComment } from '../../domain/index.ts';
 import { CliError } from '../support/cli-error.ts';
 import { collectOption } from '../support/collect-option.ts';
 import { loadContractTrackerCommands } from '../support/load-contract-tracker-commands.ts';
@@ -13,8 +7,13 @@ import { openLocalTracker } from '../support/open-local-tracker.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { type BodyOptions, readBodyOption } from '../support/read-body-option.ts';
 import { readHumanAuthor } from '../support/read-human-author.ts';
+import {
+  HUMAN_VERDICTS,
+  type HumanVerdict,
+  type ReviewSummary,
+  recordHumanReview,
+} from '../support/record-human-review.ts';
 import { requireNoActiveAgent } from '../support/require-no-active-agent.ts';
-import { requireWorkItem } from '../support/require-work-item.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
 import { withCliContext } from '../support/with-cli-context.ts';
 import { writeJson } from '../support/write-json.ts';
@@ -27,26 +26,14 @@ interface ReviewOptions extends BodyOptions {
   json?: boolean;
 }
 
-type Verdict = 'approve' | 'request-changes' | 'comment';
-
-const VERDICTS: Record<Verdict, { state: ReviewState; status: WorkItemStatus | null; verb: string }> = {
-  approve: { state: 'APPROVED', status: 'approved', verb: 'approved' },
-  // As the engine does with a reviewer's needs-changes: back to pending, so an implementor reworks the
-  // revision with the review history (yours included) in its prompt.
-  'request-changes': { state: 'CHANGES_REQUESTED', status: 'pending', verb: 'requested changes on' },
-  comment: { state: 'COMMENTED', status: null, verb: 'commented on' },
-};
+type Verdict = HumanVerdict;
 
 /** `flotilla review --json` (documented in src/cli/README.md). */
-export interface ReviewSummary {
-  workItemID: string;
-  revisionID: string;
-  headSHA: string;
-  reviewID: string;
-  author: string;
-  state: ReviewState;
-  previousStatus: WorkItemStatus;
-  status: WorkItemStatus;
+export type ReviewJson = Omit<ReviewSummary, 'checks' | 'revisionName' | 'headRef'>;
+
+function toReviewJson(summary: ReviewSummary): ReviewJson {
+  const { checks: _checks, revisionName: _name, headRef: _ref, ...json } = summary;
+  return json;
 }
 
 /**
@@ -91,7 +78,7 @@ export function registerReviewCommand(program: Command): void {
           );
         }
         await withCliContext(async (context) => {
-          const { history, paths, db, repoRoot } = context;
+          const { history, paths, repoRoot } = context;
           const tracker = await openLocalTracker(context);
           if (tracker === undefined) {
             if (lineComments.length > 0) {
@@ -104,76 +91,21 @@ export function registerReviewCommand(program: Command): void {
             const author = await readHumanAuthor(repoRoot);
             return (await loadContractTrackerCommands()).review(context, id, { verdict, body, author });
           }
-          const item = requireWorkItem(tracker, id, 'review');
-          if (item.status === 'closed') {
-            throw new CliError(
-              `#${id} is closed; there is nothing to review (\`flotilla work reopen ${id}\`)`,
-              {
-                exitCode: 1,
-              },
-            );
-          }
-          const revision =
-            item.linkedRevision === null ? null : tracker.revisions.getRevision(item.linkedRevision);
-          if (revision === null) {
-            throw new CliError(
-              `#${id} has no open revision to review (it is ${item.status}); an implementor makes one`,
-              { exitCode: 1 },
-            );
-          }
-          if (item.status === 'in-progress') {
-            throw new CliError(
-              `#${id} is in-progress: an implementor is reworking revision ${revisionName(revision)}; review the new head when it is in review`,
-              { exitCode: 1 },
-            );
-          }
-          requireNoActiveAgent({ history, paths }, id, 'your verdict');
-          const changed = listPatchFiles(tracker.revisions.getRevisionPatch(revision.id));
-          for (const comment of lineComments) {
-            if (!changed.includes(comment.path)) {
-              throw new CliError(
-                `--comment-on ${comment.path}:${comment.line}: ${comment.path} is not changed by revision ${revisionName(revision)}; expected one of ${changed.join(', ') || '(none)'}`,
-                { exitCode: 2 },
-              );
-            }
-          }
-          const { state, status, verb } = VERDICTS[verdict];
-          const author = await readHumanAuthor(repoRoot);
-          const newStatus = status ?? item.status;
-          const reviewID = db.transaction(() => {
-            const recorded = tracker.revisions.addReview(revision.id, {
-              author,
-              state,
-              body,
-              comments: lineComments,
-            });
-            tracker.workItems.addComment(
-              id,
-              `${author} ${verb} revision ${revision.id} (\`flotilla review\`)${body.trim() === '' ? '.' : `:\n\n${body}`}`,
-              author,
-            );
-            if (newStatus !== item.status) tracker.workItems.transitionStatus(id, newStatus);
-            return recorded;
-          })();
-          const summary: ReviewSummary = {
-            workItemID: id,
-            revisionID: revision.id,
-            headSHA: revision.headSHA,
-            reviewID,
-            author,
-            state,
-            previousStatus: item.status,
-            status: newStatus,
-          };
-          const checks = revision.pipeline?.status ?? 'pending';
-          if (verdict === 'approve' && checks !== 'success') {
+          const summary = recordHumanReview({ tracker, history, stateDir: paths.stateDir }, id, {
+            verdict,
+            body,
+            author: await readHumanAuthor(repoRoot),
+            lineComments,
+          });
+          if (verdict === 'approve' && summary.checks !== 'success') {
             process.stderr.write(
-              `note: the checks of revision ${revisionName(revision)} are ${checks === 'failure' ? 'failed' : 'pending'} (\`flotilla checks ${id}\`); approved anyway because you asked\n`,
+              `note: the checks of revision ${summary.revisionName} are ${summary.checks === 'failure' ? 'failed' : 'pending'} (\`flotilla checks ${id}\`); approved anyway because you asked\n`,
             );
           }
-          if (options.json) return writeJson(summary);
+          if (options.json) return writeJson(toReviewJson(summary));
+          const { previousStatus, status } = summary;
           const move =
-            newStatus === item.status ? `#${id} stays ${newStatus}` : `#${id} ${item.status} → ${newStatus}`;
+            status === previousStatus ? `#${id} stays ${status}` : `#${id} ${previousStatus} → ${status}`;
           const next =
             verdict === 'approve'
               ? `; \`flotilla merge ${id}\` merges it`
@@ -181,7 +113,7 @@ export function registerReviewCommand(program: Command): void {
                 ? '; a running `flotilla run` sends it back to an implementor with your review'
                 : '';
           process.stdout.write(
-            `${verb} revision ${revisionName(revision)} (${revision.headRef} at ${revision.headSHA.slice(0, 12)}): ${move}${next}\n`,
+            `${HUMAN_VERDICTS[verdict].verb} revision ${summary.revisionName} (${summary.headRef} at ${summary.headSHA.slice(0, 12)}): ${move}${next}\n`,
           );
         });
       }),

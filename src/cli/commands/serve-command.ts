@@ -6,7 +6,7 @@ import { withCliContext } from '../support/with-cli-context.ts';
 
 /**
  * `flotilla serve [--listen addr]`: the HTTP API (src/api/README.md) without the engine, over
- * `.flotilla/flotilla.db`. Actions write the tracker as the CLI does, so a running `flotilla run` picks
+ * `.flotilla/flotilla.db` (on GitHub: read-only over the provider's items, `serve-provider-read-only.ts`). Actions write the tracker as the CLI does, so a running `flotilla run` picks
  * them up at its next poll. Stops on SIGINT/SIGTERM.
  */
 export function registerServeCommand(program: Command): void {
@@ -33,6 +33,10 @@ export function registerServeCommand(program: Command): void {
         await withCliContext(async (context) => {
           const refusal = context.provider.refusal('serve');
           if (refusal !== undefined) throw new CliError(refusal, { exitCode: 2 });
+          if (!context.provider.tracksLocally) {
+            const { serveProviderReadOnly } = await import('../support/serve-provider-read-only.ts');
+            return serveProviderReadOnly(context, address, token);
+          }
           const tracker = await requireLocalTracker(context, 'serve');
           const { createApiApp } = await import('../../api/create-api-app.ts');
           const { createEventHub } = await import('../../api/create-event-hub.ts');
@@ -49,6 +53,7 @@ export function registerServeCommand(program: Command): void {
             events,
             readAuthor: () => readHumanAuthor(context.repoRoot),
             repoRoot: context.repoRoot,
+            paths: context.paths,
             ...(token === undefined ? {} : { token }),
           });
           const server = await startApiServer(app, address, { tokenSet: token !== undefined });

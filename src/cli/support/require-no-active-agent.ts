@@ -8,7 +8,7 @@ import type { CliContext } from './open-cli-context.ts';
  * closed item). A run a killed control plane left `running` does not count: nothing will report it.
  */
 export function requireNoActiveAgent(
-  { history, paths }: Pick<CliContext, 'history' | 'paths'>,
+  { history, paths }: Pick<CliContext, 'history'> & { paths: Pick<CliContext['paths'], 'stateDir'> },
   workItemID: string,
   what: string,
 ): void {

@@ -6,7 +6,7 @@ import { createEventHub } from '../../api/create-event-hub.ts';
 import type { ListenAddress } from '../../api/parse-listen-address.ts';
 import { type RunningApiServer, startApiServer } from '../../api/start-api-server.ts';
 import type { ControlPlane } from '../../app/create-control-plane.ts';
-import type { FlotillaConfig } from '../../config/index.ts';
+import { type FlotillaConfig, resolveFlotillaPaths } from '../../config/index.ts';
 import { readHumanAuthor } from './read-human-author.ts';
 
 export interface RunApiOptions {
@@ -30,9 +30,14 @@ export async function startRunApi(options: RunApiOptions): Promise<RunningApiSer
   const events = createEventHub();
   controlPlane.engine.onEvent((event) => events.publish(event.type, event));
   const tracker = controlPlane.provider.localTracker;
+  const { quota } = controlPlane.provider;
+  const provider = {
+    name: options.config.provider,
+    quota: quota === undefined ? undefined : () => quota(),
+  };
   const api =
     tracker === undefined
-      ? createEngineApiApp({ events, engine: controlPlane.engine, token })
+      ? createEngineApiApp({ events, engine: controlPlane.engine, token, provider })
       : createApiApp({
           config: options.config,
           tracker,
@@ -40,6 +45,8 @@ export async function startRunApi(options: RunApiOptions): Promise<RunningApiSer
           events,
           readAuthor: () => readHumanAuthor(options.repoRoot),
           engine: controlPlane.engine,
+          paths: resolveFlotillaPaths(options.repoRoot),
+          provider,
           // The web dashboard and its diffs, as under `flotilla serve`: with the engine, its actions work.
           repoRoot: options.repoRoot,
           ...(token === undefined ? {} : { token }),

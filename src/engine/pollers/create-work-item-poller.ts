@@ -4,7 +4,12 @@ import type { WorkItemReader } from '../../providers/types.ts';
 import { createFailureReporter } from './create-failure-reporter.ts';
 import type { Poller, PollerDeps } from './poller.ts';
 
-function change(id: string, observed: WorkItem | null, stored: WorkItem | null): EngineEvent[] {
+/** The `workItemChanged` an observation makes, if it differs from the stored item (none otherwise). */
+export function buildWorkItemChanges(
+  id: string,
+  observed: WorkItem | null,
+  stored: WorkItem | null,
+): EngineEvent[] {
   if (isDeepStrictEqual(observed, stored)) return [];
   return [
     {
@@ -41,12 +46,13 @@ export function createWorkItemPoller(deps: PollerDeps<WorkItemReader>): Poller {
           }
         }
         const events: EngineEvent[] = [];
-        for (const item of listed) events.push(...change(item.id, item, state.workItems[item.id] ?? null));
+        for (const item of listed)
+          events.push(...buildWorkItemChanges(item.id, item, state.workItems[item.id] ?? null));
         for (const id of toLookUp) {
           const found = await deps.reader.getWorkItem(id);
           // An unknown blocker that does not exist stays unknown (and keeps its dependents blocked).
           if (found === null && !state.workItems[id]) continue;
-          events.push(...change(id, found, state.workItems[id] ?? null));
+          events.push(...buildWorkItemChanges(id, found, state.workItems[id] ?? null));
         }
         failures.succeeded();
         return events;

@@ -7,6 +7,7 @@ import { silentLogger } from '../../logging/logger.ts';
 import { applyStateUpdate } from '../state-store/apply-state-update.ts';
 import { buildInitialEngineState, type EngineState } from '../state-store/engine-state.ts';
 import { createFeedbackPoller } from './create-feedback-poller.ts';
+import { createOneWorkItemPoller } from './create-one-work-item-poller.ts';
 import { createRevisionPoller } from './create-revision-poller.ts';
 import { createSpecPoller } from './create-spec-poller.ts';
 import { createWorkItemPoller } from './create-work-item-poller.ts';
@@ -174,6 +175,59 @@ describe('revision poller', () => {
     expect(h.emitted).toEqual([
       expect.objectContaining({ revisionID: '2', revision: null, newPipelineStatus: null }),
     ]);
+  });
+});
+
+describe('one work item poller (a webhook named the item)', () => {
+  it('reads just that item: its change, not the others, never the list', async () => {
+    const h = harness();
+    h.provider.control.addWorkItem({ title: 'A', status: 'pending' });
+    h.provider.control.addWorkItem({ title: 'B', status: 'pending' });
+    await h.workItems.poll();
+    h.apply();
+    h.provider.control.editWorkItem('1', { status: 'ready' });
+    h.provider.control.editWorkItem('2', { status: 'blocked' });
+    let listed = 0;
+    const reader = {
+      ...h.provider.workItemReader,
+      listWorkItems: async () => {
+        listed += 1;
+        return h.provider.workItemReader.listWorkItems();
+      },
+    };
+    const one = createOneWorkItemPoller({ logger: silentLogger, clock: createManualClock(), reader }, '1');
+    const events = await one.poll(h.state);
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: 'workItemChanged',
+        workItemID: '1',
+        oldStatus: 'pending',
+        newStatus: 'ready',
+      }),
+    ]);
+    expect(listed).toBe(0);
+    h.provider.control.editWorkItem('1', { status: 'closed' });
+    for (const event of events) h.emitted.push(event);
+    h.apply();
+    expect(await one.poll(h.state)).toEqual([
+      expect.objectContaining({ oldStatus: 'ready', newStatus: 'closed' }),
+    ]);
+  });
+
+  it('fetches a blocker the store has never seen, as the list poll does', async () => {
+    const h = harness();
+    h.provider.control.addWorkItem({ title: 'A', status: 'pending' });
+    await h.workItems.poll();
+    h.apply();
+    h.provider.control.addWorkItem({ title: 'B', status: 'pending' });
+    h.provider.control.editWorkItem('1', { blockedBy: ['2'] });
+    const one = createOneWorkItemPoller(
+      { logger: silentLogger, clock: createManualClock(), reader: h.provider.workItemReader },
+      '1',
+    );
+    expect(
+      (await one.poll(h.state)).map((event) => event.type === 'workItemChanged' && event.workItemID),
+    ).toEqual(['1', '2']);
   });
 });
 

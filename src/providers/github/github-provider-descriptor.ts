@@ -94,6 +94,5 @@ export const githubProvider: ProviderDescriptor<GitHubProviderSettings> = {
   unsupported: {
     'branches prune':
       'with provider github, revision branches live on GitHub: see its pull requests (`flotilla work show <id>` names each one)',
-    serve: 'flotilla serve reads the local tracker; provider github is not served yet',
   },
 };

@@ -21,11 +21,18 @@ export interface SqliteTracker {
   revisions: TrackerRevisions;
   /** Read-only history of every item's revisions, reviews and checks, for `flotilla stats`. */
   outcomes: TrackerOutcomes;
+  /** Runs `write` in one transaction (nested ones become savepoints): a throw leaves nothing behind. */
+  transaction<T>(write: () => T): T;
 }
 
 export function createSqliteTracker(db: Database, options: SqliteTrackerOptions): SqliteTracker {
   const engineAuthor = options.engineAuthor ?? 'flotilla';
   const workItems = createTrackerWorkItems(db, { now: options.now, engineAuthor });
   const revisions = createTrackerRevisions(db, { now: options.now, engineAuthor, workItems });
-  return { workItems, revisions, outcomes: createTrackerOutcomes(db, workItems) };
+  return {
+    workItems,
+    revisions,
+    outcomes: createTrackerOutcomes(db, workItems),
+    transaction: (write) => db.transaction(write)(),
+  };
 }

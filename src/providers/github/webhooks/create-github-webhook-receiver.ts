@@ -1,6 +1,6 @@
 import type { Logger } from '../../../logging/logger.ts';
 import type { WebhookReceiver } from '../../provider-descriptor.ts';
-import type { ProviderChange } from '../../types.ts';
+import type { ProviderChangeListener } from '../../types.ts';
 import { mapWebhookDelivery } from './map-webhook-delivery.ts';
 import { type SignatureVerdict, verifyWebhookSignature } from './verify-webhook-signature.ts';
 
@@ -57,7 +57,7 @@ export function createGitHubWebhookReceiver(options: {
   }
   const now = options.now ?? Date.now;
   const { logger } = options;
-  const listeners = new Set<(change: ProviderChange) => void>();
+  const listeners = new Set<ProviderChangeListener>();
   // Insertion-ordered: the oldest id is dropped first once REMEMBERED_DELIVERIES are held.
   const seen = new Set<string>();
   const counts = { accepted: 0, duplicates: 0, rejected: 0 };
@@ -128,7 +128,8 @@ export function createGitHubWebhookReceiver(options: {
         return { status: 200, body: { ok: true, message: `ignored: ${action.reason}` } };
       }
       logger.debug('GitHub webhook: polling now', { event, deliveryID, target: action.target });
-      for (const change of action.changes) for (const listener of listeners) listener(change);
+      const scope = action.workItemID === undefined ? undefined : { workItemID: action.workItemID };
+      for (const change of action.changes) for (const listener of listeners) listener(change, scope);
       return {
         status: 200,
         body: { ok: true, message: `${event}: polling ${action.changes.join(' and ')} (${action.target})` },

@@ -6,8 +6,6 @@ const inRepo = { repository: { full_name: 'acme/widgets' } };
 
 describe('mapWebhookDelivery (docs/github-webhooks.md §Events)', () => {
   it.each([
-    ['issues', { action: 'labeled', issue: { number: 7 } }, ['workItems'], 'issue #7'],
-    ['issue_comment', { action: 'created', issue: { number: 7 } }, ['workItems'], 'issue #7'],
     [
       'issue_comment',
       { action: 'created', issue: { number: 9, pull_request: { url: 'x' } } },
@@ -51,6 +49,28 @@ describe('mapWebhookDelivery (docs/github-webhooks.md §Events)', () => {
       changes,
       target,
     });
+  });
+
+  it.each([
+    ['issues', { action: 'labeled', issue: { number: 7 } }],
+    ['issue_comment', { action: 'created', issue: { number: 7 } }],
+  ])('%s → poll just the work item it names %j', (event, payload) => {
+    expect(mapWebhookDelivery(event, { ...inRepo, ...payload }, repository)).toEqual({
+      kind: 'poll',
+      changes: ['workItems'],
+      target: 'issue #7',
+      workItemID: '7',
+    });
+  });
+
+  it('polls the whole list when an issue event names no whole number', () => {
+    for (const issue of [{}, { number: 0 }, { number: 1.5 }, { number: '7' }]) {
+      expect(mapWebhookDelivery('issues', { ...inRepo, action: 'edited', issue }, repository)).toEqual({
+        kind: 'poll',
+        changes: ['workItems'],
+        target: 'issue #?',
+      });
+    }
   });
 
   it('maps every subscribed event', () => {

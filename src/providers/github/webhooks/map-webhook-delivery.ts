@@ -14,8 +14,11 @@ export const WEBHOOK_EVENTS = [
 
 export type WebhookDeliveryAction =
   | { kind: 'ping' }
-  /** Poll these readers now; `target` names the item or revision, for the log. */
-  | { kind: 'poll'; changes: ProviderChange[]; target: string }
+  /**
+   * Poll these readers now; `target` names the item or revision, for the log; `workItemID` the one issue an
+   * issue event names (the engine reads just it when it holds it already).
+   */
+  | { kind: 'poll'; changes: ProviderChange[]; target: string; workItemID?: string }
   | { kind: 'ignore'; reason: string };
 
 type Payload = Record<string, unknown>;
@@ -55,13 +58,13 @@ export function mapWebhookDelivery(
 
   switch (event) {
     case 'issues':
-      return poll(['workItems'], `issue #${numberAt(body, 'issue', 'number') ?? '?'}`);
+      return pollIssue(numberAt(body, 'issue', 'number'));
     case 'issue_comment': {
-      const number = numberAt(body, 'issue', 'number') ?? '?';
+      const number = numberAt(body, 'issue', 'number');
       // A pull request's conversation is an issue's comments to GitHub: mentions there steer the revision.
       return record(body.issue)?.pull_request !== undefined
-        ? poll(['revisions'], `pull request #${number}`)
-        : poll(['workItems'], `issue #${number}`);
+        ? poll(['revisions'], `pull request #${number ?? '?'}`)
+        : pollIssue(number);
     }
     case 'pull_request':
       // Opened, closed or merged: the item's linked revision and status follow from the pull request.
@@ -83,6 +86,12 @@ export function mapWebhookDelivery(
 
 function poll(changes: ProviderChange[], target: string): WebhookDeliveryAction {
   return { kind: 'poll', changes, target };
+}
+
+/** An issue event: its work item alone when the payload names a whole number, else the whole list. */
+function pollIssue(number: number | null): WebhookDeliveryAction {
+  if (number === null || !Number.isSafeInteger(number) || number < 1) return poll(['workItems'], 'issue #?');
+  return { kind: 'poll', changes: ['workItems'], target: `issue #${number}`, workItemID: String(number) };
 }
 
 function shortSHA(sha: string | null): string {
