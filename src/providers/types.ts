@@ -170,8 +170,14 @@ export interface LocalAdmin {
   listAllWorkItems(): Promise<WorkItem[]>;
   /** The item's labels, reserved ones included. Throws when the item does not exist. */
   getLabels(id: string): Promise<string[]>;
-  /** Creates the item and, when given, its first comment (Flotilla's) in one transaction. */
-  createWorkItem(input: CreateWorkItemInput, comment: string | null): Promise<WorkItem>;
+  /**
+   * Creates the item and, when given, its first comment (Flotilla's, written from the new item: it may name
+   * the id) in one transaction.
+   */
+  createWorkItem(
+    input: CreateWorkItemInput,
+    comment: ((created: WorkItem) => string) | null,
+  ): Promise<WorkItem>;
   /**
    * Edits in one transaction; null fields are left unchanged. `labels` replace every label but the status
    * (as `WorkItemWriter.updateWorkItem`); `blockedBy` replaces the blockers. Returns the item as edited.

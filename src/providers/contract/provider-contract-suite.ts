@@ -522,10 +522,10 @@ export function describeProviderContract(name: string, factory: ProviderContract
         const { provider, control, admin } = await withAdmin(() => context.skip());
         const held = await admin.createWorkItem(
           { title: 'Held', body: '', labels: ['status:blocked', 'ui'], blockedBy: [] },
-          'Held at creation.',
+          (created) => `Held at creation: #${created.id}.`,
         );
         expect(held).toMatchObject({ title: 'Held', status: 'blocked', kind: 'task' });
-        expect(await control.workItemComments(held.id)).toEqual(['Held at creation.']);
+        expect(await control.workItemComments(held.id)).toEqual([`Held at creation: #${held.id}.`]);
         const other = await createItem(provider);
         await provider.workItemWriter.transitionStatus(other.id, 'closed');
         expect((await admin.listAllWorkItems()).map((item) => [item.id, item.status])).toEqual([

@@ -26,7 +26,7 @@ export function createInMemoryLocalAdmin(
     },
     async createWorkItem(input, comment) {
       const created = await writer.createWorkItem(input);
-      if (comment !== null) await writer.addComment(created.id, comment);
+      if (comment !== null) await writer.addComment(created.id, comment(created));
       return created;
     },
     async editWorkItem(id, edit) {

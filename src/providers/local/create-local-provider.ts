@@ -206,7 +206,7 @@ export function createLocalProvider(options: LocalProviderOptions): LocalProvide
     createWorkItem: async (input, comment) =>
       db.transaction(() => {
         const created = workItems.createWorkItem(input);
-        if (comment !== null) workItems.addComment(created.id, comment);
+        if (comment !== null) workItems.addComment(created.id, comment(created));
         return created;
       })(),
     editWorkItem: async (id, edit) =>
