@@ -2,10 +2,12 @@ import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { buildBudgetReport } from '../cli/commands/budget-command-report.ts';
 import { buildRunSummary } from '../cli/commands/runs-command-summary.ts';
 import { readDetails } from '../cli/commands/work-show-command.ts';
+import { addHumanComment } from '../cli/support/add-human-comment.ts';
 import { dispatchWorkItem } from '../cli/support/dispatch-work-item.ts';
-import { requireWorkItem } from '../cli/support/require-work-item.ts';
+import { requireProviderItem } from '../cli/support/require-provider-item.ts';
 import type { FlotillaConfig } from '../config/index.ts';
 import { buildAnswerComment, WORK_ITEM_STATUSES } from '../domain/index.ts';
+import type { Provider } from '../providers/types.ts';
 import type { EngineStatePersistence, SqliteTracker } from '../storage/index.ts';
 import { ApiError } from './api-error.ts';
 import { createApiBase, serveOpenApiDocument } from './create-api-base.ts';
@@ -18,7 +20,10 @@ import { streamHubEvents } from './stream-hub-events.ts';
 /** What the routes read and write; the composition root (src/cli/commands/serve-command.ts) builds it. */
 export interface ApiDeps {
   config: FlotillaConfig;
+  /** The local tracker, for the reads only it answers (closed items, labels, history, diffs). */
   tracker: SqliteTracker;
+  /** The same tracker as a provider: the writes go through the contract (src/providers/types.ts). */
+  provider: Provider;
   history: EngineStatePersistence;
   events: EventHub;
   /** The author of comments and answers posted through the API (the git author, as the CLI uses). */
@@ -76,7 +81,7 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono {
   const now = deps.now ?? Date.now;
   const app = createApiBase({ token: deps.token });
 
-  const { tracker, history } = deps;
+  const { tracker, provider, history } = deps;
 
   app.openapi(
     createRoute({
@@ -177,9 +182,9 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono {
     async (c) => {
       const { id } = c.req.valid('param');
       const { body } = c.req.valid('json');
-      requireWorkItem(tracker, id);
+      await requireProviderItem(provider, id);
       const author = await deps.readAuthor();
-      tracker.workItems.addComment(id, body, author);
+      await addHumanComment(provider, id, { body, author });
       return c.json({ workItemID: id, author }, 200);
     },
   );
@@ -191,9 +196,9 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono {
       request: { params: IdParams, ...jsonBody(z.object({})) },
       responses: ok('moved to ready; the running engine dispatches it (as `flotilla work dispatch`)'),
     }),
-    (c) => {
+    async (c) => {
       const { id } = c.req.valid('param');
-      const outcome = dispatchWorkItem(tracker, id);
+      const outcome = await dispatchWorkItem(provider, id);
       return c.json({ workItemID: id, ...outcome, status: 'ready' }, 200);
     },
   );
@@ -208,7 +213,7 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono {
     async (c) => {
       const { id } = c.req.valid('param');
       const { body } = c.req.valid('json');
-      const item = requireWorkItem(tracker, id);
+      const item = await requireProviderItem(provider, id);
       if (item.status !== 'waiting-for-input') {
         throw new ApiError(
           409,
@@ -217,7 +222,7 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono {
         );
       }
       const author = await deps.readAuthor();
-      tracker.workItems.addComment(id, buildAnswerComment(body), author);
+      await addHumanComment(provider, id, { body: buildAnswerComment(body), author }, { signed: false });
       return c.json({ workItemID: id, author }, 200);
     },
   );

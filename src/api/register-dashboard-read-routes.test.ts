@@ -76,6 +76,7 @@ beforeAll(async () => {
   const app = createApiApp({
     config: context.config,
     tracker,
+    provider: await context.provider.open(),
     history: context.history,
     events,
     readAuthor: async () => 'Ada',
@@ -144,6 +145,7 @@ describe('GET /api/work-items/:id/diff', () => {
     const noRepo = createApiApp({
       config: context.config,
       tracker,
+      provider: await context.provider.open(),
       history: context.history,
       events,
       readAuthor: async () => 'Ada',
@@ -180,6 +182,7 @@ describe('the web dashboard files', () => {
     const unbuilt = createApiApp({
       config: context.config,
       tracker,
+      provider: await context.provider.open(),
       history: context.history,
       events,
       readAuthor: async () => 'Ada',

@@ -103,6 +103,7 @@ beforeAll(async () => {
   const app = createApiApp({
     config: context.config,
     tracker,
+    provider: await context.provider.open(),
     history: context.history,
     events,
     readAuthor: async () => 'Ada',

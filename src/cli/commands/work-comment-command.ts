@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { addHumanComment } from '../support/add-human-comment.ts';
 import { CliError } from '../support/cli-error.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { type BodyOptions, readBodyOption } from '../support/read-body-option.ts';
@@ -31,11 +32,7 @@ export function registerWorkCommentCommand(work: Command): void {
           const provider = await context.provider.open();
           await requireProviderItem(provider, id);
           const author = await readHumanAuthor(context.repoRoot);
-          // A tracker that records authors keeps the name; elsewhere the token's user posts it, signed.
-          if (provider.localAdmin !== undefined)
-            await provider.localAdmin.addHumanComment(id, { body, author });
-          else
-            await provider.workItemWriter.addComment(id, `${body.trimEnd()}\n\n— ${author} (via flotilla)`);
+          await addHumanComment(provider, id, { body, author });
           process.stdout.write(`commented on #${id} as ${author}\n`);
         });
       }),

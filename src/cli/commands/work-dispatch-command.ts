@@ -1,13 +1,8 @@
 import type { Command } from 'commander';
-import { isDependencyTerminal, type WorkItemStatus } from '../../domain/index.ts';
-import { CliError } from '../support/cli-error.ts';
+import { dispatchWorkItem } from '../support/dispatch-work-item.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
-import { refuseUndispatchableKind } from '../support/refuse-undispatchable-kind.ts';
-import { requireProviderItem } from '../support/require-provider-item.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
 import { withCliContext } from '../support/with-cli-context.ts';
-
-const DISPATCHABLE: readonly WorkItemStatus[] = ['pending', 'blocked', 'needs-refinement'];
 
 /**
  * `flotilla work dispatch <id>`: a human asking for an implementor. Moves the item to `ready`; a running
@@ -26,27 +21,13 @@ export function registerWorkDispatchCommand(work: Command): void {
         const id = parseWorkItemID(rawID);
         return withCliContext(async (context) => {
           const provider = await context.provider.open();
-          const item = await requireProviderItem(provider, id);
-          refuseUndispatchableKind(item);
-          if (item.status === 'ready') {
+          const { from, openBlockers } = await dispatchWorkItem(provider, id);
+          if (from === null) {
             process.stdout.write(`#${id} is already ready; a running \`flotilla run\` dispatches it\n`);
             return;
           }
-          if (!DISPATCHABLE.includes(item.status)) {
-            throw new CliError(
-              `#${id} is ${item.status}; only pending, blocked or needs-refinement items can be dispatched` +
-                (item.status === 'closed' ? ` (reopen it first: \`flotilla work reopen ${id}\`)` : ''),
-              { exitCode: 1 },
-            );
-          }
-          const openBlockers: string[] = [];
-          for (const blockerID of item.blockedBy) {
-            const blocker = await provider.workItemReader.getWorkItem(blockerID);
-            if (blocker !== null && !isDependencyTerminal(blocker.status)) openBlockers.push(blockerID);
-          }
-          await provider.workItemWriter.transitionStatus(id, 'ready');
           process.stdout.write(
-            `#${id} ${item.status} → ready; a running \`flotilla run\` dispatches an implementor\n`,
+            `#${id} ${from} → ready; a running \`flotilla run\` dispatches an implementor\n`,
           );
           if (openBlockers.length > 0) {
             process.stderr.write(

@@ -9,7 +9,7 @@ import { CliError } from './cli-error.ts';
  * id points at where the ids are: `work list --all` where the CLI lists closed items too (LocalAdmin).
  */
 export async function requireProviderItem(
-  provider: Provider,
+  provider: Pick<Provider, 'workItemReader' | 'revisionReader' | 'localAdmin'>,
   id: string,
   command?: string,
 ): Promise<WorkItem> {

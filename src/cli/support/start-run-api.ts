@@ -36,6 +36,7 @@ export async function startRunApi(options: RunApiOptions): Promise<RunningApiSer
       : createApiApp({
           config: options.config,
           tracker,
+          provider: controlPlane.provider,
           history: controlPlane.persistence,
           events,
           readAuthor: () => readHumanAuthor(options.repoRoot),
