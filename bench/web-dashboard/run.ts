@@ -70,6 +70,7 @@ const events = createEventHub();
 const app = createApiApp({
   config: context.config,
   tracker,
+  provider: await context.provider.open(),
   history: context.history,
   paths: context.paths,
   events,

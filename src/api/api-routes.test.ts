@@ -90,6 +90,7 @@ beforeAll(async () => {
   deps = {
     config: context.config,
     tracker,
+    provider: await context.provider.open(),
     history: context.history,
     paths: context.paths,
     events: createEventHub(),

@@ -27,6 +27,7 @@ beforeAll(async () => {
   const deps = {
     config: context.config,
     tracker,
+    provider: await context.provider.open(),
     history: context.history,
     paths: context.paths,
     events,

@@ -1,9 +1,11 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { readDetails } from '../cli/commands/work-show-command.ts';
+import { addHumanComment } from '../cli/support/add-human-comment.ts';
 import { dispatchWorkItem } from '../cli/support/dispatch-work-item.ts';
-import { requireWorkItem } from '../cli/support/require-work-item.ts';
+import { requireProviderItem } from '../cli/support/require-provider-item.ts';
 import type { FlotillaConfig } from '../config/index.ts';
 import { buildAnswerComment, WORK_ITEM_STATUSES } from '../domain/index.ts';
+import type { Provider } from '../providers/types.ts';
 import type { EngineStatePersistence, SqliteTracker } from '../storage/index.ts';
 import type { TrackerQuota } from '../tui/view-model/build-quota-summary.ts';
 import { ApiError } from './api-error.ts';
@@ -20,7 +22,10 @@ import { registerEventsRoute } from './stream-hub-events.ts';
 /** What the routes read and write; the composition root (src/cli/commands/serve-command.ts) builds it. */
 export interface ApiDeps {
   config: FlotillaConfig;
+  /** The local tracker, for the reads only it answers (closed items, labels, history, diffs). */
   tracker: SqliteTracker;
+  /** The same tracker as a provider: the writes go through the contract (src/providers/types.ts). */
+  provider: Provider;
   history: EngineStatePersistence;
   events: EventHub;
   /** The author of comments and answers posted through the API (the git author, as the CLI uses). */
@@ -37,7 +42,7 @@ export interface ApiDeps {
   /** `.flotilla/` and `.flotilla/logs/`: whether a `flotilla run` is up (reviews), where checks logs live. */
   paths: { stateDir: string; logsDir: string };
   /** The provider's name and quota for `GET /api/status`; default the configured provider's name (no quota). */
-  provider?: { name: string; quota?: (() => TrackerQuota | null) | undefined };
+  providerStatus?: { name: string; quota?: (() => TrackerQuota | null) | undefined };
 }
 
 const ErrorSchema = z
@@ -82,7 +87,7 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono {
   const now = deps.now ?? Date.now;
   const app = createApiBase({ token: deps.token });
 
-  const { tracker, history } = deps;
+  const { tracker, provider, history } = deps;
 
   app.openapi(
     createRoute({
@@ -140,9 +145,9 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono {
     async (c) => {
       const { id } = c.req.valid('param');
       const { body } = c.req.valid('json');
-      requireWorkItem(tracker, id);
+      await requireProviderItem(provider, id);
       const author = await deps.readAuthor();
-      tracker.workItems.addComment(id, body, author);
+      await addHumanComment(provider, id, { body, author });
       return c.json({ workItemID: id, author }, 200);
     },
   );
@@ -154,9 +159,9 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono {
       request: { params: IdParams, ...jsonBody(z.object({})) },
       responses: ok('moved to ready; the running engine dispatches it (as `flotilla work dispatch`)'),
     }),
-    (c) => {
+    async (c) => {
       const { id } = c.req.valid('param');
-      const outcome = dispatchWorkItem(tracker, id);
+      const outcome = await dispatchWorkItem(provider, id);
       return c.json({ workItemID: id, ...outcome, status: 'ready' }, 200);
     },
   );
@@ -171,7 +176,7 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono {
     async (c) => {
       const { id } = c.req.valid('param');
       const { body } = c.req.valid('json');
-      const item = requireWorkItem(tracker, id);
+      const item = await requireProviderItem(provider, id);
       if (item.status !== 'waiting-for-input') {
         throw new ApiError(
           409,
@@ -180,7 +185,7 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono {
         );
       }
       const author = await deps.readAuthor();
-      tracker.workItems.addComment(id, buildAnswerComment(body), author);
+      await addHumanComment(provider, id, { body: buildAnswerComment(body), author }, { signed: false });
       return c.json({ workItemID: id, author }, 200);
     },
   );
@@ -190,9 +195,9 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono {
   registerDashboardReadRoutes(app, deps);
   registerReviewRoutes(app, deps);
   registerStatusRoute(app, {
-    provider: deps.provider?.name ?? deps.config.provider,
+    provider: deps.providerStatus?.name ?? deps.config.provider,
     engine: deps.engine !== undefined,
-    quota: deps.provider?.quota,
+    quota: deps.providerStatus?.quota,
     now,
   });
   registerWebAppRoutes(app, deps.webRoot);

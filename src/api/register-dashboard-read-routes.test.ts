@@ -76,6 +76,7 @@ beforeAll(async () => {
   const app = createApiApp({
     config: context.config,
     tracker,
+    provider: await context.provider.open(),
     history: context.history,
     paths: context.paths,
     events,
@@ -145,6 +146,7 @@ describe('GET /api/work-items/:id/diff', () => {
     const noRepo = createApiApp({
       config: context.config,
       tracker,
+      provider: await context.provider.open(),
       history: context.history,
       paths: context.paths,
       events,
@@ -182,6 +184,7 @@ describe('the web dashboard files', () => {
     const unbuilt = createApiApp({
       config: context.config,
       tracker,
+      provider: await context.provider.open(),
       history: context.history,
       paths: context.paths,
       events,

@@ -163,6 +163,47 @@ export interface ProviderQuota {
   pausedUntil: Date | null;
 }
 
+/** A comment a human wrote, recorded under their name (the contract's `addComment` is Flotilla's own). */
+export interface HumanComment {
+  body: string;
+  author: string;
+}
+
+/**
+ * Optional capability (issue #27): what a human does from the command line that only a tracker Flotilla keeps
+ * itself (local, in-memory) can do — closed items, free labels, titles and blockers, comments under their
+ * author's name, several writes in one transaction. The CLI asks for it by name; without it, a command goes
+ * through the contract alone and refuses what only this can do, naming where to do it (the tracker's web page).
+ */
+export interface LocalAdmin {
+  /** Every work item, closed ones included, oldest first. */
+  listAllWorkItems(): Promise<WorkItem[]>;
+  /** The item's labels, reserved ones included. Throws when the item does not exist. */
+  getLabels(id: string): Promise<string[]>;
+  /**
+   * Creates the item and, when given, its first comment (Flotilla's, written from the new item: it may name
+   * the id) in one transaction.
+   */
+  createWorkItem(
+    input: CreateWorkItemInput,
+    comment: ((created: WorkItem) => string) | null,
+  ): Promise<WorkItem>;
+  /**
+   * Edits in one transaction; null fields are left unchanged. `labels` replace every label but the status
+   * (as `WorkItemWriter.updateWorkItem`); `blockedBy` replaces the blockers. Returns the item as edited.
+   */
+  editWorkItem(
+    id: string,
+    edit: { title: string | null; body: string | null; labels: string[] | null; blockedBy: string[] | null },
+  ): Promise<WorkItem>;
+  addHumanComment(id: string, comment: HumanComment): Promise<void>;
+  /**
+   * Closes the item and its open revision (a closed item's revision would never be merged; its branch is
+   * kept), with the comment when given, in one transaction. Returns the revision it closed, or null.
+   */
+  closeWorkItem(id: string, comment: HumanComment | null): Promise<Revision | null>;
+}
+
 /** The five interfaces a provider (local, GitHub, in-memory) implements. */
 export interface Provider {
   workItemReader: WorkItemReader;
@@ -186,4 +227,6 @@ export interface Provider {
    * Providers without a metered API (local) leave it out.
    */
   quota?(): ProviderQuota;
+  /** Optional capability: a tracker Flotilla keeps itself, administered from the CLI (LocalAdmin). */
+  localAdmin?: LocalAdmin;
 }

@@ -148,6 +148,7 @@ beforeAll(async () => {
   const app = createApiApp({
     config: context.config,
     tracker,
+    provider: await context.provider.open(),
     history: context.history,
     paths: context.paths,
     events,

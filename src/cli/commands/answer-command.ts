@@ -1,12 +1,10 @@
 import type { Command } from 'commander';
 import { buildAnswerComment } from '../../domain/index.ts';
 import { CliError } from '../support/cli-error.ts';
-import { loadContractTrackerCommands } from '../support/load-contract-tracker-commands.ts';
-import { openLocalTracker } from '../support/open-local-tracker.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { readBodyOption } from '../support/read-body-option.ts';
 import { readHumanAuthor } from '../support/read-human-author.ts';
-import { requireWorkItem } from '../support/require-work-item.ts';
+import { requireProviderItem } from '../support/require-provider-item.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
 import { withCliContext } from '../support/with-cli-context.ts';
 
@@ -39,12 +37,8 @@ export function registerAnswerCommand(program: Command): void {
           });
         }
         await withCliContext(async (context) => {
-          // Without a local tracker (GitHub) the answer is a comment on the item, read back by the running engine.
-          const tracker = await openLocalTracker(context);
-          if (tracker === undefined)
-            return (await loadContractTrackerCommands()).answer(context, id, answers.trim());
-          const { repoRoot } = context;
-          const item = requireWorkItem(tracker, id);
+          const provider = await context.provider.open();
+          const item = await requireProviderItem(provider, id);
           if (item.status !== 'waiting-for-input') {
             throw new CliError(
               `#${id} is ${item.status}, not waiting-for-input: no agent is waiting for answers ` +
@@ -52,10 +46,20 @@ export function registerAnswerCommand(program: Command): void {
               { exitCode: 1 },
             );
           }
-          const author = await readHumanAuthor(repoRoot);
-          tracker.workItems.addComment(id, buildAnswerComment(answers.trim()), author);
+          // A comment on the item, where the running engine's answer poller reads it: under your name where
+          // the tracker records authors, else posted by the token's user.
+          const comment = buildAnswerComment(answers.trim());
+          let where: string;
+          if (provider.localAdmin !== undefined) {
+            const author = await readHumanAuthor(context.repoRoot);
+            await provider.localAdmin.addHumanComment(id, { body: comment, author });
+            where = `as ${author}`;
+          } else {
+            await provider.workItemWriter.addComment(id, comment);
+            where = `with a comment on ${context.provider.links?.itemUrl(id) ?? `#${id}`}`;
+          }
           process.stdout.write(
-            `answered #${id} as ${author}; the agent's session resumes with it (at once if flotilla run is running, else at its next start)\n`,
+            `answered #${id} ${where}; the agent's session resumes with it (at once if flotilla run is running, else at its next start)\n`,
           );
         });
       }),

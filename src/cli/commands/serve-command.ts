@@ -49,6 +49,7 @@ export function registerServeCommand(program: Command): void {
           const app = createApiApp({
             config: context.config,
             tracker,
+            provider: await context.provider.open(),
             history: context.history,
             events,
             readAuthor: () => readHumanAuthor(context.repoRoot),

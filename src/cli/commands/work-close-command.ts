@@ -1,12 +1,10 @@
 import type { Command } from 'commander';
 import { revisionName } from '../../domain/index.ts';
 import { CliError } from '../support/cli-error.ts';
-import { loadContractTrackerCommands } from '../support/load-contract-tracker-commands.ts';
-import { openLocalTracker } from '../support/open-local-tracker.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { readHumanAuthor } from '../support/read-human-author.ts';
 import { requireNoActiveAgent } from '../support/require-no-active-agent.ts';
-import { requireWorkItem } from '../support/require-work-item.ts';
+import { requireProviderItem } from '../support/require-provider-item.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
 import { withCliContext } from '../support/with-cli-context.ts';
 
@@ -29,33 +27,39 @@ export function registerWorkCloseCommand(work: Command): void {
           throw new CliError('--comment is empty; expected the comment text', { exitCode: 2 });
         }
         return withCliContext(async (context) => {
-          const { db, repoRoot, history, paths } = context;
-          const tracker = await openLocalTracker(context);
-          if (tracker === undefined) {
-            requireNoActiveAgent({ history, paths }, id, 'the close');
-            return (await loadContractTrackerCommands()).close(context, id, options.comment ?? null);
-          }
-          const item = requireWorkItem(tracker, id, 'work close');
+          const provider = await context.provider.open();
+          const item = await requireProviderItem(provider, id, 'work close');
           if (item.status === 'closed') {
             process.stdout.write(`#${id} is already closed\n`);
             return;
           }
-          requireNoActiveAgent({ history, paths }, id, 'the close');
-          const author = options.comment === undefined ? null : await readHumanAuthor(repoRoot);
-          const revisionID = item.linkedRevision;
-          db.transaction(() => {
-            if (options.comment !== undefined && author !== null) {
-              tracker.workItems.addComment(id, options.comment, author);
-            }
-            if (revisionID !== null) tracker.revisions.closeRevision(revisionID);
-            tracker.workItems.transitionStatus(id, 'closed');
-          })();
-          const revision = revisionID === null ? null : tracker.revisions.getRevision(revisionID);
+          requireNoActiveAgent(context, id, 'the close');
+          const comment = options.comment ?? null;
+          const { localAdmin } = provider;
+          if (localAdmin !== undefined) {
+            // Closes its revision with it, in one transaction (the branch is kept).
+            const author = comment === null ? null : await readHumanAuthor(context.repoRoot);
+            const revision = await localAdmin.closeWorkItem(
+              id,
+              comment === null || author === null ? null : { body: comment, author },
+            );
+            process.stdout.write(
+              `closed #${id} (was ${item.status})` +
+                (revision === null
+                  ? ''
+                  : `; closed its revision ${revisionName(revision)} (branch ${revision.headRef} kept)`) +
+                '\n',
+            );
+            return;
+          }
+          if (comment !== null) await provider.workItemWriter.addComment(id, comment);
+          await provider.workItemWriter.transitionStatus(id, 'closed');
+          const site = context.provider.links?.site ?? `provider ${provider.name}`;
           process.stdout.write(
             `closed #${id} (was ${item.status})` +
-              (revision === null
+              (item.linkedRevision === null
                 ? ''
-                : `; closed its revision ${revisionName(revision)} (branch ${revision.headRef} kept)`) +
+                : `; its pull request #${item.linkedRevision} stays open on ${site} (close it there)`) +
               '\n',
           );
         });

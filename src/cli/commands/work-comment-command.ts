@@ -1,11 +1,10 @@
 import type { Command } from 'commander';
+import { addHumanComment } from '../support/add-human-comment.ts';
 import { CliError } from '../support/cli-error.ts';
-import { loadContractTrackerCommands } from '../support/load-contract-tracker-commands.ts';
-import { openLocalTracker } from '../support/open-local-tracker.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { type BodyOptions, readBodyOption } from '../support/read-body-option.ts';
 import { readHumanAuthor } from '../support/read-human-author.ts';
-import { requireWorkItem } from '../support/require-work-item.ts';
+import { requireProviderItem } from '../support/require-provider-item.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
 import { withCliContext } from '../support/with-cli-context.ts';
 
@@ -30,15 +29,10 @@ export function registerWorkCommentCommand(work: Command): void {
           });
         }
         await withCliContext(async (context) => {
-          const { repoRoot } = context;
-          const tracker = await openLocalTracker(context);
-          if (tracker === undefined) {
-            const author = await readHumanAuthor(repoRoot);
-            return (await loadContractTrackerCommands()).comment(context, id, body, author);
-          }
-          requireWorkItem(tracker, id);
-          const author = await readHumanAuthor(repoRoot);
-          tracker.workItems.addComment(id, body, author);
+          const provider = await context.provider.open();
+          await requireProviderItem(provider, id);
+          const author = await readHumanAuthor(context.repoRoot);
+          await addHumanComment(provider, id, { body, author });
           process.stdout.write(`commented on #${id} as ${author}\n`);
         });
       }),

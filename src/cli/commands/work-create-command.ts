@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
+import type { WorkItem } from '../../domain/index.ts';
 import { checkReservedLabels } from '../support/check-reserved-labels.ts';
 import { CliError } from '../support/cli-error.ts';
 import { collectOption } from '../support/collect-option.ts';
-import { loadContractTrackerCommands } from '../support/load-contract-tracker-commands.ts';
-import { openLocalTracker } from '../support/open-local-tracker.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { readBodyOption } from '../support/read-body-option.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
@@ -59,38 +58,33 @@ export function registerWorkCreateCommand(work: Command): void {
         const blockedBy = options.blockedBy.map((id) => parseWorkItemID(id, '--blocked-by work item id'));
         const body = (await readBodyOption(options)) ?? '';
         await withCliContext(async (context) => {
-          const tracker = await openLocalTracker(context);
-          if (tracker === undefined) {
-            const input = {
-              title: options.title.trim(),
-              body,
-              labels: options.label,
-              blockedBy,
-              hold: options.hold === true,
-            };
-            return (await loadContractTrackerCommands()).create(context, input, options);
+          const provider = await context.provider.open();
+          const input = {
+            title: options.title.trim(),
+            body,
+            labels: options.hold ? [...options.label, 'status:blocked'] : options.label,
+            blockedBy,
+          };
+          const held = (id: string) =>
+            `Held at creation (\`flotilla work create --hold\`): nothing dispatches it until \`flotilla work dispatch ${id}\` (or d in the dashboard).`;
+          let item: WorkItem;
+          if (provider.localAdmin !== undefined) {
+            // The item and its comment in one transaction: a held item always says how to start it.
+            item = await provider.localAdmin.createWorkItem(
+              input,
+              options.hold ? (created) => held(created.id) : null,
+            );
+          } else {
+            item = await provider.workItemWriter.createWorkItem(input);
+            if (options.hold) await provider.workItemWriter.addComment(item.id, held(item.id));
           }
-          const { db } = context;
-          const item = db.transaction(() => {
-            const created = tracker.workItems.createWorkItem({
-              title: options.title.trim(),
-              body,
-              labels: options.hold ? [...options.label, 'status:blocked'] : options.label,
-              blockedBy,
-            });
-            if (!options.hold) return created;
-            tracker.workItems.addComment(
-              created.id,
-              `Held at creation (\`flotilla work create --hold\`): nothing dispatches it until \`flotilla work dispatch ${created.id}\` (or d in the dashboard).`,
-            );
-            return created;
-          })();
-          if (options.json) writeJson(item);
-          else
-            process.stdout.write(
-              `created #${item.id} (${item.status} ${item.kind}): ${item.title}\n` +
-                (options.hold ? `held: \`flotilla work dispatch ${item.id}\` starts it\n` : ''),
-            );
+          if (options.json) return writeJson(item);
+          const url = context.provider.links?.itemUrl(item.id);
+          process.stdout.write(
+            `created #${item.id} (${item.status} ${item.kind}): ${item.title}\n` +
+              (url === undefined ? '' : `${url}\n`) +
+              (options.hold ? `held: \`flotilla work dispatch ${item.id}\` starts it\n` : ''),
+          );
         });
       }),
     );

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { loadContractTrackerCommands } from '../support/load-contract-tracker-commands.ts';
+import { dispatchWorkItem } from '../support/dispatch-work-item.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
 import { withCliContext } from '../support/with-cli-context.ts';
@@ -20,8 +20,20 @@ export function registerWorkDispatchCommand(work: Command): void {
       runCliAction('work dispatch', (rawID: string) => {
         const id = parseWorkItemID(rawID);
         return withCliContext(async (context) => {
-          // One path for every provider, through the contract (the HTTP API: dispatchWorkItem, same rules).
-          return (await loadContractTrackerCommands()).dispatch(context, id);
+          const provider = await context.provider.open();
+          const { from, openBlockers } = await dispatchWorkItem(provider, id);
+          if (from === null) {
+            process.stdout.write(`#${id} is already ready; a running \`flotilla run\` dispatches it\n`);
+            return;
+          }
+          process.stdout.write(
+            `#${id} ${from} → ready; a running \`flotilla run\` dispatches an implementor\n`,
+          );
+          if (openBlockers.length > 0) {
+            process.stderr.write(
+              `note: #${id} is still waiting for ${openBlockers.map((b) => `#${b}`).join(', ')} (not approved or closed); it is dispatched anyway because you asked\n`,
+            );
+          }
         });
       }),
     );

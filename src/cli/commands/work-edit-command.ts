@@ -1,13 +1,11 @@
 import type { Command } from 'commander';
-import { WORK_ITEM_COMPLEXITIES, WORK_ITEM_PRIORITIES } from '../../domain/index.ts';
+import { WORK_ITEM_COMPLEXITIES, WORK_ITEM_PRIORITIES, type WorkItem } from '../../domain/index.ts';
 import { checkReservedLabels } from '../support/check-reserved-labels.ts';
 import { CliError } from '../support/cli-error.ts';
 import { collectOption } from '../support/collect-option.ts';
-import { loadContractTrackerCommands } from '../support/load-contract-tracker-commands.ts';
-import { openLocalTracker } from '../support/open-local-tracker.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { readBodyOption } from '../support/read-body-option.ts';
-import { requireWorkItem } from '../support/require-work-item.ts';
+import { requireProviderItem } from '../support/require-provider-item.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
 import { withCliContext } from '../support/with-cli-context.ts';
 import { writeJson } from '../support/write-json.ts';
@@ -86,39 +84,34 @@ export function registerWorkEditCommand(work: Command): void {
           );
         }
         await withCliContext(async (context) => {
-          const tracker = await openLocalTracker(context);
-          if (tracker === undefined) {
+          const provider = await context.provider.open();
+          const { localAdmin } = provider;
+          if (localAdmin === undefined) {
+            // The contract edits the body; titles, labels and blockers are edited on the tracker itself.
             if (body === undefined || title !== undefined || labelsChange || blockersChange) {
               throw new CliError(
-                `with provider ${context.provider.name} only --body/--body-file are edited here; edit the title, labels and blockers on the issue (or with \`gh issue edit\`)`,
+                `with provider ${provider.name} only --body/--body-file are edited here; edit the title, labels and blockers on the issue (or with \`gh issue edit\`)`,
                 { exitCode: 2 },
               );
             }
-            return (await loadContractTrackerCommands()).editBody(context, id, body, options);
           }
-          const { db } = context;
-          const before = requireWorkItem(tracker, id);
-          const edited = db.transaction(() => {
-            if (title !== undefined) tracker.workItems.setTitle(id, title);
-            if (body !== undefined || labelsChange) {
-              tracker.workItems.updateWorkItem(id, {
-                body: body ?? null,
-                labels: labelsChange
-                  ? editLabels(
-                      tracker.workItems.getWorkItemLabels(id),
-                      added,
-                      options.removeLabel,
-                      removedPrefixes,
-                    )
-                  : null,
-              });
-            }
-            if (blockersChange) {
-              const kept = before.blockedBy.filter((blocker) => !removeBlockers.includes(blocker));
-              tracker.workItems.setBlockedBy(id, [...kept, ...addBlockers]);
-            }
-            return requireWorkItem(tracker, id);
-          })();
+          const before = await requireProviderItem(provider, id);
+          let edited: WorkItem;
+          if (localAdmin === undefined) {
+            await provider.workItemWriter.updateWorkItem(id, { body: body ?? null, labels: null });
+            edited = await requireProviderItem(provider, id);
+          } else {
+            const labels = labelsChange
+              ? editLabels(await localAdmin.getLabels(id), added, options.removeLabel, removedPrefixes)
+              : null;
+            const kept = before.blockedBy.filter((blocker) => !removeBlockers.includes(blocker));
+            edited = await localAdmin.editWorkItem(id, {
+              title: title ?? null,
+              body: body ?? null,
+              labels,
+              blockedBy: blockersChange ? [...kept, ...addBlockers] : null,
+            });
+          }
           if (options.json) return writeJson(edited);
           process.stdout.write(`edited #${id}: ${edited.title}\n`);
         });

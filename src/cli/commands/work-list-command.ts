@@ -6,11 +6,11 @@ import {
   type WorkItem,
   type WorkItemStatus,
 } from '../../domain/index.ts';
+import type { Provider } from '../../providers/types.ts';
 import { CliError } from '../support/cli-error.ts';
 import { collectOption } from '../support/collect-option.ts';
 import { formatTable } from '../support/format-table.ts';
 import type { CliContext } from '../support/open-cli-context.ts';
-import { openLocalTracker } from '../support/open-local-tracker.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
 import { withCliContext } from '../support/with-cli-context.ts';
 import { writeJson } from '../support/write-json.ts';
@@ -50,21 +50,27 @@ export function registerWorkListCommand(work: Command): void {
         const statuses = parseStatuses(options.status);
         const state = parseState(options, statuses.length > 0);
         return withCliContext(async (context) => {
-          const tracker = await openLocalTracker(context);
-          const listed =
-            tracker === undefined
-              ? await listContractWorkItems(context, options)
-              : tracker.workItems.listWorkItems({ includeClosed: state !== 'open' });
-          // A blocker outside the list is closed (the contract lists open items only) or looked up locally.
-          const listedStatus = new Map(listed.map((item) => [item.id, item.status]));
-          const statusOf = (id: string) => listedStatus.get(id) ?? tracker?.workItems.getWorkItem(id)?.status;
+          const provider = await context.provider.open();
+          const { localAdmin } = provider;
+          // Every item the provider lists: closed ones too with LocalAdmin, else the open ones (a blocker
+          // outside them is closed).
+          const known =
+            localAdmin === undefined
+              ? await listOpenWorkItems(context, provider, options)
+              : await localAdmin.listAllWorkItems();
+          const listed = known.filter((item) => state !== 'open' || item.status !== 'closed');
+          const knownStatus = new Map(known.map((item) => [item.id, item.status]));
+          const statusOf = (id: string) => knownStatus.get(id);
+          const labelsOf = new Map<string, string[]>();
+          if (localAdmin !== undefined && options.label.length > 0) {
+            for (const item of listed) labelsOf.set(item.id, await localAdmin.getLabels(item.id));
+          }
           const items = listed
             .filter((item) => state !== 'closed' || item.status === 'closed')
             .filter((item) => statuses.length === 0 || statuses.includes(item.status))
             .filter((item) => {
-              if (options.label.length === 0 || tracker === undefined) return true;
-              const labels = tracker.workItems.getWorkItemLabels(item.id);
-              return options.label.every((label) => labels.includes(label));
+              const labels = labelsOf.get(item.id);
+              return labels === undefined || options.label.every((label) => labels.includes(label));
             });
           if (options.json) return writeJson(items);
           if (items.length === 0) {
@@ -98,10 +104,15 @@ export function registerWorkListCommand(work: Command): void {
 }
 
 /**
- * The open work items of a provider without a local tracker (GitHub issues). Closed items and label filters
- * stay on the tracker's own search (the provider contract lists open items and does not expose free labels).
+ * The open work items of a provider without the LocalAdmin capability (GitHub issues). Closed items and label
+ * filters stay on the tracker's own search (the provider contract lists open items and does not expose free
+ * labels).
  */
-async function listContractWorkItems(context: CliContext, options: WorkListOptions): Promise<WorkItem[]> {
+async function listOpenWorkItems(
+  context: CliContext,
+  provider: Provider,
+  options: WorkListOptions,
+): Promise<WorkItem[]> {
   const { name, links } = context.provider;
   const site = links?.site ?? name;
   const where = links?.itemsUrl ?? site;
@@ -113,7 +124,7 @@ async function listContractWorkItems(context: CliContext, options: WorkListOptio
   if (options.label.length > 0) {
     throw new CliError(`with provider ${name}, filter by label on ${site}: ${where}`, { exitCode: 2 });
   }
-  return (await context.provider.open()).workItemReader.listWorkItems();
+  return provider.workItemReader.listWorkItems();
 }
 
 function parseStatuses(values: readonly string[]): WorkItemStatus[] {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { loadContractTrackerCommands } from '../support/load-contract-tracker-commands.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
+import { requireProviderItem } from '../support/require-provider-item.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
 import { withCliContext } from '../support/with-cli-context.ts';
 
@@ -21,8 +21,20 @@ export function registerWorkReopenCommand(work: Command): void {
       runCliAction('work reopen', (rawID: string, options: { hold?: boolean }) => {
         const id = parseWorkItemID(rawID);
         return withCliContext(async (context) => {
-          // One path for every provider, through the contract.
-          return (await loadContractTrackerCommands()).reopen(context, id, options.hold === true);
+          const provider = await context.provider.open();
+          const item = await requireProviderItem(provider, id);
+          if (item.status !== 'closed') {
+            process.stdout.write(`#${id} is already open (${item.status})\n`);
+            return;
+          }
+          const status = options.hold ? 'blocked' : 'pending';
+          await provider.workItemWriter.transitionStatus(id, status);
+          process.stdout.write(
+            `reopened #${id} as ${status}` +
+              (options.hold
+                ? `; \`flotilla work dispatch ${id}\` starts it\n`
+                : '; a running `flotilla run` dispatches it once its blockers are done\n'),
+          );
         });
       }),
     );

@@ -1,10 +1,8 @@
 import type { Command } from 'commander';
 import { WORK_ITEM_STATUSES, type WorkItemStatus } from '../../domain/index.ts';
 import { CliError } from '../support/cli-error.ts';
-import { loadContractTrackerCommands } from '../support/load-contract-tracker-commands.ts';
-import { openLocalTracker } from '../support/open-local-tracker.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
-import { requireWorkItem } from '../support/require-work-item.ts';
+import { requireProviderItem } from '../support/require-provider-item.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
 import { withCliContext } from '../support/with-cli-context.ts';
 
@@ -30,10 +28,8 @@ export function registerWorkTransitionCommand(work: Command): void {
           });
         }
         return withCliContext(async (context) => {
-          const tracker = await openLocalTracker(context);
-          if (tracker === undefined)
-            return (await loadContractTrackerCommands()).transition(context, id, status);
-          const before = requireWorkItem(tracker, id);
+          const provider = await context.provider.open();
+          const before = await requireProviderItem(provider, id);
           if (before.status === status) {
             process.stdout.write(`#${id} is already ${status}\n`);
             return;
@@ -47,7 +43,7 @@ export function registerWorkTransitionCommand(work: Command): void {
               { exitCode: 1 },
             );
           }
-          tracker.workItems.transitionStatus(id, status);
+          await provider.workItemWriter.transitionStatus(id, status);
           process.stdout.write(`#${id} ${before.status} → ${status}\n`);
         });
       }),

@@ -1,10 +1,8 @@
 import {
   type AgentReview,
-  buildAnswerComment,
   buildChecksView,
   describeChecksOutcome,
   formatChecksLine,
-  isDependencyTerminal,
   type Revision,
   type WorkItem,
   type WorkItemStatus,
@@ -13,11 +11,9 @@ import type { ConfiguredProvider, MergeMethod } from '../../providers/provider-d
 import { CliError } from './cli-error.ts';
 import { describeMergeRefusal } from './describe-merge-refusal.ts';
 import type { CliContext } from './open-cli-context.ts';
-import { refuseUndispatchableKind } from './refuse-undispatchable-kind.ts';
 import { requireProviderItem } from './require-provider-item.ts';
 import { writeJson } from './write-json.ts';
 
-const DISPATCHABLE: readonly WorkItemStatus[] = ['pending', 'blocked', 'needs-refinement'];
 const out = (text: string) => process.stdout.write(text);
 
 /**
@@ -66,130 +62,6 @@ export const contractTrackerCommands = {
       }
     }
     out(`${lines.join('\n')}\n`);
-  },
-
-  async create(
-    context: CliContext,
-    input: { title: string; body: string; labels: string[]; blockedBy: string[]; hold: boolean },
-    options: { json?: boolean },
-  ): Promise<void> {
-    const provider = await context.provider.open();
-    const item = await provider.workItemWriter.createWorkItem({
-      title: input.title,
-      body: input.body,
-      labels: input.hold ? [...input.labels, 'status:blocked'] : input.labels,
-      blockedBy: input.blockedBy,
-    });
-    if (input.hold) {
-      await provider.workItemWriter.addComment(
-        item.id,
-        `Held at creation (\`flotilla work create --hold\`): nothing dispatches it until \`flotilla work dispatch ${item.id}\`.`,
-      );
-    }
-    if (options.json) return writeJson(item);
-    out(
-      `created #${item.id} (${item.status} ${item.kind}): ${item.title}\n${issueUrl(context, item.id)}\n` +
-        (input.hold ? `held: \`flotilla work dispatch ${item.id}\` starts it\n` : ''),
-    );
-  },
-
-  /** Only the body: titles, labels and blockers are edited on the issue page (or with `gh issue edit`). */
-  async editBody(context: CliContext, id: string, body: string, options: { json?: boolean }): Promise<void> {
-    const provider = await context.provider.open();
-    await requireItem(provider, id);
-    await provider.workItemWriter.updateWorkItem(id, { body, labels: null });
-    const edited = await requireItem(provider, id);
-    if (options.json) return writeJson(edited);
-    out(`edited #${id}: ${edited.title}\n`);
-  },
-
-  async comment(context: CliContext, id: string, body: string, author: string): Promise<void> {
-    const provider = await context.provider.open();
-    await requireItem(provider, id);
-    // The token's user posts it: say who wrote it.
-    await provider.workItemWriter.addComment(id, `${body.trimEnd()}\n\n— ${author} (via flotilla)`);
-    out(`commented on #${id} as ${author}\n`);
-  },
-
-  async close(context: CliContext, id: string, comment: string | null): Promise<void> {
-    const provider = await context.provider.open();
-    const item = await requireItem(provider, id);
-    if (item.status === 'closed') return void out(`#${id} is already closed\n`);
-    if (comment !== null) await provider.workItemWriter.addComment(id, comment);
-    await provider.workItemWriter.transitionStatus(id, 'closed');
-    out(
-      `closed #${id} (was ${item.status})` +
-        (item.linkedRevision === null
-          ? ''
-          : `; its pull request #${item.linkedRevision} stays open on GitHub (close it there)`) +
-        '\n',
-    );
-  },
-
-  async reopen(context: CliContext, id: string, hold: boolean): Promise<void> {
-    const provider = await context.provider.open();
-    const item = await requireItem(provider, id);
-    if (item.status !== 'closed') return void out(`#${id} is already open (${item.status})\n`);
-    const status = hold ? 'blocked' : 'pending';
-    await provider.workItemWriter.transitionStatus(id, status);
-    out(
-      `reopened #${id} as ${status}` +
-        (hold
-          ? `; \`flotilla work dispatch ${id}\` starts it\n`
-          : '; a running `flotilla run` dispatches it once its blockers are done\n'),
-    );
-  },
-
-  async transition(context: CliContext, id: string, status: WorkItemStatus): Promise<void> {
-    const provider = await context.provider.open();
-    const before = await requireItem(provider, id);
-    if (before.status === status) return void out(`#${id} is already ${status}\n`);
-    await provider.workItemWriter.transitionStatus(id, status);
-    out(`#${id} ${before.status} → ${status}\n`);
-  },
-
-  /** `flotilla answer`: the answers as a comment on the issue, where the running engine's answer poller reads them. */
-  async answer(context: CliContext, id: string, answers: string): Promise<void> {
-    const provider = await context.provider.open();
-    const item = await requireItem(provider, id);
-    if (item.status !== 'waiting-for-input') {
-      throw new CliError(
-        `#${id} is ${item.status}, not waiting-for-input: no agent is waiting for answers ` +
-          '(`flotilla work list --status waiting-for-input` lists those that are)',
-        { exitCode: 1 },
-      );
-    }
-    await provider.workItemWriter.addComment(id, buildAnswerComment(answers));
-    out(
-      `answered #${id} with a comment on ${issueUrl(context, id)}; the agent's session resumes with it (at once if flotilla run is running, else at its next start)\n`,
-    );
-  },
-
-  async dispatch(context: CliContext, id: string): Promise<void> {
-    const provider = await context.provider.open();
-    const item = await requireItem(provider, id);
-    refuseUndispatchableKind(item);
-    if (item.status === 'ready')
-      return void out(`#${id} is already ready; a running \`flotilla run\` dispatches it\n`);
-    if (!DISPATCHABLE.includes(item.status)) {
-      throw new CliError(
-        `#${id} is ${item.status}; only pending, blocked or needs-refinement items can be dispatched` +
-          (item.status === 'closed' ? ` (reopen it first: \`flotilla work reopen ${id}\`)` : ''),
-        { exitCode: 1 },
-      );
-    }
-    const openBlockers: string[] = [];
-    for (const blockerID of item.blockedBy) {
-      const blocker = await provider.workItemReader.getWorkItem(blockerID);
-      if (blocker !== null && !isDependencyTerminal(blocker.status)) openBlockers.push(blockerID);
-    }
-    await provider.workItemWriter.transitionStatus(id, 'ready');
-    out(`#${id} ${item.status} → ready; a running \`flotilla run\` dispatches an implementor\n`);
-    if (openBlockers.length > 0) {
-      process.stderr.write(
-        `note: #${id} is still waiting for ${openBlockers.map((b) => `#${b}`).join(', ')} (not approved or closed); it is dispatched anyway because you asked\n`,
-      );
-    }
   },
 
   /** `flotilla diff`: the pull request's files as GitHub reports them (its per-file patches). */

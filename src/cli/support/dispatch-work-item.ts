@@ -1,8 +1,8 @@
 import { isDependencyTerminal, type WorkItemStatus } from '../../domain/index.ts';
-import type { SqliteTracker } from '../../storage/index.ts';
+import type { Provider } from '../../providers/types.ts';
 import { CliError } from './cli-error.ts';
 import { refuseUndispatchableKind } from './refuse-undispatchable-kind.ts';
-import { requireWorkItem } from './require-work-item.ts';
+import { requireProviderItem } from './require-provider-item.ts';
 
 /** The statuses a human may send to an implementor; the rest are busy, done, or under review. */
 const DISPATCHABLE: readonly WorkItemStatus[] = ['pending', 'blocked', 'needs-refinement'];
@@ -14,12 +14,15 @@ export interface DispatchOutcome {
 }
 
 /**
- * A human asking for an implementor on the local tracker: moves the item to `ready`; a running engine picks it
- * up through its poller. Shared by `flotilla work dispatch` and the HTTP API (src/api/). Refusals are
- * CliErrors with exit 1 (the tracker's state does not allow it).
+ * A human asking for an implementor, through the provider contract: moves the item to `ready`; a running
+ * engine picks it up through its poller. Shared by `flotilla work dispatch` and the HTTP API (src/api/).
+ * Refusals are CliErrors with exit 1 (the tracker's state does not allow it).
  */
-export function dispatchWorkItem(tracker: SqliteTracker, id: string): DispatchOutcome {
-  const item = requireWorkItem(tracker, id);
+export async function dispatchWorkItem(
+  provider: Pick<Provider, 'workItemReader' | 'workItemWriter' | 'revisionReader' | 'localAdmin'>,
+  id: string,
+): Promise<DispatchOutcome> {
+  const item = await requireProviderItem(provider, id);
   refuseUndispatchableKind(item);
   if (item.status === 'ready') return { from: null, openBlockers: [] };
   if (!DISPATCHABLE.includes(item.status)) {
@@ -29,10 +32,11 @@ export function dispatchWorkItem(tracker: SqliteTracker, id: string): DispatchOu
       { exitCode: 1 },
     );
   }
-  const openBlockers = item.blockedBy.filter((blockerID) => {
-    const blocker = tracker.workItems.getWorkItem(blockerID);
-    return blocker !== null && !isDependencyTerminal(blocker.status);
-  });
-  tracker.workItems.transitionStatus(id, 'ready');
+  const openBlockers: string[] = [];
+  for (const blockerID of item.blockedBy) {
+    const blocker = await provider.workItemReader.getWorkItem(blockerID);
+    if (blocker !== null && !isDependencyTerminal(blocker.status)) openBlockers.push(blockerID);
+  }
+  await provider.workItemWriter.transitionStatus(id, 'ready');
   return { from: item.status, openBlockers };
 }

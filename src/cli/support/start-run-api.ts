@@ -31,22 +31,23 @@ export async function startRunApi(options: RunApiOptions): Promise<RunningApiSer
   controlPlane.engine.onEvent((event) => events.publish(event.type, event));
   const tracker = controlPlane.provider.localTracker;
   const { quota } = controlPlane.provider;
-  const provider = {
+  const providerStatus = {
     name: options.config.provider,
     quota: quota === undefined ? undefined : () => quota(),
   };
   const api =
     tracker === undefined
-      ? createEngineApiApp({ events, engine: controlPlane.engine, token, provider })
+      ? createEngineApiApp({ events, engine: controlPlane.engine, token, provider: providerStatus })
       : createApiApp({
           config: options.config,
           tracker,
+          provider: controlPlane.provider,
           history: controlPlane.persistence,
           events,
           readAuthor: () => readHumanAuthor(options.repoRoot),
           engine: controlPlane.engine,
           paths: resolveFlotillaPaths(options.repoRoot),
-          provider,
+          providerStatus,
           // The web dashboard and its diffs, as under `flotilla serve`: with the engine, its actions work.
           repoRoot: options.repoRoot,
           ...(token === undefined ? {} : { token }),

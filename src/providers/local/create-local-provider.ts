@@ -6,6 +6,7 @@ import { buildBranchRef } from '../shared/build-branch-ref.ts';
 import { createBranchFromPatch, type GitIdentity } from '../shared/create-branch-from-patch.ts';
 import { listChangedFiles } from '../shared/list-changed-files.ts';
 import type {
+  LocalAdmin,
   MergeRevisionResult,
   Provider,
   ProviderChange,
@@ -40,6 +41,7 @@ export type LocalProviderOptions = {
 );
 
 export type LocalProvider = Provider & {
+  localAdmin: LocalAdmin;
   /** The SQLite tracker underneath, for the CLI's `work`/`merge` commands and tests (a human's edits). */
   tracker: SqliteTracker;
   /**
@@ -194,6 +196,41 @@ export function createLocalProvider(options: LocalProviderOptions): LocalProvide
     mergeRevision,
   };
 
+  /** What a human does from the CLI that only this tracker can do, each command in one transaction. */
+  const localAdmin: LocalAdmin = {
+    listAllWorkItems: async () => workItems.listWorkItems({ includeClosed: true }),
+    getLabels: async (id) => {
+      if (workItems.getWorkItem(id) === null) throw new Error(`work item #${id} does not exist`);
+      return workItems.getWorkItemLabels(id);
+    },
+    createWorkItem: async (input, comment) =>
+      db.transaction(() => {
+        const created = workItems.createWorkItem(input);
+        if (comment !== null) workItems.addComment(created.id, comment(created));
+        return created;
+      })(),
+    editWorkItem: async (id, edit) =>
+      db.transaction(() => {
+        if (edit.title !== null) workItems.setTitle(id, edit.title);
+        if (edit.body !== null || edit.labels !== null) {
+          workItems.updateWorkItem(id, { body: edit.body, labels: edit.labels });
+        }
+        if (edit.blockedBy !== null) workItems.setBlockedBy(id, edit.blockedBy);
+        const edited = workItems.getWorkItem(id);
+        if (edited === null) throw new Error(`work item #${id} does not exist`);
+        return edited;
+      })(),
+    addHumanComment: async (id, comment) => workItems.addComment(id, comment.body, comment.author),
+    closeWorkItem: async (id, comment) =>
+      db.transaction(() => {
+        const revisionID = workItems.getWorkItem(id)?.linkedRevision ?? null;
+        if (comment !== null) workItems.addComment(id, comment.body, comment.author);
+        if (revisionID !== null) revisions.closeRevision(revisionID);
+        workItems.transitionStatus(id, 'closed');
+        return revisionID === null ? null : revisions.getRevision(revisionID);
+      })(),
+  };
+
   /**
    * The engine's merge (a human asked for it): the same integration as `flotilla merge` (see
    * integrateRevision for how the user's checkout is protected), then one tracker transaction marks the
@@ -248,6 +285,7 @@ export function createLocalProvider(options: LocalProviderOptions): LocalProvide
     revisionReader,
     revisionWriter,
     specReader: createGitSpecReader({ repoRoot, defaultBranch, specsDir: options.specsDir }),
+    localAdmin,
     tracker,
     async close() {
       await checks.stop();

@@ -56,10 +56,11 @@ function seeded(): InMemoryProvider {
 }
 
 describe('createInMemoryProvider', () => {
-  it('exposes the five provider interfaces and a control', () => {
+  it('exposes the five provider interfaces, the LocalAdmin capability and a control', () => {
     const provider = createInMemoryProvider();
     expect(Object.keys(provider).sort()).toEqual([
       'control',
+      'localAdmin',
       'revisionReader',
       'revisionWriter',
       'specReader',

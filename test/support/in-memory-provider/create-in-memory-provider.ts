@@ -2,6 +2,7 @@ import type { PipelineStatus } from '../../../src/domain/index.ts';
 import type { Provider } from '../../../src/providers/types.ts';
 import { checkPatchApplies, type PatchApplyCheck } from './check-patch-applies.ts';
 import { type CallRecorder, createCallRecorder, type ProviderMethodName } from './create-call-recorder.ts';
+import { createInMemoryLocalAdmin } from './create-in-memory-local-admin.ts';
 import { createInMemoryMerge } from './create-in-memory-merge.ts';
 import { createInMemoryRevisions } from './create-in-memory-revisions.ts';
 import { createInMemorySpecs } from './create-in-memory-specs.ts';
@@ -62,6 +63,11 @@ export function createInMemoryProvider(options: InMemoryProviderOptions = {}): I
       }),
     }),
     specReader: wrapAll(recorder, specs.reader),
+    localAdmin: createInMemoryLocalAdmin(world, {
+      reader: workItems.reader,
+      writer: workItems.writer,
+      revisions: revisions.reader,
+    }),
     control: {
       ...workItems.control,
       ...revisions.control,

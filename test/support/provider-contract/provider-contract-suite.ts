@@ -514,6 +514,74 @@ export function describeProviderContract(name: string, factory: ProviderContract
       });
     });
 
+    // An optional capability: a tracker Flotilla keeps itself (local, in-memory); the others skip these and
+    // the CLI refuses what only it can do.
+    describe('local admin (Provider.localAdmin, optional)', () => {
+      async function withAdmin(skip: () => never) {
+        const created = await setup();
+        const admin = created.provider.localAdmin;
+        if (admin === undefined) return skip();
+        return { ...created, admin };
+      }
+
+      it('creates an item with its first comment and lists closed items too, with every label', async (context) => {
+        const { provider, control, admin } = await withAdmin(() => context.skip());
+        const held = await admin.createWorkItem(
+          { title: 'Held', body: '', labels: ['status:blocked', 'ui'], blockedBy: [] },
+          (created) => `Held at creation: #${created.id}.`,
+        );
+        expect(held).toMatchObject({ title: 'Held', status: 'blocked', kind: 'task' });
+        expect(await control.workItemComments(held.id)).toEqual([`Held at creation: #${held.id}.`]);
+        const other = await createItem(provider);
+        await provider.workItemWriter.transitionStatus(other.id, 'closed');
+        expect((await admin.listAllWorkItems()).map((item) => [item.id, item.status])).toEqual([
+          [held.id, 'blocked'],
+          [other.id, 'closed'],
+        ]);
+        expect(await admin.getLabels(held.id)).toEqual(expect.arrayContaining(['status:blocked', 'ui']));
+        await expect(admin.getLabels('999')).rejects.toThrow(/999/);
+      });
+
+      it('edits title, body, labels and blockers at once, null leaving a field unchanged', async (context) => {
+        const { provider, admin } = await withAdmin(() => context.skip());
+        const blocker = await createItem(provider);
+        const item = await createItem(provider, { labels: ['priority:low', 'ui'] });
+        const edited = await admin.editWorkItem(item.id, {
+          title: 'Renamed',
+          body: null,
+          labels: ['priority:high', 'task:implement'],
+          blockedBy: [blocker.id],
+        });
+        expect(edited).toMatchObject({ title: 'Renamed', priority: 'high', blockedBy: [blocker.id] });
+        expect(await provider.workItemReader.getWorkItemBody(item.id)).toBe('Objective: the feature');
+        expect(await admin.getLabels(item.id)).not.toContain('ui');
+        const again = await admin.editWorkItem(item.id, {
+          title: null,
+          body: 'New body',
+          labels: null,
+          blockedBy: null,
+        });
+        expect(again).toMatchObject({ title: 'Renamed', priority: 'high', blockedBy: [blocker.id] });
+        expect(await provider.workItemReader.getWorkItemBody(item.id)).toBe('New body');
+      });
+
+      it('closes an item with its open revision and a human comment; without one, closes the item only', async (context) => {
+        const { provider, control, admin } = await withAdmin(() => context.skip());
+        const item = await createItem(provider);
+        const revision = await provider.revisionWriter.createFromPatch(revisionInput(item));
+        const closed = await admin.closeWorkItem(item.id, { body: 'Not needed.', author: 'Ada' });
+        expect(closed?.id).toBe(revision.id);
+        expect((await provider.workItemReader.getWorkItem(item.id))?.status).toBe('closed');
+        expect(await provider.revisionReader.listRevisions()).toEqual([]);
+        expect((await control.workItemComments(item.id)).at(-1)).toContain('Not needed.');
+        const bare = await createItem(provider);
+        await admin.addHumanComment(bare.id, { body: 'A note', author: 'Ada' });
+        expect(await admin.closeWorkItem(bare.id, null)).toBeNull();
+        expect((await provider.workItemReader.getWorkItem(bare.id))?.status).toBe('closed');
+        expect(await control.workItemComments(bare.id)).toEqual(['A note']);
+      });
+    });
+
     describe('pipelines', () => {
       const pipelineOf = async (provider: Provider, revision: Revision) =>
         (await provider.revisionReader.listRevisions()).find((listed) => listed.id === revision.id)?.pipeline;
