@@ -201,6 +201,10 @@ function applyEventUpdate(state: EngineState, event: EngineEvent): StateUpdate {
       return unchanged(state);
     case 'agentNoted':
       return recordSummary(state, event);
+    case 'conversationCreated':
+    case 'conversationAnswered':
+      // Conversations between agents are the broker's and the store's (create-conversation-broker.ts).
+      return unchanged(state);
     case 'accountSwitched':
       // The run records its account from its *Requested event; this one is for people (progress, history).
       return unchanged(state);
