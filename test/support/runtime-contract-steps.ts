@@ -1,4 +1,4 @@
-import type { ContentBlockSpec, ScenarioSpec, StepSpec } from '../../src/model-server/scenario-schema.ts';
+import type { ContentBlockSpec, StepSpec } from '../../src/model-server/scenario-schema.ts';
 import type { Scenario, Step } from '../../src/model-server/scenario-types.ts';
 import {
   type AgentScript,
