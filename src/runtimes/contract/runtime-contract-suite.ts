@@ -70,10 +70,6 @@ const PAUSE = 'timeout 0.2 tail -f /dev/null';
 /** The conversation script as one shell line of `flotilla agent` commands (agents that run commands). */
 export function conversationCommandLine(script: AgentConversationScript): string {
   const parts: string[] = [];
-  if (script.waits !== undefined)
-    parts.push(
-      `id=$(flotilla agent listen --timeout 60 | sed -n 's/.*"conversationId":"\\([^"]*\\)".*/\\1/p')`,
-    );
   if (script.asks !== undefined) {
     const { to, question, timeoutSeconds, replyFile } = script.asks;
     parts.push(
@@ -86,7 +82,12 @@ export function conversationCommandLine(script: AgentConversationScript): string
     parts.push(
       `flotilla agent listen --timeout 60 > /dev/null; while flotilla agent check-messages | grep -q 'conversation'; do ${PAUSE}; done`,
     );
-  return parts.join('; ');
+  if (script.waits === undefined) return parts.join('; ');
+  // The id read from the question through a pipe (gemini refuses `$(…)` in its shell tool).
+  return (
+    `flotilla agent listen --timeout 60 | sed -n 's/.*"conversationId":"\\([^"]*\\)".*/\\1/p' | ` +
+    `{ read -r id; ${parts.join('; ')}; }`
+  );
 }
 
 /** The conversation script's waits as shell loops on the suite's files (runtimes told in their session). */
