@@ -7,6 +7,7 @@ import { registerBashCheckCommand } from './commands/bash-check-command.ts';
 import { registerBranchesCommand } from './commands/branches-command.ts';
 import { registerBudgetCommand } from './commands/budget-command.ts';
 import { registerChecksCommand } from './commands/checks-command.ts';
+import { registerConversationsCommand } from './commands/conversations-command.ts';
 import { registerDemoCommand } from './commands/demo-command.ts';
 import { registerDiffCommand } from './commands/diff-command.ts';
 import { registerDoctorCommand } from './commands/doctor-command.ts';
@@ -49,6 +50,7 @@ export function buildProgram(): Command {
   registerAnswerCommand(program);
   registerProposalsCommand(program);
   registerQuestionsCommand(program);
+  registerConversationsCommand(program);
   registerMemoryCommand(program);
   program.commandsGroup('Review and merge:');
   registerReviewCommand(program);

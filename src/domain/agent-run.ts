@@ -86,6 +86,11 @@ interface AgentRunBase {
   askedQuestions?: boolean;
   /** The agent's latest one-line progress (`update_summary`, issue #28 §2); absent until it gives one. */
   summary?: string;
+  /**
+   * The conversation with another agent this run waits on or is asked in, as one line (issue #28 §3):
+   * `asks the implementor of #8: …` or `asked by the planner: …`; absent when none is open.
+   */
+  conversation?: { id: string; line: string };
 }
 
 export interface PlannerRun extends AgentRunBase {

@@ -1,3 +1,4 @@
+import type { AgentConversation, ConversationStatus } from './agent-conversations.ts';
 import type { AgentNote } from './agent-notes.ts';
 import type { KeptSession } from './agent-questions.ts';
 import type { AgentRole, ImplementorResult, PlannerResult, ReviewerResult } from './agent-result.ts';
@@ -39,6 +40,8 @@ export type EngineEvent =
   | DispatchDropped
   | AgentUsageReported
   | AgentNoted
+  | ConversationCreated
+  | ConversationAnswered
   | WorkItemOverBudget
   | BudgetPauseChanged
   | ErrorRecorded
@@ -327,6 +330,22 @@ export interface AgentNoted {
   workItemID: string | null;
   runtime: string | null;
   note: AgentNote;
+  at: number;
+}
+
+/** An agent asked another one (issue #28 §3); `conversation.status` is `open`, or how it ended at once. */
+export interface ConversationCreated {
+  type: 'conversationCreated';
+  conversation: AgentConversation;
+  at: number;
+}
+
+/** A conversation ended: answered, timed out, or one of its runs stopped (`AgentConversation`). */
+export interface ConversationAnswered {
+  type: 'conversationAnswered';
+  conversationID: string;
+  status: Exclude<ConversationStatus, 'open'>;
+  answer: string;
   at: number;
 }
 

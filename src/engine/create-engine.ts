@@ -9,6 +9,7 @@ import { runsScripted } from './budget/runs-scripted.ts';
 import { buildRunRequest } from './command-executor/build-run-requested-event.ts';
 import { buildRefusingAdapter, chooseRuntimeAdapter } from './command-executor/choose-runtime-adapter.ts';
 import { createCommandExecutor } from './command-executor/create-command-executor.ts';
+import { createConversationBroker } from './command-executor/create-conversation-broker.ts';
 import { openPlannerQuestionsItem } from './command-executor/open-planner-questions-item.ts';
 import { createRunRegistry } from './command-executor/run-registry.ts';
 import { startAgentAsync } from './command-executor/start-agent-async.ts';
@@ -106,6 +107,13 @@ export function createEngine(config: EngineConfig): Engine {
     ...(config.memories !== undefined && { memories: config.memories }),
   };
   const registry = createRunRegistry();
+  // Inter-agent questions (issue #28 §3): a conversation's events join the back of the queue like a run's.
+  const conversations = createConversationBroker({
+    emit: (event) => loop.push(event),
+    clock,
+    logger,
+    ...(config.redact !== undefined && { redact: config.redact }),
+  });
   const budget = config.budget === undefined ? null : createBudgetGuard(config.budget, clock);
 
   let stopping = false;
@@ -197,6 +205,7 @@ export function createEngine(config: EngineConfig): Engine {
         logger,
         stallTimeoutMs: resolved.scheduler.stallTimeout * 1000,
         ...(budget !== null && { budget }),
+        conversations,
         ...(config.redact !== undefined && { redact: config.redact }),
         onFinished: (sessionID) => {
           scheduler.runFinished(sessionID);

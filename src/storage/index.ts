@@ -1,4 +1,8 @@
 export {
+  type AgentConversationRepository,
+  createAgentConversationRepository,
+} from './engine-state/agent-conversation-repository.ts';
+export {
   type AgentNoteRepository,
   createAgentNoteRepository,
 } from './engine-state/agent-note-repository.ts';

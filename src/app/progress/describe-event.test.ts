@@ -257,4 +257,37 @@ describe('describeEvent: budgets', () => {
       'implementor #7 logged a question (flotilla questions): Trim?',
     );
   });
+  it('describes conversations between agents: who asked whom, and how it ended', () => {
+    const conversation = {
+      id: 'c1',
+      from: { sessionID: 'sa', role: 'implementor', workItemID: '1' },
+      target: '2',
+      to: { sessionID: 'sb', role: 'reviewer', workItemID: '2' },
+      question: 'Which\nport?',
+      status: 'open',
+      answer: null,
+      timeoutSeconds: 60,
+      createdAt: 0,
+      answeredAt: null,
+    } as const;
+    expect(describeEvent({ type: 'conversationCreated', conversation, at: 0 })).toBe(
+      'implementor of #1 asked reviewer of #2 (c1): Which port?',
+    );
+    expect(
+      describeEvent({
+        type: 'conversationCreated',
+        conversation: { ...conversation, to: null, target: 'planner', status: 'not-running', answer: 'none' },
+        at: 0,
+      }),
+    ).toBe("implementor of #1 asked 'planner' (c1): Which port? — not-running: none");
+    expect(
+      describeEvent({
+        type: 'conversationAnswered',
+        conversationID: 'c1',
+        status: 'timeout',
+        answer: 'late',
+        at: 0,
+      }),
+    ).toBe('conversation c1 ended (timeout): late');
+  });
 });

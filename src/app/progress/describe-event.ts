@@ -3,6 +3,7 @@ import {
   type AgentUsage,
   describeBudgetPause,
   describeChecksOutcome,
+  describeConversationParty,
   describeParking,
   type EngineEvent,
   formatUSD,
@@ -151,6 +152,17 @@ export function describeEvent(event: EngineEvent, state?: EngineState): string |
       return `error (${event.source}): ${event.message}`;
     case 'agentNoted':
       return describeNote(event);
+    case 'conversationCreated': {
+      const { conversation } = event;
+      const to =
+        conversation.to === null ? `'${conversation.target}'` : describeConversationParty(conversation.to);
+      const asked = `${describeConversationParty(conversation.from)} asked ${to} (${conversation.id}): ${toSummaryLine(conversation.question).slice(0, 160)}`;
+      return conversation.status === 'open'
+        ? asked
+        : `${asked} — ${conversation.status}: ${toSummaryLine(conversation.answer ?? '').slice(0, 160)}`;
+    }
+    case 'conversationAnswered':
+      return `conversation ${event.conversationID} ${event.status === 'answered' ? 'answered' : `ended (${event.status})`}: ${toSummaryLine(event.answer).slice(0, 160)}`;
     default:
       return null;
   }

@@ -1,12 +1,28 @@
-import { appendFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
-import { AGENT_ROLES, type AgentRole } from '../../domain/index.ts';
+import {
+  AGENT_CONVERSATION_LIMITS,
+  AGENT_ROLES,
+  type AgentRole,
+  type IncomingAgentQuestion,
+} from '../../domain/index.ts';
 import {
   AGENT_TOOL_DESCRIPTIONS,
   type AgentToolName,
+  CONVERSATION_TOOL_DESCRIPTIONS,
+  formatIncomingQuestion,
+  parseAgentAnswer,
+  parseAgentAsk,
   parseAgentToolCall,
 } from '../../engine/runtime-contract/index.ts';
-import { AGENT_NOTES_ENV, AGENT_ROLE_ENV } from '../../runtimes/shared/agent-command-channel.ts';
+import {
+  AGENT_INBOX_FILE,
+  AGENT_NOTES_ENV,
+  AGENT_REPLIES_DIR,
+  AGENT_ROLE_ENV,
+} from '../../runtimes/shared/agent-command-channel.ts';
 import { CliError } from '../support/cli-error.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
 
@@ -59,7 +75,10 @@ const VERBS: Verb[] = [
 export function registerAgentCommand(program: Command): void {
   const agent = program
     .command('agent')
-    .description("an agent's tools while it runs (memory, decisions, questions, progress)");
+    .description(
+      "an agent's tools while it runs (memory, decisions, questions, progress, asking other agents)",
+    );
+  registerConversationVerbs(agent);
   for (const verb of VERBS) {
     const command = agent.command(verb.name).description(AGENT_TOOL_DESCRIPTIONS[verb.tool]);
     for (const option of verb.options) command.requiredOption(option.flag, option.description);
@@ -82,4 +101,134 @@ export function registerAgentCommand(program: Command): void {
       }),
     );
   }
+}
+
+/** The run's notes file (the per-run script sets it), or a CliError when this is no agent run. */
+function notesFile(): string {
+  const file = process.env[AGENT_NOTES_ENV];
+  if (
+    file === undefined ||
+    file === '' ||
+    !(AGENT_ROLES as readonly string[]).includes(process.env[AGENT_ROLE_ENV] ?? '')
+  )
+    throw new CliError(
+      `only an agent run has these tools (${AGENT_NOTES_ENV} and ${AGENT_ROLE_ENV} are not set)`,
+      { exitCode: 1 },
+    );
+  return file;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Appends a conversation call for the run shell and waits for its reply (agent-command-channel.ts); a run
+ * that ended meanwhile never replies, so the wait is bounded.
+ */
+async function call(
+  tool: string,
+  input: Record<string, unknown>,
+  waitSeconds: number,
+): Promise<{ ok: boolean; text: string }> {
+  const file = notesFile();
+  const callID = randomUUID();
+  const reply = join(dirname(file), AGENT_REPLIES_DIR, `${callID}.json`);
+  appendFileSync(file, `${JSON.stringify({ tool, input, callID })}\n`);
+  const deadline = Date.now() + waitSeconds * 1000;
+  while (Date.now() < deadline) {
+    if (existsSync(reply)) return JSON.parse(readFileSync(reply, 'utf8')) as { ok: boolean; text: string };
+    await sleep(200);
+  }
+  throw new CliError(`no reply from Flotilla within ${waitSeconds} s (has this run ended?)`, { exitCode: 1 });
+}
+
+function readInbox(): IncomingAgentQuestion[] {
+  const path = join(dirname(notesFile()), AGENT_INBOX_FILE);
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    return Array.isArray(parsed) ? (parsed as IncomingAgentQuestion[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** `flotilla agent ask|answer|check-messages|listen` (issue #28 §3): questions between running agents. */
+function registerConversationVerbs(agent: Command): void {
+  agent
+    .command('ask')
+    .description(CONVERSATION_TOOL_DESCRIPTIONS.ask_agent)
+    .requiredOption('--to <target>', 'the work item id of the agent to ask, or "planner"')
+    .requiredOption('--question <question>', 'the question, self-contained')
+    .option(
+      '--timeout <seconds>',
+      `how long to wait (default ${AGENT_CONVERSATION_LIMITS.defaultTimeoutSeconds})`,
+    )
+    .action(
+      runCliAction('agent ask', async (options: { to: string; question: string; timeout?: string }) => {
+        const input = {
+          to: options.to,
+          question: options.question,
+          ...(options.timeout !== undefined && { timeoutSeconds: Number(options.timeout) }),
+        };
+        const parsed = parseAgentAsk(input);
+        if (!parsed.ok) throw new CliError(parsed.error, { exitCode: 2 });
+        const reply = await call('ask_agent', input, parsed.value.timeoutSeconds + 30);
+        process.stdout.write(`${reply.text}\n`);
+      }),
+    );
+  agent
+    .command('answer')
+    .description(CONVERSATION_TOOL_DESCRIPTIONS.answer_agent)
+    .requiredOption('--id <conversation>', 'the conversation id the question came with')
+    .requiredOption('--text <answer>', 'your answer, self-contained')
+    .action(
+      runCliAction('agent answer', async (options: { id: string; text: string }) => {
+        const input = { conversationId: options.id, answer: options.text };
+        const parsed = parseAgentAnswer(input);
+        if (!parsed.ok) throw new CliError(parsed.error, { exitCode: 2 });
+        const reply = await call('answer_agent', input, 30);
+        if (!reply.ok) throw new CliError(reply.text.replace(/^Refused: /, ''), { exitCode: 2 });
+        process.stdout.write(`${reply.text}\n`);
+      }),
+    );
+  agent
+    .command('check-messages')
+    .description(CONVERSATION_TOOL_DESCRIPTIONS.check_messages)
+    .action(
+      runCliAction('agent check-messages', () => {
+        const pending = readInbox();
+        if (pending.length === 0) {
+          process.stdout.write('No questions are waiting for you.\n');
+          return;
+        }
+        for (const question of pending)
+          process.stdout.write(
+            `${formatIncomingQuestion(question, `\`flotilla agent answer --id ${question.conversationID} --text <answer>\``)}\n\n`,
+          );
+      }),
+    );
+  agent
+    .command('listen')
+    .description('wait for the next question another agent asks you; print it as JSON')
+    .option('--timeout <seconds>', 'stop waiting after this many seconds (default: until one comes)')
+    .action(
+      runCliAction('agent listen', async (options: { timeout?: string }) => {
+        const seconds = options.timeout === undefined ? null : Number(options.timeout);
+        if (seconds !== null && !(Number.isFinite(seconds) && seconds > 0))
+          throw new CliError(`--timeout: expected a positive number of seconds, got '${options.timeout}'`, {
+            exitCode: 2,
+          });
+        const deadline = seconds === null ? Number.POSITIVE_INFINITY : Date.now() + seconds * 1000;
+        while (Date.now() < deadline) {
+          const [first] = readInbox();
+          if (first !== undefined) {
+            process.stdout.write(
+              `${JSON.stringify({ conversationId: first.conversationID, from: first.from, question: first.question })}\n`,
+            );
+            return;
+          }
+          await sleep(250);
+        }
+        process.stdout.write(`No question within ${seconds} s.\n`);
+      }),
+    );
 }

@@ -25,6 +25,7 @@ import {
   type RuntimeAdapter,
   resetsAtOf,
 } from '../runtime-contract/runtime-contract.ts';
+import type { ConversationBroker } from './create-conversation-broker.ts';
 import type { RunRegistry } from './run-registry.ts';
 
 type PlannerRunRequest = Extract<AgentRunRequest, { role: 'planner' }>;
@@ -53,6 +54,8 @@ export interface StartAgentAsyncDeps {
   ) => Promise<{ workItemID: string; events: EngineEvent[] }>;
   /** Replaces secrets in what an agent records (its notes) before it is stored; default: unchanged. */
   redact?: (text: string) => string;
+  /** Inter-agent questions (issue #28 §3): runs whose runtime exposes conversations join it while they run. */
+  conversations?: ConversationBroker;
   /** Budget enforcement on the run's live usage (budget/create-budget-guard.ts); absent: no budgets. */
   budget?: {
     reportUsage(sessionID: string, costUSD: number): BudgetStop | null;
@@ -117,8 +120,10 @@ export async function startAgentAsync(params: AgentRunRequest, deps: StartAgentA
 
   const stream = createOutputBroadcast();
   let stallTimer: unknown = null;
+  // While its agent waits for another agent's answer the run is quiet on purpose: no stall meanwhile.
+  let waitingForAnswer = false;
   const armStallTimer = () => {
-    if (deps.stallTimeoutMs <= 0) return;
+    if (deps.stallTimeoutMs <= 0 || waitingForAnswer) return;
     if (stallTimer !== null) clock.clearTimeout(stallTimer);
     stallTimer = clock.setTimeout(() => {
       logger.warn('agent stalled; cancelling', {
@@ -151,6 +156,22 @@ export async function startAgentAsync(params: AgentRunRequest, deps: StartAgentA
     registry.cancel(sessionID, 'budget');
   });
   const unsubscribeNotes = handle.onNote?.(createNoteRecorder(params, adapter.runtime ?? null, deps));
+  if (handle.conversations !== undefined)
+    deps.conversations?.join(
+      {
+        sessionID,
+        role: params.role,
+        workItemID: params.role === 'planner' ? null : params.workItemID,
+      },
+      handle.conversations,
+      {
+        onWaiting: (waiting) => {
+          waitingForAnswer = waiting;
+          if (!waiting) armStallTimer();
+          else if (stallTimer !== null) clock.clearTimeout(stallTimer);
+        },
+      },
+    );
   armStallTimer();
   const pump = (async () => {
     try {
@@ -211,6 +232,8 @@ export async function startAgentAsync(params: AgentRunRequest, deps: StartAgentA
       ...(stop !== null && { budgetStop: stop }),
     });
   }
+  // Its open asks and the questions waiting for it end now ("the agent stopped").
+  deps.conversations?.leave(sessionID);
   deps.budget?.runFinished(sessionID, finalUsage?.costUSD ?? null);
   if (stallTimer !== null) clock.clearTimeout(stallTimer);
   unsubscribeActivity?.();

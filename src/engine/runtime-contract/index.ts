@@ -3,6 +3,18 @@
  * no other engine file.
  */
 export {
+  type AgentConversationPort,
+  CONVERSATION_TOOL_DESCRIPTIONS,
+  CONVERSATION_TOOL_INPUTS,
+  CONVERSATION_TOOL_NAMES,
+  type ConversationBrokerLink,
+  type ConversationToolName,
+  formatAskReply,
+  formatIncomingQuestion,
+  parseAgentAnswer,
+  parseAgentAsk,
+} from './agent-conversation-schema.ts';
+export {
   AGENT_TOOL_DESCRIPTIONS,
   AGENT_TOOL_INPUTS,
   AGENT_TOOL_NAMES,

@@ -49,6 +49,8 @@ const RECORDS_NOTHING: ReadonlySet<EngineEvent['type']> = new Set([
   'questionsTimedOut',
   // The sample state has no feedback waiting for an answer (handle-revision-feedback.test.ts covers it).
   'revisionFeedbackAnswered',
+  // The sample state has no open conversation (the conversation test below covers it).
+  'conversationAnswered',
 ]);
 
 describe('applyStateUpdate on every sample event', () => {
@@ -1320,5 +1322,21 @@ describe('applyStateUpdate: provider limits', () => {
       at: AT + 200_000,
     } as EngineEvent).state;
     expect(done.parkings).toEqual({});
+  });
+});
+
+describe('applyStateUpdate: conversations between agents', () => {
+  it('shows an open conversation on both runs, and clears it when it ends', () => {
+    const created = samples().conversationCreated;
+    const { state } = apply(buildSampleState(), created);
+    const { runningImplementor, runningReviewer } = SAMPLE_IDS.sessions;
+    expect(state.agentRuns[runningImplementor]?.conversation).toEqual({
+      id: 'conv-1',
+      line: `asks the reviewer of #${SAMPLE_IDS.reviewingItem}: Which module owns the greeting?`,
+    });
+    expect(state.agentRuns[runningReviewer]?.conversation?.line).toMatch(/^asked by the implementor of #/);
+    const ended = apply(state, samples().conversationAnswered).state;
+    expect(ended.agentRuns[runningImplementor]?.conversation).toBeUndefined();
+    expect(ended.agentRuns[runningReviewer]?.conversation).toBeUndefined();
   });
 });

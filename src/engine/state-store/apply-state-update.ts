@@ -4,10 +4,13 @@ import {
   type AgentRun,
   type AgentRunStatus,
   type AgentUsageReported,
+  type ConversationAnswered,
+  type ConversationCreated,
   canTransitionAgentRun,
   computeLimitBackoff,
   type DispatchDropped,
   type DispatchQueued,
+  describeConversationParty,
   type EngineEvent,
   type ErrorEntry,
   failureReasonToRunStatus,
@@ -205,6 +208,10 @@ function applyEventUpdate(state: EngineState, event: EngineEvent): StateUpdate {
       return unchanged(state);
     case 'agentNoted':
       return recordSummary(state, event);
+    case 'conversationCreated':
+    case 'conversationAnswered':
+      // The broker routes them and the store keeps them; the state shows the open one on each run.
+      return recordConversation(state, event);
     case 'accountSwitched':
       // The run records its account from its *Requested event; this one is for people (progress, history).
       return unchanged(state);
@@ -602,6 +609,36 @@ function recordSummary(state: EngineState, event: AgentNoted): StateUpdate {
   const summary = toSummaryLine(event.note.text);
   if (run.summary === summary) return unchanged(state);
   return unchanged(putRun(state, { ...run, summary }));
+}
+
+/** An open conversation's line on both runs (the dashboard shows it); its end clears it. */
+function recordConversation(
+  state: EngineState,
+  event: ConversationCreated | ConversationAnswered,
+): StateUpdate {
+  if (event.type === 'conversationAnswered') {
+    let next = state;
+    for (const run of Object.values(state.agentRuns))
+      if (run.conversation?.id === event.conversationID) {
+        const { conversation: _ended, ...rest } = run;
+        next = putRun(next, rest);
+      }
+    return unchanged(next);
+  }
+  const { conversation } = event;
+  if (conversation.status !== 'open' || conversation.to === null) return unchanged(state);
+  const question = toSummaryLine(conversation.question);
+  const lines: [string, string][] = [
+    [conversation.from.sessionID, `asks the ${describeConversationParty(conversation.to)}: ${question}`],
+    [conversation.to.sessionID, `asked by the ${describeConversationParty(conversation.from)}: ${question}`],
+  ];
+  let next = state;
+  for (const [sessionID, line] of lines) {
+    const run = next.agentRuns[sessionID];
+    if (run !== undefined && isAgentRunActive(run))
+      next = putRun(next, { ...run, conversation: { id: conversation.id, line } });
+  }
+  return unchanged(next);
 }
 
 function markCancelledByUser(state: EngineState, event: UserCancelledRun): StateUpdate {

@@ -25,6 +25,10 @@ export const AGENT_SESSION_TOOLS: readonly string[] = [
   'mcp__flotilla__record_decision',
   'mcp__flotilla__log_question',
   'mcp__flotilla__update_summary',
+  // Questions between running agents (issue #28 §3): routed by the engine; they touch no file.
+  'mcp__flotilla__ask_agent',
+  'mcp__flotilla__answer_agent',
+  'mcp__flotilla__check_messages',
 ];
 
 /**

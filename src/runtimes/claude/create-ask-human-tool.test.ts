@@ -1,6 +1,7 @@
 import type { HookInput } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
 import { ASK_HUMAN_TOOL, createAskHumanTool, withAskHumanTool } from './create-ask-human-tool.ts';
+import { CONVERSATION_TOOLS } from './create-conversation-tools.ts';
 import { NOTE_TOOLS } from './create-note-tools.ts';
 
 describe('withAskHumanTool', () => {
@@ -9,9 +10,16 @@ describe('withAskHumanTool', () => {
       tools: ['Read', 'StructuredOutput'],
       prompt: 'You are a test agent.',
     });
-    expect(definition.tools).toEqual(['Read', 'StructuredOutput', ASK_HUMAN_TOOL, ...NOTE_TOOLS]);
+    expect(definition.tools).toEqual([
+      'Read',
+      'StructuredOutput',
+      ASK_HUMAN_TOOL,
+      ...NOTE_TOOLS,
+      ...CONVERSATION_TOOLS,
+    ]);
     expect(definition.prompt).toContain(`call the \`${ASK_HUMAN_TOOL}\` tool`);
     expect(definition.prompt).toContain('`mcp__flotilla__store_memory`: Store a fact');
+    expect(definition.prompt).toContain('`mcp__flotilla__ask_agent`: Ask another agent');
   });
 
   it('leaves an inherited tool list inherited (MCP tools are inherited too)', () => {
@@ -21,9 +29,13 @@ describe('withAskHumanTool', () => {
   it('keeps the tool out, and unmentioned, when the agent file disallows it (the note tools likewise)', () => {
     const definition = { tools: ['Read'], disallowedTools: [ASK_HUMAN_TOOL], prompt: 'p' };
     const offered = withAskHumanTool(definition);
-    expect(offered.tools).toEqual(['Read', ...NOTE_TOOLS]);
+    expect(offered.tools).toEqual(['Read', ...NOTE_TOOLS, ...CONVERSATION_TOOLS]);
     expect(offered.prompt).not.toContain(ASK_HUMAN_TOOL);
-    const none = { ...definition, disallowedTools: [ASK_HUMAN_TOOL, ...NOTE_TOOLS] };
+    // The conversation tools go together: one disallowed keeps all three out.
+    const silent = { ...definition, disallowedTools: ['mcp__flotilla__answer_agent'] };
+    expect(withAskHumanTool(silent).tools).toEqual(['Read', ASK_HUMAN_TOOL, ...NOTE_TOOLS]);
+    expect(withAskHumanTool(silent).prompt).not.toContain('ask_agent');
+    const none = { ...definition, disallowedTools: [ASK_HUMAN_TOOL, ...NOTE_TOOLS, ...CONVERSATION_TOOLS] };
     expect(withAskHumanTool(none)).toEqual(none);
   });
 });

@@ -6,6 +6,7 @@ import {
   tool,
 } from '@anthropic-ai/claude-agent-sdk';
 import { z } from 'zod';
+import { CONVERSATION_TOOLS, CONVERSATION_TOOLS_INSTRUCTIONS } from './create-conversation-tools.ts';
 import { NOTE_TOOLS, NOTE_TOOLS_INSTRUCTIONS } from './create-note-tools.ts';
 import { FLOTILLA_MCP_SERVER } from './flotilla-mcp-server.ts';
 
@@ -99,7 +100,8 @@ export function createAskHumanTool(
 }
 
 /**
- * The role's agent definition with the tool offered and explained, and Flotilla's note tools beside it
+ * The role's agent definition with the tool offered and explained, and Flotilla's note and conversation
+ * tools beside it
  * (each left out when the definition disallows it): an inline agent with a `tools` list drops
  * every tool it does not name (as it drops StructuredOutput, docs/claude-sdk-facts.md §Structured output), so the tool is added to
  * the list; an agent file that disallows it keeps it out (and its prompt does not mention it).
@@ -110,11 +112,14 @@ export function withAskHumanTool<
   const disallowed = new Set(definition.disallowedTools ?? []);
   const asks = !disallowed.has(ASK_HUMAN_TOOL);
   const notes = NOTE_TOOLS.filter((name) => !disallowed.has(name));
-  const offered = [...(asks ? [ASK_HUMAN_TOOL] : []), ...notes];
+  // The conversation tools go together: asking without answering (or the reverse) would leave agents waiting.
+  const converses = CONVERSATION_TOOLS.every((name) => !disallowed.has(name));
+  const offered = [...(asks ? [ASK_HUMAN_TOOL] : []), ...notes, ...(converses ? CONVERSATION_TOOLS : [])];
   if (offered.length === 0) return definition;
   const instructions = [
     ...(asks ? [ASK_HUMAN_INSTRUCTIONS] : []),
     ...(notes.length > 0 ? [NOTE_TOOLS_INSTRUCTIONS] : []),
+    ...(converses ? [CONVERSATION_TOOLS_INSTRUCTIONS] : []),
   ].join('\n\n');
   return {
     ...definition,

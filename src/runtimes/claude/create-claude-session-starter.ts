@@ -6,6 +6,7 @@ import type { SandboxRefusals } from '../shared/create-sandbox-refusals.ts';
 import { buildClaudeHooks } from './build-claude-hooks.ts';
 import { ASK_HUMAN_TOOL, type AskHumanTool, withAskHumanTool } from './create-ask-human-tool.ts';
 import { createSandboxedSpawn } from './create-sandboxed-spawn.ts';
+import type { SessionInput } from './create-session-input.ts';
 import type { ProvisionedClaudeRun } from './provision-claude-run.ts';
 import type { toSdkHook } from './to-sdk-hook.ts';
 
@@ -26,16 +27,17 @@ export function createClaudeSessionStarter(params: {
   abortController: AbortController;
   refusals: SandboxRefusals;
   logger: Logger;
-}): (text: string, resumes: boolean) => ReturnType<typeof query> {
+}): (input: SessionInput, resumes: boolean) => ReturnType<typeof query> {
   const { role, sessionID, sdkSessionID, askHuman, abortController, logger } = params;
   const { loaded, agentEnv, executablePath, sandboxed, pathGuardHook } = params.provisioned;
   const definition = withAskHumanTool(loaded.definition);
   const stderr = (data: string) => logger.debug('claude stderr', { sessionID, data: data.slice(0, 2000) });
   // Round 0 starts the session under the engine's id; fix rounds resume it (the CLI reloads the
   // conversation from its per-run config dir, so the session must be persisted there while validating).
-  return (text: string, resumes: boolean) =>
+  // Streaming input (create-session-input.ts): other agents' questions are pushed into the live session.
+  return (input: SessionInput, resumes: boolean) =>
     query({
-      prompt: text,
+      prompt: input.messages,
       options: {
         agent: role,
         agents: { [role]: definition },

@@ -1,6 +1,10 @@
 import { AbortError, type query, type SDKResultMessage } from '@anthropic-ai/claude-agent-sdk';
 import { type AgentUsage, buildAnswersPrompt, formatUSD } from '../../domain/index.ts';
-import { AgentRunFailure, classifyLimitMessage } from '../../engine/runtime-contract/index.ts';
+import {
+  AgentRunFailure,
+  classifyLimitMessage,
+  formatIncomingQuestion,
+} from '../../engine/runtime-contract/index.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import { buildValidationEnv } from '../../workspace/validation/build-validation-env.ts';
 import type { AgentTurn, TurnRun, TurnSetup } from '../shared/agent-turn.ts';
@@ -8,8 +12,10 @@ import { assembleAgentResult, readUsage } from './assemble-agent-result.ts';
 import { classifyCredentialsFailure } from './classify-credentials-failure.ts';
 import { createAskHumanTool } from './create-ask-human-tool.ts';
 import { createClaudeSessionStarter } from './create-claude-session-starter.ts';
+import { ANSWER_AGENT_TOOL, createConversationTools } from './create-conversation-tools.ts';
 import { createLiveUsageMeter } from './create-live-usage-meter.ts';
 import { createNoteTools } from './create-note-tools.ts';
+import { createSessionInput, type SessionInput } from './create-session-input.ts';
 import { extractOutputText } from './extract-output-text.ts';
 import { type ClaudeTurnContext, provisionClaudeRun } from './provision-claude-run.ts';
 import { readRetryAfterMs } from './read-retry-after.ts';
@@ -22,6 +28,11 @@ import { sumUsage } from './sum-usage.ts';
 function apiErrorStatusOf(result: SDKResultMessage | undefined): number | null | undefined {
   if (result === undefined) return undefined;
   return 'api_error_status' in result ? (result.api_error_status ?? null) : null;
+}
+
+/** Whether a result carries the role's structured output. */
+function hasOutput(result: SDKResultMessage | undefined): boolean {
+  return result !== undefined && 'structured_output' in result && result.structured_output !== undefined;
 }
 
 /**
@@ -64,7 +75,27 @@ export async function prepareClaudeTurn(
   };
   // The agent may ask a human through this tool too, beside `outcome: 'questions'` (see its module).
   // Flotilla's note tools (store_memory, …) on the same in-process server: each call is recorded for the engine.
-  const askHuman = createAskHumanTool(createNoteTools((tool, input) => setup.notes.record(tool, input)));
+  // And the conversation tools (ask_agent, answer_agent, check_messages; issue #28 §3).
+  const askHuman = createAskHumanTool([
+    ...createNoteTools((tool, input) => setup.notes.record(tool, input)),
+    ...createConversationTools(setup.conversations),
+  ]);
+  // Another agent's question goes into the live session as a user message (streaming input); one that
+  // comes between rounds waits for the next round's start, and check_messages lists it meanwhile too.
+  let currentInput: SessionInput | null = null;
+  let currentRun: TurnRun | null = null;
+  const pushed = new Set<string>();
+  const pushPending = () => {
+    for (const question of setup.conversations.pending()) {
+      if (pushed.has(question.conversationID) || currentInput === null) continue;
+      const text = formatIncomingQuestion(question, ANSWER_AGENT_TOOL);
+      if (!currentInput.push(text)) return;
+      pushed.add(question.conversationID);
+      currentRun?.sessionLog?.record({ type: 'user', message: { role: 'user', content: text } });
+      currentRun?.notifyActivity();
+    }
+  };
+  setup.onRelease(setup.conversations.onChange(pushPending));
   const startSession = createClaudeSessionStarter({
     role,
     sessionID,
@@ -83,6 +114,8 @@ export async function prepareClaudeTurn(
   const consume = async (run: TurnRun, session: ReturnType<typeof query>): Promise<unknown> => {
     let first = true;
     resultMessage = undefined;
+    /** The run's usage before this round: a round's results report its query's totals so far. */
+    const usageBefore = usage;
     lastRetryAfterMs = null;
     askHuman.reset();
     currentQuery = session;
@@ -99,8 +132,11 @@ export async function prepareClaudeTurn(
         }
         if (message.type === 'result') {
           run.clock.lap('first-message-to-result');
-          resultMessage = message;
-          usage = sumUsage(usage, readUsage(message));
+          // The round is over: its input ends, so the query does. A question pushed at the very end can
+          // still make the CLI play one more turn; the result with the role's output is the one kept.
+          currentInput?.end();
+          if (!hasOutput(resultMessage) || hasOutput(message)) resultMessage = message;
+          usage = sumUsage(usageBefore, readUsage(message));
           roundLiveUsage = null;
         } else {
           const live = meter.observe(message);
@@ -153,7 +189,13 @@ export async function prepareClaudeTurn(
     },
     play(run, prompt, round) {
       linkAbort(run);
-      return consume(run, startSession(prompt, round > 0 || resume !== undefined));
+      const input = createSessionInput(prompt);
+      currentInput = input;
+      currentRun = run;
+      pushPending();
+      return consume(run, startSession(input, round > 0 || resume !== undefined)).finally(() => {
+        input.end();
+      });
     },
     async settle(run, failure, round) {
       // Asked through the tool: the hook ended the session after the call, with no structured output.

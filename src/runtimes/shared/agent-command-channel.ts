@@ -1,8 +1,9 @@
-import { mkdir, open, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AgentRole } from '../../domain/index.ts';
+import type { AgentRole, IncomingAgentQuestion } from '../../domain/index.ts';
 import { AGENT_NOTE_LIMITS } from '../../domain/index.ts';
+import type { AgentConversations } from './create-agent-conversations.ts';
 import type { AgentNotes } from './create-agent-notes.ts';
 
 /**
@@ -13,6 +14,19 @@ import type { AgentNotes } from './create-agent-notes.ts';
  * agents never hold tracker credentials or a database, only this file.
  */
 export const AGENT_NOTES_FILE = 'agent-notes.jsonl';
+/**
+ * Inter-agent questions (issue #28 §3) over the same channel: `flotilla agent ask|answer` append their call
+ * with a `callID` and wait for the run shell's reply in `<runDir>/agent-replies/<callID>.json`
+ * (`{ok, text}`); the questions waiting for this agent are `<runDir>/agent-inbox.json` (an array of
+ * IncomingAgentQuestion, rewritten whole on every change), read by `check-messages` and `listen`.
+ */
+export const AGENT_INBOX_FILE = 'agent-inbox.json';
+export const AGENT_REPLIES_DIR = 'agent-replies';
+/** A call id: what `flotilla agent` generates (a UUID); anything else is refused, so no path can escape. */
+const CALL_ID = /^[a-z0-9-]{8,64}$/;
+/** The conversation tools that go through the channel and wait for a reply. */
+const CONVERSATION_CALLS = new Set(['ask_agent', 'answer_agent']);
+
 /** The variables `flotilla agent` reads: the notes file and the role (the per-run script sets both). */
 export const AGENT_NOTES_ENV = 'FLOTILLA_AGENT_NOTES';
 export const AGENT_ROLE_ENV = 'FLOTILLA_AGENT_ROLE';
@@ -37,6 +51,8 @@ export function agentBinDir(runDir: string): string {
 export async function writeAgentCommand(runDir: string, role: AgentRole): Promise<void> {
   const notes = join(runDir, AGENT_NOTES_FILE);
   await writeFile(notes, '', { mode: 0o600 });
+  await mkdir(join(runDir, AGENT_REPLIES_DIR), { recursive: true, mode: 0o700 });
+  await writeFile(join(runDir, AGENT_INBOX_FILE), '[]\n', { mode: 0o600 });
   await mkdir(agentBinDir(runDir), { recursive: true, mode: 0o700 });
   const script = [
     '#!/bin/sh',
@@ -60,6 +76,8 @@ export function createAgentNotesReader(
   runDir: string,
   notes: AgentNotes,
   onRefused: (problem: string) => void,
+  /** Where `ask_agent`/`answer_agent` calls go; absent: they are refused like unknown tools. */
+  conversations?: AgentConversations,
 ): { poll(): Promise<void> } {
   const path = join(runDir, AGENT_NOTES_FILE);
   let offset = 0;
@@ -90,7 +108,17 @@ export function createAgentNotesReader(
     } catch {
       return onRefused('a note line that is not JSON');
     }
-    const { tool, input } = (call ?? {}) as { tool?: unknown; input?: unknown };
+    const { tool, input, callID } = (call ?? {}) as { tool?: unknown; input?: unknown; callID?: unknown };
+    if (conversations !== undefined && typeof tool === 'string' && CONVERSATION_CALLS.has(tool)) {
+      if (typeof callID !== 'string' || !CALL_ID.test(callID))
+        return onRefused(`a ${tool} call without a valid callID`);
+      const reply =
+        tool === 'ask_agent'
+          ? conversations.ask(input).then((text) => ({ ok: true, text }))
+          : Promise.resolve(conversations.answer(input));
+      void reply.then((body) => writeReply(runDir, callID, body)).catch(() => {});
+      return;
+    }
     const parsed = notes.record(typeof tool === 'string' ? tool : String(tool), input);
     if (!parsed.ok) onRefused(parsed.error);
   };
@@ -101,6 +129,20 @@ export function createAgentNotesReader(
       return reading;
     },
   };
+}
+
+/** Writes a call's reply where `flotilla agent` waits for it (whole, by rename: never read half-written). */
+async function writeReply(runDir: string, callID: string, body: { ok: boolean; text: string }) {
+  const path = join(runDir, AGENT_REPLIES_DIR, `${callID}.json`);
+  await writeFile(`${path}.tmp`, JSON.stringify(body), { mode: 0o600 });
+  await rename(`${path}.tmp`, path);
+}
+
+/** Rewrites the inbox `flotilla agent check-messages|listen` read: the questions waiting for this agent. */
+export async function writeAgentInbox(runDir: string, pending: readonly IncomingAgentQuestion[]) {
+  const path = join(runDir, AGENT_INBOX_FILE);
+  await writeFile(`${path}.tmp`, `${JSON.stringify(pending)}\n`, { mode: 0o600 });
+  await rename(`${path}.tmp`, path);
 }
 
 /** The agent's environment with the per-run `flotilla` script first on its PATH. */
@@ -125,5 +167,12 @@ export function buildAgentCommandInstructions(): string {
     `- \`flotilla agent record-decision --decision <decision> --why <why>\`: a decision you made on this task, and why.`,
     `- \`flotilla agent log-question --text <question>\`: a question for a human that does not block you; go on with your best assumption.`,
     `- \`flotilla agent update-summary --text <one line>\`: what you are doing now (≤ ${limits.summary} characters), shown live.`,
+    '',
+    'Other agents work beside you, and you can ask each other:',
+    '',
+    '- `flotilla agent ask --to <work item id, or planner> --question <question> [--timeout <seconds>]`: asks the agent running on that item (or the planner) and waits for its answer; it prints the answer, or at once why there is none (it is not running; it waits on you).',
+    '- `flotilla agent check-messages`: lists the questions other agents asked you that wait for your answer. **Run it between your steps** (after each command or edit you finish) and answer at once: they are waiting.',
+    '- `flotilla agent answer --id <conversation id> --text <answer>`: answers one of them.',
+    '- `flotilla agent listen [--timeout <seconds>]`: waits for the next question and prints it as JSON (`{conversationId, from, question}`), e.g. in the background.',
   ].join('\n');
 }

@@ -7,6 +7,7 @@ import type {
 } from '../../engine/runtime-contract/index.ts';
 import type { SessionLog } from '../../session-log/create-session-log.ts';
 import type { Worktree } from '../../workspace/create-worktree-manager.ts';
+import type { AgentConversations } from './create-agent-conversations.ts';
 import type { AgentNotes } from './create-agent-notes.ts';
 import type { PhaseClock } from './create-phase-clock.ts';
 import type { AbortReason } from './create-run-registry.ts';
@@ -41,6 +42,12 @@ export interface TurnSetup {
    * server) records each call here; the handle's `onNote` hands them to the engine.
    */
   readonly notes: AgentNotes;
+  /**
+   * The run's conversations with other agents (issue #28 §3): the asks and answers of a runtime whose agent
+   * calls the tools in-process (Claude's MCP server) go here, and the questions for it wait here (push them
+   * into a live session when the runtime can). Agents that run commands reach it through `flotilla agent`.
+   */
+  readonly conversations: AgentConversations;
   /**
    * The directory of the per-run `flotilla` script (`flotilla agent <verb>`, agent-command-channel.ts), for
    * agents that run commands: put it first on their PATH and append buildAgentCommandInstructions() to

@@ -12,10 +12,16 @@ import type { Sandbox } from '../../sandbox/sandbox-types.ts';
 import type { SessionLog } from '../../session-log/create-session-log.ts';
 import { createCachedCheck } from '../../shared/create-cached-check.ts';
 import type { Worktree } from '../../workspace/create-worktree-manager.ts';
-import { agentBinDir, createAgentNotesReader, writeAgentCommand } from './agent-command-channel.ts';
+import {
+  agentBinDir,
+  createAgentNotesReader,
+  writeAgentCommand,
+  writeAgentInbox,
+} from './agent-command-channel.ts';
 import type { AgentTurn, RuntimeTurnSource } from './agent-turn.ts';
 import { SANDBOX_OFF_WARNING } from './build-agent-sandbox-request.ts';
 import { buildTurnRun } from './build-turn-run.ts';
+import { createAgentConversations } from './create-agent-conversations.ts';
 import { createAgentNotes } from './create-agent-notes.ts';
 import { createPhaseClock, type PhaseClock } from './create-phase-clock.ts';
 import { createRunRegistry } from './create-run-registry.ts';
@@ -103,6 +109,7 @@ export function createRunShell(config: RunShellConfig, source: RuntimeTurnSource
     const usageListeners = new Set<(report: LiveUsageReport) => void>();
     let made: Promise<unknown> | null = null;
     const notes = createAgentNotes(params.role);
+    const conversations = createAgentConversations();
     const frame = {
       sessionLog: null as SessionLog | null,
       usageListeners,
@@ -119,6 +126,7 @@ export function createRunShell(config: RunShellConfig, source: RuntimeTurnSource
         },
         runDir,
         notes,
+        conversations,
         agentBinDir: agentBinDir(runDir),
         refusals: createSandboxRefusals({ note: (text) => frame.sessionLog?.note(text) }),
         reportUsage(report: LiveUsageReport) {
@@ -179,9 +187,22 @@ export function createRunShell(config: RunShellConfig, source: RuntimeTurnSource
     frame.sessionLog = sessionLog;
     for (const note of turn.transcriptNotes ?? []) sessionLog?.note(note);
     if (params.resume === undefined) for (const note of worktree?.notes ?? []) sessionLog?.note(note);
-    const reader = createAgentNotesReader(setup.runDir, setup.notes, (problem) =>
-      sessionLog?.note(`flotilla agent: a note was refused (${problem})`),
+    const reader = createAgentNotesReader(
+      setup.runDir,
+      setup.notes,
+      (problem) => sessionLog?.note(`flotilla agent: a note was refused (${problem})`),
+      setup.conversations,
     );
+    // The questions waiting for this agent, where `flotilla agent check-messages|listen` read them; one
+    // write at a time, in order, so the file always ends as the latest list.
+    let inboxWrite: Promise<void> = Promise.resolve();
+    const unsubscribeInbox = setup.conversations.onChange((added) => {
+      if (added !== null)
+        sessionLog?.note(`question from the ${added.from} (${added.conversationID}): ${added.question}`);
+      const pending = setup.conversations.pending();
+      inboxWrite = inboxWrite.then(() => writeAgentInbox(setup.runDir, pending)).catch(() => {});
+    });
+    setup.onRelease(() => unsubscribeInbox());
     frame.notesReader = {
       poll: reader.poll,
       timer: setInterval(() => void reader.poll(), NOTES_POLL_MS).unref(),
@@ -244,6 +265,7 @@ export function createRunShell(config: RunShellConfig, source: RuntimeTurnSource
         return () => frame.usageListeners.delete(listener);
       },
       onNote: (listener) => setup.notes.onNote(listener),
+      conversations: setup.conversations.port,
     };
   }
 

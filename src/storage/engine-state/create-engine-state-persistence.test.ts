@@ -572,3 +572,62 @@ describe('agent notes (migration 013)', () => {
     expect(persistence.memories.list().map((memory) => memory.topic)).toEqual(['build']);
   });
 });
+
+describe('agent conversations (migration 016)', () => {
+  const from = { sessionID: 'sa', role: 'implementor', workItemID: '1' } as const;
+  const to = { sessionID: 'sb', role: 'implementor', workItemID: '2' } as const;
+  const conversation = {
+    id: 'c1',
+    from,
+    target: '2',
+    to,
+    question: 'Which port?',
+    status: 'open',
+    answer: null,
+    timeoutSeconds: 60,
+    createdAt: 100,
+    answeredAt: null,
+  } as const;
+
+  it('stores each conversation as created, then how it ended; survives a reopen', () => {
+    feed(
+      { type: 'conversationCreated', conversation, at: 100 },
+      {
+        type: 'conversationCreated',
+        conversation: {
+          ...conversation,
+          id: 'c2',
+          target: 'planner',
+          to: null,
+          status: 'not-running',
+          answer: 'no planner',
+          createdAt: 110,
+          answeredAt: 110,
+        },
+        at: 110,
+      },
+      {
+        type: 'conversationAnswered',
+        conversationID: 'c1',
+        status: 'answered',
+        answer: 'Port 8080.',
+        at: 150,
+      },
+    );
+    reopen();
+    expect(persistence.conversations.list()).toEqual([
+      expect.objectContaining({ id: 'c2', to: null, status: 'not-running', answer: 'no planner' }),
+      { ...conversation, status: 'answered', answer: 'Port 8080.', answeredAt: 150 },
+    ]);
+    expect(persistence.conversations.list({ workItemID: '2' }).map((c) => c.id)).toEqual(['c1']);
+  });
+
+  it('ends conversations a crash left open as stopped when the engine starts again', () => {
+    feed({ type: 'conversationCreated', conversation, at: 100 });
+    reopen(() => 9_500);
+    persistence.loadInitialState();
+    expect(persistence.conversations.list()).toEqual([
+      expect.objectContaining({ id: 'c1', status: 'stopped', answeredAt: 9_500 }),
+    ]);
+  });
+});

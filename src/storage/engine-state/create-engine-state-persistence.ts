@@ -10,6 +10,10 @@ import {
   type TaskContextEntry,
   type WaitingSession,
 } from '../../domain/index.ts';
+import {
+  type AgentConversationRepository,
+  createAgentConversationRepository,
+} from './agent-conversation-repository.ts';
 import { type AgentNoteRepository, createAgentNoteRepository } from './agent-note-repository.ts';
 import {
   type AgentRunRepository,
@@ -89,6 +93,8 @@ export interface EngineStatePersistence {
   memories: MemoryRepository;
   /** Agents' decisions and non-blocking questions (migration 013). */
   notes: AgentNoteRepository;
+  /** Conversations between agents (migration 016): `ask_agent` questions and their answers. */
+  conversations: AgentConversationRepository;
 }
 
 export interface EngineStatePersistenceOptions {
@@ -179,6 +185,7 @@ export function createEngineStatePersistence(
   const proposals = createProposalRepository(db);
   const memories = createMemoryRepository(db);
   const notes = createAgentNoteRepository(db);
+  const conversations = createAgentConversationRepository(db);
 
   /** What an agent recorded through its tools (the engine validated and redacted it); summaries are live only. */
   function recordNote(event: AgentNoted): void {
@@ -271,6 +278,9 @@ export function createEngineStatePersistence(
       }
     }
     if (event.type === 'agentNoted') recordNote(event);
+    if (event.type === 'conversationCreated') conversations.save(event.conversation);
+    if (event.type === 'conversationAnswered')
+      conversations.finish(event.conversationID, event.status, event.answer, event.at);
     if (ERROR_EVENT_TYPES.has(event.type)) {
       // The state formats the entry (and skips duplicate rejections); find the one made for this event.
       for (const entry of stateAfter.errors) if (entry.event === event) errors.append(entry);
@@ -296,6 +306,8 @@ export function createEngineStatePersistence(
     },
     listWaitingSessions: () => waitingSessions.list(),
     recoverInterruptedRuns() {
+      // A conversation still open belonged to runs that are gone: it will never be answered.
+      conversations.stopOpen(now());
       return runs.failActive(INTERRUPTED_RUN_ERROR, now());
     },
     record(event, stateAfter) {
@@ -310,6 +322,7 @@ export function createEngineStatePersistence(
     proposals,
     memories,
     notes,
+    conversations,
   };
   return persistence;
 }

@@ -80,6 +80,21 @@ describe('buildDetailContent', () => {
     expect(lines(build(state, '2')).some((line) => line.startsWith('parked'))).toBe(false);
   });
 
+  it('running: the question between agents it waits on or is asked in, under the run line', () => {
+    const state = buildTestState({
+      workItems: [buildWorkItem({ id: '1', status: 'in-progress' })],
+      agentRuns: [
+        {
+          ...buildImplementorRun({ sessionID: 'impl-1', workItemID: '1' }),
+          conversation: { id: 'c-1', line: 'asks the implementor of #2: Which port?' },
+        },
+      ],
+    });
+    const text = lines(build(state, '1', { stream: stream([]) }));
+    const runLine = text.findIndex((line) => line.startsWith('implementor running for'));
+    expect(text[runLine + 1]).toBe('talk: asks the implementor of #2: Which port?');
+  });
+
   it("running: the agent's live summary line under the run line, once it gave one", () => {
     const state = buildTestState({
       workItems: [buildWorkItem({ id: '1', status: 'in-progress' })],

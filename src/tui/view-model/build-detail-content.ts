@@ -99,6 +99,8 @@ export function buildDetailContent(inputs: DetailInputs): DetailContent {
     });
     // The agent's live one-line progress (`update_summary`), when it gave one.
     if (latestRun.summary !== undefined) head.push({ text: `now: ${latestRun.summary}` });
+    // A question between agents it waits on or is asked in (issue #28 §3).
+    if (latestRun.conversation !== undefined) head.push({ text: `talk: ${latestRun.conversation.line}` });
     if (latestRun.logFilePath) head.push({ text: `transcript ${latestRun.logFilePath}`, dim: true });
     head.push(RULE);
     const stream = inputs.stream;

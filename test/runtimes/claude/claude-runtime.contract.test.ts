@@ -16,7 +16,13 @@ import { buildContractScenario, buildContractSteps } from '../../support/runtime
 const AGENT_FILE = (tools: string) =>
   `---\ndescription: contract agent\ntools: ${tools}\nmodel: inherit\n---\nYou are a contract agent.\n`;
 
-const CAPABILITIES = { reportsUsage: true, reportsLiveUsage: true, asksQuestions: true, recordsNotes: true };
+const CAPABILITIES = {
+  reportsUsage: true,
+  reportsLiveUsage: true,
+  asksQuestions: true,
+  recordsNotes: true,
+  asksAgents: true,
+};
 
 describeRuntimeContract('claude', CAPABILITIES, async ({ repo, logsDir }) => {
   await repo.commit('agents', {

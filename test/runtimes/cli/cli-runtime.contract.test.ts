@@ -12,13 +12,20 @@ import {
   agentCommandLine,
   CONTRACT_PLANTED_SECRET,
   CONTRACT_SECRET_VALUE,
+  conversationCommandLine,
   describeRuntimeContract,
 } from '../../support/runtime-contract/runtime-contract-suite.ts';
 
 // The `claude` preset: the fake agent reports its model request in claude's stream-json shapes, so usage is
 // live and final. Presets whose tool reports none (aider, gemini, opencode) have neither: see
 // test/runtimes/cli/cli-runtime-usage.test.ts.
-const CAPABILITIES = { reportsUsage: true, reportsLiveUsage: true, asksQuestions: true, recordsNotes: true };
+const CAPABILITIES = {
+  reportsUsage: true,
+  reportsLiveUsage: true,
+  asksQuestions: true,
+  recordsNotes: true,
+  asksAgents: true,
+};
 /** The agent's one model request, as the fake agent reports it. */
 const REQUEST = { model: 'claude-opus-5', inputTokens: 1_000, outputTokens: 10, costUSD: 0.0042 };
 
@@ -34,6 +41,8 @@ describeRuntimeContract('cli (fake agent)', CAPABILITIES, async ({ repo, logsDir
         ...(script.say !== undefined ? [{ print: script.say }] : []),
         // Flotilla's tools: the `flotilla agent` commands on the agent's PATH.
         ...(script.notes !== undefined ? [{ run: agentCommandLine(script.notes) }] : []),
+        // Questions between agents: `flotilla agent listen|ask|answer` too.
+        ...(script.converses !== undefined ? [{ run: conversationCommandLine(script.converses) }] : []),
         ...(script.shell !== undefined ? [{ run: script.shell }] : []),
         ...(script.hang ? [] : [{ signal }]),
       ];

@@ -15,7 +15,13 @@ import { createTestSandbox } from '../../support/test-sandbox.ts';
 
 const SCRIPTED_KEY = 'FLOTILLA_SCRIPTED_API_KEY';
 
-const CAPABILITIES = { reportsUsage: true, reportsLiveUsage: true, asksQuestions: true, recordsNotes: true };
+const CAPABILITIES = {
+  reportsUsage: true,
+  reportsLiveUsage: true,
+  asksQuestions: true,
+  recordsNotes: true,
+  asksAgents: true,
+};
 
 describeRuntimeContract('codex', CAPABILITIES, async ({ repo, logsDir }) => {
   const servers: ModelServer[] = [];

@@ -14,7 +14,13 @@ import { buildContractScenario, buildContractSteps } from '../../support/runtime
 import { createTestSandbox } from '../../support/test-sandbox.ts';
 
 // Usage comes from the `result` event that ends each gemini-cli turn: live once per turn.
-const CAPABILITIES = { reportsUsage: true, reportsLiveUsage: true, asksQuestions: true, recordsNotes: true };
+const CAPABILITIES = {
+  reportsUsage: true,
+  reportsLiveUsage: true,
+  asksQuestions: true,
+  recordsNotes: true,
+  asksAgents: true,
+};
 
 describeRuntimeContract('gemini', CAPABILITIES, async ({ repo, logsDir }) => {
   const servers: ModelServer[] = [];

@@ -1,17 +1,25 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type AgentNote, type AgentQuestions, isAgentQuestions } from '../../../src/domain/index.ts';
+import {
+  type AgentNote,
+  type AgentQuestions,
+  type EngineEvent,
+  isAgentQuestions,
+} from '../../../src/domain/index.ts';
+import { createConversationBroker } from '../../../src/engine/command-executor/create-conversation-broker.ts';
+import { systemClock } from '../../../src/engine/engine-config.ts';
 import {
   AgentRunFailure,
   type AgentStartParams,
   type AgentToolName,
   type RuntimeAdapter,
 } from '../../../src/engine/runtime-contract/index.ts';
+import { silentLogger } from '../../../src/logging/logger.ts';
 import { createTempGitRepo, type TempGitRepo } from '../shared/create-temp-git-repo.ts';
 
 /**
@@ -36,6 +44,55 @@ export interface AgentScript {
    * in-process MCP tools (`mcp__flotilla__<tool>`), or `agentCommandLine(notes)` with its shell tool.
    */
   notes?: AgentToolCall[];
+  /** Questions between running agents (issue #28 §3), before `shell`: see AgentConversationScript. */
+  converses?: AgentConversationScript;
+}
+
+/**
+ * What an agent does with other agents, in this order: it waits until a question reaches it (`waits`:
+ * `flotilla agent listen`, or — for a runtime that tells its agent in its session — until the suite creates
+ * `readyFile`, once the question was delivered); it `asks` another running agent and writes what it got
+ * into `replyFile` (the harness makes the run fail unless the reply contains `expect`); it `answers` the
+ * question it waited for; or it `holds` the question unanswered until it is withdrawn (`flotilla agent
+ * check-messages` no longer lists it) or the suite creates `releaseFile`.
+ */
+export interface AgentConversationScript {
+  waits?: { readyFile: string };
+  asks?: { to: string; question: string; timeoutSeconds: number; expect: string; replyFile: string };
+  answers?: string;
+  holds?: { releaseFile: string };
+}
+
+const shellQuote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
+/** A short pause in a shell loop (no `sleep N; cmd`, which the Claude CLI refuses). */
+const PAUSE = 'timeout 0.2 tail -f /dev/null';
+
+/** The conversation script as one shell line of `flotilla agent` commands (agents that run commands). */
+export function conversationCommandLine(script: AgentConversationScript): string {
+  const parts: string[] = [];
+  if (script.asks !== undefined) {
+    const { to, question, timeoutSeconds, replyFile } = script.asks;
+    parts.push(
+      `flotilla agent ask --to ${shellQuote(to)} --question ${shellQuote(question)} --timeout ${timeoutSeconds} > ${shellQuote(replyFile)}`,
+    );
+  }
+  if (script.answers !== undefined)
+    parts.push(`flotilla agent answer --id "$id" --text ${shellQuote(script.answers)}`);
+  if (script.holds !== undefined)
+    parts.push(
+      `flotilla agent listen --timeout 60 > /dev/null; while flotilla agent check-messages | grep -q 'conversation'; do ${PAUSE}; done`,
+    );
+  if (script.waits === undefined) return parts.join('; ');
+  // The id read from the question through a pipe (gemini refuses `$(…)` in its shell tool).
+  return (
+    `flotilla agent listen --timeout 60 | sed -n 's/.*"conversationId":"\\([^"]*\\)".*/\\1/p' | ` +
+    `{ read -r id; ${parts.join('; ')}; }`
+  );
+}
+
+/** The conversation script's waits as shell loops on the suite's files (runtimes told in their session). */
+export function waitForFileLine(file: string): string {
+  return `until [ -e ${shellQuote(file)} ]; do ${PAUSE}; done`;
 }
 
 /** One call of an internal tool (issue #28 §2) as a script makes it. */
@@ -83,6 +140,11 @@ export interface RuntimeCapabilities {
    * update_summary) and the handle's `onNote` hands over the valid calls; `false`: it has no `onNote`.
    */
   recordsNotes: boolean;
+  /**
+   * Its agents can ask other running agents and answer them (ask_agent, answer_agent; issue #28 §3): the
+   * handle has `conversations`; `false`: it has none.
+   */
+  asksAgents: boolean;
 }
 
 export interface RuntimeContractHarness {
@@ -492,6 +554,182 @@ export function describeRuntimeContract(
         );
         await handle.result;
         expect(handle.onNote).toBeUndefined();
+      }, 180_000);
+    }
+
+    if (capabilities.asksAgents) {
+      /** Two implementor runs of this runtime (items 7 and 8) joined to the engine's conversation broker. */
+      const converse = async (
+        asker: AgentScript,
+        asked: AgentScript,
+        onDelivered: () => void,
+        onAskerDone: () => void = () => {},
+      ) => {
+        const events: EngineEvent[] = [];
+        const broker = createConversationBroker({
+          emit: (event) => events.push(event),
+          clock: systemClock,
+          logger: silentLogger,
+        });
+        const askedRuntime = await harness.runtimeFor(asked);
+        const askerRuntime = await harness.runtimeFor(asker);
+        const askedParams = { ...implementor('asked'), workItemID: '8', branchName: 'flotilla/8' };
+        const askerParams = implementor('asker');
+        const askedHandle = await askedRuntime.startAgent(askedParams);
+        const port = askedHandle.conversations;
+        if (port === undefined) throw new Error('the handle has no conversations');
+        broker.join(
+          { sessionID: askedParams.sessionID, role: 'implementor', workItemID: '8' },
+          {
+            ...port,
+            deliverQuestion(question) {
+              port.deliverQuestion(question);
+              onDelivered();
+            },
+          },
+        );
+        const askerHandle = await askerRuntime.startAgent(askerParams);
+        if (askerHandle.conversations === undefined) throw new Error('the handle has no conversations');
+        broker.join(
+          { sessionID: askerParams.sessionID, role: 'implementor', workItemID: '7' },
+          askerHandle.conversations,
+        );
+        const finished = (handle: typeof askerHandle, sessionID: string) =>
+          handle.result.finally(() => broker.leave(sessionID));
+        const [askerResult, askedResult] = await Promise.all([
+          finished(askerHandle, askerParams.sessionID).finally(onAskerDone),
+          finished(askedHandle, askedParams.sessionID),
+        ]);
+        return { askerResult, askedResult, events };
+      };
+      const patchOf = (result: unknown) => {
+        const outcome = result as { role?: string; patch?: string | null };
+        if (outcome.role !== 'implementor')
+          throw new Error(`expected a result, got ${JSON.stringify(result)}`);
+        return outcome.patch ?? '';
+      };
+
+      it('asks another running agent and gets its answer while that agent keeps working', async () => {
+        const readyFile = join(logsDir, `ready-${randomUUID()}`);
+        const asker: AgentScript = {
+          converses: {
+            asks: {
+              to: '8',
+              question: 'Which port?',
+              timeoutSeconds: 90,
+              expect: 'Port 8080.',
+              replyFile: 'src/reply.txt',
+            },
+          },
+          output: COMPLETED,
+        };
+        const asked: AgentScript = {
+          converses: { waits: { readyFile }, answers: 'Port 8080.' },
+          // It goes on working after it answered.
+          shell: "printf 'after\\n' > src/after.txt",
+          output: COMPLETED,
+        };
+        const { askerResult, askedResult, events } = await converse(
+          asker,
+          asked,
+          () => void writeFile(readyFile, ''),
+        );
+        expect(patchOf(askerResult)).toMatch(/\+\+\+ b\/src\/reply\.txt[\s\S]*Port 8080\./);
+        expect(patchOf(askedResult)).toContain('+++ b/src/after.txt');
+        expect(events).toEqual([
+          expect.objectContaining({
+            type: 'conversationCreated',
+            conversation: expect.objectContaining({ status: 'open', question: 'Which port?' }),
+          }),
+          expect.objectContaining({ type: 'conversationAnswered', status: 'answered', answer: 'Port 8080.' }),
+        ]);
+        expectNoWorktreeLeft();
+      }, 240_000);
+
+      it('a timeout answers the asker, and the asked agent goes on', async () => {
+        const releaseFile = join(logsDir, `release-${randomUUID()}`);
+        const asker: AgentScript = {
+          converses: {
+            asks: {
+              to: '8',
+              question: 'Anyone?',
+              timeoutSeconds: 2,
+              expect: 'No answer (timeout',
+              replyFile: 'src/reply.txt',
+            },
+          },
+          output: COMPLETED,
+        };
+        const asked: AgentScript = {
+          converses: { holds: { releaseFile } },
+          shell: "printf 'x\\n' > src/x.txt",
+          output: COMPLETED,
+        };
+        const { askerResult, askedResult, events } = await converse(
+          asker,
+          asked,
+          () => {},
+          () => void writeFile(releaseFile, ''),
+        );
+        expect(patchOf(askerResult)).toMatch(/No answer \(timeout/);
+        expect(patchOf(askedResult)).toContain('+++ b/src/x.txt');
+        expect(events.at(-1)).toMatchObject({ type: 'conversationAnswered', status: 'timeout' });
+        expectNoWorktreeLeft();
+      }, 240_000);
+
+      it('two agents asking each other never deadlock: the ask back is refused at once, then answered', async () => {
+        const readyFile = join(logsDir, `ready-${randomUUID()}`);
+        const asker: AgentScript = {
+          converses: {
+            asks: {
+              to: '8',
+              question: 'Which port?',
+              timeoutSeconds: 90,
+              expect: 'Port 8080.',
+              replyFile: 'src/reply.txt',
+            },
+          },
+          output: COMPLETED,
+        };
+        const asked: AgentScript = {
+          converses: {
+            waits: { readyFile },
+            asks: {
+              to: '7',
+              question: 'And yours?',
+              timeoutSeconds: 90,
+              expect: 'waiting for your answer',
+              replyFile: 'src/back.txt',
+            },
+            answers: 'Port 8080.',
+          },
+          output: COMPLETED,
+        };
+        const { askerResult, askedResult, events } = await converse(
+          asker,
+          asked,
+          () => void writeFile(readyFile, ''),
+        );
+        expect(patchOf(askerResult)).toContain('Port 8080.');
+        expect(patchOf(askedResult)).toMatch(/\+\+\+ b\/src\/back\.txt[\s\S]*waiting for your answer/);
+        expect(
+          events.map((event) =>
+            event.type === 'conversationCreated'
+              ? event.conversation.status
+              : event.type === 'conversationAnswered'
+                ? event.status
+                : '',
+          ),
+        ).toEqual(['open', 'refused', 'answered']);
+        expectNoWorktreeLeft();
+      }, 240_000);
+    } else {
+      it('cannot ask other agents: its handles have no conversations (declared capability)', async () => {
+        const handle = await (await harness.runtimeFor({ output: BLOCKED })).startAgent(
+          implementor('no-asks'),
+        );
+        await handle.result;
+        expect(handle.conversations).toBeUndefined();
       }, 180_000);
     }
 

@@ -1,0 +1,102 @@
+import type { Database } from 'better-sqlite3';
+import type { AgentConversation, ConversationStatus } from '../../domain/index.ts';
+
+/** The conversations between agents (migration 016), written from the broker's events. */
+export interface AgentConversationRepository {
+  /** Inserts or replaces the conversation as created. */
+  save(conversation: AgentConversation): void;
+  /** Records how an open conversation ended; false when there is none open with that id. */
+  finish(id: string, status: Exclude<ConversationStatus, 'open'>, answer: string, at: number): boolean;
+  /** Newest first, at most `limit` (default 50); with `workItemID`, those it asked or was asked on. */
+  list(options?: { workItemID?: string; limit?: number }): AgentConversation[];
+  /** Conversations left open by a run that did not end cleanly (a crash): ended `stopped`. */
+  stopOpen(at: number): number;
+}
+
+interface Row {
+  id: string;
+  from_session_id: string;
+  from_role: AgentConversation['from']['role'];
+  from_work_item_id: string | null;
+  target: string;
+  to_session_id: string | null;
+  to_role: AgentConversation['from']['role'] | null;
+  to_work_item_id: string | null;
+  question: string;
+  status: ConversationStatus;
+  answer: string | null;
+  timeout_seconds: number;
+  created_at: number;
+  answered_at: number | null;
+}
+
+function fromRow(row: Row): AgentConversation {
+  return {
+    id: row.id,
+    from: { sessionID: row.from_session_id, role: row.from_role, workItemID: row.from_work_item_id },
+    target: row.target,
+    to:
+      row.to_session_id === null || row.to_role === null
+        ? null
+        : { sessionID: row.to_session_id, role: row.to_role, workItemID: row.to_work_item_id },
+    question: row.question,
+    status: row.status,
+    answer: row.answer,
+    timeoutSeconds: row.timeout_seconds,
+    createdAt: row.created_at,
+    answeredAt: row.answered_at,
+  };
+}
+
+export function createAgentConversationRepository(db: Database): AgentConversationRepository {
+  const insert = db.prepare(`
+    INSERT OR REPLACE INTO agent_conversations (id, from_session_id, from_role, from_work_item_id, target,
+      to_session_id, to_role, to_work_item_id, question, status, answer, timeout_seconds, created_at, answered_at)
+    VALUES (@id, @fromSession, @fromRole, @fromItem, @target, @toSession, @toRole, @toItem, @question, @status,
+      @answer, @timeoutSeconds, @createdAt, @answeredAt)
+  `);
+  const finish = db.prepare(
+    `UPDATE agent_conversations SET status = ?, answer = ?, answered_at = ? WHERE id = ? AND status = 'open'`,
+  );
+  const stopOpen = db.prepare(
+    `UPDATE agent_conversations SET status = 'stopped', answer = 'Flotilla stopped before it was answered',
+      answered_at = ? WHERE status = 'open'`,
+  );
+  const listAll = db.prepare(
+    'SELECT * FROM agent_conversations ORDER BY created_at DESC, rowid DESC LIMIT ?',
+  );
+  const listForItem = db.prepare(
+    `SELECT * FROM agent_conversations WHERE from_work_item_id = ? OR to_work_item_id = ?
+      ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+  );
+  return {
+    save(conversation) {
+      insert.run({
+        id: conversation.id,
+        fromSession: conversation.from.sessionID,
+        fromRole: conversation.from.role,
+        fromItem: conversation.from.workItemID,
+        target: conversation.target,
+        toSession: conversation.to?.sessionID ?? null,
+        toRole: conversation.to?.role ?? null,
+        toItem: conversation.to?.workItemID ?? null,
+        question: conversation.question,
+        status: conversation.status,
+        answer: conversation.answer,
+        timeoutSeconds: conversation.timeoutSeconds,
+        createdAt: conversation.createdAt,
+        answeredAt: conversation.answeredAt,
+      });
+    },
+    finish: (id, status, answer, at) => finish.run(status, answer, at, id).changes > 0,
+    list(options = {}) {
+      const limit = options.limit ?? 50;
+      const rows =
+        options.workItemID === undefined
+          ? listAll.all(limit)
+          : listForItem.all(options.workItemID, options.workItemID, limit);
+      return (rows as Row[]).map(fromRow);
+    },
+    stopOpen: (at) => stopOpen.run(at).changes,
+  };
+}
