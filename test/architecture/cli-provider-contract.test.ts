@@ -33,6 +33,9 @@ const EXCEPTIONS: Readonly<Record<string, string>> = {
   'src/cli/commands/work-show-command.ts': 'work show: the local details, shared with the HTTP API',
   // A revision's files from git, for `diff` and the HTTP API's diff route.
   'src/cli/support/read-work-item-files.ts': 'diff: reads the revision from git',
+  // The web dashboard's checks log: the end of the local checks' log file (RevisionReader.getChecksOutputTail
+  // answers only for a failed head, while the page shows any head's log).
+  'src/api/register-review-routes.ts': 'checks log: the local checks output, as `flotilla checks` reads it',
 };
 
 const PRODUCTION = (path: string) => !/\.test\.tsx?$/.test(path) && !path.includes('/test-support/');
