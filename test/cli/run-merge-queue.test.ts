@@ -218,7 +218,11 @@ describe('the merge queue, end to end', () => {
       },
     );
     const git = (args: string[]) =>
-      execFileSync('git', args, { cwd: repo.root, env: { ...process.env, ...repo.gitEnv }, encoding: 'utf8' });
+      execFileSync('git', args, {
+        cwd: repo.root,
+        env: { ...process.env, ...repo.gitEnv },
+        encoding: 'utf8',
+      });
     const base = git(['rev-parse', 'main']).trim();
     const { scenario, recorded } = queueScenario();
     const server = await fixtures.serve(scenario);
@@ -240,7 +244,9 @@ describe('the merge queue, end to end', () => {
 
     // Every merge was a fast-forward to a revision head whose checks passed there: main's history since the
     // start is exactly the merged heads, each on the one before.
-    const history = git(['rev-list', '--first-parent', '--reverse', `${base}..main`]).trim().split('\n');
+    const history = git(['rev-list', '--first-parent', '--reverse', `${base}..main`])
+      .trim()
+      .split('\n');
     const merged = ids.map((id) => {
       const revisions = tracker.revisions
         .listWorkItemRevisions(id)
@@ -259,7 +265,8 @@ describe('the merge queue, end to end', () => {
       expect(tracker.revisions.getPipeline(revision.id, revision.headSHA)?.status, `#${id}`).toBe('success');
     }
     // #4 before #5.
-    const position = (id: string) => history.indexOf(merged.find((entry) => entry.id === id)!.revision.headSHA);
+    const position = (id: string) =>
+      history.indexOf(merged.find((entry) => entry.id === id)!.revision.headSHA);
     expect(position('4')).toBeLessThan(position('5'));
 
     // Exactly one of #1 and #2 conflicted: a comment with the hunk, a rework whose prompt showed it.
@@ -299,8 +306,12 @@ describe('the merge queue, end to end', () => {
 
     // #5 was implemented on #4's approved revision.
     expect(recorded.promptsOf5).toHaveLength(1);
-    expect(recorded.promptsOf5[0]).toMatch(/## Builds On\n[\s\S]*#4 "Add wordCount": approved, not merged yet/);
-    const firstOf5 = tracker.revisions.listRevisionPushes(merged.find((entry) => entry.id === '5')!.revision.id)[0]!;
+    expect(recorded.promptsOf5[0]).toMatch(
+      /## Builds On\n[\s\S]*#4 "Add wordCount": approved, not merged yet/,
+    );
+    const firstOf5 = tracker.revisions.listRevisionPushes(
+      merged.find((entry) => entry.id === '5')!.revision.id,
+    )[0]!;
     const pushesOf4 = tracker.revisions
       .listRevisionPushes(merged.find((entry) => entry.id === '4')!.revision.id)
       .map((push) => push.headSHA);
