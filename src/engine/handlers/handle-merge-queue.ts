@@ -3,6 +3,7 @@ import {
   type EngineEvent,
   formatMergeConflict,
   type MergeQueueStepped,
+  type Revision,
   type RevisionChanged,
 } from '../../domain/index.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
@@ -57,7 +58,14 @@ function stepHead(state: EngineState): EngineCommand[] {
   ];
 }
 
-function reactToStep(event: MergeQueueStepped, state: EngineState): EngineCommand[] {
+/**
+ * What a step's outcome sends back (a comment and a transition), or nothing; also what
+ * `flotilla merge --queue` does after each step, so the foreground queue and the engine's say the same.
+ */
+export function reactToStep(
+  event: MergeQueueStepped,
+  state: Pick<EngineState, 'workItems'>,
+): EngineCommand[] {
   const item = state.workItems[event.workItemID];
   if (item === undefined || item.status !== 'approved' || item.linkedRevision !== event.revisionID) return [];
   if (event.outcome === 'conflict' && event.conflict !== undefined) {
@@ -88,8 +96,19 @@ function reactToRedChecks(event: RevisionChanged, state: EngineState): EngineCom
   if (event.newPipelineStatus !== 'failure' || event.oldPipelineStatus === 'failure') return [];
   if (event.workItemID === null) return [];
   const item = state.workItems[event.workItemID];
-  if (item === undefined || item.status !== 'approved' || item.linkedRevision !== event.revisionID) return [];
   const revision = state.revisions[event.revisionID];
+  if (item === undefined || item.status !== 'approved' || item.linkedRevision !== event.revisionID) return [];
+  return sendBackForRedChecks(item.id, event.revisionID, revision);
+}
+
+/** The comment and transition for red checks on the head the queue would merge (engine and CLI). */
+export function sendBackForRedChecks(
+  workItemID: string,
+  revisionID: string,
+  revision: Pick<Revision, 'headSHA' | 'pipeline'> | undefined,
+): EngineCommand[] {
+  const event = { revisionID };
+  const item = { id: workItemID };
   const reason = revision?.pipeline?.reason ?? 'checks failed';
   return [
     {
