@@ -29,7 +29,7 @@ export interface MergeQueueView {
   headState: MergeQueueHeadState | null;
   /** What the head waits for, in words; null when nothing (it merges at the next step) or no head. */
   headBlockedBy: string | null;
-  /** Entries passed over, with why (a blocker not merged yet, red checks). */
+  /** Entries that cannot be the head, with why (a blocker not merged yet, red checks), in queue order. */
   held: { workItemID: string; reason: string }[];
 }
 
@@ -103,8 +103,7 @@ export function buildMergeQueue(state: Pick<EngineState, 'workItems' | 'revision
     } else if (entry.pipeline === 'failure') {
       held.push({ workItemID: entry.workItemID, reason: `checks failed on ${entry.headSHA.slice(0, 12)}` });
     } else {
-      head = entry;
-      break;
+      head ??= entry;
     }
   }
   if (head === null) return { entries, head, headState: null, headBlockedBy: null, held };
