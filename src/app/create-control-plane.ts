@@ -264,6 +264,7 @@ async function startControlPlane(
     maxCheckRounds: config.maxCheckRounds,
     approval: { plans: config.approval.plans },
     dependencyWaitFor: config.dependencies.waitFor,
+    mergeQueue: config.merge.queue,
     budget: buildEngineBudget(config, persistence.ledger),
     ...(options.clock !== undefined && { clock: options.clock }),
     questionTimeout: config.questionTimeout,

@@ -20,6 +20,7 @@ import { registerMergeCommand } from './commands/merge-command.ts';
 import { registerPromptCommand } from './commands/prompt-command.ts';
 import { registerProposalsCommand } from './commands/proposals-command.ts';
 import { registerQuestionsCommand } from './commands/questions-command.ts';
+import { registerQueueCommand } from './commands/queue-command.ts';
 import { registerReviewCommand } from './commands/review-command.ts';
 import { registerRunCommand } from './commands/run-command.ts';
 import { registerRunsCommand } from './commands/runs-command.ts';
@@ -57,6 +58,7 @@ export function buildProgram(): Command {
   registerDiffCommand(program);
   registerChecksCommand(program);
   registerMergeCommand(program);
+  registerQueueCommand(program);
   registerBranchesCommand(program);
   program.commandsGroup('Inspect:');
   registerRunsCommand(program);

@@ -248,6 +248,14 @@ export const flotillaConfigFileSchema = object({
   dependencies: object({
     waitFor: z.enum(['approved', 'merged'], { error: "'approved' or 'merged'" }).default('approved'),
   }).prefault({}),
+  /**
+   * The merge queue (issue #30 §5): `queue: true` merges every approved item on its own, one at a time in
+   * priority order, each first brought onto the default branch and merged only with green checks there.
+   * Off by default: merging is a human's decision (`flotilla merge`, the dashboard).
+   */
+  merge: object({
+    queue: z.boolean({ error: 'true or false' }).default(false),
+  }).prefault({}),
   /** Seconds an item waits for answers to its agent's questions before it goes to needs-refinement (7 days). */
   questionTimeout: seconds().default(604_800),
   /** Repository memory (issue #28 §2): characters the "Memories" section of every prompt may take. */

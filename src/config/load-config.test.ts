@@ -72,6 +72,7 @@ describe('loadConfig: defaults', () => {
         maxCheckRounds: 2,
         approval: { plans: 'auto', investigations: 'auto', refinements: 'auto' },
         dependencies: { waitFor: 'approved' },
+        merge: { queue: false },
         questionTimeout: 604_800,
         memory: { maxPromptChars: 8000 },
         pollIntervals: { workItems: 30, revisions: 30, specs: 60 },
@@ -321,6 +322,7 @@ describe('loadConfig: every field names its path and expectation', () => {
       { dependencies: { waitFor: 'reviewed' } },
       `${F}: dependencies.waitFor: expected 'approved' or 'merged', got "reviewed"`,
     ],
+    [{ merge: { queue: 'yes' } }, `${F}: merge.queue: expected true or false, got "yes"`],
     [{ maxReviewRounds: 0 }, `${F}: maxReviewRounds: expected an integer ≥ 1, got 0`],
     [{ pollIntervals: 30 }, `${F}: pollIntervals: expected an object, got 30`],
     [
@@ -412,7 +414,7 @@ describe('loadConfig: every field names its path and expectation', () => {
 describe('loadConfig: unknown keys are errors', () => {
   it('names a top-level typo, suggests the key and lists the known ones', async () => {
     expect(await errorsFor({ specDir: 'specs' })).toEqual([
-      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, github, defaultBranch, specsDir, runtimes, namedRuntimes, models, accounts, maxAgentDuration, shutdownTimeout, scheduler, budgets, maxReviewRounds, maxCheckRounds, approval, dependencies, questionTimeout, memory, pollIntervals, worktree, checks, validation, contextPaths, logging, bashValidator, pathGuard, sandbox, scriptedScenario, scriptedRuntime',
+      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, github, defaultBranch, specsDir, runtimes, namedRuntimes, models, accounts, maxAgentDuration, shutdownTimeout, scheduler, budgets, maxReviewRounds, maxCheckRounds, approval, dependencies, merge, questionTimeout, memory, pollIntervals, worktree, checks, validation, contextPaths, logging, bashValidator, pathGuard, sandbox, scriptedScenario, scriptedRuntime',
     ]);
   });
 

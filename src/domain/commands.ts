@@ -2,6 +2,7 @@ import type { WaitingSession } from './agent-questions.ts';
 import type { ImplementorResult, PlannerResult } from './agent-result.ts';
 import type { PlanRevision } from './proposal.ts';
 import type { AgentReview } from './review.ts';
+import type { PipelineStatus } from './revision.ts';
 import type { RevisionFeedback } from './revision-feedback.ts';
 import type { WorkItemStatus } from './work-item.ts';
 import type { TransitionCause } from './work-item-transitions.ts';
@@ -19,6 +20,7 @@ export type EngineCommand =
   | CommentOnRevision
   | ReplyToRevisionFeedback
   | MergeRevision
+  | AdvanceMergeQueue
   | RequestPlannerRun
   | RequestImplementorRun
   | RequestReviewerRun
@@ -117,6 +119,20 @@ export interface MergeRevision {
   type: 'mergeRevision';
   workItemID: string;
   revisionID: string;
+}
+
+/**
+ * One step of the merge queue for its head (issue #30 §5): bring the revision onto the current default
+ * branch (the provider's `updateRevisionBranch`), or, when it is already there with green checks, merge it
+ * (fast-forward only, so what merges is exactly what the checks passed on). `headSHA` and
+ * `pipelineStatus` are what the handler saw: a step for a head already stepped at that status is a no-op.
+ */
+export interface AdvanceMergeQueue {
+  type: 'advanceMergeQueue';
+  workItemID: string;
+  revisionID: string;
+  headSHA: string;
+  pipelineStatus: PipelineStatus | null;
 }
 
 export interface RequestPlannerRun {

@@ -5,6 +5,7 @@ import type { AgentRole, ImplementorResult, PlannerResult, ReviewerResult } from
 import type { AgentFailureReason, AgentUsage } from './agent-run.ts';
 import type { BudgetPause, BudgetStop } from './budget.ts';
 import type { AgentRunRequestCommand, EngineCommand } from './commands.ts';
+import type { MergeConflict, MergeQueueOutcome } from './merge-queue.ts';
 import type { Proposal } from './proposal.ts';
 import type { PipelineStatus, Revision } from './revision.ts';
 import type { RevisionFeedback } from './revision-feedback.ts';
@@ -36,6 +37,7 @@ export type EngineEvent =
   | WaitingSessionDiscarded
   | CommandRejected
   | CommandFailed
+  | MergeQueueStepped
   | DispatchQueued
   | DispatchDropped
   | AgentUsageReported
@@ -401,6 +403,26 @@ export interface UserTransitionedStatus {
   type: 'userTransitionedStatus';
   workItemID: string;
   newStatus: WorkItemStatus;
+}
+
+/**
+ * A merge queue step's result (`advanceMergeQueue`, issue #30 §5). `rebased` comes after the revision's own
+ * `revisionChanged` (the new head, checks pending); `merged` after the item's and revision's changes.
+ */
+export interface MergeQueueStepped {
+  type: 'mergeQueueStepped';
+  workItemID: string;
+  revisionID: string;
+  outcome: MergeQueueOutcome;
+  /** The head the step started from. */
+  previousHeadSHA: string;
+  /** The head after it (the rebased one; the merged default branch head for `merged`). */
+  headSHA: string;
+  /** `rebased`: the change is no longer what was approved (not only shifted lines): it is reviewed again. */
+  changedApproved?: boolean;
+  /** `conflict`: the files and hunks, for the comment and the implementor's prompt. */
+  conflict?: MergeConflict;
+  at: number;
 }
 
 /** Merge the approved item's revision into the default branch (and so close the item). */

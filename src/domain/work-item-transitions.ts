@@ -22,6 +22,7 @@ export type TransitionCause =
   | 'over-budget'
   | 'runtime-unavailable'
   | 'merged'
+  | 'merge-queue'
   | 'agent-questions'
   | 'questions-answered'
   | 'questions-timed-out'
@@ -89,6 +90,13 @@ export const WORK_ITEM_TRANSITIONS: Readonly<Record<TransitionCause, readonly Pa
     ['review', 'blocked'],
   ],
   merged: [['approved', 'closed']],
+  // Flotilla (issue #30 §5): the merge queue sends an approved item back — to an implementor when it no
+  // longer applies to the default branch or its checks fail there, to review when the rebase changed what
+  // was approved.
+  'merge-queue': [
+    ['approved', 'pending'],
+    ['approved', 'review'],
+  ],
   // Flotilla: an agent stopped with questions; its item waits for a human's answers (the session is kept).
   'agent-questions': [
     ['in-progress', 'waiting-for-input'],

@@ -70,6 +70,8 @@ export interface EngineConfig {
    * to be closed.
    */
   dependencyWaitFor?: DependencyWaitFor;
+  /** Config `merge.queue` (issue #30 §5): approved items merge on their own through the merge queue. */
+  mergeQueue?: boolean;
   /** Implementor branches are `<branchPrefix><workItemID>`. */
   branchPrefix?: string;
   /** Seconds an item waits for answers to its agent's questions before it goes to needs-refinement (7 days). */
@@ -147,6 +149,7 @@ export function resolveEngineConfig(config: EngineConfig): ResolvedEngineConfig 
       maxCheckRounds: config.maxCheckRounds ?? 2,
       approval: { plans: config.approval?.plans ?? 'auto' },
       dependencyWaitFor: config.dependencyWaitFor ?? 'approved',
+      mergeQueue: config.mergeQueue ?? false,
     },
     branchPrefix: config.branchPrefix ?? 'flotilla/',
     questionTimeout: config.questionTimeout ?? DEFAULT_QUESTION_TIMEOUT,

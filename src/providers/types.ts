@@ -1,6 +1,7 @@
 import type {
   AgentReview,
   CreateWorkItemInput,
+  MergeConflictFile,
   ReviewHistory,
   Revision,
   RevisionFeedback,
@@ -103,6 +104,34 @@ export interface MergeRevisionResult {
   mergedSHA: string;
 }
 
+/** Options of `RevisionWriter.mergeRevision`. */
+export interface MergeRevisionOptions {
+  /** The head that passed the checks; a branch that moved since is refused (GitHub: `sha`). */
+  expectedHeadSHA?: string;
+  /**
+   * The merge queue's merge: only when the default branch is already in the head (a fast-forward), so what
+   * lands is exactly the tree the checks passed on; refused otherwise, nothing changed.
+   */
+  fastForwardOnly?: boolean;
+}
+
+/** What `RevisionWriter.updateRevisionBranch` did (issue #30 §5). */
+export type UpdateRevisionBranchResult =
+  /** The head already contains the default branch: nothing written. */
+  | { outcome: 'up-to-date'; revision: Revision }
+  /**
+   * The revision now sits on the default branch's head: a new head, its checks start over.
+   * `changedApproved`: its change differs from the one before beyond shifted lines (not the same patch id).
+   */
+  | { outcome: 'rebased'; revision: Revision; previousHeadSHA: string; changedApproved: boolean }
+  /** It does not apply to the default branch any more: nothing written. */
+  | { outcome: 'conflict'; baseSHA: string; files: MergeConflictFile[] }
+  /**
+   * The tracker runs its own merge queue (GitHub's): the revision was handed to it; it merges when its
+   * checks pass there.
+   */
+  | { outcome: 'enqueued'; revision: Revision };
+
 export interface RevisionWriter {
   /**
    * Creates the revision by applying the patch to a fresh branch from the default branch, or updates the
@@ -128,7 +157,14 @@ export interface RevisionWriter {
    * that moved after the review, a dirty checkout of the default branch). Providers without it leave
    * merging to the tracker (e.g. a pull request merged on GitHub); the engine then refuses merge commands.
    */
-  mergeRevision?(revisionID: string): Promise<MergeRevisionResult>;
+  mergeRevision?(revisionID: string, options?: MergeRevisionOptions): Promise<MergeRevisionResult>;
+  /**
+   * Optional capability, the merge queue's (issue #30 §5): brings the open revision onto the current
+   * default branch — the local provider replays its change on the branch's head (a new commit, checks run
+   * again); GitHub updates the pull request branch. Throws, having changed nothing, when the revision is not
+   * open or its branch is not at `expectedHeadSHA`. Without it the engine's queue does not run.
+   */
+  updateRevisionBranch?(revisionID: string, expectedHeadSHA: string): Promise<UpdateRevisionBranchResult>;
 }
 
 export interface SpecReader {

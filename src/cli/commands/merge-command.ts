@@ -11,6 +11,7 @@ import { openLocalTracker } from '../support/open-local-tracker.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
 import { requireWorkItem } from '../support/require-work-item.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
+import type { MergeQueueRunStep } from '../support/run-merge-queue.ts';
 import { withCliContext } from '../support/with-cli-context.ts';
 import { writeJson } from '../support/write-json.ts';
 
@@ -27,6 +28,7 @@ export interface MergeSummary extends IntegrateRevisionResult {
 
 interface MergeOptions {
   json?: boolean;
+  queue?: boolean;
   merge?: boolean;
   squash?: boolean;
   rebase?: boolean;
@@ -45,14 +47,27 @@ export function registerMergeCommand(program: Command): void {
     .description(
       "merge an approved work item's revision into the default branch and close the item (fast-forward when possible; never touches a dirty checkout)",
     )
-    .argument('<id>', 'work item id, e.g. 12 or #12')
+    .argument('[id]', 'work item id, e.g. 12 or #12 (none with --queue)')
+    .option(
+      '--queue',
+      'merge every approved item through the merge queue, one at a time: each brought onto the default branch and merged only with green checks there',
+    )
     .option('--merge', 'always write a merge commit')
     .option('--squash', "one new commit with the revision's changes, titled after the item")
     .option('--rebase', "replay the revision's commit onto the default branch")
     .option('-d, --delete-branch', 'delete the revision branch (flotilla/<id>) after merging')
     .option('--json', 'print the result as JSON')
     .action(
-      runCliAction('merge', (rawID: string, options: MergeOptions) => {
+      runCliAction('merge', (rawID: string | undefined, options: MergeOptions) => {
+        if (options.queue) return mergeThroughQueue(rawID, options);
+        if (rawID === undefined) {
+          throw new CliError(
+            'give the id of the work item to merge, or --queue to merge every approved one',
+            {
+              exitCode: 2,
+            },
+          );
+        }
         const id = parseWorkItemID(rawID);
         const method = parseMethod(options);
         return withCliContext(async (context) => {
@@ -159,6 +174,76 @@ export function registerMergeCommand(program: Command): void {
         });
       }),
     );
+}
+
+/** `flotilla merge --queue --json` (documented in src/cli/README.md). */
+export interface MergeQueueSummary {
+  steps: MergeQueueRunStep[];
+  /** Items merged, in merge order. */
+  merged: string[];
+  /** Items sent back (a conflict, red checks, a change the rebase made), with the outcome. */
+  sentBack: { workItemID: string; outcome: MergeQueueRunStep['outcome'] }[];
+}
+
+/** `flotilla merge --queue`: the merge queue in the foreground (runMergeQueue), for any provider. */
+async function mergeThroughQueue(rawID: string | undefined, options: MergeOptions): Promise<void> {
+  if (rawID !== undefined || parseMethod(options) !== 'default' || options.deleteBranch) {
+    throw new CliError(
+      '--queue takes no id, --merge, --squash, --rebase or --delete-branch: it fast-forwards every approved item in queue order',
+      {
+        exitCode: 2,
+      },
+    );
+  }
+  return withCliContext(async (context) => {
+    const { isControlPlaneRunning } = await import('../support/is-control-plane-running.ts');
+    if (context.config.merge.queue && isControlPlaneRunning(context.paths.stateDir)) {
+      throw new CliError(
+        '`flotilla run` is running with merge.queue on: it merges approved items itself (`flotilla queue` shows its queue)',
+        {
+          exitCode: 1,
+        },
+      );
+    }
+    const { runMergeQueue } = await import('../support/run-merge-queue.ts');
+    const provider = await context.provider.open();
+    const steps = await runMergeQueue(provider, {
+      onStep: (step) => {
+        if (!options.json) process.stdout.write(`${describeQueueStep(step)}\n`);
+      },
+    });
+    const summary: MergeQueueSummary = {
+      steps,
+      merged: steps.filter((step) => step.outcome === 'merged').map((step) => step.workItemID),
+      sentBack: steps
+        .filter((step) => ['conflict', 'checks-failed', 'changed-approved'].includes(step.outcome))
+        .map(({ workItemID, outcome }) => ({ workItemID, outcome })),
+    };
+    if (options.json) return writeJson(summary);
+    process.stdout.write(
+      `merge queue done: ${summary.merged.length} merged, ${summary.sentBack.length} sent back${steps.length === 0 ? ' (nothing approved could merge; see `flotilla queue`)' : ''}\n`,
+    );
+  });
+}
+
+function describeQueueStep(step: MergeQueueRunStep): string {
+  const at = step.headSHA.slice(0, 12);
+  switch (step.outcome) {
+    case 'merged':
+      return `#${step.workItemID}: merged (fast-forward to ${at}); closed`;
+    case 'rebased':
+      return `#${step.workItemID}: rebased onto the default branch (${at}); its checks ran there`;
+    case 'changed-approved':
+      return `#${step.workItemID}: the rebase changed what was approved (${at}); back to review`;
+    case 'conflict':
+      return `#${step.workItemID}: conflicts with the default branch; back to pending with the conflict in a comment`;
+    case 'checks-failed':
+      return `#${step.workItemID}: checks failed on ${at}; back to pending`;
+    case 'enqueued':
+      return `#${step.workItemID}: handed to the tracker's merge queue`;
+    case 'up-to-date':
+      return `#${step.workItemID}: already on the default branch`;
+  }
 }
 
 function parseMethod(options: MergeOptions): MergeMethod {

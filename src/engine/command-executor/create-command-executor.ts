@@ -1,6 +1,7 @@
 import type { AgentRunRequestCommand, EngineCommand, EngineEvent } from '../../domain/index.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
+import { createMergeQueueStepper } from './advance-merge-queue.ts';
 import { applyImplementorResult } from './apply-implementor-result.ts';
 import { applyPlannerResult } from './apply-planner-result.ts';
 import { applyReviewerResult } from './apply-reviewer-result.ts';
@@ -31,6 +32,7 @@ function translate(
   command: EngineCommand,
   state: EngineState,
   deps: CommandExecutorDeps,
+  advanceMergeQueue: ReturnType<typeof createMergeQueueStepper>,
 ): EngineEvent[] | Promise<EngineEvent[]> {
   switch (command.type) {
     case 'transitionWorkItemStatus':
@@ -48,6 +50,8 @@ function translate(
       return replyToRevisionFeedback(command, deps);
     case 'mergeRevision':
       return mergeRevision(command, state, deps);
+    case 'advanceMergeQueue':
+      return advanceMergeQueue(command, state, deps);
     case 'requestPlannerRun':
     case 'requestImplementorRun':
     case 'requestReviewerRun':
@@ -78,6 +82,7 @@ function translate(
  */
 export function createCommandExecutor(deps: CommandExecutorDeps): CommandExecutor {
   const { clock, logger } = deps;
+  const advanceMergeQueue = createMergeQueueStepper();
   return {
     async execute(command, snapshot) {
       const at = clock.now();
@@ -93,7 +98,7 @@ export function createCommandExecutor(deps: CommandExecutorDeps): CommandExecuto
         return [{ type: 'commandRejected', command, reason: decision.reason, kind: 'policy', at }];
       }
       try {
-        return await translate(command, snapshot, deps);
+        return await translate(command, snapshot, deps, advanceMergeQueue);
       } catch (error) {
         logger.error('command failed', { command: command.type, error: messageOf(error) });
         return [{ type: 'commandFailed', command, error: messageOf(error), at: clock.now() }];

@@ -3,7 +3,7 @@ import { buildRevision } from '../../../test/support/shared/builders/build-revis
 import { buildWorkItem } from '../../../test/support/shared/builders/build-work-item.ts';
 import type { ReviewHistory, Revision, RevisionFile, WorkItem } from '../../domain/index.ts';
 import type { ChecksOutputTail } from '../../providers/types.ts';
-import { buildInitialEngineState } from '../state-store/engine-state.ts';
+import { buildInitialEngineState, type EngineState } from '../state-store/engine-state.ts';
 import { buildImplementorContext, type ImplementorContextDeps } from './build-implementor-context.ts';
 
 const EMPTY_HISTORY: ReviewHistory = { reviews: [], inlineComments: [] };
@@ -20,6 +20,7 @@ interface Fixture {
   files?: RevisionFile[];
   history?: ReviewHistory;
   checksOutput?: ChecksOutputTail | Error;
+  mergeConflicts?: EngineState['mergeConflicts'];
 }
 
 function deps(fixture: Fixture = {}) {
@@ -27,6 +28,7 @@ function deps(fixture: Fixture = {}) {
   const state = buildInitialEngineState({
     workItems: Object.fromEntries((fixture.workItems ?? []).map((item) => [item.id, item])),
     revisions: Object.fromEntries((fixture.revisions ?? []).map((revision) => [revision.id, revision])),
+    mergeConflicts: fixture.mergeConflicts ?? {},
   });
   const value: ImplementorContextDeps = {
     getState: () => state,
@@ -76,6 +78,32 @@ describe('buildImplementorContext', () => {
     const prompt = await buildImplementorContext({ workItemID: '12' }, d);
     expect(prompt).toBe('## Work Item #12 — Add login\n\nBuild the login form.\n\n### Status\nin-progress\n');
     expect(calls).toEqual(['getWorkItemBody 12']);
+  });
+
+  it('shows the conflict the merge queue sent the item back with, after the revision sections', async () => {
+    const { deps: d } = deps({
+      workItems: [linked],
+      revisions: [revision({ status: 'success', url: null, reason: null })],
+      bodies: { '12': 'Build the login form.\n' },
+      mergeConflicts: {
+        '12': {
+          revisionID: '40',
+          headSHA: 'a'.repeat(40),
+          baseSHA: 'b'.repeat(40),
+          files: [
+            { path: 'src/login.ts', hunks: ['<<<<<<< main\nold\n=======\nnew\n>>>>>>> flotilla/12\n'] },
+          ],
+        },
+      },
+    });
+    const prompt = await buildImplementorContext({ workItemID: '12' }, d);
+    const section = prompt.slice(prompt.indexOf('## Merge Conflict'));
+    expect(prompt.indexOf('## Merge Conflict')).toBeGreaterThan(prompt.indexOf('## Revision'));
+    expect(section).toContain(
+      `Revision #40 (${'a'.repeat(12)}) no longer applies to the default branch (${'b'.repeat(12)}). Conflicting files:\n\n- \`src/login.ts\``,
+    );
+    expect(section).toContain('```\n<<<<<<< main\nold\n=======\nnew\n>>>>>>> flotilla/12\n```');
+    expect(section).toContain("Make this item's change again on top of it");
   });
 
   it('Given an Implementor session for a work item with a linked revision, when context is assembled, then the prompt includes revision files fetched via the revision reader', async () => {

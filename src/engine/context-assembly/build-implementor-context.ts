@@ -1,4 +1,4 @@
-import type { ReviewHistory } from '../../domain/index.ts';
+import { formatMergeConflict, type MergeConflict, type ReviewHistory } from '../../domain/index.ts';
 import type { ChecksOutputTail, RevisionReader, WorkItemReader } from '../../providers/types.ts';
 import type { ImplementorStartParams } from '../runtime-contract/runtime-contract.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
@@ -9,7 +9,7 @@ import { buildWorkItemVariables, type RolePrompt } from './role-prompt.ts';
 
 export interface ImplementorContextDeps {
   getState: () => Pick<EngineState, 'workItems' | 'revisions'> &
-    Partial<Pick<EngineState, 'revisionFeedback'>>;
+    Partial<Pick<EngineState, 'revisionFeedback' | 'mergeConflicts'>>;
   workItemReader: Pick<WorkItemReader, 'getWorkItem' | 'getWorkItemBody'>;
   revisionReader: Pick<RevisionReader, 'getRevision' | 'getRevisionFiles' | 'getChecksOutputTail'>;
   getReviewHistory: (revisionID: string) => Promise<ReviewHistory>;
@@ -67,9 +67,15 @@ async function buildImplementorSections(
   const itemVariables = buildWorkItemVariables(workItem, body);
   const workItemSection = itemVariables.workItem as string;
   const revisionID = workItem.linkedRevision;
+  const conflict = state.mergeConflicts?.[workItem.id];
+  const mergeConflict = conflict === undefined ? '' : buildMergeConflictSection(conflict);
+  const conflictPart = mergeConflict === '' ? '' : `\n${mergeConflict}\n`;
   const noRevision = { revision: '', changedFiles: '', ciFailure: '', priorReviews: '', feedback: '' };
   if (revisionID === null)
-    return { builtIn: `${workItemSection}\n`, variables: { ...itemVariables, ...noRevision } };
+    return {
+      builtIn: `${workItemSection}\n${conflictPart}`,
+      variables: { ...itemVariables, ...noRevision, mergeConflict },
+    };
 
   const [revision, files, history] = await Promise.all([
     resolveRevision(revisionID, state, deps.revisionReader),
@@ -90,7 +96,7 @@ async function buildImplementorSections(
     .map((entry) => entry.feedback);
   const feedbackSection = buildFeedbackSection(feedback);
   return {
-    builtIn: `${workItemSection}\n\n${revisionSections}\n${feedbackSection === '' ? '' : `\n${feedbackSection}\n`}`,
+    builtIn: `${workItemSection}\n\n${revisionSections}\n${feedbackSection === '' ? '' : `\n${feedbackSection}\n`}${conflictPart}`,
     variables: {
       ...itemVariables,
       revision: revisionSections,
@@ -98,6 +104,15 @@ async function buildImplementorSections(
       ciFailure: parts.ciFailure,
       priorReviews: parts.priorReviews,
       feedback: feedbackSection,
+      mergeConflict,
     },
   };
+}
+
+/**
+ * The merge queue sent the item back because its approved revision no longer applies to the default branch
+ * (issue #30 §5): which files and hunks conflict, and what to do.
+ */
+export function buildMergeConflictSection(conflict: MergeConflict): string {
+  return `## Merge Conflict\n\n${formatMergeConflict(conflict)}\n\nYour worktree starts from the current default branch, which already holds the other side of these hunks. Make this item's change again on top of it, keeping what the default branch has.`;
 }

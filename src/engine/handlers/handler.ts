@@ -15,6 +15,11 @@ export interface HandlerConfig {
   approval?: { plans: ApprovalMode };
   /** Config `dependencies.waitFor`: when a blocker stops blocking. Default `approved`. */
   dependencyWaitFor?: DependencyWaitFor;
+  /**
+   * Config `merge.queue` (issue #30 §5): approved items merge on their own, one at a time through the merge
+   * queue (handle-merge-queue.ts). Absent or false: merging is a human's decision.
+   */
+  mergeQueue?: boolean;
 }
 
 /** A pure reaction to one event, seen against the state after that event was applied. No I/O. */

@@ -9,6 +9,7 @@ import { applyStateUpdate } from '../state-store/apply-state-update.ts';
 import { handleBudget } from './handle-budget.ts';
 import { handleDependencyResolution } from './handle-dependency-resolution.ts';
 import { handleImplementation } from './handle-implementation.ts';
+import { handleMergeQueue } from './handle-merge-queue.ts';
 import { handleOrphanedWorkItem } from './handle-orphaned-work-item.ts';
 import { handlePlanning } from './handle-planning.ts';
 import { handleProposals } from './handle-proposals.ts';
@@ -33,6 +34,7 @@ describe('ALL_HANDLERS', () => {
       ['questions', handleQuestions],
       ['revision-feedback', handleRevisionFeedback],
       ['proposals', handleProposals],
+      ['merge-queue', handleMergeQueue],
     ]);
   });
 

@@ -1,6 +1,7 @@
 import { handleBudget } from './handle-budget.ts';
 import { handleDependencyResolution } from './handle-dependency-resolution.ts';
 import { handleImplementation } from './handle-implementation.ts';
+import { handleMergeQueue } from './handle-merge-queue.ts';
 import { handleOrphanedWorkItem } from './handle-orphaned-work-item.ts';
 import { handlePlanning } from './handle-planning.ts';
 import { handleProposals } from './handle-proposals.ts';
@@ -16,6 +17,7 @@ export {
   handleBudget,
   handleDependencyResolution,
   handleImplementation,
+  handleMergeQueue,
   handleOrphanedWorkItem,
   handlePlanning,
   handleProposals,
@@ -39,4 +41,5 @@ export const ALL_HANDLERS: readonly NamedHandler[] = [
   { name: 'questions', handle: handleQuestions },
   { name: 'revision-feedback', handle: handleRevisionFeedback },
   { name: 'proposals', handle: handleProposals },
+  { name: 'merge-queue', handle: handleMergeQueue },
 ];

@@ -38,6 +38,7 @@ import {
 } from '../../domain/index.ts';
 import { parsePatchFiles } from '../../shared/parse-patch-files.ts';
 import { applyFeedbackUpdate } from './apply-feedback-update.ts';
+import { applyMergeQueueUpdate } from './apply-merge-queue-update.ts';
 import { applyProposalUpdate } from './apply-proposal-update.ts';
 import { applyQuestionsUpdate, withoutWaitingOnResume } from './apply-questions-update.ts';
 import { applyTaskContextUpdate } from './apply-task-context-update.ts';
@@ -68,7 +69,8 @@ export function applyStateUpdate(state: EngineState, event: EngineEvent): StateU
   const update = applyEventUpdate(state, event);
   const withFeedback = applyFeedbackUpdate(update.state, event);
   const withContext = applyTaskContextUpdate(state, withFeedback, event);
-  return withContext === update.state ? update : { ...update, state: withContext };
+  const withQueue = applyMergeQueueUpdate(withContext, event);
+  return withQueue === update.state ? update : { ...update, state: withQueue };
 }
 
 function applyEventUpdate(state: EngineState, event: EngineEvent): StateUpdate {
@@ -197,6 +199,9 @@ function applyEventUpdate(state: EngineState, event: EngineEvent): StateUpdate {
       );
     case 'userTransitionedStatus':
       return unchanged(withoutItemCounters(state, event.workItemID));
+    case 'mergeQueueStepped':
+      // applyMergeQueueUpdate records a conflict; the step's other results come as their own events.
+      return unchanged(state);
     case 'userRequestedMerge':
       // Nothing to record: the merge's own result events (or its rejection) change the state.
       return unchanged(state);

@@ -4,6 +4,7 @@ import type {
   AgentRunRequestCommand,
   BudgetPause,
   ErrorEntry,
+  MergeConflict,
   Proposal,
   Revision,
   RevisionFeedback,
@@ -85,6 +86,12 @@ export interface EngineState {
    * from storage at start (migration 012): the pending one, and decided ones for the dashboard.
    */
   proposals: Record<string, Proposal>;
+  /**
+   * Work item id → the conflict the merge queue sent it back to an implementor with (issue #30 §5): the
+   * implementor's prompt shows it. Kept until the item is approved again or closed; not persisted (the
+   * item's comment keeps it for people).
+   */
+  mergeConflicts: Record<string, MergeConflict>;
 }
 
 /** A human's feedback on an item's revision, waiting for an implementor's rework and then for the answer. */
@@ -120,6 +127,7 @@ export function buildInitialEngineState(overrides: Partial<EngineState> = {}): E
     seenFeedback: {},
     taskContext: {},
     proposals: {},
+    mergeConflicts: {},
     ...overrides,
   };
 }

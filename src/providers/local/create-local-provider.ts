@@ -7,11 +7,13 @@ import { createBranchFromPatch, type GitIdentity } from '../shared/create-branch
 import { listChangedFiles } from '../shared/list-changed-files.ts';
 import type {
   LocalAdmin,
+  MergeRevisionOptions,
   MergeRevisionResult,
   Provider,
   ProviderChange,
   RevisionReader,
   RevisionWriter,
+  UpdateRevisionBranchResult,
   WorkItemReader,
   WorkItemWriter,
 } from '../types.ts';
@@ -19,6 +21,7 @@ import { createLocalChecksRunner, type LocalChecksRunnerOptions } from './create
 import { createGitSpecReader } from './git/create-git-spec-reader.ts';
 import { integrateRevision } from './git/integrate-revision.ts';
 import { readChecksOutputTail } from './git/read-checks-output-tail.ts';
+import { rebaseRevision } from './git/rebase-revision.ts';
 
 export type LocalProviderOptions = {
   repoRoot: string;
@@ -194,6 +197,7 @@ export function createLocalProvider(options: LocalProviderOptions): LocalProvide
       revisions.updateReview(revisionID, reviewID, review),
     postComment: async (revisionID, body) => revisions.postComment(revisionID, body),
     mergeRevision,
+    updateRevisionBranch,
   };
 
   /** What a human does from the CLI that only this tracker can do, each command in one transaction. */
@@ -232,11 +236,64 @@ export function createLocalProvider(options: LocalProviderOptions): LocalProvide
   };
 
   /**
+   * The merge queue's update (issue #30 §5): the revision's change replayed onto the default branch's head
+   * (rebaseRevision), recorded as a new push of the revision (its checks run again, as for any new head).
+   */
+  async function updateRevisionBranch(
+    revisionID: string,
+    expectedHeadSHA: string,
+  ): Promise<UpdateRevisionBranchResult> {
+    const revision = revisions.getRevision(revisionID);
+    if (revision === null || revisions.getRevisionState(revisionID) !== 'open') {
+      throw new Error(`revision #${revisionID} is not open; only open revisions are brought up to date`);
+    }
+    if (revision.headSHA !== expectedHeadSHA) {
+      throw new Error(
+        `revision #${revisionID} is at ${revision.headSHA.slice(0, 12)}, not ${expectedHeadSHA.slice(0, 12)}; nothing was rebased`,
+      );
+    }
+    if (revision.workItemID === null) throw new Error(`revision #${revisionID} has no work item`);
+    const result = await rebaseRevision({
+      repoRoot,
+      defaultBranch,
+      branchName: revision.headRef,
+      headSHA: revision.headSHA,
+      committer: LOCAL_REVISION_IDENTITY,
+    });
+    if (result.outcome === 'up-to-date') return { outcome: 'up-to-date', revision };
+    if (result.outcome === 'conflict') return result;
+    const pushed = revisions.recordRevision({
+      workItemID: revision.workItemID,
+      branchName: revision.headRef,
+      patch: result.patch,
+      headSHA: result.headSHA,
+      title: revision.title,
+      body: revision.body,
+    });
+    logger.info('revision rebased by the merge queue', {
+      revisionID,
+      head: result.headSHA,
+      changedApproved: result.changedApproved,
+    });
+    if (checksCommand === null) revisions.setPipeline(pushed.id, result.headSHA, { status: 'success' });
+    else checks.schedule(pushed.id);
+    return {
+      outcome: 'rebased',
+      revision: revisions.getRevision(pushed.id) ?? pushed,
+      previousHeadSHA: revision.headSHA,
+      changedApproved: result.changedApproved,
+    };
+  }
+
+  /**
    * The engine's merge (a human asked for it): the same integration as `flotilla merge` (see
    * integrateRevision for how the user's checkout is protected), then one tracker transaction marks the
    * revision merged and closes the item. The revision branch is kept.
    */
-  async function mergeRevision(revisionID: string): Promise<MergeRevisionResult> {
+  async function mergeRevision(
+    revisionID: string,
+    mergeOptions: MergeRevisionOptions = {},
+  ): Promise<MergeRevisionResult> {
     const revision = revisions.getRevision(revisionID);
     if (revision === null) {
       throw new Error(`revision #${revisionID} does not exist; expected the id of an open revision`);
@@ -253,7 +310,13 @@ export function createLocalProvider(options: LocalProviderOptions): LocalProvide
         `#${item.id} is ${item.status}, not approved; only approved items are merged (nothing was changed)`,
       );
     }
+    if (mergeOptions.expectedHeadSHA !== undefined && mergeOptions.expectedHeadSHA !== revision.headSHA) {
+      throw new Error(
+        `revision #${revisionID} is at ${revision.headSHA.slice(0, 12)}, not ${mergeOptions.expectedHeadSHA.slice(0, 12)}; nothing was merged`,
+      );
+    }
     const result = await integrateRevision({
+      ...(mergeOptions.fastForwardOnly === true && { fastForwardOnly: true }),
       repoRoot,
       defaultBranch,
       branchName: revision.headRef,

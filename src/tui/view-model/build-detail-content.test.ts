@@ -383,3 +383,34 @@ describe('buildDetailContent', () => {
     expect(build(state, '1').at(999)).toEqual({ text: '' });
   });
 });
+
+describe('the merge queue in the detail pane', () => {
+  const state = buildTestState({
+    workItems: [
+      buildWorkItem({ id: '1', title: 'A', status: 'approved', linkedRevision: 'r1' }),
+      buildWorkItem({ id: '2', title: 'B', status: 'approved', linkedRevision: 'r2', blockedBy: ['1'] }),
+      buildWorkItem({ id: '3', title: 'C', status: 'approved', linkedRevision: 'r3' }),
+      buildWorkItem({ id: '4', title: 'D', status: 'review', linkedRevision: 'r4' }),
+    ],
+    revisions: [
+      buildRevision({
+        id: 'r1',
+        workItemID: '1',
+        headSHA: 'a'.repeat(40),
+        pipeline: buildPipeline('pending'),
+      }),
+      buildRevision({ id: 'r2', workItemID: '2' }),
+      buildRevision({ id: 'r3', workItemID: '3' }),
+      buildRevision({ id: 'r4', workItemID: '4' }),
+    ],
+  });
+
+  it("shows each approved item's place: the head and what it waits for, a held entry, one behind", () => {
+    expect(lines(build(state, '1'))).toContain(`merge queue 1/3 · head: checks running on ${'a'.repeat(12)}`);
+    expect(lines(build(state, '2'))).toContain('merge queue 2/3 · held: waits for #1 to merge');
+    expect(lines(build(state, '3'))).toContain(
+      `merge queue 3/3 · behind #1 (checks running on ${'a'.repeat(12)})`,
+    );
+    expect(lines(build(state, '4')).some((line) => line.startsWith('merge queue'))).toBe(false);
+  });
+});

@@ -7,7 +7,7 @@ import {
   revisionName,
 } from '../../domain/index.ts';
 import type { EngineState } from '../../engine/state-store/index.ts';
-import { failureKey } from '../../engine/state-store/index.ts';
+import { buildMergeQueue, failureKey } from '../../engine/state-store/index.ts';
 import type { StreamBuffer } from '../streams/create-stream-buffers.ts';
 import type { WorkItemRow } from './build-work-item-sections.ts';
 import { DISPLAY_STATUS_STYLES } from './display-status.ts';
@@ -56,6 +56,29 @@ const RULE: DetailLine = { text: '', rule: true, dim: true };
  * queued run's wait; a failure with its reason, session, transcript and the key that retries; the revision
  * with its checks (and the failing log's tail) and files; the review and its comments; the item's body.
  */
+/**
+ * An approved item's place in the merge queue (issue #30 §5): its position, and for the head what it
+ * waits for; for another entry what holds it (a blocker, red checks) or the head it waits behind.
+ */
+export function describeMergeQueuePlace(state: EngineState, workItemID: string): DetailLine | null {
+  const view = buildMergeQueue(state);
+  const entry = view.entries.find((candidate) => candidate.workItemID === workItemID);
+  if (entry === undefined) return null;
+  const place = `merge queue ${entry.position}/${view.entries.length}`;
+  if (view.head?.workItemID === workItemID) {
+    return {
+      text: `${place} · head: ${view.headBlockedBy ?? 'merges next (rebased first if the default branch moved)'}`,
+      color: 'cyan',
+    };
+  }
+  const held = view.held.find((candidate) => candidate.workItemID === workItemID);
+  if (held !== undefined) return { text: `${place} · held: ${held.reason}`, color: 'yellow' };
+  return {
+    text: `${place} · behind #${view.head?.workItemID ?? '?'}${view.headBlockedBy === null ? '' : ` (${view.headBlockedBy})`}`,
+    dim: true,
+  };
+}
+
 export function buildDetailContent(inputs: DetailInputs): DetailContent {
   const { row, state, now } = inputs;
   const { item, displayStatus, latestRun } = row;
@@ -90,6 +113,8 @@ export function buildDetailContent(inputs: DetailInputs): DetailContent {
       head.push({ text: 'dispatched automatically once its blockers are approved or closed', dim: true });
     }
   }
+  const queueLine = describeMergeQueuePlace(state, item.id);
+  if (queueLine !== null) head.push(queueLine);
   if (runIsActive && latestRun !== null) {
     head.push(RULE);
     const started = latestRun.status === 'running' ? 'running' : 'starting';

@@ -217,6 +217,21 @@ export function buildSampleEvents(): SampleEvents {
       error: 'provider unavailable',
       at,
     },
+    mergeQueueStepped: {
+      type: 'mergeQueueStepped',
+      workItemID: ID.dependentItem,
+      revisionID: 'rev-1',
+      outcome: 'conflict',
+      previousHeadSHA: 'a'.repeat(40),
+      headSHA: 'a'.repeat(40),
+      conflict: {
+        revisionID: 'rev-1',
+        headSHA: 'a'.repeat(40),
+        baseSHA: 'b'.repeat(40),
+        files: [{ path: 'src/a.ts', hunks: ['<<<<<<< main\nx\n=======\ny\n>>>>>>> flotilla/1\n'] }],
+      },
+      at,
+    },
     dispatchQueued: {
       type: 'dispatchQueued',
       command: {

@@ -41,6 +41,10 @@ const CALLS: Record<ProviderMethodName, (provider: InMemoryProvider) => Promise<
   getDefaultBranchSHA: (p) => p.specReader.getDefaultBranchSHA(),
   readSpecBlob: (p) =>
     p.specReader.readSpecBlob(p.control.addSpec({ filePath: 's.md', frontmatterStatus: 'draft' }).blobSHA),
+  updateRevisionBranch: async (p) => {
+    const revision = await p.revisionReader.getRevision('2');
+    return p.revisionWriter.updateRevisionBranch!('2', revision!.headSHA);
+  },
   // Last: it closes the item and merges the revision the calls above use.
   mergeRevision: (p) => {
     p.control.editWorkItem('1', { status: 'approved' });
@@ -76,7 +80,13 @@ describe('createInMemoryProvider', () => {
     const logged = provider.control.calls();
     // updateReview's helper posts a review first.
     expect(logged.map((call) => call.method)).toEqual(
-      methods.flatMap((method) => (method === 'updateReview' ? ['postReview', 'updateReview'] : [method])),
+      methods.flatMap((method) =>
+        method === 'updateReview'
+          ? ['postReview', 'updateReview']
+          : method === 'updateRevisionBranch'
+            ? ['getRevision', 'updateRevisionBranch']
+            : [method],
+      ),
     );
     expect(logged.every((call) => call.error === null)).toBe(true);
     expect(logged.find((call) => call.method === 'addComment')?.args).toEqual(['1', 'hello']);

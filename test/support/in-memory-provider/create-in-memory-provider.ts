@@ -61,6 +61,15 @@ export function createInMemoryProvider(options: InMemoryProviderOptions = {}): I
         workItems: workItems.control,
         revisions: revisions.control,
       }),
+      // The double has no git: every open revision already sits on its default branch.
+      async updateRevisionBranch(revisionID: string, expectedHeadSHA: string) {
+        const revision = await revisions.reader.getRevision(revisionID);
+        if (revision === null) throw new Error(`in-memory provider: revision ${revisionID} is not open`);
+        if (revision.headSHA !== expectedHeadSHA) {
+          throw new Error(`in-memory provider: revision ${revisionID} is not at ${expectedHeadSHA}`);
+        }
+        return { outcome: 'up-to-date' as const, revision };
+      },
     }),
     specReader: wrapAll(recorder, specs.reader),
     localAdmin: createInMemoryLocalAdmin(world, {

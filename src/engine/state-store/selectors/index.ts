@@ -1,3 +1,9 @@
+export {
+  buildMergeQueue,
+  type MergeQueueEntry,
+  type MergeQueueHeadState,
+  type MergeQueueView,
+} from './build-merge-queue.ts';
 export { countActiveRuns } from './count-active-runs.ts';
 export { findNextAvailableAccount } from './find-next-available-account.ts';
 export { findRuntimeParking } from './find-runtime-parking.ts';

@@ -20,6 +20,11 @@ export interface IntegrateRevisionParams {
    * it already sits on it.
    */
   method?: MergeMethod;
+  /**
+   * The merge queue's merge (issue #30 §5): only a fast-forward, so the default branch ends exactly at the
+   * head whose checks passed; a default branch that moved since the head was built on it is refused.
+   */
+  fastForwardOnly?: boolean;
 }
 
 export type MergeMethod = 'default' | 'merge' | 'squash' | 'rebase';
@@ -94,6 +99,11 @@ export async function integrateRevision(params: IntegrateRevisionParams): Promis
 
   const method = params.method ?? 'default';
   const fastForward = await isAncestor(previousSHA, headSHA);
+  if (params.fastForwardOnly === true && (!fastForward || method !== 'default')) {
+    throw new IntegrateRevisionError(
+      `${branchName} does not sit on ${defaultBranch}'s head ${previousSHA.slice(0, 12)} any more (the branch moved); the merge queue merges only what its checks passed on. Nothing was changed`,
+    );
+  }
   let strategy: IntegrateRevisionResult['strategy'] = 'fast-forward';
   let mergedSHA = headSHA;
   if (method === 'rebase' && !fastForward) {
