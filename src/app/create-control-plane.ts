@@ -8,7 +8,11 @@ import { periodKeysOf } from '../engine/budget/budget-calendar.ts';
 import { createEngine, type Engine } from '../engine/create-engine.ts';
 import type { Clock } from '../engine/engine-config.ts';
 import type { RuntimeAdapter } from '../engine/runtime-contract/index.ts';
-import { buildBashValidatorRules, createBashValidatorHook } from '../guards/bash-validator/index.ts';
+import {
+  buildBashValidatorRules,
+  createBashValidatorHook,
+  toReadOnlyBashValidatorRules,
+} from '../guards/bash-validator/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import { createModelServer } from '../model-server/create-model-server.ts';
 import { reapLocalScratch } from '../providers/local/git/reap-local-scratch.ts';
@@ -234,6 +238,9 @@ async function startControlPlane(
     logging: { agentSessions: config.logging.agentSessions, logsDir: paths.sessionsDir },
     ...(options.extraEnv !== undefined && { extraEnv: options.extraEnv }),
     bashValidatorHook: createBashValidatorHook(buildBashValidatorRules(config.bashValidator)),
+    readOnlyBashValidatorHook: createBashValidatorHook(
+      toReadOnlyBashValidatorRules(buildBashValidatorRules(config.bashValidator)),
+    ),
     readOnlyPaths: config.pathGuard.readOnlyPaths.map((path) => resolve(repoRoot, path)),
     accounts: config.accounts,
     validation: {

@@ -1,6 +1,12 @@
 import type { AgentNote } from './agent-notes.ts';
 import type { KeptSession } from './agent-questions.ts';
-import type { AgentRole, ImplementorResult, PlannerResult, ReviewerResult } from './agent-result.ts';
+import type {
+  AgentRole,
+  ImplementorResult,
+  ModeReport,
+  PlannerResult,
+  ReviewerResult,
+} from './agent-result.ts';
 import type { AgentFailureReason, AgentUsage } from './agent-run.ts';
 import type { BudgetPause, BudgetStop } from './budget.ts';
 import type { AgentRunRequestCommand, EngineCommand } from './commands.ts';
@@ -8,7 +14,7 @@ import type { Proposal } from './proposal.ts';
 import type { PipelineStatus, Revision } from './revision.ts';
 import type { RevisionFeedback } from './revision-feedback.ts';
 import type { SpecStatus } from './spec.ts';
-import type { WorkItem, WorkItemStatus } from './work-item.ts';
+import type { WorkItem, WorkItemMode, WorkItemStatus } from './work-item.ts';
 
 /** Everything the engine reacts to: poller observations, agent lifecycle, command results, user actions. */
 export type EngineEvent =
@@ -51,7 +57,8 @@ export type EngineEvent =
   | AccountSwitched
   | ProposalCreated
   | ProposalDecided
-  | ProposalStale;
+  | ProposalStale
+  | ModeResultApplied;
 
 export type EngineEventType = EngineEvent['type'];
 
@@ -172,6 +179,11 @@ export interface ImplementorRequested extends RunRequested {
   type: 'implementorRequested';
   workItemID: string;
   branchName: string;
+  /** The item's mode (issue #29): an investigation or a refinement; absent: implement. */
+  mode?: WorkItemMode;
+  /** The model `models.implementor` chose for the item's complexity, and why. */
+  model?: string;
+  modelReason?: string;
 }
 export interface ImplementorStarted extends RunStarted {
   type: 'implementorStarted';
@@ -431,6 +443,19 @@ export function isTerminalRunEvent(event: EngineEvent): event is TerminalRunEven
 // --- proposals (issue #29 §2) ------------------------------------------------------------------------
 
 /** A planner's validated result was stored as a proposal (`approval.plans: required`) and posted. */
+/**
+ * An investigation's or refinement's report was applied (issue #29): its fix items created (`createdIDs`)
+ * or its item rewritten. The investigation's report becomes a task context entry of each fix item.
+ */
+export interface ModeResultApplied {
+  type: 'modeResultApplied';
+  workItemID: string;
+  sessionID: string;
+  report: ModeReport;
+  createdIDs: string[];
+  at: number;
+}
+
 export interface ProposalCreated {
   type: 'proposalCreated';
   proposal: Proposal;

@@ -1,3 +1,4 @@
+export * from './agent-mode.ts';
 export * from './agent-notes.ts';
 export * from './agent-questions.ts';
 export * from './agent-result.ts';

@@ -1,5 +1,6 @@
-import type { PlannerResult } from './agent-result.ts';
-import type { Proposal } from './proposal.ts';
+import { buildInvestigationMarkdown, buildRefinedBody, buildRefinedLabels } from './agent-mode.ts';
+import type { ModeReport, PlannerResult } from './agent-result.ts';
+import type { Proposal, ProposalKind } from './proposal.ts';
 
 /** Marks Flotilla's comment that posts a proposal; decisions are read from the replies after the latest one. */
 export const PROPOSAL_COMMENT_MARKER = '<!-- flotilla:proposal -->';
@@ -19,7 +20,10 @@ export interface ProposalDecision {
 /** What the hidden block carries: enough to rebuild the proposal from the tracker alone. */
 interface ProposalData {
   id: string;
-  kind: 'plan';
+  kind: ProposalKind;
+  /** An investigation's or refinement's item and report. */
+  subjectID?: string | null;
+  report?: ModeReport | null;
   specSHAs: Record<string, string>;
   revises: string | null;
   result: PlannerResult;
@@ -30,6 +34,7 @@ interface ProposalData {
  * hidden block with the plan as JSON (`>` escaped as `\u003e`, so no text can end the HTML comment early).
  */
 export function buildProposalComment(proposal: Proposal): string {
+  if (proposal.report != null) return buildModeProposalComment(proposal, proposal.report);
   const { result } = proposal;
   const lines = [
     PROPOSAL_COMMENT_MARKER,
@@ -80,6 +85,47 @@ export function buildProposalComment(proposal: Proposal): string {
   return lines.join('\n');
 }
 
+/** An investigation's or refinement's proposal: the report (or the refined item) and the hidden block. */
+function buildModeProposalComment(proposal: Proposal, report: ModeReport): string {
+  const subject = proposal.subjectID ?? '?';
+  const lines = [PROPOSAL_COMMENT_MARKER];
+  if (report.mode === 'investigate') {
+    lines.push(
+      `**The investigation of #${subject} proposes ${report.fixes.length} fix item(s)** (\`approval.investigations\`):`,
+      '',
+      buildInvestigationMarkdown(report),
+    );
+  } else {
+    lines.push(
+      `**The refinement of #${subject} proposes this item** (\`approval.refinements\`):`,
+      '',
+      ...(report.title === null ? [] : [`Title: **${oneLine(report.title)}**`, '']),
+      `Labels: ${buildRefinedLabels(report).join(', ')}`,
+      '',
+      buildRefinedBody(report),
+    );
+  }
+  const data: ProposalData = {
+    id: proposal.id,
+    kind: proposal.kind,
+    specSHAs: proposal.specSHAs,
+    revises: proposal.revises,
+    result: proposal.result,
+    subjectID: proposal.subjectID ?? null,
+    report,
+  };
+  lines.push(
+    '',
+    'Reply `/accept` to apply it, or `/reject <why>` to send the item back to a human ' +
+      `(\`flotilla proposals accept ${proposal.id}\` — with \`--edit\` to change it first — or \`reject\` do the same).`,
+    '',
+    PROPOSAL_DATA_OPENER,
+    JSON.stringify(data).replaceAll('>', '\\u003e'),
+    '-->',
+  );
+  return lines.join('\n');
+}
+
 /** The hidden block of a proposal comment, or null when the body has none or it does not parse. */
 export function parseProposalData(body: string): ProposalData | null {
   const start = body.indexOf(PROPOSAL_DATA_OPENER);
@@ -90,7 +136,12 @@ export function parseProposalData(body: string): ProposalData | null {
     const parsed: unknown = JSON.parse(body.slice(start + PROPOSAL_DATA_OPENER.length, end));
     if (typeof parsed !== 'object' || parsed === null) return null;
     const data = parsed as Partial<ProposalData>;
-    if (typeof data.id !== 'string' || data.kind !== 'plan' || typeof data.result !== 'object') return null;
+    if (
+      typeof data.id !== 'string' ||
+      !['plan', 'investigation', 'refinement'].includes(data.kind ?? '') ||
+      typeof data.result !== 'object'
+    )
+      return null;
     return parsed as ProposalData;
   } catch {
     return null;

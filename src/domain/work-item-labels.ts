@@ -4,6 +4,7 @@ import {
   WORK_ITEM_STATUSES,
   type WorkItemComplexity,
   type WorkItemKind,
+  type WorkItemMode,
   type WorkItemPriority,
   type WorkItemStatus,
 } from './work-item.ts';
@@ -15,6 +16,10 @@ export interface ParsedWorkItemLabels {
   complexity: WorkItemComplexity | null;
   /** The runtime a `runtime:<name>` label names (any name: the engine checks it at dispatch), or null. */
   runtime: string | null;
+  /** `task:investigate` or `task:refine` (issue #29 modes): the item is run in that mode; null otherwise. */
+  mode: WorkItemMode | null;
+  /** The first `complexity:*` value as written (model routing may key on values the statuses do not know). */
+  complexityLabel: string | null;
   /** Labels outside the reserved prefixes, kept as they are. */
   other: string[];
 }
@@ -52,7 +57,14 @@ function pickRuntime(labels: readonly string[]): string | null {
  * is read too and kept among the other labels (it is an ordinary label on trackers).
  */
 export function parseWorkItemLabels(labels: readonly string[]): ParsedWorkItemLabels {
-  const picked = pick(labels, 'task:', ['implement', 'refinement', 'questions', 'proposal'] as const);
+  const picked = pick(labels, 'task:', [
+    'implement',
+    'refinement',
+    'questions',
+    'proposal',
+    'investigate',
+    'refine',
+  ] as const);
   const kind = picked === 'refinement' || picked === 'questions' || picked === 'proposal' ? picked : 'task';
   return {
     status: pick(labels, 'status:', WORK_ITEM_STATUSES),
@@ -60,6 +72,12 @@ export function parseWorkItemLabels(labels: readonly string[]): ParsedWorkItemLa
     priority: pick(labels, 'priority:', WORK_ITEM_PRIORITIES),
     complexity: kind === 'task' ? pick(labels, 'complexity:', WORK_ITEM_COMPLEXITIES) : null,
     runtime: pickRuntime(labels),
+    mode: picked === 'investigate' || picked === 'refine' ? picked : null,
+    complexityLabel:
+      labels
+        .filter((label) => label.startsWith('complexity:'))
+        .map((label) => label.slice('complexity:'.length))
+        .sort()[0] ?? null,
     other: labels.filter((label) => !RESERVED_PREFIXES.some((prefix) => label.startsWith(prefix))),
   };
 }

@@ -25,6 +25,13 @@ const EXPECTED: Record<Exclude<TransitionCause, 'planner' | 'user'>, string[]> =
   'over-budget': ['in-progress→blocked', 'pending→blocked', 'ready→blocked', 'review→blocked'],
   'runtime-unavailable': ['in-progress→blocked', 'review→blocked'],
   merged: ['approved→closed'],
+  'mode-result': [
+    'in-progress→needs-refinement',
+    'in-progress→closed',
+    'in-progress→pending',
+    'needs-refinement→closed',
+    'needs-refinement→pending',
+  ],
   'agent-questions': ['in-progress→waiting-for-input', 'review→waiting-for-input'],
   'questions-answered': ['waiting-for-input→in-progress', 'waiting-for-input→review'],
   'questions-timed-out': ['waiting-for-input→needs-refinement', 'waiting-for-input→closed'],

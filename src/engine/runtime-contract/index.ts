@@ -25,6 +25,12 @@ export {
   parseResetTime,
 } from './classify-limit-message.ts';
 export {
+  buildModeOutputOrQuestionsJsonSchema,
+  InvestigationOutputSchema,
+  RefinementOutputSchema,
+  validateModeOutputOrQuestions,
+} from './mode-output-schemas.ts';
+export {
   AgentRunFailure,
   type AgentRunHandle,
   type AgentRunRequest,
@@ -37,6 +43,7 @@ export {
   type PlannerStartParams,
   type ResumeParams,
   type ReviewerStartParams,
+  type RunLimits,
   type RuntimeAdapter,
   type RuntimeAdapterConfig,
   type RuntimeAdapters,

@@ -94,6 +94,9 @@ function applyEventUpdate(state: EngineState, event: EngineEvent): StateUpdate {
         role: 'implementor',
         workItemID: event.workItemID,
         branchName: event.branchName,
+        ...(event.mode !== undefined && { mode: event.mode }),
+        ...(event.model !== undefined && { model: event.model }),
+        ...(event.modelReason !== undefined && { modelReason: event.modelReason }),
       });
     case 'reviewerRequested':
       return addRequestedRun(withoutWaitingOnResume(state, event), event.type, {
@@ -208,6 +211,9 @@ function applyEventUpdate(state: EngineState, event: EngineEvent): StateUpdate {
     case 'proposalDecided':
     case 'proposalStale':
       return applyProposalUpdate(state, event);
+    case 'modeResultApplied':
+      // applyTaskContextUpdate gives each fix item the investigation's report.
+      return unchanged(state);
 
     default: {
       // Compile-time exhaustiveness: a new event type without a case makes `event` not `never` here.

@@ -71,8 +71,8 @@ export async function prepareClaudeTurn(
     sdkSessionID,
     cwd: setup.cwd,
     maxBudgetUsd: params.maxBudgetUsd,
+    maxTurns: params.limits?.maxTurns,
     provisioned,
-    bashHook: context.bashHook,
     askHuman,
     abortController,
     refusals: setup.refusals,
@@ -173,6 +173,7 @@ export async function prepareClaudeTurn(
       }
       const assembled = await assembleAgentResult({
         role,
+        ...(provisioned.mode !== undefined && { mode: provisioned.mode }),
         result: resultMessage,
         extractPatch: () => run.patch(round),
       });
