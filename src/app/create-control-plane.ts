@@ -232,7 +232,10 @@ async function startControlPlane(
     // Its own runs directory; orphan reaping after a crash looks there too (reap-orphan-processes.ts).
     stateDir: join(paths.stateDir, descriptor.stateDir ?? descriptor.name),
     models: Object.fromEntries(
-      Object.entries(config.models).filter((entry): entry is [AgentRole, string] => entry[1] !== undefined),
+      // A per-complexity implementor map is the engine's to apply (build-run-mode-options.ts), per run.
+      Object.entries(config.models).filter(
+        (entry): entry is [AgentRole, string] => typeof entry[1] === 'string',
+      ),
     ),
     maxAgentDuration: config.maxAgentDuration,
     logging: { agentSessions: config.logging.agentSessions, logsDir: paths.sessionsDir },
@@ -269,7 +272,12 @@ async function startControlPlane(
     scheduler: config.scheduler,
     maxReviewRounds: config.maxReviewRounds,
     maxCheckRounds: config.maxCheckRounds,
-    approval: { plans: config.approval.plans },
+    approval: config.approval,
+    modes: {
+      limits: config.limits,
+      maxAgentDuration: config.maxAgentDuration,
+      ...(typeof config.models.implementor === 'object' && { implementorModels: config.models.implementor }),
+    },
     dependencyWaitFor: config.dependencies.waitFor,
     budget: buildEngineBudget(config, persistence.ledger),
     ...(options.clock !== undefined && { clock: options.clock }),

@@ -10,6 +10,7 @@ export * from './engine-error.ts';
 export * from './events.ts';
 export * from './is-permanent-failure.ts';
 export * from './list-open-blockers.ts';
+export * from './mode-limits.ts';
 export * from './proposal.ts';
 export * from './proposal-comments.ts';
 export * from './review.ts';

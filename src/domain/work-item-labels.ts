@@ -18,7 +18,10 @@ export interface ParsedWorkItemLabels {
   runtime: string | null;
   /** `task:investigate` or `task:refine` (issue #29 modes): the item is run in that mode; null otherwise. */
   mode: WorkItemMode | null;
-  /** The first `complexity:*` value as written (model routing may key on values the statuses do not know). */
+  /**
+   * The first `complexity:*` value when it is not one of WORK_ITEM_COMPLEXITIES (`simple`, `complex`…):
+   * `models.implementor` may route on it. Null otherwise (`complexity` holds it).
+   */
   complexityLabel: string | null;
   /** Labels outside the reserved prefixes, kept as they are. */
   other: string[];
@@ -33,6 +36,17 @@ function pick<T extends string>(labels: readonly string[], prefix: string, allow
     .map((label) => label.slice(prefix.length))
     .filter((value): value is T => (allowed as readonly string[]).includes(value))
     .sort();
+  return values[0] ?? null;
+}
+
+/** A `complexity:*` value outside the known complexities, when there is no known one (see complexityLabel). */
+function pickOtherComplexity(labels: readonly string[]): string | null {
+  const values = labels
+    .filter((label) => label.startsWith('complexity:'))
+    .map((label) => label.slice('complexity:'.length).trim())
+    .filter((value) => value !== '')
+    .sort();
+  if (values.some((value) => (WORK_ITEM_COMPLEXITIES as readonly string[]).includes(value))) return null;
   return values[0] ?? null;
 }
 
@@ -73,11 +87,7 @@ export function parseWorkItemLabels(labels: readonly string[]): ParsedWorkItemLa
     complexity: kind === 'task' ? pick(labels, 'complexity:', WORK_ITEM_COMPLEXITIES) : null,
     runtime: pickRuntime(labels),
     mode: picked === 'investigate' || picked === 'refine' ? picked : null,
-    complexityLabel:
-      labels
-        .filter((label) => label.startsWith('complexity:'))
-        .map((label) => label.slice('complexity:'.length))
-        .sort()[0] ?? null,
+    complexityLabel: pickOtherComplexity(labels),
     other: labels.filter((label) => !RESERVED_PREFIXES.some((prefix) => label.startsWith(prefix))),
   };
 }

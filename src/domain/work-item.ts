@@ -53,7 +53,7 @@ export interface WorkItem {
   runtime?: string;
   /** `task:investigate` / `task:refine` (issue #29): its run is an investigation or a refinement. */
   mode?: WorkItemMode;
-  /** Its `complexity:*` label as written (`models.implementor` may route on it); absent without one. */
+  /** A `complexity:*` value outside WORK_ITEM_COMPLEXITIES (`simple`…), for `models.implementor`'s map. */
   complexityLabel?: string;
 }
 

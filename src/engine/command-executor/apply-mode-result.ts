@@ -175,12 +175,7 @@ async function applyRefinement(
   const withKind = labels.some((label) => label.startsWith('task:')) ? labels : [...labels, 'task:implement'];
   await deps.workItemWriter.updateWorkItem(subject.id, { body: buildRefinedBody(report), labels: withKind });
   const { mode: _refine, ...refined } = subject;
-  return [
-    await transitionWorkItem(refined, 'pending', deps, {
-      complexity: report.size,
-      complexityLabel: report.size,
-    }),
-  ];
+  return [await transitionWorkItem(refined, 'pending', deps, { complexity: report.size })];
 }
 
 function emptyResult(): PlannerResult {

@@ -42,7 +42,10 @@ interface CommonStartParams {
 }
 
 export interface RunLimits {
+  /** Configured: over the agent definition's `maxTurns`. */
   maxTurns?: number;
+  /** The mode's default: only when the agent definition sets no `maxTurns`. */
+  defaultMaxTurns?: number;
   timeoutSeconds?: number;
 }
 

@@ -3,6 +3,7 @@ import type { AgentRole } from '../../domain/index.ts';
 import {
   buildModeOutputOrQuestionsJsonSchema,
   buildOutputOrQuestionsJsonSchema,
+  type RunLimits,
 } from '../../engine/runtime-contract/index.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { SandboxRefusals } from '../shared/create-sandbox-refusals.ts';
@@ -22,8 +23,8 @@ export function createClaudeSessionStarter(params: {
   sdkSessionID: string;
   cwd: string;
   maxBudgetUsd: number | undefined;
-  /** `limits.<mode>.maxTurns`, over the agent definition's. */
-  maxTurns: number | undefined;
+  /** The run's limits (`limits.<mode>`): a configured maxTurns over the agent definition's, a default under it. */
+  limits: RunLimits | undefined;
   provisioned: ProvisionedClaudeRun;
   askHuman: AskHumanTool;
   abortController: AbortController;
@@ -32,7 +33,7 @@ export function createClaudeSessionStarter(params: {
 }): (text: string, resumes: boolean) => ReturnType<typeof query> {
   const { role, sessionID, sdkSessionID, askHuman, abortController, logger } = params;
   const { loaded, agentEnv, executablePath, sandboxed, pathGuardHook, bashHook, mode } = params.provisioned;
-  const maxTurns = params.maxTurns ?? loaded.maxTurns;
+  const maxTurns = params.limits?.maxTurns ?? loaded.maxTurns ?? params.limits?.defaultMaxTurns;
   // A mode's report (investigate, refine) or the role's result; either, or questions for a human.
   const schema =
     mode !== undefined ? buildModeOutputOrQuestionsJsonSchema(mode) : buildOutputOrQuestionsJsonSchema(role);

@@ -71,7 +71,7 @@ export async function prepareClaudeTurn(
     sdkSessionID,
     cwd: setup.cwd,
     maxBudgetUsd: params.maxBudgetUsd,
-    maxTurns: params.limits?.maxTurns,
+    limits: params.limits,
     provisioned,
     askHuman,
     abortController,

@@ -6,6 +6,7 @@ import type {
   AgentRunStatus,
   AgentUsage,
   CancelRequester,
+  WorkItemMode,
 } from '../../domain/index.ts';
 import { BUDGET_FAILURE_PREFIX, SCRIPTED_RUNTIME } from '../../domain/index.ts';
 import { StorageError } from '../storage-error.ts';
@@ -61,6 +62,9 @@ interface AgentRunRow {
   account: string | null;
   session_number: number | null;
   asked_questions: 0 | 1;
+  mode: WorkItemMode | null;
+  model: string | null;
+  model_reason: string | null;
 }
 
 export const DEFAULT_RUN_LIST_LIMIT = 50;
@@ -97,6 +101,9 @@ function toRow(run: AgentRun): AgentRunRow {
     account: run.account ?? null,
     session_number: run.sessionNumber ?? null,
     asked_questions: run.askedQuestions === true ? 1 : 0,
+    mode: run.role === 'implementor' ? (run.mode ?? null) : null,
+    model: run.role === 'implementor' ? (run.model ?? null) : null,
+    model_reason: run.role === 'implementor' ? (run.modelReason ?? null) : null,
   };
 }
 
@@ -142,6 +149,9 @@ function fromRow(row: AgentRunRow): StoredAgentRun {
         role: 'implementor',
         workItemID: row.work_item_id ?? '',
         branchName: row.branch_name ?? '',
+        ...(row.mode !== null && { mode: row.mode }),
+        ...(row.model !== null && { model: row.model }),
+        ...(row.model_reason !== null && { modelReason: row.model_reason }),
       };
     case 'reviewer':
       return {
@@ -158,11 +168,12 @@ export function createAgentRunRepository(db: Database): AgentRunRepository {
     INSERT INTO agent_runs (
       session_id, role, status, work_item_id, spec_paths, spec_shas, branch_name, revision_id, requested_at,
       ended_at, failure_reason, error, log_file_path, cost_usd, input_tokens, output_tokens, turns,
-      cancel_requested_by, runtime, account, session_number, asked_questions
+      cancel_requested_by, runtime, account, session_number, asked_questions, mode, model, model_reason
     ) VALUES (
       @session_id, @role, @status, @work_item_id, @spec_paths, @spec_shas, @branch_name, @revision_id,
       @requested_at, @ended_at, @failure_reason, @error, @log_file_path, @cost_usd, @input_tokens,
-      @output_tokens, @turns, @cancel_requested_by, @runtime, @account, @session_number, @asked_questions
+      @output_tokens, @turns, @cancel_requested_by, @runtime, @account, @session_number, @asked_questions,
+      @mode, @model, @model_reason
     )
     ON CONFLICT (session_id) DO UPDATE SET
       role = excluded.role, status = excluded.status, work_item_id = excluded.work_item_id,
@@ -172,7 +183,8 @@ export function createAgentRunRepository(db: Database): AgentRunRepository {
       cost_usd = excluded.cost_usd, input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
       turns = excluded.turns, cancel_requested_by = excluded.cancel_requested_by, runtime = excluded.runtime,
       account = excluded.account,
-      session_number = excluded.session_number, asked_questions = excluded.asked_questions
+      session_number = excluded.session_number, asked_questions = excluded.asked_questions,
+      mode = excluded.mode, model = excluded.model, model_reason = excluded.model_reason
   `);
   const selectOne = db.prepare<[string], AgentRunRow>('SELECT * FROM agent_runs WHERE session_id = ?');
   const selectRecent = db.prepare<[number], AgentRunRow>(

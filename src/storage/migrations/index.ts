@@ -11,6 +11,7 @@ import { reviewVerdictsMigration } from './010-review-verdicts.ts';
 import { taskContextMigration } from './011-task-context.ts';
 import { proposalsMigration } from './012-proposals.ts';
 import { repositoryMemoryMigration } from './013-repository-memory.ts';
+import { agentModesMigration } from './015-agent-modes.ts';
 import type { Migration } from './migration.ts';
 
 export type { Migration } from './migration.ts';
@@ -30,4 +31,5 @@ export const MIGRATIONS: readonly Migration[] = [
   taskContextMigration,
   proposalsMigration,
   repositoryMemoryMigration,
+  agentModesMigration,
 ];
