@@ -11,8 +11,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runFlotillaInProcess } from '../../src/cli/support/run-flotilla-in-process.ts';
 import { buildModeAgentFile } from '../../src/cli/commands/init-command-mode-templates.ts';
+import { runFlotillaInProcess } from '../../src/cli/support/run-flotilla-in-process.ts';
 import type { Proposal } from '../../src/domain/index.ts';
 import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
 import { waitUntil } from '../support/claude-adapter-fixture.ts';
@@ -192,17 +192,17 @@ describe('modes investigate and refine, on the Claude runtime (real SDK)', () =>
     const controlPlane = await fixtures.startControlPlane(repo);
     const state = () => controlPlane.engine.getState();
     const pending = (kind: Proposal['kind']) =>
-      Object.values(state().proposals).find((proposal) => proposal.kind === kind && proposal.status === 'pending');
-    const itemTitled = (title: string) => Object.values(state().workItems).find((item) => item.title === title);
+      Object.values(state().proposals).find(
+        (proposal) => proposal.kind === kind && proposal.status === 'pending',
+      );
+    const itemTitled = (title: string) =>
+      Object.values(state().workItems).find((item) => item.title === title);
 
     await waitUntil(
       () => pending('investigation') !== undefined && pending('refinement') !== undefined,
-      60_000,
+      120_000,
       'both proposals',
-    ).catch((error) => {
-      console.error(JSON.stringify({ items: state().workItems, runs: Object.values(state().agentRuns).map((r) => [r.role, r.status, r.error, r.failureReason]), errors: (state() as unknown as { errors?: unknown }).errors }, null, 1).slice(0, 6000));
-      throw error;
-    });
+    );
     const investigation = pending('investigation')!;
     const refinement = pending('refinement')!;
     const bug = itemTitled('Bug: greet() throws without a name')!;

@@ -22,7 +22,8 @@ const DISALLOWED = [
 
 const FRONTMATTER: Record<WorkItemMode, { description: string; model: string; maxTurns: number }> = {
   investigate: {
-    description: 'Flotilla investigator — finds the root cause of one bug report and proposes fix items, read-only',
+    description:
+      'Flotilla investigator — finds the root cause of one bug report and proposes fix items, read-only',
     model: 'opus',
     maxTurns: 100,
   },

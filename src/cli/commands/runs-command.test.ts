@@ -124,6 +124,9 @@ describe('flotilla runs', { timeout: 60_000 }, () => {
     expect(runs[1]).toEqual({
       sessionID: IMPLEMENTOR,
       role: 'implementor',
+      mode: 'implement',
+      model: null,
+      modelReason: null,
       status: 'completed',
       workItemID: '7',
       specPaths: [],

@@ -62,7 +62,8 @@ interface AgentRunRow {
   account: string | null;
   session_number: number | null;
   asked_questions: 0 | 1;
-  mode: WorkItemMode | null;
+  /** An implementor's WorkItemMode, or a planner's `plan-revision` (issue #29); null otherwise. */
+  mode: string | null;
   model: string | null;
   model_reason: string | null;
 }
@@ -101,7 +102,7 @@ function toRow(run: AgentRun): AgentRunRow {
     account: run.account ?? null,
     session_number: run.sessionNumber ?? null,
     asked_questions: run.askedQuestions === true ? 1 : 0,
-    mode: run.role === 'implementor' ? (run.mode ?? null) : null,
+    mode: run.role === 'reviewer' ? null : (run.mode ?? null),
     model: run.role === 'implementor' ? (run.model ?? null) : null,
     model_reason: run.role === 'implementor' ? (run.modelReason ?? null) : null,
   };
@@ -142,6 +143,7 @@ function fromRow(row: AgentRunRow): StoredAgentRun {
         role: 'planner',
         specPaths: JSON.parse(row.spec_paths) as string[],
         specSHAs: JSON.parse(row.spec_shas) as Record<string, string>,
+        ...((row.mode === 'plan' || row.mode === 'plan-revision') && { mode: row.mode }),
       };
     case 'implementor':
       return {
@@ -149,7 +151,7 @@ function fromRow(row: AgentRunRow): StoredAgentRun {
         role: 'implementor',
         workItemID: row.work_item_id ?? '',
         branchName: row.branch_name ?? '',
-        ...(row.mode !== null && { mode: row.mode }),
+        ...((row.mode === 'investigate' || row.mode === 'refine') && { mode: row.mode as WorkItemMode }),
         ...(row.model !== null && { model: row.model }),
         ...(row.model_reason !== null && { modelReason: row.model_reason }),
       };
