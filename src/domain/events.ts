@@ -11,6 +11,7 @@ import type { AgentFailureReason, AgentUsage } from './agent-run.ts';
 import type { BudgetPause, BudgetStop } from './budget.ts';
 import type { AgentRunRequestCommand, EngineCommand } from './commands.ts';
 import type { Proposal } from './proposal.ts';
+import type { ProposalEdit } from './proposal-comments.ts';
 import type { PipelineStatus, Revision } from './revision.ts';
 import type { RevisionFeedback } from './revision-feedback.ts';
 import type { SpecStatus } from './spec.ts';
@@ -472,6 +473,8 @@ export interface ProposalDecided {
   author: string;
   source: 'tracker' | 'user';
   at: number;
+  /** Accepted as edited (`flotilla proposals accept --edit`): replaces the plan or report; checked when applied. */
+  edited?: ProposalEdit;
 }
 
 /**

@@ -15,7 +15,18 @@ export interface ProposalDecision {
   /** A rejection's reason ('' when none was given); null for an acceptance. */
   reason: string | null;
   author: string;
+  /** An acceptance of an edited version (`flotilla proposals accept --edit`); validated when applied. */
+  edited?: ProposalEdit;
 }
+
+/** What `accept --edit` replaces: a plan's result, or an investigation's or refinement's report. */
+export interface ProposalEdit {
+  result?: PlannerResult;
+  report?: ModeReport;
+}
+
+/** Opens the hidden block of an edited acceptance (closed by `-->`). */
+const PROPOSAL_EDIT_OPENER = '<!-- flotilla:proposal-edit';
 
 /** What the hidden block carries: enough to rebuild the proposal from the tracker alone. */
 interface ProposalData {
@@ -149,9 +160,31 @@ export function parseProposalData(body: string): ProposalData | null {
 }
 
 /** The comment that records a human's decision (from `flotilla proposals accept|reject`). */
-export function buildDecisionComment(decision: 'accept' | 'reject', reason: string): string {
+export function buildDecisionComment(
+  decision: 'accept' | 'reject',
+  reason: string,
+  edited?: ProposalEdit,
+): string {
   const command = decision === 'accept' ? '/accept' : `/reject ${reason.trim()}`.trim();
-  return `${PROPOSAL_DECISION_MARKER}\n${command}`;
+  const edit =
+    decision === 'accept' && edited !== undefined
+      ? `\n\nAccepted with edits.\n${PROPOSAL_EDIT_OPENER}\n${JSON.stringify(edited).replaceAll('>', '\\u003e')}\n-->`
+      : '';
+  return `${PROPOSAL_DECISION_MARKER}\n${command}${edit}`;
+}
+
+/** The edited version an acceptance carries (only Flotilla's own decision comments carry one), or null. */
+function parseProposalEdit(body: string): ProposalEdit | null {
+  const start = body.indexOf(PROPOSAL_EDIT_OPENER);
+  if (start < 0) return null;
+  const end = body.indexOf('-->', start);
+  if (end < 0) return null;
+  try {
+    const parsed: unknown = JSON.parse(body.slice(start + PROPOSAL_EDIT_OPENER.length, end));
+    return typeof parsed === 'object' && parsed !== null ? (parsed as ProposalEdit) : null;
+  } catch {
+    return null;
+  }
 }
 
 const COMMAND = /^\/(accept|reject)(?=\s|$)/i;
@@ -172,7 +205,8 @@ export function findProposalDecision(
   });
   if (start < 0) return null;
   for (const comment of comments.slice(start + 1)) {
-    const text = comment.body.startsWith(PROPOSAL_DECISION_MARKER)
+    const flotillas = comment.body.startsWith(PROPOSAL_DECISION_MARKER);
+    const text = flotillas
       ? comment.body.slice(PROPOSAL_DECISION_MARKER.length).trim()
       : comment.body.includes('<!-- flotilla:')
         ? ''
@@ -180,6 +214,8 @@ export function findProposalDecision(
     const match = COMMAND.exec(text);
     if (match === null) continue;
     const decision = match[1]?.toLowerCase() === 'accept' ? 'accept' : 'reject';
+    const edited = decision === 'accept' && flotillas ? parseProposalEdit(comment.body) : null;
+    if (edited !== null) return { decision, reason: null, author: comment.author, edited };
     return {
       decision,
       reason: decision === 'accept' ? null : text.slice(match[0].length).trim(),

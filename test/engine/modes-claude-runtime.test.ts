@@ -6,7 +6,8 @@
  * next request unless the tool result says so); its report waits as a proposal, is accepted with
  * `flotilla proposals accept`, and its fix item — whose prompt must carry the report as task context — is
  * implemented and approved. The refinement, accepted likewise, rewrites the vague item, which goes back to
- * pending and is implemented and approved with the refined body.
+ * pending and is implemented and approved with the refined body. It is accepted with `--edit`: a malformed
+ * edit is refused naming its line and kept, the fixed one is what gets applied.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -224,7 +225,41 @@ describe('modes investigate and refine, on the Claude runtime (real SDK)', () =>
     expect(shownRuns.stdout).toContain('investigate');
 
     expect((await runFlotillaInProcess(repo.root, ['proposals', 'accept', investigation.id])).code).toBe(0);
-    expect((await runFlotillaInProcess(repo.root, ['proposals', 'accept', refinement.id])).code).toBe(0);
+    // The refinement is accepted with an edit (`--edit`, $EDITOR): first a malformed one, reported with its
+    // line and kept; then a good one, which is what gets applied.
+    const editor = join(repo.root, '.flotilla', 'test-editor.sh');
+    const useEditor = async (script: string) => {
+      await writeFile(editor, `#!/bin/sh\n${script}\n`, { mode: 0o755 });
+      process.env.EDITOR = editor;
+    };
+    const savedEditor = process.env.EDITOR;
+    try {
+      await useEditor(`sed -i 's/^size: trivial$/size: 3/' "$1"`);
+      const malformed = await runFlotillaInProcess(repo.root, [
+        'proposals',
+        'accept',
+        refinement.id,
+        '--edit',
+      ]);
+      expect(malformed.code).toBe(1);
+      expect(malformed.stderr).toMatch(/proposal-edits\/\d+\.yaml: line \d+: size: /);
+      expect(malformed.stderr).toContain('your edit is kept there');
+      expect(state().proposals[refinement.id]?.status).toBe('pending');
+      // The kept edit is reopened: fixing the one line is enough.
+      await useEditor(`sed -i 's/^size: 3$/size: low/' "$1"`);
+      const accepted = await runFlotillaInProcess(repo.root, [
+        'proposals',
+        'accept',
+        refinement.id,
+        '--edit',
+      ]);
+      expect(accepted.stderr).toBe('');
+      expect(accepted.code).toBe(0);
+      expect(accepted.stdout).toContain('your edited version is applied');
+    } finally {
+      if (savedEditor === undefined) delete process.env.EDITOR;
+      else process.env.EDITOR = savedEditor;
+    }
 
     await waitUntil(
       () =>
@@ -241,7 +276,7 @@ describe('modes investigate and refine, on the Claude runtime (real SDK)', () =>
     const bugComments = tracker.workItems.getWorkItemComments(bug.id).map((comment) => comment.body);
     expect(bugComments.join('\n')).toContain(ROOT_CAUSE);
     expect(bugComments.join('\n')).toContain(`Fix items: #${fix.id}`);
-    expect(state().workItems[vague.id]).toMatchObject({ kind: 'task', complexity: 'trivial' });
+    expect(state().workItems[vague.id]).toMatchObject({ kind: 'task', complexity: 'low' });
     expect(state().workItems[vague.id]?.mode).toBeUndefined();
     expect(state().proposals[investigation.id]?.status).toBe('accepted');
     expect(state().workItems[investigation.id]?.status).toBe('closed');

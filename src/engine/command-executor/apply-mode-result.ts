@@ -14,6 +14,7 @@ import {
   type RefinementReport,
   type WorkItem,
 } from '../../domain/index.ts';
+import { findModeReportSchemaError } from '../runtime-contract/index.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
 import { applyPlannerResult, closeTrackingItem, findPlannerResultError } from './apply-planner-result.ts';
 import { buildWorkItemChanged } from './build-change-events.ts';
@@ -34,6 +35,9 @@ export function buildFixItemsResult(report: InvestigationReport): PlannerResult 
 /** Why a mode report cannot be applied to the state as it is, or null. */
 function findModeReportError(workItemID: string, report: ModeReport, state: EngineState): string | null {
   if (state.workItems[workItemID] === undefined) return `work item #${workItemID} is not known`;
+  // A report edited by a human (`accept --edit`) is checked again, as the agent's was.
+  const invalid = findModeReportSchemaError(report);
+  if (invalid !== null) return invalid;
   return report.mode === 'investigate' ? findPlannerResultError(buildFixItemsResult(report), state) : null;
 }
 

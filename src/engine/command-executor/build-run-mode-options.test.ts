@@ -23,9 +23,9 @@ describe('buildRunModeOptions', () => {
     expect(buildRunModeOptions(implement('plain'), state, { maxAgentDuration: 1800 })).toEqual({
       limits: { defaultMaxTurns: 200, timeoutSeconds: 600 },
     });
-    expect(buildRunModeOptions(implement('plain'), state, { maxAgentDuration: 120 }).limits.timeoutSeconds).toBe(
-      120,
-    );
+    expect(
+      buildRunModeOptions(implement('plain'), state, { maxAgentDuration: 120 }).limits.timeoutSeconds,
+    ).toBe(120);
     const review = { type: 'requestReviewerRun' as const, workItemID: 'plain', revisionID: 'r1' };
     expect(buildRunModeOptions(review, state, { maxAgentDuration: 1800 }).limits).toEqual({
       defaultMaxTurns: 50,

@@ -26,7 +26,10 @@ export {
 } from './classify-limit-message.ts';
 export {
   buildModeOutputOrQuestionsJsonSchema,
+  findModeReportSchemaError,
+  findPlannerResultSchemaError,
   InvestigationOutputSchema,
+  proposalEditSchema,
   RefinementOutputSchema,
   validateModeOutputOrQuestions,
 } from './mode-output-schemas.ts';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   type InvestigationReport,
   type ModeReport,
+  type ProposalKind,
   type RefinementReport,
   WORK_ITEM_COMPLEXITIES,
   type WorkItemMode,
@@ -12,6 +13,7 @@ import {
   buildQuestionsOutputSchema,
   type JsonSchemaObject,
   PlannedWorkItemSchema,
+  PlannerOutputSchema,
 } from './agent-output-schemas.ts';
 
 // Issue #29, seed 003 "Agent Modes": what an investigation and a refinement return. Neither carries a patch
@@ -83,4 +85,27 @@ export function validateModeOutputOrQuestions(
   const parsed = MODE_SCHEMAS[mode].safeParse(structuredOutput);
   if (parsed.success) return { ok: true, value: { kind: 'report', report: parsed.data } };
   return { ok: false, error: `Invalid ${mode} output: ${formatZodIssues(parsed.error.issues).join('; ')}` };
+}
+
+/**
+ * Why a stored or edited report does not match its mode's schema (`accept --edit` may change it), or null.
+ * Names the field: `Invalid investigate report: fixes[0].title: …`.
+ */
+export function findModeReportSchemaError(report: unknown): string | null {
+  const mode = (report as { mode?: unknown } | null)?.mode;
+  if (mode !== 'investigate' && mode !== 'refine') return 'the report has no mode (investigate or refine)';
+  const parsed = MODE_SCHEMAS[mode].safeParse(report);
+  return parsed.success ? null : `Invalid ${mode} report: ${formatZodIssues(parsed.error.issues).join('; ')}`;
+}
+
+/** Why a stored or edited plan does not match the planner's schema, or null. */
+export function findPlannerResultSchemaError(result: unknown): string | null {
+  const parsed = PlannerOutputSchema.safeParse(result);
+  return parsed.success ? null : `Invalid plan: ${formatZodIssues(parsed.error.issues).join('; ')}`;
+}
+
+/** The schema an edited proposal is checked with, by its kind (`flotilla proposals accept --edit`). */
+export function proposalEditSchema(kind: ProposalKind): z.ZodType {
+  if (kind === 'plan') return PlannerOutputSchema;
+  return kind === 'investigation' ? InvestigationOutputSchema : RefinementOutputSchema;
 }
