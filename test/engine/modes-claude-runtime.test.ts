@@ -228,13 +228,13 @@ describe('modes investigate and refine, on the Claude runtime (real SDK)', () =>
     // The refinement is accepted with an edit (`--edit`, $EDITOR): first a malformed one, reported with its
     // line and kept; then a good one, which is what gets applied.
     const editor = join(repo.root, '.flotilla', 'test-editor.sh');
-    const useEditor = async (script: string) => {
+    const setEditor = async (script: string) => {
       await writeFile(editor, `#!/bin/sh\n${script}\n`, { mode: 0o755 });
       process.env.EDITOR = editor;
     };
     const savedEditor = process.env.EDITOR;
     try {
-      await useEditor(`sed -i 's/^size: trivial$/size: 3/' "$1"`);
+      await setEditor(`sed -i 's/^size: trivial$/size: 3/' "$1"`);
       const malformed = await runFlotillaInProcess(repo.root, [
         'proposals',
         'accept',
@@ -246,7 +246,7 @@ describe('modes investigate and refine, on the Claude runtime (real SDK)', () =>
       expect(malformed.stderr).toContain('your edit is kept there');
       expect(state().proposals[refinement.id]?.status).toBe('pending');
       // The kept edit is reopened: fixing the one line is enough.
-      await useEditor(`sed -i 's/^size: 3$/size: low/' "$1"`);
+      await setEditor(`sed -i 's/^size: 3$/size: low/' "$1"`);
       const accepted = await runFlotillaInProcess(repo.root, [
         'proposals',
         'accept',
