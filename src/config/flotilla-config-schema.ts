@@ -93,7 +93,7 @@ const implementorModel = z
     },
   )
   .optional();
-/** One mode's limits (issue #29, seed 003): the most turns and seconds its runs may take. */
+/** One mode's limits (issue #29): the most turns and seconds its runs may take. */
 const modeLimits = object({
   maxTurns: integerAtLeast(1).optional(),
   timeout: seconds().optional(),
@@ -215,7 +215,7 @@ export const flotillaConfigFileSchema = object({
     .default({}),
   models: object({ planner: model, implementor: implementorModel, reviewer: model }).prefault({}),
   /**
-   * Per-mode limits (issue #29, seed 003 "Agent Modes"): `maxTurns` over the agent definition's, `timeout`
+   * Per-mode limits (issue #29): `maxTurns` over the agent definition's, `timeout`
    * in place of `maxAgentDuration`. Unset: the seed's defaults (plan 100 turns / 5 min, implement 200 /
    * 10 min, review 50 turns, investigate and refine 100 / 5 min), never longer than `maxAgentDuration`.
    */

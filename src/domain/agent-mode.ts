@@ -1,7 +1,7 @@
 import type { InvestigationReport, RefinementReport } from './agent-result.ts';
 
 /**
- * What an agent run is for (issue #29, seed 003 "Agent Modes"): the roles' own work (`plan`, `implement`,
+ * What an agent run is for (issue #29): the roles' own work (`plan`, `implement`,
  * `review`) and two modes of the implementor's slot that never write files: `investigate` finds a bug's
  * cause and proposes fix items, `refine` turns a vague item into a precise one. Each mode has its agent
  * definition (`.claude/agents/<mode>.md`), output schema, limits and rights.

@@ -7,7 +7,7 @@ export interface ModeLimitsConfig {
   timeout?: number | undefined;
 }
 
-/** Seed 003 "Agent Modes": the turns and seconds each mode's runs get unless configured. */
+/** Issue #29: the turns and seconds each mode's runs get unless configured. */
 export const DEFAULT_MODE_LIMITS: Readonly<Record<AgentMode, { maxTurns: number; timeout: number | null }>> =
   {
     plan: { maxTurns: 100, timeout: 5 * 60 },

@@ -1,6 +1,6 @@
 import type { WorkItemMode } from '../../domain/index.ts';
 
-// Default agent definitions of the read-only modes (issue #29, seed 003 "Agent Modes"), written by
+// Default agent definitions of the read-only modes (issue #29), written by
 // `flotilla init` beside the roles' (init-command-agent-templates.ts). The modes never write files: the path
 // guard and the read-only bash validator refuse it whatever these files say.
 

@@ -16,7 +16,7 @@ import {
   PlannerOutputSchema,
 } from './agent-output-schemas.ts';
 
-// Issue #29, seed 003 "Agent Modes": what an investigation and a refinement return. Neither carries a patch
+// Issue #29: what an investigation and a refinement return. Neither carries a patch
 // (the modes never write files); the engine proposes or applies the report.
 
 export const InvestigationOutputSchema = z.object({
