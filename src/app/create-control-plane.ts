@@ -8,7 +8,11 @@ import { periodKeysOf } from '../engine/budget/budget-calendar.ts';
 import { createEngine, type Engine } from '../engine/create-engine.ts';
 import type { Clock } from '../engine/engine-config.ts';
 import type { RuntimeAdapter } from '../engine/runtime-contract/index.ts';
-import { buildBashValidatorRules, createBashValidatorHook } from '../guards/bash-validator/index.ts';
+import {
+  buildBashValidatorRules,
+  createBashValidatorHook,
+  toReadOnlyBashValidatorRules,
+} from '../guards/bash-validator/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import { createModelServer } from '../model-server/create-model-server.ts';
 import { reapLocalScratch } from '../providers/local/git/reap-local-scratch.ts';
@@ -228,12 +232,18 @@ async function startControlPlane(
     // Its own runs directory; orphan reaping after a crash looks there too (reap-orphan-processes.ts).
     stateDir: join(paths.stateDir, descriptor.stateDir ?? descriptor.name),
     models: Object.fromEntries(
-      Object.entries(config.models).filter((entry): entry is [AgentRole, string] => entry[1] !== undefined),
+      // A per-complexity implementor map is the engine's to apply (build-run-mode-options.ts), per run.
+      Object.entries(config.models).filter(
+        (entry): entry is [AgentRole, string] => typeof entry[1] === 'string',
+      ),
     ),
     maxAgentDuration: config.maxAgentDuration,
     logging: { agentSessions: config.logging.agentSessions, logsDir: paths.sessionsDir },
     ...(options.extraEnv !== undefined && { extraEnv: options.extraEnv }),
     bashValidatorHook: createBashValidatorHook(buildBashValidatorRules(config.bashValidator)),
+    readOnlyBashValidatorHook: createBashValidatorHook(
+      toReadOnlyBashValidatorRules(buildBashValidatorRules(config.bashValidator)),
+    ),
     readOnlyPaths: config.pathGuard.readOnlyPaths.map((path) => resolve(repoRoot, path)),
     accounts: config.accounts,
     validation: {
@@ -262,7 +272,12 @@ async function startControlPlane(
     scheduler: config.scheduler,
     maxReviewRounds: config.maxReviewRounds,
     maxCheckRounds: config.maxCheckRounds,
-    approval: { plans: config.approval.plans },
+    approval: config.approval,
+    modes: {
+      limits: config.limits,
+      maxAgentDuration: config.maxAgentDuration,
+      ...(typeof config.models.implementor === 'object' && { implementorModels: config.models.implementor }),
+    },
     dependencyWaitFor: config.dependencies.waitFor,
     mergeQueue: config.merge.queue,
     budget: buildEngineBudget(config, persistence.ledger),

@@ -76,6 +76,28 @@ const runtime = z
   )
   .default(DEFAULT_RUNTIME);
 const model = nonEmptyString('a model alias or id').optional();
+/**
+ * `models.implementor` (issue #29): one model, or a model per `complexity:*` label value
+ * (`{ "trivial": "haiku", "simple": "sonnet", "complex": "opus" }`); an item without a listed complexity
+ * uses the agent definition's model.
+ */
+const implementorModel = z
+  .union(
+    [
+      nonEmptyString('a model alias or id'),
+      z.record(z.string().min(1), nonEmptyString('a model alias or id')),
+    ],
+    {
+      error:
+        'a model alias or id, or an object: complexity label value → model (e.g. { "trivial": "haiku" })',
+    },
+  )
+  .optional();
+/** One mode's limits (issue #29): the most turns and seconds its runs may take. */
+const modeLimits = object({
+  maxTurns: integerAtLeast(1).optional(),
+  timeout: seconds().optional(),
+}).prefault({});
 /** An agent output's approval: applied at once (`auto`, today's behaviour) or a proposal (`required`). */
 const approvalMode = z.enum(['auto', 'required'], { error: "'auto' or 'required'" }).default('auto');
 
@@ -191,7 +213,19 @@ export const flotillaConfigFileSchema = object({
       },
     )
     .default({}),
-  models: object({ planner: model, implementor: model, reviewer: model }).prefault({}),
+  models: object({ planner: model, implementor: implementorModel, reviewer: model }).prefault({}),
+  /**
+   * Per-mode limits (issue #29): `maxTurns` over the agent definition's, `timeout`
+   * in place of `maxAgentDuration`. Unset: the seed's defaults (plan 100 turns / 5 min, implement 200 /
+   * 10 min, review 50 turns, investigate and refine 100 / 5 min), never longer than `maxAgentDuration`.
+   */
+  limits: object({
+    plan: modeLimits,
+    implement: modeLimits,
+    review: modeLimits,
+    investigate: modeLimits,
+    refine: modeLimits,
+  }).prefault({}),
   /** Credential profiles per runtime; a usage limit fails over to the next (see src/config/README.md). */
   accounts: z
     .array(account, { error: 'a list of accounts ({ name, runtime, env })' })
@@ -232,9 +266,8 @@ export const flotillaConfigFileSchema = object({
   maxReviewRounds: integerAtLeast(1).default(3),
   maxCheckRounds: integerAtLeast(1).default(2),
   /**
-   * Whether agents' plans wait for a human (issue #29 §2): `auto` applies them at once, `required` stores each
-   * as a proposal to `/accept` or `/reject`. `investigations` and `refinements` are accepted for the modes
-   * that are not built yet (they change nothing today).
+   * Whether agents' plans, investigations and refinements wait for a human (issue #29): `auto` applies them
+   * at once, `required` stores each as a proposal to `/accept` or `/reject`.
    */
   approval: object({
     plans: approvalMode,

@@ -71,6 +71,7 @@ describe('loadConfig: defaults', () => {
         maxReviewRounds: 3,
         maxCheckRounds: 2,
         approval: { plans: 'auto', investigations: 'auto', refinements: 'auto' },
+        limits: { plan: {}, implement: {}, review: {}, investigate: {}, refine: {} },
         dependencies: { waitFor: 'approved' },
         merge: { queue: false },
         questionTimeout: 604_800,
@@ -286,7 +287,7 @@ describe('loadConfig: every field names its path and expectation', () => {
     ],
     [
       { models: { implementor: 3 } },
-      `${F}: models.implementor: expected a non-empty string (a model alias or id), got 3`,
+      `${F}: models.implementor: expected a model alias or id, or an object: complexity label value → model (e.g. { "trivial": "haiku" }), got 3`,
     ],
     [
       { models: { reviewer: ['opus'] } },
@@ -414,7 +415,7 @@ describe('loadConfig: every field names its path and expectation', () => {
 describe('loadConfig: unknown keys are errors', () => {
   it('names a top-level typo, suggests the key and lists the known ones', async () => {
     expect(await errorsFor({ specDir: 'specs' })).toEqual([
-      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, github, defaultBranch, specsDir, runtimes, namedRuntimes, models, accounts, maxAgentDuration, shutdownTimeout, scheduler, budgets, maxReviewRounds, maxCheckRounds, approval, dependencies, merge, questionTimeout, memory, pollIntervals, worktree, checks, validation, contextPaths, logging, bashValidator, pathGuard, sandbox, scriptedScenario, scriptedRuntime',
+      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, github, defaultBranch, specsDir, runtimes, namedRuntimes, models, limits, accounts, maxAgentDuration, shutdownTimeout, scheduler, budgets, maxReviewRounds, maxCheckRounds, approval, dependencies, merge, questionTimeout, memory, pollIntervals, worktree, checks, validation, contextPaths, logging, bashValidator, pathGuard, sandbox, scriptedScenario, scriptedRuntime',
     ]);
   });
 

@@ -1,4 +1,5 @@
 import type { AgentReview } from './review.ts';
+import type { WorkItemComplexity } from './work-item.ts';
 
 export type AgentRole = 'planner' | 'implementor' | 'reviewer';
 export const AGENT_ROLES: readonly AgentRole[] = ['planner', 'implementor', 'reviewer'];
@@ -41,6 +42,11 @@ export interface ImplementorResult {
    * when the default branch does not contain it (stacked work: the blockers' revisions), else on the tip.
    */
   base?: string;
+  /**
+   * An investigation's or refinement's report (issue #29 modes): the run wrote no file (patch null, outcome
+   * `completed`); the report is proposed or applied instead of a revision.
+   */
+  report?: ModeReport;
 }
 
 export interface ReviewerResult {
@@ -49,3 +55,30 @@ export interface ReviewerResult {
 }
 
 export type AgentResult = PlannerResult | ImplementorResult | ReviewerResult;
+
+/** An investigation's findings: the cause, what shows it, where, and the items that would fix it. */
+export interface InvestigationReport {
+  mode: 'investigate';
+  summary: string;
+  rootCause: string;
+  evidence: string[];
+  files: string[];
+  /** Proposed fix items; `blockedBy` names tempIDs of this list (or existing items). */
+  fixes: PlannedWorkItem[];
+}
+
+/** A refinement: the item's new, precise body and labels. */
+export interface RefinementReport {
+  mode: 'refine';
+  summary: string;
+  /** A clearer title, or null to keep it. */
+  title: string | null;
+  body: string;
+  acceptanceCriteria: string[];
+  files: string[];
+  size: WorkItemComplexity;
+  /** The item's labels afterwards (its `task:refine` label is dropped when the refinement is applied). */
+  labels: string[];
+}
+
+export type ModeReport = InvestigationReport | RefinementReport;

@@ -1,4 +1,5 @@
 import type { AgentRole } from './agent-result.ts';
+import type { WorkItemMode } from './work-item.ts';
 
 export type AgentRunStatus = 'requested' | 'running' | 'completed' | 'failed' | 'timed-out' | 'cancelled';
 
@@ -121,6 +122,11 @@ export interface ImplementorRun extends AgentRunBase {
   estimatedFiles?: readonly string[];
   /** The files its patch changed, recorded when it completed with one. */
   changedFiles?: readonly string[];
+  /** `investigate` or `refine` (issue #29): the run read and reported, it wrote nothing; absent: implement. */
+  mode?: WorkItemMode;
+  /** The model chosen for it by `models.implementor`'s complexity map, and why; absent when none was. */
+  model?: string;
+  modelReason?: string;
 }
 
 export interface ReviewerRun extends AgentRunBase {

@@ -1,5 +1,5 @@
 import type { WaitingSession } from './agent-questions.ts';
-import type { ImplementorResult, PlannerResult } from './agent-result.ts';
+import type { ImplementorResult, ModeReport, PlannerResult } from './agent-result.ts';
 import type { PlanRevision } from './proposal.ts';
 import type { AgentReview } from './review.ts';
 import type { PipelineStatus } from './revision.ts';
@@ -32,7 +32,9 @@ export type EngineCommand =
   | ApplyReviewerResult
   | DiscardWaitingSession
   | ProposePlan
-  | MarkProposalStale;
+  | MarkProposalStale
+  | ProposeModeResult
+  | ApplyModeResult;
 
 export type EngineCommandType = EngineCommand['type'];
 
@@ -210,6 +212,29 @@ export interface ProposePlan {
   revises: string | null;
   /** A resumed planner's questions item: closed, pointing at the proposal. */
   questionsItemID?: string;
+}
+
+/**
+ * `approval.investigations` / `approval.refinements: required` (issue #29): the mode run's report is posted
+ * as a proposal on a `task:proposal` item of its own; the item it is about waits in needs-refinement.
+ */
+export interface ProposeModeResult {
+  type: 'proposeModeResult';
+  workItemID: string;
+  sessionID: string;
+  report: ModeReport;
+}
+
+/**
+ * Applies an investigation (fix items created, the report posted on the bug's item, which is closed) or a
+ * refinement (the item rewritten and sent back to pending); an accepted proposal's item is closed after.
+ */
+export interface ApplyModeResult {
+  type: 'applyModeResult';
+  workItemID: string;
+  sessionID: string;
+  report: ModeReport;
+  proposalID?: string;
 }
 
 /** The pending proposal no longer plans the approved specs: comment, close its item, `proposalStale`. */

@@ -1,16 +1,23 @@
 import type { AgentConversation, ConversationStatus } from './agent-conversations.ts';
 import type { AgentNote } from './agent-notes.ts';
 import type { KeptSession } from './agent-questions.ts';
-import type { AgentRole, ImplementorResult, PlannerResult, ReviewerResult } from './agent-result.ts';
+import type {
+  AgentRole,
+  ImplementorResult,
+  ModeReport,
+  PlannerResult,
+  ReviewerResult,
+} from './agent-result.ts';
 import type { AgentFailureReason, AgentUsage } from './agent-run.ts';
 import type { BudgetPause, BudgetStop } from './budget.ts';
 import type { AgentRunRequestCommand, EngineCommand } from './commands.ts';
 import type { MergeConflict, MergeQueueOutcome } from './merge-queue.ts';
 import type { Proposal } from './proposal.ts';
+import type { ProposalEdit } from './proposal-comments.ts';
 import type { PipelineStatus, Revision } from './revision.ts';
 import type { RevisionFeedback } from './revision-feedback.ts';
 import type { SpecStatus } from './spec.ts';
-import type { WorkItem, WorkItemStatus } from './work-item.ts';
+import type { WorkItem, WorkItemMode, WorkItemStatus } from './work-item.ts';
 
 /** Everything the engine reacts to: poller observations, agent lifecycle, command results, user actions. */
 export type EngineEvent =
@@ -56,7 +63,8 @@ export type EngineEvent =
   | AccountSwitched
   | ProposalCreated
   | ProposalDecided
-  | ProposalStale;
+  | ProposalStale
+  | ModeResultApplied;
 
 export type EngineEventType = EngineEvent['type'];
 
@@ -179,6 +187,11 @@ export interface ImplementorRequested extends RunRequested {
   branchName: string;
   /** The files the scheduler expected it to change (absent: no estimate), kept to check the estimate. */
   estimatedFiles?: readonly string[];
+  /** The item's mode (issue #29): an investigation or a refinement; absent: implement. */
+  mode?: WorkItemMode;
+  /** The model `models.implementor` chose for the item's complexity, and why. */
+  model?: string;
+  modelReason?: string;
 }
 export interface ImplementorStarted extends RunStarted {
   type: 'implementorStarted';
@@ -474,6 +487,19 @@ export function isTerminalRunEvent(event: EngineEvent): event is TerminalRunEven
 // --- proposals (issue #29 §2) ------------------------------------------------------------------------
 
 /** A planner's validated result was stored as a proposal (`approval.plans: required`) and posted. */
+/**
+ * An investigation's or refinement's report was applied (issue #29): its fix items created (`createdIDs`)
+ * or its item rewritten. The investigation's report becomes a task context entry of each fix item.
+ */
+export interface ModeResultApplied {
+  type: 'modeResultApplied';
+  workItemID: string;
+  sessionID: string;
+  report: ModeReport;
+  createdIDs: string[];
+  at: number;
+}
+
 export interface ProposalCreated {
   type: 'proposalCreated';
   proposal: Proposal;
@@ -490,6 +516,8 @@ export interface ProposalDecided {
   author: string;
   source: 'tracker' | 'user';
   at: number;
+  /** Accepted as edited (`flotilla proposals accept --edit`): replaces the plan or report; checked when applied. */
+  edited?: ProposalEdit;
 }
 
 /**

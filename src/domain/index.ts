@@ -1,4 +1,5 @@
 export * from './agent-conversations.ts';
+export * from './agent-mode.ts';
 export * from './agent-notes.ts';
 export * from './agent-questions.ts';
 export * from './agent-result.ts';
@@ -11,6 +12,7 @@ export * from './events.ts';
 export * from './is-permanent-failure.ts';
 export * from './list-open-blockers.ts';
 export * from './merge-queue.ts';
+export * from './mode-limits.ts';
 export * from './proposal.ts';
 export * from './proposal-comments.ts';
 export * from './review.ts';

@@ -1,5 +1,6 @@
-import type { PlannerResult } from './agent-result.ts';
-import type { Proposal } from './proposal.ts';
+import { buildInvestigationMarkdown, buildRefinedBody, buildRefinedLabels } from './agent-mode.ts';
+import type { ModeReport, PlannerResult } from './agent-result.ts';
+import type { Proposal, ProposalKind } from './proposal.ts';
 
 /** Marks Flotilla's comment that posts a proposal; decisions are read from the replies after the latest one. */
 export const PROPOSAL_COMMENT_MARKER = '<!-- flotilla:proposal -->';
@@ -14,12 +15,26 @@ export interface ProposalDecision {
   /** A rejection's reason ('' when none was given); null for an acceptance. */
   reason: string | null;
   author: string;
+  /** An acceptance of an edited version (`flotilla proposals accept --edit`); validated when applied. */
+  edited?: ProposalEdit;
 }
+
+/** What `accept --edit` replaces: a plan's result, or an investigation's or refinement's report. */
+export interface ProposalEdit {
+  result?: PlannerResult;
+  report?: ModeReport;
+}
+
+/** Opens the hidden block of an edited acceptance (closed by `-->`). */
+const PROPOSAL_EDIT_OPENER = '<!-- flotilla:proposal-edit';
 
 /** What the hidden block carries: enough to rebuild the proposal from the tracker alone. */
 interface ProposalData {
   id: string;
-  kind: 'plan';
+  kind: ProposalKind;
+  /** An investigation's or refinement's item and report. */
+  subjectID?: string | null;
+  report?: ModeReport | null;
   specSHAs: Record<string, string>;
   revises: string | null;
   result: PlannerResult;
@@ -30,6 +45,7 @@ interface ProposalData {
  * hidden block with the plan as JSON (`>` escaped as `\u003e`, so no text can end the HTML comment early).
  */
 export function buildProposalComment(proposal: Proposal): string {
+  if (proposal.report != null) return buildModeProposalComment(proposal, proposal.report);
   const { result } = proposal;
   const lines = [
     PROPOSAL_COMMENT_MARKER,
@@ -80,6 +96,47 @@ export function buildProposalComment(proposal: Proposal): string {
   return lines.join('\n');
 }
 
+/** An investigation's or refinement's proposal: the report (or the refined item) and the hidden block. */
+function buildModeProposalComment(proposal: Proposal, report: ModeReport): string {
+  const subject = proposal.subjectID ?? '?';
+  const lines = [PROPOSAL_COMMENT_MARKER];
+  if (report.mode === 'investigate') {
+    lines.push(
+      `**The investigation of #${subject} proposes ${report.fixes.length} fix item(s)** (\`approval.investigations\`):`,
+      '',
+      buildInvestigationMarkdown(report),
+    );
+  } else {
+    lines.push(
+      `**The refinement of #${subject} proposes this item** (\`approval.refinements\`):`,
+      '',
+      ...(report.title === null ? [] : [`Title: **${oneLine(report.title)}**`, '']),
+      `Labels: ${buildRefinedLabels(report).join(', ')}`,
+      '',
+      buildRefinedBody(report),
+    );
+  }
+  const data: ProposalData = {
+    id: proposal.id,
+    kind: proposal.kind,
+    specSHAs: proposal.specSHAs,
+    revises: proposal.revises,
+    result: proposal.result,
+    subjectID: proposal.subjectID ?? null,
+    report,
+  };
+  lines.push(
+    '',
+    'Reply `/accept` to apply it, or `/reject <why>` to send the item back to a human ' +
+      `(\`flotilla proposals accept ${proposal.id}\` — with \`--edit\` to change it first — or \`reject\` do the same).`,
+    '',
+    PROPOSAL_DATA_OPENER,
+    JSON.stringify(data).replaceAll('>', '\\u003e'),
+    '-->',
+  );
+  return lines.join('\n');
+}
+
 /** The hidden block of a proposal comment, or null when the body has none or it does not parse. */
 export function parseProposalData(body: string): ProposalData | null {
   const start = body.indexOf(PROPOSAL_DATA_OPENER);
@@ -90,7 +147,12 @@ export function parseProposalData(body: string): ProposalData | null {
     const parsed: unknown = JSON.parse(body.slice(start + PROPOSAL_DATA_OPENER.length, end));
     if (typeof parsed !== 'object' || parsed === null) return null;
     const data = parsed as Partial<ProposalData>;
-    if (typeof data.id !== 'string' || data.kind !== 'plan' || typeof data.result !== 'object') return null;
+    if (
+      typeof data.id !== 'string' ||
+      !['plan', 'investigation', 'refinement'].includes(data.kind ?? '') ||
+      typeof data.result !== 'object'
+    )
+      return null;
     return parsed as ProposalData;
   } catch {
     return null;
@@ -98,9 +160,31 @@ export function parseProposalData(body: string): ProposalData | null {
 }
 
 /** The comment that records a human's decision (from `flotilla proposals accept|reject`). */
-export function buildDecisionComment(decision: 'accept' | 'reject', reason: string): string {
+export function buildDecisionComment(
+  decision: 'accept' | 'reject',
+  reason: string,
+  edited?: ProposalEdit,
+): string {
   const command = decision === 'accept' ? '/accept' : `/reject ${reason.trim()}`.trim();
-  return `${PROPOSAL_DECISION_MARKER}\n${command}`;
+  const edit =
+    decision === 'accept' && edited !== undefined
+      ? `\n\nAccepted with edits.\n${PROPOSAL_EDIT_OPENER}\n${JSON.stringify(edited).replaceAll('>', '\\u003e')}\n-->`
+      : '';
+  return `${PROPOSAL_DECISION_MARKER}\n${command}${edit}`;
+}
+
+/** The edited version an acceptance carries (only Flotilla's own decision comments carry one), or null. */
+function parseProposalEdit(body: string): ProposalEdit | null {
+  const start = body.indexOf(PROPOSAL_EDIT_OPENER);
+  if (start < 0) return null;
+  const end = body.indexOf('-->', start);
+  if (end < 0) return null;
+  try {
+    const parsed: unknown = JSON.parse(body.slice(start + PROPOSAL_EDIT_OPENER.length, end));
+    return typeof parsed === 'object' && parsed !== null ? (parsed as ProposalEdit) : null;
+  } catch {
+    return null;
+  }
 }
 
 const COMMAND = /^\/(accept|reject)(?=\s|$)/i;
@@ -121,7 +205,8 @@ export function findProposalDecision(
   });
   if (start < 0) return null;
   for (const comment of comments.slice(start + 1)) {
-    const text = comment.body.startsWith(PROPOSAL_DECISION_MARKER)
+    const flotillas = comment.body.startsWith(PROPOSAL_DECISION_MARKER);
+    const text = flotillas
       ? comment.body.slice(PROPOSAL_DECISION_MARKER.length).trim()
       : comment.body.includes('<!-- flotilla:')
         ? ''
@@ -129,6 +214,8 @@ export function findProposalDecision(
     const match = COMMAND.exec(text);
     if (match === null) continue;
     const decision = match[1]?.toLowerCase() === 'accept' ? 'accept' : 'reject';
+    const edited = decision === 'accept' && flotillas ? parseProposalEdit(comment.body) : null;
+    if (edited !== null) return { decision, reason: null, author: comment.author, edited };
     return {
       decision,
       reason: decision === 'accept' ? null : text.slice(match[0].length).trim(),

@@ -1,4 +1,4 @@
-import type { PlannerResult } from './agent-result.ts';
+import type { ModeReport, PlannerResult } from './agent-result.ts';
 
 /**
  * A plan waiting for a human (issue #29 §2, `approval.plans: "required"`): the planner's validated result,
@@ -9,7 +9,11 @@ import type { PlannerResult } from './agent-result.ts';
 export interface Proposal {
   /** The id of its tracking work item (`task:proposal`), where it is posted and decided. */
   id: string;
-  kind: 'plan';
+  kind: ProposalKind;
+  /** An investigation's or refinement's: the work item it is about; null for a plan. */
+  subjectID?: string | null;
+  /** An investigation's or refinement's report (its `result` is then empty); null for a plan. */
+  report?: ModeReport | null;
   status: ProposalStatus;
   /** The planner run that made it. */
   sessionID: string;
@@ -32,6 +36,10 @@ export interface Proposal {
   reason: string | null;
 }
 
+/** A plan (`approval.plans`), an investigation (`approval.investigations`), a refinement (`approval.refinements`). */
+export const PROPOSAL_KINDS = ['plan', 'investigation', 'refinement'] as const;
+export type ProposalKind = (typeof PROPOSAL_KINDS)[number];
+
 export const PROPOSAL_STATUSES = ['pending', 'accepted', 'rejected', 'stale'] as const;
 export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
 
@@ -48,7 +56,9 @@ export interface PlanRevision {
   previous: PlannerResult;
 }
 
-/** The pending proposal, if any (there is never more than one). */
+/** The pending plan proposal, if any (there is never more than one; investigations and refinements aside). */
 export function findPendingProposal(proposals: Readonly<Record<string, Proposal>>): Proposal | undefined {
-  return Object.values(proposals).find((proposal) => proposal.status === 'pending');
+  return Object.values(proposals).find(
+    (proposal) => proposal.status === 'pending' && proposal.kind === 'plan',
+  );
 }

@@ -13,7 +13,12 @@ export type TaskContextEntryType =
   | 'validation_failure'
   | 'no_changes'
   | 'review_feedback'
-  | 'review_approved';
+  | 'review_approved'
+  // Issue #29 modes: an investigation's or refinement's summary on its item, the investigation's report on
+  // each fix item it created.
+  | 'investigation_summary'
+  | 'refinement_summary'
+  | 'investigation_report';
 
 export const TASK_CONTEXT_ENTRY_TYPES: readonly TaskContextEntryType[] = [
   'implementation_summary',
@@ -23,6 +28,9 @@ export const TASK_CONTEXT_ENTRY_TYPES: readonly TaskContextEntryType[] = [
   'no_changes',
   'review_feedback',
   'review_approved',
+  'investigation_summary',
+  'refinement_summary',
+  'investigation_report',
 ];
 
 /** A summary is cut to this many characters (an ellipsis marks the cut). */

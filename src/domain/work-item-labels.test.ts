@@ -19,6 +19,8 @@ describe('parseWorkItemLabels', () => {
       priority: 'high',
       complexity: 'low',
       runtime: null,
+      mode: null,
+      complexityLabel: null,
       other: ['frontend', 'good first issue'],
     });
   });
@@ -30,7 +32,23 @@ describe('parseWorkItemLabels', () => {
       priority: null,
       complexity: null,
       runtime: null,
+      mode: null,
+      complexityLabel: null,
       other: [],
+    });
+  });
+
+  it('reads task:investigate and task:refine as tasks run in that mode (issue #29)', () => {
+    expect(parseWorkItemLabels(['task:investigate'])).toMatchObject({ kind: 'task', mode: 'investigate' });
+    expect(parseWorkItemLabels(['task:refine', 'complexity:simple'])).toMatchObject({
+      kind: 'task',
+      mode: 'refine',
+      complexityLabel: 'simple',
+    });
+    expect(parseWorkItemLabels(['task:implement', 'complexity:low'])).toMatchObject({
+      mode: null,
+      complexity: 'low',
+      complexityLabel: null,
     });
   });
 
@@ -38,13 +56,15 @@ describe('parseWorkItemLabels', () => {
     expect(parseWorkItemLabels([`status:${status}`]).status).toBe(status);
   });
 
-  it('drops unknown values under a known prefix, and does not keep them as other labels', () => {
+  it('drops unknown values under a known prefix (an unknown complexity is kept for model routing only)', () => {
     expect(parseWorkItemLabels(['status:wip', 'priority:urgent', 'complexity:huge', 'task:chore'])).toEqual({
       status: null,
       kind: 'task',
       priority: null,
       complexity: null,
       runtime: null,
+      mode: null,
+      complexityLabel: 'huge',
       other: [],
     });
   });
@@ -63,6 +83,8 @@ describe('parseWorkItemLabels', () => {
       priority: 'medium',
       complexity: null,
       runtime: null,
+      mode: null,
+      complexityLabel: null,
       other: [],
     });
   });

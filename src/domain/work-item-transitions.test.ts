@@ -26,6 +26,13 @@ const EXPECTED: Record<Exclude<TransitionCause, 'planner' | 'user'>, string[]> =
   'runtime-unavailable': ['in-progress→blocked', 'review→blocked'],
   merged: ['approved→closed'],
   'merge-queue': ['approved→pending', 'approved→review'],
+  'mode-result': [
+    'in-progress→needs-refinement',
+    'in-progress→closed',
+    'in-progress→pending',
+    'needs-refinement→closed',
+    'needs-refinement→pending',
+  ],
   'agent-questions': ['in-progress→waiting-for-input', 'review→waiting-for-input'],
   'questions-answered': ['waiting-for-input→in-progress', 'waiting-for-input→review'],
   'questions-timed-out': ['waiting-for-input→needs-refinement', 'waiting-for-input→closed'],

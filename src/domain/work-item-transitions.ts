@@ -28,6 +28,7 @@ export type TransitionCause =
   | 'questions-timed-out'
   | 'human-review'
   | 'planner'
+  | 'mode-result'
   | 'user';
 
 type Pair = readonly [WorkItemStatus, WorkItemStatus];
@@ -122,6 +123,15 @@ export const WORK_ITEM_TRANSITIONS: Readonly<Record<TransitionCause, readonly Pa
     ['review', 'approved'],
     ['needs-refinement', 'approved'],
     ['blocked', 'approved'],
+  ],
+  // Issue #29: an investigation or refinement waits for a human (proposal); applied, the investigated bug is
+  // closed (its fix items carry the work) and a refined item goes back to pending.
+  'mode-result': [
+    ['in-progress', 'needs-refinement'],
+    ['in-progress', 'closed'],
+    ['in-progress', 'pending'],
+    ['needs-refinement', 'closed'],
+    ['needs-refinement', 'pending'],
   ],
   planner: 'any',
   user: 'any',

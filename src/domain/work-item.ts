@@ -1,3 +1,7 @@
+/** The modes a work item asks for by label (`task:investigate`, `task:refine`; issue #29); others are implemented. */
+export type WorkItemMode = 'investigate' | 'refine';
+export const WORK_ITEM_MODES: readonly WorkItemMode[] = ['investigate', 'refine'];
+
 /** Lifecycle status of a work item (docs/reference-behaviour.md §1.1). */
 export const WORK_ITEM_STATUSES = [
   'pending',
@@ -47,6 +51,10 @@ export interface WorkItem {
    * `runtimes.<role>`); absent without such a label. The engine checks the name at dispatch.
    */
   runtime?: string;
+  /** `task:investigate` / `task:refine` (issue #29): its run is an investigation or a refinement. */
+  mode?: WorkItemMode;
+  /** A `complexity:*` value outside WORK_ITEM_COMPLEXITIES (`simple`…), for `models.implementor`'s map. */
+  complexityLabel?: string;
 }
 
 /** A new work item's fields, as a provider creates it (its id, status and dates are the provider's). */

@@ -6,6 +6,7 @@ import { type Logger, silentLogger } from '../logging/logger.ts';
 import { messageOf } from '../shared/message-of.ts';
 import { createBudgetGuard } from './budget/create-budget-guard.ts';
 import { runsScripted } from './budget/runs-scripted.ts';
+import { buildRunModeOptions } from './command-executor/build-run-mode-options.ts';
 import { buildRunRequest } from './command-executor/build-run-requested-event.ts';
 import { buildRefusingAdapter, chooseRuntimeAdapter } from './command-executor/choose-runtime-adapter.ts';
 import { createCommandExecutor } from './command-executor/create-command-executor.ts';
@@ -174,7 +175,12 @@ export function createEngine(config: EngineConfig): Engine {
     }),
     startRun: (run) => {
       const choice = limits.chooseAccount(run.command, getState());
-      const built = buildRunRequest(run, resolved.branchPrefix, choice?.account);
+      const built = buildRunRequest(
+        run,
+        resolved.branchPrefix,
+        choice?.account,
+        buildRunModeOptions(run.command, getState(), config.modes ?? {}),
+      );
       const { event } = built;
       const request =
         run.maxBudgetUsd === undefined ? built.request : { ...built.request, maxBudgetUsd: run.maxBudgetUsd };

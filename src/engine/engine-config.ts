@@ -8,6 +8,7 @@ import type {
 import type { Logger } from '../logging/logger.ts';
 import type { Provider } from '../providers/types.ts';
 import type { BudgetConfig } from './budget/budget-config.ts';
+import type { RunModeConfig } from './command-executor/build-run-mode-options.ts';
 import type { MemorySource, PromptTemplates } from './context-assembly/assemble-agent-context.ts';
 import type { HandlerConfig, NamedHandler } from './handlers/handler.ts';
 import type { RuntimeAdapters } from './runtime-contract/runtime-contract.ts';
@@ -63,7 +64,9 @@ export interface EngineConfig {
   /** Default 2. */
   maxCheckRounds?: number;
   /** Config `approval` (issue #29 §2): `plans: required` makes plans proposals a human decides. Default auto. */
-  approval?: { plans?: ApprovalMode };
+  approval?: { plans?: ApprovalMode; investigations?: ApprovalMode; refinements?: ApprovalMode };
+  /** Issue #29: per-mode limits and the implementor's model by complexity (see build-run-mode-options.ts). */
+  modes?: RunModeConfig;
   /**
    * Config `dependencies.waitFor` (issue #30): `approved` (default) makes a dependent item ready once its
    * blockers are approved and starts its worktree from their approved revisions; `merged` waits for them
@@ -147,7 +150,11 @@ export function resolveEngineConfig(config: EngineConfig): ResolvedEngineConfig 
       maxAttempts: scheduler.maxAttempts,
       maxReviewRounds: config.maxReviewRounds ?? 3,
       maxCheckRounds: config.maxCheckRounds ?? 2,
-      approval: { plans: config.approval?.plans ?? 'auto' },
+      approval: {
+        plans: config.approval?.plans ?? 'auto',
+        investigations: config.approval?.investigations ?? 'auto',
+        refinements: config.approval?.refinements ?? 'auto',
+      },
       dependencyWaitFor: config.dependencyWaitFor ?? 'approved',
       mergeQueue: config.mergeQueue ?? false,
     },

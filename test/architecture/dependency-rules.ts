@@ -287,7 +287,7 @@ export const DEPENDENCY_RULES: DependencyRules = {
     pino: { floors: ['logging'] },
     'mvdan-sh': { floors: ['guards'] },
     // Spec front matter.
-    yaml: { floors: ['providers/local', 'providers/github', 'providers/shared'] },
+    yaml: { floors: ['providers/local', 'providers/github', 'providers/shared', 'cli'] },
     zod: { floors: 'all but domain' },
   },
   // playwright-core drives Chromium in the web dashboard's browser tests and bench; esbuild only bundles

@@ -2,10 +2,11 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { CONFIG_FILE_NAME } from '../../config/index.ts';
-import { AGENT_ROLES } from '../../domain/index.ts';
+import { AGENT_ROLES, WORK_ITEM_MODES } from '../../domain/index.ts';
 import { hasErrorCode } from '../../shared/has-error-code.ts';
 import { isRecord } from '../../shared/is-record.ts';
 import { buildAgentFile } from './init-command-agent-templates.ts';
+import { buildModeAgentFile } from './init-command-mode-templates.ts';
 import { buildScriptedScenario, SCRIPTED_SCENARIO_PATH } from './init-command-scripted-scenario.ts';
 
 export type ScaffoldAction = 'created' | 'kept' | 'updated';
@@ -76,6 +77,12 @@ export async function scaffoldRepository(
     ...AGENT_ROLES.map((role) => ({
       path: `.claude/agents/${role}.md`,
       content: buildAgentFile(role),
+      overwritable: true,
+    })),
+    // The read-only modes (issue #29): investigate a bug report, refine a vague item.
+    ...WORK_ITEM_MODES.map((mode) => ({
+      path: `.claude/agents/${mode}.md`,
+      content: buildModeAgentFile(mode),
       overwritable: true,
     })),
     { path: '.claude/CLAUDE.md', content: CLAUDE_MD, overwritable: false },

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
+import { stringify } from 'yaml';
 import { buildDecisionComment, type Proposal } from '../../domain/index.ts';
 import { CliError } from '../support/cli-error.ts';
+import { editProposalInEditor } from '../support/edit-proposal-in-editor.ts';
 import { formatTable } from '../support/format-table.ts';
 import type { CliContext } from '../support/open-cli-context.ts';
 import { openLocalTracker } from '../support/open-local-tracker.ts';
@@ -19,7 +21,9 @@ import { writeJson } from '../support/write-json.ts';
 export function registerProposalsCommand(program: Command): void {
   const proposals = program
     .command('proposals')
-    .description('plans waiting for your approval (approval.plans: required): list, show, accept, reject');
+    .description(
+      'plans, investigations and refinements waiting for your approval (approval.*: required): list, show, accept, reject',
+    );
   proposals
     .command('list')
     .description('proposals, newest first: id, status, specs, what applying it does, who decided')
@@ -72,11 +76,14 @@ export function registerProposalsCommand(program: Command): void {
     );
   proposals
     .command('accept')
-    .description('apply a pending proposal: its work items are created')
+    .description('apply a pending proposal (plan, investigation or refinement)')
     .argument('<id>', 'the proposal id (its item), e.g. 12 or #12')
+    .option('--edit', 'change it in $EDITOR (YAML) first; the edited version is applied')
     .action(
-      runCliAction('proposals accept', (rawID: string) =>
-        withCliContext((context) => decide(context, parseWorkItemID(rawID), 'accept', '')),
+      runCliAction('proposals accept', (rawID: string, options: { edit?: boolean }) =>
+        withCliContext((context) =>
+          decide(context, parseWorkItemID(rawID), 'accept', '', options.edit === true),
+        ),
       ),
     );
   proposals
@@ -96,6 +103,7 @@ async function decide(
   id: string,
   decision: 'accept' | 'reject',
   reason: string,
+  edit = false,
 ): Promise<void> {
   const proposal = requireProposal(context.history.proposals.get(id), id);
   if (proposal.status !== 'pending') {
@@ -104,7 +112,8 @@ async function decide(
       { exitCode: 1 },
     );
   }
-  const body = buildDecisionComment(decision, reason);
+  const edited = edit ? await editProposalInEditor(proposal, context.paths.stateDir, context.repoRoot) : null;
+  const body = buildDecisionComment(decision, reason, edited?.edit);
   const tracker = await openLocalTracker(context);
   let who: string;
   if (tracker === undefined) {
@@ -115,8 +124,13 @@ async function decide(
     tracker.workItems.addComment(id, body, author);
     who = author;
   }
+  await edited?.done();
   const effect =
-    decision === 'accept' ? 'its plan is applied' : 'the planner revises the plan with your comment';
+    decision === 'reject'
+      ? proposal.kind === 'plan'
+        ? 'the planner revises the plan with your comment'
+        : 'its item waits for a human, with your comment'
+      : `${edited === null ? 'it' : 'your edited version'} is applied`;
   process.stdout.write(
     `${decision === 'accept' ? 'accepted' : 'rejected'} proposal #${id} (${who}); ${effect} (at once if flotilla run is running, else at its next start)\n`,
   );
@@ -135,6 +149,15 @@ function summarisePlan(proposal: Proposal): string {
 /** The proposal as a reader checks it: what applying it creates, closes and updates. */
 export function formatProposal(proposal: Proposal): string {
   const { result } = proposal;
+  if (proposal.report != null) {
+    return `${[
+      `Proposal #${proposal.id} · ${proposal.kind} of #${proposal.subjectID ?? '?'} · ${proposal.status}` +
+        (proposal.decidedBy === null ? '' : ` by ${proposal.decidedBy}`),
+      ...(proposal.reason === null ? [] : [`Reason: ${proposal.reason || '(none given)'}`]),
+      '',
+      stringify(proposal.report, { lineWidth: 0 }).trimEnd(),
+    ].join('\n')}\n`;
+  }
   const lines = [
     `Proposal #${proposal.id} · ${proposal.kind} · ${proposal.status}` +
       (proposal.decidedBy === null ? '' : ` by ${proposal.decidedBy}`) +

@@ -4,6 +4,11 @@ import type { StoredAgentRun } from '../../storage/index.ts';
 export interface RunSummary {
   sessionID: string;
   role: StoredAgentRun['role'];
+  /** What the run was for (issue #29): plan, plan-revision, implement, investigate, refine, review. */
+  mode: string;
+  /** The model `models.implementor`'s complexity map chose, and why; null when none did. */
+  model: string | null;
+  modelReason: string | null;
   status: StoredAgentRun['status'];
   /** Implementor and reviewer runs; null for the planner. */
   workItemID: string | null;
@@ -34,10 +39,20 @@ export interface RunSummary {
   askedQuestions: boolean;
 }
 
+/** The run's mode (issue #29): plan (or plan-revision), implement, investigate, refine, review. */
+function modeOf(run: StoredAgentRun): string {
+  if (run.role === 'planner') return run.mode ?? 'plan';
+  if (run.role === 'reviewer') return 'review';
+  return run.mode ?? 'implement';
+}
+
 export function buildRunSummary(run: StoredAgentRun): RunSummary {
   return {
     sessionID: run.sessionID,
     role: run.role,
+    mode: modeOf(run),
+    model: run.role === 'implementor' ? (run.model ?? null) : null,
+    modelReason: run.role === 'implementor' ? (run.modelReason ?? null) : null,
     status: run.status,
     workItemID: run.role === 'planner' ? null : run.workItemID,
     specPaths: run.role === 'planner' ? run.specPaths : [],

@@ -124,6 +124,9 @@ describe('flotilla runs', { timeout: 60_000 }, () => {
     expect(runs[1]).toEqual({
       sessionID: IMPLEMENTOR,
       role: 'implementor',
+      mode: 'implement',
+      model: null,
+      modelReason: null,
       status: 'completed',
       workItemID: '7',
       specPaths: [],
@@ -166,10 +169,10 @@ describe('flotilla runs', { timeout: 60_000 }, () => {
     const table = await flotilla(['runs']);
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(
-      /^SESSION\s+ROLE\s+TARGET\s+STATUS\s+STARTED\s+DURATION\s+COST\s+TOKENS IN\/OUT\s+TRANSCRIPT\n/,
+      /^SESSION\s+ROLE\s+MODE\s+TARGET\s+STATUS\s+STARTED\s+DURATION\s+COST\s+TOKENS IN\/OUT\s+TRANSCRIPT\n/,
     );
     expect(table.stdout).toMatch(
-      /aaaa1111\s+implementor\s+#7\s+completed\s+\S+ \S+\s+1m3s\s+\$0\.1250\s+1200\/300\s+\.flotilla\/logs\/sessions\/aaaa1111\.log/,
+      /aaaa1111\s+implementor\s+implement\s+#7\s+completed\s+\S+ \S+\s+1m3s\s+\$0\.1250\s+1200\/300\s+\.flotilla\/logs\/sessions\/aaaa1111\.log/,
     );
     expect(table.stdout).toContain('failed: agent definition missing');
   });

@@ -43,6 +43,7 @@ export function registerRunsCommand(program: Command): void {
               [
                 'SESSION',
                 'ROLE',
+                'MODE',
                 'TARGET',
                 'STATUS',
                 'STARTED',
@@ -86,6 +87,7 @@ function formatRow(run: RunSummary, repoRoot: string): string[] {
   return [
     run.sessionID.slice(0, 8),
     run.role,
+    run.model === null ? run.mode : `${run.mode} (${run.model})`,
     target,
     status,
     formatLocalTime(new Date(run.requestedAt)),

@@ -1,5 +1,6 @@
 import type { ApplyPlannerResult, EngineEvent } from '../../domain/index.ts';
 import { messageOf } from '../../shared/message-of.ts';
+import { findPlannerResultSchemaError } from '../runtime-contract/index.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
 import { buildWorkItemChanged } from './build-change-events.ts';
 import type { CommandExecutorDeps } from './command-executor-deps.ts';
@@ -90,6 +91,9 @@ export function findPlannerResultError(
   result: ApplyPlannerResult['result'],
   state: EngineState,
 ): string | null {
+  // A plan edited by a human (`accept --edit`) is checked again, as the planner's was.
+  const invalidShape = findPlannerResultSchemaError(result);
+  if (invalidShape !== null) return invalidShape;
   const known = new Set(Object.keys(state.workItems));
   const ordered = orderPlannedCreates(result.create, known);
   if (!ordered.ok) return ordered.error;

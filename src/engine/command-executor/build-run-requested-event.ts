@@ -1,6 +1,7 @@
 import type { EngineEvent, ResumeWithAnswers } from '../../domain/index.ts';
 import type { AgentRunRequest, ResumeParams } from '../runtime-contract/runtime-contract.ts';
 import type { AdmittedRun } from '../scheduler/create-scheduler.ts';
+import type { RunModeOptions } from './build-run-mode-options.ts';
 
 /**
  * The *Requested event and the run request for an admitted run (one place decides branch names); context
@@ -10,10 +11,37 @@ export function buildRunRequest(
   run: AdmittedRun,
   branchPrefix: string,
   account?: string,
+  options?: RunModeOptions,
 ): { event: EngineEvent; request: AgentRunRequest } {
-  const { event, request } = buildWithoutAccount(run, branchPrefix);
+  const { event, request } = withModeOptions(buildWithoutAccount(run, branchPrefix), options);
   if (account === undefined) return { event, request };
   return { event: { ...event, account } as EngineEvent, request: { ...request, account } };
+}
+
+/**
+ * The mode, limits and model (issue #29): limits go to every run; an implementor's mode and chosen model are
+ * recorded with its run (ImplementorRequested) and given to its runtime.
+ */
+function withModeOptions(
+  built: { event: EngineEvent; request: AgentRunRequest },
+  options: RunModeOptions | undefined,
+): { event: EngineEvent; request: AgentRunRequest } {
+  if (options === undefined) return built;
+  const { event } = built;
+  const request = { ...built.request, limits: options.limits };
+  if (event.type !== 'implementorRequested' || request.role !== 'implementor') return { event, request };
+  const picked = {
+    ...(options.mode !== undefined && { mode: options.mode }),
+    ...(options.model !== undefined && { model: options.model }),
+  };
+  return {
+    event: {
+      ...event,
+      ...picked,
+      ...(options.modelReason !== undefined && { modelReason: options.modelReason }),
+    },
+    request: { ...request, ...picked },
+  };
 }
 
 function buildWithoutAccount(

@@ -3,6 +3,7 @@ import { messageOf } from '../../shared/message-of.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
 import { createMergeQueueStepper } from './advance-merge-queue.ts';
 import { applyImplementorResult } from './apply-implementor-result.ts';
+import { applyModeResult, proposeModeResult } from './apply-mode-result.ts';
 import { applyPlannerResult } from './apply-planner-result.ts';
 import { applyReviewerResult } from './apply-reviewer-result.ts';
 import { cancelAgentRun } from './cancel-agent-run.ts';
@@ -72,6 +73,10 @@ function translate(
       return proposePlan(command, state, deps);
     case 'markProposalStale':
       return markProposalStale(command, state, deps);
+    case 'proposeModeResult':
+      return proposeModeResult(command, state, deps);
+    case 'applyModeResult':
+      return applyModeResult(command, state, deps);
   }
 }
 

@@ -2,6 +2,7 @@ import type {
   EngineCommand,
   ImplementorCompleted,
   ImplementorFailed,
+  ModeReport,
   WorkItemChanged,
 } from '../../domain/index.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
@@ -44,6 +45,7 @@ export const handleImplementation: Handler = (event, state, config) => {
       ];
     case 'implementorCompleted':
       if (isLeftByHuman(state.workItems[event.workItemID]?.status)) return [resultNotApplied(event, state)];
+      if (event.result.report !== undefined) return reactToModeReport(event, event.result.report, config);
       return [
         {
           type: 'applyImplementorResult',
@@ -58,6 +60,25 @@ export const handleImplementation: Handler = (event, state, config) => {
       return [];
   }
 };
+
+/**
+ * An investigation or refinement ended with its report (issue #29): applied at once, or proposed when
+ * `approval.investigations` / `approval.refinements` is `required`.
+ */
+function reactToModeReport(
+  event: ImplementorCompleted,
+  report: ModeReport,
+  config: HandlerConfig,
+): EngineCommand[] {
+  const approval =
+    report.mode === 'investigate' ? config.approval?.investigations : config.approval?.refinements;
+  const fields = { workItemID: event.workItemID, sessionID: event.sessionID, report };
+  return [
+    approval === 'required'
+      ? { type: 'proposeModeResult', ...fields }
+      : { type: 'applyModeResult', ...fields },
+  ];
+}
 
 function cancelIfLeftByHuman(event: WorkItemChanged, state: EngineState): EngineCommand[] {
   if (!isLeftByHuman(event.newStatus) || state.workItems[event.workItemID]?.status !== event.newStatus)

@@ -1,4 +1,4 @@
-import type { EngineCommand } from '../../domain/index.ts';
+import type { EngineCommand, ModeReport, Proposal } from '../../domain/index.ts';
 import { getApprovedSpecSHAs } from '../state-store/selectors/index.ts';
 import type { Handler } from './handler.ts';
 
@@ -18,6 +18,8 @@ export const handleProposals: Handler = (event, state) => {
   if (event.type !== 'proposalDecided') return [];
   const proposal = state.proposals[event.proposalID];
   if (proposal === undefined || proposal.decidedAt !== event.at) return [];
+  if (proposal.report != null && proposal.subjectID != null)
+    return decideModeProposal(proposal, proposal.report, proposal.subjectID, event.author);
   if (proposal.status === 'accepted')
     return [{ type: 'applyPlannerResult', result: proposal.result, proposalID: proposal.id }];
   if (proposal.status !== 'rejected') return [];
@@ -45,6 +47,41 @@ export const handleProposals: Handler = (event, state) => {
     },
   ];
 };
+
+/**
+ * An investigation's or refinement's proposal (issue #29). Accepted: applied through `applyModeResult`
+ * (which closes the proposal's item). Rejected: the proposal's item is closed with the reason, which is
+ * also said on the item it was about; that item stays in needs-refinement for a human.
+ */
+function decideModeProposal(
+  proposal: Proposal,
+  report: ModeReport,
+  subjectID: string,
+  author: string,
+): EngineCommand[] {
+  if (proposal.status === 'accepted')
+    return [
+      {
+        type: 'applyModeResult',
+        workItemID: subjectID,
+        sessionID: proposal.sessionID,
+        report,
+        proposalID: proposal.id,
+      },
+    ];
+  if (proposal.status !== 'rejected') return [];
+  const reason = proposal.reason ?? '';
+  const said = `Rejected by ${author}${reason === '' ? ' (no reason given)' : `: ${reason}`}.`;
+  return [
+    { type: 'commentOnWorkItem', workItemID: proposal.id, body: `${REJECTED_COMMENT_MARKER}\n${said}` },
+    { type: 'transitionWorkItemStatus', workItemID: proposal.id, newStatus: 'closed', cause: 'planner' },
+    {
+      type: 'commentOnWorkItem',
+      workItemID: subjectID,
+      body: `The ${proposal.kind} proposed on #${proposal.id} was rejected. ${said} This item waits for a human.`,
+    },
+  ];
+}
 
 function closedByHuman(workItemID: string, state: Parameters<Handler>[1]): EngineCommand[] {
   const proposal = state.proposals[workItemID];

@@ -12,7 +12,7 @@ export interface HandlerConfig {
    * `approval.plans` (issue #29 §2): `auto` applies a planner's result at once; `required` stores it as a
    * proposal a human accepts or rejects. Absent: `auto`.
    */
-  approval?: { plans: ApprovalMode };
+  approval?: { plans: ApprovalMode; investigations?: ApprovalMode; refinements?: ApprovalMode };
   /** Config `dependencies.waitFor`: when a blocker stops blocking. Default `approved`. */
   dependencyWaitFor?: DependencyWaitFor;
   /**

@@ -32,6 +32,7 @@ export function createProposalPoller(deps: PollerDeps<WorkItemReader>): Poller {
             author: decision.author,
             source: 'tracker',
             at: deps.clock.now(),
+            ...(decision.edited !== undefined && { edited: decision.edited }),
           });
         }
         failures.succeeded();

@@ -34,7 +34,7 @@ describe('output schemas', () => {
     expectTypeOf<z.infer<typeof PlannerOutputSchema>>().toEqualTypeOf<PlannerResult>();
     expectTypeOf<z.infer<typeof ReviewerOutputSchema>>().toEqualTypeOf<ReviewerResult>();
     expectTypeOf<z.infer<typeof ImplementorOutputSchema>>().toEqualTypeOf<
-      Omit<ImplementorResult, 'patch' | 'base'>
+      Omit<ImplementorResult, 'patch' | 'base' | 'report'>
     >();
   });
 

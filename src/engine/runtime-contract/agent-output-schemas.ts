@@ -60,7 +60,7 @@ export const ReviewerOutputSchema = z.object({
 });
 
 /** What the implementor agent itself returns; the adapter adds `patch` to make an ImplementorResult. */
-export type ImplementorOutput = Omit<ImplementorResult, 'patch' | 'base'>;
+export type ImplementorOutput = Omit<ImplementorResult, 'patch' | 'base' | 'report'>;
 
 /** The validated agent output per role. */
 export interface AgentOutputByRole {

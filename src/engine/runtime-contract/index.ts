@@ -37,6 +37,15 @@ export {
   parseResetTime,
 } from './classify-limit-message.ts';
 export {
+  buildModeOutputOrQuestionsJsonSchema,
+  findModeReportSchemaError,
+  findPlannerResultSchemaError,
+  InvestigationOutputSchema,
+  proposalEditSchema,
+  RefinementOutputSchema,
+  validateModeOutputOrQuestions,
+} from './mode-output-schemas.ts';
+export {
   AgentRunFailure,
   type AgentRunHandle,
   type AgentRunRequest,
@@ -49,6 +58,7 @@ export {
   type PlannerStartParams,
   type ResumeParams,
   type ReviewerStartParams,
+  type RunLimits,
   type RuntimeAdapter,
   type RuntimeAdapterConfig,
   type RuntimeAdapters,

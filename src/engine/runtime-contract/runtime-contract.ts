@@ -5,6 +5,7 @@ import type {
   AgentUsage,
   KeptSession,
   PlanRevision,
+  WorkItemMode,
 } from '../../domain/index.ts';
 import type { AgentConversationPort } from './agent-conversation-schema.ts';
 
@@ -34,6 +35,19 @@ interface CommonStartParams {
    * answers. `prompt` is always the role's full context.
    */
   resume?: ResumeParams;
+  /**
+   * The run's limits (config `limits.<mode>`, issue #29): the most turns and seconds it may take; absent
+   * fields fall back to the agent definition's `maxTurns` and `maxAgentDuration`.
+   */
+  limits?: RunLimits;
+}
+
+export interface RunLimits {
+  /** Configured: over the agent definition's `maxTurns`. */
+  maxTurns?: number;
+  /** The mode's default: only when the agent definition sets no `maxTurns`. */
+  defaultMaxTurns?: number;
+  timeoutSeconds?: number;
 }
 
 /** What a resumed run is given: the kept session, what was asked, what the human answered. */
@@ -66,6 +80,14 @@ export interface ImplementorStartParams extends CommonStartParams {
    * the transcript; the rework starts fresh). The result's `base` says what its patch is against.
    */
   start?: { onto?: string[]; rebase?: string };
+  /**
+   * `investigate` or `refine` (issue #29): the mode's agent definition and output schema, and no file
+   * writes (the path guard and bash validator refuse them; a runtime that cannot enforce that must refuse
+   * the run). Absent: implement.
+   */
+  mode?: WorkItemMode;
+  /** The model to run (`models.implementor`'s complexity map), over the agent definition's. */
+  model?: string;
 }
 
 export interface ReviewerStartParams extends CommonStartParams {

@@ -33,6 +33,11 @@ export function applyProposalUpdate(
           decidedAt: event.at,
           decidedBy: event.author,
           reason: event.reason,
+          // Accepted as edited: the edited plan or report is what gets applied (and checked then).
+          ...(event.decision === 'accept' &&
+            event.edited?.result !== undefined && { result: event.edited.result }),
+          ...(event.decision === 'accept' &&
+            event.edited?.report !== undefined && { report: event.edited.report }),
         }
       : { ...proposal, status: 'stale' as const, decidedAt: event.at, reason: event.reason };
   const next = { ...state, proposals: { ...state.proposals, [proposal.id]: decided } };

@@ -101,6 +101,9 @@ function applyEventUpdate(state: EngineState, event: EngineEvent): StateUpdate {
         workItemID: event.workItemID,
         branchName: event.branchName,
         ...(event.estimatedFiles !== undefined && { estimatedFiles: event.estimatedFiles }),
+        ...(event.mode !== undefined && { mode: event.mode }),
+        ...(event.model !== undefined && { model: event.model }),
+        ...(event.modelReason !== undefined && { modelReason: event.modelReason }),
       });
     case 'reviewerRequested':
       return addRequestedRun(withoutWaitingOnResume(state, event), event.type, {
@@ -224,6 +227,9 @@ function applyEventUpdate(state: EngineState, event: EngineEvent): StateUpdate {
     case 'proposalDecided':
     case 'proposalStale':
       return applyProposalUpdate(state, event);
+    case 'modeResultApplied':
+      // applyTaskContextUpdate gives each fix item the investigation's report.
+      return unchanged(state);
 
     default: {
       // Compile-time exhaustiveness: a new event type without a case makes `event` not `never` here.

@@ -5,6 +5,7 @@ import {
   type ImplementorCompleted,
   type ImplementorFailed,
   isAgentRunActive,
+  type ModeResultApplied,
   type ReviewerCompleted,
   type TaskContextEntry,
   type TaskContextEntryType,
@@ -23,6 +24,7 @@ export function applyTaskContextUpdate(
   after: EngineState,
   event: EngineEvent,
 ): EngineState {
+  if (event.type === 'modeResultApplied') return addInvestigationReports(after, event);
   if (
     event.type !== 'implementorCompleted' &&
     event.type !== 'reviewerCompleted' &&
@@ -37,6 +39,35 @@ export function applyTaskContextUpdate(
   const existing = after.taskContext[entry.workItemID] ?? [];
   if (existing.some((known) => known.id === entry.id)) return after;
   return { ...after, taskContext: { ...after.taskContext, [entry.workItemID]: [...existing, entry] } };
+}
+
+/**
+ * An applied investigation (issue #29): its report becomes a context entry of each fix item it created, so
+ * their implementors start from the root cause and the evidence.
+ */
+function addInvestigationReports(state: EngineState, event: ModeResultApplied): EngineState {
+  const { report } = event;
+  if (report.mode !== 'investigate') return state;
+  let taskContext = state.taskContext;
+  for (const workItemID of event.createdIDs) {
+    const entry: TaskContextEntry = {
+      id: `${event.sessionID}:investigation_report:${workItemID}`,
+      workItemID,
+      sessionID: event.sessionID,
+      role: 'implementor',
+      runtime: state.agentRuns[event.sessionID]?.runtime ?? null,
+      type: 'investigation_report',
+      summary: boundTaskContextSummary(
+        `Investigation of #${event.workItemID}: ${report.summary}\n\nRoot cause: ${report.rootCause}`,
+      ),
+      data: { investigatedItem: event.workItemID, evidence: report.evidence, files: report.files },
+      createdAt: event.at,
+    };
+    const existing = taskContext[workItemID] ?? [];
+    if (existing.some((known) => known.id === entry.id)) continue;
+    taskContext = { ...taskContext, [workItemID]: [...existing, entry] };
+  }
+  return taskContext === state.taskContext ? state : { ...state, taskContext };
 }
 
 function buildEntry(
@@ -58,6 +89,15 @@ function buildEntry(
   switch (event.type) {
     case 'implementorCompleted': {
       const { result } = event;
+      if (result.report !== undefined)
+        return make(
+          result.report.mode === 'investigate' ? 'investigation_summary' : 'refinement_summary',
+          result.summary,
+          {
+            mode: result.report.mode,
+            files: result.report.files,
+          },
+        );
       if (result.outcome === 'blocked')
         return make('blocked_summary', result.summary, { outcome: 'blocked' });
       if (result.outcome === 'validation-failure')

@@ -1,6 +1,7 @@
 import { buildCommandInspectors, inspectMkfs } from './command-inspectors.ts';
 import { commandBaseName } from './command-word.ts';
 import { findDangerousVariable } from './dangerous-variables.ts';
+import { inspectReadOnly } from './inspect-read-only.ts';
 import { displayValue, notAllowedMessage, patternMessage } from './messages.ts';
 import type { CommandInspector, CommandWord, InspectionContext, Invocation } from './types.ts';
 
@@ -42,6 +43,8 @@ export function checkInvocation(invocation: Invocation, context: InspectionConte
   inspectors ??= buildCommandInspectors();
   const inspector = inspectors.get(baseName) ?? (baseName.startsWith('mkfs') ? inspectMkfs : undefined);
   inspector?.({ ...invocation, words: invocation.words.map(treatOpenGlobAsDynamic) }, context);
+  if (context.rules.readOnly === true)
+    inspectReadOnly({ ...invocation, words: invocation.words.map(treatOpenGlobAsDynamic) }, context);
   if (!invocation.exemptFromAllowlist && !context.rules.allowedCommands.has(name)) {
     context.report('not-allowed', notAllowedMessage(name));
   }

@@ -17,5 +17,6 @@ export {
   STRUCTURAL_RULES,
 } from './describe-bash-validator-rules.ts';
 export type { BashPathPlace } from './judge-real-path.ts';
+export { toReadOnlyBashValidatorRules } from './to-read-only-bash-validator-rules.ts';
 export type { BashBlockPattern, BashValidationResult, BashValidatorRules } from './types.ts';
 export { type BashPlaceInput, validateBashCommand } from './validate-bash-command.ts';

@@ -15,6 +15,11 @@ export interface BashValidatorRules {
   allowedCommands: ReadonlySet<string>;
   /** Regexes that block when they match the quote-masked command text or any simple command in it. */
   blockPatterns: readonly BashBlockPattern[];
+  /**
+   * Read-only sessions (modes `investigate` and `refine`): only the read-only commands, and no output
+   * redirection but to /dev/null and the standard streams (inspect-read-only.ts). Absent: ordinary rules.
+   */
+  readOnly?: boolean;
 }
 
 /**

@@ -10,6 +10,7 @@ import { countGuardedNodes } from './count-guarded-nodes.ts';
 import { findDangerousVariable } from './dangerous-variables.ts';
 import { evaluateWord } from './evaluate-word.ts';
 import { heredocByteRange, heredocText } from './heredoc-text.ts';
+import { isReadOnlyRedirectTarget } from './inspect-read-only.ts';
 import { displayValue } from './messages.ts';
 import { findProtectedWriteTarget } from './protected-paths.ts';
 import {
@@ -161,6 +162,16 @@ class ShellFileWalker {
       return;
     }
     for (const target of targets) {
+      if (
+        this.context.rules.readOnly === true &&
+        (target.dynamic || !isReadOnlyRedirectTarget(target.value))
+      ) {
+        this.context.report(
+          'danger',
+          `Blocked: this session is read-only (investigate/refine modes): output redirection to '${target.masked}' writes a file`,
+        );
+        continue;
+      }
       const problem = findProtectedWriteTarget(target, this.context.place);
       if (problem) this.context.report('danger', `Blocked: output redirection refused: ${problem}`);
     }

@@ -1,6 +1,10 @@
 import type { SDKResultMessage } from '@anthropic-ai/claude-agent-sdk';
-import type { AgentResult, AgentRole, AgentUsage } from '../../domain/index.ts';
-import { AgentRunFailure, validateAgentOutputOrQuestions } from '../../engine/runtime-contract/index.ts';
+import type { AgentResult, AgentRole, AgentUsage, WorkItemMode } from '../../domain/index.ts';
+import {
+  AgentRunFailure,
+  validateAgentOutputOrQuestions,
+  validateModeOutputOrQuestions,
+} from '../../engine/runtime-contract/index.ts';
 
 /**
  * Turns the session's result message into the role's validated result (docs/seeds.md §Result Assembly),
@@ -11,6 +15,8 @@ import { AgentRunFailure, validateAgentOutputOrQuestions } from '../../engine/ru
  */
 export async function assembleAgentResult(input: {
   role: AgentRole;
+  /** An implementor run's mode (investigate, refine): its report is validated instead; no patch is taken. */
+  mode?: WorkItemMode;
   result: SDKResultMessage | undefined;
   extractPatch: () => Promise<string>;
 }): Promise<AgentResult | { kind: 'questions'; questions: string[] }> {
@@ -25,6 +31,13 @@ export async function assembleAgentResult(input: {
       'error',
       `the ${role} session ended with an error: ${result.result || 'no details'}`,
     );
+  }
+  if (input.mode !== undefined) {
+    const mode = validateModeOutputOrQuestions(input.mode, result.structured_output);
+    if (!mode.ok) throw new AgentRunFailure('error', mode.error);
+    if (mode.value.kind === 'questions') return mode.value;
+    const { report } = mode.value;
+    return { role: 'implementor', outcome: 'completed', summary: report.summary, patch: null, report };
   }
   const validated = validateAgentOutputOrQuestions(role, result.structured_output);
   if (!validated.ok) throw new AgentRunFailure('error', validated.error);

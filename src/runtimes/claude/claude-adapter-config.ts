@@ -14,6 +14,11 @@ export interface ClaudeAdapterConfig extends RuntimeAdapterConfig {
   /** Files (relative to repoRoot) appended to every agent's prompt; callers default to ['.claude/CLAUDE.md']. */
   contextPaths: string[];
   bashValidatorHook: BashValidatorHook;
+  /**
+   * The bash validator of read-only runs (modes `investigate`, `refine`: toReadOnlyBashValidatorRules). A
+   * read-only run without one is refused (fail closed).
+   */
+  readOnlyBashValidatorHook?: BashValidatorHook;
   logger: Logger;
   /** Setup command run in each implementor worktree; unset = detect from the lockfile; 'none' = no setup. */
   setupCommand?: string | null;

@@ -11,6 +11,9 @@ function build(context: RuntimeBuildContext, runtime: string, extraEnv: RuntimeB
     defaultBranch: context.defaultBranch,
     contextPaths: context.contextPaths,
     bashValidatorHook: context.bashValidatorHook,
+    ...(context.readOnlyBashValidatorHook !== undefined && {
+      readOnlyBashValidatorHook: context.readOnlyBashValidatorHook,
+    }),
     logger: context.logger,
     setupCommand: context.setupCommand,
     worktrees: context.worktrees,

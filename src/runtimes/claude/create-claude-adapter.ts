@@ -65,6 +65,8 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): ShellRuntime {
       continues: 'session',
       // A resumed run continues in the kept state dir (the SDK's conversation is there) and worktree.
       keepsRunDir: true,
+      // Its path guard and bash validator refuse writes in investigate and refine runs (provision-claude-run.ts).
+      runsReadOnlyModes: true,
       returnsWhenStarted: true,
       worktreeFor: (params) =>
         params.role === 'implementor' ? { branchName: buildAgentBranchName(params.branchName) } : null,

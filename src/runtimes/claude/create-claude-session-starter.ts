@@ -1,6 +1,10 @@
 import { query } from '@anthropic-ai/claude-agent-sdk';
 import type { AgentRole } from '../../domain/index.ts';
-import { buildOutputOrQuestionsJsonSchema } from '../../engine/runtime-contract/index.ts';
+import {
+  buildModeOutputOrQuestionsJsonSchema,
+  buildOutputOrQuestionsJsonSchema,
+  type RunLimits,
+} from '../../engine/runtime-contract/index.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { SandboxRefusals } from '../shared/create-sandbox-refusals.ts';
 import { buildClaudeHooks } from './build-claude-hooks.ts';
@@ -8,7 +12,6 @@ import { ASK_HUMAN_TOOL, type AskHumanTool, withAskHumanTool } from './create-as
 import { createSandboxedSpawn } from './create-sandboxed-spawn.ts';
 import type { SessionInput } from './create-session-input.ts';
 import type { ProvisionedClaudeRun } from './provision-claude-run.ts';
-import type { toSdkHook } from './to-sdk-hook.ts';
 
 /**
  * Starts one SDK session (round) of a run: round 0 under the engine's id (or, on a resume, the asking
@@ -21,15 +24,20 @@ export function createClaudeSessionStarter(params: {
   sdkSessionID: string;
   cwd: string;
   maxBudgetUsd: number | undefined;
+  /** The run's limits (`limits.<mode>`): a configured maxTurns over the agent definition's, a default under it. */
+  limits: RunLimits | undefined;
   provisioned: ProvisionedClaudeRun;
-  bashHook: ReturnType<typeof toSdkHook>;
   askHuman: AskHumanTool;
   abortController: AbortController;
   refusals: SandboxRefusals;
   logger: Logger;
 }): (input: SessionInput, resumes: boolean) => ReturnType<typeof query> {
   const { role, sessionID, sdkSessionID, askHuman, abortController, logger } = params;
-  const { loaded, agentEnv, executablePath, sandboxed, pathGuardHook } = params.provisioned;
+  const { loaded, agentEnv, executablePath, sandboxed, pathGuardHook, bashHook, mode } = params.provisioned;
+  const maxTurns = params.limits?.maxTurns ?? loaded.maxTurns ?? params.limits?.defaultMaxTurns;
+  // A mode's report (investigate, refine) or the role's result; either, or questions for a human.
+  const schema =
+    mode !== undefined ? buildModeOutputOrQuestionsJsonSchema(mode) : buildOutputOrQuestionsJsonSchema(role);
   const definition = withAskHumanTool(loaded.definition);
   const stderr = (data: string) => logger.debug('claude stderr', { sessionID, data: data.slice(0, 2000) });
   // Round 0 starts the session under the engine's id; fix rounds resume it (the CLI reloads the
@@ -42,14 +50,14 @@ export function createClaudeSessionStarter(params: {
         agent: role,
         agents: { [role]: definition },
         mcpServers: askHuman.mcpServers,
-        ...(loaded.maxTurns !== undefined && { maxTurns: loaded.maxTurns }),
+        ...(maxTurns !== undefined && { maxTurns }),
         cwd: params.cwd,
         // The role's result, or `outcome: 'questions'` to stop and ask a human.
-        outputFormat: { type: 'json_schema', schema: buildOutputOrQuestionsJsonSchema(role) },
+        outputFormat: { type: 'json_schema', schema },
         settingSources: [],
         // Every tool but the structured output passes the guards, in one callback (see build-claude-hooks.ts).
         hooks: buildClaudeHooks({
-          bashValidator: params.bashHook,
+          bashValidator: bashHook,
           pathGuard: pathGuardHook,
           askHumanTool: ASK_HUMAN_TOOL,
           refuseSubagentAsking: askHuman.refuseSubagents,

@@ -33,6 +33,8 @@ export interface LoadAgentDefinitionParams {
   /** Absolute path of the repository root; the file is `{repoRoot}/.claude/agents/{role}.md`. */
   repoRoot: string;
   role: AgentRole;
+  /** The file's name without `.md` when it is not the role's (a mode's: `investigate`, `refine`). */
+  fileName?: string;
   /** Files (relative to repoRoot) appended to the prompt, read fresh on every call. */
   contextPaths: readonly string[];
   /** Replaces the file's model for this run (e.g. complexity-based dispatch). */
@@ -61,7 +63,7 @@ const REJECT_JAVASCRIPT = {
  * malformed, or a field has the wrong type.
  */
 export async function loadAgentDefinition(params: LoadAgentDefinitionParams): Promise<LoadedAgentDefinition> {
-  const filePath = join(params.repoRoot, '.claude', 'agents', `${params.role}.md`);
+  const filePath = join(params.repoRoot, '.claude', 'agents', `${params.fileName ?? params.role}.md`);
   let source: string;
   try {
     source = await readFile(filePath, 'utf8');

@@ -102,8 +102,8 @@ export async function prepareClaudeTurn(
     sdkSessionID,
     cwd: setup.cwd,
     maxBudgetUsd: params.maxBudgetUsd,
+    limits: params.limits,
     provisioned,
-    bashHook: context.bashHook,
     askHuman,
     abortController,
     refusals: setup.refusals,
@@ -215,6 +215,7 @@ export async function prepareClaudeTurn(
       }
       const assembled = await assembleAgentResult({
         role,
+        ...(provisioned.mode !== undefined && { mode: provisioned.mode }),
         result: resultMessage,
         extractPatch: () => run.patch(round),
       });

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import type { AgentEnvAccount } from '../../guards/agent-env/build-agent-env.ts';
 import { buildAgentEnv } from '../../guards/agent-env/build-agent-env.ts';
-import { AGENT_SESSION_TOOLS, createPathGuardHook } from '../../guards/path-guard/index.ts';
 import { killProcessesWithEnv } from '../../process/kill-processes-with-env.ts';
 import type { SandboxedCommand } from '../../sandbox/sandbox-types.ts';
 import { messageOf } from '../../shared/message-of.ts';
@@ -10,6 +9,7 @@ import { WORKTREES_DIR } from '../../workspace/create-worktree-manager.ts';
 import type { TurnSetup } from '../shared/agent-turn.ts';
 import { buildAgentSandboxRequest } from '../shared/build-agent-sandbox-request.ts';
 import type { ClaudeConfigSeed } from '../shared/create-claude-config-seed.ts';
+import { buildRunGuards } from './build-run-guards.ts';
 import type { ClaudeAdapterConfig } from './claude-adapter-config.ts';
 import { loadAgentDefinition } from './load-agent-definition.ts';
 import { toSdkHook } from './to-sdk-hook.ts';
@@ -43,12 +43,30 @@ export async function provisionClaudeRun(context: ClaudeTurnContext, setup: Turn
     setImmediate(() => killProcessesWithEnv((variable) => variable === ownConfigDir));
     await context.configSeed.learn(join(runStateDir, 'config'));
   });
+  // Issue #29 modes: `.claude/agents/<mode>.md`, no file writes (path guard and bash validator), and the
+  // model `models.implementor` chose for the item's complexity.
+  const mode = params.role === 'implementor' ? params.mode : undefined;
+  const guards = buildRunGuards({
+    role,
+    mode,
+    root: setup.cwd,
+    readOnlyPaths: [...(config.readOnlyPaths ?? []), runStateDir],
+    deniedPaths: [
+      join(config.repoRoot, WORKTREES_DIR),
+      join(config.repoRoot, '.flotilla'),
+      config.stateDir,
+      config.logging.logsDir,
+    ],
+    bashValidatorHook: config.bashValidatorHook,
+    readOnlyBashValidatorHook: config.readOnlyBashValidatorHook,
+  });
   const loaded = await clock.time('agent-definition', () =>
     loadAgentDefinition({
       repoRoot: config.repoRoot,
       role,
+      ...(mode !== undefined && { fileName: mode }),
       contextPaths: config.contextPaths,
-      modelOverride: config.models?.[role],
+      modelOverride: (params.role === 'implementor' ? params.model : undefined) ?? config.models?.[role],
     }),
   );
   await setup.makeRunDir();
@@ -89,25 +107,13 @@ export async function provisionClaudeRun(context: ClaudeTurnContext, setup: Turn
   const configDir = join(runStateDir, 'config');
   if (agentEnv.CLAUDE_CONFIG_DIR === configDir)
     await clock.time('config-seed', () => context.configSeed.plant(configDir));
-  // File tools stay in the worktree (planner and reviewer: read the repository); see path-guard/.
-  const pathGuardHook = toSdkHook(
-    createPathGuardHook({
-      root: setup.cwd,
-      writable: role === 'implementor',
-      // Any other tool (an MCP server's, one a later CLI adds) is refused.
-      allowedTools: AGENT_SESSION_TOOLS,
-      readOnlyPaths: [...(config.readOnlyPaths ?? []), runStateDir],
-      deniedPaths: [
-        join(config.repoRoot, WORKTREES_DIR),
-        join(config.repoRoot, '.flotilla'),
-        config.stateDir,
-        config.logging.logsDir,
-      ],
-    }),
-    config.logger,
-    'path guard',
-  );
-  return { loaded, agentEnv, executablePath, sandboxed, pathGuardHook };
+  // File tools stay in the worktree (planner, reviewer and the read-only modes: read only); see path-guard/.
+  const pathGuardHook = toSdkHook(guards.pathGuard, config.logger, 'path guard');
+  const bashHook =
+    guards.bashValidator === config.bashValidatorHook
+      ? context.bashHook
+      : toSdkHook(guards.bashValidator, config.logger, 'read-only bash validator');
+  return { loaded, agentEnv, executablePath, sandboxed, pathGuardHook, bashHook, mode };
 }
 
 export type ProvisionedClaudeRun = Awaited<ReturnType<typeof provisionClaudeRun>>;

@@ -147,4 +147,9 @@ export interface RuntimeTurnSource {
   checkAvailability(): RuntimeAvailability;
   /** Removes a discarded session's state (default: the directory). */
   removeState?(stateDir: string): Promise<void>;
+  /**
+   * Whether it runs the read-only modes (`investigate`, `refine`; issue #29) with file writes refused by its
+   * guards. A runtime without it refuses such runs at start (fail closed).
+   */
+  readonly runsReadOnlyModes?: boolean;
 }

@@ -78,6 +78,12 @@ export function createRunShell(config: RunShellConfig, source: RuntimeTurnSource
 
   async function startAgent(params: AgentStartParams): Promise<AgentRunHandle> {
     runs.assertIdle(params.sessionID);
+    if (params.role === 'implementor' && params.mode !== undefined && source.runsReadOnlyModes !== true) {
+      throw new Error(
+        `the ${config.runtime ?? 'runtime'} runtime cannot run the read-only mode '${params.mode}' (its guards ` +
+          'cannot refuse file writes); run it on the claude runtime',
+      );
+    }
     const frame = createFrame(params);
     let turn: AgentTurn;
     try {
@@ -182,7 +188,9 @@ export function createRunShell(config: RunShellConfig, source: RuntimeTurnSource
   async function startRun(frame: ReturnType<typeof createFrame>, turn: AgentTurn): Promise<AgentRunHandle> {
     const { setup } = frame;
     const { params, sessionID, role, worktree, clock } = setup;
-    const run = runs.begin({ sessionID, role, maxAgentDuration: config.maxAgentDuration });
+    // The mode's timeout (config `limits.<mode>.timeout`) replaces the single maxAgentDuration where set.
+    const maxAgentDuration = params.limits?.timeoutSeconds ?? config.maxAgentDuration;
+    const run = runs.begin({ sessionID, role, maxAgentDuration });
     const sessionLog = config.createSessionLog?.(params) ?? null;
     frame.sessionLog = sessionLog;
     for (const note of turn.transcriptNotes ?? []) sessionLog?.note(note);

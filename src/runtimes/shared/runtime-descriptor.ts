@@ -30,6 +30,8 @@ export interface RuntimeBuildContext {
   /** Added to every agent's environment. */
   extraEnv?: Readonly<Record<string, string>>;
   bashValidatorHook: BashValidatorHook;
+  /** The bash validator of read-only runs (modes investigate, refine); absent: such runs are refused. */
+  readOnlyBashValidatorHook?: BashValidatorHook;
   /** Absolute paths agents may read but never write. */
   readOnlyPaths: readonly string[];
   /** Every configured account: each runtime takes those naming it (their variables are references). */

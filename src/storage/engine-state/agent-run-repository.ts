@@ -6,6 +6,7 @@ import type {
   AgentRunStatus,
   AgentUsage,
   CancelRequester,
+  WorkItemMode,
 } from '../../domain/index.ts';
 import { BUDGET_FAILURE_PREFIX, SCRIPTED_RUNTIME } from '../../domain/index.ts';
 import { StorageError } from '../storage-error.ts';
@@ -63,6 +64,10 @@ interface AgentRunRow {
   asked_questions: 0 | 1;
   estimated_files: string | null;
   changed_files: string | null;
+  /** An implementor's WorkItemMode, or a planner's `plan-revision` (issue #29); null otherwise. */
+  mode: string | null;
+  model: string | null;
+  model_reason: string | null;
 }
 
 export const DEFAULT_RUN_LIST_LIMIT = 50;
@@ -101,6 +106,9 @@ function toRow(run: AgentRun): AgentRunRow {
     asked_questions: run.askedQuestions === true ? 1 : 0,
     estimated_files: filesColumn(run.role === 'implementor' ? run.estimatedFiles : undefined),
     changed_files: filesColumn(run.role === 'implementor' ? run.changedFiles : undefined),
+    mode: run.role === 'reviewer' ? null : (run.mode ?? null),
+    model: run.role === 'implementor' ? (run.model ?? null) : null,
+    model_reason: run.role === 'implementor' ? (run.modelReason ?? null) : null,
   };
 }
 
@@ -153,6 +161,7 @@ function fromRow(row: AgentRunRow): StoredAgentRun {
         role: 'planner',
         specPaths: JSON.parse(row.spec_paths) as string[],
         specSHAs: JSON.parse(row.spec_shas) as Record<string, string>,
+        ...((row.mode === 'plan' || row.mode === 'plan-revision') && { mode: row.mode }),
       };
     case 'implementor':
       return {
@@ -162,6 +171,9 @@ function fromRow(row: AgentRunRow): StoredAgentRun {
         branchName: row.branch_name ?? '',
         ...(row.estimated_files !== null && { estimatedFiles: readFilesColumn(row.estimated_files) }),
         ...(row.changed_files !== null && { changedFiles: readFilesColumn(row.changed_files) }),
+        ...((row.mode === 'investigate' || row.mode === 'refine') && { mode: row.mode as WorkItemMode }),
+        ...(row.model !== null && { model: row.model }),
+        ...(row.model_reason !== null && { modelReason: row.model_reason }),
       };
     case 'reviewer':
       return {
@@ -178,12 +190,13 @@ export function createAgentRunRepository(db: Database): AgentRunRepository {
     INSERT INTO agent_runs (
       session_id, role, status, work_item_id, spec_paths, spec_shas, branch_name, revision_id, requested_at,
       ended_at, failure_reason, error, log_file_path, cost_usd, input_tokens, output_tokens, turns,
-      cancel_requested_by, runtime, account, session_number, asked_questions, estimated_files, changed_files
+      cancel_requested_by, runtime, account, session_number, asked_questions, estimated_files, changed_files,
+      mode, model, model_reason
     ) VALUES (
       @session_id, @role, @status, @work_item_id, @spec_paths, @spec_shas, @branch_name, @revision_id,
       @requested_at, @ended_at, @failure_reason, @error, @log_file_path, @cost_usd, @input_tokens,
       @output_tokens, @turns, @cancel_requested_by, @runtime, @account, @session_number, @asked_questions,
-      @estimated_files, @changed_files
+      @estimated_files, @changed_files, @mode, @model, @model_reason
     )
     ON CONFLICT (session_id) DO UPDATE SET
       role = excluded.role, status = excluded.status, work_item_id = excluded.work_item_id,
@@ -194,7 +207,8 @@ export function createAgentRunRepository(db: Database): AgentRunRepository {
       turns = excluded.turns, cancel_requested_by = excluded.cancel_requested_by, runtime = excluded.runtime,
       account = excluded.account,
       session_number = excluded.session_number, asked_questions = excluded.asked_questions,
-      estimated_files = excluded.estimated_files, changed_files = excluded.changed_files
+      estimated_files = excluded.estimated_files, changed_files = excluded.changed_files,
+      mode = excluded.mode, model = excluded.model, model_reason = excluded.model_reason
   `);
   const selectOne = db.prepare<[string], AgentRunRow>('SELECT * FROM agent_runs WHERE session_id = ?');
   const selectRecent = db.prepare<[number], AgentRunRow>(

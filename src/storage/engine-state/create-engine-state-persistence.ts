@@ -263,6 +263,12 @@ export function createEngineStatePersistence(
       for (const entry of stateAfter.taskContext[event.workItemID] ?? [])
         if (entry.sessionID === event.sessionID) taskContext.save(entry);
     }
+    // An applied investigation's report, on each fix item it created (issue #29).
+    if (event.type === 'modeResultApplied') {
+      for (const workItemID of event.createdIDs)
+        for (const entry of stateAfter.taskContext[workItemID] ?? [])
+          if (entry.sessionID === event.sessionID) taskContext.save(entry);
+    }
     if (
       event.type === 'proposalCreated' ||
       event.type === 'proposalDecided' ||

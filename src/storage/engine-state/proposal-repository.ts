@@ -1,5 +1,11 @@
 import type { Database } from 'better-sqlite3';
-import type { PlannerResult, Proposal, ProposalStatus } from '../../domain/index.ts';
+import type {
+  ModeReport,
+  PlannerResult,
+  Proposal,
+  ProposalKind,
+  ProposalStatus,
+} from '../../domain/index.ts';
 
 /** The proposals (migration 012): plans waiting for, or decided by, a human. */
 export interface ProposalRepository {
@@ -12,7 +18,9 @@ export interface ProposalRepository {
 
 interface ProposalRow {
   id: string;
-  kind: 'plan';
+  kind: ProposalKind;
+  subject_id: string | null;
+  report: string | null;
   status: ProposalStatus;
   session_id: string;
   spec_shas: string;
@@ -39,15 +47,17 @@ function fromRow(row: ProposalRow): Proposal {
     decidedAt: row.decided_at,
     decidedBy: row.decided_by,
     reason: row.reason,
+    ...(row.subject_id !== null && { subjectID: row.subject_id }),
+    ...(row.report !== null && { report: JSON.parse(row.report) as ModeReport }),
   };
 }
 
 export function createProposalRepository(db: Database): ProposalRepository {
   const upsert = db.prepare(
     `INSERT OR REPLACE INTO proposals (id, kind, status, session_id, spec_shas, base_planned_shas, result,
-       revises, created_at, decided_at, decided_by, reason)
+       revises, created_at, decided_at, decided_by, reason, subject_id, report)
      VALUES (@id, @kind, @status, @session_id, @spec_shas, @base_planned_shas, @result, @revises, @created_at,
-       @decided_at, @decided_by, @reason)`,
+       @decided_at, @decided_by, @reason, @subject_id, @report)`,
   );
   const selectAll = db.prepare<[number], ProposalRow>(
     'SELECT * FROM proposals ORDER BY created_at DESC, rowid DESC LIMIT ?',
@@ -71,6 +81,8 @@ export function createProposalRepository(db: Database): ProposalRepository {
         decided_at: proposal.decidedAt,
         decided_by: proposal.decidedBy,
         reason: proposal.reason,
+        subject_id: proposal.subjectID ?? null,
+        report: proposal.report == null ? null : JSON.stringify(proposal.report),
       });
     },
     list(query = {}) {

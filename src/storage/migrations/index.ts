@@ -11,6 +11,7 @@ import { reviewVerdictsMigration } from './010-review-verdicts.ts';
 import { taskContextMigration } from './011-task-context.ts';
 import { proposalsMigration } from './012-proposals.ts';
 import { repositoryMemoryMigration } from './013-repository-memory.ts';
+import { agentModesMigration } from './015-agent-modes.ts';
 import { agentConversationsMigration } from './016-agent-conversations.ts';
 import { fileEstimatesMigration } from './017-file-estimates.ts';
 import type { Migration } from './migration.ts';
@@ -32,6 +33,7 @@ export const MIGRATIONS: readonly Migration[] = [
   taskContextMigration,
   proposalsMigration,
   repositoryMemoryMigration,
+  agentModesMigration,
   agentConversationsMigration,
   fileEstimatesMigration,
 ];

@@ -150,6 +150,8 @@ export function createTrackerWorkItems(
       priority: parsed.priority,
       complexity: parsed.complexity,
       ...(parsed.runtime !== null && { runtime: parsed.runtime }),
+      ...(parsed.mode !== null && { mode: parsed.mode }),
+      ...(parsed.complexityLabel !== null && { complexityLabel: parsed.complexityLabel }),
       blockedBy: statements.blockers.all(row.id).map((blocker) => String(blocker.blocker_id)),
       createdAt: row.created_at,
       linkedRevision: linkedRevisionOf(row.id),

@@ -357,6 +357,21 @@ export function buildSampleEvents(): SampleEvents {
       source: 'tracker',
       at,
     },
+    modeResultApplied: {
+      type: 'modeResultApplied',
+      workItemID: 'wi-bug',
+      sessionID: 'session-investigate',
+      report: {
+        mode: 'investigate',
+        summary: 'The total is off by one',
+        rootCause: 'sum() starts at 1',
+        evidence: ['sum([]) returns 1'],
+        files: ['src/sum.ts'],
+        fixes: [{ tempID: 'fix', title: 'Start sum at 0', body: 'Fix it', labels: [], blockedBy: [] }],
+      },
+      createdIDs: ['wi-fix'],
+      at,
+    },
     proposalStale: {
       type: 'proposalStale',
       proposalID: 'wi-proposal',

@@ -59,6 +59,8 @@ export function createInMemoryWorkItems(world: InMemoryWorld) {
       priority: parsed.priority,
       complexity: parsed.complexity,
       ...(parsed.runtime !== null && { runtime: parsed.runtime }),
+      ...(parsed.mode !== null && { mode: parsed.mode }),
+      ...(parsed.complexityLabel !== null && { complexityLabel: parsed.complexityLabel }),
       blockedBy: [...item.blockedBy],
       createdAt: item.createdAt,
       linkedRevision: linkedRevisionOf(item.id),

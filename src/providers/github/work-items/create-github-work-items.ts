@@ -225,6 +225,8 @@ function toWorkItem(issue: Issue | ListedIssue, links: ReadonlyMap<string, strin
     priority: labels.priority,
     complexity: labels.complexity,
     ...(labels.runtime !== null && { runtime: labels.runtime }),
+    ...(labels.mode !== null && { mode: labels.mode }),
+    ...(labels.complexityLabel !== null && { complexityLabel: labels.complexityLabel }),
     blockedBy: parseBlockedBy(issue.body ?? ''),
     // GitHub's timestamps are to the second ("…:00Z"); the domain's are full ISO strings.
     createdAt: new Date(issue.created_at).toISOString(),
