@@ -1,10 +1,4 @@
-import type {
-  AgentFailureReason,
-  AgentNote,
-  AgentResult,
-  AgentRole,
-  AgentUsage,
-} from '../domain/index.ts';
+import type { AgentFailureReason, AgentNote, AgentResult, AgentRole, AgentUsage } from '../domain/index.ts';
 import type { AgentStartParams } from '../engine/runtime-contract/index.ts';
 
 /**

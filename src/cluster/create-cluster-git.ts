@@ -35,7 +35,9 @@ export function createClusterGit(options: ClusterGitOptions): ClusterGit {
   return {
     publish() {
       const pushed = pushing.then(async () => {
-        const base = (await git(['rev-parse', '--verify', `refs/heads/${defaultBranch}^{commit}`])).stdout.trim();
+        const base = (
+          await git(['rev-parse', '--verify', `refs/heads/${defaultBranch}^{commit}`])
+        ).stdout.trim();
         await git([
           'push',
           '--force',

@@ -130,7 +130,9 @@ export function createDurableRunQueue(options: DurableRunQueueOptions): DurableR
     },
     async result(runID) {
       try {
-        return await (await clientOf()).retrieveWorkflow<AgentRunReply>(runID).getResult({ pollingIntervalMs });
+        return await (await clientOf())
+          .retrieveWorkflow<AgentRunReply>(runID)
+          .getResult({ pollingIntervalMs });
       } catch (error) {
         if (error instanceof Error && error.name === 'DBOSAwaitedWorkflowCancelledError')
           throw new RunCancelledError(runID);

@@ -27,7 +27,11 @@ export interface RemoteRuntimeDeps {
  * through PostgreSQL. The engine sees the runtime contract only, so it does not change. A worker that dies
  * mid-run is invisible here: the run is requeued and this handle's result is the second execution's.
  */
-export function createRemoteRuntime(key: RuntimeKey, name: string | undefined, deps: RemoteRuntimeDeps): RuntimeAdapter {
+export function createRemoteRuntime(
+  key: RuntimeKey,
+  name: string | undefined,
+  deps: RemoteRuntimeDeps,
+): RuntimeAdapter {
   const { queue, git, logger } = deps;
   return {
     ...(name !== undefined && { runtime: name }),
@@ -38,7 +42,9 @@ export function createRemoteRuntime(key: RuntimeKey, name: string | undefined, d
         const baseCommit = await git.publish();
         await queue.enqueue(sessionID, { params, runtime: key, baseCommit });
       } catch (error) {
-        throw new AgentRunFailure('error', `could not enqueue the run: ${messageOf(error)}`, { cause: error });
+        throw new AgentRunFailure('error', `could not enqueue the run: ${messageOf(error)}`, {
+          cause: error,
+        });
       }
       logger.debug('run enqueued for the workers', { sessionID, role: params.role });
       const reply = queue.result(sessionID);
@@ -59,7 +65,9 @@ export function createRemoteRuntime(key: RuntimeKey, name: string | undefined, d
         },
         (error: unknown) => {
           if (error instanceof RunCancelledError) throw new AgentRunFailure('cancelled', error.message);
-          throw new AgentRunFailure('error', `the run's result was lost: ${messageOf(error)}`, { cause: error });
+          throw new AgentRunFailure('error', `the run's result was lost: ${messageOf(error)}`, {
+            cause: error,
+          });
         },
       );
       return {
@@ -105,7 +113,10 @@ export function toRemoteRuntimes(local: RuntimeAdapters, deps: RemoteRuntimeDeps
         get(name) {
           if (!byName.has(name)) {
             const found = choices.get(name);
-            byName.set(name, found === null ? null : createRemoteRuntime({ choice: name }, found.runtime, deps));
+            byName.set(
+              name,
+              found === null ? null : createRemoteRuntime({ choice: name }, found.runtime, deps),
+            );
           }
           return byName.get(name) ?? null;
         },

@@ -17,7 +17,9 @@ export interface WorkerHeartbeatOptions {
  * database refuses (the row lapsed: the controller may already have requeued this executor's runs) or an
  * error past the TTL is reported once through `onLost`, and the heartbeat stops.
  */
-export async function startWorkerHeartbeat(options: WorkerHeartbeatOptions): Promise<{ stop(): Promise<void> }> {
+export async function startWorkerHeartbeat(
+  options: WorkerHeartbeatOptions,
+): Promise<{ stop(): Promise<void> }> {
   const { registry, row, logger } = options;
   await registry.register(row);
   let lastRenewed = Date.now();

@@ -116,11 +116,15 @@ const CLUSTER_URL_EXPECTED =
  * variable of flotilla's environment that holds the PostgreSQL URL, so the file never holds the password.
  */
 const cluster = object({
-  postgres: z.string({ error: CLUSTER_URL_EXPECTED }).regex(/^\$(?:\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)$/, {
-    error: `expected ${CLUSTER_URL_EXPECTED}`,
-  }),
+  postgres: z
+    .string({ error: CLUSTER_URL_EXPECTED })
+    .regex(/^\$(?:\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)$/, {
+      error: `expected ${CLUSTER_URL_EXPECTED}`,
+    }),
   /** The git remote workers fetch the runs' commits from (a shared bare repository on the local provider). */
   remote: nonEmptyString('a git remote name').default('origin'),
+  /** Seconds a worker's heartbeat lasts unrenewed: past it, its runs go to another worker. */
+  heartbeatTimeout: seconds().default(15),
 });
 export type ClusterSettings = z.output<typeof cluster>;
 const usd = (what: string) =>
