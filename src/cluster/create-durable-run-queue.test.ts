@@ -37,9 +37,13 @@ afterAll(async () => {
 
 /** An executor process (test-support/serve-test-runs.ts), once it serves the queue. */
 async function startExecutor(executorID: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, postgres.url, executorID, String(TTL_MS)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', SCRIPT, postgres.url, executorID, String(TTL_MS)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   executors.push(child);
   await new Promise<void>((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -57,7 +61,13 @@ function message(hold: string): { runID: string; message: AgentRunMessage } {
   return {
     runID: `run-${runCount}`,
     message: {
-      params: { role: 'reviewer', sessionID: `run-${runCount}`, prompt: hold, workItemID: '1', revisionID: 'r1' },
+      params: {
+        role: 'reviewer',
+        sessionID: `run-${runCount}`,
+        prompt: hold,
+        workItemID: '1',
+        revisionID: 'r1',
+      },
       runtime: { role: 'reviewer' },
       baseCommit: '0'.repeat(40),
     },
@@ -125,7 +135,9 @@ describe('the durable run queue (DBOS on a real PostgreSQL)', () => {
         if (tries > 400) throw new Error('the run never reached the survivor');
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      const executorsOfRun = (await rows()).filter((row) => row.run_id === run.runID).map((row) => row.executor);
+      const executorsOfRun = (await rows())
+        .filter((row) => row.run_id === run.runID)
+        .map((row) => row.executor);
       expect(executorsOfRun).toEqual(['doomed', 'survivor']);
       await queue.cancel(run.runID);
       await expect(queue.result(run.runID)).rejects.toThrow(/cancelled/);

@@ -2,6 +2,7 @@ import { DBOS, DBOSClient } from '@dbos-inc/dbos-sdk';
 import type { Logger } from '../logging/logger.ts';
 import { messageOf } from '../shared/message-of.ts';
 import type { AgentRunMessage, AgentRunReply } from './agent-run-message.ts';
+import { withSchemaLock } from './with-schema-lock.ts';
 
 /** The DBOS application every Flotilla process of a cluster belongs to (it scopes workflows and queues). */
 const APPLICATION = 'flotilla';
@@ -87,10 +88,12 @@ export function createDurableRunQueue(options: DurableRunQueueOptions): DurableR
   };
   let migrated: Promise<void> | null = null;
   const migrate = () => {
-    migrated ??= DBOS.migrate(databaseUrl).catch((error: unknown) => {
-      migrated = null;
-      throw error;
-    });
+    migrated ??= withSchemaLock({ url: databaseUrl }, () => DBOS.migrate(databaseUrl)).catch(
+      (error: unknown) => {
+        migrated = null;
+        throw error;
+      },
+    );
     return migrated;
   };
   let client: Promise<DBOSClient> | null = null;

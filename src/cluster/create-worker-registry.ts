@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { withSchemaLock } from './with-schema-lock.ts';
 
 /** One row per executor (a worker's slot) that heartbeats: who it is and when it is presumed dead. */
 export const WORKERS_TABLE_SQL = `
@@ -41,7 +42,7 @@ export function createWorkerRegistry(options: { pool: Pool; ttlMs: number }): Wo
   const ttlSeconds = options.ttlMs / 1000;
   let tableReady: Promise<unknown> | null = null;
   const ready = () => {
-    tableReady ??= pool.query(WORKERS_TABLE_SQL).catch((error: unknown) => {
+    tableReady ??= withSchemaLock({ pool }, () => pool.query(WORKERS_TABLE_SQL)).catch((error: unknown) => {
       tableReady = null;
       throw error;
     });

@@ -65,9 +65,16 @@ async function runSlot(repoRoot: string, config: Config, workerID: string, slot:
     path: join(resolveFlotillaPaths(repoRoot).logsDir, `worker-${slot}.log`),
     level: config.logging.level,
   });
+  // A slot that cannot start says why and exits: its worker starts it again a moment later.
+  const startSlot = (slotOptions: Parameters<typeof runWorkerSlot>[0]) =>
+    runWorkerSlot(slotOptions).catch((error: unknown) => {
+      process.stderr.write(`flotilla worker: slot ${slot}: ${messageOf(error)}\n`);
+      logger.close();
+      return null;
+    });
   // The worker was killed: nothing supervises this slot any more, and its heartbeat must lapse.
   process.once('disconnect', () => process.exit(1));
-  const running = await runWorkerSlot({
+  const running = await startSlot({
     repoRoot,
     config,
     env: process.env,
@@ -80,6 +87,7 @@ async function runSlot(repoRoot: string, config: Config, workerID: string, slot:
       process.exit(1);
     },
   });
+  if (running === null) process.exit(1);
   process.send?.({ ready: running.executorID });
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

@@ -33,10 +33,10 @@ await queue.serve({
     await new Promise((resolve) => {
       if (prompt !== 'hold') setTimeout(resolve, Number(prompt));
     });
-    await pool.query('UPDATE test_runs SET ended_at = clock_timestamp() WHERE run_id = $1 AND executor = $2', [
-      execution.runID,
-      executorID,
-    ]);
+    await pool.query(
+      'UPDATE test_runs SET ended_at = clock_timestamp() WHERE run_id = $1 AND executor = $2',
+      [execution.runID, executorID],
+    );
     return {
       ok: true,
       executor: executorID,
