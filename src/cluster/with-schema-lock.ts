@@ -17,7 +17,15 @@ export async function withSchemaLock<T>(
   const standalone = !('pool' in target);
   try {
     if (standalone) await (client as pg.Client).connect();
-    await client.query('SELECT pg_advisory_lock($1)', [SCHEMA_LOCK_KEY]);
+    // Tried, never waited on: a session blocked in pg_advisory_lock is a transaction in flight, which a
+    // migration's CREATE INDEX CONCURRENTLY in the lock holder would wait for — a deadlock nobody detects.
+    for (;;) {
+      const taken = await client.query<{ taken: boolean }>('SELECT pg_try_advisory_lock($1) AS taken', [
+        SCHEMA_LOCK_KEY,
+      ]);
+      if (taken.rows[0]?.taken === true) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
     try {
       return await change();
     } finally {
