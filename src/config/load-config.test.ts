@@ -512,6 +512,25 @@ describe('resolveFlotillaPaths', () => {
   });
 });
 
+describe('loadConfig: cluster', () => {
+  const F = 'flotilla.config.json';
+  it('reads cluster.postgres as a reference to an environment variable, with defaults', async () => {
+    const result = await loadConfig(await withConfig({ cluster: { postgres: '$FLOTILLA_DATABASE_URL' } }));
+    if (!result.ok) throw new Error(result.errors.join('\n'));
+    expect(result.config.cluster).toEqual({
+      postgres: '$FLOTILLA_DATABASE_URL',
+      remote: 'origin',
+      heartbeatTimeout: 15,
+    });
+  });
+
+  it('refuses a literal URL, naming the field and what belongs there', async () => {
+    expect(await errorsFor({ cluster: { postgres: 'postgres://u:secret@db/flotilla' } })).toEqual([
+      `${F}: cluster.postgres: expected a reference to an environment variable such as "$FLOTILLA_DATABASE_URL" — never the URL itself (it holds a password), got "postgres://u:secret@db/flotilla"`,
+    ]);
+  });
+});
+
 describe('loadConfig: accounts', () => {
   const F = 'flotilla.config.json';
   it('reads accounts that name environment variables', async () => {
