@@ -46,6 +46,25 @@ const WRITE_GREET = {
   },
 };
 
+/**
+ * A step whose first request hangs (its worker is killed while it waits) and whose later ones are answered at
+ * once: the step index is the conversation's, so the second execution's first request meets this step too.
+ * `check` runs first for each request; the server reads `delayMs` after it.
+ */
+function hangFirstArrival<Step extends object>(step: Step) {
+  let arrivals = 0;
+  return {
+    ...step,
+    check: () => {
+      arrivals += 1;
+      return undefined;
+    },
+    get delayMs() {
+      return arrivals <= 1 ? 600_000 : 0;
+    },
+  };
+}
+
 /** A `flotilla worker` in its own process group (so SIGKILL reaches its slots and their agents). */
 interface WorkerProcess {
   pid: number;
@@ -98,9 +117,7 @@ describe('flotilla worker: a controller and two workers over PostgreSQL', () => 
             name: 'implementor',
             match: { systemIncludes: 'You are the implementor' },
             steps: [
-              // The first execution's request hangs: its worker is killed while it waits.
-              { delayMs: 600_000, content: [WRITE_GREET] },
-              { content: [WRITE_GREET] },
+              hangFirstArrival({ content: [WRITE_GREET] }),
               { structuredOutput: { role: 'implementor', outcome: 'completed', summary: 'greet added' } },
             ],
           },
@@ -202,10 +219,35 @@ describe('flotilla worker: a controller and two workers over PostgreSQL', () => 
         { role: 'implementor', status: 'completed' },
         { role: 'reviewer', status: 'completed' },
       ]);
+      // The implementor's workflow was finished by the survivor's executor.
+      const implementorSession = readDatabase(
+        repo.root,
+        (db) =>
+          (
+            db.prepare("SELECT session_id FROM agent_runs WHERE role = 'implementor'").get() as {
+              session_id: string;
+            }
+          ).session_id,
+      );
+      const check = new pg.Pool({ connectionString: postgres.url, max: 1 });
+      try {
+        const finished = await check.query<{ executor_id: string; status: string }>(
+          'SELECT executor_id, status FROM dbos.workflow_status WHERE workflow_uuid = $1',
+          [implementorSession],
+        );
+        expect(finished.rows).toHaveLength(1);
+        expect(finished.rows[0]?.status).toBe('SUCCESS');
+        expect(finished.rows[0]?.executor_id).toContain(`-${survivor.pid}-`);
+      } finally {
+        await check.end();
+      }
       // The second execution asked the model again, from the survivor; the first request never answered.
       expect(server.requestsFor('implementor')).toHaveLength(3);
-      const merged = execFileSync('git', ['show', 'main:src/greet.js'], { cwd: repo.root }).toString();
-      expect(merged).toContain('Hello, ');
+      // The patch the survivor made is the approved revision in the controller's repository.
+      const revision = execFileSync('git', ['show', 'flotilla/1:src/greet.js'], {
+        cwd: repo.root,
+      }).toString();
+      expect(revision).toContain('Hello, ');
     },
     TIMEOUT,
   );
