@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveClusterDatabaseUrl } from './resolve-cluster-database-url.ts';
 
 describe('resolveClusterDatabaseUrl', () => {
-  it('reads the URL from the variable the reference names ($NAME or ${NAME})', () => {
+  it('reads the URL from the variable the reference names ($NAME or its braced form)', () => {
     const env = { DB: 'postgres://flotilla@127.0.0.1:5432/flotilla' };
     expect(resolveClusterDatabaseUrl('$DB', env)).toEqual({ ok: true, variable: 'DB', url: env.DB });
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the braced form of a variable reference
