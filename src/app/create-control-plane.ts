@@ -1,40 +1,22 @@
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { toRemoteRuntimes } from '../cluster/create-remote-runtime.ts';
+import { type ClusterController, startClusterController } from '../cluster/start-cluster-controller.ts';
 import type { FlotillaConfig } from '../config/index.ts';
 import { resolveFlotillaPaths } from '../config/index.ts';
-import type { AgentRole } from '../domain/index.ts';
 import { periodKeysOf } from '../engine/budget/budget-calendar.ts';
 import { createEngine, type Engine } from '../engine/create-engine.ts';
 import type { Clock } from '../engine/engine-config.ts';
-import type { RuntimeAdapter } from '../engine/runtime-contract/index.ts';
-import {
-  buildBashValidatorRules,
-  createBashValidatorHook,
-  toReadOnlyBashValidatorRules,
-} from '../guards/bash-validator/index.ts';
 import type { Logger } from '../logging/logger.ts';
-import { createModelServer } from '../model-server/create-model-server.ts';
 import { reapLocalScratch } from '../providers/local/git/reap-local-scratch.ts';
-import { findRuntime, RUNTIME_REGISTRY, type RuntimeSettings, runtimeNameOf } from '../runtimes/registry.ts';
-import type { RuntimeBuildContext, RuntimeDescriptor } from '../runtimes/shared/runtime-descriptor.ts';
-import { checkSandboxAvailability } from '../sandbox/check-sandbox-availability.ts';
-import { createSandbox } from '../sandbox/create-sandbox.ts';
-import {
-  SANDBOX_OFF_NOTICE,
-  SANDBOX_UNAVAILABLE,
-  SANDBOX_UNAVAILABLE_MACOS,
-} from '../sandbox/sandbox-types.ts';
 import { createSecretRedactor } from '../session-log/redact-secrets.ts';
 import { createEngineStatePersistence, type EngineStatePersistence, openDatabase } from '../storage/index.ts';
 import { createPortAllocator } from '../workspace/create-port-allocator.ts';
 import { createWorktreeManager, isSpareWorktreePath } from '../workspace/create-worktree-manager.ts';
 import { acquireRunLock } from './acquire-run-lock.ts';
 import { buildEngineBudget } from './build-engine-budget.ts';
-import { buildRuntimeChoices } from './build-runtime-choices.ts';
 import { type ControlPlaneProvider, createConfiguredProvider } from './create-configured-provider.ts';
-import { findUnavailableRuntimes } from './find-unavailable-runtimes.ts';
-import { loadConfiguredScenario } from './load-configured-scenario.ts';
+import { createRuntimeSet } from './create-runtime-set.ts';
 import { loadPromptTemplates } from './load-prompt-templates.ts';
 import { reapOrphanProcesses } from './reap-orphan-processes.ts';
 import { reapRunStateDirs } from './reap-run-state-dirs.ts';
@@ -88,9 +70,6 @@ export interface ControlPlane {
   close(): Promise<void>;
 }
 
-/** Flotilla's package root (from `src/app/` or `dist/app/`). */
-const FLOTILLA_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
 /**
  * Everything `flotilla run` (and the demo) runs: the local provider on `.flotilla/flotilla.db`, durable run
  * history and planned spec SHAs, the Claude adapter for each role, and the engine — after crash recovery
@@ -128,40 +107,35 @@ async function startControlPlane(
   const prompts = await loadPromptTemplates(repoRoot);
   if (!prompts.ok)
     throw new Error(`invalid prompt templates (docs/prompt-templates.md):\n${prompts.errors.join('\n')}`);
-  // Roles whose runtime is `scripted` run the same Claude adapter against a scripted model server.
-  const configured = await loadConfiguredScenario(repoRoot, config);
-  if (configured.kind === 'invalid') throw new Error(configured.errors.join('\n'));
-  const scriptedServer = configured.kind === 'ok' ? await createModelServer(configured.scenario) : null;
-
-  // Every agent runs in the OS sandbox: without it nothing starts, unless the user turned it off.
-  const sandbox = createSandbox(
-    // Flotilla's own install stays readable (its agents' binaries run from it; it holds no secret), also when
-    // it lies under a home directory the sandbox hides.
-    { ...config.sandbox, allowRead: [...config.sandbox.allowRead, FLOTILLA_ROOT] },
-    {
-      onNetworkRefused: (target) => logger.warn('the sandbox refused a connection', { target }),
-    },
-  );
-  if (config.sandbox.mode === 'on') {
-    const probe = checkSandboxAvailability();
-    if (!probe.available) {
-      await scriptedServer?.close();
-      const headline = process.platform === 'darwin' ? SANDBOX_UNAVAILABLE_MACOS : SANDBOX_UNAVAILABLE;
-      throw new Error(`${headline}: ${probe.problems.join('; ')}`);
+  // The scenario's server, the sandbox, each runtime's preflight: refused here, not in each run mid-way.
+  const runtimeSet = await createRuntimeSet({
+    repoRoot,
+    config,
+    logger,
+    paths,
+    ...(options.extraEnv !== undefined && { extraEnv: options.extraEnv }),
+    ...(options.scriptedModelServerUrl !== undefined && {
+      scriptedModelServerUrl: options.scriptedModelServerUrl,
+    }),
+    ...(options.scriptedRuntime !== undefined && { scriptedRuntime: options.scriptedRuntime }),
+    ...(options.scriptedCli !== undefined && { scriptedCli: options.scriptedCli }),
+  });
+  // Cluster mode (issue #33): the runs go to the workers over PostgreSQL; absent, all runs here.
+  let cluster: ClusterController | null = null;
+  if (config.cluster !== undefined) {
+    try {
+      cluster = await startClusterController({
+        settings: config.cluster,
+        env: process.env,
+        repoRoot,
+        defaultBranch: config.defaultBranch,
+        fleetConcurrency: config.scheduler.maxConcurrentAgents,
+        logger,
+      });
+    } catch (error) {
+      await runtimeSet.close();
+      throw error;
     }
-  } else {
-    logger.warn(SANDBOX_OFF_NOTICE);
-  }
-
-  // Each runtime's preflight (its descriptor's `checkAvailability`), refused clearly here rather than failing
-  // each run mid-way (no binary, no key). The demo's scripted server answers every role: nothing to check.
-  const unavailable =
-    options.scriptedModelServerUrl === undefined
-      ? findUnavailableRuntimes(config, { ...process.env, ...options.extraEnv }, repoRoot)
-      : [];
-  if (unavailable.length > 0) {
-    await scriptedServer?.close();
-    throw new Error(unavailable.join('\n'));
   }
 
   const db = openDatabase(paths.dbPath);
@@ -217,44 +191,10 @@ async function startControlPlane(
   } catch (error) {
     // No token, a bad config: nothing started yet but the database and the scenario's server.
     db.close();
-    await scriptedServer?.close();
+    await cluster?.close();
+    await runtimeSet.close();
     throw error;
   }
-
-  /** What a runtime's `create` is given (src/runtimes/shared/runtime-descriptor.ts). */
-  const contextFor = (descriptor: RuntimeDescriptor<RuntimeSettings>): RuntimeBuildContext => ({
-    repoRoot,
-    defaultBranch: config.defaultBranch,
-    contextPaths: config.contextPaths,
-    logger,
-    setupCommand: config.worktree.setupCommand,
-    worktrees,
-    // Its own runs directory; orphan reaping after a crash looks there too (reap-orphan-processes.ts).
-    stateDir: join(paths.stateDir, descriptor.stateDir ?? descriptor.name),
-    models: Object.fromEntries(
-      // A per-complexity implementor map is the engine's to apply (build-run-mode-options.ts), per run.
-      Object.entries(config.models).filter(
-        (entry): entry is [AgentRole, string] => typeof entry[1] === 'string',
-      ),
-    ),
-    maxAgentDuration: config.maxAgentDuration,
-    logging: { agentSessions: config.logging.agentSessions, logsDir: paths.sessionsDir },
-    ...(options.extraEnv !== undefined && { extraEnv: options.extraEnv }),
-    bashValidatorHook: createBashValidatorHook(buildBashValidatorRules(config.bashValidator)),
-    readOnlyBashValidatorHook: createBashValidatorHook(
-      toReadOnlyBashValidatorRules(buildBashValidatorRules(config.bashValidator)),
-    ),
-    readOnlyPaths: config.pathGuard.readOnlyPaths.map((path) => resolve(repoRoot, path)),
-    accounts: config.accounts,
-    validation: {
-      commands: config.validation.commands,
-      maxRounds: config.validation.maxRounds,
-      timeoutMs: config.validation.timeout * 1000,
-    },
-    sandbox,
-    passEnv: config.sandbox.passEnv,
-    scriptedStandIn: options.scriptedCli === true,
-  });
 
   // Dispatch waits while the machine cannot hold one more agent (issue #30 §3); "off": slots only.
   const resources =
@@ -293,68 +233,9 @@ async function startControlPlane(
     // Agents' notes are stored and shown to later agents: no secret of this process's environment in them.
     redact: createSecretRedactor(process.env),
     createRuntimeAdapters: () => {
-      const descriptorOf = (name: string): RuntimeDescriptor<RuntimeSettings> => {
-        const descriptor = findRuntime(name);
-        // The config schema accepts only the registry's names.
-        if (descriptor === undefined) throw new Error(`flotilla.config.json: no runtime '${name}'`);
-        return descriptor;
-      };
-      // The runtime that plays the scripted roles against a scripted model server (`scriptedRuntime`).
-      const player = descriptorOf(options.scriptedRuntime ?? config.scriptedRuntime);
-      const scriptedUrl = options.scriptedModelServerUrl ?? scriptedServer?.url;
-      const playScripted = (url: string) => {
-        if (player.createScripted === undefined)
-          throw new Error(`flotilla.config.json: scriptedRuntime: '${player.name}' cannot run scripted`);
-        return player.createScripted(contextFor(player), { url });
-      };
-      // One runtime per name, shared by the roles and labels that name it (created on first use).
-      const byName = new Map<string, RuntimeAdapter | null>();
-      const named = (name: string): RuntimeAdapter | null => {
-        if (!byName.has(name)) {
-          const descriptor = descriptorOf(name);
-          byName.set(
-            name,
-            descriptor.scripted !== true
-              ? descriptor.create(contextFor(descriptor), name)
-              : scriptedUrl === undefined
-                ? null
-                : playScripted(scriptedUrl),
-          );
-        }
-        return byName.get(name) ?? null;
-      };
-      const defaultRuntime = (): RuntimeAdapter => named(RUNTIME_REGISTRY[0].name) as RuntimeAdapter;
-      // The demo's scripted server answers every role, and no label chooses another runtime there.
-      if (options.scriptedModelServerUrl !== undefined) {
-        const scripted = playScripted(options.scriptedModelServerUrl);
-        return { planner: scripted, implementor: scripted, reviewer: scripted };
-      }
-      // A runtime configured as an object: its own adapter each time, a bad setting named where it is.
-      const build = (settings: RuntimeSettings, where: string): RuntimeAdapter => {
-        if (typeof settings === 'string') return named(settings) ?? defaultRuntime();
-        const descriptor = descriptorOf(runtimeNameOf(settings));
-        try {
-          return descriptor.create(contextFor(descriptor), settings);
-        } catch (error) {
-          throw new Error(
-            `flotilla.config.json: ${where}: ${error instanceof Error ? error.message : error}`,
-          );
-        }
-      };
-      const pick = (role: AgentRole): RuntimeAdapter => build(config.runtimes[role], `runtimes.${role}`);
-      const roles = {
-        planner: pick('planner'),
-        implementor: pick('implementor'),
-        reviewer: pick('reviewer'),
-      };
-      // What a work item's `runtime:<name>` label may choose (build-runtime-choices.ts).
-      const choices = buildRuntimeChoices(config, {
-        build: (runtime, settings) =>
-          typeof settings === 'string'
-            ? named(settings)
-            : build(settings, `runtime:${findRuntime(runtime)?.runName?.(settings) ?? runtime}`),
-      });
-      return { ...roles, choices };
+      const local = runtimeSet.createAdapters(worktrees);
+      // Cluster mode (src/cluster/): every run goes to the workers through the durable queue.
+      return cluster === null ? local : toRemoteRuntimes(local, cluster.remoteDeps);
     },
   });
   engine.onEvent((event, state) => persistence.record(event, state));
@@ -367,16 +248,17 @@ async function startControlPlane(
     provider,
     persistence,
     recovered: { interruptedRuns, reapedWorktrees, reapedProcesses },
-    sandboxMode: config.sandbox.mode,
+    sandboxMode: runtimeSet.sandboxMode,
     checksPending: () =>
       Object.values(engine.getState().revisions).some((revision) => revision.pipeline?.status === 'pending'),
     close() {
       closing ??= (async () => {
         await engine.stop();
+        await cluster?.close();
         resources?.stop();
         // Removals still queued, and the spare: nothing of this run's is left under .worktrees/.
         await worktrees.settle();
-        await scriptedServer?.close();
+        await runtimeSet.close();
         await provider.close();
         db.close();
       })();

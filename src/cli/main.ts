@@ -27,6 +27,7 @@ import { registerRunsCommand } from './commands/runs-command.ts';
 import { registerServeCommand } from './commands/serve-command.ts';
 import { registerStatsCommand } from './commands/stats-command.ts';
 import { registerWorkCommand } from './commands/work-command.ts';
+import { registerWorkerCommand } from './commands/worker-command.ts';
 import { reportUnknownCommands } from './support/report-unknown-commands.ts';
 import { reportUsageErrors } from './support/report-usage-errors.ts';
 import { watchClosedOutput } from './support/watch-closed-output.ts';
@@ -46,6 +47,7 @@ export function buildProgram(): Command {
   registerRunCommand(program);
   registerDemoCommand(program);
   registerServeCommand(program);
+  registerWorkerCommand(program);
   program.commandsGroup('Work items:');
   registerWorkCommand(program);
   registerAnswerCommand(program);

@@ -130,6 +130,25 @@ const account = object({
     .refine((env) => Object.keys(env).length > 0, { error: 'at least one variable' }),
 });
 export type AccountSettings = z.output<typeof account>;
+
+const CLUSTER_URL_EXPECTED =
+  'a reference to an environment variable such as "$FLOTILLA_DATABASE_URL" — never the URL itself (it holds a password)';
+/**
+ * Distributed mode (issue #33, src/cluster/README.md): absent, one machine on SQLite. `postgres` names the
+ * variable of flotilla's environment that holds the PostgreSQL URL, so the file never holds the password.
+ */
+const cluster = object({
+  postgres: z
+    .string({ error: CLUSTER_URL_EXPECTED })
+    .regex(/^\$(?:\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)$/, {
+      error: `expected ${CLUSTER_URL_EXPECTED}`,
+    }),
+  /** The git remote workers fetch the runs' commits from (a shared bare repository on the local provider). */
+  remote: nonEmptyString('a git remote name').default('origin'),
+  /** Seconds a worker's heartbeat lasts unrenewed: past it, its runs go to another worker. */
+  heartbeatTimeout: seconds().default(15),
+});
+export type ClusterSettings = z.output<typeof cluster>;
 const usd = (what: string) =>
   z
     .number({ error: `a positive number of US dollars (${what})` })
@@ -233,6 +252,8 @@ export const flotillaConfigFileSchema = object({
       error: 'accounts with different names (each name once)',
     })
     .default([]),
+  /** Absent: one machine (SQLite, no server); present: workers over PostgreSQL (src/cluster/). */
+  cluster: cluster.optional(),
   maxAgentDuration: seconds().default(1800),
   shutdownTimeout: seconds().default(300),
   scheduler: object({

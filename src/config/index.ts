@@ -4,6 +4,7 @@ export {
   AGENT_RUNTIMES,
   type AgentRuntimeKind,
   type CliRuntimeSettings,
+  type ClusterSettings,
   CONFIG_FILE_NAME,
   type FlotillaConfig,
   type FlotillaConfigFile,

@@ -415,7 +415,7 @@ describe('loadConfig: every field names its path and expectation', () => {
 describe('loadConfig: unknown keys are errors', () => {
   it('names a top-level typo, suggests the key and lists the known ones', async () => {
     expect(await errorsFor({ specDir: 'specs' })).toEqual([
-      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, github, defaultBranch, specsDir, runtimes, namedRuntimes, models, limits, accounts, maxAgentDuration, shutdownTimeout, scheduler, budgets, maxReviewRounds, maxCheckRounds, approval, dependencies, merge, questionTimeout, memory, pollIntervals, worktree, checks, validation, contextPaths, logging, bashValidator, pathGuard, sandbox, scriptedScenario, scriptedRuntime',
+      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, github, defaultBranch, specsDir, runtimes, namedRuntimes, models, limits, accounts, cluster, maxAgentDuration, shutdownTimeout, scheduler, budgets, maxReviewRounds, maxCheckRounds, approval, dependencies, merge, questionTimeout, memory, pollIntervals, worktree, checks, validation, contextPaths, logging, bashValidator, pathGuard, sandbox, scriptedScenario, scriptedRuntime',
     ]);
   });
 
@@ -512,6 +512,25 @@ describe('resolveFlotillaPaths', () => {
       tmpDir: '/repo/.flotilla/tmp',
       worktreesDir: '/repo/.worktrees',
     });
+  });
+});
+
+describe('loadConfig: cluster', () => {
+  const F = 'flotilla.config.json';
+  it('reads cluster.postgres as a reference to an environment variable, with defaults', async () => {
+    const result = await loadConfig(await withConfig({ cluster: { postgres: '$FLOTILLA_DATABASE_URL' } }));
+    if (!result.ok) throw new Error(result.errors.join('\n'));
+    expect(result.config.cluster).toEqual({
+      postgres: '$FLOTILLA_DATABASE_URL',
+      remote: 'origin',
+      heartbeatTimeout: 15,
+    });
+  });
+
+  it('refuses a literal URL, naming the field and what belongs there', async () => {
+    expect(await errorsFor({ cluster: { postgres: 'postgres://u:secret@db/flotilla' } })).toEqual([
+      `${F}: cluster.postgres: expected a reference to an environment variable such as "$FLOTILLA_DATABASE_URL" — never the URL itself (it holds a password), got "postgres://u:secret@db/flotilla"`,
+    ]);
   });
 });
 

@@ -92,11 +92,12 @@ const floors: FloorDefinition[] = [
   },
   { name: 'storage', paths: ['src/storage/'], mayImport: [...BASE, 'logging'], role: 'SQLite' },
   {
-    // Several machines over PostgreSQL (issue #33): the controller's lease; knows no engine or runtime.
+    // Several machines over PostgreSQL (issue #33): the controller's lease, the durable run queue (DBOS), the
+    // workers' heartbeats; runs cross machines as the runtime contract's plain data. Knows no engine internals.
     name: 'cluster',
     paths: ['src/cluster/'],
-    mayImport: [...BASE, 'logging'],
-    role: 'the cluster over PostgreSQL (controller leadership)',
+    mayImport: [...LOW, 'runtime-contract'],
+    role: 'the cluster over PostgreSQL (leadership, run queue, workers)',
   },
   {
     // Pure builders over plain run and item records: `flotilla stats` and the dashboard's stats panel share them.
@@ -246,6 +247,7 @@ const floors: FloorDefinition[] = [
       'runtimes/cli',
       'runtimes/shared',
       'runtimes/registry',
+      'cluster',
     ],
     role: 'the composition root (imported by cli only)',
   },
@@ -275,6 +277,8 @@ export const DEPENDENCY_RULES: DependencyRules = {
     '@octokit/plugin-throttling': { floors: ['providers/github'] },
     'better-sqlite3': { floors: ['storage'] },
     pg: { floors: ['cluster'] },
+    // The durable run queue (src/cluster/README.md "Why DBOS"): one module wraps it.
+    '@dbos-inc/dbos-sdk': { floors: ['cluster'] },
     commander: { floors: ['cli'] },
     hono: { floors: ['cli'] },
     '@hono/node-server': { floors: ['cli'] },

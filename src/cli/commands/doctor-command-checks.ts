@@ -96,6 +96,7 @@ export async function runDoctorChecks(input: DoctorInput): Promise<DoctorCheck[]
   };
   if (provider !== undefined) checks.push(...(await provider.checkTracker(providerInput)));
   checks.push(checkSandbox(config, input.platform ?? process.platform));
+  if (config.cluster !== undefined) checks.push(await checkCluster(config.cluster.postgres, input.env));
   checks.push(checkCredentials(config, input.env));
   checks.push(...checkAccounts(config, input.env));
   checks.push(...checkRuntimesByName(repoRoot, config, input.env));
@@ -104,6 +105,37 @@ export async function runDoctorChecks(input: DoctorInput): Promise<DoctorCheck[]
   if (scenario !== null) checks.push(scenario);
   if (provider !== undefined) checks.push(await provider.checkChecks(providerInput));
   return checks;
+}
+
+/**
+ * Cluster mode (`cluster.postgres`, src/cluster/README.md): the variable it names is set to a PostgreSQL URL
+ * and the server answers. Never prints the URL (it may hold a password).
+ */
+async function checkCluster(
+  reference: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<DoctorCheck> {
+  const { resolveClusterDatabaseUrl } = await import('../../cluster/resolve-cluster-database-url.ts');
+  const resolved = resolveClusterDatabaseUrl(reference, env);
+  if (!resolved.ok)
+    return {
+      name: 'cluster',
+      status: 'fail',
+      message: resolved.problem,
+      fix: [
+        `export ${resolved.variable}=postgres://user:password@host:5432/database (never in the config file)`,
+      ],
+    };
+  const { probeClusterDatabase } = await import('../../cluster/probe-cluster-database.ts');
+  const problem = await probeClusterDatabase(resolved.url);
+  if (problem !== null)
+    return {
+      name: 'cluster',
+      status: 'fail',
+      message: `PostgreSQL at $${resolved.variable} does not answer: ${problem}`,
+      fix: ['start the server, or fix the URL; every controller and worker machine must reach it'],
+    };
+  return ok('cluster', `cluster mode: PostgreSQL at $${resolved.variable} answers`);
 }
 
 /** `.flotilla/prompts/<role>.md`, parsed as `flotilla run` would at start (docs/prompt-templates.md). */

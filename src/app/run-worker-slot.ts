@@ -1,0 +1,74 @@
+import { join } from 'node:path';
+import { type ClusterExecutor, startClusterExecutor } from '../cluster/start-cluster-executor.ts';
+import type { FlotillaConfig } from '../config/index.ts';
+import { resolveFlotillaPaths } from '../config/index.ts';
+import type { Logger } from '../logging/logger.ts';
+import { createPortAllocator } from '../workspace/create-port-allocator.ts';
+import { createWorktreeManager } from '../workspace/create-worktree-manager.ts';
+import { createRuntimeSet } from './create-runtime-set.ts';
+
+export interface WorkerSlotOptions {
+  /** The worker's clone of the repository. */
+  repoRoot: string;
+  config: FlotillaConfig;
+  env: Readonly<Record<string, string | undefined>>;
+  logger: Logger;
+  /** The worker this slot belongs to (`flotilla worker`'s id: host, pid, random part). */
+  workerID: string;
+  slot: number;
+  /** Called once when the slot must stop at once: its heartbeat was lost (fail closed). */
+  onLost(reason: string): void;
+}
+
+/**
+ * One slot of `flotilla worker` (issue #33): this clone's runtimes — the same guards, sandbox and worktrees
+ * as `flotilla run` — serving the cluster's run queue as one executor (src/cluster/). A worker with
+ * `--slots N` runs N of these, one process each.
+ */
+export async function runWorkerSlot(options: WorkerSlotOptions): Promise<ClusterExecutor> {
+  const { repoRoot, config, logger } = options;
+  if (config.cluster === undefined)
+    throw new Error('flotilla.config.json: no "cluster" section: `flotilla worker` needs cluster.postgres');
+  const paths = resolveFlotillaPaths(repoRoot);
+  const runtimeSet = await createRuntimeSet({ repoRoot, config, logger, paths });
+  const worktrees = createWorktreeManager({
+    repoRoot,
+    defaultBranch: config.defaultBranch,
+    setupCommand: config.worktree.setupCommand,
+    logger,
+    // Slots share the clone: none prepares a spare the others could race for.
+    prepareAhead: false,
+    removeBehind: false,
+    copy: config.worktree.copy,
+    teardownCommand: config.worktree.teardownCommand,
+    ports: createPortAllocator({ dir: join(paths.stateDir, 'ports'), count: config.worktree.ports }),
+  });
+  const release = async () => {
+    await worktrees.settle().catch(() => undefined);
+    await runtimeSet.close();
+  };
+  let executor: ClusterExecutor;
+  try {
+    executor = await startClusterExecutor({
+      settings: config.cluster,
+      env: options.env,
+      repoRoot,
+      defaultBranch: config.defaultBranch,
+      workerID: options.workerID,
+      slot: options.slot,
+      runtimes: runtimeSet.createAdapters(worktrees),
+      logger,
+      onLost: options.onLost,
+    });
+  } catch (error) {
+    await release();
+    throw error;
+  }
+  return {
+    executorID: executor.executorID,
+    async stop() {
+      await executor.stop();
+      await release();
+    },
+  };
+}

@@ -1,0 +1,126 @@
+import type { AgentNote, AgentRunOutcome } from '../domain/index.ts';
+import {
+  AgentRunFailure,
+  type AgentRunHandle,
+  type AgentStartParams,
+  type RuntimeAdapter,
+  type RuntimeAdapters,
+} from '../engine/runtime-contract/index.ts';
+import type { Logger } from '../logging/logger.ts';
+import { messageOf } from '../shared/message-of.ts';
+import type { AgentRunReply, RuntimeKey } from './agent-run-message.ts';
+import type { ClusterGit } from './create-cluster-git.ts';
+import { type DurableRunQueue, RunCancelledError } from './create-durable-run-queue.ts';
+
+export const RESUME_REFUSED =
+  'resuming a session that asked a human is not supported in cluster mode yet (issue #33)';
+
+export interface RemoteRuntimeDeps {
+  queue: Pick<DurableRunQueue, 'enqueue' | 'result' | 'cancel'>;
+  git: Pick<ClusterGit, 'publish'>;
+  logger: Logger;
+}
+
+/**
+ * A runtime that runs nothing here (issue #33): `startAgent` publishes the run's base commit and enqueues
+ * the start params on the durable run queue; a worker's own runtime (`key`) runs them; the reply comes back
+ * through PostgreSQL. The engine sees the runtime contract only, so it does not change. A worker that dies
+ * mid-run is invisible here: the run is requeued and this handle's result is the second execution's.
+ */
+export function createRemoteRuntime(
+  key: RuntimeKey,
+  name: string | undefined,
+  deps: RemoteRuntimeDeps,
+): RuntimeAdapter {
+  const { queue, git, logger } = deps;
+  return {
+    ...(name !== undefined && { runtime: name }),
+    async startAgent(params: AgentStartParams): Promise<AgentRunHandle> {
+      if (params.resume !== undefined) throw new AgentRunFailure('error', RESUME_REFUSED);
+      const { sessionID } = params;
+      try {
+        const baseCommit = await git.publish();
+        await queue.enqueue(sessionID, { params, runtime: key, baseCommit });
+      } catch (error) {
+        throw new AgentRunFailure('error', `could not enqueue the run: ${messageOf(error)}`, {
+          cause: error,
+        });
+      }
+      logger.debug('run enqueued for the workers', { sessionID, role: params.role });
+      const reply = queue.result(sessionID);
+      let settled: AgentRunReply | null = null;
+      const noteListeners = new Set<(note: AgentNote) => void>();
+      const replied = reply.then(
+        (value) => {
+          settled = value;
+          for (const note of value.notes) for (const listener of noteListeners) listener(note);
+          return value;
+        },
+        () => null,
+      );
+      const result: Promise<AgentRunOutcome> = reply.then(
+        (value) => {
+          if (value.ok) return value.result;
+          throw new AgentRunFailure(value.reason, value.message, { resetsAt: value.resetsAt });
+        },
+        (error: unknown) => {
+          if (error instanceof RunCancelledError) throw new AgentRunFailure('cancelled', error.message);
+          throw new AgentRunFailure('error', `the run's result was lost: ${messageOf(error)}`, {
+            cause: error,
+          });
+        },
+      );
+      return {
+        // The worker's text arrives with its reply (live streaming across machines is still to come).
+        output: (async function* () {
+          const value = await replied;
+          if (value !== null && value.output.length > 0) yield value.output;
+        })(),
+        result,
+        logFilePath: null,
+        usage: () => (settled as AgentRunReply | null)?.usage ?? null,
+        onNote(listener) {
+          for (const note of (settled as AgentRunReply | null)?.notes ?? []) listener(note);
+          noteListeners.add(listener);
+          return () => noteListeners.delete(listener);
+        },
+      };
+    },
+    cancelAgent(sessionID) {
+      queue.cancel(sessionID).catch((error: unknown) => {
+        logger.warn('could not cancel a remote run', { sessionID, error: messageOf(error) });
+      });
+    },
+  };
+}
+
+/**
+ * Each role's runtime, and each runtime a label may choose, replaced by its remote twin: the same runtime
+ * name (recorded with runs), run by whichever worker takes it.
+ */
+export function toRemoteRuntimes(local: RuntimeAdapters, deps: RemoteRuntimeDeps): RuntimeAdapters {
+  const remote = (role: 'planner' | 'implementor' | 'reviewer') =>
+    createRemoteRuntime({ role }, local[role].runtime, deps);
+  const choices = local.choices;
+  const byName = new Map<string, RuntimeAdapter | null>();
+  return {
+    planner: remote('planner'),
+    implementor: remote('implementor'),
+    reviewer: remote('reviewer'),
+    ...(choices !== undefined && {
+      choices: {
+        names: choices.names,
+        get(name) {
+          if (!byName.has(name)) {
+            const found = choices.get(name);
+            byName.set(
+              name,
+              found === null ? null : createRemoteRuntime({ choice: name }, found.runtime, deps),
+            );
+          }
+          return byName.get(name) ?? null;
+        },
+      },
+    }),
+  };
+}

@@ -1,0 +1,77 @@
+import pg from 'pg';
+import type { Logger } from '../logging/logger.ts';
+import { createClusterGit } from './create-cluster-git.ts';
+import { createDurableRunQueue } from './create-durable-run-queue.ts';
+import type { RemoteRuntimeDeps } from './create-remote-runtime.ts';
+import { createWorkerRegistry } from './create-worker-registry.ts';
+import { resolveClusterDatabaseUrl } from './resolve-cluster-database-url.ts';
+import { startDeadWorkerSweep } from './start-dead-worker-sweep.ts';
+
+/** The config's `cluster` section (src/config/): what this floor needs of it. */
+export interface ClusterSettings {
+  /** `$VARIABLE` holding the PostgreSQL URL. */
+  postgres: string;
+  /** The git remote the machines share. */
+  remote: string;
+  /** Seconds a worker's heartbeat lasts unrenewed. */
+  heartbeatTimeout: number;
+}
+
+export interface ClusterControllerOptions {
+  settings: ClusterSettings;
+  env: Readonly<Record<string, string | undefined>>;
+  repoRoot: string;
+  defaultBranch: string;
+  /** `scheduler.maxConcurrentAgents`: the runs at once across every worker. */
+  fleetConcurrency: number;
+  logger: Logger;
+}
+
+export interface ClusterController {
+  /** What the remote runtimes need (create-remote-runtime.ts). */
+  remoteDeps: RemoteRuntimeDeps;
+  close(): Promise<void>;
+}
+
+/**
+ * The controller's side of a cluster (issue #33): the durable run queue with the fleet's limit, the git
+ * remote runs start from, and the sweep that gives a dead worker's runs to another.
+ */
+export async function startClusterController(options: ClusterControllerOptions): Promise<ClusterController> {
+  const { logger } = options;
+  const resolved = resolveClusterDatabaseUrl(options.settings.postgres, options.env);
+  if (!resolved.ok) throw new Error(`flotilla.config.json: cluster.postgres: ${resolved.problem}`);
+  const queue = createDurableRunQueue({ databaseUrl: resolved.url, logger });
+  const pool = new pg.Pool({ connectionString: resolved.url, max: 2 });
+  pool.on('error', (error) => logger.warn('cluster database connection error', { error: error.message }));
+  try {
+    await queue.configure({ fleetConcurrency: options.fleetConcurrency });
+  } catch (error) {
+    await queue.close().catch(() => undefined);
+    await pool.end();
+    throw new Error(
+      `cluster: could not reach PostgreSQL at $${resolved.variable}: ${error instanceof Error ? error.message : error}`,
+    );
+  }
+  const ttlMs = options.settings.heartbeatTimeout * 1000;
+  const registry = createWorkerRegistry({ pool, ttlMs });
+  const sweep = startDeadWorkerSweep({
+    registry,
+    requeueRunsOf: (executorID) => queue.requeueRunsOf(executorID),
+    intervalMs: Math.max(250, Math.floor(ttlMs / 3)),
+    logger,
+  });
+  const git = createClusterGit({
+    repoRoot: options.repoRoot,
+    remote: options.settings.remote,
+    defaultBranch: options.defaultBranch,
+  });
+  return {
+    remoteDeps: { queue, git, logger },
+    async close() {
+      await sweep.stop();
+      await queue.close();
+      await pool.end();
+    },
+  };
+}

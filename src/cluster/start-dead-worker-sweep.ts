@@ -1,0 +1,44 @@
+import type { Logger } from '../logging/logger.ts';
+import { messageOf } from '../shared/message-of.ts';
+import type { WorkerRegistry } from './create-worker-registry.ts';
+
+export interface DeadWorkerSweepOptions {
+  registry: WorkerRegistry;
+  /** Puts a dead executor's started runs back on the queue (create-durable-run-queue.ts). */
+  requeueRunsOf(executorID: string): Promise<string[]>;
+  intervalMs: number;
+  logger: Logger;
+}
+
+/**
+ * The controller's half of worker death (issue #33): each interval, the executors whose heartbeat lapsed are
+ * removed and the runs they had started go back on the queue, for another executor. The engine never
+ * learns of it: its run is still running, so no attempt is counted. An executor that is only slow, not
+ * dead, finds its row gone at its next renewal and stops (start-worker-heartbeat.ts).
+ */
+export function startDeadWorkerSweep(options: DeadWorkerSweepOptions): { stop(): Promise<void> } {
+  const { registry, logger } = options;
+  let stopped = false;
+  let round: Promise<void> = Promise.resolve();
+  const sweep = async () => {
+    try {
+      for (const executorID of await registry.reapExpired()) {
+        const runs = await options.requeueRunsOf(executorID);
+        logger.warn('a worker stopped heartbeating: its runs go to another worker', { executorID, runs });
+      }
+    } catch (error) {
+      logger.warn('could not sweep dead workers; trying again', { error: messageOf(error) });
+    }
+  };
+  const timer = setInterval(() => {
+    if (stopped) return;
+    round = round.then(sweep);
+  }, options.intervalMs);
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await round;
+    },
+  };
+}

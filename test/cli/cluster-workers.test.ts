@@ -1,0 +1,254 @@
+/**
+ * Cluster mode end to end (issue #33): a controller (`flotilla run --headless --until-idle` with
+ * `cluster.postgres`) and two `flotilla worker` processes, each in its own clone of a shared bare repository,
+ * over a real PostgreSQL. Agents are the real Claude Agent SDK in the OS sandbox, answered by the scripted
+ * model server on 127.0.0.1. The worker that holds the implementor's run is killed with SIGKILL (its whole
+ * process group) mid-request: the run completes on the other worker, and no attempt is counted for it.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createRunFixtures, FLOTILLA_BIN } from '../support/create-run-fixtures.ts';
+import { processGroupMembers, readDatabase, startFlotillaRun } from '../support/flotilla-run-process.ts';
+import { flotillaLogTail, waitForCondition } from '../support/start-flotilla-process.ts';
+import { startPostgres, type TestPostgres } from '../support/start-postgres.ts';
+
+const fixtures = createRunFixtures();
+let postgres: TestPostgres;
+beforeAll(async () => {
+  postgres = await startPostgres();
+}, 60_000);
+afterEach(() => fixtures.cleanup());
+afterAll(() => postgres?.stop());
+
+const TIMEOUT = 280_000;
+const STEP_TIMEOUT = 90_000;
+
+const tail = (path: string) =>
+  existsSync(path) ? readFileSync(path, 'utf8').split('\n').slice(-40).join('\n') : `(no ${path})`;
+
+const ONE_ITEM_PLAN = {
+  role: 'planner',
+  create: [{ tempID: 'a', title: 'Add greet(name)', body: 'Objective: greet.', labels: [], blockedBy: [] }],
+  close: [],
+  update: [],
+};
+const WRITE_GREET = {
+  type: 'tool_use' as const,
+  name: 'Write',
+  input: {
+    file_path: '{{cwd}}/src/greet.js',
+    content: "export const greet = (n) => 'Hello, ' + n + '!';\n",
+  },
+};
+
+/**
+ * A step whose first request hangs (its worker is killed while it waits) and whose later ones are answered at
+ * once: the step index is the conversation's, so the second execution's first request meets this step too.
+ * `check` runs first for each request; the server reads `delayMs` after it.
+ */
+function hangFirstArrival<Step extends object>(step: Step) {
+  let arrivals = 0;
+  return {
+    ...step,
+    check: () => {
+      arrivals += 1;
+      return undefined;
+    },
+    get delayMs() {
+      return arrivals <= 1 ? 600_000 : 0;
+    },
+  };
+}
+
+/** A `flotilla worker` in its own process group (so SIGKILL reaches its slots and their agents). */
+interface WorkerProcess {
+  pid: number;
+  output(): string;
+  child: ChildProcess;
+}
+
+function startWorker(clone: string, env: Record<string, string>): WorkerProcess {
+  let output = '';
+  const child = spawn(process.execPath, [FLOTILLA_BIN, 'worker', '--slots', '1'], {
+    cwd: clone,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const pid = child.pid;
+  if (pid === undefined) throw new Error('flotilla worker did not start');
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  fixtures.defer(async () => killGroup(pid));
+  return { pid, output: () => output, child };
+}
+
+async function killGroup(pid: number): Promise<void> {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Gone already.
+  }
+  await waitForCondition(() => processGroupMembers(pid).length === 0, 20_000, 'the worker group to end');
+}
+
+describe('flotilla worker: a controller and two workers over PostgreSQL', () => {
+  it(
+    'completes the loop on the workers; a worker killed mid-run has its run finished by the other, no attempt counted',
+    async () => {
+      const server = await fixtures.serve({
+        name: 'cluster',
+        routes: [
+          {
+            name: 'planner',
+            match: { systemIncludes: 'You are the planner' },
+            steps: [{ structuredOutput: ONE_ITEM_PLAN }],
+          },
+          {
+            name: 'implementor',
+            match: { systemIncludes: 'You are the implementor' },
+            steps: [
+              hangFirstArrival({ content: [WRITE_GREET] }),
+              { structuredOutput: { role: 'implementor', outcome: 'completed', summary: 'greet added' } },
+            ],
+          },
+          {
+            name: 'reviewer',
+            match: { systemIncludes: 'You are the reviewer' },
+            steps: [
+              {
+                structuredOutput: {
+                  role: 'reviewer',
+                  review: { verdict: 'approve', summary: 'ok', comments: [] },
+                },
+              },
+            ],
+          },
+        ],
+      });
+      const repo = await fixtures.configuredDemoRepository({
+        checks: { command: null },
+        pollIntervals: { workItems: 1, revisions: 1, specs: 1 },
+        cluster: { postgres: '$FLOTILLA_DATABASE_URL', heartbeatTimeout: 2 },
+      });
+      // The shared remote: a bare repository every machine's clone has as `origin`.
+      const shared = await mkdtemp(join(tmpdir(), 'flotilla-cluster-'));
+      fixtures.defer(() => rm(shared, { recursive: true, force: true }));
+      const bare = join(shared, 'remote.git');
+      execFileSync('git', ['clone', '--quiet', '--bare', repo.root, bare]);
+      execFileSync('git', ['remote', 'add', 'origin', bare], { cwd: repo.root });
+      const clones = ['worker-a', 'worker-b'].map((name) => {
+        const clone = join(shared, name);
+        execFileSync('git', ['clone', '--quiet', bare, clone]);
+        return clone;
+      });
+      const env = {
+        ...repo.gitEnv,
+        ANTHROPIC_BASE_URL: server.url,
+        ANTHROPIC_API_KEY: 'test-key',
+        CLAUDE_CODE_MAX_RETRIES: '0',
+        FLOTILLA_DATABASE_URL: postgres.url,
+      };
+      const workers = clones.map((clone) => startWorker(clone, env));
+      for (const worker of workers)
+        await waitForCondition(
+          () => worker.output().includes('slot(s) taking runs'),
+          STEP_TIMEOUT,
+          'a worker to take runs',
+          () => worker.output(),
+        );
+
+      const controller = startFlotillaRun(fixtures, repo.root, env, ['--until-idle']);
+      /** What failed waits print: every process's output and the workers' logs. */
+      const context = () =>
+        [
+          controller.output(),
+          flotillaLogTail(repo.root, 40),
+          ...workers.map((worker) => worker.output()),
+          ...clones.map((clone) => tail(join(clone, '.flotilla/logs/worker-0.log'))),
+        ].join('\n---\n');
+      await waitForCondition(
+        () => server.requestsFor('implementor').length === 1,
+        STEP_TIMEOUT,
+        "the implementor's first request",
+        context,
+      );
+      // Which worker runs it: the executor of the one pending run (executor ids begin with the worker's id).
+      const pool = new pg.Pool({ connectionString: postgres.url, max: 1 });
+      let executor: string;
+      try {
+        const pending = await pool.query<{ executor_id: string }>(
+          "SELECT executor_id FROM dbos.workflow_status WHERE status = 'PENDING'",
+        );
+        expect(pending.rows).toHaveLength(1);
+        executor = pending.rows[0]?.executor_id ?? '';
+      } finally {
+        await pool.end();
+      }
+      const doomed = workers.find((worker) => executor.includes(`-${worker.pid}-`));
+      const survivor = workers.find((worker) => worker !== doomed);
+      if (doomed === undefined || survivor === undefined) throw new Error(`no worker runs ${executor}`);
+      await killGroup(doomed.pid);
+
+      let exitCode: number | null | undefined;
+      void controller.exited.then((code) => {
+        exitCode = code;
+      });
+      await waitForCondition(() => exitCode !== undefined, STEP_TIMEOUT, 'the controller to finish', context);
+      expect(exitCode).toBe(0);
+      const runs = readDatabase(
+        repo.root,
+        (db) =>
+          db.prepare('SELECT role, status FROM agent_runs ORDER BY requested_at, rowid').all() as {
+            role: string;
+            status: string;
+          }[],
+      );
+      // One run per role, each completed: the killed execution was not an attempt.
+      expect(runs).toEqual([
+        { role: 'planner', status: 'completed' },
+        { role: 'implementor', status: 'completed' },
+        { role: 'reviewer', status: 'completed' },
+      ]);
+      // The implementor's workflow was finished by the survivor's executor.
+      const implementorSession = readDatabase(
+        repo.root,
+        (db) =>
+          (
+            db.prepare("SELECT session_id FROM agent_runs WHERE role = 'implementor'").get() as {
+              session_id: string;
+            }
+          ).session_id,
+      );
+      const check = new pg.Pool({ connectionString: postgres.url, max: 1 });
+      try {
+        const finished = await check.query<{ executor_id: string; status: string }>(
+          'SELECT executor_id, status FROM dbos.workflow_status WHERE workflow_uuid = $1',
+          [implementorSession],
+        );
+        expect(finished.rows).toHaveLength(1);
+        expect(finished.rows[0]?.status).toBe('SUCCESS');
+        expect(finished.rows[0]?.executor_id).toContain(`-${survivor.pid}-`);
+      } finally {
+        await check.end();
+      }
+      // The second execution asked the model again, from the survivor; the first request never answered.
+      expect(server.requestsFor('implementor')).toHaveLength(3);
+      // The patch the survivor made is the approved revision in the controller's repository.
+      const revision = execFileSync('git', ['show', 'flotilla/1:src/greet.js'], {
+        cwd: repo.root,
+      }).toString();
+      expect(revision).toContain('Hello, ');
+    },
+    TIMEOUT,
+  );
+});
