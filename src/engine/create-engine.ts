@@ -100,6 +100,10 @@ export function createEngine(config: EngineConfig): Engine {
     ...(config.promptTemplates !== undefined && { promptTemplates: config.promptTemplates }),
     dependencyWaitFor: resolved.handlers.dependencyWaitFor ?? 'approved',
     ...(config.memories !== undefined && { memories: config.memories }),
+    ...(provider.taskContextMirror !== undefined && {
+      readMirroredTaskContext: (id: string) =>
+        provider.taskContextMirror?.readEntries(id) ?? Promise.resolve([]),
+    }),
   };
   const registry = createRunRegistry();
   const budget = config.budget === undefined ? null : createBudgetGuard(config.budget, clock);

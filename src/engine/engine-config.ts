@@ -147,6 +147,7 @@ export function resolveEngineConfig(config: EngineConfig): ResolvedEngineConfig 
       maxCheckRounds: config.maxCheckRounds ?? 2,
       approval: { plans: config.approval?.plans ?? 'auto' },
       dependencyWaitFor: config.dependencyWaitFor ?? 'approved',
+      mirrorTaskContext: config.provider.taskContextMirror !== undefined,
     },
     branchPrefix: config.branchPrefix ?? 'flotilla/',
     questionTimeout: config.questionTimeout ?? DEFAULT_QUESTION_TIMEOUT,

@@ -15,6 +15,8 @@ export interface HandlerConfig {
   approval?: { plans: ApprovalMode };
   /** Config `dependencies.waitFor`: when a blocker stops blocking. Default `approved`. */
   dependencyWaitFor?: DependencyWaitFor;
+  /** The provider keeps task context on its items (`Provider.taskContextMirror`): post each new entry. */
+  mirrorTaskContext?: boolean;
 }
 
 /** A pure reaction to one event, seen against the state after that event was applied. No I/O. */

@@ -8,6 +8,7 @@ import { handleQuestions } from './handle-questions.ts';
 import { handleReadiness } from './handle-readiness.ts';
 import { handleReview } from './handle-review.ts';
 import { handleRevisionFeedback } from './handle-revision-feedback.ts';
+import { handleTaskContextMirror } from './handle-task-context-mirror.ts';
 import { handleUserDispatch } from './handle-user-dispatch.ts';
 import type { NamedHandler } from './handler.ts';
 
@@ -23,6 +24,7 @@ export {
   handleReadiness,
   handleReview,
   handleRevisionFeedback,
+  handleTaskContextMirror,
   handleUserDispatch,
 };
 
@@ -39,4 +41,5 @@ export const ALL_HANDLERS: readonly NamedHandler[] = [
   { name: 'questions', handle: handleQuestions },
   { name: 'revision-feedback', handle: handleRevisionFeedback },
   { name: 'proposals', handle: handleProposals },
+  { name: 'task-context-mirror', handle: handleTaskContextMirror },
 ];
