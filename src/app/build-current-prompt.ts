@@ -77,6 +77,11 @@ export async function buildCurrentPrompt(options: CurrentPromptOptions): Promise
         count: () => memories.count(),
         maxPromptChars: config.memory.maxPromptChars,
       },
+      // What `flotilla run` reads too: on a shared tracker, the history other machines recorded.
+      ...(provider.taskContextMirror !== undefined && {
+        readMirroredTaskContext: (id: string) =>
+          provider.taskContextMirror?.readEntries(id) ?? Promise.resolve([]),
+      }),
     };
     if (role === 'planner') {
       const [listing, workItems] = await Promise.all([

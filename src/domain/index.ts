@@ -22,6 +22,7 @@ export * from './revision-name.ts';
 export * from './runtime-parking.ts';
 export * from './spec.ts';
 export * from './task-context.ts';
+export * from './task-context-comments.ts';
 export * from './work-item.ts';
 export * from './work-item-labels.ts';
 export * from './work-item-transitions.ts';

@@ -63,3 +63,18 @@ export function boundTaskContextSummary(text: string): string {
   if (trimmed.length <= MAX_TASK_CONTEXT_SUMMARY_CHARS) return trimmed;
   return `${trimmed.slice(0, MAX_TASK_CONTEXT_SUMMARY_CHARS - 1)}…`;
 }
+
+/**
+ * One item's history from two sources (this machine's store and a tracker's mirror): each entry once (by id,
+ * the first source's copy kept), oldest first (by end time, then id, so every machine lists them alike).
+ */
+export function mergeTaskContext(
+  first: readonly TaskContextEntry[],
+  second: readonly TaskContextEntry[],
+): TaskContextEntry[] {
+  const byID = new Map<string, TaskContextEntry>();
+  for (const entry of [...first, ...second]) if (!byID.has(entry.id)) byID.set(entry.id, entry);
+  return [...byID.values()].sort(
+    (a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
+}

@@ -106,6 +106,10 @@ export function createEngine(config: EngineConfig): Engine {
     ...(config.promptTemplates !== undefined && { promptTemplates: config.promptTemplates }),
     dependencyWaitFor: resolved.handlers.dependencyWaitFor ?? 'approved',
     ...(config.memories !== undefined && { memories: config.memories }),
+    ...(provider.taskContextMirror !== undefined && {
+      readMirroredTaskContext: (id: string) =>
+        provider.taskContextMirror?.readEntries(id) ?? Promise.resolve([]),
+    }),
   };
   const registry = createRunRegistry();
   // Inter-agent questions (issue #28 §3): a conversation's events join the back of the queue like a run's.

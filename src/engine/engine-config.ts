@@ -157,6 +157,7 @@ export function resolveEngineConfig(config: EngineConfig): ResolvedEngineConfig 
       },
       dependencyWaitFor: config.dependencyWaitFor ?? 'approved',
       mergeQueue: config.mergeQueue ?? false,
+      mirrorTaskContext: config.provider.taskContextMirror !== undefined,
     },
     branchPrefix: config.branchPrefix ?? 'flotilla/',
     questionTimeout: config.questionTimeout ?? DEFAULT_QUESTION_TIMEOUT,

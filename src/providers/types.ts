@@ -7,6 +7,7 @@ import type {
   RevisionFeedback,
   RevisionFile,
   SpecListing,
+  TaskContextEntry,
   WorkItem,
   WorkItemStatus,
 } from '../domain/index.ts';
@@ -265,4 +266,12 @@ export interface Provider {
   quota?(): ProviderQuota;
   /** Optional capability: a tracker Flotilla keeps itself, administered from the CLI (LocalAdmin). */
   localAdmin?: LocalAdmin;
+  /**
+   * Optional capability (issue #28 §1): a tracker that several machines or clones share keeps each item's
+   * task context there too. The engine posts every new entry as a comment on its item
+   * (`buildTaskContextComment`); `readEntries` gives back the entries of an item's comments, read from the
+   * engine's own comments only (a human's or another bot's never count). The local tracker lives in the same
+   * database as the store and leaves it out.
+   */
+  taskContextMirror?: { readEntries(workItemID: string): Promise<TaskContextEntry[]> };
 }

@@ -4,7 +4,7 @@
  * Claude Agent SDK answered by the scripted model server. Then `flotilla merge` merges the pull request.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -176,6 +176,20 @@ describe('flotilla run with provider github', () => {
     expect(comments.map((comment) => [comment.path, comment.line, comment.body])).toEqual([
       ['src/greet.js', 2, 'Trim `name` before using it.'],
     ]);
+
+    // Each run's task context entry is mirrored on the issue (issue #28 §1), so a fresh clone with an empty
+    // database builds the same history into its prompts: `flotilla prompt` shows what an agent would get.
+    const issueComments = await hosted.api<{ body: string }[]>(`/issues/${greetIssue?.number}/comments`);
+    const mirrored = issueComments.filter((comment) =>
+      comment.body.startsWith('<!-- flotilla:task-context -->'),
+    );
+    expect(mirrored.length).toBeGreaterThanOrEqual(3);
+    rmSync(join(hosted.root, '.flotilla/flotilla.db'), { force: true });
+    const fresh = startFlotilla(hosted, null, ['prompt', 'implementor', String(greetIssue?.number)]);
+    expect(await fresh.exited, fresh.output()).toBe(0);
+    expect(fresh.output()).toMatch(/^## Task context\n/);
+    expect(fresh.output()).toContain('implementation_summary');
+    expect(fresh.output()).toContain('review_feedback');
 
     // `flotilla merge` merges the pull request through the API and closes the issue.
     const merge = startFlotilla(hosted, null, ['merge', String(greetIssue?.number)]);

@@ -136,6 +136,43 @@ describe('assembleAgentContext', () => {
     expect(prompt.indexOf('fix_summary by a')).toBeLessThan(prompt.indexOf('review_feedback by b'));
   });
 
+  it("merges the entries the tracker mirrors (a fresh clone's empty store) with the store's, each once", async () => {
+    const { item, state, deps } = world();
+    const entry = (sessionID: string, createdAt: number) => ({
+      id: `${sessionID}:fix_summary`,
+      workItemID: item.id,
+      sessionID,
+      role: 'implementor' as const,
+      runtime: 'claude',
+      type: 'fix_summary' as const,
+      summary: `fixed by ${sessionID}`,
+      data: {},
+      createdAt,
+    });
+    const local = { ...state, taskContext: { [item.id]: [entry('here', 2)] } };
+    const asked: string[] = [];
+    const readMirroredTaskContext = async (id: string) => {
+      asked.push(id);
+      return [entry('elsewhere', 1), entry('here', 2)];
+    };
+    const request = { role: 'reviewer', sessionID: 's6', workItemID: item.id, revisionID: '2' } as const;
+    const { prompt } = await assembleAgentContext(request, {
+      ...deps,
+      getState: () => local,
+      readMirroredTaskContext,
+    });
+    expect(asked).toEqual([item.id]);
+    expect(prompt.indexOf('fixed by elsewhere')).toBeLessThan(prompt.indexOf('fixed by here'));
+    expect(prompt.split('fixed by here')).toHaveLength(2);
+    // A mirror that cannot be read fails the run's context, naming it, like any other fetch.
+    await expect(
+      assembleAgentContext(request, {
+        ...deps,
+        readMirroredTaskContext: () => Promise.reject(new Error('HTTP 502')),
+      }),
+    ).rejects.toThrow(`Cannot fetch the task context of #${item.id}: HTTP 502`);
+  });
+
   it("renders the role's template instead of the built-in layout, the task context where it says", async () => {
     const { item, revision, deps } = world();
     const parsed = parsePromptTemplate(

@@ -1,4 +1,10 @@
-import type { AgentRole, DependencyWaitFor, Memory } from '../../domain/index.ts';
+import {
+  type AgentRole,
+  type DependencyWaitFor,
+  type Memory,
+  mergeTaskContext,
+  type TaskContextEntry,
+} from '../../domain/index.ts';
 import type { RevisionReader, SpecReader, WorkItemReader } from '../../providers/types.ts';
 import type {
   AgentRunRequest,
@@ -18,6 +24,7 @@ import { buildPlannerPrompt } from './build-planner-context.ts';
 import { buildReviewerPrompt } from './build-reviewer-context.ts';
 import { buildTaskContextSection } from './build-task-context-section.ts';
 import { diffSpecText } from './diff-spec-text.ts';
+import { fetchContextData } from './fetch-context-data.ts';
 import { withoutTrailingNewlines } from './markdown-text.ts';
 import { type PromptTemplate, renderPromptTemplate } from './parse-prompt-template.ts';
 import type { RolePrompt } from './role-prompt.ts';
@@ -42,6 +49,11 @@ export interface AgentContextDeps {
   dependencyWaitFor?: DependencyWaitFor;
   /** The repository's memories for the "Memories" section; absent: "No memories yet". */
   memories?: MemorySource;
+  /**
+   * The provider's `taskContextMirror` (issue #28 §1): entries other machines or clones recorded for the
+   * item, merged with the store's so a fresh clone's prompt carries the same history.
+   */
+  readMirroredTaskContext?: (workItemID: string) => Promise<TaskContextEntry[]>;
 }
 
 /** Where prompts read the repository's memories from (issue #28 §2; storage keeps them). */
@@ -94,11 +106,8 @@ export async function assembleAgentContext(
 ): Promise<AgentStartParams> {
   const getReviewHistory = (revisionID: string) => deps.revisionReader.getReviewHistory(revisionID);
   const template = deps.promptTemplates?.[request.role];
-  const finish = (rolePrompt: RolePrompt, workItemID: string | null): string => {
-    const taskContext =
-      workItemID === null
-        ? ''
-        : buildTaskContextSection(deps.getState().taskContext[workItemID] ?? [], deps.taskContextBudget);
+  const finish = (rolePrompt: RolePrompt, entries: readonly TaskContextEntry[] | null): string => {
+    const taskContext = entries === null ? '' : buildTaskContextSection(entries, deps.taskContextBudget);
     const source = deps.memories;
     const maxChars = source?.maxPromptChars ?? DEFAULT_MEMORY_PROMPT_CHARS;
     const memories =
@@ -129,12 +138,21 @@ export async function assembleAgentContext(
       return {
         ...request,
         ...(start !== undefined && { start }),
-        prompt: finish(rolePrompt, request.workItemID),
+        prompt: finish(rolePrompt, await readTaskContext(request.workItemID, deps)),
       };
     }
     case 'reviewer': {
       const rolePrompt = await buildReviewerPrompt(request, { ...deps, getReviewHistory });
-      return { ...request, prompt: finish(rolePrompt, request.workItemID) };
+      return { ...request, prompt: finish(rolePrompt, await readTaskContext(request.workItemID, deps)) };
     }
   }
+}
+
+/** The item's history: the store's entries and, when the tracker mirrors them, those only it has. */
+async function readTaskContext(workItemID: string, deps: AgentContextDeps): Promise<TaskContextEntry[]> {
+  const stored = deps.getState().taskContext[workItemID] ?? [];
+  const read = deps.readMirroredTaskContext;
+  if (read === undefined) return [...stored];
+  const mirrored = await fetchContextData(`the task context of #${workItemID}`, () => read(workItemID));
+  return mergeTaskContext(stored, mirrored);
 }

@@ -20,6 +20,8 @@ export interface HandlerConfig {
    * queue (handle-merge-queue.ts). Absent or false: merging is a human's decision.
    */
   mergeQueue?: boolean;
+  /** The provider keeps task context on its items (`Provider.taskContextMirror`): post each new entry. */
+  mirrorTaskContext?: boolean;
 }
 
 /** A pure reaction to one event, seen against the state after that event was applied. No I/O. */

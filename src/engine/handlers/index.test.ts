@@ -17,6 +17,7 @@ import { handleQuestions } from './handle-questions.ts';
 import { handleReadiness } from './handle-readiness.ts';
 import { handleReview } from './handle-review.ts';
 import { handleRevisionFeedback } from './handle-revision-feedback.ts';
+import { handleTaskContextMirror } from './handle-task-context-mirror.ts';
 import { handleUserDispatch } from './handle-user-dispatch.ts';
 import { ALL_HANDLERS } from './index.ts';
 
@@ -35,6 +36,7 @@ describe('ALL_HANDLERS', () => {
       ['revision-feedback', handleRevisionFeedback],
       ['proposals', handleProposals],
       ['merge-queue', handleMergeQueue],
+      ['task-context-mirror', handleTaskContextMirror],
     ]);
   });
 

@@ -9,6 +9,7 @@ import { handleQuestions } from './handle-questions.ts';
 import { handleReadiness } from './handle-readiness.ts';
 import { handleReview } from './handle-review.ts';
 import { handleRevisionFeedback } from './handle-revision-feedback.ts';
+import { handleTaskContextMirror } from './handle-task-context-mirror.ts';
 import { handleUserDispatch } from './handle-user-dispatch.ts';
 import type { NamedHandler } from './handler.ts';
 
@@ -25,6 +26,7 @@ export {
   handleReadiness,
   handleReview,
   handleRevisionFeedback,
+  handleTaskContextMirror,
   handleUserDispatch,
 };
 
@@ -42,4 +44,5 @@ export const ALL_HANDLERS: readonly NamedHandler[] = [
   { name: 'revision-feedback', handle: handleRevisionFeedback },
   { name: 'proposals', handle: handleProposals },
   { name: 'merge-queue', handle: handleMergeQueue },
+  { name: 'task-context-mirror', handle: handleTaskContextMirror },
 ];

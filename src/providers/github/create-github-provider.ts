@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { parseTaskContextComment } from '../../domain/index.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { Provider } from '../types.ts';
 import type { CircuitSnapshot } from './client/create-circuit-breaker.ts';
@@ -136,6 +137,14 @@ export function createGitHubProvider(options: GitHubProviderOptions): GitHubProv
     specReader,
     quota: () => ({ ...quota.snapshot(), circuit: circuit.snapshot() }),
     pollIntervalFactor: () => quota.pollIntervalFactor(),
+    // A second machine or a fresh clone reads each item's history from the issue (issue #28 §1).
+    taskContextMirror: {
+      readEntries: async (id) =>
+        (await comments.listEngineComments(id)).flatMap((comment) => {
+          const entry = parseTaskContextComment(comment.body, id);
+          return entry === null ? [] : [entry];
+        }),
+    },
   };
 }
 

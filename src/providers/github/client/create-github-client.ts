@@ -17,6 +17,9 @@ import { installConditionalRequestCache } from './install-conditional-request-ca
 import { GITHUB_APP_VARIABLES, type GitHubAppCredentials } from './read-github-credentials.ts';
 import type { GitHubToken } from './read-github-token.ts';
 
+/** How Octokit's request log names a request answered 304 Not Modified (`GET /path - 304 with id … in 12ms`). */
+const NOT_MODIFIED_REQUEST = / - 304 with id /;
+
 const GitHubOctokit = Octokit.plugin(throttling, retry);
 export type GitHubOctokit = InstanceType<typeof GitHubOctokit>;
 
@@ -158,7 +161,12 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
       debug: () => {},
       info: () => {},
       warn: (message: string) => logger.warn(`octokit: ${message}`),
-      error: (message: string) => logger.error(`octokit: ${message}`),
+      // Octokit logs every request that ends in an error, and a 304 is one to it: here it is the free answer
+      // of a conditional request (installConditionalRequestCache), not a failure, and hundreds of them
+      // pushed the log's real messages out of reach.
+      error: (message: string) => {
+        if (!NOT_MODIFIED_REQUEST.test(message)) logger.error(`octokit: ${message}`);
+      },
     },
   });
 

@@ -55,31 +55,40 @@ export function createGitHubCommentReader(options: GitHubCommentReaderOptions) {
     return false;
   }
 
+  async function fetchComments(id: string, since: string | undefined): Promise<IssueComment[]> {
+    if (!ISSUE_NUMBER.test(id)) throw new Error(`Work item ${id} not found (not an issue number)`);
+    try {
+      return await octokit.paginate(octokit.rest.issues.listComments, {
+        owner,
+        repo,
+        issue_number: Number(id),
+        per_page: 100,
+        ...(since !== undefined && { since }),
+      });
+    } catch (error) {
+      if (httpStatusOf(error) !== 404 && httpStatusOf(error) !== 410) throw error;
+      throw new Error(`Work item ${id} not found (no issue #${id} in ${owner}/${repo})`, { cause: error });
+    }
+  }
+
+  const toWorkItemComment = (comment: IssueComment): WorkItemComment => ({
+    author: comment.user?.login ?? '',
+    body: comment.body ?? '',
+    createdAt: new Date(comment.created_at).toISOString(),
+  });
+
   return {
     async listComments(id: string, query: { since?: string } = {}): Promise<WorkItemComment[]> {
-      if (!ISSUE_NUMBER.test(id)) throw new Error(`Work item ${id} not found (not an issue number)`);
       const since = query.since === undefined ? undefined : githubSince(query.since);
-      let comments: IssueComment[];
-      try {
-        comments = await octokit.paginate(octokit.rest.issues.listComments, {
-          owner,
-          repo,
-          issue_number: Number(id),
-          per_page: 100,
-          ...(since !== undefined && { since }),
-        });
-      } catch (error) {
-        if (httpStatusOf(error) !== 404 && httpStatusOf(error) !== 410) throw error;
-        throw new Error(`Work item ${id} not found (no issue #${id} in ${owner}/${repo})`, { cause: error });
-      }
+      const comments = await fetchComments(id, since);
       const engineLogin = await options.engineLogin();
-      return comments
-        .filter((comment) => mayAnswer(comment, engineLogin, id))
-        .map((comment) => ({
-          author: comment.user?.login ?? '',
-          body: comment.body ?? '',
-          createdAt: new Date(comment.created_at).toISOString(),
-        }));
+      return comments.filter((comment) => mayAnswer(comment, engineLogin, id)).map(toWorkItemComment);
+    },
+    /** The engine's own comments on the issue, oldest first: what it mirrored there (task context). */
+    async listEngineComments(id: string): Promise<WorkItemComment[]> {
+      const comments = await fetchComments(id, undefined);
+      const engineLogin = await options.engineLogin();
+      return comments.filter((comment) => comment.user?.login === engineLogin).map(toWorkItemComment);
     },
   };
 }

@@ -1,0 +1,29 @@
+import { buildTaskContextComment, type EngineCommand, type EngineEvent } from '../../domain/index.ts';
+import type { EngineState } from '../state-store/engine-state.ts';
+import type { HandlerConfig } from './handler.ts';
+
+/**
+ * On a tracker that keeps task context on its items (`mirrorTaskContext`, issue #28 §1): the entries a run's
+ * end just added (apply-task-context-update.ts) are posted on the item as comments, so another machine or a
+ * fresh clone reads the same history. The engine's own comments are the only ones read back.
+ */
+export function handleTaskContextMirror(
+  event: EngineEvent,
+  state: EngineState,
+  config: HandlerConfig,
+): EngineCommand[] {
+  if (config.mirrorTaskContext !== true) return [];
+  if (
+    event.type !== 'implementorCompleted' &&
+    event.type !== 'reviewerCompleted' &&
+    event.type !== 'implementorFailed'
+  )
+    return [];
+  return (state.taskContext[event.workItemID] ?? [])
+    .filter((entry) => entry.sessionID === event.sessionID)
+    .map((entry) => ({
+      type: 'commentOnWorkItem',
+      workItemID: entry.workItemID,
+      body: buildTaskContextComment(entry),
+    }));
+}
