@@ -17,6 +17,7 @@ let tracker: SqliteTracker;
 let events: EventHub;
 let server: RunningApiServer;
 let tokenServer: RunningApiServer;
+let apiDeps: Parameters<typeof createApiApp>[0];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'flotilla-api-'));
@@ -33,6 +34,7 @@ beforeAll(async () => {
     events,
     readAuthor: async () => 'Ada',
   };
+  apiDeps = deps;
   server = await startApiServer(createApiApp(deps), parseListenAddress('127.0.0.1:0'), { tokenSet: false });
   tokenServer = await startApiServer(
     createApiApp({ ...deps, token: 's3cret' }),
@@ -192,7 +194,7 @@ describe('auth', () => {
 
   it('refuses a non-loopback address without a token', async () => {
     await expect(
-      startApiServer(createApiApp({} as never), parseListenAddress('0.0.0.0:0'), { tokenSet: false }),
+      startApiServer(createApiApp(apiDeps), parseListenAddress('0.0.0.0:0'), { tokenSet: false }),
     ).rejects.toThrow(/FLOTILLA_SERVE_TOKEN/);
   });
 });

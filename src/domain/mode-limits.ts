@@ -25,12 +25,15 @@ export const DEFAULT_MODE_LIMITS: Readonly<Record<AgentMode, { maxTurns: number;
 export function resolveModeLimits(
   mode: AgentMode,
   configured: ModeLimitsConfig | undefined,
-  maxAgentDuration: number,
-): { maxTurns?: number; defaultMaxTurns: number; timeoutSeconds: number } {
+  maxAgentDuration: number | undefined,
+): { maxTurns?: number; defaultMaxTurns: number; timeoutSeconds?: number } {
   const defaults = DEFAULT_MODE_LIMITS[mode];
+  // Without a default, nor a configured maxAgentDuration, the runtime's own limit stands (no timeoutSeconds).
+  const bounds = [defaults.timeout, maxAgentDuration].filter((value): value is number => value != null);
+  const timeoutSeconds = configured?.timeout ?? (bounds.length === 0 ? undefined : Math.min(...bounds));
   return {
     ...(configured?.maxTurns !== undefined && { maxTurns: configured.maxTurns }),
     defaultMaxTurns: defaults.maxTurns,
-    timeoutSeconds: configured?.timeout ?? Math.min(defaults.timeout ?? maxAgentDuration, maxAgentDuration),
+    ...(timeoutSeconds !== undefined && { timeoutSeconds }),
   };
 }

@@ -142,6 +142,7 @@ const scenario: ScenarioSpec = {
       // The investigation's report is the fix item's task context.
       steps: implementorSteps(
         'src/greet.js',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the file's JavaScript source, template literal included
         "export function greet(name = 'world') {\n  return `Hello, ${name}!`;\n}\n",
         'greet() defaults the name',
         { firstUserIncludes: ROOT_CAUSE },
@@ -152,6 +153,7 @@ const scenario: ScenarioSpec = {
       match: { systemIncludes: 'You are the implementor', firstUserIncludes: REFINED_CRITERION },
       steps: implementorSteps(
         'src/farewell.js',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the file's JavaScript source, template literal included
         'export function farewell(name) {\n  return `Goodbye, ${name}!`;\n}\n',
         'farewell()',
       ),

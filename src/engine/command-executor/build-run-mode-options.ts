@@ -41,11 +41,7 @@ export function buildRunModeOptions(
       : command.type === 'requestReviewerRun'
         ? 'review'
         : (itemMode ?? 'implement');
-  const limits = resolveModeLimits(
-    mode,
-    config.limits?.[mode],
-    config.maxAgentDuration ?? Number.MAX_SAFE_INTEGER,
-  );
+  const limits = resolveModeLimits(mode, config.limits?.[mode], config.maxAgentDuration);
   const options: RunModeOptions = { ...(itemMode !== undefined && { mode: itemMode }), limits };
   if (mode !== 'implement' || config.implementorModels === undefined) return options;
   const complexity = item?.complexityLabel ?? item?.complexity ?? undefined;

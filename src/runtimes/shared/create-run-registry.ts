@@ -81,7 +81,7 @@ export function createRunRegistry(): RunRegistry {
       runs.set(sessionID, tracked);
       const output = createOutputBroadcast();
       const activityListeners = new Set<() => void>();
-      const timeout = setTimeout(() => abort(sessionID, 'timeout'), maxAgentDuration * 1000);
+      const timeout = setTimeout(() => abort(sessionID, 'timeout'), timerDelayMs(maxAgentDuration));
       timeout.unref();
       const abortFailure = (reason: AbortReason) =>
         new AgentRunFailure(
@@ -153,4 +153,12 @@ export function createRunRegistry(): RunRegistry {
       abort(sessionID, 'cancelled');
     },
   };
+}
+
+/**
+ * A run's time limit as a timer delay. Node fires a timer longer than 2^31 − 1 ms at once, so a huge limit
+ * (a test's "no limit") would end every run immediately: it is held at the longest delay a timer can wait.
+ */
+function timerDelayMs(seconds: number): number {
+  return Math.min(seconds * 1000, 2 ** 31 - 1);
 }
