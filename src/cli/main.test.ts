@@ -73,7 +73,8 @@ describe('usage errors', () => {
     expect(flotilla('merge')).toEqual({
       code: 2,
       stdout: '',
-      stderr: "flotilla merge: missing required argument 'id'; see 'flotilla merge --help'\n",
+      stderr:
+        "flotilla merge: missing required argument 'id' (or --queue to merge every approved item); see 'flotilla merge --help'\n",
     });
     expect(flotilla('work', 'list', '--bogus')).toEqual({
       code: 2,

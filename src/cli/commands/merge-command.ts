@@ -61,11 +61,10 @@ export function registerMergeCommand(program: Command): void {
       runCliAction('merge', (rawID: string | undefined, options: MergeOptions) => {
         if (options.queue) return mergeThroughQueue(rawID, options);
         if (rawID === undefined) {
+          // The one-line usage error every command gives (src/cli/main.ts), naming --queue as the other way.
           throw new CliError(
-            'give the id of the work item to merge, or --queue to merge every approved one',
-            {
-              exitCode: 2,
-            },
+            "missing required argument 'id' (or --queue to merge every approved item); see 'flotilla merge --help'",
+            { exitCode: 2 },
           );
         }
         const id = parseWorkItemID(rawID);
