@@ -53,4 +53,5 @@ describeProviderContract(
       },
     };
   },
+  { localAdmin: false },
 );

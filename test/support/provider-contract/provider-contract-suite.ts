@@ -37,6 +37,15 @@ export interface ProviderContractControl {
   cleanup(): Promise<void>;
 }
 
+/**
+ * The optional capabilities the provider under test declares: the suite checks it has exactly these, and runs
+ * a capability's cases only where it is declared (never a skipped test).
+ */
+export interface ProviderContractCapabilities {
+  /** `Provider.localAdmin`: a tracker Flotilla keeps itself. */
+  localAdmin: boolean;
+}
+
 export type ProviderContractFactory = (
   options: ProviderContractOptions,
 ) => Promise<{ provider: Provider; control: ProviderContractControl }>;
@@ -112,7 +121,11 @@ const approval: AgentReview = { verdict: 'approve', summary: 'Looks good', comme
  * run it from a `*.contract.test.ts` with the provider's factory. Where providers legitimately differ, the
  * test checks what they have in common and says how they differ.
  */
-export function describeProviderContract(name: string, factory: ProviderContractFactory): void {
+export function describeProviderContract(
+  name: string,
+  factory: ProviderContractFactory,
+  capabilities: ProviderContractCapabilities,
+): void {
   describe(`provider contract: ${name}`, () => {
     const cleanups: (() => Promise<void>)[] = [];
     afterEach(async () => {
@@ -514,73 +527,80 @@ export function describeProviderContract(name: string, factory: ProviderContract
       });
     });
 
-    // An optional capability: a tracker Flotilla keeps itself (local, in-memory); the others skip these and
-    // the CLI refuses what only it can do.
-    describe('local admin (Provider.localAdmin, optional)', () => {
-      async function withAdmin(skip: () => never) {
-        const created = await setup();
-        const admin = created.provider.localAdmin;
-        if (admin === undefined) return skip();
-        return { ...created, admin };
-      }
-
-      it('creates an item with its first comment and lists closed items too, with every label', async (context) => {
-        const { provider, control, admin } = await withAdmin(() => context.skip());
-        const held = await admin.createWorkItem(
-          { title: 'Held', body: '', labels: ['status:blocked', 'ui'], blockedBy: [] },
-          (created) => `Held at creation: #${created.id}.`,
-        );
-        expect(held).toMatchObject({ title: 'Held', status: 'blocked', kind: 'task' });
-        expect(await control.workItemComments(held.id)).toEqual([`Held at creation: #${held.id}.`]);
-        const other = await createItem(provider);
-        await provider.workItemWriter.transitionStatus(other.id, 'closed');
-        expect((await admin.listAllWorkItems()).map((item) => [item.id, item.status])).toEqual([
-          [held.id, 'blocked'],
-          [other.id, 'closed'],
-        ]);
-        expect(await admin.getLabels(held.id)).toEqual(expect.arrayContaining(['status:blocked', 'ui']));
-        await expect(admin.getLabels('999')).rejects.toThrow(/999/);
-      });
-
-      it('edits title, body, labels and blockers at once, null leaving a field unchanged', async (context) => {
-        const { provider, admin } = await withAdmin(() => context.skip());
-        const blocker = await createItem(provider);
-        const item = await createItem(provider, { labels: ['priority:low', 'ui'] });
-        const edited = await admin.editWorkItem(item.id, {
-          title: 'Renamed',
-          body: null,
-          labels: ['priority:high', 'task:implement'],
-          blockedBy: [blocker.id],
-        });
-        expect(edited).toMatchObject({ title: 'Renamed', priority: 'high', blockedBy: [blocker.id] });
-        expect(await provider.workItemReader.getWorkItemBody(item.id)).toBe('Objective: the feature');
-        expect(await admin.getLabels(item.id)).not.toContain('ui');
-        const again = await admin.editWorkItem(item.id, {
-          title: null,
-          body: 'New body',
-          labels: null,
-          blockedBy: null,
-        });
-        expect(again).toMatchObject({ title: 'Renamed', priority: 'high', blockedBy: [blocker.id] });
-        expect(await provider.workItemReader.getWorkItemBody(item.id)).toBe('New body');
-      });
-
-      it('closes an item with its open revision and a human comment; without one, closes the item only', async (context) => {
-        const { provider, control, admin } = await withAdmin(() => context.skip());
-        const item = await createItem(provider);
-        const revision = await provider.revisionWriter.createFromPatch(revisionInput(item));
-        const closed = await admin.closeWorkItem(item.id, { body: 'Not needed.', author: 'Ada' });
-        expect(closed?.id).toBe(revision.id);
-        expect((await provider.workItemReader.getWorkItem(item.id))?.status).toBe('closed');
-        expect(await provider.revisionReader.listRevisions()).toEqual([]);
-        expect((await control.workItemComments(item.id)).at(-1)).toContain('Not needed.');
-        const bare = await createItem(provider);
-        await admin.addHumanComment(bare.id, { body: 'A note', author: 'Ada' });
-        expect(await admin.closeWorkItem(bare.id, null)).toBeNull();
-        expect((await provider.workItemReader.getWorkItem(bare.id))?.status).toBe('closed');
-        expect(await control.workItemComments(bare.id)).toEqual(['A note']);
-      });
+    it('has exactly the optional capabilities it declares', async () => {
+      const { provider } = await setup();
+      expect({ localAdmin: provider.localAdmin !== undefined }).toEqual(capabilities);
     });
+
+    // An optional capability: a tracker Flotilla keeps itself (local, in-memory); the others leave it out and
+    // the CLI refuses what only it can do.
+    // Registered only where declared: a provider without it has no such cases (none skipped).
+    if (capabilities.localAdmin)
+      describe('local admin (Provider.localAdmin, optional)', () => {
+        async function withAdmin() {
+          const created = await setup();
+          const admin = created.provider.localAdmin;
+          if (admin === undefined) throw new Error('the provider declares localAdmin but has none');
+          return { ...created, admin };
+        }
+
+        it('creates an item with its first comment and lists closed items too, with every label', async () => {
+          const { provider, control, admin } = await withAdmin();
+          const held = await admin.createWorkItem(
+            { title: 'Held', body: '', labels: ['status:blocked', 'ui'], blockedBy: [] },
+            (created) => `Held at creation: #${created.id}.`,
+          );
+          expect(held).toMatchObject({ title: 'Held', status: 'blocked', kind: 'task' });
+          expect(await control.workItemComments(held.id)).toEqual([`Held at creation: #${held.id}.`]);
+          const other = await createItem(provider);
+          await provider.workItemWriter.transitionStatus(other.id, 'closed');
+          expect((await admin.listAllWorkItems()).map((item) => [item.id, item.status])).toEqual([
+            [held.id, 'blocked'],
+            [other.id, 'closed'],
+          ]);
+          expect(await admin.getLabels(held.id)).toEqual(expect.arrayContaining(['status:blocked', 'ui']));
+          await expect(admin.getLabels('999')).rejects.toThrow(/999/);
+        });
+
+        it('edits title, body, labels and blockers at once, null leaving a field unchanged', async () => {
+          const { provider, admin } = await withAdmin();
+          const blocker = await createItem(provider);
+          const item = await createItem(provider, { labels: ['priority:low', 'ui'] });
+          const edited = await admin.editWorkItem(item.id, {
+            title: 'Renamed',
+            body: null,
+            labels: ['priority:high', 'task:implement'],
+            blockedBy: [blocker.id],
+          });
+          expect(edited).toMatchObject({ title: 'Renamed', priority: 'high', blockedBy: [blocker.id] });
+          expect(await provider.workItemReader.getWorkItemBody(item.id)).toBe('Objective: the feature');
+          expect(await admin.getLabels(item.id)).not.toContain('ui');
+          const again = await admin.editWorkItem(item.id, {
+            title: null,
+            body: 'New body',
+            labels: null,
+            blockedBy: null,
+          });
+          expect(again).toMatchObject({ title: 'Renamed', priority: 'high', blockedBy: [blocker.id] });
+          expect(await provider.workItemReader.getWorkItemBody(item.id)).toBe('New body');
+        });
+
+        it('closes an item with its open revision and a human comment; without one, closes the item only', async () => {
+          const { provider, control, admin } = await withAdmin();
+          const item = await createItem(provider);
+          const revision = await provider.revisionWriter.createFromPatch(revisionInput(item));
+          const closed = await admin.closeWorkItem(item.id, { body: 'Not needed.', author: 'Ada' });
+          expect(closed?.id).toBe(revision.id);
+          expect((await provider.workItemReader.getWorkItem(item.id))?.status).toBe('closed');
+          expect(await provider.revisionReader.listRevisions()).toEqual([]);
+          expect((await control.workItemComments(item.id)).at(-1)).toContain('Not needed.');
+          const bare = await createItem(provider);
+          await admin.addHumanComment(bare.id, { body: 'A note', author: 'Ada' });
+          expect(await admin.closeWorkItem(bare.id, null)).toBeNull();
+          expect((await provider.workItemReader.getWorkItem(bare.id))?.status).toBe('closed');
+          expect(await control.workItemComments(bare.id)).toEqual(['A note']);
+        });
+      });
 
     describe('pipelines', () => {
       const pipelineOf = async (provider: Provider, revision: Revision) =>
