@@ -312,8 +312,14 @@ describe('flotilla run killed with kill -9 in a parked state, then restarted', (
       );
       expect(leftoverProcessesOf(repo.root), "the spare account's agent").not.toEqual([]);
       await first.killGroup();
-      // Its `claude` CLI was in flotilla's process group: gone with it.
-      expect(leftoverProcessesOf(repo.root)).toEqual([]);
+      // Its `claude` CLI goes with flotilla: the sandbox's own session ends when its parent dies (bubblewrap's
+      // --die-with-parent), which the kernel delivers a moment after the group's SIGKILL, not with it.
+      await waitForCondition(
+        () => leftoverProcessesOf(repo.root).length === 0,
+        5_000,
+        "the spare account's agent to end with flotilla",
+        () => leftoverProcessesOf(repo.root).join(' '),
+      );
       killed = true;
       const requestsBeforeKill = server.requests.length;
       const ledgerBeforeKill = ledgerOf(repo.root);
