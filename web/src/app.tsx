@@ -14,9 +14,9 @@ import { BudgetLine } from './budget-line.tsx';
 import { buildBoardColumns } from './build-board-columns.ts';
 import { ConversationsPanel } from './conversation-list.tsx';
 import { followEvents } from './follow-events.ts';
+import { HelpDialog } from './help-dialog.tsx';
 import { type DetailBoxes, type DetailSection, ItemDetail } from './item-detail.tsx';
 import { keepUnchanged } from './keep-unchanged.ts';
-import { WEB_KEY_BINDINGS } from './key-bindings.ts';
 import { moveSelection, type SelectionMove } from './move-selection.ts';
 import { SpendChart } from './spend-chart.tsx';
 
@@ -282,20 +282,7 @@ export function App() {
       <footer data-testid="footer">
         {confirm === null ? message : <strong class="confirm">{confirm.question}</strong>}
       </footer>
-      {help && (
-        <div class="help" role="dialog" aria-label="keys">
-          <h2>Keys</h2>
-          <dl>
-            {WEB_KEY_BINDINGS.map((binding) => (
-              <>
-                <dt>{binding.keys}</dt>
-                <dd>{binding.does}</dd>
-              </>
-            ))}
-          </dl>
-          <p class="dim">Esc or ? closes</p>
-        </div>
-      )}
+      {help && <HelpDialog />}
     </div>
   );
 }
