@@ -298,6 +298,53 @@ describe('GET /api/budget/days', () => {
   });
 });
 
+describe('GET /api/conversations', () => {
+  it('lists the conversations between agents newest first, as `flotilla conversations --json`; by item', async () => {
+    const party = (sessionID: string, workItemID: string) => ({
+      sessionID,
+      role: 'implementor' as const,
+      workItemID,
+    });
+    context.history.conversations.save({
+      id: 'c-answered',
+      from: party('s-1', '41'),
+      target: '42',
+      to: party('s-2', '42'),
+      question: 'Which port?',
+      status: 'answered',
+      answer: 'Port 8080.',
+      timeoutSeconds: 60,
+      createdAt: 1_000,
+      answeredAt: 2_000,
+    });
+    context.history.conversations.save({
+      id: 'c-alone',
+      from: party('s-3', '43'),
+      target: 'planner',
+      to: null,
+      question: 'Anyone?',
+      status: 'not-running',
+      answer: 'no agent planner is running now; nobody was asked.',
+      timeoutSeconds: 60,
+      createdAt: 3_000,
+      answeredAt: 3_000,
+    });
+    const all = (await (await get('/api/conversations')).json()) as { id: string }[];
+    expect(all.map((conversation) => conversation.id)).toEqual(['c-alone', 'c-answered']);
+    expect(all).toEqual(context.history.conversations.list({ limit: 50 }));
+    // The asked item's conversations too, not only the asker's.
+    const asked = (await (await get('/api/conversations?item=42')).json()) as {
+      id: string;
+      answer: string;
+    }[];
+    expect(asked).toMatchObject([{ id: 'c-answered', answer: 'Port 8080.' }]);
+    expect((await get('/api/conversations?item=41&limit=1')).status).toBe(200);
+    const bad = await get('/api/conversations?item=abc');
+    expect(bad.status).toBe(400);
+    expect((await errorOf(bad)).message).toContain('a work item id such as 12');
+  });
+});
+
 describe('GET /api/status', () => {
   it('says the provider, no engine and no quota under `flotilla serve` on the local provider', async () => {
     expect(await (await get('/api/status')).json()).toEqual({

@@ -20,7 +20,8 @@ const ok = (description: string) => ({
 
 /**
  * What the run history in `.flotilla/flotilla.db` answers, whatever the provider: the runs (as `flotilla runs
- * --json`) and the budget (as `flotilla budget --json`).
+ * --json`), the conversations between agents (as `flotilla conversations --json`) and the budget (as
+ * `flotilla budget --json`).
  */
 export function registerHistoryRoutes(
   app: OpenAPIHono,
@@ -60,6 +61,32 @@ export function registerHistoryRoutes(
       const run = history.listRuns().find((candidate) => candidate.sessionID === session);
       if (run === undefined) throw new ApiError(404, 'not_found', `no run with session ${session}`);
       return c.json(buildRunSummary(run), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/conversations',
+      request: {
+        query: z.object({
+          limit: z.coerce.number().int().min(1).max(1000).default(50),
+          item: z
+            .string()
+            .regex(/^[1-9]\d*$/, 'a work item id such as 12')
+            .optional(),
+        }),
+      },
+      responses: ok(
+        'questions agents asked each other and the answers, newest first (as `flotilla conversations --json`)',
+      ),
+    }),
+    (c) => {
+      const { limit, item } = c.req.valid('query');
+      return c.json(
+        history.conversations.list({ limit, ...(item !== undefined && { workItemID: item }) }),
+        200,
+      );
     },
   );
 

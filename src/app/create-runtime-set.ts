@@ -115,7 +115,11 @@ export async function createRuntimeSet(options: RuntimeSetOptions): Promise<Runt
           ),
         ),
         maxAgentDuration: config.maxAgentDuration,
-        logging: { agentSessions: config.logging.agentSessions, logsDir: paths.sessionsDir },
+        logging: {
+          agentSessions: config.logging.agentSessions,
+          logsDir: paths.sessionsDir,
+          maxRunBytes: config.logging.maxRunBytes,
+        },
         ...(options.extraEnv !== undefined && { extraEnv: options.extraEnv }),
         bashValidatorHook: createBashValidatorHook(buildBashValidatorRules(config.bashValidator)),
         readOnlyBashValidatorHook: createBashValidatorHook(

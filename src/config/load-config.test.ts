@@ -81,7 +81,7 @@ describe('loadConfig: defaults', () => {
         checks: { command: null, timeout: 1800 },
         validation: { commands: [], maxRounds: 3, timeout: 600 },
         contextPaths: ['.claude/CLAUDE.md'],
-        logging: { level: 'info', agentSessions: true },
+        logging: { level: 'info', agentSessions: true, maxRunBytes: 5 * 1024 * 1024 },
         bashValidator: { extraAllowedCommands: [], extraBlockPatterns: [] },
         pathGuard: { readOnlyPaths: [] },
         scriptedRuntime: 'claude',
@@ -372,6 +372,7 @@ describe('loadConfig: every field names its path and expectation', () => {
       `${F}: logging.level: expected 'debug', 'info', 'warn' or 'error', got "verbose"`,
     ],
     [{ logging: { agentSessions: 'yes' } }, `${F}: logging.agentSessions: expected true or false, got "yes"`],
+    [{ logging: { maxRunBytes: 1000 } }, `${F}: logging.maxRunBytes: expected an integer ≥ 65536, got 1000`],
     [
       { bashValidator: { extraAllowedCommands: 'make' } },
       `${F}: bashValidator.extraAllowedCommands: expected a list, got "make"`,

@@ -15,12 +15,13 @@ describe('createSessionLogFactory', () => {
     await rm(logsDir, { recursive: true, force: true });
   });
 
-  const factory = () =>
+  const factory = (options: { maxBytes?: number } = {}) =>
     createSessionLogFactory({
       logsDir,
       enabled: true,
       logger: createRecordingLogger(),
       clock: { now: () => 1000 },
+      ...options,
     });
 
   it("fits the Claude adapter's createSessionLog option", () => {
@@ -53,6 +54,29 @@ describe('createSessionLogFactory', () => {
       'Type: implementor\nSession ID: i0000000-1\nIssue: #5\n',
     );
     expect(await readFile(reviewer.filePath ?? '', 'utf8')).toContain('Issue: #5\nRevision: #9\n');
+    expect(await readFile(reviewer.filePath ?? '', 'utf8')).toMatch(/\nStarted: .*\nSession: 1\n/);
+  });
+
+  it('numbers a resumed run as its session and caps each transcript at maxBytes', async () => {
+    const make = factory({ maxBytes: 400 });
+    const resumed = make({
+      role: 'implementor',
+      sessionID: 'i0000000-2',
+      workItemID: '5',
+      branchName: 'flotilla/5',
+      resume: {
+        session: { runtime: 'claude', worktree: null, agentSessionID: 'sdk-1', stateDir: null },
+        questions: ['Which port?'],
+        answers: '8080',
+        sessionNumber: 3,
+      },
+    });
+    for (let index = 0; index < 20; index++) resumed.note(`line ${index} ${'x'.repeat(40)}`);
+    await resumed.finish('completed');
+    const text = await readFile(resumed.filePath ?? '', 'utf8');
+    expect(text).toMatch(/\nSession: 3\n/);
+    expect(text).toContain('[output truncated: the transcript reached its cap of 400 bytes');
+    expect(text).toMatch(/Truncated: \d+ bytes of later messages not written/);
   });
 
   it('returns logs without a file when logging is disabled', () => {

@@ -10,6 +10,8 @@ export interface SessionLogFactoryOptions {
   clock?: { now(): number };
   /** Default: redacts secret env values of this process (the redactor is built once, here). */
   redact?: (text: string) => string;
+  /** Each transcript's size cap in bytes (config `logging.maxRunBytes`); default 5 MiB. */
+  maxBytes?: number | undefined;
 }
 
 /** One transcript per run, described by the run's start params (the adapter's `createSessionLog`). */
@@ -26,6 +28,8 @@ export function createSessionLogFactory(
       context: sessionLogContextOf(params),
       logger: options.logger,
       redact,
+      maxBytes: options.maxBytes,
+      sessionNumber: params.resume?.sessionNumber ?? 1,
       ...(options.clock !== undefined && { clock: options.clock }),
     });
 }

@@ -125,6 +125,7 @@ describe('createSessionLog', () => {
         `Session ID: ${SESSION_ID}`,
         'Issue: #12',
         'Started: 2026-02-18T10:00:01.000Z',
+        'Session: 1',
         '',
         '=== Messages ===',
         '',

@@ -33,6 +33,11 @@ export interface SessionLogOptions {
    * `[output truncated …]` line and then only the footer, so a chatty session cannot fill the disk.
    */
   maxBytes?: number | undefined;
+  /**
+   * Which session of its run this transcript is: 1 for a fresh run, 2 for its first resume, … (the header's
+   * `Session:` line; `flotilla logs` prints a run's sessions in this order). Default 1.
+   */
+  sessionNumber?: number | undefined;
 }
 
 export const DEFAULT_MAX_TRANSCRIPT_BYTES = 5 * 1024 * 1024;
@@ -189,6 +194,7 @@ function buildHeader(options: SessionLogOptions, startedAt: number): string {
     `Session ID: ${options.sessionID}`,
     ...contextLines,
     `Started: ${new Date(startedAt).toISOString()}`,
+    `Session: ${options.sessionNumber ?? 1}`,
     '',
     '=== Messages ===',
     '',

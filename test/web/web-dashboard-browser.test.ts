@@ -97,6 +97,36 @@ beforeAll(async () => {
     state = applyStateUpdate(state, event).state;
     context.history.record(event, state);
   }
+  // Issue #28 §3: the revised item's reviewer asked the login item's implementor; an ask of nobody.
+  const party = (sessionID: string, role: 'implementor' | 'reviewer', workItemID: string) => ({
+    sessionID,
+    role,
+    workItemID,
+  });
+  context.history.conversations.save({
+    id: 'c-limits',
+    from: party(REVIEWER, 'reviewer', ids.revised),
+    target: ids.login,
+    to: party('dddd4444-0000-4000-8000-000000000004', 'implementor', ids.login),
+    question: 'Does the login form send <b>100</b> requests a minute?',
+    status: 'answered',
+    answer: 'At most 5: one per submit.',
+    timeoutSeconds: 60,
+    createdAt: 2_000,
+    answeredAt: 2_500,
+  });
+  context.history.conversations.save({
+    id: 'c-nobody',
+    from: party('eeee5555-0000-4000-8000-000000000005', 'implementor', ids.export),
+    target: 'planner',
+    to: null,
+    question: 'Which columns go in the CSV?',
+    status: 'not-running',
+    answer: 'no agent planner is running now; nobody was asked.',
+    timeoutSeconds: 60,
+    createdAt: 3_000,
+    answeredAt: 3_000,
+  });
   const approved = create('Dark mode');
   tracker.workItems.transitionStatus(approved, 'approved');
   // Three more revisions in review for the human's verdicts, after the others (the key test's order).
@@ -268,6 +298,34 @@ describe('the web dashboard in Chromium', { timeout: 60_000 }, () => {
     await page.getByTestId('checks').waitFor();
     await page.getByTestId('transcript').getByText('Reading src/rate-limit.ts').waitFor();
     await page.screenshot({ path: join(shots, 'item-detail.png') });
+  });
+
+  it('shows the conversations between agents: on the item, and all of them with t', async () => {
+    await page.locator(`[data-item="${ids.revised}"]`).dblclick();
+    const onItem = page.getByTestId('item-conversations');
+    await onItem.getByText('A: At most 5: one per submit.').waitFor();
+    // What agents wrote stays text: the question's markup is shown, not rendered.
+    await onItem.getByText('Q: Does the login form send <b>100</b> requests a minute?').waitFor();
+    expect(await onItem.locator('[data-conversation]').count()).toBe(1);
+    await page.keyboard.press('t');
+    const panel = page.getByTestId('conversations');
+    await panel.getByText(`implementor of #${ids.export} → 'planner'`).waitFor();
+    expect(
+      await panel
+        .locator('[data-conversation]')
+        .evaluateAll((nodes) =>
+          nodes.map(
+            (node) => (node as unknown as { dataset: { conversation: string } }).dataset.conversation,
+          ),
+        ),
+    ).toEqual(['c-nobody', 'c-limits']);
+    await panel.locator('.conversation-not-running', { hasText: '[not-running]' }).waitFor();
+    expect(await page.getByTestId('conversations-toggle').textContent()).toContain('2 conversations');
+    await page.screenshot({ path: join(shots, 'conversations.png') });
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'detached' });
+    // The item stays open under it (the next test acts on it).
+    await page.getByTestId('detail').waitFor();
   });
 
   it('refuses an engine action without an engine and says why in the footer', async () => {

@@ -4,10 +4,11 @@ import type { RunSummary } from '../../src/cli/commands/runs-command-summary.ts'
 import type { WorkItemDetails } from '../../src/cli/commands/work-show-command.ts';
 import type { DailySpendReport } from '../../src/cli/support/build-daily-spend.ts';
 import type { HumanVerdict, ReviewSummary } from '../../src/cli/support/record-human-review.ts';
-import type { RevisionFile, WorkItem } from '../../src/domain/index.ts';
+import type { AgentConversation, RevisionFile, WorkItem } from '../../src/domain/index.ts';
 import type { DetailLine } from '../../src/tui/view-model/build-detail-content.ts';
 
 export type {
+  AgentConversation,
   BudgetReport,
   DailySpendReport,
   HumanVerdict,
@@ -78,6 +79,11 @@ export const api = {
   listItems: () => request<WorkItem[]>('/api/work-items?state=all'),
   listRuns: (limit = 200) => request<RunSummary[]>(`/api/runs?limit=${limit}`),
   itemRuns: (id: string) => request<RunSummary[]>(`/api/runs?limit=20&item=${encodeURIComponent(id)}`),
+  /** Questions agents asked each other, newest first (`flotilla conversations --json`); `id`: one item's. */
+  conversations: (id?: string) =>
+    request<AgentConversation[]>(
+      `/api/conversations?limit=50${id === undefined ? '' : `&item=${encodeURIComponent(id)}`}`,
+    ),
   budget: () => request<BudgetReport>('/api/budget'),
   budgetDays: (days = 14) => request<DailySpendReport>(`/api/budget/days?days=${days}`),
   status: () => request<ServerStatus>('/api/status'),

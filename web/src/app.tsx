@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import {
+  type AgentConversation,
   api,
   type BudgetReport,
   type DailySpendReport,
@@ -11,10 +12,11 @@ import {
 import { Board } from './board.tsx';
 import { BudgetLine } from './budget-line.tsx';
 import { buildBoardColumns } from './build-board-columns.ts';
+import { ConversationsPanel } from './conversation-list.tsx';
 import { followEvents } from './follow-events.ts';
+import { HelpDialog } from './help-dialog.tsx';
 import { type DetailBoxes, type DetailSection, ItemDetail } from './item-detail.tsx';
 import { keepUnchanged } from './keep-unchanged.ts';
-import { WEB_KEY_BINDINGS } from './key-bindings.ts';
 import { moveSelection, type SelectionMove } from './move-selection.ts';
 import { SpendChart } from './spend-chart.tsx';
 
@@ -40,6 +42,7 @@ const MOVES: Readonly<Record<string, SelectionMove>> = {
 export function App() {
   const [items, setItems] = useState<WorkItem[]>([]);
   const [runs, setRuns] = useState<RunSummary[]>([]);
+  const [conversations, setConversations] = useState<AgentConversation[]>([]);
   const [budget, setBudget] = useState<BudgetReport | null>(null);
   const [spend, setSpend] = useState<DailySpendReport | null>(null);
   const [status, setStatus] = useState<ServerStatus | null>(null);
@@ -50,10 +53,11 @@ export function App() {
   const [selectedID, setSelectedState] = useState<string | null>(null);
   const [openID, setOpenState] = useState<string | null>(() => readHash());
   const [help, setHelpState] = useState(false);
+  const [talk, setTalkState] = useState(() => location.hash === '#conversations');
   const [focus, setFocus] = useState<{ section: DetailSection; at: number } | null>(null);
   // An action that asks first (as the terminal dashboard's): `y` does it, `n` or Esc drops it.
   const [confirm, setConfirmState] = useState<{ question: string; run(): void } | null>(null);
-  const keyState = useRef({ selectedID, openID, help, confirm, runs: [] as RunSummary[] });
+  const keyState = useRef({ selectedID, openID, help, talk, confirm, runs: [] as RunSummary[] });
   const setConfirm = useCallback((next: { question: string; run(): void } | null) => {
     keyState.current.confirm = next;
     setConfirmState(next);
@@ -66,15 +70,21 @@ export function App() {
     keyState.current.help = shown;
     setHelpState(shown);
   }, []);
+  /** The conversations panel (`t`): questions agents asked each other. */
+  const setTalk = useCallback((shown: boolean) => {
+    keyState.current.talk = shown;
+    setTalkState(shown);
+  }, []);
   const [message, setMessage] = useState('');
   const [version, setVersion] = useState(0);
   const boxes = useRef<DetailBoxes>({ answer: null, comment: null, review: null });
 
   const reload = useCallback(async () => {
     try {
-      const [nextItems, nextRuns, nextBudget, nextSpend, nextStatus] = await Promise.all([
+      const [nextItems, nextRuns, nextConversations, nextBudget, nextSpend, nextStatus] = await Promise.all([
         api.listItems(),
         api.listRuns(),
+        api.conversations(),
         api.budget(),
         api.budgetDays(),
         api.status(),
@@ -82,6 +92,7 @@ export function App() {
       setItems((previous) => keepUnchanged(previous, nextItems));
       keyState.current.runs = nextRuns;
       setRuns(nextRuns);
+      setConversations(nextConversations);
       setBudget(nextBudget);
       setSpend(nextSpend);
       setStatus(nextStatus);
@@ -154,7 +165,7 @@ export function App() {
         return;
       }
       if (event.ctrlKey || event.metaKey || event.altKey) return;
-      const { selectedID, openID, help, confirm, runs } = keyState.current;
+      const { selectedID, openID, help, talk, confirm, runs } = keyState.current;
       if (confirm !== null) {
         event.preventDefault();
         if (event.key === 'y') confirm.run();
@@ -176,7 +187,10 @@ export function App() {
         open(selectedID);
       } else if (event.key === 'Escape') {
         if (help) setHelp(false);
+        else if (talk) setTalk(false);
         else open(null);
+      } else if (event.key === 't') {
+        setTalk(!talk);
       } else if (event.key === '?') {
         setHelp(!help);
       } else if (event.key === 'f') {
@@ -224,7 +238,7 @@ export function App() {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [open, reload, say, setSelectedID, setHelp, setConfirm]);
+  }, [open, reload, say, setSelectedID, setHelp, setTalk, setConfirm]);
 
   const active = runs.filter((run) => run.status === 'running' || run.status === 'requested').length;
   const waiting = columns.find((column) => column.id === 'waiting')?.cards.length ?? 0;
@@ -245,6 +259,9 @@ export function App() {
             {status.quota.text}
           </span>
         )}
+        <button type="button" class="link" data-testid="conversations-toggle" onClick={() => setTalk(!talk)}>
+          {conversations.length} conversations <kbd>t</kbd>
+        </button>
         <span class="keys">? keys</span>
       </header>
       {loadError !== null && <p class="error banner">cannot load the board: {loadError}</p>}
@@ -261,23 +278,11 @@ export function App() {
           />
         )}
       </div>
+      {talk && <ConversationsPanel conversations={conversations} onClose={() => setTalk(false)} />}
       <footer data-testid="footer">
         {confirm === null ? message : <strong class="confirm">{confirm.question}</strong>}
       </footer>
-      {help && (
-        <div class="help" role="dialog" aria-label="keys">
-          <h2>Keys</h2>
-          <dl>
-            {WEB_KEY_BINDINGS.map((binding) => (
-              <>
-                <dt>{binding.keys}</dt>
-                <dd>{binding.does}</dd>
-              </>
-            ))}
-          </dl>
-          <p class="dim">Esc or ? closes</p>
-        </div>
-      )}
+      {help && <HelpDialog />}
     </div>
   );
 }

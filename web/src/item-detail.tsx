@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ANSWER_COMMENT_MARKER, QUESTIONS_COMMENT_MARKER } from '../../src/domain/agent-questions.ts';
 import {
+  type AgentConversation,
   api,
   type ChecksResponse,
   type DiffResponse,
@@ -10,6 +11,7 @@ import {
   type TranscriptResponse,
   type WorkItemDetails,
 } from './api-client.ts';
+import { ConversationList } from './conversation-list.tsx';
 
 interface ItemDetailProps {
   id: string;
@@ -34,6 +36,8 @@ export type DetailSection = 'diff' | 'transcript' | 'checks';
 interface Loaded {
   details: WorkItemDetails;
   runs: RunSummary[];
+  /** What its agents asked other agents and were asked (`flotilla conversations --item`). */
+  conversations: AgentConversation[];
   diff: DiffResponse | string | null;
   transcript: TranscriptResponse | string | null;
   checks: ChecksResponse | string | null;
@@ -60,7 +64,11 @@ export function ItemDetail({ id, version, boxes, focus, onClose, onDone }: ItemD
   useEffect(() => {
     let stale = false;
     const load = async () => {
-      const [details, runs] = await Promise.all([api.details(id), api.itemRuns(id)]);
+      const [details, runs, conversations] = await Promise.all([
+        api.details(id),
+        api.itemRuns(id),
+        api.conversations(id),
+      ]);
       const withLog = runs.find((run) => run.logFilePath !== null);
       const [diff, transcript, checks] = await Promise.all([
         details.revision === null ? null : api.diff(id).catch(messageOf),
@@ -68,7 +76,7 @@ export function ItemDetail({ id, version, boxes, focus, onClose, onDone }: ItemD
         details.revision === null ? null : api.checks(id).catch(messageOf),
       ]);
       if (!stale) {
-        setLoaded({ details, runs, diff, transcript, checks });
+        setLoaded({ details, runs, conversations, diff, transcript, checks });
         setError(null);
       }
     };
@@ -115,7 +123,7 @@ interface DetailBodyProps {
 }
 
 function DetailBody({ loaded, boxes, act }: DetailBodyProps) {
-  const { details, runs, diff, transcript, checks } = loaded;
+  const { details, runs, conversations, diff, transcript, checks } = loaded;
   const { id } = details;
   const questions = [...details.comments]
     .reverse()
@@ -266,6 +274,13 @@ function DetailBody({ loaded, boxes, act }: DetailBodyProps) {
               ))}
             </pre>
           )}
+        </section>
+      )}
+
+      {conversations.length > 0 && (
+        <section data-testid="item-conversations">
+          <h3>Conversations with other agents</h3>
+          <ConversationList conversations={conversations} />
         </section>
       )}
 

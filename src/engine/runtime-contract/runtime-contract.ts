@@ -202,7 +202,8 @@ export function failureReasonOf(error: unknown): AgentFailureReason {
 export interface RuntimeAdapterConfig {
   /** Seconds before a run is cancelled with reason `timeout`. */
   maxAgentDuration: number;
-  logging: { agentSessions: boolean; logsDir: string };
+  /** `maxRunBytes`: each transcript's cap (config `logging.maxRunBytes`); absent: 5 MiB. */
+  logging: { agentSessions: boolean; logsDir: string; maxRunBytes?: number };
   /**
    * Opt-in phase profile (benchmarks): called once per phase of each run (worktree, session, cleanup…) with
    * its duration. Unset: nothing is timed.

@@ -58,7 +58,12 @@ export function createClaudeAdapter(config: ClaudeAdapterConfig): ShellRuntime {
       createSessionLog:
         config.createSessionLog ??
         (config.logging.agentSessions
-          ? createSessionLogFactory({ logsDir: config.logging.logsDir, enabled: true, logger })
+          ? createSessionLogFactory({
+              logsDir: config.logging.logsDir,
+              enabled: true,
+              logger,
+              maxBytes: config.logging.maxRunBytes,
+            })
           : null),
     },
     {

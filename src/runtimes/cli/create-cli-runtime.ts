@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { AgentStartParams } from '../../engine/runtime-contract/index.ts';
-import { createSessionLog, type SessionLog } from '../../session-log/create-session-log.ts';
+import type { SessionLog } from '../../session-log/create-session-log.ts';
+import { createSessionLogFactory } from '../../session-log/create-session-log-factory.ts';
 import { createClaudeConfigSeed } from '../shared/create-claude-config-seed.ts';
 import { createRunShell, type ShellRuntime } from '../shared/create-run-shell.ts';
 import { checkCliAvailability } from './check-cli-availability.ts';
@@ -27,22 +28,14 @@ export function createCliRuntime(config: CliRuntimeConfig): ShellRuntime {
     claudeConfigSeed: createClaudeConfigSeed(),
     isRoot: typeof process.getuid === 'function' && process.getuid() === 0,
   };
-  const makeSessionLog =
+  const makeSessionLog: (params: AgentStartParams) => SessionLog =
     config.createSessionLog ??
-    ((params: AgentStartParams): SessionLog =>
-      createSessionLog({
-        logsDir: config.logging.logsDir,
-        enabled: config.logging.agentSessions,
-        sessionID: params.sessionID,
-        role: params.role,
-        context:
-          params.role === 'planner'
-            ? { specPaths: params.specPaths }
-            : params.role === 'implementor'
-              ? { workItemID: params.workItemID }
-              : { workItemID: params.workItemID, revisionID: params.revisionID },
-        logger,
-      }));
+    createSessionLogFactory({
+      logsDir: config.logging.logsDir,
+      enabled: config.logging.agentSessions,
+      logger,
+      maxBytes: config.logging.maxRunBytes,
+    });
 
   return createRunShell(
     { ...config, runtime: config.runtime ?? `cli:${config.preset}`, createSessionLog: makeSessionLog },

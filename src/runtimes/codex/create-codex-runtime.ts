@@ -43,7 +43,12 @@ export function createCodexRuntime(config: CodexRuntimeConfig): ShellRuntime {
       createSessionLog:
         config.createSessionLog ??
         (config.logging.agentSessions
-          ? createSessionLogFactory({ logsDir: config.logging.logsDir, enabled: true, logger })
+          ? createSessionLogFactory({
+              logsDir: config.logging.logsDir,
+              enabled: true,
+              logger,
+              maxBytes: config.logging.maxRunBytes,
+            })
           : null),
     },
     {

@@ -26,7 +26,12 @@ export function createGeminiRuntime(config: GeminiRuntimeConfig): ShellRuntime {
       createSessionLog:
         config.createSessionLog ??
         (config.logging.agentSessions
-          ? createSessionLogFactory({ logsDir: config.logging.logsDir, enabled: true, logger })
+          ? createSessionLogFactory({
+              logsDir: config.logging.logsDir,
+              enabled: true,
+              logger,
+              maxBytes: config.logging.maxRunBytes,
+            })
           : null),
     },
     {

@@ -26,7 +26,8 @@ export interface RuntimeBuildContext {
   stateDir: string;
   models: Partial<Record<AgentRole, string>>;
   maxAgentDuration: number;
-  logging: { agentSessions: boolean; logsDir: string };
+  /** `maxRunBytes`: each transcript's cap (config `logging.maxRunBytes`). */
+  logging: { agentSessions: boolean; logsDir: string; maxRunBytes: number };
   /** Added to every agent's environment. */
   extraEnv?: Readonly<Record<string, string>>;
   bashValidatorHook: BashValidatorHook;

@@ -167,6 +167,9 @@ describe('Claude adapter: questions and resume', () => {
     expect(result.patch).toContain('b/src/greeting.txt');
     expect(fixture.server?.report().problems).toEqual([]);
     expect(readFileSync(resumed.logFilePath ?? '', 'utf8')).toContain('session 2: resuming the same session');
+    // Each transcript's header numbers its session of the run (issue #28 §5).
+    expect(readFileSync(asking.logFilePath ?? '', 'utf8')).toMatch(/\nSession: 1\n/);
+    expect(readFileSync(resumed.logFilePath ?? '', 'utf8')).toMatch(/\nSession: 2\n/);
     // Done: the worktree and the kept state go, as after any run.
     expect(existsSync(worktree)).toBe(false);
     expect(existsSync(asked.session.stateDir ?? '')).toBe(false);
