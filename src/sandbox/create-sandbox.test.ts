@@ -253,7 +253,7 @@ describe.each([
   ['perl binds, node relays', undefined],
   ['node alone', null],
 ] as const)('createSandbox: network (%s)', (_forwarder, perlPath) => {
-  const sandboxOf = (overrides: Partial<SandboxFixture['settings']> = {}) =>
+  const networkSandboxOf = (overrides: Partial<SandboxFixture['settings']> = {}) =>
     createSandbox({ ...fixture.settings, ...overrides }, { homeDir: fixture.home, perlPath });
   let servers: Server[] = [];
   const serve = async (host: string, body: string): Promise<number> => {

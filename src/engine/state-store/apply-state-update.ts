@@ -671,7 +671,7 @@ function appendError(state: EngineState, entry: ErrorEntry): EngineState {
 
 function upsertQueuedDispatch(state: EngineState, event: DispatchQueued): EngineState {
   const key = buildDispatchKey(event.command);
-  const index = state.dispatchQueue.findIndex((entry) => entry.key === key);
+  const index = state.dispatchQueue.findIndex((queued) => queued.key === key);
   const existing = index === -1 ? undefined : state.dispatchQueue[index];
   const entry: QueuedDispatch = {
     key,
