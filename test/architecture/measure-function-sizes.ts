@@ -37,7 +37,13 @@ function nameOf(node: ts.FunctionLikeDeclaration): string {
  * it, which are counted on their own) and its branch points (if, ?:, case, loops, catch, && || ??).
  */
 export function measureFunctionSizes(path: string, source: string): FunctionSize[] {
-  const file = ts.createSourceFile(path, source, ts.ScriptTarget.Latest, true, path.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const file = ts.createSourceFile(
+    path,
+    source,
+    ts.ScriptTarget.Latest,
+    true,
+    path.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const lineOf = (position: number) => file.getLineAndCharacterOfPosition(position).line;
   const sizes: FunctionSize[] = [];
 
