@@ -96,7 +96,6 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/tui/components/footer.tsx Footer': 55,
   'src/tui/components/header.tsx Header': 63,
   'src/tui/dashboard-app.tsx DashboardApp': 136,
-  'src/tui/view-model/build-detail-content.ts buildDetailContent': 140,
   'src/workspace/create-worktree-manager.ts createWorktreeManager': 85,
   'web/src/app.tsx App': 77,
   'web/src/app.tsx onKey': 66,
