@@ -92,7 +92,6 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/storage/migrations/002-local-tracker.ts up': 107,
   'src/storage/tracker/create-tracker-revisions.ts createTrackerRevisions': 87,
   'src/storage/tracker/create-tracker-work-items.ts createTrackerWorkItems': 51,
-  'src/tui/actions/build-item-actions.ts buildItemActions': 129,
   'src/tui/components/footer.tsx Footer': 55,
   'src/tui/components/header.tsx Header': 63,
   'src/tui/dashboard-app.tsx DashboardApp': 136,
