@@ -48,7 +48,6 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/engine/handlers/build-parking-commands.ts buildParkingCommands': 65,
   'src/engine/handlers/handle-implementation.ts reactToFailure': 57,
   'src/engine/handlers/handle-planning.ts handlePlanning': 53,
-  'src/engine/handlers/handle-questions.ts handleQuestions': 132,
   'src/engine/handlers/handle-user-dispatch.ts handleUserDispatch': 51,
   'src/engine/scheduler/create-scheduler.ts createScheduler': 51,
   'src/engine/state-store/apply-questions-update.ts applyQuestionsUpdate': 74,
