@@ -32,9 +32,13 @@ function nameOf(node: ts.FunctionLikeDeclaration): string {
   return '<anonymous>';
 }
 
+/** Whether a line holds code: not blank, not only a comment (a `//` line or a line of a block comment). */
+const isCodeLine = (text: string) => !/^\s*(?:$|\/\/|\/\*|\*)/.test(text);
+
 /**
- * Every function in one file with its own lines (the lines its body spans, less those of functions nested in
- * it, which are counted on their own) and its branch points (if, ?:, case, loops, catch, && || ??).
+ * Every function in one file with its own lines (the code lines its body spans, less the lines of
+ * functions nested in it, which are counted on their own; blank and comment lines do not count) and its
+ * branch points (if, ?:, case, loops, catch, && || ??).
  */
 export function measureFunctionSizes(path: string, source: string): FunctionSize[] {
   const file = ts.createSourceFile(
@@ -44,17 +48,20 @@ export function measureFunctionSizes(path: string, source: string): FunctionSize
     true,
     path.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
   );
+  const code = source.split('\n').map(isCodeLine);
   const lineOf = (position: number) => file.getLineAndCharacterOfPosition(position).line;
   const sizes: FunctionSize[] = [];
-
-  /** Measures `fn`, returning the lines it spans so its parent can leave them out. */
-  const measure = (fn: ts.FunctionLikeDeclaration & { body: ts.Node }): number => {
-    const spanned = lineOf(fn.body.getEnd()) - lineOf(fn.body.getStart(file)) + 1;
-    let nestedLines = 0;
+  const measure = (fn: ts.FunctionLikeDeclaration & { body: ts.Node }): void => {
+    const first = lineOf(fn.body.getStart(file));
+    const last = lineOf(fn.body.getEnd());
+    const nested = new Set<number>();
     let branches = 0;
     const visit = (node: ts.Node): void => {
       if (ts.isFunctionLike(node) && 'body' in node && node.body !== undefined) {
-        nestedLines += measure(node as ts.FunctionLikeDeclaration & { body: ts.Node });
+        const body = node.body as ts.Node;
+        // All of its lines are its own, the opening and closing ones too.
+        for (let line = lineOf(body.getStart(file)); line <= lineOf(body.getEnd()); line++) nested.add(line);
+        measure(node as ts.FunctionLikeDeclaration & { body: ts.Node });
         return;
       }
       if (BRANCHING.has(node.kind)) branches += 1;
@@ -62,9 +69,10 @@ export function measureFunctionSizes(path: string, source: string): FunctionSize
       ts.forEachChild(node, visit);
     };
     ts.forEachChild(fn.body, visit);
-    const line = lineOf(fn.getStart(file)) + 1;
-    sizes.push({ where: `${path}:${line} ${nameOf(fn)}`, ownLines: spanned - nestedLines, branches });
-    return spanned;
+    let ownLines = 0;
+    for (let line = first; line <= last; line++) if (code[line] && !nested.has(line)) ownLines += 1;
+    const at = lineOf(fn.getStart(file)) + 1;
+    sizes.push({ where: `${path}:${at} ${nameOf(fn)}`, ownLines, branches });
   };
   const visitTop = (node: ts.Node): void => {
     if (ts.isFunctionLike(node) && 'body' in node && node.body !== undefined) {
