@@ -103,7 +103,8 @@ interface Sample {
 
 async function measure(name: string, makePair: MakeOverheadPair) {
   let phases = new Map<string, number>();
-  const onPhase = ({ phase, ms }: PhaseTiming) => phases.set(phase, (phases.get(phase) ?? 0) + ms);
+  const onPhase = (timing: PhaseTiming) =>
+    phases.set(timing.phase, (phases.get(timing.phase) ?? 0) + timing.ms);
   const pair = await makePair({ onPhase, prepareAhead: PREPARE_AHEAD, bareBinary: BARE_BINARY });
   const sides = sidesOf(pair);
   const samples: Record<Side, Sample[]> = {

@@ -986,25 +986,25 @@ async function benchLongStream(scenario: Scenario) {
 
 // ─── main ───────────────────────────────────────────────────────────────────────────────────────────────
 
-const scenario = buildScenario();
-const sections = buildWorkItemSections(scenario.state);
-const runCount = Object.keys(scenario.state.agentRuns).length;
-const describeState = `${Object.keys(scenario.state.workItems).length} items (${sections.map((s) => `${s.title} ${s.rows.length}`).join(', ')}), ${Object.keys(scenario.state.revisions).length} revisions, ${runCount} runs (5 running)`;
+const builtScenario = buildScenario();
+const sections = buildWorkItemSections(builtScenario.state);
+const runCount = Object.keys(builtScenario.state.agentRuns).length;
+const describeState = `${Object.keys(builtScenario.state.workItems).length} items (${sections.map((s) => `${s.title} ${s.rows.length}`).join(', ')}), ${Object.keys(builtScenario.state.revisions).length} revisions, ${runCount} runs (5 running)`;
 const reactBuild = process.env.NODE_ENV === 'production' ? 'production' : 'development';
 progress(`state: ${describeState}; React ${reactBuild} build`);
 
 progress('view model');
-const viewModel = benchViewModel(scenario);
+const viewModel = benchViewModel(builtScenario);
 progress(`first render × ${MOUNTS}`);
-const first = await benchFirstRender(scenario);
+const first = await benchFirstRender(builtScenario);
 progress(`re-render × ${CHANGES} spaced + ${CHANGES} in bursts`);
-const rerender = await benchRerender(scenario);
+const rerender = await benchRerender(builtScenario);
 progress(`sustained load ${SUSTAINED_MS / 1000} s`);
-const sustained = await benchSustained(scenario);
+const sustained = await benchSustained(builtScenario);
 progress('renders that change nothing (3 s quiet, 5 s with streams)');
-const invisible = await benchInvisibleWork(scenario);
+const invisible = await benchInvisibleWork(builtScenario);
 progress('10,000-line stream');
-const long = await benchLongStream(scenario);
+const long = await benchLongStream(builtScenario);
 
 const profilerNote =
   reactBuild === 'production'

@@ -158,11 +158,11 @@ for (let run = 0; run < RUNS; run++) {
   if (run < RUNS - 1) await page.close();
   else kept = page;
 }
-const page = kept!;
-const cdp = await page.context().newCDPSession(page);
-await cdp.send('Performance.enable');
-const idle = await measure(page, cdp, false);
-const updating = await measure(page, cdp, true);
+const keptPage = kept!;
+const session = await keptPage.context().newCDPSession(keptPage);
+await session.send('Performance.enable');
+const idle = await measure(keptPage, session, false);
+const updating = await measure(keptPage, session, true);
 
 await browser.close();
 await server.close();

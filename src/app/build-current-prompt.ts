@@ -90,7 +90,7 @@ export async function buildCurrentPrompt(options: CurrentPromptOptions): Promise
       ]);
       const state = buildInitialEngineState({
         specs: Object.fromEntries(listing.specs.map((spec) => [spec.filePath, spec])),
-        workItems: Object.fromEntries(workItems.map((item) => [item.id, item])),
+        workItems: Object.fromEntries(workItems.map((listed) => [listed.id, listed])),
         lastPlannedSHAs: createPlannedSpecRepository(db).load(),
       });
       const specSHAs = getApprovedSpecSHAs(state);

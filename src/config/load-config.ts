@@ -33,7 +33,7 @@ export type LoadConfigResult =
  */
 export async function loadConfig(repoRoot: string): Promise<LoadConfigResult> {
   const path = join(repoRoot, CONFIG_FILE_NAME);
-  const fail = (errors: string[]): LoadConfigResult => ({ ok: false, errors, path });
+  const fail = (failures: string[]): LoadConfigResult => ({ ok: false, errors: failures, path });
 
   let text: string | undefined;
   try {
@@ -53,7 +53,7 @@ export async function loadConfig(repoRoot: string): Promise<LoadConfigResult> {
 
   // `accounts[n].env` names the agent's credential variables; the schema requires `$VARIABLE` values there.
   const secretPaths = findSecretKeys(input)
-    .filter((path) => !(path.length === 4 && path[0] === 'accounts' && path[2] === 'env'))
+    .filter((keyPath) => !(keyPath.length === 4 && keyPath[0] === 'accounts' && keyPath[2] === 'env'))
     .map(formatIssuePath);
   const secretErrors = secretPaths.map(
     (secretPath) =>

@@ -2,12 +2,13 @@ import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Serv
 import type { AddressInfo, Socket } from 'node:net';
 import { isRecord } from '../shared/is-record.ts';
 import { applyTemplate } from './apply-template.ts';
+import { buildApiErrorBody } from './build-api-error-body.ts';
 import { buildAssistantMessage } from './build-assistant-message.ts';
+import { buildConversationView, type ModelApi } from './build-conversation-view.ts';
 import { buildErrorBody } from './build-error-body.ts';
-import { buildGeminiErrorBody, buildGeminiResponse, buildGeminiSseEvents } from './build-gemini-response.ts';
+import { buildGeminiResponse, buildGeminiSseEvents } from './build-gemini-response.ts';
 import { buildReport, type ModelServerReport } from './build-report.ts';
 import { buildResponseObject } from './build-response-object.ts';
-import { buildResponsesErrorBody } from './build-responses-error-body.ts';
 import { buildResponsesSseEvents } from './build-responses-sse-events.ts';
 import { buildSideReply } from './build-side-reply.ts';
 import { buildSseEvents, formatSseEvent, type SseEvent } from './build-sse-events.ts';
@@ -16,13 +17,11 @@ import { checkStructuredOutput } from './check-structured-output.ts';
 import { describeUnroutedRequest } from './describe-unrouted-request.ts';
 import { fillNullableProperties } from './fill-nullable-properties.ts';
 import { findRoute } from './find-route.ts';
-import { buildGeminiRequestView } from './gemini-request-view.ts';
 import { parseScenario } from './parse-scenario.ts';
 import type { RecordedRequest } from './recorded-request.ts';
-import { buildRequestView, type RequestView } from './request-view.ts';
-import { buildResponsesRequestView } from './responses-request-view.ts';
+import type { RequestView } from './request-view.ts';
 import type { ErrorSpec } from './scenario-schema.ts';
-import type { Scenario, Step, StepReply } from './scenario-types.ts';
+import type { Route, Scenario, Step, StepReply } from './scenario-types.ts';
 
 export interface ModelServerOptions {
   /** Values for `{{name}}` placeholders in replies; override the scenario's `vars`. */
@@ -55,7 +54,7 @@ export interface ModelServer {
 }
 
 /** The conversation APIs served: Anthropic Messages (`/v1/messages`) and OpenAI Responses (`/v1/responses`). */
-type Api = 'messages' | 'responses' | 'generate-content';
+type Api = ModelApi;
 
 /** The Gemini API's conversation paths, as gemini-cli calls them (`…:streamGenerateContent?alt=sse`). */
 const GEMINI_PATH = /^\/v1(?:beta|alpha)?\/models\/[^/:]+:(?:streamGenerateContent|generateContent)$/;
@@ -184,6 +183,102 @@ export async function createModelServer(
     sendJson(res, record, 404, buildErrorBody(404, `${SERVER_TAG} no route ${method} ${path}`));
   }
 
+  /** The scripted step this request is at, or null once it was refused (no route, script exhausted). */
+  function findStep(
+    api: Api,
+    res: ServerResponse,
+    record: RecordedRequest,
+    view: RequestView,
+  ): { route: Route; step: Step } | null {
+    const route = findRoute(scenario.routes, view);
+    if (route === undefined) {
+      record.kind = 'unrouted';
+      unroutedExcerpts.set(record.seq, { system: excerpt(view.system), firstUser: excerpt(view.firstUser) });
+      sendRefusal(
+        api,
+        res,
+        record,
+        `no route matches this request — ${describeUnroutedRequest(view)} (routes: ${routeNames()})`,
+      );
+      return null;
+    }
+    record.route = route.name;
+    record.stepIndex = view.assistantTurns;
+    const step = route.steps[view.assistantTurns];
+    if (step === undefined) {
+      record.kind = 'exhausted';
+      sendRefusal(
+        api,
+        res,
+        record,
+        `script exhausted: route '${route.name}' has ${route.steps.length} step(s), this request is at step ` +
+          `${view.assistantTurns} (assistant turns already in the request)`,
+      );
+      return null;
+    }
+    record.kind = 'step';
+    if (step.name !== undefined) record.stepName = step.name;
+
+    return { route, step };
+  }
+
+  /** The step's reply, its structured output checked; null once an error or a refusal was sent instead. */
+  function buildCheckedReply(
+    api: Api,
+    res: ServerResponse,
+    record: RecordedRequest,
+    at: { route: Route; step: Step; view: RequestView },
+  ): StepReply | null {
+    const { route, step, view } = at;
+    let reply = buildReply(step, view, record);
+    if (reply === undefined) {
+      const message = `${SERVER_TAG} ${record.unmet.at(-1) ?? 'no reply'}`;
+      sendJson(res, record, 500, buildApiErrorBody(api, 500, message, undefined, record.seq), {
+        'x-should-retry': 'false',
+      });
+      return null;
+    }
+    // Strict structured output: a real model sends the schema's nullable properties as null; so does a script.
+    if (api === 'responses' && reply.structuredOutput !== undefined && view.outputSchema !== undefined)
+      reply = {
+        ...reply,
+        structuredOutput: fillNullableProperties(reply.structuredOutput, view.outputSchema),
+      };
+    const outputProblems = checkStructuredOutput(reply, view);
+    record.unmet.push(...outputProblems);
+    if (outputProblems.length > 0 && onUnmetExpectation === 'reject') {
+      sendRefusal(
+        api,
+        res,
+        record,
+        `bad structured output for route '${route.name}' step ${view.assistantTurns}: ${outputProblems.join('; ')}`,
+      );
+      return null;
+    }
+    return reply;
+  }
+
+  /** A reply in the API's wire form: a Gemini response, a Responses object or an Anthropic message. */
+  function sendReply(
+    api: Api,
+    res: ServerResponse,
+    record: RecordedRequest,
+    reply: StepReply,
+    stream: { model: string; view: RequestView; chunkDelayMs: number | undefined; signal: AbortSignal },
+  ): Promise<void> {
+    const { model, view, chunkDelayMs, signal } = stream;
+    if (api === 'generate-content') {
+      const response = buildGeminiResponse(reply, model, record.seq);
+      return sendStream(res, record, response, buildGeminiSseEvents, view.stream, chunkDelayMs, signal);
+    }
+    if (api === 'responses') {
+      const response = buildResponseObject(reply, model, record.seq);
+      return sendStream(res, record, response, buildResponsesSseEvents, view.stream, chunkDelayMs, signal);
+    }
+    const message = buildAssistantMessage(reply, model, record.seq);
+    return sendStream(res, record, message, buildSseEvents, view.stream, chunkDelayMs, signal);
+  }
+
   /**
    * A conversation request on either API: the same routes, steps, expectations and errors; only the
    * request view, the reply's wire form and the error body differ.
@@ -198,55 +293,30 @@ export async function createModelServer(
       record.kind = 'invalid';
       return sendRefusal(api, res, record, 'the request body is not a JSON object');
     }
-    const view =
-      api === 'messages'
-        ? buildRequestView(record.body, record.headers)
-        : api === 'generate-content'
-          ? buildGeminiRequestView(
-              record.body,
-              new URL(record.url, 'http://127.0.0.1').pathname,
-              record.headers,
-            )
-          : buildResponsesRequestView(record.body, record.headers);
+    const view = buildConversationView(api, record.body, record);
     const model = view.model ?? LISTED_MODELS[0] ?? 'claude-scripted';
 
     if (view.isSide) {
       record.kind = 'side';
       const text = buildSideReply(scenario.side?.text, view.sideSchema);
-      if (api === 'generate-content') {
-        const response = buildGeminiResponse({ text }, model, record.seq);
-        return sendStream(res, record, response, buildGeminiSseEvents, view.stream, undefined, signal);
-      }
-      const message = buildAssistantMessage({ text }, model, record.seq);
-      return sendStream(res, record, message, buildSseEvents, view.stream, undefined, signal);
+      // Side requests are answered in the Anthropic form on every API but Gemini's, as before.
+      return sendReply(
+        api === 'generate-content' ? api : 'messages',
+        res,
+        record,
+        { text },
+        {
+          model,
+          view,
+          chunkDelayMs: undefined,
+          signal,
+        },
+      );
     }
 
-    const route = findRoute(scenario.routes, view);
-    if (route === undefined) {
-      record.kind = 'unrouted';
-      unroutedExcerpts.set(record.seq, { system: excerpt(view.system), firstUser: excerpt(view.firstUser) });
-      return sendRefusal(
-        api,
-        res,
-        record,
-        `no route matches this request — ${describeUnroutedRequest(view)} (routes: ${routeNames()})`,
-      );
-    }
-    record.route = route.name;
-    record.stepIndex = view.assistantTurns;
-    const step = route.steps[view.assistantTurns];
-    if (step === undefined) {
-      record.kind = 'exhausted';
-      return sendRefusal(
-        api,
-        res,
-        record,
-        `script exhausted: route '${route.name}' has ${route.steps.length} step(s), this request is at step ` +
-          `${view.assistantTurns} (assistant turns already in the request)`,
-      );
-    }
-    record.kind = 'step';
-    if (step.name !== undefined) record.stepName = step.name;
+    const found = findStep(api, res, record, view);
+    if (found === null) return;
+    const { route, step } = found;
 
     record.unmet.push(...safeCheck(step, view));
     if (record.unmet.length > 0 && onUnmetExpectation === 'reject') {
@@ -267,47 +337,9 @@ export async function createModelServer(
     if (step.error !== undefined && (step.error.times === undefined || attempt <= step.error.times)) {
       return sendStepError(api, res, record, step.error);
     }
-    let reply = buildReply(step, view, record);
-    if (reply === undefined) {
-      const message = `${SERVER_TAG} ${record.unmet.at(-1) ?? 'no reply'}`;
-      return sendJson(res, record, 500, buildApiErrorBody(api, 500, message, undefined, record.seq), {
-        'x-should-retry': 'false',
-      });
-    }
-    // Strict structured output: a real model sends the schema's nullable properties as null; so does a script.
-    if (api === 'responses' && reply.structuredOutput !== undefined && view.outputSchema !== undefined)
-      reply = {
-        ...reply,
-        structuredOutput: fillNullableProperties(reply.structuredOutput, view.outputSchema),
-      };
-    const outputProblems = checkStructuredOutput(reply, view);
-    record.unmet.push(...outputProblems);
-    if (outputProblems.length > 0 && onUnmetExpectation === 'reject') {
-      return sendRefusal(
-        api,
-        res,
-        record,
-        `bad structured output for route '${route.name}' step ${view.assistantTurns}: ${outputProblems.join('; ')}`,
-      );
-    }
-    if (api === 'generate-content') {
-      const response = buildGeminiResponse(reply, model, record.seq);
-      return sendStream(res, record, response, buildGeminiSseEvents, view.stream, step.chunkDelayMs, signal);
-    }
-    if (api === 'responses') {
-      const response = buildResponseObject(reply, model, record.seq);
-      return sendStream(
-        res,
-        record,
-        response,
-        buildResponsesSseEvents,
-        view.stream,
-        step.chunkDelayMs,
-        signal,
-      );
-    }
-    const message = buildAssistantMessage(reply, model, record.seq);
-    return sendStream(res, record, message, buildSseEvents, view.stream, step.chunkDelayMs, signal);
+    const reply = buildCheckedReply(api, res, record, { route, step, view });
+    if (reply === null) return;
+    return sendReply(api, res, record, reply, { model, view, chunkDelayMs: step.chunkDelayMs, signal });
   }
 
   /** The step's reply with `{{placeholders}}` filled in; undefined (and recorded) if `respond` threw. */
@@ -558,17 +590,4 @@ function describe(record: RecordedRequest): string {
     record.route === undefined ? record.kind : `${record.kind} ${record.route}#${String(record.stepIndex)}`;
   const flags = `${record.aborted ? ' aborted' : ''}${record.unmet.length > 0 ? ` unmet: ${record.unmet.join('; ')}` : ''}`;
   return `${SERVER_TAG} #${record.seq} ${record.method} ${record.url} → ${where} (${record.status})${flags}`;
-}
-
-function buildApiErrorBody(
-  api: Api,
-  status: number,
-  message: string,
-  type: string | undefined,
-  seq: number,
-): unknown {
-  if (api === 'generate-content') return buildGeminiErrorBody(status, message);
-  return api === 'messages'
-    ? buildErrorBody(status, message, type, `req_scripted_${seq}`)
-    : buildResponsesErrorBody(status, message, type);
 }

@@ -159,11 +159,11 @@ export function runCommand(
       if (killTimer !== null && error === null) clearTimeout(killTimer);
       if (error !== null) reject(error);
       else {
-        const stdoutBytes = Buffer.concat(stdout);
+        const stdoutBuffer = Buffer.concat(stdout);
         resolve({
           exitCode,
-          stdout: stdoutBytes.toString('utf8'),
-          stdoutBytes,
+          stdout: stdoutBuffer.toString('utf8'),
+          stdoutBytes: stdoutBuffer,
           stderr: Buffer.concat(stderr).toString('utf8'),
         });
       }

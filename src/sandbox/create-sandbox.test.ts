@@ -253,7 +253,7 @@ describe.each([
   ['perl binds, node relays', undefined],
   ['node alone', null],
 ] as const)('createSandbox: network (%s)', (_forwarder, perlPath) => {
-  const sandboxOf = (overrides: Partial<SandboxFixture['settings']> = {}) =>
+  const networkSandboxOf = (overrides: Partial<SandboxFixture['settings']> = {}) =>
     createSandbox({ ...fixture.settings, ...overrides }, { homeDir: fixture.home, perlPath });
   let servers: Server[] = [];
   const serve = async (host: string, body: string): Promise<number> => {
@@ -287,7 +287,12 @@ socket.on('data', (chunk) => {
 socket.on('end', () => { if (tunnelled) console.log('body ' + buffer.split('\\r\\n\\r\\n').pop()); });
 `;
   const client = async (request: ReturnType<SandboxFixture['request']>, args: string[], settings = {}) => {
-    const command = await sandboxOf(settings).wrap(request, process.execPath, ['-e', CLIENT, '--', ...args]);
+    const command = await networkSandboxOf(settings).wrap(request, process.execPath, [
+      '-e',
+      CLIENT,
+      '--',
+      ...args,
+    ]);
     return (await runSandboxed(command)).stdout.trim();
   };
 
@@ -365,14 +370,14 @@ socket.on('end', () => { if (tunnelled) console.log('body ' + buffer.split('\\r\
     ['directly', [] as string[]],
     ['behind the forwarder', ['http://127.0.0.1:9']],
   ])('passes stdin and stdout through and exits with the command (%s)', async (_name, network) => {
-    const command = await sandboxOf().wrap(fixture.request({ network }), 'sh', ['-c', 'cat; exit 7']);
+    const command = await networkSandboxOf().wrap(fixture.request({ network }), 'sh', ['-c', 'cat; exit 7']);
     const result = await runSandboxed(command, { input: '{"type":"user"}\n' });
     expect(result).toEqual({ exitCode: 7, stdout: '{"type":"user"}\n', stderr: '' });
   });
 
   it('serves a connection made the moment the command starts', async () => {
     const port = await serve('127.0.0.1', 'early');
-    const command = await sandboxOf().wrap(
+    const command = await networkSandboxOf().wrap(
       fixture.request({ network: [`http://127.0.0.1:${port}`] }),
       'bash',
       ['-c', CONNECT_AT_ONCE, '--', String(port)],
@@ -382,7 +387,7 @@ socket.on('end', () => { if (tunnelled) console.log('body ' + buffer.split('\\r\
 
   it('removes the bridge sockets on dispose', async () => {
     const port = await serve('127.0.0.1', 'x');
-    const command = await sandboxOf().wrap(
+    const command = await networkSandboxOf().wrap(
       fixture.request({ network: [`http://127.0.0.1:${port}`] }),
       'true',
       [],

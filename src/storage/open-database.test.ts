@@ -120,8 +120,8 @@ describe('openDatabase', () => {
     const broken: Migration = {
       version: 2,
       name: 'broken',
-      up(db) {
-        db.exec('CREATE TABLE half_done (x INTEGER)');
+      up(database) {
+        database.exec('CREATE TABLE half_done (x INTEGER)');
         throw new Error('boom');
       },
     };
@@ -140,8 +140,8 @@ describe('openDatabase', () => {
     const late: Migration = {
       version: 5,
       name: 'late',
-      up(db) {
-        db.exec('CREATE TABLE late_arrival (x INTEGER)');
+      up(database) {
+        database.exec('CREATE TABLE late_arrival (x INTEGER)');
       },
     };
     const ordered = [...withoutFive, late].sort((a, b) => a.version - b.version);

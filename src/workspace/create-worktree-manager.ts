@@ -28,7 +28,7 @@ const SPARE_BRANCH_PREFIX = 'agent/ahead/';
 const SPARE_POOL_SIZE = 2;
 
 /** Resolves on a later turn of the event loop: work queued behind a caller starts after it has gone on. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+const nextTurn = () => new Promise<void>((resume) => setImmediate(resume));
 
 /**
  * Whether a worktree path is a spare's (prepareAhead): a checkout made ahead for no run yet, so recovery
@@ -242,7 +242,7 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
   }
 
   /** `worktree.teardownCommand` in a run's worktree before removal: a failure is logged, never blocks it. */
-  async function runTeardown(path: string, ports: readonly number[] | undefined): Promise<void> {
+  async function runTeardown(path: string, worktreePorts: readonly number[] | undefined): Promise<void> {
     const command = options.teardownCommand?.trim() ?? '';
     if (command === '' || command === 'none' || !(await pathExists(path))) return;
     logger.info('Running worktree teardown command', { path, command });
@@ -250,7 +250,7 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
       await runCommand('sh', ['-c', command], {
         cwd: path,
         timeoutMs: setupTimeoutMs,
-        env: { ...(options.setupEnv ?? process.env), ...buildPortEnv(ports) },
+        env: { ...(options.setupEnv ?? process.env), ...buildPortEnv(worktreePorts) },
       });
     } catch (error) {
       const reason =
@@ -443,7 +443,7 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
     localFiles: copyPatterns,
     prepareSpare,
 
-    async create(branchName, options) {
+    async create(branchName, createOptions) {
       assertValidBranchName(branchName);
       let worktree = await takeSpare();
       if (!worktree) {
@@ -452,7 +452,7 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
       }
       const { path } = worktree;
       try {
-        const start = options?.start;
+        const start = createOptions?.start;
         if (start !== undefined && (start.onto?.length || start.rebase !== undefined)) {
           const from = worktree;
           const applied = await exclusive(() =>
@@ -484,7 +484,7 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
           portsByPath.set(path, allocated);
           worktree = { ...worktree, ports: allocated };
         }
-        if (options?.setup !== false) await runSetup(worktree);
+        if (createOptions?.setup !== false) await runSetup(worktree);
       } catch (error) {
         const created = worktree;
         await exclusive(() => removeUnlocked(created.branchName, path));
@@ -535,11 +535,11 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
       logger.debug('Worktrees settled', { repoRoot });
     },
 
-    reapStaleWorktrees(options) {
+    reapStaleWorktrees(reapOptions) {
       spares.length = 0; // spares being made are queued before the reap, so the reap removes them
       return exclusive(async () => {
         const root = (await canonical(worktreesDir)) + sep;
-        const kept = new Set(await Promise.all((options?.keep ?? []).map((path) => canonical(path))));
+        const kept = new Set(await Promise.all((reapOptions?.keep ?? []).map((path) => canonical(path))));
         const removed: string[] = [];
         for (const worktree of await listWorktrees()) {
           const canonicalPath = await canonical(worktree.path);
@@ -567,7 +567,7 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
         }
         await git(['worktree', 'prune']);
         // Ports of worktrees a killed process left: free again (the kept sessions' stay theirs).
-        await ports?.reap([...(options?.keep ?? [])]).catch((error: unknown) => {
+        await ports?.reap([...(reapOptions?.keep ?? [])]).catch((error: unknown) => {
           logger.warn('Could not release stale worktree ports', { error: messageOf(error) });
         });
         return removed;

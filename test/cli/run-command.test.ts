@@ -96,7 +96,7 @@ const GREET_TEST = [
   "test('greets by name', () => assert.equal(greet('Ada'), 'Hello, Ada!'));",
   '',
 ].join('\n');
-const writeFile = (path: string, content: string) => ({
+const writeTool = (path: string, content: string) => ({
   type: 'tool_use' as const,
   name: 'Write',
   input: { file_path: `{{cwd}}/${path}`, content },
@@ -118,12 +118,12 @@ function redChecksScenario(fixedFrom: number | null): { scenario: Scenario; prom
         prompts[index] ??= request.firstUser;
         if (fixedFrom !== null && index >= fixedFrom) {
           return {
-            content: [writeFile('src/greet.js', "export const greet = (n) => 'Hello, ' + n + '!';\n")],
+            content: [writeTool('src/greet.js', "export const greet = (n) => 'Hello, ' + n + '!';\n")],
           };
         }
         const wrong = `// attempt {{sessionId}}\nexport const greet = (n) => 'Hi ' + n;\n`;
         return {
-          content: [writeFile('src/greet.js', wrong), writeFile('test/greet.test.js', GREET_TEST)],
+          content: [writeTool('src/greet.js', wrong), writeTool('test/greet.test.js', GREET_TEST)],
         };
       },
     },
@@ -241,7 +241,7 @@ describe('flotilla run', () => {
       try {
         const runs = createEngineStatePersistence(db).listRuns({ limit: 20 }).reverse();
         const recordedAs = { claude: 'claude', codex: 'scripted', cli: 'cli:claude' }[runtime];
-        expect(runs.map((run) => [run.role, run.status, run.runtime])).toEqual(
+        expect(runs.map((recorded) => [recorded.role, recorded.status, recorded.runtime])).toEqual(
           ['planner', 'implementor', 'reviewer', 'implementor', 'reviewer', 'implementor', 'reviewer'].map(
             (role) => [role, 'completed', recordedAs],
           ),

@@ -160,7 +160,9 @@ describe('flotilla run with provider github', () => {
     const checks = await hosted.api<{ check_runs: { name: string; conclusion: string }[] }>(
       `/commits/${greetPull.head.sha}/check-runs`,
     );
-    expect(checks.check_runs.map((run) => [run.name, run.conclusion])).toEqual([['test', 'success']]);
+    expect(checks.check_runs.map((checkRun) => [checkRun.name, checkRun.conclusion])).toEqual([
+      ['test', 'success'],
+    ]);
 
     expect(run.output()).toContain('work item #1 review → pending');
     // One identity opened the pull request and reviews it: GitHub refuses its approval, so the reviewer's

@@ -26,12 +26,12 @@ import {
 
 let fixture: CliRuntimeFixture | null = null;
 /** Opened by a test (the slot frees) or at the end, so no fake agent is left waiting for it. */
-let gate: string | null = null;
+let openGate: string | null = null;
 const engines: Engine[] = [];
 const opened: Database[] = [];
 afterEach(async () => {
-  if (gate !== null) await writeFile(gate, '');
-  gate = null;
+  if (openGate !== null) await writeFile(openGate, '');
+  openGate = null;
   for (const engine of engines.splice(0)) await engine.stop();
   for (const db of opened.splice(0)) if (db.open) db.close();
   await fixture?.cleanup();
@@ -42,7 +42,7 @@ async function setUp() {
   fixture = await createCliRuntimeFixture();
   const current = fixture;
   const slotFree = join(current.dir, 'slot-free');
-  gate = slotFree;
+  openGate = slotFree;
   const runtime = await current.runtimeFor([
     ...ASKING_IMPLEMENTOR_ROUNDS,
     // Item 2 holds the only slot until the test opens the gate, then waits for answers of its own.

@@ -172,7 +172,8 @@ describe.each(RUNTIMES)('budgets on the $name runtime’s live usage', (runtime)
       const item = provider.control.addWorkItem({ title: 'Long task', body: 'Work.', status: 'pending' });
       await engine.start();
       await waitUntil(
-        () => Object.values(engine.getState().agentRuns).some((run) => run.failureReason === 'budget'),
+        () =>
+          Object.values(engine.getState().agentRuns).some((agentRun) => agentRun.failureReason === 'budget'),
         TIMEOUT,
         'the budget stop',
       );

@@ -19,11 +19,11 @@ import {
 } from '../support/in-memory-provider/create-in-memory-provider.ts';
 
 let fixture: CliRuntimeFixture | null = null;
-let engine: Engine | null = null;
+let runningEngine: Engine | null = null;
 afterEach(async () => {
-  await engine?.stop();
+  await runningEngine?.stop();
   await fixture?.cleanup();
-  engine = null;
+  runningEngine = null;
   fixture = null;
 });
 
@@ -31,14 +31,14 @@ async function setUp(rounds: FakeAgentRound[]): Promise<{ engine: Engine; provid
   fixture = await createCliRuntimeFixture();
   const runtime = await fixture.runtimeFor(rounds, { preset: 'codex' });
   const provider = createInMemoryProvider({ initialPipelineStatus: 'success' });
-  engine = createEngine({
+  runningEngine = createEngine({
     provider,
     logger: createRecordingLogger(),
     pollIntervals: { workItems: 3600, revisions: 3600, specs: 3600 },
     shutdownTimeout: 30,
     createRuntimeAdapters: () => ({ planner: runtime, implementor: runtime, reviewer: runtime }),
   });
-  return { engine, provider };
+  return { engine: runningEngine, provider };
 }
 
 describe('engine + CLI runtime (fake agent CLI)', () => {

@@ -27,10 +27,10 @@ const REFINED_CRITERION = 'farewell(name) in src/farewell.js returns Goodbye, <n
 
 type Step = ScenarioSpec['routes'][number]['steps'][number];
 
-function implementorSteps(file: string, content: string, summary: string, expect?: Step['expect']): Step[] {
+function implementorSteps(file: string, content: string, summary: string, expected?: Step['expect']): Step[] {
   return [
     {
-      ...(expect !== undefined && { expect }),
+      ...(expected !== undefined && { expect: expected }),
       content: [
         { type: 'tool_use', name: 'Write', input: { file_path: `{{cwd}}/${file}`, content } },
         {

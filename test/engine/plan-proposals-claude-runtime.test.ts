@@ -67,7 +67,7 @@ describe('plans that need approval, on the Claude runtime (real SDK)', () => {
     const { root } = repo;
     const first = await fixtures.startControlPlane(repo);
     const pendingOf = (proposals: Record<string, Proposal>) =>
-      Object.values(proposals).find((proposal) => proposal.status === 'pending');
+      Object.values(proposals).find((candidate) => candidate.status === 'pending');
 
     await waitUntil(() => pendingOf(first.engine.getState().proposals) !== undefined, 90_000, 'a proposal');
     await first.engine.whenQuiescent();

@@ -22,11 +22,11 @@ import {
 
 const QUESTION_TIMEOUT_S = 3600;
 let fixture: CliRuntimeFixture | null = null;
-let engine: Engine | null = null;
+let runningEngine: Engine | null = null;
 afterEach(async () => {
-  await engine?.stop();
+  await runningEngine?.stop();
   await fixture?.cleanup();
-  engine = null;
+  runningEngine = null;
   fixture = null;
 });
 
@@ -36,7 +36,7 @@ async function setUp() {
   const { runtime: counted, discarded } = withCountedDiscards(runtime);
   const provider: InMemoryProvider = createInMemoryProvider({ initialPipelineStatus: 'pending' });
   const clock = createManualClock(Date.now());
-  engine = createEngine({
+  runningEngine = createEngine({
     provider,
     logger: createRecordingLogger(),
     clock,
@@ -46,8 +46,8 @@ async function setUp() {
     createRuntimeAdapters: () => ({ planner: counted, implementor: counted, reviewer: counted }),
   });
   provider.control.addWorkItem({ title: 'Add a store', body: 'Objective: store.', status: 'pending' });
-  await engine.start();
-  const started = engine;
+  await runningEngine.start();
+  const started = runningEngine;
   const discardEvents: string[] = [];
   started.onEvent((event) => {
     if (event.type === 'waitingSessionDiscarded') discardEvents.push(event.workItemID);

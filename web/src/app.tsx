@@ -165,41 +165,41 @@ export function App() {
         return;
       }
       if (event.ctrlKey || event.metaKey || event.altKey) return;
-      const { selectedID, openID, help, talk, confirm, runs } = keyState.current;
-      if (confirm !== null) {
+      const keys = keyState.current;
+      if (keys.confirm !== null) {
         event.preventDefault();
-        if (event.key === 'y') confirm.run();
+        if (event.key === 'y') keys.confirm.run();
         if (event.key === 'y' || event.key === 'n' || event.key === 'Escape') setConfirm(null);
         return;
       }
-      const id = openID ?? selectedID;
+      const id = keys.openID ?? keys.selectedID;
       const ask = (question: string, run: () => void) => setConfirm({ question: `${question} y / n`, run });
       const show = (section: DetailSection) => {
         if (id === null) return;
-        if (openID !== id) open(id);
+        if (keys.openID !== id) open(id);
         setFocus({ section, at: Date.now() });
       };
       const move = MOVES[event.key];
       if (move !== undefined) {
         event.preventDefault();
-        setSelectedID(moveSelection(columnsRef.current, selectedID, move));
-      } else if (event.key === 'Enter' && selectedID !== null) {
-        open(selectedID);
+        setSelectedID(moveSelection(columnsRef.current, keys.selectedID, move));
+      } else if (event.key === 'Enter' && keys.selectedID !== null) {
+        open(keys.selectedID);
       } else if (event.key === 'Escape') {
-        if (help) setHelp(false);
-        else if (talk) setTalk(false);
+        if (keys.help) setHelp(false);
+        else if (keys.talk) setTalk(false);
         else open(null);
       } else if (event.key === 't') {
-        setTalk(!talk);
+        setTalk(!keys.talk);
       } else if (event.key === '?') {
-        setHelp(!help);
+        setHelp(!keys.help);
       } else if (event.key === 'f') {
         void reload();
       } else if (id === null) {
         // The rest act on an item.
       } else if (event.key === 'd') {
         // As the terminal dashboard's d: a failed agent is retried (asks first), anything else dispatched.
-        if (runs.find((run) => run.workItemID === id)?.status === 'failed') {
+        if (keys.runs.find((run) => run.workItemID === id)?.status === 'failed') {
           ask(`retry #${id}'s failed agent?`, engine(id, 'retry'));
         } else {
           void report('dispatch', id, () => api.dispatch(id));
@@ -221,7 +221,7 @@ export function App() {
         show('transcript');
       } else if (event.key === 'c') {
         show('checks');
-      } else if (openID !== null) {
+      } else if (keys.openID !== null) {
         const box =
           event.key === 'a'
             ? boxes.current.answer

@@ -43,7 +43,7 @@ interface CardProps {
   onOpen(id: string): void;
 }
 
-const Card = memo(function Card({ card, selected, onSelect, onOpen }: CardProps) {
+const Card = memo(function CardView({ card, selected, onSelect, onOpen }: CardProps) {
   const { item, badge } = card;
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: the board's keys are global (app.tsx: j/k/h/l, Enter)

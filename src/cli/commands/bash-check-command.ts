@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ZodError } from 'zod';
-import type { describeBashValidatorRules } from '../../guards/bash-validator/index.ts';
+import type { describeBashValidatorRules as DescribeRules } from '../../guards/bash-validator/index.ts';
 import { formatZodIssues } from '../../shared/format-zod-issues.ts';
 import { messageOf } from '../../shared/message-of.ts';
 
@@ -94,7 +94,7 @@ export function registerBashCheckCommand(program: Command): void {
     });
 }
 
-function formatRules(description: ReturnType<typeof describeBashValidatorRules>, json: boolean): string {
+function formatRules(description: ReturnType<typeof DescribeRules>, json: boolean): string {
   if (json) return `${JSON.stringify(description, null, 2)}\n`;
   const lines = [
     `Allowed commands (${description.allowedCommands.length}; exact first word):`,

@@ -154,7 +154,7 @@ describe('flotilla init --provider github, github setup-labels and doctor', { ti
     expect(await ok('github', 'setup-webhook', '--url', url)).toBe(
       `webhook updated (hook ${created.id}): ${url} gets issues, issue_comment, pull_request, pull_request_review, pull_request_review_comment, check_run, check_suite, status\n`,
     );
-    expect(fake.webhooks.hooks.map((hook) => hook.secret)).toEqual(['hook-secret-2']);
+    expect(fake.webhooks.hooks.map((registered) => registered.secret)).toEqual(['hook-secret-2']);
     const [hook] = fake.webhooks.hooks;
     if (hook !== undefined) hook.active = false;
     expect(await webhookCheck()).toMatchObject({
@@ -173,7 +173,7 @@ describe('flotilla init --provider github, github setup-labels and doctor', { ti
         checks: { name: string; status: string; message: string }[];
       };
       return Object.fromEntries(
-        parsed.checks.filter((check) => check.name.startsWith('github')).map((check) => [check.name, check]),
+        parsed.checks.filter((line) => line.name.startsWith('github')).map((line) => [line.name, line]),
       );
     };
     const before = await report();

@@ -90,7 +90,7 @@ export function registerMergeCommand(program: Command): void {
           if (item.status === 'closed') {
             const merged = tracker.revisions
               .listWorkItemRevisions(id)
-              .filter((revision) => tracker.revisions.getRevisionState(revision.id) === 'merged')
+              .filter((candidate) => tracker.revisions.getRevisionState(candidate.id) === 'merged')
               .at(-1);
             if (merged === undefined) {
               throw new CliError(

@@ -391,10 +391,10 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
     } catch (error) {
       const status = error instanceof HttpError ? error.status : 500;
       const message = error instanceof Error ? error.message : String(error);
-      const extra = error instanceof HttpError ? error.extra : {};
+      const fields = error instanceof HttpError ? error.extra : {};
       answer = {
         status,
-        body: { message, documentation_url: DOCS, ...extra, status: String(status) },
+        body: { message, documentation_url: DOCS, ...fields, status: String(status) },
       };
     }
 

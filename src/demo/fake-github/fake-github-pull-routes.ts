@@ -138,7 +138,7 @@ export function buildFakePullRoutes(store: FakeGitHubStore): FakeRoute[] {
       if ((await git.resolveCommit(`refs/heads/${head}`)) === null) invalid(`head ${head} does not exist`);
       if ((await git.resolveCommit(`refs/heads/${base}`)) === null) invalid(`base ${base} does not exist`);
       const open = [...issues.values()].some(
-        (issue) => issue.pull?.headRef === head && issue.state === 'open',
+        (existing) => existing.pull?.headRef === head && existing.state === 'open',
       );
       if (open) invalid(`A pull request already exists for ${owner}:${head}.`);
       const issue = createIssue({ title: String(body.title), body: stringOrNull(body.body) }, caller.user);

@@ -28,8 +28,8 @@ function setUp() {
     broker.join(
       party,
       {
-        connect: (broker) => {
-          link = broker;
+        connect: (connected) => {
+          link = connected;
         },
         deliverQuestion: (question) => inbox.push(question),
         withdrawQuestion: (id) => withdrawn.push(id),

@@ -95,7 +95,7 @@ export function createConversationBroker(deps: ConversationBrokerDeps): Conversa
     return false;
   }
 
-  function finish(id: string, status: Exclude<ConversationStatus, 'open'>, answer: string): void {
+  function finish(id: string, status: Exclude<ConversationStatus, 'open'>, reply: string): void {
     const entry = open.get(id);
     if (entry === undefined) return;
     open.delete(id);
@@ -108,8 +108,8 @@ export function createConversationBroker(deps: ConversationBrokerDeps): Conversa
       asker.waits -= 1;
       if (asker.waits === 0) asker.hooks.onWaiting?.(false);
     }
-    deps.emit({ type: 'conversationAnswered', conversationID: id, status, answer, at: clock.now() });
-    entry.resolve({ conversationID: id, status, text: answer });
+    deps.emit({ type: 'conversationAnswered', conversationID: id, status, answer: reply, at: clock.now() });
+    entry.resolve({ conversationID: id, status, text: reply });
   }
 
   /** A conversation that ends as it is created (nobody to ask, or refused). */
@@ -149,8 +149,8 @@ export function createConversationBroker(deps: ConversationBrokerDeps): Conversa
     if (waitsOn(target.party.sessionID, from.sessionID)) {
       const waiting = [...open.values()]
         .map((entry) => entry.conversation)
-        .filter((conversation) => conversation.to?.sessionID === from.sessionID)
-        .map((conversation) => `${conversation.id} from the ${describeConversationParty(conversation.from)}`);
+        .filter((pending) => pending.to?.sessionID === from.sessionID)
+        .map((pending) => `${pending.id} from the ${describeConversationParty(pending.from)}`);
       return endAtOnce(
         withTarget,
         'refused',

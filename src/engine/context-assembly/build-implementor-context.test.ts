@@ -27,7 +27,7 @@ function deps(fixture: Fixture = {}) {
   const calls: string[] = [];
   const state = buildInitialEngineState({
     workItems: Object.fromEntries((fixture.workItems ?? []).map((item) => [item.id, item])),
-    revisions: Object.fromEntries((fixture.revisions ?? []).map((revision) => [revision.id, revision])),
+    revisions: Object.fromEntries((fixture.revisions ?? []).map((given) => [given.id, given])),
     mergeConflicts: fixture.mergeConflicts ?? {},
   });
   const value: ImplementorContextDeps = {

@@ -26,8 +26,8 @@ function stubDeps(fixture: Fixture): PlannerContextDeps & { bodyRequests: string
     bodyRequests,
     getState: () => state,
     readSpecBlob: async (sha) => {
-      const given = sha.startsWith('given:') ? fixture.specs?.[sha.slice('given:'.length)] : undefined;
-      const content = given ?? fixture.blobs?.[sha];
+      const named = sha.startsWith('given:') ? fixture.specs?.[sha.slice('given:'.length)] : undefined;
+      const content = named ?? fixture.blobs?.[sha];
       if (content === undefined) throw new Error(`bad object ${sha}`);
       return content;
     },

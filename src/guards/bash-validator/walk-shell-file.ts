@@ -132,8 +132,8 @@ class ShellFileWalker {
         this.checkRedirectTarget(redirect.Word);
         return redirect.Op === SHELL_OP.rdrInOut && (fd === null || fd === '0') ? { kind: 'file' } : stdin;
       case SHELL_OP.dplOut: {
-        const target = redirect.Word ? this.staticText(redirect.Word) : null;
-        if (target === null || !/^(\d+|-)$/.test(target)) this.checkRedirectTarget(redirect.Word);
+        const duplicated = redirect.Word ? this.staticText(redirect.Word) : null;
+        if (duplicated === null || !/^(\d+|-)$/.test(duplicated)) this.checkRedirectTarget(redirect.Word);
         return stdin;
       }
       case SHELL_OP.rdrIn:

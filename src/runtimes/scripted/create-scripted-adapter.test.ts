@@ -557,8 +557,8 @@ describe('createScriptedAdapter: timing', () => {
         scheduled.push(entry);
         return entry;
       },
-      clearTimeout: (handle) => {
-        (handle as { cleared: boolean }).cleared = true;
+      clearTimeout: (timer) => {
+        (timer as { cleared: boolean }).cleared = true;
       },
     };
     const adapter = createScriptedAdapter(

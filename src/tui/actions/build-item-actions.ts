@@ -26,136 +26,166 @@ export interface ItemAction {
  * keys make sense to offer.
  */
 export function buildItemActions(row: WorkItemRow, state: EngineState): ItemAction[] {
-  const { item, displayStatus, latestRun } = row;
-  const id = item.id;
-  const actions: ItemAction[] = [];
+  const { latestRun } = row;
   const runIsActive =
     latestRun !== null && (latestRun.status === 'requested' || latestRun.status === 'running');
-  const isTask = item.kind === 'task';
+  const context: ActionContext = { row, state, id: row.item.id, runIsActive };
+  return ACTION_BUILDERS.map((build) => build(context)).filter(
+    (action): action is ItemAction => action !== null,
+  );
+}
 
-  if (displayStatus === 'failed' && latestRun !== null) {
-    if (latestRun.role === 'implementor' && isTask && item.status !== 'review') {
-      actions.push({
-        key: 'd',
-        label: 'retry',
-        confirm: `Retry the implementor on #${id}?`,
-        effect: { kind: 'event', event: { type: 'userRequestedImplementorRun', workItemID: id } },
-        done: `retry of #${id} requested`,
-      });
-    }
-    if (latestRun.role === 'reviewer' && item.status === 'review' && item.linkedRevision !== null) {
-      actions.push({
-        key: 'd',
-        label: 'retry review',
-        confirm: `Retry the reviewer on #${id}?`,
-        effect: { kind: 'event', event: { type: 'userRequestedReviewerRun', workItemID: id } },
-        done: `review of #${id} requested`,
-      });
-    }
-  } else if (
-    isTask &&
-    !runIsActive &&
-    row.queued === null &&
-    (item.status === 'ready' ||
-      item.status === 'pending' ||
-      item.status === 'blocked' ||
-      item.status === 'needs-refinement')
-  ) {
-    const unmetBlockers = item.blockedBy.filter((blocker) => {
-      const status = state.workItems[blocker]?.status;
-      return status !== undefined && status !== 'approved' && status !== 'closed';
-    });
-    actions.push({
+interface ActionContext {
+  row: WorkItemRow;
+  state: EngineState;
+  id: string;
+  /** Whether the item's latest run is requested or running. */
+  runIsActive: boolean;
+}
+
+/** d: retry a failed run, or dispatch an implementor for a task that waits. */
+function buildDispatchAction({ row, state, id, runIsActive }: ActionContext): ItemAction | null {
+  const { item, displayStatus, latestRun } = row;
+  if (displayStatus === 'failed' && latestRun !== null) return buildRetryAction(row, latestRun.role);
+  const waits =
+    item.status === 'ready' ||
+    item.status === 'pending' ||
+    item.status === 'blocked' ||
+    item.status === 'needs-refinement';
+  if (item.kind !== 'task' || runIsActive || row.queued !== null || !waits) return null;
+  const unmetBlockers = item.blockedBy.filter((blocker) => {
+    const status = state.workItems[blocker]?.status;
+    return status !== undefined && status !== 'approved' && status !== 'closed';
+  });
+  return {
+    key: 'd',
+    label: 'dispatch',
+    confirm:
+      unmetBlockers.length > 0
+        ? `Dispatch an implementor for #${id}? It is still waiting for ${unmetBlockers.map((b) => `#${b}`).join(', ')}.`
+        : `Dispatch an implementor for #${id}?`,
+    effect: { kind: 'event', event: { type: 'userRequestedImplementorRun', workItemID: id } },
+    done: `dispatch of #${id} requested`,
+  };
+}
+
+function buildRetryAction(row: WorkItemRow, role: string): ItemAction | null {
+  const { item } = row;
+  const id = item.id;
+  if (role === 'implementor' && item.kind === 'task' && item.status !== 'review') {
+    return {
       key: 'd',
-      label: 'dispatch',
-      confirm:
-        unmetBlockers.length > 0
-          ? `Dispatch an implementor for #${id}? It is still waiting for ${unmetBlockers.map((b) => `#${b}`).join(', ')}.`
-          : `Dispatch an implementor for #${id}?`,
+      label: 'retry',
+      confirm: `Retry the implementor on #${id}?`,
       effect: { kind: 'event', event: { type: 'userRequestedImplementorRun', workItemID: id } },
-      done: `dispatch of #${id} requested`,
-    });
+      done: `retry of #${id} requested`,
+    };
   }
-
-  if (
-    item.status === 'review' &&
-    item.linkedRevision !== null &&
-    !runIsActive &&
-    displayStatus !== 'failed'
-  ) {
-    actions.push({
-      key: 'r',
-      label: 'review',
-      confirm: `Run the reviewer on #${id} now?`,
+  if (role === 'reviewer' && item.status === 'review' && item.linkedRevision !== null) {
+    return {
+      key: 'd',
+      label: 'retry review',
+      confirm: `Retry the reviewer on #${id}?`,
       effect: { kind: 'event', event: { type: 'userRequestedReviewerRun', workItemID: id } },
       done: `review of #${id} requested`,
-    });
+    };
   }
-
-  if (runIsActive && latestRun !== null) {
-    actions.push({
-      key: 'x',
-      label: 'cancel',
-      confirm: `Cancel the ${latestRun.role} on #${id}? The item is parked as blocked.`,
-      effect: { kind: 'event', event: { type: 'userCancelledRun', sessionID: latestRun.sessionID } },
-      done: `cancel of the ${latestRun.role} on #${id} requested`,
-    });
-  }
-
-  if ((item.status === 'blocked' || item.status === 'needs-refinement') && !runIsActive) {
-    actions.push({
-      key: 'u',
-      label: 'to pending',
-      confirm: null,
-      effect: {
-        kind: 'event',
-        event: { type: 'userTransitionedStatus', workItemID: id, newStatus: 'pending' },
-      },
-      done: `#${id} moved to pending (fresh retry budget)`,
-    });
-  }
-
-  if (item.status === 'approved' && item.linkedRevision !== null) {
-    const revision = state.revisions[item.linkedRevision];
-    actions.push({
-      key: 'm',
-      label: 'merge',
-      confirm: `Merge ${revision ? `${revision.headRef} (revision ${revisionName(revision)})` : `revision ${revisionName({ id: item.linkedRevision })}`} into the default branch and close #${id}?`,
-      effect: { kind: 'event', event: { type: 'userRequestedMerge', workItemID: id } },
-      done: `merge of #${id} requested`,
-    });
-  }
-
-  if (item.linkedRevision !== null && state.revisions[item.linkedRevision] !== undefined) {
-    actions.push({
-      key: 'v',
-      label: 'diff',
-      confirm: null,
-      effect: { kind: 'diff', revisionID: item.linkedRevision },
-      done: '',
-    });
-  }
-
-  if (latestRun?.logFilePath) {
-    actions.push({
-      key: 'l',
-      label: 'transcript',
-      confirm: null,
-      effect: { kind: 'file', title: 'transcript', path: latestRun.logFilePath },
-      done: '',
-    });
-  }
-
-  // The local provider keeps the checks log as a file; other providers link to their CI instead.
-  const checksLog = item.linkedRevision === null ? null : state.revisions[item.linkedRevision]?.pipeline?.url;
-  if (checksLog && isAbsolute(checksLog)) {
-    actions.push({
-      key: 'c',
-      label: 'checks log',
-      confirm: null,
-      effect: { kind: 'file', title: 'checks log', path: checksLog },
-      done: '',
-    });
-  }
-  return actions;
+  return null;
 }
+
+function buildReviewAction({ row, id, runIsActive }: ActionContext): ItemAction | null {
+  const { item } = row;
+  if (item.status !== 'review' || item.linkedRevision === null || runIsActive) return null;
+  if (row.displayStatus === 'failed') return null;
+  return {
+    key: 'r',
+    label: 'review',
+    confirm: `Run the reviewer on #${id} now?`,
+    effect: { kind: 'event', event: { type: 'userRequestedReviewerRun', workItemID: id } },
+    done: `review of #${id} requested`,
+  };
+}
+
+function buildCancelAction({ row, id, runIsActive }: ActionContext): ItemAction | null {
+  const run = row.latestRun;
+  if (!runIsActive || run === null) return null;
+  return {
+    key: 'x',
+    label: 'cancel',
+    confirm: `Cancel the ${run.role} on #${id}? The item is parked as blocked.`,
+    effect: { kind: 'event', event: { type: 'userCancelledRun', sessionID: run.sessionID } },
+    done: `cancel of the ${run.role} on #${id} requested`,
+  };
+}
+
+function buildToPendingAction({ row, id, runIsActive }: ActionContext): ItemAction | null {
+  const { status } = row.item;
+  if ((status !== 'blocked' && status !== 'needs-refinement') || runIsActive) return null;
+  return {
+    key: 'u',
+    label: 'to pending',
+    confirm: null,
+    effect: {
+      kind: 'event',
+      event: { type: 'userTransitionedStatus', workItemID: id, newStatus: 'pending' },
+    },
+    done: `#${id} moved to pending (fresh retry budget)`,
+  };
+}
+
+function buildMergeAction({ row, state, id }: ActionContext): ItemAction | null {
+  const { item } = row;
+  if (item.status !== 'approved' || item.linkedRevision === null) return null;
+  const revision = state.revisions[item.linkedRevision];
+  return {
+    key: 'm',
+    label: 'merge',
+    confirm: `Merge ${revision ? `${revision.headRef} (revision ${revisionName(revision)})` : `revision ${revisionName({ id: item.linkedRevision })}`} into the default branch and close #${id}?`,
+    effect: { kind: 'event', event: { type: 'userRequestedMerge', workItemID: id } },
+    done: `merge of #${id} requested`,
+  };
+}
+
+function buildDiffAction({ row, state }: ActionContext): ItemAction | null {
+  const revisionID = row.item.linkedRevision;
+  if (revisionID === null || state.revisions[revisionID] === undefined) return null;
+  return { key: 'v', label: 'diff', confirm: null, effect: { kind: 'diff', revisionID }, done: '' };
+}
+
+function buildTranscriptAction({ row }: ActionContext): ItemAction | null {
+  const path = row.latestRun?.logFilePath;
+  if (!path) return null;
+  return {
+    key: 'l',
+    label: 'transcript',
+    confirm: null,
+    effect: { kind: 'file', title: 'transcript', path },
+    done: '',
+  };
+}
+
+/** The local provider keeps the checks log as a file; other providers link to their CI instead. */
+function buildChecksLogAction({ row, state }: ActionContext): ItemAction | null {
+  const revisionID = row.item.linkedRevision;
+  const path = revisionID === null ? null : state.revisions[revisionID]?.pipeline?.url;
+  if (!path || !isAbsolute(path)) return null;
+  return {
+    key: 'c',
+    label: 'checks log',
+    confirm: null,
+    effect: { kind: 'file', title: 'checks log', path },
+    done: '',
+  };
+}
+
+/** In key order. */
+const ACTION_BUILDERS: readonly ((context: ActionContext) => ItemAction | null)[] = [
+  buildDispatchAction,
+  buildReviewAction,
+  buildCancelAction,
+  buildToPendingAction,
+  buildMergeAction,
+  buildDiffAction,
+  buildTranscriptAction,
+  buildChecksLogAction,
+];

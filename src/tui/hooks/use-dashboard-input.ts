@@ -44,7 +44,7 @@ export function useDashboardInput(
     for (const effect of effects) runEffect.current(effect);
   }, []);
   const signal = useCallback(
-    (signal: DashboardSignal) => apply(reduceDashboardSignal(current.current, signal)),
+    (received: DashboardSignal) => apply(reduceDashboardSignal(current.current, received)),
     [apply],
   );
   const pressKey = useCallback(

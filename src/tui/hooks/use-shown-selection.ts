@@ -12,7 +12,7 @@ export function useShownSelection(
   onFallback: (workItemID: string) => void,
 ): { index: number; row: WorkItemRow | null } {
   const lastIndex = useRef(0);
-  let index = rows.findIndex((row) => row.item.id === selectedID);
+  let index = rows.findIndex((candidate) => candidate.item.id === selectedID);
   if (index < 0 && rows.length > 0) index = Math.min(lastIndex.current, rows.length - 1);
   const row = index >= 0 ? (rows[index] ?? null) : null;
   useEffect(() => {

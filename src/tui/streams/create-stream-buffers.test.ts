@@ -15,10 +15,10 @@ import {
 const running = (sessionID: string, requestedAt = 1) =>
   buildImplementorRun({ sessionID, workItemID: sessionID, requestedAt });
 
-let buffers: StreamBuffers | null = null;
+let openBuffers: StreamBuffers | null = null;
 afterEach(() => {
-  buffers?.close();
-  buffers = null;
+  openBuffers?.close();
+  openBuffers = null;
 });
 
 function setup(sessions: string[], options: StreamBufferOptions = {}) {
@@ -28,11 +28,11 @@ function setup(sessions: string[], options: StreamBufferOptions = {}) {
       agentRuns: sessions.map((id) => running(id)),
     }),
   );
-  buffers = createStreamBuffers(engine, { notifyIntervalMs: 5, ...options });
-  return { engine, buffers };
+  openBuffers = createStreamBuffers(engine, { notifyIntervalMs: 5, ...options });
+  return { engine, buffers: openBuffers };
 }
 
-const linesOf = (buffers: StreamBuffers, id: string) => buffers.get(id)?.lines ?? [];
+const linesOf = (of: StreamBuffers, id: string) => of.get(id)?.lines ?? [];
 
 describe('createStreamBuffers', () => {
   it('follows every active run and splits each chunk into lines (one trailing newline dropped)', async () => {
@@ -50,9 +50,9 @@ describe('createStreamBuffers', () => {
     const engine = createFakeDashboardEngine(
       buildTestState({ agentRuns: [buildImplementorRun({ sessionID: 'done', status: 'completed' })] }),
     );
-    buffers = createStreamBuffers(engine);
-    expect(buffers.get('done')).toBeNull();
-    expect(buffers.get('nope')).toBeNull();
+    openBuffers = createStreamBuffers(engine);
+    expect(openBuffers.get('done')).toBeNull();
+    expect(openBuffers.get('nope')).toBeNull();
   });
 
   it('starts following a run that becomes active after it was created', async () => {
@@ -92,10 +92,10 @@ describe('createStreamBuffers', () => {
       ...engine,
       getAgentStream: (id: string) => (id === 'broken' ? failing : engine.getAgentStream(id)),
     };
-    buffers = createStreamBuffers(source, { notifyIntervalMs: 5 });
+    openBuffers = createStreamBuffers(source, { notifyIntervalMs: 5 });
     engine.channel('ok').push('fine');
     engine.channel('ok').end();
-    const current = buffers;
+    const current = openBuffers;
     await waitFor(() => current.get('ok')?.ended === true && current.get('broken')?.ended === true);
     expect(linesOf(current, 'ok')).toEqual(['fine']);
     expect(linesOf(current, 'broken')).toEqual(['before the break']);

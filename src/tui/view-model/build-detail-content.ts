@@ -1,8 +1,10 @@
 import { isAbsolute } from 'node:path';
 import {
+  type AgentRun,
   describeReviewVerdict,
   listOpenBlockers,
   type ReviewHistory,
+  type Revision,
   type RevisionFile,
   revisionName,
 } from '../../domain/index.ts';
@@ -80,9 +82,29 @@ export function describeMergeQueuePlace(state: EngineState, workItemID: string):
 }
 
 export function buildDetailContent(inputs: DetailInputs): DetailContent {
-  const { row, state, now } = inputs;
-  const { item, displayStatus, latestRun } = row;
+  const { row, state } = inputs;
+  const { item, latestRun } = row;
   const head: DetailLine[] = [];
+  const runIsActive =
+    latestRun !== null && (latestRun.status === 'requested' || latestRun.status === 'running');
+  pushSummary(head, row, state, runIsActive);
+  if (runIsActive && latestRun !== null) return buildLiveContent(head, latestRun, inputs);
+  if (row.queued !== null) pushQueued(head, row.queued, inputs.now);
+  if (latestRun !== null) pushFailure(head, row, latestRun, state);
+  const revision = item.linkedRevision === null ? undefined : state.revisions[item.linkedRevision];
+  if (revision !== undefined) pushRevision(head, revision, inputs);
+  head.push(RULE);
+  pushFetched(head, inputs.body, 'description', (body) =>
+    body.trim() === ''
+      ? [{ text: '(no description)', dim: true }]
+      : body.split('\n').map((text) => ({ text })),
+  );
+  return fromLines(head, false);
+}
+
+/** Title, facts, open blockers, what happens next without a human, and the merge queue place. */
+function pushSummary(head: DetailLine[], row: WorkItemRow, state: EngineState, runIsActive: boolean): void {
+  const { item, displayStatus } = row;
   const style = DISPLAY_STATUS_STYLES[displayStatus];
   head.push({ text: `#${item.id} ${item.title}`, bold: true });
   const facts = [
@@ -99,9 +121,6 @@ export function buildDetailContent(inputs: DetailInputs): DetailContent {
     const blockers = waitingFor.map(({ id, status }) => `#${id} (${status})`);
     head.push({ text: `waiting for ${blockers.join(', ')}`, dim: true });
   }
-
-  const runIsActive =
-    latestRun !== null && (latestRun.status === 'requested' || latestRun.status === 'running');
   // What happens next without a human (the engine dispatches pending tasks; blocked ones wait for you).
   if (item.kind === 'task' && !runIsActive && row.queued === null) {
     if (displayStatus === 'blocked') {
@@ -115,125 +134,115 @@ export function buildDetailContent(inputs: DetailInputs): DetailContent {
   }
   const queueLine = describeMergeQueuePlace(state, item.id);
   if (queueLine !== null) head.push(queueLine);
-  if (runIsActive && latestRun !== null) {
-    head.push(RULE);
-    const started = latestRun.status === 'running' ? 'running' : 'starting';
-    head.push({
-      text: `${latestRun.role} ${started} for ${formatDuration(now - latestRun.requestedAt)} · session ${latestRun.sessionID.slice(0, 8)} · x cancel`,
-      color: 'cyan',
-    });
-    // The agent's live one-line progress (`update_summary`), when it gave one.
-    if (latestRun.summary !== undefined) head.push({ text: `now: ${latestRun.summary}` });
-    // A question between agents it waits on or is asked in (issue #28 §3).
-    if (latestRun.conversation !== undefined) head.push({ text: `talk: ${latestRun.conversation.line}` });
-    if (latestRun.logFilePath) head.push({ text: `transcript ${latestRun.logFilePath}`, dim: true });
-    head.push(RULE);
-    const stream = inputs.stream;
-    if (stream === null || stream.lines.length === 0) {
-      head.push({ text: 'waiting for the agent’s first words…', dim: true });
-      return fromLines(head, true);
-    }
-    if (stream.dropped > 0)
-      head.push({ text: `… ${stream.dropped} earlier lines (full text in the transcript)`, dim: true });
-    const streamLines = stream.lines;
-    return {
-      length: head.length + streamLines.length,
-      at: (index) => head[index] ?? { text: streamLines[index - head.length] ?? '' },
-      live: !stream.ended,
-    };
-  }
+}
 
-  if (row.queued !== null) {
-    head.push(RULE);
-    const queued = row.queued;
-    const role = queued.command.type === 'requestReviewerRun' ? 'reviewer' : 'implementor';
+/** A running agent: who, for how long, its progress, then its live output below the summary. */
+function buildLiveContent(head: DetailLine[], run: AgentRun, inputs: DetailInputs): DetailContent {
+  head.push(RULE);
+  const started = run.status === 'running' ? 'running' : 'starting';
+  head.push({
+    text: `${run.role} ${started} for ${formatDuration(inputs.now - run.requestedAt)} · session ${run.sessionID.slice(0, 8)} · x cancel`,
+    color: 'cyan',
+  });
+  // The agent's live one-line progress (`update_summary`), when it gave one.
+  if (run.summary !== undefined) head.push({ text: `now: ${run.summary}` });
+  // A question between agents it waits on or is asked in (issue #28 §3).
+  if (run.conversation !== undefined) head.push({ text: `talk: ${run.conversation.line}` });
+  if (run.logFilePath) head.push({ text: `transcript ${run.logFilePath}`, dim: true });
+  head.push(RULE);
+  const stream = inputs.stream;
+  if (stream === null || stream.lines.length === 0) {
+    head.push({ text: 'waiting for the agent’s first words…', dim: true });
+    return fromLines(head, true);
+  }
+  if (stream.dropped > 0)
+    head.push({ text: `… ${stream.dropped} earlier lines (full text in the transcript)`, dim: true });
+  const streamLines = stream.lines;
+  return {
+    length: head.length + streamLines.length,
+    at: (index) => head[index] ?? { text: streamLines[index - head.length] ?? '' },
+    live: !stream.ended,
+  };
+}
+
+function pushQueued(head: DetailLine[], queued: NonNullable<WorkItemRow['queued']>, now: number): void {
+  head.push(RULE);
+  const role = queued.command.type === 'requestReviewerRun' ? 'reviewer' : 'implementor';
+  head.push({
+    text:
+      queued.reason === 'backoff' && queued.notBefore !== null
+        ? `${role} retry waits ${formatDuration(Math.max(0, queued.notBefore - now))} (backoff after a failure)`
+        : `${role} queued for ${formatDuration(now - queued.queuedAt)}: every agent slot is busy`,
+    color: 'yellow',
+  });
+}
+
+/** The latest run's failure: what, which attempt, its error and where its transcript is. */
+function pushFailure(head: DetailLine[], row: WorkItemRow, run: AgentRun, state: EngineState): void {
+  if (run.status !== 'failed' && run.status !== 'timed-out') return;
+  const failure = state.failures[failureKey(run.role, row.item.id)];
+  head.push(RULE);
+  head.push({
+    text: `${run.role} ${run.status === 'timed-out' ? 'timed out' : 'failed'}${failure ? ` (attempt ${failure.attempts})` : ''}`,
+    color: 'red',
+    bold: true,
+  });
+  if (run.error) for (const line of run.error.split('\n')) head.push({ text: line, color: 'red' });
+  head.push({ text: `session ${run.sessionID}`, dim: true });
+  if (run.logFilePath) head.push({ text: `transcript ${run.logFilePath} (l opens it)`, dim: true });
+  if (row.displayStatus === 'failed') {
     head.push({
       text:
-        queued.reason === 'backoff' && queued.notBefore !== null
-          ? `${role} retry waits ${formatDuration(Math.max(0, queued.notBefore - now))} (backoff after a failure)`
-          : `${role} queued for ${formatDuration(now - queued.queuedAt)}: every agent slot is busy`,
+        run.role === 'implementor'
+          ? 'd retries the implementor · u moves the item to pending'
+          : 'd retries the reviewer',
       color: 'yellow',
     });
   }
+}
 
-  if (
-    latestRun !== null &&
-    (displayStatus === 'failed' || latestRun.status === 'failed' || latestRun.status === 'timed-out')
-  ) {
-    const failure = state.failures[failureKey(latestRun.role, item.id)];
-    if (latestRun.status === 'failed' || latestRun.status === 'timed-out') {
-      head.push(RULE);
-      head.push({
-        text: `${latestRun.role} ${latestRun.status === 'timed-out' ? 'timed out' : 'failed'}${failure ? ` (attempt ${failure.attempts})` : ''}`,
-        color: 'red',
-        bold: true,
-      });
-      if (latestRun.error)
-        for (const line of latestRun.error.split('\n')) head.push({ text: line, color: 'red' });
-      head.push({ text: `session ${latestRun.sessionID}`, dim: true });
-      if (latestRun.logFilePath)
-        head.push({ text: `transcript ${latestRun.logFilePath} (l opens it)`, dim: true });
-      if (displayStatus === 'failed') {
-        head.push({
-          text:
-            latestRun.role === 'implementor'
-              ? 'd retries the implementor · u moves the item to pending'
-              : 'd retries the reviewer',
-          color: 'yellow',
-        });
-      }
-    }
-  }
-
-  const revision = item.linkedRevision === null ? undefined : state.revisions[item.linkedRevision];
-  if (revision !== undefined) {
-    head.push(RULE);
-    head.push({ text: `revision ${revisionName(revision)} ${revision.title}`, bold: true });
-    head.push({
-      text: `branch ${revision.headRef} · head ${revision.headSHA.slice(0, 12)}${revision.url ? ` · ${revision.url}` : ''}`,
-      dim: true,
-    });
-    const pipeline = revision.pipeline;
-    if (pipeline === null) head.push({ text: 'checks: unknown', dim: true });
-    else if (pipeline.status === 'pending') head.push({ text: 'checks: pending…', color: 'yellow' });
-    else if (pipeline.status === 'success') {
-      head.push({ text: 'checks: ✔ passed', color: 'green' });
-      if (pipeline.url) head.push({ text: describeChecksLog(pipeline.url), dim: true });
-    } else {
-      head.push({ text: `checks: ✖ failed${pipeline.reason ? ` — ${pipeline.reason}` : ''}`, color: 'red' });
-      if (pipeline.url) head.push({ text: describeChecksLog(pipeline.url), dim: true });
-      pushFetched(head, inputs.checksLog, 'checks log', (lines) =>
-        lines.map((text) => ({ text, dim: true })),
-      );
-    }
-    const checkRounds = state.checkRounds[item.id] ?? 0;
-    if (checkRounds > 0) {
-      head.push({
-        text: `checks failed ${checkRounds} time${checkRounds === 1 ? '' : 's'} since the last approval or reset (each one sent back for rework up to maxCheckRounds)`,
-        color: 'red',
-      });
-    }
-    if (inputs.files !== null) {
-      pushFetched(head, inputs.files, 'changed files', (files) => [
-        { text: `${files.length} file${files.length === 1 ? '' : 's'} changed` },
-        ...files.map((file) => ({
-          text: `  ${FILE_STATUS_MARK[file.status] ?? '?'} ${file.path}`,
-          dim: true,
-        })),
-      ]);
-    }
-    if (inputs.reviews !== null) {
-      pushFetched(head, inputs.reviews, 'reviews', (history) => buildReviewLines(history));
-    }
-  }
-
+/** The linked revision: branch and head, its checks (with the log's end when red), files and reviews. */
+function pushRevision(head: DetailLine[], revision: Revision, inputs: DetailInputs): void {
   head.push(RULE);
-  pushFetched(head, inputs.body, 'description', (body) =>
-    body.trim() === ''
-      ? [{ text: '(no description)', dim: true }]
-      : body.split('\n').map((text) => ({ text })),
-  );
-  return fromLines(head, false);
+  head.push({ text: `revision ${revisionName(revision)} ${revision.title}`, bold: true });
+  head.push({
+    text: `branch ${revision.headRef} · head ${revision.headSHA.slice(0, 12)}${revision.url ? ` · ${revision.url}` : ''}`,
+    dim: true,
+  });
+  pushChecks(head, revision, inputs);
+  if (inputs.files !== null) {
+    pushFetched(head, inputs.files, 'changed files', (files) => [
+      { text: `${files.length} file${files.length === 1 ? '' : 's'} changed` },
+      ...files.map((file) => ({
+        text: `  ${FILE_STATUS_MARK[file.status] ?? '?'} ${file.path}`,
+        dim: true,
+      })),
+    ]);
+  }
+  if (inputs.reviews !== null) {
+    pushFetched(head, inputs.reviews, 'reviews', (history) => buildReviewLines(history));
+  }
+}
+
+function pushChecks(head: DetailLine[], revision: Revision, inputs: DetailInputs): void {
+  const pipeline = revision.pipeline;
+  if (pipeline === null) head.push({ text: 'checks: unknown', dim: true });
+  else if (pipeline.status === 'pending') head.push({ text: 'checks: pending…', color: 'yellow' });
+  else if (pipeline.status === 'success') {
+    head.push({ text: 'checks: ✔ passed', color: 'green' });
+    if (pipeline.url) head.push({ text: describeChecksLog(pipeline.url), dim: true });
+  } else {
+    head.push({ text: `checks: ✖ failed${pipeline.reason ? ` — ${pipeline.reason}` : ''}`, color: 'red' });
+    if (pipeline.url) head.push({ text: describeChecksLog(pipeline.url), dim: true });
+    pushFetched(head, inputs.checksLog, 'checks log', (lines) => lines.map((text) => ({ text, dim: true })));
+  }
+  const checkRounds = inputs.state.checkRounds[inputs.row.item.id] ?? 0;
+  if (checkRounds > 0) {
+    head.push({
+      text: `checks failed ${checkRounds} time${checkRounds === 1 ? '' : 's'} since the last approval or reset (each one sent back for rework up to maxCheckRounds)`,
+      color: 'red',
+    });
+  }
 }
 
 const FILE_STATUS_MARK: Record<string, string> = {

@@ -49,8 +49,8 @@ export function buildViewport(
     cache.width = wrapWidth;
     cache.wrapped.clear();
   }
-  const wrap = (index: number): ViewportRow[] => {
-    const line = content.at(index);
+  const wrap = (lineIndex: number): ViewportRow[] => {
+    const line = content.at(lineIndex);
     if (line.rule) return [{ line, text: '─'.repeat(wrapWidth) }];
     const text = sanitizeTerminalText(line.text);
     if (text === '') return [{ line, text: '' }];

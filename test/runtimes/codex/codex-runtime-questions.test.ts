@@ -21,7 +21,7 @@ const SCRIPTED_KEY = 'FLOTILLA_SCRIPTED_API_KEY';
 
 let repo: TempGitRepo;
 let logsDir: string;
-let server: ModelServer | undefined;
+let openServer: ModelServer | undefined;
 
 beforeEach(async () => {
   repo = await createTempGitRepo();
@@ -29,14 +29,14 @@ beforeEach(async () => {
   logsDir = await mkdtemp(join(tmpdir(), 'codex-questions-logs-'));
 });
 afterEach(async () => {
-  await server?.close();
-  server = undefined;
+  await openServer?.close();
+  openServer = undefined;
   await repo.cleanup();
   await rm(logsDir, { recursive: true, force: true });
 });
 
 async function start(scenario: Scenario) {
-  server = await createModelServer(scenario);
+  openServer = await createModelServer(scenario);
   const stateDir = join(repo.root, '.flotilla', 'codex');
   const runtime = createCodexRuntime({
     sandbox: createTestSandbox(),
@@ -45,14 +45,14 @@ async function start(scenario: Scenario) {
     logger: createRecordingLogger(),
     stateDir,
     model: 'scripted',
-    provider: { id: 'flotilla-scripted', baseUrl: `${server.url}/v1`, envKey: SCRIPTED_KEY },
+    provider: { id: 'flotilla-scripted', baseUrl: `${openServer.url}/v1`, envKey: SCRIPTED_KEY },
     baseEnv: { ...process.env, [SCRIPTED_KEY]: 'dummy' },
     setupCommand: 'none',
     maxAgentDuration: 120,
     logging: { agentSessions: true, logsDir },
     runtime: 'scripted',
   });
-  return { runtime, server, stateDir };
+  return { runtime, server: openServer, stateDir };
 }
 
 /** What threads left under the runtime's CODEX_HOMEs: rollout files, and the usage kept while one waits. */

@@ -29,7 +29,7 @@ const PLANTED_SECRET = 'planted-secret-value-4711';
 
 let repo: TempGitRepo;
 let logsDir: string;
-let server: ModelServer | undefined;
+let openServer: ModelServer | undefined;
 
 beforeEach(async () => {
   repo = await createTempGitRepo();
@@ -37,18 +37,18 @@ beforeEach(async () => {
   logsDir = await mkdtemp(join(tmpdir(), 'codex-runtime-logs-'));
 });
 afterEach(async () => {
-  await server?.close();
-  server = undefined;
+  await openServer?.close();
+  openServer = undefined;
   await repo.cleanup();
   await rm(logsDir, { recursive: true, force: true });
 });
 
 async function start(scenario: Scenario, overrides: Partial<CodexRuntimeConfig> = {}) {
-  server = await createModelServer(scenario);
+  openServer = await createModelServer(scenario);
   const tripwire = Object.fromEntries(
     ['HTTPS_PROXY', 'HTTP_PROXY', 'ALL_PROXY'].flatMap((name) => [
-      [name, server!.url],
-      [name.toLowerCase(), server!.url],
+      [name, openServer!.url],
+      [name.toLowerCase(), openServer!.url],
     ]),
   );
   const logger = createRecordingLogger();
@@ -61,7 +61,7 @@ async function start(scenario: Scenario, overrides: Partial<CodexRuntimeConfig> 
     stateDir,
     contextPaths: ['CONVENTIONS.md'],
     model: 'scripted',
-    provider: { id: 'flotilla-scripted', baseUrl: `${server.url}/v1`, envKey: SCRIPTED_KEY },
+    provider: { id: 'flotilla-scripted', baseUrl: `${openServer.url}/v1`, envKey: SCRIPTED_KEY },
     baseEnv: { ...process.env, [SCRIPTED_KEY]: 'dummy', GITHUB_TOKEN: PLANTED_SECRET },
     extraEnv: tripwire,
     maxAgentDuration: 120,
@@ -70,7 +70,7 @@ async function start(scenario: Scenario, overrides: Partial<CodexRuntimeConfig> 
     runtime: 'scripted',
     ...overrides,
   });
-  return { runtime, server, stateDir, logger };
+  return { runtime, server: openServer, stateDir, logger };
 }
 
 /** What runs left under `<stateDir>/runs`: a finished run leaves nothing, its CODEX_HOME included. */
@@ -675,7 +675,7 @@ describe("codex in Flotilla's sandbox: what the sandbox says is loud", () => {
     // Flotilla's sandbox, not codex's own (which does not run inside it), is named.
     expect(transcript).not.toContain("codex's sandbox");
     expect(failure.message).not.toContain("codex's sandbox");
-    expect(server?.requests ?? []).toEqual([]);
+    expect(openServer?.requests ?? []).toEqual([]);
   });
 });
 

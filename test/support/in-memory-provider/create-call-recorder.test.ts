@@ -14,8 +14,8 @@ describe('createCallRecorder', () => {
   it('hands the implementation a copy of the arguments', async () => {
     const recorder = createCallRecorder();
     const kept: { labels: string[] }[] = [];
-    const write = recorder.wrap('createWorkItem', async (input: { labels: string[] }) => {
-      kept.push(input);
+    const write = recorder.wrap('createWorkItem', async (created: { labels: string[] }) => {
+      kept.push(created);
     });
     const input = { labels: ['a'] };
     await write(input);

@@ -594,8 +594,8 @@ export function describeRuntimeContract(
           { sessionID: askerParams.sessionID, role: 'implementor', workItemID: '7' },
           askerHandle.conversations,
         );
-        const finished = (handle: typeof askerHandle, sessionID: string) =>
-          handle.result.finally(() => broker.leave(sessionID));
+        const finished = (handle: typeof askerHandle, leaving: string) =>
+          handle.result.finally(() => broker.leave(leaving));
         const [askerResult, askedResult] = await Promise.all([
           finished(askerHandle, askerParams.sessionID).finally(onAskerDone),
           finished(askedHandle, askedParams.sessionID),

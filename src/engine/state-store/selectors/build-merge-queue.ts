@@ -71,8 +71,8 @@ export function buildMergeQueue(state: Pick<EngineState, 'workItems' | 'revision
   const placed = new Set<string>();
   const remaining = [...candidates];
   while (remaining.length > 0) {
-    const next = remaining.findIndex((item) =>
-      item.blockedBy.every((blocker) => !inQueue.has(blocker) || placed.has(blocker)),
+    const next = remaining.findIndex((candidate) =>
+      candidate.blockedBy.every((blocker) => !inQueue.has(blocker) || placed.has(blocker)),
     );
     const [item] = remaining.splice(next === -1 ? 0 : next, 1);
     if (item === undefined) break;

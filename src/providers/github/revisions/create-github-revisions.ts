@@ -285,7 +285,7 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
     const inline = review.comments.filter((comment) => comment.line !== null);
     const fileLevel = review.comments.filter((comment) => comment.line === null);
     let asComment = pull.user?.login === (await reviewerLogin());
-    const create = (comments: typeof inline) =>
+    const create = (lineComments: typeof inline) =>
       reviewOctokit.rest.pulls.createReview({
         owner,
         repo,
@@ -293,10 +293,10 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
         commit_id: pull.head.sha,
         body: buildReviewBody(review, asComment),
         event: asComment ? 'COMMENT' : review.verdict === 'approve' ? 'APPROVE' : 'REQUEST_CHANGES',
-        ...(comments.length === 0
+        ...(lineComments.length === 0
           ? {}
           : {
-              comments: comments.map(({ path, line, body }) => ({
+              comments: lineComments.map(({ path, line, body }) => ({
                 path,
                 line: line ?? 1,
                 side: 'RIGHT',

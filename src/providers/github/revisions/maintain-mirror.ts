@@ -20,7 +20,7 @@ export async function maintainMirror(
   const git = (args: string[]) =>
     runGit(args, { cwd: mirrorDir, timeoutMs: GIT_TIMEOUT_MS, env: { GIT_CONFIG_NOSYSTEM: '1' } });
   const isRepository = await git(['rev-parse', '--is-bare-repository']).then(
-    ({ stdout }) => stdout.trim() === 'true',
+    (answer) => answer.stdout.trim() === 'true',
     () => false,
   );
   if (!isRepository) return { removed: [] };

@@ -59,9 +59,13 @@ export async function rebaseRevision(params: RebaseRevisionParams): Promise<Reba
   }
   const parent = (await git(['rev-parse', `${headSHA}^1`])).stdout.trim();
   const treeOf = async (commit: string) => (await git(['rev-parse', `${commit}^{tree}`])).stdout.trim();
-  const scratch = async (tree: string, message: string) =>
+  const scratch = async (scratchTree: string, scratchMessage: string) =>
     (
-      await git(['commit-tree', tree, '-p', parent, '-m', message], [0], identityEnv(params.committer))
+      await git(
+        ['commit-tree', scratchTree, '-p', parent, '-m', scratchMessage],
+        [0],
+        identityEnv(params.committer),
+      )
     ).stdout.trim();
   const ours = await scratch(await treeOf(baseSHA), 'flotilla merge queue: default branch');
   const theirs = await scratch(await treeOf(headSHA), 'flotilla merge queue: revision');
