@@ -36,6 +36,13 @@ export interface DiffResponse {
   lines: DetailLine[];
 }
 
+/** A line comment in a review: a line of the revision's new version of `path` (from 1). */
+export interface LineComment {
+  path: string;
+  line: number;
+  body: string;
+}
+
 export interface TranscriptResponse {
   run: RunSummary;
   text: string;
@@ -90,8 +97,8 @@ export const api = {
   answer: (id: string, body: string) => post<unknown>(`${item(id)}/answer`, { body }),
   comment: (id: string, body: string) => post<unknown>(`${item(id)}/comments`, { body }),
   /** Your verdict on the open revision, as `flotilla review`. */
-  review: (id: string, verdict: HumanVerdict, body: string) =>
-    post<ReviewSummary>(`${item(id)}/review`, { verdict, body }),
+  review: (id: string, verdict: HumanVerdict, body: string, comments: readonly LineComment[] = []) =>
+    post<ReviewSummary>(`${item(id)}/review`, { verdict, body, comments }),
   /** Engine actions (`flotilla run --serve`): cancel, retry, unblock, merge; refused without an engine. */
   engineAction: (id: string, action: EngineAction) => post<unknown>(`${item(id)}/${action}`, {}),
 };
