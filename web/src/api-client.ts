@@ -3,6 +3,7 @@ import type { ChecksSummary } from '../../src/cli/commands/checks-command.ts';
 import type { RunSummary } from '../../src/cli/commands/runs-command-summary.ts';
 import type { WorkItemDetails } from '../../src/cli/commands/work-show-command.ts';
 import type { DailySpendReport } from '../../src/cli/support/build-daily-spend.ts';
+import type { QueueSummary } from '../../src/cli/support/load-queue-summary.ts';
 import type { HumanVerdict, ReviewSummary } from '../../src/cli/support/record-human-review.ts';
 import type { RevisionFile, WorkItem } from '../../src/domain/index.ts';
 import type { DetailLine } from '../../src/tui/view-model/build-detail-content.ts';
@@ -11,6 +12,7 @@ export type {
   BudgetReport,
   DailySpendReport,
   HumanVerdict,
+  QueueSummary,
   ReviewSummary,
   RunSummary,
   WorkItem,
@@ -88,6 +90,12 @@ export const api = {
   budget: () => request<BudgetReport>('/api/budget'),
   budgetDays: (days = 14) => request<DailySpendReport>(`/api/budget/days?days=${days}`),
   status: () => request<ServerStatus>('/api/status'),
+  /** The merge queue (`flotilla queue --json`); null where the server has no queue route (404). */
+  mergeQueue: () =>
+    request<QueueSummary>('/api/merge-queue').catch((error: unknown) => {
+      if (error instanceof RequestError && error.status === 404) return null;
+      throw error;
+    }),
   checks: (id: string) => request<ChecksResponse>(`${item(id)}/checks`),
   details: (id: string) => request<WorkItemDetails>(item(id)),
   diff: (id: string) => request<DiffResponse>(`${item(id)}/diff`),

@@ -18,10 +18,11 @@ import { createTempGitRepo, type TempGitRepo } from '../support/shared/create-te
 import { launchChromium } from './launch-chromium.ts';
 
 /**
- * Line comments in a review from the web dashboard, in a real headless Chromium against `createApiApp` over
- * a temp repository's tracker (as `flotilla serve`): `+` on a line of the diff opens a box under it, the
- * comment waits there as a draft, and the verdict sends it with the review; the local provider stores it as
- * the review's line comment. Screenshots go to $FLOTILLA_ARTIFACTS_DIR/web-dashboard.
+ * The web dashboard's merge queue panel and line comments in a review, in a real headless Chromium against
+ * `createApiApp` over a temp repository's tracker (as `flotilla serve`). The panel draws `GET
+ * /api/merge-queue` (as `flotilla queue`). `+` on a line of the diff opens a box under it, the comment waits
+ * there as a draft, and the verdict sends it with the review; the local provider stores it as the review's
+ * line comment. Screenshots go to $FLOTILLA_ARTIFACTS_DIR/web-dashboard.
  */
 
 let repo: TempGitRepo;
@@ -33,7 +34,7 @@ let watch: TrackerWatch;
 let server: RunningApiServer;
 let browser: Browser;
 let page: Page;
-const ids = { rework: '', approve: '' };
+const ids = { rework: '', approve: '', head: '', held: '', blocker: '', next: '', headSHA: '' };
 const FILE = 'src/rate-limit.ts';
 
 beforeAll(async () => {
@@ -49,6 +50,24 @@ beforeAll(async () => {
         'review',
       )
     ).id;
+    // The merge queue: a head whose checks still run, an entry held back by a blocker, one behind the head.
+    const approved = async (title: string, file: string) => {
+      const made = await createItemWithRevision(provider, buildAddFilePatch(file, 'x\n'), 'approved');
+      provider.tracker.workItems.setTitle(made.id, title);
+      return made;
+    };
+    const head = await approved('Cache the rate limits', 'src/cache.ts');
+    provider.tracker.revisions.setPipeline(head.revisionID, head.headSHA, { status: 'pending' });
+    Object.assign(ids, { head: head.id, headSHA: head.headSHA });
+    ids.held = (await approved('Per-key limits', 'src/per-key.ts')).id;
+    ids.next = (await approved('Document the limits', 'docs/limits.md')).id;
+    ids.blocker = provider.tracker.workItems.createWorkItem({
+      title: 'Key store',
+      body: '',
+      labels: [],
+      blockedBy: [],
+    }).id;
+    provider.tracker.workItems.setBlockedBy(ids.held, [ids.blocker]);
   });
   webRoot = mkdtempSync(join(tmpdir(), 'flotilla-web-e2e-'));
   execFileSync(process.execPath, ['scripts/build-web.js', webRoot]);
@@ -88,8 +107,46 @@ afterAll(async () => {
   process.stdout.write(`web dashboard screenshots: ${shots}\n`);
 });
 
+/** Types into the line comment box once it has the focus (it takes it as it opens). */
+async function typeLineComment(text: string) {
+  await page.locator('[data-testid="line-comment-box"] textarea:focus').waitFor();
+  await page.keyboard.type(text);
+}
+
 const reviewsOf = (id: string) =>
   tracker.revisions.listReviews(tracker.workItems.getWorkItem(id)?.linkedRevision ?? '');
+
+const queueNotes = () =>
+  page
+    .getByTestId('merge-queue')
+    .locator('li')
+    .evaluateAll((nodes) =>
+      nodes.map((node) => {
+        const element = node as unknown as { getAttribute(name: string): string; textContent: string };
+        return [element.getAttribute('data-queue-item'), element.getAttribute('class'), element.textContent];
+      }),
+    );
+
+describe('the merge queue panel', { timeout: 60_000 }, () => {
+  it('shows the queue in merge order, the head and what blocks it, a held entry and why', async () => {
+    const panel = page.getByTestId('merge-queue');
+    await panel.locator(`[data-queue-item="${ids.next}"]`).waitFor();
+    expect(await queueNotes()).toEqual([
+      [
+        ids.head,
+        'queue-head',
+        `1.#${ids.head} Cache the rate limits head: checks running on ${ids.headSHA.slice(0, 12)}`,
+      ],
+      [ids.held, 'queue-held', `2.#${ids.held} Per-key limits waits for #${ids.blocker} to merge`],
+      [ids.next, 'queue-waiting', `3.#${ids.next} Document the limits waits for the head`],
+    ]);
+    expect(await panel.textContent()).toContain('flotilla merge --queue');
+    await page.screenshot({ path: join(shots, 'board-merge-queue.png') });
+    await panel.getByRole('button', { name: `#${ids.held} Per-key limits` }).click();
+    await page.getByTestId('detail').getByText(`waits for #${ids.blocker} (pending)`).waitFor();
+    await page.keyboard.press('Escape');
+  });
+});
 
 describe('line comments in a web review', { timeout: 60_000 }, () => {
   it('adds comments on lines of the diff and requests changes with them only', async () => {
@@ -104,13 +161,13 @@ describe('line comments in a web review', { timeout: 60_000 }, () => {
     await diff.getByRole('button', { name: `comment on ${FILE}:3` }).click();
     const box = page.getByRole('textbox', { name: `Line comment on ${FILE}:3` });
     await box.waitFor();
-    await page.keyboard.type('A burst of 0 blocks every first request.');
+    await typeLineComment('A burst of 0 blocks every first request.');
     await page.getByTestId('line-comment-box').getByRole('button', { name: 'Add comment' }).click();
     await diff.getByTestId('draft-comment').getByText('A burst of 0 blocks').waitFor();
 
     // A second one, then dropped: drafts stay editable until the verdict.
     await diff.getByRole('button', { name: `comment on ${FILE}:1` }).click();
-    await page.keyboard.type('Too low?');
+    await typeLineComment('Too low?');
     await page.keyboard.press('Control+Enter');
     await diff.getByTestId('draft-comment').getByText('Too low?').waitFor();
     await diff
@@ -121,7 +178,7 @@ describe('line comments in a web review', { timeout: 60_000 }, () => {
     await diff.getByTestId('draft-comment').getByText('Too low?').waitFor({ state: 'detached' });
 
     await diff.getByRole('button', { name: `comment on ${FILE}:2` }).click();
-    await page.keyboard.type('Name the unit: WINDOW_MS is fine, say so in a comment.');
+    await typeLineComment('Name the unit: WINDOW_MS is fine, say so in a comment.');
     await page.getByTestId('line-comment-box').getByRole('button', { name: 'Add comment' }).click();
     await review.getByText(`2 line comments go with your verdict: ${FILE}:3, ${FILE}:2`).waitFor();
     await page.screenshot({ path: join(shots, 'item-line-comments.png') });
@@ -154,12 +211,24 @@ describe('line comments in a web review', { timeout: 60_000 }, () => {
     await page.locator(`[data-item="${ids.approve}"]`).dblclick();
     const diff = page.getByTestId('diff');
     await diff.getByRole('button', { name: 'comment on src/ok.ts:1' }).click();
-    await page.keyboard.type('Nice and small.');
+    await typeLineComment('Nice and small.');
     await page.keyboard.press('Control+Enter');
     await page.getByTestId('review').getByRole('button', { name: 'Approve' }).click();
     await page.getByTestId('footer').getByText(`approve #${ids.approve}: done`).waitFor();
     expect(reviewsOf(ids.approve).map((entry) => [entry.state, entry.comments.map((c) => c.body)])).toEqual([
       ['APPROVED', ['Nice and small.']],
     ]);
+    // Approved, it joins the merge queue, live: older than the others and green, it is the head now.
+    await page
+      .getByTestId('merge-queue')
+      .locator(`[data-queue-item="${ids.approve}"]`, { hasText: 'head: merges next' })
+      .waitFor();
+    expect((await queueNotes()).map(([id, kind]) => [id, kind])).toEqual([
+      [ids.approve, 'queue-head'],
+      [ids.head, 'queue-waiting'],
+      [ids.held, 'queue-held'],
+      [ids.next, 'queue-waiting'],
+    ]);
+    await page.screenshot({ path: join(shots, 'board-merge-queue-head.png') });
   });
 });
