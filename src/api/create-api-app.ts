@@ -14,6 +14,7 @@ import type { EventHub } from './create-event-hub.ts';
 import { registerDashboardReadRoutes } from './register-dashboard-read-routes.ts';
 import { type ApiEngine, registerEngineActionRoutes } from './register-engine-action-routes.ts';
 import { registerHistoryRoutes } from './register-history-routes.ts';
+import { registerMergeQueueRoute } from './register-merge-queue-route.ts';
 import { registerReviewRoutes } from './register-review-routes.ts';
 import { registerStatusRoute } from './register-status-route.ts';
 import { registerWebAppRoutes } from './register-web-app-routes.ts';
@@ -194,6 +195,7 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono {
   registerEngineActionRoutes(app, deps.engine);
   registerDashboardReadRoutes(app, deps);
   registerReviewRoutes(app, deps);
+  registerMergeQueueRoute(app, { provider, automatic: deps.config.merge.queue });
   registerStatusRoute(app, {
     provider: deps.providerStatus?.name ?? deps.config.provider,
     engine: deps.engine !== undefined,

@@ -35,15 +35,22 @@ const IdParams = z.object({
     .transform((id) => id.replace(/^#/, ''))
     .openapi({ param: { name: 'id', in: 'path' }, example: '12' }),
 });
+const LineComment = z.object({
+  path: z.string().min(1).max(1000).openapi({ example: 'src/greet.js' }),
+  line: z.number().int().min(1).openapi({ description: "a line of the file's new version, from 1" }),
+  body: z.string().trim().min(1, 'a line comment needs its text').max(65536),
+});
 const ReviewBody = z
   .object({
     verdict: z.enum(['approve', 'request-changes', 'comment']),
     body: z.string().max(65536).default(''),
+    /** Line comments on the revision's changed files (as `flotilla review --comment-on path:line=text`). */
+    comments: z.array(LineComment).max(100).default([]),
   })
-  .refine((review) => review.verdict === 'approve' || review.body.trim() !== '', {
-    message: 'request-changes and comment need the review text',
-    path: ['body'],
-  });
+  .refine(
+    (review) => review.verdict === 'approve' || review.body.trim() !== '' || review.comments.length > 0,
+    { message: 'request-changes and comment need the review text or a line comment', path: ['body'] },
+  );
 
 /**
  * A human's review of an item's revision and what it is judged on: `POST …/review` (as `flotilla review`,
@@ -57,14 +64,16 @@ export function registerReviewRoutes(app: OpenAPIHono, deps: ReviewRouteDeps): v
       method: 'post',
       path: '/api/work-items/{id}/review',
       description:
-        'your verdict on the open revision (as `flotilla review`): approve → approved, request-changes → pending (an implementor reworks it with your review), comment → no move',
+        'your verdict on the open revision (as `flotilla review`): approve → approved, request-changes → pending (an implementor reworks it with your review and its line comments), comment → no move; `comments` are line comments `{ path, line, body }` on files the revision changes',
       request: {
         params: IdParams,
         body: { required: true, content: { 'application/json': { schema: ReviewBody } } },
       },
       responses: {
         200: json('the review was recorded and the item moved: `{ workItemID, status, previousStatus, … }`'),
-        400: errorResponse('invalid request (no verdict, no text for request-changes or comment)'),
+        400: errorResponse(
+          'invalid request (no verdict, no text or line comment for request-changes or comment, a line comment on a file the revision does not change)',
+        ),
         401: errorResponse('missing or wrong bearer token'),
         404: errorResponse('no such item'),
         409: errorResponse('closed, no open revision, in progress, or an agent runs on it'),
@@ -72,11 +81,11 @@ export function registerReviewRoutes(app: OpenAPIHono, deps: ReviewRouteDeps): v
     }),
     async (c) => {
       const { id } = c.req.valid('param');
-      const { verdict, body } = c.req.valid('json');
+      const { verdict, body, comments } = c.req.valid('json');
       const summary = recordHumanReview(
         { tracker: deps.tracker, history: deps.history, stateDir: deps.paths.stateDir },
         id,
-        { verdict, body: body.trim(), author: await deps.readAuthor(), lineComments: [] },
+        { verdict, body: body.trim(), author: await deps.readAuthor(), lineComments: comments },
       );
       return c.json(summary, 200);
     },

@@ -133,6 +133,8 @@ describe('loadConfig: defaults', () => {
     expect(result.config.github?.answerAuthorAssociations).toEqual(['OWNER', 'MEMBER', 'COLLABORATOR']);
     // Comments mentioning @flotilla send an item back for rework unless configured otherwise.
     expect(result.config.github?.mentionTrigger).toBe('@flotilla');
+    // Writes go a second apart (GitHub's guidance for secondary rate limits) unless configured otherwise.
+    expect(result.config.github?.writeIntervalMs).toBe(1000);
   });
 
   it('accepts a UTF-8 byte order mark', async () => {
@@ -215,6 +217,14 @@ describe('loadConfig: every field names its path and expectation', () => {
     [
       { github: { owner: 'acme', repo: 'app', mentionTrigger: 'flotilla' } },
       `${F}: github.mentionTrigger: expected a mention such as '@flotilla' (@, then a login-like name), got "flotilla"`,
+    ],
+    [
+      { github: { owner: 'acme', repo: 'app', writeIntervalMs: -1 } },
+      `${F}: github.writeIntervalMs: expected an integer from 0 to 60000 (milliseconds), got -1`,
+    ],
+    [
+      { github: { owner: 'acme', repo: 'app', writeIntervalMs: 1.5 } },
+      `${F}: github.writeIntervalMs: expected an integer from 0 to 60000 (milliseconds), got 1.5`,
     ],
     [
       { budgets: { dailyUsd: 0 } },

@@ -3,6 +3,7 @@ import type { ChecksSummary } from '../../src/cli/commands/checks-command.ts';
 import type { RunSummary } from '../../src/cli/commands/runs-command-summary.ts';
 import type { WorkItemDetails } from '../../src/cli/commands/work-show-command.ts';
 import type { DailySpendReport } from '../../src/cli/support/build-daily-spend.ts';
+import type { QueueSummary } from '../../src/cli/support/load-queue-summary.ts';
 import type { HumanVerdict, ReviewSummary } from '../../src/cli/support/record-human-review.ts';
 import type { AgentConversation, RevisionFile, WorkItem } from '../../src/domain/index.ts';
 import type { DetailLine } from '../../src/tui/view-model/build-detail-content.ts';
@@ -12,6 +13,7 @@ export type {
   BudgetReport,
   DailySpendReport,
   HumanVerdict,
+  QueueSummary,
   ReviewSummary,
   RunSummary,
   WorkItem,
@@ -35,6 +37,13 @@ export interface DiffResponse {
   revision: { id: string; headRef: string; headSHA: string; state: string };
   files: RevisionFile[];
   lines: DetailLine[];
+}
+
+/** A line comment in a review: a line of the revision's new version of `path` (from 1). */
+export interface LineComment {
+  path: string;
+  line: number;
+  body: string;
 }
 
 export interface TranscriptResponse {
@@ -87,6 +96,12 @@ export const api = {
   budget: () => request<BudgetReport>('/api/budget'),
   budgetDays: (days = 14) => request<DailySpendReport>(`/api/budget/days?days=${days}`),
   status: () => request<ServerStatus>('/api/status'),
+  /** The merge queue (`flotilla queue --json`); null where the server has no queue route (404). */
+  mergeQueue: () =>
+    request<QueueSummary>('/api/merge-queue').catch((error: unknown) => {
+      if (error instanceof RequestError && error.status === 404) return null;
+      throw error;
+    }),
   checks: (id: string) => request<ChecksResponse>(`${item(id)}/checks`),
   details: (id: string) => request<WorkItemDetails>(item(id)),
   diff: (id: string) => request<DiffResponse>(`${item(id)}/diff`),
@@ -96,8 +111,8 @@ export const api = {
   answer: (id: string, body: string) => post<unknown>(`${item(id)}/answer`, { body }),
   comment: (id: string, body: string) => post<unknown>(`${item(id)}/comments`, { body }),
   /** Your verdict on the open revision, as `flotilla review`. */
-  review: (id: string, verdict: HumanVerdict, body: string) =>
-    post<ReviewSummary>(`${item(id)}/review`, { verdict, body }),
+  review: (id: string, verdict: HumanVerdict, body: string, comments: readonly LineComment[] = []) =>
+    post<ReviewSummary>(`${item(id)}/review`, { verdict, body, comments }),
   /** Engine actions (`flotilla run --serve`): cancel, retry, unblock, merge; refused without an engine. */
   engineAction: (id: string, action: EngineAction) => post<unknown>(`${item(id)}/${action}`, {}),
 };

@@ -5,6 +5,7 @@ import {
   type BudgetReport,
   type DailySpendReport,
   type EngineAction,
+  type QueueSummary,
   type RunSummary,
   type ServerStatus,
   type WorkItem,
@@ -17,6 +18,7 @@ import { followEvents } from './follow-events.ts';
 import { HelpDialog } from './help-dialog.tsx';
 import { type DetailBoxes, type DetailSection, ItemDetail } from './item-detail.tsx';
 import { keepUnchanged } from './keep-unchanged.ts';
+import { MergeQueuePanel } from './merge-queue-panel.tsx';
 import { moveSelection, type SelectionMove } from './move-selection.ts';
 import { SpendChart } from './spend-chart.tsx';
 
@@ -46,6 +48,7 @@ export function App() {
   const [budget, setBudget] = useState<BudgetReport | null>(null);
   const [spend, setSpend] = useState<DailySpendReport | null>(null);
   const [status, setStatus] = useState<ServerStatus | null>(null);
+  const [queue, setQueue] = useState<QueueSummary | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [live, setLive] = useState(false);
   // What keys act on is also held in refs, set with the state: a key pressed before the next render (the
@@ -81,14 +84,16 @@ export function App() {
 
   const reload = useCallback(async () => {
     try {
-      const [nextItems, nextRuns, nextConversations, nextBudget, nextSpend, nextStatus] = await Promise.all([
-        api.listItems(),
-        api.listRuns(),
-        api.conversations(),
-        api.budget(),
-        api.budgetDays(),
-        api.status(),
-      ]);
+      const [nextItems, nextRuns, nextConversations, nextBudget, nextSpend, nextStatus, nextQueue] =
+        await Promise.all([
+          api.listItems(),
+          api.listRuns(),
+          api.conversations(),
+          api.budget(),
+          api.budgetDays(),
+          api.status(),
+          api.mergeQueue(),
+        ]);
       setItems((previous) => keepUnchanged(previous, nextItems));
       keyState.current.runs = nextRuns;
       setRuns(nextRuns);
@@ -96,6 +101,7 @@ export function App() {
       setBudget(nextBudget);
       setSpend(nextSpend);
       setStatus(nextStatus);
+      setQueue(nextQueue);
       setLoadError(null);
     } catch (error) {
       setLoadError(error instanceof Error ? error.message : String(error));
@@ -265,6 +271,7 @@ export function App() {
         <span class="keys">? keys</span>
       </header>
       {loadError !== null && <p class="error banner">cannot load the board: {loadError}</p>}
+      <MergeQueuePanel queue={queue} onOpen={open} />
       <div class="panes">
         <Board columns={columns} selectedID={selectedID} onSelect={setSelectedID} onOpen={open} />
         {openID !== null && (

@@ -6,12 +6,14 @@ import {
   type ChecksResponse,
   type DiffResponse,
   type EngineAction,
-  type HumanVerdict,
+  type LineComment,
   type RunSummary,
   type TranscriptResponse,
   type WorkItemDetails,
 } from './api-client.ts';
 import { ConversationList } from './conversation-list.tsx';
+import { DiffView } from './diff-view.tsx';
+import { ReviewForm, VERDICT_LABELS } from './review-form.tsx';
 
 interface ItemDetailProps {
   id: string;
@@ -111,7 +113,12 @@ export function ItemDetail({ id, version, boxes, focus, onClose, onDone }: ItemD
           cannot load #{id}: {error}
         </p>
       )}
-      {!ready ? <p class="dim">loading #{id}…</p> : <DetailBody loaded={loaded} boxes={boxes} act={act} />}
+      {!ready ? (
+        <p class="dim">loading #{id}…</p>
+      ) : (
+        // Keyed by item: line comments drafted on one item's diff never go with another's verdict.
+        <DetailBody key={id} loaded={loaded} boxes={boxes} act={act} />
+      )}
     </aside>
   );
 }
@@ -130,6 +137,8 @@ function DetailBody({ loaded, boxes, act }: DetailBodyProps) {
     .find((comment) => comment.body.includes(QUESTIONS_COMMENT_MARKER));
   const waiting = details.status === 'waiting-for-input';
   const engine = (action: EngineAction) => () => act(action, () => api.engineAction(id, action));
+  const [drafts, setDrafts] = useState<LineComment[]>([]);
+  const canReview = reviewable(details);
   return (
     <>
       <h2>
@@ -229,14 +238,19 @@ function DetailBody({ loaded, boxes, act }: DetailBodyProps) {
             </p>
             <ChecksLog checks={checks} />
           </div>
-          {reviewable(details) && (
+          {canReview && (
             <ReviewForm
+              drafts={drafts}
               register={(element) => {
                 boxes.review = element;
               }}
-              onSubmit={(verdict, text) =>
-                act(VERDICT_LABELS[verdict].toLowerCase(), () => api.review(id, verdict, text))
-              }
+              onSubmit={async (verdict, text) => {
+                const sent = await act(VERDICT_LABELS[verdict].toLowerCase(), () =>
+                  api.review(id, verdict, text, drafts),
+                );
+                if (sent) setDrafts([]);
+                return sent;
+              }}
             />
           )}
           {details.revision.reviews.map((review) => (
@@ -261,18 +275,12 @@ function DetailBody({ loaded, boxes, act }: DetailBodyProps) {
           {typeof diff === 'string' ? (
             <p class="error">{diff}</p>
           ) : diff === null ? null : (
-            <pre class="diff" data-testid="diff">
-              {diff.lines.map((line, index) => (
-                <div
-                  // Lines have no identity of their own; the list is replaced as a whole.
-                  // biome-ignore lint/suspicious/noArrayIndexKey: see above
-                  key={index}
-                  class={`${line.color ? `diff-${line.color}` : ''}${line.bold ? ' bold' : ''}${line.dim ? ' dim' : ''}${line.rule ? ' rule' : ''}`}
-                >
-                  {line.text || ' '}
-                </div>
-              ))}
-            </pre>
+            <DiffView
+              diff={diff}
+              drafts={drafts}
+              onAdd={canReview ? (comment) => setDrafts((previous) => [...previous, comment]) : null}
+              onRemove={(index) => setDrafts((previous) => previous.filter((_, at) => at !== index))}
+            />
           )}
         </section>
       )}
@@ -386,12 +394,6 @@ function TextForm({ label, name, register, onSubmit }: TextFormProps) {
   );
 }
 
-const VERDICT_LABELS: Record<HumanVerdict, string> = {
-  approve: 'Approve',
-  'request-changes': 'Request changes',
-  comment: 'Comment',
-};
-
 /**
  * Whether a human may give a verdict here (the API decides; this only hides a form it would refuse): an
  * open revision on an item no implementor is reworking.
@@ -430,61 +432,5 @@ function ChecksLog({ checks }: { checks: ChecksResponse | string | null }) {
         {checks.log.text}
       </pre>
     </>
-  );
-}
-
-interface ReviewFormProps {
-  register(element: HTMLTextAreaElement | null): void;
-  onSubmit(verdict: HumanVerdict, text: string): Promise<boolean>;
-}
-
-/**
- * Your verdict on the revision (as `flotilla review`): approve (text optional), request changes or comment
- * (text required; the server says so otherwise). Cleared once recorded.
- */
-function ReviewForm({ register, onSubmit }: ReviewFormProps) {
-  const [text, setText] = useState('');
-  const [busy, setBusy] = useState(false);
-  const send = (verdict: HumanVerdict) => {
-    if (busy) return;
-    setBusy(true);
-    void onSubmit(verdict, text.trim())
-      .then((sent) => {
-        if (sent) setText('');
-      })
-      .finally(() => setBusy(false));
-  };
-  return (
-    <form
-      class="text-form review-form"
-      data-testid="review"
-      onSubmit={(event) => {
-        event.preventDefault();
-      }}
-    >
-      <h3>Your review</h3>
-      <textarea
-        name="review"
-        aria-label="Review"
-        placeholder="what to change (needed to request changes or comment)"
-        ref={register}
-        value={text}
-        rows={3}
-        onInput={(event) => setText(event.currentTarget.value)}
-      />
-      <div class="buttons">
-        {(Object.keys(VERDICT_LABELS) as HumanVerdict[]).map((verdict) => (
-          <button
-            type="button"
-            key={verdict}
-            data-verdict={verdict}
-            disabled={busy || (verdict !== 'approve' && text.trim() === '')}
-            onClick={() => send(verdict)}
-          >
-            {VERDICT_LABELS[verdict]}
-          </button>
-        ))}
-      </div>
-    </form>
   );
 }

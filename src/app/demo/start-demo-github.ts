@@ -19,6 +19,8 @@ import { WEBHOOK_EVENTS } from '../../providers/github/webhooks/map-webhook-deli
 
 /** A made-up token: the fake accepts only it, and it means nothing anywhere else. */
 const DEMO_TOKEN = 'flotilla-demo-token';
+/** `github.writeIntervalMs` against the fake (GitHub's own default is 1000 ms). */
+const DEMO_WRITE_INTERVAL_MS = 0;
 /** How often the fake CI finishes the checks queued on pull request heads. */
 const CI_SETTLE_INTERVAL_MS = 1000;
 
@@ -80,6 +82,9 @@ export async function startDemoGitHub(
         noChecksGrace: 120,
         answerAuthorAssociations: [...DEFAULT_ANSWER_AUTHOR_ASSOCIATIONS],
         mentionTrigger: DEFAULT_MENTION_TRIGGER,
+        // The fake has no secondary rate limits: the demo does not space its writes a second apart as it
+        // must on GitHub (the default), which made its GitHub loop ~4x slower than the local one.
+        writeIntervalMs: DEMO_WRITE_INTERVAL_MS,
       },
     },
     providerEnv: { FLOTILLA_GITHUB_TOKEN: DEMO_TOKEN },

@@ -1,27 +1,9 @@
 import type { Command } from 'commander';
-import type { MergeQueueEntry, MergeQueueHeadState } from '../../engine/state-store/selectors/index.ts';
 import { formatTable } from '../support/format-table.ts';
-import { loadMergeQueue } from '../support/load-merge-queue.ts';
+import { loadQueueSummary, type QueueSummary } from '../support/load-queue-summary.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
 import { withCliContext } from '../support/with-cli-context.ts';
 import { writeJson } from '../support/write-json.ts';
-
-/** `flotilla queue --json` (documented in src/cli/README.md). */
-export interface QueueSummary {
-  /** Config `merge.queue`: whether `flotilla run` merges approved items on its own. */
-  automatic: boolean;
-  /** In merge order. */
-  entries: MergeQueueEntry[];
-  /** The entry merged next, with what it waits for (null: it merges at the next step). */
-  head: {
-    workItemID: string;
-    revisionID: string;
-    state: MergeQueueHeadState;
-    blockedBy: string | null;
-  } | null;
-  /** Entries passed over, and why. */
-  held: { workItemID: string; reason: string }[];
-}
 
 /**
  * `flotilla queue [--json]`: the merge queue (issue #30 §5) — approved items in the order they merge, the
@@ -36,21 +18,7 @@ export function registerQueueCommand(program: Command): void {
       runCliAction('queue', (options: { json?: boolean }) =>
         withCliContext(async (context) => {
           const provider = await context.provider.open();
-          const view = await loadMergeQueue(provider);
-          const summary: QueueSummary = {
-            automatic: context.config.merge.queue,
-            entries: view.entries,
-            head:
-              view.head === null || view.headState === null
-                ? null
-                : {
-                    workItemID: view.head.workItemID,
-                    revisionID: view.head.revisionID,
-                    state: view.headState,
-                    blockedBy: view.headBlockedBy,
-                  },
-            held: view.held,
-          };
+          const summary = await loadQueueSummary(provider, context.config.merge.queue);
           if (options.json) return writeJson(summary);
           process.stdout.write(formatQueue(summary));
         }),

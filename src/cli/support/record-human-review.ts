@@ -90,7 +90,7 @@ export function recordHumanReview(
   for (const comment of lineComments) {
     if (!changed.includes(comment.path)) {
       throw new CliError(
-        `--comment-on ${comment.path}:${comment.line}: ${comment.path} is not changed by revision ${revisionName(revision)}; expected one of ${changed.join(', ') || '(none)'}`,
+        `line comment on ${comment.path}:${comment.line}: ${comment.path} is not changed by revision ${revisionName(revision)}; expected one of ${changed.join(', ') || '(none)'}`,
         { exitCode: 2 },
       );
     }

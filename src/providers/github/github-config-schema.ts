@@ -34,6 +34,9 @@ export const DEFAULT_ANSWER_AUTHOR_ASSOCIATIONS: readonly GitHubAuthorAssociatio
 /** What a review comment or pull request comment mentions to send its item back to an implementor. */
 export const DEFAULT_MENTION_TRIGGER = '@flotilla';
 
+/** GitHub's guidance for secondary rate limits: a second between content-creating requests. */
+export const DEFAULT_WRITE_INTERVAL_MS = 1000;
+
 /** Where the `github` provider's issues, pull requests and specs live; its token comes from the environment. */
 export const githubConfigSchema = z.strictObject(
   {
@@ -63,6 +66,17 @@ export const githubConfigSchema = z.strictObject(
         error: "expected a mention such as '@flotilla' (@, then a login-like name)",
       })
       .default(DEFAULT_MENTION_TRIGGER),
+    /**
+     * The least time between two writes (anything but GET/HEAD), in milliseconds: GitHub asks for a second
+     * between content-creating requests (its secondary rate limits). Keep the default on GitHub; only the
+     * demo's fake GitHub (which has no secondary limits unless a test injects one) sets it lower.
+     */
+    writeIntervalMs: z
+      .number({ error: 'an integer from 0 to 60000 (milliseconds)' })
+      .int({ error: 'an integer from 0 to 60000 (milliseconds)' })
+      .min(0, { error: 'an integer from 0 to 60000 (milliseconds)' })
+      .max(60_000, { error: 'an integer from 0 to 60000 (milliseconds)' })
+      .default(DEFAULT_WRITE_INTERVAL_MS),
   },
   // Strict: a typo must be an error, never silently ignored.
   { error: 'an object' },

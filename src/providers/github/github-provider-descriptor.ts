@@ -43,6 +43,7 @@ export const githubProvider: ProviderDescriptor<GitHubProviderSettings> = {
       mentionTrigger: settings.mentionTrigger,
       env: context.env,
       logger: context.logger,
+      client: { quota: { writeIntervalMs: settings.writeIntervalMs } },
     });
     // Nothing to release; CI runs on GitHub, nothing to wait for.
     return {
