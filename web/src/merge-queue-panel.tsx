@@ -12,7 +12,7 @@ interface MergeQueuePanelProps {
  * The merge queue (`flotilla queue`, issue #30 §5) in a strip above the board: approved items in merge
  * order, the head and what blocks it, held entries with why; a click opens the item.
  */
-export const MergeQueuePanel = memo(function MergeQueuePanel({ queue, onOpen }: MergeQueuePanelProps) {
+export const MergeQueuePanel = memo(function MergeQueuePanelView({ queue, onOpen }: MergeQueuePanelProps) {
   if (queue === null) return null;
   const rows = buildQueueRows(queue);
   return (
