@@ -25,6 +25,11 @@ export interface LeaderLeaseOptions {
   holder: string;
   /** How long a lease lasts without renewal. */
   ttlMs: number;
+  /**
+   * How long a fenced write may keep its transaction idle (the external write in flight) before the server
+   * ends it; default six TTLs. Bounds how long a takeover waits for a paused leader's write.
+   */
+  writeGraceMs?: number;
 }
 
 export interface LeaderLease {
@@ -50,6 +55,7 @@ export interface LeaderLease {
 export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
   const { pool, name, holder } = options;
   const ttlSeconds = options.ttlMs / 1000;
+  const writeGraceMs = Math.max(1000, Math.round(options.writeGraceMs ?? options.ttlMs * 6));
   let tableReady: Promise<unknown> | null = null;
   const ready = () => {
     tableReady ??= pool.query(LEASES_TABLE_SQL).catch((error: unknown) => {
@@ -61,20 +67,45 @@ export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
   return {
     async tryAcquire() {
       await ready();
-      const result = await pool.query<{ token: string }>(
-        `INSERT INTO flotilla_leases AS lease (name, holder, token, expires_at)
-           VALUES ($1, $2, 1, now() + make_interval(secs => $3))
-         ON CONFLICT (name) DO UPDATE
-           SET holder = EXCLUDED.holder,
-               token = lease.token
-                 + CASE WHEN lease.holder = EXCLUDED.holder AND lease.expires_at > now() THEN 0 ELSE 1 END,
-               expires_at = EXCLUDED.expires_at
-           WHERE lease.expires_at <= now() OR lease.holder = EXCLUDED.holder
-         RETURNING token`,
-        [name, holder, ttlSeconds],
+      // Unlocked first: a follower's try while the lease is live takes no lock the leader would wait on.
+      const seen = await pool.query<{ holder: string; live: boolean }>(
+        'SELECT holder, expires_at > now() AS live FROM flotilla_leases WHERE name = $1',
+        [name],
       );
-      const row = result.rows[0];
-      return row === undefined ? null : Number(row.token);
+      const before = seen.rows[0];
+      if (before !== undefined && before.live && before.holder !== holder) return null;
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query(
+          `INSERT INTO flotilla_leases (name, holder, token, expires_at) VALUES ($1, '', 0, now())
+           ON CONFLICT (name) DO NOTHING`,
+          [name],
+        );
+        // FOR UPDATE conflicts with a fenced write's KEY SHARE: a takeover waits for the write in flight.
+        const current = await client.query<{ holder: string; token: string; live: boolean }>(
+          'SELECT holder, token, expires_at > now() AS live FROM flotilla_leases WHERE name = $1 FOR UPDATE',
+          [name],
+        );
+        const row = current.rows[0];
+        if (row === undefined || (row.live && row.holder !== holder)) {
+          await client.query('ROLLBACK');
+          return null;
+        }
+        const token = Number(row.token) + (row.live ? 0 : 1);
+        await client.query(
+          `UPDATE flotilla_leases SET holder = $2, token = $3, expires_at = now() + make_interval(secs => $4)
+            WHERE name = $1`,
+          [name, holder, token, ttlSeconds],
+        );
+        await client.query('COMMIT');
+        return token;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
     },
     async renew(token) {
       await ready();
@@ -90,10 +121,15 @@ export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
+        // A paused holder's transaction is ended by the server after the grace, so a takeover never waits
+        // longer; its commit then fails and the write's database part is rolled back.
+        await client.query(`SET LOCAL idle_in_transaction_session_timeout = ${writeGraceMs}`);
+        // KEY SHARE: the holder's own renewals (no key change) go on during a long write; a takeover's
+        // FOR UPDATE waits for it.
         const held = await client.query(
           `SELECT 1 FROM flotilla_leases
             WHERE name = $1 AND holder = $2 AND token = $3 AND expires_at > now()
-            FOR SHARE`,
+            FOR KEY SHARE`,
           [name, holder, token],
         );
         if (held.rowCount !== 1) throw new LeaseLostError(name, token);

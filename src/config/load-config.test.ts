@@ -524,6 +524,7 @@ describe('loadConfig: cluster', () => {
       postgres: '$FLOTILLA_DATABASE_URL',
       remote: 'origin',
       heartbeatTimeout: 15,
+      leaseTimeout: 5,
     });
   });
 
