@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import { withSchemaLock } from './with-schema-lock.ts';
 
 /** The lease's table: one row per lease name, its holder, the fencing token and when it lapses. */
 export const LEASES_TABLE_SQL = `
@@ -42,6 +43,8 @@ export interface LeaderLease {
    * while `token` is current and unexpired, and a takeover waits for the commit. Throws LeaseLostError else.
    */
   withFence<T>(token: number, write: (client: PoolClient) => Promise<T>): Promise<T>;
+  /** Who holds the lease now (unexpired, by the database's clock); null when nobody does. */
+  current(): Promise<{ holder: string; token: number } | null>;
   /** Gives the lease up (it lapses at once), if still held with `token`. */
   release(token: number): Promise<void>;
 }
@@ -58,7 +61,8 @@ export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
   const writeGraceMs = Math.max(1000, Math.round(options.writeGraceMs ?? options.ttlMs * 6));
   let tableReady: Promise<unknown> | null = null;
   const ready = () => {
-    tableReady ??= pool.query(LEASES_TABLE_SQL).catch((error: unknown) => {
+    // Under the schema lock: two controllers starting together would race on CREATE TABLE IF NOT EXISTS.
+    tableReady ??= withSchemaLock({ pool }, () => pool.query(LEASES_TABLE_SQL)).catch((error: unknown) => {
       tableReady = null;
       throw error;
     });
@@ -142,6 +146,15 @@ export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
       } finally {
         client.release();
       }
+    },
+    async current() {
+      await ready();
+      const result = await pool.query<{ holder: string; token: string }>(
+        'SELECT holder, token FROM flotilla_leases WHERE name = $1 AND expires_at > now()',
+        [name],
+      );
+      const row = result.rows[0];
+      return row === undefined ? null : { holder: row.holder, token: Number(row.token) };
     },
     async release(token) {
       await ready();

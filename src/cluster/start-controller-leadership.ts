@@ -85,14 +85,7 @@ export function startControllerLeadership(options: ControllerLeadershipOptions):
   return {
     holder,
     elected,
-    async currentHolder() {
-      const result = await pool.query<{ holder: string; token: string }>(
-        'SELECT holder, token FROM flotilla_leases WHERE name = $1 AND expires_at > now()',
-        [CONTROLLER_LEASE],
-      );
-      const row = result.rows[0];
-      return row === undefined ? null : { holder: row.holder, token: Number(row.token) };
-    },
+    currentHolder: () => lease.current(),
     async fence(write) {
       const token = leadingLocally();
       // Refused here without a round trip when this process already knows it does not lead.
