@@ -77,7 +77,7 @@ export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
         [name],
       );
       const before = seen.rows[0];
-      if (before !== undefined && before.live && before.holder !== holder) return null;
+      if (before?.live && before.holder !== holder) return null;
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
