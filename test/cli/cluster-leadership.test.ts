@@ -5,15 +5,17 @@
  * killed with SIGKILL while the implementor's run waits on the model: the standby takes the lease (token 2),
  * cancels the run its predecessor left on the worker, dispatches the item again, and the loop completes.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { oneItemLoopRoutes, sharedRemoteWithClones, startWorker } from '../support/cluster-processes.ts';
-import { createRunFixtures } from '../support/create-run-fixtures.ts';
+import { createRunFixtures, FLOTILLA_BIN } from '../support/create-run-fixtures.ts';
 import { readDatabase, startFlotillaRun } from '../support/flotilla-run-process.ts';
 import { flotillaLogTail, waitForCondition } from '../support/start-flotilla-process.ts';
 import { startPostgres, type TestPostgres } from '../support/start-postgres.ts';
 
+const run = promisify(execFile);
 const fixtures = createRunFixtures();
 let postgres: TestPostgres;
 beforeAll(async () => {
@@ -76,6 +78,16 @@ describe('flotilla run in cluster mode: one leader, a standby that takes over', 
       );
       // The standby has started nothing while the leader leads.
       expect(standby.output()).not.toContain('flotilla running in');
+      // `flotilla workers` from the worker's machine: the leader, and the run its one slot is running.
+      const { stdout } = await run(process.execPath, [FLOTILLA_BIN, 'workers', '--json'], {
+        cwd: clone,
+        env: { ...process.env, ...env },
+      });
+      expect(JSON.parse(stdout)).toMatchObject({
+        controller: { holder: expect.stringContaining(`-${leader.pid}-`), token: 1 },
+        queued: 0,
+        workers: [{ slots: 1, runsInProgress: 1, alive: true }],
+      });
 
       const killedAt = Date.now();
       await leader.killGroup();
