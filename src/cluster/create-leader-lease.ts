@@ -81,6 +81,9 @@ export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
+        // Waiting for a paused holder's fenced write ends on the server after a TTL (the next try waits
+        // again), so this connection is never left busy behind it.
+        await client.query(`SET LOCAL lock_timeout = ${Math.max(100, Math.round(options.ttlMs))}`);
         await client.query(
           `INSERT INTO flotilla_leases (name, holder, token, expires_at) VALUES ($1, '', 0, now())
            ON CONFLICT (name) DO NOTHING`,
@@ -106,6 +109,8 @@ export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
         return token;
       } catch (error) {
         await client.query('ROLLBACK').catch(() => {});
+        // lock_not_available: a write of the holder is still in flight; not taken this time.
+        if ((error as { code?: unknown }).code === '55P03') return null;
         throw error;
       } finally {
         client.release();
