@@ -29,6 +29,11 @@ export interface RunLockOptions {
   readProcessStart?: (pid: number) => string | null;
   isProcessAlive?: (pid: number) => boolean;
   now?: () => Date;
+  /**
+   * Cluster mode: this process holds the controller lease, which outranks the file; a holder still alive
+   * (a deposed controller on this machine, paused) is overwritten — its writes are fenced.
+   */
+  takeOver?: boolean;
 }
 
 const LOCK_FILE = 'run.lock';
@@ -55,7 +60,11 @@ export function acquireRunLock(stateDir: string, options: RunLockOptions = {}): 
   for (let attempt = 0; attempt < 2; attempt += 1) {
     if (tryCreate(path, record)) return buildLock(path, record);
     const holder = readLock(path);
-    if (holder !== null && holdsLock(holder, { readProcessStart, isProcessAlive })) {
+    if (
+      options.takeOver !== true &&
+      holder !== null &&
+      holdsLock(holder, { readProcessStart, isProcessAlive })
+    ) {
       throw new RunLockError(
         `flotilla is already running in this repository (pid ${holder.pid} on ${holder.hostname}, since ${holder.startedAt}); stop it first (q in its dashboard, or Ctrl-C). If that process is gone, remove ${path}.`,
       );

@@ -14,7 +14,9 @@ import { createEngineStatePersistence, type EngineStatePersistence, openDatabase
 import { createPortAllocator } from '../workspace/create-port-allocator.ts';
 import { createWorktreeManager, isSpareWorktreePath } from '../workspace/create-worktree-manager.ts';
 import { acquireRunLock } from './acquire-run-lock.ts';
+import { awaitClusterLeadership, type HeldLeadership } from './await-cluster-leadership.ts';
 import { buildEngineBudget } from './build-engine-budget.ts';
+import { cancelOrphanedRuns } from './cancel-orphaned-runs.ts';
 import { type ControlPlaneProvider, createConfiguredProvider } from './create-configured-provider.ts';
 import { createRuntimeSet } from './create-runtime-set.ts';
 import { loadPromptTemplates } from './load-prompt-templates.ts';
@@ -50,6 +52,13 @@ export interface ControlPlaneOptions {
   providerEnv?: Readonly<Record<string, string | undefined>>;
   /** Changes learnt besides the polls (GitHub webhooks, `run --serve`): polled at once (with-change-feed.ts). */
   changeFeed?: ChangeFeed;
+  /** Cluster mode: another controller leads, this one waits as a standby (await-cluster-leadership.ts). */
+  onStandby?: (leader: { holder: string; token: number }) => void;
+  /**
+   * Cluster mode: this control plane lost the controller lease. Its writes are already refused (fenced);
+   * the caller stops the process at once, without the graceful stop's cancels.
+   */
+  onDeposed?: (token: number) => void;
 }
 
 export interface ControlPlane {
@@ -61,6 +70,8 @@ export interface ControlPlane {
   recovered: { interruptedRuns: number; reapedWorktrees: string[]; reapedProcesses: number };
   /** Whether agents run in the OS sandbox ('off': the user opted out; the dashboard header says so). */
   sandboxMode: 'on' | 'off';
+  /** Cluster mode: the controller lease's fencing token this control plane leads with; null on one machine. */
+  leaderToken: number | null;
   /** Whether checks are running or pending for any open revision. */
   checksPending(): boolean;
   /**
@@ -78,9 +89,18 @@ export interface ControlPlane {
  */
 export async function createControlPlane(options: ControlPlaneOptions): Promise<ControlPlane> {
   const paths = resolveFlotillaPaths(options.repoRoot);
-  const lock = acquireRunLock(paths.stateDir);
+  // Cluster mode: nothing starts before this process leads (a standby waits here); the lease outranks the
+  // run lock, whose holder on this machine could only be a deposed controller.
+  const held = await leadIfClustered(options);
+  let lock: ReturnType<typeof acquireRunLock>;
   try {
-    const controlPlane = await startControlPlane(options, paths);
+    lock = acquireRunLock(paths.stateDir, { takeOver: held !== null });
+  } catch (error) {
+    await held?.leadership.stop();
+    throw error;
+  }
+  try {
+    const controlPlane = await startControlPlane(options, paths, held);
     return {
       ...controlPlane,
       close: async () => {
@@ -88,18 +108,37 @@ export async function createControlPlane(options: ControlPlaneOptions): Promise<
           await controlPlane.close();
         } finally {
           lock.release();
+          await held?.leadership.stop();
         }
       },
     };
   } catch (error) {
     lock.release();
+    await held?.leadership.stop();
     throw error;
   }
+}
+
+async function leadIfClustered(options: ControlPlaneOptions): Promise<HeldLeadership | null> {
+  const { config, logger } = options;
+  if (config.cluster === undefined) return null;
+  const held = await awaitClusterLeadership({
+    settings: config.cluster,
+    env: process.env,
+    logger,
+    ...(options.onStandby !== undefined && { onStandby: options.onStandby }),
+  });
+  held.leadership.onDeposed((token) => {
+    logger.error('this controller lost its lease: no further writes', { token });
+    options.onDeposed?.(token);
+  });
+  return held;
 }
 
 async function startControlPlane(
   options: ControlPlaneOptions,
   paths: ReturnType<typeof resolveFlotillaPaths>,
+  held: HeldLeadership | null,
 ): Promise<ControlPlane> {
   const { repoRoot, config, logger } = options;
   mkdirSync(paths.logsDir, { recursive: true });
@@ -142,7 +181,17 @@ async function startControlPlane(
   const persistence = createEngineStatePersistence(db, {
     periodKeysOf: (at) => periodKeysOf(at, config.budgets.timeZone),
   });
-  const interruptedRuns = persistence.recoverInterruptedRuns().length;
+  const interrupted = persistence.recoverInterruptedRuns();
+  const interruptedRuns = interrupted.length;
+  // Cluster mode: a run the previous leader started may still run on a worker; it was recorded as failed,
+  // so it is cancelled there before its item is dispatched again (never two agents on one item).
+  if (cluster !== null && held !== null)
+    await cancelOrphanedRuns(
+      cluster,
+      held,
+      interrupted.map((run) => run.sessionID),
+      logger,
+    );
   // Agents and checks a killed Flotilla left running would keep working in worktrees about to be removed.
   const reapedProcesses = reapOrphanProcesses(paths).length;
   // Sessions waiting for a human's answers keep their worktree and state: they resume once answered.
@@ -221,6 +270,7 @@ async function startControlPlane(
     dependencyWaitFor: config.dependencies.waitFor,
     mergeQueue: config.merge.queue,
     budget: buildEngineBudget(config, persistence.ledger),
+    ...(held !== null && { fence: held.leadership.fence }),
     ...(options.clock !== undefined && { clock: options.clock }),
     questionTimeout: config.questionTimeout,
     promptTemplates: prompts.templates,
@@ -249,6 +299,7 @@ async function startControlPlane(
     persistence,
     recovered: { interruptedRuns, reapedWorktrees, reapedProcesses },
     sandboxMode: runtimeSet.sandboxMode,
+    leaderToken: held?.token ?? null,
     checksPending: () =>
       Object.values(engine.getState().revisions).some((revision) => revision.pipeline?.status === 'pending'),
     close() {

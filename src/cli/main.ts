@@ -28,6 +28,7 @@ import { registerServeCommand } from './commands/serve-command.ts';
 import { registerStatsCommand } from './commands/stats-command.ts';
 import { registerWorkCommand } from './commands/work-command.ts';
 import { registerWorkerCommand } from './commands/worker-command.ts';
+import { registerWorkersCommand } from './commands/workers-command.ts';
 import { reportUnknownCommands } from './support/report-unknown-commands.ts';
 import { reportUsageErrors } from './support/report-usage-errors.ts';
 import { watchClosedOutput } from './support/watch-closed-output.ts';
@@ -48,6 +49,7 @@ export function buildProgram(): Command {
   registerDemoCommand(program);
   registerServeCommand(program);
   registerWorkerCommand(program);
+  registerWorkersCommand(program);
   program.commandsGroup('Work items:');
   registerWorkCommand(program);
   registerAnswerCommand(program);

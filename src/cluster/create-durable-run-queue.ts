@@ -61,6 +61,8 @@ export interface DurableRunQueue {
    * message): another executor takes them. Returns their ids.
    */
   requeueRunsOf(executorID: string): Promise<string[]>;
+  /** Anyone: the runs waiting on the queue, and the runs in progress per executor (for `flotilla workers`). */
+  status(): Promise<{ queued: number; runningByExecutor: Record<string, number> }>;
   /**
    * Worker: this process becomes an executor taking one run at a time from the queue. DBOS is one per
    * process: a second `serve` in the same process throws.
@@ -155,6 +157,29 @@ export function createDurableRunQueue(options: DurableRunQueueOptions): DurableR
       const ids = pending.map((status) => status.workflowID);
       if (ids.length > 0) await dbos.resumeWorkflows(ids, { queueName: RUN_QUEUE_NAME });
       return ids;
+    },
+    async status() {
+      const dbos = await clientOf();
+      const [queued, running] = await Promise.all([
+        dbos.listWorkflows({
+          status: 'ENQUEUED',
+          queueName: RUN_QUEUE_NAME,
+          loadInput: false,
+          loadOutput: false,
+        }),
+        dbos.listWorkflows({
+          status: 'PENDING',
+          queueName: RUN_QUEUE_NAME,
+          loadInput: false,
+          loadOutput: false,
+        }),
+      ]);
+      const runningByExecutor: Record<string, number> = {};
+      for (const run of running) {
+        const executor = run.executorId ?? 'unknown';
+        runningByExecutor[executor] = (runningByExecutor[executor] ?? 0) + 1;
+      }
+      return { queued: queued.length, runningByExecutor };
     },
     async serve(executor) {
       if (serving) throw new Error('this process already serves the run queue (DBOS is one per process)');

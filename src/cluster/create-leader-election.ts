@@ -9,6 +9,8 @@ export interface LeaderElectionOptions {
   logger: Logger;
   /** This process became the leader with `token`: start the engine, fencing its writes with it. */
   onElected(token: number): void;
+  /** The lease was renewed (or taken again) by this leader. */
+  onRenewed?(token: number): void;
   /** The lease was lost (not renewed in time, or taken): stop writing at once. */
   onDeposed(token: number): void;
 }
@@ -16,6 +18,8 @@ export interface LeaderElectionOptions {
 export interface LeaderElection {
   /** The token while this process leads, else null. */
   token(): number | null;
+  /** Stops leading at once (onDeposed), e.g. when renewals stalled; the next tries contend again. */
+  depose(reason: string): void;
   /** Stops trying; a leader gives the lease up so a follower takes over at its next try. */
   stop(): Promise<void>;
 }
@@ -50,8 +54,10 @@ export function createLeaderElection(options: LeaderElectionOptions): LeaderElec
           logger.info('Controller lease taken', { token });
           options.onElected(acquired);
         }
-      } else if (!(await lease.renew(token))) {
-        depose('not renewed: it lapsed or another process took it');
+      } else {
+        const held = token;
+        if (!(await lease.renew(held))) depose('not renewed: it lapsed or another process took it');
+        else if (token === held) options.onRenewed?.(held);
       }
     } catch (error) {
       if (token !== null) depose(messageOf(error));
@@ -69,6 +75,7 @@ export function createLeaderElection(options: LeaderElectionOptions): LeaderElec
 
   return {
     token: () => token,
+    depose,
     async stop() {
       stopped = true;
       if (timer !== null) clearTimeout(timer);

@@ -73,6 +73,20 @@ describe('the controller lease (PostgreSQL, fencing token)', () => {
     expect(await writesBy('leader-b')).toBe(1);
   });
 
+  it("the holder's renewals go on during a fenced write (a write longer than the lease keeps it)", async () => {
+    const { a, b } = contenders(60_000);
+    const token = (await a.tryAcquire()) ?? 0;
+    const renewed: boolean[] = [];
+    await a.withFence(token, async (client) => {
+      // On another connection while the fence's transaction holds the row: not blocked by it.
+      renewed.push(await a.renew(token));
+      await client.query("INSERT INTO writes VALUES ('long-a')");
+    });
+    expect(renewed).toEqual([true]);
+    expect(await writesBy('long-a')).toBe(1);
+    expect(await b.tryAcquire()).toBeNull();
+  }, 20_000);
+
   it('a takeover waits for the fenced write in flight to commit', async () => {
     const { a, b } = contenders(200);
     const token = await a.tryAcquire();

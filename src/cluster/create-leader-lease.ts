@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import { withSchemaLock } from './with-schema-lock.ts';
 
 /** The lease's table: one row per lease name, its holder, the fencing token and when it lapses. */
 export const LEASES_TABLE_SQL = `
@@ -25,6 +26,11 @@ export interface LeaderLeaseOptions {
   holder: string;
   /** How long a lease lasts without renewal. */
   ttlMs: number;
+  /**
+   * How long a fenced write may keep its transaction idle (the external write in flight) before the server
+   * ends it; default six TTLs. Bounds how long a takeover waits for a paused leader's write.
+   */
+  writeGraceMs?: number;
 }
 
 export interface LeaderLease {
@@ -37,6 +43,8 @@ export interface LeaderLease {
    * while `token` is current and unexpired, and a takeover waits for the commit. Throws LeaseLostError else.
    */
   withFence<T>(token: number, write: (client: PoolClient) => Promise<T>): Promise<T>;
+  /** Who holds the lease now (unexpired, by the database's clock); null when nobody does. */
+  current(): Promise<{ holder: string; token: number } | null>;
   /** Gives the lease up (it lapses at once), if still held with `token`. */
   release(token: number): Promise<void>;
 }
@@ -50,9 +58,11 @@ export interface LeaderLease {
 export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
   const { pool, name, holder } = options;
   const ttlSeconds = options.ttlMs / 1000;
+  const writeGraceMs = Math.max(1000, Math.round(options.writeGraceMs ?? options.ttlMs * 6));
   let tableReady: Promise<unknown> | null = null;
   const ready = () => {
-    tableReady ??= pool.query(LEASES_TABLE_SQL).catch((error: unknown) => {
+    // Under the schema lock: two controllers starting together would race on CREATE TABLE IF NOT EXISTS.
+    tableReady ??= withSchemaLock({ pool }, () => pool.query(LEASES_TABLE_SQL)).catch((error: unknown) => {
       tableReady = null;
       throw error;
     });
@@ -61,20 +71,50 @@ export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
   return {
     async tryAcquire() {
       await ready();
-      const result = await pool.query<{ token: string }>(
-        `INSERT INTO flotilla_leases AS lease (name, holder, token, expires_at)
-           VALUES ($1, $2, 1, now() + make_interval(secs => $3))
-         ON CONFLICT (name) DO UPDATE
-           SET holder = EXCLUDED.holder,
-               token = lease.token
-                 + CASE WHEN lease.holder = EXCLUDED.holder AND lease.expires_at > now() THEN 0 ELSE 1 END,
-               expires_at = EXCLUDED.expires_at
-           WHERE lease.expires_at <= now() OR lease.holder = EXCLUDED.holder
-         RETURNING token`,
-        [name, holder, ttlSeconds],
+      // Unlocked first: a follower's try while the lease is live takes no lock the leader would wait on.
+      const seen = await pool.query<{ holder: string; live: boolean }>(
+        'SELECT holder, expires_at > now() AS live FROM flotilla_leases WHERE name = $1',
+        [name],
       );
-      const row = result.rows[0];
-      return row === undefined ? null : Number(row.token);
+      const before = seen.rows[0];
+      if (before?.live && before.holder !== holder) return null;
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        // Waiting for a paused holder's fenced write ends on the server after a TTL (the next try waits
+        // again), so this connection is never left busy behind it.
+        await client.query(`SET LOCAL lock_timeout = ${Math.max(100, Math.round(options.ttlMs))}`);
+        await client.query(
+          `INSERT INTO flotilla_leases (name, holder, token, expires_at) VALUES ($1, '', 0, now())
+           ON CONFLICT (name) DO NOTHING`,
+          [name],
+        );
+        // FOR UPDATE conflicts with a fenced write's KEY SHARE: a takeover waits for the write in flight.
+        const current = await client.query<{ holder: string; token: string; live: boolean }>(
+          'SELECT holder, token, expires_at > now() AS live FROM flotilla_leases WHERE name = $1 FOR UPDATE',
+          [name],
+        );
+        const row = current.rows[0];
+        if (row === undefined || (row.live && row.holder !== holder)) {
+          await client.query('ROLLBACK');
+          return null;
+        }
+        const token = Number(row.token) + (row.live ? 0 : 1);
+        await client.query(
+          `UPDATE flotilla_leases SET holder = $2, token = $3, expires_at = now() + make_interval(secs => $4)
+            WHERE name = $1`,
+          [name, holder, token, ttlSeconds],
+        );
+        await client.query('COMMIT');
+        return token;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        // lock_not_available: a write of the holder is still in flight; not taken this time.
+        if ((error as { code?: unknown }).code === '55P03') return null;
+        throw error;
+      } finally {
+        client.release();
+      }
     },
     async renew(token) {
       await ready();
@@ -90,10 +130,15 @@ export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
+        // A paused holder's transaction is ended by the server after the grace, so a takeover never waits
+        // longer; its commit then fails and the write's database part is rolled back.
+        await client.query(`SET LOCAL idle_in_transaction_session_timeout = ${writeGraceMs}`);
+        // KEY SHARE: the holder's own renewals (no key change) go on during a long write; a takeover's
+        // FOR UPDATE waits for it.
         const held = await client.query(
           `SELECT 1 FROM flotilla_leases
             WHERE name = $1 AND holder = $2 AND token = $3 AND expires_at > now()
-            FOR SHARE`,
+            FOR KEY SHARE`,
           [name, holder, token],
         );
         if (held.rowCount !== 1) throw new LeaseLostError(name, token);
@@ -106,6 +151,15 @@ export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
       } finally {
         client.release();
       }
+    },
+    async current() {
+      await ready();
+      const result = await pool.query<{ holder: string; token: string }>(
+        'SELECT holder, token FROM flotilla_leases WHERE name = $1 AND expires_at > now()',
+        [name],
+      );
+      const row = result.rows[0];
+      return row === undefined ? null : { holder: row.holder, token: Number(row.token) };
     },
     async release(token) {
       await ready();

@@ -10,13 +10,25 @@ export const WORKERS_TABLE_SQL = `
     pid INTEGER NOT NULL,
     started_at TIMESTAMPTZ NOT NULL DEFAULT now(),
     expires_at TIMESTAMPTZ NOT NULL
-  )`;
+  );
+  ALTER TABLE flotilla_workers ADD COLUMN IF NOT EXISTS heartbeat_at TIMESTAMPTZ NOT NULL DEFAULT now();
+  ALTER TABLE flotilla_workers ADD COLUMN IF NOT EXISTS dead_at TIMESTAMPTZ`;
+
+/** How long the row of an executor declared dead is kept for `flotilla workers` to show. */
+const DEAD_ROWS_KEPT = '1 hour';
 
 export interface WorkerRow {
   executorID: string;
   worker: string;
   host: string;
   pid: number;
+}
+
+/** An executor's row as `flotilla workers` shows it: alive by the database's clock, or lapsed. */
+export interface WorkerStatusRow extends WorkerRow {
+  startedAt: Date;
+  lastHeartbeat: Date;
+  alive: boolean;
 }
 
 export interface WorkerRegistry {
@@ -26,10 +38,15 @@ export interface WorkerRegistry {
   renew(executorID: string): Promise<boolean>;
   /** Removes the row of an executor that stops on its own. */
   remove(executorID: string): Promise<void>;
-  /** Removes the rows that lapsed, and returns their executors: dead, their runs to be requeued. */
+  /**
+   * Marks the rows that lapsed as dead (kept an hour for `flotilla workers`, then removed) and returns their
+   * executors: their runs are to be requeued. An executor is returned once.
+   */
   reapExpired(): Promise<string[]>;
   /** The executors alive now. */
   listAlive(): Promise<WorkerRow[]>;
+  /** Every executor's row, alive or lapsed (not yet removed), by worker. */
+  listAll(): Promise<WorkerStatusRow[]>;
 }
 
 /**
@@ -52,16 +69,17 @@ export function createWorkerRegistry(options: { pool: Pool; ttlMs: number }): Wo
     async register(row) {
       await ready();
       await pool.query(
-        `INSERT INTO flotilla_workers (executor_id, worker, host, pid, expires_at)
-           VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))
-         ON CONFLICT (executor_id) DO UPDATE SET expires_at = EXCLUDED.expires_at`,
+        `INSERT INTO flotilla_workers (executor_id, worker, host, pid, expires_at, heartbeat_at)
+           VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5), now())
+         ON CONFLICT (executor_id) DO UPDATE
+           SET expires_at = EXCLUDED.expires_at, heartbeat_at = now(), dead_at = NULL`,
         [row.executorID, row.worker, row.host, row.pid, ttlSeconds],
       );
     },
     async renew(executorID) {
       await ready();
       const result = await pool.query(
-        `UPDATE flotilla_workers SET expires_at = now() + make_interval(secs => $2)
+        `UPDATE flotilla_workers SET expires_at = now() + make_interval(secs => $2), heartbeat_at = now()
           WHERE executor_id = $1 AND expires_at > now()`,
         [executorID, ttlSeconds],
       );
@@ -73,8 +91,10 @@ export function createWorkerRegistry(options: { pool: Pool; ttlMs: number }): Wo
     },
     async reapExpired() {
       await ready();
+      await pool.query(`DELETE FROM flotilla_workers WHERE dead_at < now() - interval '${DEAD_ROWS_KEPT}'`);
       const result = await pool.query<{ executor_id: string }>(
-        'DELETE FROM flotilla_workers WHERE expires_at <= now() RETURNING executor_id',
+        `UPDATE flotilla_workers SET dead_at = now()
+          WHERE expires_at <= now() AND dead_at IS NULL RETURNING executor_id`,
       );
       return result.rows.map((row) => row.executor_id);
     },
@@ -89,6 +109,30 @@ export function createWorkerRegistry(options: { pool: Pool; ttlMs: number }): Wo
         worker: row.worker,
         host: row.host,
         pid: row.pid,
+      }));
+    },
+    async listAll() {
+      await ready();
+      const result = await pool.query<{
+        executor_id: string;
+        worker: string;
+        host: string;
+        pid: number;
+        started_at: Date;
+        heartbeat_at: Date;
+        alive: boolean;
+      }>(
+        `SELECT executor_id, worker, host, pid, started_at, heartbeat_at, expires_at > now() AS alive
+           FROM flotilla_workers ORDER BY worker, executor_id`,
+      );
+      return result.rows.map((row) => ({
+        executorID: row.executor_id,
+        worker: row.worker,
+        host: row.host,
+        pid: row.pid,
+        startedAt: row.started_at,
+        lastHeartbeat: row.heartbeat_at,
+        alive: row.alive,
       }));
     },
   };

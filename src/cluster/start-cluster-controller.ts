@@ -15,6 +15,8 @@ export interface ClusterSettings {
   remote: string;
   /** Seconds a worker's heartbeat lasts unrenewed. */
   heartbeatTimeout: number;
+  /** Seconds the controller's lease lasts unrenewed. */
+  leaseTimeout: number;
 }
 
 export interface ClusterControllerOptions {

@@ -147,6 +147,8 @@ const cluster = object({
   remote: nonEmptyString('a git remote name').default('origin'),
   /** Seconds a worker's heartbeat lasts unrenewed: past it, its runs go to another worker. */
   heartbeatTimeout: seconds().default(15),
+  /** Seconds the controller's lease lasts unrenewed: past it, a standby `flotilla run` takes over. */
+  leaseTimeout: seconds().default(5),
 });
 export type ClusterSettings = z.output<typeof cluster>;
 const usd = (what: string) =>

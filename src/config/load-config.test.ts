@@ -535,6 +535,7 @@ describe('loadConfig: cluster', () => {
       postgres: '$FLOTILLA_DATABASE_URL',
       remote: 'origin',
       heartbeatTimeout: 15,
+      leaseTimeout: 5,
     });
   });
 

@@ -214,6 +214,7 @@ export function createEngine(config: EngineConfig): Engine {
         clock,
         logger,
         stallTimeoutMs: resolved.scheduler.stallTimeout * 1000,
+        ...(config.fence !== undefined && { fence: config.fence }),
         ...(budget !== null && { budget }),
         conversations,
         ...(config.redact !== undefined && { redact: config.redact }),
@@ -221,8 +222,11 @@ export function createEngine(config: EngineConfig): Engine {
           scheduler.runFinished(sessionID);
           checkQuiescence();
         },
-        openPlannerQuestions: (planner) =>
-          openPlannerQuestionsItem(planner, getState(), { workItemWriter: provider.workItemWriter }),
+        openPlannerQuestions: (planner) => {
+          const open = () =>
+            openPlannerQuestionsItem(planner, getState(), { workItemWriter: provider.workItemWriter });
+          return config.fence === undefined ? open() : config.fence(open);
+        },
       });
     },
     revalidate: (command, state) => {
@@ -255,6 +259,7 @@ export function createEngine(config: EngineConfig): Engine {
     // Called only while commands run, after pollAll below is defined.
     requestPoll: () => void pollAll(),
     discardSession: (session) => discardKeptSession(session),
+    ...(config.fence !== undefined && { fence: config.fence }),
     estimateFiles: (command, state) => estimateRunFiles(command, state),
   });
 

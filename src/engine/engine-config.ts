@@ -37,6 +37,12 @@ export const systemClock: Clock = {
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
+/**
+ * Wraps an external write: runs it only while this process may write, else rejects without running it.
+ * Cluster mode (src/cluster/): the controller lease's fence, checked in the database with its token.
+ */
+export type WriteFence = <T>(write: () => Promise<T>) => Promise<T>;
+
 export interface SchedulerConfig {
   /** Runs (planner included) allowed at once; further dispatches queue by priority, then age. */
   maxConcurrentAgents: number;
@@ -112,6 +118,12 @@ export interface EngineConfig {
   memories?: MemorySource;
   /** Replaces secrets in what agents record through their tools, before it is stored; default: unchanged. */
   redact?: (text: string) => string;
+  /**
+   * Every write the command executor performs (tracker and revision writes, merges, agent starts) runs
+   * inside it; a refusal fails the command (`commandFailed`) or the run's start. Absent: writes run as they
+   * are (one machine).
+   */
+  fence?: WriteFence;
   /** Replaces the seven standard handlers (extensions and fault-injection tests); default ALL_HANDLERS. */
   handlers?: readonly NamedHandler[];
 }

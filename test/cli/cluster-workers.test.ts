@@ -5,15 +5,19 @@
  * model server on 127.0.0.1. The worker that holds the implementor's run is killed with SIGKILL (its whole
  * process group) mid-request: the run completes on the other worker, and no attempt is counted for it.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createRunFixtures, FLOTILLA_BIN } from '../support/create-run-fixtures.ts';
-import { processGroupMembers, readDatabase, startFlotillaRun } from '../support/flotilla-run-process.ts';
+import {
+  killGroup,
+  oneItemLoopRoutes,
+  sharedRemoteWithClones,
+  startWorker,
+} from '../support/cluster-processes.ts';
+import { createRunFixtures } from '../support/create-run-fixtures.ts';
+import { readDatabase, startFlotillaRun } from '../support/flotilla-run-process.ts';
 import { flotillaLogTail, waitForCondition } from '../support/start-flotilla-process.ts';
 import { startPostgres, type TestPostgres } from '../support/start-postgres.ts';
 
@@ -31,109 +35,13 @@ const STEP_TIMEOUT = 90_000;
 const tail = (path: string) =>
   existsSync(path) ? readFileSync(path, 'utf8').split('\n').slice(-40).join('\n') : `(no ${path})`;
 
-const ONE_ITEM_PLAN = {
-  role: 'planner',
-  create: [{ tempID: 'a', title: 'Add greet(name)', body: 'Objective: greet.', labels: [], blockedBy: [] }],
-  close: [],
-  update: [],
-};
-const WRITE_GREET = {
-  type: 'tool_use' as const,
-  name: 'Write',
-  input: {
-    file_path: '{{cwd}}/src/greet.js',
-    content: "export const greet = (n) => 'Hello, ' + n + '!';\n",
-  },
-};
-
-/**
- * A step whose first request hangs (its worker is killed while it waits) and whose later ones are answered at
- * once: the step index is the conversation's, so the second execution's first request meets this step too.
- * `check` runs first for each request; the server reads `delayMs` after it.
- */
-function hangFirstArrival<Step extends object>(step: Step) {
-  let arrivals = 0;
-  return {
-    ...step,
-    check: () => {
-      arrivals += 1;
-      return undefined;
-    },
-    get delayMs() {
-      return arrivals <= 1 ? 600_000 : 0;
-    },
-  };
-}
-
-/** A `flotilla worker` in its own process group (so SIGKILL reaches its slots and their agents). */
-interface WorkerProcess {
-  pid: number;
-  output(): string;
-  child: ChildProcess;
-}
-
-function startWorker(clone: string, env: Record<string, string>): WorkerProcess {
-  let output = '';
-  const child = spawn(process.execPath, [FLOTILLA_BIN, 'worker', '--slots', '1'], {
-    cwd: clone,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  const pid = child.pid;
-  if (pid === undefined) throw new Error('flotilla worker did not start');
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  fixtures.defer(async () => killGroup(pid));
-  return { pid, output: () => output, child };
-}
-
-async function killGroup(pid: number): Promise<void> {
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // Gone already.
-  }
-  await waitForCondition(() => processGroupMembers(pid).length === 0, 20_000, 'the worker group to end');
-}
-
 describe('flotilla worker: a controller and two workers over PostgreSQL', () => {
   it(
     'completes the loop on the workers; a worker killed mid-run has its run finished by the other, no attempt counted',
     async () => {
       const server = await fixtures.serve({
         name: 'cluster',
-        routes: [
-          {
-            name: 'planner',
-            match: { systemIncludes: 'You are the planner' },
-            steps: [{ structuredOutput: ONE_ITEM_PLAN }],
-          },
-          {
-            name: 'implementor',
-            match: { systemIncludes: 'You are the implementor' },
-            steps: [
-              hangFirstArrival({ content: [WRITE_GREET] }),
-              { structuredOutput: { role: 'implementor', outcome: 'completed', summary: 'greet added' } },
-            ],
-          },
-          {
-            name: 'reviewer',
-            match: { systemIncludes: 'You are the reviewer' },
-            steps: [
-              {
-                structuredOutput: {
-                  role: 'reviewer',
-                  review: { verdict: 'approve', summary: 'ok', comments: [] },
-                },
-              },
-            ],
-          },
-        ],
+        routes: oneItemLoopRoutes(),
       });
       const repo = await fixtures.configuredDemoRepository({
         checks: { command: null },
@@ -141,16 +49,7 @@ describe('flotilla worker: a controller and two workers over PostgreSQL', () => 
         cluster: { postgres: '$FLOTILLA_DATABASE_URL', heartbeatTimeout: 2 },
       });
       // The shared remote: a bare repository every machine's clone has as `origin`.
-      const shared = await mkdtemp(join(tmpdir(), 'flotilla-cluster-'));
-      fixtures.defer(() => rm(shared, { recursive: true, force: true }));
-      const bare = join(shared, 'remote.git');
-      execFileSync('git', ['clone', '--quiet', '--bare', repo.root, bare]);
-      execFileSync('git', ['remote', 'add', 'origin', bare], { cwd: repo.root });
-      const clones = ['worker-a', 'worker-b'].map((name) => {
-        const clone = join(shared, name);
-        execFileSync('git', ['clone', '--quiet', bare, clone]);
-        return clone;
-      });
+      const clones = await sharedRemoteWithClones(fixtures, repo.root, ['worker-a', 'worker-b']);
       const env = {
         ...repo.gitEnv,
         ANTHROPIC_BASE_URL: server.url,
@@ -158,7 +57,7 @@ describe('flotilla worker: a controller and two workers over PostgreSQL', () => 
         CLAUDE_CODE_MAX_RETRIES: '0',
         FLOTILLA_DATABASE_URL: postgres.url,
       };
-      const workers = clones.map((clone) => startWorker(clone, env));
+      const workers = clones.map((clone) => startWorker(fixtures, clone, env));
       for (const worker of workers)
         await waitForCondition(
           () => worker.output().includes('slot(s) taking runs'),

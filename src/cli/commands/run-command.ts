@@ -176,6 +176,18 @@ Exit codes:
           config: loaded.config,
           logger,
           ...(webhooks?.receiver && { changeFeed: webhooks.receiver }),
+          // Cluster mode: another controller leads; this one waits, and takes over when its lease lapses.
+          onStandby: (leader) =>
+            options.json
+              ? out(JSON.stringify({ type: 'standby', ...leader }))
+              : out(
+                  `flotilla run: standby — controller ${leader.holder} leads (lease token ${leader.token}); taking over if it stops`,
+                ),
+          // Fail closed: a controller that lost its lease stops at once; its writes are already refused.
+          onDeposed: (token) => {
+            err(`flotilla run: lost the controller lease (token ${token}); stopping without further writes`);
+            process.exit(1);
+          },
         });
       } catch (error) {
         err(`flotilla run: ${messageOf(error)}`);
@@ -307,9 +319,14 @@ Exit codes:
       try {
         await engine.start();
         flushStartupEvents();
-        emit(`flotilla running in ${repoRoot} (logs: ${logFilePath})`, {
+        const leading =
+          controlPlane.leaderToken === null
+            ? ''
+            : ` as the cluster's controller (lease token ${controlPlane.leaderToken})`;
+        emit(`flotilla running in ${repoRoot}${leading} (logs: ${logFilePath})`, {
           type: 'started',
           repoRoot,
+          ...(controlPlane.leaderToken !== null && { leaderToken: controlPlane.leaderToken }),
         });
         if (options.untilIdle) {
           const idle = await waitUntilIdle(controlPlane, () => stopRequested, {

@@ -1,7 +1,7 @@
 import type { AgentRunRequestCommand, KeptSession } from '../../domain/index.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { RevisionWriter, WorkItemWriter } from '../../providers/types.ts';
-import type { Clock, Policy } from '../engine-config.ts';
+import type { Clock, Policy, WriteFence } from '../engine-config.ts';
 import type { Scheduler } from '../scheduler/create-scheduler.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
 import type { RunRegistry } from './run-registry.ts';
@@ -28,6 +28,8 @@ export interface CommandExecutorDeps {
    * scheduled; null or absent: unknown, and the run is never held back for a conflict.
    */
   estimateFiles?: (command: AgentRunRequestCommand, state: EngineState) => Promise<readonly string[] | null>;
+  /** Wraps each command's writes (EngineConfig.fence); absent: they run as they are. */
+  fence?: WriteFence;
   /** Removes a session kept for questions (its worktree and state), through the runtime that made it. */
   discardSession: (session: KeptSession) => Promise<void>;
 }

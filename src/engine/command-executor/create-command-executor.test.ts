@@ -59,4 +59,40 @@ describe('command executor: guards, policy, failures', () => {
     );
     expect(events).toEqual([expect.objectContaining({ type: 'commandFailed', error: 'tracker is down' })]);
   });
+
+  it('runs every write inside the fence; a refused fence fails the command and writes nothing', async () => {
+    let leading = true;
+    const fenced: string[] = [];
+    const { provider, executor, snapshot } = createExecutorFixture({
+      fence: async (write) => {
+        if (!leading) throw new Error('the lease is lost: the write was not made');
+        fenced.push('in');
+        const value = await write();
+        fenced.push('out');
+        return value;
+      },
+    });
+    provider.control.addWorkItem({ title: 'A', status: 'pending' });
+    const command: EngineCommand = {
+      type: 'transitionWorkItemStatus',
+      workItemID: '1',
+      newStatus: 'ready',
+      cause: 'readiness',
+    };
+    expect(await executor.execute(command, await snapshot())).toEqual([
+      expect.objectContaining({ type: 'workItemChanged' }),
+    ]);
+    expect(fenced).toEqual(['in', 'out']);
+    expect(provider.control.calls('transitionStatus')).toHaveLength(1);
+
+    leading = false;
+    const refused = await executor.execute(
+      { type: 'commentOnWorkItem', workItemID: '1', body: 'late' },
+      await snapshot(),
+    );
+    expect(refused).toEqual([
+      expect.objectContaining({ type: 'commandFailed', error: 'the lease is lost: the write was not made' }),
+    ]);
+    expect(provider.control.calls('addComment')).toEqual([]);
+  });
 });

@@ -103,7 +103,8 @@ export function createCommandExecutor(deps: CommandExecutorDeps): CommandExecuto
         return [{ type: 'commandRejected', command, reason: decision.reason, kind: 'policy', at }];
       }
       try {
-        return await translate(command, snapshot, deps, advanceMergeQueue);
+        const write = async () => translate(command, snapshot, deps, advanceMergeQueue);
+        return await (deps.fence === undefined ? write() : deps.fence(write));
       } catch (error) {
         logger.error('command failed', { command: command.type, error: messageOf(error) });
         return [{ type: 'commandFailed', command, error: messageOf(error), at: clock.now() }];

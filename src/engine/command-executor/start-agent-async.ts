@@ -15,7 +15,7 @@ import {
 import type { Logger } from '../../logging/logger.ts';
 import { createOutputBroadcast } from '../../shared/create-output-broadcast.ts';
 import { messageOf } from '../../shared/message-of.ts';
-import type { Clock } from '../engine-config.ts';
+import type { Clock, WriteFence } from '../engine-config.ts';
 import { parseAgentToolCall, toolOfNote } from '../runtime-contract/agent-note-schema.ts';
 import {
   type AgentRunHandle,
@@ -52,6 +52,8 @@ export interface StartAgentAsyncDeps {
   openPlannerQuestions?: (
     request: PlannerRunRequest,
   ) => Promise<{ workItemID: string; events: EngineEvent[] }>;
+  /** Wraps the start of the agent, an external write (EngineConfig.fence); absent: it runs as it is. */
+  fence?: WriteFence;
   /** Replaces secrets in what an agent records (its notes) before it is stored; default: unchanged. */
   redact?: (text: string) => string;
   /** Inter-agent questions (issue #28 §3): runs whose runtime exposes conversations join it while they run. */
@@ -99,7 +101,9 @@ export async function startAgentAsync(params: AgentRunRequest, deps: StartAgentA
     if (registry.cancelReasonOf(sessionID) !== null) {
       throw new Error(`the ${params.role} run was cancelled before it started`);
     }
-    handle = await adapter.startAgent(startParams);
+    handle = await (deps.fence === undefined
+      ? adapter.startAgent(startParams)
+      : deps.fence(() => adapter.startAgent(startParams)));
   } catch (error) {
     const cancelled = registry.cancelReasonOf(sessionID);
     logger.warn('agent provisioning failed', { sessionID, role: params.role, error: messageOf(error) });

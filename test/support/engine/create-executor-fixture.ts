@@ -1,7 +1,7 @@
 import type { EngineEvent, KeptSession } from '../../../src/domain/index.ts';
 import { createCommandExecutor } from '../../../src/engine/command-executor/create-command-executor.ts';
 import { createRunRegistry } from '../../../src/engine/command-executor/run-registry.ts';
-import { DEFAULT_SCHEDULER_CONFIG, type Policy } from '../../../src/engine/engine-config.ts';
+import { DEFAULT_SCHEDULER_CONFIG, type Policy, type WriteFence } from '../../../src/engine/engine-config.ts';
 import type { RuntimeAdapter } from '../../../src/engine/runtime-contract/runtime-contract.ts';
 import type { AdmittedRun } from '../../../src/engine/scheduler/create-scheduler.ts';
 import { createScheduler } from '../../../src/engine/scheduler/create-scheduler.ts';
@@ -22,6 +22,7 @@ export interface ExecutorFixtureOptions {
   policy?: Policy;
   maxConcurrentAgents?: number;
   providerCanMerge?: boolean;
+  fence?: WriteFence;
 }
 
 /**
@@ -68,6 +69,7 @@ export function createExecutorFixture(options: ExecutorFixtureOptions = {}) {
     discardSession: async (session) => {
       discarded.push(session);
     },
+    ...(options.fence !== undefined && { fence: options.fence }),
   });
   /** Copies the provider's world into a snapshot, as the pollers would. */
   async function snapshot(extra: Partial<EngineState> = {}): Promise<EngineState> {

@@ -1,0 +1,30 @@
+/**
+ * A controller process for the fencing test (src/cluster/start-controller-leadership.test.ts): leads on the
+ * PostgreSQL at argv[2] (lease timeout argv[3] seconds), prints `elected <token>`, then writes a row to
+ * `fenced_writes` through its fence over and over — on a connection of its own, as an external write would.
+ * Each refused write prints `refused <error name>` (the test pauses it with SIGSTOP while another takes over).
+ */
+import pg from 'pg';
+import { startControllerLeadership } from '../../src/cluster/start-controller-leadership.ts';
+import { silentLogger } from '../../src/logging/logger.ts';
+
+const [url, leaseTimeout] = process.argv.slice(2);
+const writer = new pg.Pool({ connectionString: url, max: 1 });
+const leadership = startControllerLeadership({
+  databaseUrl: url ?? '',
+  leaseTimeoutSeconds: Number(leaseTimeout),
+  logger: silentLogger,
+});
+leadership.onDeposed((token) => process.stdout.write(`deposed ${token}\n`));
+const token = await leadership.elected;
+process.stdout.write(`elected ${token}\n`);
+for (;;) {
+  try {
+    await leadership.fence(() =>
+      writer.query('INSERT INTO fenced_writes (who, token) VALUES ($1, $2)', ['paused-leader', token]),
+    );
+  } catch (error) {
+    process.stdout.write(`refused ${error instanceof Error ? error.name : String(error)}\n`);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 20));
+}
