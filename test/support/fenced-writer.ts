@@ -15,7 +15,7 @@ const leadership = startControllerLeadership({
   leaseTimeoutSeconds: Number(leaseTimeout),
   logger: silentLogger,
 });
-leadership.onDeposed((token) => process.stdout.write(`deposed ${token}\n`));
+leadership.onDeposed((deposedAt) => process.stdout.write(`deposed ${deposedAt}\n`));
 const token = await leadership.elected;
 process.stdout.write(`elected ${token}\n`);
 for (;;) {
