@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RefinementReport } from '../../domain/index.ts';
 import { createExecutorFixture } from '../../../test/support/engine/create-executor-fixture.ts';
+import type { RefinementReport } from '../../domain/index.ts';
 
 const REFINEMENT: RefinementReport = {
   mode: 'refine',
