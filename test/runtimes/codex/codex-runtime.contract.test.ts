@@ -27,7 +27,7 @@ const CAPABILITIES = {
 describeRuntimeContract('codex', CAPABILITIES, async ({ repo, logsDir }) => {
   const servers: ModelServer[] = [];
   // Read-only modes run codex's own `read-only` sandbox inside Flotilla's, whose helper codex refuses to
-  // create under the temporary directory: their CODEX_HOME lies outside it (sandbox-facts: Codex).
+  // create under the temporary directory: their CODEX_HOME lies outside it (docs/sandbox-facts.md, Codex).
   const outsideTmp: string[] = [];
   const stateDirOutsideTmp = () => {
     const dir = mkdtempSync('/var/tmp/flotilla-codex-');
