@@ -43,7 +43,11 @@ export interface WorkItemWriter {
   transitionStatus(id: string, status: WorkItemStatus): Promise<void>;
   createWorkItem(input: CreateWorkItemInput): Promise<WorkItem>;
   /** Null fields are left unchanged. Labels replace the non-reserved labels. */
-  updateWorkItem(id: string, update: { body: string | null; labels: string[] | null }): Promise<void>;
+  /** `title` (issue #29: an accepted refinement's clearer title): absent or null, unchanged. */
+  updateWorkItem(
+    id: string,
+    update: { body: string | null; labels: string[] | null; title?: string | null },
+  ): Promise<void>;
   addComment(id: string, body: string): Promise<void>;
 }
 

@@ -419,6 +419,40 @@ describe('createSandbox: the perl forwarder', () => {
   });
 });
 
+describe('createSandbox: a read-only worktree (modes investigate, refine)', () => {
+  it('lets the agent read its worktree and git history, and refuses every write', async () => {
+    const { worktreeA, worktreeB } = fixture;
+    const request = fixture.request({ writable: [], readable: [worktreeA] });
+    const result = await sh(
+      [
+        probe('read', 'cat src/app.txt >/dev/null'),
+        probe('git-log', 'git log --oneline >/dev/null'),
+        probe('write', 'echo x > planted.txt'),
+        probe('edit', 'echo x >> src/app.txt'),
+        probe('delete', 'rm src/app.txt'),
+        probe('mkdir', 'mkdir made'),
+        probe('git-commit', 'git commit --allow-empty --quiet -m planted'),
+        probe('other-worktree', `cat ${worktreeB}/secret-of-b.txt`),
+        probe('tmp', 'echo x > /tmp/scratch.txt'),
+      ].join('\n'),
+      request,
+    );
+    expect(result.stdout.trim().split('\n')).toEqual([
+      'ok read',
+      'ok git-log',
+      'denied write',
+      'denied edit',
+      'denied delete',
+      'denied mkdir',
+      'denied git-commit',
+      'denied other-worktree',
+      'ok tmp',
+    ]);
+    expect(existsSync(join(worktreeA, 'planted.txt'))).toBe(false);
+    expect(readFileSync(join(worktreeA, 'src/app.txt'), 'utf8')).toBe('app\n');
+  });
+});
+
 describe('createSandbox: git', () => {
   it("commits inside into the sandbox's own git directory; the repository's .git does not change", async () => {
     const { repo, worktreeA, baseCommit } = fixture;

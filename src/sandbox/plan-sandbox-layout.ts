@@ -80,6 +80,7 @@ export function planSandboxLayout(params: LayoutParams): BwrapLayout {
   );
   const readable = [
     repoRoot,
+    ...(request.readable ?? []).map((path) => realDir(path, 'readable')),
     ...programDirs,
     ...existingReal(absolute(settings.allowRead, 'sandbox.allowRead')),
   ];

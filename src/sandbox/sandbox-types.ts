@@ -26,6 +26,11 @@ export interface SandboxRequest {
   /** Read-write directories (the agent's worktree, its run state directory). Re-exposed under hidden ones. */
   writable: readonly string[];
   /**
+   * Directories made readable (bound read-only) although under a hidden one: the worktree of a read-only
+   * run (modes `investigate` and `refine`, issue #29), whose agent may read it but never write it.
+   */
+  readable?: readonly string[];
+  /**
    * The agent's worktree when it may commit: git inside the sandbox writes to a per-run git directory under
    * `gitStateDir` (objects shared read-only with the repository through alternates); the repository's own
    * `.git` stays read-only.

@@ -177,9 +177,17 @@ async function applyRefinement(
   const labels = buildRefinedLabels(report);
   // The kind label is replaced only when the new labels name one (providers keep it otherwise).
   const withKind = labels.some((label) => label.startsWith('task:')) ? labels : [...labels, 'task:implement'];
-  await deps.workItemWriter.updateWorkItem(subject.id, { body: buildRefinedBody(report), labels: withKind });
+  const body = buildRefinedBody(report);
+  // A clearer title (null: the item keeps its own) is written with the body and labels.
+  const title = report.title !== null && report.title !== subject.title ? report.title : null;
+  await deps.workItemWriter.updateWorkItem(subject.id, { title, body, labels: withKind });
   const { mode: _refine, ...refined } = subject;
-  return [await transitionWorkItem(refined, 'pending', deps, { complexity: report.size })];
+  return [
+    await transitionWorkItem(refined, 'pending', deps, {
+      complexity: report.size,
+      ...(title !== null && { title }),
+    }),
+  ];
 }
 
 function emptyResult(): PlannerResult {

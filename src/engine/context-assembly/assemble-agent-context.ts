@@ -20,6 +20,7 @@ import {
   DEFAULT_MEMORY_PROMPT_CHARS,
   memoriesWorthReading,
 } from './build-memories-section.ts';
+import { buildModeRevisionSection } from './build-mode-revision-section.ts';
 import { buildPlannerPrompt } from './build-planner-context.ts';
 import { buildReviewerPrompt } from './build-reviewer-context.ts';
 import { buildTaskContextSection } from './build-task-context-section.ts';
@@ -131,10 +132,15 @@ export async function assembleAgentContext(
     }
     case 'implementor': {
       const { start, buildsOn } = planImplementorStart(request.workItemID, deps);
-      const rolePrompt = await buildImplementorPrompt(
-        { ...request, buildsOn },
-        { ...deps, getReviewHistory },
-      );
+      const built = await buildImplementorPrompt({ ...request, buildsOn }, { ...deps, getReviewHistory });
+      // A re-run after a human rejected the item's investigation or refinement with a reason (issue #29).
+      const state = deps.getState();
+      const item = state.workItems[request.workItemID];
+      const modeRevision = item === undefined ? '' : buildModeRevisionSection(item, state.proposals);
+      const rolePrompt: RolePrompt = {
+        builtIn: modeRevision === '' ? built.builtIn : `${modeRevision}\n${built.builtIn}`,
+        variables: { ...built.variables, modeRevision },
+      };
       return {
         ...request,
         ...(start !== undefined && { start }),

@@ -18,6 +18,7 @@ export const PROMPT_VARIABLES = {
     'ciFailure',
     'priorReviews',
     'feedback',
+    'modeRevision',
     'mergeConflict',
     'buildsOn',
     'memories',

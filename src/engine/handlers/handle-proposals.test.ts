@@ -209,3 +209,61 @@ describe('a spec edited while its proposal waits', () => {
     expect(runHandlerAfterUpdate(handlePlanning, seen, before, required)).toEqual([]);
   });
 });
+
+describe('a rejected investigation or refinement (issue #29)', () => {
+  const REPORT = {
+    mode: 'refine' as const,
+    summary: 'Made precise.',
+    title: null,
+    body: 'Print hello.',
+    acceptanceCriteria: ['prints hello'],
+    files: ['src/greet.js'],
+    size: 'low' as const,
+    labels: [],
+  };
+  const withModeProposal = (subjectStatus: 'needs-refinement' | 'pending') =>
+    buildTestState({
+      workItems: [
+        buildWorkItem({ id: '40', kind: 'proposal', status: 'waiting-for-input' }),
+        buildWorkItem({ id: '7', status: subjectStatus, mode: 'refine' }),
+      ],
+      proposals: { '40': buildProposal({ kind: 'refinement', subjectID: '7', report: REPORT }) },
+    });
+
+  it('with a reason, sends the item back to pending so its mode runs again with the reason', () => {
+    const commands = runHandlerAfterUpdate(
+      handleProposals,
+      decided('reject', 'Name the files'),
+      withModeProposal('needs-refinement'),
+    );
+    expect(commands).toContainEqual({
+      type: 'transitionWorkItemStatus',
+      workItemID: '7',
+      newStatus: 'pending',
+      cause: 'user',
+    });
+    expect(commands).toContainEqual(
+      expect.objectContaining({
+        type: 'commentOnWorkItem',
+        workItemID: '7',
+        body: expect.stringContaining('Name the files. The refinement runs again with this reason.'),
+      }),
+    );
+  });
+
+  it('without a reason, or once a human moved the item, leaves it to a human', () => {
+    for (const [reason, status] of [
+      [null, 'needs-refinement'],
+      ['Name the files', 'pending'],
+    ] as const) {
+      const commands = runHandlerAfterUpdate(
+        handleProposals,
+        decided('reject', reason),
+        withModeProposal(status),
+      );
+      expect(commands.filter((c) => c.type === 'transitionWorkItemStatus' && c.workItemID === '7')).toEqual(
+        [],
+      );
+    }
+  });
+});

@@ -19,7 +19,7 @@ export const handleProposals: Handler = (event, state) => {
   const proposal = state.proposals[event.proposalID];
   if (proposal === undefined || proposal.decidedAt !== event.at) return [];
   if (proposal.report != null && proposal.subjectID != null)
-    return decideModeProposal(proposal, proposal.report, proposal.subjectID, event.author);
+    return decideModeProposal(proposal, proposal.report, event.author, state);
   if (proposal.status === 'accepted')
     return [{ type: 'applyPlannerResult', result: proposal.result, proposalID: proposal.id }];
   if (proposal.status !== 'rejected') return [];
@@ -51,14 +51,17 @@ export const handleProposals: Handler = (event, state) => {
 /**
  * An investigation's or refinement's proposal (issue #29). Accepted: applied through `applyModeResult`
  * (which closes the proposal's item). Rejected: the proposal's item is closed with the reason, which is
- * also said on the item it was about; that item stays in needs-refinement for a human.
+ * also said on the item it was about. With a reason, that item goes back to pending and its mode runs
+ * again, the reason and the rejected report in its prompt (context-assembly/build-mode-revision-section.ts),
+ * as a plan-revision does for plans; without one it stays in needs-refinement for a human.
  */
 function decideModeProposal(
   proposal: Proposal,
   report: ModeReport,
-  subjectID: string,
   author: string,
+  state: Parameters<Handler>[1],
 ): EngineCommand[] {
+  const subjectID = proposal.subjectID ?? '';
   if (proposal.status === 'accepted')
     return [
       {
@@ -72,15 +75,28 @@ function decideModeProposal(
   if (proposal.status !== 'rejected') return [];
   const reason = proposal.reason ?? '';
   const said = `Rejected by ${author}${reason === '' ? ' (no reason given)' : `: ${reason}`}.`;
-  return [
+  // Only an item still parked for the proposal runs again (a human may have moved it meanwhile).
+  const rerun = reason.trim() !== '' && state.workItems[subjectID]?.status === 'needs-refinement';
+  const next = rerun
+    ? `The ${report.mode === 'investigate' ? 'investigation' : 'refinement'} runs again with this reason.`
+    : 'This item waits for a human.';
+  const commands: EngineCommand[] = [
     { type: 'commentOnWorkItem', workItemID: proposal.id, body: `${REJECTED_COMMENT_MARKER}\n${said}` },
     { type: 'transitionWorkItemStatus', workItemID: proposal.id, newStatus: 'closed', cause: 'planner' },
     {
       type: 'commentOnWorkItem',
       workItemID: subjectID,
-      body: `The ${proposal.kind} proposed on #${proposal.id} was rejected. ${said} This item waits for a human.`,
+      body: `The ${proposal.kind} proposed on #${proposal.id} was rejected. ${said} ${next}`,
     },
   ];
+  if (rerun)
+    commands.push({
+      type: 'transitionWorkItemStatus',
+      workItemID: subjectID,
+      newStatus: 'pending',
+      cause: 'user',
+    });
+  return commands;
 }
 
 function closedByHuman(workItemID: string, state: Parameters<Handler>[1]): EngineCommand[] {

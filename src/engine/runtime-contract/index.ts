@@ -37,6 +37,7 @@ export {
   parseResetTime,
 } from './classify-limit-message.ts';
 export {
+  buildModeOutputJsonSchema,
   buildModeOutputOrQuestionsJsonSchema,
   findModeReportSchemaError,
   findPlannerResultSchemaError,

@@ -52,6 +52,12 @@ const MODE_SCHEMAS = {
   refine: z.ZodType<RefinementReport>;
 };
 
+/** The mode's report as a JSON Schema (`$schema` removed): what runtimes that ask for JSON show or send. */
+export function buildModeOutputJsonSchema(mode: WorkItemMode): JsonSchemaObject {
+  const { $schema: _dropped, ...output } = z.toJSONSchema(MODE_SCHEMAS[mode], { target: 'draft-7' });
+  return output;
+}
+
 /** The mode's output (or the questions the agent may stop with) as one JSON Schema for structured output. */
 export function buildModeOutputOrQuestionsJsonSchema(mode: WorkItemMode): JsonSchemaObject {
   const { $schema: _a, ...output } = z.toJSONSchema(MODE_SCHEMAS[mode], { target: 'draft-7' });

@@ -109,7 +109,11 @@ export function createLocalProvider(options: LocalProviderOptions): LocalProvide
   const workItemWriter: WorkItemWriter = {
     transitionStatus: async (id, status) => workItems.transitionStatus(id, status),
     createWorkItem: async (input) => workItems.createWorkItem(input),
-    updateWorkItem: async (id, update) => workItems.updateWorkItem(id, update),
+    updateWorkItem: async (id, update) =>
+      db.transaction(() => {
+        if (update.title != null) workItems.setTitle(id, update.title);
+        workItems.updateWorkItem(id, { body: update.body, labels: update.labels });
+      })(),
     addComment: async (id, body) => workItems.addComment(id, body),
   };
 

@@ -8,6 +8,7 @@ import {
 import { messageOf } from '../../shared/message-of.ts';
 import { buildValidationEnv } from '../../workspace/validation/build-validation-env.ts';
 import type { AgentTurn, TurnRun, TurnSetup } from '../shared/agent-turn.ts';
+import { createReadOnlyWorktreeCheck } from '../shared/settle-agent-output.ts';
 import { assembleAgentResult, readUsage } from './assemble-agent-result.ts';
 import { classifyCredentialsFailure } from './classify-credentials-failure.ts';
 import { createAskHumanTool } from './create-ask-human-tool.ts';
@@ -49,6 +50,10 @@ export async function prepareClaudeTurn(
   const { resume } = params;
   const provisioned = await provisionClaudeRun(context, setup);
   const { agentEnv } = provisioned;
+  // A read-only mode's worktree must be as it was when its agent started (issue #29).
+  const readOnlyCheck =
+    provisioned.mode !== undefined ? createReadOnlyWorktreeCheck(setup.cwd, provisioned.mode) : undefined;
+  await readOnlyCheck?.snapshot();
   /** The SDK session: the engine's id for a new run, the asking run's for a resume. */
   const sdkSessionID = resume?.session.agentSessionID ?? sessionID;
   let resultMessage: SDKResultMessage | undefined;
@@ -219,6 +224,7 @@ export async function prepareClaudeTurn(
         result: resultMessage,
         extractPatch: () => run.patch(round),
       });
+      await readOnlyCheck?.verify();
       if ('kind' in assembled) return { kind: 'questions', questions: assembled.questions };
       return { kind: 'result', result: assembled };
     },

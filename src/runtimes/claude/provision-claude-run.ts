@@ -89,6 +89,8 @@ export async function provisionClaudeRun(context: ClaudeTurnContext, setup: Turn
           buildAgentSandboxRequest({
             repoRoot: config.repoRoot,
             worktree: worktree?.path ?? null,
+            // A read-only mode's worktree is bound read-only: the OS refuses what the guards might miss.
+            readOnlyWorktree: mode !== undefined,
             runStateDir,
             env: agentEnv,
             network: [agentEnv.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com'],

@@ -1,29 +1,35 @@
-import type { AgentRole } from '../../domain/index.ts';
-import { buildOutputJsonSchema } from '../../engine/runtime-contract/index.ts';
+import type { AgentRole, WorkItemMode } from '../../domain/index.ts';
+import { buildModeOutputJsonSchema, buildOutputJsonSchema } from '../../engine/runtime-contract/index.ts';
 import { buildAgentCommandInstructions } from '../shared/agent-command-channel.ts';
+import { buildModeInstructions } from '../shared/build-mode-instructions.ts';
 import { SIGNAL_FILE } from './read-agent-signal.ts';
 
 /**
  * What a CLI agent is told about reporting back, appended to its prompt: the signal file, its three forms
  * and the JSON Schema its `result` must match (the same per-role schema the Claude runtime enforces).
  */
-export function buildSignalInstructions(role: AgentRole): string {
-  const schema = JSON.stringify(buildOutputJsonSchema(role), null, 2);
+export function buildSignalInstructions(role: AgentRole, mode?: WorkItemMode): string {
+  const schema = JSON.stringify(
+    mode !== undefined ? buildModeOutputJsonSchema(mode) : buildOutputJsonSchema(role),
+    null,
+    2,
+  );
   const commit =
-    role === 'implementor'
+    role === 'implementor' && mode === undefined
       ? 'Make your changes in this working directory (committing them is optional). '
       : 'Do not change any files besides the signal file. ';
+  const what = mode ?? role;
   return [
     '## How to finish',
     '',
     `${commit}When you are done, write the file \`${SIGNAL_FILE}\` (relative to your working directory; ` +
       'create the `.flotilla` directory) with exactly one JSON object, then stop:',
     '',
-    `- finished: \`{"status": "done", "result": <your ${role} result>}\``,
+    `- finished: \`{"status": "done", "result": <your ${what} result>}\``,
     '- you need answers from a human first: `{"status": "questions", "questions": ["…", "…"]}`',
     '- you cannot do the task: `{"status": "error", "error": "<why>"}`',
     '',
-    `The \`result\` must match this JSON Schema (the ${role} result):`,
+    `The \`result\` must match this JSON Schema (the ${what} result):`,
     '',
     '```json',
     schema,
@@ -34,8 +40,10 @@ export function buildSignalInstructions(role: AgentRole): string {
 }
 
 /** The prompt with Flotilla's tools and the finishing instructions appended (the first round of a run). */
-export function buildCliAgentPrompt(prompt: string, role: AgentRole): string {
-  return `${prompt.trimEnd()}\n\n${buildAgentCommandInstructions()}\n\n${buildSignalInstructions(role)}\n`;
+export function buildCliAgentPrompt(prompt: string, role: AgentRole, mode?: WorkItemMode): string {
+  // A read-only mode (investigate, refine; issue #29) is told its task first.
+  const task = mode !== undefined ? `\n\n## Your mode: ${mode}\n\n${buildModeInstructions(mode)}` : '';
+  return `${prompt.trimEnd()}${task}\n\n${buildAgentCommandInstructions()}\n\n${buildSignalInstructions(role, mode)}\n`;
 }
 
 /**
@@ -47,6 +55,7 @@ export function buildMissingSignalPrompt(input: {
   problem: string;
   resumed: boolean;
   originalPrompt: string;
+  mode?: WorkItemMode | undefined;
 }): string {
   const reminder = [
     `Your previous run ended without a valid \`${SIGNAL_FILE}\`: ${input.problem}.`,
@@ -55,6 +64,6 @@ export function buildMissingSignalPrompt(input: {
       : 'Your working directory still holds what that run did. Check it, finish the task if it is not ' +
         'finished, then write the signal file as described below.',
   ].join('\n');
-  if (input.resumed) return `${reminder}\n\n${buildSignalInstructions(input.role)}\n`;
-  return `${reminder}\n\n---\n\n${buildCliAgentPrompt(input.originalPrompt, input.role)}`;
+  if (input.resumed) return `${reminder}\n\n${buildSignalInstructions(input.role, input.mode)}\n`;
+  return `${reminder}\n\n---\n\n${buildCliAgentPrompt(input.originalPrompt, input.role, input.mode)}`;
 }

@@ -56,6 +56,8 @@ export function createCliRuntime(config: CliRuntimeConfig): ShellRuntime {
         }
       },
       prepare: (setup) => prepareCliTurn(context, setup),
+      // Read-only modes: the worktree bound read-only by the OS sandbox (refused with the sandbox off).
+      runsReadOnlyModes: true,
       checkAvailability: () =>
         checkCliAvailability({
           presetName: config.preset,

@@ -1,16 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import { rm, rmdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildAnswersPrompt } from '../../domain/index.ts';
-import { AgentRunFailure, validateAgentOutput } from '../../engine/runtime-contract/index.ts';
+import {
+  AgentRunFailure,
+  validateAgentOutput,
+  validateModeOutputOrQuestions,
+} from '../../engine/runtime-contract/index.ts';
 import type { SandboxedCommand } from '../../sandbox/sandbox-types.ts';
 import { buildPortEnv } from '../../workspace/build-port-env.ts';
 import { withAgentBinOnPath } from '../shared/agent-command-channel.ts';
-import type { AgentTurn, TurnRun, TurnSetup } from '../shared/agent-turn.ts';
+import type { AgentTurn, RoundEnd, TurnRun, TurnSetup } from '../shared/agent-turn.ts';
 import { buildAgentSandboxRequest } from '../shared/build-agent-sandbox-request.ts';
 import type { ClaudeConfigSeed } from '../shared/create-claude-config-seed.ts';
 import { findModelEndpoints } from '../shared/find-model-endpoints.ts';
 import { finishAgentResult } from '../shared/finish-agent-result.ts';
+import {
+  createReadOnlyWorktreeCheck,
+  readOnlyModeOf,
+  settleAgentOutput,
+} from '../shared/settle-agent-output.ts';
 import { buildCliCommand } from './build-cli-command.ts';
 import { buildCliEnv } from './build-cli-env.ts';
 import { buildCliAgentPrompt, buildMissingSignalPrompt } from './build-signal-instructions.ts';
@@ -66,6 +75,15 @@ export async function prepareCliTurn(
     if (!kept) await context.claudeConfigSeed.learn(join(runStateDir, 'config'));
   });
   const snapshot = await clock.time('git-control-snapshot', () => snapshotGitControlFiles(cwd));
+  // A read-only mode (issue #29): the OS sandbox binds the worktree read-only but for the signal file's
+  // directory; without the sandbox, refused (fail closed). The worktree is checked unchanged at the end.
+  const mode = readOnlyModeOf(params);
+  if (mode !== undefined && config.sandbox?.mode !== 'on')
+    throw new Error(`the ${mode} run needs the OS sandbox to keep its worktree read-only (fail closed)`);
+  const signalDir = join(cwd, '.flotilla');
+  if (mode !== undefined) await mkdir(signalDir, { recursive: true });
+  const readOnlyCheck = mode !== undefined ? createReadOnlyWorktreeCheck(cwd, mode) : undefined;
+  await readOnlyCheck?.snapshot();
   await setup.makeRunDir();
   const extra = { ...config.extraEnv, ...buildPortEnv(worktree.ports) };
   // Flotilla's tools as `flotilla agent <verb>` (the per-run script the shell writes; issue #28 §2).
@@ -128,6 +146,8 @@ export async function prepareCliTurn(
         buildAgentSandboxRequest({
           repoRoot: config.repoRoot,
           worktree: cwd,
+          readOnlyWorktree: mode !== undefined,
+          ...(mode !== undefined && { extraWritable: [signalDir] }),
           runStateDir,
           env,
           network: findModelEndpoints(env),
@@ -208,6 +228,23 @@ export async function prepareCliTurn(
     }
   };
 
+  /**
+   * A read-only mode's signal: its report (the signal file removed, the worktree checked unchanged), its
+   * questions, or why the round does not count (the re-prompt says it).
+   */
+  const settleMode = async (
+    modeName: NonNullable<typeof mode>,
+    signal: AgentSignal,
+  ): Promise<RoundEnd | string> => {
+    if (signal.status !== 'done') return `it did not finish (${signal.status})`;
+    const validated = validateModeOutputOrQuestions(modeName, signal.result);
+    if (!validated.ok) return `its result does not match the ${modeName} schema (${validated.error})`;
+    await checkGitControlFiles();
+    await rm(join(cwd, SIGNAL_FILE), { force: true });
+    await rmdir(signalDir).catch(() => {});
+    return settleAgentOutput({ params, output: signal.result, patch: null, readOnlyCheck });
+  };
+
   /** Puts back any git control file the agent changed; a changed one refuses the run. */
   const checkGitControlFiles = async () => {
     const changed = await restoreGitControlFiles(snapshot);
@@ -225,17 +262,22 @@ export async function prepareCliTurn(
      * tool cannot resume, the context followed by the questions and answers (a new session).
      */
     firstPrompt() {
-      if (resume === undefined) return buildCliAgentPrompt(params.prompt, role);
+      if (resume === undefined) return buildCliAgentPrompt(params.prompt, role, mode);
       const answers = buildAnswersPrompt(resume.questions, resume.answers);
       if (resumesAsked) return answers;
       return buildCliAgentPrompt(
         `${params.prompt}\n\n## Your earlier session asked a human\n\n${answers}`,
         role,
+        mode,
       );
     },
     play: runRound,
     async settle(run, { exitCode, reading }, round) {
-      if (reading.kind === 'valid') {
+      if (mode !== undefined && reading.kind === 'valid' && reading.signal.status === 'done') {
+        const end = await settleMode(mode, reading.signal);
+        if (typeof end !== 'string') return end;
+        problem = end;
+      } else if (reading.kind === 'valid') {
         const verdict = judge(reading.signal);
         if (verdict.ok && 'questions' in verdict) {
           await checkGitControlFiles();
@@ -272,6 +314,7 @@ export async function prepareCliTurn(
         problem,
         resumed: canResume(),
         originalPrompt: params.prompt,
+        mode,
       });
       return { kind: 'again', prompt };
     },

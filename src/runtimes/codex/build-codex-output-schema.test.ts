@@ -28,6 +28,16 @@ describe('buildCodexOutputSchema', () => {
     }
   });
 
+  it('gives the read-only modes (investigate, refine) strict schemas of their reports, with questions', () => {
+    for (const mode of ['investigate', 'refine'] as const) {
+      const schema = buildCodexOutputSchema('implementor', mode);
+      expect(schema).toMatchObject({ type: 'object', additionalProperties: false });
+      expect(schema.properties).toHaveProperty('mode');
+      expect(schema.properties).toHaveProperty('questions');
+      expect(schema.properties).not.toHaveProperty('role');
+    }
+  });
+
   it('a result with its fields left null is refused as the role result, naming them', () => {
     const answer = { role: 'reviewer', review: null, outcome: null, questions: null };
     const validated = validateAgentOutputOrQuestions('reviewer', answer);

@@ -1,5 +1,9 @@
-import type { AgentRole } from '../../domain/index.ts';
-import { buildOutputJsonSchema, type JsonSchemaObject } from '../../engine/runtime-contract/index.ts';
+import type { AgentRole, WorkItemMode } from '../../domain/index.ts';
+import {
+  buildModeOutputJsonSchema,
+  buildOutputJsonSchema,
+  type JsonSchemaObject,
+} from '../../engine/runtime-contract/index.ts';
 
 /**
  * The role's output schema, with the questions option, as codex's turn `outputSchema`. codex sends it as `text.format` with
@@ -8,12 +12,14 @@ import { buildOutputJsonSchema, type JsonSchemaObject } from '../../engine/runti
  * written that way; this checks it, so a schema change that breaks strict mode fails here, by path, instead
  * of as a model-API refusal mid-run.
  */
-export function buildCodexOutputSchema(role: AgentRole): JsonSchemaObject {
-  const schema = withQuestionsOption(buildOutputJsonSchema(role));
+export function buildCodexOutputSchema(role: AgentRole, mode?: WorkItemMode): JsonSchemaObject {
+  // A read-only mode's report (investigate, refine; issue #29) instead of the implementor's result.
+  const base = mode !== undefined ? buildModeOutputJsonSchema(mode) : buildOutputJsonSchema(role);
+  const schema = withQuestionsOption(base);
   const problems = findStrictModeProblems(schema, '(root)');
   if (problems.length > 0) {
     throw new Error(
-      `The ${role} output schema is not valid for strict structured output: ${problems.join('; ')}`,
+      `The ${mode ?? role} output schema is not valid for strict structured output: ${problems.join('; ')}`,
     );
   }
   return schema;
@@ -32,7 +38,7 @@ const NULL: JsonSchemaObject = { type: 'null' };
 function withQuestionsOption(schema: JsonSchemaObject): JsonSchemaObject {
   const properties: Record<string, JsonSchemaObject> = {};
   for (const [name, property] of Object.entries(schema.properties as Record<string, JsonSchemaObject>)) {
-    if (name === 'role') properties[name] = property;
+    if (name === 'role' || name === 'mode') properties[name] = property;
     else if (name === 'outcome' && Array.isArray(property.enum))
       properties[name] = { ...property, enum: [...property.enum, 'questions'] };
     else properties[name] = { anyOf: [property, NULL] };

@@ -68,6 +68,8 @@ export function createCodexRuntime(config: CodexRuntimeConfig): ShellRuntime {
           ...(config.codexPath !== undefined && { codexPath: config.codexPath }),
         }),
       removeState: (stateDir) => homes.remove(stateDir),
+      // Read-only modes: the worktree bound read-only by the OS sandbox, and codex's `read-only` sandbox.
+      runsReadOnlyModes: true,
     },
   );
 }

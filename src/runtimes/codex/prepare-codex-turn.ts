@@ -1,16 +1,12 @@
 import { join } from 'node:path';
 import type { ThreadEvent, Usage } from '@openai/codex-sdk';
 import { type AgentUsage, buildAnswersPrompt, CREDENTIALS_FAILURE_PREFIX } from '../../domain/index.ts';
-import {
-  AgentRunFailure,
-  classifyLimitMessage,
-  validateAgentOutputOrQuestions,
-} from '../../engine/runtime-contract/index.ts';
+import { AgentRunFailure, classifyLimitMessage } from '../../engine/runtime-contract/index.ts';
 import { findOnPath } from '../../sandbox/find-on-path.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import type { AgentTurn, RoundEnd, TurnRun, TurnSetup } from '../shared/agent-turn.ts';
 import { createLogLineReader } from '../shared/create-log-line-reader.ts';
-import { finishAgentResult } from '../shared/finish-agent-result.ts';
+import { createReadOnlyWorktreeCheck, settleAgentOutput } from '../shared/settle-agent-output.ts';
 import { buildCodexValidationEnv } from './build-codex-env.ts';
 import { buildCodexOutputSchema } from './build-codex-output-schema.ts';
 import { type CodexUsageTail, createCodexUsageTail } from './create-codex-usage-tail.ts';
@@ -97,8 +93,12 @@ export async function prepareCodexTurn(
 ): Promise<AgentTurn<TurnOutcome>> {
   const { homes } = context;
   const { params, role } = setup;
-  const outputSchema = buildCodexOutputSchema(role);
   const codexRun = await provisionCodexRun(context, setup);
+  const outputSchema = buildCodexOutputSchema(role, codexRun.mode);
+  // A read-only mode's worktree must be as it was when its agent started (issue #29).
+  const readOnlyCheck =
+    codexRun.mode !== undefined ? createReadOnlyWorktreeCheck(setup.cwd, codexRun.mode) : undefined;
+  await readOnlyCheck?.snapshot();
   const { model, thread: codexThread } = codexRun;
   const usage = createCodexUsage(context, codexRun, setup);
   // bwrap's and the forwarder's own lines in codex's stderr: to the transcript and the failure reason.
@@ -169,12 +169,14 @@ export async function prepareCodexTurn(
     }
     for (const line of await stderrLines.readNew()) setup.refusals.line(line);
     // A sandbox that could not run codex's commands is the run's failure, never "changed nothing". In
-    // Flotilla's sandbox codex's own does not run: a `bwrap:` line there is Flotilla's (the refusals above).
-    const sandboxProblem = codexRun.sandboxed
-      ? null
-      : await findCodexSandboxProblem(codexRun.stderrLog, {
-          ownSandboxWithSystemBwrap: findOnPath('bwrap', codexRun.env.PATH ?? '') !== undefined,
-        });
+    // Flotilla's sandbox codex's own does not run (a `bwrap:` line there is Flotilla's, the refusals above),
+    // but for a read-only mode, whose commands run in codex's `read-only` sandbox inside ours.
+    const sandboxProblem =
+      codexRun.sandboxed && codexRun.mode === undefined
+        ? null
+        : await findCodexSandboxProblem(codexRun.stderrLog, {
+            ownSandboxWithSystemBwrap: findOnPath('bwrap', codexRun.env.PATH ?? '') !== undefined,
+          });
     if (sandboxProblem !== null) {
       run.sessionLog?.note(`codex's sandbox failed: ${sandboxProblem}`);
       turn.failure = `codex's sandbox could not run commands: ${sandboxProblem}`;
@@ -204,12 +206,12 @@ export async function prepareCodexTurn(
         `the ${role}'s final message is not the JSON its schema asks for: "${shown}"`,
       );
     }
-    const validated = validateAgentOutputOrQuestions(role, parsed);
-    if (!validated.ok) throw new AgentRunFailure('error', validated.error);
-    if (validated.value.kind === 'questions')
-      return { kind: 'questions', questions: validated.value.questions };
-    const result = await finishAgentResult(validated.value.output, () => run.patch(round));
-    return { kind: 'result', result };
+    return settleAgentOutput({
+      params,
+      output: parsed,
+      patch: () => run.patch(round),
+      readOnlyCheck,
+    });
   };
 
   /** Credentials and limits: the failure the engine should see. */

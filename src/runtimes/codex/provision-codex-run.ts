@@ -9,6 +9,8 @@ import { buildPortEnv } from '../../workspace/build-port-env.ts';
 import { withAgentBinOnPath } from '../shared/agent-command-channel.ts';
 import type { TurnSetup } from '../shared/agent-turn.ts';
 import { buildAgentSandboxRequest } from '../shared/build-agent-sandbox-request.ts';
+import { buildModeInstructions } from '../shared/build-mode-instructions.ts';
+import { readOnlyModeOf } from '../shared/settle-agent-output.ts';
 import { buildCodexConfigToml } from './build-codex-config-toml.ts';
 import { buildCodexEnv } from './build-codex-env.ts';
 import { buildCodexInstructions } from './build-codex-instructions.ts';
@@ -71,11 +73,12 @@ export async function provisionCodexRun(context: CodexRunContext, setup: TurnSet
   /** A resumed thread's usage up to the resume (codex counts it again in every later turn). */
   const priorThreadUsage: Usage | null =
     codexStateDir !== null ? await homes.readThreadUsage(codexStateDir) : null;
+  // A read-only mode (investigate, refine; issue #29) gets the mode's task instead of the role's.
+  const mode = readOnlyModeOf(params);
+  const roleInstructions = mode !== undefined ? buildModeInstructions(mode) : config.roleInstructions?.[role];
   const developerInstructions = buildCodexInstructions({
     role,
-    ...(config.roleInstructions?.[role] !== undefined && {
-      roleInstructions: config.roleInstructions[role],
-    }),
+    ...(roleInstructions !== undefined && { roleInstructions }),
     contextFiles: await readContextFiles(config),
   });
   const configToml = buildCodexConfigToml({
@@ -117,6 +120,7 @@ export async function provisionCodexRun(context: CodexRunContext, setup: TurnSet
               buildAgentSandboxRequest({
                 repoRoot: config.repoRoot,
                 worktree: worktree?.path ?? null,
+                readOnlyWorktree: mode !== undefined,
                 runStateDir: runDir,
                 extraWritable: [codexHome],
                 env: codexEnv,
@@ -143,8 +147,15 @@ export async function provisionCodexRun(context: CodexRunContext, setup: TurnSet
     workingDirectory: setup.cwd,
     // Inside Flotilla's sandbox codex's own would nest a second bubblewrap: ours is the boundary. Without
     // it, planner and reviewer read the repository; only the implementor writes, and only its worktree.
+    // A read-only mode runs in codex's `read-only` sandbox in both cases (inside ours too: two layers).
     sandboxMode:
-      sandbox !== undefined ? 'danger-full-access' : role === 'implementor' ? 'workspace-write' : 'read-only',
+      mode !== undefined
+        ? 'read-only'
+        : sandbox !== undefined
+          ? 'danger-full-access'
+          : role === 'implementor'
+            ? 'workspace-write'
+            : 'read-only',
     approvalPolicy: 'never',
     networkAccessEnabled: false,
     webSearchMode: 'disabled',
@@ -156,6 +167,7 @@ export async function provisionCodexRun(context: CodexRunContext, setup: TurnSet
       : codex.startThread(threadOptions);
   return {
     model,
+    mode,
     env,
     codexHome,
     codexStateDir: home.stateDir,

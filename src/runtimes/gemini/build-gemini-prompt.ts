@@ -1,6 +1,10 @@
-import type { AgentRole } from '../../domain/index.ts';
-import { buildOutputOrQuestionsJsonSchema } from '../../engine/runtime-contract/index.ts';
+import type { AgentRole, WorkItemMode } from '../../domain/index.ts';
+import {
+  buildModeOutputOrQuestionsJsonSchema,
+  buildOutputOrQuestionsJsonSchema,
+} from '../../engine/runtime-contract/index.ts';
 import { buildAgentCommandInstructions } from '../shared/agent-command-channel.ts';
+import { buildModeInstructions } from '../shared/build-mode-instructions.ts';
 
 const ROLE_TEXT: Record<AgentRole, string> = {
   planner:
@@ -20,16 +24,23 @@ const ROLE_TEXT: Record<AgentRole, string> = {
 export function buildGeminiPrompt(input: {
   prompt: string;
   role: AgentRole;
+  /** A read-only mode (investigate, refine; issue #29): its task and report schema instead of the role's. */
+  mode?: WorkItemMode | undefined;
   contextFiles: readonly { path: string; text: string }[];
 }): string {
-  const schema = JSON.stringify(buildOutputOrQuestionsJsonSchema(input.role));
+  const { mode } = input;
+  const schema = JSON.stringify(
+    mode !== undefined
+      ? buildModeOutputOrQuestionsJsonSchema(mode)
+      : buildOutputOrQuestionsJsonSchema(input.role),
+  );
   const context = input.contextFiles
     .filter((file) => file.text.trim() !== '')
     .map((file) => `### ${file.path}\n\n${file.text.trim()}`);
   return [
     input.prompt.trimEnd(),
     '## How you work and finish (Flotilla)',
-    ROLE_TEXT[input.role],
+    mode !== undefined ? buildModeInstructions(mode) : ROLE_TEXT[input.role],
     buildAgentCommandInstructions(),
     ...context,
     'Your final message must be only one JSON object matching this JSON Schema, with no other text and no code fence:',

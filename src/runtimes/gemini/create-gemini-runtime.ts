@@ -43,6 +43,8 @@ export function createGeminiRuntime(config: GeminiRuntimeConfig): ShellRuntime {
         params.role === 'implementor' ? { branchName: `agent/${params.branchName}` } : null,
       checkResume: (session) => checkKeptSession(session, runtime),
       prepare: (setup) => prepareGeminiTurn(config, setup),
+      // Read-only modes: the worktree bound read-only by the OS sandbox (refused with the sandbox off).
+      runsReadOnlyModes: true,
       checkAvailability: () =>
         checkGeminiAvailability({
           env: { ...(config.baseEnv ?? process.env), ...config.extraEnv },

@@ -1,18 +1,18 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type AgentUsage, buildAnswersPrompt } from '../../domain/index.ts';
-import {
-  AgentRunFailure,
-  classifyLimitMessage,
-  validateAgentOutputOrQuestions,
-} from '../../engine/runtime-contract/index.ts';
+import { AgentRunFailure, classifyLimitMessage } from '../../engine/runtime-contract/index.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import { buildPortEnv } from '../../workspace/build-port-env.ts';
 import { withAgentBinOnPath } from '../shared/agent-command-channel.ts';
 import type { AgentTurn, RoundEnd, TurnRun, TurnSetup } from '../shared/agent-turn.ts';
 import { buildAgentSandboxRequest } from '../shared/build-agent-sandbox-request.ts';
 import { findModelEndpoints } from '../shared/find-model-endpoints.ts';
-import { finishAgentResult } from '../shared/finish-agent-result.ts';
+import {
+  createReadOnlyWorktreeCheck,
+  readOnlyModeOf,
+  settleAgentOutput,
+} from '../shared/settle-agent-output.ts';
 import { buildGeminiCommand } from './build-gemini-command.ts';
 import { buildGeminiEnv, buildGeminiValidationEnv } from './build-gemini-env.ts';
 import { buildGeminiPrompt, parseFinalMessage } from './build-gemini-prompt.ts';
@@ -64,6 +64,12 @@ export async function prepareGeminiTurn(
   const model = config.models?.[role] ?? config.model;
   const binary = config.binary ?? findGeminiBinary();
   if (binary === undefined) throw new Error('gemini-cli is not installed (@google/gemini-cli)');
+  // A read-only mode (issue #29): the OS sandbox binds the worktree read-only; without it, refused.
+  const mode = readOnlyModeOf(params);
+  if (mode !== undefined && config.sandbox?.mode !== 'on')
+    throw new Error(`the ${mode} run needs the OS sandbox to keep its worktree read-only (fail closed)`);
+  const readOnlyCheck = mode !== undefined ? createReadOnlyWorktreeCheck(cwd, mode) : undefined;
+  await readOnlyCheck?.snapshot();
   const home = join(runDir, 'home');
   let firstPrompt: string;
   if (resume !== undefined) {
@@ -73,6 +79,7 @@ export async function prepareGeminiTurn(
     firstPrompt = buildGeminiPrompt({
       prompt: params.prompt,
       role,
+      mode,
       contextFiles: await readContextFiles(config),
     });
     await setup.makeRunDir();
@@ -112,6 +119,7 @@ export async function prepareGeminiTurn(
         buildAgentSandboxRequest({
           repoRoot: config.repoRoot,
           worktree: worktree?.path ?? null,
+          readOnlyWorktree: mode !== undefined,
           runStateDir: runDir,
           env,
           network: findModelEndpoints(env),
@@ -257,15 +265,13 @@ export async function prepareGeminiTurn(
         `the ${role}'s final message is not the JSON its schema asks for: "${end.finalText.trim().slice(0, 200)}"`,
       );
     }
-    const validated = validateAgentOutputOrQuestions(role, parsed);
-    if (!validated.ok) throw new AgentRunFailure('error', validated.error);
-    if (validated.value.kind === 'questions')
-      return { kind: 'questions', questions: validated.value.questions };
-    const { output } = validated.value;
     // An implementor without a worktree has no patch to take.
-    if (output.role === 'implementor' && worktree === null)
-      return { kind: 'result', result: { ...output, patch: null } };
-    return { kind: 'result', result: await finishAgentResult(output, () => run.patch(round)) };
+    return settleAgentOutput({
+      params,
+      output: parsed,
+      patch: worktree === null ? null : () => run.patch(round),
+      readOnlyCheck,
+    });
   };
 
   return {

@@ -6,6 +6,11 @@ export interface AgentSandboxProfile {
   repoRoot: string;
   /** The implementor's worktree (writable, git commits go to a per-run git dir); null: the role only reads. */
   worktree: string | null;
+  /**
+   * A read-only run (modes `investigate`, `refine`; issue #29): the worktree is bound read-only (no git
+   * commits either), so the OS refuses every write there whatever tool the agent uses.
+   */
+  readOnlyWorktree?: boolean;
   /** The run's own state directory (the runtime's config and temp files): always writable. */
   runStateDir: string;
   /** Further directories the runtime itself writes (e.g. codex's CODEX_HOME). */
@@ -23,21 +28,24 @@ export interface AgentSandboxProfile {
 /**
  * The one sandbox profile every runtime gives its agents (src/sandbox/README.md): the worktree and the run's
  * state writable, the repository readable with `.git` read-only, nothing else writable; git commits inside
- * go to a per-run git directory in the run's state.
+ * go to a per-run git directory in the run's state. A read-only run's worktree is readable only.
  */
 export function buildAgentSandboxRequest(profile: AgentSandboxProfile): SandboxRequest {
   const { worktree } = profile;
+  const readOnly = worktree !== null && profile.readOnlyWorktree === true;
   return {
     repoRoot: profile.repoRoot,
     cwd: worktree ?? profile.repoRoot,
     writable: [
-      ...(worktree === null ? [] : [worktree]),
+      ...(worktree === null || readOnly ? [] : [worktree]),
       profile.runStateDir,
       ...(profile.extraWritable ?? []),
     ],
-    ...(worktree !== null && {
-      gitWorktree: { worktree, gitStateDir: join(profile.runStateDir, 'sandbox-git') },
-    }),
+    ...(readOnly && { readable: [worktree] }),
+    ...(worktree !== null &&
+      !readOnly && {
+        gitWorktree: { worktree, gitStateDir: join(profile.runStateDir, 'sandbox-git') },
+      }),
     env: profile.env,
     network: profile.network,
     programs: profile.programs,

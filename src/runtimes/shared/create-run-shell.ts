@@ -80,8 +80,8 @@ export function createRunShell(config: RunShellConfig, source: RuntimeTurnSource
     runs.assertIdle(params.sessionID);
     if (params.role === 'implementor' && params.mode !== undefined && source.runsReadOnlyModes !== true) {
       throw new Error(
-        `the ${config.runtime ?? 'runtime'} runtime cannot run the read-only mode '${params.mode}' (its guards ` +
-          'cannot refuse file writes); run it on the claude runtime',
+        `the ${config.runtime ?? 'runtime'} runtime cannot run the read-only mode '${params.mode}' (it cannot ` +
+          'refuse file writes)',
       );
     }
     const frame = createFrame(params);

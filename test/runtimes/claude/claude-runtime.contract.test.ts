@@ -12,6 +12,7 @@ import {
   describeRuntimeContract,
 } from '../../support/runtime-contract/runtime-contract-suite.ts';
 import { buildContractScenario, buildContractSteps } from '../../support/runtime-contract-steps.ts';
+import { createTestSandbox } from '../../support/test-sandbox.ts';
 
 const AGENT_FILE = (tools: string) =>
   `---\ndescription: contract agent\ntools: ${tools}\nmodel: inherit\n---\nYou are a contract agent.\n`;
@@ -29,6 +30,8 @@ describeRuntimeContract('claude', CAPABILITIES, async ({ repo, logsDir }) => {
     '.claude/agents/planner.md': AGENT_FILE('Read, Grep, Glob'),
     '.claude/agents/implementor.md': AGENT_FILE('Read, Write, Edit, Bash'),
     '.claude/agents/reviewer.md': AGENT_FILE('Read, Grep, Glob'),
+    '.claude/agents/investigate.md': AGENT_FILE('Read, Grep, Glob, Bash'),
+    '.claude/agents/refine.md': AGENT_FILE('Read, Grep, Glob, Bash'),
   });
   const servers: ModelServer[] = [];
   const logger = createRecordingLogger();
@@ -55,6 +58,12 @@ describeRuntimeContract('claude', CAPABILITIES, async ({ repo, logsDir }) => {
         contextPaths: [],
         // The bash validator has its own tests; here every command the script runs is allowed.
         bashValidatorHook: async () => ({}),
+        // Read-only modes: the validator lets every command through and the OS sandbox is what refuses
+        // (the read-only validator's refusals have their own tests: build-run-guards.test.ts).
+        ...(options.readOnlyModes === true && {
+          readOnlyBashValidatorHook: async () => ({}),
+          sandbox: createTestSandbox(),
+        }),
         logger,
         setupCommand: 'none',
         stateDir: join(logsDir, 'state'),

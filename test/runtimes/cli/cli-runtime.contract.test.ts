@@ -15,6 +15,7 @@ import {
   conversationCommandLine,
   describeRuntimeContract,
 } from '../../support/runtime-contract/runtime-contract-suite.ts';
+import { createTestSandbox } from '../../support/test-sandbox.ts';
 
 // The `claude` preset: the fake agent reports its model request in claude's stream-json shapes, so usage is
 // live and final. Presets whose tool reports none (aider, gemini, opencode) have neither: see
@@ -60,9 +61,14 @@ describeRuntimeContract('cli (fake agent)', CAPABILITIES, async ({ repo, logsDir
               { promptIncludes: asks.answer, steps: resumed },
               { promptIncludes: '## Work Item #7', steps },
             ];
-      const scriptPath = join(logsDir, `script-${randomUUID()}.json`);
+      // In the OS sandbox the script must be readable inside (the real /tmp is hidden): under the
+      // repository's .git, which the sandbox shows read-only; the calls go to the sandbox's private /tmp.
+      const sandboxed = options.readOnlyModes === true;
+      const scriptPath = join(sandboxed ? join(repo.root, '.git') : logsDir, `script-${randomUUID()}.json`);
       await writeFile(scriptPath, JSON.stringify({ rounds }));
       return createCliRuntime({
+        // Read-only modes run only in the OS sandbox (it binds the worktree read-only).
+        ...(sandboxed && { sandbox: createTestSandbox() }),
         repoRoot: repo.root,
         defaultBranch: 'main',
         logger,
@@ -83,8 +89,9 @@ describeRuntimeContract('cli (fake agent)', CAPABILITIES, async ({ repo, logsDir
           HOME: process.env.HOME,
           FAKE_AGENT_SCRIPT: scriptPath,
           GITHUB_TOKEN: CONTRACT_PLANTED_SECRET,
+          ...(sandboxed && { FAKE_AGENT_CALLS: '/tmp/fake-agent-calls.jsonl' }),
         },
-        passThroughEnv: ['FAKE_AGENT_SCRIPT'],
+        passThroughEnv: ['FAKE_AGENT_SCRIPT', ...(sandboxed ? ['FAKE_AGENT_CALLS'] : [])],
       });
     },
     async cleanup() {},

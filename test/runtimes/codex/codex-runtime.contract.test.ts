@@ -1,4 +1,5 @@
 /** The runtime contract on the Codex runtime: the real bundled codex binary on the scripted Responses endpoint. */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRecordingLogger } from '../../../src/logging/logger.ts';
 import { createModelServer, type ModelServer } from '../../../src/model-server/index.ts';
@@ -25,6 +26,14 @@ const CAPABILITIES = {
 
 describeRuntimeContract('codex', CAPABILITIES, async ({ repo, logsDir }) => {
   const servers: ModelServer[] = [];
+  // Read-only modes run codex's own `read-only` sandbox inside Flotilla's, whose helper codex refuses to
+  // create under the temporary directory: their CODEX_HOME lies outside it (docs/sandbox-facts.md, Codex).
+  const outsideTmp: string[] = [];
+  const stateDirOutsideTmp = () => {
+    const dir = mkdtempSync('/var/tmp/flotilla-codex-');
+    outsideTmp.push(dir);
+    return dir;
+  };
   const logger = createRecordingLogger();
   return {
     async runtimeFor(script, options = {}) {
@@ -47,7 +56,8 @@ describeRuntimeContract('codex', CAPABILITIES, async ({ repo, logsDir }) => {
         defaultBranch: 'main',
         logger,
         // Under the repository: codex refuses to make its helper binaries under a temporary directory.
-        stateDir: join(repo.root, '.flotilla', 'codex'),
+        stateDir:
+          options.readOnlyModes === true ? stateDirOutsideTmp() : join(repo.root, '.flotilla', 'codex'),
         model: 'scripted',
         provider: { id: 'flotilla-scripted', baseUrl: `${server.url}/v1`, envKey: SCRIPTED_KEY },
         baseEnv: { ...process.env, [SCRIPTED_KEY]: 'dummy', GITHUB_TOKEN: CONTRACT_PLANTED_SECRET },
@@ -65,6 +75,7 @@ describeRuntimeContract('codex', CAPABILITIES, async ({ repo, logsDir }) => {
     },
     async cleanup() {
       await Promise.all(servers.map((server) => server.close()));
+      for (const dir of outsideTmp) rmSync(dir, { recursive: true, force: true });
     },
   };
 });

@@ -116,6 +116,7 @@ export function createInMemoryWorkItems(world: InMemoryWorld) {
     },
     async updateWorkItem(id, update) {
       const item = record(id);
+      if (update.title != null) item.title = update.title;
       if (update.body !== null) item.body = update.body;
       if (update.labels !== null) {
         // The status label is kept (statuses change only through transitionStatus); the kind is kept unless

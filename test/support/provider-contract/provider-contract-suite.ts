@@ -287,11 +287,25 @@ export function describeProviderContract(
 
         await provider.workItemWriter.updateWorkItem(item.id, { body: 'new body', labels: null });
         expect(await provider.workItemReader.getWorkItemBody(item.id)).toBe('new body');
+        const titled = item.title;
         expect(await provider.workItemReader.getWorkItem(item.id)).toMatchObject({
+          title: titled,
           priority: 'high',
           complexity: 'low',
           status: 'ready',
         });
+
+        // A title (an accepted refinement's, issue #29) replaces the item's; body and labels stay.
+        await provider.workItemWriter.updateWorkItem(item.id, {
+          title: 'A clearer title',
+          body: null,
+          labels: null,
+        });
+        expect(await provider.workItemReader.getWorkItem(item.id)).toMatchObject({
+          title: 'A clearer title',
+          priority: 'high',
+        });
+        expect(await provider.workItemReader.getWorkItemBody(item.id)).toBe('new body');
 
         await provider.workItemWriter.updateWorkItem(item.id, {
           body: null,

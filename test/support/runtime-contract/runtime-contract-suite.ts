@@ -147,6 +147,52 @@ export interface RuntimeCapabilities {
   asksAgents: boolean;
 }
 
+/**
+ * Every way a read-only run (modes investigate, refine) might write its worktree, in one shell line whose
+ * errors go to its output (the transcript); it always succeeds, so the agent goes on to its report.
+ */
+export const READ_ONLY_WRITE_ATTEMPTS = [
+  "printf 'x\\n' > src/planted.txt",
+  "printf 'x\\n' >> src/keep.txt",
+  'rm src/edit-me.txt',
+  'mv src/rename-me.txt src/renamed.txt',
+  'mkdir made',
+  'git commit --allow-empty -qm planted',
+]
+  .map((attempt) => `{ ${attempt}; } 2>&1`)
+  .join('; ')
+  .concat('; true');
+
+/** The reports the read-only modes return in the contract case. */
+export const MODE_REPORTS = {
+  investigate: {
+    mode: 'investigate',
+    summary: 'The greeting is missing.',
+    rootCause: 'src/keep.txt never greets.',
+    evidence: ['cat src/keep.txt prints keep'],
+    files: ['src/keep.txt'],
+    fixes: [
+      {
+        tempID: 'fix',
+        title: 'Greet in keep.txt',
+        body: 'Objective: greet.',
+        labels: ['task:implement'],
+        blockedBy: [],
+      },
+    ],
+  },
+  refine: {
+    mode: 'refine',
+    summary: 'Made precise.',
+    title: 'Greet the user by name',
+    body: 'Print hello, <name>.',
+    acceptanceCriteria: ['prints hello, Ada for Ada'],
+    files: ['src/keep.txt'],
+    size: 'low',
+    labels: ['priority:high'],
+  },
+} as const;
+
 export interface RuntimeContractHarness {
   /**
    * A runtime on `repo` whose agent plays `script` for every run. Its agent environment starts from one that
@@ -155,7 +201,14 @@ export interface RuntimeContractHarness {
    */
   runtimeFor(
     script: AgentScript,
-    options?: { maxAgentDuration?: number },
+    options?: {
+      maxAgentDuration?: number;
+      /**
+       * The runtime as it runs the read-only modes (issue #29): in the OS sandbox. Claude's read-only bash
+       * validator then allows every command, so what refuses a write is the sandbox.
+       */
+      readOnlyModes?: boolean;
+    },
   ): Promise<RuntimeAdapter & { runtime?: string }>;
   cleanup(): Promise<void>;
 }
@@ -421,6 +474,23 @@ export function describeRuntimeContract(
       expect(patch).not.toMatch(/^\+GITHUB_TOKEN=/m);
       expectNoWorktreeLeft();
     }, 180_000);
+
+    for (const mode of ['investigate', 'refine'] as const) {
+      it(`a ${mode} run cannot write its worktree (the OS refuses every write) and returns its report`, async () => {
+        const report = MODE_REPORTS[mode];
+        const runtime = await harness.runtimeFor(
+          { shell: READ_ONLY_WRITE_ATTEMPTS, output: report },
+          { readOnlyModes: true },
+        );
+        const handle = await runtime.startAgent({ ...implementor(mode), mode } as AgentStartParams);
+        // A write that got through would fail the run: the worktree is checked unchanged before the report.
+        const result = await handle.result;
+        expect(result).toMatchObject({ role: 'implementor', outcome: 'completed', patch: null, report });
+        const transcript = await readFile(handle.logFilePath ?? '', 'utf8');
+        expect(transcript).toContain('Read-only file system');
+        expectNoWorktreeLeft();
+      }, 180_000);
+    }
 
     it('writes a transcript with secrets redacted', async () => {
       const runtime = await harness.runtimeFor({

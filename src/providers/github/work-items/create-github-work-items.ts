@@ -52,7 +52,10 @@ export function createGitHubWorkItems(
     return issue;
   }
 
-  async function updateIssue(id: string, fields: { body?: string; state?: 'open' | 'closed' }) {
+  async function updateIssue(
+    id: string,
+    fields: { body?: string; title?: string; state?: 'open' | 'closed' },
+  ) {
     await octokit.rest.issues.update({
       owner,
       repo,
@@ -169,6 +172,8 @@ export function createGitHubWorkItems(
 
     async updateWorkItem(id, update) {
       const issue = await requireIssue(id);
+      if (update.title != null && update.title !== issue.title)
+        await updateIssue(id, { title: update.title });
       if (update.body !== null) {
         // The dependency metadata and the creation key are the provider's, not the description: keep them.
         const key = parseCreationKey(issue.body ?? '');
