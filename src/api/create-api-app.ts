@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { readDetails } from '../cli/commands/work-show-command.ts';
 import { addHumanComment } from '../cli/support/add-human-comment.ts';
 import { dispatchWorkItem } from '../cli/support/dispatch-work-item.ts';
+import { readWorkItemDetails } from '../cli/support/read-work-item-details.ts';
 import { requireProviderItem } from '../cli/support/require-provider-item.ts';
 import type { FlotillaConfig } from '../config/index.ts';
 import { buildAnswerComment, WORK_ITEM_STATUSES } from '../domain/index.ts';
@@ -130,7 +130,11 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono {
         'one work item with body, labels, comments and revision (as `flotilla work show --json`)',
       ),
     }),
-    (c) => c.json(readDetails(tracker, c.req.valid('param').id, history.taskContext), 200),
+    async (c) =>
+      c.json(
+        await readWorkItemDetails(provider, c.req.valid('param').id, { taskContext: history.taskContext }),
+        200,
+      ),
   );
 
   registerHistoryRoutes(app, { config: deps.config, history, now });

@@ -1,5 +1,6 @@
 import type {
   AgentReview,
+  AgentReviewComment,
   CreateWorkItemInput,
   MergeConflictFile,
   ReviewHistory,
@@ -241,6 +242,63 @@ export interface LocalAdmin {
   closeWorkItem(id: string, comment: HumanComment | null): Promise<Revision | null>;
 }
 
+/** A comment in an item's history, with the tracker's id for it. */
+export interface ItemHistoryComment extends WorkItemComment {
+  id: string;
+}
+
+/** A review's state, in GitHub's names (every provider uses them): `DISMISSED` once a later one replaced it. */
+export type ItemReviewState = 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED' | 'DISMISSED';
+
+/** One review of a revision, as an item's history shows it. */
+export interface ItemHistoryReview {
+  id: string;
+  author: string;
+  state: ItemReviewState;
+  /** The state it was posted with, kept once dismissed; null when the tracker kept none. */
+  verdict: Exclude<ItemReviewState, 'DISMISSED'> | null;
+  /** 1, 2, … among the revision's verdicts (approved or changes requested); null for a comment. */
+  round: number | null;
+  body: string;
+  /** Its line comments. */
+  comments: AgentReviewComment[];
+  /** ISO timestamp. */
+  createdAt: string;
+}
+
+/** Where a revision is: open for review, merged into the default branch, or closed unmerged. */
+export type RevisionState = 'open' | 'closed' | 'merged';
+
+/** An item's revision in its history: its state and every review round. */
+export interface ItemHistoryRevision extends Revision {
+  state: RevisionState;
+  reviews: ItemHistoryReview[];
+}
+
+/** What `flotilla work show` and the HTTP API show of an item beyond the contract's reads. */
+export interface ItemHistory {
+  /** Every label, reserved ones included. */
+  labels: string[];
+  /** Every comment, oldest first (what the page shows; not only the ones trusted to steer an agent). */
+  comments: ItemHistoryComment[];
+  /** The open revision, else the newest merged or closed one the tracker still links; null: none. */
+  revision: ItemHistoryRevision | null;
+}
+
+/**
+ * Optional capability (issue #27 §2): the history of an item and its revision, for `flotilla work show`,
+ * `diff`, `checks` and the HTTP API — read-only, and shown to humans (not fed to agents).
+ */
+export interface HistoryReader {
+  /** Throws, naming the id, when the item does not exist. */
+  readItemHistory(id: string): Promise<ItemHistory>;
+  /**
+   * The end of the checks output of the revision's head whatever its outcome (passed, failed, running),
+   * bounded as `getChecksOutputTail`; null when no output is kept (no checks ran, the log is gone).
+   */
+  readChecksLog(revisionID: string): Promise<ChecksOutputTail | null>;
+}
+
 /** The five interfaces a provider (local, GitHub, in-memory) implements. */
 export interface Provider {
   workItemReader: WorkItemReader;
@@ -266,6 +324,8 @@ export interface Provider {
   quota?(): ProviderQuota;
   /** Optional capability: a tracker Flotilla keeps itself, administered from the CLI (LocalAdmin). */
   localAdmin?: LocalAdmin;
+  /** Optional capability: an item's labels, comments and revision with its reviews; any head's checks log. */
+  history?: HistoryReader;
   /**
    * Optional capability (issue #28 §1): a tracker that several machines or clones share keeps each item's
    * task context there too. The engine posts every new entry as a comment on its item

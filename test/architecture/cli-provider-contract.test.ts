@@ -29,13 +29,6 @@ const EXCEPTIONS: Readonly<Record<string, string>> = {
   // The local merge integrates with git itself (previousSHA, updated checkout, --delete-branch), which the
   // contract's mergeRevision does not report yet.
   'src/cli/commands/merge-command.ts': 'merge: the local integration, not yet behind mergeRevision',
-  // `work show` and the HTTP API read the local tracker's history (labels, comments, review rounds).
-  'src/cli/commands/work-show-command.ts': 'work show: the local details, shared with the HTTP API',
-  // A revision's files from git, for `diff` and the HTTP API's diff route.
-  'src/cli/support/read-work-item-files.ts': 'diff: reads the revision from git',
-  // The web dashboard's checks log: the end of the local checks' log file (RevisionReader.getChecksOutputTail
-  // answers only for a failed head, while the page shows any head's log).
-  'src/api/register-review-routes.ts': 'checks log: the local checks output, as `flotilla checks` reads it',
 };
 
 const PRODUCTION = (path: string) => !/\.test\.tsx?$/.test(path) && !path.includes('/test-support/');

@@ -1,6 +1,5 @@
 import {
   type AgentReview,
-  buildChecksView,
   describeChecksOutcome,
   formatChecksLine,
   type Revision,
@@ -24,46 +23,6 @@ const out = (text: string) => process.stdout.write(text);
  * refused by the commands, naming where to do it (the provider's `links`).
  */
 export const contractTrackerCommands = {
-  async show(context: CliContext, id: string, options: { json?: boolean }): Promise<void> {
-    const provider = await context.provider.open();
-    const item = await requireItem(provider, id);
-    const body = await provider.workItemReader.getWorkItemBody(id);
-    const revision = await linkedRevision(provider, item);
-    const history = revision === null ? null : await provider.revisionReader.getReviewHistory(revision.id);
-    if (options.json)
-      return writeJson({
-        ...item,
-        body,
-        revision: revision && { ...revision, pipeline: buildChecksView(revision.pipeline), ...history },
-      });
-    const lines = [
-      `#${item.id} ${item.title}`,
-      `status: ${item.status}   kind: ${item.kind}   priority: ${item.priority ?? '-'}   complexity: ${item.complexity ?? '-'}`,
-      `blocked by: ${item.blockedBy.map((blocker) => `#${blocker}`).join(', ') || '-'}`,
-      `created: ${item.createdAt}`,
-      `issue: ${issueUrl(context, id)}`,
-      '',
-      body.trim() === '' ? '(no description)' : body.trimEnd(),
-      '',
-    ];
-    if (revision === null) lines.push('Revision: none');
-    else {
-      const pipeline = revision.pipeline;
-      lines.push(
-        `Revision PR #${revision.id} (${revision.url ?? ''}) on ${revision.headRef} at ${revision.headSHA.slice(0, 12)}`,
-        `  ${formatChecksLine(pipeline, '')}`,
-      );
-      if (history === null || history.reviews.length === 0) lines.push('  reviews: none');
-      for (const review of history?.reviews ?? []) {
-        lines.push(`  review by ${review.author}: ${review.state}`, ...indent(review.body, '    '));
-      }
-      for (const comment of history?.inlineComments ?? []) {
-        lines.push(`    ${comment.path}${comment.line === null ? '' : `:${comment.line}`}: ${comment.body}`);
-      }
-    }
-    out(`${lines.join('\n')}\n`);
-  },
-
   /** `flotilla diff`: the pull request's files as GitHub reports them (its per-file patches). */
   async diff(context: CliContext, id: string, options: { nameOnly?: boolean }): Promise<void> {
     const provider = await context.provider.open();
@@ -211,15 +170,4 @@ async function requireRevision(
     });
   }
   return revision;
-}
-
-function issueUrl(context: CliContext, id: string): string {
-  return context.provider.links?.itemUrl(id) ?? `#${id}`;
-}
-
-function indent(text: string, prefix: string): string[] {
-  return text
-    .trimEnd()
-    .split('\n')
-    .map((line) => `${prefix}${line}`);
 }

@@ -6,6 +6,7 @@ import { buildBranchRef } from '../shared/build-branch-ref.ts';
 import { createBranchFromPatch, type GitIdentity } from '../shared/create-branch-from-patch.ts';
 import { listChangedFiles } from '../shared/list-changed-files.ts';
 import type {
+  HistoryReader,
   LocalAdmin,
   MergeRevisionOptions,
   MergeRevisionResult,
@@ -18,6 +19,7 @@ import type {
   WorkItemWriter,
 } from '../types.ts';
 import { createLocalChecksRunner, type LocalChecksRunnerOptions } from './create-local-checks-runner.ts';
+import { createLocalHistory } from './create-local-history.ts';
 import { createGitSpecReader } from './git/create-git-spec-reader.ts';
 import { integrateRevision } from './git/integrate-revision.ts';
 import { readChecksOutputTail } from './git/read-checks-output-tail.ts';
@@ -45,6 +47,7 @@ export type LocalProviderOptions = {
 
 export type LocalProvider = Provider & {
   localAdmin: LocalAdmin;
+  history: HistoryReader;
   /** The SQLite tracker underneath, for the CLI's `work`/`merge` commands and tests (a human's edits). */
   tracker: SqliteTracker;
   /**
@@ -349,6 +352,7 @@ export function createLocalProvider(options: LocalProviderOptions): LocalProvide
     revisionWriter,
     specReader: createGitSpecReader({ repoRoot, defaultBranch, specsDir: options.specsDir }),
     localAdmin,
+    history: createLocalHistory(tracker, options.logsDir),
     tracker,
     async close() {
       await checks.stop();
