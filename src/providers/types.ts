@@ -104,7 +104,25 @@ export interface MergeRevisionResult {
   strategy: 'fast-forward' | 'merge-commit' | 'squash' | 'rebase' | 'already-merged';
   /** The default branch's head after the merge. */
   mergedSHA: string;
+  /** The default branch's head before it, where the provider merged in the user's repository (local). */
+  previousSHA?: string;
+  /**
+   * The checkout of the default branch the merge fast-forwarded (local: a clean worktree that has it checked
+   * out), or null when none was touched; absent where the merge happens elsewhere (GitHub).
+   */
+  updatedWorktree?: string | null;
 }
+
+/** What `RevisionWriter.deleteRevisionBranch` did. */
+export type DeleteRevisionBranchOutcome =
+  /** Deleted. */
+  | 'deleted'
+  /** It did not exist any more. */
+  | 'gone'
+  /** Kept: a worktree has it checked out. */
+  | 'checked-out'
+  /** Kept: it moved past the revision's head (someone's new work). */
+  | 'moved';
 
 /** Options of `RevisionWriter.mergeRevision`. */
 export interface MergeRevisionOptions {
@@ -115,6 +133,11 @@ export interface MergeRevisionOptions {
    * lands is exactly the tree the checks passed on; refused otherwise, nothing changed.
    */
   fastForwardOnly?: boolean;
+  /**
+   * Who asked, named in the merge commit's message where the provider writes one (local); default the
+   * engine. `flotilla merge` says `flotilla merge`.
+   */
+  requestedBy?: string;
 }
 
 /** What `RevisionWriter.updateRevisionBranch` did (issue #30 §5). */
@@ -158,8 +181,16 @@ export interface RevisionWriter {
    * its work item is not approved or not linked to it, or the integration is refused (a conflict, a branch
    * that moved after the review, a dirty checkout of the default branch). Providers without it leave
    * merging to the tracker (e.g. a pull request merged on GitHub); the engine then refuses merge commands.
+   * A refused integration's error may carry `details: string[]`: the files involved (conflicts, the
+   * checkout's uncommitted changes), one per entry.
    */
   mergeRevision?(revisionID: string, options?: MergeRevisionOptions): Promise<MergeRevisionResult>;
+  /**
+   * Optional capability (`flotilla merge --delete-branch`): deletes the revision's branch (kept by a merge)
+   * only while it is still at the revision's head and no worktree has it checked out. Providers without it
+   * leave the branch to the tracker (GitHub's auto-delete setting).
+   */
+  deleteRevisionBranch?(revisionID: string): Promise<DeleteRevisionBranchOutcome>;
   /**
    * Optional capability, the merge queue's (issue #30 §5): brings the open revision onto the current
    * default branch — the local provider replays its change on the branch's head (a new commit, checks run

@@ -26,9 +26,6 @@ const EXCEPTIONS: Readonly<Record<string, string>> = {
   // capability on descriptors, with its flags (--owner/--repo are GitHub's).
   'src/cli/commands/init-command.ts': 'init --provider: the flag and its per-provider flags',
   'src/cli/commands/init-command-scaffold.ts': 'init --provider: the config block written',
-  // The local merge integrates with git itself (previousSHA, updated checkout, --delete-branch), which the
-  // contract's mergeRevision does not report yet.
-  'src/cli/commands/merge-command.ts': 'merge: the local integration, not yet behind mergeRevision',
 };
 
 const PRODUCTION = (path: string) => !/\.test\.tsx?$/.test(path) && !path.includes('/test-support/');

@@ -6,9 +6,8 @@ import {
   type WorkItem,
   type WorkItemStatus,
 } from '../../domain/index.ts';
-import type { ConfiguredProvider, MergeMethod } from '../../providers/provider-descriptor.ts';
+import type { ConfiguredProvider } from '../../providers/provider-descriptor.ts';
 import { CliError } from './cli-error.ts';
-import { describeMergeRefusal } from './describe-merge-refusal.ts';
 import type { CliContext } from './open-cli-context.ts';
 import { requireProviderItem } from './require-provider-item.ts';
 import { writeJson } from './write-json.ts';
@@ -16,7 +15,7 @@ import { writeJson } from './write-json.ts';
 const out = (text: string) => process.stdout.write(text);
 
 /**
- * The tracker commands (`work …`, `diff`, `checks`, `review`, `merge`) through the provider contract: every
+ * The tracker commands (`diff`, `checks`, `review`) through the provider contract: every
  * provider's `work reopen` and `work dispatch`, and the others for a provider without a local tracker
  * (GitHub: issues and pull requests; the local tracker's versions are in the commands' files, for what only it
  * can do). What the contract cannot do (closed issues, free labels, titles, human comments' history) is
@@ -102,50 +101,6 @@ export const contractTrackerCommands = {
     out(
       `${input.verdict === 'comment' ? 'commented on' : 'reviewed'} pull request #${revision.id}: ` +
         (status === item.status ? `#${id} stays ${status}\n` : `#${id} ${item.status} → ${status}\n`),
-    );
-  },
-
-  /** `flotilla merge`: merges the pull request through the API (the method given, else the config's). */
-  async merge(
-    context: CliContext,
-    id: string,
-    options: { method?: MergeMethod; json?: boolean },
-  ): Promise<void> {
-    const provider = await context.provider.open(
-      options.method === undefined ? {} : { mergeMethod: options.method },
-    );
-    const item = await requireItem(provider, id);
-    if (item.status === 'closed') {
-      throw new CliError(
-        `#${id} is closed; if its pull request was merged there is nothing to do, otherwise reopen it: \`flotilla work reopen ${id}\``,
-        { exitCode: 1 },
-      );
-    }
-    if (item.status !== 'approved') {
-      const linked = item.linkedRevision === null ? null : `PR #${item.linkedRevision}`;
-      throw new CliError(describeMergeRefusal(item, linked), { exitCode: 1 });
-    }
-    const revision = await requireRevision(provider, item, 'to merge');
-    if (provider.revisionWriter.mergeRevision === undefined)
-      throw new Error(`the ${provider.name} provider cannot merge`);
-    const result = await provider.revisionWriter.mergeRevision(revision.id).catch((error: unknown) => {
-      throw new CliError(error instanceof Error ? error.message : String(error), { exitCode: 1 });
-    });
-    const method = options.method ?? provider.mergeMethod ?? 'merge';
-    if (options.json) {
-      return writeJson({
-        workItemID: id,
-        revisionID: revision.id,
-        branch: revision.headRef,
-        defaultBranch: context.config.defaultBranch,
-        method,
-        strategy: result.strategy,
-        mergedSHA: result.mergedSHA,
-      });
-    }
-    out(
-      `merged pull request #${revision.id} (${revision.headRef}) into ${context.config.defaultBranch} on GitHub: ${result.strategy} ${result.mergedSHA.slice(0, 12)}; closed #${id}\n` +
-        `(run \`git pull\` to bring it into your checkout)\n`,
     );
   },
 };

@@ -1,4 +1,6 @@
+import { type Revision, revisionName } from '../../domain/index.ts';
 import type { Logger } from '../../logging/logger.ts';
+import { deleteRevisionBranch } from '../../process/delete-revision-branch.ts';
 import { runGit } from '../../process/run-command.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import { createSqliteTracker, type Database, openDatabase, type SqliteTracker } from '../../storage/index.ts';
@@ -38,6 +40,8 @@ export type LocalProviderOptions = {
   /** Epoch milliseconds for tracker timestamps. Default `Date.now`. */
   now?: () => number;
   logger: Logger;
+  /** How `mergeRevision` integrates (`flotilla merge --merge|--squash|--rebase`); default fast-forward when possible. */
+  mergeMethod?: 'merge' | 'squash' | 'rebase';
   /** Test seam for the checks (default `runLocalChecks`). */
   runChecks?: LocalChecksRunnerOptions['runChecks'];
 } & (
@@ -201,6 +205,11 @@ export function createLocalProvider(options: LocalProviderOptions): LocalProvide
     postComment: async (revisionID, body) => revisions.postComment(revisionID, body),
     mergeRevision,
     updateRevisionBranch,
+    async deleteRevisionBranch(revisionID) {
+      const revision = revisions.getRevision(revisionID);
+      if (revision === null) throw new Error(`revision #${revisionID} does not exist`);
+      return deleteRevisionBranch(repoRoot, revision.headRef, revision.headSHA);
+    },
   };
 
   /** What a human does from the CLI that only this tracker can do, each command in one transaction. */
@@ -324,8 +333,9 @@ export function createLocalProvider(options: LocalProviderOptions): LocalProvide
       defaultBranch,
       branchName: revision.headRef,
       headSHA: revision.headSHA,
-      message: `Merge ${revision.headRef}: ${revision.title}\n\nWork item #${item.id}, revision #${revision.id}, merged by the flotilla engine.\n`,
+      message: buildMergeMessage(revision, item.id, options.mergeMethod, mergeOptions.requestedBy),
       fallbackIdentity: LOCAL_REVISION_IDENTITY,
+      ...(options.mergeMethod !== undefined && { method: options.mergeMethod }),
     });
     try {
       revisions.markRevisionMerged(revision.id, { closeWorkItem: true });
@@ -342,7 +352,13 @@ export function createLocalProvider(options: LocalProviderOptions): LocalProvide
       head: result.mergedSHA,
     });
     const closed = workItems.getWorkItem(item.id) ?? { ...item, status: 'closed', linkedRevision: null };
-    return { workItem: closed, strategy: result.strategy, mergedSHA: result.mergedSHA };
+    return {
+      workItem: closed,
+      strategy: result.strategy,
+      mergedSHA: result.mergedSHA,
+      previousSHA: result.previousSHA,
+      updatedWorktree: result.updatedWorktree,
+    };
   }
 
   return {
@@ -364,6 +380,25 @@ export function createLocalProvider(options: LocalProviderOptions): LocalProvide
       return () => changeListeners.delete(listener);
     },
   };
+}
+
+/**
+ * The merge commit's message (or the squashed commit's): the engine's names the revision by its number,
+ * `flotilla merge`'s (`requestedBy`) as the CLI names it (`r7`).
+ */
+function buildMergeMessage(
+  revision: Revision,
+  itemID: string,
+  method: 'merge' | 'squash' | 'rebase' | undefined,
+  requestedBy: string | undefined,
+): string {
+  const name = requestedBy === undefined ? `#${revision.id}` : revisionName(revision);
+  const by = requestedBy ?? 'the flotilla engine';
+  if (method === 'squash') {
+    const body = revision.body.trim() === '' ? '' : `${revision.body.trim()}\n\n`;
+    return `${revision.title} (#${itemID})\n\n${body}Work item #${itemID}, revision ${name}, squashed by ${by}.\n`;
+  }
+  return `Merge ${revision.headRef}: ${revision.title}\n\nWork item #${itemID}, revision ${name}, merged by ${by}.\n`;
 }
 
 function buildCommitMessage(workItemID: string, title: string): string {

@@ -23,8 +23,13 @@ export const localProvider: ProviderDescriptor<undefined> = {
       checksTimeoutMs: context.checks.timeout * 1000,
       logsDir: join(context.logsDir, 'checks'),
       logger: context.logger,
+      ...(context.mergeMethod !== undefined && { mergeMethod: context.mergeMethod }),
     });
-    return Object.assign(provider, { name: NAME, localTracker: provider.tracker });
+    return Object.assign(provider, {
+      name: NAME,
+      localTracker: provider.tracker,
+      ...(context.mergeMethod !== undefined && { mergeMethod: context.mergeMethod }),
+    });
   },
   checkTracker: async (input) => [await checkLocalForDoctor.specs(input)],
   checkChecks: (input) => checkLocalForDoctor.checks(input),
