@@ -74,7 +74,8 @@ export function createInMemoryProvider(options: InMemoryProviderOptions = {}): I
       // The double keeps no branches apart from its revisions: the first delete deletes, then it is gone.
       async deleteRevisionBranch(revisionID: string) {
         const record = world.revisions.get(revisionID);
-        if (record === undefined) throw new Error(`in-memory provider: revision ${revisionID} does not exist`);
+        if (record === undefined)
+          throw new Error(`in-memory provider: revision ${revisionID} does not exist`);
         if (deletedBranches.has(record.branchName)) return 'gone' as const;
         deletedBranches.add(record.branchName);
         return 'deleted' as const;
