@@ -46,8 +46,9 @@ beforeAll(async () => {
     ids.rework = rework.id;
     const outside = await revise('src/c.ts');
     ids.outside = outside.id;
-    mkdirSync(paths.logsDir, { recursive: true });
-    const log = join(paths.logsDir, 'checks-b.log');
+    // Where the local checks runner writes its logs (the provider reads no other).
+    mkdirSync(join(paths.logsDir, 'checks'), { recursive: true });
+    const log = join(paths.logsDir, 'checks', 'checks-b.log');
     writeFileSync(log, 'line 1\nFAIL b.test.ts\n');
     provider.tracker.revisions.setPipeline(rework.revisionID, rework.headSHA, {
       status: 'failure',

@@ -1,14 +1,10 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { readDetails } from '../cli/commands/work-show-command.ts';
-import { addHumanComment } from '../cli/support/add-human-comment.ts';
-import { dispatchWorkItem } from '../cli/support/dispatch-work-item.ts';
-import { requireProviderItem } from '../cli/support/require-provider-item.ts';
+import { readWorkItemDetails } from '../cli/support/read-work-item-details.ts';
 import type { FlotillaConfig } from '../config/index.ts';
-import { buildAnswerComment, WORK_ITEM_STATUSES } from '../domain/index.ts';
+import { WORK_ITEM_STATUSES } from '../domain/index.ts';
 import type { Provider } from '../providers/types.ts';
 import type { EngineStatePersistence, SqliteTracker } from '../storage/index.ts';
 import type { TrackerQuota } from '../tui/view-model/build-quota-summary.ts';
-import { ApiError } from './api-error.ts';
 import { createApiBase, serveOpenApiDocument } from './create-api-base.ts';
 import type { EventHub } from './create-event-hub.ts';
 import { registerDashboardReadRoutes } from './register-dashboard-read-routes.ts';
@@ -17,6 +13,7 @@ import { registerHistoryRoutes } from './register-history-routes.ts';
 import { registerMergeQueueRoute } from './register-merge-queue-route.ts';
 import { registerReviewRoutes } from './register-review-routes.ts';
 import { registerStatusRoute } from './register-status-route.ts';
+import { registerTrackerActionRoutes } from './register-tracker-action-routes.ts';
 import { registerWebAppRoutes } from './register-web-app-routes.ts';
 import { registerEventsRoute } from './stream-hub-events.ts';
 
@@ -58,7 +55,6 @@ const IdParams = z.object({
     .transform((id) => id.replace(/^#/, ''))
     .openapi({ param: { name: 'id', in: 'path' }, example: '12' }),
 });
-const TextBody = z.object({ body: z.string().trim().min(1, 'must not be empty').max(65536) });
 const AnyJson = z.unknown().openapi({ type: 'object' });
 const errors = {
   400: { description: 'invalid request', content: { 'application/json': { schema: ErrorSchema } } },
@@ -75,9 +71,6 @@ const errors = {
 const ok = (description: string) => ({
   200: { description, content: { 'application/json': { schema: AnyJson } } },
   ...errors,
-});
-const jsonBody = <T extends z.ZodType>(schema: T) => ({
-  body: { required: true, content: { 'application/json': { schema } } },
 });
 
 /**
@@ -131,65 +124,16 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono {
         'one work item with body, labels, comments and revision (as `flotilla work show --json`)',
       ),
     }),
-    (c) => c.json(readDetails(tracker, c.req.valid('param').id, history.taskContext), 200),
+    async (c) =>
+      c.json(
+        await readWorkItemDetails(provider, c.req.valid('param').id, { taskContext: history.taskContext }),
+        200,
+      ),
   );
 
   registerHistoryRoutes(app, { config: deps.config, history, now });
 
-  app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/api/work-items/{id}/comments',
-      request: { params: IdParams, ...jsonBody(TextBody) },
-      responses: ok('the comment was recorded, as you (as `flotilla work comment`)'),
-    }),
-    async (c) => {
-      const { id } = c.req.valid('param');
-      const { body } = c.req.valid('json');
-      await requireProviderItem(provider, id);
-      const author = await deps.readAuthor();
-      await addHumanComment(provider, id, { body, author });
-      return c.json({ workItemID: id, author }, 200);
-    },
-  );
-
-  app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/api/work-items/{id}/dispatch',
-      request: { params: IdParams, ...jsonBody(z.object({})) },
-      responses: ok('moved to ready; the running engine dispatches it (as `flotilla work dispatch`)'),
-    }),
-    async (c) => {
-      const { id } = c.req.valid('param');
-      const outcome = await dispatchWorkItem(provider, id);
-      return c.json({ workItemID: id, ...outcome, status: 'ready' }, 200);
-    },
-  );
-
-  app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/api/work-items/{id}/answer',
-      request: { params: IdParams, ...jsonBody(TextBody) },
-      responses: ok("answers an agent's questions; its session resumes with them (as `flotilla answer`)"),
-    }),
-    async (c) => {
-      const { id } = c.req.valid('param');
-      const { body } = c.req.valid('json');
-      const item = await requireProviderItem(provider, id);
-      if (item.status !== 'waiting-for-input') {
-        throw new ApiError(
-          409,
-          'conflict',
-          `#${id} is ${item.status}, not waiting-for-input: no agent is waiting for answers`,
-        );
-      }
-      const author = await deps.readAuthor();
-      await addHumanComment(provider, id, { body: buildAnswerComment(body), author }, { signed: false });
-      return c.json({ workItemID: id, author }, 200);
-    },
-  );
+  registerTrackerActionRoutes(app, { provider, readAuthor: deps.readAuthor });
 
   registerEventsRoute(app, deps.events);
   registerEngineActionRoutes(app, deps.engine);

@@ -11,7 +11,7 @@ import { type ProviderItemsWatch, watchProviderItems } from './watch-provider-it
 
 /**
  * `flotilla serve` on GitHub (read-only) against the fake GitHub: the items as the provider lists them, one
- * item's body and comments, the quota line from GitHub's own headers, actions refused naming the command.
+ * item's body and comments, the quota line from GitHub's own headers, tracker actions through the provider.
  */
 
 let fixture: Awaited<ReturnType<typeof createGitHubTestProvider>>;
@@ -52,6 +52,7 @@ beforeAll(async () => {
     history: createEngineStatePersistence(db),
     events,
     isEngineRunning: () => engineRunning,
+    readAuthor: async () => 'Ada',
   });
 }, 60_000);
 
@@ -73,7 +74,7 @@ const post = (path: string, body: unknown = {}) =>
     body: JSON.stringify(body),
   });
 
-describe('flotilla serve on GitHub (read-only)', () => {
+describe('flotilla serve on GitHub', () => {
   it("lists the provider's work items (issues with a kind label), filtered by status", async () => {
     const all = await get('/api/work-items');
     expect(all.status).toBe(200);
@@ -119,31 +120,46 @@ describe('flotilla serve on GitHub (read-only)', () => {
     expect((status.body.quota as { text: string }).text).toMatch(/^GitHub \d+\/\d+ · resets \d\d:\d\d UTC$/);
   });
 
-  it('refuses every action with 409, naming the command that does it and whether an engine runs', async () => {
-    const dispatch = await post(`/api/work-items/${issues.task}/dispatch`);
-    expect(dispatch.status).toBe(409);
-    expect(await dispatch.json()).toEqual({
+  it('comments, dispatches and answers through the provider on GitHub; refuses a review, naming the command', async () => {
+    const commented = await post(`/api/work-items/${issues.task}/comments`, { body: 'Keep it short.' });
+    expect([commented.status, await commented.json()]).toEqual([
+      200,
+      { workItemID: String(issues.task), author: 'Ada' },
+    ]);
+    expect(fixture.github.issueComments(issues.task).at(-1)).toMatch(
+      /^Keep it short\.\n\n— Ada \(via flotilla\)$/,
+    );
+
+    const dispatched = await post(`/api/work-items/${issues.task}/dispatch`);
+    expect(dispatched.status).toBe(200);
+    expect(await dispatched.json()).toMatchObject({ workItemID: String(issues.task), status: 'ready' });
+    // The issue's label on GitHub, and the list this server shows, read again after the write.
+    expect(fixture.github.human.issueLabels(issues.task)).toContain('status:ready');
+    const listed = (await get('/api/work-items')).body as unknown as { id: string; status: string }[];
+    expect(listed.find((item) => item.id === String(issues.task))?.status).toBe('ready');
+
+    const answer = await post(`/api/work-items/${issues.task}/answer`, { body: 'Use hello.' });
+    expect(answer.status).toBe(409);
+    expect(((await answer.json()) as { error: { message: string } }).error.message).toContain(
+      'not waiting-for-input',
+    );
+
+    const review = await post(`/api/work-items/${issues.task}/review`, { verdict: 'approve' });
+    expect(review.status).toBe(409);
+    expect(await review.json()).toEqual({
       error: {
         code: 'read_only',
-        message: `flotilla serve on github only reads: use \`flotilla work dispatch ${issues.task}\` (or GitHub itself); no \`flotilla run\` is running here: one takes it when it starts`,
+        message: `flotilla serve on github does not review: use \`flotilla review ${issues.task}\` (or GitHub itself); no \`flotilla run\` is running here: one takes it when it starts`,
       },
     });
     engineRunning = true;
-    const review = await post(`/api/work-items/${issues.task}/review`, { verdict: 'approve' });
-    expect(((await review.json()) as { error: { message: string } }).error.message).toContain(
+    const again = await post(`/api/work-items/${issues.task}/review`, { verdict: 'approve' });
+    expect(((await again.json()) as { error: { message: string } }).error.message).toContain(
       'the running `flotilla run` sees it at its next poll',
     );
-    for (const action of ['comments', 'answer']) {
-      expect((await post(`/api/work-items/${issues.task}/${action}`, { body: 'x' })).status).toBe(409);
-    }
     const merge = await post(`/api/work-items/${issues.task}/merge`);
     expect(merge.status).toBe(409);
     expect(((await merge.json()) as { error: { code: string } }).error.code).toBe('engine_not_running');
-    // Nothing was written to GitHub (GraphQL reads are POSTs to /graphql).
-    const writes = fixture.github.requests.filter(
-      (request) => request.method !== 'GET' && !request.path.startsWith('/graphql'),
-    );
-    expect(writes).toEqual([]);
   });
 
   it('documents every route it registers', async () => {

@@ -10,15 +10,20 @@ import type { EventHub } from './create-event-hub.ts';
 import { registerEngineActionRoutes } from './register-engine-action-routes.ts';
 import { registerHistoryRoutes } from './register-history-routes.ts';
 import { registerStatusRoute } from './register-status-route.ts';
+import { registerTrackerActionRoutes } from './register-tracker-action-routes.ts';
 import { registerWebAppRoutes } from './register-web-app-routes.ts';
 import { registerEventsRoute } from './stream-hub-events.ts';
 import type { ProviderItemsWatch } from './watch-provider-items.ts';
 
 export interface ProviderApiDeps {
   config: FlotillaConfig;
-  /** The configured provider's name (`github`) and its readers; nothing here writes through it. */
+  /** The configured provider's name (`github`); its tracker actions go through the contract. */
   providerName: string;
-  provider: Pick<Provider, 'workItemReader' | 'revisionReader'> & { quota?: () => TrackerQuota | null };
+  provider: Pick<Provider, 'workItemReader' | 'workItemWriter' | 'revisionReader' | 'localAdmin'> & {
+    quota?: () => TrackerQuota | null;
+  };
+  /** The author of comments and answers posted through the API (the git author, as the CLI uses). */
+  readAuthor(): Promise<string>;
   watch: ProviderItemsWatch;
   history: EngineStatePersistence;
   events: EventHub;
@@ -50,20 +55,18 @@ const IdParams = z.object({
     .openapi({ param: { name: 'id', in: 'path' }, example: '12' }),
 });
 
-/** The tracker actions `flotilla serve` takes on the local provider, and the CLI command that does each. */
-const TRACKER_ACTIONS = {
-  comments: 'flotilla work comment',
-  dispatch: 'flotilla work dispatch',
-  answer: 'flotilla answer',
+/** The tracker actions this server leaves to the CLI, and the command that does each. */
+const CLI_ONLY_ACTIONS = {
   review: 'flotilla review',
 } as const;
 
 /**
- * `flotilla serve` on a provider without a local tracker (GitHub): read-only. The work items and revisions
- * come from `watchProviderItems` (the provider's own listing reads, paced by its quota), an item's body and
- * comments from the provider when asked, runs and budget from `.flotilla/flotilla.db`, the quota line from
- * the provider. Every action is refused with 409 naming where it works: the engine's actions need
- * `flotilla run --serve`; the tracker's are the CLI's commands (or GitHub itself).
+ * `flotilla serve` on a provider without a local tracker (GitHub). The work items and revisions come from
+ * `watchProviderItems` (the provider's own listing reads, paced by its quota), an item's body and comments
+ * from the provider when asked, runs and budget from `.flotilla/flotilla.db`, the quota line from the
+ * provider. A human's tracker actions — comment, dispatch, answer — go through the provider contract as on
+ * the local provider (registerTrackerActionRoutes), the lists read again after each; a review is refused with
+ * 409 naming `flotilla review`, and the engine's actions need `flotilla run --serve`.
  */
 export function createProviderApiApp(deps: ProviderApiDeps): OpenAPIHono {
   const now = deps.now ?? Date.now;
@@ -140,12 +143,17 @@ export function createProviderApiApp(deps: ProviderApiDeps): OpenAPIHono {
     now,
   });
 
-  for (const [action, command] of Object.entries(TRACKER_ACTIONS)) {
+  registerTrackerActionRoutes(app, {
+    provider: deps.provider,
+    readAuthor: deps.readAuthor,
+    afterWrite: () => watch.refresh(),
+  });
+  for (const [action, command] of Object.entries(CLI_ONLY_ACTIONS)) {
     app.openapi(
       createRoute({
         method: 'post',
         path: `/api/work-items/{id}/${action}`,
-        description: `refused: \`flotilla serve\` on ${deps.providerName} only reads; \`${command}\` does it`,
+        description: `refused: \`flotilla serve\` on ${deps.providerName} leaves it to \`${command}\``,
         request: {
           params: IdParams,
           body: { required: true, content: { 'application/json': { schema: z.object({}).passthrough() } } },
@@ -153,7 +161,7 @@ export function createProviderApiApp(deps: ProviderApiDeps): OpenAPIHono {
         responses: {
           400: errorResponse('invalid request'),
           401: errorResponse('missing or wrong bearer token'),
-          409: errorResponse('this server only reads'),
+          409: errorResponse('this server leaves it to the CLI'),
         },
       }),
       (c) => {
@@ -164,7 +172,7 @@ export function createProviderApiApp(deps: ProviderApiDeps): OpenAPIHono {
         throw new ApiError(
           409,
           'read_only',
-          `flotilla serve on ${deps.providerName} only reads: use \`${command} ${id}\` (or GitHub itself); ${where}`,
+          `flotilla serve on ${deps.providerName} does not ${action}: use \`${command} ${id}\` (or GitHub itself); ${where}`,
         );
       },
     );

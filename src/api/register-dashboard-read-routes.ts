@@ -2,13 +2,15 @@ import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { buildRunSummary } from '../cli/commands/runs-command-summary.ts';
 import { readRunTranscript } from '../cli/support/read-run-transcript.ts';
 import { readWorkItemFiles } from '../cli/support/read-work-item-files.ts';
+import type { Provider } from '../providers/types.ts';
 import { shortenTranscript } from '../session-log/shorten-transcript.ts';
-import type { EngineStatePersistence, SqliteTracker } from '../storage/index.ts';
+import type { EngineStatePersistence } from '../storage/index.ts';
 import { buildDiffLines } from '../tui/view-model/build-diff-lines.ts';
 import { ApiError } from './api-error.ts';
 
 export interface DashboardReadDeps {
-  tracker: SqliteTracker;
+  /** The tracker, through the contract: a revision's files (`getRevisionFiles`), its history (`history`). */
+  provider: Provider;
   history: EngineStatePersistence;
   /** The repository the revisions' commits live in; without it the diff route answers 409. */
   repoRoot?: string | undefined;
@@ -85,7 +87,7 @@ export function registerDashboardReadRoutes(app: OpenAPIHono, deps: DashboardRea
       if (deps.repoRoot === undefined) {
         throw new ApiError(409, 'conflict', 'this server has no repository to read diffs from');
       }
-      const { revision, files } = await readWorkItemFiles(deps.tracker, deps.repoRoot, id);
+      const { revision, files } = await readWorkItemFiles(deps.provider, id);
       return c.json({ revision, files, lines: buildDiffLines(files) }, 200);
     },
   );

@@ -1,17 +1,18 @@
-import { isAbsolute, relative, resolve } from 'node:path';
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { buildChecksSummary } from '../cli/support/build-checks-summary.ts';
 import { buildDailySpend } from '../cli/support/build-daily-spend.ts';
 import { recordHumanReview } from '../cli/support/record-human-review.ts';
 import type { FlotillaConfig } from '../config/index.ts';
-import { readChecksOutputTail } from '../providers/local/git/read-checks-output-tail.ts';
+import type { Provider } from '../providers/types.ts';
 import type { EngineStatePersistence, SqliteTracker } from '../storage/index.ts';
 
 export interface ReviewRouteDeps {
   config: FlotillaConfig;
   tracker: SqliteTracker;
+  /** The checks log of any head (its `history` capability; without it, no log). */
+  provider: Pick<Provider, 'history'>;
   history: EngineStatePersistence;
-  /** `.flotilla/` (is a `flotilla run` up?) and `.flotilla/logs/` (the only place checks logs are read from). */
+  /** `.flotilla/`: is a `flotilla run` up? */
   paths: { stateDir: string; logsDir: string };
   readAuthor(): Promise<string>;
   now?: () => number;
@@ -109,12 +110,8 @@ export function registerReviewRoutes(app: OpenAPIHono, deps: ReviewRouteDeps): v
     async (c) => {
       const { id } = c.req.valid('param');
       const summary = buildChecksSummary(deps.tracker, deps.config.checks.command, id);
-      const logPath = summary.logPath;
-      // Only logs the checks runner wrote (.flotilla/logs/) are read: a path from anywhere else stays unread.
-      const log =
-        logPath !== null && isInside(deps.paths.logsDir, logPath)
-          ? await readChecksOutputTail(logPath)
-          : null;
+      // The provider reads only logs its checks wrote (local: .flotilla/logs/), any head's, whatever the outcome.
+      const log = (await deps.provider.history?.readChecksLog(summary.revisionID)) ?? null;
       return c.json(
         { ...summary, log: log === null ? null : { text: log.text, truncated: log.truncated } },
         200,
@@ -137,10 +134,4 @@ export function registerReviewRoutes(app: OpenAPIHono, deps: ReviewRouteDeps): v
     }),
     (c) => c.json(buildDailySpend(deps.config, deps.history.ledger, now(), c.req.valid('query').days), 200),
   );
-}
-
-function isInside(dir: string, path: string): boolean {
-  if (!isAbsolute(path)) return false;
-  const rel = relative(resolve(dir), resolve(path));
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }

@@ -1,5 +1,6 @@
 import { relative, resolve } from 'node:path';
 import type { FlotillaConfig } from '../config/index.ts';
+import { SCRIPTED_RUNTIME } from '../domain/index.ts';
 import { loadScenarioFile } from '../model-server/load-scenario-file.ts';
 import { ScenarioError } from '../model-server/parse-scenario.ts';
 import type { Scenario } from '../model-server/scenario-types.ts';
@@ -20,7 +21,7 @@ export async function loadConfiguredScenario(
     Partial<Pick<FlotillaConfig, 'namedRuntimes'>>,
 ): Promise<ConfiguredScenario> {
   const runtimes = [...Object.values(config.runtimes), ...Object.values(config.namedRuntimes ?? {})];
-  if (!runtimes.includes('scripted') || config.scriptedScenario === undefined) {
+  if (!runtimes.includes(SCRIPTED_RUNTIME) || config.scriptedScenario === undefined) {
     return { kind: 'none' };
   }
   const path = resolve(repoRoot, config.scriptedScenario);

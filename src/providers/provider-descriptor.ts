@@ -124,6 +124,34 @@ export interface ProviderConfigBlock<Settings> {
   expected: string;
 }
 
+/** One flag of `flotilla init --provider <name>` that only this provider takes. */
+export interface ProviderInitFlag {
+  /** Commander's flag syntax, e.g. `--owner <owner>`. */
+  flags: string;
+  /** The option's key as commander names it (`--api-url` → `apiUrl`). */
+  key: string;
+  /** For `flotilla init --help`: what it sets. */
+  description: string;
+}
+
+/**
+ * Capability: what `flotilla init --provider <name>` needs of a provider that has a config block — its own
+ * flags and the block they make.
+ */
+export interface ProviderInit {
+  flags: readonly ProviderInitFlag[];
+  /**
+   * The config block to write under the provider's name from the flags given (by key), completed from the
+   * repository (e.g. its origin remote); a string is a usage error naming what to give.
+   */
+  buildBlock(
+    repoRoot: string,
+    given: Readonly<Record<string, string | undefined>>,
+  ): Promise<Record<string, unknown> | string>;
+  /** The paragraph printed after init's next steps (credentials, set-up commands), given the block written. */
+  nextSteps(block: Record<string, unknown>): string;
+}
+
 /** What the CLI says for a command the provider does not support (its refusal, exit 2). */
 export type UnsupportedCommand = 'branches prune' | 'serve';
 
@@ -164,6 +192,8 @@ export interface ProviderDescriptor<Settings = unknown> {
    * with a secret from `env`; without the secret, no receiver.
    */
   openWebhooks?(settings: Settings, env: ProviderEnv, logger: Logger): Promise<ProviderWebhooks>;
+  /** Capability: `flotilla init --provider <name>`'s flags and the config block they write. */
+  init?: ProviderInit;
   /** The refusal of a CLI command it does not support; absent: every command is supported. */
   unsupported?: Partial<Record<UnsupportedCommand, string>>;
 }

@@ -1,5 +1,6 @@
 import type {
   AgentReview,
+  AgentReviewComment,
   CreateWorkItemInput,
   MergeConflictFile,
   ReviewHistory,
@@ -107,7 +108,25 @@ export interface MergeRevisionResult {
   strategy: 'fast-forward' | 'merge-commit' | 'squash' | 'rebase' | 'already-merged';
   /** The default branch's head after the merge. */
   mergedSHA: string;
+  /** The default branch's head before it, where the provider merged in the user's repository (local). */
+  previousSHA?: string;
+  /**
+   * The checkout of the default branch the merge fast-forwarded (local: a clean worktree that has it checked
+   * out), or null when none was touched; absent where the merge happens elsewhere (GitHub).
+   */
+  updatedWorktree?: string | null;
 }
+
+/** What `RevisionWriter.deleteRevisionBranch` did. */
+export type DeleteRevisionBranchOutcome =
+  /** Deleted. */
+  | 'deleted'
+  /** It did not exist any more. */
+  | 'gone'
+  /** Kept: a worktree has it checked out. */
+  | 'checked-out'
+  /** Kept: it moved past the revision's head (someone's new work). */
+  | 'moved';
 
 /** Options of `RevisionWriter.mergeRevision`. */
 export interface MergeRevisionOptions {
@@ -118,6 +137,11 @@ export interface MergeRevisionOptions {
    * lands is exactly the tree the checks passed on; refused otherwise, nothing changed.
    */
   fastForwardOnly?: boolean;
+  /**
+   * Who asked, named in the merge commit's message where the provider writes one (local); default the
+   * engine. `flotilla merge` says `flotilla merge`.
+   */
+  requestedBy?: string;
 }
 
 /** What `RevisionWriter.updateRevisionBranch` did (issue #30 §5). */
@@ -161,8 +185,16 @@ export interface RevisionWriter {
    * its work item is not approved or not linked to it, or the integration is refused (a conflict, a branch
    * that moved after the review, a dirty checkout of the default branch). Providers without it leave
    * merging to the tracker (e.g. a pull request merged on GitHub); the engine then refuses merge commands.
+   * A refused integration's error may carry `details: string[]`: the files involved (conflicts, the
+   * checkout's uncommitted changes), one per entry.
    */
   mergeRevision?(revisionID: string, options?: MergeRevisionOptions): Promise<MergeRevisionResult>;
+  /**
+   * Optional capability (`flotilla merge --delete-branch`): deletes the revision's branch (kept by a merge)
+   * only while it is still at the revision's head and no worktree has it checked out. Providers without it
+   * leave the branch to the tracker (GitHub's auto-delete setting).
+   */
+  deleteRevisionBranch?(revisionID: string): Promise<DeleteRevisionBranchOutcome>;
   /**
    * Optional capability, the merge queue's (issue #30 §5): brings the open revision onto the current
    * default branch — the local provider replays its change on the branch's head (a new commit, checks run
@@ -245,6 +277,63 @@ export interface LocalAdmin {
   closeWorkItem(id: string, comment: HumanComment | null): Promise<Revision | null>;
 }
 
+/** A comment in an item's history, with the tracker's id for it. */
+export interface ItemHistoryComment extends WorkItemComment {
+  id: string;
+}
+
+/** A review's state, in GitHub's names (every provider uses them): `DISMISSED` once a later one replaced it. */
+export type ItemReviewState = 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED' | 'DISMISSED';
+
+/** One review of a revision, as an item's history shows it. */
+export interface ItemHistoryReview {
+  id: string;
+  author: string;
+  state: ItemReviewState;
+  /** The state it was posted with, kept once dismissed; null when the tracker kept none. */
+  verdict: Exclude<ItemReviewState, 'DISMISSED'> | null;
+  /** 1, 2, … among the revision's verdicts (approved or changes requested); null for a comment. */
+  round: number | null;
+  body: string;
+  /** Its line comments. */
+  comments: AgentReviewComment[];
+  /** ISO timestamp. */
+  createdAt: string;
+}
+
+/** Where a revision is: open for review, merged into the default branch, or closed unmerged. */
+export type RevisionState = 'open' | 'closed' | 'merged';
+
+/** An item's revision in its history: its state and every review round. */
+export interface ItemHistoryRevision extends Revision {
+  state: RevisionState;
+  reviews: ItemHistoryReview[];
+}
+
+/** What `flotilla work show` and the HTTP API show of an item beyond the contract's reads. */
+export interface ItemHistory {
+  /** Every label, reserved ones included. */
+  labels: string[];
+  /** Every comment, oldest first (what the page shows; not only the ones trusted to steer an agent). */
+  comments: ItemHistoryComment[];
+  /** The open revision, else the newest merged or closed one the tracker still links; null: none. */
+  revision: ItemHistoryRevision | null;
+}
+
+/**
+ * Optional capability (issue #27 §2): the history of an item and its revision, for `flotilla work show`,
+ * `diff`, `checks` and the HTTP API — read-only, and shown to humans (not fed to agents).
+ */
+export interface HistoryReader {
+  /** Throws, naming the id, when the item does not exist. */
+  readItemHistory(id: string): Promise<ItemHistory>;
+  /**
+   * The end of the checks output of the revision's head whatever its outcome (passed, failed, running),
+   * bounded as `getChecksOutputTail`; null when no output is kept (no checks ran, the log is gone).
+   */
+  readChecksLog(revisionID: string): Promise<ChecksOutputTail | null>;
+}
+
 /** The five interfaces a provider (local, GitHub, in-memory) implements. */
 export interface Provider {
   workItemReader: WorkItemReader;
@@ -270,6 +359,8 @@ export interface Provider {
   quota?(): ProviderQuota;
   /** Optional capability: a tracker Flotilla keeps itself, administered from the CLI (LocalAdmin). */
   localAdmin?: LocalAdmin;
+  /** Optional capability: an item's labels, comments and revision with its reviews; any head's checks log. */
+  history?: HistoryReader;
   /**
    * Optional capability (issue #28 §1): a tracker that several machines or clones share keeps each item's
    * task context there too. The engine posts every new entry as a comment on its item

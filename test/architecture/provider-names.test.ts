@@ -21,10 +21,6 @@ const EXCEPTIONS: Readonly<Record<string, string>> = {
   'src/app/demo/demo-providers.ts': 'the providers the demo offers',
   'src/app/demo/run-demo.ts': 'the github demo starts the fake GitHub',
   'src/app/demo/start-demo-github.ts': 'the demo config written for the fake GitHub',
-  // `flotilla init --provider github --owner --repo` writes the `github` block (next step: an `init`
-  // capability on descriptors, with its flags).
-  'src/cli/commands/init-command.ts': "init's --provider flag and GitHub's --owner/--repo",
-  'src/cli/commands/init-command-scaffold.ts': 'the config init writes per provider',
   // The `flotilla github` command group is the front of the label-setup capability, named after GitHub.
   'src/cli/commands/github-command.ts': 'the `flotilla github` command group',
 };

@@ -18,8 +18,6 @@ const EXCEPTIONS: Readonly<Record<string, string>> = {
   // Doctor's agent files and Claude credentials (runtimes named by name get their line from the registry).
   'src/cli/commands/doctor-command-checks.ts': 'agent files and Claude credentials',
   'src/app/find-model-credential.ts': 'the Claude credential variables',
-  'src/cli/commands/init-command-scaffold.ts': 'init writes claude or scripted roles',
-  'src/app/load-configured-scenario.ts': 'which roles are scripted',
   // The scripted model server's default model name and side replies: a word, not the runtime.
   'src/model-server/build-codex-server-config.ts': "the scripted server's model name",
   'src/model-server/build-side-reply.ts': 'the smallest string a schema accepts',

@@ -1,6 +1,6 @@
 /**
  * `flotilla serve` on `provider: "github"`, as a user runs it: a child process in a clone of a repository on
- * the fake GitHub. Read-only: the issues it lists, an action refused naming the command that does it.
+ * the fake GitHub: the issues it lists, a dispatch through the provider, a review refused naming the command.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -16,7 +16,7 @@ afterEach(() => fixtures.cleanup());
 const TOKEN = 'e2e-serve-github-token';
 
 describe('flotilla serve on GitHub', () => {
-  it('serves the issues read-only and refuses actions with the command that does them', async () => {
+  it('serves the issues, dispatches one on GitHub, and refuses a review with the command that does it', async () => {
     const repo = await fixtures.demoRepository();
     const fake = await createFakeGitHub({ token: TOKEN });
     fixtures.defer(() => fake.close());
@@ -34,7 +34,7 @@ describe('flotilla serve on GitHub', () => {
       env: { ...repo.gitEnv, FLOTILLA_GITHUB_TOKEN: TOKEN },
     });
     const line = () =>
-      /flotilla dashboard on (http:\/\/127\.0\.0\.1:\d+)\/ \(read-only: github\)/.exec(serve.output());
+      /flotilla dashboard on (http:\/\/127\.0\.0\.1:\d+)\/ \(github, no engine\)/.exec(serve.output());
     await waitForCondition(() => line() !== null, 60_000, 'the dashboard line', serve.output);
     const base = (line() as RegExpExecArray)[1];
     const items = (await (await fetch(`${base}/api/work-items`)).json()) as { id: string; title: string }[];
@@ -44,9 +44,16 @@ describe('flotilla serve on GitHub', () => {
       headers: { 'content-type': 'application/json' },
       body: '{}',
     });
-    expect(dispatch.status).toBe(409);
-    expect(((await dispatch.json()) as { error: { message: string } }).error.message).toContain(
-      `flotilla work dispatch ${issue}`,
+    expect(dispatch.status).toBe(200);
+    expect(fake.human.issueLabels(issue)).toContain('status:ready');
+    const review = await fetch(`${base}/api/work-items/${issue}/review`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ verdict: 'approve' }),
+    });
+    expect(review.status).toBe(409);
+    expect(((await review.json()) as { error: { message: string } }).error.message).toContain(
+      `flotilla review ${issue}`,
     );
     expect((await fetch(`${base}/`)).headers.get('content-type')).toContain('text/html');
     serve.child.kill('SIGTERM');

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
+import { type DeleteBranchOutcome, deleteRevisionBranch } from '../../process/delete-revision-branch.ts';
 import { runGit } from '../../process/run-command.ts';
 import type { SqliteTracker } from '../../storage/index.ts';
 import { CliError } from '../support/cli-error.ts';
-import { type DeleteBranchOutcome, deleteRevisionBranch } from '../support/delete-revision-branch.ts';
 import { requireLocalTracker } from '../support/require-local-tracker.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
 import { withCliContext } from '../support/with-cli-context.ts';

@@ -256,7 +256,14 @@ describe('flotilla work … on provider github', { timeout: 60_000 }, () => {
     await ok('work', 'edit', '1', '--body', 'Say hello, briefly.');
     const shown = await json('work', 'show', '1', '--json');
     expect(shown).toMatchObject({ id: '1', status: 'ready', priority: 'high', body: 'Say hello, briefly.' });
-    expect(await ok('work', 'show', '2')).toContain('blocked by: #1');
+    // The issue's history through the provider's `history` capability: its labels and every comment.
+    expect(shown.labels).toEqual(expect.arrayContaining(['priority:high', 'status:ready']));
+    expect(shown.comments.map((comment: { body: string }) => comment.body)).toEqual([
+      expect.stringMatching(/^Please keep it short\./),
+    ]);
+    const second = await ok('work', 'show', '2');
+    expect(second).toContain('waiting for: #1 (ready)');
+    expect(second).toContain('page: acme/widgets#2');
 
     expect(await ok('work', 'close', '2', '--comment', 'Not needed.')).toBe('closed #2 (was pending)\n');
     expect((await json('work', 'list', '--json')).map((item: { id: string }) => item.id)).toEqual(['1']);

@@ -2,7 +2,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { CONFIG_FILE_NAME } from '../../config/index.ts';
-import { AGENT_ROLES, WORK_ITEM_MODES } from '../../domain/index.ts';
+import { AGENT_ROLES, SCRIPTED_RUNTIME, WORK_ITEM_MODES } from '../../domain/index.ts';
+import { PROVIDER_REGISTRY } from '../../providers/registry.ts';
+import { RUNTIME_REGISTRY } from '../../runtimes/registry.ts';
 import { hasErrorCode } from '../../shared/has-error-code.ts';
 import { isRecord } from '../../shared/is-record.ts';
 import { buildAgentFile } from './init-command-agent-templates.ts';
@@ -27,10 +29,12 @@ export interface ScaffoldOptions {
    * (SCRIPTED_SCENARIO_PATH) that matches the agent files written here.
    */
   scripted?: boolean;
-  /** `provider: "github"` on this repository (the token comes from the environment, never the file). */
-  github?: { owner: string; repo: string; apiUrl?: string };
-  /** `--provider local` given explicitly: switches a GitHub config back (absent: the provider is kept). */
-  provider?: 'local';
+  /**
+   * `--provider <name>`: the provider to write, with its config block when it has one (made from its own
+   * flags; credentials come from the environment, never the file). Other providers' blocks are dropped;
+   * absent: the provider is kept.
+   */
+  provider?: { name: string; block?: Record<string, unknown> };
 }
 
 const GITIGNORE_ENTRIES = ['.flotilla/', '.worktrees/'];
@@ -103,7 +107,7 @@ export async function scaffoldRepository(
       path: CONFIG_FILE_NAME,
       action: configAction,
       ...(configAction === 'kept' &&
-        (options.scripted === true || options.github !== undefined || options.provider !== undefined) &&
+        (options.scripted === true || options.provider !== undefined) &&
         parseJsonObject((await readIfExists(join(repoRoot, CONFIG_FILE_NAME))) ?? '') === undefined && {
           note: "it is not a JSON object, so the flags could not be applied; --force replaces it with init's defaults",
         }),
@@ -161,16 +165,20 @@ function applyInitFlags(base: Record<string, unknown>, options: ScaffoldOptions)
     const runtimes = isRecord(config.runtimes) ? config.runtimes : {};
     config.runtimes = {
       ...runtimes,
-      ...Object.fromEntries(AGENT_ROLES.map((role) => [role, 'scripted'])),
+      ...Object.fromEntries(AGENT_ROLES.map((role) => [role, SCRIPTED_RUNTIME])),
     };
     config.scriptedScenario = SCRIPTED_SCENARIO_PATH;
   }
-  if (options.github !== undefined) {
-    config.provider = 'github';
-    config.github = { ...(isRecord(config.github) ? config.github : {}), ...options.github };
-  } else if (options.provider === 'local') {
-    config.provider = 'local';
-    delete config.github;
+  if (options.provider !== undefined) {
+    const { name, block } = options.provider;
+    config.provider = name;
+    for (const other of PROVIDER_REGISTRY) {
+      if (other.name !== name && other.config !== undefined) delete config[other.name];
+    }
+    if (block !== undefined) {
+      const existing = config[name];
+      config[name] = { ...(isRecord(existing) ? existing : {}), ...block };
+    }
   }
   return config;
 }
@@ -239,10 +247,11 @@ async function updateGitignore(path: string): Promise<ScaffoldAction> {
 async function buildDefaultConfig(repoRoot: string): Promise<Record<string, unknown>> {
   const testCommand = await detectTestCommand(repoRoot);
   return {
-    // GitHub: checks are the pull requests' CI there; `checks.command` stays for the local provider.
-    provider: 'local',
+    // The default provider and runtime: each registry's first. GitHub's checks are the pull requests' CI;
+    // `checks.command` stays for the local provider.
+    provider: PROVIDER_REGISTRY[0].name,
     specsDir: 'docs/specs',
-    runtimes: { planner: 'claude', implementor: 'claude', reviewer: 'claude' },
+    runtimes: Object.fromEntries(AGENT_ROLES.map((role) => [role, RUNTIME_REGISTRY[0].name])),
     scheduler: { maxConcurrentAgents: 3 },
     checks: { command: testCommand },
     validation: { commands: testCommand === null ? [] : [testCommand] },

@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import type { ProviderInitFlag } from '../../providers/provider-descriptor.ts';
+import { findProvider, PROVIDER_REGISTRY } from '../../providers/registry.ts';
 import { findRepoRoot } from '../support/find-repo-root.ts';
 import type { ScaffoldEntry } from './init-command-scaffold.ts';
 import { SCRIPTED_SCENARIO_PATH } from './init-command-scripted-scenario.ts';
@@ -7,10 +9,18 @@ interface InitOptions {
   force?: boolean;
   scripted?: boolean;
   provider?: string;
-  owner?: string;
-  repo?: string;
-  apiUrl?: string | undefined;
+  /** The providers' own flags (`ProviderInit.flags`), by key. */
+  [flag: string]: string | boolean | undefined;
 }
+
+/** The provider init writes (`--provider`): its name, and the block its flags make, with what to do next. */
+interface ChosenProvider {
+  name: string;
+  block?: Record<string, unknown>;
+  nextSteps?: string;
+}
+
+const PROVIDER_NAMES = PROVIDER_REGISTRY.map((provider) => provider.name);
 
 /**
  * `flotilla init [--force] [--scripted]`: scaffolds the config, the three agent definitions, `.claude/CLAUDE.md`, an
@@ -21,7 +31,7 @@ interface InitOptions {
  * naming the files to commit (`git commit -a` would skip them: they are new). Exit 2 outside a git repository.
  */
 export function registerInitCommand(program: Command): void {
-  program
+  const command = program
     .command('init')
     .description(
       'scaffold flotilla.config.json, .claude/agents/{planner,implementor,reviewer}.md, .claude/CLAUDE.md, docs/specs/ and .gitignore entries in the current git repository',
@@ -34,80 +44,84 @@ export function registerInitCommand(program: Command): void {
       '--scripted',
       `dry run without an API key: every role runs the real SDK against a sample scenario (${SCRIPTED_SCENARIO_PATH}) on 127.0.0.1`,
     )
-    .option('--provider <provider>', 'where work items and revisions live: local (default) or github')
     .option(
-      '--owner <owner>',
-      'with --provider github: the repository owner (default: from the origin remote)',
-    )
-    .option('--repo <repo>', 'with --provider github: the repository name (default: from the origin remote)')
-    .option('--api-url <url>', 'with --provider github: the REST API root (GitHub Enterprise Server)')
-    .action(async (options: InitOptions) => {
-      const repoRoot = await findRepoRoot(process.cwd());
-      if (repoRoot === null) {
-        process.stderr.write(
-          `flotilla init: ${process.cwd()} is not inside a git repository; run 'git init' first, or cd into your repository\n`,
-        );
-        process.exitCode = 2;
-        return;
-      }
-      const scripted = options.scripted === true;
-      const github = await resolveGitHubRepository(repoRoot, options);
-      if (typeof github === 'string') {
-        process.stderr.write(`flotilla init: ${github}\n`);
-        process.exitCode = 2;
-        return;
-      }
-      // Loaded on use: the scaffold pulls in the config schema (zod), which `--help` need not pay for.
-      const { scaffoldRepository } = await import('./init-command-scaffold.ts');
-      const entries = await scaffoldRepository(repoRoot, {
-        force: options.force === true,
-        scripted,
-        ...(github !== null && { github }),
-        ...(options.provider === 'local' && { provider: 'local' as const }),
-      });
-      const width = Math.max(...entries.map((entry) => entry.action.length));
-      for (const entry of entries) {
-        process.stdout.write(`${entry.action.padEnd(width)}  ${entry.path}\n`);
-        if (entry.note !== undefined) process.stdout.write(`${' '.repeat(width)}  ! ${entry.note}\n`);
-      }
-      process.stdout.write(`\n${buildNextSteps(entries, scripted).join('\n')}\n`);
-      if (github !== null) {
-        process.stdout.write(
-          `\nGitHub (${github.owner}/${github.repo}): export FLOTILLA_GITHUB_TOKEN=… (a token with repository write access; never put it in the config), then \`flotilla github setup-labels\` and \`flotilla doctor\`. Specs are read from GitHub's default branch: push them.\n`,
-        );
-      }
-      process.exitCode = 0;
+      '--provider <provider>',
+      `where work items and revisions live: ${PROVIDER_NAMES[0]} (default) or ${PROVIDER_NAMES.slice(1).join(' or ')}`,
+    );
+  // Each provider's own flags (src/providers/registry.ts: a descriptor's `init`).
+  for (const provider of PROVIDER_REGISTRY) {
+    for (const flag of provider.init?.flags ?? []) command.option(flag.flags, flag.description);
+  }
+  command.action(async (options: InitOptions) => {
+    const repoRoot = await findRepoRoot(process.cwd());
+    if (repoRoot === null) {
+      process.stderr.write(
+        `flotilla init: ${process.cwd()} is not inside a git repository; run 'git init' first, or cd into your repository\n`,
+      );
+      process.exitCode = 2;
+      return;
+    }
+    const scripted = options.scripted === true;
+    const provider = await resolveProvider(repoRoot, options);
+    if (typeof provider === 'string') {
+      process.stderr.write(`flotilla init: ${provider}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    // Loaded on use: the scaffold pulls in the config schema (zod), which `--help` need not pay for.
+    const { scaffoldRepository } = await import('./init-command-scaffold.ts');
+    const entries = await scaffoldRepository(repoRoot, {
+      force: options.force === true,
+      scripted,
+      ...(provider !== null && {
+        provider: { name: provider.name, ...(provider.block !== undefined && { block: provider.block }) },
+      }),
     });
+    const width = Math.max(...entries.map((entry) => entry.action.length));
+    for (const entry of entries) {
+      process.stdout.write(`${entry.action.padEnd(width)}  ${entry.path}\n`);
+      if (entry.note !== undefined) process.stdout.write(`${' '.repeat(width)}  ! ${entry.note}\n`);
+    }
+    process.stdout.write(`\n${buildNextSteps(entries, scripted).join('\n')}\n`);
+    if (provider?.nextSteps !== undefined) process.stdout.write(`\n${provider.nextSteps}\n`);
+    process.exitCode = 0;
+  });
 }
 
 /**
- * `--provider github`: the repository from --owner/--repo, else from the origin remote's GitHub URL; a
- * message (usage error) when neither says; null for the local provider.
+ * `--provider <name>` (default: the registry's first, which init then leaves as the config has it): the
+ * provider, with the config block its own flags make (`ProviderInit.buildBlock`); a message (usage error) for
+ * an unknown name, another provider's flags, or a block its flags cannot make; null: keep the config's.
  */
-async function resolveGitHubRepository(
+async function resolveProvider(
   repoRoot: string,
   options: InitOptions,
-): Promise<{ owner: string; repo: string; apiUrl?: string } | null | string> {
-  const provider = options.provider ?? 'local';
-  if (provider === 'local') {
-    if (options.owner !== undefined || options.repo !== undefined || options.apiUrl !== undefined)
-      return '--owner, --repo and --api-url go with --provider github';
-    return null;
+): Promise<ChosenProvider | null | string> {
+  const name = options.provider ?? PROVIDER_NAMES[0] ?? '';
+  const descriptor = findProvider(name);
+  if (descriptor === undefined)
+    return `unknown --provider '${name}'; expected ${PROVIDER_NAMES.join(' or ')}`;
+  const given = (flags: readonly ProviderInitFlag[]) =>
+    Object.fromEntries(flags.map((flag) => [flag.key, stringOption(options[flag.key])]));
+  for (const other of PROVIDER_REGISTRY) {
+    const flags = other.init?.flags ?? [];
+    if (other.name === name || !Object.values(given(flags)).some((value) => value !== undefined)) continue;
+    return `${joinFlags(flags)} go with --provider ${other.name}`;
   }
-  if (provider !== 'github') return `unknown --provider '${provider}'; expected local or github`;
-  let owner = options.owner;
-  let repo = options.repo;
-  if (owner === undefined || repo === undefined) {
-    const { runGit } = await import('../../process/run-command.ts');
-    const remote = await runGit(['remote', 'get-url', 'origin'], { cwd: repoRoot, okExitCodes: [0, 2, 128] });
-    const match = /[/:]([^/:]+)\/([^/]+?)(?:\.git)?\/?$/.exec(remote.stdout.trim());
-    owner ??= match?.[1];
-    repo ??= match?.[2];
-  }
-  if (owner === undefined || repo === undefined || owner === '' || repo === '') {
-    return '--provider github needs the repository: give --owner OWNER --repo REPO (no GitHub origin remote to read them from)';
-  }
-  return { owner, repo, ...(options.apiUrl !== undefined && { apiUrl: options.apiUrl }) };
+  if (descriptor.init === undefined) return options.provider === undefined ? null : { name };
+  const block = await descriptor.init.buildBlock(repoRoot, given(descriptor.init.flags));
+  if (typeof block === 'string') return block;
+  return { name, block, nextSteps: descriptor.init.nextSteps(block) };
+}
+
+function stringOption(value: string | boolean | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** `--owner, --repo and --api-url`. */
+function joinFlags(flags: readonly ProviderInitFlag[]): string {
+  const names = flags.map((flag) => flag.flags.split(' ')[0] ?? flag.flags);
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }
 
 /**

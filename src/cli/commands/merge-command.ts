@@ -1,27 +1,33 @@
 import type { Command } from 'commander';
 import { type Revision, revisionName } from '../../domain/index.ts';
-import { runGit } from '../../process/run-command.ts';
-import type { IntegrateRevisionResult, MergeMethod } from '../../providers/local/git/integrate-revision.ts';
+import type { DeleteBranchOutcome } from '../../process/delete-revision-branch.ts';
+import type { ConfiguredProvider, MergeMethod } from '../../providers/provider-descriptor.ts';
+import type { MergeRevisionResult } from '../../providers/types.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import { CliError } from '../support/cli-error.ts';
-import { type DeleteBranchOutcome, deleteRevisionBranch } from '../support/delete-revision-branch.ts';
 import { describeMergeRefusal } from '../support/describe-merge-refusal.ts';
-import { loadContractTrackerCommands } from '../support/load-contract-tracker-commands.ts';
-import { openLocalTracker } from '../support/open-local-tracker.ts';
+import type { CliContext } from '../support/open-cli-context.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
-import { requireWorkItem } from '../support/require-work-item.ts';
+import { requireProviderItem } from '../support/require-provider-item.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
 import type { MergeQueueRunStep } from '../support/run-merge-queue.ts';
 import { withCliContext } from '../support/with-cli-context.ts';
 import { writeJson } from '../support/write-json.ts';
 
 /** `flotilla merge --json` (documented in src/cli/README.md). */
-export interface MergeSummary extends IntegrateRevisionResult {
+export interface MergeSummary {
   workItemID: string;
   revisionID: string;
   branch: string;
   defaultBranch: string;
-  method: MergeMethod;
+  /** The method asked for (`--merge|--squash|--rebase`), else the provider's; `default`: fast-forward when possible. */
+  method: MergeMethod | 'default';
+  strategy: MergeRevisionResult['strategy'];
+  /** The default branch's head before, where the provider merged in this repository (local). */
+  previousSHA?: string;
+  mergedSHA: string;
+  /** The checkout the merge fast-forwarded, or null; absent where the merge happened elsewhere (GitHub). */
+  updatedWorktree?: string | null;
   /** Whether `--delete-branch` removed the revision branch (false without the flag). */
   deletedBranch: boolean;
 }
@@ -36,10 +42,11 @@ interface MergeOptions {
 }
 
 /**
- * `flotilla merge <id> [--merge|--squash|--rebase] [--delete-branch] [--json]`: integrates the approved
- * revision of a work item into the default branch (see integrateRevision for how the user's checkout is
- * protected), then marks the revision merged and closes the item in one tracker transaction. The revision
- * branch is kept unless `--delete-branch`. An item already merged is reported as such (exit 0).
+ * `flotilla merge <id> [--merge|--squash|--rebase] [--delete-branch] [--json]`: merges the approved revision
+ * of a work item into the default branch through the provider's `mergeRevision` (local: see
+ * integrateRevision for how the user's checkout is protected; GitHub: the pull request's merge), which marks
+ * the revision merged and closes the item. The revision branch is kept unless `--delete-branch` (the
+ * provider's `deleteRevisionBranch`). An item already merged is reported as such (exit 0).
  */
 export function registerMergeCommand(program: Command): void {
   program
@@ -69,110 +76,100 @@ export function registerMergeCommand(program: Command): void {
         }
         const id = parseWorkItemID(rawID);
         const method = parseMethod(options);
-        return withCliContext(async (context) => {
-          const tracker = await openLocalTracker(context);
-          if (tracker === undefined) {
-            if (options.deleteBranch) {
-              throw new CliError(
-                `with provider ${context.provider.name}, delete the branch on GitHub (or its auto-delete setting)`,
-                {
-                  exitCode: 2,
-                },
-              );
-            }
-            return (await loadContractTrackerCommands()).merge(context, id, {
-              ...(method !== 'default' && { method }),
-              ...(options.json !== undefined && { json: options.json }),
-            });
-          }
-          const { repoRoot, config } = context;
-          const item = requireWorkItem(tracker, id, 'merge');
-          if (item.status === 'closed') {
-            const merged = tracker.revisions
-              .listWorkItemRevisions(id)
-              .filter((candidate) => tracker.revisions.getRevisionState(candidate.id) === 'merged')
-              .at(-1);
-            if (merged === undefined) {
-              throw new CliError(
-                `#${id} is closed and none of its revisions was merged; reopen it to have it worked on again: \`flotilla work reopen ${id}\``,
-                { exitCode: 1 },
-              );
-            }
-            return reportAlreadyMerged(id, merged, options, {
-              repoRoot,
-              defaultBranch: config.defaultBranch,
-            });
-          }
-          if (item.status !== 'approved') {
-            const linked = item.linkedRevision === null ? null : revisionName({ id: item.linkedRevision });
-            throw new CliError(describeMergeRefusal(item, linked), { exitCode: 1 });
-          }
-          const revision =
-            item.linkedRevision === null ? null : tracker.revisions.getRevision(item.linkedRevision);
-          if (revision === null) {
-            throw new CliError(
-              `#${id} is approved but has no open revision to merge; see \`flotilla work show ${id}\``,
-              {
-                exitCode: 1,
-              },
-            );
-          }
-          // Loaded on use: the local provider (SQLite, git plumbing) is not needed by `--help` or the hooks.
-          const { LOCAL_REVISION_IDENTITY } = await import('../../providers/local/create-local-provider.ts');
-          const { IntegrateRevisionError, integrateRevision } = await import(
-            '../../providers/local/git/integrate-revision.ts'
-          );
-          const result = await integrateRevision({
-            repoRoot,
-            defaultBranch: config.defaultBranch,
-            branchName: revision.headRef,
-            headSHA: revision.headSHA,
-            message:
-              method === 'squash'
-                ? `${revision.title} (#${id})\n\n${revision.body.trim() === '' ? '' : `${revision.body.trim()}\n\n`}Work item #${id}, revision ${revisionName(revision)}, squashed by flotilla merge.\n`
-                : `Merge ${revision.headRef}: ${revision.title}\n\nWork item #${id}, revision ${revisionName(revision)}, merged by flotilla merge.\n`,
-            fallbackIdentity: LOCAL_REVISION_IDENTITY,
-            method,
-          }).catch((error: unknown) => {
-            // A refusal is the user's to fix (message + files), not a crash.
-            if (error instanceof IntegrateRevisionError) {
-              throw new CliError(error.message, { exitCode: 1, details: error.details });
-            }
-            throw error;
-          });
-          try {
-            tracker.revisions.markRevisionMerged(revision.id, { closeWorkItem: true });
-          } catch (error) {
-            throw new CliError(
-              `${config.defaultBranch} now contains revision ${revisionName(revision)} (${result.mergedSHA.slice(0, 12)}), but the tracker could not record it: ${messageOf(error)}; close the item with \`flotilla work transition ${id} closed\``,
-              { exitCode: 1 },
-            );
-          }
-          const deleted = options.deleteBranch
-            ? await deleteRevisionBranch(repoRoot, revision.headRef, revision.headSHA)
-            : null;
-          const summary: MergeSummary = {
-            workItemID: id,
-            revisionID: revision.id,
-            branch: revision.headRef,
-            defaultBranch: config.defaultBranch,
-            method,
-            ...result,
-            deletedBranch: deleted === 'deleted',
-          };
-          if (options.json) return writeJson(summary);
-          const how =
-            result.strategy === 'already-merged'
-              ? `${config.defaultBranch} already contained it`
-              : `${result.strategy} ${result.previousSHA.slice(0, 12)}..${result.mergedSHA.slice(0, 12)}`;
-          process.stdout.write(
-            `merged revision ${revisionName(revision)} (${revision.headRef}) into ${config.defaultBranch}: ${how}; closed #${id}\n` +
-              (result.updatedWorktree === null ? '' : `updated the checkout at ${result.updatedWorktree}\n`) +
-              (deleted === null ? '' : `${describeDeletion(revision.headRef, deleted)}\n`),
-          );
-        });
+        return withCliContext((context) => mergeWorkItem(context, id, method, options));
       }),
     );
+}
+
+/** One item's merge, through the provider contract. */
+async function mergeWorkItem(
+  context: CliContext,
+  id: string,
+  method: MergeMethod | 'default',
+  options: MergeOptions,
+): Promise<void> {
+  const provider = await context.provider.open(method === 'default' ? {} : { mergeMethod: method });
+  const { defaultBranch } = context.config;
+  if (options.deleteBranch && provider.revisionWriter.deleteRevisionBranch === undefined) {
+    throw new CliError(
+      `with provider ${provider.name}, delete the branch on ${context.provider.links?.site ?? 'the tracker'} (or its auto-delete setting)`,
+      { exitCode: 2 },
+    );
+  }
+  const item = await requireProviderItem(provider, id, 'merge');
+  if (item.status === 'closed') return reportAlreadyMerged(provider, id, options, defaultBranch);
+  const revision =
+    item.linkedRevision === null ? null : await provider.revisionReader.getRevision(item.linkedRevision);
+  if (item.status !== 'approved') {
+    const linked =
+      item.linkedRevision === null ? null : revisionName(revision ?? { id: item.linkedRevision });
+    throw new CliError(describeMergeRefusal(item, linked), { exitCode: 1 });
+  }
+  if (revision === null) {
+    throw new CliError(
+      `#${id} is approved but has no open revision to merge; see \`flotilla work show ${id}\``,
+      { exitCode: 1 },
+    );
+  }
+  const merge = provider.revisionWriter.mergeRevision;
+  if (merge === undefined) {
+    throw new CliError(`the ${provider.name} provider cannot merge; merge on the tracker`, { exitCode: 2 });
+  }
+  const result = await merge(revision.id, { requestedBy: 'flotilla merge' }).catch((error: unknown) => {
+    // A refusal is the user's to fix (message + files), not a crash.
+    const details = (error as { details?: unknown } | null)?.details;
+    throw new CliError(messageOf(error), {
+      exitCode: 1,
+      ...(Array.isArray(details) && { details: details.map(String) }),
+    });
+  });
+  const deleted = options.deleteBranch ? await deleteBranch(provider, revision.id) : null;
+  const summary: MergeSummary = {
+    workItemID: id,
+    revisionID: revision.id,
+    branch: revision.headRef,
+    defaultBranch,
+    method: method === 'default' ? (provider.mergeMethod ?? 'default') : method,
+    strategy: result.strategy,
+    ...(result.previousSHA !== undefined && { previousSHA: result.previousSHA }),
+    mergedSHA: result.mergedSHA,
+    ...(result.updatedWorktree !== undefined && { updatedWorktree: result.updatedWorktree }),
+    deletedBranch: deleted === 'deleted',
+  };
+  if (options.json) return writeJson(summary);
+  process.stdout.write(describeMerge(summary, revision, context.provider.links?.site, deleted));
+}
+
+/** What `flotilla merge` prints: how the default branch received the head, the checkout, the branch. */
+function describeMerge(
+  summary: MergeSummary,
+  revision: Revision,
+  site: string | undefined,
+  deleted: DeleteBranchOutcome | null,
+): string {
+  const { defaultBranch, strategy, mergedSHA, previousSHA, updatedWorktree } = summary;
+  const how =
+    strategy === 'already-merged'
+      ? `${defaultBranch} already contained it`
+      : previousSHA === undefined
+        ? `${strategy} ${mergedSHA.slice(0, 12)}`
+        : `${strategy} ${previousSHA.slice(0, 12)}..${mergedSHA.slice(0, 12)}`;
+  // A revision with a web page (a pull request) is named as its tracker names it.
+  const what = revision.url ? `pull request #${revision.id}` : `revision ${revisionName(revision)}`;
+  // Merged elsewhere (on the tracker): the checkout here has yet to fetch it.
+  const elsewhere = updatedWorktree === undefined;
+  return (
+    `merged ${what} (${revision.headRef}) into ${defaultBranch}${elsewhere && site ? ` on ${site}` : ''}: ${how}; closed #${summary.workItemID}\n` +
+    (updatedWorktree == null ? '' : `updated the checkout at ${updatedWorktree}\n`) +
+    (elsewhere ? '(run `git pull` to bring it into your checkout)\n' : '') +
+    (deleted === null ? '' : `${describeDeletion(revision.headRef, deleted)}\n`)
+  );
+}
+
+async function deleteBranch(provider: ConfiguredProvider, revisionID: string): Promise<DeleteBranchOutcome> {
+  const remove = provider.revisionWriter.deleteRevisionBranch;
+  if (remove === undefined) throw new Error(`the ${provider.name} provider cannot delete branches`);
+  return remove(revisionID);
 }
 
 /** `flotilla merge --queue --json` (documented in src/cli/README.md). */
@@ -245,7 +242,7 @@ function describeQueueStep(step: MergeQueueRunStep): string {
   }
 }
 
-function parseMethod(options: MergeOptions): MergeMethod {
+function parseMethod(options: MergeOptions): MergeMethod | 'default' {
   const given = (['merge', 'squash', 'rebase'] as const).filter((method) => options[method] === true);
   if (given.length > 1) {
     throw new CliError(
@@ -258,29 +255,33 @@ function parseMethod(options: MergeOptions): MergeMethod {
   return given[0] ?? 'default';
 }
 
-/** Already merged (gh errors here; Flotilla's no-ops exit 0): say where it went, delete the branch if asked. */
+/**
+ * A closed item (gh errors here; Flotilla's no-ops exit 0): already merged — its history's revision is
+ * merged — says where it went and deletes the branch if asked; otherwise it is to be reopened.
+ */
 async function reportAlreadyMerged(
+  provider: ConfiguredProvider,
   id: string,
-  revision: Revision,
   options: MergeOptions,
-  where: { repoRoot: string; defaultBranch: string },
+  defaultBranch: string,
 ): Promise<void> {
-  const head = (
-    await runGit(['rev-parse', '--verify', '--quiet', `refs/heads/${where.defaultBranch}`], {
-      cwd: where.repoRoot,
-      okExitCodes: [0, 1],
-    })
-  ).stdout.trim();
-  const deleted = options.deleteBranch
-    ? await deleteRevisionBranch(where.repoRoot, revision.headRef, revision.headSHA)
-    : null;
+  const revision = (await provider.history?.readItemHistory(id))?.revision ?? null;
+  if (revision?.state !== 'merged') {
+    throw new CliError(
+      `#${id} is closed and none of its revisions was merged here (one merged on the tracker leaves nothing to do); to have it worked on again, reopen it: \`flotilla work reopen ${id}\``,
+      { exitCode: 1 },
+    );
+  }
+  const head = await provider.specReader.getDefaultBranchSHA();
+  const deleted = options.deleteBranch ? await deleteBranch(provider, revision.id) : null;
   if (options.json) {
+    const method = parseMethod(options);
     const summary: MergeSummary = {
       workItemID: id,
       revisionID: revision.id,
       branch: revision.headRef,
-      defaultBranch: where.defaultBranch,
-      method: parseMethod(options),
+      defaultBranch,
+      method: method === 'default' ? (provider.mergeMethod ?? 'default') : method,
       strategy: 'already-merged',
       previousSHA: head,
       mergedSHA: head,

@@ -1,56 +1,24 @@
 import type { Command } from 'commander';
 import {
   type AgentNoteRecord,
-  buildChecksView,
-  type ChecksView,
   describeReviewVerdict,
-  listOpenBlockers,
-  type Revision,
   revisionName,
   type TaskContextEntry,
-  type WorkItem,
-  type WorkItemStatus,
 } from '../../domain/index.ts';
-import type {
-  AgentNoteRepository,
-  RevisionState,
-  SqliteTracker,
-  StoredReview,
-  TaskContextRepository,
-  TrackerComment,
-} from '../../storage/index.ts';
-import { loadContractTrackerCommands } from '../support/load-contract-tracker-commands.ts';
-import { openLocalTracker } from '../support/open-local-tracker.ts';
+import type { ItemLinks } from '../../providers/provider-descriptor.ts';
+import type { ItemHistoryReview } from '../../providers/types.ts';
 import { parseWorkItemID } from '../support/parse-work-item-id.ts';
-import { requireWorkItem } from '../support/require-work-item.ts';
+import { readWorkItemDetails, type WorkItemDetails } from '../support/read-work-item-details.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
 import { withCliContext } from '../support/with-cli-context.ts';
 import { writeJson } from '../support/write-json.ts';
 
-/** `work show --json` (documented in src/cli/README.md). */
-export type WorkItemDetails = WorkItem & {
-  /** The blockers still neither approved nor closed, with their status (`blockedBy` keeps them all). */
-  waitingFor: { id: string; status: WorkItemStatus }[];
-  body: string;
-  labels: string[];
-  comments: TrackerComment[];
-  /** The pipeline in the users' vocabulary (passed, failed, pending: src/domain/checks-outcome.ts). */
-  revision:
-    | (Omit<Revision, 'pipeline'> & {
-        pipeline: ChecksView | null;
-        state: RevisionState;
-        reviews: StoredReview[];
-      })
-    | null;
-  /** What earlier runs on the item did, oldest first (docs/task-context.md); absent where it is not read. */
-  taskContext?: TaskContextEntry[];
-  /** What agents decided on the item, and why (`record_decision`), oldest first; absent where not read. */
-  decisions?: AgentNoteRecord[];
-  /** Non-blocking questions agents logged for a human (`log_question`), oldest first. */
-  questions?: AgentNoteRecord[];
-};
+export type { WorkItemDetails };
 
-/** `flotilla work show <id> [--json]`: one work item with its body, comments and linked revision. */
+/**
+ * `flotilla work show <id> [--json]`: one work item with its body, comments and linked revision, through the
+ * provider contract (its `history` capability: labels, every comment, the revision's review rounds).
+ */
 export function registerWorkShowCommand(work: Command): void {
   work
     .command('show')
@@ -63,53 +31,16 @@ export function registerWorkShowCommand(work: Command): void {
       runCliAction('work show', (rawID: string, options: { json?: boolean }) => {
         const id = parseWorkItemID(rawID);
         return withCliContext(async (context) => {
-          const tracker = await openLocalTracker(context);
-          if (tracker === undefined) return (await loadContractTrackerCommands()).show(context, id, options);
-          const details = readDetails(tracker, id, context.history.taskContext, context.history.notes);
+          const provider = await context.provider.open();
+          const details = await readWorkItemDetails(provider, id, context.history);
           if (options.json) writeJson(details);
-          else process.stdout.write(formatDetails(details));
+          else process.stdout.write(formatDetails(details, context.provider.links));
         });
       }),
     );
 }
 
-/** The `work show --json` object; shared with the HTTP API (src/api/). */
-export function readDetails(
-  tracker: SqliteTracker,
-  id: string,
-  taskContext?: Pick<TaskContextRepository, 'list'>,
-  notes?: Pick<AgentNoteRepository, 'listForItem'>,
-): WorkItemDetails {
-  const item = requireWorkItem(tracker, id, 'work show');
-  // The open revision; once merged (or closed) the item links none, and its latest one is still its history.
-  const revision =
-    item.linkedRevision === null
-      ? (tracker.revisions.listWorkItemRevisions(id).at(-1) ?? null)
-      : tracker.revisions.getRevision(item.linkedRevision);
-  return {
-    ...item,
-    waitingFor: listOpenBlockers(item, (blocker) => tracker.workItems.getWorkItem(blocker)?.status),
-    body: tracker.workItems.getWorkItemBody(id),
-    labels: tracker.workItems.getWorkItemLabels(id),
-    comments: tracker.workItems.getWorkItemComments(id),
-    revision:
-      revision === null
-        ? null
-        : {
-            ...revision,
-            pipeline: buildChecksView(revision.pipeline),
-            state: tracker.revisions.getRevisionState(revision.id),
-            reviews: tracker.revisions.listReviews(revision.id),
-          },
-    ...(taskContext !== undefined && { taskContext: taskContext.list(id) }),
-    ...(notes !== undefined && {
-      decisions: notes.listForItem(id, 'decision'),
-      questions: notes.listForItem(id, 'question'),
-    }),
-  };
-}
-
-function formatDetails(details: WorkItemDetails): string {
+function formatDetails(details: WorkItemDetails, links: ItemLinks | undefined): string {
   const done = details.blockedBy
     .filter((id) => !details.waitingFor.some((open) => open.id === id))
     .map((id) => `#${id}`);
@@ -119,6 +50,7 @@ function formatDetails(details: WorkItemDetails): string {
     `labels: ${details.labels.join(', ') || '-'}`,
     `waiting for: ${details.waitingFor.map(({ id, status }) => `#${id} (${status})`).join(', ') || '-'}${done.length === 0 ? '' : `   (done: ${done.join(', ')})`}`,
     `created: ${details.createdAt}`,
+    ...(links === undefined ? [] : [`page: ${links.itemUrl(details.id)}`]),
     '',
     details.body.trim() === '' ? '(no description)' : details.body.trimEnd(),
   ];
@@ -135,7 +67,7 @@ function formatDetails(details: WorkItemDetails): string {
   } else {
     const pipeline = revision.pipeline;
     lines.push(
-      `Revision ${revisionName(revision)} (${revision.state}) on ${revision.headRef} at ${revision.headSHA.slice(0, 12)}`,
+      `Revision ${revisionName(revision)}${revision.url ? ` (${revision.url})` : ''} (${revision.state}) on ${revision.headRef} at ${revision.headSHA.slice(0, 12)}`,
       `  checks: ${pipeline === null ? 'unknown' : pipeline.status}${pipeline?.reason ? ` — ${pipeline.reason}` : ''}${pipeline?.url ? ` (log: ${pipeline.url})` : ''}`,
     );
     if (revision.reviews.length === 0) lines.push('  reviews: none');
@@ -184,7 +116,7 @@ function formatTaskContext(entries: readonly TaskContextEntry[]): string[] {
 }
 
 /** What the review said — kept when a later review replaced it, which is said after it. */
-function describeVerdict(review: StoredReview): string {
+function describeVerdict(review: ItemHistoryReview): string {
   const { said, replaced } = describeReviewVerdict({
     state: review.state,
     ...(review.verdict !== null && { verdict: review.verdict }),

@@ -1,15 +1,13 @@
 import {
   type AgentReview,
-  buildChecksView,
   describeChecksOutcome,
   formatChecksLine,
   type Revision,
   type WorkItem,
   type WorkItemStatus,
 } from '../../domain/index.ts';
-import type { ConfiguredProvider, MergeMethod } from '../../providers/provider-descriptor.ts';
+import type { ConfiguredProvider } from '../../providers/provider-descriptor.ts';
 import { CliError } from './cli-error.ts';
-import { describeMergeRefusal } from './describe-merge-refusal.ts';
 import type { CliContext } from './open-cli-context.ts';
 import { requireProviderItem } from './require-provider-item.ts';
 import { writeJson } from './write-json.ts';
@@ -17,53 +15,13 @@ import { writeJson } from './write-json.ts';
 const out = (text: string) => process.stdout.write(text);
 
 /**
- * The tracker commands (`work …`, `diff`, `checks`, `review`, `merge`) through the provider contract: every
+ * The tracker commands (`diff`, `checks`, `review`) through the provider contract: every
  * provider's `work reopen` and `work dispatch`, and the others for a provider without a local tracker
  * (GitHub: issues and pull requests; the local tracker's versions are in the commands' files, for what only it
  * can do). What the contract cannot do (closed issues, free labels, titles, human comments' history) is
  * refused by the commands, naming where to do it (the provider's `links`).
  */
 export const contractTrackerCommands = {
-  async show(context: CliContext, id: string, options: { json?: boolean }): Promise<void> {
-    const provider = await context.provider.open();
-    const item = await requireItem(provider, id);
-    const body = await provider.workItemReader.getWorkItemBody(id);
-    const revision = await linkedRevision(provider, item);
-    const history = revision === null ? null : await provider.revisionReader.getReviewHistory(revision.id);
-    if (options.json)
-      return writeJson({
-        ...item,
-        body,
-        revision: revision && { ...revision, pipeline: buildChecksView(revision.pipeline), ...history },
-      });
-    const lines = [
-      `#${item.id} ${item.title}`,
-      `status: ${item.status}   kind: ${item.kind}   priority: ${item.priority ?? '-'}   complexity: ${item.complexity ?? '-'}`,
-      `blocked by: ${item.blockedBy.map((blocker) => `#${blocker}`).join(', ') || '-'}`,
-      `created: ${item.createdAt}`,
-      `issue: ${issueUrl(context, id)}`,
-      '',
-      body.trim() === '' ? '(no description)' : body.trimEnd(),
-      '',
-    ];
-    if (revision === null) lines.push('Revision: none');
-    else {
-      const pipeline = revision.pipeline;
-      lines.push(
-        `Revision PR #${revision.id} (${revision.url ?? ''}) on ${revision.headRef} at ${revision.headSHA.slice(0, 12)}`,
-        `  ${formatChecksLine(pipeline, '')}`,
-      );
-      if (history === null || history.reviews.length === 0) lines.push('  reviews: none');
-      for (const review of history?.reviews ?? []) {
-        lines.push(`  review by ${review.author}: ${review.state}`, ...indent(review.body, '    '));
-      }
-      for (const comment of history?.inlineComments ?? []) {
-        lines.push(`    ${comment.path}${comment.line === null ? '' : `:${comment.line}`}: ${comment.body}`);
-      }
-    }
-    out(`${lines.join('\n')}\n`);
-  },
-
   /** `flotilla diff`: the pull request's files as GitHub reports them (its per-file patches). */
   async diff(context: CliContext, id: string, options: { nameOnly?: boolean }): Promise<void> {
     const provider = await context.provider.open();
@@ -145,50 +103,6 @@ export const contractTrackerCommands = {
         (status === item.status ? `#${id} stays ${status}\n` : `#${id} ${item.status} → ${status}\n`),
     );
   },
-
-  /** `flotilla merge`: merges the pull request through the API (the method given, else the config's). */
-  async merge(
-    context: CliContext,
-    id: string,
-    options: { method?: MergeMethod; json?: boolean },
-  ): Promise<void> {
-    const provider = await context.provider.open(
-      options.method === undefined ? {} : { mergeMethod: options.method },
-    );
-    const item = await requireItem(provider, id);
-    if (item.status === 'closed') {
-      throw new CliError(
-        `#${id} is closed; if its pull request was merged there is nothing to do, otherwise reopen it: \`flotilla work reopen ${id}\``,
-        { exitCode: 1 },
-      );
-    }
-    if (item.status !== 'approved') {
-      const linked = item.linkedRevision === null ? null : `PR #${item.linkedRevision}`;
-      throw new CliError(describeMergeRefusal(item, linked), { exitCode: 1 });
-    }
-    const revision = await requireRevision(provider, item, 'to merge');
-    if (provider.revisionWriter.mergeRevision === undefined)
-      throw new Error(`the ${provider.name} provider cannot merge`);
-    const result = await provider.revisionWriter.mergeRevision(revision.id).catch((error: unknown) => {
-      throw new CliError(error instanceof Error ? error.message : String(error), { exitCode: 1 });
-    });
-    const method = options.method ?? provider.mergeMethod ?? 'merge';
-    if (options.json) {
-      return writeJson({
-        workItemID: id,
-        revisionID: revision.id,
-        branch: revision.headRef,
-        defaultBranch: context.config.defaultBranch,
-        method,
-        strategy: result.strategy,
-        mergedSHA: result.mergedSHA,
-      });
-    }
-    out(
-      `merged pull request #${revision.id} (${revision.headRef}) into ${context.config.defaultBranch} on GitHub: ${result.strategy} ${result.mergedSHA.slice(0, 12)}; closed #${id}\n` +
-        `(run \`git pull\` to bring it into your checkout)\n`,
-    );
-  },
 };
 
 /** The item in the provider's words (requireProviderItem), for the commands here that have no other name. */
@@ -211,15 +125,4 @@ async function requireRevision(
     });
   }
   return revision;
-}
-
-function issueUrl(context: CliContext, id: string): string {
-  return context.provider.links?.itemUrl(id) ?? `#${id}`;
-}
-
-function indent(text: string, prefix: string): string[] {
-  return text
-    .trimEnd()
-    .split('\n')
-    .map((line) => `${prefix}${line}`);
 }

@@ -8,10 +8,11 @@ import { isControlPlaneRunning } from './is-control-plane-running.ts';
 import type { CliContext } from './open-cli-context.ts';
 
 /**
- * `flotilla serve` on a provider without a local tracker (GitHub): the API and the web dashboard read-only
- * over the provider's open items and revisions, read at the configured work-item poll interval (stretched
- * by the quota's factor), with runs and budget from `.flotilla/flotilla.db`; every action answers 409 naming
- * the command (or `flotilla run --serve`) that does it. The first read must succeed (a wrong token or an
+ * `flotilla serve` on a provider without a local tracker (GitHub): the API and the web dashboard over the
+ * provider's open items and revisions, read at the configured work-item poll interval (stretched by the
+ * quota's factor), with runs and budget from `.flotilla/flotilla.db`; comment, dispatch and answer go through
+ * the provider (createProviderApiApp), a review answers 409 naming `flotilla review`, the engine's actions
+ * `flotilla run --serve`. The first read must succeed (a wrong token or an
  * unreachable GitHub is exit 1 before anything listens). Stops on SIGINT/SIGTERM.
  */
 export async function serveProviderReadOnly(
@@ -44,11 +45,15 @@ export async function serveProviderReadOnly(
     history: context.history,
     events,
     isEngineRunning: () => isControlPlaneRunning(context.paths.stateDir),
+    readAuthor: async () => {
+      const { readHumanAuthor } = await import('./read-human-author.ts');
+      return readHumanAuthor(context.repoRoot);
+    },
     ...(token === undefined ? {} : { token }),
   });
   const server = await startApiServer(app, address, { tokenSet: token !== undefined });
   process.stdout.write(
-    `flotilla dashboard on ${server.url}/ (read-only: ${context.provider.name}) · API ${server.url}/api (OpenAPI: ${server.url}/api/openapi.json)\n`,
+    `flotilla dashboard on ${server.url}/ (${context.provider.name}, no engine) · API ${server.url}/api (OpenAPI: ${server.url}/api/openapi.json)\n`,
   );
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

@@ -9,6 +9,7 @@ import { readGitHubCredentials } from './client/read-github-credentials.ts';
 import { readGitHubReviewerCredentials } from './client/read-github-reviewer-credentials.ts';
 import { DEFAULT_ANSWER_AUTHOR_ASSOCIATIONS, DEFAULT_MENTION_TRIGGER } from './github-config-schema.ts';
 import { createGitHubFeedback } from './revisions/create-github-feedback.ts';
+import { createGitHubHistory } from './revisions/create-github-history.ts';
 import { createGitHubRevisions } from './revisions/create-github-revisions.ts';
 import { createGitHubSpecReader } from './specs/create-github-spec-reader.ts';
 import { createGitHubCommentReader } from './work-items/create-github-comment-reader.ts';
@@ -135,6 +136,14 @@ export function createGitHubProvider(options: GitHubProviderOptions): GitHubProv
     revisionReader: { ...revisions.reader, listFeedback: feedback.listFeedback },
     revisionWriter: { ...revisions.writer, replyToFeedback: feedback.replyToFeedback },
     specReader,
+    history: createGitHubHistory({
+      octokit,
+      owner,
+      repo,
+      workItems: workItems.reader,
+      revisions: revisions.reader,
+      reviewerLogin: reviewerClient === null ? client.login : reviewerClient.login,
+    }),
     quota: () => ({ ...quota.snapshot(), circuit: circuit.snapshot() }),
     pollIntervalFactor: () => quota.pollIntervalFactor(),
     // A second machine or a fresh clone reads each item's history from the issue (issue #28 §1).

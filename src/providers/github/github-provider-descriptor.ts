@@ -1,5 +1,6 @@
 import type { ItemLinks, ProviderDescriptor } from '../provider-descriptor.ts';
 import { type GitHubProviderSettings, githubConfigSchema } from './github-config-schema.ts';
+import { githubProviderInit } from './setup/github-provider-init.ts';
 
 const NAME = 'github';
 
@@ -55,6 +56,7 @@ export const githubProvider: ProviderDescriptor<GitHubProviderSettings> = {
     };
   },
   links: buildLinks,
+  init: githubProviderInit,
   async checkTracker(input) {
     // Specs come from GitHub's default branch; the checks that matter are the token, access and labels.
     const { checkGitHubForDoctor } = await import('./setup/check-github-for-doctor.ts');

@@ -53,5 +53,5 @@ describeProviderContract(
       },
     };
   },
-  { localAdmin: false },
+  { localAdmin: false, history: true },
 );

@@ -384,6 +384,7 @@ describe('createLocalProvider: mergeRevision', () => {
   it('fast-forwards the clean checked-out default branch, marks the revision merged and closes the item', async () => {
     const provider = open();
     const { item, revision } = await itemWithRevision(provider);
+    const before = (await repo.git(['rev-parse', 'main'])).trim();
 
     const result = await merge(provider, revision.id);
 
@@ -391,6 +392,9 @@ describe('createLocalProvider: mergeRevision', () => {
       workItem: expect.objectContaining({ id: item.id, status: 'closed', linkedRevision: null }),
       strategy: 'fast-forward',
       mergedSHA: revision.headSHA,
+      // What `flotilla merge` prints: where main was, and the checkout it fast-forwarded.
+      previousSHA: before,
+      updatedWorktree: expect.stringMatching(/\S/),
     });
     expect((await repo.git(['rev-parse', 'main'])).trim()).toBe(revision.headSHA);
     // The checkout followed (git merge --ff-only), so it does not look as if it reverted the merge.

@@ -1,4 +1,6 @@
+import { type Revision, revisionName } from '../../domain/index.ts';
 import type { Logger } from '../../logging/logger.ts';
+import { deleteRevisionBranch } from '../../process/delete-revision-branch.ts';
 import { runGit } from '../../process/run-command.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import { createSqliteTracker, type Database, openDatabase, type SqliteTracker } from '../../storage/index.ts';
@@ -6,6 +8,7 @@ import { buildBranchRef } from '../shared/build-branch-ref.ts';
 import { createBranchFromPatch, type GitIdentity } from '../shared/create-branch-from-patch.ts';
 import { listChangedFiles } from '../shared/list-changed-files.ts';
 import type {
+  HistoryReader,
   LocalAdmin,
   MergeRevisionOptions,
   MergeRevisionResult,
@@ -18,6 +21,7 @@ import type {
   WorkItemWriter,
 } from '../types.ts';
 import { createLocalChecksRunner, type LocalChecksRunnerOptions } from './create-local-checks-runner.ts';
+import { createLocalHistory } from './create-local-history.ts';
 import { createGitSpecReader } from './git/create-git-spec-reader.ts';
 import { integrateRevision } from './git/integrate-revision.ts';
 import { readChecksOutputTail } from './git/read-checks-output-tail.ts';
@@ -36,6 +40,8 @@ export type LocalProviderOptions = {
   /** Epoch milliseconds for tracker timestamps. Default `Date.now`. */
   now?: () => number;
   logger: Logger;
+  /** How `mergeRevision` integrates (`flotilla merge --merge|--squash|--rebase`); default fast-forward when possible. */
+  mergeMethod?: 'merge' | 'squash' | 'rebase';
   /** Test seam for the checks (default `runLocalChecks`). */
   runChecks?: LocalChecksRunnerOptions['runChecks'];
 } & (
@@ -45,6 +51,7 @@ export type LocalProviderOptions = {
 
 export type LocalProvider = Provider & {
   localAdmin: LocalAdmin;
+  history: HistoryReader;
   /** The SQLite tracker underneath, for the CLI's `work`/`merge` commands and tests (a human's edits). */
   tracker: SqliteTracker;
   /**
@@ -202,6 +209,11 @@ export function createLocalProvider(options: LocalProviderOptions): LocalProvide
     postComment: async (revisionID, body) => revisions.postComment(revisionID, body),
     mergeRevision,
     updateRevisionBranch,
+    async deleteRevisionBranch(revisionID) {
+      const revision = revisions.getRevision(revisionID);
+      if (revision === null) throw new Error(`revision #${revisionID} does not exist`);
+      return deleteRevisionBranch(repoRoot, revision.headRef, revision.headSHA);
+    },
   };
 
   /** What a human does from the CLI that only this tracker can do, each command in one transaction. */
@@ -325,8 +337,9 @@ export function createLocalProvider(options: LocalProviderOptions): LocalProvide
       defaultBranch,
       branchName: revision.headRef,
       headSHA: revision.headSHA,
-      message: `Merge ${revision.headRef}: ${revision.title}\n\nWork item #${item.id}, revision #${revision.id}, merged by the flotilla engine.\n`,
+      message: buildMergeMessage(revision, item.id, options.mergeMethod, mergeOptions.requestedBy),
       fallbackIdentity: LOCAL_REVISION_IDENTITY,
+      ...(options.mergeMethod !== undefined && { method: options.mergeMethod }),
     });
     try {
       revisions.markRevisionMerged(revision.id, { closeWorkItem: true });
@@ -343,7 +356,13 @@ export function createLocalProvider(options: LocalProviderOptions): LocalProvide
       head: result.mergedSHA,
     });
     const closed = workItems.getWorkItem(item.id) ?? { ...item, status: 'closed', linkedRevision: null };
-    return { workItem: closed, strategy: result.strategy, mergedSHA: result.mergedSHA };
+    return {
+      workItem: closed,
+      strategy: result.strategy,
+      mergedSHA: result.mergedSHA,
+      previousSHA: result.previousSHA,
+      updatedWorktree: result.updatedWorktree,
+    };
   }
 
   return {
@@ -353,6 +372,7 @@ export function createLocalProvider(options: LocalProviderOptions): LocalProvide
     revisionWriter,
     specReader: createGitSpecReader({ repoRoot, defaultBranch, specsDir: options.specsDir }),
     localAdmin,
+    history: createLocalHistory(tracker, options.logsDir),
     tracker,
     async close() {
       await checks.stop();
@@ -364,6 +384,25 @@ export function createLocalProvider(options: LocalProviderOptions): LocalProvide
       return () => changeListeners.delete(listener);
     },
   };
+}
+
+/**
+ * The merge commit's message (or the squashed commit's): the engine's names the revision by its number,
+ * `flotilla merge`'s (`requestedBy`) as the CLI names it (`r7`).
+ */
+function buildMergeMessage(
+  revision: Revision,
+  itemID: string,
+  method: 'merge' | 'squash' | 'rebase' | undefined,
+  requestedBy: string | undefined,
+): string {
+  const name = requestedBy === undefined ? `#${revision.id}` : revisionName(revision);
+  const by = requestedBy ?? 'the flotilla engine';
+  if (method === 'squash') {
+    const body = revision.body.trim() === '' ? '' : `${revision.body.trim()}\n\n`;
+    return `${revision.title} (#${itemID})\n\n${body}Work item #${itemID}, revision ${name}, squashed by ${by}.\n`;
+  }
+  return `Merge ${revision.headRef}: ${revision.title}\n\nWork item #${itemID}, revision ${name}, merged by ${by}.\n`;
 }
 
 function buildCommitMessage(workItemID: string, title: string): string {

@@ -1,7 +1,5 @@
 import { join } from 'node:path';
 import type { ProviderDescriptor } from '../provider-descriptor.ts';
-import { checkLocalForDoctor } from './check-local-for-doctor.ts';
-import { createLocalProvider } from './create-local-provider.ts';
 
 const NAME = 'local';
 
@@ -13,7 +11,9 @@ export const localProvider: ProviderDescriptor<undefined> = {
   name: NAME,
   summary: 'the SQLite tracker in .flotilla/flotilla.db, revision branches and checks run here',
   tracksLocally: true,
+  // Loaded on use: the CLI builds its commands from the registry (`init`'s flags) before any provider runs.
   async create(context) {
+    const { createLocalProvider } = await import('./create-local-provider.ts');
     const provider = createLocalProvider({
       repoRoot: context.repoRoot,
       defaultBranch: context.defaultBranch,
@@ -23,9 +23,20 @@ export const localProvider: ProviderDescriptor<undefined> = {
       checksTimeoutMs: context.checks.timeout * 1000,
       logsDir: join(context.logsDir, 'checks'),
       logger: context.logger,
+      ...(context.mergeMethod !== undefined && { mergeMethod: context.mergeMethod }),
     });
-    return Object.assign(provider, { name: NAME, localTracker: provider.tracker });
+    return Object.assign(provider, {
+      name: NAME,
+      localTracker: provider.tracker,
+      ...(context.mergeMethod !== undefined && { mergeMethod: context.mergeMethod }),
+    });
   },
-  checkTracker: async (input) => [await checkLocalForDoctor.specs(input)],
-  checkChecks: (input) => checkLocalForDoctor.checks(input),
+  async checkTracker(input) {
+    const { checkLocalForDoctor } = await import('./check-local-for-doctor.ts');
+    return [await checkLocalForDoctor.specs(input)];
+  },
+  async checkChecks(input) {
+    const { checkLocalForDoctor } = await import('./check-local-for-doctor.ts');
+    return checkLocalForDoctor.checks(input);
+  },
 };

@@ -56,5 +56,5 @@ describeProviderContract(
       },
     };
   },
-  { localAdmin: true },
+  { localAdmin: true, history: true },
 );

@@ -36,6 +36,7 @@ const CALLS: Record<ProviderMethodName, (provider: InMemoryProvider) => Promise<
     return p.revisionWriter.updateReview('2', id, { verdict: 'approve', summary: 's2', comments: [] });
   },
   postComment: (p) => p.revisionWriter.postComment('2', 'c'),
+  deleteRevisionBranch: (p) => p.revisionWriter.deleteRevisionBranch!('2'),
   replyToFeedback: (p) => p.revisionWriter.replyToFeedback?.('2', [], 'answer') ?? Promise.resolve(),
   listSpecs: (p) => p.specReader.listSpecs(),
   getDefaultBranchSHA: (p) => p.specReader.getDefaultBranchSHA(),

@@ -49,6 +49,7 @@ export function createInMemoryProvider(options: InMemoryProviderOptions = {}): I
   });
   const specs = createInMemorySpecs(world);
   const recorder = createCallRecorder();
+  const deletedBranches = new Set<string>();
 
   return {
     workItemReader: wrapAll(recorder, workItems.reader),
@@ -69,6 +70,15 @@ export function createInMemoryProvider(options: InMemoryProviderOptions = {}): I
           throw new Error(`in-memory provider: revision ${revisionID} is not at ${expectedHeadSHA}`);
         }
         return { outcome: 'up-to-date' as const, revision };
+      },
+      // The double keeps no branches apart from its revisions: the first delete deletes, then it is gone.
+      async deleteRevisionBranch(revisionID: string) {
+        const record = world.revisions.get(revisionID);
+        if (record === undefined)
+          throw new Error(`in-memory provider: revision ${revisionID} does not exist`);
+        if (deletedBranches.has(record.branchName)) return 'gone' as const;
+        deletedBranches.add(record.branchName);
+        return 'deleted' as const;
       },
     }),
     specReader: wrapAll(recorder, specs.reader),

@@ -41,5 +41,5 @@ describeProviderContract(
       },
     };
   },
-  { localAdmin: true },
+  { localAdmin: true, history: false },
 );

@@ -44,6 +44,8 @@ export interface ProviderContractControl {
 export interface ProviderContractCapabilities {
   /** `Provider.localAdmin`: a tracker Flotilla keeps itself. */
   localAdmin: boolean;
+  /** `Provider.history`: an item's labels, comments and review rounds; any head's checks log. */
+  history: boolean;
 }
 
 export type ProviderContractFactory = (
@@ -543,7 +545,10 @@ export function describeProviderContract(
 
     it('has exactly the optional capabilities it declares', async () => {
       const { provider } = await setup();
-      expect({ localAdmin: provider.localAdmin !== undefined }).toEqual(capabilities);
+      expect({
+        localAdmin: provider.localAdmin !== undefined,
+        history: provider.history !== undefined,
+      }).toEqual(capabilities);
     });
 
     // An optional capability: a tracker Flotilla keeps itself (local, in-memory); the others leave it out and
@@ -613,6 +618,85 @@ export function describeProviderContract(
           expect(await admin.closeWorkItem(bare.id, null)).toBeNull();
           expect((await provider.workItemReader.getWorkItem(bare.id))?.status).toBe('closed');
           expect(await control.workItemComments(bare.id)).toEqual(['A note']);
+        });
+      });
+
+    // An optional capability: what `flotilla work show`, `diff`, `checks` and the HTTP API show of an item.
+    if (capabilities.history)
+      describe('history (Provider.history, optional)', () => {
+        async function withHistory(options: ProviderContractOptions = { checks: 'none' }) {
+          const created = await setup(options);
+          const history = created.provider.history;
+          if (history === undefined) throw new Error('the provider declares history but has none');
+          return { ...created, history };
+        }
+
+        it("reads an item's labels, comments and revision with every review round; an unknown id is refused", async () => {
+          const { provider, history } = await withHistory();
+          const item = await createItem(provider, { labels: ['priority:high'] });
+          await provider.workItemWriter.addComment(item.id, 'First note');
+          const bare = await history.readItemHistory(item.id);
+          expect(bare.labels).toEqual(expect.arrayContaining(['priority:high']));
+          expect(bare.comments).toEqual([
+            {
+              id: expect.stringMatching(/\S/),
+              author: expect.any(String),
+              body: 'First note',
+              createdAt: expect.any(String),
+            },
+          ]);
+          expect(bare.revision).toBeNull();
+
+          const revision = await provider.revisionWriter.createFromPatch(revisionInput(item));
+          await provider.revisionWriter.postReview(revision.id, changesRequested);
+          await provider.revisionWriter.postReview(revision.id, approval);
+          const reviewed = await history.readItemHistory(item.id);
+          expect(reviewed.revision).toMatchObject({
+            id: revision.id,
+            headSHA: revision.headSHA,
+            state: 'open',
+          });
+          const reviews = reviewed.revision?.reviews ?? [];
+          expect(reviews.map((review) => [review.verdict, review.round])).toEqual([
+            ['CHANGES_REQUESTED', 1],
+            ['APPROVED', 2],
+          ]);
+          expect(reviews[0]?.body).toContain('Please add a test');
+          expect(reviews[0]?.comments).toEqual(
+            expect.arrayContaining([
+              { path: 'src/a.ts', line: 1, body: expect.stringContaining('off by one') },
+            ]),
+          );
+          await expect(history.readItemHistory(UNKNOWN_ID)).rejects.toThrow(UNKNOWN_ID);
+        });
+
+        it("reads any head's checks log: a passed head's too; none where no checks ran", async () => {
+          const { provider, control, history } = await withHistory({ checks: 'passing' });
+          const item = await createItem(provider);
+          const revision = await provider.revisionWriter.createFromPatch(revisionInput(item));
+          await control.settleChecks();
+          const log = await history.readChecksLog(revision.id);
+          expect(log).toEqual({
+            text: expect.any(String),
+            truncated: false,
+            logPath: expect.stringMatching(/\S/),
+          });
+          // The contract's reader of failed output says nothing of a passed head.
+          expect((await provider.revisionReader.getChecksOutputTail?.(revision.id)) ?? null).toBeNull();
+
+          const none = await withHistory({ checks: 'none' });
+          const unchecked = await none.provider.revisionWriter.createFromPatch(
+            revisionInput(await createItem(none.provider)),
+          );
+          expect(await none.history.readChecksLog(unchecked.id)).toBeNull();
+        });
+
+        it("reads a failed head's checks output", async () => {
+          const { provider, control, history } = await withHistory({ checks: 'failing' });
+          const item = await createItem(provider);
+          const revision = await provider.revisionWriter.createFromPatch(revisionInput(item));
+          await control.settleChecks();
+          expect((await history.readChecksLog(revision.id))?.text).toContain('1 test failed');
         });
       });
 

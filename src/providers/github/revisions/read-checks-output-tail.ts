@@ -11,22 +11,25 @@ export interface ChecksTailPull {
 
 /**
  * The failed check runs (title, summary, text and annotations) and failed commit statuses of a pull request's
- * head, as the checks log tail a rework prompt carries; null when nothing failed.
+ * head, as the checks log tail a rework prompt carries; null when nothing failed. `which: 'all'`: every check
+ * run and status whatever its outcome (passed, running), as the checks log `Provider.history` shows.
  */
 export async function readChecksOutputTail(
   octokit: GitHubOctokit,
   { owner, repo }: { owner: string; repo: string },
   pull: ChecksTailPull,
+  scope: { which: 'failed' | 'all' } = { which: 'failed' },
 ): Promise<ChecksOutputTail | null> {
+  const all = scope.which === 'all';
   const [runs, combined] = await Promise.all([
     octokit.paginate(octokit.rest.checks.listForRef, { owner, repo, ref: pull.head.sha, per_page: 100 }),
     octokit.rest.repos.getCombinedStatusForRef({ owner, repo, ref: pull.head.sha, per_page: 100 }),
   ]);
   const failedRuns = runs.filter(
-    (run) => run.status === 'completed' && FAILED_CHECK_CONCLUSIONS.has(run.conclusion ?? ''),
+    (run) => all || (run.status === 'completed' && FAILED_CHECK_CONCLUSIONS.has(run.conclusion ?? '')),
   );
   const failedStatuses = combined.data.statuses.filter(
-    (status) => status.state === 'failure' || status.state === 'error',
+    (status) => all || status.state === 'failure' || status.state === 'error',
   );
   if (failedRuns.length === 0 && failedStatuses.length === 0) return null;
   const sections: string[] = [];
@@ -42,7 +45,7 @@ export async function readChecksOutputTail(
           });
     sections.push(
       [
-        `${run.name}: ${run.output?.title ?? run.conclusion ?? 'failed'}`,
+        `${run.name}: ${run.output?.title ?? run.conclusion ?? (all ? run.status : 'failed')}`,
         run.output?.summary ?? '',
         run.output?.text ?? '',
         ...annotations.map(

@@ -1,6 +1,6 @@
-import { runGit } from '../../process/run-command.ts';
+import { runGit } from './run-command.ts';
 
-/** What happened to a revision branch the CLI was asked to delete. */
+/** What happened to a revision branch Flotilla was asked to delete (`merge --delete-branch`, `branches prune`). */
 export type DeleteBranchOutcome = 'deleted' | 'gone' | 'checked-out' | 'moved';
 
 /**
