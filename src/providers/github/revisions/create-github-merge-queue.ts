@@ -53,8 +53,8 @@ export function createGitHubMergeQueue(options: GitHubMergeQueueOptions) {
   const { octokit, owner, repo, inspector } = options;
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-  async function openPull(id: string, expectedHeadSHA: string): Promise<Pull> {
-    const { data: pull } = await octokit.rest.pulls.get({ owner, repo, pull_number: Number(id) });
+  function requireOpen(pull: Pull, expectedHeadSHA: string): Pull {
+    const id = pull.number;
     if (pull.state !== 'open')
       throw new Error(`pull request #${id} is ${pull.state}; only open ones are queued`);
     if (pull.head.sha !== expectedHeadSHA) {
@@ -173,7 +173,12 @@ export function createGitHubMergeQueue(options: GitHubMergeQueueOptions) {
 
   return {
     async updateRevisionBranch(id: string, expectedHeadSHA: string): Promise<UpdateRevisionBranchResult> {
-      const pull = await openPull(id, expectedHeadSHA);
+      const { data: current } = await octokit.rest.pulls.get({ owner, repo, pull_number: Number(id) });
+      if (current.merged_at !== null && current.head.sha === expectedHeadSHA) {
+        // GitHub's queue merged it (the engine's view lags a poll behind): nothing to do, the item closes.
+        return { outcome: 'enqueued', revision: await revisionOf(id) };
+      }
+      const pull = requireOpen(current, expectedHeadSHA);
       const base = await options.defaultBranch();
       return (await usesGitHubQueue(base)) ? enqueue(pull, base) : updateBranch(pull, base);
     },
