@@ -240,7 +240,7 @@ describe('fake GitHub keeps GitHub’s rules', () => {
     const merged = await call('PUT', `${repoPath}/pulls/${pull}/merge`, { sha: after });
     expect([merged.status, merged.body.merged]).toEqual([200, true]);
     expect((await call('GET', `${repoPath}/issues/${issue}`)).body.state).toBe('closed');
-  });
+  }, 60_000);
 
   it(`update-branch gives the new head its own CI run (${MERGE_QUEUE_DOCS.updateBranch})`, async () => {
     const pull = await openOwnPullRequest('update-ci', { 'src/c.js': 'c\n' }, queued);
@@ -254,7 +254,7 @@ describe('fake GitHub keeps GitHub’s rules', () => {
     expect(
       runs.body.check_runs.map((run: { head_sha: string; status: string }) => [run.head_sha, run.status]),
     ).toEqual([[after, 'queued']]);
-  });
+  }, 60_000);
 
   it(`the rules of a branch name the merge queue where a ruleset requires it (${MERGE_QUEUE_DOCS.branchRules})`, async () => {
     const rules = await call('GET', `${repoPath}/rules/branches/main`, undefined, TOKEN, queued);
@@ -316,5 +316,5 @@ describe('fake GitHub keeps GitHub’s rules', () => {
         reason: 'merge conflict with the base branch',
       }),
     ]);
-  });
+  }, 60_000);
 });
