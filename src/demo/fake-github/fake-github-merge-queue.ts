@@ -187,9 +187,18 @@ export function queueFieldsOf(store: FakeGitHubStore, issue: FakePullIssue) {
  * merge group is its head merged with the base's head (a temporary `gh-readonly-queue/…` branch); the CI
  * runs on that commit; green, the base fast-forwards to it, the pull request is merged and closed and the
  * issues its body closes with a keyword are closed; red, or a conflict, or a head pushed since it was queued:
- * it leaves the queue with a `RemovedFromMergeQueueEvent` saying why. Run before each request is answered.
+ * it leaves the queue with a `RemovedFromMergeQueueEvent` saying why. Run before each request is answered,
+ * one run at a time per fake (requests are answered concurrently).
  */
-export async function advanceFakeMergeQueue(store: FakeGitHubStore): Promise<void> {
+export function advanceFakeMergeQueue(store: FakeGitHubStore): Promise<void> {
+  const next = (running.get(store) ?? Promise.resolve()).then(() => advanceQueue(store));
+  running.set(store, next.catch(() => {}));
+  return next;
+}
+
+const running = new WeakMap<FakeGitHubStore, Promise<void>>();
+
+async function advanceQueue(store: FakeGitHubStore): Promise<void> {
   const { git } = store;
   for (;;) {
     const number = store.queue[0];
