@@ -1,4 +1,5 @@
 import type { EngineState } from '../engine/state-store/index.ts';
+import { buildMergeQueue } from '../engine/state-store/selectors/index.ts';
 import type { ControlPlane } from './create-control-plane.ts';
 
 const KEEP_ALIVE_MS = 60_000;
@@ -13,7 +14,9 @@ const RED_CHECKS_PATIENCE = 3;
  * Resolves once the control plane has nothing left to do: no run active or queued, no checks pending, and a
  * fresh poll of every provider changes that — twice in a row, so work started by the last poll is seen. With
  * `maxCheckRounds`, an item in review with red checks and rounds left is work in progress too (for a few
- * polls: the engine sends it back for rework), never "waiting on a human".
+ * polls: the engine sends it back for rework), never "waiting on a human". With `mergeQueue` (config
+ * `merge.queue`), a queue head whose checks run — checks Flotilla does not run itself (GitHub's CI after a
+ * branch update, GitHub's own merge queue) — is work in progress too: the queue merges it or sends it back.
  * Returns false when `shouldStop` says to give up first.
  *
  * A dispatch waiting for its retry backoff (or a slot) is pending work, not idle. The engine's timers are
@@ -24,7 +27,7 @@ const RED_CHECKS_PATIENCE = 3;
 export async function waitUntilIdle(
   controlPlane: Pick<ControlPlane, 'engine' | 'provider' | 'checksPending'>,
   shouldStop: () => boolean = () => false,
-  { maxCheckRounds }: { maxCheckRounds?: number } = {},
+  { maxCheckRounds, mergeQueue }: { maxCheckRounds?: number; mergeQueue?: boolean } = {},
 ): Promise<boolean> {
   const { engine, provider } = controlPlane;
   const keepAlive = setInterval(() => {}, KEEP_ALIVE_MS);
@@ -43,7 +46,8 @@ export async function waitUntilIdle(
         ) ||
         // Requests held by a paused budget wait for tomorrow or a raised cap: the summary names the pause.
         state.dispatchQueue.some((entry) => entry.reason !== 'budget') ||
-        controlPlane.checksPending();
+        controlPlane.checksPending() ||
+        (mergeQueue === true && buildMergeQueue(state).headState === 'checks-pending');
       // Red checks below the cap are rework about to start, not work waiting on a human.
       const reworkDue = maxCheckRounds !== undefined && hasReworkDue(state, maxCheckRounds);
       redPolls = reworkDue ? redPolls + 1 : 0;

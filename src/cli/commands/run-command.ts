@@ -331,6 +331,7 @@ Exit codes:
         if (options.untilIdle) {
           const idle = await waitUntilIdle(controlPlane, () => stopRequested, {
             maxCheckRounds: loaded.config.maxCheckRounds,
+            mergeQueue: loaded.config.merge.queue,
           });
           const summary = describeIdleSummary(engine.getState(), {
             idle,

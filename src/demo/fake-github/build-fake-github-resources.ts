@@ -78,6 +78,27 @@ export interface FakePull {
   reviewComments: FakeReviewComment[];
   /** `base..head` whose mergeability GitHub has computed (a read of any other pair answers null first). */
   mergeableFor?: string | undefined;
+  /** Its entry in the base branch's merge queue (fake-github-merge-queue.ts); absent or null: not queued. */
+  queueEntry?: FakeQueueEntry | null;
+  /** Added to and removed from the merge queue, oldest first (GraphQL `timelineItems`). */
+  queueEvents?: FakeQueueEvent[];
+}
+
+/** A pull request waiting in the merge queue: the head queued, and the merge group built for it. */
+export interface FakeQueueEntry {
+  headSHA: string;
+  enqueuedAt: string;
+  /** The merge group's commit (base merged with the head) and the base it was built on; null: not built. */
+  group: { sha: string; base: string } | null;
+}
+
+export interface FakeQueueEvent {
+  type: 'AddedToMergeQueueEvent' | 'RemovedFromMergeQueueEvent';
+  /** The head when it happened (`beforeCommit` of a removal). */
+  headSHA: string;
+  /** Why it was removed (GitHub's `reason`, free text); null for an addition. */
+  reason: string | null;
+  createdAt: string;
 }
 
 export interface FakeIssue {
@@ -114,7 +135,7 @@ export interface FakeUrls {
   fullName: string;
 }
 
-const nodeID = (kind: string, id: number) => Buffer.from(`0:${kind}${id}`).toString('base64');
+export const nodeID = (kind: string, id: number) => Buffer.from(`0:${kind}${id}`).toString('base64');
 
 export function buildUser(user: FakeUser, urls: FakeUrls) {
   const url = `${urls.api}/users/${user.login}`;

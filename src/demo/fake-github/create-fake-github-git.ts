@@ -35,6 +35,15 @@ export interface FakeGitHubGit {
    * branch's head; null when they conflict.
    */
   mergeInto(branch: string, head: string, message: string): Promise<string | null>;
+  /**
+   * A merge commit of `first` and `second` (parents in that order) with the merged tree, on no branch; null
+   * when they conflict.
+   */
+  mergeCommit(first: string, second: string, message: string): Promise<string | null>;
+  /** Moves a branch (created if `from` is null) by compare-and-swap: false when it is not at `from`. */
+  moveBranch(branch: string, to: string, from: string | null): Promise<boolean>;
+  /** Whether `ancestor` is in `commit`'s history (or is it). */
+  isAncestor(ancestor: string, commit: string): Promise<boolean>;
   /** Whether `head` merges into `base` without conflicts. */
   canMerge(base: string, head: string): Promise<boolean>;
   /** The best common ancestor of two commits; null when they have none. */
@@ -133,6 +142,32 @@ export async function createFakeGitHubGit(defaultBranch: string): Promise<FakeGi
       const commit = (await git(['commit-tree', tree, '-p', base, '-p', head, '-m', message])).stdout.trim();
       await git(['update-ref', ref, commit, base]);
       return commit;
+    },
+    async mergeCommit(first, second, message) {
+      const merged = await runGit(['merge-tree', '--write-tree', first, second], {
+        cwd: path,
+        env: IDENTITY,
+        okExitCodes: [0, 1],
+      });
+      if (merged.exitCode !== 0) return null;
+      const tree = merged.stdout.split('\n')[0]?.trim() ?? '';
+      return (await git(['commit-tree', tree, '-p', first, '-p', second, '-m', message])).stdout.trim();
+    },
+    async moveBranch(branch, to, from) {
+      const moved = await runGit(['update-ref', `refs/heads/${branch}`, to, from ?? '0'.repeat(40)], {
+        cwd: path,
+        env: IDENTITY,
+        okExitCodes: [0, 128],
+      });
+      return moved.exitCode === 0;
+    },
+    async isAncestor(ancestor, commit) {
+      const result = await runGit(['merge-base', '--is-ancestor', ancestor, commit], {
+        cwd: path,
+        env: IDENTITY,
+        okExitCodes: [0, 1, 128],
+      });
+      return result.exitCode === 0;
     },
     async canMerge(base, head) {
       const merged = await runGit(['merge-tree', '--write-tree', base, head], {

@@ -89,6 +89,10 @@ export interface FakeGitHubStore {
   failingHeads: number;
   /** Branch protection on the base: approving reviews a merge needs (0: none). */
   requiredApprovingReviews: number;
+  /** A ruleset requires a merge queue on the default branch (fake-github-merge-queue.ts). */
+  mergeQueue: boolean;
+  /** Pull request numbers in the merge queue, first to merge first. */
+  queue: number[];
   /** Heads in the order the CI first ran on them. */
   ciHeads: string[];
   issueDependencies: boolean;
@@ -117,6 +121,7 @@ export function createFakeGitHubStore(fields: {
   settleAtOnce: boolean;
   failingHeads: number;
   requiredApprovingReviews: number;
+  mergeQueue: boolean;
   issueDependencies: boolean;
   urls(): FakeUrls;
 }): FakeGitHubStore {
@@ -158,6 +163,7 @@ export function createFakeGitHubStore(fields: {
     labels,
     settledChecks: new Set<string>(),
     ciHeads: [],
+    queue: [],
     nextID,
     labelRecord,
     issueJSON: (issue, detail) =>

@@ -1,6 +1,8 @@
-import { createHash, randomBytes, verify } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerApp } from './answer-fake-github-app.ts';
+import { answerFault, type FakeGitHubFault } from './answer-fake-github-fault.ts';
 import {
   type FakeAuthorAssociation,
   type FakeUrls,
@@ -19,10 +21,12 @@ import {
 import { buildFakeCheckRoutes, checkRunsFor } from './fake-github-check-routes.ts';
 import { buildFakeGitRoutes } from './fake-github-git-routes.ts';
 import { buildFakeIssueRoutes } from './fake-github-issue-routes.ts';
+import { advanceFakeMergeQueue, buildFakeMergeQueueRoutes } from './fake-github-merge-queue.ts';
 import { buildFakePullRoutes } from './fake-github-pull-routes.ts';
 import { buildFakeReviewRoutes } from './fake-github-review-routes.ts';
 import { createFakeWebhooks, type FakeDelivery, type FakeHook } from './fake-github-webhooks.ts';
 
+export type { FakeGitHubFault } from './answer-fake-github-fault.ts';
 export { FAILING_CHECK_ANNOTATIONS, FAILING_CHECK_LOG } from './fake-github-check-routes.ts';
 
 export interface FakeGitHubOptions {
@@ -51,6 +55,11 @@ export interface FakeGitHubOptions {
   failingHeads?: number;
   /** Branch protection on the default branch: approving reviews a merge needs. Default 0 (unprotected). */
   requiredApprovingReviews?: number;
+  /**
+   * A ruleset requires GitHub's merge queue on the default branch (fake-github-merge-queue.ts): the branch's
+   * rules include `merge_queue`, `enqueuePullRequest` queues, direct merges are refused. Default false.
+   */
+  mergeQueue?: boolean;
   /**
    * More accounts with their own tokens (e.g. a second identity that posts reviews). Each is a separate user
    * to GitHub's rules: it may approve a pull request the main token opened.
@@ -88,12 +97,6 @@ export interface FakeGitHubRequest {
   /** When it arrived (ms since the epoch). */
   at: number;
 }
-
-/** An answer the fake gives instead of the real one, to the next matching requests. */
-export type FakeGitHubFault =
-  | { kind: 'secondary-rate-limit'; retryAfterSeconds: number; status?: 403 | 429 }
-  | { kind: 'server-error'; status: 500 | 502 | 503 | 504 }
-  | { kind: 'bad-credentials' };
 
 export interface FakeGitHub {
   /** The REST API root to give the client as `apiUrl`. */
@@ -219,6 +222,7 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
     settleAtOnce: options.ciSettlesAtOnce ?? false,
     failingHeads: options.failingHeads ?? 0,
     requiredApprovingReviews: options.requiredApprovingReviews ?? 0,
+    mergeQueue: options.mergeQueue ?? false,
     issueDependencies: options.issueDependencies ?? true,
     urls: () => urls,
   });
@@ -247,6 +251,7 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
   const routes: FakeRoute[] = [
     ...webhooks.routes,
     ...buildFakeIssueRoutes(store),
+    ...buildFakeMergeQueueRoutes(store),
     ...buildFakePullRoutes(store),
     ...buildFakeReviewRoutes(store),
     ...buildFakeCheckRoutes(store),
@@ -373,6 +378,8 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
       );
     }
 
+    // GitHub's merge queue works in the background: whatever it did by now shows in this answer.
+    await advanceFakeMergeQueue(store);
     const found = routes
       .filter((candidate) => candidate.method === method)
       .map((candidate) => ({ candidate, match: candidate.pattern.exec(decodeURIComponent(url.pathname)) }))
@@ -546,6 +553,11 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
       },
     },
     async settleChecks() {
+      // The merge groups' runs too (fake-github-merge-queue.ts).
+      for (const number of store.queue) {
+        const group = issues.get(number)?.pull?.queueEntry?.group;
+        if (group != null) settledChecks.add(group.sha);
+      }
       for (const issue of issues.values()) {
         if (issue.pull === null || issue.state !== 'open') continue;
         const head = await headSHA(issue.pull);
@@ -576,100 +588,4 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
       await git.remove();
     },
   };
-}
-
-function answerFault(fault: FakeGitHubFault): {
-  status: number;
-  body: unknown;
-  headers: Record<string, string>;
-} {
-  switch (fault.kind) {
-    case 'secondary-rate-limit':
-      // "you will receive a 403 or 429 response" with `retry-after` (GitHub's rate limit docs).
-      return {
-        status: fault.status ?? 403,
-        headers: { 'retry-after': String(fault.retryAfterSeconds) },
-        body: {
-          message:
-            'You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID.',
-          documentation_url: `${DOCS}/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits`,
-          status: String(fault.status ?? 403),
-        },
-      };
-    case 'server-error':
-      return { status: fault.status, headers: {}, body: { message: 'Server Error' } };
-    case 'bad-credentials':
-      return {
-        status: 401,
-        headers: {},
-        body: { message: 'Bad credentials', documentation_url: DOCS, status: '401' },
-      };
-  }
-}
-
-/** The App's endpoints: a JWT (RS256, `iss` the App's id, at most 10 minutes long) or 401, as GitHub does. */
-function answerApp(
-  app: NonNullable<FakeGitHubOptions['app']>,
-  method: string,
-  path: string,
-  jwt: string,
-): { status: number; body: unknown } {
-  const [header = '', payload = '', signature = ''] = jwt.split('.');
-  const claims = decodeJSON(payload);
-  const now = Math.floor(Date.now() / 1000);
-  const valid =
-    decodeJSON(header)?.alg === 'RS256' &&
-    verify(
-      'sha256',
-      Buffer.from(`${header}.${payload}`),
-      app.publicKey,
-      Buffer.from(signature, 'base64url'),
-    ) &&
-    claims !== null &&
-    String(claims.iss) === String(app.id) &&
-    typeof claims.iat === 'number' &&
-    typeof claims.exp === 'number' &&
-    claims.iat <= now + 60 &&
-    claims.exp > now &&
-    claims.exp - claims.iat <= 600;
-  if (!valid) {
-    return {
-      status: 401,
-      body: { message: 'A JSON web token could not be decoded', documentation_url: DOCS, status: '401' },
-    };
-  }
-  if (method === 'GET' && path === '/app') {
-    return {
-      status: 200,
-      body: { id: app.id, slug: app.slug, name: app.slug, owner: { login: 'acme', id: 3 }, permissions: {} },
-    };
-  }
-  const installation = /^\/app\/installations\/(\d+)\/access_tokens$/.exec(path);
-  if (method !== 'POST' || installation === null || Number(installation[1]) !== app.installationId) {
-    return { status: 404, body: { message: 'Not Found', documentation_url: DOCS, status: '404' } };
-  }
-  return {
-    status: 201,
-    body: {
-      token: `ghs_${randomBytes(18).toString('hex')}`,
-      expires_at: new Date(Date.now() + (app.tokenLifetimeSeconds ?? 3600) * 1000).toISOString(),
-      permissions: {
-        issues: 'write',
-        pull_requests: 'write',
-        contents: 'write',
-        checks: 'read',
-        metadata: 'read',
-      },
-      repository_selection: 'selected',
-    },
-  };
-}
-
-function decodeJSON(part: string): Record<string, unknown> | null {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
-    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
 }

@@ -2,10 +2,13 @@ import { listChangedFiles } from '../../providers/shared/list-changed-files.ts';
 import { type FakeIssue, type FakePull, githubTimestamp } from './build-fake-github-resources.ts';
 import { type FakeGitHubStore, type FakeRoute, HttpError, ok, route } from './create-fake-github-store.ts';
 import { checkRunsFor } from './fake-github-check-routes.ts';
+import { answerEnqueuePullRequest, closeLinkedIssues, queueFieldsOf } from './fake-github-merge-queue.ts';
 import { stringOrNull } from './read-fake-github-body.ts';
 
 /**
  * Pull requests: the open pull requests GraphQL query, listing, opening, reading (mergeability), editing, merging and their files.
+ * A merge into the default branch closes the issues the body names with a closing keyword
+ * (MERGE_QUEUE_DOCS.closingKeywords); the GraphQL merge queue parts are in fake-github-merge-queue.ts.
  */
 export function buildFakePullRoutes(store: FakeGitHubStore): FakeRoute[] {
   const {
@@ -25,13 +28,27 @@ export function buildFakePullRoutes(store: FakeGitHubStore): FakeRoute[] {
   return [
     route('POST', '/graphql', async (_params, _query, body, caller) => {
       const query = typeof body.query === 'string' ? body.query : '';
+      const variables = (body.variables ?? {}) as Record<string, unknown>;
+      if (/\bmutation flotillaEnqueuePullRequest\b/.test(query)) {
+        return ok(await answerEnqueuePullRequest(store, variables));
+      }
+      if (/\bquery flotillaPullRequestQueue\b/.test(query)) {
+        const issue = issues.get(Number(variables.number));
+        return ok({
+          data: {
+            repository:
+              issue?.pull == null
+                ? { pullRequest: null }
+                : { pullRequest: queueFieldsOf(store, issue as FakeIssue & { pull: FakePull }) },
+          },
+        });
+      }
       if (!/\bquery flotillaOpenPullRequests\b/.test(query)) {
         // The fake answers the queries Flotilla sends, not GraphQL in general.
         return ok({
-          errors: [{ message: 'The fake GitHub answers only the flotillaOpenPullRequests query' }],
+          errors: [{ message: 'The fake GitHub answers only the queries Flotilla sends' }],
         });
       }
-      const variables = (body.variables ?? {}) as Record<string, unknown>;
       if (variables.owner !== owner || variables.repo !== repo) {
         return ok({
           data: { viewer: { login: caller.user.login }, repository: null },
@@ -63,6 +80,7 @@ export function buildFakePullRoutes(store: FakeGitHubStore): FakeRoute[] {
             isDraft: issue.pull.draft,
             headRefName: issue.pull.headRef,
             headRefOid: head,
+            ...queueFieldsOf(store, issue),
             author: { login: issue.user.login },
             reviews: {
               nodes: issue.pull.reviews.map((review) => ({
@@ -183,6 +201,13 @@ export function buildFakePullRoutes(store: FakeGitHubStore): FakeRoute[] {
           `At least ${required} approving review${required === 1 ? ' is' : 's are'} required by reviewers with write access.`,
         );
       }
+      if (store.mergeQueue && issue.pull.baseRef === store.defaultBranch) {
+        // A ruleset requires the merge queue (MERGE_QUEUE_DOCS.mergeQueue): no direct merge.
+        throw new HttpError(
+          405,
+          'Repository rule violations found\n\nChanges must be made through the merge queue',
+        );
+      }
       if (body.merge_method !== undefined && body.merge_method !== 'merge') {
         throw new HttpError(405, 'The fake GitHub merges with merge commits only');
       }
@@ -191,6 +216,7 @@ export function buildFakePullRoutes(store: FakeGitHubStore): FakeRoute[] {
       if (sha === null) throw new HttpError(405, 'Pull Request is not mergeable');
       issue.pull.mergedAt = githubTimestamp(Date.now());
       setState(issue, 'closed', caller.user);
+      closeLinkedIssues(store, issue, caller.user);
       return ok({ sha, merged: true, message: 'Pull Request successfully merged' });
     }),
     route('GET', `${repoPath}/pulls/(\\d+)/files`, async ([pullNumber], query) => {

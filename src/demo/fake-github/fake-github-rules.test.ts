@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeGitHub, type FakeGitHub } from './create-fake-github.ts';
+import { MERGE_QUEUE_DOCS } from './fake-github-merge-queue.ts';
 
 /**
  * GitHub's documented rules the provider relies on, kept by the fake (each linked in src/providers/github/README.md):
@@ -9,10 +10,12 @@ import { createFakeGitHub, type FakeGitHub } from './create-fake-github.ts';
 const TOKEN = 'ghp_rules_author';
 const REVIEWER = 'ghp_rules_reviewer';
 let github: FakeGitHub;
+/** A repository whose default branch requires GitHub's merge queue, with a CI that passes. */
+let queued: FakeGitHub;
 let repoPath: string;
 
-async function call(method: string, path: string, body?: unknown, token = TOKEN) {
-  const response = await fetch(`${github.apiUrl}${path}`, {
+async function call(method: string, path: string, body?: unknown, token = TOKEN, on = github) {
+  const response = await fetch(`${on.apiUrl}${path}`, {
     method,
     headers: { authorization: `token ${token}` },
     body: body === undefined ? null : JSON.stringify(body),
@@ -27,13 +30,29 @@ async function call(method: string, path: string, body?: unknown, token = TOKEN)
 }
 
 /** A pull request opened through the API by the main token's user: `src/a.js` with lines 1–3 added. */
-async function openOwnPullRequest(branch: string): Promise<number> {
-  const base = await github.git.resolveCommit('refs/heads/main');
-  await github.git.commitFiles(branch, { 'src/a.js': 'one\ntwo\nthree\n' }, 'Add a', base ?? undefined);
-  const created = await call('POST', `${repoPath}/pulls`, { title: branch, head: branch, base: 'main' });
+async function openOwnPullRequest(
+  branch: string,
+  files: Record<string, string> = { 'src/a.js': 'one\ntwo\nthree\n' },
+  on = github,
+  body?: string,
+): Promise<number> {
+  const base = await on.git.resolveCommit('refs/heads/main');
+  await on.git.commitFiles(branch, files, `Add ${branch}`, base ?? undefined);
+  const created = await call(
+    'POST',
+    `${repoPath}/pulls`,
+    { title: branch, head: branch, base: 'main', ...(body !== undefined && { body }) },
+    TOKEN,
+    on,
+  );
   expect(created.status).toBe(201);
   return created.body.number as number;
 }
+
+const graphql = async (query: string, variables: Record<string, unknown>) =>
+  (await call('POST', '/graphql', { query, variables }, TOKEN, queued)).body;
+const ENQUEUE =
+  'mutation flotillaEnqueuePullRequest($pullRequestId: ID!, $expectedHeadOid: GitObjectID) { enqueuePullRequest(input: { pullRequestId: $pullRequestId, expectedHeadOid: $expectedHeadOid }) { mergeQueueEntry { state position } } }';
 
 beforeAll(async () => {
   github = await createFakeGitHub({
@@ -42,8 +61,12 @@ beforeAll(async () => {
     extraUsers: [{ token: REVIEWER, login: 'flotilla-reviewer' }],
   });
   repoPath = `/repos/${github.owner}/${github.repo}`;
+  queued = await createFakeGitHub({ token: TOKEN, mergeQueue: true, ci: 'passing' });
 });
-afterAll(() => github.close());
+afterAll(async () => {
+  await github.close();
+  await queued.close();
+});
 
 describe('fake GitHub keeps GitHub’s rules', () => {
   it('the author of a pull request cannot approve it or request changes on it; another account can; anyone may comment', async () => {
@@ -178,4 +201,120 @@ describe('fake GitHub keeps GitHub’s rules', () => {
     expect(page.body).toHaveLength(100);
     expect(page.headers.get('link')).toMatch(/[?&]page=2>; rel="next"/);
   });
+
+  it(`update-branch merges the base into the head as a new commit; 422 on a stale expected_head_sha, nothing new, or a conflict (${MERGE_QUEUE_DOCS.updateBranch})`, async () => {
+    const issue = github.human.createIssue({ title: 'closed by the merge' });
+    const pull = await openOwnPullRequest('update-me', { 'src/u.js': 'u\n' }, github, `Closes #${issue}`);
+    const clash = await openOwnPullRequest('clash', { 'README.md': '# Theirs\n' });
+    const before = (await call('GET', `${repoPath}/pulls/${pull}`)).body.head.sha as string;
+    const nothingNew = await call('PUT', `${repoPath}/pulls/${pull}/update-branch`, {
+      expected_head_sha: before,
+    });
+    expect([nothingNew.status, nothingNew.body.message]).toEqual([
+      422,
+      'There are no new commits on the base branch.',
+    ]);
+    const base = await github.human.commitFiles({ 'README.md': '# Moved on\n' }, 'Move main');
+    const stale = await call('PUT', `${repoPath}/pulls/${pull}/update-branch`, { expected_head_sha: base });
+    expect([stale.status, stale.body.message]).toEqual([
+      422,
+      'expected head sha didn’t match current head ref.',
+    ]);
+    const updated = await call('PUT', `${repoPath}/pulls/${pull}/update-branch`, {
+      expected_head_sha: before,
+    });
+    expect([updated.status, updated.body.message]).toEqual([202, 'Updating pull request branch.']);
+    const after = (await call('GET', `${repoPath}/pulls/${pull}`)).body.head.sha as string;
+    expect(after).not.toBe(before);
+    expect(await github.git.isAncestor(before, after)).toBe(true);
+    expect(await github.git.isAncestor(base, after)).toBe(true);
+    const conflicted = await call('PUT', `${repoPath}/pulls/${clash}/update-branch`, {});
+    expect([conflicted.status, conflicted.body.message]).toEqual([
+      422,
+      'merge conflict between base and head',
+    ]);
+    // The merge takes the head that passed: the one before the update is refused (409), the new one merges
+    // and its closing keyword closes the issue.
+    const old = await call('PUT', `${repoPath}/pulls/${pull}/merge`, { sha: before });
+    expect(old.status).toBe(409);
+    const merged = await call('PUT', `${repoPath}/pulls/${pull}/merge`, { sha: after });
+    expect([merged.status, merged.body.merged]).toEqual([200, true]);
+    expect((await call('GET', `${repoPath}/issues/${issue}`)).body.state).toBe('closed');
+  }, 60_000);
+
+  it(`update-branch gives the new head its own CI run (${MERGE_QUEUE_DOCS.updateBranch})`, async () => {
+    const pull = await openOwnPullRequest('update-ci', { 'src/c.js': 'c\n' }, queued);
+    const before = (await call('GET', `${repoPath}/pulls/${pull}`, undefined, TOKEN, queued)).body.head.sha;
+    await queued.human.commitFiles({ 'NEWS.md': 'news\n' }, 'News');
+    const updated = await call('PUT', `${repoPath}/pulls/${pull}/update-branch`, {}, TOKEN, queued);
+    expect(updated.status).toBe(202);
+    const after = (await call('GET', `${repoPath}/pulls/${pull}`, undefined, TOKEN, queued)).body.head.sha;
+    const runs = await call('GET', `${repoPath}/commits/${after}/check-runs`, undefined, TOKEN, queued);
+    expect(after).not.toBe(before);
+    expect(
+      runs.body.check_runs.map((run: { head_sha: string; status: string }) => [run.head_sha, run.status]),
+    ).toEqual([[after, 'queued']]);
+  }, 60_000);
+
+  it(`the rules of a branch name the merge queue where a ruleset requires it (${MERGE_QUEUE_DOCS.branchRules})`, async () => {
+    const rules = await call('GET', `${repoPath}/rules/branches/main`, undefined, TOKEN, queued);
+    expect(rules.body.map((rule: { type: string }) => rule.type)).toEqual(['merge_queue']);
+    expect((await call('GET', `${repoPath}/rules/branches/other`, undefined, TOKEN, queued)).body).toEqual(
+      [],
+    );
+    expect((await call('GET', `${repoPath}/rules/branches/main`)).body).toEqual([]);
+  });
+
+  it(`enqueuePullRequest queues; the queue merges in order once each merge group's checks pass; a conflict is removed with its reason (${MERGE_QUEUE_DOCS.enqueue}, ${MERGE_QUEUE_DOCS.mergeQueue})`, async () => {
+    const issue = queued.human.createIssue({ title: 'closed by the queue' });
+    const first = await openOwnPullRequest('queue-1', { 'q/1.js': '1\n' }, queued, `Closes #${issue}`);
+    const second = await openOwnPullRequest('queue-2', { 'q/2.js': '2\n' }, queued);
+    const clash = await openOwnPullRequest('queue-3', { 'NEWS.md': 'other news\n' }, queued);
+    const pullOf = async (n: number) =>
+      (await call('GET', `${repoPath}/pulls/${n}`, undefined, TOKEN, queued)).body;
+    const direct = await call('PUT', `${repoPath}/pulls/${first}/merge`, {}, TOKEN, queued);
+    expect([direct.status, direct.body.message]).toEqual([
+      405,
+      'Repository rule violations found\n\nChanges must be made through the merge queue',
+    ]);
+    const stale = await graphql(ENQUEUE, {
+      pullRequestId: (await pullOf(first)).node_id,
+      expectedHeadOid: '0'.repeat(40),
+    });
+    expect(stale.errors[0].message).toBe('Head sha did not match expected head oid.');
+    for (const n of [first, second, clash]) {
+      const pull = await pullOf(n);
+      const answer = await graphql(ENQUEUE, { pullRequestId: pull.node_id, expectedHeadOid: pull.head.sha });
+      expect(answer.data.enqueuePullRequest.mergeQueueEntry.state).toBe('QUEUED');
+    }
+    await queued.human.commitFiles({ 'NEWS.md': 'news, again\n' }, 'More news');
+    // Checks not finished on the merge group: nothing merged yet.
+    expect((await pullOf(first)).merged_at).toBeNull();
+    while ((await pullOf(second)).state === 'open') await queued.settleChecks();
+    expect([(await pullOf(first)).merged_at === null, (await pullOf(second)).merged_at === null]).toEqual([
+      false,
+      false,
+    ]);
+    // In queue order: main holds the second's head, and the first's merge group is in the second's.
+    const main = (await queued.git.resolveCommit('refs/heads/main')) ?? '';
+    expect(await queued.git.isAncestor((await pullOf(second)).head.sha, main)).toBe(true);
+    expect(await queued.git.isAncestor((await pullOf(first)).head.sha, `${main}^1`)).toBe(true);
+    expect((await call('GET', `${repoPath}/issues/${issue}`, undefined, TOKEN, queued)).body.state).toBe(
+      'closed',
+    );
+    const open = await graphql(
+      'query flotillaOpenPullRequests($owner: String!, $repo: String!, $cursor: String) { x }',
+      { owner: queued.owner, repo: queued.repo, cursor: null },
+    );
+    const removed = open.data.repository.pullRequests.nodes.find(
+      (node: { number: number }) => node.number === clash,
+    );
+    expect(removed.mergeQueueEntry).toBeNull();
+    expect(removed.timelineItems.nodes).toEqual([
+      expect.objectContaining({
+        __typename: 'RemovedFromMergeQueueEvent',
+        reason: 'merge conflict with the base branch',
+      }),
+    ]);
+  }, 60_000);
 });

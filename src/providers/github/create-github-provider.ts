@@ -10,7 +10,9 @@ import { readGitHubReviewerCredentials } from './client/read-github-reviewer-cre
 import { DEFAULT_ANSWER_AUTHOR_ASSOCIATIONS, DEFAULT_MENTION_TRIGGER } from './github-config-schema.ts';
 import { createGitHubFeedback } from './revisions/create-github-feedback.ts';
 import { createGitHubHistory } from './revisions/create-github-history.ts';
+import { createGitHubMergeQueue } from './revisions/create-github-merge-queue.ts';
 import { createGitHubRevisions } from './revisions/create-github-revisions.ts';
+import { createMergeInspector } from './revisions/inspect-merge-in-mirror.ts';
 import { createGitHubSpecReader } from './specs/create-github-spec-reader.ts';
 import { createGitHubCommentReader } from './work-items/create-github-comment-reader.ts';
 import { createGitHubWorkItems } from './work-items/create-github-work-items.ts';
@@ -94,6 +96,10 @@ export function createGitHubProvider(options: GitHubProviderOptions): GitHubProv
   // Work items show their open pull request; revisions check and close work items: one late-bound link.
   let linkedRevisions: () => Promise<Map<string, string>> = async () => new Map();
   const workItems = createGitHubWorkItems(octokit, { owner, repo }, () => linkedRevisions());
+  const remote = {
+    url: options.gitUrl ?? defaultGitUrl(options.apiUrl, owner, repo),
+    token: client.gitToken,
+  };
   const revisions = createGitHubRevisions({
     octokit,
     owner,
@@ -101,7 +107,7 @@ export function createGitHubProvider(options: GitHubProviderOptions): GitHubProv
     defaultBranch: specReader.defaultBranch,
     workItems: workItems.reader,
     workItemWriter: workItems.writer,
-    remote: { url: options.gitUrl ?? defaultGitUrl(options.apiUrl, owner, repo), token: client.gitToken },
+    remote,
     engineLogin: client.login,
     ...(reviewerClient !== null && {
       reviewer: { octokit: reviewerClient.octokit, login: reviewerClient.login },
@@ -112,6 +118,15 @@ export function createGitHubProvider(options: GitHubProviderOptions): GitHubProv
     ...(options.mergeMethod !== undefined && { mergeMethod: options.mergeMethod }),
   });
   linkedRevisions = revisions.linkedRevisions;
+  // The merge queue (issue #30 §5): the branch update or GitHub's own queue, and git's view in a mirror.
+  const mergeQueue = createGitHubMergeQueue({
+    octokit,
+    owner,
+    repo,
+    defaultBranch: specReader.defaultBranch,
+    inspector: createMergeInspector(remote, join(options.scratchDir, `github-${owner}-${repo}-queue.git`)),
+    getRevision: revisions.reader.getRevision,
+  });
   const comments = createGitHubCommentReader({
     octokit,
     repository: { owner, repo },
@@ -134,7 +149,15 @@ export function createGitHubProvider(options: GitHubProviderOptions): GitHubProv
     workItemReader: { ...workItems.reader, listComments: comments.listComments },
     workItemWriter: workItems.writer,
     revisionReader: { ...revisions.reader, listFeedback: feedback.listFeedback },
-    revisionWriter: { ...revisions.writer, replyToFeedback: feedback.replyToFeedback },
+    revisionWriter: {
+      ...revisions.writer,
+      replyToFeedback: feedback.replyToFeedback,
+      updateRevisionBranch: mergeQueue.updateRevisionBranch,
+      async mergeRevision(id, mergeOptions = {}) {
+        await mergeQueue.requireUpToDate(id, mergeOptions);
+        return revisions.writer.mergeRevision(id, mergeOptions);
+      },
+    },
     specReader,
     history: createGitHubHistory({
       octokit,

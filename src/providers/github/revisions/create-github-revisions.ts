@@ -18,7 +18,11 @@ import { type GitHubOctokit, httpStatusOf } from '../client/create-github-client
 import type { GitHubRepository } from '../work-items/create-github-work-items.ts';
 import { buildPipeline, type CheckSummary, type StatusSummary } from './build-pipeline.ts';
 import { maintainMirror } from './maintain-mirror.ts';
-import { OPEN_PULL_REQUESTS_QUERY, type OpenPullRequestsPage } from './open-pull-requests-query.ts';
+import {
+  OPEN_PULL_REQUESTS_QUERY,
+  type OpenPullRequestsPage,
+  withMergeQueue,
+} from './open-pull-requests-query.ts';
 import { buildOutsideDiffComment, parseOutsideDiffComment } from './outside-diff-comment.ts';
 import { type GitRemote, pushPatchBranch } from './push-patch-branch.ts';
 import { readChecksOutputTail } from './read-checks-output-tail.ts';
@@ -86,7 +90,7 @@ const FILE_STATUSES: readonly RevisionFileStatus[] = [
  */
 export function createGitHubRevisions(options: GitHubRevisionsOptions): {
   reader: RevisionReader;
-  writer: RevisionWriter;
+  writer: RevisionWriter & Required<Pick<RevisionWriter, 'mergeRevision'>>;
   /** Open pull requests' work items: work item id → revision id. */
   linkedRevisions(): Promise<Map<string, string>>;
 } {
@@ -218,7 +222,7 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
           body: body.replace(MARKER, ''),
           isDraft: pull.isDraft,
           workItemID: MARKER.exec(body)?.[1] ?? null,
-          pipeline: pipelineFrom(pull.headRefOid, runs, statuses),
+          pipeline: withMergeQueue(pipelineFrom(pull.headRefOid, runs, statuses), pull),
           reviewID: latest?.databaseId == null ? null : String(latest.databaseId),
         });
       }
@@ -430,7 +434,7 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
     },
   };
 
-  const writer: RevisionWriter = {
+  const writer: RevisionWriter & Required<Pick<RevisionWriter, 'mergeRevision'>> = {
     async createFromPatch(input) {
       const item = await options.workItems.getWorkItem(input.workItemID);
       if (item === null)
@@ -528,7 +532,7 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
       const pull = await requirePull(id);
       await octokit.rest.issues.createComment({ owner, repo, issue_number: pull.number, body });
     },
-    async mergeRevision(id): Promise<MergeRevisionResult> {
+    async mergeRevision(id, mergeOptions = {}): Promise<MergeRevisionResult> {
       const pull = await requirePull(id);
       if (pull.state !== 'open')
         throw new Error(
@@ -542,14 +546,14 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
           `Work item ${item.id} is not approved (it is ${item.status}); revision ${id} was not merged`,
         );
       }
-      // `sha`: GitHub refuses (409) if the head moved since this read, e.g. a human pushed after the review.
+      // `sha`: the head that passed (the queue's), else the one just read; GitHub refuses (409) a head that moved.
       const { data } = await octokit.rest.pulls
         .merge({
           owner,
           repo,
           pull_number: pull.number,
           merge_method: options.mergeMethod ?? 'merge',
-          sha: pull.head.sha,
+          sha: mergeOptions.expectedHeadSHA ?? pull.head.sha,
         })
         .catch((error: unknown) => {
           throw new Error(

@@ -1,3 +1,35 @@
+import type { Pipeline } from '../../../domain/index.ts';
+
+/** The last time GitHub's merge queue took the pull request in or out (`timelineItems`). */
+export type MergeQueueEvent =
+  | { __typename: 'AddedToMergeQueueEvent' }
+  | { __typename: 'RemovedFromMergeQueueEvent'; reason: string | null; beforeCommit: { oid: string } | null };
+
+/**
+ * The pipeline as GitHub's merge queue (issue #30 §5) makes it: `pending` while the pull request waits in the
+ * queue (the checks that decide are the merge group's); red, with GitHub's reason, when the queue took its
+ * current head out (checks failed on the merge group, a conflict, or someone removed it) — so an approved
+ * item goes back to an implementor saying why. Otherwise the head's own checks.
+ */
+export function withMergeQueue(
+  pipeline: Pipeline,
+  pull: Pick<
+    OpenPullRequestsPage['repository']['pullRequests']['nodes'][number],
+    'headRefOid' | 'mergeQueueEntry' | 'timelineItems'
+  >,
+): Pipeline {
+  if (pull.mergeQueueEntry != null) return { status: 'pending', url: null, reason: null };
+  const last = pull.timelineItems?.nodes.at(-1);
+  if (last?.__typename === 'RemovedFromMergeQueueEvent' && last.beforeCommit?.oid === pull.headRefOid) {
+    return {
+      status: 'failure',
+      url: pipeline.url,
+      reason: `removed from GitHub's merge queue: ${last.reason ?? 'no reason given'}`,
+    };
+  }
+  return pipeline;
+}
+
 /** Exported for the live drift check (`test/providers/real-github-drift.github-live.ts`). */
 export const OPEN_PULL_REQUESTS_QUERY = `query flotillaOpenPullRequests($owner: String!, $repo: String!, $cursor: String) {
   viewer { login }
@@ -6,6 +38,10 @@ export const OPEN_PULL_REQUESTS_QUERY = `query flotillaOpenPullRequests($owner: 
       pageInfo { hasNextPage endCursor }
       nodes {
         number title url body isDraft headRefName headRefOid
+        mergeQueueEntry { state position }
+        timelineItems(last: 1, itemTypes: [ADDED_TO_MERGE_QUEUE_EVENT, REMOVED_FROM_MERGE_QUEUE_EVENT]) {
+          nodes { __typename ... on RemovedFromMergeQueueEvent { reason beforeCommit { oid } } }
+        }
         author { login }
         reviews(last: 100) { nodes { databaseId state author { login } } }
         commits(last: 1) {
@@ -59,6 +95,8 @@ export interface OpenPullRequestsPage {
         isDraft: boolean;
         headRefName: string;
         headRefOid: string;
+        mergeQueueEntry?: { state: string; position: number } | null;
+        timelineItems?: { nodes: MergeQueueEvent[] };
         author: { login: string } | null;
         reviews: { nodes: { databaseId: number | null; state: string; author: { login: string } | null }[] };
         commits: {

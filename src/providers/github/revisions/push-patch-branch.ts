@@ -157,7 +157,7 @@ async function remoteHead(
 }
 
 /** git config from the environment, so the token is in no command line (`ps`) and no remote URL. */
-function authEnv(token: string): Record<string, string> {
+export function authEnv(token: string): Record<string, string> {
   const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
   return {
     GIT_CONFIG_COUNT: '1',

@@ -1,6 +1,7 @@
 import type { MergeConflictFile } from '../../../domain/index.ts';
 import { PINNED_DIFF_CONFIG, runGit } from '../../../process/run-command.ts';
 import { type GitIdentity, STACK_BASE_TRAILER } from '../../shared/create-branch-from-patch.ts';
+import { readConflictHunks } from '../../shared/read-conflict-hunks.ts';
 
 export interface RebaseRevisionParams {
   repoRoot: string;
@@ -108,35 +109,6 @@ export async function rebaseRevision(params: RebaseRevisionParams): Promise<Reba
     headSHA,
   ]);
   return { outcome: 'rebased', baseSHA, headSHA: rebased, patch: after, changedApproved };
-}
-
-/** The blocks git marked in the merged tree's copy of `path` (`<<<<<<<` to `>>>>>>>`), labels named. */
-async function readConflictHunks(
-  git: (args: string[], okExitCodes?: number[]) => ReturnType<typeof runGit>,
-  tree: string,
-  path: string,
-  labels: Record<string, string>,
-): Promise<string[]> {
-  const blob = await git(['cat-file', '-p', `${tree}:${path}`], [0, 128]);
-  if (blob.exitCode !== 0) return [];
-  const hunks: string[] = [];
-  let current: string[] | null = null;
-  for (const line of blob.stdout.split('\n')) {
-    if (line.startsWith('<<<<<<< ')) current = [];
-    if (current === null) continue;
-    current.push(
-      /^(<<<<<<<|>>>>>>>) /.test(line)
-        ? line.replace(/ ([0-9a-f]{40}|[0-9a-f]{64})(?=:|$)/, (match, sha: string) =>
-            labels[sha] === undefined ? match : ` ${labels[sha]}`,
-          )
-        : line,
-    );
-    if (line.startsWith('>>>>>>> ')) {
-      hunks.push(`${current.join('\n')}\n`);
-      current = null;
-    }
-  }
-  return hunks;
 }
 
 function withoutStackTrailers(message: string): string {
