@@ -192,7 +192,10 @@ export function queueFieldsOf(store: FakeGitHubStore, issue: FakePullIssue) {
  */
 export function advanceFakeMergeQueue(store: FakeGitHubStore): Promise<void> {
   const next = (running.get(store) ?? Promise.resolve()).then(() => advanceQueue(store));
-  running.set(store, next.catch(() => {}));
+  running.set(
+    store,
+    next.catch(() => {}),
+  );
   return next;
 }
 
