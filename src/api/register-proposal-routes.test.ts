@@ -99,6 +99,7 @@ describe('GET /api/proposals', () => {
     ]);
     const pending = (await (await fetch(`${server.url}/api/proposals?status=pending`)).json()) as Proposal[];
     expect(pending.map((proposal) => proposal.id)).toEqual([ids.toReject, ids.toAccept]);
+    expect(pending.map((proposal) => (proposal as { decision?: unknown }).decision)).toEqual([null, null]);
   });
 
   it('refuses an unknown status naming the field', async () => {
@@ -133,6 +134,9 @@ describe('POST /api/proposals/:id/accept|reject', () => {
     });
     const comments = tracker.workItems.getWorkItemComments(ids.toAccept);
     expect(findProposalDecision(comments)).toEqual({ decision: 'accept', reason: null, author: 'Ada' });
+    // Still pending until the engine reads it: the list says a decision is recorded.
+    const shown = (await (await fetch(`${server.url}/api/proposals/${ids.toAccept}`)).json()) as object;
+    expect(shown).toMatchObject({ status: 'pending', decision: { decision: 'accept', author: 'Ada' } });
   });
 
   it('rejects with the reason the revising planner gets', async () => {

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { decideProposal, requirePendingProposal } from '../cli/support/decide-proposal.ts';
-import { PROPOSAL_STATUSES, type Proposal } from '../domain/index.ts';
+import { findProposalDecision, PROPOSAL_STATUSES, type Proposal } from '../domain/index.ts';
 import type { Provider } from '../providers/types.ts';
 import type { EngineStatePersistence, SqliteTracker } from '../storage/index.ts';
 import { ApiError } from './api-error.ts';
@@ -44,6 +44,19 @@ function requireProposalFound(history: EngineStatePersistence, id: string): Prop
 }
 
 /**
+ * A pending proposal with the decision a human already recorded on its item (`decision`), which the engine
+ * has not applied yet (no engine in this process, or not read yet); null when nobody decided.
+ */
+function withRecordedDecision(tracker: SqliteTracker, proposal: Proposal) {
+  if (proposal.status !== 'pending') return proposal;
+  const decision = findProposalDecision(tracker.workItems.getWorkItemComments(proposal.id));
+  return {
+    ...proposal,
+    decision: decision === null ? null : { decision: decision.decision, author: decision.author },
+  };
+}
+
+/**
  * `flotilla proposals list|show|accept|reject` over HTTP (issue #29), through the CLI's own core
  * (src/cli/support/decide-proposal.ts): a decision is a comment on the proposal's item, as the human, that
  * the engine reads — at once under `flotilla run --serve`, else at the next `flotilla run`.
@@ -58,7 +71,11 @@ export function registerProposalRoutes(app: OpenAPIHono, deps: ProposalRouteDeps
     }),
     (c) => {
       const { status } = c.req.valid('query');
-      return c.json(deps.history.proposals.list(status === undefined ? {} : { status }), 200);
+      const list = deps.history.proposals.list(status === undefined ? {} : { status });
+      return c.json(
+        list.map((proposal) => withRecordedDecision(deps.tracker, proposal)),
+        200,
+      );
     },
   );
 
@@ -69,7 +86,11 @@ export function registerProposalRoutes(app: OpenAPIHono, deps: ProposalRouteDeps
       request: { params: IdParams },
       responses: ok('one proposal (as `flotilla proposals show --json`)'),
     }),
-    (c) => c.json(requireProposalFound(deps.history, c.req.valid('param').id), 200),
+    (c) =>
+      c.json(
+        withRecordedDecision(deps.tracker, requireProposalFound(deps.history, c.req.valid('param').id)),
+        200,
+      ),
   );
 
   for (const decision of ['accept', 'reject'] as const) {

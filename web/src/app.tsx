@@ -5,6 +5,7 @@ import {
   type BudgetReport,
   type DailySpendReport,
   type EngineAction,
+  type ProposalEntry,
   type QueueSummary,
   type RunSummary,
   type ServerStatus,
@@ -20,6 +21,7 @@ import { type DetailBoxes, type DetailSection, ItemDetail } from './item-detail.
 import { keepUnchanged } from './keep-unchanged.ts';
 import { MergeQueuePanel } from './merge-queue-panel.tsx';
 import { moveSelection, type SelectionMove } from './move-selection.ts';
+import { ProposalsPanel } from './proposals-panel.tsx';
 import { SpendChart } from './spend-chart.tsx';
 
 /** Live events come in bursts (an engine tick changes several things): one reload per this many ms. */
@@ -45,6 +47,7 @@ export function App() {
   const [items, setItems] = useState<WorkItem[]>([]);
   const [runs, setRuns] = useState<RunSummary[]>([]);
   const [conversations, setConversations] = useState<AgentConversation[]>([]);
+  const [proposals, setProposals] = useState<ProposalEntry[]>([]);
   const [budget, setBudget] = useState<BudgetReport | null>(null);
   const [spend, setSpend] = useState<DailySpendReport | null>(null);
   const [status, setStatus] = useState<ServerStatus | null>(null);
@@ -57,10 +60,11 @@ export function App() {
   const [openID, setOpenState] = useState<string | null>(() => readHash());
   const [help, setHelpState] = useState(false);
   const [talk, setTalkState] = useState(() => location.hash === '#conversations');
+  const [plans, setPlansState] = useState(() => location.hash === '#proposals');
   const [focus, setFocus] = useState<{ section: DetailSection; at: number } | null>(null);
   // An action that asks first (as the terminal dashboard's): `y` does it, `n` or Esc drops it.
   const [confirm, setConfirmState] = useState<{ question: string; run(): void } | null>(null);
-  const keyState = useRef({ selectedID, openID, help, talk, confirm, runs: [] as RunSummary[] });
+  const keyState = useRef({ selectedID, openID, help, talk, plans, confirm, runs: [] as RunSummary[] });
   const setConfirm = useCallback((next: { question: string; run(): void } | null) => {
     keyState.current.confirm = next;
     setConfirmState(next);
@@ -78,22 +82,36 @@ export function App() {
     keyState.current.talk = shown;
     setTalkState(shown);
   }, []);
+  /** The proposals panel (`p`): plans waiting for a human's decision. */
+  const setPlans = useCallback((shown: boolean) => {
+    keyState.current.plans = shown;
+    setPlansState(shown);
+  }, []);
   const [message, setMessage] = useState('');
   const [version, setVersion] = useState(0);
   const boxes = useRef<DetailBoxes>({ answer: null, comment: null, review: null });
 
   const reload = useCallback(async () => {
     try {
-      const [nextItems, nextRuns, nextConversations, nextBudget, nextSpend, nextStatus, nextQueue] =
-        await Promise.all([
-          api.listItems(),
-          api.listRuns(),
-          api.conversations(),
-          api.budget(),
-          api.budgetDays(),
-          api.status(),
-          api.mergeQueue(),
-        ]);
+      const [
+        nextItems,
+        nextRuns,
+        nextConversations,
+        nextBudget,
+        nextSpend,
+        nextStatus,
+        nextQueue,
+        nextPlans,
+      ] = await Promise.all([
+        api.listItems(),
+        api.listRuns(),
+        api.conversations(),
+        api.budget(),
+        api.budgetDays(),
+        api.status(),
+        api.mergeQueue(),
+        api.pendingProposals(),
+      ]);
       setItems((previous) => keepUnchanged(previous, nextItems));
       keyState.current.runs = nextRuns;
       setRuns(nextRuns);
@@ -102,6 +120,7 @@ export function App() {
       setSpend(nextSpend);
       setStatus(nextStatus);
       setQueue(nextQueue);
+      setProposals(nextPlans.filter((proposal) => proposal.decision == null));
       setLoadError(null);
     } catch (error) {
       setLoadError(error instanceof Error ? error.message : String(error));
@@ -194,9 +213,12 @@ export function App() {
       } else if (event.key === 'Escape') {
         if (keys.help) setHelp(false);
         else if (keys.talk) setTalk(false);
+        else if (keys.plans) setPlans(false);
         else open(null);
       } else if (event.key === 't') {
         setTalk(!keys.talk);
+      } else if (event.key === 'p') {
+        setPlans(!keys.plans);
       } else if (event.key === '?') {
         setHelp(!keys.help);
       } else if (event.key === 'f') {
@@ -244,7 +266,7 @@ export function App() {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [open, reload, say, setSelectedID, setHelp, setTalk, setConfirm]);
+  }, [open, reload, say, setSelectedID, setHelp, setTalk, setPlans, setConfirm]);
 
   const active = runs.filter((run) => run.status === 'running' || run.status === 'requested').length;
   const waiting = columns.find((column) => column.id === 'waiting')?.cards.length ?? 0;
@@ -268,6 +290,9 @@ export function App() {
         <button type="button" class="link" data-testid="conversations-toggle" onClick={() => setTalk(!talk)}>
           {conversations.length} conversations <kbd>t</kbd>
         </button>
+        <button type="button" class="link" data-testid="proposals-toggle" onClick={() => setPlans(!plans)}>
+          {proposals.length} proposals <kbd>p</kbd>
+        </button>
         <span class="keys">? keys</span>
       </header>
       {loadError !== null && <p class="error banner">cannot load the board: {loadError}</p>}
@@ -286,6 +311,7 @@ export function App() {
         )}
       </div>
       {talk && <ConversationsPanel conversations={conversations} onClose={() => setTalk(false)} />}
+      {plans && <ProposalsPanel proposals={proposals} onClose={() => setPlans(false)} onDone={say} />}
       <footer data-testid="footer">
         {confirm === null ? message : <strong class="confirm">{confirm.question}</strong>}
       </footer>
