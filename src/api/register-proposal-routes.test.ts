@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPlannerResult } from '../../test/support/shared/builders/build-planner-result.ts';
+import { saveProposal } from '../../test/support/api/save-proposal.ts';
 import { createTempGitRepo, type TempGitRepo } from '../../test/support/shared/create-temp-git-repo.ts';
 import { type CliContext, openCliContext } from '../cli/support/open-cli-context.ts';
 import { requireLocalTracker } from '../cli/support/require-local-tracker.ts';
-import { buildProposalComment, findProposalDecision, type Proposal } from '../domain/index.ts';
+import { findProposalDecision, type Proposal } from '../domain/index.ts';
 import type { SqliteTracker } from '../storage/index.ts';
 import { createApiApp } from './create-api-app.ts';
 import { createEventHub } from './create-event-hub.ts';
@@ -21,27 +21,11 @@ let tracker: SqliteTracker;
 let server: RunningApiServer;
 const ids = { toAccept: '', toReject: '', decided: '' };
 
-function saveProposal(title: string, status: Proposal['status'], createdAt: number): string {
-  const { id } = tracker.workItems.createWorkItem({ title, body: '', labels: [], blockedBy: [] });
-  const proposal: Proposal = {
-    id,
-    kind: 'plan',
-    status,
-    sessionID: `session-${id}`,
-    specSHAs: { 'docs/specs/a.md': 'a'.repeat(40) },
-    basePlannedSHAs: {},
-    result: buildPlannerResult({
-      create: [{ tempID: 'T1', title: `${title}: first task`, body: 'Do it.', labels: [], blockedBy: [] }],
-    }),
-    revises: null,
-    createdAt,
-    decidedAt: status === 'pending' ? null : createdAt + 1,
-    decidedBy: status === 'pending' ? null : 'Grace',
-    reason: null,
-  };
-  context.history.proposals.save(proposal);
-  tracker.workItems.addComment(id, buildProposalComment(proposal), 'flotilla');
-  return id;
+function save(title: string, status: Proposal['status'], createdAt: number): string {
+  return saveProposal(
+    { tracker, history: context.history },
+    { title, tasks: [`${title}: first task`], status, createdAt },
+  );
 }
 
 const post = (path: string, body: unknown) =>
@@ -58,9 +42,9 @@ beforeAll(async () => {
   await repo.commit('initial', { 'README.md': '# sample\n' });
   context = await openCliContext(repo.root);
   tracker = await requireLocalTracker(context, 'serve');
-  ids.decided = saveProposal('Old plan', 'accepted', 1_000);
-  ids.toAccept = saveProposal('Plan A', 'pending', 2_000);
-  ids.toReject = saveProposal('Plan B', 'pending', 3_000);
+  ids.decided = save('Old plan', 'accepted', 1_000);
+  ids.toAccept = save('Plan A', 'pending', 2_000);
+  ids.toReject = save('Plan B', 'pending', 3_000);
   context.history.memories.upsert({
     topic: 'tests',
     text: 'run vitest with IS_SANDBOX=1',
