@@ -10,7 +10,6 @@ import type { EventHub } from './create-event-hub.ts';
 import { registerDashboardReadRoutes } from './register-dashboard-read-routes.ts';
 import { type ApiEngine, registerEngineActionRoutes } from './register-engine-action-routes.ts';
 import { registerHistoryRoutes } from './register-history-routes.ts';
-import { registerMemoryStatsRoutes } from './register-memory-stats-routes.ts';
 import { registerMergeQueueRoute } from './register-merge-queue-route.ts';
 import { registerProposalRoutes } from './register-proposal-routes.ts';
 import { registerReviewRoutes } from './register-review-routes.ts';
@@ -136,14 +135,7 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono {
   registerHistoryRoutes(app, { config: deps.config, history, now });
 
   registerTrackerActionRoutes(app, { provider, readAuthor: deps.readAuthor });
-  registerProposalRoutes(app, {
-    history,
-    tracker,
-    provider,
-    readAuthor: deps.readAuthor,
-    engine: deps.engine !== undefined,
-  });
-  registerMemoryStatsRoutes(app, { history, tracker, now });
+  registerProposalRoutes(app, { ...deps, engine: deps.engine !== undefined });
 
   registerEventsRoute(app, deps.events);
   registerEngineActionRoutes(app, deps.engine);

@@ -5,7 +5,6 @@ import {
   type BudgetReport,
   type DailySpendReport,
   type EngineAction,
-  type ProposalEntry,
   type QueueSummary,
   type RunSummary,
   type ServerStatus,
@@ -21,6 +20,7 @@ import { type DetailBoxes, type DetailSection, ItemDetail } from './item-detail.
 import { keepUnchanged } from './keep-unchanged.ts';
 import { MergeQueuePanel } from './merge-queue-panel.tsx';
 import { moveSelection, type SelectionMove } from './move-selection.ts';
+import { PanelButtons, type PanelName, usePanels } from './panel-buttons.tsx';
 import { ProposalsPanel } from './proposals-panel.tsx';
 import { SpendChart } from './spend-chart.tsx';
 
@@ -38,6 +38,9 @@ const MOVES: Readonly<Record<string, SelectionMove>> = {
   ArrowRight: 'right',
 };
 
+/** The keys that show or hide a panel under the board. */
+const PANEL_KEYS = { t: 'talk', p: 'plans' } as const;
+
 /**
  * The dashboard: header (live state, budget), the board, the open item, the footer (what the last action
  * did). Every event on `/api/events` schedules one reload of the lists and of the open item; a dropped
@@ -47,7 +50,6 @@ export function App() {
   const [items, setItems] = useState<WorkItem[]>([]);
   const [runs, setRuns] = useState<RunSummary[]>([]);
   const [conversations, setConversations] = useState<AgentConversation[]>([]);
-  const [proposals, setProposals] = useState<ProposalEntry[]>([]);
   const [budget, setBudget] = useState<BudgetReport | null>(null);
   const [spend, setSpend] = useState<DailySpendReport | null>(null);
   const [status, setStatus] = useState<ServerStatus | null>(null);
@@ -59,12 +61,10 @@ export function App() {
   const [selectedID, setSelectedState] = useState<string | null>(null);
   const [openID, setOpenState] = useState<string | null>(() => readHash());
   const [help, setHelpState] = useState(false);
-  const [talk, setTalkState] = useState(() => location.hash === '#conversations');
-  const [plans, setPlansState] = useState(() => location.hash === '#proposals');
   const [focus, setFocus] = useState<{ section: DetailSection; at: number } | null>(null);
   // An action that asks first (as the terminal dashboard's): `y` does it, `n` or Esc drops it.
   const [confirm, setConfirmState] = useState<{ question: string; run(): void } | null>(null);
-  const keyState = useRef({ selectedID, openID, help, talk, plans, confirm, runs: [] as RunSummary[] });
+  const keyState = useRef({ selectedID, openID, help, ...readPanels(), confirm, runs: [] as RunSummary[] });
   const setConfirm = useCallback((next: { question: string; run(): void } | null) => {
     keyState.current.confirm = next;
     setConfirmState(next);
@@ -77,41 +77,24 @@ export function App() {
     keyState.current.help = shown;
     setHelpState(shown);
   }, []);
-  /** The conversations panel (`t`): questions agents asked each other. */
-  const setTalk = useCallback((shown: boolean) => {
-    keyState.current.talk = shown;
-    setTalkState(shown);
-  }, []);
-  /** The proposals panel (`p`): plans waiting for a human's decision. */
-  const setPlans = useCallback((shown: boolean) => {
-    keyState.current.plans = shown;
-    setPlansState(shown);
-  }, []);
+  const { panels, setPanel, hide, proposals, setProposals } = usePanels(keyState);
   const [message, setMessage] = useState('');
   const [version, setVersion] = useState(0);
   const boxes = useRef<DetailBoxes>({ answer: null, comment: null, review: null });
 
   const reload = useCallback(async () => {
     try {
-      const [
-        nextItems,
-        nextRuns,
-        nextConversations,
-        nextBudget,
-        nextSpend,
-        nextStatus,
-        nextQueue,
-        nextPlans,
-      ] = await Promise.all([
-        api.listItems(),
-        api.listRuns(),
-        api.conversations(),
-        api.budget(),
-        api.budgetDays(),
-        api.status(),
-        api.mergeQueue(),
-        api.pendingProposals(),
-      ]);
+      const plans = api.pendingProposals();
+      const [nextItems, nextRuns, nextConversations, nextBudget, nextSpend, nextStatus, nextQueue] =
+        await Promise.all([
+          api.listItems(),
+          api.listRuns(),
+          api.conversations(),
+          api.budget(),
+          api.budgetDays(),
+          api.status(),
+          api.mergeQueue(),
+        ]);
       setItems((previous) => keepUnchanged(previous, nextItems));
       keyState.current.runs = nextRuns;
       setRuns(nextRuns);
@@ -120,7 +103,7 @@ export function App() {
       setSpend(nextSpend);
       setStatus(nextStatus);
       setQueue(nextQueue);
-      setProposals(nextPlans.filter((proposal) => proposal.decision == null));
+      setProposals((await plans).filter((proposal) => proposal.decision == null));
       setLoadError(null);
     } catch (error) {
       setLoadError(error instanceof Error ? error.message : String(error));
@@ -212,13 +195,10 @@ export function App() {
         open(keys.selectedID);
       } else if (event.key === 'Escape') {
         if (keys.help) setHelp(false);
-        else if (keys.talk) setTalk(false);
-        else if (keys.plans) setPlans(false);
+        else if (keys.talk || keys.plans) setPanel(keys.talk ? 'talk' : 'plans', false);
         else open(null);
-      } else if (event.key === 't') {
-        setTalk(!keys.talk);
-      } else if (event.key === 'p') {
-        setPlans(!keys.plans);
+      } else if (event.key === 't' || event.key === 'p') {
+        setPanel(PANEL_KEYS[event.key], !keys[PANEL_KEYS[event.key]]);
       } else if (event.key === '?') {
         setHelp(!keys.help);
       } else if (event.key === 'f') {
@@ -266,7 +246,7 @@ export function App() {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [open, reload, say, setSelectedID, setHelp, setTalk, setPlans, setConfirm]);
+  }, [open, reload, say, setSelectedID, setHelp, setPanel, setConfirm]);
 
   const active = runs.filter((run) => run.status === 'running' || run.status === 'requested').length;
   const waiting = columns.find((column) => column.id === 'waiting')?.cards.length ?? 0;
@@ -287,12 +267,7 @@ export function App() {
             {status.quota.text}
           </span>
         )}
-        <button type="button" class="link" data-testid="conversations-toggle" onClick={() => setTalk(!talk)}>
-          {conversations.length} conversations <kbd>t</kbd>
-        </button>
-        <button type="button" class="link" data-testid="proposals-toggle" onClick={() => setPlans(!plans)}>
-          {proposals.length} proposals <kbd>p</kbd>
-        </button>
+        <PanelButtons counts={[conversations.length, proposals.length]} shown={panels} onToggle={setPanel} />
         <span class="keys">? keys</span>
       </header>
       {loadError !== null && <p class="error banner">cannot load the board: {loadError}</p>}
@@ -310,14 +285,19 @@ export function App() {
           />
         )}
       </div>
-      {talk && <ConversationsPanel conversations={conversations} onClose={() => setTalk(false)} />}
-      {plans && <ProposalsPanel proposals={proposals} onClose={() => setPlans(false)} onDone={say} />}
+      {panels.talk && <ConversationsPanel conversations={conversations} onClose={hide.talk} />}
+      {panels.plans && <ProposalsPanel proposals={proposals} onClose={hide.plans} onDone={say} />}
       <footer data-testid="footer">
         {confirm === null ? message : <strong class="confirm">{confirm.question}</strong>}
       </footer>
       {help && <HelpDialog />}
     </div>
   );
+}
+
+/** The panel the URL opens (`#conversations`, `#proposals`). */
+function readPanels(): Record<PanelName, boolean> {
+  return { talk: location.hash === '#conversations', plans: location.hash === '#proposals' };
 }
 
 function readHash(): string | null {
