@@ -109,7 +109,7 @@ export function App() {
       setLoadError(error instanceof Error ? error.message : String(error));
     }
     setVersion((value) => value + 1);
-  }, []);
+  }, [setProposals]);
 
   useEffect(() => {
     void reload();
