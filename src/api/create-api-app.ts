@@ -11,6 +11,7 @@ import { registerDashboardReadRoutes } from './register-dashboard-read-routes.ts
 import { type ApiEngine, registerEngineActionRoutes } from './register-engine-action-routes.ts';
 import { registerHistoryRoutes } from './register-history-routes.ts';
 import { registerMergeQueueRoute } from './register-merge-queue-route.ts';
+import { registerProposalRoutes } from './register-proposal-routes.ts';
 import { registerReviewRoutes } from './register-review-routes.ts';
 import { registerStatusRoute } from './register-status-route.ts';
 import { registerTrackerActionRoutes } from './register-tracker-action-routes.ts';
@@ -134,6 +135,7 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono {
   registerHistoryRoutes(app, { config: deps.config, history, now });
 
   registerTrackerActionRoutes(app, { provider, readAuthor: deps.readAuthor });
+  registerProposalRoutes(app, { ...deps, engine: deps.engine !== undefined });
 
   registerEventsRoute(app, deps.events);
   registerEngineActionRoutes(app, deps.engine);

@@ -4,9 +4,10 @@ import { readRunTranscript } from '../cli/support/read-run-transcript.ts';
 import { readWorkItemFiles } from '../cli/support/read-work-item-files.ts';
 import type { Provider } from '../providers/types.ts';
 import { shortenTranscript } from '../session-log/shorten-transcript.ts';
-import type { EngineStatePersistence } from '../storage/index.ts';
+import type { EngineStatePersistence, SqliteTracker } from '../storage/index.ts';
 import { buildDiffLines } from '../tui/view-model/build-diff-lines.ts';
 import { ApiError } from './api-error.ts';
+import { registerMemoryStatsRoutes } from './register-memory-stats-routes.ts';
 
 export interface DashboardReadDeps {
   /** The tracker, through the contract: a revision's files (`getRevisionFiles`), its history (`history`). */
@@ -14,6 +15,9 @@ export interface DashboardReadDeps {
   history: EngineStatePersistence;
   /** The repository the revisions' commits live in; without it the diff route answers 409. */
   repoRoot?: string | undefined;
+  /** The local tracker: item outcomes for `GET /api/stats`. */
+  tracker: SqliteTracker;
+  now?: () => number;
 }
 
 const ErrorSchema = z.object({
@@ -37,6 +41,7 @@ const ok = (description: string) => ({
  * lines (`buildDiffLines`: each line with its colour), both through the CLI's cores.
  */
 export function registerDashboardReadRoutes(app: OpenAPIHono, deps: DashboardReadDeps): void {
+  registerMemoryStatsRoutes(app, { ...deps, now: deps.now ?? Date.now });
   app.openapi(
     createRoute({
       method: 'get',

@@ -5,7 +5,7 @@ import type { WorkItemDetails } from '../../src/cli/commands/work-show-command.t
 import type { DailySpendReport } from '../../src/cli/support/build-daily-spend.ts';
 import type { QueueSummary } from '../../src/cli/support/load-queue-summary.ts';
 import type { HumanVerdict, ReviewSummary } from '../../src/cli/support/record-human-review.ts';
-import type { AgentConversation, RevisionFile, WorkItem } from '../../src/domain/index.ts';
+import type { AgentConversation, Proposal, RevisionFile, WorkItem } from '../../src/domain/index.ts';
 import type { DetailLine } from '../../src/tui/view-model/build-detail-content.ts';
 
 export type {
@@ -24,6 +24,20 @@ export type {
 export interface ChecksResponse extends ChecksSummary {
   headRef: string;
   log: { text: string; truncated: boolean } | null;
+}
+
+/** `GET /api/proposals`: a pending one carries the decision a human recorded that the engine has not applied. */
+export type ProposalEntry = Proposal & {
+  decision?: { decision: 'accept' | 'reject'; author: string } | null;
+};
+
+/** `POST /api/proposals/:id/accept|reject`: who decided, what follows and when. */
+export interface ProposalDecisionResponse {
+  proposalID: string;
+  decision: 'accept' | 'reject';
+  author: string | null;
+  effect: string;
+  when: string;
 }
 
 /** `GET /api/status`: the provider, whether an engine runs in the server, the tracker quota line. */
@@ -102,6 +116,15 @@ export const api = {
       if (error instanceof RequestError && error.status === 404) return null;
       throw error;
     }),
+  /** The pending proposals (`flotilla proposals list --json`), newest first; none where there is no route (404). */
+  pendingProposals: () =>
+    request<ProposalEntry[]>('/api/proposals?status=pending').catch((error: unknown) => {
+      if (error instanceof RequestError && error.status === 404) return [];
+      throw error;
+    }),
+  /** Accept, or reject with a reason the revising planner gets, as `flotilla proposals accept|reject`. */
+  decideProposal: (id: string, decision: 'accept' | 'reject', comment: string) =>
+    post<ProposalDecisionResponse>(`/api/proposals/${encodeURIComponent(id)}/${decision}`, { comment }),
   checks: (id: string) => request<ChecksResponse>(`${item(id)}/checks`),
   details: (id: string) => request<WorkItemDetails>(item(id)),
   diff: (id: string) => request<DiffResponse>(`${item(id)}/diff`),

@@ -20,6 +20,8 @@ import { type DetailBoxes, type DetailSection, ItemDetail } from './item-detail.
 import { keepUnchanged } from './keep-unchanged.ts';
 import { MergeQueuePanel } from './merge-queue-panel.tsx';
 import { moveSelection, type SelectionMove } from './move-selection.ts';
+import { PanelButtons, type PanelName, usePanels } from './panel-buttons.tsx';
+import { ProposalsPanel } from './proposals-panel.tsx';
 import { SpendChart } from './spend-chart.tsx';
 
 /** Live events come in bursts (an engine tick changes several things): one reload per this many ms. */
@@ -35,6 +37,9 @@ const MOVES: Readonly<Record<string, SelectionMove>> = {
   l: 'right',
   ArrowRight: 'right',
 };
+
+/** The keys that show or hide a panel under the board. */
+const PANEL_KEYS = { t: 'talk', p: 'plans' } as const;
 
 /**
  * The dashboard: header (live state, budget), the board, the open item, the footer (what the last action
@@ -56,11 +61,10 @@ export function App() {
   const [selectedID, setSelectedState] = useState<string | null>(null);
   const [openID, setOpenState] = useState<string | null>(() => readHash());
   const [help, setHelpState] = useState(false);
-  const [talk, setTalkState] = useState(() => location.hash === '#conversations');
   const [focus, setFocus] = useState<{ section: DetailSection; at: number } | null>(null);
   // An action that asks first (as the terminal dashboard's): `y` does it, `n` or Esc drops it.
   const [confirm, setConfirmState] = useState<{ question: string; run(): void } | null>(null);
-  const keyState = useRef({ selectedID, openID, help, talk, confirm, runs: [] as RunSummary[] });
+  const keyState = useRef({ selectedID, openID, help, ...readPanels(), confirm, runs: [] as RunSummary[] });
   const setConfirm = useCallback((next: { question: string; run(): void } | null) => {
     keyState.current.confirm = next;
     setConfirmState(next);
@@ -73,17 +77,14 @@ export function App() {
     keyState.current.help = shown;
     setHelpState(shown);
   }, []);
-  /** The conversations panel (`t`): questions agents asked each other. */
-  const setTalk = useCallback((shown: boolean) => {
-    keyState.current.talk = shown;
-    setTalkState(shown);
-  }, []);
+  const { panels, setPanel, hide, proposals, setProposals } = usePanels(keyState);
   const [message, setMessage] = useState('');
   const [version, setVersion] = useState(0);
   const boxes = useRef<DetailBoxes>({ answer: null, comment: null, review: null });
 
   const reload = useCallback(async () => {
     try {
+      const plans = api.pendingProposals();
       const [nextItems, nextRuns, nextConversations, nextBudget, nextSpend, nextStatus, nextQueue] =
         await Promise.all([
           api.listItems(),
@@ -102,12 +103,13 @@ export function App() {
       setSpend(nextSpend);
       setStatus(nextStatus);
       setQueue(nextQueue);
+      setProposals((await plans).filter((proposal) => proposal.decision == null));
       setLoadError(null);
     } catch (error) {
       setLoadError(error instanceof Error ? error.message : String(error));
     }
     setVersion((value) => value + 1);
-  }, []);
+  }, [setProposals]);
 
   useEffect(() => {
     void reload();
@@ -193,10 +195,10 @@ export function App() {
         open(keys.selectedID);
       } else if (event.key === 'Escape') {
         if (keys.help) setHelp(false);
-        else if (keys.talk) setTalk(false);
+        else if (keys.talk || keys.plans) setPanel(keys.talk ? 'talk' : 'plans', false);
         else open(null);
-      } else if (event.key === 't') {
-        setTalk(!keys.talk);
+      } else if (event.key === 't' || event.key === 'p') {
+        setPanel(PANEL_KEYS[event.key], !keys[PANEL_KEYS[event.key]]);
       } else if (event.key === '?') {
         setHelp(!keys.help);
       } else if (event.key === 'f') {
@@ -244,7 +246,7 @@ export function App() {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [open, reload, say, setSelectedID, setHelp, setTalk, setConfirm]);
+  }, [open, reload, say, setSelectedID, setHelp, setPanel, setConfirm]);
 
   const active = runs.filter((run) => run.status === 'running' || run.status === 'requested').length;
   const waiting = columns.find((column) => column.id === 'waiting')?.cards.length ?? 0;
@@ -265,9 +267,7 @@ export function App() {
             {status.quota.text}
           </span>
         )}
-        <button type="button" class="link" data-testid="conversations-toggle" onClick={() => setTalk(!talk)}>
-          {conversations.length} conversations <kbd>t</kbd>
-        </button>
+        <PanelButtons counts={[conversations.length, proposals.length]} shown={panels} onToggle={setPanel} />
         <span class="keys">? keys</span>
       </header>
       {loadError !== null && <p class="error banner">cannot load the board: {loadError}</p>}
@@ -285,13 +285,19 @@ export function App() {
           />
         )}
       </div>
-      {talk && <ConversationsPanel conversations={conversations} onClose={() => setTalk(false)} />}
+      {panels.talk && <ConversationsPanel conversations={conversations} onClose={hide.talk} />}
+      {panels.plans && <ProposalsPanel proposals={proposals} onClose={hide.plans} onDone={say} />}
       <footer data-testid="footer">
         {confirm === null ? message : <strong class="confirm">{confirm.question}</strong>}
       </footer>
       {help && <HelpDialog />}
     </div>
   );
+}
+
+/** The panel the URL opens (`#conversations`, `#proposals`). */
+function readPanels(): Record<PanelName, boolean> {
+  return { talk: location.hash === '#conversations', plans: location.hash === '#proposals' };
 }
 
 function readHash(): string | null {

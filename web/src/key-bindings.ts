@@ -16,6 +16,10 @@ export const WEB_KEY_BINDINGS: readonly { keys: string; does: string }[] = [
   { keys: 'a', does: 'answer the agent’s questions (item open)' },
   { keys: 'C', does: 'comment on the item (item open)' },
   { keys: 't', does: 'show or hide the conversations between agents (`flotilla conversations`)' },
+  {
+    keys: 'p',
+    does: 'show or hide the pending proposals: accept, or reject with a reason (`flotilla proposals`)',
+  },
   { keys: 'y / n', does: 'answer a question in the footer' },
   { keys: 'f', does: 'refresh now' },
   { keys: '?', does: 'show or hide these keys' },

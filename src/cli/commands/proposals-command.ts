@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { stringify } from 'yaml';
-import { buildDecisionComment, type Proposal } from '../../domain/index.ts';
-import { CliError } from '../support/cli-error.ts';
+import type { Proposal } from '../../domain/index.ts';
+import { decideProposal, requirePendingProposal, requireProposal } from '../support/decide-proposal.ts';
 import { editProposalInEditor } from '../support/edit-proposal-in-editor.ts';
 import { formatTable } from '../support/format-table.ts';
 import type { CliContext } from '../support/open-cli-context.ts';
@@ -105,40 +105,27 @@ async function decide(
   reason: string,
   edit = false,
 ): Promise<void> {
-  const proposal = requireProposal(context.history.proposals.get(id), id);
-  if (proposal.status !== 'pending') {
-    throw new CliError(
-      `proposal #${id} is ${proposal.status}${proposal.decidedBy === null ? '' : ` (by ${proposal.decidedBy})`}; only a pending one can be decided (\`flotilla proposals list\`)`,
-      { exitCode: 1 },
-    );
-  }
+  const proposal = requirePendingProposal(context.history, id);
   const edited = edit ? await editProposalInEditor(proposal, context.paths.stateDir, context.repoRoot) : null;
-  const body = buildDecisionComment(decision, reason, edited?.edit);
   const tracker = await openLocalTracker(context);
-  let who: string;
-  if (tracker === undefined) {
-    await (await context.provider.open()).workItemWriter.addComment(id, body);
-    who = 'a comment on its item';
-  } else {
-    const author = await readHumanAuthor(context.repoRoot);
-    tracker.workItems.addComment(id, body, author);
-    who = author;
-  }
-  await edited?.done();
-  const effect =
-    decision === 'reject'
-      ? proposal.kind === 'plan'
-        ? 'the planner revises the plan with your comment'
-        : 'its item waits for a human, with your comment'
-      : `${edited === null ? 'it' : 'your edited version'} is applied`;
-  process.stdout.write(
-    `${decision === 'accept' ? 'accepted' : 'rejected'} proposal #${id} (${who}); ${effect} (at once if flotilla run is running, else at its next start)\n`,
+  const outcome = await decideProposal(
+    {
+      history: context.history,
+      tracker,
+      addComment: async (itemID, body) =>
+        (await context.provider.open()).workItemWriter.addComment(itemID, body),
+      readAuthor: () => readHumanAuthor(context.repoRoot),
+    },
+    proposal,
+    decision,
+    reason,
+    edited?.edit,
   );
-}
-
-function requireProposal(proposal: Proposal | null, rawID: string): Proposal {
-  if (proposal !== null) return proposal;
-  throw new CliError(`no proposal ${rawID} (\`flotilla proposals list\` lists them)`, { exitCode: 1 });
+  await edited?.done();
+  const who = outcome.author ?? 'a comment on its item';
+  process.stdout.write(
+    `${decision === 'accept' ? 'accepted' : 'rejected'} proposal #${id} (${who}); ${outcome.effect} (at once if flotilla run is running, else at its next start)\n`,
+  );
 }
 
 function summarisePlan(proposal: Proposal): string {

@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
-import { buildOutcomeStats } from '../../analytics/build-outcome-stats.ts';
 import { buildStatsLines } from '../../analytics/build-stats-lines.ts';
 import { parseStatsSince, STATS_SINCE_FORMATS } from '../../analytics/parse-stats-since.ts';
 import type { AgentNoteRecord } from '../../domain/index.ts';
+import { buildStatsReport } from '../support/build-stats-report.ts';
 import { CliError } from '../support/cli-error.ts';
-import { loadStatsRecords } from '../support/load-stats-records.ts';
 import { openLocalTracker } from '../support/open-local-tracker.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
 import { withCliContext } from '../support/with-cli-context.ts';
@@ -16,9 +15,6 @@ interface StatsOptions {
 }
 
 export const DEFAULT_STATS_SINCE = '7d';
-
-/** The latest decisions `flotilla stats` lists (all of them: `flotilla work show <item>`). */
-const DECISIONS_SHOWN = 10;
 
 function formatDecisions(
   counts: Record<AgentNoteRecord['kind'], number>,
@@ -58,20 +54,12 @@ export function registerStatsCommand(program: Command): void {
               `flotilla stats: note: item outcomes (approvals, merges, rounds) come from the local tracker, which the ${context.provider.name} provider does not use; the run figures are complete\n`,
             );
           }
-          const records = loadStatsRecords({
-            listRuns: (query) => history.listRuns(query),
-            outcomes: tracker?.outcomes ?? { listItemOutcomes: () => [] },
-            modelsBySession: () => history.ledger.modelsBySession(),
-          });
-          const stats = buildOutcomeStats(records, { since: parsed.since, now });
-          // What agents recorded through their tools in the period (issue #28 §2).
-          const since = parsed.since ?? 0;
-          const counts = history.notes.count(since);
-          const decisions = history.notes.list('decision', { since, limit: DECISIONS_SHOWN });
-          if (options.json)
-            return writeJson({ ...stats, agentNotes: { ...counts, latestDecisions: decisions } });
+          const report = buildStatsReport(history, tracker, { since: parsed.since, now });
+          if (options.json) return writeJson(report);
+          const { agentNotes, ...stats } = report;
+          const { latestDecisions, ...counts } = agentNotes;
           const text = buildStatsLines(stats).map((line) => line.text);
-          text.push('', ...formatDecisions(counts, decisions));
+          text.push('', ...formatDecisions(counts, latestDecisions));
           process.stdout.write(`${text.join('\n')}\n`);
         });
       }),
