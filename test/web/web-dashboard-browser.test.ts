@@ -131,7 +131,8 @@ beforeAll(async () => {
   tracker.workItems.transitionStatus(approved, 'approved');
   // Three more revisions in review for the human's verdicts, after the others (the key test's order).
   const paths = resolveFlotillaPaths(repo.root);
-  const checksLog = join(paths.logsDir, 'checks-rework.log');
+  // Where the local checks runner writes its logs, the one place the checks log route reads.
+  const checksLog = join(paths.logsDir, 'checks', 'checks-rework.log');
   await withLocalProvider(repo.root, { checksCommand: null }, async (provider) => {
     const revise = (file: string) =>
       createItemWithRevision(provider, buildAddFilePatch(file, 'x\n'), 'review');
@@ -139,7 +140,7 @@ beforeAll(async () => {
     const rework = await revise('src/rework.ts');
     ids.rework = rework.id;
     ids.approveByKey = (await revise('src/by-key.ts')).id;
-    mkdirSync(paths.logsDir, { recursive: true });
+    mkdirSync(join(paths.logsDir, 'checks'), { recursive: true });
     writeFileSync(checksLog, '$ npm test\nFAIL src/rework.test.ts\n  expected 2, got 3\n');
     provider.tracker.revisions.setPipeline(rework.revisionID, rework.headSHA, {
       status: 'failure',
