@@ -180,10 +180,11 @@ describe.each(RUNTIMES)('budgets on the $name runtime’s live usage', (runtime)
       const [run] = Object.values(engine.getState().agentRuns);
       expect(run?.error).toContain(message);
       expect(run?.runtime).toBe(runtime.name);
-      // Crossed at the third request ($0.12): the session did not run to its end.
+      // Crossed at the third request ($0.12): the session did not run to its end ($0.40). The agent may already
+      // have sent its next request when the crossing usage arrives, so one more can be counted.
       const spent = run?.usage?.costUSD ?? Number.NaN;
       expect(spent).toBeGreaterThanOrEqual(0.1);
-      expect(spent).toBeLessThanOrEqual(0.1 + REQUEST_COST + 1e-9);
+      expect(spent).toBeLessThanOrEqual(0.1 + 2 * REQUEST_COST + 1e-9);
       if (world?.server) {
         expect(world.server.requests.filter((request) => request.kind === 'step').length).toBeLessThan(
           STEPS + 1,
