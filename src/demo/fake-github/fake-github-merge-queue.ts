@@ -21,6 +21,7 @@ export const MERGE_QUEUE_DOCS = {
   updateBranch: 'https://docs.github.com/en/rest/pulls/pulls#update-a-pull-request-branch',
   branchRules: 'https://docs.github.com/en/rest/repos/rules#get-rules-for-a-branch',
   enqueue: 'https://docs.github.com/en/graphql/reference/mutations#enqueuepullrequest',
+  pullRequestState: 'https://docs.github.com/en/graphql/reference/enums#pullrequeststate',
   mergeQueue:
     'https://docs.github.com/en/repositories/configuring-branches-and-merges-in-your-repository/configuring-pull-request-merges/managing-a-merge-queue',
   closingKeywords:

@@ -39,7 +39,13 @@ export function buildFakePullRoutes(store: FakeGitHubStore): FakeRoute[] {
             repository:
               issue?.pull == null
                 ? { pullRequest: null }
-                : { pullRequest: queueFieldsOf(store, issue as FakeIssue & { pull: FakePull }) },
+                : {
+                    pullRequest: {
+                      // PullRequestState: OPEN, CLOSED or MERGED (a merged one is closed too).
+                      state: issue.pull.mergedAt !== null ? 'MERGED' : issue.state.toUpperCase(),
+                      ...queueFieldsOf(store, issue as FakeIssue & { pull: FakePull }),
+                    },
+                  },
           },
         });
       }

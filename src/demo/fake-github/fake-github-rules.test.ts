@@ -265,7 +265,7 @@ describe('fake GitHub keeps GitHub’s rules', () => {
     expect((await call('GET', `${repoPath}/rules/branches/main`)).body).toEqual([]);
   });
 
-  it(`enqueuePullRequest queues; the queue merges in order once each merge group's checks pass; a conflict is removed with its reason (${MERGE_QUEUE_DOCS.enqueue}, ${MERGE_QUEUE_DOCS.mergeQueue})`, async () => {
+  it(`enqueuePullRequest queues; the queue merges in order once each merge group's checks pass; a conflict is removed with its reason (${MERGE_QUEUE_DOCS.enqueue}, ${MERGE_QUEUE_DOCS.mergeQueue}, ${MERGE_QUEUE_DOCS.pullRequestState})`, async () => {
     const issue = queued.human.createIssue({ title: 'closed by the queue' });
     const first = await openOwnPullRequest('queue-1', { 'q/1.js': '1\n' }, queued, `Closes #${issue}`);
     const second = await openOwnPullRequest('queue-2', { 'q/2.js': '2\n' }, queued);
@@ -302,6 +302,15 @@ describe('fake GitHub keeps GitHub’s rules', () => {
     expect((await call('GET', `${repoPath}/issues/${issue}`, undefined, TOKEN, queued)).body.state).toBe(
       'closed',
     );
+    // A merged pull request reads MERGED (PullRequestState) with no queue entry, and cannot be queued again.
+    const mergedState = await graphql(
+      'query flotillaPullRequestQueue($owner: String!, $repo: String!, $number: Int!) { x }',
+      { owner: queued.owner, repo: queued.repo, number: first },
+    );
+    expect(mergedState.data.repository.pullRequest).toMatchObject({ state: 'MERGED', mergeQueueEntry: null });
+    const again = await pullOf(first);
+    const requeue = await graphql(ENQUEUE, { pullRequestId: again.node_id, expectedHeadOid: again.head.sha });
+    expect(requeue.errors[0].message).toBe('Pull request is not in a mergeable state.');
     const open = await graphql(
       'query flotillaOpenPullRequests($owner: String!, $repo: String!, $cursor: String) { x }',
       { owner: queued.owner, repo: queued.repo, cursor: null },

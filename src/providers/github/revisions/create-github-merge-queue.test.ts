@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createGitHubTestProvider } from '../../../../test/support/github/create-github-test-provider.ts';
+import {
+  createGitHubTestProvider,
+  TEST_TOKEN,
+} from '../../../../test/support/github/create-github-test-provider.ts';
 import {
   buildContractAddPatch,
   CONTRACT_BASE_FILES,
@@ -53,6 +56,10 @@ async function setup(fake: Omit<FakeGitHubOptions, 'token'> = {}) {
   };
   return { ...test, approved, meter, update };
 }
+
+const ENQUEUE = `mutation flotillaEnqueuePullRequest($pullRequestId: ID!, $expectedHeadOid: GitObjectID) {
+  enqueuePullRequest(input: { pullRequestId: $pullRequestId, expectedHeadOid: $expectedHeadOid }) { mergeQueueEntry { state } }
+}`;
 
 // Each case runs a few dozen git processes (the fake's repository, the mirrors): slow on a loaded machine.
 const GIT_HEAVY_MS = 90_000;
@@ -163,6 +170,36 @@ describe('the merge queue on GitHub', () => {
       while ((await provider.revisionReader.listRevisions()).length > 0) await github.settleChecks();
       expect((await provider.workItemReader.getWorkItem(item.id))?.status).toBe('closed');
       process.stdout.write(`merge queue (GitHub's), enqueueing one item: ${JSON.stringify(enqueueCost)}\n`);
+    },
+    GIT_HEAVY_MS,
+  );
+
+  it(
+    'a pull request someone else queues between our read and our enqueue is no error; the queue still merges it',
+    async () => {
+      const { github, provider, approved, update } = await setup({ mergeQueue: true, ci: 'passing' });
+      const { item, revision } = await approved('raced', 'src/raced.ts');
+      const pull = (await (
+        await fetch(`${github.apiUrl}/repos/${github.owner}/${github.repo}/pulls/${revision.id}`, {
+          headers: { authorization: `token ${TEST_TOKEN}` },
+        })
+      ).json()) as { node_id: string; head: { sha: string } };
+      // The provider reads the queue (not queued), then adds the closing keyword to the body: a human
+      // clicks "Merge when ready" in between, so our enqueue is refused as already queued.
+      github.interleave({ method: 'PATCH', path: new RegExp(`/pulls/${revision.id}$`) }, async () => {
+        const answer = await fetch(`${github.apiUrl}/graphql`, {
+          method: 'POST',
+          headers: { authorization: `token ${TEST_TOKEN}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            query: ENQUEUE,
+            variables: { pullRequestId: pull.node_id, expectedHeadOid: pull.head.sha },
+          }),
+        });
+        expect(((await answer.json()) as { errors?: unknown }).errors).toBeUndefined();
+      });
+      expect((await update(revision.id, revision.headSHA)).outcome).toBe('enqueued');
+      while ((await provider.revisionReader.listRevisions()).length > 0) await github.settleChecks();
+      expect((await provider.workItemReader.getWorkItem(item.id))?.status).toBe('closed');
     },
     GIT_HEAVY_MS,
   );

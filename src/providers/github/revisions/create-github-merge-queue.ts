@@ -19,7 +19,7 @@ export interface GitHubMergeQueueOptions {
 
 /** The pull request's place in GitHub's merge queue: one GraphQL point. */
 const PULL_REQUEST_QUEUE_QUERY = `query flotillaPullRequestQueue($owner: String!, $repo: String!, $number: Int!) {
-  repository(owner: $owner, name: $repo) { pullRequest(number: $number) { mergeQueueEntry { state position } } }
+  repository(owner: $owner, name: $repo) { pullRequest(number: $number) { state mergeQueueEntry { state position } } }
 }`;
 const ENQUEUE_MUTATION = `mutation flotillaEnqueuePullRequest($pullRequestId: ID!, $expectedHeadOid: GitObjectID) {
   enqueuePullRequest(input: { pullRequestId: $pullRequestId, expectedHeadOid: $expectedHeadOid }) {
@@ -30,7 +30,9 @@ const MARKER = /<!-- flotilla:workItem #(\d+) -->\s*$/;
 
 type Pull = Awaited<ReturnType<GitHubOctokit['rest']['pulls']['get']>>['data'];
 interface QueueAnswer {
-  repository: { pullRequest: { mergeQueueEntry: { state: string; position: number } | null } | null };
+  repository: {
+    pullRequest: { state: string; mergeQueueEntry: { state: string; position: number } | null } | null;
+  };
 }
 
 /**
@@ -136,12 +138,33 @@ export function createGitHubMergeQueue(options: GitHubMergeQueueOptions) {
     };
   }
 
+  /** The pull request as GitHub's queue sees it now: queued, merged by the queue, or neither. */
+  async function queueStateOf(pull: Pull): Promise<'queued' | 'merged' | 'not-queued'> {
+    const { pullRequest } = (
+      await octokit.graphql<QueueAnswer>(PULL_REQUEST_QUEUE_QUERY, { owner, repo, number: pull.number })
+    ).repository;
+    if (pullRequest?.state === 'MERGED') return 'merged';
+    return pullRequest?.mergeQueueEntry == null ? 'not-queued' : 'queued';
+  }
+
+  /**
+   * `enqueuePullRequest`; a refusal is no error when the queue took or merged the pull request meanwhile
+   * (the queue moves between our reads: the engine's view of it lags).
+   */
+  async function enqueueMutation(pull: Pull): Promise<void> {
+    try {
+      await octokit.graphql(ENQUEUE_MUTATION, {
+        pullRequestId: pull.node_id,
+        expectedHeadOid: pull.head.sha,
+      });
+    } catch (error) {
+      if ((await queueStateOf(pull)) === 'not-queued') throw error;
+    }
+  }
+
   async function enqueue(pull: Pull, base: string): Promise<UpdateRevisionBranchResult> {
     const id = String(pull.number);
-    const queued = (
-      await octokit.graphql<QueueAnswer>(PULL_REQUEST_QUEUE_QUERY, { owner, repo, number: pull.number })
-    ).repository.pullRequest?.mergeQueueEntry;
-    if (queued == null) {
+    if ((await queueStateOf(pull)) === 'not-queued') {
       // GitHub would take a conflicting pull request out of its queue at once: it goes back now instead.
       const conflict = await conflictOrNull(pull, base);
       if (conflict.files.length > 0)
@@ -159,10 +182,7 @@ export function createGitHubMergeQueue(options: GitHubMergeQueueOptions) {
           body: `${text}\n\nCloses #${workItemID}\n\n${marker}`,
         });
       }
-      await octokit.graphql(ENQUEUE_MUTATION, {
-        pullRequestId: pull.node_id,
-        expectedHeadOid: pull.head.sha,
-      });
+      await enqueueMutation(pull);
     }
     const revision = await revisionOf(id);
     return {
