@@ -67,12 +67,8 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/runtimes/scripted/create-scripted-adapter.ts startAgent': 57,
   'src/sandbox/create-sandbox.ts wrapOn': 62,
   'src/sandbox/plan-sandbox-layout.ts planSandboxLayout': 71,
-  'src/storage/engine-state/agent-run-repository.ts fromRow': 58,
-  'src/storage/engine-state/budget-ledger-repository.ts createBudgetLedgerRepository': 53,
   'src/storage/engine-state/create-engine-state-persistence.ts <anonymous>': 67,
   'src/storage/tracker/create-tracker-revisions.ts createTrackerRevisions': 77,
-  'src/tui/components/footer.tsx Footer': 55,
-  'src/tui/components/header.tsx Header': 63,
   'src/tui/dashboard-app.tsx DashboardApp': 117,
 };
 
