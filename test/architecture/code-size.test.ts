@@ -61,7 +61,6 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/providers/shared/create-branch-from-patch.ts createBranchFromPatch': 67,
   'src/runtimes/claude/provision-claude-run.ts provisionClaudeRun': 51,
   'src/runtimes/cli/prepare-cli-turn.ts prepareCliTurn': 52,
-  'src/runtimes/codex/map-codex-event.ts mapCodexEvent': 62,
   'src/runtimes/codex/provision-codex-run.ts provisionCodexRun': 84,
   'src/runtimes/gemini/prepare-gemini-turn.ts onLine': 71,
   'src/runtimes/scripted/create-scripted-adapter.ts startAgent': 57,
