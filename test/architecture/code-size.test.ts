@@ -54,7 +54,6 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/providers/github/revisions/push-patch-branch.ts pushPatchBranch': 63,
   'src/providers/github/setup/check-github-for-doctor.ts checkGitHubForDoctor': 79,
   'src/providers/github/setup/create-github-admin.ts check': 56,
-  'src/providers/local/create-local-provider.ts createLocalProvider': 51,
   'src/providers/local/create-local-provider.ts mergeRevision': 55,
   'src/providers/local/git/integrate-revision.ts integrateRevision': 96,
   'src/providers/local/git/rebase-revision.ts rebaseRevision': 62,
