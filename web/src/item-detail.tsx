@@ -12,8 +12,9 @@ import {
   type WorkItemDetails,
 } from './api-client.ts';
 import { ConversationList } from './conversation-list.tsx';
-import { DiffView } from './diff-view.tsx';
-import { ReviewForm, VERDICT_LABELS } from './review-form.tsx';
+import { RevisionSection } from './revision-section.tsx';
+import { RunsSection } from './runs-section.tsx';
+import { TextForm } from './text-form.tsx';
 
 interface ItemDetailProps {
   id: string;
@@ -123,26 +124,70 @@ export function ItemDetail({ id, version, boxes, focus, onClose, onDone }: ItemD
   );
 }
 
+type Act = (what: string, run: () => Promise<unknown>) => Promise<boolean>;
+
 interface DetailBodyProps {
   loaded: Loaded;
   boxes: ItemDetailProps['boxes'];
-  act(what: string, run: () => Promise<unknown>): Promise<boolean>;
+  act: Act;
 }
 
 function DetailBody({ loaded, boxes, act }: DetailBodyProps) {
   const { details, runs, conversations, diff, transcript, checks } = loaded;
-  const { id } = details;
-  const questions = [...details.comments]
-    .reverse()
-    .find((comment) => comment.body.includes(QUESTIONS_COMMENT_MARKER));
-  const waiting = details.status === 'waiting-for-input';
-  const engine = (action: EngineAction) => () => act(action, () => api.engineAction(id, action));
   const [drafts, setDrafts] = useState<LineComment[]>([]);
-  const canReview = reviewable(details);
+  return (
+    <>
+      <DetailHeading details={details} />
+      <DetailActions details={details} runs={runs} act={act} />
+      <QuestionsSection details={details} boxes={boxes} act={act} />
+
+      <section>
+        <h3>Description</h3>
+        <pre class="text">{details.body.trim() === '' ? '(no description)' : details.body}</pre>
+      </section>
+
+      <TaskContextSection details={details} />
+
+      {details.revision !== null && (
+        <RevisionSection
+          details={details}
+          revision={details.revision}
+          checks={checks}
+          diff={diff}
+          drafts={drafts}
+          setDrafts={setDrafts}
+          registerReview={(element) => {
+            boxes.review = element;
+          }}
+          act={act}
+        />
+      )}
+
+      {conversations.length > 0 && (
+        <section data-testid="item-conversations">
+          <h3>Conversations with other agents</h3>
+          <ConversationList conversations={conversations} />
+        </section>
+      )}
+
+      <RunsSection runs={runs} transcript={transcript} />
+      <CommentsSection details={details} boxes={boxes} act={act} />
+    </>
+  );
+}
+
+interface SectionProps {
+  details: WorkItemDetails;
+  boxes: DetailBoxes;
+  act: Act;
+}
+
+/** The title, status, kind, priority, labels and what the item waits for. */
+function DetailHeading({ details }: { details: WorkItemDetails }) {
   return (
     <>
       <h2>
-        #{id} {details.title}
+        #{details.id} {details.title}
       </h2>
       <p class="meta">
         <span class={`status status-${details.status}`} data-testid="detail-status">
@@ -153,284 +198,114 @@ function DetailBody({ loaded, boxes, act }: DetailBodyProps) {
         {details.waitingFor.length > 0 &&
           ` · waits for ${details.waitingFor.map((open) => `#${open.id} (${open.status})`).join(', ')}`}
       </p>
-      <div class="actions">
-        {(details.status === 'pending' || details.status === 'blocked') && (
-          <button
-            type="button"
-            data-action="dispatch"
-            onClick={() => act('dispatch', () => api.dispatch(id))}
-          >
-            Dispatch <kbd>d</kbd>
-          </button>
-        )}
-        {runs[0]?.status === 'failed' && (
-          <button type="button" onClick={engine('retry')}>
-            Retry <kbd>d</kbd>
-          </button>
-        )}
-        {(runs[0]?.status === 'running' || runs[0]?.status === 'requested') && (
-          <button type="button" onClick={engine('cancel')}>
-            Cancel <kbd>x</kbd>
-          </button>
-        )}
-        {(details.status === 'blocked' || details.status === 'needs-refinement') && (
-          <button type="button" onClick={engine('unblock')}>
-            Unblock <kbd>u</kbd>
-          </button>
-        )}
-        {details.status === 'approved' && (
-          <button type="button" onClick={engine('merge')}>
-            Merge <kbd>m</kbd>
-          </button>
-        )}
-      </div>
+    </>
+  );
+}
 
-      {questions !== undefined && (
-        <section class="questions" data-testid="questions">
-          <h3>{waiting ? 'The agent asks' : 'The agent asked'}</h3>
-          <pre class="text">{questions.body.replace(QUESTIONS_COMMENT_MARKER, '').trim()}</pre>
-          {waiting && (
-            <TextForm
-              label="Answer"
-              name="answer"
-              register={(element) => {
-                boxes.answer = element;
-              }}
-              onSubmit={(text) => act('answer', () => api.answer(id, text))}
-            />
-          )}
-        </section>
+/** The buttons for what the item's status and latest run allow. */
+function DetailActions({ details, runs, act }: { details: WorkItemDetails; runs: RunSummary[]; act: Act }) {
+  const { id } = details;
+  const engine = (action: EngineAction) => () => act(action, () => api.engineAction(id, action));
+  return (
+    <div class="actions">
+      {(details.status === 'pending' || details.status === 'blocked') && (
+        <button type="button" data-action="dispatch" onClick={() => act('dispatch', () => api.dispatch(id))}>
+          Dispatch <kbd>d</kbd>
+        </button>
       )}
-
-      <section>
-        <h3>Description</h3>
-        <pre class="text">{details.body.trim() === '' ? '(no description)' : details.body}</pre>
-      </section>
-
-      {details.taskContext !== undefined && details.taskContext.length > 0 && (
-        <section>
-          <h3>Task context</h3>
-          <ul class="context">
-            {details.taskContext.map((entry) => (
-              <li key={entry.id}>
-                <span class="dim">
-                  {entry.role} · {entry.type} · {new Date(entry.createdAt).toLocaleString()}
-                </span>
-                <pre class="text">{entry.summary}</pre>
-              </li>
-            ))}
-          </ul>
-        </section>
+      {runs[0]?.status === 'failed' && (
+        <button type="button" onClick={engine('retry')}>
+          Retry <kbd>d</kbd>
+        </button>
       )}
-
-      {details.revision !== null && (
-        <section>
-          <h3>
-            Revision {details.revision.headRef} ({details.revision.state})
-          </h3>
-          <div data-section="checks">
-            <p data-testid="checks">
-              checks:{' '}
-              <span class={`checks checks-${details.revision.pipeline?.status ?? 'unknown'}`}>
-                {details.revision.pipeline?.status ?? 'unknown'}
-              </span>
-              {details.revision.pipeline?.reason ? ` — ${details.revision.pipeline.reason}` : ''}
-            </p>
-            <ChecksLog checks={checks} />
-          </div>
-          {canReview && (
-            <ReviewForm
-              drafts={drafts}
-              register={(element) => {
-                boxes.review = element;
-              }}
-              onSubmit={async (verdict, text) => {
-                const sent = await act(VERDICT_LABELS[verdict].toLowerCase(), () =>
-                  api.review(id, verdict, text, drafts),
-                );
-                if (sent) setDrafts([]);
-                return sent;
-              }}
-            />
-          )}
-          {details.revision.reviews.map((review) => (
-            <div class="review" key={review.id}>
-              <p>
-                <strong>{review.verdict ?? review.state}</strong>
-                {review.round === null ? '' : ` · round ${review.round}`} · {review.author}
-              </p>
-              <pre class="text">{review.body}</pre>
-              {review.comments.map((comment) => (
-                <p class="line-comment" key={`${comment.path}:${comment.line}:${comment.body}`}>
-                  <code>
-                    {comment.path}
-                    {comment.line === null ? '' : `:${comment.line}`}
-                  </code>{' '}
-                  {comment.body}
-                </p>
-              ))}
-            </div>
-          ))}
-          <h3 data-section="diff">Diff</h3>
-          {typeof diff === 'string' ? (
-            <p class="error">{diff}</p>
-          ) : diff === null ? null : (
-            <DiffView
-              diff={diff}
-              drafts={drafts}
-              onAdd={canReview ? (comment) => setDrafts((previous) => [...previous, comment]) : null}
-              onRemove={(index) => setDrafts((previous) => previous.filter((_, at) => at !== index))}
-            />
-          )}
-        </section>
+      {(runs[0]?.status === 'running' || runs[0]?.status === 'requested') && (
+        <button type="button" onClick={engine('cancel')}>
+          Cancel <kbd>x</kbd>
+        </button>
       )}
-
-      {conversations.length > 0 && (
-        <section data-testid="item-conversations">
-          <h3>Conversations with other agents</h3>
-          <ConversationList conversations={conversations} />
-        </section>
+      {(details.status === 'blocked' || details.status === 'needs-refinement') && (
+        <button type="button" onClick={engine('unblock')}>
+          Unblock <kbd>u</kbd>
+        </button>
       )}
+      {details.status === 'approved' && (
+        <button type="button" onClick={engine('merge')}>
+          Merge <kbd>m</kbd>
+        </button>
+      )}
+    </div>
+  );
+}
 
-      <section>
-        <h3>Runs</h3>
-        {runs.length === 0 ? (
-          <p class="dim">no runs yet</p>
-        ) : (
-          <ul class="runs">
-            {runs.map((run) => (
-              <li key={run.sessionID}>
-                {run.role} <span class={`run-${run.status}`}>{run.status}</span> ·{' '}
-                <code>{run.sessionID.slice(0, 8)}</code>
-                {run.costUSD === null ? '' : ` · $${run.costUSD.toFixed(2)}`}
-                {run.error ? ` · ${run.error}` : ''}
-              </li>
-            ))}
-          </ul>
-        )}
-        {transcript !== null && (
-          <>
-            <h3 data-section="transcript">Transcript</h3>
-            {typeof transcript === 'string' ? (
-              <p class="error">{transcript}</p>
-            ) : (
-              <pre class="transcript" data-testid="transcript">
-                {transcript.text}
-              </pre>
-            )}
-          </>
-        )}
-      </section>
-
-      <section>
-        <h3>Comments</h3>
-        {details.comments.map((comment) => (
-          <div class="comment" key={comment.id}>
-            <p class="dim">
-              {comment.author} · {comment.createdAt}
-              {comment.body.includes(ANSWER_COMMENT_MARKER) ? ' · answer' : ''}
-            </p>
-            <pre class="text">
-              {comment.body.replace(ANSWER_COMMENT_MARKER, '').replace(QUESTIONS_COMMENT_MARKER, '').trim()}
-            </pre>
-          </div>
-        ))}
+/** The agent's latest questions, with the answer box while it waits. */
+function QuestionsSection({ details, boxes, act }: SectionProps) {
+  const questions = [...details.comments]
+    .reverse()
+    .find((comment) => comment.body.includes(QUESTIONS_COMMENT_MARKER));
+  if (questions === undefined) return null;
+  const waiting = details.status === 'waiting-for-input';
+  return (
+    <section class="questions" data-testid="questions">
+      <h3>{waiting ? 'The agent asks' : 'The agent asked'}</h3>
+      <pre class="text">{questions.body.replace(QUESTIONS_COMMENT_MARKER, '').trim()}</pre>
+      {waiting && (
         <TextForm
-          label="Comment"
-          name="comment"
+          label="Answer"
+          name="answer"
           register={(element) => {
-            boxes.comment = element;
+            boxes.answer = element;
           }}
-          onSubmit={(text) => act('comment', () => api.comment(id, text))}
+          onSubmit={(text) => act('answer', () => api.answer(details.id, text))}
         />
-      </section>
-    </>
+      )}
+    </section>
   );
 }
 
-interface TextFormProps {
-  label: string;
-  name: string;
-  register(element: HTMLTextAreaElement | null): void;
-  onSubmit(text: string): Promise<boolean>;
+/** What earlier runs on the item left for the next one. */
+function TaskContextSection({ details }: { details: WorkItemDetails }) {
+  if (details.taskContext === undefined || details.taskContext.length === 0) return null;
+  return (
+    <section>
+      <h3>Task context</h3>
+      <ul class="context">
+        {details.taskContext.map((entry) => (
+          <li key={entry.id}>
+            <span class="dim">
+              {entry.role} · {entry.type} · {new Date(entry.createdAt).toLocaleString()}
+            </span>
+            <pre class="text">{entry.summary}</pre>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
 }
 
-/** A text box and its button; Ctrl+Enter sends too. Cleared once sent. */
-function TextForm({ label, name, register, onSubmit }: TextFormProps) {
-  const [text, setText] = useState('');
-  const [busy, setBusy] = useState(false);
-  const send = () => {
-    if (text.trim() === '' || busy) return;
-    setBusy(true);
-    void onSubmit(text.trim())
-      .then((sent) => {
-        if (sent) setText('');
-      })
-      .finally(() => setBusy(false));
-  };
+/** The item's comments, markers stripped, and the comment box. */
+function CommentsSection({ details, boxes, act }: SectionProps) {
   return (
-    <form
-      class="text-form"
-      onSubmit={(event) => {
-        event.preventDefault();
-        send();
-      }}
-    >
-      <textarea
-        name={name}
-        aria-label={label}
-        ref={register}
-        value={text}
-        rows={3}
-        onInput={(event) => setText(event.currentTarget.value)}
-        onKeyDown={(event) => {
-          if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) send();
+    <section>
+      <h3>Comments</h3>
+      {details.comments.map((comment) => (
+        <div class="comment" key={comment.id}>
+          <p class="dim">
+            {comment.author} · {comment.createdAt}
+            {comment.body.includes(ANSWER_COMMENT_MARKER) ? ' · answer' : ''}
+          </p>
+          <pre class="text">
+            {comment.body.replace(ANSWER_COMMENT_MARKER, '').replace(QUESTIONS_COMMENT_MARKER, '').trim()}
+          </pre>
+        </div>
+      ))}
+      <TextForm
+        label="Comment"
+        name="comment"
+        register={(element) => {
+          boxes.comment = element;
         }}
+        onSubmit={(text) => act('comment', () => api.comment(details.id, text))}
       />
-      <button type="submit" disabled={busy || text.trim() === ''}>
-        {label}
-      </button>
-    </form>
-  );
-}
-
-/**
- * Whether a human may give a verdict here (the API decides; this only hides a form it would refuse): an
- * open revision on an item no implementor is reworking.
- */
-function reviewable(details: WorkItemDetails): boolean {
-  return (
-    details.revision !== null &&
-    details.revision.state === 'open' &&
-    details.status !== 'closed' &&
-    details.status !== 'in-progress'
-  );
-}
-
-/** The checks log's last lines (as the terminal dashboard's `c`), or why there is none. */
-function ChecksLog({ checks }: { checks: ChecksResponse | string | null }) {
-  if (checks === null) return null;
-  if (typeof checks === 'string') return <p class="error">checks log: {checks}</p>;
-  if (checks.log === null) {
-    return (
-      <p class="dim" data-testid="checks-log">
-        {checks.command === null
-          ? 'no checks command configured: every head passes'
-          : checks.status === 'pending'
-            ? `checks log: none yet (${checks.command})`
-            : 'checks log: not readable'}
-      </p>
-    );
-  }
-  return (
-    <>
-      <p class="dim">
-        {checks.command ?? ''}
-        {checks.log.truncated ? ' · the last lines' : ''}
-      </p>
-      <pre class="checks-log" data-testid="checks-log">
-        {checks.log.text}
-      </pre>
-    </>
+    </section>
   );
 }

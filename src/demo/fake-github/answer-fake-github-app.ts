@@ -17,24 +17,7 @@ export function answerApp(
   path: string,
   jwt: string,
 ): { status: number; body: unknown } {
-  const [header = '', payload = '', signature = ''] = jwt.split('.');
-  const claims = decodeJSON(payload);
-  const now = Math.floor(Date.now() / 1000);
-  const valid =
-    decodeJSON(header)?.alg === 'RS256' &&
-    verify(
-      'sha256',
-      Buffer.from(`${header}.${payload}`),
-      app.publicKey,
-      Buffer.from(signature, 'base64url'),
-    ) &&
-    claims !== null &&
-    String(claims.iss) === String(app.id) &&
-    typeof claims.iat === 'number' &&
-    typeof claims.exp === 'number' &&
-    claims.iat <= now + 60 &&
-    claims.exp > now &&
-    claims.exp - claims.iat <= 600;
+  const valid = isValidAppJwt(app, jwt);
   if (!valid) {
     return {
       status: 401,
@@ -66,6 +49,29 @@ export function answerApp(
       repository_selection: 'selected',
     },
   };
+}
+
+/** Whether the JWT is the App's: RS256, signed with its key, `iss` its id, issued by now, at most 10 minutes. */
+function isValidAppJwt(app: FakeGitHubApp, jwt: string): boolean {
+  const [header = '', payload = '', signature = ''] = jwt.split('.');
+  const claims = decodeJSON(payload);
+  const now = Math.floor(Date.now() / 1000);
+  return (
+    decodeJSON(header)?.alg === 'RS256' &&
+    verify(
+      'sha256',
+      Buffer.from(`${header}.${payload}`),
+      app.publicKey,
+      Buffer.from(signature, 'base64url'),
+    ) &&
+    claims !== null &&
+    String(claims.iss) === String(app.id) &&
+    typeof claims.iat === 'number' &&
+    typeof claims.exp === 'number' &&
+    claims.iat <= now + 60 &&
+    claims.exp > now &&
+    claims.exp - claims.iat <= 600
+  );
 }
 
 function decodeJSON(part: string): Record<string, unknown> | null {

@@ -1,8 +1,8 @@
 import { listChangedFiles } from '../../providers/shared/list-changed-files.ts';
 import { type FakeIssue, type FakePull, githubTimestamp } from './build-fake-github-resources.ts';
 import { type FakeGitHubStore, type FakeRoute, HttpError, ok, route } from './create-fake-github-store.ts';
-import { checkRunsFor } from './fake-github-check-routes.ts';
-import { answerEnqueuePullRequest, closeLinkedIssues, queueFieldsOf } from './fake-github-merge-queue.ts';
+import { answerFakeGraphQL } from './fake-github-graphql.ts';
+import { closeLinkedIssues } from './fake-github-merge-queue.ts';
 import { stringOrNull } from './read-fake-github-body.ts';
 
 /**
@@ -26,119 +26,7 @@ export function buildFakePullRoutes(store: FakeGitHubStore): FakeRoute[] {
     paginate,
   } = store;
   return [
-    route('POST', '/graphql', async (_params, _query, body, caller) => {
-      const query = typeof body.query === 'string' ? body.query : '';
-      const variables = (body.variables ?? {}) as Record<string, unknown>;
-      if (/\bmutation flotillaEnqueuePullRequest\b/.test(query)) {
-        return ok(await answerEnqueuePullRequest(store, variables));
-      }
-      if (/\bquery flotillaPullRequestQueue\b/.test(query)) {
-        const issue = issues.get(Number(variables.number));
-        return ok({
-          data: {
-            repository:
-              issue?.pull == null
-                ? { pullRequest: null }
-                : {
-                    pullRequest: {
-                      // PullRequestState: OPEN, CLOSED or MERGED (a merged one is closed too).
-                      state: issue.pull.mergedAt !== null ? 'MERGED' : issue.state.toUpperCase(),
-                      ...queueFieldsOf(store, issue as FakeIssue & { pull: FakePull }),
-                    },
-                  },
-          },
-        });
-      }
-      if (!/\bquery flotillaOpenPullRequests\b/.test(query)) {
-        // The fake answers the queries Flotilla sends, not GraphQL in general.
-        return ok({
-          errors: [{ message: 'The fake GitHub answers only the queries Flotilla sends' }],
-        });
-      }
-      if (variables.owner !== owner || variables.repo !== repo) {
-        return ok({
-          data: { viewer: { login: caller.user.login }, repository: null },
-          errors: [
-            {
-              type: 'NOT_FOUND',
-              message: `Could not resolve to a Repository with the name '${String(variables.owner)}/${String(variables.repo)}'.`,
-            },
-          ],
-        });
-      }
-      const open = [...issues.values()]
-        .filter(
-          (issue): issue is FakeIssue & { pull: FakePull } => issue.pull !== null && issue.state === 'open',
-        )
-        .sort((a, b) => a.number - b.number);
-      const start =
-        typeof variables.cursor === 'string' ? Number(Buffer.from(variables.cursor, 'base64').toString()) : 0;
-      const page = open.slice(start, start + 50);
-      const nodes = await Promise.all(
-        page.map(async (issue) => {
-          const head = await headSHA(issue.pull);
-          const runs = checkRunsFor(store, head);
-          return {
-            number: issue.number,
-            title: issue.title,
-            url: `https://github.com/${owner}/${repo}/pull/${issue.number}`,
-            body: issue.body ?? '',
-            isDraft: issue.pull.draft,
-            headRefName: issue.pull.headRef,
-            headRefOid: head,
-            ...queueFieldsOf(store, issue),
-            author: { login: issue.user.login },
-            reviews: {
-              nodes: issue.pull.reviews.map((review) => ({
-                databaseId: review.id,
-                state: review.state,
-                author: { login: review.user.login },
-              })),
-            },
-            commits: {
-              nodes: [
-                {
-                  commit: {
-                    statusCheckRollup:
-                      runs.length === 0
-                        ? null
-                        : {
-                            contexts: {
-                              nodes: runs.map((run) => ({
-                                __typename: 'CheckRun',
-                                name: run.name,
-                                status: run.status.toUpperCase(),
-                                conclusion: run.conclusion?.toUpperCase() ?? null,
-                                detailsUrl: run.details_url,
-                                url: run.html_url,
-                                title: run.output.title,
-                              })),
-                            },
-                          },
-                  },
-                },
-              ],
-            },
-          };
-        }),
-      );
-      const hasNextPage = start + 50 < open.length;
-      return ok({
-        data: {
-          viewer: { login: caller.user.login },
-          repository: {
-            pullRequests: {
-              pageInfo: {
-                hasNextPage,
-                endCursor:
-                  page.length === 0 ? null : Buffer.from(String(start + page.length)).toString('base64'),
-              },
-              nodes,
-            },
-          },
-        },
-      });
-    }),
+    route('POST', '/graphql', (_params, _query, body, caller) => answerFakeGraphQL(store, body, caller)),
     route('GET', `${repoPath}/pulls`, async (_params, query) => {
       const state = query.get('state') ?? 'open';
       const head = query.get('head');

@@ -146,55 +146,9 @@ export function createFakeWebhooks(store: FakeGitHubStore): FakeWebhooks {
       if (found?.kind === 'issue') emit('issues', 'opened', { issue: found.issue }, sender);
       return;
     }
-    if (issueMatch !== null) {
-      const number = Number(issueMatch[1]);
-      const found = issuePayload(number);
-      if (found === null) return;
-      if (issueMatch[3] === 'comments') {
-        const issue = store.issues.get(number);
-        const comment = issue?.comments.at(-1);
-        emit(
-          'issue_comment',
-          'created',
-          {
-            issue: {
-              number,
-              ...(found.kind === 'pull' && {
-                pull_request: { url: `${store.urls().api}${store.repoPath}/pulls/${number}` },
-              }),
-            },
-            comment: { id: comment?.id ?? 0, body: comment?.body ?? '' },
-          },
-          sender,
-        );
-        return;
-      }
-      const action = issueMatch[3] === 'labels' ? (method === 'DELETE' ? 'unlabeled' : 'labeled') : 'edited';
-      if (found.kind === 'issue') emit('issues', action, { issue: found.issue }, sender);
-      else emit('pull_request', action, { number, pull_request: await pullPayload(number) }, sender);
-      return;
-    }
+    if (issueMatch !== null) return eventsForIssueWrite(method, Number(issueMatch[1]), issueMatch[3], sender);
     const pullMatch = /^\/pulls(?:\/(\d+)(\/(merge|reviews|comments)(\/.*)?)?)?$/.exec(rest);
-    if (pullMatch !== null) {
-      const number = pullMatch[1] === undefined ? latest : Number(pullMatch[1]);
-      const pull_request = await pullPayload(number);
-      const part = pullMatch[3];
-      if (part === undefined) {
-        emit(
-          'pull_request',
-          pullMatch[1] === undefined ? 'opened' : 'edited',
-          { number, pull_request },
-          sender,
-        );
-      } else if (part === 'merge') {
-        emit('pull_request', 'closed', { number, pull_request }, sender);
-      } else if (part === 'reviews') {
-        emit('pull_request_review', method === 'PUT' ? 'dismissed' : 'submitted', { pull_request }, sender);
-      } else {
-        emit('pull_request_review_comment', 'created', { pull_request }, sender);
-      }
-      return;
-    }
+    if (pullMatch !== null) return eventsForPullWrite(method, pullMatch[1], pullMatch[3], sender, latest);
     if (/^\/check-runs(\/\d+)?$/.test(rest)) {
       emit(
         'check_run',
@@ -206,6 +160,60 @@ export function createFakeWebhooks(store: FakeGitHubStore): FakeWebhooks {
     }
     const status = /^\/statuses\/([0-9a-f]{40})$/.exec(rest);
     if (status !== null) emit('status', null, { sha: status[1] }, sender);
+  }
+
+  /** A write under `/issues/{number}`: its comments, its labels, or the issue (or pull request) itself. */
+  async function eventsForIssueWrite(
+    method: string,
+    number: number,
+    part: string | undefined,
+    sender: FakeUser,
+  ): Promise<void> {
+    const found = issuePayload(number);
+    if (found === null) return;
+    if (part === 'comments') {
+      const issue = store.issues.get(number);
+      const comment = issue?.comments.at(-1);
+      emit(
+        'issue_comment',
+        'created',
+        {
+          issue: {
+            number,
+            ...(found.kind === 'pull' && {
+              pull_request: { url: `${store.urls().api}${store.repoPath}/pulls/${number}` },
+            }),
+          },
+          comment: { id: comment?.id ?? 0, body: comment?.body ?? '' },
+        },
+        sender,
+      );
+      return;
+    }
+    const action = part === 'labels' ? (method === 'DELETE' ? 'unlabeled' : 'labeled') : 'edited';
+    if (found.kind === 'issue') emit('issues', action, { issue: found.issue }, sender);
+    else emit('pull_request', action, { number, pull_request: await pullPayload(number) }, sender);
+  }
+
+  /** A write under `/pulls`: opening (no number: the latest), editing, merging, reviews, review comments. */
+  async function eventsForPullWrite(
+    method: string,
+    numbered: string | undefined,
+    part: string | undefined,
+    sender: FakeUser,
+    latest: number,
+  ): Promise<void> {
+    const number = numbered === undefined ? latest : Number(numbered);
+    const pull_request = await pullPayload(number);
+    if (part === undefined) {
+      emit('pull_request', numbered === undefined ? 'opened' : 'edited', { number, pull_request }, sender);
+    } else if (part === 'merge') {
+      emit('pull_request', 'closed', { number, pull_request }, sender);
+    } else if (part === 'reviews') {
+      emit('pull_request_review', method === 'PUT' ? 'dismissed' : 'submitted', { pull_request }, sender);
+    } else {
+      emit('pull_request_review_comment', 'created', { pull_request }, sender);
+    }
   }
 
   const routes: FakeRoute[] = [

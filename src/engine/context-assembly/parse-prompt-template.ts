@@ -55,24 +55,12 @@ export function parsePromptTemplate(text: string, role: AgentRole, path: string)
     const newline = text.indexOf('\n', index + 1);
     const name = close === -1 || (newline !== -1 && newline < close) ? null : text.slice(index + 1, close);
     if (name === null || !NAME.test(name)) {
-      const shown = name === null ? '{' : `{${name}}`;
-      errors.push(
-        `${at(index)}: malformed template: ${shown} is not a variable — write {name} with one of ` +
-          `${known.map((variable) => `{${variable}}`).join(', ')}, or {{ for a literal {`,
-      );
+      errors.push(`${at(index)}: ${malformedMessage(name, known)}`);
       literal += '{';
       continue;
     }
     if (!known.includes(name)) {
-      const closest = known
-        .map((variable) => ({ variable, distance: editDistance(variable.toLowerCase(), name.toLowerCase()) }))
-        .sort((a, b) => a.distance - b.distance)[0];
-      const hint =
-        closest !== undefined && closest.distance <= 3 ? ` (did you mean {${closest.variable}}?)` : '';
-      errors.push(
-        `${at(index)}: unknown variable {${name}}${hint} — the ${role} template knows ` +
-          `${known.map((variable) => `{${variable}}`).join(', ')}`,
-      );
+      errors.push(`${at(index)}: ${unknownVariableMessage(name, role, known)}`);
     } else {
       if (literal !== '') parts.push({ text: literal });
       literal = '';
@@ -82,6 +70,26 @@ export function parsePromptTemplate(text: string, role: AgentRole, path: string)
   }
   if (literal !== '') parts.push({ text: literal });
   return errors.length > 0 ? { ok: false, errors } : { ok: true, template: { role, path, parts } };
+}
+
+const listed = (known: readonly string[]) => known.map((variable) => `{${variable}}`).join(', ');
+
+/** A `{` that does not start a variable (no `}` on its line, or not a name between them). */
+function malformedMessage(name: string | null, known: readonly string[]): string {
+  const shown = name === null ? '{' : `{${name}}`;
+  return (
+    `malformed template: ${shown} is not a variable — write {name} with one of ` +
+    `${listed(known)}, or {{ for a literal {`
+  );
+}
+
+/** A variable the role's template does not know, with the closest known one when it is near. */
+function unknownVariableMessage(name: string, role: AgentRole, known: readonly string[]): string {
+  const closest = known
+    .map((variable) => ({ variable, distance: editDistance(variable.toLowerCase(), name.toLowerCase()) }))
+    .sort((a, b) => a.distance - b.distance)[0];
+  const hint = closest !== undefined && closest.distance <= 3 ? ` (did you mean {${closest.variable}}?)` : '';
+  return `unknown variable {${name}}${hint} — the ${role} template knows ${listed(known)}`;
 }
 
 /** The template with each variable replaced by its value ('' when the value is missing). */

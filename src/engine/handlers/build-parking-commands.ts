@@ -1,4 +1,5 @@
 import {
+  type BudgetStop,
   type EngineCommand,
   type ImplementorFailed,
   isLimitReason,
@@ -30,21 +31,7 @@ export function buildParkingCommands(
   if (event.reason === 'budget') {
     // The day's or month's cap: back to pending, where the paused dispatch waits for the budget.
     if (stop === undefined || stop.scope === 'day' || stop.scope === 'month') return null;
-    return [
-      { type: 'transitionWorkItemStatus', workItemID, newStatus: 'blocked', cause: 'over-budget' },
-      {
-        type: 'commentOnWorkItem',
-        workItemID,
-        body: buildOverBudgetComment({
-          workItemID,
-          role,
-          scope: stop.scope,
-          spentUSD: stop.spentUSD,
-          capUSD: stop.capUSD,
-          estimateUSD: null,
-        }),
-      },
-    ];
+    return parkOverBudget(workItemID, role, { ...stop, scope: stop.scope });
   }
   // Its runtime was refused at dispatch: every retry would be refused the same way until a human acts.
   if (event.reason === 'unavailable') {
@@ -66,6 +53,40 @@ export function buildParkingCommands(
   }
   // A provider limit parked the runtime instead: the item waits for it, whatever earlier attempts failed.
   if (isLimitReason(event.reason)) return null;
+  return parkIfExhausted(event, state, config, role);
+}
+
+/** A per-run or per-item cap stopped the run: blocked, with what it spent against the cap. */
+function parkOverBudget(
+  workItemID: string,
+  role: 'implementor' | 'reviewer',
+  stop: BudgetStop & { scope: 'run' | 'item' },
+): EngineCommand[] {
+  return [
+    { type: 'transitionWorkItemStatus', workItemID, newStatus: 'blocked', cause: 'over-budget' },
+    {
+      type: 'commentOnWorkItem',
+      workItemID,
+      body: buildOverBudgetComment({
+        workItemID,
+        role,
+        scope: stop.scope,
+        spentUSD: stop.spentUSD,
+        capUSD: stop.capUSD,
+        estimateUSD: null,
+      }),
+    },
+  ];
+}
+
+/** The last allowed attempt failed, or a failure every attempt would repeat: blocked; else null (retry). */
+function parkIfExhausted(
+  event: ImplementorFailed | ReviewerFailed,
+  state: EngineState,
+  config: HandlerConfig,
+  role: 'implementor' | 'reviewer',
+): EngineCommand[] | null {
+  const { workItemID } = event;
   const failure = getFailureRecord(state, role, workItemID);
   // Without credentials, with a scenario mistake or a missing file every attempt fails the same way: park
   // at the first, saying so, rather than wait through the back-off of attempts that cannot succeed.

@@ -87,6 +87,29 @@ function cancelIfLeftByHuman(event: WorkItemChanged, state: EngineState): Engine
   return [{ type: 'cancelImplementorRun', workItemID: event.workItemID }];
 }
 
+/** A failure a retry would repeat (validation, no changes): the item needs refinement, the comment says why. */
+function needsRefinement(event: ImplementorFailed, state: EngineState): EngineCommand[] {
+  const validation = event.reason === 'validation';
+  const details = {
+    sessionID: event.sessionID,
+    error: event.error,
+    logFilePath: event.logFilePath ?? state.agentRuns[event.sessionID]?.logFilePath ?? null,
+  };
+  return [
+    {
+      type: 'transitionWorkItemStatus',
+      workItemID: event.workItemID,
+      newStatus: 'needs-refinement',
+      cause: validation ? 'validation-failed' : 'no-changes',
+    },
+    {
+      type: 'commentOnWorkItem',
+      workItemID: event.workItemID,
+      body: validation ? buildValidationFailedComment(details) : buildNoChangesComment(details),
+    },
+  ];
+}
+
 /** The run finished before its cancel landed: its work is kept in a comment, not applied. */
 function resultNotApplied(event: ImplementorCompleted, state: EngineState): EngineCommand {
   const status = state.workItems[event.workItemID]?.status;
@@ -107,46 +130,9 @@ function reactToFailure(
   // A human took the item (its run was cancelled for that): it stays where they put it.
   if (isLeftByHuman(state.workItems[event.workItemID]?.status)) return [];
   // Another attempt would most likely fail the same way: never retried blindly, whatever the attempt count.
-  if (event.reason === 'validation') {
-    return [
-      {
-        type: 'transitionWorkItemStatus',
-        workItemID: event.workItemID,
-        newStatus: 'needs-refinement',
-        cause: 'validation-failed',
-      },
-      {
-        type: 'commentOnWorkItem',
-        workItemID: event.workItemID,
-        body: buildValidationFailedComment({
-          sessionID: event.sessionID,
-          error: event.error,
-          logFilePath: event.logFilePath ?? state.agentRuns[event.sessionID]?.logFilePath ?? null,
-        }),
-      },
-    ];
-  }
   // Completed with nothing changed (issue #28 §6): the task is done already or misunderstood; a retry
   // would most likely change nothing again.
-  if (event.reason === 'no-changes') {
-    return [
-      {
-        type: 'transitionWorkItemStatus',
-        workItemID: event.workItemID,
-        newStatus: 'needs-refinement',
-        cause: 'no-changes',
-      },
-      {
-        type: 'commentOnWorkItem',
-        workItemID: event.workItemID,
-        body: buildNoChangesComment({
-          sessionID: event.sessionID,
-          error: event.error,
-          logFilePath: event.logFilePath ?? state.agentRuns[event.sessionID]?.logFilePath ?? null,
-        }),
-      },
-    ];
-  }
+  if (event.reason === 'validation' || event.reason === 'no-changes') return needsRefinement(event, state);
   const parked = buildParkingCommands(event, state, config);
   if (parked) return parked;
   // Back to pending (after a shutdown cancel too): readiness makes it ready again, and the scheduler backs

@@ -23,32 +23,8 @@ const ENDED_COMMENT_MARKER = '<!-- flotilla:planner-ended -->';
  */
 export const handlePlanning: Handler = (event, state, config) => {
   switch (event.type) {
-    case 'specChanged': {
-      const stale = staleProposal(state, event.filePath);
-      if (stale.length > 0) return [...stale, ...requestPlanningIfNeeded(state)];
-      if (getActivePlannerRun(state) !== null) return [];
-      const waiting = findWaitingPlanner(state);
-      if (waiting === undefined) return requestPlanningIfNeeded(state);
-      // One poll reports several specs: only the first changed path's event acts, so it acts once.
-      if (waiting.answers !== null || firstChangedSpec(state, waiting) !== event.filePath) return [];
-      return [
-        {
-          type: 'commentOnWorkItem',
-          workItemID: waiting.workItemID,
-          body:
-            `${SUPERSEDED_COMMENT_MARKER}\nThe approved specs changed while the planner waited (\`${event.filePath}\`` +
-            '), so these questions are about an older version: its session was removed and planning starts ' +
-            'again with the new version.',
-        },
-        { type: 'discardWaitingSession', workItemID: waiting.workItemID, replan: true },
-        {
-          type: 'transitionWorkItemStatus',
-          workItemID: waiting.workItemID,
-          newStatus: 'closed',
-          cause: 'planner',
-        },
-      ];
-    }
+    case 'specChanged':
+      return reactToSpecChange(state, event.filePath);
     case 'waitingSessionDiscarded':
       if (event.replan !== true || getActivePlannerRun(state) !== null) return [];
       return requestPlanningIfNeeded(state);
@@ -74,6 +50,37 @@ export const handlePlanning: Handler = (event, state, config) => {
       return [];
   }
 };
+
+/**
+ * A spec changed: a pending proposal it makes stale goes first; a waiting planner's questions are superseded
+ * (closed, session discarded, planning again); otherwise plan when something needs it and no planner runs.
+ */
+function reactToSpecChange(state: EngineState, filePath: string): EngineCommand[] {
+  const stale = staleProposal(state, filePath);
+  if (stale.length > 0) return [...stale, ...requestPlanningIfNeeded(state)];
+  if (getActivePlannerRun(state) !== null) return [];
+  const waiting = findWaitingPlanner(state);
+  if (waiting === undefined) return requestPlanningIfNeeded(state);
+  // One poll reports several specs: only the first changed path's event acts, so it acts once.
+  if (waiting.answers !== null || firstChangedSpec(state, waiting) !== filePath) return [];
+  return [
+    {
+      type: 'commentOnWorkItem',
+      workItemID: waiting.workItemID,
+      body:
+        `${SUPERSEDED_COMMENT_MARKER}\nThe approved specs changed while the planner waited (\`${filePath}\`` +
+        '), so these questions are about an older version: its session was removed and planning starts ' +
+        'again with the new version.',
+    },
+    { type: 'discardWaitingSession', workItemID: waiting.workItemID, replan: true },
+    {
+      type: 'transitionWorkItemStatus',
+      workItemID: waiting.workItemID,
+      newStatus: 'closed',
+      cause: 'planner',
+    },
+  ];
+}
 
 /**
  * `approval.plans: required`: the result becomes a proposal instead of work items. A proposal still pending

@@ -7,6 +7,7 @@ import {
   type QuestionsAnswered,
   type QuestionsTimedOut,
   type ReviewerRequested,
+  type WaitingSession,
   type WaitingSessionDiscarded,
 } from '../../domain/index.ts';
 import type { EngineState } from './engine-state.ts';
@@ -24,58 +25,8 @@ export function applyQuestionsUpdate(
   putFinishedRun: (state: EngineState, run: AgentRun) => EngineState,
 ): { state: EngineState; warnings: string[] } {
   switch (event.type) {
-    case 'agentAskedQuestions': {
-      const run = state.agentRuns[event.sessionID];
-      if (run === undefined)
-        return { state, warnings: [`${event.type}: unknown session ${event.sessionID}`] };
-      if (!canTransitionAgentRun(run.status, 'completed')) {
-        return {
-          state,
-          warnings: [
-            `${event.type}: invalid run transition ${run.status} → completed for ${event.sessionID}`,
-          ],
-        };
-      }
-      const ended: AgentRun = {
-        ...run,
-        status: 'completed',
-        askedQuestions: true,
-        logFilePath: event.logFilePath ?? run.logFilePath,
-        usage: event.usage,
-        endedAt: event.at,
-      };
-      let next = putFinishedRun(state, ended);
-      // Asking is not failing: the streak of consecutive failures ends as it does on a result.
-      const key = run.role === 'planner' ? failureKey('planner') : failureKey(run.role, run.workItemID);
-      if (Object.hasOwn(next.failures, key)) {
-        const { [key]: _ended, ...failures } = next.failures;
-        next = { ...next, failures };
-      }
-      // A planner waits on the questions item opened for it; without one nothing waits.
-      const workItemID = run.role === 'planner' ? event.workItemID : run.workItemID;
-      if (workItemID === null) return { state: next, warnings: [] };
-      return {
-        state: {
-          ...next,
-          waitingForInput: {
-            ...next.waitingForInput,
-            [workItemID]: {
-              workItemID,
-              role: run.role,
-              sessionID: run.sessionID,
-              sessionNumber: run.sessionNumber ?? 1,
-              revisionID: run.role === 'reviewer' ? run.revisionID : null,
-              questions: event.questions,
-              session: event.session,
-              askedAt: event.at,
-              answers: null,
-              ...(run.role === 'planner' && { specSHAs: run.specSHAs }),
-            },
-          },
-        },
-        warnings: [],
-      };
-    }
+    case 'agentAskedQuestions':
+      return applyAskedQuestions(state, event, putFinishedRun);
     case 'questionsAnswered': {
       const waiting = state.waitingForInput[event.workItemID];
       if (waiting === undefined || waiting.answers !== null) return { state, warnings: [] };
@@ -95,6 +46,56 @@ export function applyQuestionsUpdate(
     case 'waitingSessionDiscarded':
       return { state: withoutWaiting(state, event.workItemID), warnings: [] };
   }
+}
+
+/** The run that asked ends completed (its failure streak too) and its item's session waits for answers. */
+function applyAskedQuestions(
+  state: EngineState,
+  event: AgentAskedQuestions,
+  putFinishedRun: (state: EngineState, run: AgentRun) => EngineState,
+): { state: EngineState; warnings: string[] } {
+  const run = state.agentRuns[event.sessionID];
+  if (run === undefined) return { state, warnings: [`${event.type}: unknown session ${event.sessionID}`] };
+  if (!canTransitionAgentRun(run.status, 'completed')) {
+    return {
+      state,
+      warnings: [`${event.type}: invalid run transition ${run.status} → completed for ${event.sessionID}`],
+    };
+  }
+  const ended: AgentRun = {
+    ...run,
+    status: 'completed',
+    askedQuestions: true,
+    logFilePath: event.logFilePath ?? run.logFilePath,
+    usage: event.usage,
+    endedAt: event.at,
+  };
+  let next = putFinishedRun(state, ended);
+  // Asking is not failing: the streak of consecutive failures ends as it does on a result.
+  const key = run.role === 'planner' ? failureKey('planner') : failureKey(run.role, run.workItemID);
+  if (Object.hasOwn(next.failures, key)) {
+    const { [key]: _ended, ...failures } = next.failures;
+    next = { ...next, failures };
+  }
+  // A planner waits on the questions item opened for it; without one nothing waits.
+  const workItemID = run.role === 'planner' ? event.workItemID : run.workItemID;
+  if (workItemID === null) return { state: next, warnings: [] };
+  const waiting: WaitingSession = {
+    workItemID,
+    role: run.role,
+    sessionID: run.sessionID,
+    sessionNumber: run.sessionNumber ?? 1,
+    revisionID: run.role === 'reviewer' ? run.revisionID : null,
+    questions: event.questions,
+    session: event.session,
+    askedAt: event.at,
+    answers: null,
+    ...(run.role === 'planner' && { specSHAs: run.specSHAs }),
+  };
+  return {
+    state: { ...next, waitingForInput: { ...next.waitingForInput, [workItemID]: waiting } },
+    warnings: [],
+  };
 }
 
 /** A resumed run (session 2, 3…) takes over its item's waiting session: the record goes when it is requested. */

@@ -103,26 +103,7 @@ export function createLocalProvider(options: LocalProviderOptions): LocalProvide
   });
   const { workItems, revisions } = tracker;
 
-  const workItemReader: WorkItemReader = {
-    listWorkItems: async () => workItems.listWorkItems(),
-    getWorkItem: async (id) => workItems.getWorkItem(id),
-    getWorkItemBody: async (id) => workItems.getWorkItemBody(id),
-    listComments: async (id) =>
-      workItems
-        .getWorkItemComments(id)
-        .map((comment) => ({ author: comment.author, body: comment.body, createdAt: comment.createdAt })),
-  };
-
-  const workItemWriter: WorkItemWriter = {
-    transitionStatus: async (id, status) => workItems.transitionStatus(id, status),
-    createWorkItem: async (input) => workItems.createWorkItem(input),
-    updateWorkItem: async (id, update) =>
-      db.transaction(() => {
-        if (update.title != null) workItems.setTitle(id, update.title);
-        workItems.updateWorkItem(id, { body: update.body, labels: update.labels });
-      })(),
-    addComment: async (id, body) => workItems.addComment(id, body),
-  };
+  const { workItemReader, workItemWriter } = buildWorkItemPorts(db, workItems);
 
   const revisionReader: RevisionReader = {
     listRevisions: async () => revisions.listRevisions(),
@@ -427,4 +408,33 @@ async function restoreRef(
   const args =
     previousSHA === null ? ['update-ref', '-d', ref, headSHA] : ['update-ref', ref, previousSHA, headSHA];
   await runGit(args, { cwd: repoRoot });
+}
+
+/** The work item reader and writer over the SQLite tracker (an update is one transaction). */
+function buildWorkItemPorts(
+  db: ReturnType<typeof openDatabase>,
+  workItems: ReturnType<typeof createSqliteTracker>['workItems'],
+): { workItemReader: WorkItemReader; workItemWriter: WorkItemWriter } {
+  const workItemReader: WorkItemReader = {
+    listWorkItems: async () => workItems.listWorkItems(),
+    getWorkItem: async (id) => workItems.getWorkItem(id),
+    getWorkItemBody: async (id) => workItems.getWorkItemBody(id),
+    listComments: async (id) =>
+      workItems
+        .getWorkItemComments(id)
+        .map((comment) => ({ author: comment.author, body: comment.body, createdAt: comment.createdAt })),
+  };
+
+  const workItemWriter: WorkItemWriter = {
+    transitionStatus: async (id, status) => workItems.transitionStatus(id, status),
+    createWorkItem: async (input) => workItems.createWorkItem(input),
+    updateWorkItem: async (id, update) =>
+      db.transaction(() => {
+        if (update.title != null) workItems.setTitle(id, update.title);
+        workItems.updateWorkItem(id, { body: update.body, labels: update.labels });
+      })(),
+    addComment: async (id, body) => workItems.addComment(id, body),
+  };
+
+  return { workItemReader, workItemWriter };
 }

@@ -45,7 +45,11 @@ export function mapCodexEvent(event: ThreadEvent): MappedCodexEvent {
     };
   }
   if (event.type !== 'item.completed') return NOTHING;
-  const { item } = event;
+  return mapCompletedItem(event.item);
+}
+
+/** A finished item: a message, a command's result, a file change, a tool call, reasoning or a notice. */
+function mapCompletedItem(item: Extract<ThreadEvent, { type: 'item.completed' }>['item']): MappedCodexEvent {
   switch (item.type) {
     case 'agent_message':
       return item.text === ''

@@ -127,33 +127,7 @@ function readFilesColumn(text: string): string[] {
 }
 
 function fromRow(row: AgentRunRow): StoredAgentRun {
-  const usage: AgentUsage | null =
-    row.cost_usd === null && row.input_tokens === null && row.output_tokens === null && row.turns === null
-      ? null
-      : {
-          costUSD: row.cost_usd,
-          inputTokens: row.input_tokens,
-          outputTokens: row.output_tokens,
-          turns: row.turns,
-        };
-  const base = {
-    sessionID: row.session_id,
-    status: row.status,
-    logFilePath: row.log_file_path,
-    error: row.error,
-    requestedAt: row.requested_at,
-    endedAt: row.ended_at,
-    usage,
-    cancelRequestedBy: row.cancel_requested_by,
-    failureReason:
-      row.failure_reason === 'cancelled' && row.error?.startsWith(BUDGET_FAILURE_PREFIX) === true
-        ? 'budget'
-        : row.failure_reason,
-    ...(row.runtime !== null && { runtime: row.runtime }),
-    ...(row.account !== null && { account: row.account }),
-    ...(row.session_number !== null && { sessionNumber: row.session_number }),
-    ...(row.asked_questions === 1 && { askedQuestions: true }),
-  };
+  const base = baseFieldsOf(row);
   switch (row.role) {
     case 'planner':
       return {
@@ -183,6 +157,37 @@ function fromRow(row: AgentRunRow): StoredAgentRun {
         revisionID: row.revision_id ?? '',
       };
   }
+}
+
+/** The fields every role's run has; usage null when the row has none of it. */
+function baseFieldsOf(row: AgentRunRow) {
+  const usage: AgentUsage | null =
+    row.cost_usd === null && row.input_tokens === null && row.output_tokens === null && row.turns === null
+      ? null
+      : {
+          costUSD: row.cost_usd,
+          inputTokens: row.input_tokens,
+          outputTokens: row.output_tokens,
+          turns: row.turns,
+        };
+  return {
+    sessionID: row.session_id,
+    status: row.status,
+    logFilePath: row.log_file_path,
+    error: row.error,
+    requestedAt: row.requested_at,
+    endedAt: row.ended_at,
+    usage,
+    cancelRequestedBy: row.cancel_requested_by,
+    failureReason:
+      row.failure_reason === 'cancelled' && row.error?.startsWith(BUDGET_FAILURE_PREFIX) === true
+        ? 'budget'
+        : row.failure_reason,
+    ...(row.runtime !== null && { runtime: row.runtime }),
+    ...(row.account !== null && { account: row.account }),
+    ...(row.session_number !== null && { sessionNumber: row.session_number }),
+    ...(row.asked_questions === 1 && { askedQuestions: true }),
+  };
 }
 
 export function createAgentRunRepository(db: Database): AgentRunRepository {

@@ -98,8 +98,8 @@ function fromRow(row: LedgerRow): LedgerEntry {
   };
 }
 
-export function createBudgetLedgerRepository(db: Database): BudgetLedgerRepository {
-  const upsert = db.prepare(`
+/** One ledger row per session: a later write fills in what it knows and keeps what it does not (NULL). */
+const UPSERT_LEDGER_ENTRY = `
     INSERT INTO budget_ledger (
       session_id, work_item_id, role, runtime, model, account, day, month, cost_usd, input_tokens,
       output_tokens, ended, budget_stop, requested_at, updated_at
@@ -116,7 +116,10 @@ export function createBudgetLedgerRepository(db: Database): BudgetLedgerReposito
       output_tokens = COALESCE(excluded.output_tokens, output_tokens),
       ended = excluded.ended, budget_stop = COALESCE(excluded.budget_stop, budget_stop),
       updated_at = excluded.updated_at
-  `);
+  `;
+
+export function createBudgetLedgerRepository(db: Database): BudgetLedgerRepository {
+  const upsert = db.prepare(UPSERT_LEDGER_ENTRY);
   const selectOne = db.prepare<[string], LedgerRow>('SELECT * FROM budget_ledger WHERE session_id = ?');
   // Scripted runs' costs are made up by the scripted model server: no cap counts them (runs-scripted.ts).
   const real = `(runtime IS NULL OR runtime != '${SCRIPTED_RUNTIME}')`;

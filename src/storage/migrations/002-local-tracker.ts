@@ -1,15 +1,7 @@
 import type { Migration } from './migration.ts';
 
-/**
- * The local provider's tracker: work items, revisions, pipelines, reviews, comments. Work items and revisions
- * share one id sequence (`tracker_ids`), like GitHub issue and pull request numbers; review ids come from
- * their own sequence starting above 1,000,000 so a review id can never pass for an item id.
- */
-export const localTrackerMigration: Migration = {
-  version: 2,
-  name: 'local tracker',
-  up(db) {
-    db.exec(`
+/** The tables, indexes and sequences, run as one script. */
+const LOCAL_TRACKER_SCHEMA = `
       CREATE TABLE tracker_ids (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         kind TEXT NOT NULL CHECK (kind IN ('work-item', 'revision'))
@@ -113,6 +105,17 @@ export const localTrackerMigration: Migration = {
         body TEXT NOT NULL,
         created_at TEXT NOT NULL
       );
-    `);
+    `;
+
+/**
+ * The local provider's tracker: work items, revisions, pipelines, reviews, comments. Work items and revisions
+ * share one id sequence (`tracker_ids`), like GitHub issue and pull request numbers; review ids come from
+ * their own sequence starting above 1,000,000 so a review id can never pass for an item id.
+ */
+export const localTrackerMigration: Migration = {
+  version: 2,
+  name: 'local tracker',
+  up(db) {
+    db.exec(LOCAL_TRACKER_SCHEMA);
   },
 };

@@ -1,5 +1,4 @@
 import { Box, Text } from 'ink';
-import type { ReactNode } from 'react';
 import type { ItemAction } from '../actions/build-item-actions.ts';
 import type { Flash } from '../hooks/use-flash.ts';
 import type { DashboardFilter, DashboardPhase, DashboardPrompt } from '../input/dashboard-input-state.ts';
@@ -30,22 +29,47 @@ export function Footer({
   width,
   answer = null,
 }: FooterProps) {
-  const counted = `${matches.shown} of ${matches.total}`;
-  let content: ReactNode;
-  if (phase === 'stopping') {
-    content = (
-      <Text color="yellow">
-        Shutting down… waiting for {agents} agent{agents === 1 ? '' : 's'} (Ctrl-C again forces)
-      </Text>
+  const content =
+    phase === 'stopping' ? (
+      <Stopping agents={agents} />
+    ) : (
+      <FooterRow {...{ prompt, flash, filter, matches, actions, width, answer }} />
     );
-  } else if (prompt) {
-    content = (
+  return (
+    <Box width={width} height={1}>
+      <Text wrap="truncate">{content}</Text>
+    </Box>
+  );
+}
+
+function Stopping({ agents }: { agents: number }) {
+  return (
+    <Text color="yellow">
+      Shutting down… waiting for {agents} agent{agents === 1 ? '' : 's'} (Ctrl-C again forces)
+    </Text>
+  );
+}
+
+/** While running: the open question, the answer or filter being typed, a message, or the keys. */
+function FooterRow({
+  prompt,
+  flash,
+  filter,
+  matches,
+  actions,
+  width,
+  answer,
+}: Omit<FooterProps, 'phase' | 'agents' | 'answer'> & { answer: FooterProps['answer'] }) {
+  const counted = `${matches.shown} of ${matches.total}`;
+  if (prompt) {
+    return (
       <Text color="yellow" bold>
         {prompt.text} (y/n)
       </Text>
     );
-  } else if (answer) {
-    content = (
+  }
+  if (answer) {
+    return (
       <Text>
         <Text color="yellow" bold>
           answer #{answer.workItemID}: {sanitizeTerminalText(answer.text).slice(-Math.max(10, width - 50))}▏
@@ -53,8 +77,9 @@ export function Footer({
         <Text dimColor> Enter sends · Esc drops</Text>
       </Text>
     );
-  } else if (filter.editing) {
-    content = (
+  }
+  if (filter.editing) {
+    return (
       <Text>
         <Text color="cyan" bold>
           /{sanitizeTerminalText(filter.text)}▏
@@ -62,26 +87,17 @@ export function Footer({
         <Text dimColor> {counted} · Enter keeps · Esc clears</Text>
       </Text>
     );
-  } else if (flash) {
-    content = <Text color={flash.tone === 'error' ? 'red' : 'green'}>{flash.text}</Text>;
-  } else {
-    const hints = actions.map((action) => `${action.key} ${action.label}`);
-    const keys = [...hints, '? keys', 'q quit', 'p planner', 'f refresh', '/ filter'].join(' · ');
-    content =
-      filter.text.trim() === '' ? (
-        <Text dimColor>{keys}</Text>
-      ) : (
-        <Text>
-          <Text color="cyan">
-            /{sanitizeTerminalText(filter.text.trim())} ({counted}, Esc clears)
-          </Text>
-          <Text dimColor> · {keys}</Text>
-        </Text>
-      );
   }
+  if (flash) return <Text color={flash.tone === 'error' ? 'red' : 'green'}>{flash.text}</Text>;
+  const hints = actions.map((action) => `${action.key} ${action.label}`);
+  const keys = [...hints, '? keys', 'q quit', 'p planner', 'f refresh', '/ filter'].join(' · ');
+  if (filter.text.trim() === '') return <Text dimColor>{keys}</Text>;
   return (
-    <Box width={width} height={1}>
-      <Text wrap="truncate">{content}</Text>
-    </Box>
+    <Text>
+      <Text color="cyan">
+        /{sanitizeTerminalText(filter.text.trim())} ({counted}, Esc clears)
+      </Text>
+      <Text dimColor> · {keys}</Text>
+    </Text>
   );
 }

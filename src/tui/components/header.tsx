@@ -36,8 +36,6 @@ export function Header({
   now,
   width,
 }: HeaderProps) {
-  const { planner } = summary;
-  const spinner = SPINNER[Math.floor(now / 250) % SPINNER.length];
   return (
     <Box width={width} height={1}>
       <Text wrap="truncate">
@@ -50,36 +48,9 @@ export function Header({
             <Text> │ </Text>
           </Text>
         ) : null}
-        {planner.kind === 'running' ? (
-          <Text color="cyan">
-            planner {spinner} {planner.run.specPaths.length} spec
-            {planner.run.specPaths.length === 1 ? '' : 's'} {formatDuration(now - planner.run.requestedAt)}
-          </Text>
-        ) : planner.kind === 'queued' ? (
-          <Text color="yellow">planner queued</Text>
-        ) : planner.kind === 'failed' ? (
-          <Text color="red">planner failed (p)</Text>
-        ) : (
-          <Text dimColor>
-            planner idle{planner.unplannedSpecs > 0 ? ` · ${planner.unplannedSpecs} spec(s) to plan` : ''}
-          </Text>
-        )}
+        <PlannerStatus planner={summary.planner} now={now} />
         <Text> │ </Text>
-        <Text {...(summary.running > 0 && { color: 'cyan' })}>
-          agents {summary.running}/{summary.maxAgents}
-        </Text>
-        {summary.queued > 0 ? <Text color="yellow"> +{summary.queued} queued</Text> : null}
-        {summary.resourceWait !== null ? (
-          <Text color="yellow"> (waiting for {summary.resourceWait})</Text>
-        ) : null}
-        {summary.checksPending > 0 ? <Text color="yellow"> · checks {summary.checksPending}</Text> : null}
-        {summary.parked.length > 0 ? <Text color="yellow"> · {summary.parked.join(' · ')}</Text> : null}
-        {summary.waitingOnHuman > 0 ? (
-          <Text color="red"> · {summary.waitingOnHuman} waiting on you</Text>
-        ) : null}
-        {summary.pendingProposals > 0 ? (
-          <Text color="magenta"> · {summary.pendingProposals} plan to approve (flotilla proposals)</Text>
-        ) : null}
+        <AgentsStatus summary={summary} />
         <Text> │ </Text>
         <Text>${costUSD.toFixed(2)}</Text>
         {previousCostUSD ? <Text dimColor> (${(previousCostUSD + costUSD).toFixed(2)} all runs)</Text> : null}
@@ -96,5 +67,48 @@ export function Header({
         </Text>
       </Text>
     </Box>
+  );
+}
+
+/** The planner: running (specs, for how long), queued, failed, or idle with the specs left to plan. */
+function PlannerStatus({ planner, now }: { planner: HeaderSummary['planner']; now: number }) {
+  const spinner = SPINNER[Math.floor(now / 250) % SPINNER.length];
+  if (planner.kind === 'running') {
+    return (
+      <Text color="cyan">
+        planner {spinner} {planner.run.specPaths.length} spec
+        {planner.run.specPaths.length === 1 ? '' : 's'} {formatDuration(now - planner.run.requestedAt)}
+      </Text>
+    );
+  }
+  if (planner.kind === 'queued') return <Text color="yellow">planner queued</Text>;
+  if (planner.kind === 'failed') return <Text color="red">planner failed (p)</Text>;
+  return (
+    <Text dimColor>
+      planner idle{planner.unplannedSpecs > 0 ? ` · ${planner.unplannedSpecs} spec(s) to plan` : ''}
+    </Text>
+  );
+}
+
+/** Agent slots in use, what is queued or waits, checks pending, parked runtimes, what waits on a human. */
+function AgentsStatus({ summary }: { summary: HeaderSummary }) {
+  return (
+    <>
+      <Text {...(summary.running > 0 && { color: 'cyan' })}>
+        agents {summary.running}/{summary.maxAgents}
+      </Text>
+      {summary.queued > 0 ? <Text color="yellow"> +{summary.queued} queued</Text> : null}
+      {summary.resourceWait !== null ? (
+        <Text color="yellow"> (waiting for {summary.resourceWait})</Text>
+      ) : null}
+      {summary.checksPending > 0 ? <Text color="yellow"> · checks {summary.checksPending}</Text> : null}
+      {summary.parked.length > 0 ? <Text color="yellow"> · {summary.parked.join(' · ')}</Text> : null}
+      {summary.waitingOnHuman > 0 ? (
+        <Text color="red"> · {summary.waitingOnHuman} waiting on you</Text>
+      ) : null}
+      {summary.pendingProposals > 0 ? (
+        <Text color="magenta"> · {summary.pendingProposals} plan to approve (flotilla proposals)</Text>
+      ) : null}
+    </>
   );
 }

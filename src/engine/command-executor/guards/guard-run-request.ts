@@ -26,32 +26,7 @@ export function guardRunRequest(
   deps: Pick<CommandExecutorDeps, 'scheduler'>,
 ): GuardVerdict {
   const { scheduler } = deps;
-  if (command.type === 'requestPlannerRun') {
-    if (hasActivePlanner(state) || scheduler.isKeyActive(buildDispatchKey(command))) {
-      return { ok: false, kind: 'duplicate', reason: 'planner already running' };
-    }
-    // A planner waiting for answers is the one planning: only its own resume plans (no second planner).
-    const waiting = Object.values(state.waitingForInput).find((entry) => entry.role === 'planner');
-    if (command.resume === undefined && waiting !== undefined) {
-      return {
-        ok: false,
-        kind: 'duplicate',
-        reason: `a planner waits for answers on #${waiting.workItemID}`,
-      };
-    }
-    if (command.resume !== undefined) {
-      const item = state.workItems[command.resume.waiting.workItemID];
-      if (item?.status !== 'waiting-for-input' || waiting?.sessionID !== command.resume.waiting.sessionID) {
-        return {
-          ok: false,
-          kind: 'invalid',
-          reason: `#${command.resume.waiting.workItemID} is ${item?.status ?? 'unknown'}, not waiting for this answer`,
-        };
-      }
-    }
-    if (command.specPaths.length === 0) return { ok: false, kind: 'invalid', reason: 'no specs to plan' };
-    return { ok: true };
-  }
+  if (command.type === 'requestPlannerRun') return guardPlannerRequest(command, state, deps);
   const item = state.workItems[command.workItemID];
   if (hasActiveRunForWorkItem(state, command.workItemID) || scheduler.isWorkItemActive(command.workItemID)) {
     return { ok: false, kind: 'duplicate', reason: 'agent already running for work item' };
@@ -88,5 +63,37 @@ export function guardRunRequest(
   if (!state.revisions[command.revisionID]) {
     return { ok: false, kind: 'invalid', reason: `revision ${command.revisionID} is not known` };
   }
+  return { ok: true };
+}
+
+/** One planner at a time; a planner waiting for answers is the one planning; a resume only while it waits. */
+function guardPlannerRequest(
+  command: Extract<AgentRunRequestCommand, { type: 'requestPlannerRun' }>,
+  state: EngineState,
+  { scheduler }: Pick<CommandExecutorDeps, 'scheduler'>,
+): GuardVerdict {
+  if (hasActivePlanner(state) || scheduler.isKeyActive(buildDispatchKey(command))) {
+    return { ok: false, kind: 'duplicate', reason: 'planner already running' };
+  }
+  // A planner waiting for answers is the one planning: only its own resume plans (no second planner).
+  const waiting = Object.values(state.waitingForInput).find((entry) => entry.role === 'planner');
+  if (command.resume === undefined && waiting !== undefined) {
+    return {
+      ok: false,
+      kind: 'duplicate',
+      reason: `a planner waits for answers on #${waiting.workItemID}`,
+    };
+  }
+  if (command.resume !== undefined) {
+    const item = state.workItems[command.resume.waiting.workItemID];
+    if (item?.status !== 'waiting-for-input' || waiting?.sessionID !== command.resume.waiting.sessionID) {
+      return {
+        ok: false,
+        kind: 'invalid',
+        reason: `#${command.resume.waiting.workItemID} is ${item?.status ?? 'unknown'}, not waiting for this answer`,
+      };
+    }
+  }
+  if (command.specPaths.length === 0) return { ok: false, kind: 'invalid', reason: 'no specs to plan' };
   return { ok: true };
 }
