@@ -58,6 +58,7 @@ try {
     `controller exits ${report.controllerExits.join(',')}`,
   );
   console.log(`  ${(report.durationMs / 1000).toFixed(1)} s; runs by status ${JSON.stringify(report.runs)}`);
+  for (const failed of report.failedRuns) console.log(`    not completed: ${failed}`);
   console.log(`  ledger $${report.ledgerUSD.toFixed(4)}, finished replies $${report.repliesUSD.toFixed(4)}`);
 } catch (error) {
   failures = [`the trial did not finish: ${error instanceof Error ? error.message.slice(0, 4000) : error}`];

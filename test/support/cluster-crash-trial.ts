@@ -52,6 +52,8 @@ export interface CrashTrialReport {
   repliesUSD: number;
   /** Runs per status in the run history. */
   runs: Record<string, number>;
+  /** The failed runs: role and error. */
+  failedRuns: string[];
   /** The exit codes of the controllers that were not killed. */
   controllerExits: (number | null)[];
 }
@@ -175,6 +177,14 @@ export async function runCrashTrial(options: CrashTrialOptions): Promise<CrashTr
           }[]
         ).map(({ status, n }) => [status, n]),
       ),
+    ),
+    failedRuns: readDatabase(repo.root, (db) =>
+      (
+        db.prepare("SELECT role, error FROM agent_runs WHERE status <> 'completed'").all() as {
+          role: string;
+          error: string | null;
+        }[]
+      ).map(({ role, error }) => `${role}: ${error ?? '(no error)'}`),
     ),
     controllerExits: controllers.filter((entry) => !entry.killed).map((entry) => entry.exit ?? null),
   };
