@@ -16,12 +16,12 @@ import { createWorktreeManager, isSpareWorktreePath } from '../workspace/create-
 import { acquireRunLock } from './acquire-run-lock.ts';
 import { awaitClusterLeadership, type HeldLeadership } from './await-cluster-leadership.ts';
 import { buildEngineBudget } from './build-engine-budget.ts';
-import { cancelOrphanedRuns } from './cancel-orphaned-runs.ts';
 import { type ControlPlaneProvider, createConfiguredProvider } from './create-configured-provider.ts';
 import { createRuntimeSet } from './create-runtime-set.ts';
 import { loadPromptTemplates } from './load-prompt-templates.ts';
 import { reapOrphanProcesses } from './reap-orphan-processes.ts';
 import { reapRunStateDirs } from './reap-run-state-dirs.ts';
+import { recoverRuns } from './recover-runs.ts';
 import { startMachineResourceGate } from './resources/start-machine-resource-gate.ts';
 import { type ChangeFeed, withChangeFeed } from './with-change-feed.ts';
 
@@ -67,7 +67,13 @@ export interface ControlPlane {
   provider: ControlPlaneProvider;
   persistence: EngineStatePersistence;
   /** What crash recovery found at start: runs a killed process left open, worktrees it left behind. */
-  recovered: { interruptedRuns: number; reapedWorktrees: string[]; reapedProcesses: number };
+  recovered: {
+    interruptedRuns: number;
+    /** Cluster mode: runs the previous leader left on the workers that this one waits on (recover-runs.ts). */
+    adoptedRuns: number;
+    reapedWorktrees: string[];
+    reapedProcesses: number;
+  };
   /** Whether agents run in the OS sandbox ('off': the user opted out; the dashboard header says so). */
   sandboxMode: 'on' | 'off';
   /** Cluster mode: the controller lease's fencing token this control plane leads with; null on one machine. */
@@ -181,17 +187,13 @@ async function startControlPlane(
   const persistence = createEngineStatePersistence(db, {
     periodKeysOf: (at) => periodKeysOf(at, config.budgets.timeZone),
   });
-  const interrupted = persistence.recoverInterruptedRuns();
-  const interruptedRuns = interrupted.length;
-  // Cluster mode: a run the previous leader started may still run on a worker; it was recorded as failed,
-  // so it is cancelled there before its item is dispatched again (never two agents on one item).
-  if (cluster !== null && held !== null)
-    await cancelOrphanedRuns(
-      cluster,
-      held,
-      interrupted.map((run) => run.sessionID),
-      logger,
-    );
+  // Cluster mode: runs the previous leader left on the workers are adopted, or cancelled there.
+  const recovered = await recoverRuns(
+    persistence,
+    cluster === null || held === null ? null : { controller: cluster, held },
+    logger,
+  );
+  const interruptedRuns = recovered.interrupted.length;
   // Agents and checks a killed Flotilla left running would keep working in worktrees about to be removed.
   const reapedProcesses = reapOrphanProcesses(paths).length;
   // Sessions waiting for a human's answers keep their worktree and state: they resume once answered.
@@ -254,7 +256,8 @@ async function startControlPlane(
     provider: options.changeFeed === undefined ? provider : withChangeFeed(provider, options.changeFeed),
     ...(resources !== null && { resources: resources.gate }),
     logger,
-    initialState: persistence.loadInitialState(),
+    initialState: persistence.loadInitialState({ keep: recovered.keep }),
+    adoptedRuns: recovered.adopted,
     accounts: config.accounts.map(({ name, runtime }) => ({ name, runtime })),
     shutdownTimeout: config.shutdownTimeout,
     pollIntervals: config.pollIntervals,
@@ -297,7 +300,7 @@ async function startControlPlane(
     engine,
     provider,
     persistence,
-    recovered: { interruptedRuns, reapedWorktrees, reapedProcesses },
+    recovered: { interruptedRuns, adoptedRuns: recovered.adopted.length, reapedWorktrees, reapedProcesses },
     sandboxMode: runtimeSet.sandboxMode,
     leaderToken: held?.token ?? null,
     checksPending: () =>

@@ -13,6 +13,11 @@ const APPLICATION = 'flotilla';
 const APPLICATION_VERSION = 'flotilla-run-queue-1';
 const WORKFLOW_NAME = 'flotillaAgentRun';
 export const RUN_QUEUE_NAME = 'flotilla-agent-runs';
+/**
+ * A run a new leader waits on: queued, running (or to be requeued by the dead-worker sweep), or finished with
+ * its reply. Cancelled or errored workflows are not: their runs are recorded as interrupted.
+ */
+const ADOPTABLE_STATUSES: ReadonlySet<string> = new Set(['ENQUEUED', 'PENDING', 'SUCCESS']);
 
 /** The run was cancelled (by the controller) before it finished. */
 export class RunCancelledError extends Error {
@@ -54,6 +59,11 @@ export interface DurableRunQueue {
   enqueue(runID: string, message: AgentRunMessage): Promise<void>;
   /** Controller: the run's reply once a worker finished it; rejects RunCancelledError when cancelled. */
   result(runID: string): Promise<AgentRunReply>;
+  /**
+   * Controller: of these runs, those a new leader can wait on (adopt): their workflow exists and is queued,
+   * running or finished with a reply — with the message each was enqueued with.
+   */
+  adoptable(runIDs: readonly string[]): Promise<Map<string, AgentRunMessage>>;
   /** Controller: cancels the run, queued or running (the worker polls for it). */
   cancel(runID: string): Promise<void>;
   /**
@@ -143,6 +153,22 @@ export function createDurableRunQueue(options: DurableRunQueueOptions): DurableR
           throw new RunCancelledError(runID);
         throw error;
       }
+    },
+    async adoptable(runIDs) {
+      const adoptable = new Map<string, AgentRunMessage>();
+      if (runIDs.length === 0) return adoptable;
+      const found = await (await clientOf()).listWorkflows({
+        workflowIDs: [...runIDs],
+        queueName: RUN_QUEUE_NAME,
+        loadInput: true,
+        loadOutput: false,
+      });
+      for (const workflow of found) {
+        const message = workflow.input?.[0] as AgentRunMessage | undefined;
+        if (ADOPTABLE_STATUSES.has(workflow.status) && message?.params?.sessionID === workflow.workflowID)
+          adoptable.set(workflow.workflowID, message);
+      }
+      return adoptable;
     },
     async cancel(runID) {
       await (await clientOf()).cancelWorkflow(runID);

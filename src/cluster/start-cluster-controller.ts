@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { Logger } from '../logging/logger.ts';
 import { createClusterGit } from './create-cluster-git.ts';
-import { createDurableRunQueue } from './create-durable-run-queue.ts';
+import { createDurableRunQueue, type DurableRunQueue } from './create-durable-run-queue.ts';
 import type { RemoteRuntimeDeps } from './create-remote-runtime.ts';
 import { createWorkerRegistry } from './create-worker-registry.ts';
 import { resolveClusterDatabaseUrl } from './resolve-cluster-database-url.ts';
@@ -32,6 +32,8 @@ export interface ClusterControllerOptions {
 export interface ClusterController {
   /** What the remote runtimes need (create-remote-runtime.ts). */
   remoteDeps: RemoteRuntimeDeps;
+  /** The runs a new leader can wait on, with what they were enqueued with (DurableRunQueue.adoptable). */
+  adoptable: DurableRunQueue['adoptable'];
   close(): Promise<void>;
 }
 
@@ -70,6 +72,7 @@ export async function startClusterController(options: ClusterControllerOptions):
   });
   return {
     remoteDeps: { queue, git, logger },
+    adoptable: (runIDs) => queue.adoptable(runIDs),
     async close() {
       await sweep.stop();
       await queue.close();

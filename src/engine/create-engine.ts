@@ -4,6 +4,7 @@ import type { AgentRunRequestCommand, EngineEvent, KeptSession, RevisionFile } f
 import { isTerminalRunEvent, SCRIPTED_RUNTIME } from '../domain/index.ts';
 import { type Logger, silentLogger } from '../logging/logger.ts';
 import { messageOf } from '../shared/message-of.ts';
+import { adoptRuns, withAdoptedRuns } from './adopt-runs.ts';
 import { createBudgetGuard } from './budget/create-budget-guard.ts';
 import { runsScripted } from './budget/runs-scripted.ts';
 import { buildRunModeOptions } from './command-executor/build-run-mode-options.ts';
@@ -13,7 +14,7 @@ import { createCommandExecutor } from './command-executor/create-command-executo
 import { createConversationBroker } from './command-executor/create-conversation-broker.ts';
 import { openPlannerQuestionsItem } from './command-executor/open-planner-questions-item.ts';
 import { createRunRegistry } from './command-executor/run-registry.ts';
-import { startAgentAsync } from './command-executor/start-agent-async.ts';
+import { type StartAgentAsyncDeps, startAgentAsync } from './command-executor/start-agent-async.ts';
 import { assembleAgentContext } from './context-assembly/assemble-agent-context.ts';
 import { createQuestionTimers } from './create-question-timers.ts';
 import { type EngineConfig, type Policy, resolveEngineConfig, systemClock } from './engine-config.ts';
@@ -28,6 +29,7 @@ import { createRevisionPoller } from './pollers/create-revision-poller.ts';
 import { createSpecPoller } from './pollers/create-spec-poller.ts';
 import { createWorkItemPoller } from './pollers/create-work-item-poller.ts';
 import type { Poller } from './pollers/poller.ts';
+import type { AgentRunRequest, RuntimeAdapter } from './runtime-contract/index.ts';
 import { createLimitGate } from './scheduler/create-limit-gate.ts';
 import { createScheduler } from './scheduler/create-scheduler.ts';
 import { estimateTouchedFiles } from './scheduler/estimate-touched-files.ts';
@@ -83,6 +85,9 @@ function requireConfig(config: EngineConfig): void {
   }
 }
 
+/** How a run gets its start params (its prompt assembled, or an adopted run's own). */
+type Assemble = StartAgentAsyncDeps['assembleContext'];
+
 /** Per-item pollers kept for webhook-named items; past this many the cache starts over. */
 const MAX_ITEM_POLLERS = 256;
 
@@ -92,7 +97,7 @@ export function createEngine(config: EngineConfig): Engine {
   const logger: Logger = config.logger ?? silentLogger;
   const clock = config.clock ?? systemClock;
   const { provider } = config;
-  const store = createStore<EngineState>(() => buildInitialEngineState(config.initialState));
+  const store = createStore<EngineState>(() => buildInitialEngineState(withAdoptedRuns(config)));
   const getState = () => store.getState();
   const handlers = config.handlers ?? ALL_HANDLERS;
   const eventListeners = new Set<(event: EngineEvent, state: EngineState) => void>();
@@ -202,32 +207,14 @@ export function createEngine(config: EngineConfig): Engine {
       emitInternal(event);
       const switched = limits.buildAccountSwitched(run, choice, getState());
       if (switched !== null) emitInternal(switched);
-      void startAgentAsync(request, {
-        adapter: runtime.ok ? runtime.adapter : buildRefusingAdapter(runtime.error),
-        assembleContext: async (toAssemble) => {
+      runAgent(
+        request,
+        runtime.ok ? runtime.adapter : buildRefusingAdapter(runtime.error),
+        async (toAssemble) => {
           await requestApplied;
           return assembleAgentContext(toAssemble, contextDeps);
         },
-        registry,
-        // A run's lifecycle is asynchronous: its events always join the back of the queue, never a batch.
-        emit: (lifecycleEvent) => loop.push(lifecycleEvent),
-        clock,
-        logger,
-        stallTimeoutMs: resolved.scheduler.stallTimeout * 1000,
-        ...(config.fence !== undefined && { fence: config.fence }),
-        ...(budget !== null && { budget }),
-        conversations,
-        ...(config.redact !== undefined && { redact: config.redact }),
-        onFinished: (sessionID) => {
-          scheduler.runFinished(sessionID);
-          checkQuiescence();
-        },
-        openPlannerQuestions: (planner) => {
-          const open = () =>
-            openPlannerQuestionsItem(planner, getState(), { workItemWriter: provider.workItemWriter });
-          return config.fence === undefined ? open() : config.fence(open);
-        },
-      });
+      );
     },
     revalidate: (command, state) => {
       // A queued planner plans what needs planning now, not what did when it was queued.
@@ -247,6 +234,56 @@ export function createEngine(config: EngineConfig): Engine {
       return verdict.ok ? { ok: true, command: current } : verdict;
     },
   });
+
+  /** One admitted (or adopted) run from its start to its terminal event (start-agent-async.ts). */
+  function runAgent(request: AgentRunRequest, adapter: RuntimeAdapter, assembleContext: Assemble): void {
+    void startAgentAsync(request, {
+      adapter,
+      assembleContext,
+      registry,
+      // A run's lifecycle is asynchronous: its events always join the back of the queue, never a batch.
+      emit: (lifecycleEvent) => loop.push(lifecycleEvent),
+      clock,
+      logger,
+      stallTimeoutMs: resolved.scheduler.stallTimeout * 1000,
+      ...(config.fence !== undefined && { fence: config.fence }),
+      ...(budget !== null && { budget }),
+      conversations,
+      ...(config.redact !== undefined && { redact: config.redact }),
+      onFinished: (sessionID) => {
+        scheduler.runFinished(sessionID);
+        checkQuiescence();
+      },
+      openPlannerQuestions: (planner) => {
+        const open = () =>
+          openPlannerQuestionsItem(planner, getState(), { workItemWriter: provider.workItemWriter });
+        return config.fence === undefined ? open() : config.fence(open);
+      },
+    });
+  }
+
+  /**
+   * Runs a previous process left going (cluster mode): each holds its slot before the first poll (so its
+   * item is neither orphaned nor dispatched again) and its result is awaited once that poll is applied.
+   */
+  function adoptConfiguredRuns(firstPoll: Promise<unknown>): void {
+    adoptRuns(config.adoptedRuns ?? [], {
+      adapters,
+      takeSlot: (sessionID, key, workItemID) => scheduler.adopt(sessionID, key, workItemID),
+      runAgent: (request, adapter, params) => {
+        if (adapter.runtime !== SCRIPTED_RUNTIME)
+          budget?.runStarted(
+            request.sessionID,
+            request.role,
+            request.role === 'planner' ? null : request.workItemID,
+          );
+        runAgent(request, adapter, async () => {
+          await firstPoll;
+          return params;
+        });
+      },
+    });
+  }
 
   const executor = createCommandExecutor({
     workItemWriter: provider.workItemWriter,
@@ -473,7 +510,9 @@ export function createEngine(config: EngineConfig): Engine {
                   : [due.poller],
             );
         }) ?? null;
-      await pollAll();
+      const firstPoll = pollAll();
+      adoptConfiguredRuns(firstPoll);
+      await firstPoll;
       for (const { poller, every } of pollers) {
         // A provider short of quota (GitHub) stretches the interval: `pollIntervalFactor`.
         const pace = createPollPacer(() => provider.pollIntervalFactor?.() ?? 1);

@@ -7,6 +7,7 @@ import type {
 } from '../domain/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Provider } from '../providers/types.ts';
+import type { AdoptedRun } from './adopt-runs.ts';
 import type { BudgetConfig } from './budget/budget-config.ts';
 import type { RunModeConfig } from './command-executor/build-run-mode-options.ts';
 import type { MemorySource, PromptTemplates } from './context-assembly/assemble-agent-context.ts';
@@ -87,6 +88,11 @@ export interface EngineConfig {
   questionTimeout?: number;
   /** State restored from durable storage (planned SHAs, run history). */
   initialState?: Partial<EngineState>;
+  /**
+   * Runs a previous process started that still go on elsewhere (cluster mode: on the workers): the engine
+   * waits on them from its start instead of dispatching their items again (adopt-runs.ts).
+   */
+  adoptedRuns?: readonly AdoptedRun[];
   clock?: Clock;
   generateSessionID?: () => string;
   /** Measurement hooks (benchmarks, diagnostics); called after each processed batch. */

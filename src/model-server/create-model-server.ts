@@ -333,7 +333,7 @@ export async function createModelServer(
     record.attempt = attempt;
 
     const delay = AbortSignal.any([signal, closingController.signal]);
-    if (!(await sleep(step.delayMs ?? 0, delay))) return abandon(res);
+    if (!(await sleep(step.delayMs ?? 0, delay, step.hold))) return abandon(res);
     if (step.error !== undefined && (step.error.times === undefined || attempt <= step.error.times)) {
       return sendStepError(api, res, record, step.error);
     }
@@ -551,18 +551,22 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** Resolves true after `ms`, or false as soon as `signal` aborts (client gone or server closing). */
-function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+/** True after `ms` and then `hold()` (if given); false as soon as `signal` aborts (client gone, closing). */
+function sleep(ms: number, signal: AbortSignal, hold?: () => Promise<unknown>): Promise<boolean> {
   if (signal.aborted) return Promise.resolve(false);
-  if (ms <= 0) return Promise.resolve(true);
+  if (ms <= 0 && hold === undefined) return Promise.resolve(true);
   return new Promise((resolve) => {
     const onAbort = (): void => {
       clearTimeout(timer);
       resolve(false);
     };
     const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
+      const done = (): void => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(!signal.aborted);
+      };
+      if (hold === undefined) done();
+      else hold().then(done, done);
     }, ms);
     signal.addEventListener('abort', onAbort, { once: true });
   });

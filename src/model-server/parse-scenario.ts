@@ -36,9 +36,10 @@ function withoutCallbacks(input: unknown): unknown {
         ...route,
         steps: route.steps.map((step: unknown) => {
           if (!isRecord(step)) return step;
-          const { check, respond, ...rest } = step;
+          const { check, respond, hold, ...rest } = step;
           if (check !== undefined && typeof check !== 'function') return step;
           if (respond !== undefined && typeof respond !== 'function') return step;
+          if (hold !== undefined && typeof hold !== 'function') return step;
           const hasReply =
             rest.text !== undefined || rest.content !== undefined || rest.structuredOutput !== undefined;
           return respond !== undefined && !hasReply ? { ...rest, text: '' } : rest;

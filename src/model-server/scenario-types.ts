@@ -23,6 +23,8 @@ export type Step = StepSpec & {
   check?: (request: RequestView) => string | string[] | undefined;
   /** Builds the reply from the request; replaces text/content/structuredOutput/stopReason/usage. */
   respond?: (request: RequestView) => StepReply;
+  /** Called after `delayMs`: the reply waits until the promise it returns settles (a test's gate). */
+  hold?: () => Promise<unknown>;
 };
 
 export type Route = Omit<RouteSpec, 'steps'> & { steps: Step[] };

@@ -2,8 +2,9 @@
  * Controller leadership end to end (issue #33): two `flotilla run --headless --until-idle` controllers with
  * `cluster.postgres` on the same repository and a `flotilla worker` in a clone of the shared remote, over a
  * real PostgreSQL. The first controller leads (lease token 1), the second waits as a standby. The leader is
- * killed with SIGKILL while the implementor's run waits on the model: the standby takes the lease (token 2),
- * cancels the run its predecessor left on the worker, dispatches the item again, and the loop completes.
+ * killed with SIGKILL while the implementor's run waits on the model: the standby takes the lease (token 2)
+ * and adopts the run its predecessor left on the worker — it waits on its workflow instead of dispatching the
+ * item again — and the loop completes with that one implementor run.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -38,9 +39,14 @@ async function query<Row extends pg.QueryResultRow>(sql: string, params: unknown
 
 describe('flotilla run in cluster mode: one leader, a standby that takes over', () => {
   it(
-    'the standby takes over after kill -9 of the leader, cancels its orphaned run, and the loop completes',
+    'the standby takes over after kill -9 of the leader, adopts the run in flight, and the loop completes',
     async () => {
-      const server = await fixtures.serve({ name: 'leadership', routes: oneItemLoopRoutes() });
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      fixtures.defer(async () => release());
+      const server = await fixtures.serve({ name: 'leadership', routes: oneItemLoopRoutes(released) });
       const repo = await fixtures.configuredDemoRepository({
         checks: { command: null },
         pollIntervals: { workItems: 1, revisions: 1, specs: 1 },
@@ -89,11 +95,23 @@ describe('flotilla run in cluster mode: one leader, a standby that takes over', 
         workers: [{ slots: 1, runsInProgress: 1, alive: true }],
       });
 
+      // The run in flight: its workflow, started on the worker while the leader led.
+      const [inFlight] = await query<{ workflow_uuid: string }>(
+        "SELECT workflow_uuid FROM dbos.workflow_status WHERE status = 'PENDING'",
+      );
       const killedAt = Date.now();
       await leader.killGroup();
       await standby.waitForOutput("as the cluster's controller (lease token 2)", STEP_TIMEOUT);
       // Measured, not asserted (README "Running on several machines"): from the kill to the new leader's start.
       process.stdout.write(`cluster failover: the standby led ${Date.now() - killedAt} ms after kill -9\n`);
+      // The new leader adopted the run (it waits on its workflow) before the agent is let go on.
+      await waitForCondition(
+        () => flotillaLogTail(repo.root, 200).includes('adopted the runs a previous controller left'),
+        STEP_TIMEOUT,
+        'the new leader to adopt the run in flight',
+        context,
+      );
+      release();
 
       let exitCode: number | null | undefined;
       void standby.exited.then((code) => {
@@ -113,21 +131,22 @@ describe('flotilla run in cluster mode: one leader, a standby that takes over', 
             status: string;
           }[],
       );
-      // The killed leader's implementor run was recorded as failed (interrupted) and run again once.
+      // The killed leader's implementor run completed once: adopted, never recorded as interrupted nor run again.
       expect(runs.map(({ role, status }) => ({ role, status }))).toEqual([
         { role: 'planner', status: 'completed' },
-        { role: 'implementor', status: 'failed' },
         { role: 'implementor', status: 'completed' },
         { role: 'reviewer', status: 'completed' },
       ]);
-      // On the queue: the orphaned run was cancelled on the worker, the second one succeeded there.
+      expect(runs[1]?.session_id).toBe(inFlight?.workflow_uuid);
+      // One agent on the item: the implementor's two scripted steps, each asked once.
+      expect(server.requestsFor('implementor')).toHaveLength(2);
+      // On the queue: three workflows, each run once to its reply.
       const statuses = await query<{ workflow_uuid: string; status: string }>(
-        'SELECT workflow_uuid, status FROM dbos.workflow_status',
+        'SELECT workflow_uuid, status FROM dbos.workflow_status ORDER BY created_at',
       );
-      const statusOf = (session: string | undefined) =>
-        statuses.find((row) => row.workflow_uuid === session)?.status;
-      expect(statusOf(runs[1]?.session_id)).toBe('CANCELLED');
-      expect(statusOf(runs[2]?.session_id)).toBe('SUCCESS');
+      expect(statuses.map(({ workflow_uuid, status }) => ({ workflow_uuid, status }))).toEqual(
+        runs.map(({ session_id }) => ({ workflow_uuid: session_id, status: 'SUCCESS' })),
+      );
       expect(await query('SELECT holder, token FROM flotilla_leases')).toEqual([
         { holder: expect.stringContaining(`-${standby.pid}-`), token: '2' },
       ]);

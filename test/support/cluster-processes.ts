@@ -46,8 +46,27 @@ export function hangFirstArrival<Step extends object>(step: Step) {
   };
 }
 
-/** The planner, implementor (first request hanging) and approving reviewer routes of the one-item loop. */
-export function oneItemLoopRoutes() {
+/**
+ * A step whose first request waits until `released` settles (the test releases it once what it tests
+ * happened); later ones are answered at once.
+ */
+export function holdFirstArrival<Step extends object>(step: Step, released: Promise<unknown>) {
+  let arrivals = 0;
+  return {
+    ...step,
+    check: () => {
+      arrivals += 1;
+      return undefined;
+    },
+    hold: () => (arrivals <= 1 ? released : Promise.resolve()),
+  };
+}
+
+/**
+ * The planner, implementor and approving reviewer routes of the one-item loop. The implementor's first
+ * request hangs (its run is killed while it waits), or waits for `released` when given.
+ */
+export function oneItemLoopRoutes(released?: Promise<unknown>) {
   return [
     {
       name: 'planner',
@@ -58,7 +77,9 @@ export function oneItemLoopRoutes() {
       name: 'implementor',
       match: { systemIncludes: 'You are the implementor' },
       steps: [
-        hangFirstArrival({ content: [WRITE_GREET] }),
+        released === undefined
+          ? hangFirstArrival({ content: [WRITE_GREET] })
+          : holdFirstArrival({ content: [WRITE_GREET] }, released),
         { structuredOutput: { role: 'implementor', outcome: 'completed', summary: 'greet added' } },
       ],
     },

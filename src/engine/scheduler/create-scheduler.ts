@@ -72,6 +72,11 @@ export interface Scheduler {
   isWorkItemActive(workItemID: string): boolean;
   /** Called once a run has ended for good (result, failure or provisioning failure). */
   runFinished(sessionID: string): void;
+  /**
+   * Counts a run a previous process started (adopt-runs.ts) as admitted, without checks: it already runs.
+   * It holds a slot and its key until `runFinished`.
+   */
+  adopt(sessionID: string, key: string, workItemID: string | null): void;
   activeSessionIDs(): string[];
   activeCount(): number;
   queuedCount(): number;
@@ -351,6 +356,9 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     isWorkItemActive(workItemID) {
       for (const run of active.values()) if (run.workItemID === workItemID) return true;
       return false;
+    },
+    adopt(sessionID, key, workItemID) {
+      active.set(sessionID, { key, workItemID, files: null });
     },
     runFinished(sessionID) {
       if (!active.delete(sessionID)) return;

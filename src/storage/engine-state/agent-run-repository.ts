@@ -30,8 +30,8 @@ export interface AgentRunRepository {
   listActive(): StoredAgentRun[];
   /** Account name → the latest `requested_at` of its runs (account choice after a restart). */
   lastUseByAccount(): Record<string, number>;
-  /** Marks every active run failed with `error` at `at`; returns them as they are now. */
-  failActive(error: string, at: number): StoredAgentRun[];
+  /** Marks every active run but those in `keep` failed with `error` at `at`; returns them as they are now. */
+  failActive(error: string, at: number, keep?: ReadonlySet<string>): StoredAgentRun[];
   /**
    * The summed reported cost (USD) of every recorded run; runs that reported none count as 0, and scripted
    * runs (made-up costs) are left out.
@@ -264,9 +264,9 @@ export function createAgentRunRepository(db: Database): AgentRunRepository {
     totalCostUSD() {
       return sumCost.get(SCRIPTED_RUNTIME)?.total ?? 0;
     },
-    failActive(error, at) {
+    failActive(error, at, keep = new Set()) {
       return db.transaction(() => {
-        const active = selectActive.all();
+        const active = selectActive.all().filter((row) => !keep.has(row.session_id));
         for (const row of active) failOne.run(error, at, row.session_id);
         return active.map((row) => fromRow(selectOne.get(row.session_id) ?? row));
       })();

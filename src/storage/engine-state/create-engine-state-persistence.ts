@@ -61,7 +61,10 @@ export interface EngineStatePersistence {
    * more, so it is recorded as failed (see recoverInterruptedRuns) and the engine's orphan handling returns
    * its work item to `pending`.
    */
-  loadInitialState(): Pick<PersistedEngineState, 'lastPlannedSHAs' | 'parkings' | 'waitingForInput'> & {
+  loadInitialState(options?: RecoveryOptions): Pick<
+    PersistedEngineState,
+    'lastPlannedSHAs' | 'parkings' | 'waitingForInput'
+  > & {
     /** Every item's task context, oldest first. */
     taskContext: Record<string, TaskContextEntry[]>;
     /** Account name → when a run on it was last requested. */
@@ -74,8 +77,13 @@ export interface EngineStatePersistence {
    * recovery at start (they are resumed once answered).
    */
   listWaitingSessions(): WaitingSession[];
-  /** Marks runs left `requested`/`running` by a previous process as failed; returns them. Idempotent. */
-  recoverInterruptedRuns(): StoredAgentRun[];
+  /**
+   * Marks runs left `requested`/`running` by a previous process as failed (but those the new process adopts,
+   * `keep`); returns them. Idempotent.
+   */
+  recoverInterruptedRuns(options?: RecoveryOptions): StoredAgentRun[];
+  /** The runs left `requested`/`running` (by a previous process, before recovery). */
+  listActiveRuns(): StoredAgentRun[];
   /** Engine listener: `engine.onEvent((event, state) => persistence.record(event, state))`. */
   record(event: EngineEvent, stateAfter: PersistedEngineState): void;
   listRuns(query?: ListRunsQuery): StoredAgentRun[];
@@ -95,6 +103,11 @@ export interface EngineStatePersistence {
   notes: AgentNoteRepository;
   /** Conversations between agents (migration 016): `ask_agent` questions and their answers. */
   conversations: AgentConversationRepository;
+}
+
+export interface RecoveryOptions {
+  /** Session ids of active runs a new process adopts (cluster mode: they go on on the workers). */
+  keep?: ReadonlySet<string>;
 }
 
 export interface EngineStatePersistenceOptions {
@@ -294,8 +307,8 @@ export function createEngineStatePersistence(
   });
 
   const persistence: EngineStatePersistence = {
-    loadInitialState() {
-      persistence.recoverInterruptedRuns();
+    loadInitialState(recovery) {
+      persistence.recoverInterruptedRuns(recovery);
       const restored = Object.fromEntries(parkings.list().map((parking) => [parking.key, parking]));
       return {
         lastPlannedSHAs: plannedSpecs.load(),
@@ -311,11 +324,12 @@ export function createEngineStatePersistence(
       };
     },
     listWaitingSessions: () => waitingSessions.list(),
-    recoverInterruptedRuns() {
+    recoverInterruptedRuns(recovery) {
       // A conversation still open belonged to runs that are gone: it will never be answered.
       conversations.stopOpen(now());
-      return runs.failActive(INTERRUPTED_RUN_ERROR, now());
+      return runs.failActive(INTERRUPTED_RUN_ERROR, now(), recovery?.keep);
     },
+    listActiveRuns: () => runs.listActive(),
     record(event, stateAfter) {
       recordInTransaction(event, stateAfter);
     },

@@ -1,0 +1,165 @@
+/**
+ * Cluster vs one machine (issue #33): the same ITEMS-item scripted run (planner → items → implementor →
+ * reviewer, every model answer MODEL_LATENCY_MS late) once on one machine with AGENTS agents, once with the
+ * controller here and AGENTS agents across WORKERS `flotilla worker` processes (clones of a shared remote,
+ * slots = AGENTS / WORKERS each) over a real PostgreSQL started for the run. The controller runs in this
+ * process (createControlPlane, as `flotilla run` does) so its events can be counted. Prints per mode: items
+ * per minute, queue wait (item ready → implementor requested), dispatch latency (implementor requested →
+ * its agent's first model request), and the controller's CPU per engine event (this process: the control
+ * plane and the scripted model server; the agents and workers are other processes).
+ * Run: npm run bench:cluster  (ITEMS=12, AGENTS=6, WORKERS=3, MODEL_LATENCY_MS=3000, TIMEOUT=900 seconds)
+ */
+
+import { createControlPlane } from '../../src/app/create-control-plane.ts';
+import { waitUntilIdle } from '../../src/app/wait-until-idle.ts';
+import { loadConfig } from '../../src/config/index.ts';
+import { silentLogger } from '../../src/logging/logger.ts';
+import { type AgentRequest, crashTrialRoutes } from '../../test/support/cluster-crash-trial-scenario.ts';
+import { sharedRemoteWithClones, startWorker } from '../../test/support/cluster-processes.ts';
+import { createRunFixtures } from '../../test/support/create-run-fixtures.ts';
+import { waitForCondition } from '../../test/support/start-flotilla-process.ts';
+import { startPostgres } from '../../test/support/start-postgres.ts';
+
+const ITEMS = Number(process.env.ITEMS ?? 12);
+const AGENTS = Number(process.env.AGENTS ?? 6);
+const WORKERS = Number(process.env.WORKERS ?? 3);
+const MODEL_LATENCY_MS = Number(process.env.MODEL_LATENCY_MS ?? 3000);
+const TIMEOUT_S = Number(process.env.TIMEOUT ?? 900);
+
+interface Row {
+  mode: string;
+  approved: number;
+  wallMs: number;
+  queueWaitMs: number[];
+  dispatchMs: number[];
+  events: number;
+  cpuMs: number;
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0
+    ? Number.NaN
+    : (sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN);
+};
+const seconds = (ms: number) => (Number.isNaN(ms) ? '—' : `${(ms / 1000).toFixed(2)}s`);
+
+async function runMode(mode: 'one machine' | 'cluster', postgresUrl: string | null): Promise<Row> {
+  const fixtures = createRunFixtures();
+  try {
+    const seen: AgentRequest[] = [];
+    const routes = crashTrialRoutes(ITEMS, 0, seen);
+    for (const route of routes)
+      for (const step of route.steps) Object.assign(step, { delayMs: MODEL_LATENCY_MS });
+    const server = await fixtures.serve({ name: 'bench-cluster', routes });
+    const repo = await fixtures.configuredDemoRepository({
+      checks: { command: null },
+      pollIntervals: { workItems: 1, revisions: 1, specs: 1 },
+      scheduler: { maxConcurrentAgents: AGENTS },
+      ...(postgresUrl !== null && { cluster: { postgres: '$FLOTILLA_DATABASE_URL', heartbeatTimeout: 5 } }),
+    });
+    const env = {
+      ...repo.gitEnv,
+      ANTHROPIC_BASE_URL: server.url,
+      ANTHROPIC_API_KEY: 'test-key',
+      CLAUDE_CODE_MAX_RETRIES: '0',
+      ...(postgresUrl !== null && { FLOTILLA_DATABASE_URL: postgresUrl }),
+    };
+    if (postgresUrl !== null) {
+      process.env.FLOTILLA_DATABASE_URL = postgresUrl;
+      const names = Array.from({ length: WORKERS }, (_, index) => `worker-${index}`);
+      const clones = await sharedRemoteWithClones(fixtures, repo.root, names);
+      const slots = Math.ceil(AGENTS / WORKERS);
+      const workers = clones.map((clone) => startWorker(fixtures, clone, env, slots));
+      for (const worker of workers)
+        await waitForCondition(
+          () => worker.output().includes('slot(s) taking runs'),
+          120_000,
+          'a worker',
+          worker.output,
+        );
+    }
+    const loaded = await loadConfig(repo.root);
+    if (!loaded.ok) throw new Error(loaded.errors.join('; '));
+    const controlPlane = await createControlPlane({
+      repoRoot: repo.root,
+      config: loaded.config,
+      logger: silentLogger,
+      extraEnv: env,
+    });
+    const { engine } = controlPlane;
+    let events = 0;
+    const ready = new Map<string, number>();
+    const requested = new Map<string, number>();
+    engine.onEvent((event) => {
+      events += 1;
+      if (event.type === 'workItemChanged' && event.newStatus === 'ready')
+        ready.set(event.workItemID, Date.now());
+      if (event.type === 'implementorRequested' && !requested.has(event.workItemID))
+        requested.set(event.workItemID, Date.now());
+    });
+    const cpuBefore = process.cpuUsage();
+    const started = Date.now();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+    }, TIMEOUT_S * 1000);
+    await engine.start();
+    await waitUntilIdle(controlPlane, () => timedOut);
+    clearTimeout(timer);
+    const wallMs = Date.now() - started;
+    const cpu = process.cpuUsage(cpuBefore);
+    const state = engine.getState();
+    const items = Object.values(state.workItems).filter((item) => item.title.startsWith('Add module'));
+    const queueWaitMs: number[] = [];
+    const dispatchMs: number[] = [];
+    for (const item of items) {
+      const at = requested.get(item.id);
+      const readyAt = ready.get(item.id);
+      if (at !== undefined && readyAt !== undefined) queueWaitMs.push(at - readyAt);
+      const module = Number(/module(\d+)/.exec(item.title)?.[1]);
+      const first = seen.find((request) => request.item === module && request.role === 'implementor');
+      if (at !== undefined && first !== undefined) dispatchMs.push(first.at - at);
+    }
+    await controlPlane.close();
+    return {
+      mode,
+      approved: items.filter((item) => item.status === 'approved').length,
+      wallMs,
+      queueWaitMs,
+      dispatchMs,
+      events,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+    };
+  } finally {
+    await fixtures.cleanup();
+  }
+}
+
+console.log(
+  `bench cluster: ${ITEMS} items, ${AGENTS} agents, ${WORKERS} workers, model latency ${MODEL_LATENCY_MS} ms`,
+);
+const rows: Row[] = [await runMode('one machine', null)];
+const postgres = await startPostgres();
+try {
+  rows.push(await runMode('cluster', postgres.url));
+} finally {
+  postgres.stop();
+}
+console.log(
+  'mode         approved  wall     items/min  queue wait p50/p90   dispatch p50/p90     events  CPU ms/event',
+);
+for (const row of rows) {
+  console.log(
+    [
+      row.mode.padEnd(12),
+      `${row.approved}/${ITEMS}`.padEnd(9),
+      seconds(row.wallMs).padEnd(8),
+      (row.approved / (row.wallMs / 60_000)).toFixed(1).padEnd(10),
+      `${seconds(percentile(row.queueWaitMs, 50))}/${seconds(percentile(row.queueWaitMs, 90))}`.padEnd(20),
+      `${seconds(percentile(row.dispatchMs, 50))}/${seconds(percentile(row.dispatchMs, 90))}`.padEnd(20),
+      String(row.events).padEnd(7),
+      (row.cpuMs / Math.max(1, row.events)).toFixed(2),
+    ].join(' '),
+  );
+}
