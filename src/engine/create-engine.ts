@@ -14,7 +14,7 @@ import { createConversationBroker } from './command-executor/create-conversation
 import { openPlannerQuestionsItem } from './command-executor/open-planner-questions-item.ts';
 import { createRunRegistry } from './command-executor/run-registry.ts';
 import { startAgentAsync } from './command-executor/start-agent-async.ts';
-import { assembleAgentContext } from './context-assembly/assemble-agent-context.ts';
+import { type AgentContextDeps, assembleAgentContext } from './context-assembly/assemble-agent-context.ts';
 import { createQuestionTimers } from './create-question-timers.ts';
 import { type EngineConfig, type Policy, resolveEngineConfig, systemClock } from './engine-config.ts';
 import { createEventLoop } from './event-queue/create-event-loop.ts';
@@ -83,6 +83,30 @@ function requireConfig(config: EngineConfig): void {
   }
 }
 
+/** What assembling a run's prompt reads: the store, the provider's readers and capabilities, the config. */
+function buildContextDeps(
+  config: EngineConfig,
+  getState: () => EngineState,
+  dependencyWaitFor: NonNullable<AgentContextDeps['dependencyWaitFor']>,
+): AgentContextDeps {
+  const { provider } = config;
+  return {
+    getState,
+    workItemReader: provider.workItemReader,
+    revisionReader: provider.revisionReader,
+    specReader: provider.specReader,
+    ...(config.promptTemplates !== undefined && { promptTemplates: config.promptTemplates }),
+    dependencyWaitFor,
+    ...(config.memories !== undefined && { memories: config.memories }),
+    ...(provider.taskContextMirror !== undefined && {
+      readMirroredTaskContext: (id: string) =>
+        provider.taskContextMirror?.readEntries(id) ?? Promise.resolve([]),
+    }),
+    // GitHub: the default branch (and what a run builds on) fetched before its worktree (issue #30).
+    ...(provider.workBase !== undefined && { syncWorkBase: provider.workBase.sync }),
+  };
+}
+
 /** Per-item pollers kept for webhook-named items; past this many the cache starts over. */
 const MAX_ITEM_POLLERS = 256;
 
@@ -98,19 +122,7 @@ export function createEngine(config: EngineConfig): Engine {
   const eventListeners = new Set<(event: EngineEvent, state: EngineState) => void>();
 
   const adapters = config.createRuntimeAdapters();
-  const contextDeps = {
-    getState,
-    workItemReader: provider.workItemReader,
-    revisionReader: provider.revisionReader,
-    specReader: provider.specReader,
-    ...(config.promptTemplates !== undefined && { promptTemplates: config.promptTemplates }),
-    dependencyWaitFor: resolved.handlers.dependencyWaitFor ?? 'approved',
-    ...(config.memories !== undefined && { memories: config.memories }),
-    ...(provider.taskContextMirror !== undefined && {
-      readMirroredTaskContext: (id: string) =>
-        provider.taskContextMirror?.readEntries(id) ?? Promise.resolve([]),
-    }),
-  };
+  const contextDeps = buildContextDeps(config, getState, resolved.handlers.dependencyWaitFor ?? 'approved');
   const registry = createRunRegistry();
   // Inter-agent questions (issue #28 §3): a conversation's events join the back of the queue like a run's.
   const conversations = createConversationBroker({
