@@ -169,8 +169,13 @@ export interface FakeGitHub {
     /** Resolves once every delivery queued so far was answered. */
     settled(): Promise<void>;
   };
-  /** CI finishes: the check run queued on every open pull request's head completes (see `ci`). */
-  settleChecks(): Promise<void>;
+  /**
+   * CI finishes: the check run queued on every open pull request's head completes (see `ci`), and on every
+   * merge group of GitHub's merge queue unless `mergeGroups` is false (a test holds the queue's merges).
+   */
+  settleChecks(options?: { mergeGroups?: boolean }): Promise<void>;
+  /** The pull requests in GitHub's merge queue (`mergeQueue` on), first to merge first. */
+  mergeQueue(): number[];
   close(): Promise<void>;
 }
 
@@ -552,9 +557,10 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
         return issue.number;
       },
     },
-    async settleChecks() {
+    mergeQueue: () => [...store.queue],
+    async settleChecks(settle = {}) {
       // The merge groups' runs too (fake-github-merge-queue.ts).
-      for (const number of store.queue) {
+      for (const number of settle.mergeGroups === false ? [] : store.queue) {
         const group = issues.get(number)?.pull?.queueEntry?.group;
         if (group != null) settledChecks.add(group.sha);
       }
