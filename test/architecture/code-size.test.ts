@@ -36,7 +36,6 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/demo/fake-github/answer-fake-github-app.ts answerApp': 51,
   'src/demo/fake-github/create-fake-github.ts createFakeGitHub': 77,
   'src/demo/fake-github/create-fake-github.ts handle': 116,
-  'src/demo/fake-github/fake-github-pull-routes.ts <anonymous>': 58,
   'src/demo/fake-github/fake-github-webhooks.ts eventsForWrite': 70,
   'src/engine/command-executor/advance-merge-queue.ts <anonymous>': 85,
   'src/engine/command-executor/build-run-requested-event.ts buildWithoutAccount': 65,

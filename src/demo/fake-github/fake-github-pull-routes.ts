@@ -2,7 +2,12 @@ import { listChangedFiles } from '../../providers/shared/list-changed-files.ts';
 import { type FakeIssue, type FakePull, githubTimestamp } from './build-fake-github-resources.ts';
 import { type FakeGitHubStore, type FakeRoute, HttpError, ok, route } from './create-fake-github-store.ts';
 import { checkRunsFor } from './fake-github-check-routes.ts';
-import { answerEnqueuePullRequest, closeLinkedIssues, queueFieldsOf } from './fake-github-merge-queue.ts';
+import {
+  answerEnqueuePullRequest,
+  answerPullRequestQueue,
+  closeLinkedIssues,
+  queueFieldsOf,
+} from './fake-github-merge-queue.ts';
 import { stringOrNull } from './read-fake-github-body.ts';
 
 /**
@@ -33,21 +38,7 @@ export function buildFakePullRoutes(store: FakeGitHubStore): FakeRoute[] {
         return ok(await answerEnqueuePullRequest(store, variables));
       }
       if (/\bquery flotillaPullRequestQueue\b/.test(query)) {
-        const issue = issues.get(Number(variables.number));
-        return ok({
-          data: {
-            repository:
-              issue?.pull == null
-                ? { pullRequest: null }
-                : {
-                    pullRequest: {
-                      // PullRequestState: OPEN, CLOSED or MERGED (a merged one is closed too).
-                      state: issue.pull.mergedAt !== null ? 'MERGED' : issue.state.toUpperCase(),
-                      ...queueFieldsOf(store, issue as FakeIssue & { pull: FakePull }),
-                    },
-                  },
-          },
-        });
+        return ok(answerPullRequestQueue(store, variables));
       }
       if (!/\bquery flotillaOpenPullRequests\b/.test(query)) {
         // The fake answers the queries Flotilla sends, not GraphQL in general.
