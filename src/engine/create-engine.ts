@@ -90,6 +90,7 @@ function buildContextDeps(
   dependencyWaitFor: NonNullable<AgentContextDeps['dependencyWaitFor']>,
 ): AgentContextDeps {
   const { provider } = config;
+  const { workBase } = provider;
   return {
     getState,
     workItemReader: provider.workItemReader,
@@ -102,8 +103,20 @@ function buildContextDeps(
       readMirroredTaskContext: (id: string) =>
         provider.taskContextMirror?.readEntries(id) ?? Promise.resolve([]),
     }),
-    // GitHub: the default branch (and what a run builds on) fetched before its worktree (issue #30).
-    ...(provider.workBase !== undefined && { syncWorkBase: provider.workBase.sync }),
+    // GitHub: the default branch (and what a run builds on) fetched before its worktree (issue #30). A
+    // fetch that fails leaves the run on the clone's default branch, as before, rather than failing it.
+    ...(workBase !== undefined && {
+      syncWorkBase: (branches: readonly string[]) =>
+        workBase.sync(branches).catch((error: unknown) => {
+          (config.logger ?? silentLogger).warn(
+            "could not fetch the default branch; the run starts from the clone's",
+            {
+              error: messageOf(error),
+            },
+          );
+          return undefined;
+        }),
+    }),
   };
 }
 

@@ -58,9 +58,10 @@ export interface AgentContextDeps {
   /**
    * The provider's `workBase.sync` (issue #30, GitHub): before an implementor's worktree is made, the
    * tracker's default branch and the revision branches it builds on are fetched; the worktree starts from
-   * that head (`start.from`). Absent (the local tracker, a prompt shown without a run): nothing is fetched.
+   * that head (`start.from`). Absent (the local tracker, a prompt shown without a run): nothing is fetched;
+   * undefined (the fetch failed, logged): the clone's default branch, as without it.
    */
-  syncWorkBase?: (branches: readonly string[]) => Promise<{ defaultBranchHead: string }>;
+  syncWorkBase?: (branches: readonly string[]) => Promise<{ defaultBranchHead: string } | undefined>;
 }
 
 /** Where prompts read the repository's memories from (issue #28 §2; storage keeps them). */
