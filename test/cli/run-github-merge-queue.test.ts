@@ -302,8 +302,8 @@ describe('the merge queue on GitHub, end to end', () => {
     // The merge groups' checks are held until all three pull requests are queued: each goes in as soon as
     // it is approved and green, not after the one before it merged (a queue of one would never merge).
     let longest = 0;
-    const hosted = await hostedRepository({ mergeQueue: true }, (fake) => {
-      longest = Math.max(longest, fake.mergeQueue().length);
+    const hosted = await hostedRepository({ mergeQueue: true }, (github) => {
+      longest = Math.max(longest, github.mergeQueue().length);
       return { mergeGroups: longest >= 3 };
     });
     const { fake } = hosted;
