@@ -9,6 +9,8 @@
  * them: items/min, queue wait, peak RSS of the control plane and of all agent processes, control-plane CPU.
  * Run: npm run bench:pipeline  (ITEMS=20, AGENTS=3, WORKTREE_RUNS=20, TIMEOUT=600 seconds)
  *      npm run bench:pipeline:scale  (ITEMS=40, AGENTS=3,10,20; the worktree comparison is skipped)
+ * MERGE_QUEUE=1 turns on `merge.queue`: items are also merged, one at a time, and the merge queue's figures
+ * are printed (approved → merged, steps by outcome, the longest queue). How to run it: bench/pipeline/README.md.
  * MODEL_LATENCY_MS delays every scripted answer: without it the scripted model answers at once and the run
  * measures only this machine's CPU (the agents' CLI processes), not what concurrency buys with a real model.
  */
@@ -23,6 +25,16 @@ import type { LogFields, Logger } from '../../src/logging/logger.ts';
 import { createModelServer, type Route, type Scenario } from '../../src/model-server/index.ts';
 import { runGit } from '../../src/process/run-command.ts';
 import { createWorktreeManager } from '../../src/workspace/create-worktree-manager.ts';
+import {
+  createPipelineFigures,
+  median,
+  mergeWaits,
+  mib,
+  percentile,
+  printScaleTable,
+  type ScaleRow,
+  seconds,
+} from './pipeline-figures.ts';
 import { createProcessTreeSampler } from './sample-process-tree.ts';
 
 const ITEMS = Number(process.env.ITEMS ?? 20);
@@ -31,6 +43,9 @@ const AGENT_COUNTS = (process.env.AGENTS ?? '3').split(',').map((count) => Numbe
 const MODEL_LATENCY_MS = Number(process.env.MODEL_LATENCY_MS ?? 0);
 const WORKTREE_RUNS = Number(process.env.WORKTREE_RUNS ?? (AGENT_COUNTS.length > 1 ? 0 : 20));
 const TIMEOUT_S = Number(process.env.TIMEOUT ?? 600);
+/** `merge.queue: true`: every approved item merges through Flotilla's queue (local provider: one at a time). */
+const MERGE_QUEUE = process.env.MERGE_QUEUE === '1';
+const RESERVE_MIB = process.env.RESERVE_MIB === undefined ? null : Number(process.env.RESERVE_MIB);
 const SPEC_PATH = 'docs/specs/modules.md';
 const PRIORITIES = ['high', 'medium', 'low'] as const;
 
@@ -66,7 +81,12 @@ function repositoryFiles(agents: number): Record<string, string> {
         checks: { command: 'npm test', timeout: 120 },
         worktree: { setupCommand: 'none' },
         pollIntervals: { workItems: 2, revisions: 2, specs: 2 },
-        scheduler: { maxConcurrentAgents: agents },
+        scheduler: {
+          maxConcurrentAgents: agents,
+          // A shared machine: RESERVE_MIB keeps more memory free for the others than the default 1024.
+          ...(RESERVE_MIB !== null && { resources: { reserveMemoryMiB: RESERVE_MIB } }),
+        },
+        ...(MERGE_QUEUE && { merge: { queue: true } }),
         maxAgentDuration: 300,
         shutdownTimeout: 30,
       },
@@ -180,7 +200,8 @@ function buildScenario(): Scenario {
             ],
           },
           {
-            expect: { lastToolResultIncludes: 'pass 1' },
+            // With the merge queue on, main holds the earlier items' tests too: none may fail.
+            expect: { lastToolResultIncludes: 'fail 0' },
             structuredOutput: {
               role: 'implementor',
               outcome: 'completed',
@@ -255,20 +276,6 @@ const PHASES: { name: string; from: Milestone; to: Milestone }[] = [
   { name: 'total (created → approved)', from: 'created', to: 'approved' },
 ];
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-
-const seconds = (ms: number) => (Number.isNaN(ms) ? '—' : `${(ms / 1000).toFixed(2)}s`);
-
 /** Records when the local checks runner starts and finishes each revision's checks; drops everything else. */
 function createChecksLogger(onChecks: (revisionID: string, what: 'started' | 'finished') => void): Logger {
   const note = (message: string, fields?: LogFields) => {
@@ -278,21 +285,6 @@ function createChecksLogger(onChecks: (revisionID: string, what: 'started' | 'fi
     else if (message === 'checks success' || message === 'checks failure') onChecks(revisionID, 'finished');
   };
   return { debug: () => {}, info: note, warn: () => {}, error: () => {} };
-}
-
-/** One concurrency level's figures, for the comparison table. */
-interface ScaleRow {
-  agents: number;
-  approved: number;
-  wallMs: number;
-  itemsPerMin: number;
-  queueWaitMedianMs: number;
-  queueWaitP90Ms: number;
-  peakRunning: number;
-  controlPlaneRss: number;
-  agentsRss: number;
-  controlPlaneCpuPercent: number;
-  failedRuns: number;
 }
 
 async function runPipeline(root: string): Promise<ScaleRow> {
@@ -382,6 +374,8 @@ async function runPipeline(root: string): Promise<ScaleRow> {
     }
   });
 
+  const { figures, observe } = createPipelineFigures();
+  engine.onEvent(observe);
   let peakRunning = 0;
   engine.onEvent(() => {
     const running = Object.values(engine.getState().agentRuns).filter(
@@ -459,14 +453,28 @@ async function runPipeline(root: string): Promise<ScaleRow> {
   if (state.errors.length > 0)
     console.log(`  engine errors: ${state.errors.map((e) => e.message).join('; ')}`);
   if (failedRuns.length > 0) console.log(`  runs not completed: ${failedRuns.length}`);
+  console.log(
+    `  dispatches queued by reason: ${JSON.stringify(figures.queuedByReason)}; last resource wait shown: ${figures.lastResourceDetail ?? 'none'}`,
+  );
+  const merged = mergeWaits(figures);
+  if (MERGE_QUEUE) {
+    console.log(
+      `  merge queue: ${merged.length} merged; approved → merged median ${seconds(median(merged))}, p90 ${seconds(percentile(merged, 90))}, max ${seconds(merged.length > 0 ? Math.max(...merged) : Number.NaN)}; steps ${JSON.stringify(figures.steps)}; longest queue ${figures.longestQueue}`,
+    );
+  }
   const queueWaits = approved.map(([, t]) => (t.implementorRequested ?? 0) - (t.ready ?? 0));
   const row: ScaleRow = {
     agents: loaded.config.scheduler.maxConcurrentAgents,
     approved: approved.length,
+    merged: MERGE_QUEUE ? merged.length : null,
     wallMs,
     itemsPerMin: (approved.length / wallMs) * 60_000,
     queueWaitMedianMs: median(queueWaits),
     queueWaitP90Ms: percentile(queueWaits, 90),
+    mergeWaitMedianMs: median(merged),
+    mergeWaitP90Ms: percentile(merged, 90),
+    longestMergeQueue: figures.longestQueue,
+    resourceWaits: figures.queuedByReason.resources ?? 0,
     peakRunning,
     controlPlaneRss: peaks.selfRss,
     agentsRss: peaks.descendantsRss,
@@ -476,28 +484,13 @@ async function runPipeline(root: string): Promise<ScaleRow> {
   console.log(
     `  peak RSS: control plane ${mib(row.controlPlaneRss)}, agent processes together ${mib(row.agentsRss)} (${peaks.descendants} processes at most); control-plane CPU ${row.controlPlaneCpuPercent.toFixed(0)}% of a core (includes the in-process scripted model server); peak running agents ${peakRunning}`,
   );
-  if (timedOut || approved.length !== ITEMS) {
+  if (timedOut || approved.length !== ITEMS || (MERGE_QUEUE && merged.length !== ITEMS)) {
     console.error(
-      `expected ${ITEMS} approved items, got ${approved.length}${timedOut ? ' (timed out)' : ''}`,
+      `expected ${ITEMS} approved${MERGE_QUEUE ? ' and merged' : ''} items, got ${approved.length}${MERGE_QUEUE ? ` / ${merged.length}` : ''}${timedOut ? ' (timed out)' : ''}`,
     );
     process.exitCode = 1;
   }
   return row;
-}
-
-const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
-
-function printScaleTable(rows: ScaleRow[]): void {
-  console.log(`\nscale: ${ITEMS} items per level, ${MODEL_LATENCY_MS} ms model latency per turn`);
-  console.log(
-    '| agents | approved | wall | items/min | queue wait median / p90 | peak running | control plane RSS | agents RSS | control-plane CPU | failed runs |',
-  );
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
-  for (const row of rows) {
-    console.log(
-      `| ${row.agents} | ${row.approved}/${ITEMS} | ${seconds(row.wallMs)} | ${row.itemsPerMin.toFixed(2)} | ${seconds(row.queueWaitMedianMs)} / ${seconds(row.queueWaitP90Ms)} | ${row.peakRunning} | ${mib(row.controlPlaneRss)} | ${mib(row.agentsRss)} | ${row.controlPlaneCpuPercent.toFixed(0)}% | ${row.failedRuns} |`,
-    );
-  }
 }
 
 async function compareWorktreeCreation(root: string): Promise<void> {
@@ -570,7 +563,7 @@ async function main(): Promise<void> {
       await rm(root, { recursive: true, force: true });
     }
   }
-  if (rows.length > 1) printScaleTable(rows);
+  if (rows.length > 1) printScaleTable(rows, ITEMS, MODEL_LATENCY_MS);
 }
 
 await main();

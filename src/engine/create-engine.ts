@@ -7,6 +7,7 @@ import { messageOf } from '../shared/message-of.ts';
 import { adoptRuns, withAdoptedRuns } from './adopt-runs.ts';
 import { createBudgetGuard } from './budget/create-budget-guard.ts';
 import { runsScripted } from './budget/runs-scripted.ts';
+import { buildContextDeps } from './build-context-deps.ts';
 import { buildRunModeOptions } from './command-executor/build-run-mode-options.ts';
 import { buildRunRequest } from './command-executor/build-run-requested-event.ts';
 import { buildRefusingAdapter, chooseRuntimeAdapter } from './command-executor/choose-runtime-adapter.ts';
@@ -103,19 +104,7 @@ export function createEngine(config: EngineConfig): Engine {
   const eventListeners = new Set<(event: EngineEvent, state: EngineState) => void>();
 
   const adapters = config.createRuntimeAdapters();
-  const contextDeps = {
-    getState,
-    workItemReader: provider.workItemReader,
-    revisionReader: provider.revisionReader,
-    specReader: provider.specReader,
-    ...(config.promptTemplates !== undefined && { promptTemplates: config.promptTemplates }),
-    dependencyWaitFor: resolved.handlers.dependencyWaitFor ?? 'approved',
-    ...(config.memories !== undefined && { memories: config.memories }),
-    ...(provider.taskContextMirror !== undefined && {
-      readMirroredTaskContext: (id: string) =>
-        provider.taskContextMirror?.readEntries(id) ?? Promise.resolve([]),
-    }),
-  };
+  const contextDeps = buildContextDeps(config, getState, resolved.handlers.dependencyWaitFor ?? 'approved');
   const registry = createRunRegistry();
   // Inter-agent questions (issue #28 §3): a conversation's events join the back of the queue like a run's.
   const conversations = createConversationBroker({

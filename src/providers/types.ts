@@ -369,4 +369,22 @@ export interface Provider {
    * database as the store and leaves it out.
    */
   taskContextMirror?: { readEntries(workItemID: string): Promise<TaskContextEntry[]> };
+  /**
+   * Optional capability (issue #30): a tracker whose default branch moves away from the local clone (GitHub:
+   * merges by its queue, a human's push) brings it, and the branches a run builds on, into the local
+   * repository before a run's worktree is made. The local tracker's default branch is the clone's own.
+   */
+  workBase?: WorkBaseSync;
+}
+
+/** Brings what a run starts from into the local repository (Provider.workBase). */
+export interface WorkBaseSync {
+  /**
+   * One `git fetch` of the tracker's default branch and of `branches` (revisions' head refs: a rework's
+   * previous revision, blockers' approved revisions) into the local repository, under refs Flotilla owns
+   * (never the user's branches). Resolves with the default branch's head there: new worktrees start from
+   * it. A branch that cannot be fetched (gone, an invalid name) is left out; rejects only when the default
+   * branch cannot be fetched.
+   */
+  sync(branches: readonly string[]): Promise<{ defaultBranchHead: string }>;
 }

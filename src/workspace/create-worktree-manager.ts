@@ -57,6 +57,8 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
   const git = (args: string[], cwd = repoRoot) => runGit(args, { cwd, timeoutMs: GIT_TIMEOUT_MS });
   /** `.worktrees/` did not exist before this manager's first worktree: it is ours to remove once empty. */
   let createdWorktreesDir = false;
+  /** Where worktrees start: the default branch, or the commit a `start.from` made its tip (issue #30). */
+  let base = defaultBranch;
 
   function pathFor(branchName: string): string {
     return join(worktreesDir, branchName);
@@ -297,7 +299,7 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
   async function addUnlocked(branchName: string): Promise<Worktree> {
     const path = pathFor(branchName);
     const add = () =>
-      git(['worktree', 'add', '--quiet', join(WORKTREES_DIR, branchName), '-B', branchName, defaultBranch]);
+      git(['worktree', 'add', '--quiet', join(WORKTREES_DIR, branchName), '-B', branchName, base]);
     // Nothing at the path (the usual case): add at once. A stale record of a vanished worktree there
     // makes git refuse; then, as when something is at the path, the stale one goes first.
     const clear = !(await pathExists(path));
@@ -312,10 +314,9 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
     } catch (error) {
       // The branch may predate this call (git refused to reset it): leave it, remove only the directory.
       await removeUnlocked(branchName, path, false);
-      throw new Error(
-        `Could not create the worktree for ${branchName} from ${defaultBranch}: ${messageOf(error)}`,
-        { cause: error },
-      );
+      throw new Error(`Could not create the worktree for ${branchName} from ${base}: ${messageOf(error)}`, {
+        cause: error,
+      });
     }
     try {
       const baseCommit =
@@ -365,8 +366,9 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
     while (spares.length < SPARE_POOL_SIZE) addSpare();
   }
 
-  /** The default branch's tip now: its loose ref file when there is one, else git. */
+  /** The default branch's tip now (a `start.from` commit), its loose ref file when there is one, else git. */
   async function defaultBranchTip(): Promise<string> {
+    if (base !== defaultBranch) return base;
     return (
       (await readLooseBranchRef(defaultBranch)) ??
       (await git(['rev-parse', '--verify', '--quiet', `${defaultBranch}^{commit}`])).stdout.trim()
@@ -379,7 +381,7 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
    * rewrites only the files that changed. Under `exclusive`.
    */
   async function refreshUnlocked(worktree: Worktree): Promise<Worktree> {
-    await git(['checkout', '--quiet', '--force', '-B', worktree.branchName, defaultBranch], worktree.path);
+    await git(['checkout', '--quiet', '--force', '-B', worktree.branchName, base], worktree.path);
     const baseCommit =
       (await readLooseBranchRef(worktree.branchName)) ??
       (await git(['rev-parse', 'HEAD'], worktree.path)).stdout.trim();
@@ -421,6 +423,19 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
     }
   }
 
+  /** `start.from`: the default branch's tip from now on, once git confirms the commit is here. */
+  async function adoptBase(from: string | undefined): Promise<void> {
+    if (from === undefined || from === base) return;
+    // Checked once per new tip: a worker's clone may lack what the leader fetched.
+    const known = await git(['cat-file', '-e', `${from}^{commit}`]).then(
+      () => true,
+      () => false,
+    );
+    if (known) base = from;
+    else
+      logger.warn('Worktree start commit not in this repository; starting from the default branch', { from });
+  }
+
   function discardBehind(worktree: Worktree): void {
     void exclusive(() => nextTurn().then(() => removeUnlocked(worktree.branchName, worktree.path))).catch(
       (error: unknown) => {
@@ -445,6 +460,7 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
 
     async create(branchName, createOptions) {
       assertValidBranchName(branchName);
+      await adoptBase(createOptions?.start?.from);
       let worktree = await takeSpare();
       if (!worktree) {
         worktree = await exclusive(() => addUnlocked(branchName));

@@ -68,6 +68,13 @@ export interface WorktreeStart {
    * starts fresh (said in `notes`). The rebased work is above `baseCommit`, so the patch still holds it.
    */
   rebase?: string;
+  /**
+   * The commit that stands for the default branch's tip from now on (the tracker's default branch, fetched
+   * into the repository just before: GitHub's moves without the clone's): this worktree and the spares made
+   * after it start there, and a spare made earlier is refreshed to it. A commit the repository lacks is
+   * ignored (logged).
+   */
+  from?: string;
 }
 
 export interface WorktreeCreateOptions {

@@ -49,7 +49,7 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/model-server/build-codex-server-config.ts buildCodexServerConfig': 56,
   'src/model-server/check-expectations.ts checkExpectations': 56,
   'src/model-server/create-model-server.ts createModelServer': 62,
-  'src/providers/github/create-github-provider.ts createGitHubProvider': 95,
+  'src/providers/github/create-github-provider.ts createGitHubProvider': 93,
   'src/providers/github/revisions/create-github-feedback.ts listFeedback': 92,
   'src/providers/github/revisions/push-patch-branch.ts pushPatchBranch': 63,
   'src/providers/github/setup/check-github-for-doctor.ts checkGitHubForDoctor': 79,

@@ -141,9 +141,12 @@ interface Hosted {
 }
 
 /** The demo repository with `merge.queue` on, hosted by a fake GitHub whose CI passes once settled. */
-async function hostedRepository(fakeOptions: Partial<FakeGitHubOptions>): Promise<Hosted> {
+async function hostedRepository(
+  fakeOptions: Partial<FakeGitHubOptions>,
+  settleOptions: (fake: FakeGitHub) => { mergeGroups?: boolean } = () => ({}),
+): Promise<Hosted> {
   const fake = await createFakeGitHub({ token: TOKEN, ci: 'passing', ...fakeOptions });
-  const settle = setInterval(() => void fake.settleChecks().catch(() => {}), 300);
+  const settle = setInterval(() => void fake.settleChecks(settleOptions(fake)).catch(() => {}), 300);
   fixtures.defer(async () => {
     clearInterval(settle);
     await fake.close();
@@ -234,7 +237,8 @@ describe('the merge queue on GitHub, end to end', () => {
       });
     for (let pull = 1; pull <= 12; pull++) watchMerges(pull);
     // Once #1's branch is on GitHub (before its pull request is opened), a human changes the same line of
-    // main and pulls it into their clone: updating #1's pull request conflicts.
+    // main on GitHub: updating #1's pull request conflicts. The clone is not pulled: the rework's worktree
+    // starts from GitHub's main all the same (Provider.workBase), or its edit of the human's line fails.
     let humanPushed = false;
     const pushWhenBranchIsUp = (): void =>
       fake.interleave({ method: 'POST', path: /\/repos\/[^/]+\/[^/]+\/pulls$/ }, async () => {
@@ -243,13 +247,13 @@ describe('the merge queue on GitHub, end to end', () => {
           return;
         }
         await fake.human.commitFiles({ [SHARED]: SHARED_BASE.replace('// slot a', HUMAN_LINE) }, 'Zero');
-        hosted.git(['pull', '--quiet', '--ff-only', fake.gitUrl, 'main']);
         humanPushed = true;
       });
     pushWhenBranchIsUp();
     const { scenario, conflictPrompts } = queueScenario();
     await runUntilIdle(hosted, scenario);
     expect(humanPushed).toBe(true);
+    expect(hosted.git(['show', `main:${SHARED}`])).toBe(SHARED_BASE); // the clone's main stayed behind
 
     const issues = (await hosted.api<ApiIssue[]>('/issues?state=all')).filter((issue) => !issue.pull_request);
     expect(issues.map((issue) => [issue.number, issue.state]).sort()).toEqual([
@@ -295,10 +299,17 @@ describe('the merge queue on GitHub, end to end', () => {
   }, 480_000);
 
   it("hands every approved pull request to GitHub's merge queue, which merges them in green merge groups", async () => {
-    const hosted = await hostedRepository({ mergeQueue: true });
+    // The merge groups' checks are held until all three pull requests are queued: each goes in as soon as
+    // it is approved and green, not after the one before it merged (a queue of one would never merge).
+    let longest = 0;
+    const hosted = await hostedRepository({ mergeQueue: true }, (github) => {
+      longest = Math.max(longest, github.mergeQueue().length);
+      return { mergeGroups: longest >= 3 };
+    });
     const { fake } = hosted;
     const { scenario } = queueScenario();
     await runUntilIdle(hosted, scenario);
+    expect(longest).toBe(3);
 
     const issues = (await hosted.api<ApiIssue[]>('/issues?state=all')).filter((issue) => !issue.pull_request);
     expect(issues.map((issue) => issue.state)).toEqual(['closed', 'closed', 'closed']);

@@ -122,8 +122,13 @@ export interface FakeGitHub {
     /** Resolves once every delivery queued so far was answered. */
     settled(): Promise<void>;
   };
-  /** CI finishes: the check run queued on every open pull request's head completes (see `ci`). */
-  settleChecks(): Promise<void>;
+  /**
+   * CI finishes: the check run queued on every open pull request's head completes (see `ci`), and on every
+   * merge group of GitHub's merge queue unless `mergeGroups` is false (a test holds the queue's merges).
+   */
+  settleChecks(options?: { mergeGroups?: boolean }): Promise<void>;
+  /** The pull requests in GitHub's merge queue (`mergeQueue` on), first to merge first. */
+  mergeQueue(): number[];
   close(): Promise<void>;
 }
 
@@ -199,7 +204,8 @@ export async function createFakeGitHub(options: FakeGitHubOptions): Promise<Fake
     },
     setRateLimit: http.setRateLimit,
     human: buildFakeGitHubHuman({ store, git, webhooks, toldHeads, tellPull }),
-    settleChecks: () => settleFakeChecks(store, webhooks, toldHeads, tellPull),
+    settleChecks: (settle = {}) => settleFakeChecks(store, webhooks, toldHeads, tellPull, settle),
+    mergeQueue: () => [...store.queue],
     webhooks: publicWebhooks(webhooks),
     issueComments: (issueNumber) =>
       store.requireIssue(String(issueNumber)).comments.map((comment) => comment.body),
@@ -261,9 +267,11 @@ async function settleFakeChecks(
   webhooks: FakeWebhooks,
   toldHeads: Map<number, string>,
   tellPull: (number: number, action: string) => Promise<void>,
+  settle: { mergeGroups?: boolean },
 ): Promise<void> {
   const { issues, settledChecks } = store;
-  for (const number of store.queue) {
+  // The merge groups' runs too (fake-github-merge-queue.ts), unless a test holds the queue's merges.
+  for (const number of settle.mergeGroups === false ? [] : store.queue) {
     const group = issues.get(number)?.pull?.queueEntry?.group;
     if (group != null) settledChecks.add(group.sha);
   }

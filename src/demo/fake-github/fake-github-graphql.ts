@@ -2,7 +2,11 @@ import type { FakeIssue, FakePull } from './build-fake-github-resources.ts';
 import type { FakeAnswer, FakeCaller, FakeGitHubStore, FakePullIssue } from './create-fake-github-store.ts';
 import { ok } from './create-fake-github-store.ts';
 import { checkRunsFor } from './fake-github-check-routes.ts';
-import { answerEnqueuePullRequest, queueFieldsOf } from './fake-github-merge-queue.ts';
+import {
+  answerEnqueuePullRequest,
+  answerPullRequestQueue,
+  queueFieldsOf,
+} from './fake-github-merge-queue.ts';
 
 /** Open pull requests per page of the open pull requests query. */
 const PAGE_SIZE = 50;
@@ -29,25 +33,6 @@ export async function answerFakeGraphQL(
     });
   }
   return ok(await answerOpenPullRequests(store, variables, caller));
-}
-
-/** `flotillaPullRequestQueue`: one pull request's state and merge queue fields. */
-function answerPullRequestQueue(store: FakeGitHubStore, variables: Record<string, unknown>) {
-  const issue = store.issues.get(Number(variables.number));
-  return {
-    data: {
-      repository:
-        issue?.pull == null
-          ? { pullRequest: null }
-          : {
-              pullRequest: {
-                // PullRequestState: OPEN, CLOSED or MERGED (a merged one is closed too).
-                state: issue.pull.mergedAt !== null ? 'MERGED' : issue.state.toUpperCase(),
-                ...queueFieldsOf(store, issue as FakePullIssue),
-              },
-            },
-    },
-  };
 }
 
 /** `flotillaOpenPullRequests`: a page of the open pull requests, by number, with reviews and checks. */

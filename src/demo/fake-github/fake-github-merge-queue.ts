@@ -153,6 +153,18 @@ export async function answerEnqueuePullRequest(
   };
 }
 
+/**
+ * One pull request's `state` (`PullRequestState`: OPEN, CLOSED or MERGED — a merged one is closed too,
+ * MERGE_QUEUE_DOCS.pullRequestState) and place in the queue.
+ */
+export function answerPullRequestQueue(store: FakeGitHubStore, variables: Record<string, unknown>): unknown {
+  const issue = store.issues.get(Number(variables.number));
+  if (issue?.pull == null) return { data: { repository: { pullRequest: null } } };
+  const pull = issue as FakePullIssue;
+  const state = pull.pull.mergedAt !== null ? 'MERGED' : pull.state.toUpperCase();
+  return { data: { repository: { pullRequest: { state, ...queueFieldsOf(store, pull) } } } };
+}
+
 /** The pull request's `mergeQueueEntry` and last queue event, for the open pull requests query. */
 export function queueFieldsOf(store: FakeGitHubStore, issue: FakePullIssue) {
   const entry = issue.pull.queueEntry;

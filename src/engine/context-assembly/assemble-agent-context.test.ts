@@ -60,6 +60,33 @@ describe('assembleAgentContext', () => {
     expect(params.prompt).toContain('## Revision #2');
   });
 
+  it("starts an implementor from the tracker's default branch, fetched with the branch it reworks", async () => {
+    const { item, revision, deps } = world();
+    const asked: (readonly string[])[] = [];
+    const syncWorkBase = async (branches: readonly string[]) => {
+      asked.push(branches);
+      return { defaultBranchHead: 'f'.repeat(40) };
+    };
+    const request = {
+      role: 'implementor',
+      sessionID: 's1',
+      workItemID: item.id,
+      branchName: 'flotilla/1',
+    } as const;
+    const params = await assembleAgentContext(request, { ...deps, syncWorkBase });
+    expect(asked).toEqual([[revision.headRef]]);
+    expect(params).toMatchObject({ start: { rebase: revision.headSHA, from: 'f'.repeat(40) } });
+    // Reviewers and planners fetch nothing.
+    await assembleAgentContext(
+      { role: 'reviewer', sessionID: 's2', workItemID: item.id, revisionID: revision.id },
+      {
+        ...deps,
+        syncWorkBase,
+      },
+    );
+    expect(asked).toHaveLength(1);
+  });
+
   it('gives a reviewer run the reviewer prompt', async () => {
     const { item, revision, deps, builderDeps } = world();
     const request = {

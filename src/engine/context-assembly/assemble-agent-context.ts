@@ -55,6 +55,13 @@ export interface AgentContextDeps {
    * item, merged with the store's so a fresh clone's prompt carries the same history.
    */
   readMirroredTaskContext?: (workItemID: string) => Promise<TaskContextEntry[]>;
+  /**
+   * The provider's `workBase.sync` (issue #30, GitHub): before an implementor's worktree is made, the
+   * tracker's default branch and the revision branches it builds on are fetched; the worktree starts from
+   * that head (`start.from`). Absent (the local tracker, a prompt shown without a run): nothing is fetched;
+   * undefined (the fetch failed, logged): the clone's default branch, as without it.
+   */
+  syncWorkBase?: (branches: readonly string[]) => Promise<{ defaultBranchHead: string } | undefined>;
 }
 
 /** Where prompts read the repository's memories from (issue #28 §2; storage keeps them). */
@@ -75,19 +82,25 @@ export interface MemorySource {
  * unless `dependencyWaitFor` is `merged`), and for a rework its own previous revision, rebased; with the
  * prompt section that says so.
  */
-function planImplementorStart(
+async function planImplementorStart(
   workItemID: string,
-  deps: Pick<AgentContextDeps, 'getState' | 'dependencyWaitFor'>,
-): { start?: ImplementorStartParams['start']; buildsOn: string } {
+  deps: Pick<AgentContextDeps, 'getState' | 'dependencyWaitFor' | 'syncWorkBase'>,
+): Promise<{ start?: ImplementorStartParams['start']; buildsOn: string }> {
   const state = deps.getState();
   const item = state.workItems[workItemID];
   if (item === undefined) return { buildsOn: '' };
   const base = getStackBase(state, item);
   if (deps.dependencyWaitFor === 'merged') base.stacked = [];
   const previous = item.linkedRevision === null ? undefined : state.revisions[item.linkedRevision];
+  // One fetch: the default branch, and the branches of what the worktree is moved onto or rebases.
+  const synced = await deps.syncWorkBase?.([
+    ...base.stacked.map((blocker) => blocker.headRef),
+    ...(previous === undefined ? [] : [previous.headRef]),
+  ]);
   const start = {
     ...(base.stacked.length > 0 && { onto: base.stacked.map((blocker) => blocker.headSHA) }),
     ...(previous !== undefined && { rebase: previous.headSHA }),
+    ...(synced !== undefined && { from: synced.defaultBranchHead }),
   };
   const buildsOn = buildBuildsOnSection(base, previous === undefined ? null : { revisionID: previous.id });
   return { ...(Object.keys(start).length > 0 && { start }), buildsOn };
@@ -131,7 +144,7 @@ export async function assembleAgentContext(
       return { ...request, prompt: finish(rolePrompt, null) };
     }
     case 'implementor': {
-      const { start, buildsOn } = planImplementorStart(request.workItemID, deps);
+      const { start, buildsOn } = await planImplementorStart(request.workItemID, deps);
       const built = await buildImplementorPrompt({ ...request, buildsOn }, { ...deps, getReviewHistory });
       // A re-run after a human rejected the item's investigation or refinement with a reason (issue #29).
       const state = deps.getState();

@@ -131,4 +131,83 @@ describe('handleMergeQueue', () => {
     // Still red: no second send-back; the item waiting behind it is not the head (its blocker is not merged).
     expect(runHandlerAfterUpdate(handleMergeQueue, again, queueState('failure'), ON)).toEqual([]);
   });
+
+  describe("with the tracker's own merge queue (GitHub's)", () => {
+    /** Three approved items with green checks; #3 waits for #1 to merge. */
+    function threeGreen() {
+      const sha = (n: number) => String(n).repeat(40);
+      return buildTestState({
+        workItems: [
+          buildWorkItem({ id: '1', status: 'approved', linkedRevision: 'r1' }),
+          buildWorkItem({ id: '2', status: 'approved', linkedRevision: 'r2' }),
+          buildWorkItem({ id: '3', status: 'approved', linkedRevision: 'r3', blockedBy: ['1'] }),
+          buildWorkItem({ id: '4', status: 'approved', linkedRevision: 'r4' }),
+        ],
+        revisions: [1, 2, 3, 4].map((n) =>
+          buildRevision({
+            id: `r${n}`,
+            workItemID: String(n),
+            headSHA: sha(n),
+            // #4's checks still run: it goes once they are green.
+            pipeline: buildPipeline(n === 4 ? 'pending' : 'success'),
+          }),
+        ),
+      });
+    }
+    const advance = (n: number, pipelineStatus: 'pending' | 'success' = 'success') => ({
+      type: 'advanceMergeQueue',
+      workItemID: String(n),
+      revisionID: `r${n}`,
+      headSHA: String(n).repeat(40),
+      pipelineStatus,
+    });
+
+    it('hands every green approved item to it in the pass after the head was enqueued, not one at a time', () => {
+      // Before any step said so, the queue is Flotilla's: the head only.
+      const first = buildRevisionChanged(threeGreen().revisions.r1!, 'pending');
+      expect(runHandlerAfterUpdate(handleMergeQueue, first, threeGreen(), ON)).toEqual([advance(1)]);
+      // The head went to the tracker's queue: the other green ones follow at once (#3 waits for #1 to
+      // merge, #4 for its checks), the head is not stepped again.
+      const enqueued = step({
+        outcome: 'enqueued',
+        headSHA: '1'.repeat(40),
+        previousHeadSHA: '1'.repeat(40),
+      });
+      const state = {
+        ...threeGreen(),
+        revisions: {
+          ...threeGreen().revisions,
+          r1: { ...threeGreen().revisions.r1!, pipeline: buildPipeline('pending') },
+        },
+      };
+      expect(runHandlerAfterUpdate(handleMergeQueue, enqueued, state, ON)).toEqual([advance(2)]);
+    });
+
+    it('steps no item already handed to it at its head; a new head goes again', () => {
+      const state = {
+        ...threeGreen(),
+        trackerMergeQueue: { inUse: true, queued: { '1': '1'.repeat(40), '2': '2'.repeat(40) } },
+      };
+      const green4 = buildRevisionChanged(
+        { ...threeGreen().revisions.r4!, pipeline: buildPipeline('success') },
+        'pending',
+      );
+      expect(runHandlerAfterUpdate(handleMergeQueue, green4, state, ON)).toEqual([advance(4)]);
+      // #2 pushed to (GitHub takes it out of its queue): its new head is handed over again once green.
+      const pushed = buildRevisionChanged(
+        { ...threeGreen().revisions.r2!, headSHA: 'e'.repeat(40), pipeline: buildPipeline('success') },
+        'success',
+      );
+      expect(runHandlerAfterUpdate(handleMergeQueue, pushed, state, ON)).toEqual([
+        { ...advance(2), headSHA: 'e'.repeat(40) },
+      ]);
+    });
+
+    it('goes back to one at a time once a step rebased or merged (the repository left the queue)', () => {
+      const state = { ...threeGreen(), trackerMergeQueue: { inUse: true, queued: {} } };
+      expect(runHandlerAfterUpdate(handleMergeQueue, step({ outcome: 'rebased' }), state, ON)).toEqual([
+        advance(1),
+      ]);
+    });
+  });
 });

@@ -42,20 +42,34 @@ export const handleMergeQueue: Handler = (event, state, config) => {
   return stepHead(state);
 };
 
+/**
+ * Flotilla's own queue: the head only, one at a time (each is brought onto the default branch the one before
+ * it moved). The tracker's queue (GitHub's, `trackerMergeQueue.inUse`): every entry that can go — the head
+ * and each other entry with green checks and its blockers merged — not already handed to it at its head, in
+ * queue order, in the same pass: the tracker builds its merge groups for them together.
+ */
 function stepHead(state: EngineState): EngineCommand[] {
-  const { head } = buildMergeQueue(state);
+  const view = buildMergeQueue(state);
+  const { head } = view;
   if (head === null) return [];
+  const tracker = state.trackerMergeQueue;
+  const entries = tracker.inUse
+    ? view.entries.filter(
+        (entry) =>
+          (entry === head || (entry.pipeline === 'success' && entry.waitingFor.length === 0)) &&
+          tracker.queued[entry.workItemID] !== entry.headSHA,
+      )
+    : [head];
   // A reviewer still on it (a human approved mid-review) finishes first.
-  if (getActiveAgentRun(state, head.workItemID, 'reviewer') !== null) return [];
-  return [
-    {
+  return entries
+    .filter((entry) => getActiveAgentRun(state, entry.workItemID, 'reviewer') === null)
+    .map((entry) => ({
       type: 'advanceMergeQueue',
-      workItemID: head.workItemID,
-      revisionID: head.revisionID,
-      headSHA: head.headSHA,
-      pipelineStatus: head.pipeline,
-    },
-  ];
+      workItemID: entry.workItemID,
+      revisionID: entry.revisionID,
+      headSHA: entry.headSHA,
+      pipelineStatus: entry.pipeline,
+    }));
 }
 
 /**

@@ -78,8 +78,10 @@ export interface ImplementorStartParams extends CommonStartParams {
    * revisions' heads of the blockers it builds on (one checked out, several merged); `rebase`, for a
    * rework, the item's previous revision head, rebased onto that start (a failure is aborted and said in
    * the transcript; the rework starts fresh). The result's `base` says what its patch is against.
+   * `from`: the tracker's default branch head, fetched into the repository just before (`Provider.workBase`,
+   * GitHub): the worktree starts there rather than at the clone's own, possibly stale, default branch.
    */
-  start?: { onto?: string[]; rebase?: string };
+  start?: { onto?: string[]; rebase?: string; from?: string };
   /**
    * `investigate` or `refine` (issue #29): the mode's agent definition and output schema, and no file
    * writes (the path guard and bash validator refuse them; a runtime that cannot enforce that must refuse

@@ -21,6 +21,22 @@ describe('estimateTouchedFiles', () => {
     ]);
   });
 
+  it('leaves out the spec an item implements: two items of one spec do not overlap for naming it', () => {
+    const item = (n: number) =>
+      `## Objective\nExport module${n}() from src/module${n}.js.\n\n## Spec Reference\ndocs/specs/modules.md\n\n## Acceptance Criteria\n- [ ] test/module${n}.test.js passes\n`;
+    expect(estimateTouchedFiles({ body: item(1), revisionFiles: [] })).toEqual([
+      'src/module1.js',
+      'test/module1.test.js',
+    ]);
+    // Last in the body too; a spec the objective itself names (to edit it) still counts.
+    expect(
+      estimateTouchedFiles({
+        body: 'Edit docs/specs/a.md.\n\n## Spec Reference\ndocs/specs/b.md',
+        revisionFiles: [],
+      }),
+    ).toEqual(['docs/specs/a.md']);
+  });
+
   it("adds a rework's revision files, and is null when nothing is named", () => {
     expect(estimateTouchedFiles({ body: 'Fix the greeting.', revisionFiles: ['src/greet.ts'] })).toEqual([
       'src/greet.ts',

@@ -92,6 +92,13 @@ export interface EngineState {
    * item's comment keeps it for people).
    */
   mergeConflicts: Record<string, MergeConflict>;
+  /**
+   * The tracker's own merge queue (GitHub's, issue #30): `inUse` once a step handed a revision to it (a
+   * step that rebased or merged itself clears it: Flotilla's queue is in use); `queued`, work item id → the
+   * revision head handed to it, until the item leaves `approved` or its head moves. Not persisted: after a
+   * restart the first step finds out again.
+   */
+  trackerMergeQueue: { inUse: boolean; queued: Record<string, string> };
 }
 
 /** A human's feedback on an item's revision, waiting for an implementor's rework and then for the answer. */
@@ -128,6 +135,7 @@ export function buildInitialEngineState(overrides: Partial<EngineState> = {}): E
     taskContext: {},
     proposals: {},
     mergeConflicts: {},
+    trackerMergeQueue: { inUse: false, queued: {} },
     ...overrides,
   };
 }

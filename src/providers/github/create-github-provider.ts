@@ -12,7 +12,9 @@ import { createGitHubFeedback } from './revisions/create-github-feedback.ts';
 import { createGitHubHistory } from './revisions/create-github-history.ts';
 import { createGitHubMergeQueue } from './revisions/create-github-merge-queue.ts';
 import { createGitHubRevisions } from './revisions/create-github-revisions.ts';
+import { createGitHubWorkBase } from './revisions/create-github-work-base.ts';
 import { createMergeInspector } from './revisions/inspect-merge-in-mirror.ts';
+import type { GitRemote } from './revisions/push-patch-branch.ts';
 import { createGitHubSpecReader } from './specs/create-github-spec-reader.ts';
 import { createGitHubCommentReader } from './work-items/create-github-comment-reader.ts';
 import { createGitHubWorkItems } from './work-items/create-github-work-items.ts';
@@ -29,6 +31,11 @@ export interface GitHubProviderOptions {
   gitUrl?: string;
   /** Flotilla's scratch directory (`.flotilla/tmp`): the bare mirror patches are applied in lives there. */
   scratchDir: string;
+  /**
+   * The local clone worktrees are made in: given, runs start from GitHub's default branch, fetched into it
+   * before each run's worktree (`workBase`, issue #30). Absent: no `workBase`.
+   */
+  repoRoot?: string;
   /** A head without any check or status is green after this long (repositories without CI). Default 120. */
   noChecksGraceSeconds?: number;
   /** How `mergeRevision` merges a pull request. Default `merge`. */
@@ -169,14 +176,37 @@ export function createGitHubProvider(options: GitHubProviderOptions): GitHubProv
     }),
     quota: () => ({ ...quota.snapshot(), circuit: circuit.snapshot() }),
     pollIntervalFactor: () => quota.pollIntervalFactor(),
+    ...sharedClones(options, { remote, defaultBranch: specReader.defaultBranch, comments }),
+  };
+}
+
+/** What lets several clones share the work: the items' history from the issues, GitHub's default branch. */
+function sharedClones(
+  options: GitHubProviderOptions,
+  parts: {
+    remote: GitRemote;
+    defaultBranch(): Promise<string>;
+    comments: ReturnType<typeof createGitHubCommentReader>;
+  },
+): Pick<Provider, 'taskContextMirror' | 'workBase'> {
+  return {
     // A second machine or a fresh clone reads each item's history from the issue (issue #28 §1).
     taskContextMirror: {
       readEntries: async (id) =>
-        (await comments.listEngineComments(id)).flatMap((comment) => {
+        (await parts.comments.listEngineComments(id)).flatMap((comment) => {
           const entry = parseTaskContextComment(comment.body, id);
           return entry === null ? [] : [entry];
         }),
     },
+    // Runs start from GitHub's default branch, fetched into the clone before each worktree (issue #30).
+    ...(options.repoRoot !== undefined && {
+      workBase: createGitHubWorkBase({
+        repoRoot: options.repoRoot,
+        remote: parts.remote,
+        defaultBranch: parts.defaultBranch,
+        logger: options.logger,
+      }),
+    }),
   };
 }
 

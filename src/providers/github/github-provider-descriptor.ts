@@ -38,6 +38,7 @@ export const githubProvider: ProviderDescriptor<GitHubProviderSettings> = {
       specsDir: context.specsDir,
       defaultBranch: context.defaultBranch,
       scratchDir: context.scratchDir,
+      repoRoot: context.repoRoot,
       noChecksGraceSeconds: settings.noChecksGrace,
       mergeMethod,
       answerAuthorAssociations: settings.answerAuthorAssociations,

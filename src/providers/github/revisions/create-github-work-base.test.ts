@@ -1,0 +1,150 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createGitHubTestProvider } from '../../../../test/support/github/create-github-test-provider.ts';
+import {
+  buildContractAddPatch,
+  CONTRACT_BASE_FILES,
+} from '../../../../test/support/provider-contract/provider-contract-suite.ts';
+import { silentLogger } from '../../../logging/logger.ts';
+import { createWorktreeManager } from '../../../workspace/create-worktree-manager.ts';
+
+/**
+ * `Provider.workBase` on GitHub (issue #30): runs start from what GitHub has, not from the clone's default
+ * branch, which GitHub's merges and humans' pushes leave behind; a rework's previous revision (pushed from
+ * Flotilla's mirror, never in the clone) is fetched so its worktree can rebase it. Against the fake GitHub,
+ * real git, and the real worktree manager with spares prepared ahead.
+ */
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const GIT_HEAVY_MS = 90_000;
+const GIT_ENV = {
+  GIT_AUTHOR_NAME: 'Test',
+  GIT_AUTHOR_EMAIL: 'test@example.invalid',
+  GIT_COMMITTER_NAME: 'Test',
+  GIT_COMMITTER_EMAIL: 'test@example.invalid',
+};
+
+async function setup() {
+  const clone = await mkdtemp(join(tmpdir(), 'flotilla-work-base-'));
+  cleanups.push(() => rm(clone, { recursive: true, force: true }));
+  const test = await createGitHubTestProvider({ baseFiles: CONTRACT_BASE_FILES }, { repoRoot: clone });
+  cleanups.push(test.cleanup);
+  const git = (args: string[], cwd = clone) =>
+    execFileSync('git', args, {
+      cwd,
+      env: { ...process.env, ...GIT_ENV },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }).trim();
+  git(['clone', '--quiet', test.github.gitUrl, '.']);
+  const worktrees = createWorktreeManager({
+    repoRoot: clone,
+    defaultBranch: 'main',
+    setupCommand: 'none',
+    logger: silentLogger,
+    prepareAhead: true,
+  });
+  cleanups.push(() => worktrees.settle());
+  const { workBase } = test.provider;
+  if (workBase === undefined) throw new Error('the GitHub provider with a repoRoot has no workBase');
+  return { ...test, clone, git, worktrees, workBase };
+}
+
+describe('runs on GitHub start from its default branch', () => {
+  it(
+    'fetches the moved default branch and hands out no spare prepared on the stale one',
+    async () => {
+      const { github, git, clone, worktrees, workBase } = await setup();
+      const cloned = git(['rev-parse', 'main']);
+      // A spare made ahead at the clone's main; then main moves on GitHub.
+      worktrees.prepareSpare();
+      await worktrees.idle();
+      const moved = await github.human.commitFiles({ 'NEWS.md': 'news\n' }, 'Main moves on');
+
+      const { defaultBranchHead } = await workBase.sync([]);
+      expect(defaultBranchHead).toBe(moved);
+      const worktree = await worktrees.create('agent/run-1', { start: { from: defaultBranchHead } });
+      expect(worktree.baseCommit).toBe(moved);
+      expect(readFileSync(join(worktree.path, 'NEWS.md'), 'utf8')).toBe('news\n');
+      // The user's branch and checkout are left as they were: only Flotilla's refs moved.
+      expect(git(['rev-parse', 'main'])).toBe(cloned);
+      expect(existsSync(join(clone, 'NEWS.md'))).toBe(false);
+      await worktrees.remove(worktree.branchName);
+
+      // The spares made after it start from the fetched head too.
+      await worktrees.idle();
+      const next = await worktrees.create('agent/run-2');
+      expect(next.baseCommit).toBe(moved);
+    },
+    GIT_HEAVY_MS,
+  );
+
+  it(
+    "fetches a rework's previous revision so its worktree rebases it onto the moved default branch",
+    async () => {
+      const { github, provider, git, worktrees, workBase } = await setup();
+      const item = await provider.workItemWriter.createWorkItem({
+        title: 'one',
+        body: '',
+        labels: [],
+        blockedBy: [],
+      });
+      const revision = await provider.revisionWriter.createFromPatch({
+        workItemID: item.id,
+        patch: buildContractAddPatch('src/one.ts', "export const one = 'one';\n"),
+        branchName: `flotilla/${item.id}`,
+        title: 'one',
+        body: 'The change.',
+      });
+      const moved = await github.human.commitFiles({ 'NEWS.md': 'news\n' }, 'Main moves on');
+      const missing = () => {
+        try {
+          git(['cat-file', '-e', `${revision.headSHA}^{commit}`]);
+          return false;
+        } catch {
+          return true;
+        }
+      };
+      expect(missing()).toBe(true);
+
+      const { defaultBranchHead } = await workBase.sync([revision.headRef]);
+      expect(defaultBranchHead).toBe(moved);
+      expect(missing()).toBe(false);
+      const worktree = await worktrees.create('agent/rework', {
+        start: { from: defaultBranchHead, rebase: revision.headSHA },
+      });
+      expect(worktree.baseCommit).toBe(moved);
+      expect(worktree.notes ?? []).toEqual([]);
+      expect(readFileSync(join(worktree.path, 'src/one.ts'), 'utf8')).toBe("export const one = 'one';\n");
+      expect(readFileSync(join(worktree.path, 'NEWS.md'), 'utf8')).toBe('news\n');
+    },
+    GIT_HEAVY_MS,
+  );
+
+  it(
+    'leaves out a branch that is gone or whose name could rewrite another ref, and still fetches main',
+    async () => {
+      const { github, git, workBase } = await setup();
+      const moved = await github.human.commitFiles({ 'NEWS.md': 'news\n' }, 'Main moves on');
+      const cloned = git(['rev-parse', 'main']);
+      const answers = await Promise.all([
+        workBase.sync(['flotilla/404']),
+        workBase.sync(['x:refs/heads/main', '--upload-pack=touch']),
+      ]);
+      expect(answers.map((answer) => answer.defaultBranchHead)).toEqual([moved, moved]);
+      expect(git(['rev-parse', 'main'])).toBe(cloned);
+      expect(git(['for-each-ref', '--format=%(refname)', 'refs/flotilla/'])).toBe(
+        'refs/flotilla/upstream/main',
+      );
+    },
+    GIT_HEAVY_MS,
+  );
+});
