@@ -20,8 +20,6 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/api/register-history-routes.ts registerHistoryRoutes': 52,
   'src/api/register-review-routes.ts registerReviewRoutes': 54,
   'src/app/build-current-prompt.ts buildCurrentPrompt': 79,
-  'src/app/demo/create-demo-repository.ts buildDemoFiles': 57,
-  'src/app/demo/run-demo.ts runDemo': 100,
   'src/app/progress/describe-event.ts describeEvent': 83,
   'src/cli/commands/bash-check-command.ts <anonymous>': 51,
   'src/cli/commands/doctor-command-checks.ts runDoctorChecks': 57,
