@@ -19,8 +19,6 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/api/create-provider-api-app.ts createProviderApiApp': 65,
   'src/api/register-history-routes.ts registerHistoryRoutes': 52,
   'src/api/register-review-routes.ts registerReviewRoutes': 54,
-  'src/app/build-current-prompt.ts buildCurrentPrompt': 79,
-  'src/app/progress/describe-event.ts describeEvent': 83,
   'src/cli/commands/bash-check-command.ts <anonymous>': 51,
   'src/cli/commands/doctor-command-checks.ts runDoctorChecks': 57,
   'src/cli/commands/hook-command.ts runPreToolUseHook': 54,
