@@ -43,7 +43,6 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/engine/handlers/handle-implementation.ts reactToFailure': 51,
   'src/engine/handlers/handle-planning.ts handlePlanning': 52,
   'src/engine/state-store/apply-questions-update.ts applyQuestionsUpdate': 72,
-  'src/guards/bash-validator/walk-shell-file.ts command': 67,
   'src/model-server/build-codex-server-config.ts buildCodexServerConfig': 56,
   'src/model-server/check-expectations.ts checkExpectations': 56,
   'src/model-server/create-model-server.ts createModelServer': 62,
@@ -80,7 +79,6 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
 
 /** Files still over the limit, each with its size then; shrink them. */
 const LONG_FILES: Readonly<Record<string, number>> = {
-  'src/guards/bash-validator/walk-shell-file.ts': 610,
 };
 
 const PRODUCTION = /\.tsx?$/;
