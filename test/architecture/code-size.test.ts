@@ -17,9 +17,6 @@ const MAX_OWN_LINES = 50;
 const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/analytics/build-stats-lines.ts buildStatsLines': 56,
   'src/api/create-provider-api-app.ts createProviderApiApp': 65,
-  'src/api/register-history-routes.ts registerHistoryRoutes': 52,
-  'src/api/register-review-routes.ts registerReviewRoutes': 54,
-  'src/cli/commands/bash-check-command.ts <anonymous>': 51,
   'src/cli/commands/doctor-command-checks.ts runDoctorChecks': 57,
   'src/cli/commands/hook-command.ts runPreToolUseHook': 54,
   'src/cli/commands/init-command-scripted-scenario.ts buildScriptedScenario': 84,
