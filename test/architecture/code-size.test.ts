@@ -18,7 +18,6 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/analytics/build-stats-lines.ts buildStatsLines': 56,
   'src/api/create-provider-api-app.ts createProviderApiApp': 65,
   'src/cli/commands/doctor-command-checks.ts runDoctorChecks': 57,
-  'src/cli/commands/hook-command.ts runPreToolUseHook': 54,
   'src/cli/commands/init-command-scripted-scenario.ts buildScriptedScenario': 84,
   'src/cli/commands/memory-command.ts registerMemoryCommand': 51,
   'src/cli/support/record-human-review.ts recordHumanReview': 54,
