@@ -20,7 +20,6 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/cli/commands/doctor-command-checks.ts runDoctorChecks': 57,
   'src/cli/commands/init-command-scripted-scenario.ts buildScriptedScenario': 84,
   'src/cli/commands/memory-command.ts registerMemoryCommand': 51,
-  'src/cli/support/record-human-review.ts recordHumanReview': 54,
   'src/cli/support/run-merge-queue.ts runMergeQueue': 77,
   'src/cluster/create-run-executor.ts execute': 66,
   'src/demo/fake-github/answer-fake-github-app.ts answerApp': 51,
