@@ -15,7 +15,6 @@ const MAX_OWN_LINES = 50;
 
 /** `path name`: the own lines it had when the limit came (an upper bound from now on). */
 const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
-  'src/analytics/build-stats-lines.ts buildStatsLines': 56,
   'src/api/create-provider-api-app.ts createProviderApiApp': 65,
   'src/cli/commands/doctor-command-checks.ts runDoctorChecks': 57,
   'src/cli/commands/init-command-scripted-scenario.ts buildScriptedScenario': 84,
