@@ -6,12 +6,30 @@ export interface StatsLine {
   bold?: boolean;
 }
 
+/** The period, items done, first-pass approval, spend, runs and tokens; per item when any is done. */
+function buildHeadline(stats: OutcomeStats): StatsLine[] {
+  const { totals } = stats;
+  const headline: StatsLine[] = [];
+  headline.push({
+    text: `${stats.since === null ? 'Every run recorded' : `Since ${formatLocalTime(Date.parse(stats.since))}`}: ${totals.itemsDone} item${totals.itemsDone === 1 ? '' : 's'} approved or merged (${totals.itemsMerged} merged), first-pass approval ${formatRate(totals.firstPassApproved, totals.reviewedItems)}`,
+    bold: true,
+  });
+  headline.push({
+    text: `spend ${formatCost(totals)} · ${totals.runs} run${totals.runs === 1 ? '' : 's'}, ${totals.failedRuns} failed, ${totals.stoppedRuns} stopped · tokens ${formatCount(totals.inputTokens)} in / ${formatCount(totals.outputTokens)} out`,
+  });
+  if (totals.itemsDone > 0) {
+    headline.push({
+      text: `per item: ${formatCost({ costUSD: totals.costPerItemUSD ?? 0, scriptedCostUSD: totals.scriptedCostPerItemUSD ?? 0 })} · to approval ${formatMs(totals.medianToApprovalMs)} (median) · review rounds ${formatMean(totals.reviewRoundsPerItem)} · check rounds ${formatMean(totals.checkRoundsPerItem)}`,
+    });
+  }
+  return headline;
+}
+
 /**
  * The stats as compact aligned tables: what `flotilla stats` prints and the dashboard's stats panel shows.
  * Scripted runs' made-up cost is marked `(scripted)` and kept out of every real-dollar figure.
  */
 export function buildStatsLines(stats: OutcomeStats): StatsLine[] {
-  const { totals } = stats;
   const lines: StatsLine[] = [];
   const title = (text: string) => {
     lines.push({ text: '' }, { text, bold: true });
@@ -20,18 +38,7 @@ export function buildStatsLines(stats: OutcomeStats): StatsLine[] {
     for (const text of alignColumns(headers, rows)) lines.push({ text });
   };
 
-  lines.push({
-    text: `${stats.since === null ? 'Every run recorded' : `Since ${formatLocalTime(Date.parse(stats.since))}`}: ${totals.itemsDone} item${totals.itemsDone === 1 ? '' : 's'} approved or merged (${totals.itemsMerged} merged), first-pass approval ${formatRate(totals.firstPassApproved, totals.reviewedItems)}`,
-    bold: true,
-  });
-  lines.push({
-    text: `spend ${formatCost(totals)} · ${totals.runs} run${totals.runs === 1 ? '' : 's'}, ${totals.failedRuns} failed, ${totals.stoppedRuns} stopped · tokens ${formatCount(totals.inputTokens)} in / ${formatCount(totals.outputTokens)} out`,
-  });
-  if (totals.itemsDone > 0) {
-    lines.push({
-      text: `per item: ${formatCost({ costUSD: totals.costPerItemUSD ?? 0, scriptedCostUSD: totals.scriptedCostPerItemUSD ?? 0 })} · to approval ${formatMs(totals.medianToApprovalMs)} (median) · review rounds ${formatMean(totals.reviewRoundsPerItem)} · check rounds ${formatMean(totals.checkRoundsPerItem)}`,
-    });
-  }
+  lines.push(...buildHeadline(stats));
 
   title('ITEMS (approved or merged)');
   if (stats.items.length === 0) lines.push({ text: 'none in this period' });

@@ -8,6 +8,11 @@ import { ApiError } from './api-error.ts';
 const ErrorSchema = z.object({
   error: z.object({ code: z.string(), message: z.string(), field: z.string().optional() }),
 });
+/** `?item=12`: only what concerns that work item. */
+const ITEM_ID = z
+  .string()
+  .regex(/^[1-9]\d*$/, 'a work item id such as 12')
+  .optional();
 const ok = (description: string) => ({
   200: { description, content: { 'application/json': { schema: z.unknown().openapi({ type: 'object' }) } } },
   400: { description: 'invalid request', content: { 'application/json': { schema: ErrorSchema } } },
@@ -35,10 +40,7 @@ export function registerHistoryRoutes(
       request: {
         query: z.object({
           limit: z.coerce.number().int().min(1).max(1000).default(20),
-          item: z
-            .string()
-            .regex(/^[1-9]\d*$/, 'a work item id such as 12')
-            .optional(),
+          item: ITEM_ID,
         }),
       },
       responses: ok('agent runs, newest first (as `flotilla runs --json`)'),
@@ -71,10 +73,7 @@ export function registerHistoryRoutes(
       request: {
         query: z.object({
           limit: z.coerce.number().int().min(1).max(1000).default(50),
-          item: z
-            .string()
-            .regex(/^[1-9]\d*$/, 'a work item id such as 12')
-            .optional(),
+          item: ITEM_ID,
         }),
       },
       responses: ok(

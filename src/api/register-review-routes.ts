@@ -53,6 +53,27 @@ const ReviewBody = z
     { message: 'request-changes and comment need the review text or a line comment', path: ['body'] },
   );
 
+/** `POST /api/work-items/{id}/review`. */
+const REVIEW_ROUTE = createRoute({
+  method: 'post',
+  path: '/api/work-items/{id}/review',
+  description:
+    'your verdict on the open revision (as `flotilla review`): approve → approved, request-changes → pending (an implementor reworks it with your review and its line comments), comment → no move; `comments` are line comments `{ path, line, body }` on files the revision changes',
+  request: {
+    params: IdParams,
+    body: { required: true, content: { 'application/json': { schema: ReviewBody } } },
+  },
+  responses: {
+    200: json('the review was recorded and the item moved: `{ workItemID, status, previousStatus, … }`'),
+    400: errorResponse(
+      'invalid request (no verdict, no text or line comment for request-changes or comment, a line comment on a file the revision does not change)',
+    ),
+    401: errorResponse('missing or wrong bearer token'),
+    404: errorResponse('no such item'),
+    409: errorResponse('closed, no open revision, in progress, or an agent runs on it'),
+  },
+});
+
 /**
  * A human's review of an item's revision and what it is judged on: `POST …/review` (as `flotilla review`,
  * the same core), `GET …/checks` (as `flotilla checks --json`, with the tail of the checks log) and
@@ -60,37 +81,16 @@ const ReviewBody = z
  */
 export function registerReviewRoutes(app: OpenAPIHono, deps: ReviewRouteDeps): void {
   const now = deps.now ?? Date.now;
-  app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/api/work-items/{id}/review',
-      description:
-        'your verdict on the open revision (as `flotilla review`): approve → approved, request-changes → pending (an implementor reworks it with your review and its line comments), comment → no move; `comments` are line comments `{ path, line, body }` on files the revision changes',
-      request: {
-        params: IdParams,
-        body: { required: true, content: { 'application/json': { schema: ReviewBody } } },
-      },
-      responses: {
-        200: json('the review was recorded and the item moved: `{ workItemID, status, previousStatus, … }`'),
-        400: errorResponse(
-          'invalid request (no verdict, no text or line comment for request-changes or comment, a line comment on a file the revision does not change)',
-        ),
-        401: errorResponse('missing or wrong bearer token'),
-        404: errorResponse('no such item'),
-        409: errorResponse('closed, no open revision, in progress, or an agent runs on it'),
-      },
-    }),
-    async (c) => {
-      const { id } = c.req.valid('param');
-      const { verdict, body, comments } = c.req.valid('json');
-      const summary = recordHumanReview(
-        { tracker: deps.tracker, history: deps.history, stateDir: deps.paths.stateDir },
-        id,
-        { verdict, body: body.trim(), author: await deps.readAuthor(), lineComments: comments },
-      );
-      return c.json(summary, 200);
-    },
-  );
+  app.openapi(REVIEW_ROUTE, async (c) => {
+    const { id } = c.req.valid('param');
+    const { verdict, body, comments } = c.req.valid('json');
+    const summary = recordHumanReview(
+      { tracker: deps.tracker, history: deps.history, stateDir: deps.paths.stateDir },
+      id,
+      { verdict, body: body.trim(), author: await deps.readAuthor(), lineComments: comments },
+    );
+    return c.json(summary, 200);
+  });
 
   app.openapi(
     createRoute({

@@ -1,6 +1,10 @@
 import type { FlotillaConfig, FlotillaPaths } from '../config/index.ts';
 import type { AgentRole } from '../domain/index.ts';
-import { assembleAgentContext } from '../engine/context-assembly/assemble-agent-context.ts';
+import {
+  type AgentContextDeps,
+  assembleAgentContext,
+  type PromptTemplates,
+} from '../engine/context-assembly/assemble-agent-context.ts';
 import type { AgentRunRequest } from '../engine/runtime-contract/index.ts';
 import { buildInitialEngineState } from '../engine/state-store/engine-state.ts';
 import { getApprovedSpecSHAs } from '../engine/state-store/selectors/index.ts';
@@ -11,7 +15,7 @@ import {
   createTaskContextRepository,
   type Database,
 } from '../storage/index.ts';
-import { createConfiguredProvider } from './create-configured-provider.ts';
+import { type ControlPlaneProvider, createConfiguredProvider } from './create-configured-provider.ts';
 import { loadPromptTemplates } from './load-prompt-templates.ts';
 
 export interface CurrentPromptOptions {
@@ -65,72 +69,99 @@ export async function buildCurrentPrompt(options: CurrentPromptOptions): Promise
     logger: silentLogger,
   });
   try {
-    const taskContext = createTaskContextRepository(db);
-    const memories = createMemoryRepository(db);
-    const deps = {
-      workItemReader: provider.workItemReader,
-      revisionReader: provider.revisionReader,
-      specReader: provider.specReader,
-      promptTemplates: templates.templates,
-      memories: {
-        list: (limit: number) => memories.list(limit),
-        count: () => memories.count(),
-        maxPromptChars: config.memory.maxPromptChars,
-      },
-      // What `flotilla run` reads too: on a shared tracker, the history other machines recorded.
-      ...(provider.taskContextMirror !== undefined && {
-        readMirroredTaskContext: (id: string) =>
-          provider.taskContextMirror?.readEntries(id) ?? Promise.resolve([]),
-      }),
-    };
-    if (role === 'planner') {
-      const [listing, workItems] = await Promise.all([
-        provider.specReader.listSpecs(),
-        provider.workItemReader.listWorkItems(),
-      ]);
-      const state = buildInitialEngineState({
-        specs: Object.fromEntries(listing.specs.map((spec) => [spec.filePath, spec])),
-        workItems: Object.fromEntries(workItems.map((listed) => [listed.id, listed])),
-        lastPlannedSHAs: createPlannedSpecRepository(db).load(),
-      });
-      const specSHAs = getApprovedSpecSHAs(state);
-      const request: AgentRunRequest = {
-        role,
-        sessionID: 'prompt-preview',
-        specPaths: Object.keys(specSHAs),
-        specSHAs,
-      };
-      return (await assembleAgentContext(request, { ...deps, getState: () => state })).prompt;
-    }
-    const workItemID = options.workItemID;
-    if (workItemID === null)
-      throw new CurrentPromptError(`the ${role} prompt is for a work item: name one`, 'usage');
-    const item = await provider.workItemReader.getWorkItem(workItemID);
-    if (item === null) throw new CurrentPromptError(`work item #${workItemID} does not exist`, 'state');
-    const state = buildInitialEngineState({
-      workItems: { [item.id]: item },
-      taskContext: { [item.id]: taskContext.list(item.id) },
-    });
-    const getState = () => state;
-    if (role === 'implementor') {
-      const request: AgentRunRequest = {
-        role,
-        sessionID: 'prompt-preview',
-        workItemID: item.id,
-        branchName: `flotilla/${item.id}`,
-      };
-      return (await assembleAgentContext(request, { ...deps, getState })).prompt;
-    }
-    if (item.linkedRevision === null)
-      throw new CurrentPromptError(`work item #${item.id} has no revision for a reviewer to review`, 'state');
+    const deps = contextDepsOf(provider, templates.templates, db, config);
+    if (role === 'planner') return await plannerPrompt(provider, db, deps);
+    return await itemPrompt(options, provider, deps);
+  } finally {
+    await provider.close();
+  }
+}
+
+type ContextDeps = Omit<AgentContextDeps, 'getState'>;
+
+/** What context assembly reads besides the state: the provider's readers, the templates, the memories. */
+function contextDepsOf(
+  provider: ControlPlaneProvider,
+  promptTemplates: PromptTemplates,
+  db: Database,
+  config: FlotillaConfig,
+): ContextDeps {
+  const memories = createMemoryRepository(db);
+  return {
+    workItemReader: provider.workItemReader,
+    revisionReader: provider.revisionReader,
+    specReader: provider.specReader,
+    promptTemplates,
+    memories: {
+      list: (limit: number) => memories.list(limit),
+      count: () => memories.count(),
+      maxPromptChars: config.memory.maxPromptChars,
+    },
+    // What `flotilla run` reads too: on a shared tracker, the history other machines recorded.
+    ...(provider.taskContextMirror !== undefined && {
+      readMirroredTaskContext: (id: string) =>
+        provider.taskContextMirror?.readEntries(id) ?? Promise.resolve([]),
+    }),
+  };
+}
+
+/** The planner's prompt: every approved spec at its current version, as a planning run would get it. */
+async function plannerPrompt(
+  provider: ControlPlaneProvider,
+  db: Database,
+  deps: ContextDeps,
+): Promise<string> {
+  const [listing, workItems] = await Promise.all([
+    provider.specReader.listSpecs(),
+    provider.workItemReader.listWorkItems(),
+  ]);
+  const state = buildInitialEngineState({
+    specs: Object.fromEntries(listing.specs.map((spec) => [spec.filePath, spec])),
+    workItems: Object.fromEntries(workItems.map((listed) => [listed.id, listed])),
+    lastPlannedSHAs: createPlannedSpecRepository(db).load(),
+  });
+  const specSHAs = getApprovedSpecSHAs(state);
+  const request: AgentRunRequest = {
+    role: 'planner',
+    sessionID: 'prompt-preview',
+    specPaths: Object.keys(specSHAs),
+    specSHAs,
+  };
+  return (await assembleAgentContext(request, { ...deps, getState: () => state })).prompt;
+}
+
+/** The implementor's or reviewer's prompt on the named item, with its stored task context. */
+async function itemPrompt(
+  options: CurrentPromptOptions,
+  provider: ControlPlaneProvider,
+  deps: ContextDeps,
+): Promise<string> {
+  const { role, workItemID } = options;
+  if (workItemID === null)
+    throw new CurrentPromptError(`the ${role} prompt is for a work item: name one`, 'usage');
+  const item = await provider.workItemReader.getWorkItem(workItemID);
+  if (item === null) throw new CurrentPromptError(`work item #${workItemID} does not exist`, 'state');
+  const state = buildInitialEngineState({
+    workItems: { [item.id]: item },
+    taskContext: { [item.id]: createTaskContextRepository(options.db).list(item.id) },
+  });
+  const getState = () => state;
+  if (role === 'implementor') {
     const request: AgentRunRequest = {
       role,
       sessionID: 'prompt-preview',
       workItemID: item.id,
-      revisionID: item.linkedRevision,
+      branchName: `flotilla/${item.id}`,
     };
     return (await assembleAgentContext(request, { ...deps, getState })).prompt;
-  } finally {
-    await provider.close();
   }
+  if (item.linkedRevision === null)
+    throw new CurrentPromptError(`work item #${item.id} has no revision for a reviewer to review`, 'state');
+  const request: AgentRunRequest = {
+    role: 'reviewer',
+    sessionID: 'prompt-preview',
+    workItemID: item.id,
+    revisionID: item.linkedRevision,
+  };
+  return (await assembleAgentContext(request, { ...deps, getState })).prompt;
 }

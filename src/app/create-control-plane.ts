@@ -1,29 +1,21 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { toRemoteRuntimes } from '../cluster/create-remote-runtime.ts';
 import { type ClusterController, startClusterController } from '../cluster/start-cluster-controller.ts';
 import type { FlotillaConfig } from '../config/index.ts';
 import { resolveFlotillaPaths } from '../config/index.ts';
 import { periodKeysOf } from '../engine/budget/budget-calendar.ts';
-import { createEngine, type Engine } from '../engine/create-engine.ts';
+import type { Engine } from '../engine/create-engine.ts';
 import type { Clock } from '../engine/engine-config.ts';
 import type { Logger } from '../logging/logger.ts';
-import { reapLocalScratch } from '../providers/local/git/reap-local-scratch.ts';
-import { createSecretRedactor } from '../session-log/redact-secrets.ts';
 import { createEngineStatePersistence, type EngineStatePersistence, openDatabase } from '../storage/index.ts';
-import { createPortAllocator } from '../workspace/create-port-allocator.ts';
-import { createWorktreeManager, isSpareWorktreePath } from '../workspace/create-worktree-manager.ts';
 import { acquireRunLock } from './acquire-run-lock.ts';
 import { awaitClusterLeadership, type HeldLeadership } from './await-cluster-leadership.ts';
-import { buildEngineBudget } from './build-engine-budget.ts';
 import { type ControlPlaneProvider, createConfiguredProvider } from './create-configured-provider.ts';
-import { createRuntimeSet } from './create-runtime-set.ts';
+import { createControlPlaneEngine } from './create-control-plane-engine.ts';
+import { createRuntimeSet, type RuntimeSet, type RuntimeSetOptions } from './create-runtime-set.ts';
 import { loadPromptTemplates } from './load-prompt-templates.ts';
-import { reapOrphanProcesses } from './reap-orphan-processes.ts';
-import { reapRunStateDirs } from './reap-run-state-dirs.ts';
-import { recoverRuns } from './recover-runs.ts';
+import { recoverAfterCrash } from './recover-after-crash.ts';
 import { startMachineResourceGate } from './resources/start-machine-resource-gate.ts';
-import { type ChangeFeed, withChangeFeed } from './with-change-feed.ts';
+import type { ChangeFeed } from './with-change-feed.ts';
 
 export interface ControlPlaneOptions {
   repoRoot: string;
@@ -153,7 +145,104 @@ async function startControlPlane(
   if (!prompts.ok)
     throw new Error(`invalid prompt templates (docs/prompt-templates.md):\n${prompts.errors.join('\n')}`);
   // The scenario's server, the sandbox, each runtime's preflight: refused here, not in each run mid-way.
-  const runtimeSet = await createRuntimeSet({
+  const runtimeSet = await createRuntimeSet(runtimeSetOptionsOf(options, paths));
+  const cluster = await startClusterIfConfigured(options, runtimeSet);
+  const db = openDatabase(paths.dbPath);
+  const persistence = createEngineStatePersistence(db, {
+    periodKeysOf: (at) => periodKeysOf(at, config.budgets.timeZone),
+  });
+  const recovery = await recoverAfterCrash({ repoRoot, config, logger, paths, persistence, cluster, held });
+  const { recovered, worktrees } = recovery;
+  const provider = await openProvider(options, paths, db, async () => {
+    // No token, a bad config: nothing started yet but the database and the scenario's server.
+    db.close();
+    await cluster?.close();
+    await runtimeSet.close();
+  });
+  // Dispatch waits while the machine cannot hold one more agent (issue #30 §3); "off": slots only.
+  const resources =
+    config.scheduler.resources === 'off'
+      ? null
+      : startMachineResourceGate(paths.stateDir, config.scheduler.resources);
+  const engine = createControlPlaneEngine({
+    config,
+    logger,
+    provider,
+    persistence,
+    runtimeSet,
+    worktrees,
+    promptTemplates: prompts.templates,
+    resources: resources?.gate ?? null,
+    cluster,
+    held,
+    recovered: recovery,
+    ...(options.changeFeed !== undefined && { changeFeed: options.changeFeed }),
+    ...(options.clock !== undefined && { clock: options.clock }),
+  });
+  engine.onEvent((event, state) => persistence.record(event, state));
+  // Checks a killed process left pending are run again.
+  void provider.runPendingChecks();
+  const close = async () => {
+    await engine.stop();
+    await cluster?.close();
+    resources?.stop();
+    // Removals still queued, and the spare: nothing of this run's is left under .worktrees/.
+    await worktrees.settle();
+    await runtimeSet.close();
+    await provider.close();
+    db.close();
+  };
+  return {
+    engine,
+    provider,
+    persistence,
+    recovered,
+    sandboxMode: runtimeSet.sandboxMode,
+    leaderToken: held?.token ?? null,
+    checksPending: () =>
+      Object.values(engine.getState().revisions).some((revision) => revision.pipeline?.status === 'pending'),
+    close: once(close),
+  };
+}
+
+/** The configured provider; `onFailure` closes what had started before it when it cannot open. */
+async function openProvider(
+  options: ControlPlaneOptions,
+  paths: ReturnType<typeof resolveFlotillaPaths>,
+  db: ReturnType<typeof openDatabase>,
+  onFailure: () => Promise<void>,
+): Promise<ControlPlaneProvider> {
+  try {
+    return await createConfiguredProvider({
+      repoRoot: options.repoRoot,
+      config: options.config,
+      paths,
+      db,
+      env: options.providerEnv ?? process.env,
+      logger: options.logger,
+    });
+  } catch (error) {
+    await onFailure();
+    throw error;
+  }
+}
+
+/** `close` run once: later calls get the first call's promise. */
+function once(close: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | null = null;
+  return () => {
+    closing ??= close();
+    return closing;
+  };
+}
+
+/** What the runtimes are built from: the config, and the demo's scripted server and runtime when given. */
+function runtimeSetOptionsOf(
+  options: ControlPlaneOptions,
+  paths: ReturnType<typeof resolveFlotillaPaths>,
+): RuntimeSetOptions {
+  const { repoRoot, config, logger } = options;
+  return {
     repoRoot,
     config,
     logger,
@@ -164,159 +253,30 @@ async function startControlPlane(
     }),
     ...(options.scriptedRuntime !== undefined && { scriptedRuntime: options.scriptedRuntime }),
     ...(options.scriptedCli !== undefined && { scriptedCli: options.scriptedCli }),
-  });
-  // Cluster mode (issue #33): the runs go to the workers over PostgreSQL; absent, all runs here.
-  let cluster: ClusterController | null = null;
-  if (config.cluster !== undefined) {
-    try {
-      cluster = await startClusterController({
-        settings: config.cluster,
-        env: process.env,
-        repoRoot,
-        defaultBranch: config.defaultBranch,
-        fleetConcurrency: config.scheduler.maxConcurrentAgents,
-        logger,
-      });
-    } catch (error) {
-      await runtimeSet.close();
-      throw error;
-    }
-  }
+  };
+}
 
-  const db = openDatabase(paths.dbPath);
-  const persistence = createEngineStatePersistence(db, {
-    periodKeysOf: (at) => periodKeysOf(at, config.budgets.timeZone),
-  });
-  // Cluster mode: runs the previous leader left on the workers are adopted, or cancelled there.
-  const recovered = await recoverRuns(
-    persistence,
-    cluster === null || held === null ? null : { controller: cluster, held },
-    logger,
-  );
-  const interruptedRuns = recovered.interrupted.length;
-  // Agents and checks a killed Flotilla left running would keep working in worktrees about to be removed.
-  const reapedProcesses = reapOrphanProcesses(paths).length;
-  // Sessions waiting for a human's answers keep their worktree and state: they resume once answered.
-  const waiting = persistence.listWaitingSessions().map((entry) => entry.session);
-  const reapedRunStateDirs = await reapRunStateDirs(
-    paths,
-    waiting.flatMap((session) => (session.stateDir === null ? [] : [session.stateDir])),
-  );
-  if (reapedRunStateDirs.length > 0)
-    logger.info('removed the state of runs a killed flotilla left behind', { dirs: reapedRunStateDirs });
-  // One worktree manager for every runtime: git's worktree operations on a repository are serialised, and
-  // the spare it prepares ahead serves whichever runtime starts next. Settled (spare removed) on close.
-  const worktrees = createWorktreeManager({
-    repoRoot,
-    defaultBranch: config.defaultBranch,
-    setupCommand: config.worktree.setupCommand,
-    logger,
-    prepareAhead: config.worktree.prepareAhead,
-    removeBehind: config.worktree.prepareAhead,
-    copy: config.worktree.copy,
-    teardownCommand: config.worktree.teardownCommand,
-    // Recorded under .flotilla/ports/, so a restart never hands out a port a kept worktree still has.
-    ports: createPortAllocator({ dir: join(paths.stateDir, 'ports'), count: config.worktree.ports }),
-  });
-  // Under the run lock, so none of these belongs to a control plane still running.
-  const reapedAgentWorktrees = await worktrees.reapStaleWorktrees({
-    keep: waiting.flatMap((session) => (session.worktree === null ? [] : [session.worktree.path])),
-  });
-  const reapedScratch = await reapLocalScratch({ repoRoot, scratchDir: paths.tmpDir, logger });
-  // A spare a killed process prepared ahead was no run's: not reported as a leftover.
-  const reapedWorktrees = [
-    ...reapedAgentWorktrees.filter((path) => !isSpareWorktreePath(path)),
-    ...reapedScratch.worktrees,
-  ];
-
-  let provider: ControlPlaneProvider;
+/**
+ * Cluster mode (issue #33): the runs go to the workers over PostgreSQL; null without `cluster` (all runs
+ * here). The runtimes are closed again when it cannot start.
+ */
+async function startClusterIfConfigured(
+  options: ControlPlaneOptions,
+  runtimeSet: RuntimeSet,
+): Promise<ClusterController | null> {
+  const { config } = options;
+  if (config.cluster === undefined) return null;
   try {
-    provider = await createConfiguredProvider({
-      repoRoot,
-      config,
-      paths,
-      db,
-      env: options.providerEnv ?? process.env,
-      logger,
+    return await startClusterController({
+      settings: config.cluster,
+      env: process.env,
+      repoRoot: options.repoRoot,
+      defaultBranch: config.defaultBranch,
+      fleetConcurrency: config.scheduler.maxConcurrentAgents,
+      logger: options.logger,
     });
   } catch (error) {
-    // No token, a bad config: nothing started yet but the database and the scenario's server.
-    db.close();
-    await cluster?.close();
     await runtimeSet.close();
     throw error;
   }
-
-  // Dispatch waits while the machine cannot hold one more agent (issue #30 §3); "off": slots only.
-  const resources =
-    config.scheduler.resources === 'off'
-      ? null
-      : startMachineResourceGate(paths.stateDir, config.scheduler.resources);
-  const engine = createEngine({
-    provider: options.changeFeed === undefined ? provider : withChangeFeed(provider, options.changeFeed),
-    ...(resources !== null && { resources: resources.gate }),
-    logger,
-    initialState: persistence.loadInitialState({ keep: recovered.keep }),
-    adoptedRuns: recovered.adopted,
-    accounts: config.accounts.map(({ name, runtime }) => ({ name, runtime })),
-    shutdownTimeout: config.shutdownTimeout,
-    pollIntervals: config.pollIntervals,
-    scheduler: config.scheduler,
-    maxReviewRounds: config.maxReviewRounds,
-    maxCheckRounds: config.maxCheckRounds,
-    approval: config.approval,
-    modes: {
-      limits: config.limits,
-      maxAgentDuration: config.maxAgentDuration,
-      ...(typeof config.models.implementor === 'object' && { implementorModels: config.models.implementor }),
-    },
-    dependencyWaitFor: config.dependencies.waitFor,
-    mergeQueue: config.merge.queue,
-    budget: buildEngineBudget(config, persistence.ledger),
-    ...(held !== null && { fence: held.leadership.fence }),
-    ...(options.clock !== undefined && { clock: options.clock }),
-    questionTimeout: config.questionTimeout,
-    promptTemplates: prompts.templates,
-    // Read for every prompt, so a human's `flotilla memory edit` or `forget` counts from the next run on.
-    memories: {
-      list: (limit) => persistence.memories.list(limit),
-      count: () => persistence.memories.count(),
-      maxPromptChars: config.memory.maxPromptChars,
-    },
-    // Agents' notes are stored and shown to later agents: no secret of this process's environment in them.
-    redact: createSecretRedactor(process.env),
-    createRuntimeAdapters: () => {
-      const local = runtimeSet.createAdapters(worktrees);
-      // Cluster mode (src/cluster/): every run goes to the workers through the durable queue.
-      return cluster === null ? local : toRemoteRuntimes(local, cluster.remoteDeps);
-    },
-  });
-  engine.onEvent((event, state) => persistence.record(event, state));
-  // Checks a killed process left pending are run again.
-  void provider.runPendingChecks();
-
-  let closing: Promise<void> | null = null;
-  return {
-    engine,
-    provider,
-    persistence,
-    recovered: { interruptedRuns, adoptedRuns: recovered.adopted.length, reapedWorktrees, reapedProcesses },
-    sandboxMode: runtimeSet.sandboxMode,
-    leaderToken: held?.token ?? null,
-    checksPending: () =>
-      Object.values(engine.getState().revisions).some((revision) => revision.pipeline?.status === 'pending'),
-    close() {
-      closing ??= (async () => {
-        await engine.stop();
-        await cluster?.close();
-        resources?.stop();
-        // Removals still queued, and the spare: nothing of this run's is left under .worktrees/.
-        await worktrees.settle();
-        await runtimeSet.close();
-        await provider.close();
-        db.close();
-      })();
-      return closing;
-    },
-  };
 }

@@ -15,22 +15,10 @@ const MAX_OWN_LINES = 50;
 
 /** `path name`: the own lines it had when the limit came (an upper bound from now on). */
 const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
-  'src/analytics/build-stats-lines.ts buildStatsLines': 56,
   'src/api/create-provider-api-app.ts createProviderApiApp': 65,
-  'src/api/register-history-routes.ts registerHistoryRoutes': 52,
-  'src/api/register-review-routes.ts registerReviewRoutes': 54,
-  'src/app/build-current-prompt.ts buildCurrentPrompt': 79,
-  'src/app/create-control-plane.ts startControlPlane': 128,
-  'src/app/demo/create-demo-repository.ts buildDemoFiles': 57,
-  'src/app/demo/run-demo.ts runDemo': 100,
-  'src/app/progress/describe-event.ts describeEvent': 83,
-  'src/cli/commands/bash-check-command.ts <anonymous>': 51,
   'src/cli/commands/doctor-command-checks.ts runDoctorChecks': 57,
-  'src/cli/commands/hook-command.ts runPreToolUseHook': 54,
   'src/cli/commands/init-command-scripted-scenario.ts buildScriptedScenario': 84,
   'src/cli/commands/memory-command.ts registerMemoryCommand': 51,
-  'src/cli/commands/run-command.ts <anonymous>': 202,
-  'src/cli/support/record-human-review.ts recordHumanReview': 54,
   'src/cli/support/run-merge-queue.ts runMergeQueue': 77,
   'src/cluster/create-run-executor.ts execute': 66,
   'src/engine/command-executor/advance-merge-queue.ts <anonymous>': 85,
@@ -38,14 +26,6 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/engine/command-executor/create-conversation-broker.ts ask': 54,
   'src/engine/command-executor/start-agent-async.ts startAgentAsync': 103,
   'src/engine/create-engine.ts createEngine': 106,
-  'src/guards/bash-validator/inspectors/inspect-awk.ts inspectAwk': 52,
-  'src/guards/bash-validator/inspectors/inspect-git.ts checkProgramAndOutputOptions': 59,
-  'src/guards/bash-validator/inspectors/inspect-git.ts checkSubcommand': 95,
-  'src/guards/bash-validator/inspectors/inspect-git.ts inspectGit': 51,
-  'src/guards/bash-validator/inspectors/inspect-package-managers.ts runPackageRunner': 59,
-  'src/guards/bash-validator/inspectors/inspect-sed.ts command': 73,
-  'src/guards/bash-validator/inspectors/inspect-shell.ts inspectShell': 57,
-  'src/guards/bash-validator/walk-shell-file.ts command': 67,
   'src/model-server/build-codex-server-config.ts buildCodexServerConfig': 56,
   'src/model-server/check-expectations.ts checkExpectations': 56,
   'src/model-server/create-model-server.ts createModelServer': 62,
@@ -71,9 +51,7 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
 };
 
 /** Files still over the limit, each with its size then; shrink them. */
-const LONG_FILES: Readonly<Record<string, number>> = {
-  'src/guards/bash-validator/walk-shell-file.ts': 610,
-};
+const LONG_FILES: Readonly<Record<string, number>> = {};
 
 const PRODUCTION = /\.tsx?$/;
 const production = [...readSourceTree(ROOT, 'src'), ...readSourceTree(ROOT, 'web/src')]

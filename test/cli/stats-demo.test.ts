@@ -1,7 +1,8 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OutcomeStats } from '../../src/analytics/build-outcome-stats.ts';
-import { type DemoOutcome, runDemo } from '../../src/app/demo/run-demo.ts';
+import type { DemoOutcome } from '../../src/app/demo/demo-options.ts';
+import { runDemo } from '../../src/app/demo/run-demo.ts';
 import { runFlotillaInProcess } from '../../src/cli/support/run-flotilla-in-process.ts';
 import { createRecordingLogger } from '../../src/logging/logger.ts';
 

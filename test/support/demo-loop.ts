@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { expect } from 'vitest';
-import { type DemoOptions, type DemoOutcome, runDemo } from '../../src/app/demo/run-demo.ts';
+import type { DemoOptions, DemoOutcome } from '../../src/app/demo/demo-options.ts';
+import { runDemo } from '../../src/app/demo/run-demo.ts';
 import { createRecordingLogger, type LogRecord } from '../../src/logging/logger.ts';
 
 /** A finished demo whose repository is kept for the checks, and the lines it printed. */

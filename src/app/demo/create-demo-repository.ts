@@ -15,50 +15,51 @@ const AGENT_PROMPTS = {
   reviewer: 'You are the reviewer. Review the revision against the work item and the spec.',
 } as const;
 
+/** The sample project's package: a tiny ESM library whose `npm test` runs node's test runner. */
+const DEMO_PACKAGE = {
+  name: 'greetings',
+  version: '1.0.0',
+  type: 'module',
+  private: true,
+  scripts: { test: 'node --test' },
+};
+
+/** Its flotilla.config.json: `npm test` as the checks, short polls, no worktree setup. */
+const DEMO_CONFIG = {
+  specsDir: 'docs/specs',
+  checks: { command: 'npm test', timeout: 120 },
+  worktree: { setupCommand: 'none' },
+  pollIntervals: { workItems: 2, revisions: 2, specs: 2 },
+  maxAgentDuration: 300,
+  shutdownTimeout: 30,
+};
+
+/** Its one approved spec: two items, the second built after the first. */
+const DEMO_SPEC = [
+  '---',
+  'status: approved',
+  '---',
+  '# Greetings',
+  '',
+  'The library greets people.',
+  '',
+  '## Acceptance criteria',
+  '1. `greet(name)` in `src/greet.js` returns `Hello, <name>!`.',
+  '2. Surrounding whitespace in the name is trimmed.',
+  '3. `farewell(name)` in `src/farewell.js` returns `Goodbye, <name>!`, built after greet().',
+  '',
+].join('\n');
+
 /** Files of the throwaway sample project: a tiny ESM library with `npm test`, agents and one approved spec. */
 function buildDemoFiles(): Record<string, string> {
   const files: Record<string, string> = {
-    'package.json': `${JSON.stringify(
-      {
-        name: 'greetings',
-        version: '1.0.0',
-        type: 'module',
-        private: true,
-        scripts: { test: 'node --test' },
-      },
-      null,
-      2,
-    )}\n`,
+    'package.json': `${JSON.stringify(DEMO_PACKAGE, null, 2)}\n`,
     'README.md': '# greetings\n\nA sample project for the Flotilla demo.\n',
-    'flotilla.config.json': `${JSON.stringify(
-      {
-        specsDir: 'docs/specs',
-        checks: { command: 'npm test', timeout: 120 },
-        worktree: { setupCommand: 'none' },
-        pollIntervals: { workItems: 2, revisions: 2, specs: 2 },
-        maxAgentDuration: 300,
-        shutdownTimeout: 30,
-      },
-      null,
-      2,
-    )}\n`,
+    'flotilla.config.json': `${JSON.stringify(DEMO_CONFIG, null, 2)}\n`,
     '.gitignore': 'node_modules/\n.flotilla/\n.worktrees/\n',
     '.claude/CLAUDE.md':
       'Conventions: ES modules, tests with node:test beside the code in test/, conventional commits.\n',
-    'docs/specs/greetings.md': [
-      '---',
-      'status: approved',
-      '---',
-      '# Greetings',
-      '',
-      'The library greets people.',
-      '',
-      '## Acceptance criteria',
-      '1. `greet(name)` in `src/greet.js` returns `Hello, <name>!`.',
-      '2. Surrounding whitespace in the name is trimmed.',
-      '3. `farewell(name)` in `src/farewell.js` returns `Goodbye, <name>!`, built after greet().',
-      '',
-    ].join('\n'),
+    'docs/specs/greetings.md': DEMO_SPEC,
   };
   for (const role of ['planner', 'implementor', 'reviewer'] as const) {
     files[`.claude/agents/${role}.md`] = [

@@ -1,59 +1,16 @@
 import { rm } from 'node:fs/promises';
-import { loadConfig, resolveFlotillaPaths } from '../../config/index.ts';
-import {
-  type AgentRun,
-  describeChecksOutcome,
-  describeReviewVerdict,
-  isScriptedRun,
-  revisionName,
-} from '../../domain/index.ts';
-import type { Logger } from '../../logging/logger.ts';
-import { createModelServer, type ModelServer } from '../../model-server/create-model-server.ts';
-import { loadScenarioFile } from '../../model-server/load-scenario-file.ts';
-import { type ControlPlane, createControlPlane } from '../create-control-plane.ts';
+import { type FlotillaConfig, loadConfig, resolveFlotillaPaths } from '../../config/index.ts';
+import type { ModelServer } from '../../model-server/create-model-server.ts';
+import type { ControlPlane } from '../create-control-plane.ts';
 import { createQuotaProgress } from '../progress/create-quota-progress.ts';
-import { createSpendTally } from '../progress/create-spend-tally.ts';
 import { describeEvent } from '../progress/describe-event.ts';
 import { waitUntilIdle } from '../wait-until-idle.ts';
-import { buildDemoAgentProgram } from './build-demo-agent-program.ts';
 import { createDemoRepository } from './create-demo-repository.ts';
-import type { DemoProvider } from './demo-providers.ts';
+import type { DemoOptions, DemoOutcome } from './demo-options.ts';
 import { DEMO_RUNTIMES, findRuntimeDemo } from './demo-runtimes.ts';
+import { startDemoControlPlane } from './start-demo-control-plane.ts';
 import type { DemoGitHub } from './start-demo-github.ts';
-
-export interface DemoOptions {
-  keep: boolean;
-  /** Every role's runtime: one of DEMO_RUNTIMES (default: the first, the registry's default runtime). */
-  runtime?: string;
-  /**
-   * Where work items, revisions and specs live: `local` (default: SQLite, branches, `npm test` as checks) or
-   * `github` (the built-in fake GitHub on 127.0.0.1: issues, pull requests, a CI that passes; no account).
-   */
-  provider?: DemoProvider;
-  /** With `github`: the fake delivers webhooks, polled at once (default true); false: polls only. */
-  webhooks?: boolean;
-  /** Progress lines and the summary. */
-  print: (line: string) => void;
-  logger: Logger;
-  /** Added to every agent's environment (tests: a proxy tripwire pointing at the model server). */
-  agentEnv?: (modelServerUrl: string) => Readonly<Record<string, string>>;
-  /** Seconds before the demo gives up (not when watched: the watcher decides when it ends). */
-  timeout?: number;
-  /**
-   * Hands the control plane (engine not started) to a watcher — the dashboard — instead of printing progress
-   * and waiting until idle; the demo ends when the watcher returns.
-   */
-  watch?: (controlPlane: ControlPlane, repoRoot: string) => Promise<void>;
-}
-
-export interface DemoOutcome {
-  ok: boolean;
-  repoRoot: string;
-  runs: AgentRun[];
-  approved: number;
-  /** What the scripted model server found wrong (unmet expectations, connections it refused). */
-  modelServerProblems: string[];
-}
+import { summarizeDemo } from './summarize-demo.ts';
 
 /**
  * The whole loop in a throwaway repository on a REAL agent runtime (the Claude Agent SDK by default; codex,
@@ -64,7 +21,7 @@ export interface DemoOutcome {
  * local provider (SQLite + real branches + `npm test` as the checks), like `flotilla run` in a real repo.
  */
 export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
-  const { print, logger } = options;
+  const { print } = options;
   const runtime = options.runtime ?? DEMO_RUNTIMES[0] ?? '';
   // Each runtime's descriptor says how its demo runs: its story in its own tools, or the demo agent CLI.
   const demo = findRuntimeDemo(runtime);
@@ -74,76 +31,103 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
   print(`demo repository: ${repo.root}`);
   const loaded = await loadConfig(repo.root);
   if (!loaded.ok) throw new Error(`demo configuration is invalid: ${loaded.errors.join('; ')}`);
-  let github: DemoGitHub | null = null;
-  if (options.provider === 'github') {
-    // Loaded on use: the fake GitHub is demo-only.
-    const { startDemoGitHub } = await import('./start-demo-github.ts');
-    const webhooks = options.webhooks ?? true;
-    github = await startDemoGitHub(repo.root, loaded.config, repo.gitEnv, { webhooks, logger });
-    print(
-      `fake GitHub: ${github.fake.apiUrl} (${github.fake.owner}/${github.fake.repo}; its CI passes every head; ${webhooks ? 'webhooks delivered' : 'no webhooks: polls only'})`,
-    );
-  }
+  const github = options.provider === 'github' ? await startFakeGitHub(repo, loaded.config, options) : null;
   const config = github?.config ?? loaded.config;
-  const providerOptions =
-    github !== null
-      ? {
-          providerEnv: github.providerEnv,
-          ...(github.changeFeed !== null && { changeFeed: github.changeFeed }),
-        }
-      : {};
-  let server: ModelServer | null = null;
-  let controlPlane: ControlPlane;
-  try {
-    if ('agentProgram' in demo) {
-      // No model at all: every role runs the demo agent CLI through the runtime, as configured runtimes do.
-      print(`every role on ${runtime} (the scripted demo agent CLI; no model server)`);
-      const settings = demo.agentProgram(buildDemoAgentProgram());
-      controlPlane = await createControlPlane({
-        repoRoot: repo.root,
-        config: { ...config, runtimes: { planner: settings, implementor: settings, reviewer: settings } },
-        logger,
-        // Its usage is made up: recorded as `scripted` (marked, never counted with real spend).
-        scriptedCli: true,
-        ...providerOptions,
-        extraEnv: { ...repo.gitEnv },
-      });
-    } else {
-      server = await createModelServer(await loadScenarioFile(demo.scenarioPath));
-      print(`scripted model server: ${server.url} (every role on ${runtime})`);
-      // The same wiring as `flotilla run`: the configured provider (local: SQLite, revision branches, `npm
-      // test` as checks; or the fake GitHub), run history, the runtime — pointed at the scripted model server.
-      controlPlane = await createControlPlane({
-        repoRoot: repo.root,
-        config,
-        logger,
-        ...providerOptions,
-        extraEnv: { ...repo.gitEnv, ...options.agentEnv?.(server.url) },
-        scriptedModelServerUrl: server.url,
-        scriptedRuntime: runtime,
-      });
-    }
-  } catch (error) {
-    await github?.close();
-    await server?.close();
-    throw error;
-  }
-  const { engine, provider } = controlPlane;
-  const logsDir = resolveFlotillaPaths(repo.root).logsDir;
+  const { controlPlane, server } = await startDemoControlPlane({
+    options,
+    runtime,
+    demo,
+    repo,
+    config,
+    github,
+  });
   const startedAt = Date.now();
-  if (!options.watch) {
-    const quotaProgress = createQuotaProgress();
-    engine.onEvent((event, state) => {
-      const stamp = `  [${((Date.now() - startedAt) / 1000).toFixed(1).padStart(5)}s]`;
-      const line = describeEvent(event, state);
-      if (line) print(`${stamp} ${line}`);
-      // GitHub's budget as the fake reports it, like `flotilla run`'s progress lines.
-      const quota = provider.quota?.();
-      const quotaLine = quota === undefined ? null : quotaProgress(quota, Date.now());
-      if (quotaLine !== null) print(`${stamp} ${quotaLine}`);
+  if (!options.watch) printProgress(controlPlane, startedAt, print);
+  const timedOut = await playDemo(controlPlane, repo.root, config, options, server);
+  let summary: { outcome: DemoOutcome; branches: string[] };
+  try {
+    summary = await summarizeDemo({
+      controlPlane,
+      repoRoot: repo.root,
+      server,
+      print,
+      keep: options.keep,
+      watched: options.watch !== undefined,
+      timedOut,
+      startedAt,
     });
+  } finally {
+    await controlPlane.close();
+    await github?.close();
   }
+  // Only now: until the control plane is closed, a removal queued behind a run and the spare worktrees being
+  // prepared still write into .git/worktrees, and removing the repository under them failed (ENOTEMPTY).
+  await keepOrRemoveRepository(repo.root, summary.branches, options);
+  return summary.outcome;
+}
 
+/** `--keep`: says where the repository is and what to look at; otherwise removes it. */
+async function keepOrRemoveRepository(
+  repoRoot: string,
+  branches: string[],
+  options: DemoOptions,
+): Promise<void> {
+  const { print } = options;
+  if (options.keep) {
+    const logsDir = resolveFlotillaPaths(repoRoot).logsDir;
+    print(
+      `\nThe repository is kept at ${repoRoot} (revisions are on branches ${branches.join(', ')}; agent worktrees were removed; transcripts and checks logs are in ${logsDir}).`,
+    );
+    print(`Look around: cd ${repoRoot} && flotilla work list   (then flotilla diff 1, flotilla merge 1)`);
+  } else {
+    await rm(repoRoot, { recursive: true, force: true });
+    print('\nThe demo repository and its transcripts were removed (use --keep to inspect them).');
+  }
+}
+
+/** `--provider github`: the built-in fake GitHub the demo plays against, started and announced. */
+async function startFakeGitHub(
+  repo: { root: string; gitEnv: Record<string, string> },
+  config: FlotillaConfig,
+  options: DemoOptions,
+): Promise<DemoGitHub> {
+  // Loaded on use: the fake GitHub is demo-only.
+  const { startDemoGitHub } = await import('./start-demo-github.ts');
+  const webhooks = options.webhooks ?? true;
+  const github = await startDemoGitHub(repo.root, config, repo.gitEnv, { webhooks, logger: options.logger });
+  options.print(
+    `fake GitHub: ${github.fake.apiUrl} (${github.fake.owner}/${github.fake.repo}; its CI passes every head; ${webhooks ? 'webhooks delivered' : 'no webhooks: polls only'})`,
+  );
+  return github;
+}
+
+/** A progress line per meaningful event, stamped with the seconds since the start, and GitHub's budget. */
+function printProgress(controlPlane: ControlPlane, startedAt: number, print: (line: string) => void): void {
+  const { engine, provider } = controlPlane;
+  const quotaProgress = createQuotaProgress();
+  engine.onEvent((event, state) => {
+    const stamp = `  [${((Date.now() - startedAt) / 1000).toFixed(1).padStart(5)}s]`;
+    const line = describeEvent(event, state);
+    if (line) print(`${stamp} ${line}`);
+    // GitHub's budget as the fake reports it, like `flotilla run`'s progress lines.
+    const quota = provider.quota?.();
+    const quotaLine = quota === undefined ? null : quotaProgress(quota, Date.now());
+    if (quotaLine !== null) print(`${stamp} ${quotaLine}`);
+  });
+}
+
+/**
+ * Plays the demo: hands it to the watcher, or starts the engine and waits until idle or the timeout. Then
+ * the engine is stopped and the model server closed. Whether it timed out.
+ */
+async function playDemo(
+  controlPlane: ControlPlane,
+  repoRoot: string,
+  config: FlotillaConfig,
+  options: DemoOptions,
+  server: ModelServer | null,
+): Promise<boolean> {
+  const { engine } = controlPlane;
   let timedOut = false;
   const timer = setTimeout(
     () => {
@@ -155,7 +139,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
   try {
     if (options.watch) {
       clearTimeout(timer);
-      await options.watch(controlPlane, repo.root);
+      await options.watch(controlPlane, repoRoot);
     } else {
       await engine.start();
       await waitUntilIdle(controlPlane, () => timedOut, { maxCheckRounds: config.maxCheckRounds });
@@ -165,75 +149,5 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     await engine.stop();
     await server?.close();
   }
-  let summary: { outcome: DemoOutcome; branches: string[] };
-  try {
-    summary = await summarize();
-  } finally {
-    await controlPlane.close();
-    await github?.close();
-  }
-  // Only now: until the control plane is closed, a removal queued behind a run and the spare worktrees being
-  // prepared still write into .git/worktrees, and removing the repository under them failed (ENOTEMPTY).
-  if (options.keep) {
-    print(
-      `\nThe repository is kept at ${repo.root} (revisions are on branches ${summary.branches.join(', ')}; agent worktrees were removed; transcripts and checks logs are in ${logsDir}).`,
-    );
-    print(`Look around: cd ${repo.root} && flotilla work list   (then flotilla diff 1, flotilla merge 1)`);
-  } else {
-    await rm(repo.root, { recursive: true, force: true });
-    print('\nThe demo repository and its transcripts were removed (use --keep to inspect them).');
-  }
-  return summary.outcome;
-
-  /** Prints the summary; the outcome, and the revision branches for the closing line. */
-  async function summarize(): Promise<{ outcome: DemoOutcome; branches: string[] }> {
-    const state = engine.getState();
-    const runs = Object.values(state.agentRuns).sort((a, b) => a.requestedAt - b.requestedAt);
-    const items = Object.values(state.workItems).sort((a, b) => Number(a.id) - Number(b.id));
-    print('');
-    print(`Summary (${((Date.now() - startedAt) / 1000).toFixed(1)}s)`);
-    print('  work items:');
-    for (const item of items) {
-      const revision = item.linkedRevision ? state.revisions[item.linkedRevision] : undefined;
-      const reviews = revision
-        ? (await provider.revisionReader.getReviewHistory(revision.id)).reviews
-            .map((review) => describeReviewVerdict(review).said)
-            .join(', ')
-        : '';
-      const checks = `checks ${revision?.pipeline ? describeChecksOutcome(revision.pipeline.status) : 'unknown'}`;
-      print(
-        `    #${item.id} ${item.status.padEnd(16)} ${item.title}${revision ? `  — revision ${revisionName(revision)} on branch ${revision.headRef} @ ${revision.headSHA.slice(0, 8)} (${checks}${reviews ? `; reviews: ${reviews}` : ''})` : ''}`,
-      );
-    }
-    print('  agent runs:');
-    for (const run of runs) {
-      const subject = run.role === 'planner' ? run.specPaths.join(', ') : `#${run.workItemID}`;
-      const duration = run.endedAt ? `${((run.endedAt - run.requestedAt) / 1000).toFixed(1)}s` : '—';
-      // The scripted model server makes costs up: marked, never counted with real spend.
-      const cost =
-        run.usage?.costUSD != null
-          ? `$${run.usage.costUSD.toFixed(4)}${isScriptedRun(run) ? ' (scripted)' : ''}`
-          : '';
-      print(
-        `    ${run.role.padEnd(11)} ${subject.padEnd(24)} ${run.status.padEnd(10)} ${duration.padStart(6)} ${cost}`,
-      );
-      if (run.logFilePath && options.keep) print(`      transcript: ${run.logFilePath}`);
-    }
-    const spend = createSpendTally();
-    for (const run of runs) spend.addRun(run);
-    const total = spend.describe();
-    if (total !== null) print(`  total: ${total}`);
-    const problems = server?.report().problems ?? [];
-    if (problems.length > 0) print(`  model server: ${problems.join('; ')}`);
-    const approved = items.filter((item) => item.status === 'approved').length;
-    // Watched, the human may have merged, cancelled or re-dispatched: only errors make it a failure.
-    const ok = options.watch
-      ? state.errors.length === 0
-      : !timedOut && approved === items.length && items.length === 2 && state.errors.length === 0;
-    if (state.errors.length > 0) print(`  errors: ${state.errors.map((error) => error.message).join('; ')}`);
-    return {
-      outcome: { ok, repoRoot: repo.root, runs, approved, modelServerProblems: problems },
-      branches: items.map((item) => `flotilla/${item.id}`),
-    };
-  }
+  return timedOut;
 }

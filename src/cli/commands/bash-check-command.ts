@@ -71,19 +71,12 @@ export function registerBashCheckCommand(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const command = words.join(' ');
-      let reason: string | null;
-      if (options.cwd === undefined) {
-        const result = validateBashCommand(command, rules);
-        reason = result.allowed ? null : result.reason;
-      } else {
-        const verdict = await createBashValidatorHook(rules)({
-          tool_name: 'Bash',
-          tool_input: { command },
-          cwd: resolve(options.cwd),
-        });
-        reason = 'reason' in verdict ? verdict.reason : null;
-      }
+      const reason = await findRefusal(
+        { validateBashCommand, createBashValidatorHook },
+        rules,
+        words.join(' '),
+        options.cwd,
+      );
       if (reason === null) {
         process.stdout.write('allowed\n');
         process.exitCode = 0;
@@ -92,6 +85,27 @@ export function registerBashCheckCommand(program: Command): void {
         process.exitCode = 2;
       }
     });
+}
+
+type BashValidator = typeof import('../../guards/bash-validator/index.ts');
+
+/** Why the validator refuses the command (as the hook would, run from `cwd` when given); null: allowed. */
+async function findRefusal(
+  validator: Pick<BashValidator, 'validateBashCommand' | 'createBashValidatorHook'>,
+  rules: ReturnType<BashValidator['buildBashValidatorRules']>,
+  command: string,
+  cwd: string | undefined,
+): Promise<string | null> {
+  if (cwd === undefined) {
+    const result = validator.validateBashCommand(command, rules);
+    return result.allowed ? null : result.reason;
+  }
+  const verdict = await validator.createBashValidatorHook(rules)({
+    tool_name: 'Bash',
+    tool_input: { command },
+    cwd: resolve(cwd),
+  });
+  return 'reason' in verdict ? verdict.reason : null;
 }
 
 function formatRules(description: ReturnType<typeof DescribeRules>, json: boolean): string {

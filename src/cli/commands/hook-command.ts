@@ -46,13 +46,10 @@ function block(message: string): number {
   return BLOCK;
 }
 
-async function runPreToolUseHook(extraTools: readonly string[]): Promise<number> {
-  const badTool = extraTools.find((tool) => tool.trim() === '' || /^\*|^mcp__\*$/.test(tool));
-  if (badTool !== undefined) {
-    return block(
-      `--allow-tool '${badTool}' names no tool (give a tool name or a prefix such as mcp__server__*)`,
-    );
-  }
+/** The PreToolUse hook JSON on standard input, checked; or the exit code of the block that refused it. */
+async function readHookInput(): Promise<
+  { toolName: string; toolInput: Record<string, unknown>; cwd: string | undefined } | number
+> {
   if (process.stdin.isTTY) return block('expects the PreToolUse hook JSON on standard input');
   let text: string;
   try {
@@ -78,13 +75,26 @@ async function runPreToolUseHook(extraTools: readonly string[]): Promise<number>
   if (cwd !== undefined && (typeof cwd !== 'string' || cwd === '')) {
     return block("the hook JSON's 'cwd' is not a path");
   }
+  return { toolName, toolInput: toolInput as Record<string, unknown>, cwd };
+}
+
+async function runPreToolUseHook(extraTools: readonly string[]): Promise<number> {
+  const badTool = extraTools.find((tool) => tool.trim() === '' || /^\*|^mcp__\*$/.test(tool));
+  if (badTool !== undefined) {
+    return block(
+      `--allow-tool '${badTool}' names no tool (give a tool name or a prefix such as mcp__server__*)`,
+    );
+  }
+  const input = await readHookInput();
+  if (typeof input === 'number') return input;
+  const { toolName, toolInput, cwd } = input;
   const sessionCwd = cwd ?? process.cwd();
   if (toolName === 'Bash') {
     // Loaded on demand: the shell parser takes ~0.3 s to load, which the other commands do not pay.
     const { createBashValidatorHook } = await import('../../guards/bash-validator/index.ts');
     const decision = await createBashValidatorHook()({
       tool_name: toolName,
-      tool_input: toolInput as Record<string, unknown>,
+      tool_input: toolInput,
       cwd: sessionCwd,
     });
     if (isBlock(decision)) return reportBlock(decision.reason);
@@ -100,7 +110,7 @@ async function runPreToolUseHook(extraTools: readonly string[]): Promise<number>
     deniedPaths: checkout.deniedPaths,
     cwd: sessionCwd,
     allowedTools: [...INTERACTIVE_TOOLS, ...extraTools],
-  })({ tool_name: toolName, tool_input: toolInput as Record<string, unknown>, cwd: sessionCwd });
+  })({ tool_name: toolName, tool_input: toolInput, cwd: sessionCwd });
   return isBlock(verdict) ? reportBlock(verdict.reason) : ALLOW;
 }
 

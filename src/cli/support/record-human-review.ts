@@ -46,24 +46,8 @@ export interface HumanReviewInput {
   lineComments: AgentReviewComment[];
 }
 
-/**
- * A human's verdict on an item's open revision in the local tracker, as `flotilla review` and the API's
- * `POST /api/work-items/:id/review` record it: a review on the revision and a comment on the item, and the
- * item moved as the engine would for that verdict (approve → approved, request changes → pending, comment →
- * no move), all in one transaction. Refusals are CliErrors: exit 2 for bad input (no text, a line comment on
- * a file the revision does not change), exit 1 when the item's state does not allow it (closed, no open
- * revision, in progress, an agent running on it).
- */
-export function recordHumanReview(
-  deps: { tracker: SqliteTracker; history: EngineStatePersistence; stateDir: string },
-  id: string,
-  input: HumanReviewInput,
-): ReviewSummary {
-  const { tracker } = deps;
-  const { verdict, body, author, lineComments } = input;
-  if (verdict !== 'approve' && body.trim() === '' && lineComments.length === 0) {
-    throw new CliError(`${verdict} needs the review text (or line comments)`, { exitCode: 2 });
-  }
+/** The item and its open revision, when a human may review it now: not closed, not being reworked. */
+function requireOpenRevision(tracker: SqliteTracker, id: string) {
   const item = requireWorkItem(tracker, id, 'review');
   if (item.status === 'closed') {
     throw new CliError(`#${id} is closed; there is nothing to review (\`flotilla work reopen ${id}\`)`, {
@@ -85,8 +69,15 @@ export function recordHumanReview(
       { exitCode: 1 },
     );
   }
-  requireNoActiveAgent({ history: deps.history, paths: { stateDir: deps.stateDir } }, id, 'your verdict');
-  const changed = listPatchFiles(tracker.revisions.getRevisionPatch(revision.id));
+  return { item, revision };
+}
+
+/** Line comments go on files the revision changes (exit 2 otherwise). */
+function requireChangedFiles(
+  lineComments: HumanReviewInput['lineComments'],
+  changed: readonly string[],
+  revision: Parameters<typeof revisionName>[0],
+): void {
   for (const comment of lineComments) {
     if (!changed.includes(comment.path)) {
       throw new CliError(
@@ -95,6 +86,30 @@ export function recordHumanReview(
       );
     }
   }
+}
+
+/**
+ * A human's verdict on an item's open revision in the local tracker, as `flotilla review` and the API's
+ * `POST /api/work-items/:id/review` record it: a review on the revision and a comment on the item, and the
+ * item moved as the engine would for that verdict (approve → approved, request changes → pending, comment →
+ * no move), all in one transaction. Refusals are CliErrors: exit 2 for bad input (no text, a line comment on
+ * a file the revision does not change), exit 1 when the item's state does not allow it (closed, no open
+ * revision, in progress, an agent running on it).
+ */
+export function recordHumanReview(
+  deps: { tracker: SqliteTracker; history: EngineStatePersistence; stateDir: string },
+  id: string,
+  input: HumanReviewInput,
+): ReviewSummary {
+  const { tracker } = deps;
+  const { verdict, body, author, lineComments } = input;
+  if (verdict !== 'approve' && body.trim() === '' && lineComments.length === 0) {
+    throw new CliError(`${verdict} needs the review text (or line comments)`, { exitCode: 2 });
+  }
+  const { item, revision } = requireOpenRevision(tracker, id);
+  requireNoActiveAgent({ history: deps.history, paths: { stateDir: deps.stateDir } }, id, 'your verdict');
+  const changed = listPatchFiles(tracker.revisions.getRevisionPatch(revision.id));
+  requireChangedFiles(lineComments, changed, revision);
   const { state, status, verb } = HUMAN_VERDICTS[verdict];
   const newStatus = status ?? item.status;
   const reviewID = tracker.transaction(() => {

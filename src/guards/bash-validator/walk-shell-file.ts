@@ -9,10 +9,7 @@ import { commandBaseName, DYNAMIC_MARK } from './command-word.ts';
 import { countGuardedNodes } from './count-guarded-nodes.ts';
 import { findDangerousVariable } from './dangerous-variables.ts';
 import { evaluateWord } from './evaluate-word.ts';
-import { heredocByteRange, heredocText } from './heredoc-text.ts';
-import { isReadOnlyRedirectTarget } from './inspect-read-only.ts';
 import { displayValue } from './messages.ts';
-import { findProtectedWriteTarget } from './protected-paths.ts';
 import {
   SHELL_OP,
   type ShellArithmCmd,
@@ -37,7 +34,6 @@ import {
   type ShellParamExp,
   type ShellParenArithm,
   type ShellProcSubst,
-  type ShellRedirect,
   type ShellStmt,
   type ShellStmtList,
   type ShellTestClause,
@@ -48,7 +44,9 @@ import {
   type ShellWord,
   type ShellWordIter,
 } from './shell-ast.ts';
+import { staticWordText } from './static-word-text.ts';
 import type { CommandWord, InspectionContext, StdinSource } from './types.ts';
+import { type RedirectWalk, walkRedirect } from './walk-redirect.ts';
 
 const ARITHMETIC_TEST_OPS: ReadonlySet<number> = new Set([
   SHELL_OP.testEq,
@@ -92,7 +90,15 @@ class ShellFileWalker {
   readonly heredocByteRanges: Array<[number, number]> = [];
   private readonly variables = new ArithmeticVariableFacts();
 
-  constructor(private readonly context: InspectionContext) {}
+  private readonly redirectWalk: RedirectWalk;
+
+  constructor(private readonly context: InspectionContext) {
+    this.redirectWalk = {
+      context,
+      wordNested: (word) => this.wordNested(word),
+      heredocByteRanges: this.heredocByteRanges,
+    };
+  }
 
   statements(list: readonly ShellStmt[] | null, stdin: StdinSource): void {
     for (const stmt of list ?? []) this.statement(stmt, stdin);
@@ -102,86 +108,9 @@ class ShellFileWalker {
   private statement(stmt: ShellStmt | null, inheritedStdin: StdinSource): string[] {
     if (!stmt) return [];
     let stdin = inheritedStdin;
-    for (const redirect of stmt.Redirs ?? []) stdin = this.redirect(redirect, stdin);
+    for (const redirect of stmt.Redirs ?? []) stdin = walkRedirect(redirect, stdin, this.redirectWalk);
     if (!stmt.Cmd) return [];
     return this.command(stmt.Cmd, stdin);
-  }
-
-  private redirect(redirect: ShellRedirect, stdin: StdinSource): StdinSource {
-    if (redirect.Word) this.wordNested(redirect.Word);
-    if (redirect.Hdoc) {
-      this.wordNested(redirect.Hdoc);
-      const range = heredocByteRange(redirect.Hdoc);
-      if (range) this.heredocByteRanges.push(range);
-    }
-    const fd = redirect.N?.Value ?? null;
-    const target = redirect.Word ? evaluateWord(redirect.Word) : null;
-    if (target?.some((word) => /^\/dev\/(tcp|udp)\//.test(word.value))) {
-      this.context.report(
-        'danger',
-        'Blocked: redirection to /dev/tcp or /dev/udp opens a network connection',
-      );
-    }
-    switch (redirect.Op) {
-      case SHELL_OP.rdrOut:
-      case SHELL_OP.appOut:
-      case SHELL_OP.clbOut:
-      case SHELL_OP.rdrAll:
-      case SHELL_OP.appAll:
-      case SHELL_OP.rdrInOut:
-        this.checkRedirectTarget(redirect.Word);
-        return redirect.Op === SHELL_OP.rdrInOut && (fd === null || fd === '0') ? { kind: 'file' } : stdin;
-      case SHELL_OP.dplOut: {
-        const duplicated = redirect.Word ? this.staticText(redirect.Word) : null;
-        if (duplicated === null || !/^(\d+|-)$/.test(duplicated)) this.checkRedirectTarget(redirect.Word);
-        return stdin;
-      }
-      case SHELL_OP.rdrIn:
-      case SHELL_OP.dplIn:
-        return fd === null || fd === '0' ? { kind: 'file' } : stdin;
-      case SHELL_OP.hdoc:
-      case SHELL_OP.dashHdoc:
-        if (fd !== null && fd !== '0') return stdin;
-        return { kind: 'script', text: redirect.Hdoc ? heredocText(redirect) : '' };
-      case SHELL_OP.wordHdoc: {
-        if (fd !== null && fd !== '0') return stdin;
-        const text = redirect.Word ? this.staticText(redirect.Word) : null;
-        return { kind: 'script', text: text === null ? null : `${text}\n` };
-      }
-      default:
-        this.context.report('danger', `Blocked: unsupported redirection operator (${redirect.Op})`);
-        return stdin;
-    }
-  }
-
-  private checkRedirectTarget(word: ShellWord | null): void {
-    if (!word) return;
-    const targets = evaluateWord(word);
-    if (!targets) {
-      this.context.report('danger', 'Blocked: redirection target expands to too many words');
-      return;
-    }
-    for (const target of targets) {
-      if (
-        this.context.rules.readOnly === true &&
-        (target.dynamic || !isReadOnlyRedirectTarget(target.value))
-      ) {
-        this.context.report(
-          'danger',
-          `Blocked: this session is read-only (investigate/refine modes): output redirection to '${target.masked}' writes a file`,
-        );
-        continue;
-      }
-      const problem = findProtectedWriteTarget(target, this.context.place);
-      if (problem) this.context.report('danger', `Blocked: output redirection refused: ${problem}`);
-    }
-  }
-
-  /** Static value of a word (quotes removed, escapes resolved), or null when computed at run time. */
-  private staticText(word: ShellWord): string | null {
-    const evaluated = evaluateWord(word);
-    const only = evaluated?.length === 1 ? evaluated[0]! : null;
-    return only && !only.dynamic ? only.value : null;
   }
 
   private command(cmd: ShellNode, stdin: StdinSource): string[] {
@@ -191,53 +120,16 @@ class ShellFileWalker {
         return this.callExpr(cmd as ShellCallExpr, stdin);
       case 'BinaryCmd':
         return this.binaryCmd(cmd as ShellBinaryCmd, stdin);
-      case 'Block':
-      case 'Subshell':
-        this.statements((cmd as ShellStmtList).Stmts, stdin);
-        return [];
-      case 'IfClause':
-        this.ifClause(cmd as ShellIfClause, stdin);
-        return [];
-      case 'WhileClause': {
-        const loop = cmd as ShellWhileClause;
-        this.statements(loop.Cond, stdin);
-        this.statements(loop.Do, stdin);
-        return [];
-      }
-      case 'ForClause':
-        this.forClause(cmd as ShellForClause, stdin);
-        return [];
-      case 'CaseClause': {
-        const clause = cmd as ShellCaseClause;
-        this.wordNested(clause.Word);
-        for (const item of clause.Items ?? []) {
-          for (const pattern of item.Patterns ?? []) this.wordNested(pattern);
-          this.statements(item.Stmts, stdin);
-        }
-        return [];
-      }
-      case 'FuncDecl':
-        this.visited += 1;
-        this.statement((cmd as ShellFuncDecl).Body, { kind: 'inherit' });
-        return [];
-      case 'ArithmCmd':
-        this.visited += 1;
-        this.arithmetic((cmd as ShellArithmCmd).X);
-        return [];
-      case 'TestClause':
-        this.visited += 1;
-        this.testExpression((cmd as ShellTestClause).X);
-        return [];
       case 'DeclClause':
         return this.declClause(cmd as ShellDeclClause, stdin);
+      case 'TimeClause':
+        return this.statement((cmd as ShellTimeClause).Stmt, stdin);
       case 'LetClause': {
         this.visited += 1;
         this.invoke([literalWord('let')], [], stdin);
         for (const expression of (cmd as ShellLetClause).Exprs ?? []) this.arithmetic(expression);
         return ['let'];
       }
-      case 'TimeClause':
-        return this.statement((cmd as ShellTimeClause).Stmt, stdin);
       case 'CoprocClause': {
         this.visited += 1;
         const clause = cmd as ShellCoprocClause;
@@ -247,8 +139,53 @@ class ShellFileWalker {
         return ['coproc'];
       }
       default:
-        this.context.report('danger', `Blocked: unsupported shell construct (${kind})`);
+        this.compoundCommand(cmd, stdin);
         return [];
+    }
+  }
+
+  /** Blocks, subshells, if/while/for/case, function bodies, `((…))` and `[[…]]`: no command name of their own. */
+  private compoundCommand(cmd: ShellNode, stdin: StdinSource): void {
+    switch (cmd.type) {
+      case 'Block':
+      case 'Subshell':
+        this.statements((cmd as ShellStmtList).Stmts, stdin);
+        return;
+      case 'IfClause':
+        this.ifClause(cmd as ShellIfClause, stdin);
+        return;
+      case 'WhileClause': {
+        const loop = cmd as ShellWhileClause;
+        this.statements(loop.Cond, stdin);
+        this.statements(loop.Do, stdin);
+        return;
+      }
+      case 'ForClause':
+        this.forClause(cmd as ShellForClause, stdin);
+        return;
+      case 'CaseClause': {
+        const clause = cmd as ShellCaseClause;
+        this.wordNested(clause.Word);
+        for (const item of clause.Items ?? []) {
+          for (const pattern of item.Patterns ?? []) this.wordNested(pattern);
+          this.statements(item.Stmts, stdin);
+        }
+        return;
+      }
+      case 'FuncDecl':
+        this.visited += 1;
+        this.statement((cmd as ShellFuncDecl).Body, { kind: 'inherit' });
+        return;
+      case 'ArithmCmd':
+        this.visited += 1;
+        this.arithmetic((cmd as ShellArithmCmd).X);
+        return;
+      case 'TestClause':
+        this.visited += 1;
+        this.testExpression((cmd as ShellTestClause).X);
+        return;
+      default:
+        this.context.report('danger', `Blocked: unsupported shell construct (${cmd.type})`);
     }
   }
 
@@ -429,7 +366,7 @@ class ShellFileWalker {
       );
     }
     if (expansion.Exp?.Op === SHELL_OP.paramExpAt && expansion.Exp.Word) {
-      const operator = this.staticText(expansion.Exp.Word);
+      const operator = staticWordText(expansion.Exp.Word);
       if (operator === null || operator.includes('P')) {
         this.context.report(
           'danger',
@@ -451,7 +388,7 @@ class ShellFileWalker {
 
   private isAllIndex(index: ShellNode): boolean {
     if (index.type !== 'Word') return false;
-    const text = this.staticText(index as ShellWord);
+    const text = staticWordText(index as ShellWord);
     return text === '@' || text === '*';
   }
 
@@ -585,7 +522,7 @@ class ShellFileWalker {
   }
 
   private checkVariableNameOperand(node: ShellNode, where: string): void {
-    const text = node.type === 'Word' ? this.staticText(node as ShellWord) : null;
+    const text = node.type === 'Word' ? staticWordText(node as ShellWord) : null;
     if (text === null || !IDENTIFIER.test(text)) {
       this.context.report(
         'danger',

@@ -1,6 +1,6 @@
 import { commandBaseName } from '../command-word.ts';
 import { PROTECTED_FILE_NAMES, PROTECTED_PATH_SEGMENTS } from '../protected-paths.ts';
-import type { CommandInspector, CommandWord } from '../types.ts';
+import type { CommandInspector, CommandWord, InspectionContext } from '../types.ts';
 
 export const AWK_COMMANDS: readonly string[] = ['awk', 'gawk', 'mawk', 'nawk'];
 
@@ -47,40 +47,11 @@ const REGEX_CONTEXT = new Set(['', '(', ',', '{', '}', ';', '~', '!', '&', '|', 
 export const inspectAwk: CommandInspector = (invocation, context) => {
   const name = commandBaseName(invocation.words[0]!.value);
   const args = invocation.words.slice(1);
-  const programs: CommandWord[] = [];
-  let index = 0;
-  for (; index < args.length; index += 1) {
-    const word = args[index]!;
-    const value = word.value;
-    if (word.dynamic && value.startsWith('\u0000')) break;
-    if (value === '--') {
-      index += 1;
-      break;
-    }
-    if (!value.startsWith('-') || value === '-') break;
-    const option = value.startsWith('--') ? value.split('=')[0]! : value.slice(0, 2);
-    const attached = value.startsWith('--') ? value.includes('=') : value.length > 2;
-    if (VALUE_OPTIONS.has(option)) {
-      if (!attached) index += 1;
-      continue;
-    }
-    if (PROGRAM_OPTIONS.has(option)) {
-      const program = attached
-        ? { ...word, value: value.slice(value.indexOf(option) + option.length + 1) }
-        : args[index + 1];
-      if (!attached) index += 1;
-      if (program) programs.push(program);
-      continue;
-    }
-    if (FLAG_OPTIONS.has(value)) continue;
-    context.report(
-      'danger',
-      `Blocked: '${name} ${option}' is not allowed (program files, extensions, file output)`,
-    );
-    return;
-  }
+  const options = readAwkOptions(name, args, context);
+  if (options === null) return;
+  const { programs } = options;
   if (programs.length === 0) {
-    const program = args[index];
+    const program = args[options.operandsAt];
     if (!program) return;
     programs.push(program);
   }
@@ -96,6 +67,55 @@ export const inspectAwk: CommandInspector = (invocation, context) => {
     }
   }
 };
+
+/**
+ * awk's options: the programs given with `-e`/`--source`, and where the operands start; null when an option
+ * is refused (reported).
+ */
+function readAwkOptions(
+  name: string,
+  args: readonly CommandWord[],
+  context: InspectionContext,
+): { programs: CommandWord[]; operandsAt: number } | null {
+  const programs: CommandWord[] = [];
+  let index = 0;
+  for (; index < args.length; index += 1) {
+    const word = args[index]!;
+    const value = word.value;
+    if (word.dynamic && value.startsWith('\u0000')) break;
+    if (value === '--') {
+      index += 1;
+      break;
+    }
+    if (!value.startsWith('-') || value === '-') break;
+    const { option, attached } = splitOption(value);
+    if (VALUE_OPTIONS.has(option) || PROGRAM_OPTIONS.has(option)) {
+      const program = attached ? attachedValue(word, option) : args[index + 1];
+      if (!attached) index += 1;
+      if (program && PROGRAM_OPTIONS.has(option)) programs.push(program);
+      continue;
+    }
+    if (FLAG_OPTIONS.has(value)) continue;
+    context.report(
+      'danger',
+      `Blocked: '${name} ${option}' is not allowed (program files, extensions, file output)`,
+    );
+    return null;
+  }
+  return { programs, operandsAt: index };
+}
+
+/** `--source=x` → `--source`, attached; `-ex` → `-e`, attached; `-e` → `-e`, not attached. */
+function splitOption(value: string): { option: string; attached: boolean } {
+  return value.startsWith('--')
+    ? { option: value.split('=')[0]!, attached: value.includes('=') }
+    : { option: value.slice(0, 2), attached: value.length > 2 };
+}
+
+/** The value written in the option's own word (`--source=…`, `-e…`). */
+function attachedValue(word: CommandWord, option: string): CommandWord {
+  return { ...word, value: word.value.slice(word.value.indexOf(option) + option.length + 1) };
+}
 
 /** Returns why an awk program is refused, or null. Exported for tests. */
 export function findAwkProblem(program: string): string | null {

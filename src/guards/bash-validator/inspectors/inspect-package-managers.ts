@@ -291,33 +291,11 @@ function runPackageRunner(
   runner: string,
   context: InspectionContext,
 ): void {
-  let index = 0;
-  let shellMode = false;
-  for (; index < args.length; index += 1) {
-    const value = args[index]!.value;
-    if (value === '--') {
-      index += 1;
-      break;
-    }
-    if (!value.startsWith('-')) break;
-    if (value === '-c' || value === '--call' || value === '--shell-mode') {
-      if (runner.startsWith('pnpm') && value !== '--call') {
-        shellMode = true;
-        continue;
-      }
-      const script = args[index + 1];
-      if (script) context.checkSource(script.value, `the '${runner} ${value}' command`);
-      return;
-    }
-    if (value.startsWith('--call=')) {
-      context.checkSource(value.slice('--call='.length), `the '${runner} --call' command`);
-      return;
-    }
-    if (NPX_VALUE_OPTIONS.has(value)) index += 1;
-  }
-  const command = args.slice(index);
+  const options = readRunnerOptions(args, runner, context);
+  if (options === null) return;
+  const command = args.slice(options.commandAt);
   if (command.length === 0) return;
-  if (shellMode) {
+  if (options.shellMode) {
     context.checkSource(command.map((word) => word.value).join(' '), `the '${runner} --shell-mode' command`);
     return;
   }
@@ -349,6 +327,42 @@ function runPackageRunner(
       exempt: true,
     },
   );
+}
+
+/**
+ * The runner's own options: where the command starts and whether pnpm's shell mode is on; null when a
+ * `-c`/`--call` script was given (checked here as shell source: nothing else to run).
+ */
+function readRunnerOptions(
+  args: readonly CommandWord[],
+  runner: string,
+  context: InspectionContext,
+): { commandAt: number; shellMode: boolean } | null {
+  let index = 0;
+  let shellMode = false;
+  for (; index < args.length; index += 1) {
+    const value = args[index]!.value;
+    if (value === '--') {
+      index += 1;
+      break;
+    }
+    if (!value.startsWith('-')) break;
+    if (value === '-c' || value === '--call' || value === '--shell-mode') {
+      if (runner.startsWith('pnpm') && value !== '--call') {
+        shellMode = true;
+        continue;
+      }
+      const script = args[index + 1];
+      if (script) context.checkSource(script.value, `the '${runner} ${value}' command`);
+      return null;
+    }
+    if (value.startsWith('--call=')) {
+      context.checkSource(value.slice('--call='.length), `the '${runner} --call' command`);
+      return null;
+    }
+    if (NPX_VALUE_OPTIONS.has(value)) index += 1;
+  }
+  return { commandAt: index, shellMode };
 }
 
 /** `@scope/name@1.2.3` → `name`; `name@latest` → `name`. */

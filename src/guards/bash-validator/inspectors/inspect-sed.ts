@@ -101,6 +101,15 @@ export function findSedProblem(script: string, place: BashPathPlace | null = nul
   }
 }
 
+/** Commands whose text runs to the end of the line (`a text`, `r file`…). */
+const TEXT_COMMANDS = 'rRaic';
+/** Branches and `v`, followed by a label or a version. */
+const LABEL_COMMANDS = 'btTv';
+/** Commands taking an optional number (`q5`, `l 70`). */
+const COUNT_COMMANDS = 'lLqQ';
+/** Commands with no argument. */
+const PLAIN_COMMANDS = '=dDgGhHnNpPxzF';
+
 class SedScanner {
   private i = 0;
 
@@ -144,20 +153,8 @@ class SedScanner {
         return null;
       case 'e':
         return "uses the 'e' command, which runs a shell command";
-      case 's': {
-        const delimiter = this.delimiter();
-        this.delimitedPart(delimiter);
-        this.delimitedPart(delimiter);
-        while (this.i < this.text.length && /[gpiImMe0-9]/.test(this.text[this.i]!)) {
-          if (this.text[this.i] === 'e') return "uses the 's///e' flag, which runs a shell command";
-          this.i += 1;
-        }
-        if (this.text[this.i] === 'w') {
-          this.i += 1;
-          return this.writeTarget();
-        }
-        return this.endOfCommand();
-      }
+      case 's':
+        return this.substitute();
       case 'y': {
         const delimiter = this.delimiter();
         this.delimitedPart(delimiter);
@@ -167,46 +164,45 @@ class SedScanner {
       case 'w':
       case 'W':
         return this.writeTarget();
-      case 'r':
-      case 'R':
-      case 'a':
-      case 'i':
-      case 'c':
-        this.toLineEndWithContinuations();
-        return null;
       case ':':
         this.toLineEnd(true);
         return null;
-      case 'b':
-      case 't':
-      case 'T':
-      case 'v':
-        this.skip(/[^;\n}]/);
-        return null;
-      case 'l':
-      case 'L':
-      case 'q':
-      case 'Q':
-        this.skip(/[\s\d]/);
-        return this.endOfCommand();
-      case '=':
-      case 'd':
-      case 'D':
-      case 'g':
-      case 'G':
-      case 'h':
-      case 'H':
-      case 'n':
-      case 'N':
-      case 'p':
-      case 'P':
-      case 'x':
-      case 'z':
-      case 'F':
-        return this.endOfCommand();
-      default:
-        throw new Error(`unknown sed command ${ch}`);
     }
+    return this.commandWithoutScript(ch);
+  }
+
+  /** `s/regex/replacement/flags`: the `e` flag runs a shell command, `w file` writes a file. */
+  private substitute(): string | null {
+    const delimiter = this.delimiter();
+    this.delimitedPart(delimiter);
+    this.delimitedPart(delimiter);
+    while (this.i < this.text.length && /[gpiImMe0-9]/.test(this.text[this.i]!)) {
+      if (this.text[this.i] === 'e') return "uses the 's///e' flag, which runs a shell command";
+      this.i += 1;
+    }
+    if (this.text[this.i] === 'w') {
+      this.i += 1;
+      return this.writeTarget();
+    }
+    return this.endOfCommand();
+  }
+
+  /** The commands that neither run nor write anything: text, labels, counts, and the one-letter ones. */
+  private commandWithoutScript(ch: string): string | null {
+    if (TEXT_COMMANDS.includes(ch)) {
+      this.toLineEndWithContinuations();
+      return null;
+    }
+    if (LABEL_COMMANDS.includes(ch)) {
+      this.skip(/[^;\n}]/);
+      return null;
+    }
+    if (COUNT_COMMANDS.includes(ch)) {
+      this.skip(/[\s\d]/);
+      return this.endOfCommand();
+    }
+    if (PLAIN_COMMANDS.includes(ch)) return this.endOfCommand();
+    throw new Error(`unknown sed command ${ch}`);
   }
 
   private address(): void {

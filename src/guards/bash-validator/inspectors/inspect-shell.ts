@@ -31,7 +31,37 @@ const LONG_FILE_OPTIONS = new Set(['--rcfile', '--init-file']);
 export const inspectShell: CommandInspector = (invocation, context) => {
   const name = commandBaseName(invocation.words[0]!.value);
   const args = invocation.words.slice(1);
-  let command: CommandWord | null = null;
+  const options = readShellOptions(name, args, context);
+  if (options === null) return;
+  const { index } = options;
+  if (options.wantsCommand) {
+    const command = args[index] ?? null;
+    if (!command) {
+      context.report('danger', `Blocked: '${name} -c' without a command`);
+      return;
+    }
+    checkScript(name, command.value, `the '${name} -c' script`, context);
+    return;
+  }
+  if (index < args.length && !options.readsStdin) {
+    context.report(
+      'danger',
+      `Blocked: '${name} ${displayValue(args[index]!.value)}' runs a script file the validator cannot see`,
+    );
+    return;
+  }
+  checkStdinScript(name, invocation, context);
+};
+
+/**
+ * The shell's options: whether it runs a `-c` command or reads stdin (`-s`), and where its operands start;
+ * null when an option is refused (reported): computed at run time, a startup file, an unknown long option.
+ */
+function readShellOptions(
+  name: string,
+  args: readonly CommandWord[],
+  context: InspectionContext,
+): { index: number; wantsCommand: boolean; readsStdin: boolean } | null {
   let wantsCommand = false;
   let readsStdin = false;
   let index = 0;
@@ -43,7 +73,7 @@ export const inspectShell: CommandInspector = (invocation, context) => {
         'danger',
         `Blocked: '${name}' argument '${displayValue(value)}' is computed at run time`,
       );
-      return;
+      return null;
     }
     if (value === '--' || value === '-') {
       index += 1;
@@ -51,40 +81,23 @@ export const inspectShell: CommandInspector = (invocation, context) => {
     }
     if (LONG_FILE_OPTIONS.has(value)) {
       context.report('danger', `Blocked: '${name} ${value}' runs a startup file the validator cannot see`);
-      return;
+      return null;
     }
     if (value.startsWith('--')) {
       if (!LONG_FLAGS.has(value)) {
         context.report('danger', `Blocked: unrecognised '${name}' option '${value}'`);
-        return;
+        return null;
       }
       continue;
     }
     if (!value.startsWith('-') && !value.startsWith('+')) break;
-    for (const letter of value.slice(1)) {
-      if (letter === 'c') wantsCommand = true;
-      else if (letter === 's') readsStdin = true;
-      else if (OPTIONS_WITH_VALUE.has(letter)) index += 1;
-    }
+    const letters = value.slice(1);
+    wantsCommand ||= letters.includes('c');
+    readsStdin ||= letters.includes('s');
+    index += [...letters].filter((letter) => OPTIONS_WITH_VALUE.has(letter)).length;
   }
-  if (wantsCommand) {
-    command = args[index] ?? null;
-    if (!command) {
-      context.report('danger', `Blocked: '${name} -c' without a command`);
-      return;
-    }
-    checkScript(name, command.value, `the '${name} -c' script`, context);
-    return;
-  }
-  if (index < args.length && !readsStdin) {
-    context.report(
-      'danger',
-      `Blocked: '${name} ${displayValue(args[index]!.value)}' runs a script file the validator cannot see`,
-    );
-    return;
-  }
-  checkStdinScript(name, invocation, context);
-};
+  return { index, wantsCommand, readsStdin };
+}
 
 function checkStdinScript(name: string, invocation: Invocation, context: InspectionContext): void {
   const stdin = invocation.stdin;
