@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { ListenAddress } from '../../api/parse-listen-address.ts';
 import type { RunningApiServer } from '../../api/start-api-server.ts';
 import type { ControlPlane } from '../../app/create-control-plane.ts';
-import { findModelCredential, rolesNeedingCredentials } from '../../app/find-model-credential.ts';
+import { checkModelCredentials } from '../../app/find-model-credential.ts';
 import { loadConfiguredScenario } from '../../app/load-configured-scenario.ts';
 import { buildSeenSnapshot } from '../../app/progress/build-seen-snapshot.ts';
 import { createQuotaProgress } from '../../app/progress/create-quota-progress.ts';
@@ -122,13 +122,7 @@ Exit codes:
         process.exitCode = 2;
         return;
       }
-      const needCredentials = rolesNeedingCredentials(loaded.config);
-      const credential = findModelCredential(process.env);
-      if (needCredentials.length > 0 && !credential.ok) {
-        err(
-          `flotilla run: no model credentials for ${needCredentials.join(', ')} (runtime 'claude'); agents would fail with "Not logged in"`,
-        );
-        for (const line of credential.advice) err(`  - ${line}`);
+      if (reportMissingCredentials(loaded.config, err)) {
         process.exitCode = 2;
         return;
       }
@@ -361,4 +355,25 @@ Exit codes:
         logger.close();
       }
     });
+}
+
+/**
+ * `flotilla run`'s start-up check of the runtimes that take their model credential from the environment
+ * (their descriptors' `credentials`): for each whose roles have none, what is missing and what to do — the
+ * roles would each fail with the CLI's "Not logged in". True when something is missing.
+ */
+function reportMissingCredentials(
+  config: Parameters<typeof checkModelCredentials>[0],
+  report: (line: string) => void,
+): boolean {
+  const missing = checkModelCredentials(config, process.env).filter(
+    (status) => status.roles.length > 0 && !status.credential.ok,
+  );
+  for (const { runtime, roles, credential } of missing) {
+    report(
+      `flotilla run: no model credentials for ${roles.join(', ')} (runtime '${runtime}'); agents would fail with "Not logged in"`,
+    );
+    for (const line of credential.ok ? [] : credential.advice) report(`  - ${line}`);
+  }
+  return missing.length > 0;
 }
