@@ -49,7 +49,7 @@ describe('agent processes in tests', { timeout: 120_000 }, () => {
       },
       { permissive: true },
     );
-    const handle = await adapter.startAgent({ ...implementorParams, prompt: 'Print HOME.' });
+    const handle = await adapter.startAgent(implementorParams);
     await handle.result;
 
     const home = echoedHome();
