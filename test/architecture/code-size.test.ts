@@ -29,7 +29,7 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/cli/commands/hook-command.ts runPreToolUseHook': 54,
   'src/cli/commands/init-command-scripted-scenario.ts buildScriptedScenario': 84,
   'src/cli/commands/memory-command.ts registerMemoryCommand': 51,
-  'src/cli/commands/run-command.ts <anonymous>': 202,
+  'src/cli/commands/run-command.ts <anonymous>': 196,
   'src/cli/support/record-human-review.ts recordHumanReview': 54,
   'src/cli/support/run-merge-queue.ts runMergeQueue': 77,
   'src/cluster/create-run-executor.ts execute': 66,
