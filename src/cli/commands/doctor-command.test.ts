@@ -160,7 +160,7 @@ describe('flotilla doctor', { timeout: 90_000 }, () => {
   });
 });
 
-describe('flotilla doctor on macOS (an injected platform)', () => {
+describe('flotilla doctor on macOS (an injected platform)', { timeout: 90_000 }, () => {
   const sandboxCheck = async (repo: string, platform: NodeJS.Platform) => {
     const { runDoctorChecks } = await import('./doctor-command-checks.ts');
     const checks = await runDoctorChecks({ cwd: repo, env: { ANTHROPIC_API_KEY: 'sk-x' }, platform });
