@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TEST_GIT_CONFIG, useThrowawayHome } from './throwaway-home.ts';
+import { TEST_GIT_CONFIG, startThrowawayHome } from './throwaway-home.ts';
 
 describe('the throwaway HOME (vitest global setup)', () => {
   it("is what this run's processes see: not the user's home", () => {
@@ -11,7 +11,7 @@ describe('the throwaway HOME (vitest global setup)', () => {
 
   it('sets HOME to a new directory holding only a git identity; the teardown restores HOME and removes it', () => {
     const before = process.env.HOME;
-    const teardown = useThrowawayHome();
+    const teardown = startThrowawayHome();
     const home = process.env.HOME ?? '';
     try {
       expect(home).not.toBe(before);

@@ -15,7 +15,7 @@ import { join } from 'node:path';
  * identity, signing, hooks — is not theirs to depend on either.
  */
 export default function setup(): () => void {
-  return useThrowawayHome();
+  return startThrowawayHome();
 }
 
 /** The throwaway home's `.gitconfig`: who the tests' own commits are by. */
@@ -25,7 +25,7 @@ export const TEST_GIT_CONFIG = '[user]\n\tname = Flotilla Test\n\temail = test@f
  * What `setup` does: HOME set to a new directory holding only TEST_GIT_CONFIG; the teardown restores HOME
  * and removes the directory.
  */
-export function useThrowawayHome(): () => void {
+export function startThrowawayHome(): () => void {
   const previous = process.env.HOME;
   // Beside the tests' temporary repositories, never a parent of them: the sandbox hides Flotilla's HOME.
   const home = mkdtempSync(join(tmpdir(), 'flotilla-test-home-'));
