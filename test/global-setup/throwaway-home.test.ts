@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TEST_GIT_CONFIG, startThrowawayHome } from './throwaway-home.ts';
+import { startThrowawayHome, TEST_GIT_CONFIG } from './throwaway-home.ts';
 
 describe('the throwaway HOME (vitest global setup)', () => {
   it("is what this run's processes see: not the user's home", () => {
