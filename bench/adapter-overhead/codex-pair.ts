@@ -56,7 +56,11 @@ export const codexPair: MakeOverheadPair = async ({ onPhase, prepareAhead }) => 
   const runtimes = { off: makeRuntime(), on: makeRuntime(createBenchSandbox()) };
   // The bare side: one CODEX_HOME with the same scripted provider, made once.
   const bareHome = join(stateDir, 'bare-home');
-  const { configToml, env } = buildCodexServerConfig({ baseUrl: server.url, codexHome: bareHome });
+  const { configToml, env } = buildCodexServerConfig({
+    baseUrl: server.url,
+    codexHome: bareHome,
+    model: 'scripted',
+  });
   await mkdir(bareHome, { recursive: true });
   await writeFile(join(bareHome, 'config.toml'), configToml);
   const outputSchema = buildCodexOutputSchema('implementor');

@@ -22,7 +22,7 @@ import { openCliContext } from '../../src/cli/support/open-cli-context.ts';
 import { requireLocalTracker } from '../../src/cli/support/require-local-tracker.ts';
 import { WORK_ITEM_PRIORITIES, type WorkItemStatus } from '../../src/domain/index.ts';
 import { createTempGitRepo } from '../../test/support/shared/create-temp-git-repo.ts';
-import { launchChromium } from '../../test/web/launch-chromium.ts';
+import { launchChromium } from '../../test/support/web/launch-chromium.ts';
 
 const ITEMS = Number(process.env.ITEMS ?? 500);
 const LIVE = Number(process.env.LIVE ?? 10);

@@ -2,7 +2,13 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { findModelCredential, rolesNeedingCredentials } from './find-model-credential.ts';
+import { findRuntime } from '../runtimes/registry.ts';
+import type { RuntimeCredentials, RuntimeEnv } from '../runtimes/shared/runtime-descriptor.ts';
+import { checkModelCredentials, findModelCredential as findCredential } from './find-model-credential.ts';
+
+// The Claude runtime's credentials, as its descriptor in the registry declares them.
+const claude = findRuntime('claude')?.credentials as RuntimeCredentials;
+const findModelCredential = (env: RuntimeEnv, home: string) => findCredential(claude, env, home);
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -53,12 +59,33 @@ describe('findModelCredential', () => {
   });
 });
 
-describe('rolesNeedingCredentials', () => {
-  it('lists the roles whose runtime is claude', () => {
-    expect(
-      rolesNeedingCredentials({
-        runtimes: { planner: 'scripted', implementor: 'claude', reviewer: 'claude' },
-      }),
-    ).toEqual(['implementor', 'reviewer']);
+describe('checkModelCredentials', () => {
+  it('lists, per runtime that declares credentials, the roles on it and what the environment holds', async () => {
+    const home = await emptyHome();
+    const runtimes = { planner: 'scripted', implementor: 'claude', reviewer: 'claude' } as const;
+    expect(checkModelCredentials({ runtimes }, { ANTHROPIC_AUTH_TOKEN: 't' }, home)).toEqual([
+      {
+        runtime: 'claude',
+        label: 'Claude',
+        accounts: false,
+        roles: ['implementor', 'reviewer'],
+        credential: { ok: true, variable: 'ANTHROPIC_AUTH_TOKEN' },
+      },
+    ]);
+    const [missing] = checkModelCredentials({ runtimes }, {}, home);
+    expect(missing?.credential.ok).toBe(false);
+  });
+
+  it('needs no credential from the environment for a runtime with accounts', async () => {
+    const home = await emptyHome();
+    const [status] = checkModelCredentials(
+      {
+        runtimes: { planner: 'claude', implementor: 'claude', reviewer: 'claude' },
+        accounts: [{ name: 'work', runtime: 'claude', env: { ANTHROPIC_API_KEY: '$WORK_KEY' } }],
+      },
+      {},
+      home,
+    );
+    expect(status).toMatchObject({ runtime: 'claude', accounts: true, roles: [] });
   });
 });

@@ -1,64 +1,71 @@
-import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
 import type { FlotillaConfig } from '../config/index.ts';
 import { AGENT_ROLES, type AgentRole } from '../domain/index.ts';
-
-/**
- * Environment variables that let the Claude CLI reach a model, in the order they are reported. The Claude
- * adapter passes exactly these through to agents (build-agent-env.ts); `ANTHROPIC_BASE_URL` alone is not a
- * credential (a gateway still needs a key or token).
- */
-const CREDENTIAL_VARIABLES = [
-  'ANTHROPIC_API_KEY',
-  'ANTHROPIC_AUTH_TOKEN',
-  'CLAUDE_CODE_OAUTH_TOKEN',
-  'CLAUDE_CODE_USE_BEDROCK',
-  'CLAUDE_CODE_USE_VERTEX',
-] as const;
+import { findRuntime, RUNTIME_REGISTRY, runtimeNameOf } from '../runtimes/registry.ts';
+import type { RuntimeCredentials, RuntimeEnv } from '../runtimes/shared/runtime-descriptor.ts';
 
 export type ModelCredentialCheck =
-  | { ok: true; variable: (typeof CREDENTIAL_VARIABLES)[number] }
+  | { ok: true; variable: string }
   | {
       ok: false;
       /** What to do, in one sentence per line. */
       advice: string[];
     };
 
+/** The last piece of advice for any runtime without a credential: a dry run needs none. */
+const DRY_RUN_ADVICE =
+  "or do a dry run without a key: `flotilla init --scripted` (keeps your agent files and other settings), or set those roles to 'scripted' under `runtimes` in flotilla.config.json with a `scriptedScenario`";
+
 /**
- * Whether agents whose runtime is `claude` can authenticate: one of CREDENTIAL_VARIABLES set and non-empty.
- * Credentials saved by `claude login` (`$CLAUDE_CONFIG_DIR` or `~/.claude`) do not count: every agent runs
- * with its own CLAUDE_CONFIG_DIR, so it never sees them — the advice says so when they exist. Values are never
- * read beyond "non-empty", and never returned.
+ * Whether agents of the runtime whose `credentials` these are can authenticate: one of its variables set and
+ * non-empty. Values are never read beyond "non-empty", and never returned.
  */
 export function findModelCredential(
-  env: Readonly<Record<string, string | undefined>>,
+  credentials: RuntimeCredentials,
+  env: RuntimeEnv,
   home: string = homedir(),
 ): ModelCredentialCheck {
-  const variable = CREDENTIAL_VARIABLES.find((name) => (env[name] ?? '').trim() !== '');
+  const variable = credentials.variables.find((name) => (env[name] ?? '').trim() !== '');
   if (variable !== undefined) return { ok: true, variable };
-  const loginFile = join(env.CLAUDE_CONFIG_DIR || join(home, '.claude'), '.credentials.json');
-  return {
-    ok: false,
-    advice: [
-      'set ANTHROPIC_API_KEY (or CLAUDE_CODE_OAUTH_TOKEN from `claude setup-token` for a Claude subscription) in the environment of `flotilla run`',
-      ...(existsSync(loginFile)
-        ? [
-            `the \`claude login\` credentials in ${loginFile} are not used: each agent runs with its own CLAUDE_CONFIG_DIR`,
-          ]
-        : []),
-      "or do a dry run without a key: `flotilla init --scripted` (keeps your agent files and other settings), or set those roles to 'scripted' under `runtimes` in flotilla.config.json with a `scriptedScenario`",
-    ],
-  };
+  return { ok: false, advice: [...credentials.advice({ env, home }), DRY_RUN_ADVICE] };
+}
+
+/** One runtime that takes its model credential from Flotilla's environment, as the config uses it. */
+export interface ModelCredentialStatus {
+  /** The runtime's registry name. */
+  runtime: string;
+  /** Its name in messages (`Claude`). */
+  label: string;
+  /** Accounts naming it are configured: each run gets its account's variables (doctor checks those). */
+  accounts: boolean;
+  /** The roles configured on it that need a credential from the environment: none with accounts. */
+  roles: AgentRole[];
+  credential: ModelCredentialCheck;
 }
 
 /**
- * The roles whose runtime is `claude`, i.e. that need a model credential from the environment — none when
- * `claude` accounts are configured: each run then gets its account's variables (doctor checks those).
+ * For each runtime of the registry that declares `credentials` (src/runtimes/registry.ts): the roles that
+ * need one and whether the environment holds it — what `flotilla run` checks at start and `flotilla doctor`
+ * reports.
  */
-export function rolesNeedingCredentials(
+export function checkModelCredentials(
   config: Pick<FlotillaConfig, 'runtimes'> & Partial<Pick<FlotillaConfig, 'accounts'>>,
-): AgentRole[] {
-  if (config.accounts?.some((account) => account.runtime === 'claude')) return [];
-  return AGENT_ROLES.filter((role) => config.runtimes[role] === 'claude');
+  env: RuntimeEnv,
+  home: string = homedir(),
+): ModelCredentialStatus[] {
+  return RUNTIME_REGISTRY.flatMap(({ name }): ModelCredentialStatus[] => {
+    const credentials = findRuntime(name)?.credentials;
+    if (credentials === undefined) return [];
+    const accounts = config.accounts?.some((account) => account.runtime === name) ?? false;
+    const roles = accounts ? [] : AGENT_ROLES.filter((role) => runtimeNameOf(config.runtimes[role]) === name);
+    return [
+      {
+        runtime: name,
+        label: credentials.label,
+        accounts,
+        roles,
+        credential: findModelCredential(credentials, env, home),
+      },
+    ];
+  });
 }

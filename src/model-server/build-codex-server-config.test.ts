@@ -19,6 +19,7 @@ describe('buildCodexServerConfig', () => {
     const { configToml } = buildCodexServerConfig({
       baseUrl: 'http://127.0.0.1:4321/',
       codexHome: '/tmp/codex-home',
+      model: 'scripted',
       baseEnv,
       requestMaxRetries: 0,
     });
@@ -72,6 +73,7 @@ describe('buildCodexServerConfig', () => {
     const { configToml } = buildCodexServerConfig({
       baseUrl: 'http://127.0.0.1:1',
       codexHome: '/tmp/x',
+      model: 'scripted',
       baseEnv: {},
       writableTmp: false,
     });
@@ -84,6 +86,7 @@ describe('buildCodexServerConfig', () => {
     const { env } = buildCodexServerConfig({
       baseUrl: 'http://127.0.0.1:4321',
       codexHome: '/tmp/x',
+      model: 'scripted',
       baseEnv: { https_proxy: 'http://corp-proxy:3128' },
       proxyTripwire: true,
     });
@@ -104,7 +107,9 @@ describe('buildCodexServerConfig', () => {
   });
 
   it('refuses a server that is not on 127.0.0.1 or localhost', () => {
-    expect(() => buildCodexServerConfig({ baseUrl: 'https://api.openai.com', codexHome: '/tmp/x' })).toThrow(
+    expect(() =>
+      buildCodexServerConfig({ baseUrl: 'https://api.openai.com', codexHome: '/tmp/x', model: 'scripted' }),
+    ).toThrow(
       'buildCodexServerConfig: https://api.openai.com is not a local model server (127.0.0.1 or localhost)',
     );
   });

@@ -5,8 +5,8 @@ export interface CodexServerConfigInput {
   codexHome: string;
   /** Environment to start from (default `process.env`); credentials and provider switches are removed. */
   baseEnv?: Record<string, string | undefined>;
-  /** Model name sent in requests (default `scripted`). */
-  model?: string;
+  /** Model name sent in requests (the server answers as whichever model is asked for). */
+  model: string;
   /** The provider's `request_max_retries` (codex's default is 4: HTTP 5xx/429 are retried with backoff). */
   requestMaxRetries?: number;
   /** The provider's `stream_max_retries` (codex's default is 5: a stream cut before completion is retried). */
@@ -61,7 +61,7 @@ export function buildCodexServerConfig(input: CodexServerConfigInput): CodexServ
   const baseUrl = `${input.baseUrl.replace(/\/+$/, '')}/v1`;
   const configToml = [
     '# Written by Flotilla for one codex run against its scripted model server on 127.0.0.1.',
-    `model = ${tomlString(input.model ?? 'scripted')}`,
+    `model = ${tomlString(input.model)}`,
     `model_provider = ${tomlString(CODEX_SCRIPTED_PROVIDER)}`,
     'check_for_update_on_startup = false',
     'web_search = "disabled"',

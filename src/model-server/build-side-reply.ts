@@ -1,13 +1,16 @@
 import { isRecord } from '../shared/is-record.ts';
 
+/** A side request's text, and every string in a side reply's JSON. */
+const SIDE_TEXT = 'Scripted reply';
+
 /**
  * The text answering a side request. A configured text wins; with a JSON schema (`output_config.format`)
- * it is the smallest JSON value the schema accepts (strings "scripted", numbers 0, …); else a short text.
+ * it is the smallest JSON value the schema accepts (strings "Scripted reply", numbers 0, …); else that text.
  */
 export function buildSideReply(configured: string | undefined, schema: unknown): string {
   if (configured !== undefined) return configured;
   if (schema !== undefined) return JSON.stringify(minimalValue(schema, 0));
-  return 'Scripted reply';
+  return SIDE_TEXT;
 }
 
 function minimalValue(schema: unknown, depth: number): unknown {
@@ -28,7 +31,7 @@ function minimalValue(schema: unknown, depth: number): unknown {
     case 'array':
       return [];
     case 'string':
-      return 'scripted';
+      return SIDE_TEXT;
     case 'number':
     case 'integer':
       return typeof schema.minimum === 'number' ? schema.minimum : 0;

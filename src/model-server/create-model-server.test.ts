@@ -324,7 +324,7 @@ describe('createModelServer — step indexing', () => {
       }),
     );
     expect(noTools.message?.content).toEqual([{ type: 'text', text: 'Scripted reply' }]);
-    expect(titled.message?.content).toEqual([{ type: 'text', text: '{"title":"scripted"}' }]);
+    expect(titled.message?.content).toEqual([{ type: 'text', text: '{"title":"Scripted reply"}' }]);
     expect(server.report().unusedSteps).toEqual([{ route: 'main', stepIndex: 0 }]);
     const real = await post(server, buildBody());
     expect(real.message?.content).toEqual([{ type: 'text', text: 'real step' }]);

@@ -14,14 +14,7 @@ const NAMES = new Set(RUNTIME_REGISTRY.map((runtime) => runtime.name));
 /**
  * Files that still name a runtime, each with why. Shrink it; never grow it without a reason beside the entry.
  */
-const EXCEPTIONS: Readonly<Record<string, string>> = {
-  // Doctor's agent files and Claude credentials (runtimes named by name get their line from the registry).
-  'src/cli/commands/doctor-command-checks.ts': 'agent files and Claude credentials',
-  'src/app/find-model-credential.ts': 'the Claude credential variables',
-  // The scripted model server's default model name and side replies: a word, not the runtime.
-  'src/model-server/build-codex-server-config.ts': "the scripted server's model name",
-  'src/model-server/build-side-reply.ts': 'the smallest string a schema accepts',
-};
+const EXCEPTIONS: Readonly<Record<string, string>> = {};
 
 describe('runtime names live in their folder and the registry only', () => {
   // Domain records a scripted run's name (SCRIPTED_RUNTIME): that constant is the one literal allowed.

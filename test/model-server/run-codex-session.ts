@@ -55,6 +55,7 @@ export async function runCodexSession(input: CodexSessionInput): Promise<CodexSe
   const { configToml, env } = buildCodexServerConfig({
     baseUrl: input.serverUrl,
     codexHome,
+    model: 'scripted',
     // Anything codex (or git) tries to reach outside 127.0.0.1 lands on the server and shows in its report.
     proxyTripwire: true,
     ...(input.writableTmp === undefined ? {} : { writableTmp: input.writableTmp }),

@@ -1,16 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiApp } from '../../src/api/create-api-app.ts';
-import { createEventHub } from '../../src/api/create-event-hub.ts';
-import { parseListenAddress } from '../../src/api/parse-listen-address.ts';
-import { type RunningApiServer, startApiServer } from '../../src/api/start-api-server.ts';
-import { type TrackerWatch, watchTrackerChanges } from '../../src/api/watch-tracker-changes.ts';
-import { type CliContext, openCliContext } from '../../src/cli/support/open-cli-context.ts';
-import { requireLocalTracker } from '../../src/cli/support/require-local-tracker.ts';
 import { resolveFlotillaPaths } from '../../src/config/index.ts';
 import { ANSWER_COMMENT_MARKER, buildQuestionsComment, type EngineEvent } from '../../src/domain/index.ts';
 import { periodKeysOf } from '../../src/engine/budget/budget-calendar.ts';
@@ -19,8 +10,7 @@ import { buildInitialEngineState } from '../../src/engine/state-store/engine-sta
 import { buildAddFilePatch } from '../../src/runtimes/scripted/build-scripted-results.ts';
 import type { SqliteTracker } from '../../src/storage/index.ts';
 import { createItemWithRevision, withLocalProvider } from '../support/cli/with-local-provider.ts';
-import { createTempGitRepo, type TempGitRepo } from '../support/shared/create-temp-git-repo.ts';
-import { launchChromium } from './launch-chromium.ts';
+import { startWebDashboard, type WebDashboard } from '../support/web/start-web-dashboard.ts';
 
 /**
  * The web dashboard in a real headless Chromium (Debian's, through playwright-core) against `createApiApp`
@@ -29,178 +19,147 @@ import { launchChromium } from './launch-chromium.ts';
  * item go to $FLOTILLA_ARTIFACTS_DIR/web-dashboard (default: a temp directory, printed).
  */
 
-let repo: TempGitRepo;
-let webRoot: string;
+let web: WebDashboard | undefined;
 let shots: string;
-let context: CliContext;
 let tracker: SqliteTracker;
-let watch: TrackerWatch;
-let server: RunningApiServer;
-let browser: Browser;
 let page: Page;
 const ids = { login: '', export: '', asks: '', revised: '', approveMe: '', rework: '', approveByKey: '' };
 const REVIEWER = 'cccc3333-0000-4000-8000-000000000003';
 
 beforeAll(async () => {
-  repo = await createTempGitRepo();
-  await repo.commit('initial', { 'README.md': '# sample\n' });
-  const revised = await withLocalProvider(repo.root, { checksCommand: null }, (provider) =>
-    createItemWithRevision(
-      provider,
-      buildAddFilePatch('src/rate-limit.ts', 'export const LIMIT = 100;\nexport const WINDOW_MS = 60_000;\n'),
-      'review',
-    ),
-  );
-  ids.revised = revised.id;
-  webRoot = mkdtempSync(join(tmpdir(), 'flotilla-web-e2e-'));
-  execFileSync(process.execPath, ['scripts/build-web.js', webRoot]);
-  shots = join(
-    process.env.FLOTILLA_ARTIFACTS_DIR ?? mkdtempSync(join(tmpdir(), 'flotilla-shots-')),
-    'web-dashboard',
-  );
-  mkdirSync(shots, { recursive: true });
-  context = await openCliContext(repo.root);
-  tracker = await requireLocalTracker(context, 'serve');
-  const create = (title: string, body = '') =>
-    tracker.workItems.createWorkItem({ title, body, labels: [], blockedBy: [] }).id;
-  ids.login = create('Add a login form', 'Email and password, with a remember-me box.');
-  ids.export = create('Export the report as CSV');
-  tracker.workItems.transitionStatus(ids.export, 'in-progress');
-  ids.asks = create('Rate-limit the public API', 'Per API key, configurable.');
-  tracker.workItems.transitionStatus(ids.asks, 'waiting-for-input');
-  tracker.workItems.addComment(
-    ids.asks,
-    buildQuestionsComment({
-      role: 'implementor',
-      workItemID: ids.asks,
-      questions: ['Per key or per IP?', 'Which limit: 100 or 1000 requests a minute?'],
-    }),
-    'flotilla',
-  );
-  // A reviewer at work on the revised item, with its transcript so far (recorded as the engine records runs).
-  const sessions = resolveFlotillaPaths(repo.root).sessionsDir;
-  mkdirSync(sessions, { recursive: true });
-  const log = join(sessions, 'reviewer.log');
-  writeFileSync(log, '=== reviewer session ===\n[10:00:01] ASSISTANT Reading src/rate-limit.ts\n');
-  const recorded: EngineEvent[] = [
-    {
-      type: 'reviewerRequested',
-      sessionID: REVIEWER,
-      workItemID: ids.revised,
-      revisionID: revised.revisionID,
-      at: 1_000,
-    },
-    { type: 'reviewerStarted', sessionID: REVIEWER, logFilePath: log, at: 1_100, runtime: 'claude' },
-  ];
-  let state = buildInitialEngineState();
-  for (const event of recorded) {
-    state = applyStateUpdate(state, event).state;
-    context.history.record(event, state);
-  }
-  // Issue #28 §3: the revised item's reviewer asked the login item's implementor; an ask of nobody.
-  const party = (sessionID: string, role: 'implementor' | 'reviewer', workItemID: string) => ({
-    sessionID,
-    role,
-    workItemID,
-  });
-  context.history.conversations.save({
-    id: 'c-limits',
-    from: party(REVIEWER, 'reviewer', ids.revised),
-    target: ids.login,
-    to: party('dddd4444-0000-4000-8000-000000000004', 'implementor', ids.login),
-    question: 'Does the login form send <b>100</b> requests a minute?',
-    status: 'answered',
-    answer: 'At most 5: one per submit.',
-    timeoutSeconds: 60,
-    createdAt: 2_000,
-    answeredAt: 2_500,
-  });
-  context.history.conversations.save({
-    id: 'c-nobody',
-    from: party('eeee5555-0000-4000-8000-000000000005', 'implementor', ids.export),
-    target: 'planner',
-    to: null,
-    question: 'Which columns go in the CSV?',
-    status: 'not-running',
-    answer: 'no agent planner is running now; nobody was asked.',
-    timeoutSeconds: 60,
-    createdAt: 3_000,
-    answeredAt: 3_000,
-  });
-  const approved = create('Dark mode');
-  tracker.workItems.transitionStatus(approved, 'approved');
-  // Three more revisions in review for the human's verdicts, after the others (the key test's order).
-  const paths = resolveFlotillaPaths(repo.root);
-  // Where the local checks runner writes its logs, the one place the checks log route reads.
-  const checksLog = join(paths.logsDir, 'checks', 'checks-rework.log');
-  await withLocalProvider(repo.root, { checksCommand: null }, async (provider) => {
-    const revise = (file: string) =>
-      createItemWithRevision(provider, buildAddFilePatch(file, 'x\n'), 'review');
-    ids.approveMe = (await revise('src/approve-me.ts')).id;
-    const rework = await revise('src/rework.ts');
-    ids.rework = rework.id;
-    ids.approveByKey = (await revise('src/by-key.ts')).id;
-    mkdirSync(join(paths.logsDir, 'checks'), { recursive: true });
-    writeFileSync(checksLog, '$ npm test\nFAIL src/rework.test.ts\n  expected 2, got 3\n');
-    provider.tracker.revisions.setPipeline(rework.revisionID, rework.headSHA, {
-      status: 'failure',
-      url: checksLog,
-      reason: 'npm test failed',
+  web = await startWebDashboard(async (seed) => {
+    const { repo, context } = seed;
+    tracker = seed.tracker;
+    const revised = await withLocalProvider(repo.root, { checksCommand: null }, (provider) =>
+      createItemWithRevision(
+        provider,
+        buildAddFilePatch(
+          'src/rate-limit.ts',
+          'export const LIMIT = 100;\nexport const WINDOW_MS = 60_000;\n',
+        ),
+        'review',
+      ),
+    );
+    ids.revised = revised.id;
+    const create = (title: string, body = '') =>
+      tracker.workItems.createWorkItem({ title, body, labels: [], blockedBy: [] }).id;
+    ids.login = create('Add a login form', 'Email and password, with a remember-me box.');
+    ids.export = create('Export the report as CSV');
+    tracker.workItems.transitionStatus(ids.export, 'in-progress');
+    ids.asks = create('Rate-limit the public API', 'Per API key, configurable.');
+    tracker.workItems.transitionStatus(ids.asks, 'waiting-for-input');
+    tracker.workItems.addComment(
+      ids.asks,
+      buildQuestionsComment({
+        role: 'implementor',
+        workItemID: ids.asks,
+        questions: ['Per key or per IP?', 'Which limit: 100 or 1000 requests a minute?'],
+      }),
+      'flotilla',
+    );
+    // A reviewer at work on the revised item, with its transcript so far (recorded as the engine records runs).
+    const sessions = resolveFlotillaPaths(repo.root).sessionsDir;
+    mkdirSync(sessions, { recursive: true });
+    const log = join(sessions, 'reviewer.log');
+    writeFileSync(log, '=== reviewer session ===\n[10:00:01] ASSISTANT Reading src/rate-limit.ts\n');
+    const recorded: EngineEvent[] = [
+      {
+        type: 'reviewerRequested',
+        sessionID: REVIEWER,
+        workItemID: ids.revised,
+        revisionID: revised.revisionID,
+        at: 1_000,
+      },
+      { type: 'reviewerStarted', sessionID: REVIEWER, logFilePath: log, at: 1_100, runtime: 'claude' },
+    ];
+    let state = buildInitialEngineState();
+    for (const event of recorded) {
+      state = applyStateUpdate(state, event).state;
+      context.history.record(event, state);
+    }
+    // Issue #28 §3: the revised item's reviewer asked the login item's implementor; an ask of nobody.
+    const party = (sessionID: string, role: 'implementor' | 'reviewer', workItemID: string) => ({
+      sessionID,
+      role,
+      workItemID,
     });
-  });
-  // Spend on three of the last days (the chart), in the budget's time zone.
-  const DAY = 86_400_000;
-  for (const [daysAgo, costUSD] of [
-    [0, 1.5],
-    [1, 0.5],
-    [3, 2],
-  ] as const) {
-    const { day, month } = periodKeysOf(Date.now() - daysAgo * DAY, context.config.budgets.timeZone);
-    context.history.ledger.record({
-      sessionID: `spend-${daysAgo}`,
-      workItemID: ids.login,
-      role: 'implementor',
-      runtime: 'claude',
-      model: null,
-      account: null,
-      day,
-      month,
-      costUSD,
-      inputTokens: 1000,
-      outputTokens: 10,
-      ended: true,
-      budgetStop: null,
-      requestedAt: 1,
-      updatedAt: 1,
+    context.history.conversations.save({
+      id: 'c-limits',
+      from: party(REVIEWER, 'reviewer', ids.revised),
+      target: ids.login,
+      to: party('dddd4444-0000-4000-8000-000000000004', 'implementor', ids.login),
+      question: 'Does the login form send <b>100</b> requests a minute?',
+      status: 'answered',
+      answer: 'At most 5: one per submit.',
+      timeoutSeconds: 60,
+      createdAt: 2_000,
+      answeredAt: 2_500,
     });
-  }
-  const events = createEventHub();
-  watch = watchTrackerChanges(tracker, context.history, events, 100);
-  const app = createApiApp({
-    config: context.config,
-    tracker,
-    provider: await context.provider.open(),
-    history: context.history,
-    paths: context.paths,
-    events,
-    readAuthor: async () => 'Ada',
-    repoRoot: repo.root,
-    webRoot,
+    context.history.conversations.save({
+      id: 'c-nobody',
+      from: party('eeee5555-0000-4000-8000-000000000005', 'implementor', ids.export),
+      target: 'planner',
+      to: null,
+      question: 'Which columns go in the CSV?',
+      status: 'not-running',
+      answer: 'no agent planner is running now; nobody was asked.',
+      timeoutSeconds: 60,
+      createdAt: 3_000,
+      answeredAt: 3_000,
+    });
+    const approved = create('Dark mode');
+    tracker.workItems.transitionStatus(approved, 'approved');
+    // Three more revisions in review for the human's verdicts, after the others (the key test's order).
+    const paths = resolveFlotillaPaths(repo.root);
+    // Where the local checks runner writes its logs, the one place the checks log route reads.
+    const checksLog = join(paths.logsDir, 'checks', 'checks-rework.log');
+    await withLocalProvider(repo.root, { checksCommand: null }, async (provider) => {
+      const revise = (file: string) =>
+        createItemWithRevision(provider, buildAddFilePatch(file, 'x\n'), 'review');
+      ids.approveMe = (await revise('src/approve-me.ts')).id;
+      const rework = await revise('src/rework.ts');
+      ids.rework = rework.id;
+      ids.approveByKey = (await revise('src/by-key.ts')).id;
+      mkdirSync(join(paths.logsDir, 'checks'), { recursive: true });
+      writeFileSync(checksLog, '$ npm test\nFAIL src/rework.test.ts\n  expected 2, got 3\n');
+      provider.tracker.revisions.setPipeline(rework.revisionID, rework.headSHA, {
+        status: 'failure',
+        url: checksLog,
+        reason: 'npm test failed',
+      });
+    });
+    // Spend on three of the last days (the chart), in the budget's time zone.
+    const DAY = 86_400_000;
+    for (const [daysAgo, costUSD] of [
+      [0, 1.5],
+      [1, 0.5],
+      [3, 2],
+    ] as const) {
+      const { day, month } = periodKeysOf(Date.now() - daysAgo * DAY, context.config.budgets.timeZone);
+      context.history.ledger.record({
+        sessionID: `spend-${daysAgo}`,
+        workItemID: ids.login,
+        role: 'implementor',
+        runtime: 'claude',
+        model: null,
+        account: null,
+        day,
+        month,
+        costUSD,
+        inputTokens: 1000,
+        outputTokens: 10,
+        ended: true,
+        budgetStop: null,
+        requestedAt: 1,
+        updatedAt: 1,
+      });
+    }
   });
-  server = await startApiServer(app, parseListenAddress('127.0.0.1:0'), { tokenSet: false });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  await page.goto(server.url);
+  ({ page, tracker, shots } = web);
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
-  watch?.stop();
-  await server?.close();
-  await context?.close();
-  await repo?.cleanup();
-  rmSync(webRoot, { recursive: true, force: true });
-  process.stdout.write(`web dashboard screenshots: ${shots}\n`);
+  await web?.close();
 });
 
 const card = (column: string, id: string) => page.locator(`[data-column="${column}"] [data-item="${id}"]`);

@@ -1,21 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiApp } from '../../src/api/create-api-app.ts';
-import { createEventHub } from '../../src/api/create-event-hub.ts';
-import { parseListenAddress } from '../../src/api/parse-listen-address.ts';
-import { type RunningApiServer, startApiServer } from '../../src/api/start-api-server.ts';
-import { type TrackerWatch, watchTrackerChanges } from '../../src/api/watch-tracker-changes.ts';
-import { type CliContext, openCliContext } from '../../src/cli/support/open-cli-context.ts';
-import { requireLocalTracker } from '../../src/cli/support/require-local-tracker.ts';
+import type { RunningApiServer } from '../../src/api/start-api-server.ts';
 import { findProposalDecision } from '../../src/domain/index.ts';
 import type { SqliteTracker } from '../../src/storage/index.ts';
 import { saveProposal } from '../support/api/save-proposal.ts';
-import { createTempGitRepo, type TempGitRepo } from '../support/shared/create-temp-git-repo.ts';
-import { launchChromium } from './launch-chromium.ts';
+import { startWebDashboard, type WebDashboard } from '../support/web/start-web-dashboard.ts';
 
 /**
  * The web dashboard's proposals panel in a real headless Chromium against `createApiApp` over a temp
@@ -24,75 +14,40 @@ import { launchChromium } from './launch-chromium.ts';
  * and the decided one leaves the list. Screenshots go to $FLOTILLA_ARTIFACTS_DIR/web-dashboard.
  */
 
-let repo: TempGitRepo;
-let webRoot: string;
+let web: WebDashboard | undefined;
 let shots: string;
-let context: CliContext;
 let tracker: SqliteTracker;
-let watch: TrackerWatch;
 let server: RunningApiServer;
-let browser: Browser;
 let page: Page;
 const ids = { accept: '', reject: '', decided: '' };
 
 beforeAll(async () => {
-  repo = await createTempGitRepo();
-  await repo.commit('initial', { 'README.md': '# sample\n' });
-  context = await openCliContext(repo.root);
-  tracker = await requireLocalTracker(context, 'serve');
-  const store = { tracker, history: context.history };
-  ids.decided = saveProposal(store, {
-    title: 'Plan proposal: docs/specs/old.md',
-    tasks: ['Old task'],
-    status: 'accepted',
-    createdAt: 1_000,
+  web = await startWebDashboard((seed) => {
+    const store = { tracker: seed.tracker, history: seed.context.history };
+    ids.decided = saveProposal(store, {
+      title: 'Plan proposal: docs/specs/old.md',
+      tasks: ['Old task'],
+      status: 'accepted',
+      createdAt: 1_000,
+    });
+    ids.accept = saveProposal(store, {
+      title: 'Plan proposal: docs/specs/limits.md',
+      tasks: ['Add the rate limiter', 'Document the limits'],
+      status: 'pending',
+      createdAt: 2_000,
+    });
+    ids.reject = saveProposal(store, {
+      title: 'Plan proposal: docs/specs/cache.md',
+      tasks: ['Cache everything'],
+      status: 'pending',
+      createdAt: 3_000,
+    });
   });
-  ids.accept = saveProposal(store, {
-    title: 'Plan proposal: docs/specs/limits.md',
-    tasks: ['Add the rate limiter', 'Document the limits'],
-    status: 'pending',
-    createdAt: 2_000,
-  });
-  ids.reject = saveProposal(store, {
-    title: 'Plan proposal: docs/specs/cache.md',
-    tasks: ['Cache everything'],
-    status: 'pending',
-    createdAt: 3_000,
-  });
-  webRoot = mkdtempSync(join(tmpdir(), 'flotilla-web-e2e-'));
-  execFileSync(process.execPath, ['scripts/build-web.js', webRoot]);
-  shots = join(
-    process.env.FLOTILLA_ARTIFACTS_DIR ?? mkdtempSync(join(tmpdir(), 'flotilla-shots-')),
-    'web-dashboard',
-  );
-  mkdirSync(shots, { recursive: true });
-  const events = createEventHub();
-  watch = watchTrackerChanges(tracker, context.history, events, 100);
-  const app = createApiApp({
-    config: context.config,
-    tracker,
-    provider: await context.provider.open(),
-    history: context.history,
-    paths: context.paths,
-    events,
-    readAuthor: async () => 'Ada',
-    repoRoot: repo.root,
-    webRoot,
-  });
-  server = await startApiServer(app, parseListenAddress('127.0.0.1:0'), { tokenSet: false });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  await page.goto(server.url);
+  ({ page, tracker, server, shots } = web);
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
-  watch?.stop();
-  await server?.close();
-  await context?.close();
-  await repo?.cleanup();
-  if (webRoot !== undefined) rmSync(webRoot, { recursive: true, force: true });
-  process.stdout.write(`web dashboard screenshots: ${shots}\n`);
+  await web?.close();
 });
 
 const card = (id: string) => page.locator(`[data-testid="proposals"] li[data-proposal="${id}"]`);

@@ -1,21 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiApp } from '../../src/api/create-api-app.ts';
-import { createEventHub } from '../../src/api/create-event-hub.ts';
-import { parseListenAddress } from '../../src/api/parse-listen-address.ts';
-import { type RunningApiServer, startApiServer } from '../../src/api/start-api-server.ts';
-import { type TrackerWatch, watchTrackerChanges } from '../../src/api/watch-tracker-changes.ts';
-import { type CliContext, openCliContext } from '../../src/cli/support/open-cli-context.ts';
-import { requireLocalTracker } from '../../src/cli/support/require-local-tracker.ts';
 import { buildAddFilePatch } from '../../src/runtimes/scripted/build-scripted-results.ts';
 import type { SqliteTracker } from '../../src/storage/index.ts';
 import { createItemWithRevision, withLocalProvider } from '../support/cli/with-local-provider.ts';
-import { createTempGitRepo, type TempGitRepo } from '../support/shared/create-temp-git-repo.ts';
-import { launchChromium } from './launch-chromium.ts';
+import { startWebDashboard, type WebDashboard } from '../support/web/start-web-dashboard.ts';
 
 /**
  * The web dashboard's merge queue panel and line comments in a review, in a real headless Chromium against
@@ -25,86 +14,50 @@ import { launchChromium } from './launch-chromium.ts';
  * line comment. Screenshots go to $FLOTILLA_ARTIFACTS_DIR/web-dashboard.
  */
 
-let repo: TempGitRepo;
-let webRoot: string;
+let web: WebDashboard | undefined;
 let shots: string;
-let context: CliContext;
 let tracker: SqliteTracker;
-let watch: TrackerWatch;
-let server: RunningApiServer;
-let browser: Browser;
 let page: Page;
 const ids = { rework: '', approve: '', head: '', held: '', blocker: '', next: '', headSHA: '' };
 const FILE = 'src/rate-limit.ts';
 
 beforeAll(async () => {
-  repo = await createTempGitRepo();
-  await repo.commit('initial', { 'README.md': '# sample\n' });
-  await withLocalProvider(repo.root, { checksCommand: null }, async (provider) => {
-    const source = 'export const LIMIT = 100;\nexport const WINDOW_MS = 60_000;\nexport const BURST = 0;\n';
-    ids.rework = (await createItemWithRevision(provider, buildAddFilePatch(FILE, source), 'review')).id;
-    ids.approve = (
-      await createItemWithRevision(
-        provider,
-        buildAddFilePatch('src/ok.ts', 'export const ok = true;\n'),
-        'review',
-      )
-    ).id;
-    // The merge queue: a head whose checks still run, an entry held back by a blocker, one behind the head.
-    const approved = async (title: string, file: string) => {
-      const made = await createItemWithRevision(provider, buildAddFilePatch(file, 'x\n'), 'approved');
-      provider.tracker.workItems.setTitle(made.id, title);
-      return made;
-    };
-    const head = await approved('Cache the rate limits', 'src/cache.ts');
-    provider.tracker.revisions.setPipeline(head.revisionID, head.headSHA, { status: 'pending' });
-    Object.assign(ids, { head: head.id, headSHA: head.headSHA });
-    ids.held = (await approved('Per-key limits', 'src/per-key.ts')).id;
-    ids.next = (await approved('Document the limits', 'docs/limits.md')).id;
-    ids.blocker = provider.tracker.workItems.createWorkItem({
-      title: 'Key store',
-      body: '',
-      labels: [],
-      blockedBy: [],
-    }).id;
-    provider.tracker.workItems.setBlockedBy(ids.held, [ids.blocker]);
+  web = await startWebDashboard(async ({ repo }) => {
+    await withLocalProvider(repo.root, { checksCommand: null }, async (provider) => {
+      const source = 'export const LIMIT = 100;\nexport const WINDOW_MS = 60_000;\nexport const BURST = 0;\n';
+      ids.rework = (await createItemWithRevision(provider, buildAddFilePatch(FILE, source), 'review')).id;
+      ids.approve = (
+        await createItemWithRevision(
+          provider,
+          buildAddFilePatch('src/ok.ts', 'export const ok = true;\n'),
+          'review',
+        )
+      ).id;
+      // The merge queue: a head whose checks still run, an entry held back by a blocker, one behind the head.
+      const approved = async (title: string, file: string) => {
+        const made = await createItemWithRevision(provider, buildAddFilePatch(file, 'x\n'), 'approved');
+        provider.tracker.workItems.setTitle(made.id, title);
+        return made;
+      };
+      const head = await approved('Cache the rate limits', 'src/cache.ts');
+      provider.tracker.revisions.setPipeline(head.revisionID, head.headSHA, { status: 'pending' });
+      Object.assign(ids, { head: head.id, headSHA: head.headSHA });
+      ids.held = (await approved('Per-key limits', 'src/per-key.ts')).id;
+      ids.next = (await approved('Document the limits', 'docs/limits.md')).id;
+      ids.blocker = provider.tracker.workItems.createWorkItem({
+        title: 'Key store',
+        body: '',
+        labels: [],
+        blockedBy: [],
+      }).id;
+      provider.tracker.workItems.setBlockedBy(ids.held, [ids.blocker]);
+    });
   });
-  webRoot = mkdtempSync(join(tmpdir(), 'flotilla-web-e2e-'));
-  execFileSync(process.execPath, ['scripts/build-web.js', webRoot]);
-  shots = join(
-    process.env.FLOTILLA_ARTIFACTS_DIR ?? mkdtempSync(join(tmpdir(), 'flotilla-shots-')),
-    'web-dashboard',
-  );
-  mkdirSync(shots, { recursive: true });
-  context = await openCliContext(repo.root);
-  tracker = await requireLocalTracker(context, 'serve');
-  const events = createEventHub();
-  watch = watchTrackerChanges(tracker, context.history, events, 100);
-  const app = createApiApp({
-    config: context.config,
-    tracker,
-    provider: await context.provider.open(),
-    history: context.history,
-    paths: context.paths,
-    events,
-    readAuthor: async () => 'Ada',
-    repoRoot: repo.root,
-    webRoot,
-  });
-  server = await startApiServer(app, parseListenAddress('127.0.0.1:0'), { tokenSet: false });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  await page.goto(server.url);
+  ({ page, tracker, shots } = web);
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
-  watch?.stop();
-  await server?.close();
-  await context?.close();
-  await repo?.cleanup();
-  if (webRoot !== undefined) rmSync(webRoot, { recursive: true, force: true });
-  process.stdout.write(`web dashboard screenshots: ${shots}\n`);
+  await web?.close();
 });
 
 /** Types into the line comment box once it has the focus (it takes it as it opens). */

@@ -1,38 +1,22 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { findModelCredential, rolesNeedingCredentials } from '../../app/find-model-credential.ts';
 import { loadConfiguredScenario } from '../../app/load-configured-scenario.ts';
 import { loadPromptTemplates } from '../../app/load-prompt-templates.ts';
 import { type FlotillaConfig, loadConfig } from '../../config/index.ts';
 import { AGENT_ROLES } from '../../domain/index.ts';
 import { findProvider, providerSettingsOf } from '../../providers/registry.ts';
-import { loadAgentDefinition } from '../../runtimes/claude/load-agent-definition.ts';
 import { checkCliAvailability } from '../../runtimes/cli/check-cli-availability.ts';
 import { resolveCliPreset } from '../../runtimes/cli/cli-presets.ts';
-import { findRuntime, RUNTIME_REGISTRY } from '../../runtimes/registry.ts';
 import { checkSandboxAvailability, probeSandbox } from '../../sandbox/check-sandbox-availability.ts';
 import { MACOS_SANDBOX_STATUS } from '../../sandbox/sandbox-types.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import { findRepoRoot } from '../support/find-repo-root.ts';
+import { type DoctorCheck, ok } from './doctor-check.ts';
+import { checkAgentFiles, checkCredentials, checkRuntimesByName } from './doctor-runtime-checks.ts';
 
 const execFileAsync = promisify(execFile);
 
-/** `fail` blocks `flotilla run`; `warn` lets it run but something will not work as the user may expect. */
-export type DoctorStatus = 'ok' | 'warn' | 'fail';
-
-export interface DoctorCheck {
-  /**
-   * A stable identifier (`git`, `config`, `agents`, `specs`, `credentials`, `account-<name>`, a runtime's
-   * name (`codex`, `gemini`), `cli-<role>`, `scenario`, `checks`, `sandbox`, `prompts`; with provider github `github-token`, `github-access`,
-   * `github-branch`, `github-labels`, `github-quota` instead of `specs`).
-   */
-  name: string;
-  status: DoctorStatus;
-  /** What was found, one line. */
-  message: string;
-  /** What to do about it (empty when nothing is needed). */
-  fix: string[];
-}
+export type { DoctorCheck, DoctorStatus } from './doctor-check.ts';
 
 export interface DoctorInput {
   cwd: string;
@@ -40,8 +24,6 @@ export interface DoctorInput {
   /** Default `process.platform` (tests give another: what doctor says on macOS). */
   platform?: NodeJS.Platform;
 }
-
-const ok = (name: string, message: string): DoctorCheck => ({ name, status: 'ok', message, fix: [] });
 
 /**
  * Everything `flotilla run` needs, checked in the order a new user meets it. Later checks that depend on an
@@ -97,7 +79,7 @@ export async function runDoctorChecks(input: DoctorInput): Promise<DoctorCheck[]
   if (provider !== undefined) checks.push(...(await provider.checkTracker(providerInput)));
   checks.push(checkSandbox(config, input.platform ?? process.platform));
   if (config.cluster !== undefined) checks.push(await checkCluster(config.cluster.postgres, input.env));
-  checks.push(checkCredentials(config, input.env));
+  checks.push(...checkCredentials(config, input.env));
   checks.push(...checkAccounts(config, input.env));
   checks.push(...checkRuntimesByName(repoRoot, config, input.env));
   checks.push(...(await checkCliPrograms(repoRoot, config, input.env)));
@@ -156,64 +138,6 @@ async function checkPromptTemplates(repoRoot: string): Promise<DoctorCheck> {
   );
 }
 
-/** Only the Claude SDK reads `.claude/agents/<role>.md` (runtimes `claude` and `scripted`). */
-async function checkAgentFiles(repoRoot: string, config: FlotillaConfig): Promise<DoctorCheck> {
-  const roles = AGENT_ROLES.filter((role) => {
-    const runtime = config.runtimes[role];
-    return runtime === 'claude' || runtime === 'scripted';
-  });
-  if (roles.length === 0) {
-    return ok('agents', 'no agent files needed (no role runs on claude or scripted)');
-  }
-  const problems: string[] = [];
-  for (const role of roles) {
-    try {
-      await loadAgentDefinition({ repoRoot, role, contextPaths: config.contextPaths });
-    } catch (error) {
-      problems.push(messageOf(error));
-    }
-  }
-  if (problems.length === 0) {
-    return ok('agents', `agent files: ${roles.map((role) => `.claude/agents/${role}.md`).join(', ')}`);
-  }
-  return {
-    name: 'agents',
-    status: 'fail',
-    message: 'agent files missing or invalid',
-    fix: [...problems, '`flotilla init` writes the missing ones (`--force` replaces invalid ones)'],
-  };
-}
-
-function checkCredentials(
-  config: FlotillaConfig,
-  env: Readonly<Record<string, string | undefined>>,
-): DoctorCheck {
-  if (config.accounts.some((account) => account.runtime === 'claude')) {
-    return ok('credentials', 'claude roles use the configured accounts (one line each below)');
-  }
-  const roles = rolesNeedingCredentials(config);
-  const scripted = AGENT_ROLES.filter((role) => config.runtimes[role] === 'scripted');
-  const scriptedNote = scripted.length > 0 ? `; ${scripted.join(', ')}: scripted, no key needed` : '';
-  if (roles.length === 0) {
-    return ok(
-      'credentials',
-      scripted.length === AGENT_ROLES.length
-        ? 'no credentials needed (every role is scripted)'
-        : 'no Claude credentials needed (no role runs on claude)',
-    );
-  }
-  const credential = findModelCredential(env);
-  if (credential.ok) {
-    return ok('credentials', `${roles.join(', ')}: ${credential.variable} is set${scriptedNote}`);
-  }
-  return {
-    name: 'credentials',
-    status: 'fail',
-    message: `no model credentials for ${roles.join(', ')} (runtime 'claude')${scriptedNote}`,
-    fix: credential.advice,
-  };
-}
-
 /** One line per configured account: the variables it names, and whether flotilla's environment sets them. */
 function checkAccounts(
   config: FlotillaConfig,
@@ -236,34 +160,6 @@ function checkAccounts(
         ({ source }) => `export ${source}=… in the environment of flotilla run (never in the config file)`,
       ),
     };
-  });
-}
-
-/**
- * One line per runtime that roles name (`"codex"`, `"gemini"`) and whose descriptor says what ready looks like
- * (`doctorReady`): its own preflight (`checkAvailability`: binary, key), the problems as the fix.
- */
-function checkRuntimesByName(
-  repoRoot: string,
-  config: FlotillaConfig,
-  env: Readonly<Record<string, string | undefined>>,
-): DoctorCheck[] {
-  return RUNTIME_REGISTRY.flatMap(({ name }): DoctorCheck[] => {
-    const runtime = findRuntime(name);
-    const roles = AGENT_ROLES.filter((role) => config.runtimes[role] === name);
-    if (runtime?.doctorReady === undefined || roles.length === 0) return [];
-    const availability = runtime.checkAvailability?.({ settings: name, env, cwd: repoRoot }) ?? {
-      available: true,
-    };
-    if (availability.available) return [ok(name, `${roles.join(', ')}: ${runtime.doctorReady}`)];
-    return [
-      {
-        name,
-        status: 'fail',
-        message: `runtime '${name}' (${roles.join(', ')}) cannot run`,
-        fix: availability.problems,
-      },
-    ];
   });
 }
 

@@ -45,7 +45,9 @@ interface DoctorJson {
   checks: { name: string; status: 'ok' | 'warn' | 'fail'; message: string; fix: string[] }[];
 }
 
-describe('flotilla doctor', () => {
+// Each test runs the real launcher several times (init, doctor, doctor): seconds alone, far more on a loaded
+// machine.
+describe('flotilla doctor', { timeout: 90_000 }, () => {
   it('names each spec with broken frontmatter in the words `flotilla run` uses, as a warning', async () => {
     const repo = await initialisedRepo(['--scripted']);
     await writeFile(join(repo, 'docs', 'specs', 'broken.md'), '---\nstatus: [approved\n---\n# Broken\n');
@@ -158,7 +160,7 @@ describe('flotilla doctor', () => {
   });
 });
 
-describe('flotilla doctor on macOS (an injected platform)', () => {
+describe('flotilla doctor on macOS (an injected platform)', { timeout: 90_000 }, () => {
   const sandboxCheck = async (repo: string, platform: NodeJS.Platform) => {
     const { runDoctorChecks } = await import('./doctor-command-checks.ts');
     const checks = await runDoctorChecks({ cwd: repo, env: { ANTHROPIC_API_KEY: 'sk-x' }, platform });

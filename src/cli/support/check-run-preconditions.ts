@@ -1,5 +1,5 @@
 import type { ListenAddress } from '../../api/parse-listen-address.ts';
-import { findModelCredential, rolesNeedingCredentials } from '../../app/find-model-credential.ts';
+import { checkModelCredentials } from '../../app/find-model-credential.ts';
 import { loadConfiguredScenario } from '../../app/load-configured-scenario.ts';
 import type { FlotillaConfig } from '../../config/index.ts';
 import {
@@ -95,12 +95,16 @@ async function checkAgentsCanStart(repoRoot: string, config: FlotillaConfig): Pr
     );
     return false;
   }
-  const needCredentials = rolesNeedingCredentials(config);
-  const credential = findModelCredential(process.env);
-  if (needCredentials.length > 0 && !credential.ok) {
+  // The runtimes that take their model credential from the environment (their descriptors' `credentials`).
+  const missing = checkModelCredentials(config, process.env).filter(
+    (status) => status.roles.length > 0 && !status.credential.ok,
+  );
+  if (missing.length > 0) {
     fail(
-      `flotilla run: no model credentials for ${needCredentials.join(', ')} (runtime 'claude'); agents would fail with "Not logged in"`,
-      ...credential.advice.map((line) => `  - ${line}`),
+      ...missing.flatMap(({ runtime, roles, credential }) => [
+        `flotilla run: no model credentials for ${roles.join(', ')} (runtime '${runtime}'); agents would fail with "Not logged in"`,
+        ...(credential.ok ? [] : credential.advice).map((line) => `  - ${line}`),
+      ]),
     );
     return false;
   }

@@ -1,11 +1,11 @@
 import type { RuntimeAvailability } from '../../engine/runtime-contract/index.ts';
-import { MODEL_ACCESS_VARIABLES } from '../../guards/agent-env/build-agent-env.ts';
+import { CLAUDE_CREDENTIAL_VARIABLES } from './claude-credentials.ts';
 
 /**
  * The Claude runtime's preflight: the CLI binary the SDK bundles for this platform is installed (its
  * platform package is an optional dependency, which `--omit=optional` leaves out), and one model credential
  * variable is set. Credentials saved by `claude login` do not count: each agent runs with its own
- * CLAUDE_CONFIG_DIR. The same rule as `flotilla run`'s start-up check (app/find-model-credential.ts).
+ * CLAUDE_CONFIG_DIR. The same variables as `flotilla run`'s start-up check (claude-credentials.ts).
  */
 export function checkClaudeAvailability(
   env: Readonly<Record<string, string | undefined>>,
@@ -17,9 +17,7 @@ export function checkClaudeAvailability(
       `no Claude Code binary for ${process.platform}-${process.arch}: reinstall @anthropic-ai/claude-agent-sdk with its optional dependencies (not --omit=optional)`,
     );
   }
-  const found = [...MODEL_ACCESS_VARIABLES].some(
-    (name) => name !== 'ANTHROPIC_BASE_URL' && (env[name] ?? '').trim() !== '',
-  );
+  const found = CLAUDE_CREDENTIAL_VARIABLES.some((name) => (env[name] ?? '').trim() !== '');
   if (!found) {
     problems.push(
       'no model credentials: set ANTHROPIC_API_KEY (or CLAUDE_CODE_OAUTH_TOKEN from `claude setup-token`) in the environment of `flotilla run`',

@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import { SCRIPTED_RUNTIME } from '../../domain/index.ts';
 import type { RuntimeBuildContext, RuntimeDescriptor } from '../shared/runtime-descriptor.ts';
+import { claudeCredentials } from './claude-credentials.ts';
 import { createClaudeAdapter } from './create-claude-adapter.ts';
+import { loadAgentDefinition } from './load-agent-definition.ts';
 
 const NAME = 'claude';
 
@@ -42,6 +44,15 @@ export const claudeRuntime: RuntimeDescriptor<typeof NAME> = {
   stateDir: NAME,
   // Every agent process (and the tools it runs) carries its per-run config directory.
   orphanMarkerVariables: ['CLAUDE_CONFIG_DIR'],
+  // Its model credential comes from Flotilla's environment (or the configured accounts).
+  credentials: claudeCredentials,
+  // Each role's `.claude/agents/<role>.md`, read by the SDK (and by the scripted roles it plays).
+  agentFiles: {
+    pathOf: (role) => `.claude/agents/${role}.md`,
+    check: async (input) => {
+      await loadAgentDefinition(input);
+    },
+  },
   create: (context) => build(context, NAME, context.extraEnv),
   // The demo's story in the Claude Code tools (Write, Bash), in src/app/demo/.
   demo: { scenarioPath: join(import.meta.dirname, '../../app/demo/demo-scenario.json') },

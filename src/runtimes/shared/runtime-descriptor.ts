@@ -61,6 +61,30 @@ export type RuntimeDemo<Settings> =
   | { scenarioPath: string }
   | { agentProgram(program: readonly string[]): Settings };
 
+/**
+ * Where a runtime's agents get their model credential from Flotilla's environment, for `flotilla run`'s
+ * start-up check and `flotilla doctor`'s `credentials` line (src/app/find-model-credential.ts).
+ */
+export interface RuntimeCredentials {
+  /** The runtime's name in those messages: `no <label> credentials needed`. */
+  label: string;
+  /** Variables any one of which, set and non-empty, is a credential; reported in this order. */
+  variables: readonly string[];
+  /**
+   * What to do when none is set, one sentence per line (`home`: the user's home directory, where a saved
+   * login the agents will not use may lie). Never reads a value beyond "non-empty".
+   */
+  advice(input: { env: RuntimeEnv; home: string }): string[];
+}
+
+/** The per-role agent files a runtime reads from the repository, which `flotilla doctor` checks. */
+export interface RuntimeAgentFiles {
+  /** A role's file, relative to the repository root. */
+  pathOf(role: AgentRole): string;
+  /** Reads it as a run would; rejects with an error naming the file and what is wrong. */
+  check(input: { repoRoot: string; role: AgentRole; contextPaths: readonly string[] }): Promise<void>;
+}
+
 /** How `runtimes.<role>` names the runtime in flotilla.config.json. */
 export type RuntimeConfigForm<Settings> =
   /** By its name alone: `"codex"`. */
@@ -130,6 +154,16 @@ export interface RuntimeDescriptor<Settings = unknown> {
    * Absent: no line of its own (doctor checks it its own way, or there is nothing to check).
    */
   doctorReady?: string;
+  /**
+   * Its model credential, when it takes one from Flotilla's environment (not through its own preflight):
+   * `flotilla run` refuses to start without it and `flotilla doctor` reports it. Absent: nothing to check.
+   */
+  credentials?: RuntimeCredentials;
+  /**
+   * The agent files its roles read (and the scripted roles, when it plays them): `flotilla doctor` checks
+   * them. Absent: it reads none.
+   */
+  agentFiles?: RuntimeAgentFiles;
   /** How `flotilla demo --runtime <name>` plays it; absent: the demo does not offer it. */
   demo?: RuntimeDemo<Settings>;
   /** Whether config `accounts` (credential profiles) may name it. */
