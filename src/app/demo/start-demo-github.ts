@@ -21,7 +21,10 @@ import { WEBHOOK_EVENTS } from '../../providers/github/webhooks/map-webhook-deli
 const DEMO_TOKEN = 'flotilla-demo-token';
 /** `github.writeIntervalMs` against the fake (GitHub's own default is 1000 ms). */
 const DEMO_WRITE_INTERVAL_MS = 0;
-/** How often the fake CI finishes the checks queued on pull request heads. */
+/**
+ * How often the fake CI settles what is queued besides pull request heads (its own runs finish as they are
+ * first read: `ciSettlesAtOnce`), and tells webhooks of pushes.
+ */
 const CI_SETTLE_INTERVAL_MS = 1000;
 
 export interface DemoGitHub {
@@ -38,7 +41,8 @@ export interface DemoGitHub {
 /**
  * The built-in fake GitHub on 127.0.0.1 behind `flotilla demo --provider github`: the demo repository's
  * `main` is pushed to it (same commits, so agents' worktrees and pull requests share a base) and becomes the
- * clone's `origin`; its CI passes every pull request head about a second after it is pushed.
+ * clone's `origin`; its CI has passed a pull request head by the time it is first read (the local demo's checks
+ * take a fraction of a second too: the two loops wait for the same work).
  */
 export async function startDemoGitHub(
   repoRoot: string,
@@ -49,6 +53,7 @@ export async function startDemoGitHub(
   const fake = await createFakeGitHub({
     token: DEMO_TOKEN,
     ci: 'passing',
+    ciSettlesAtOnce: true,
     defaultBranch: config.defaultBranch,
   });
   try {

@@ -82,28 +82,34 @@ export interface MemorySource {
  * unless `dependencyWaitFor` is `merged`), and for a rework its own previous revision, rebased; with the
  * prompt section that says so.
  */
-async function planImplementorStart(
+function planImplementorStart(
   workItemID: string,
   deps: Pick<AgentContextDeps, 'getState' | 'dependencyWaitFor' | 'syncWorkBase'>,
-): Promise<{ start?: ImplementorStartParams['start']; buildsOn: string }> {
+): { start: Promise<ImplementorStartParams['start'] | undefined>; buildsOn: string } {
   const state = deps.getState();
   const item = state.workItems[workItemID];
-  if (item === undefined) return { buildsOn: '' };
+  if (item === undefined) return { start: Promise.resolve(undefined), buildsOn: '' };
   const base = getStackBase(state, item);
   if (deps.dependencyWaitFor === 'merged') base.stacked = [];
   const previous = item.linkedRevision === null ? undefined : state.revisions[item.linkedRevision];
-  // One fetch: the default branch, and the branches of what the worktree is moved onto or rebases.
-  const synced = await deps.syncWorkBase?.([
+  // One fetch: the default branch, and the branches of what the worktree is moved onto or rebases. It runs
+  // while the prompt is built (the tracker's reads), not before it.
+  const synced = deps.syncWorkBase?.([
     ...base.stacked.map((blocker) => blocker.headRef),
     ...(previous === undefined ? [] : [previous.headRef]),
   ]);
-  const start = {
-    ...(base.stacked.length > 0 && { onto: base.stacked.map((blocker) => blocker.headSHA) }),
-    ...(previous !== undefined && { rebase: previous.headSHA }),
-    ...(synced !== undefined && { from: synced.defaultBranchHead }),
-  };
+  const start = (synced ?? Promise.resolve(undefined)).then((fetched) => {
+    const planned = {
+      ...(base.stacked.length > 0 && { onto: base.stacked.map((blocker) => blocker.headSHA) }),
+      ...(previous !== undefined && { rebase: previous.headSHA }),
+      ...(fetched !== undefined && { from: fetched.defaultBranchHead }),
+    };
+    return Object.keys(planned).length > 0 ? planned : undefined;
+  });
+  // Awaited with the prompt; a rejection before then is not an unhandled one.
+  start.catch(() => {});
   const buildsOn = buildBuildsOnSection(base, previous === undefined ? null : { revisionID: previous.id });
-  return { ...(Object.keys(start).length > 0 && { start }), buildsOn };
+  return { start, buildsOn };
 }
 
 /**
@@ -144,8 +150,11 @@ export async function assembleAgentContext(
       return { ...request, prompt: finish(rolePrompt, null) };
     }
     case 'implementor': {
-      const { start, buildsOn } = await planImplementorStart(request.workItemID, deps);
-      const built = await buildImplementorPrompt({ ...request, buildsOn }, { ...deps, getReviewHistory });
+      const planned = planImplementorStart(request.workItemID, deps);
+      const [start, built] = await Promise.all([
+        planned.start,
+        buildImplementorPrompt({ ...request, buildsOn: planned.buildsOn }, { ...deps, getReviewHistory }),
+      ]);
       // A re-run after a human rejected the item's investigation or refinement with a reason (issue #29).
       const state = deps.getState();
       const item = state.workItems[request.workItemID];
