@@ -211,9 +211,8 @@ describe('model server with the real codex binary', () => {
 
       expect(session.error).toBeUndefined();
       // All three refusals reached the model (the step's `expect` above). codex reports the parallel calls as
-      // items unevenly under load (once only one of three in a CI run): each one it reports failed.
+      // items unevenly under load (one of three in a CI run, none in another): each one it reports failed.
       const commands = session.items.filter((item) => item.type === 'command_execution');
-      expect(commands.length).toBeGreaterThan(0);
       for (const item of commands) expect([item.status, item.exit_code]).toEqual(['failed', 1]);
       for (const path of outside) await expect(readFile(path)).rejects.toThrow(/ENOENT/);
       expect(model.report()).toMatchObject({ ok: true, problems: [] });
