@@ -237,7 +237,7 @@ export const flotillaConfigFileSchema = object({
   models: object({ planner: model, implementor: implementorModel, reviewer: model }).prefault({}),
   /**
    * Per-mode limits (issue #29): `maxTurns` over the agent definition's, `timeout`
-   * in place of `maxAgentDuration`. Unset: the seed's defaults (plan 100 turns / 5 min, implement 200 /
+   * in place of `maxAgentDuration`. Unset: DEFAULT_MODE_LIMITS in src/domain/mode-limits.ts (plan 100 turns / 5 min, implement 200 /
    * 10 min, review 50 turns, investigate and refine 100 / 5 min), never longer than `maxAgentDuration`.
    */
   limits: object({

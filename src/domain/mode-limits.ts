@@ -1,6 +1,6 @@
 import type { AgentMode } from './agent-mode.ts';
 
-/** One mode's limits as configured (`limits.<mode>`): absent fields use the seed's defaults. */
+/** One mode's limits as configured (`limits.<mode>`): absent fields use DEFAULT_MODE_LIMITS. */
 export interface ModeLimitsConfig {
   maxTurns?: number | undefined;
   /** Seconds. */
@@ -18,7 +18,7 @@ export const DEFAULT_MODE_LIMITS: Readonly<Record<AgentMode, { maxTurns: number;
   };
 
 /**
- * A run's effective limits: the configured ones, else the seed's defaults. A default timeout never exceeds
+ * A run's effective limits: the configured ones, else DEFAULT_MODE_LIMITS. A default timeout never exceeds
  * `maxAgentDuration` (a configured one replaces it); `maxTurns` configured wins over the agent definition's,
  * a default one only applies when the definition sets none (`defaultMaxTurns`).
  */
