@@ -18,6 +18,25 @@ export const RUN_QUEUE_NAME = 'flotilla-agent-runs';
  * its reply. Cancelled or errored workflows are not: their runs are recorded as interrupted.
  */
 const ADOPTABLE_STATUSES: ReadonlySet<string> = new Set(['ENQUEUED', 'PENDING', 'SUCCESS']);
+/** DBOS's default `idle_in_transaction_session_timeout` for its connections (ms). */
+const IDLE_TRANSACTION_TIMEOUT_MS = 60_000;
+
+/**
+ * The URL DBOS is given: the server applies DBOS's idle-transaction timeout at connect, through the startup
+ * packet's `options`. Without it, DBOS 5.3.0 sets the timeout itself from its pool's `connect` event
+ * (node_modules/@dbos-inc/dbos-sdk/dist/src/system_database.js:657, `client.query(\`SET
+ * idle_in_transaction_session_timeout …\`)` queued ahead of the borrower's query), which pg 8.23 reports as
+ * "Calling client.query() when the client is already executing a query is deprecated" on every process.
+ * DBOS skips its SET when the URL already sets the timeout; a URL that sets it keeps its own value.
+ */
+export function dbosDatabaseUrl(databaseUrl: string): string {
+  const url = new URL(databaseUrl);
+  const options = url.searchParams.get('options') ?? '';
+  if (options.includes('idle_in_transaction_session_timeout')) return databaseUrl;
+  const setting = `-c idle_in_transaction_session_timeout=${IDLE_TRANSACTION_TIMEOUT_MS}`;
+  url.searchParams.set('options', options === '' ? setting : `${options} ${setting}`);
+  return url.toString();
+}
 
 /** The run was cancelled (by the controller) before it finished. */
 export class RunCancelledError extends Error {
@@ -90,7 +109,8 @@ let serving = false;
  * limits. The only module that knows DBOS: the rest of Flotilla sees this interface.
  */
 export function createDurableRunQueue(options: DurableRunQueueOptions): DurableRunQueue {
-  const { databaseUrl, logger } = options;
+  const { logger } = options;
+  const databaseUrl = dbosDatabaseUrl(options.databaseUrl);
   const pollingIntervalMs = options.pollIntervalMs ?? 500;
   const dbosLogger = {
     info: (entry: unknown) => logger.debug(`dbos: ${String(entry)}`),
