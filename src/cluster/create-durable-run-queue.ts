@@ -90,6 +90,13 @@ export interface DurableRunQueue {
    * message): another executor takes them. Returns their ids.
    */
   requeueRunsOf(executorID: string): Promise<string[]>;
+  /**
+   * Controller: puts back on the queue the runs in progress on an executor that is not alive (`alive` is
+   * read after the runs, so an executor that took one has its row by then). Catches what `requeueRunsOf`
+   * cannot: a run an executor took after it was declared dead (paused, it woke and dequeued before its
+   * heartbeat stopped it). Returns their ids.
+   */
+  requeueOrphanedRuns(alive: () => Promise<ReadonlySet<string>>): Promise<string[]>;
   /** Anyone: the runs waiting on the queue, and the runs in progress per executor (for `flotilla workers`). */
   status(): Promise<{ queued: number; runningByExecutor: Record<string, number> }>;
   /**
@@ -201,6 +208,22 @@ export function createDurableRunQueue(options: DurableRunQueueOptions): DurableR
         queueName: RUN_QUEUE_NAME,
       });
       const ids = pending.map((status) => status.workflowID);
+      if (ids.length > 0) await dbos.resumeWorkflows(ids, { queueName: RUN_QUEUE_NAME });
+      return ids;
+    },
+    async requeueOrphanedRuns(alive) {
+      const dbos = await clientOf();
+      const pending = await dbos.listWorkflows({
+        status: 'PENDING',
+        queueName: RUN_QUEUE_NAME,
+        loadInput: false,
+        loadOutput: false,
+      });
+      if (pending.length === 0) return [];
+      const living = await alive();
+      const ids = pending
+        .filter((run) => run.executorId === undefined || !living.has(run.executorId))
+        .map((run) => run.workflowID);
       if (ids.length > 0) await dbos.resumeWorkflows(ids, { queueName: RUN_QUEUE_NAME });
       return ids;
     },
