@@ -19,6 +19,7 @@ import {
 import { killGroup, sharedRemoteWithClones, startWorker, type WorkerProcess } from './cluster-processes.ts';
 import type { RunFixtures } from './create-run-fixtures.ts';
 import { type FlotillaRunProcess, readDatabase, startFlotillaRun } from './flotilla-run-process.ts';
+import { clusterProcessEnv } from './set-up-cluster-postgres.ts';
 import { flotillaLogTail, waitForCondition } from './start-flotilla-process.ts';
 
 export interface CrashTrialOptions {
@@ -81,13 +82,7 @@ export async function runCrashTrial(options: CrashTrialOptions): Promise<CrashTr
     repo.root,
     Array.from({ length: workerCount }, (_, index) => `worker-${index}`),
   );
-  const env = {
-    ...repo.gitEnv,
-    ANTHROPIC_BASE_URL: server.url,
-    ANTHROPIC_API_KEY: 'test-key',
-    CLAUDE_CODE_MAX_RETRIES: '0',
-    FLOTILLA_DATABASE_URL: options.postgresUrl,
-  };
+  const env = clusterProcessEnv(repo.gitEnv, options.postgresUrl, server.url);
   const started = Date.now();
   const deadline = started + (options.timeoutMs ?? 600_000);
   const remaining = () => Math.max(1000, deadline - Date.now());
