@@ -83,7 +83,8 @@ async function runMode(
       for (const worker of workers)
         await waitForCondition(
           () => worker.output().includes('slot(s) taking runs'),
-          120_000,
+          // Slots start one process each: many of them on a loaded machine take minutes.
+          600_000,
           'a worker',
           worker.output,
         );
@@ -180,18 +181,10 @@ function watchPostgres(postgres: TestPostgres) {
 console.log(
   `bench cluster: ${ITEMS} items; one machine ${ONE_MACHINE_AGENTS} agents; cluster ${AGENTS} agents on ${WORKERS} workers; model latency ${MODEL_LATENCY_MS} ms`,
 );
-const rows: Row[] = [await runMode('one machine', ONE_MACHINE_AGENTS, null)];
-// Each slot holds a few connections (its DBOS executor, a DBOS client, its heartbeat's pool).
-const database = await startPostgres({ maxConnections: Math.max(100, AGENTS * 8 + 20) });
-try {
-  rows.push(await runMode('cluster', AGENTS, database));
-} finally {
-  database.stop();
-}
-console.log(
-  'mode         agents  approved  wall     items/min  queue wait p50/p90   dispatch p50/p90     events  CPU ms/event  postgres CPU  pg conns',
-);
-for (const row of rows) {
+const HEADER =
+  'mode         agents  approved  wall     items/min  queue wait p50/p90   dispatch p50/p90     events  CPU ms/event  postgres CPU  pg conns';
+/** A mode's line, printed as soon as it finished (a later mode that fails does not lose it). */
+function printRow(row: Row): void {
   console.log(
     [
       row.mode.padEnd(12),
@@ -207,4 +200,14 @@ for (const row of rows) {
       row.postgres === undefined ? '—' : String(row.postgres.peakConnections),
     ].join(' '),
   );
+}
+
+console.log(HEADER);
+printRow(await runMode('one machine', ONE_MACHINE_AGENTS, null));
+// Each slot holds a few connections (its DBOS executor, a DBOS client, its heartbeat's pool).
+const database = await startPostgres({ maxConnections: Math.max(100, AGENTS * 8 + 20) });
+try {
+  printRow(await runMode('cluster', AGENTS, database));
+} finally {
+  database.stop();
 }

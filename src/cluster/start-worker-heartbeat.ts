@@ -38,6 +38,8 @@ export async function startWorkerHeartbeat(options: WorkerHeartbeatOptions): Pro
   const { registry, row, logger, ttlMs } = options;
   // When the last successful renewal was sent: the row's expiry is at least a TTL after it.
   let renewedSentAt = Date.now();
+  // When the renewal in flight was sent (null: none): until a TTL after it, its answer decides.
+  let inFlightSentAt: number | null = null;
   await registry.register(row);
   let stopped = false;
   let lost = false;
@@ -51,19 +53,24 @@ export async function startWorkerHeartbeat(options: WorkerHeartbeatOptions): Pro
     options.onLost(reason);
   };
   const lapsedLocally = () => {
-    if (Date.now() - renewedSentAt < ttlMs) return false;
-    lose(`it went ${Date.now() - renewedSentAt} ms without a renewal (paused?): its heartbeat lapsed`);
+    const now = Date.now();
+    if (now - renewedSentAt < ttlMs || (inFlightSentAt !== null && now - inFlightSentAt < ttlMs))
+      return false;
+    lose(`it went ${now - renewedSentAt} ms without a renewal (paused?): its heartbeat lapsed`);
     return true;
   };
   const beat = async () => {
     if (stopped || lapsedLocally()) return;
     const sentAt = Date.now();
+    inFlightSentAt = sentAt;
     try {
       const renewed = await registry.renew(row.executorID);
+      inFlightSentAt = null;
       if (stopped) return;
       if (!renewed) lose('its heartbeat lapsed: the controller may have given its runs to another worker');
       else renewedSentAt = sentAt;
     } catch (error) {
+      inFlightSentAt = null;
       logger.warn('could not renew the worker heartbeat', { error: messageOf(error) });
       // Three intervals without a renewal: the row may have lapsed by the database's clock.
       if (Date.now() - renewedSentAt >= 3 * options.intervalMs)
