@@ -36,11 +36,15 @@ export interface WorkerHeartbeat {
  */
 export async function startWorkerHeartbeat(options: WorkerHeartbeatOptions): Promise<WorkerHeartbeat> {
   const { registry, row, logger, ttlMs } = options;
-  // When the last successful renewal was sent: the row's expiry is at least a TTL after it.
-  let renewedSentAt = Date.now();
   // When the renewal in flight was sent (null: none): until a TTL after it, its answer decides.
   let inFlightSentAt: number | null = null;
+  // Registering may wait on the schema lock (another process migrating): the clock starts at a renewal.
   await registry.register(row);
+  const registeredAt = Date.now();
+  if (!(await registry.renew(row.executorID)))
+    throw new Error('its heartbeat row lapsed as it was registered');
+  // When the last successful renewal was sent: the row's expiry is at least a TTL after it.
+  let renewedSentAt = registeredAt;
   let stopped = false;
   let lost = false;
   let round: Promise<void> = Promise.resolve();
