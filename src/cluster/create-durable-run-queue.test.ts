@@ -26,7 +26,11 @@ beforeAll(async () => {
   queue = createDurableRunQueue({ databaseUrl: postgres.url, logger: silentLogger, pollIntervalMs: 100 });
 }, 60_000);
 afterEach(async () => {
-  for (const child of executors.splice(0)) child.kill('SIGKILL');
+  for (const sweep of sweeps.splice(0)) await sweep.stop();
+  for (const child of executors.splice(0)) {
+    child.kill('SIGKILL');
+    child.kill('SIGCONT');
+  }
   await pool.query('DELETE FROM test_runs');
 });
 afterAll(async () => {
@@ -36,10 +40,18 @@ afterAll(async () => {
 });
 
 /** An executor process (test-support/serve-test-runs.ts), once it serves the queue. */
-async function startExecutor(executorID: string): Promise<ChildProcess> {
+async function startExecutor(executorID: string, ttlMs = TTL_MS, intervalMs?: number): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', SCRIPT, postgres.url, executorID, String(TTL_MS)],
+    [
+      '--import',
+      'tsx',
+      SCRIPT,
+      postgres.url,
+      executorID,
+      String(ttlMs),
+      ...(intervalMs === undefined ? [] : [String(intervalMs)]),
+    ],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
@@ -55,7 +67,7 @@ async function startExecutor(executorID: string): Promise<ChildProcess> {
 }
 
 let runCount = 0;
-/** A run whose executor holds it `hold` ms ('hold': until killed). */
+/** A run whose executor holds it `hold` ms ('hold': until killed; 'hold:<id>': on that executor only). */
 function message(hold: string): { runID: string; message: AgentRunMessage } {
   runCount += 1;
   return {
@@ -73,6 +85,33 @@ function message(hold: string): { runID: string; message: AgentRunMessage } {
     },
   };
 }
+
+/** Resolves with the process's exit code once it exited. */
+const exited = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
+    else child.once('exit', (code) => resolve(code));
+  });
+
+async function waitFor(what: string, condition: () => Promise<boolean>): Promise<void> {
+  for (let tries = 0; !(await condition()); tries += 1) {
+    if (tries > 600) throw new Error(`never happened: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The controller's sweep, as start-cluster-controller.ts runs it, until the test ends. */
+function sweepDeadWorkers(): void {
+  const sweep = startDeadWorkerSweep({
+    registry: createWorkerRegistry({ pool, ttlMs: TTL_MS }),
+    requeueRunsOf: (executorID) => queue.requeueRunsOf(executorID),
+    requeueOrphanedRuns: (alive) => queue.requeueOrphanedRuns(alive),
+    intervalMs: 250,
+    logger: silentLogger,
+  });
+  sweeps.push(sweep);
+}
+const sweeps: { stop(): Promise<void> }[] = [];
 
 const rows = async () =>
   (
@@ -144,5 +183,50 @@ describe('the durable run queue (DBOS on a real PostgreSQL)', () => {
     } finally {
       await sweep.stop();
     }
+  }, 60_000);
+
+  it('an executor paused (SIGSTOP) past its heartbeat timeout mid-run: the run finishes elsewhere, once; woken (SIGCONT), it exits answering nothing', async () => {
+    await queue.configure({ fleetConcurrency: 5 });
+    const sleeper = await startExecutor('sleeper');
+    const run = message('hold:sleeper');
+    await queue.enqueue(run.runID, run.message);
+    await waitFor('the sleeper to take the run', async () => (await rows()).length === 1);
+    sleeper.kill('SIGSTOP');
+    sweepDeadWorkers();
+    await startExecutor('survivor');
+    const reply = await queue.result(run.runID);
+    expect(reply).toMatchObject({ ok: true, executor: 'survivor' });
+
+    sleeper.kill('SIGCONT');
+    // Its heartbeat lapsed while it slept: it exits (3: heartbeat lost) on waking, before anything else.
+    expect(await exited(sleeper)).toBe(3);
+    const ran = await rows();
+    expect(ran.map((row) => row.executor)).toEqual(['sleeper', 'survivor']);
+    // The survivor's reply stands: the sleeper's execution never recorded one.
+    expect(await queue.result(run.runID)).toEqual(reply);
+    const workflow = await pool.query<{ status: string; executor_id: string }>(
+      'SELECT status, executor_id FROM dbos.workflow_status WHERE workflow_uuid = $1',
+      [run.runID],
+    );
+    expect(workflow.rows).toEqual([{ status: 'SUCCESS', executor_id: 'survivor' }]);
+  }, 60_000);
+
+  it('a run an executor dequeued after it was declared dead is never started there, and is requeued', async () => {
+    await queue.configure({ fleetConcurrency: 5 });
+    // A slow heartbeat (every 5 s, alive 30 s): the executor dequeues long before it renews again.
+    const stale = await startExecutor('stale', 30_000, 5000);
+    sweepDeadWorkers();
+    // What a pause past the timeout leaves: its row lapsed and the sweep declared it dead (its runs requeued).
+    await pool.query(
+      "UPDATE flotilla_workers SET expires_at = now(), dead_at = now() WHERE executor_id = 'stale'",
+    );
+    const run = message('hold:stale');
+    await queue.enqueue(run.runID, run.message);
+    // It takes the run, finds its heartbeat gone before it starts it, and exits (3).
+    expect(await exited(stale)).toBe(3);
+    await startExecutor('survivor');
+    const reply = await queue.result(run.runID);
+    expect(reply).toMatchObject({ ok: true, executor: 'survivor' });
+    expect((await rows()).map((row) => row.executor)).toEqual(['survivor']);
   }, 60_000);
 });

@@ -18,6 +18,25 @@ export const RUN_QUEUE_NAME = 'flotilla-agent-runs';
  * its reply. Cancelled or errored workflows are not: their runs are recorded as interrupted.
  */
 const ADOPTABLE_STATUSES: ReadonlySet<string> = new Set(['ENQUEUED', 'PENDING', 'SUCCESS']);
+/** DBOS's default `idle_in_transaction_session_timeout` for its connections (ms). */
+const IDLE_TRANSACTION_TIMEOUT_MS = 60_000;
+
+/**
+ * The URL DBOS is given: the server applies DBOS's idle-transaction timeout at connect, through the startup
+ * packet's `options`. Without it, DBOS 5.3.0 sets the timeout itself from its pool's `connect` event
+ * (node_modules/@dbos-inc/dbos-sdk/dist/src/system_database.js:657, `client.query(\`SET
+ * idle_in_transaction_session_timeout …\`)` queued ahead of the borrower's query), which pg 8.23 reports as
+ * "Calling client.query() when the client is already executing a query is deprecated" on every process.
+ * DBOS skips its SET when the URL already sets the timeout; a URL that sets it keeps its own value.
+ */
+export function dbosDatabaseUrl(databaseUrl: string): string {
+  const url = new URL(databaseUrl);
+  const options = url.searchParams.get('options') ?? '';
+  if (options.includes('idle_in_transaction_session_timeout')) return databaseUrl;
+  const setting = `-c idle_in_transaction_session_timeout=${IDLE_TRANSACTION_TIMEOUT_MS}`;
+  url.searchParams.set('options', options === '' ? setting : `${options} ${setting}`);
+  return url.toString();
+}
 
 /** The run was cancelled (by the controller) before it finished. */
 export class RunCancelledError extends Error {
@@ -71,6 +90,13 @@ export interface DurableRunQueue {
    * message): another executor takes them. Returns their ids.
    */
   requeueRunsOf(executorID: string): Promise<string[]>;
+  /**
+   * Controller: puts back on the queue the runs in progress on an executor that is not alive (`alive` is
+   * read after the runs, so an executor that took one has its row by then). Catches what `requeueRunsOf`
+   * cannot: a run an executor took after it was declared dead (paused, it woke and dequeued before its
+   * heartbeat stopped it). Returns their ids.
+   */
+  requeueOrphanedRuns(alive: () => Promise<ReadonlySet<string>>): Promise<string[]>;
   /** Anyone: the runs waiting on the queue, and the runs in progress per executor (for `flotilla workers`). */
   status(): Promise<{ queued: number; runningByExecutor: Record<string, number> }>;
   /**
@@ -90,7 +116,8 @@ let serving = false;
  * limits. The only module that knows DBOS: the rest of Flotilla sees this interface.
  */
 export function createDurableRunQueue(options: DurableRunQueueOptions): DurableRunQueue {
-  const { databaseUrl, logger } = options;
+  const { logger } = options;
+  const databaseUrl = dbosDatabaseUrl(options.databaseUrl);
   const pollingIntervalMs = options.pollIntervalMs ?? 500;
   const dbosLogger = {
     info: (entry: unknown) => logger.debug(`dbos: ${String(entry)}`),
@@ -181,6 +208,22 @@ export function createDurableRunQueue(options: DurableRunQueueOptions): DurableR
         queueName: RUN_QUEUE_NAME,
       });
       const ids = pending.map((status) => status.workflowID);
+      if (ids.length > 0) await dbos.resumeWorkflows(ids, { queueName: RUN_QUEUE_NAME });
+      return ids;
+    },
+    async requeueOrphanedRuns(alive) {
+      const dbos = await clientOf();
+      const pending = await dbos.listWorkflows({
+        status: 'PENDING',
+        queueName: RUN_QUEUE_NAME,
+        loadInput: false,
+        loadOutput: false,
+      });
+      if (pending.length === 0) return [];
+      const living = await alive();
+      const ids = pending
+        .filter((run) => run.executorId === undefined || !living.has(run.executorId))
+        .map((run) => run.workflowID);
       if (ids.length > 0) await dbos.resumeWorkflows(ids, { queueName: RUN_QUEUE_NAME });
       return ids;
     },

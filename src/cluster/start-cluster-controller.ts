@@ -62,6 +62,7 @@ export async function startClusterController(options: ClusterControllerOptions):
   const sweep = startDeadWorkerSweep({
     registry,
     requeueRunsOf: (executorID) => queue.requeueRunsOf(executorID),
+    requeueOrphanedRuns: (alive) => queue.requeueOrphanedRuns(alive),
     intervalMs: Math.max(250, Math.floor(ttlMs / 3)),
     logger,
   });

@@ -8,6 +8,7 @@ import { createClusterGit } from './create-cluster-git.ts';
 import { createDurableRunQueue } from './create-durable-run-queue.ts';
 import { createRunExecutor } from './create-run-executor.ts';
 import { createWorkerRegistry } from './create-worker-registry.ts';
+import { guardRunExecutor } from './guard-run-executor.ts';
 import { resolveClusterDatabaseUrl } from './resolve-cluster-database-url.ts';
 import type { ClusterSettings } from './start-cluster-controller.ts';
 import { startWorkerHeartbeat } from './start-worker-heartbeat.ts';
@@ -59,18 +60,23 @@ export async function startClusterExecutor(options: ClusterExecutorOptions): Pro
     heartbeat = await startWorkerHeartbeat({
       registry,
       row: { executorID, worker: options.workerID, host: hostname(), pid: process.pid },
+      ttlMs,
       intervalMs: Math.max(200, Math.floor(ttlMs / 3)),
       logger,
       onLost: options.onLost,
     });
+    const holds = heartbeat.confirm;
     await queue.serve({
       executorID,
-      execute: createRunExecutor({
-        executorID,
-        runtimes: options.runtimes,
-        prepareBase: (base) => git.receive(base),
-        logger,
-      }),
+      execute: guardRunExecutor(
+        createRunExecutor({
+          executorID,
+          runtimes: options.runtimes,
+          prepareBase: (base) => git.receive(base),
+          logger,
+        }),
+        () => holds(),
+      ),
     });
   } catch (error) {
     await heartbeat?.stop();

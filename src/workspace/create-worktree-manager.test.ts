@@ -1,3 +1,4 @@
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -133,6 +134,29 @@ describe('createWorktreeManager', () => {
       new RegExp(`Could not remove the stale worktree at ${stalePath}: .*locked`, 's'),
     );
     expect(await readFile(join(stalePath, 'marker.txt'), 'utf8')).toBe('still here');
+  });
+
+  it("removes a worktree a killed run left locked (its pid is gone), never one a live process's run holds", async () => {
+    // A run's process killed with SIGKILL (a worker slot, `flotilla run`) leaves its lock behind.
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    const live = spawn('sleep', ['600']);
+    cleanups.push(async () => void live.kill('SIGKILL'));
+    for (const [branch, pid] of [
+      ['flotilla/16', dead],
+      ['flotilla/17', live.pid],
+    ] as const) {
+      const path = join(repo.root, '.worktrees', branch);
+      await repo.git(['worktree', 'add', '--quiet', path, '-b', branch, 'main']);
+      await writeFile(join(path, 'marker.txt'), 'left behind');
+      await repo.git(['worktree', 'lock', '--reason', `flotilla: agent run in progress (pid ${pid})`, path]);
+    }
+    const { worktrees } = manager();
+    const recreated = await worktrees.create('flotilla/16');
+    expect(await exists(join(recreated.path, 'marker.txt'))).toBe(false);
+    await expect(worktrees.create('flotilla/17')).rejects.toThrow(
+      /Could not remove the stale worktree.*locked/s,
+    );
+    expect(await exists(join(repo.root, '.worktrees', 'flotilla/17', 'marker.txt'))).toBe(true);
   });
 
   it('runs the setup command in the new worktree through a shell', async () => {

@@ -9,6 +9,7 @@ import { buildPortEnv } from './build-port-env.ts';
 import { copyLocalFiles } from './copy-local-files.ts';
 import { isValidBranchName } from './is-valid-branch-name.ts';
 import { resolveSetupCommand } from './resolve-setup-command.ts';
+import { buildRunLockReason, isStaleRunLock } from './run-lock-reason.ts';
 import type { Worktree, WorktreeManager, WorktreeManagerOptions } from './worktree-manager-types.ts';
 
 export type { Worktree, WorktreeManager, WorktreeManagerOptions } from './worktree-manager-types.ts';
@@ -41,6 +42,8 @@ export function isSpareWorktreePath(path: string): boolean {
 interface ListedWorktree {
   path: string;
   branch: string | null;
+  /** `git worktree lock`'s reason, or null; a run lock of a dead process goes (run-lock-reason.ts). */
+  locked: string | null;
 }
 
 export function createWorktreeManager(options: WorktreeManagerOptions): WorktreeManager {
@@ -79,11 +82,13 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
     for (const record of stdout.split('\n\n')) {
       let path: string | null = null;
       let branch: string | null = null;
+      let locked: string | null = null;
       for (const line of record.split('\n')) {
+        if (line === 'locked' || line.startsWith('locked ')) locked = line.slice('locked '.length);
         if (line.startsWith('worktree ')) path = line.slice('worktree '.length);
         if (line.startsWith('branch refs/heads/')) branch = line.slice('branch refs/heads/'.length);
       }
-      if (path !== null) listed.push({ path, branch });
+      if (path !== null) listed.push({ path, branch, locked });
     }
     return listed;
   }
@@ -164,10 +169,12 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
   /** Step 1 of creation: a leftover from an interrupted run must go, or creation must fail. */
   async function removeStale(path: string): Promise<void> {
     await git(['worktree', 'prune']);
-    if (await findRegistered(path)) {
-      logger.info('Removing stale worktree', { path });
+    const registered = await findRegistered(path);
+    if (registered !== null) {
+      const force = isStaleRunLock(registered.locked) ? ['--force', '--force'] : ['--force'];
+      logger.info('Removing stale worktree', { path, locked: registered.locked });
       try {
-        await git(['worktree', 'remove', '--force', path]);
+        await git(['worktree', 'remove', ...force, path]);
       } catch (error) {
         throw new Error(`Could not remove the stale worktree at ${path}: ${messageOf(error)}`, {
           cause: error,
@@ -492,9 +499,7 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
         if (copyPatterns.length > 0) worktree = { ...worktree, localFiles: copyPatterns };
         // Locked while a run has it: `git worktree prune` and other tools leave it alone, and `git worktree
         // list` says whose it is. Removal unlocks (a doubled --force).
-        await exclusive(() =>
-          git(['worktree', 'lock', '--reason', `flotilla: agent run in progress (pid ${process.pid})`, path]),
-        );
+        await exclusive(() => git(['worktree', 'lock', '--reason', buildRunLockReason(process.pid), path]));
         if (ports !== undefined) {
           const allocated = await ports.allocate(path);
           portsByPath.set(path, allocated);

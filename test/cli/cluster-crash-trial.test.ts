@@ -5,18 +5,12 @@
  * CRASH_TRIAL_SEED replays one. It ends with every item approved, one revision and one review each, never
  * two agents on one item, and the ledger's spend equal to the replies the workers finished.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCrashTrial } from '../support/cluster-crash-trial.ts';
-import { createRunFixtures } from '../support/create-run-fixtures.ts';
-import { startPostgres, type TestPostgres } from '../support/start-postgres.ts';
+import { setUpClusterPostgres } from '../support/set-up-cluster-postgres.ts';
 
-const fixtures = createRunFixtures();
-let postgres: TestPostgres;
-beforeAll(async () => {
-  postgres = await startPostgres();
-}, 60_000);
-afterEach(() => fixtures.cleanup());
-afterAll(() => postgres?.stop());
+const cluster = setUpClusterPostgres();
+const { fixtures } = cluster;
 
 const SEED = Number(process.env.CRASH_TRIAL_SEED ?? 33);
 const ITEMS = 3;
@@ -26,7 +20,7 @@ describe('the cluster crash trial', () => {
     process.stdout.write(`crash trial seed ${SEED} (CRASH_TRIAL_SEED=${SEED} replays it)\n`);
     const report = await runCrashTrial({
       fixtures,
-      postgresUrl: postgres.url,
+      postgresUrl: cluster.url(),
       seed: SEED,
       items: ITEMS,
       kills: 3,

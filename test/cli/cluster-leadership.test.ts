@@ -8,34 +8,19 @@
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
-import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { oneItemLoopRoutes, sharedRemoteWithClones, startWorker } from '../support/cluster-processes.ts';
-import { createRunFixtures, FLOTILLA_BIN } from '../support/create-run-fixtures.ts';
+import { FLOTILLA_BIN } from '../support/create-run-fixtures.ts';
 import { readDatabase, startFlotillaRun } from '../support/flotilla-run-process.ts';
+import { setUpClusterPostgres } from '../support/set-up-cluster-postgres.ts';
 import { flotillaLogTail, waitForCondition } from '../support/start-flotilla-process.ts';
-import { startPostgres, type TestPostgres } from '../support/start-postgres.ts';
 
 const run = promisify(execFile);
-const fixtures = createRunFixtures();
-let postgres: TestPostgres;
-beforeAll(async () => {
-  postgres = await startPostgres();
-}, 60_000);
-afterEach(() => fixtures.cleanup());
-afterAll(() => postgres?.stop());
+const cluster = setUpClusterPostgres();
+const { fixtures, query } = cluster;
 
 const TIMEOUT = 280_000;
 const STEP_TIMEOUT = 90_000;
-
-async function query<Row extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<Row[]> {
-  const pool = new pg.Pool({ connectionString: postgres.url, max: 1 });
-  try {
-    return (await pool.query<Row>(sql, params)).rows;
-  } finally {
-    await pool.end();
-  }
-}
 
 describe('flotilla run in cluster mode: one leader, a standby that takes over', () => {
   it(
@@ -55,13 +40,7 @@ describe('flotilla run in cluster mode: one leader, a standby that takes over', 
       });
       const [clone] = await sharedRemoteWithClones(fixtures, repo.root, ['worker']);
       if (clone === undefined) throw new Error('no clone');
-      const env = {
-        ...repo.gitEnv,
-        ANTHROPIC_BASE_URL: server.url,
-        ANTHROPIC_API_KEY: 'test-key',
-        CLAUDE_CODE_MAX_RETRIES: '0',
-        FLOTILLA_DATABASE_URL: postgres.url,
-      };
+      const env = cluster.env(repo.gitEnv, server.url);
       const worker = startWorker(fixtures, clone, env);
       await waitForCondition(
         () => worker.output().includes('slot(s) taking runs'),

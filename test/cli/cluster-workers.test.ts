@@ -8,26 +8,19 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   killGroup,
   oneItemLoopRoutes,
   sharedRemoteWithClones,
   startWorker,
 } from '../support/cluster-processes.ts';
-import { createRunFixtures } from '../support/create-run-fixtures.ts';
 import { readDatabase, startFlotillaRun } from '../support/flotilla-run-process.ts';
+import { setUpClusterPostgres } from '../support/set-up-cluster-postgres.ts';
 import { flotillaLogTail, waitForCondition } from '../support/start-flotilla-process.ts';
-import { startPostgres, type TestPostgres } from '../support/start-postgres.ts';
 
-const fixtures = createRunFixtures();
-let postgres: TestPostgres;
-beforeAll(async () => {
-  postgres = await startPostgres();
-}, 60_000);
-afterEach(() => fixtures.cleanup());
-afterAll(() => postgres?.stop());
+const cluster = setUpClusterPostgres();
+const { fixtures, query } = cluster;
 
 const TIMEOUT = 280_000;
 const STEP_TIMEOUT = 90_000;
@@ -50,13 +43,7 @@ describe('flotilla worker: a controller and two workers over PostgreSQL', () => 
       });
       // The shared remote: a bare repository every machine's clone has as `origin`.
       const clones = await sharedRemoteWithClones(fixtures, repo.root, ['worker-a', 'worker-b']);
-      const env = {
-        ...repo.gitEnv,
-        ANTHROPIC_BASE_URL: server.url,
-        ANTHROPIC_API_KEY: 'test-key',
-        CLAUDE_CODE_MAX_RETRIES: '0',
-        FLOTILLA_DATABASE_URL: postgres.url,
-      };
+      const env = cluster.env(repo.gitEnv, server.url);
       const workers = clones.map((clone) => startWorker(fixtures, clone, env));
       for (const worker of workers)
         await waitForCondition(
@@ -82,17 +69,11 @@ describe('flotilla worker: a controller and two workers over PostgreSQL', () => 
         context,
       );
       // Which worker runs it: the executor of the one pending run (executor ids begin with the worker's id).
-      const pool = new pg.Pool({ connectionString: postgres.url, max: 1 });
-      let executor: string;
-      try {
-        const pending = await pool.query<{ executor_id: string }>(
-          "SELECT executor_id FROM dbos.workflow_status WHERE status = 'PENDING'",
-        );
-        expect(pending.rows).toHaveLength(1);
-        executor = pending.rows[0]?.executor_id ?? '';
-      } finally {
-        await pool.end();
-      }
+      const pending = await query<{ executor_id: string }>(
+        "SELECT executor_id FROM dbos.workflow_status WHERE status = 'PENDING'",
+      );
+      expect(pending).toHaveLength(1);
+      const executor = pending[0]?.executor_id ?? '';
       const doomed = workers.find((worker) => executor.includes(`-${worker.pid}-`));
       const survivor = workers.find((worker) => worker !== doomed);
       if (doomed === undefined || survivor === undefined) throw new Error(`no worker runs ${executor}`);
@@ -128,18 +109,13 @@ describe('flotilla worker: a controller and two workers over PostgreSQL', () => 
             }
           ).session_id,
       );
-      const check = new pg.Pool({ connectionString: postgres.url, max: 1 });
-      try {
-        const finished = await check.query<{ executor_id: string; status: string }>(
-          'SELECT executor_id, status FROM dbos.workflow_status WHERE workflow_uuid = $1',
-          [implementorSession],
-        );
-        expect(finished.rows).toHaveLength(1);
-        expect(finished.rows[0]?.status).toBe('SUCCESS');
-        expect(finished.rows[0]?.executor_id).toContain(`-${survivor.pid}-`);
-      } finally {
-        await check.end();
-      }
+      const finished = await query<{ executor_id: string; status: string }>(
+        'SELECT executor_id, status FROM dbos.workflow_status WHERE workflow_uuid = $1',
+        [implementorSession],
+      );
+      expect(finished).toHaveLength(1);
+      expect(finished[0]?.status).toBe('SUCCESS');
+      expect(finished[0]?.executor_id).toContain(`-${survivor.pid}-`);
       // The second execution asked the model again, from the survivor; the first request never answered.
       expect(server.requestsFor('implementor')).toHaveLength(3);
       // The patch the survivor made is the approved revision in the controller's repository.

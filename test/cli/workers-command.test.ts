@@ -6,32 +6,27 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentRunMessage } from '../../src/cluster/agent-run-message.ts';
 import { createDurableRunQueue } from '../../src/cluster/create-durable-run-queue.ts';
 import { createLeaderLease } from '../../src/cluster/create-leader-lease.ts';
 import type { ClusterStatus } from '../../src/cluster/read-cluster-status.ts';
 import { silentLogger } from '../../src/logging/logger.ts';
 import { killGroup, startWorker } from '../support/cluster-processes.ts';
-import { createRunFixtures, FLOTILLA_BIN } from '../support/create-run-fixtures.ts';
+import { FLOTILLA_BIN } from '../support/create-run-fixtures.ts';
+import { setUpClusterPostgres } from '../support/set-up-cluster-postgres.ts';
 import { waitForCondition } from '../support/start-flotilla-process.ts';
-import { startPostgres, type TestPostgres } from '../support/start-postgres.ts';
 
 const run = promisify(execFile);
-const fixtures = createRunFixtures();
-let postgres: TestPostgres;
-beforeAll(async () => {
-  postgres = await startPostgres();
-}, 60_000);
-afterEach(() => fixtures.cleanup());
-afterAll(() => postgres?.stop());
+const cluster = setUpClusterPostgres();
+const { fixtures } = cluster;
 
 const STEP_TIMEOUT = 90_000;
 
 async function workers(cwd: string, args: string[] = ['--json']) {
   const { stdout } = await run(process.execPath, [FLOTILLA_BIN, 'workers', ...args], {
     cwd,
-    env: { ...process.env, FLOTILLA_DATABASE_URL: postgres.url },
+    env: { ...process.env, FLOTILLA_DATABASE_URL: cluster.url() },
   });
   return stdout;
 }
@@ -42,11 +37,7 @@ describe('flotilla workers', () => {
       checks: { command: null },
       cluster: { postgres: '$FLOTILLA_DATABASE_URL', heartbeatTimeout: 2 },
     });
-    const env = {
-      ...repo.gitEnv,
-      ANTHROPIC_API_KEY: 'test-key',
-      FLOTILLA_DATABASE_URL: postgres.url,
-    };
+    const env = cluster.env(repo.gitEnv);
     const worker = startWorker(fixtures, repo.root, env, 2);
     await waitForCondition(
       () => worker.output().includes('2 slot(s) taking runs'),
@@ -54,8 +45,8 @@ describe('flotilla workers', () => {
       'the worker to take runs',
       () => worker.output(),
     );
-    const pool = new pg.Pool({ connectionString: postgres.url, max: 2 });
-    const queue = createDurableRunQueue({ databaseUrl: postgres.url, logger: silentLogger });
+    const pool = new pg.Pool({ connectionString: cluster.url(), max: 2 });
+    const queue = createDurableRunQueue({ databaseUrl: cluster.url(), logger: silentLogger });
     fixtures.defer(async () => {
       await queue.close();
       await pool.end();

@@ -19,6 +19,7 @@ import {
 import { killGroup, sharedRemoteWithClones, startWorker, type WorkerProcess } from './cluster-processes.ts';
 import type { RunFixtures } from './create-run-fixtures.ts';
 import { type FlotillaRunProcess, readDatabase, startFlotillaRun } from './flotilla-run-process.ts';
+import { clusterProcessEnv } from './set-up-cluster-postgres.ts';
 import { flotillaLogTail, waitForCondition } from './start-flotilla-process.ts';
 
 export interface CrashTrialOptions {
@@ -52,7 +53,7 @@ export interface CrashTrialReport {
   repliesUSD: number;
   /** Runs per status in the run history. */
   runs: Record<string, number>;
-  /** The failed runs: role and error. */
+  /** The failed runs: role, error, and what became of the run's workflow on the queue. */
   failedRuns: string[];
   /** The exit codes of the controllers that were not killed. */
   controllerExits: (number | null)[];
@@ -81,13 +82,7 @@ export async function runCrashTrial(options: CrashTrialOptions): Promise<CrashTr
     repo.root,
     Array.from({ length: workerCount }, (_, index) => `worker-${index}`),
   );
-  const env = {
-    ...repo.gitEnv,
-    ANTHROPIC_BASE_URL: server.url,
-    ANTHROPIC_API_KEY: 'test-key',
-    CLAUDE_CODE_MAX_RETRIES: '0',
-    FLOTILLA_DATABASE_URL: options.postgresUrl,
-  };
+  const env = clusterProcessEnv(repo.gitEnv, options.postgresUrl, server.url);
   const started = Date.now();
   const deadline = started + (options.timeoutMs ?? 600_000);
   const remaining = () => Math.max(1000, deadline - Date.now());
@@ -178,14 +173,7 @@ export async function runCrashTrial(options: CrashTrialOptions): Promise<CrashTr
         ).map(({ status, n }) => [status, n]),
       ),
     ),
-    failedRuns: readDatabase(repo.root, (db) =>
-      (
-        db.prepare("SELECT role, error FROM agent_runs WHERE status <> 'completed'").all() as {
-          role: string;
-          error: string | null;
-        }[]
-      ).map(({ role, error }) => `${role}: ${error ?? '(no error)'}`),
-    ),
+    failedRuns: await describeFailedRuns(repo.root, options.postgresUrl),
     controllerExits: controllers.filter((entry) => !entry.killed).map((entry) => entry.exit ?? null),
   };
 }
@@ -231,6 +219,37 @@ async function sumReplies(url: string): Promise<number> {
     return total;
   } finally {
     await queue.close();
+    await pool.end();
+  }
+}
+
+/**
+ * The runs not completed: role, error, and their workflow's status on the queue ("never enqueued" when the
+ * controller was killed between recording the run and enqueueing it).
+ */
+async function describeFailedRuns(repoRoot: string, url: string): Promise<string[]> {
+  const failed = readDatabase(
+    repoRoot,
+    (db) =>
+      db.prepare("SELECT session_id, role, error FROM agent_runs WHERE status <> 'completed'").all() as {
+        session_id: string;
+        role: string;
+        error: string | null;
+      }[],
+  );
+  if (failed.length === 0) return [];
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  try {
+    const { rows } = await pool.query<{ workflow_uuid: string; status: string; executor_id: string }>(
+      'SELECT workflow_uuid, status, executor_id FROM dbos.workflow_status WHERE workflow_uuid = ANY($1)',
+      [failed.map((run) => run.session_id)],
+    );
+    const workflows = new Map(rows.map((row) => [row.workflow_uuid, `${row.status} on ${row.executor_id}`]));
+    return failed.map(
+      ({ session_id, role, error }) =>
+        `${role}: ${error ?? '(no error)'} [workflow: ${workflows.get(session_id) ?? 'never enqueued'}]`,
+    );
+  } finally {
     await pool.end();
   }
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findFreePort } from './shared/find-free-port.ts';
@@ -9,6 +9,8 @@ export interface TestPostgres {
   /** `postgres://flotilla@127.0.0.1:<port>/postgres` (trust authentication on loopback). */
   url: string;
   port: number;
+  /** The server's postmaster process id (from its data directory's postmaster.pid): benches read its CPU. */
+  pid(): number;
   /** Stops the server at once (`-m immediate`) and removes its data directory. */
   stop(): void;
 }
@@ -18,7 +20,7 @@ export interface TestPostgres {
  * server refuses to run as root, so as root it runs as the `postgres` user the package creates. Each call is
  * its own cluster (initdb, then pg_ctl start on a free port), so test files never share state.
  */
-export async function startPostgres(): Promise<TestPostgres> {
+export async function startPostgres(options: { maxConnections?: number } = {}): Promise<TestPostgres> {
   const bin = findPostgresBin();
   const dir = mkdtempSync(join(tmpdir(), 'flotilla-pg-'));
   const asRoot = process.getuid?.() === 0;
@@ -47,7 +49,7 @@ export async function startPostgres(): Promise<TestPostgres> {
       join(dir, 'server.log'),
       '-w',
       '-o',
-      `-F -k ${dir} -h 127.0.0.1 -p ${port}`,
+      `-F -k ${dir} -h 127.0.0.1 -p ${port}${options.maxConnections === undefined ? '' : ` -c max_connections=${options.maxConnections}`}`,
       'start',
     ]);
   } catch (error) {
@@ -58,6 +60,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   return {
     url: `postgres://flotilla@127.0.0.1:${port}/postgres`,
     port,
+    pid: () => Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]),
     stop() {
       try {
         run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
