@@ -1,5 +1,7 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createItemWithRevision, withLocalProvider } from '../../test/support/cli/with-local-provider.ts';
+import { createGitHubQueueFixture } from '../../test/support/github/create-github-queue-fixture.ts';
 import { createTempGitRepo, type TempGitRepo } from '../../test/support/shared/create-temp-git-repo.ts';
 import { type CliContext, openCliContext } from '../cli/support/open-cli-context.ts';
 import { requireLocalTracker } from '../cli/support/require-local-tracker.ts';
@@ -7,6 +9,7 @@ import { buildAddFilePatch } from '../runtimes/scripted/build-scripted-results.t
 import { createApiApp } from './create-api-app.ts';
 import { createEventHub } from './create-event-hub.ts';
 import { parseListenAddress } from './parse-listen-address.ts';
+import { registerMergeQueueRoute } from './register-merge-queue-route.ts';
 import { type RunningApiServer, startApiServer } from './start-api-server.ts';
 
 /**
@@ -83,4 +86,42 @@ describe('GET /api/merge-queue', () => {
     });
     expect(queue.held).toEqual([{ workItemID: ids.held, reason: `waits for #${ids.blocker} to merge` }]);
   });
+});
+
+describe("GET /api/merge-queue with GitHub's merge queue", () => {
+  it("shows each entry's place and state in GitHub's queue, and the head waiting on GitHub", async () => {
+    const fixture = await createGitHubQueueFixture();
+    try {
+      const { provider } = fixture;
+      const items = await fixture.approved(2);
+      for (const item of items) {
+        const step = await provider.revisionWriter.updateRevisionBranch?.(item.revisionID, item.headSHA);
+        expect(step?.outcome).toBe('enqueued');
+      }
+      const app = new OpenAPIHono();
+      registerMergeQueueRoute(app, { provider, automatic: true });
+      const response = await app.request('/api/merge-queue');
+      expect(response.status).toBe(200);
+      const queue = (await response.json()) as {
+        entries: { workItemID: string; trackerQueue: { position: number; state: string } | null }[];
+        head: { workItemID: string; state: string; blockedBy: string } | null;
+      };
+      expect(
+        queue.entries.map((entry) => [
+          entry.workItemID,
+          entry.trackerQueue?.position,
+          entry.trackerQueue?.state,
+        ]),
+      ).toEqual([
+        [items[0]?.id, 1, 'AWAITING_CHECKS'],
+        [items[1]?.id, 2, 'QUEUED'],
+      ]);
+      expect(queue.head).toMatchObject({ workItemID: items[0]?.id, state: 'tracker-queue' });
+      expect(queue.head?.blockedBy).toMatch(
+        /^in GitHub's merge queue at position 1 \(first\): AWAITING_CHECKS/,
+      );
+    } finally {
+      await fixture.cleanup();
+    }
+  }, 90_000);
 });

@@ -20,7 +20,7 @@ export function registerMergeQueueRoute(
       method: 'get',
       path: '/api/merge-queue',
       description:
-        'the merge queue (as `flotilla queue --json`): `{ automatic, entries: [{ position, workItemID, title, priority, revisionID, headSHA, pipeline, waitingFor }], head: { workItemID, revisionID, state, blockedBy } | null, held: [{ workItemID, reason }] }`',
+        "the merge queue (as `flotilla queue --json`): `{ automatic, entries: [{ position, workItemID, title, priority, revisionID, headSHA, pipeline, waitingFor, trackerQueue: { position, state, enqueuedAt, estimatedTimeToMerge } | null }], head: { workItemID, revisionID, state, blockedBy } | null, held: [{ workItemID, reason }] }`; `trackerQueue` is the entry in GitHub's own merge queue",
       responses: {
         200: {
           description: 'the queue in merge order',

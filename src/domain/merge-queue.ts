@@ -32,6 +32,42 @@ export interface MergeConflict {
  */
 export type MergeQueueOutcome = 'up-to-date' | 'rebased' | 'conflict' | 'merged' | 'enqueued';
 
+/** What each `MergeQueueEntryState` means for the entry, in words (docs/github-merge-queue.md). */
+const TRACKER_QUEUE_STATES: Record<string, string> = {
+  QUEUED: 'queued, its merge group not started yet',
+  AWAITING_CHECKS: "waiting for its merge group's checks to pass",
+  MERGEABLE: 'its merge group passed: GitHub merges it',
+  UNMERGEABLE: 'GitHub cannot merge it (its merge group failed its checks or conflicts): it leaves the queue',
+  LOCKED: 'locked by GitHub while the queue works on it',
+};
+
+/**
+ * A revision's place in GitHub's merge queue in words, for `flotilla queue` and both dashboards: its
+ * position (and how many entries are ahead), GitHub's state for it and what that state means, and GitHub's
+ * estimate when it gives one. E.g. `in GitHub's merge queue at position 2 (1 ahead): QUEUED — queued, its
+ * merge group not started yet`.
+ */
+export function describeTrackerQueueEntry(entry: {
+  position: number;
+  state: string;
+  estimatedTimeToMerge: number | null;
+}): string {
+  const ahead = entry.position - 1;
+  const place = ahead > 0 ? `at position ${entry.position} (${ahead} ahead)` : 'at position 1 (first)';
+  const meaning = TRACKER_QUEUE_STATES[entry.state];
+  const estimate =
+    entry.estimatedTimeToMerge === null
+      ? ''
+      : `; GitHub estimates ${formatSeconds(entry.estimatedTimeToMerge)} to merge`;
+  return `in GitHub's merge queue ${place}: ${entry.state}${meaning === undefined ? '' : ` — ${meaning}`}${estimate}`;
+}
+
+function formatSeconds(seconds: number): string {
+  if (seconds < 60) return `${Math.max(0, Math.round(seconds))} s`;
+  const minutes = Math.round(seconds / 60);
+  return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
 /** Lines of one hunk shown before it is cut, so a huge conflict cannot flood a prompt or a comment. */
 const MAX_HUNK_LINES = 60;
 const MAX_HUNKS_PER_FILE = 5;

@@ -26,6 +26,26 @@ export interface Revision {
   pipeline: Pipeline | null;
   /** Id of the engine's own review on this revision, if it posted one. */
   reviewID: string | null;
+  /**
+   * Its entry in the tracker's own merge queue (GitHub's), present only while it sits there (issue #30 §5);
+   * absent otherwise, and from readers that do not see the queue (a single pull request read over REST).
+   */
+  trackerQueue?: TrackerQueueEntry;
+}
+
+/**
+ * A revision's place in GitHub's merge queue, as GraphQL's `MergeQueueEntry` gives it
+ * (docs/github-merge-queue.md, "What the queue shows").
+ */
+export interface TrackerQueueEntry {
+  /** 1-based: the entries ahead of it, plus one. */
+  position: number;
+  /** `MergeQueueEntryState`: QUEUED, AWAITING_CHECKS, MERGEABLE, UNMERGEABLE or LOCKED (kept as GitHub says it). */
+  state: string;
+  /** When it was added to the queue (ISO 8601). */
+  enqueuedAt: string;
+  /** GitHub's estimate, in seconds, until it merges; null when GitHub gives none. */
+  estimatedTimeToMerge: number | null;
 }
 
 export type RevisionFileStatus = 'added' | 'modified' | 'removed' | 'renamed' | 'copied' | 'changed';

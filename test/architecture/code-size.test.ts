@@ -19,7 +19,6 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/cli/commands/doctor-command-checks.ts runDoctorChecks': 57,
   'src/cli/commands/init-command-scripted-scenario.ts buildScriptedScenario': 84,
   'src/cli/commands/memory-command.ts registerMemoryCommand': 51,
-  'src/cli/support/run-merge-queue.ts runMergeQueue': 77,
   'src/cluster/create-run-executor.ts execute': 66,
   'src/engine/command-executor/advance-merge-queue.ts <anonymous>': 85,
   'src/engine/command-executor/build-run-requested-event.ts buildWithoutAccount': 65,

@@ -1,4 +1,5 @@
 import type { QueueSummary } from '../../src/cli/support/load-queue-summary.ts';
+import { describeTrackerQueueEntry } from '../../src/domain/merge-queue.ts';
 
 /** One entry of the merge queue panel: its place, and what it does or waits for, in words. */
 export interface QueueRow {
@@ -13,7 +14,7 @@ export interface QueueRow {
 /**
  * The merge queue panel's rows, in merge order, worded as `flotilla queue` words them
  * (src/cli/commands/queue-command.ts): the head with what blocks it ("merges next" when nothing), held
- * entries with why, the rest waiting for the head.
+ * entries with why, the rest waiting for the head (or, in GitHub's merge queue, their place and state there).
  */
 export function buildQueueRows(summary: QueueSummary): QueueRow[] {
   const held = new Map(summary.held.map((entry) => [entry.workItemID, entry.reason]));
@@ -23,8 +24,9 @@ export function buildQueueRows(summary: QueueSummary): QueueRow[] {
       return { ...base, kind: 'head', note: `head: ${summary.head.blockedBy ?? 'merges next'}` };
     }
     const reason = held.get(entry.workItemID);
-    return reason === undefined
-      ? { ...base, kind: 'waiting', note: 'waits for the head' }
-      : { ...base, kind: 'held', note: reason };
+    if (reason !== undefined) return { ...base, kind: 'held', note: reason };
+    const note =
+      entry.trackerQueue === null ? 'waits for the head' : describeTrackerQueueEntry(entry.trackerQueue);
+    return { ...base, kind: 'waiting', note };
   });
 }

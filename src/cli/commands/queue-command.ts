@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { describeTrackerQueueEntry } from '../../domain/index.ts';
 import { formatTable } from '../support/format-table.ts';
 import { loadQueueSummary, type QueueSummary } from '../support/load-queue-summary.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
@@ -41,7 +42,8 @@ function formatQueue(summary: QueueSummary): string {
     entry.pipeline ?? 'unknown',
     entry.workItemID === summary.head?.workItemID
       ? `head: ${summary.head.blockedBy ?? 'merges next'}`
-      : (held.get(entry.workItemID) ?? 'waits for the head'),
+      : (held.get(entry.workItemID) ??
+        (entry.trackerQueue === null ? 'waits for the head' : describeTrackerQueueEntry(entry.trackerQueue))),
   ]);
   const head =
     summary.head === null

@@ -1,5 +1,6 @@
-import type { EngineCommand, MergeQueueOutcome } from '../../domain/index.ts';
+import type { EngineCommand, MergeQueueOutcome, WorkItem } from '../../domain/index.ts';
 import { reactToStep, sendBackForRedChecks } from '../../engine/handlers/handle-merge-queue.ts';
+import type { MergeQueueEntry, MergeQueueView } from '../../engine/state-store/selectors/index.ts';
 import type { ConfiguredProvider } from '../../providers/provider-descriptor.ts';
 import { CliError } from './cli-error.ts';
 import { loadMergeQueue } from './load-merge-queue.ts';
@@ -30,7 +31,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * handle-merge-queue.ts. The head is brought onto the default branch (`updateRevisionBranch`), its checks
  * waited for (run here for the local provider), and merged only as a fast-forward to the head that passed;
  * a conflict, a rebase that changed what was approved, or red checks send it back (a comment and a
- * transition) and the next entry becomes the head. Ends when no entry can merge; returns every step.
+ * transition) and the next entry becomes the head. Where the tracker's own merge queue is used (GitHub's:
+ * a step answered `enqueued`, or an entry already sits in it), every entry that can go — the head, then each
+ * one with green checks and its blockers merged — is handed to it in the same pass, as the engine's pass
+ * does: the tracker tests them together. Ends when no entry can go; returns every step.
  */
 export async function runMergeQueue(
   provider: ConfiguredProvider,
@@ -43,79 +47,99 @@ export async function runMergeQueue(
     });
   }
   const steps: MergeQueueRunStep[] = [];
-  const record = (step: MergeQueueRunStep) => {
-    steps.push(step);
-    options.onStep?.(step);
-  };
   const handedOver = new Set<string>();
+  let trackerQueue = false;
   for (;;) {
     const view = await loadMergeQueue(provider);
-    const head = view.entries.find(
-      (entry) => entry.workItemID === view.head?.workItemID && !handedOver.has(entry.workItemID),
-    );
-    if (head === undefined) return steps;
-    const item = await provider.workItemReader.getWorkItem(head.workItemID);
+    trackerQueue ||= view.entries.some((entry) => entry.trackerQueue !== null);
+    const next = nextEntry(view, handedOver, trackerQueue);
+    if (next === undefined) return steps;
+    const item = await provider.workItemReader.getWorkItem(next.workItemID);
     if (item === null) return steps;
-    const state = { workItems: { [item.id]: item } };
-    const step = {
-      type: 'mergeQueueStepped' as const,
-      workItemID: head.workItemID,
-      revisionID: head.revisionID,
-      previousHeadSHA: head.headSHA,
-      at: Date.now(),
-    };
-    const update = await updateRevisionBranch(head.revisionID, head.headSHA);
-    if (update.outcome === 'conflict') {
-      const conflict = { revisionID: head.revisionID, headSHA: head.headSHA, ...update };
-      await apply(
-        provider,
-        reactToStep({ ...step, outcome: 'conflict', headSHA: head.headSHA, conflict }, state),
-      );
-      record({
-        workItemID: item.id,
-        revisionID: head.revisionID,
-        outcome: 'conflict',
-        headSHA: head.headSHA,
-      });
-      continue;
+    const stepped = await stepEntry(provider, { updateRevisionBranch, mergeRevision }, next, item, options);
+    for (const step of stepped) {
+      steps.push(step);
+      options.onStep?.(step);
+      if (step.outcome === 'enqueued') {
+        handedOver.add(step.workItemID);
+        trackerQueue = true;
+      }
     }
-    if (update.outcome === 'enqueued') {
-      handedOver.add(item.id);
-      record({
-        workItemID: item.id,
-        revisionID: head.revisionID,
-        outcome: 'enqueued',
-        headSHA: head.headSHA,
-      });
-      continue;
-    }
-    const headSHA = update.revision.headSHA;
-    if (update.outcome === 'rebased') {
-      const changedApproved = update.changedApproved;
-      await apply(provider, reactToStep({ ...step, outcome: 'rebased', headSHA, changedApproved }, state));
-      record({
-        workItemID: item.id,
-        revisionID: head.revisionID,
-        outcome: changedApproved ? 'changed-approved' : 'rebased',
-        headSHA,
-      });
-      if (changedApproved) continue;
-    }
-    const checked = await waitForChecks(provider, head.revisionID, headSHA, options);
-    if (checked === 'failure') {
-      const revision = await provider.revisionReader.getRevision(head.revisionID);
-      await apply(provider, sendBackForRedChecks(item.id, head.revisionID, revision ?? undefined));
-      record({ workItemID: item.id, revisionID: head.revisionID, outcome: 'checks-failed', headSHA });
-      continue;
-    }
-    const merged = await mergeRevision(head.revisionID, { expectedHeadSHA: headSHA, fastForwardOnly: true });
-    record({
-      workItemID: item.id,
-      revisionID: head.revisionID,
-      outcome: 'merged',
-      headSHA: merged.mergedSHA,
-    });
   }
+}
+
+/**
+ * The entry to step next: Flotilla's own queue steps its head only; the tracker's queue takes the head and
+ * every entry with green checks and its blockers merged that is not in it yet (nor handed to it this run).
+ */
+function nextEntry(
+  view: MergeQueueView,
+  handedOver: ReadonlySet<string>,
+  trackerQueue: boolean,
+): MergeQueueEntry | undefined {
+  const isHead = (entry: MergeQueueEntry) => entry.workItemID === view.head?.workItemID;
+  return view.entries.find(
+    (entry) =>
+      !handedOver.has(entry.workItemID) &&
+      (trackerQueue
+        ? entry.trackerQueue === null &&
+          (isHead(entry) || (entry.pipeline === 'success' && entry.waitingFor.length === 0))
+        : isHead(entry)),
+  );
+}
+
+type QueueWriters = Required<
+  Pick<ConfiguredProvider['revisionWriter'], 'updateRevisionBranch' | 'mergeRevision'>
+>;
+
+/** One entry through the queue: brought onto the default branch (or handed over), checked, merged or sent back. */
+async function stepEntry(
+  provider: ConfiguredProvider,
+  { updateRevisionBranch, mergeRevision }: QueueWriters,
+  head: MergeQueueEntry,
+  item: WorkItem,
+  options: RunMergeQueueOptions,
+): Promise<MergeQueueRunStep[]> {
+  const state = { workItems: { [item.id]: item } };
+  const at = (outcome: MergeQueueRunStep['outcome'], sha: string): MergeQueueRunStep => ({
+    workItemID: head.workItemID,
+    revisionID: head.revisionID,
+    outcome,
+    headSHA: sha,
+  });
+  const step = {
+    type: 'mergeQueueStepped' as const,
+    workItemID: head.workItemID,
+    revisionID: head.revisionID,
+    previousHeadSHA: head.headSHA,
+    at: Date.now(),
+  };
+  const update = await updateRevisionBranch(head.revisionID, head.headSHA);
+  if (update.outcome === 'conflict') {
+    const conflict = { revisionID: head.revisionID, headSHA: head.headSHA, ...update };
+    await apply(
+      provider,
+      reactToStep({ ...step, outcome: 'conflict', headSHA: head.headSHA, conflict }, state),
+    );
+    return [at('conflict', head.headSHA)];
+  }
+  if (update.outcome === 'enqueued') return [at('enqueued', head.headSHA)];
+  const headSHA = update.revision.headSHA;
+  const done: MergeQueueRunStep[] = [];
+  if (update.outcome === 'rebased') {
+    const changedApproved = update.changedApproved;
+    await apply(provider, reactToStep({ ...step, outcome: 'rebased', headSHA, changedApproved }, state));
+    done.push(at(changedApproved ? 'changed-approved' : 'rebased', headSHA));
+    if (changedApproved) return done;
+  }
+  const checked = await waitForChecks(provider, head.revisionID, headSHA, options);
+  if (checked === 'failure') {
+    const revision = await provider.revisionReader.getRevision(head.revisionID);
+    await apply(provider, sendBackForRedChecks(head.workItemID, head.revisionID, revision ?? undefined));
+    return [...done, at('checks-failed', headSHA)];
+  }
+  const merged = await mergeRevision(head.revisionID, { expectedHeadSHA: headSHA, fastForwardOnly: true });
+  return [...done, at('merged', merged.mergedSHA)];
 }
 
 /** The head's checks: run here when the provider runs them, else read until they end. */

@@ -22,6 +22,8 @@ export const MERGE_QUEUE_DOCS = {
   branchRules: 'https://docs.github.com/en/rest/repos/rules#get-rules-for-a-branch',
   enqueue: 'https://docs.github.com/en/graphql/reference/mutations#enqueuepullrequest',
   pullRequestState: 'https://docs.github.com/en/graphql/reference/enums#pullrequeststate',
+  mergeQueueEntry: 'https://docs.github.com/en/graphql/reference/objects#mergequeueentry',
+  mergeQueueEntryState: 'https://docs.github.com/en/graphql/reference/enums#mergequeueentrystate',
   mergeQueue:
     'https://docs.github.com/en/repositories/configuring-branches-and-merges-in-your-repository/configuring-pull-request-merges/managing-a-merge-queue',
   closingKeywords:
@@ -165,7 +167,14 @@ export function answerPullRequestQueue(store: FakeGitHubStore, variables: Record
   return { data: { repository: { pullRequest: { state, ...queueFieldsOf(store, pull) } } } };
 }
 
-/** The pull request's `mergeQueueEntry` and last queue event, for the open pull requests query. */
+/**
+ * The pull request's `mergeQueueEntry` (MERGE_QUEUE_DOCS.mergeQueueEntry) and last queue event, for the open
+ * pull requests query. `position`: "the position of this entry in the queue", 1 for the first; `state`
+ * (MERGE_QUEUE_DOCS.mergeQueueEntryState): `AWAITING_CHECKS` ("waiting for checks to pass") once its merge
+ * group is built and its checks run, `QUEUED` before; `enqueuedAt`: when it was added; `estimatedTimeToMerge`:
+ * nullable, and the fake has no estimate. The fake builds one merge group at a time and merges the moment its
+ * checks pass, so it never answers MERGEABLE, UNMERGEABLE (a failed group leaves at once) or LOCKED.
+ */
 export function queueFieldsOf(store: FakeGitHubStore, issue: FakePullIssue) {
   const entry = issue.pull.queueEntry;
   const last: FakeQueueEvent | undefined = issue.pull.queueEvents?.at(-1);
@@ -176,6 +185,8 @@ export function queueFieldsOf(store: FakeGitHubStore, issue: FakePullIssue) {
         : {
             state: entry.group === null ? 'QUEUED' : 'AWAITING_CHECKS',
             position: store.queue.indexOf(issue.number) + 1,
+            enqueuedAt: entry.enqueuedAt,
+            estimatedTimeToMerge: null,
           },
     timelineItems: {
       nodes:

@@ -326,4 +326,36 @@ describe('fake GitHub keeps GitHub’s rules', () => {
       }),
     ]);
   }, 60_000);
+
+  it(`a queued pull request's entry: its position from 1, QUEUED until its merge group runs its checks (AWAITING_CHECKS), when it was enqueued (${MERGE_QUEUE_DOCS.mergeQueueEntry}, ${MERGE_QUEUE_DOCS.mergeQueueEntryState})`, async () => {
+    const entries = async () => {
+      const open = await graphql(
+        'query flotillaOpenPullRequests($owner: String!, $repo: String!, $cursor: String) { x }',
+        { owner: queued.owner, repo: queued.repo, cursor: null },
+      );
+      const nodes: { number: number; mergeQueueEntry: unknown }[] = open.data.repository.pullRequests.nodes;
+      return Object.fromEntries(nodes.map((node) => [node.number, node.mergeQueueEntry]));
+    };
+    const a = await openOwnPullRequest('entry-a', { 'e/a.js': 'a\n' }, queued);
+    const b = await openOwnPullRequest('entry-b', { 'e/b.js': 'b\n' }, queued);
+    expect(await entries()).toMatchObject({ [a]: null, [b]: null }); // not queued: no entry
+    const before = Date.now() - 1000;
+    for (const n of [a, b]) {
+      const pull = (await call('GET', `${repoPath}/pulls/${n}`, undefined, TOKEN, queued)).body;
+      await graphql(ENQUEUE, { pullRequestId: pull.node_id, expectedHeadOid: pull.head.sha });
+    }
+    // The first's merge group is built and its checks run; the second waits behind it.
+    const queuedNow = await entries();
+    expect(queuedNow).toMatchObject({
+      [a]: { position: 1, state: 'AWAITING_CHECKS', estimatedTimeToMerge: null },
+      [b]: { position: 2, state: 'QUEUED', estimatedTimeToMerge: null },
+    });
+    const enqueuedAt = Date.parse((queuedNow[a] as { enqueuedAt: string }).enqueuedAt);
+    expect(enqueuedAt).toBeGreaterThanOrEqual(before);
+    expect(enqueuedAt).toBeLessThanOrEqual(Date.now());
+    // The first merges: the second moves up to position 1 and its own merge group runs.
+    await queued.settleChecks();
+    expect(await entries()).toMatchObject({ [b]: { position: 1, state: 'AWAITING_CHECKS' } });
+    while ((await entries())[b] !== undefined) await queued.settleChecks();
+  }, 60_000);
 });

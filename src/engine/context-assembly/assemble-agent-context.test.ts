@@ -60,7 +60,7 @@ describe('assembleAgentContext', () => {
     expect(params.prompt).toContain('## Revision #2');
   });
 
-  it("starts an implementor from the tracker's default branch, fetched with the branch it reworks", async () => {
+  it("starts each role from the tracker's default branch, fetched with the branch it reworks or reviews", async () => {
     const { item, revision, deps } = world();
     const asked: (readonly string[])[] = [];
     const syncWorkBase = async (branches: readonly string[]) => {
@@ -76,15 +76,26 @@ describe('assembleAgentContext', () => {
     const params = await assembleAgentContext(request, { ...deps, syncWorkBase });
     expect(asked).toEqual([[revision.headRef]]);
     expect(params).toMatchObject({ start: { rebase: revision.headSHA, from: 'f'.repeat(40) } });
-    // Reviewers and planners fetch nothing.
-    await assembleAgentContext(
+    // A reviewer's worktree: the fetched default branch with the revision's head, fetched too, on top.
+    const reviewer = await assembleAgentContext(
       { role: 'reviewer', sessionID: 's2', workItemID: item.id, revisionID: revision.id },
-      {
-        ...deps,
-        syncWorkBase,
-      },
+      { ...deps, syncWorkBase },
     );
-    expect(asked).toHaveLength(1);
+    expect(asked[1]).toEqual([revision.headRef]);
+    expect(reviewer).toMatchObject({ start: { from: 'f'.repeat(40), rebase: revision.headSHA } });
+    // A planner's: the fetched default branch (the specs as merged there).
+    const planner = await assembleAgentContext(
+      { role: 'planner', sessionID: 's3', specPaths: [], specSHAs: {} },
+      { ...deps, syncWorkBase },
+    );
+    expect(asked[2]).toEqual([]);
+    expect(planner).toMatchObject({ start: { from: 'f'.repeat(40) } });
+    // A fetch that failed (undefined): no start, the clone's default branch as before.
+    const unsynced = await assembleAgentContext(
+      { role: 'reviewer', sessionID: 's4', workItemID: item.id, revisionID: revision.id },
+      { ...deps, syncWorkBase: async () => undefined },
+    );
+    expect('start' in unsynced).toBe(false);
   });
 
   it('gives a reviewer run the reviewer prompt', async () => {

@@ -113,6 +113,22 @@ function planImplementorStart(
 }
 
 /**
+ * Where a planner's or reviewer's worktree starts (issue #30), for runtimes that give them one: the
+ * tracker's default branch as fetched now (`syncWorkBase`), and for a reviewer the revision's branch fetched
+ * with it and its head replayed on top. Nothing without a `syncWorkBase` or when the fetch failed.
+ */
+async function planReadOnlyStart(
+  request: AgentRunRequest,
+  deps: Pick<AgentContextDeps, 'getState' | 'syncWorkBase'>,
+): Promise<{ from: string; rebase?: string } | undefined> {
+  if (deps.syncWorkBase === undefined || request.role === 'implementor') return undefined;
+  const revision = request.role === 'reviewer' ? deps.getState().revisions[request.revisionID] : undefined;
+  const fetched = await deps.syncWorkBase(revision === undefined ? [] : [revision.headRef]);
+  if (fetched === undefined) return undefined;
+  return { from: fetched.defaultBranchHead, ...(revision !== undefined && { rebase: revision.headSHA }) };
+}
+
+/**
  * The engine side of the runtime contract: a run request plus its finished prompt, the role's context
  * built from the store and the provider (docs/seeds.md §Context Assembly). Runtimes get only this plain data. Rejects,
  * naming what could not be read, when a fetch fails: the run then fails before any runtime is involved.
@@ -141,13 +157,16 @@ export async function assembleAgentContext(
   };
   switch (request.role) {
     case 'planner': {
-      const rolePrompt = await buildPlannerPrompt(request, {
-        getState: deps.getState,
-        readSpecBlob: (blobSHA) => deps.specReader.readSpecBlob(blobSHA),
-        diffText: diffSpecText,
-        getWorkItemBody: (id) => deps.workItemReader.getWorkItemBody(id),
-      });
-      return { ...request, prompt: finish(rolePrompt, null) };
+      const [start, rolePrompt] = await Promise.all([
+        planReadOnlyStart(request, deps),
+        buildPlannerPrompt(request, {
+          getState: deps.getState,
+          readSpecBlob: (blobSHA) => deps.specReader.readSpecBlob(blobSHA),
+          diffText: diffSpecText,
+          getWorkItemBody: (id) => deps.workItemReader.getWorkItemBody(id),
+        }),
+      ]);
+      return { ...request, ...(start !== undefined && { start }), prompt: finish(rolePrompt, null) };
     }
     case 'implementor': {
       const planned = planImplementorStart(request.workItemID, deps);
@@ -170,8 +189,12 @@ export async function assembleAgentContext(
       };
     }
     case 'reviewer': {
-      const rolePrompt = await buildReviewerPrompt(request, { ...deps, getReviewHistory });
-      return { ...request, prompt: finish(rolePrompt, await readTaskContext(request.workItemID, deps)) };
+      const [start, rolePrompt] = await Promise.all([
+        planReadOnlyStart(request, deps),
+        buildReviewerPrompt(request, { ...deps, getReviewHistory }),
+      ]);
+      const prompt = finish(rolePrompt, await readTaskContext(request.workItemID, deps));
+      return { ...request, ...(start !== undefined && { start }), prompt };
     }
   }
 }

@@ -66,6 +66,12 @@ export interface PlannerStartParams extends CommonStartParams {
   specSHAs: Record<string, string>;
   /** A `plan-revision` run (issue #29): the human's reason and the plan they rejected, for the prompt. */
   revision?: PlanRevision;
+  /**
+   * Where its worktree starts, for a runtime that gives planners one (issue #30): `from`, the tracker's
+   * default branch head fetched just before (`Provider.workBase`, GitHub) — the specs and code as merged
+   * there, not the clone's possibly stale default branch.
+   */
+  start?: { from?: string };
 }
 
 export interface ImplementorStartParams extends CommonStartParams {
@@ -96,6 +102,13 @@ export interface ReviewerStartParams extends CommonStartParams {
   role: 'reviewer';
   workItemID: string;
   revisionID: string;
+  /**
+   * Where its worktree starts, for a runtime that gives reviewers one (issue #30): `from`, the tracker's
+   * default branch head fetched just before (`Provider.workBase`, GitHub), with `rebase`, the revision's
+   * head fetched with it, replayed on top — the revision on top of what GitHub has (a rebase that fails is
+   * aborted and said in the transcript: the worktree is GitHub's default branch then).
+   */
+  start?: { from?: string; rebase?: string };
 }
 
 /** Plain data only, so runs can later be shipped to remote workers. */

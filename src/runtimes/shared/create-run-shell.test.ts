@@ -6,7 +6,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempGitRepo, type TempGitRepo } from '../../../test/support/shared/create-temp-git-repo.ts';
 import { type AgentQuestions, isAgentQuestions } from '../../domain/index.ts';
-import { AgentRunFailure, type AgentStartParams } from '../../engine/runtime-contract/index.ts';
+import {
+  AgentRunFailure,
+  type AgentStartParams,
+  type ImplementorStartParams,
+} from '../../engine/runtime-contract/index.ts';
 import { silentLogger } from '../../logging/logger.ts';
 import type { AgentTurn, RoundEnd, RuntimeTurnSource, TurnRun } from './agent-turn.ts';
 import { createRunShell, type RunShellConfig } from './create-run-shell.ts';
@@ -122,7 +126,7 @@ function scriptedRuntime(
   return { runtime: createRunShell(config, source), seen };
 }
 
-function implementor(prompt = 'Implement it.'): AgentStartParams {
+function implementor(prompt = 'Implement it.'): ImplementorStartParams {
   return {
     role: 'implementor',
     sessionID: randomUUID(),

@@ -174,8 +174,9 @@ export function createRunShell(config: RunShellConfig, source: RuntimeTurnSource
     }
     const wanted = source.worktreeFor(params);
     if (wanted === null) return null;
-    // Issue #30: an implementor's worktree may start from its blockers' revisions, or rebase its previous one.
-    const start = params.role === 'implementor' ? params.start : undefined;
+    // Issue #30: an implementor's worktree may start from its blockers' revisions, or rebase its previous
+    // one; any role's from the tracker's default branch, fetched (a reviewer's with the revision on top).
+    const { start } = params;
     return clock.time('worktree-create', () =>
       worktrees.create(wanted.branchName, {
         ...(wanted.setup !== undefined && { setup: wanted.setup }),

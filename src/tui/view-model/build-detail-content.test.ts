@@ -413,4 +413,37 @@ describe('the merge queue in the detail pane', () => {
     );
     expect(lines(build(state, '4')).some((line) => line.startsWith('merge queue'))).toBe(false);
   });
+
+  it("shows an item in GitHub's merge queue with its place and GitHub's state there", () => {
+    const queued = (position: number, queueState: string) => ({
+      pipeline: buildPipeline('pending'),
+      trackerQueue: {
+        position,
+        state: queueState,
+        enqueuedAt: '2025-02-01T00:00:00Z',
+        estimatedTimeToMerge: 120,
+      },
+    });
+    const github = buildTestState({
+      workItems: [
+        buildWorkItem({ id: '1', title: 'A', status: 'approved', linkedRevision: 'r1' }),
+        buildWorkItem({ id: '2', title: 'B', status: 'approved', linkedRevision: 'r2' }),
+        buildWorkItem({ id: '3', title: 'C', status: 'approved', linkedRevision: 'r3' }),
+      ],
+      revisions: [
+        buildRevision({ id: 'r1', workItemID: '1', ...queued(2, 'QUEUED') }),
+        buildRevision({ id: 'r2', workItemID: '2', ...queued(1, 'AWAITING_CHECKS') }),
+        buildRevision({ id: 'r3', workItemID: '3' }),
+      ],
+    });
+    expect(lines(build(github, '2'))).toContain(
+      "merge queue 1/3 · head: in GitHub's merge queue at position 1 (first): AWAITING_CHECKS — waiting for its merge group's checks to pass; GitHub estimates 2 min to merge",
+    );
+    expect(lines(build(github, '1'))).toContain(
+      "merge queue 2/3 · in GitHub's merge queue at position 2 (1 ahead): QUEUED — queued, its merge group not started yet; GitHub estimates 2 min to merge",
+    );
+    expect(lines(build(github, '3'))).toContain(
+      "merge queue 3/3 · behind #2 (in GitHub's merge queue at position 1 (first): AWAITING_CHECKS — waiting for its merge group's checks to pass; GitHub estimates 2 min to merge)",
+    );
+  });
 });

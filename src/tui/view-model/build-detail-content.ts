@@ -2,6 +2,7 @@ import { isAbsolute } from 'node:path';
 import {
   type AgentRun,
   describeReviewVerdict,
+  describeTrackerQueueEntry,
   listOpenBlockers,
   type ReviewHistory,
   type Revision,
@@ -75,6 +76,9 @@ export function describeMergeQueuePlace(state: EngineState, workItemID: string):
   }
   const held = view.held.find((candidate) => candidate.workItemID === workItemID);
   if (held !== undefined) return { text: `${place} · held: ${held.reason}`, color: 'yellow' };
+  if (entry.trackerQueue !== null) {
+    return { text: `${place} · ${describeTrackerQueueEntry(entry.trackerQueue)}`, color: 'cyan' };
+  }
   return {
     text: `${place} · behind #${view.head?.workItemID ?? '?'}${view.headBlockedBy === null ? '' : ` (${view.headBlockedBy})`}`,
     dim: true,

@@ -99,6 +99,44 @@ describe('buildMergeQueue', () => {
     expect(view.entries[0]?.waitingFor).toEqual([]);
   });
 
+  it("puts entries in GitHub's merge queue first, in GitHub's order; the head waits on GitHub's state for it", () => {
+    const inQueue = (entry: ReturnType<typeof approved>, position: number, queueState: string) => ({
+      ...entry,
+      revision: {
+        ...entry.revision,
+        pipeline: buildPipeline('pending'),
+        trackerQueue: {
+          position,
+          state: queueState,
+          enqueuedAt: '2025-02-01T00:00:00Z',
+          estimatedTimeToMerge: null,
+        },
+      },
+    });
+    // #1 is Flotilla's first by age but not queued; #3 (blocked by an open item) and #2 are in GitHub's queue.
+    const view = buildMergeQueue(
+      state([
+        approved('1'),
+        inQueue(approved('2'), 3, 'QUEUED'),
+        inQueue(approved('3', { blockedBy: ['9'] }), 2, 'AWAITING_CHECKS'),
+      ]),
+    );
+    expect(
+      view.entries.map((entry) => [entry.position, entry.workItemID, entry.trackerQueue?.position]),
+    ).toEqual([
+      [1, '3', 2],
+      [2, '2', 3],
+      [3, '1', undefined],
+    ]);
+    expect(view.head?.workItemID).toBe('3');
+    expect(view.headState).toBe('tracker-queue');
+    expect(view.headBlockedBy).toBe(
+      "in GitHub's merge queue at position 2 (1 ahead): AWAITING_CHECKS — waiting for its merge group's checks to pass",
+    );
+    expect(view.held).toEqual([]);
+    expect(view.entries[2]?.trackerQueue).toBeNull();
+  });
+
   it('has no head when nothing is approved', () => {
     expect(buildMergeQueue(state([]))).toEqual({
       entries: [],

@@ -1,4 +1,10 @@
-import type { PipelineStatus, WorkItem, WorkItemPriority } from '../../../domain/index.ts';
+import {
+  describeTrackerQueueEntry,
+  type PipelineStatus,
+  type TrackerQueueEntry,
+  type WorkItem,
+  type WorkItemPriority,
+} from '../../../domain/index.ts';
 import type { EngineState } from '../engine-state.ts';
 
 /** One approved revision waiting in the merge queue (issue #30 §5). */
@@ -13,6 +19,8 @@ export interface MergeQueueEntry {
   pipeline: PipelineStatus | null;
   /** Blockers not merged yet (not closed): the entry merges after them. */
   waitingFor: string[];
+  /** Its entry in the tracker's own merge queue (GitHub's) while it sits there; null otherwise. */
+  trackerQueue: TrackerQueueEntry | null;
 }
 
 /** What holds the head back, when something does. */
@@ -20,7 +28,9 @@ export type MergeQueueHeadState =
   /** Its checks run (or are not known yet) on its current head. */
   | 'checks-pending'
   /** Green: the next step merges it, after bringing it onto the default branch if that moved. */
-  | 'ready';
+  | 'ready'
+  /** In the tracker's own merge queue (GitHub's): GitHub tests and merges it; its state says how far. */
+  | 'tracker-queue';
 
 export interface MergeQueueView {
   entries: MergeQueueEntry[];
@@ -54,7 +64,9 @@ function compareItems(a: WorkItem, b: WorkItem): number {
  * highest priority first, then oldest; an item never before a blocker that is itself in the queue (a
  * dependency cycle keeps the priority order). The head is the first entry whose blockers are all merged
  * (closed) and whose checks are not red: one revision at a time is brought onto the default branch, checked
- * there and merged. Pure: the engine's handler and the `flotilla queue` command read the same view.
+ * there and merged. Entries already in the tracker's own merge queue (GitHub's) come first, in GitHub's
+ * order: GitHub merges them before anything Flotilla hands it next; what holds such a head is GitHub's
+ * state for it. Pure: the engine's handler and the `flotilla queue` command read the same view.
  */
 export function buildMergeQueue(state: Pick<EngineState, 'workItems' | 'revisions'>): MergeQueueView {
   const candidates = Object.values(state.workItems)
@@ -79,7 +91,7 @@ export function buildMergeQueue(state: Pick<EngineState, 'workItems' | 'revision
     ordered.push(item);
     placed.add(item.id);
   }
-  const entries = ordered.map((item, index): MergeQueueEntry => {
+  const entries = inTrackerQueueFirst(ordered, state).map((item, index): MergeQueueEntry => {
     const revision = state.revisions[item.linkedRevision ?? '']!;
     return {
       position: index + 1,
@@ -90,12 +102,15 @@ export function buildMergeQueue(state: Pick<EngineState, 'workItems' | 'revision
       headSHA: revision.headSHA,
       pipeline: revision.pipeline?.status ?? null,
       waitingFor: item.blockedBy.filter((blocker) => state.workItems[blocker]?.status !== 'closed'),
+      trackerQueue: revision.trackerQueue ?? null,
     };
   });
   const held: MergeQueueView['held'] = [];
   let head: MergeQueueEntry | null = null;
   for (const entry of entries) {
-    if (entry.waitingFor.length > 0) {
+    if (entry.trackerQueue !== null) {
+      head ??= entry; // GitHub merges it whatever Flotilla would hold it for
+    } else if (entry.waitingFor.length > 0) {
       held.push({
         workItemID: entry.workItemID,
         reason: `waits for ${entry.waitingFor.map((id) => `#${id}`).join(', ')} to merge`,
@@ -107,6 +122,10 @@ export function buildMergeQueue(state: Pick<EngineState, 'workItems' | 'revision
     }
   }
   if (head === null) return { entries, head, headState: null, headBlockedBy: null, held };
+  if (head.trackerQueue !== null) {
+    const blockedBy = describeTrackerQueueEntry(head.trackerQueue);
+    return { entries, head, headState: 'tracker-queue', headBlockedBy: blockedBy, held };
+  }
   const ready = head.pipeline === 'success';
   return {
     entries,
@@ -115,4 +134,13 @@ export function buildMergeQueue(state: Pick<EngineState, 'workItems' | 'revision
     headBlockedBy: ready ? null : `checks running on ${head.headSHA.slice(0, 12)}`,
     held,
   };
+}
+
+/** Items whose revision sits in the tracker's queue first, by their position there; the rest as they were. */
+function inTrackerQueueFirst(ordered: WorkItem[], state: Pick<EngineState, 'revisions'>): WorkItem[] {
+  const positionOf = (item: WorkItem) => state.revisions[item.linkedRevision ?? '']?.trackerQueue?.position;
+  const queued = ordered
+    .filter((item) => positionOf(item) !== undefined)
+    .sort((a, b) => (positionOf(a) ?? 0) - (positionOf(b) ?? 0));
+  return [...queued, ...ordered.filter((item) => positionOf(item) === undefined)];
 }

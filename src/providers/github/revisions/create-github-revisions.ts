@@ -21,6 +21,7 @@ import { maintainMirror } from './maintain-mirror.ts';
 import {
   OPEN_PULL_REQUESTS_QUERY,
   type OpenPullRequestsPage,
+  trackerQueueOf,
   withMergeQueue,
 } from './open-pull-requests-query.ts';
 import { buildOutsideDiffComment, parseOutsideDiffComment } from './outside-diff-comment.ts';
@@ -224,6 +225,7 @@ export function createGitHubRevisions(options: GitHubRevisionsOptions): {
           workItemID: MARKER.exec(body)?.[1] ?? null,
           pipeline: withMergeQueue(pipelineFrom(pull.headRefOid, runs, statuses), pull),
           reviewID: latest?.databaseId == null ? null : String(latest.databaseId),
+          ...trackerQueueOf(pull),
         });
       }
       cursor = pageInfo.hasNextPage ? pageInfo.endCursor : null;

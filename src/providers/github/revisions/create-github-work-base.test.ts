@@ -9,6 +9,8 @@ import {
   buildContractAddPatch,
   CONTRACT_BASE_FILES,
 } from '../../../../test/support/provider-contract/provider-contract-suite.ts';
+import { buildTestState } from '../../../../test/support/shared/builders/index.ts';
+import { assembleAgentContext } from '../../../engine/context-assembly/assemble-agent-context.ts';
 import { silentLogger } from '../../../logging/logger.ts';
 import { createWorktreeManager } from '../../../workspace/create-worktree-manager.ts';
 
@@ -125,6 +127,57 @@ describe('runs on GitHub start from its default branch', () => {
       expect(worktree.notes ?? []).toEqual([]);
       expect(readFileSync(join(worktree.path, 'src/one.ts'), 'utf8')).toBe("export const one = 'one';\n");
       expect(readFileSync(join(worktree.path, 'NEWS.md'), 'utf8')).toBe('news\n');
+    },
+    GIT_HEAVY_MS,
+  );
+
+  it(
+    "starts a reviewer's worktree with the revision on top of GitHub's moved main, a planner's at that main",
+    async () => {
+      const { github, provider, worktrees, workBase } = await setup();
+      const item = await provider.workItemWriter.createWorkItem({
+        title: 'two',
+        body: '',
+        labels: [],
+        blockedBy: [],
+      });
+      const revision = await provider.revisionWriter.createFromPatch({
+        workItemID: item.id,
+        patch: buildContractAddPatch('src/two.ts', "export const two = 'two';\n"),
+        branchName: `flotilla/${item.id}`,
+        title: 'two',
+        body: 'The change.',
+      });
+      // After the clone: the spec is merged on GitHub and main moves, the clone's main stays behind.
+      const moved = await github.human.commitFiles({ 'docs/specs/s.md': '# Spec, as merged\n' }, 'Spec');
+      const deps = {
+        getState: () =>
+          buildTestState({ workItems: [{ ...item, linkedRevision: revision.id }], revisions: [revision] }),
+        workItemReader: provider.workItemReader,
+        revisionReader: provider.revisionReader,
+        specReader: provider.specReader,
+        syncWorkBase: (branches: readonly string[]) => workBase.sync(branches),
+      };
+      const reviewer = await assembleAgentContext(
+        { role: 'reviewer', sessionID: 'r1', workItemID: item.id, revisionID: revision.id },
+        deps,
+      );
+      if (reviewer.role !== 'reviewer' || reviewer.start === undefined) throw new Error('no reviewer start');
+      const reviewed = await worktrees.create('agent/reviewer/r1', { start: reviewer.start, setup: false });
+      expect(reviewed.notes ?? []).toEqual([]);
+      expect(readFileSync(join(reviewed.path, 'src/two.ts'), 'utf8')).toBe("export const two = 'two';\n");
+      expect(readFileSync(join(reviewed.path, 'docs/specs/s.md'), 'utf8')).toBe('# Spec, as merged\n');
+      await worktrees.remove(reviewed.branchName);
+
+      const planner = await assembleAgentContext(
+        { role: 'planner', sessionID: 'p1', specPaths: [], specSHAs: {} },
+        deps,
+      );
+      if (planner.role !== 'planner' || planner.start === undefined) throw new Error('no planner start');
+      const planned = await worktrees.create('agent/planner/p1', { start: planner.start, setup: false });
+      expect(planned.baseCommit).toBe(moved);
+      expect(readFileSync(join(planned.path, 'docs/specs/s.md'), 'utf8')).toBe('# Spec, as merged\n');
+      expect(existsSync(join(planned.path, 'src/two.ts'))).toBe(false);
     },
     GIT_HEAVY_MS,
   );

@@ -1,4 +1,4 @@
-import type { Pipeline } from '../../../domain/index.ts';
+import type { Pipeline, TrackerQueueEntry } from '../../../domain/index.ts';
 
 /** The last time GitHub's merge queue took the pull request in or out (`timelineItems`). */
 export type MergeQueueEvent =
@@ -30,6 +30,25 @@ export function withMergeQueue(
   return pipeline;
 }
 
+/**
+ * The pull request's entry in GitHub's merge queue as the revision carries it (`Revision.trackerQueue`), or
+ * nothing when it is not queued: the key is left out then, so an unqueued revision reads as before.
+ */
+export function trackerQueueOf(
+  pull: Pick<OpenPullRequestsPage['repository']['pullRequests']['nodes'][number], 'mergeQueueEntry'>,
+): { trackerQueue?: TrackerQueueEntry } {
+  const entry = pull.mergeQueueEntry;
+  if (entry == null) return {};
+  return {
+    trackerQueue: {
+      position: entry.position,
+      state: entry.state,
+      enqueuedAt: entry.enqueuedAt ?? '',
+      estimatedTimeToMerge: entry.estimatedTimeToMerge ?? null,
+    },
+  };
+}
+
 /** Exported for the live drift check (`test/providers/real-github-drift.github-live.ts`). */
 export const OPEN_PULL_REQUESTS_QUERY = `query flotillaOpenPullRequests($owner: String!, $repo: String!, $cursor: String) {
   viewer { login }
@@ -38,7 +57,7 @@ export const OPEN_PULL_REQUESTS_QUERY = `query flotillaOpenPullRequests($owner: 
       pageInfo { hasNextPage endCursor }
       nodes {
         number title url body isDraft headRefName headRefOid
-        mergeQueueEntry { state position }
+        mergeQueueEntry { state position enqueuedAt estimatedTimeToMerge }
         timelineItems(last: 1, itemTypes: [ADDED_TO_MERGE_QUEUE_EVENT, REMOVED_FROM_MERGE_QUEUE_EVENT]) {
           nodes { __typename ... on RemovedFromMergeQueueEvent { reason beforeCommit { oid } } }
         }
@@ -95,7 +114,12 @@ export interface OpenPullRequestsPage {
         isDraft: boolean;
         headRefName: string;
         headRefOid: string;
-        mergeQueueEntry?: { state: string; position: number } | null;
+        mergeQueueEntry?: {
+          state: string;
+          position: number;
+          enqueuedAt?: string;
+          estimatedTimeToMerge?: number | null;
+        } | null;
         timelineItems?: { nodes: MergeQueueEvent[] };
         author: { login: string } | null;
         reviews: { nodes: { databaseId: number | null; state: string; author: { login: string } | null }[] };
