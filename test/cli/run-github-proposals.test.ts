@@ -4,7 +4,8 @@
  * answered by the scripted model server. The plan becomes a `task:proposal` issue whose comment lists it
  * (and carries it in a hidden block); a drive-by user's `/accept` is not taken (GitHub's
  * `author_association` rules, as for answers); the owner's `/accept` applies it: the work item's issue is
- * created and the proposal's issue closed.
+ * created and the proposal's issue closed. In between, `flotilla run` is killed with SIGKILL: the proposal
+ * survives it (a new process neither re-plans nor proposes again).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROPOSAL_COMMENT_MARKER, parseProposalData } from '../../src/domain/index.ts';
@@ -55,7 +56,7 @@ const scenario: ScenarioSpec = {
 };
 
 describe('flotilla run with provider github: a plan that needs approval', () => {
-  it('posts the proposal on an issue, ignores a drive-by /accept, applies the owner’s /accept', async () => {
+  it('posts the proposal on an issue, ignores a drive-by /accept, survives kill -9, applies the owner’s /accept', async () => {
     const hosted = await hostedDemoRepository(fixtures, { approval: { plans: 'required' } });
     const { fake } = hosted;
     const server = await fixtures.serve(scenario);
@@ -93,30 +94,44 @@ describe('flotilla run with provider github: a plan that needs approval', () => 
     expect(created()).toHaveLength(1);
     expect(fake.human.issueLabels(1)).toContain('status:waiting-for-input');
 
+    // kill -9 while the proposal waits: a new process finds it pending (it polls #1's comments again) and
+    // neither plans again nor proposes a second time.
+    run.child.kill('SIGKILL');
+    await run.exited;
+    const listedBefore = commentListings().length;
+    const restarted = startHostedFlotilla(fixtures, hosted, server);
+    await waitFor(
+      () => commentListings().length >= listedBefore + 2,
+      'the restarted run to poll the proposal',
+      restarted.output,
+    );
+    expect(created()).toHaveLength(1);
+
     // The owner accepts: the plan is applied, the proposal's issue closed.
     fake.human.comment(1, '/accept');
-    await waitFor(() => created().length >= 2, 'the planned issue', run.output);
+    await waitFor(() => created().length >= 2, 'the planned issue', restarted.output);
     await waitFor(
       () =>
         fake
           .issueComments(1)
           .some((body) => body.includes('The plan was accepted and applied: it created #2')),
       'the proposal to close',
-      run.output,
+      restarted.output,
     );
     // The closing comment comes just before the close.
     await waitFor(
       async () => (await listIssues(fake)).find((issue) => issue.number === 1)?.state === 'closed',
       'the proposal issue to close',
-      run.output,
+      restarted.output,
     );
     const issues = await listIssues(fake);
     const byNumber = new Map(issues.map((issue) => [issue.number, issue]));
     expect(byNumber.get(1)?.state).toBe('closed');
     expect(byNumber.get(2)?.title).toBe('Add greet(name)');
     expect(server.requestsFor('planner')).toHaveLength(1);
+    expect(created()).toHaveLength(2);
 
-    run.child.kill('SIGTERM');
-    expect(await run.exited).toBe(0);
+    restarted.child.kill('SIGTERM');
+    expect(await restarted.exited).toBe(0);
   }, 300_000);
 });

@@ -80,6 +80,8 @@ describe('flotilla init --provider github, github setup-labels and doctor', { ti
         'status:needs-refinement',
         'status:closed',
         'task:refinement',
+        'task:investigate',
+        'task:refine',
       ]),
     );
     const first = await json('github', 'setup-labels', '--json');

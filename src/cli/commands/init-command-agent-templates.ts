@@ -39,7 +39,9 @@ const FRONTMATTER: Record<AgentRole, AgentFrontmatter> = {
     tools: ['Read', 'Write', 'Edit', 'Grep', 'Glob', 'Bash'],
     disallowedTools: DISALLOWED_ALWAYS,
     model: 'opus',
-    maxTurns: 100,
+    // Issue #29's turn budget for implement (DEFAULT_MODE_LIMITS), over the reference's 100: a definition's
+    // maxTurns wins over the default, so a lower one here would silently replace it.
+    maxTurns: 200,
   },
   reviewer: {
     description: 'Flotilla reviewer — reviews one revision against its work item and spec, read-only',

@@ -284,7 +284,7 @@ describe('scaffoldRepository', () => {
     await scaffoldRepository(repo, { force: false });
     const expected = {
       planner: { model: 'opus', maxTurns: 100, writes: false },
-      implementor: { model: 'opus', maxTurns: 100, writes: true },
+      implementor: { model: 'opus', maxTurns: 200, writes: true },
       reviewer: { model: 'sonnet', maxTurns: 50, writes: false },
     };
     for (const role of AGENT_ROLES) {

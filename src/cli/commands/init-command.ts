@@ -34,7 +34,7 @@ export function registerInitCommand(program: Command): void {
   const command = program
     .command('init')
     .description(
-      'scaffold flotilla.config.json, .claude/agents/{planner,implementor,reviewer}.md, .claude/CLAUDE.md, docs/specs/ and .gitignore entries in the current git repository',
+      'scaffold flotilla.config.json, .claude/agents/{planner,implementor,reviewer,investigate,refine}.md, .claude/CLAUDE.md, docs/specs/ and .gitignore entries in the current git repository',
     )
     .option(
       '--force',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createExecutorFixture } from '../../../test/support/engine/create-executor-fixture.ts';
-import type { RefinementReport } from '../../domain/index.ts';
+import type { InvestigationReport, RefinementReport } from '../../domain/index.ts';
 
 const REFINEMENT: RefinementReport = {
   mode: 'refine',
@@ -48,5 +48,60 @@ describe('command executor: applyModeResult (refinement)', () => {
       await snapshot(),
     );
     expect((await provider.workItemReader.getWorkItem('1'))?.title).toBe('Keep me');
+  });
+});
+
+const INVESTIGATION: InvestigationReport = {
+  mode: 'investigate',
+  summary: 'greet() assumes a name.',
+  rootCause: 'greet() reads name.trim() on an undefined name',
+  evidence: ['TypeError in greet()'],
+  files: ['src/greet.js'],
+  fixes: [
+    {
+      tempID: 'default',
+      title: 'Default the name',
+      body: 'greet() with no name greets the world.',
+      labels: ['task:implement', 'complexity:trivial'],
+      blockedBy: [],
+    },
+    {
+      tempID: 'test',
+      title: 'Test greet() without a name',
+      body: 'A regression test.',
+      labels: ['task:implement', 'complexity:trivial'],
+      blockedBy: ['default'],
+    },
+  ],
+};
+
+describe('command executor: applyModeResult (investigation)', () => {
+  it('creates the fix items with their blocked-by links, posts the report on the bug and closes it', async () => {
+    const { provider, executor, snapshot } = createExecutorFixture();
+    provider.control.addWorkItem({
+      title: 'greet() crashes',
+      status: 'in-progress',
+      labels: ['task:investigate'],
+    });
+    const events = await executor.execute(
+      { type: 'applyModeResult', workItemID: '1', sessionID: 's-1', report: INVESTIGATION },
+      await snapshot(),
+    );
+    const items = await provider.workItemReader.listWorkItems();
+    const first = items.find((item) => item.title === 'Default the name');
+    const second = items.find((item) => item.title === 'Test greet() without a name');
+    expect(first?.blockedBy).toEqual([]);
+    // The tempID link is kept as a link between the created items.
+    expect(second?.blockedBy).toEqual([first?.id]);
+    expect(events.find((event) => event.type === 'modeResultApplied')).toMatchObject({
+      workItemID: '1',
+      createdIDs: [first?.id, second?.id],
+    });
+    expect((await provider.workItemReader.getWorkItem('1'))?.status).toBe('closed');
+    const comments = (await provider.workItemReader.listComments?.('1')) ?? [];
+    const report = comments.map((comment) => comment.body).join('\n');
+    expect(report).toContain('### Root cause');
+    expect(report).toContain(INVESTIGATION.rootCause);
+    expect(report).toContain(`Fix items: #${first?.id}, #${second?.id}`);
   });
 });

@@ -18,6 +18,7 @@ import {
   type EngineCommand,
   type EngineEventType,
   type ImplementorFailed,
+  type ModeReport,
   WORK_ITEM_STATUSES,
 } from '../../domain/index.ts';
 import type { FailureRecord } from '../state-store/engine-state.ts';
@@ -354,4 +355,51 @@ describe('handleImplementation when a human takes the item while its implementor
       expect(runHandlerAfterUpdate(handleImplementation, event, before)).toEqual([]);
     },
   );
+});
+
+describe('handleImplementation on a mode report (issue #29)', () => {
+  const reports: Record<'investigate' | 'refine', ModeReport> = {
+    investigate: {
+      mode: 'investigate',
+      summary: 's',
+      rootCause: 'r',
+      evidence: [],
+      files: [],
+      fixes: [{ tempID: 'f', title: 'Fix', body: 'b', labels: [], blockedBy: [] }],
+    },
+    refine: {
+      mode: 'refine',
+      summary: 's',
+      title: null,
+      body: 'b',
+      acceptanceCriteria: ['c'],
+      files: [],
+      size: 'low',
+      labels: [],
+    },
+  };
+  const setting = { investigate: 'investigations', refine: 'refinements' } as const;
+
+  it.each([
+    ['investigate', 'auto', 'applyModeResult'],
+    ['investigate', 'required', 'proposeModeResult'],
+    ['refine', 'auto', 'applyModeResult'],
+    ['refine', 'required', 'proposeModeResult'],
+  ] as const)('%s with approval %s → %s', (mode, approval, command) => {
+    const before = buildTestState({
+      workItems: [buildWorkItem({ id: 'wi-1', status: 'in-progress', mode })],
+      agentRuns: [buildImplementorRun({ sessionID: 's-1', workItemID: 'wi-1' })],
+    });
+    const event = {
+      ...buildSampleEvents().implementorCompleted,
+      sessionID: 's-1',
+      workItemID: 'wi-1',
+      branchName: 'flotilla/wi-1',
+      result: { ...buildImplementorResult({ outcome: 'completed' }), report: reports[mode] },
+    };
+    const config = buildHandlerConfig({ approval: { plans: 'auto', [setting[mode]]: approval } });
+    expect(runHandlerAfterUpdate(handleImplementation, event, before, config)).toEqual([
+      { type: command, workItemID: 'wi-1', sessionID: 's-1', report: reports[mode] },
+    ]);
+  });
 });

@@ -97,4 +97,34 @@ describe('task context entries (applyStateUpdate)', () => {
     expect(apply(once, failed('i1', 'no-changes')).taskContext).toBe(once.taskContext);
     expect(apply(base, failed('i1', 'validation')).taskContext['wi-1']?.[0]?.type).toBe('validation_failure');
   });
+
+  it("makes an applied investigation's report a context entry of each fix item it created (issue #29)", () => {
+    const applied: EngineEvent = {
+      type: 'modeResultApplied',
+      workItemID: 'wi-1',
+      sessionID: 'i1',
+      report: {
+        mode: 'investigate',
+        summary: 'greet() assumes a name.',
+        rootCause: 'name.trim() on undefined',
+        evidence: ['TypeError'],
+        files: ['src/greet.js'],
+        fixes: [],
+      },
+      createdIDs: ['wi-2', 'wi-3'],
+      at: 6_000,
+    };
+    const after = apply(stateWith(null), applied);
+    for (const id of ['wi-2', 'wi-3'])
+      expect(after.taskContext[id]).toEqual([
+        expect.objectContaining({
+          workItemID: id,
+          type: 'investigation_report',
+          summary: 'Investigation of #wi-1: greet() assumes a name.\n\nRoot cause: name.trim() on undefined',
+          data: { investigatedItem: 'wi-1', evidence: ['TypeError'], files: ['src/greet.js'] },
+        }),
+      ]);
+    // Applied again (a replay): nothing is added twice.
+    expect(apply(after, applied).taskContext['wi-2']).toHaveLength(1);
+  });
 });

@@ -10,6 +10,7 @@ import { withAgentBinOnPath } from '../shared/agent-command-channel.ts';
 import type { TurnSetup } from '../shared/agent-turn.ts';
 import { buildAgentSandboxRequest } from '../shared/build-agent-sandbox-request.ts';
 import { buildModeInstructions } from '../shared/build-mode-instructions.ts';
+import { chooseRunModel } from '../shared/choose-run-model.ts';
 import { readOnlyModeOf } from '../shared/settle-agent-output.ts';
 import { buildCodexConfigToml } from './build-codex-config-toml.ts';
 import { buildCodexEnv } from './build-codex-env.ts';
@@ -62,7 +63,8 @@ export async function provisionCodexRun(context: CodexRunContext, setup: TurnSet
   const { config, homes } = context;
   const { params, role, clock, worktree, runDir, sessionID } = setup;
   const { resume } = params;
-  const model = config.models?.[role] ?? config.model;
+  // models.implementor's choice by complexity (issue #29) over the role's model.
+  const model = chooseRunModel(params, role, config);
   /** The run's codex state (its CODEX_HOME inside): kept with the session when the agent asks. */
   let codexStateDir: string | null = resume?.session.stateDir ?? null;
   let launcher: SandboxedCommand | null = null;

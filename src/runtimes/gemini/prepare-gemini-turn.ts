@@ -7,6 +7,7 @@ import { buildPortEnv } from '../../workspace/build-port-env.ts';
 import { withAgentBinOnPath } from '../shared/agent-command-channel.ts';
 import type { AgentTurn, RoundEnd, TurnRun, TurnSetup } from '../shared/agent-turn.ts';
 import { buildAgentSandboxRequest } from '../shared/build-agent-sandbox-request.ts';
+import { chooseRunModel } from '../shared/choose-run-model.ts';
 import { findModelEndpoints } from '../shared/find-model-endpoints.ts';
 import {
   createReadOnlyWorktreeCheck,
@@ -61,7 +62,8 @@ export async function prepareGeminiTurn(
 ): Promise<AgentTurn<GeminiRoundEnd>> {
   const { params, role, worktree, cwd, runDir } = setup;
   const { resume } = params;
-  const model = config.models?.[role] ?? config.model;
+  // models.implementor's choice by complexity (issue #29) over the role's model.
+  const model = chooseRunModel(params, role, config);
   const binary = config.binary ?? findGeminiBinary();
   if (binary === undefined) throw new Error('gemini-cli is not installed (@google/gemini-cli)');
   // A read-only mode (issue #29): the OS sandbox binds the worktree read-only; without it, refused.

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AgentRunFailure } from '../../../src/engine/runtime-contract/runtime-contract.ts';
 import { buildRequestView } from '../../../src/model-server/request-view.ts';
+import type { ScenarioSpec } from '../../../src/model-server/scenario-schema.ts';
 import {
   AGENT_BRANCH,
   AGENT_WORKTREE,
@@ -226,6 +227,42 @@ describe('seed 001 — patch extraction and structured output', () => {
     });
     const failure = await rejection((await adapter.startAgent(session())).result);
     expect(failure?.message).toMatch(/error_max_turns/);
+  });
+});
+
+describe('issue #29 — limits.<mode>.maxTurns', () => {
+  it('a configured maxTurns wins over the agent definition’s; a default applies only when it sets none', async () => {
+    const steps: ScenarioSpec['routes'][number]['steps'] = [
+      {
+        content: [
+          { type: 'tool_use', name: 'Bash', input: { command: 'git status', description: 'Status' } },
+        ],
+      },
+      { structuredOutput: { role: 'implementor', outcome: 'blocked', summary: 'too late' } },
+    ];
+    const definition = (frontmatter: string) =>
+      writeFile(
+        join(fixture.repo.root, '.claude/agents/implementor.md'),
+        `---\ndescription: limited\ntools: Read, Write, Bash\n${frontmatter}---\nYou are limited.\n`,
+      );
+    const scenario: ScenarioSpec = { name: 'mode-limits', routes: [{ name: 'implementor', steps }] };
+    await definition('maxTurns: 50\n');
+    const configured = await adapterFor(scenario);
+    const limited = { ...session(), limits: { maxTurns: 1, defaultMaxTurns: 200 } };
+    expect((await rejection((await configured.startAgent(limited)).result))?.message).toMatch(
+      /error_max_turns/,
+    );
+    await definition('');
+    const defaulted = await adapterFor(scenario);
+    const byDefault = { ...session(), limits: { defaultMaxTurns: 1 } };
+    expect((await rejection((await defaulted.startAgent(byDefault)).result))?.message).toMatch(
+      /error_max_turns/,
+    );
+    // The definition's own maxTurns (50) stands over a default (1): the run completes.
+    await definition('maxTurns: 50\n');
+    const own = await adapterFor(scenario);
+    const result = await (await own.startAgent({ ...session(), limits: { defaultMaxTurns: 1 } })).result;
+    expect(result).toMatchObject({ outcome: 'blocked' });
   });
 });
 

@@ -329,6 +329,39 @@ describe('codex runtime (real codex binary, scripted Responses endpoint)', () =>
     expect(server.report().problems).toEqual([]);
   });
 
+  it("implementor: asks for the model models.implementor's map chose for the run (issue #29)", async () => {
+    const { runtime, server } = await start(
+      {
+        routes: [
+          {
+            name: 'implementor',
+            match: { firstUserIncludes: '## Work Item #9' },
+            steps: [
+              {
+                expect: { model: 'gpt-5-mini' },
+                structuredOutput: { role: 'implementor', outcome: 'blocked', summary: 'Needs a decision.' },
+              },
+            ],
+          },
+        ],
+      },
+      { models: { implementor: 'gpt-5' } },
+    );
+    const handle = await runtime.startAgent({
+      role: 'implementor',
+      sessionID: 'impl-model',
+      workItemID: '9',
+      branchName: 'flotilla/9',
+      prompt: '## Work Item #9 — Trivial\n\nDecide.',
+      model: 'gpt-5-mini',
+    });
+    expect(await handle.result).toMatchObject({ outcome: 'blocked' });
+    expect(server.report().problems).toEqual([]);
+    expect(
+      server.requests.map((request) => request.body).map((body) => (body as { model?: string }).model),
+    ).toEqual(['gpt-5-mini']);
+  });
+
   it('a final message that breaks the role schema fails the run, naming the field', async () => {
     const { runtime, server } = await start({
       routes: [

@@ -816,5 +816,22 @@ export function describeRuntimeContract(
       await waitFor(() => processesWith(marker).length === 0, 'the command to end');
       expectNoWorktreeLeft();
     }, 180_000);
+
+    it("a mode's timeout (limits.<mode>.timeout, issue #29) replaces maxAgentDuration", async () => {
+      const marker = `contract-mode-timeout-${randomUUID()}`;
+      const runtime = await harness.runtimeFor(
+        { shell: `exec -a ${marker} sleep 300`, hang: true, output: BLOCKED },
+        { maxAgentDuration: 600 },
+      );
+      const handle = await runtime.startAgent({
+        ...implementor('mode-timeout'),
+        limits: { defaultMaxTurns: 200, timeoutSeconds: 3 },
+      });
+      const failure = await failureOf(handle.result);
+      expect(failure.reason).toBe('timeout');
+      expect(failure.message).toContain('(3s)');
+      await waitFor(() => processesWith(marker).length === 0, 'the command to end');
+      expectNoWorktreeLeft();
+    }, 180_000);
   });
 }

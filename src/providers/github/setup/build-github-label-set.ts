@@ -60,6 +60,16 @@ export function buildGitHubLabelSet(): GitHubLabelSpec[] {
       color: 'c2e0c6',
       description: 'Flotilla: a plan waiting for /accept or /reject',
     },
+    {
+      name: 'task:investigate',
+      color: 'e99695',
+      description: 'Flotilla: a bug report an agent investigates (read-only)',
+    },
+    {
+      name: 'task:refine',
+      color: 'd4c5f9',
+      description: 'Flotilla: a vague item an agent makes precise (read-only)',
+    },
     ...WORK_ITEM_PRIORITIES.map((priority) => ({
       name: `priority:${priority}`,
       color: PRIORITY_COLORS[priority],

@@ -37,6 +37,18 @@ describe('GitHub work items', () => {
     expect(github.requests.filter((request) => request.method === 'POST')).toHaveLength(2);
   });
 
+  it('lists an issue a human filed with only task:investigate or task:refine, in that mode (issue #29)', async () => {
+    const { github, provider } = await setup();
+    const bug = github.human.createIssue({ title: 'greet() crashes', labels: ['task:investigate'] });
+    const vague = github.human.createIssue({ title: 'Say goodbye', labels: ['task:refine', 'priority:low'] });
+    github.human.createIssue({ title: 'Not a work item', labels: ['question'] });
+    const items = await provider.workItemReader.listWorkItems();
+    expect(items.map((item) => [item.id, item.kind, item.mode])).toEqual([
+      [String(bug), 'task', 'investigate'],
+      [String(vague), 'task', 'refine'],
+    ]);
+  });
+
   it('a status change keeps a label a human added between the read and the write', async () => {
     const { github, provider } = await setup();
     const item = await provider.workItemWriter.createWorkItem({

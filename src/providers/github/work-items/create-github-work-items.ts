@@ -15,12 +15,23 @@ import { createNativeDependencies } from './native-dependencies.ts';
 export type { GitHubRepository } from './github-issue.ts';
 
 const ISSUE_NUMBER = /^[1-9][0-9]{0,9}$/;
-/** The kind labels that make an issue a work item (createWorkItem always sets one). */
-const KIND_LABELS = ['task:implement', 'task:refinement', 'task:questions', 'task:proposal'];
+/**
+ * The kind labels that make an issue a work item (createWorkItem always sets one): the kinds, and the modes'
+ * labels (issue #29) a human files a bug report or a vague item with.
+ */
+const KIND_LABELS = [
+  'task:implement',
+  'task:refinement',
+  'task:questions',
+  'task:proposal',
+  'task:investigate',
+  'task:refine',
+];
 
 /**
  * Work items are the repository's issues that carry `task:implement`, `task:refinement` (docs/reference-behaviour.md §7) or
- * `task:questions` (a planner's questions) or `task:proposal` (a plan waiting for `/accept`, issue #29):
+ * `task:questions` (a planner's questions), `task:proposal` (a plan waiting for `/accept`, issue #29) or a mode's
+ * label (`task:investigate`, `task:refine`: a task run in that mode, issue #29):
  * status, kind, priority and complexity come from the reserved labels, blockers from the body's dependency
  * metadata, and a closed issue is `closed` whatever its labels say. Pull requests (issues on GitHub's side)
  * are never work items. Every read is a conditional request, so an unchanged listing costs no quota.
