@@ -17,7 +17,8 @@ import {
   startWorker,
 } from '../support/cluster-processes.ts';
 import { createRunFixtures } from '../support/create-run-fixtures.ts';
-import { readDatabase, startFlotillaRun } from '../support/flotilla-run-process.ts';
+import { startFlotillaRun } from '../support/flotilla-run-process.ts';
+import { readClusterState } from '../support/read-cluster-state.ts';
 import { flotillaLogTail, waitForCondition } from '../support/start-flotilla-process.ts';
 import { startPostgres, type TestPostgres } from '../support/start-postgres.ts';
 
@@ -104,13 +105,11 @@ describe('flotilla worker: a controller and two workers over PostgreSQL', () => 
       });
       await waitForCondition(() => exitCode !== undefined, STEP_TIMEOUT, 'the controller to finish', context);
       expect(exitCode).toBe(0);
-      const runs = readDatabase(
-        repo.root,
-        (db) =>
-          db.prepare('SELECT role, status FROM agent_runs ORDER BY requested_at, rowid').all() as {
-            role: string;
-            status: string;
-          }[],
+      // In cluster mode the run history is in PostgreSQL (src/storage/README.md "Two backends").
+      const runs = readClusterState(postgres.url, (sql) =>
+        sql.all<{ role: string; status: string }>(
+          'SELECT role, status FROM agent_runs ORDER BY requested_at, rowid',
+        ),
       );
       // One run per role, each completed: the killed execution was not an attempt.
       expect(runs).toEqual([
@@ -119,14 +118,11 @@ describe('flotilla worker: a controller and two workers over PostgreSQL', () => 
         { role: 'reviewer', status: 'completed' },
       ]);
       // The implementor's workflow was finished by the survivor's executor.
-      const implementorSession = readDatabase(
-        repo.root,
-        (db) =>
-          (
-            db.prepare("SELECT session_id FROM agent_runs WHERE role = 'implementor'").get() as {
-              session_id: string;
-            }
-          ).session_id,
+      const implementorSession = readClusterState(
+        postgres.url,
+        (sql) =>
+          sql.get<{ session_id: string }>("SELECT session_id FROM agent_runs WHERE role = 'implementor'")
+            ?.session_id,
       );
       const check = new pg.Pool({ connectionString: postgres.url, max: 1 });
       try {

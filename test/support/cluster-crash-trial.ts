@@ -19,6 +19,7 @@ import {
 import { killGroup, sharedRemoteWithClones, startWorker, type WorkerProcess } from './cluster-processes.ts';
 import type { RunFixtures } from './create-run-fixtures.ts';
 import { type FlotillaRunProcess, readDatabase, startFlotillaRun } from './flotilla-run-process.ts';
+import { readClusterState } from './read-cluster-state.ts';
 import { flotillaLogTail, waitForCondition } from './start-flotilla-process.ts';
 
 export interface CrashTrialOptions {
@@ -161,31 +162,22 @@ export async function runCrashTrial(options: CrashTrialOptions): Promise<CrashTr
     durationMs: Date.now() - started,
     ...readTracker(repo.root),
     overlaps: findOverlaps(seen),
-    ledgerUSD: readDatabase(
-      repo.root,
-      (db) =>
-        (db.prepare('SELECT COALESCE(SUM(cost_usd), 0) AS usd FROM budget_ledger').get() as { usd: number })
-          .usd,
-    ),
-    repliesUSD: await sumReplies(options.postgresUrl),
-    runs: readDatabase(repo.root, (db) =>
-      Object.fromEntries(
-        (
-          db.prepare('SELECT status, COUNT(*) AS n FROM agent_runs GROUP BY status').all() as {
-            status: string;
-            n: number;
-          }[]
-        ).map(({ status, n }) => [status, n]),
+    // The run history and ledger are in PostgreSQL in cluster mode (src/storage/README.md "Two backends").
+    ...readClusterState(options.postgresUrl, (sql) => ({
+      ledgerUSD:
+        sql.get<{ usd: number }>('SELECT COALESCE(SUM(cost_usd), 0) AS usd FROM budget_ledger')?.usd ?? 0,
+      runs: Object.fromEntries(
+        sql
+          .all<{ status: string; n: number }>('SELECT status, COUNT(*) AS n FROM agent_runs GROUP BY status')
+          .map(({ status, n }) => [status, n]),
       ),
-    ),
-    failedRuns: readDatabase(repo.root, (db) =>
-      (
-        db.prepare("SELECT role, error FROM agent_runs WHERE status <> 'completed'").all() as {
-          role: string;
-          error: string | null;
-        }[]
-      ).map(({ role, error }) => `${role}: ${error ?? '(no error)'}`),
-    ),
+      failedRuns: sql
+        .all<{ role: string; error: string | null }>(
+          "SELECT role, error FROM agent_runs WHERE status <> 'completed'",
+        )
+        .map(({ role, error }) => `${role}: ${error ?? '(no error)'}`),
+    })),
+    repliesUSD: await sumReplies(options.postgresUrl),
     controllerExits: controllers.filter((entry) => !entry.killed).map((entry) => entry.exit ?? null),
   };
 }

@@ -1,4 +1,5 @@
-import Client from 'pg-native';
+import { createRequire } from 'node:module';
+import type Client from 'pg-native';
 import { messageOf } from '../../shared/message-of.ts';
 import { StorageError } from '../storage-error.ts';
 import type { SqlConnection, SqlValue } from './sql-connection.ts';
@@ -46,7 +47,9 @@ export function toDollarPlaceholders(sql: string): string {
  */
 export function createPostgresConnection(url: string, options: { searchPath?: string } = {}): SqlConnection {
   const name = describePostgresUrl(url);
-  const client = new Client({ types: TYPES });
+  // Loaded on first use: the native addon is for cluster mode, and every CLI command imports storage.
+  const PgNative = createRequire(import.meta.url)('pg-native') as typeof Client;
+  const client = new PgNative({ types: TYPES });
   try {
     client.connectSync(url);
     // Notices (`… already exists, skipping`) would go to stderr: libpq prints them by default.
