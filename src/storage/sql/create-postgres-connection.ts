@@ -56,6 +56,7 @@ export function createPostgresConnection(url: string, options: { searchPath?: st
     client.querySync('SET client_min_messages TO warning');
     if (options.searchPath !== undefined) client.querySync(`SET search_path TO ${options.searchPath}`);
   } catch (error) {
+    release(client);
     throw new StorageError(
       `cannot connect to ${name}: ${messageOf(error).trim()}; expected a PostgreSQL server`,
       {
@@ -64,7 +65,7 @@ export function createPostgresConnection(url: string, options: { searchPath?: st
     );
   }
   const texts = new Map<string, string>();
-  const query = (sql: string, params: readonly SqlValue[]): Record<string, unknown>[] => {
+  const execute = (sql: string, params: readonly SqlValue[]): Record<string, unknown>[] => {
     let text = texts.get(sql);
     if (text === undefined) {
       text = toDollarPlaceholders(sql);
@@ -78,7 +79,27 @@ export function createPostgresConnection(url: string, options: { searchPath?: st
       });
     }
   };
+  // A transaction begins at its first statement: the engine's persistence opens one per event, and most
+  // events write nothing here, so an empty one costs no round trip.
   let depth = 0;
+  let begun = false;
+  const query = (sql: string, params: readonly SqlValue[]): Record<string, unknown>[] => {
+    if (depth > 0 && !begun) {
+      begun = true;
+      execute('BEGIN', []);
+    }
+    return execute(sql, params);
+  };
+  const end = (level: number, ok: boolean): void => {
+    if (level > 0) {
+      query(ok ? `RELEASE SAVEPOINT flotilla_${level}` : `ROLLBACK TO SAVEPOINT flotilla_${level}`, []);
+      return;
+    }
+    if (!begun) return;
+    begun = false;
+    // A COMMIT that fails has rolled the transaction back: nothing is half-written.
+    execute(ok ? 'COMMIT' : 'ROLLBACK', []);
+  };
   let open = true;
   return {
     dialect: 'postgres',
@@ -94,7 +115,7 @@ export function createPostgresConnection(url: string, options: { searchPath?: st
     },
     transaction<T>(body: () => T): T {
       const level = depth;
-      query(level === 0 ? 'BEGIN' : `SAVEPOINT flotilla_${level}`, []);
+      if (level > 0) query(`SAVEPOINT flotilla_${level}`, []);
       depth = level + 1;
       let result: T;
       try {
@@ -104,26 +125,31 @@ export function createPostgresConnection(url: string, options: { searchPath?: st
       } catch (error) {
         depth = level;
         try {
-          query(level === 0 ? 'ROLLBACK' : `ROLLBACK TO SAVEPOINT flotilla_${level}`, []);
+          end(level, false);
         } catch {
           // The body's error is the one to report; a failed rollback leaves nothing committed either.
         }
         throw error;
       }
       depth = level;
-      // A COMMIT that fails has rolled the transaction back: nothing is half-written.
-      query(level === 0 ? 'COMMIT' : `RELEASE SAVEPOINT flotilla_${level}`, []);
+      end(level, true);
       return result;
     },
     close() {
       if (!open) return;
       open = false;
-      client.end();
-      // libpq's addon closes its poll handle, embedded in the client, asynchronously (uv_close without a
-      // callback) and lets the client be collected at once: were it collected before libuv's next close
-      // phase, libuv would read freed memory (it aborts the process). Held until the next loop iteration.
-      closingClients.add(client);
-      setImmediate(() => setImmediate(() => closingClients.delete(client)));
+      release(client);
     },
   };
+}
+
+/**
+ * Ends the client. libpq's addon closes its poll handle, embedded in the client, asynchronously (uv_close
+ * without a callback) and lets the client be collected at once: were it collected before libuv's next close
+ * phase, libuv would read freed memory (it aborts the process). So it is held until the next loop iteration.
+ */
+function release(client: Client): void {
+  client.end();
+  closingClients.add(client);
+  setImmediate(() => setImmediate(() => closingClients.delete(client)));
 }
