@@ -125,4 +125,21 @@ describe('flotilla run in cluster mode: the run history and ledger in PostgreSQL
     },
     TIMEOUT,
   );
+
+  it('a history command without the database variable fails naming it; tracker commands need no database', async () => {
+    const repo = await fixtures.configuredDemoRepository({
+      checks: { command: null },
+      cluster: { postgres: '$FLOTILLA_DATABASE_URL' },
+    });
+    const env: Record<string, string | undefined> = { ...process.env, ...repo.gitEnv };
+    delete env.FLOTILLA_DATABASE_URL;
+    const failed = await run(process.execPath, [FLOTILLA_BIN, 'runs'], { cwd: repo.root, env }).then(
+      () => null,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failed?.code).toBe(1);
+    expect(failed?.stderr).toContain('$FLOTILLA_DATABASE_URL (cluster.postgres) is not set');
+    const listed = await run(process.execPath, [FLOTILLA_BIN, 'work', 'list', '--json'], { cwd: repo.root, env });
+    expect(Array.isArray(JSON.parse(listed.stdout))).toBe(true);
+  });
 });
