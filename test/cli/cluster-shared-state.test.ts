@@ -139,7 +139,10 @@ describe('flotilla run in cluster mode: the run history and ledger in PostgreSQL
     );
     expect(failed?.code).toBe(1);
     expect(failed?.stderr).toContain('$FLOTILLA_DATABASE_URL (cluster.postgres) is not set');
-    const listed = await run(process.execPath, [FLOTILLA_BIN, 'work', 'list', '--json'], { cwd: repo.root, env });
+    const listed = await run(process.execPath, [FLOTILLA_BIN, 'work', 'list', '--json'], {
+      cwd: repo.root,
+      env,
+    });
     expect(Array.isArray(JSON.parse(listed.stdout))).toBe(true);
   });
 });
