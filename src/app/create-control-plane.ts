@@ -13,6 +13,7 @@ import { type ControlPlaneProvider, createConfiguredProvider } from './create-co
 import { createControlPlaneEngine } from './create-control-plane-engine.ts';
 import { createRuntimeSet, type RuntimeSet, type RuntimeSetOptions } from './create-runtime-set.ts';
 import { loadPromptTemplates } from './load-prompt-templates.ts';
+import { openClusterState } from './open-cluster-state.ts';
 import { recoverAfterCrash } from './recover-after-crash.ts';
 import { startMachineResourceGate } from './resources/start-machine-resource-gate.ts';
 import type { ChangeFeed } from './with-change-feed.ts';
@@ -148,14 +149,18 @@ async function startControlPlane(
   const runtimeSet = await createRuntimeSet(runtimeSetOptionsOf(options, paths));
   const cluster = await startClusterIfConfigured(options, runtimeSet);
   const db = openDatabase(paths.dbPath);
+  // Cluster mode: runs, ledger, parkings, waiting sessions and planned specs in PostgreSQL, for any controller.
+  const sharedState = openClusterState(config, process.env);
   const persistence = createEngineStatePersistence(db, {
     periodKeysOf: (at) => periodKeysOf(at, config.budgets.timeZone),
+    ...(sharedState !== undefined && { sharedState }),
   });
   const recovery = await recoverAfterCrash({ repoRoot, config, logger, paths, persistence, cluster, held });
   const { recovered, worktrees } = recovery;
   const provider = await openProvider(options, paths, db, async () => {
-    // No token, a bad config: nothing started yet but the database and the scenario's server.
+    // No token, a bad config: nothing started yet but the databases and the scenario's server.
     db.close();
+    sharedState?.close();
     await cluster?.close();
     await runtimeSet.close();
   });
@@ -191,6 +196,7 @@ async function startControlPlane(
     await runtimeSet.close();
     await provider.close();
     db.close();
+    sharedState?.close();
   };
   return {
     engine,

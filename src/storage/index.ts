@@ -45,7 +45,14 @@ export {
   type OpenDatabaseOptions,
   openDatabase,
 } from './open-database.ts';
+export {
+  type OpenPostgresStateOptions,
+  openPostgresState,
+  POSTGRES_STATE_SCHEMA,
+} from './open-postgres-state.ts';
+export { POSTGRES_MIGRATIONS, type PostgresMigration } from './postgres-migrations/index.ts';
 export { type MigrationReport, runMigrations } from './run-migrations.ts';
+export type { SqlConnection, SqlValue } from './sql/sql-connection.ts';
 export { StorageError } from './storage-error.ts';
 export * from './tracker/create-sqlite-tracker.ts';
 export type * from './tracker/create-tracker-outcomes.ts';

@@ -90,7 +90,12 @@ const floors: FloorDefinition[] = [
     mayImport: LOW,
     role: 'the OS sandbox (bubblewrap) around agent processes',
   },
-  { name: 'storage', paths: ['src/storage/'], mayImport: [...BASE, 'logging'], role: 'SQLite' },
+  {
+    name: 'storage',
+    paths: ['src/storage/'],
+    mayImport: [...BASE, 'logging'],
+    role: 'SQLite, and the engine state on PostgreSQL',
+  },
   {
     // Several machines over PostgreSQL (issue #33): the controller's lease, the durable run queue (DBOS), the
     // workers' heartbeats; runs cross machines as the runtime contract's plain data. Knows no engine internals.
@@ -277,6 +282,8 @@ export const DEPENDENCY_RULES: DependencyRules = {
     '@octokit/plugin-throttling': { floors: ['providers/github'] },
     'better-sqlite3': { floors: ['storage'] },
     pg: { floors: ['cluster'] },
+    // The synchronous libpq client the engine's state uses on PostgreSQL (src/storage/README.md "Two backends").
+    'pg-native': { floors: ['storage'] },
     // The durable run queue (src/cluster/README.md "Why DBOS"): one module wraps it.
     '@dbos-inc/dbos-sdk': { floors: ['cluster'] },
     commander: { floors: ['cli'] },

@@ -11,7 +11,8 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { oneItemLoopRoutes, sharedRemoteWithClones, startWorker } from '../support/cluster-processes.ts';
 import { FLOTILLA_BIN } from '../support/create-run-fixtures.ts';
-import { readDatabase, startFlotillaRun } from '../support/flotilla-run-process.ts';
+import { startFlotillaRun } from '../support/flotilla-run-process.ts';
+import { readClusterState } from '../support/read-cluster-state.ts';
 import { setUpClusterPostgres } from '../support/set-up-cluster-postgres.ts';
 import { flotillaLogTail, waitForCondition } from '../support/start-flotilla-process.ts';
 
@@ -99,16 +100,11 @@ describe('flotilla run in cluster mode: one leader, a standby that takes over', 
       await waitForCondition(() => exitCode !== undefined, STEP_TIMEOUT, 'the new leader to finish', context);
       expect(exitCode).toBe(0);
 
-      const runs = readDatabase(
-        repo.root,
-        (db) =>
-          db
-            .prepare('SELECT session_id, role, status FROM agent_runs ORDER BY requested_at, rowid')
-            .all() as {
-            session_id: string;
-            role: string;
-            status: string;
-          }[],
+      // In cluster mode the run history is in PostgreSQL (src/storage/README.md "Two backends").
+      const runs = readClusterState(cluster.url(), (sql) =>
+        sql.all<{ session_id: string; role: string; status: string }>(
+          'SELECT session_id, role, status FROM agent_runs ORDER BY requested_at, rowid',
+        ),
       );
       // The killed leader's implementor run completed once: adopted, never recorded as interrupted nor run again.
       expect(runs.map(({ role, status }) => ({ role, status }))).toEqual([

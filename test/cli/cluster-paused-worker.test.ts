@@ -13,7 +13,8 @@ import { createDurableRunQueue } from '../../src/cluster/create-durable-run-queu
 import { silentLogger } from '../../src/logging/logger.ts';
 import { agentProcessesOf } from '../support/agent-processes-of.ts';
 import { oneItemLoopRoutes, sharedRemoteWithClones, startWorker } from '../support/cluster-processes.ts';
-import { readDatabase, startFlotillaRun } from '../support/flotilla-run-process.ts';
+import { startFlotillaRun } from '../support/flotilla-run-process.ts';
+import { readClusterState } from '../support/read-cluster-state.ts';
 import { setUpClusterPostgres } from '../support/set-up-cluster-postgres.ts';
 import { flotillaLogTail, waitForCondition } from '../support/start-flotilla-process.ts';
 
@@ -120,12 +121,11 @@ describe('flotilla worker: a slot paused past its heartbeat', () => {
       // Its agent asked the model nothing more.
       expect(server.requestsFor('implementor')).toHaveLength(implementorRequests);
 
-      const runs = readDatabase(
-        repo.root,
-        (db) =>
-          db
-            .prepare('SELECT session_id, role, status, cost_usd FROM agent_runs ORDER BY requested_at, rowid')
-            .all() as { session_id: string; role: string; status: string; cost_usd: number | null }[],
+      // The run history and ledger are in PostgreSQL in cluster mode (src/storage/README.md "Two backends").
+      const runs = readClusterState(cluster.url(), (sql) =>
+        sql.all<{ session_id: string; role: string; status: string; cost_usd: number | null }>(
+          'SELECT session_id, role, status, cost_usd FROM agent_runs ORDER BY requested_at, rowid',
+        ),
       );
       expect(runs.map(({ role, status }) => ({ role, status }))).toEqual([
         { role: 'planner', status: 'completed' },
@@ -145,11 +145,9 @@ describe('flotilla worker: a slot paused past its heartbeat', () => {
       fixtures.defer(() => queue.close());
       let replies = 0;
       for (const run of runs) replies += (await queue.result(run.session_id)).usage?.costUSD ?? 0;
-      const ledger = readDatabase(
-        repo.root,
-        (db) =>
-          (db.prepare('SELECT COALESCE(SUM(cost_usd), 0) AS usd FROM budget_ledger').get() as { usd: number })
-            .usd,
+      const ledger = readClusterState(
+        cluster.url(),
+        (sql) => sql.get<{ usd: number }>('SELECT COALESCE(SUM(cost_usd), 0) AS usd FROM budget_ledger')?.usd,
       );
       expect(replies).toBeGreaterThan(0);
       expect(ledger).toBeCloseTo(replies, 9);

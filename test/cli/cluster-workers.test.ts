@@ -15,7 +15,8 @@ import {
   sharedRemoteWithClones,
   startWorker,
 } from '../support/cluster-processes.ts';
-import { readDatabase, startFlotillaRun } from '../support/flotilla-run-process.ts';
+import { startFlotillaRun } from '../support/flotilla-run-process.ts';
+import { readClusterState } from '../support/read-cluster-state.ts';
 import { setUpClusterPostgres } from '../support/set-up-cluster-postgres.ts';
 import { flotillaLogTail, waitForCondition } from '../support/start-flotilla-process.ts';
 
@@ -85,13 +86,11 @@ describe('flotilla worker: a controller and two workers over PostgreSQL', () => 
       });
       await waitForCondition(() => exitCode !== undefined, STEP_TIMEOUT, 'the controller to finish', context);
       expect(exitCode).toBe(0);
-      const runs = readDatabase(
-        repo.root,
-        (db) =>
-          db.prepare('SELECT role, status FROM agent_runs ORDER BY requested_at, rowid').all() as {
-            role: string;
-            status: string;
-          }[],
+      // In cluster mode the run history is in PostgreSQL (src/storage/README.md "Two backends").
+      const runs = readClusterState(cluster.url(), (sql) =>
+        sql.all<{ role: string; status: string }>(
+          'SELECT role, status FROM agent_runs ORDER BY requested_at, rowid',
+        ),
       );
       // One run per role, each completed: the killed execution was not an attempt.
       expect(runs).toEqual([
@@ -100,14 +99,11 @@ describe('flotilla worker: a controller and two workers over PostgreSQL', () => 
         { role: 'reviewer', status: 'completed' },
       ]);
       // The implementor's workflow was finished by the survivor's executor.
-      const implementorSession = readDatabase(
-        repo.root,
-        (db) =>
-          (
-            db.prepare("SELECT session_id FROM agent_runs WHERE role = 'implementor'").get() as {
-              session_id: string;
-            }
-          ).session_id,
+      const implementorSession = readClusterState(
+        cluster.url(),
+        (sql) =>
+          sql.get<{ session_id: string }>("SELECT session_id FROM agent_runs WHERE role = 'implementor'")
+            ?.session_id,
       );
       const finished = await query<{ executor_id: string; status: string }>(
         'SELECT executor_id, status FROM dbos.workflow_status WHERE workflow_uuid = $1',

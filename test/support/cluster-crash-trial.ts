@@ -19,6 +19,7 @@ import {
 import { killGroup, sharedRemoteWithClones, startWorker, type WorkerProcess } from './cluster-processes.ts';
 import type { RunFixtures } from './create-run-fixtures.ts';
 import { type FlotillaRunProcess, readDatabase, startFlotillaRun } from './flotilla-run-process.ts';
+import { readClusterState } from './read-cluster-state.ts';
 import { clusterProcessEnv } from './set-up-cluster-postgres.ts';
 import { flotillaLogTail, waitForCondition } from './start-flotilla-process.ts';
 
@@ -156,24 +157,18 @@ export async function runCrashTrial(options: CrashTrialOptions): Promise<CrashTr
     durationMs: Date.now() - started,
     ...readTracker(repo.root),
     overlaps: findOverlaps(seen),
-    ledgerUSD: readDatabase(
-      repo.root,
-      (db) =>
-        (db.prepare('SELECT COALESCE(SUM(cost_usd), 0) AS usd FROM budget_ledger').get() as { usd: number })
-          .usd,
-    ),
-    repliesUSD: await sumReplies(options.postgresUrl),
-    runs: readDatabase(repo.root, (db) =>
-      Object.fromEntries(
-        (
-          db.prepare('SELECT status, COUNT(*) AS n FROM agent_runs GROUP BY status').all() as {
-            status: string;
-            n: number;
-          }[]
-        ).map(({ status, n }) => [status, n]),
+    // The run history and ledger are in PostgreSQL in cluster mode (src/storage/README.md "Two backends").
+    ...readClusterState(options.postgresUrl, (sql) => ({
+      ledgerUSD:
+        sql.get<{ usd: number }>('SELECT COALESCE(SUM(cost_usd), 0) AS usd FROM budget_ledger')?.usd ?? 0,
+      runs: Object.fromEntries(
+        sql
+          .all<{ status: string; n: number }>('SELECT status, COUNT(*) AS n FROM agent_runs GROUP BY status')
+          .map(({ status, n }) => [status, n]),
       ),
-    ),
-    failedRuns: await describeFailedRuns(repo.root, options.postgresUrl),
+    })),
+    failedRuns: await describeFailedRuns(options.postgresUrl),
+    repliesUSD: await sumReplies(options.postgresUrl),
     controllerExits: controllers.filter((entry) => !entry.killed).map((entry) => entry.exit ?? null),
   };
 }
@@ -227,15 +222,11 @@ async function sumReplies(url: string): Promise<number> {
  * The runs not completed: role, error, and their workflow's status on the queue ("never enqueued" when the
  * controller was killed between recording the run and enqueueing it).
  */
-async function describeFailedRuns(repoRoot: string, url: string): Promise<string[]> {
-  const failed = readDatabase(
-    repoRoot,
-    (db) =>
-      db.prepare("SELECT session_id, role, error FROM agent_runs WHERE status <> 'completed'").all() as {
-        session_id: string;
-        role: string;
-        error: string | null;
-      }[],
+async function describeFailedRuns(url: string): Promise<string[]> {
+  const failed = readClusterState(url, (sql) =>
+    sql.all<{ session_id: string; role: string; error: string | null }>(
+      "SELECT session_id, role, error FROM agent_runs WHERE status <> 'completed'",
+    ),
   );
   if (failed.length === 0) return [];
   const pool = new pg.Pool({ connectionString: url, max: 1 });

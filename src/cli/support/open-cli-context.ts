@@ -1,3 +1,4 @@
+import { openClusterState } from '../../app/open-cluster-state.ts';
 import {
   type FlotillaConfig,
   type FlotillaPaths,
@@ -18,6 +19,7 @@ import {
   type Database,
   type EngineStatePersistence,
   openDatabase,
+  type SqlConnection,
 } from '../../storage/index.ts';
 import { CliError } from './cli-error.ts';
 import { findRepoRoot } from './find-repo-root.ts';
@@ -92,6 +94,8 @@ export async function openCliContext(cwd: string = process.cwd()): Promise<CliCo
     }
     return provider;
   };
+  let history: EngineStatePersistence | undefined;
+  let sharedState: SqlConnection | undefined;
   return {
     repoRoot,
     config,
@@ -104,15 +108,42 @@ export async function openCliContext(cwd: string = process.cwd()): Promise<CliCo
       refusal: (command) => descriptor.unsupported?.[command],
       open,
     },
-    history: createEngineStatePersistence(db, {
-      periodKeysOf: (at) => periodKeysOf(at, config.budgets.timeZone),
-    }),
+    // Opened on first use: in cluster mode it connects to PostgreSQL, which tracker-only commands never need.
+    get history() {
+      history ??= openHistory(config, db, (connection) => {
+        sharedState = connection;
+      });
+      return history;
+    },
     close: async () => {
       const providers = await Promise.allSettled(opened.values());
       for (const provider of providers) if (provider.status === 'fulfilled') await provider.value.close();
       if (db.open) db.close();
+      sharedState?.close();
     },
   };
+}
+
+/**
+ * The run history and budgets: in `db`, or in cluster mode partly in the cluster's PostgreSQL (what every
+ * controller recorded); an unset variable or a server that does not answer is exit 1, naming it.
+ */
+function openHistory(
+  config: FlotillaConfig,
+  db: Database,
+  opened: (connection: SqlConnection) => void,
+): EngineStatePersistence {
+  let sharedState: SqlConnection | undefined;
+  try {
+    sharedState = openClusterState(config, process.env);
+  } catch (error) {
+    throw new CliError(messageOf(error), { exitCode: 1 });
+  }
+  if (sharedState !== undefined) opened(sharedState);
+  return createEngineStatePersistence(db, {
+    periodKeysOf: (at) => periodKeysOf(at, config.budgets.timeZone),
+    ...(sharedState !== undefined && { sharedState }),
+  });
 }
 
 /** The configured provider for one CLI command; what stops it being created (no token) is exit 2. */

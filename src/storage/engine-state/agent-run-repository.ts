@@ -1,4 +1,3 @@
-import type { Database } from 'better-sqlite3';
 import type {
   AgentFailureReason,
   AgentRole,
@@ -9,6 +8,8 @@ import type {
   WorkItemMode,
 } from '../../domain/index.ts';
 import { BUDGET_FAILURE_PREFIX, SCRIPTED_RUNTIME } from '../../domain/index.ts';
+import { asSqlConnection, type SqlTarget } from '../sql/as-sql-connection.ts';
+import type { SqlValue } from '../sql/sql-connection.ts';
 import { StorageError } from '../storage-error.ts';
 
 /** A run as stored: the engine's AgentRun plus why it failed, when it did. */
@@ -190,58 +191,63 @@ function baseFieldsOf(row: AgentRunRow) {
   };
 }
 
-export function createAgentRunRepository(db: Database): AgentRunRepository {
-  const upsert = db.prepare(`
-    INSERT INTO agent_runs (
-      session_id, role, status, work_item_id, spec_paths, spec_shas, branch_name, revision_id, requested_at,
-      ended_at, failure_reason, error, log_file_path, cost_usd, input_tokens, output_tokens, turns,
-      cancel_requested_by, runtime, account, session_number, asked_questions, estimated_files, changed_files,
-      mode, model, model_reason
-    ) VALUES (
-      @session_id, @role, @status, @work_item_id, @spec_paths, @spec_shas, @branch_name, @revision_id,
-      @requested_at, @ended_at, @failure_reason, @error, @log_file_path, @cost_usd, @input_tokens,
-      @output_tokens, @turns, @cancel_requested_by, @runtime, @account, @session_number, @asked_questions,
-      @estimated_files, @changed_files, @mode, @model, @model_reason
-    )
-    ON CONFLICT (session_id) DO UPDATE SET
-      role = excluded.role, status = excluded.status, work_item_id = excluded.work_item_id,
-      spec_paths = excluded.spec_paths, spec_shas = excluded.spec_shas, branch_name = excluded.branch_name,
-      revision_id = excluded.revision_id, requested_at = excluded.requested_at, ended_at = excluded.ended_at,
-      failure_reason = excluded.failure_reason, error = excluded.error, log_file_path = excluded.log_file_path,
-      cost_usd = excluded.cost_usd, input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
-      turns = excluded.turns, cancel_requested_by = excluded.cancel_requested_by, runtime = excluded.runtime,
-      account = excluded.account,
-      session_number = excluded.session_number, asked_questions = excluded.asked_questions,
-      estimated_files = excluded.estimated_files, changed_files = excluded.changed_files,
-      mode = excluded.mode, model = excluded.model, model_reason = excluded.model_reason
-  `);
-  const selectOne = db.prepare<[string], AgentRunRow>('SELECT * FROM agent_runs WHERE session_id = ?');
-  const selectRecent = db.prepare<[number], AgentRunRow>(
-    'SELECT * FROM agent_runs ORDER BY requested_at DESC, rowid DESC LIMIT ?',
-  );
-  const selectRecentForItem = db.prepare<[string, number], AgentRunRow>(
-    'SELECT * FROM agent_runs WHERE work_item_id = ? ORDER BY requested_at DESC, rowid DESC LIMIT ?',
-  );
-  const selectActive = db.prepare<[], AgentRunRow>(
-    "SELECT * FROM agent_runs WHERE status IN ('requested', 'running') ORDER BY requested_at, rowid",
-  );
-  const sumCost = db.prepare<[string], { total: number }>(
-    'SELECT COALESCE(SUM(cost_usd), 0) AS total FROM agent_runs WHERE runtime IS NOT ?',
-  );
-  const selectLastUse = db.prepare<[], { account: string; last_used: number }>(
-    'SELECT account, MAX(requested_at) AS last_used FROM agent_runs WHERE account IS NOT NULL GROUP BY account',
-  );
-  const failOne = db.prepare(`
-    UPDATE agent_runs SET status = 'failed', failure_reason = 'error', error = ?, ended_at = ?
-    WHERE session_id = ? AND status IN ('requested', 'running')
-  `);
+const COLUMNS: readonly (keyof AgentRunRow)[] = [
+  'session_id',
+  'role',
+  'status',
+  'work_item_id',
+  'spec_paths',
+  'spec_shas',
+  'branch_name',
+  'revision_id',
+  'requested_at',
+  'ended_at',
+  'failure_reason',
+  'error',
+  'log_file_path',
+  'cost_usd',
+  'input_tokens',
+  'output_tokens',
+  'turns',
+  'cancel_requested_by',
+  'runtime',
+  'account',
+  'session_number',
+  'asked_questions',
+  'estimated_files',
+  'changed_files',
+  'mode',
+  'model',
+  'model_reason',
+];
 
+const UPSERT_RUN = `
+  INSERT INTO agent_runs (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})
+  ON CONFLICT (session_id) DO UPDATE SET
+    ${COLUMNS.filter((column) => column !== 'session_id')
+      .map((column) => `${column} = excluded.${column}`)
+      .join(', ')}
+`;
+
+const ACTIVE = "status IN ('requested', 'running')";
+
+/** The run history (`agent_runs`) over the SQL port: SQLite on one machine, PostgreSQL in cluster mode. */
+export function createAgentRunRepository(target: SqlTarget): AgentRunRepository {
+  const sql = asSqlConnection(target);
+  const selectOne = (sessionID: string) =>
+    sql.get<AgentRunRow>('SELECT * FROM agent_runs WHERE session_id = ?', [sessionID]);
+  const selectActive = () =>
+    sql.all<AgentRunRow>(`SELECT * FROM agent_runs WHERE ${ACTIVE} ORDER BY requested_at, rowid`);
   return {
     save(run) {
-      upsert.run(toRow(run));
+      const row = toRow(run);
+      sql.run(
+        UPSERT_RUN,
+        COLUMNS.map((column): SqlValue => row[column]),
+      );
     },
     get(sessionID) {
-      const row = selectOne.get(sessionID);
+      const row = selectOne(sessionID);
       return row === undefined ? null : fromRow(row);
     },
     list(query = {}) {
@@ -251,25 +257,43 @@ export function createAgentRunRepository(db: Database): AgentRunRepository {
       }
       const rows =
         query.workItemID === undefined
-          ? selectRecent.all(limit)
-          : selectRecentForItem.all(query.workItemID, limit);
+          ? sql.all<AgentRunRow>('SELECT * FROM agent_runs ORDER BY requested_at DESC, rowid DESC LIMIT ?', [
+              limit,
+            ])
+          : sql.all<AgentRunRow>(
+              'SELECT * FROM agent_runs WHERE work_item_id = ? ORDER BY requested_at DESC, rowid DESC LIMIT ?',
+              [query.workItemID, limit],
+            );
       return rows.map(fromRow);
     },
     listActive() {
-      return selectActive.all().map(fromRow);
+      return selectActive().map(fromRow);
     },
     lastUseByAccount() {
-      return Object.fromEntries(selectLastUse.all().map((row) => [row.account, row.last_used]));
+      const rows = sql.all<{ account: string; last_used: number }>(
+        'SELECT account, MAX(requested_at) AS last_used FROM agent_runs WHERE account IS NOT NULL GROUP BY account',
+      );
+      return Object.fromEntries(rows.map((row) => [row.account, row.last_used]));
     },
     totalCostUSD() {
-      return sumCost.get(SCRIPTED_RUNTIME)?.total ?? 0;
+      return (
+        sql.get<{ total: number }>(
+          'SELECT COALESCE(SUM(cost_usd), 0) AS total FROM agent_runs WHERE runtime IS DISTINCT FROM ?',
+          [SCRIPTED_RUNTIME],
+        )?.total ?? 0
+      );
     },
     failActive(error, at, keep = new Set()) {
-      return db.transaction(() => {
-        const active = selectActive.all().filter((row) => !keep.has(row.session_id));
-        for (const row of active) failOne.run(error, at, row.session_id);
-        return active.map((row) => fromRow(selectOne.get(row.session_id) ?? row));
-      })();
+      return sql.transaction(() => {
+        const active = selectActive().filter((row) => !keep.has(row.session_id));
+        for (const row of active)
+          sql.run(
+            `UPDATE agent_runs SET status = 'failed', failure_reason = 'error', error = ?, ended_at = ?
+             WHERE session_id = ? AND ${ACTIVE}`,
+            [error, at, row.session_id],
+          );
+        return active.map((row) => fromRow(selectOne(row.session_id) ?? row));
+      });
     },
   };
 }

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTempDir } from '../../../test/support/shared/create-temp-dir.ts';
+import { STATE_BACKENDS, useStateBackend } from '../../../test/support/storage/use-state-backend.ts';
 import { MIGRATIONS } from '../migrations/index.ts';
 import { type Database, openDatabase } from '../open-database.ts';
 import {
@@ -16,7 +17,6 @@ let ledger: BudgetLedgerRepository;
 beforeEach(() => {
   dir = createTempDir();
   db = openDatabase(join(dir.path, 'flotilla.db'));
-  ledger = createBudgetLedgerRepository(db);
 });
 
 afterEach(() => {
@@ -43,7 +43,12 @@ const entry = (overrides: Partial<LedgerEntry>): LedgerEntry => ({
   ...overrides,
 });
 
-describe('budget ledger', () => {
+describe.each(STATE_BACKENDS)('budget ledger on %s', (backend) => {
+  const state = useStateBackend(backend);
+  beforeEach(() => {
+    ledger = createBudgetLedgerRepository(state.connection() ?? db);
+  });
+
   it('keeps one row per run, updated as it reports usage and ends, model kept once known', () => {
     ledger.record(entry({ model: 'claude-opus-5-5' }));
     ledger.record(entry({ costUSD: 0.9, ended: true, budgetStop: 'item', updatedAt: 2 }));
@@ -106,6 +111,16 @@ describe('budget ledger', () => {
     expect(ledger.capOverrides()).toEqual({ perItemUsd: null });
   });
 
+  it('keeps what a restarted process reads, and ties in time go newest-recorded first', () => {
+    ledger.record(entry({ sessionID: 'first', costUSD: 1, ended: true }));
+    ledger.record(entry({ sessionID: 'second', costUSD: 2, ended: true }));
+    ledger = createBudgetLedgerRepository(state.reopen() ?? db);
+    expect(ledger.recentRunCosts('implementor', 5)).toEqual([2, 1]);
+    expect(ledger.get('second')).toMatchObject({ costUSD: 2, ended: true, requestedAt: 1 });
+  });
+});
+
+describe('budget ledger migrations (SQLite)', () => {
   it('migration 006 carries runs recorded before it into the ledger, by their UTC day', () => {
     db.close();
     const path = join(dir.path, 'old.db');

@@ -1,5 +1,6 @@
-import type { Database } from 'better-sqlite3';
 import { type AgentRole, type BudgetScope, SCRIPTED_RUNTIME } from '../../domain/index.ts';
+import { asSqlConnection, type SqlTarget } from '../sql/as-sql-connection.ts';
+import { notIn, type SqlValue } from '../sql/sql-connection.ts';
 import { StorageError } from '../storage-error.ts';
 
 /** The caps `flotilla budget set` can change at runtime. */
@@ -98,133 +99,152 @@ function fromRow(row: LedgerRow): LedgerEntry {
   };
 }
 
+const LEDGER_COLUMNS = [
+  'session_id',
+  'work_item_id',
+  'role',
+  'runtime',
+  'model',
+  'account',
+  'day',
+  'month',
+  'cost_usd',
+  'input_tokens',
+  'output_tokens',
+  'ended',
+  'budget_stop',
+  'requested_at',
+  'updated_at',
+] as const;
+
 /** One ledger row per session: a later write fills in what it knows and keeps what it does not (NULL). */
 const UPSERT_LEDGER_ENTRY = `
-    INSERT INTO budget_ledger (
-      session_id, work_item_id, role, runtime, model, account, day, month, cost_usd, input_tokens,
-      output_tokens, ended, budget_stop, requested_at, updated_at
-    ) VALUES (
-      @session_id, @work_item_id, @role, @runtime, @model, @account, @day, @month, @cost_usd, @input_tokens,
-      @output_tokens, @ended, @budget_stop, @requested_at, @updated_at
-    )
+    INSERT INTO budget_ledger (${LEDGER_COLUMNS.join(', ')})
+    VALUES (${LEDGER_COLUMNS.map(() => '?').join(', ')})
     ON CONFLICT (session_id) DO UPDATE SET
       work_item_id = excluded.work_item_id, role = excluded.role,
-      runtime = COALESCE(excluded.runtime, runtime), model = COALESCE(excluded.model, model),
-      account = COALESCE(excluded.account, account),
-      cost_usd = COALESCE(excluded.cost_usd, cost_usd),
-      input_tokens = COALESCE(excluded.input_tokens, input_tokens),
-      output_tokens = COALESCE(excluded.output_tokens, output_tokens),
-      ended = excluded.ended, budget_stop = COALESCE(excluded.budget_stop, budget_stop),
+      runtime = COALESCE(excluded.runtime, budget_ledger.runtime),
+      model = COALESCE(excluded.model, budget_ledger.model),
+      account = COALESCE(excluded.account, budget_ledger.account),
+      cost_usd = COALESCE(excluded.cost_usd, budget_ledger.cost_usd),
+      input_tokens = COALESCE(excluded.input_tokens, budget_ledger.input_tokens),
+      output_tokens = COALESCE(excluded.output_tokens, budget_ledger.output_tokens),
+      ended = excluded.ended, budget_stop = COALESCE(excluded.budget_stop, budget_ledger.budget_stop),
       updated_at = excluded.updated_at
   `;
 
-export function createBudgetLedgerRepository(db: Database): BudgetLedgerRepository {
-  const upsert = db.prepare(UPSERT_LEDGER_ENTRY);
-  const selectOne = db.prepare<[string], LedgerRow>('SELECT * FROM budget_ledger WHERE session_id = ?');
-  // Scripted runs' costs are made up by the scripted model server: no cap counts them (runs-scripted.ts).
-  const real = `(runtime IS NULL OR runtime != '${SCRIPTED_RUNTIME}')`;
-  // The exclusion list is a JSON array: one statement, whatever its length.
-  const sumWhere = (where: string) =>
-    db.prepare<unknown[], { total: number }>(
-      `SELECT COALESCE(SUM(cost_usd), 0) AS total FROM budget_ledger
-       WHERE ${where} AND ${real} AND session_id NOT IN (SELECT value FROM json_each(?))`,
+// Scripted runs' costs are made up by the scripted model server: no cap counts them (runs-scripted.ts).
+const REAL = `(runtime IS NULL OR runtime != '${SCRIPTED_RUNTIME}')`;
+
+function toRow(entry: LedgerEntry): SqlValue[] {
+  return [
+    entry.sessionID,
+    entry.workItemID,
+    entry.role,
+    entry.runtime,
+    entry.model,
+    entry.account,
+    entry.day,
+    entry.month,
+    entry.costUSD,
+    entry.inputTokens,
+    entry.outputTokens,
+    entry.ended ? 1 : 0,
+    entry.budgetStop,
+    entry.requestedAt,
+    entry.updatedAt,
+  ];
+}
+
+/** The budget ledger and cap overrides over the SQL port: SQLite on one machine, PostgreSQL in cluster mode. */
+export function createBudgetLedgerRepository(target: SqlTarget): BudgetLedgerRepository {
+  const sql = asSqlConnection(target);
+  /** Real spend where `where` holds (one `?`, or none when `value` is undefined), but the excluded sessions. */
+  const sumWhere = (where: string, value: string | undefined, exclude: readonly string[]): number => {
+    const excluded = notIn('session_id', exclude);
+    const params = [...(value === undefined ? [] : [value]), ...excluded.params];
+    return (
+      sql.get<{ total: number }>(
+        `SELECT COALESCE(SUM(cost_usd), 0) AS total FROM budget_ledger WHERE ${where} AND ${REAL} AND ${excluded.sql}`,
+        params,
+      )?.total ?? 0
     );
-  const sumByDay = sumWhere('day = ?');
-  const sumByMonth = sumWhere('month = ?');
-  const sumByItem = sumWhere('work_item_id = ?');
-  const sumAll = sumWhere('1 = 1');
-  const selectRecentCosts = db.prepare<[string, string, number], { cost_usd: number }>(
-    `SELECT cost_usd FROM budget_ledger WHERE role = ? AND ended = 1 AND cost_usd IS NOT NULL AND ${real}
-     AND session_id NOT IN (SELECT value FROM json_each(?))
-     ORDER BY requested_at DESC, rowid DESC LIMIT ?`,
-  );
-  const selectByItem = db.prepare<[number], { work_item_id: string; cost_usd: number; runs: number }>(
-    `SELECT work_item_id, COALESCE(SUM(cost_usd), 0) AS cost_usd, COUNT(*) AS runs FROM budget_ledger
-     WHERE work_item_id IS NOT NULL AND ${real} GROUP BY work_item_id ORDER BY cost_usd DESC LIMIT ?`,
-  );
-  const totalsWhere = (where: string) =>
-    db.prepare<unknown[], { cost: number; runs: number; scripted: number }>(
-      `SELECT COALESCE(SUM(CASE WHEN ${real} THEN cost_usd END), 0) AS cost, COUNT(*) AS runs,
-       COALESCE(SUM(CASE WHEN ${real} THEN NULL ELSE cost_usd END), 0) AS scripted
+  };
+  const totalsWhere = (where: string, params: SqlValue[]) =>
+    sql.get<{ cost: number; runs: number; scripted: number }>(
+      `SELECT COALESCE(SUM(CASE WHEN ${REAL} THEN cost_usd END), 0) AS cost, COUNT(*) AS runs,
+       COALESCE(SUM(CASE WHEN ${REAL} THEN NULL ELSE cost_usd END), 0) AS scripted
        FROM budget_ledger WHERE ${where}`,
+      params,
     );
-  const totalsByDay = totalsWhere('day = ?');
-  const totalsByMonth = totalsWhere('month = ?');
-  const totalsAll = totalsWhere('1 = 1');
-  const selectModels = db.prepare<[], { session_id: string; model: string }>(
-    'SELECT session_id, model FROM budget_ledger WHERE model IS NOT NULL',
-  );
-  const selectOverrides = db.prepare<[], { cap: BudgetCapName; value_usd: number | null }>(
-    'SELECT cap, value_usd FROM budget_overrides',
-  );
-  const putOverride = db.prepare(
-    `INSERT INTO budget_overrides (cap, value_usd, set_at) VALUES (?, ?, ?)
-     ON CONFLICT (cap) DO UPDATE SET value_usd = excluded.value_usd, set_at = excluded.set_at`,
-  );
-  const deleteOverride = db.prepare('DELETE FROM budget_overrides WHERE cap = ?');
 
   return {
     record(entry) {
-      upsert.run({
-        session_id: entry.sessionID,
-        work_item_id: entry.workItemID,
-        role: entry.role,
-        runtime: entry.runtime,
-        model: entry.model,
-        account: entry.account,
-        day: entry.day,
-        month: entry.month,
-        cost_usd: entry.costUSD,
-        input_tokens: entry.inputTokens,
-        output_tokens: entry.outputTokens,
-        ended: entry.ended ? 1 : 0,
-        budget_stop: entry.budgetStop,
-        requested_at: entry.requestedAt,
-        updated_at: entry.updatedAt,
-      });
+      sql.run(UPSERT_LEDGER_ENTRY, toRow(entry));
     },
     modelsBySession() {
-      return new Map(selectModels.all().map((row) => [row.session_id, row.model]));
+      const rows = sql.all<{ session_id: string; model: string }>(
+        'SELECT session_id, model FROM budget_ledger WHERE model IS NOT NULL',
+      );
+      return new Map(rows.map((row) => [row.session_id, row.model]));
     },
     get(sessionID) {
-      const row = selectOne.get(sessionID);
+      const row = sql.get<LedgerRow>('SELECT * FROM budget_ledger WHERE session_id = ?', [sessionID]);
       return row === undefined ? null : fromRow(row);
     },
     spentUSD(filter, excludeSessionIDs) {
-      const exclude = JSON.stringify(excludeSessionIDs);
       const sums: number[] = [];
-      if (filter.day !== undefined) sums.push(sumByDay.get(filter.day, exclude)?.total ?? 0);
-      if (filter.month !== undefined) sums.push(sumByMonth.get(filter.month, exclude)?.total ?? 0);
-      if (filter.workItemID !== undefined) sums.push(sumByItem.get(filter.workItemID, exclude)?.total ?? 0);
+      if (filter.day !== undefined) sums.push(sumWhere('day = ?', filter.day, excludeSessionIDs));
+      if (filter.month !== undefined) sums.push(sumWhere('month = ?', filter.month, excludeSessionIDs));
+      if (filter.workItemID !== undefined)
+        sums.push(sumWhere('work_item_id = ?', filter.workItemID, excludeSessionIDs));
       if (sums.length > 1)
         throw new StorageError('budget ledger: spend is summed by one of day, month or item');
-      return sums[0] ?? sumAll.get(exclude)?.total ?? 0;
+      return sums[0] ?? sumWhere('1 = 1', undefined, excludeSessionIDs);
     },
     recentRunCosts(role, limit, excludeSessionIDs = []) {
-      return selectRecentCosts.all(role, JSON.stringify(excludeSessionIDs), limit).map((row) => row.cost_usd);
+      const excluded = notIn('session_id', excludeSessionIDs);
+      return sql
+        .all<{ cost_usd: number }>(
+          `SELECT cost_usd FROM budget_ledger WHERE role = ? AND ended = 1 AND cost_usd IS NOT NULL AND ${REAL}
+           AND ${excluded.sql} ORDER BY requested_at DESC, rowid DESC LIMIT ?`,
+          [role, ...excluded.params, limit],
+        )
+        .map((row) => row.cost_usd);
     },
     spendByWorkItem(limit) {
-      return selectByItem
-        .all(limit)
+      return sql
+        .all<{ work_item_id: string; cost_usd: number; runs: number }>(
+          `SELECT work_item_id, COALESCE(SUM(cost_usd), 0) AS cost_usd, COUNT(*) AS runs FROM budget_ledger
+           WHERE work_item_id IS NOT NULL AND ${REAL} GROUP BY work_item_id ORDER BY cost_usd DESC LIMIT ?`,
+          [limit],
+        )
         .map((row) => ({ workItemID: row.work_item_id, costUSD: row.cost_usd, runs: row.runs }));
     },
     totals(filter) {
       const row =
         filter.day !== undefined
-          ? totalsByDay.get(filter.day)
+          ? totalsWhere('day = ?', [filter.day])
           : filter.month !== undefined
-            ? totalsByMonth.get(filter.month)
-            : totalsAll.get();
+            ? totalsWhere('month = ?', [filter.month])
+            : totalsWhere('1 = 1', []);
       return { costUSD: row?.cost ?? 0, runs: row?.runs ?? 0, scriptedCostUSD: row?.scripted ?? 0 };
     },
     capOverrides() {
-      return Object.fromEntries(selectOverrides.all().map((row) => [row.cap, row.value_usd]));
+      const rows = sql.all<{ cap: BudgetCapName; value_usd: number | null }>(
+        'SELECT cap, value_usd FROM budget_overrides',
+      );
+      return Object.fromEntries(rows.map((row) => [row.cap, row.value_usd]));
     },
     setCapOverride(cap, value, at) {
-      putOverride.run(cap, value, at);
+      sql.run(
+        `INSERT INTO budget_overrides (cap, value_usd, set_at) VALUES (?, ?, ?)
+         ON CONFLICT (cap) DO UPDATE SET value_usd = excluded.value_usd, set_at = excluded.set_at`,
+        [cap, value, at],
+      );
     },
     clearCapOverride(cap) {
-      deleteOverride.run(cap);
+      sql.run('DELETE FROM budget_overrides WHERE cap = ?', [cap]);
     },
   };
 }

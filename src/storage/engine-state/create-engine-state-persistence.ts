@@ -10,6 +10,8 @@ import {
   type TaskContextEntry,
   type WaitingSession,
 } from '../../domain/index.ts';
+import { createSqliteConnection } from '../sql/create-sqlite-connection.ts';
+import type { SqlConnection } from '../sql/sql-connection.ts';
 import {
   type AgentConversationRepository,
   createAgentConversationRepository,
@@ -115,6 +117,28 @@ export interface EngineStatePersistenceOptions {
   now?: () => number;
   /** The day and month a time falls in for the budget (its time zone); default UTC. */
   periodKeysOf?: (at: number) => { day: string; month: string };
+  /**
+   * Cluster mode: the PostgreSQL connection (storage's `openPostgresState`) the run history, budget ledger,
+   * parkings, waiting sessions and planned specs live in, so any controller sees them. The rest stays in
+   * `db`. Default: everything in `db`.
+   */
+  sharedState?: SqlConnection;
+}
+
+/** `body` run in a transaction on each distinct connection (outermost first); one connection: one transaction. */
+function inTransactions<A extends unknown[]>(
+  connections: readonly SqlConnection[],
+  body: (...args: A) => void,
+): (...args: A) => void {
+  const distinct = [...new Set(connections)];
+  return (...args) => {
+    const run = (index: number): void => {
+      const connection = distinct[index];
+      if (connection === undefined) body(...args);
+      else connection.transaction(() => run(index + 1));
+    };
+    run(0);
+  };
 }
 
 function utcPeriodKeys(at: number): { day: string; month: string } {
@@ -164,12 +188,14 @@ export function createEngineStatePersistence(
   options: EngineStatePersistenceOptions = {},
 ): EngineStatePersistence {
   const now = options.now ?? Date.now;
-  const runs: AgentRunRepository = createAgentRunRepository(db);
-  const plannedSpecs = createPlannedSpecRepository(db);
+  const local = createSqliteConnection(db);
+  const shared = options.sharedState ?? local;
+  const runs: AgentRunRepository = createAgentRunRepository(shared);
+  const plannedSpecs = createPlannedSpecRepository(shared);
   const errors = createEngineErrorRepository(db);
-  const parkings = createRuntimeParkingRepository(db);
+  const parkings = createRuntimeParkingRepository(shared);
   let savedParkings: PersistedEngineState['parkings'] | null = null;
-  const ledger = createBudgetLedgerRepository(db);
+  const ledger = createBudgetLedgerRepository(shared);
   const periodKeysOf = options.periodKeysOf ?? utcPeriodKeys;
 
   /** The run's ledger row as the state has it after the event (live usage while it runs, final at the end). */
@@ -193,7 +219,7 @@ export function createEngineStatePersistence(
       updatedAt: 'at' in event && typeof event.at === 'number' ? event.at : now(),
     });
   }
-  const waitingSessions = createWaitingSessionRepository(db);
+  const waitingSessions = createWaitingSessionRepository(shared);
   const taskContext = createTaskContextRepository(db);
   const proposals = createProposalRepository(db);
   const memories = createMemoryRepository(db);
@@ -232,79 +258,83 @@ export function createEngineStatePersistence(
 
   // The state is the source of truth for a run: it has already applied the event (or refused it, in which
   // case the stored run simply stays as the state has it). Reading it from there keeps one set of rules.
-  const recordInTransaction = db.transaction((event: EngineEvent, stateAfter: PersistedEngineState) => {
-    if (RUN_EVENT_TYPES.has(event.type) && 'sessionID' in event) {
-      const run = stateAfter.agentRuns[event.sessionID];
-      if (run !== undefined) {
-        runs.save(run);
-        recordInLedger(event, run);
+  // Cluster mode: a transaction on each backend, SQLite's nested in (and committed just before) PostgreSQL's.
+  const recordInTransaction = inTransactions(
+    [shared, local],
+    (event: EngineEvent, stateAfter: PersistedEngineState) => {
+      if (RUN_EVENT_TYPES.has(event.type) && 'sessionID' in event) {
+        const run = stateAfter.agentRuns[event.sessionID];
+        if (run !== undefined) {
+          runs.save(run);
+          recordInLedger(event, run);
+        }
       }
-    }
-    if (event.type === 'plannerCompleted') {
-      // The SHAs the planner was given, as the state recorded them; not the specs' current SHAs.
-      const planned: Record<string, string> = {};
-      for (const path of event.specPaths) {
-        const sha = stateAfter.lastPlannedSHAs[path];
-        if (sha !== undefined) planned[path] = sha;
+      if (event.type === 'plannerCompleted') {
+        // The SHAs the planner was given, as the state recorded them; not the specs' current SHAs.
+        const planned: Record<string, string> = {};
+        for (const path of event.specPaths) {
+          const sha = stateAfter.lastPlannedSHAs[path];
+          if (sha !== undefined) planned[path] = sha;
+        }
+        plannedSpecs.save(planned, event.at);
       }
-      plannedSpecs.save(planned, event.at);
-    }
-    // Parkings change only with run endings; the state keeps the same object when they did not change.
-    if (stateAfter.parkings !== savedParkings) {
-      parkings.replaceAll(Object.values(stateAfter.parkings));
-      savedParkings = stateAfter.parkings;
-    }
-    // A planner's resume names the questions item whose wait it takes over.
-    const waitingItemID =
-      event.type === 'plannerRequested'
-        ? event.questionsItemID
-        : 'workItemID' in event
-          ? event.workItemID
-          : undefined;
-    if (WAITING_EVENT_TYPES.has(event.type) && waitingItemID !== undefined && waitingItemID !== null) {
-      const waiting = stateAfter.waitingForInput[waitingItemID];
-      if (waiting === undefined) waitingSessions.remove(waitingItemID);
-      else if (waiting.sessionID === ('sessionID' in event ? event.sessionID : null))
-        waitingSessions.save(waiting);
-    }
-    if (
-      TASK_CONTEXT_EVENT_TYPES.has(event.type) &&
-      'workItemID' in event &&
-      event.workItemID !== null &&
-      'sessionID' in event
-    ) {
-      for (const entry of stateAfter.taskContext[event.workItemID] ?? [])
-        if (entry.sessionID === event.sessionID) taskContext.save(entry);
-    }
-    // An applied investigation's report, on each fix item it created (issue #29).
-    if (event.type === 'modeResultApplied') {
-      for (const workItemID of event.createdIDs)
-        for (const entry of stateAfter.taskContext[workItemID] ?? [])
+      // Parkings change only with run endings; the state keeps the same object when they did not change.
+      if (stateAfter.parkings !== savedParkings) {
+        parkings.replaceAll(Object.values(stateAfter.parkings));
+        savedParkings = stateAfter.parkings;
+      }
+      // A planner's resume names the questions item whose wait it takes over.
+      const waitingItemID =
+        event.type === 'plannerRequested'
+          ? event.questionsItemID
+          : 'workItemID' in event
+            ? event.workItemID
+            : undefined;
+      if (WAITING_EVENT_TYPES.has(event.type) && waitingItemID !== undefined && waitingItemID !== null) {
+        const waiting = stateAfter.waitingForInput[waitingItemID];
+        if (waiting === undefined) waitingSessions.remove(waitingItemID);
+        else if (waiting.sessionID === ('sessionID' in event ? event.sessionID : null))
+          waitingSessions.save(waiting);
+      }
+      if (
+        TASK_CONTEXT_EVENT_TYPES.has(event.type) &&
+        'workItemID' in event &&
+        event.workItemID !== null &&
+        'sessionID' in event
+      ) {
+        for (const entry of stateAfter.taskContext[event.workItemID] ?? [])
           if (entry.sessionID === event.sessionID) taskContext.save(entry);
-    }
-    if (
-      event.type === 'proposalCreated' ||
-      event.type === 'proposalDecided' ||
-      event.type === 'proposalStale'
-    ) {
-      const proposal =
-        stateAfter.proposals[event.type === 'proposalCreated' ? event.proposal.id : event.proposalID];
-      if (proposal !== undefined) {
-        proposals.save(proposal);
-        // A rejected or stale plan's SHAs go back to before it (the state decided which): write them as they are.
-        if (event.type !== 'proposalCreated')
-          plannedSpecs.replace(Object.keys(proposal.specSHAs), stateAfter.lastPlannedSHAs, event.at);
       }
-    }
-    if (event.type === 'agentNoted') recordNote(event);
-    if (event.type === 'conversationCreated') conversations.save(event.conversation);
-    if (event.type === 'conversationAnswered')
-      conversations.finish(event.conversationID, event.status, event.answer, event.at);
-    if (ERROR_EVENT_TYPES.has(event.type)) {
-      // The state formats the entry (and skips duplicate rejections); find the one made for this event.
-      for (const entry of stateAfter.errors) if (entry.event === event) errors.append(entry);
-    }
-  });
+      // An applied investigation's report, on each fix item it created (issue #29).
+      if (event.type === 'modeResultApplied') {
+        for (const workItemID of event.createdIDs)
+          for (const entry of stateAfter.taskContext[workItemID] ?? [])
+            if (entry.sessionID === event.sessionID) taskContext.save(entry);
+      }
+      if (
+        event.type === 'proposalCreated' ||
+        event.type === 'proposalDecided' ||
+        event.type === 'proposalStale'
+      ) {
+        const proposal =
+          stateAfter.proposals[event.type === 'proposalCreated' ? event.proposal.id : event.proposalID];
+        if (proposal !== undefined) {
+          proposals.save(proposal);
+          // A rejected or stale plan's SHAs go back to before it (the state decided which): write them as they are.
+          if (event.type !== 'proposalCreated')
+            plannedSpecs.replace(Object.keys(proposal.specSHAs), stateAfter.lastPlannedSHAs, event.at);
+        }
+      }
+      if (event.type === 'agentNoted') recordNote(event);
+      if (event.type === 'conversationCreated') conversations.save(event.conversation);
+      if (event.type === 'conversationAnswered')
+        conversations.finish(event.conversationID, event.status, event.answer, event.at);
+      if (ERROR_EVENT_TYPES.has(event.type)) {
+        // The state formats the entry (and skips duplicate rejections); find the one made for this event.
+        for (const entry of stateAfter.errors) if (entry.event === event) errors.append(entry);
+      }
+    },
+  );
 
   const persistence: EngineStatePersistence = {
     loadInitialState(recovery) {

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import { asSqlConnection, type SqlTarget } from '../sql/as-sql-connection.ts';
 
 export interface PlannedSpecRepository {
   /** Spec path → blob SHA last planned successfully. */
@@ -9,33 +9,35 @@ export interface PlannedSpecRepository {
   replace(paths: readonly string[], shas: Readonly<Record<string, string>>, at: number): void;
 }
 
-export function createPlannedSpecRepository(db: Database): PlannedSpecRepository {
-  const selectAll = db.prepare<[], { spec_path: string; blob_sha: string }>(
-    'SELECT spec_path, blob_sha FROM planned_specs ORDER BY spec_path',
-  );
-  const upsert = db.prepare(`
-    INSERT INTO planned_specs (spec_path, blob_sha, planned_at) VALUES (?, ?, ?)
-    ON CONFLICT (spec_path) DO UPDATE SET blob_sha = excluded.blob_sha, planned_at = excluded.planned_at
-    WHERE planned_specs.blob_sha <> excluded.blob_sha
-  `);
-  const remove = db.prepare('DELETE FROM planned_specs WHERE spec_path = ?');
+const UPSERT_PLANNED_SPEC = `
+  INSERT INTO planned_specs (spec_path, blob_sha, planned_at) VALUES (?, ?, ?)
+  ON CONFLICT (spec_path) DO UPDATE SET blob_sha = excluded.blob_sha, planned_at = excluded.planned_at
+  WHERE planned_specs.blob_sha <> excluded.blob_sha
+`;
+
+export function createPlannedSpecRepository(target: SqlTarget): PlannedSpecRepository {
+  const sql = asSqlConnection(target);
+  const upsert = (path: string, sha: string, at: number) => sql.run(UPSERT_PLANNED_SPEC, [path, sha, at]);
   return {
     load() {
-      return Object.fromEntries(selectAll.all().map((row) => [row.spec_path, row.blob_sha]));
+      const rows = sql.all<{ spec_path: string; blob_sha: string }>(
+        'SELECT spec_path, blob_sha FROM planned_specs ORDER BY spec_path',
+      );
+      return Object.fromEntries(rows.map((row) => [row.spec_path, row.blob_sha]));
     },
     save(shas, at) {
-      db.transaction(() => {
-        for (const [path, sha] of Object.entries(shas)) upsert.run(path, sha, at);
-      })();
+      sql.transaction(() => {
+        for (const [path, sha] of Object.entries(shas)) upsert(path, sha, at);
+      });
     },
     replace(paths, shas, at) {
-      db.transaction(() => {
+      sql.transaction(() => {
         for (const path of paths) {
           const sha = shas[path];
-          if (sha === undefined) remove.run(path);
-          else upsert.run(path, sha, at);
+          if (sha === undefined) sql.run('DELETE FROM planned_specs WHERE spec_path = ?', [path]);
+          else upsert(path, sha, at);
         }
-      })();
+      });
     },
   };
 }

@@ -1,5 +1,5 @@
-import type { Database } from 'better-sqlite3';
 import type { LimitReason, RuntimeParking } from '../../domain/index.ts';
+import { asSqlConnection, type SqlTarget } from '../sql/as-sql-connection.ts';
 
 /** Parked runtimes and exhausted accounts (`runtime_parkings`), so a restart keeps waiting until the same time. */
 export interface RuntimeParkingRepository {
@@ -20,31 +20,32 @@ interface ParkingRow {
   message: string;
 }
 
-export function createRuntimeParkingRepository(db: Database): RuntimeParkingRepository {
-  const clear = db.prepare('DELETE FROM runtime_parkings');
-  const insert = db.prepare(`
-    INSERT INTO runtime_parkings (key, runtime, account, reason, until_at, since_at, hits, message)
-    VALUES (@key, @runtime, @account, @reason, @until_at, @since_at, @hits, @message)
-  `);
-  const selectAll = db.prepare<[], ParkingRow>('SELECT * FROM runtime_parkings ORDER BY key');
+export function createRuntimeParkingRepository(target: SqlTarget): RuntimeParkingRepository {
+  const sql = asSqlConnection(target);
   return {
     replaceAll(parkings) {
-      clear.run();
-      for (const parking of parkings) {
-        insert.run({
-          key: parking.key,
-          runtime: parking.runtime,
-          account: parking.account,
-          reason: parking.reason,
-          until_at: parking.until,
-          since_at: parking.since,
-          hits: parking.hits,
-          message: parking.message,
-        });
-      }
+      sql.transaction(() => {
+        sql.run('DELETE FROM runtime_parkings');
+        for (const parking of parkings) {
+          sql.run(
+            `INSERT INTO runtime_parkings (key, runtime, account, reason, until_at, since_at, hits, message)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+            [
+              parking.key,
+              parking.runtime,
+              parking.account,
+              parking.reason,
+              parking.until,
+              parking.since,
+              parking.hits,
+              parking.message,
+            ],
+          );
+        }
+      });
     },
     list() {
-      return selectAll.all().map((row) => ({
+      return sql.all<ParkingRow>('SELECT * FROM runtime_parkings ORDER BY key').map((row) => ({
         key: row.key,
         runtime: row.runtime,
         account: row.account,

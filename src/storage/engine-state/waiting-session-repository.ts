@@ -1,5 +1,6 @@
-import type { Database } from 'better-sqlite3';
 import type { ItemAgentRole, KeptSession, WaitingSession } from '../../domain/index.ts';
+import { asSqlConnection, type SqlTarget } from '../sql/as-sql-connection.ts';
+import type { SqlValue } from '../sql/sql-connection.ts';
 
 /**
  * The sessions waiting for answers, one per work item: implementors' and reviewers' (migration 005) and
@@ -36,7 +37,7 @@ interface PlannerWaitingSessionRow extends KeptSessionRow {
   spec_shas: string;
 }
 
-const SHARED_COLUMNS = [
+const SHARED_COLUMNS: readonly (keyof KeptSessionRow)[] = [
   'work_item_id',
   'session_id',
   'session_number',
@@ -50,28 +51,30 @@ const SHARED_COLUMNS = [
   'asked_at',
 ];
 
+/** One row per work item: a later save replaces the item's row. */
 function buildUpsert(table: string, extraColumns: readonly string[]): string {
   const columns = [...SHARED_COLUMNS, ...extraColumns];
-  return `INSERT OR REPLACE INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`;
+  const updates = columns.filter((column) => column !== 'work_item_id').map((c) => `${c} = excluded.${c}`);
+  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
+    ON CONFLICT (work_item_id) DO UPDATE SET ${updates.join(', ')}`;
 }
 
-export function createWaitingSessionRepository(db: Database): WaitingSessionRepository {
-  const selectItems = db.prepare<[], WaitingSessionRow>('SELECT * FROM waiting_sessions');
-  const selectPlanners = db.prepare<[], PlannerWaitingSessionRow>('SELECT * FROM planner_waiting_sessions');
-  const upsertItem = db.prepare(buildUpsert('waiting_sessions', ['role', 'revision_id']));
-  const upsertPlanner = db.prepare(buildUpsert('planner_waiting_sessions', ['spec_shas']));
-  const deleteItem = db.prepare('DELETE FROM waiting_sessions WHERE work_item_id = ?');
-  const deletePlanner = db.prepare('DELETE FROM planner_waiting_sessions WHERE work_item_id = ?');
+const UPSERT_ITEM = buildUpsert('waiting_sessions', ['role', 'revision_id']);
+const UPSERT_PLANNER = buildUpsert('planner_waiting_sessions', ['spec_shas']);
+
+/** The waiting sessions over the SQL port: SQLite on one machine, PostgreSQL in cluster mode. */
+export function createWaitingSessionRepository(target: SqlTarget): WaitingSessionRepository {
+  const sql = asSqlConnection(target);
   return {
     list() {
-      const items = selectItems.all().map(
+      const items = sql.all<WaitingSessionRow>('SELECT * FROM waiting_sessions').map(
         (row): WaitingSession => ({
           ...fromSharedRow(row),
           role: row.role,
           revisionID: row.revision_id,
         }),
       );
-      const planners = selectPlanners.all().map(
+      const planners = sql.all<PlannerWaitingSessionRow>('SELECT * FROM planner_waiting_sessions').map(
         (row): WaitingSession => ({
           ...fromSharedRow(row),
           role: 'planner',
@@ -82,17 +85,23 @@ export function createWaitingSessionRepository(db: Database): WaitingSessionRepo
       return [...items, ...planners].sort((a, b) => a.askedAt - b.askedAt);
     },
     save(waiting) {
-      if (waiting.role === 'planner') {
-        upsertPlanner.run({ ...toSharedRow(waiting), spec_shas: JSON.stringify(waiting.specSHAs ?? {}) });
-      } else {
-        upsertItem.run({ ...toSharedRow(waiting), role: waiting.role, revision_id: waiting.revisionID });
-      }
+      const shared = sharedValues(toSharedRow(waiting));
+      if (waiting.role === 'planner')
+        sql.run(UPSERT_PLANNER, [...shared, JSON.stringify(waiting.specSHAs ?? {})]);
+      else sql.run(UPSERT_ITEM, [...shared, waiting.role, waiting.revisionID]);
     },
     remove(workItemID) {
-      deleteItem.run(workItemID);
-      deletePlanner.run(workItemID);
+      sql.transaction(() => {
+        sql.run('DELETE FROM waiting_sessions WHERE work_item_id = ?', [workItemID]);
+        sql.run('DELETE FROM planner_waiting_sessions WHERE work_item_id = ?', [workItemID]);
+      });
     },
   };
+}
+
+/** The shared columns' values, in SHARED_COLUMNS' order. */
+function sharedValues(row: KeptSessionRow): SqlValue[] {
+  return SHARED_COLUMNS.map((column) => row[column]);
 }
 
 function fromSharedRow(row: KeptSessionRow): Omit<WaitingSession, 'role' | 'revisionID'> {
