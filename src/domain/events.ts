@@ -252,6 +252,8 @@ export interface QuestionsAnswered {
   answers: string;
   /** `tracker`: found in the item's comments (already recorded there); `user`: typed in the dashboard. */
   source: 'tracker' | 'user';
+  /** When the answer was read or typed (epoch ms); absent: the task context dates it by the questions. */
+  at?: number;
 }
 
 /** A waiting item's questions were not answered within `questionTimeout`. */

@@ -19,6 +19,7 @@ const TITLES: Record<TaskContextEntry['type'], string> = {
   no_changes: 'changed nothing',
   review_feedback: 'asked for changes',
   review_approved: 'approved',
+  answers: 'was answered by a human',
   investigation_summary: 'investigated',
   refinement_summary: 'refined the item',
   investigation_report: 'reported an investigation',

@@ -97,4 +97,49 @@ describe('task context entries (applyStateUpdate)', () => {
     expect(apply(once, failed('i1', 'no-changes')).taskContext).toBe(once.taskContext);
     expect(apply(base, failed('i1', 'validation')).taskContext['wi-1']?.[0]?.type).toBe('validation_failure');
   });
+
+  it("records a human's answers to a waiting run's questions once, not a planner's", () => {
+    const waiting = (role: 'implementor' | 'planner') => ({
+      workItemID: 'wi-1',
+      role,
+      sessionID: 'i1',
+      sessionNumber: 1,
+      revisionID: null,
+      questions: ['Per key or per IP?'],
+      session: { runtime: 'codex', agentSessionID: 't-1', worktree: null, stateDir: null },
+      askedAt: 4_000,
+      answers: null,
+    });
+    const asked = (role: 'implementor' | 'planner'): EngineState => ({
+      ...stateWith(null),
+      waitingForInput: { 'wi-1': waiting(role) },
+    });
+    const answered: EngineEvent = {
+      type: 'questionsAnswered',
+      workItemID: 'wi-1',
+      answers: 'Per key.',
+      source: 'user',
+      at: 6_000,
+    };
+    const next = apply(asked('implementor'), answered);
+    expect(next.taskContext['wi-1']).toEqual([
+      {
+        id: 'i1:answers:1',
+        workItemID: 'wi-1',
+        sessionID: 'i1',
+        role: 'implementor',
+        runtime: 'claude',
+        type: 'answers',
+        summary: "A human answered the implementor's questions:\nPer key.",
+        data: { questions: ['Per key or per IP?'], source: 'user' },
+        createdAt: 6_000,
+      },
+    ]);
+    // A second answer to the same questions is not taken (the first resumes the session).
+    expect(apply(next, answered).taskContext).toBe(next.taskContext);
+    // Without a time the entry is dated by the questions.
+    const { at: _at, ...undated } = answered as Extract<EngineEvent, { type: 'questionsAnswered' }>;
+    expect(apply(asked('implementor'), undated).taskContext['wi-1']?.[0]?.createdAt).toBe(4_000);
+    expect(apply(asked('planner'), answered).taskContext).toEqual({});
+  });
 });

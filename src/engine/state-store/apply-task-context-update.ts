@@ -1,11 +1,13 @@
 import {
   type AgentRun,
+  answersEntryID,
   boundTaskContextSummary,
   type EngineEvent,
   type ImplementorCompleted,
   type ImplementorFailed,
   isAgentRunActive,
   type ModeResultApplied,
+  type QuestionsAnswered,
   type ReviewerCompleted,
   type TaskContextEntry,
   type TaskContextEntryType,
@@ -25,6 +27,7 @@ export function applyTaskContextUpdate(
   event: EngineEvent,
 ): EngineState {
   if (event.type === 'modeResultApplied') return addInvestigationReports(after, event);
+  if (event.type === 'questionsAnswered') return addAnswers(before, after, event);
   if (
     event.type !== 'implementorCompleted' &&
     event.type !== 'reviewerCompleted' &&
@@ -36,6 +39,30 @@ export function applyTaskContextUpdate(
   if (was === undefined || run === undefined || !isAgentRunActive(was) || isAgentRunActive(run)) return after;
   const entry = buildEntry(event, run, before);
   if (entry === null) return after;
+  const existing = after.taskContext[entry.workItemID] ?? [];
+  if (existing.some((known) => known.id === entry.id)) return after;
+  return { ...after, taskContext: { ...after.taskContext, [entry.workItemID]: [...existing, entry] } };
+}
+
+/**
+ * A human answered a waiting run's questions: the resumed session gets them, and so does every later run on
+ * the item (a retry, the reviewer, a rework), as an `answers` entry. A planner's questions wait on a
+ * questions item of their own, whose history nobody reads: nothing is added there.
+ */
+function addAnswers(before: EngineState, after: EngineState, event: QuestionsAnswered): EngineState {
+  const waiting = before.waitingForInput[event.workItemID];
+  if (waiting === undefined || waiting.answers !== null || waiting.role === 'planner') return after;
+  const entry: TaskContextEntry = {
+    id: answersEntryID(waiting.sessionID, waiting.sessionNumber),
+    workItemID: event.workItemID,
+    sessionID: waiting.sessionID,
+    role: waiting.role,
+    runtime: before.agentRuns[waiting.sessionID]?.runtime ?? waiting.session.runtime,
+    type: 'answers',
+    summary: boundTaskContextSummary(`A human answered the ${waiting.role}'s questions:\n${event.answers}`),
+    data: { questions: waiting.questions, source: event.source },
+    createdAt: event.at ?? waiting.askedAt,
+  };
   const existing = after.taskContext[entry.workItemID] ?? [];
   if (existing.some((known) => known.id === entry.id)) return after;
   return { ...after, taskContext: { ...after.taskContext, [entry.workItemID]: [...existing, entry] } };

@@ -276,6 +276,11 @@ export function createEngineStatePersistence(
       for (const entry of stateAfter.taskContext[event.workItemID] ?? [])
         if (entry.sessionID === event.sessionID) taskContext.save(entry);
     }
+    // A human's answers to a run's questions (issue #28 §1): kept once (INSERT OR IGNORE).
+    if (event.type === 'questionsAnswered') {
+      for (const entry of stateAfter.taskContext[event.workItemID] ?? [])
+        if (entry.type === 'answers') taskContext.save(entry);
+    }
     // An applied investigation's report, on each fix item it created (issue #29).
     if (event.type === 'modeResultApplied') {
       for (const workItemID of event.createdIDs)
