@@ -142,7 +142,7 @@ describe('questions on the CLI runtime, answered with flotilla answer, across a 
     // The waiting record is gone, and so is the worktree, once the resumed run finished.
     // The answers are the item's task context (issue #28 §1): every later run on it is given them (here the
     // reviewer), and SQLite keeps them.
-    const later = calls.slice(calls.findIndex((call) => call === resumed) + 1);
+    const later = calls.slice(resumed === undefined ? calls.length : calls.indexOf(resumed) + 1);
     expect(
       later.some(
         (call) =>

@@ -1,5 +1,12 @@
 import type { TaskContextEntry } from '../../domain/index.ts';
-import type { DetailLine } from './build-detail-content.ts';
+
+/** A detail pane line (build-detail-content.ts's DetailLine, which imports this file). */
+interface ContextLine {
+  text: string;
+  color?: 'cyan';
+  bold?: boolean;
+  dim?: boolean;
+}
 
 /** Summary lines shown per entry; `flotilla work show` and the web dashboard show the whole summary. */
 const SUMMARY_LINES = 3;
@@ -9,9 +16,9 @@ const SUMMARY_LINES = 3;
  * as its agents' prompts list it — the source, the entry's type and time, then the start of its summary.
  * The viewport sanitizes the agents' text.
  */
-export function buildTaskContextLines(entries: readonly TaskContextEntry[] | undefined): DetailLine[] {
+export function buildTaskContextLines(entries: readonly TaskContextEntry[] | undefined): ContextLine[] {
   if (entries === undefined || entries.length === 0) return [];
-  const lines: DetailLine[] = [{ text: `task context (${entries.length}, oldest first):`, bold: true }];
+  const lines: ContextLine[] = [{ text: `task context (${entries.length}, oldest first):`, bold: true }];
   for (const entry of entries) {
     const source = entry.runtime === null ? entry.role : `${entry.role} · ${entry.runtime}`;
     const at = new Date(entry.createdAt).toISOString().slice(0, 16).replace('T', ' ');
