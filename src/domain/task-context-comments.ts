@@ -12,6 +12,7 @@ const TASK_CONTEXT_DATA_OPENER = '<!-- flotilla:task-context-data';
 
 const ROLES: readonly AgentRole[] = ['planner', 'implementor', 'reviewer'];
 const TITLES: Record<TaskContextEntry['type'], string> = {
+  plan_summary: 'planned the item',
   implementation_summary: 'implemented',
   fix_summary: 'fixed',
   blocked_summary: 'blocked',

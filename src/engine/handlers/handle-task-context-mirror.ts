@@ -18,6 +18,20 @@ export function handleTaskContextMirror(
   config: HandlerConfig,
 ): EngineCommand[] {
   if (config.mirrorTaskContext !== true) return [];
+  if (event.type === 'planApplied') {
+    const ids = [...event.created.map((item) => item.workItemID), ...event.updatedIDs];
+    return ids.flatMap((workItemID) =>
+      (state.taskContext[workItemID] ?? [])
+        .filter((entry) => entry.sessionID === event.sessionID && entry.type === 'plan_summary')
+        .map(
+          (entry): EngineCommand => ({
+            type: 'commentOnWorkItem',
+            workItemID,
+            body: buildTaskContextComment(entry),
+          }),
+        ),
+    );
+  }
   if (event.type === 'questionsAnswered') {
     // The answers entry this event added (apply-task-context-update.ts), once.
     const waiting = state.waitingForInput[event.workItemID];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   buildImplementorRun,
+  buildPlannerRun,
   buildReviewerRun,
   buildTestState,
   buildWorkItem,
@@ -141,5 +142,45 @@ describe('task context entries (applyStateUpdate)', () => {
     const { at: _at, ...undated } = answered as Extract<EngineEvent, { type: 'questionsAnswered' }>;
     expect(apply(asked('implementor'), undated).taskContext['wi-1']?.[0]?.createdAt).toBe(4_000);
     expect(apply(asked('planner'), answered).taskContext).toEqual({});
+  });
+
+  it("gives each item a plan created or updated the plan's summary, with what else it created", () => {
+    const state = buildTestState({
+      workItems: [buildWorkItem({ id: 'wi-1', status: 'pending' })],
+      agentRuns: [buildPlannerRun({ sessionID: 'p1', specPaths: ['docs/specs/store.md'], runtime: 'codex' })],
+    });
+    const applied = (planSummary: string | null): EngineEvent => ({
+      type: 'planApplied',
+      sessionID: 'p1',
+      summary: planSummary,
+      created: [
+        { workItemID: 'wi-2', title: 'The store' },
+        { workItemID: 'wi-3', title: 'Its API' },
+      ],
+      updatedIDs: ['wi-1'],
+      at: 7_000,
+    });
+    const next = apply(state, applied('The store first, then its API.'));
+    const summary =
+      'The store first, then its API.\nCreated: #wi-2 The store; #wi-3 Its API.\nUpdated: #wi-1.';
+    expect(next.taskContext['wi-3']).toEqual([
+      {
+        id: 'p1:plan_summary:wi-3',
+        workItemID: 'wi-3',
+        sessionID: 'p1',
+        role: 'planner',
+        runtime: 'codex',
+        type: 'plan_summary',
+        summary,
+        data: { specPaths: ['docs/specs/store.md'], created: ['wi-2', 'wi-3'], updated: ['wi-1'] },
+        createdAt: 7_000,
+      },
+    ]);
+    expect(Object.keys(next.taskContext).sort()).toEqual(['wi-1', 'wi-2', 'wi-3']);
+    // Once per item, and a planner without a summary is described by its specs.
+    expect(apply(next, applied('again')).taskContext).toBe(next.taskContext);
+    expect(apply(state, applied(null)).taskContext['wi-2']?.[0]?.summary).toMatch(
+      /^The planner planned from docs\/specs\/store\.md\.\nCreated: /,
+    );
   });
 });

@@ -7,6 +7,7 @@ import {
   type ImplementorFailed,
   isAgentRunActive,
   type ModeResultApplied,
+  type PlanApplied,
   type QuestionsAnswered,
   type ReviewerCompleted,
   type TaskContextEntry,
@@ -28,6 +29,7 @@ export function applyTaskContextUpdate(
 ): EngineState {
   if (event.type === 'modeResultApplied') return addInvestigationReports(after, event);
   if (event.type === 'questionsAnswered') return addAnswers(before, after, event);
+  if (event.type === 'planApplied') return addPlanSummaries(after, event);
   if (
     event.type !== 'implementorCompleted' &&
     event.type !== 'reviewerCompleted' &&
@@ -66,6 +68,49 @@ function addAnswers(before: EngineState, after: EngineState, event: QuestionsAns
   const existing = after.taskContext[entry.workItemID] ?? [];
   if (existing.some((known) => known.id === entry.id)) return after;
   return { ...after, taskContext: { ...after.taskContext, [entry.workItemID]: [...existing, entry] } };
+}
+
+/**
+ * A planner run's applied result: each item it created or updated gets the plan's summary (the planner's
+ * own, else what it was made from), with what else the plan created, so the item's agents know the plan
+ * they are part of.
+ */
+function addPlanSummaries(state: EngineState, event: PlanApplied): EngineState {
+  const run = state.agentRuns[event.sessionID];
+  const specPaths = run?.role === 'planner' ? run.specPaths : [];
+  const from = specPaths.length > 0 ? ` from ${specPaths.join(', ')}` : '';
+  const created = event.created.map(({ workItemID, title }) => `#${workItemID} ${title}`);
+  const lines = [
+    event.summary ?? `The planner planned${from}.`,
+    ...(created.length > 0 ? [`Created: ${created.join('; ')}.`] : []),
+    ...(event.updatedIDs.length > 0
+      ? [`Updated: ${event.updatedIDs.map((id) => `#${id}`).join(', ')}.`]
+      : []),
+  ];
+  const summary = boundTaskContextSummary(lines.join('\n'));
+  const data = {
+    specPaths,
+    created: event.created.map((item) => item.workItemID),
+    updated: event.updatedIDs,
+  };
+  let taskContext = state.taskContext;
+  for (const workItemID of [...event.created.map((item) => item.workItemID), ...event.updatedIDs]) {
+    const entry: TaskContextEntry = {
+      id: `${event.sessionID}:plan_summary:${workItemID}`,
+      workItemID,
+      sessionID: event.sessionID,
+      role: 'planner',
+      runtime: run?.runtime ?? null,
+      type: 'plan_summary',
+      summary,
+      data,
+      createdAt: event.at,
+    };
+    const existing = taskContext[workItemID] ?? [];
+    if (existing.some((known) => known.id === entry.id)) continue;
+    taskContext = { ...taskContext, [workItemID]: [...existing, entry] };
+  }
+  return taskContext === state.taskContext ? state : { ...state, taskContext };
 }
 
 /**

@@ -281,6 +281,12 @@ export function createEngineStatePersistence(
       for (const entry of stateAfter.taskContext[event.workItemID] ?? [])
         if (entry.type === 'answers') taskContext.save(entry);
     }
+    // A plan's summary, on each item it created or updated (issue #28 §1).
+    if (event.type === 'planApplied') {
+      for (const workItemID of [...event.created.map((item) => item.workItemID), ...event.updatedIDs])
+        for (const entry of stateAfter.taskContext[workItemID] ?? [])
+          if (entry.sessionID === event.sessionID) taskContext.save(entry);
+    }
     // An applied investigation's report, on each fix item it created (issue #29).
     if (event.type === 'modeResultApplied') {
       for (const workItemID of event.createdIDs)
