@@ -127,7 +127,10 @@ export function createApiApp(deps: ApiDeps): OpenAPIHono {
     }),
     async (c) =>
       c.json(
-        await readWorkItemDetails(provider, c.req.valid('param').id, { taskContext: history.taskContext }),
+        await readWorkItemDetails(provider, c.req.valid('param').id, {
+          taskContext: history.taskContext,
+          notes: history.notes,
+        }),
         200,
       ),
   );

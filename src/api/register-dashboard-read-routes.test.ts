@@ -59,6 +59,20 @@ beforeAll(async () => {
       at: 1_000,
     },
     { type: 'implementorStarted', sessionID: WITH_LOG, logFilePath: log, at: 1_100, runtime: 'claude' },
+    ...(['decision', 'question'] as const).map(
+      (kind, index): EngineEvent => ({
+        type: 'agentNoted',
+        sessionID: WITH_LOG,
+        role: 'implementor',
+        workItemID: revised.id,
+        runtime: 'claude',
+        note:
+          kind === 'decision'
+            ? { kind, decision: 'greet returns a string', why: 'simplest' }
+            : { kind, text: 'Should greet trim the name?' },
+        at: 1_200 + index,
+      }),
+    ),
     {
       type: 'implementorRequested',
       sessionID: WITHOUT_LOG,
@@ -157,9 +171,15 @@ describe('GET /api/work-items/:id/diff', () => {
 });
 
 describe('GET /api/work-items/:id', () => {
-  it('carries the task context, as `work show --json` does', async () => {
-    const body = (await (await get(`/api/work-items/${revised.id}`)).json()) as { taskContext?: unknown };
+  it('carries the task context and the decisions and questions agents logged, as `work show --json` does', async () => {
+    const body = (await (await get(`/api/work-items/${revised.id}`)).json()) as Record<string, unknown>;
     expect(body.taskContext).toEqual([]);
+    expect(body.decisions).toEqual([
+      expect.objectContaining({ kind: 'decision', text: 'greet returns a string', why: 'simplest' }),
+    ]);
+    expect(body.questions).toEqual([
+      expect.objectContaining({ kind: 'question', text: 'Should greet trim the name?', why: null }),
+    ]);
   });
 });
 

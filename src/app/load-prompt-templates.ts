@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AGENT_ROLES } from '../domain/index.ts';
+import { AGENT_ROLES, type AgentRole, WORK_ITEM_MODES, type WorkItemMode } from '../domain/index.ts';
 import type { PromptTemplates } from '../engine/context-assembly/assemble-agent-context.ts';
 import { parsePromptTemplate } from '../engine/context-assembly/parse-prompt-template.ts';
 import { hasErrorCode } from '../shared/has-error-code.ts';
@@ -13,8 +13,15 @@ export type PromptTemplatesLoad =
   | { ok: true; templates: PromptTemplates; paths: string[] }
   | { ok: false; errors: string[] };
 
+/** Each template file and the role whose variables it may use: the roles', then the modes' (implementor). */
+const TEMPLATE_FILES: readonly { name: AgentRole | WorkItemMode; role: AgentRole }[] = [
+  ...AGENT_ROLES.map((role) => ({ name: role, role })),
+  ...WORK_ITEM_MODES.map((mode) => ({ name: mode, role: 'implementor' as const })),
+];
+
 /**
- * Reads and checks `.flotilla/prompts/<role>.md` for every role (docs/prompt-templates.md), before anything
+ * Reads and checks `.flotilla/prompts/<role>.md` for every role and `<mode>.md` for the implementor's modes
+ * (`investigate`, `refine`; docs/prompt-templates.md), before anything
  * starts: `flotilla run` refuses to start and `flotilla doctor` reports when any is malformed or uses an
  * unknown variable. A missing file is no template (the built-in prompt); an unreadable one is an error.
  * Errors name the file (relative to the repository) with line and column.
@@ -23,8 +30,8 @@ export async function loadPromptTemplates(repoRoot: string): Promise<PromptTempl
   const templates: PromptTemplates = {};
   const paths: string[] = [];
   const errors: string[] = [];
-  for (const role of AGENT_ROLES) {
-    const path = join(PROMPT_TEMPLATES_DIR, `${role}.md`);
+  for (const { name, role } of TEMPLATE_FILES) {
+    const path = join(PROMPT_TEMPLATES_DIR, `${name}.md`);
     let text: string;
     try {
       text = await readFile(join(repoRoot, path), 'utf8');
@@ -35,7 +42,7 @@ export async function loadPromptTemplates(repoRoot: string): Promise<PromptTempl
     }
     const parsed = parsePromptTemplate(text, role, path);
     if (parsed.ok) {
-      templates[role] = parsed.template;
+      templates[name] = parsed.template;
       paths.push(path);
     } else errors.push(...parsed.errors);
   }

@@ -385,7 +385,7 @@ export const flotillaConfigFileSchema = object({
     level: z.enum(LOG_LEVELS, { error: "'debug', 'info', 'warn' or 'error'" }).default('info'),
     agentSessions: z.boolean({ error: 'true or false' }).default(true),
     /**
-     * Each run's transcript stops at this many bytes with one `[output truncated …]` line (issue #28 §5);
+     * Each run's transcript stops at this many bytes with one `[output truncated] …` line (issue #28 §5);
      * at least 64 KiB, default 5 MiB.
      */
     maxRunBytes: integerAtLeast(65536).default(5 * 1024 * 1024),

@@ -27,6 +27,11 @@ export interface PlannerResult {
   create: PlannedWorkItem[];
   close: string[];
   update: PlannedWorkItemUpdate[];
+  /**
+   * What the plan does and why, for the items' task context (`plan_summary`, issue #28 §1); null or absent
+   * when the planner gave none (the entry then lists what was created).
+   */
+  summary?: string | null | undefined;
 }
 
 export type ImplementorOutcome = 'completed' | 'blocked' | 'validation-failure';

@@ -196,6 +196,8 @@ export interface ApplyPlannerResult {
   questionsItemID?: string;
   /** An accepted proposal: its tracking item is closed afterwards, saying what was created. */
   proposalID?: string;
+  /** The planner run whose result it is: its items get a `plan_summary` entry (`planApplied`). */
+  sessionID?: string;
 }
 
 /**

@@ -64,7 +64,8 @@ export type EngineEvent =
   | ProposalCreated
   | ProposalDecided
   | ProposalStale
-  | ModeResultApplied;
+  | ModeResultApplied
+  | PlanApplied;
 
 export type EngineEventType = EngineEvent['type'];
 
@@ -252,6 +253,8 @@ export interface QuestionsAnswered {
   answers: string;
   /** `tracker`: found in the item's comments (already recorded there); `user`: typed in the dashboard. */
   source: 'tracker' | 'user';
+  /** When the answer was read or typed (epoch ms); absent: the task context dates it by the questions. */
+  at?: number;
 }
 
 /** A waiting item's questions were not answered within `questionTimeout`. */
@@ -497,6 +500,22 @@ export interface ModeResultApplied {
   sessionID: string;
   report: ModeReport;
   createdIDs: string[];
+  at: number;
+}
+
+/**
+ * A planner run's result was applied (issue #28 §1): the items it created and updated get a `plan_summary`
+ * task context entry saying what the plan was and what it made of the specs.
+ */
+export interface PlanApplied {
+  type: 'planApplied';
+  /** The planner run whose result it was. */
+  sessionID: string;
+  /** The planner's own summary of the plan; null when it gave none. */
+  summary: string | null;
+  /** The items created, with their titles, in creation order, and the existing items it updated. */
+  created: { workItemID: string; title: string }[];
+  updatedIDs: string[];
   at: number;
 }
 

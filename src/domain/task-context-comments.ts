@@ -12,6 +12,7 @@ const TASK_CONTEXT_DATA_OPENER = '<!-- flotilla:task-context-data';
 
 const ROLES: readonly AgentRole[] = ['planner', 'implementor', 'reviewer'];
 const TITLES: Record<TaskContextEntry['type'], string> = {
+  plan_summary: 'planned the item',
   implementation_summary: 'implemented',
   fix_summary: 'fixed',
   blocked_summary: 'blocked',
@@ -19,6 +20,7 @@ const TITLES: Record<TaskContextEntry['type'], string> = {
   no_changes: 'changed nothing',
   review_feedback: 'asked for changes',
   review_approved: 'approved',
+  answers: 'was answered by a human',
   investigation_summary: 'investigated',
   refinement_summary: 'refined the item',
   investigation_report: 'reported an investigation',

@@ -1,12 +1,15 @@
 import type { AgentRole } from './agent-result.ts';
 
 /**
- * What kind of work a task context entry records (issue #28 §1, docs/task-context.md): an implementor's
+ * What kind of work a task context entry records (issue #28 §1, docs/task-context.md): the plan that created
+ * or updated the item (`plan_summary`), an implementor's
  * first change (`implementation_summary`) or a later one on the same revision (`fix_summary`), a reviewer's
  * verdict (`review_feedback`, `review_approved`), an implementor that stopped (`blocked_summary`), whose
- * work failed validation (`validation_failure`) or changed nothing (`no_changes`).
+ * work failed validation (`validation_failure`) or changed nothing (`no_changes`); a human's answers to a
+ * run's questions (`answers`), which the resumed session got and every later run on the item needs too.
  */
 export type TaskContextEntryType =
+  | 'plan_summary'
   | 'implementation_summary'
   | 'fix_summary'
   | 'blocked_summary'
@@ -14,6 +17,7 @@ export type TaskContextEntryType =
   | 'no_changes'
   | 'review_feedback'
   | 'review_approved'
+  | 'answers'
   // Issue #29 modes: an investigation's or refinement's summary on its item, the investigation's report on
   // each fix item it created.
   | 'investigation_summary'
@@ -21,6 +25,7 @@ export type TaskContextEntryType =
   | 'investigation_report';
 
 export const TASK_CONTEXT_ENTRY_TYPES: readonly TaskContextEntryType[] = [
+  'plan_summary',
   'implementation_summary',
   'fix_summary',
   'blocked_summary',
@@ -28,10 +33,16 @@ export const TASK_CONTEXT_ENTRY_TYPES: readonly TaskContextEntryType[] = [
   'no_changes',
   'review_feedback',
   'review_approved',
+  'answers',
   'investigation_summary',
   'refinement_summary',
   'investigation_report',
 ];
+
+/** The entry id of a human's answers to a waiting session's questions (one per asking session). */
+export function answersEntryID(sessionID: string, sessionNumber: number): string {
+  return `${sessionID}:answers:${sessionNumber}`;
+}
 
 /** A summary is cut to this many characters (an ellipsis marks the cut). */
 export const MAX_TASK_CONTEXT_SUMMARY_CHARS = 2000;

@@ -75,7 +75,7 @@ describe('createSessionLogFactory', () => {
     await resumed.finish('completed');
     const text = await readFile(resumed.filePath ?? '', 'utf8');
     expect(text).toMatch(/\nSession: 3\n/);
-    expect(text).toContain('[output truncated: the transcript reached its cap of 400 bytes');
+    expect(text).toContain('[output truncated] the transcript reached its cap of 400 bytes');
     expect(text).toMatch(/Truncated: \d+ bytes of later messages not written/);
   });
 

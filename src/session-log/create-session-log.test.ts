@@ -231,8 +231,8 @@ describe('createSessionLog', () => {
     expect(Buffer.byteLength(`${kept}\n`)).toBeLessThanOrEqual(2_000 + 200);
     expect(kept).toContain('FLOTILLA line 0 ');
     expect(kept).not.toContain('FLOTILLA line 39 ');
-    expect(kept.match(/\[output truncated: the transcript reached its cap of 2000 bytes/g)).toHaveLength(1);
-    expect(kept.trimEnd().endsWith('later messages are not written]')).toBe(true);
+    expect(kept.match(/\[output truncated\] the transcript reached its cap of 2000 bytes/g)).toHaveLength(1);
+    expect(kept.trimEnd().endsWith('later messages are not written')).toBe(true);
     expect(footer).toMatch(
       /^Outcome: completed\nTruncated: \d+ bytes of later messages not written\nFinished: /,
     );

@@ -30,7 +30,7 @@ export interface SessionLogOptions {
   redact?: ((text: string) => string) | undefined;
   /**
    * The transcript's size cap in bytes (default 5 MiB, `DEFAULT_MAX_TRANSCRIPT_BYTES`): past it, one
-   * `[output truncated …]` line and then only the footer, so a chatty session cannot fill the disk.
+   * `[output truncated] …` line and then only the footer, so a chatty session cannot fill the disk.
    */
   maxBytes?: number | undefined;
   /**
@@ -94,7 +94,7 @@ export function createSessionLog(options: SessionLogOptions): SessionLog {
       const first = droppedBytes === 0;
       droppedBytes += size;
       if (!first) return;
-      redacted = `[output truncated: the transcript reached its cap of ${maxBytes} bytes; later messages are not written]\n`;
+      redacted = `[output truncated] the transcript reached its cap of ${maxBytes} bytes; later messages are not written\n`;
     } else {
       writtenBytes += size;
     }

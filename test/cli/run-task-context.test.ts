@@ -58,6 +58,11 @@ describe('task context and prompt templates in flotilla run', () => {
     expect(prompt).toMatch(/### \[implementor · claude\] implementation_summary — .* \(run [0-9a-f-]+\)/);
     expect(prompt).toContain(SUMMARY);
     expect(prompt).toContain('Files: src/greet.js');
+    // The plan that created the item comes first (issue #28 §1 plan_summary; this planner gave no summary).
+    expect(prompt).toMatch(
+      /### \[planner · claude\] plan_summary — [^\n]*\n+The planner planned from docs\/specs\//,
+    );
+    expect(prompt.indexOf('plan_summary')).toBeLessThan(prompt.indexOf('implementation_summary'));
     // The reviewer's own section follows the task context.
     expect(prompt.indexOf('## Task context')).toBeLessThan(prompt.indexOf(SUMMARY));
     expect(prompt.indexOf('## Work Item #1')).toBeGreaterThan(prompt.indexOf(SUMMARY));
@@ -68,11 +73,12 @@ describe('task context and prompt templates in flotilla run', () => {
         env: { ...process.env, ...repo.gitEnv },
       }).toString();
     const shown = flotilla(['work', 'show', '1']);
-    expect(shown).toContain('Task context (2, oldest first):');
+    expect(shown).toContain('Task context (3, oldest first):');
     expect(shown).toMatch(/implementation_summary \[implementor · claude\]/);
     expect(shown).toMatch(/review_approved \[reviewer · claude\]/);
     const json = JSON.parse(flotilla(['work', 'show', '1', '--json'])) as { taskContext: { type: string }[] };
     expect(json.taskContext.map((entry) => entry.type)).toEqual([
+      'plan_summary',
       'implementation_summary',
       'review_approved',
     ]);

@@ -140,7 +140,24 @@ describe('questions on the CLI runtime, answered with flotilla answer, across a 
     const history = await runFlotillaInProcess(repo.root, ['runs']);
     expect(history.stdout).toMatch(/session 2/);
     // The waiting record is gone, and so is the worktree, once the resumed run finished.
+    // The answers are the item's task context (issue #28 §1): every later run on it is given them (here the
+    // reviewer), and SQLite keeps them.
+    const later = calls.slice(resumed === undefined ? calls.length : calls.indexOf(resumed) + 1);
+    expect(
+      later.some(
+        (call) =>
+          call.prompt.includes("A human answered the implementor's questions:") &&
+          call.prompt.includes('Use SQLite.'),
+      ),
+      'a later prompt with the answers',
+    ).toBe(true);
     const db = openDatabase(resolveFlotillaPaths(repo.root).dbPath);
+    expect(
+      db
+        .prepare("SELECT summary FROM task_context WHERE type = 'answers' AND work_item_id = ?")
+        .pluck()
+        .all(id),
+    ).toEqual(["A human answered the implementor's questions:\nUse SQLite."]);
     expect(db.prepare('SELECT COUNT(*) FROM waiting_sessions').pluck().get()).toBe(0);
     db.close();
     expect(existsSync(worktree)).toBe(false);

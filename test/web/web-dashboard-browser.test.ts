@@ -71,6 +71,25 @@ beforeAll(async () => {
         at: 1_000,
       },
       { type: 'reviewerStarted', sessionID: REVIEWER, logFilePath: log, at: 1_100, runtime: 'claude' },
+      // Issue #28 §2: what the reviewer recorded on the item while it worked.
+      ...[
+        {
+          kind: 'decision',
+          decision: 'The limit is per API key',
+          why: 'the spec says <i>per key</i>',
+        } as const,
+        { kind: 'question', text: 'Should the limit be configurable per key?' } as const,
+      ].map(
+        (note, index): EngineEvent => ({
+          type: 'agentNoted',
+          sessionID: REVIEWER,
+          role: 'reviewer',
+          workItemID: revised.id,
+          runtime: 'claude',
+          note,
+          at: 1_200 + index,
+        }),
+      ),
     ];
     let state = buildInitialEngineState();
     for (const event of recorded) {
@@ -267,6 +286,14 @@ describe('the web dashboard in Chromium', { timeout: 60_000 }, () => {
     // What agents wrote stays text: the question's markup is shown, not rendered.
     await onItem.getByText('Q: Does the login form send <b>100</b> requests a minute?').waitFor();
     expect(await onItem.locator('[data-conversation]').count()).toBe(1);
+    // The decisions and questions its agents recorded (issue #28 §2), as text.
+    const decisions = page.getByTestId('item-decisions');
+    await decisions.getByText('The limit is per API key').waitFor();
+    await decisions.getByText('why: the spec says <i>per key</i>').waitFor();
+    await page
+      .getByTestId('item-logged-questions')
+      .getByText('Should the limit be configurable per key?')
+      .waitFor();
     await page.keyboard.press('t');
     const panel = page.getByTestId('conversations');
     await panel.getByText(`implementor of #${ids.export} → 'planner'`).waitFor();

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ANSWER_COMMENT_MARKER, QUESTIONS_COMMENT_MARKER } from '../../src/domain/agent-questions.ts';
+import { AgentNotesSection } from './agent-notes-section.tsx';
 import {
   type AgentConversation,
   api,
@@ -147,6 +148,7 @@ function DetailBody({ loaded, boxes, act }: DetailBodyProps) {
       </section>
 
       <TaskContextSection details={details} />
+      <AgentNotesSection details={details} />
 
       {details.revision !== null && (
         <RevisionSection

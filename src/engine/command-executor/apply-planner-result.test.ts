@@ -39,6 +39,46 @@ describe('command executor: applyPlannerResult', () => {
     expect(await provider.workItemReader.getWorkItemBody('1')).toBe('Rewritten');
   });
 
+  it("ends with planApplied for a planner run's result: what it created and updated, and its summary", async () => {
+    const { provider, executor, snapshot } = createExecutorFixture();
+    provider.control.addWorkItem({ title: 'Existing', status: 'pending' });
+    const result = {
+      role: 'planner' as const,
+      create: [create('a'), create('b', ['a'])],
+      close: [],
+      update: [{ workItemID: '1', body: 'Rewritten', labels: null }],
+      summary: '  The store first, then its API.  ',
+    };
+    const events = await executor.execute(
+      { type: 'applyPlannerResult', result, sessionID: 'p-1' },
+      await snapshot(),
+    );
+    expect(types(events)).toEqual(['workItemChanged', 'workItemChanged', 'planApplied']);
+    expect(events.at(-1)).toEqual({
+      type: 'planApplied',
+      sessionID: 'p-1',
+      summary: 'The store first, then its API.',
+      created: [
+        { workItemID: '2', title: 'Title a' },
+        { workItemID: '3', title: 'Title b' },
+      ],
+      updatedIDs: ['1'],
+      at: expect.any(Number),
+    });
+    // No run's result (an investigation's fix items), or nothing written: no planApplied.
+    const unowned = await executor.execute({ type: 'applyPlannerResult', result }, await snapshot());
+    expect(types(unowned)).not.toContain('planApplied');
+    const empty = await executor.execute(
+      {
+        type: 'applyPlannerResult',
+        result: { role: 'planner', create: [], close: [], update: [], summary: null },
+        sessionID: 'p-2',
+      },
+      await snapshot(),
+    );
+    expect(empty).toEqual([]);
+  });
+
   it.each([
     ['an unknown blocker', { create: [create('a', ['99'])], close: [], update: [] }, "blocked by '99'"],
     [

@@ -139,5 +139,32 @@ async function applyResult(
     // What was written is real: report it along with the failure so the store does not lose it.
     events.push({ type: 'commandFailed', command, error: messageOf(error), at: clock.now() });
   }
-  return events;
+  const applied = describeApplied(command, events, clock.now());
+  return applied === null ? events : [...events, applied];
+}
+
+/**
+ * The `planApplied` of a planner run's result (issue #28 §1), after what was written: the items created
+ * (with their titles) and updated, for their `plan_summary` entries; null when nothing was, or the result is
+ * no run's (an investigation's fix items).
+ */
+function describeApplied(command: ApplyPlannerResult, events: EngineEvent[], at: number): EngineEvent | null {
+  if (command.sessionID === undefined) return null;
+  const created = events.flatMap((event) =>
+    event.type === 'workItemChanged' && event.oldStatus === null && event.workItem !== null
+      ? [{ workItemID: event.workItemID, title: event.workItem.title }]
+      : [],
+  );
+  const failed = events.some((event) => event.type === 'commandFailed');
+  const updatedIDs = failed ? [] : command.result.update.map((update) => update.workItemID);
+  if (created.length === 0 && updatedIDs.length === 0) return null;
+  const summary = command.result.summary?.trim() ?? '';
+  return {
+    type: 'planApplied',
+    sessionID: command.sessionID,
+    summary: summary === '' ? null : summary,
+    created,
+    updatedIDs,
+    at,
+  };
 }

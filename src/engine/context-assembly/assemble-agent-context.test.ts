@@ -240,4 +240,31 @@ describe('assembleAgentContext', () => {
     );
     expect(reviewer.prompt.startsWith(`## Work Item #${item.id} — Greet`)).toBe(true);
   });
+
+  it("gives a mode's run its mode's template, never the implementor's; without one the built-in prompt", async () => {
+    const { item, deps } = world();
+    const template = (text: string, path: string) => {
+      const parsed = parsePromptTemplate(text, 'implementor', path);
+      if (!parsed.ok) throw new Error(parsed.errors.join('\n'));
+      return parsed.template;
+    };
+    const promptTemplates = {
+      implementor: template('Implement #{taskId}.', 'implementor.md'),
+      investigate: template('Investigate #{taskId}: {taskTitle}.', 'investigate.md'),
+    };
+    const request = (mode: 'investigate' | 'refine' | undefined) => ({
+      role: 'implementor' as const,
+      sessionID: `s-${mode}`,
+      workItemID: item.id,
+      branchName: 'flotilla/1',
+      ...(mode !== undefined && { mode }),
+    });
+    const prompt = async (mode: 'investigate' | 'refine' | undefined) =>
+      (await assembleAgentContext(request(mode), { ...deps, promptTemplates })).prompt;
+    expect(await prompt('investigate')).toBe(`Investigate #${item.id}: Greet.\n`);
+    expect(await prompt(undefined)).toBe(`Implement #${item.id}.\n`);
+    const refine = await prompt('refine');
+    expect(refine.startsWith(`## Work Item #${item.id} — Greet`)).toBe(true);
+    expect(refine).not.toContain('Implement #');
+  });
 });

@@ -4,6 +4,7 @@ import {
   type Memory,
   mergeTaskContext,
   type TaskContextEntry,
+  type WorkItemMode,
 } from '../../domain/index.ts';
 import type { RevisionReader, SpecReader, WorkItemReader } from '../../providers/types.ts';
 import type {
@@ -30,8 +31,23 @@ import { withoutTrailingNewlines } from './markdown-text.ts';
 import { type PromptTemplate, renderPromptTemplate } from './parse-prompt-template.ts';
 import type { RolePrompt } from './role-prompt.ts';
 
-/** The parsed `.flotilla/prompts/<role>.md` templates; a role without one gets the built-in prompt. */
-export type PromptTemplates = Partial<Record<AgentRole, PromptTemplate>>;
+/**
+ * The parsed `.flotilla/prompts/<role>.md` templates, and `<mode>.md` for an implementor's read-only modes
+ * (issue #29: `investigate`, `refine`); a run without its own gets the built-in prompt.
+ */
+export type PromptTemplates = Partial<Record<AgentRole | WorkItemMode, PromptTemplate>>;
+
+/**
+ * The template a run uses: its mode's for an investigation or refinement (never the implementor's, which
+ * is written for changing code), else its role's.
+ */
+export function selectPromptTemplate(
+  templates: PromptTemplates | undefined,
+  request: Pick<AgentRunRequest, 'role'> & { mode?: WorkItemMode },
+): PromptTemplate | undefined {
+  if (request.role === 'implementor' && request.mode !== undefined) return templates?.[request.mode];
+  return templates?.[request.role];
+}
 
 /** What context assembly reads: the engine's store and the provider's readers. */
 export interface AgentContextDeps {
@@ -141,7 +157,7 @@ export async function assembleAgentContext(
   deps: AgentContextDeps,
 ): Promise<AgentStartParams> {
   const getReviewHistory = (revisionID: string) => deps.revisionReader.getReviewHistory(revisionID);
-  const template = deps.promptTemplates?.[request.role];
+  const template = selectPromptTemplate(deps.promptTemplates, request);
   const finish = (rolePrompt: RolePrompt, entries: readonly TaskContextEntry[] | null): string => {
     const taskContext = entries === null ? '' : buildTaskContextSection(entries, deps.taskContextBudget);
     const source = deps.memories;

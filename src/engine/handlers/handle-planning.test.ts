@@ -37,7 +37,7 @@ describe('handlePlanning on every sample event', () => {
       },
     ],
     // plannerCompleted: the planner was given the current SHA, so nothing is left to plan.
-    plannerCompleted: [{ type: 'applyPlannerResult', result }],
+    plannerCompleted: [{ type: 'applyPlannerResult', result, sessionID: SAMPLE_IDS.sessions.runningPlanner }],
     // plannerFailed: first failure, and the spec still differs from what was last planned.
     plannerFailed: [
       {
@@ -155,7 +155,7 @@ describe('handlePlanning on plannerCompleted', () => {
     });
     const result = buildPlannerResult({ close: ['wi-9'] });
     expect(runHandlerAfterUpdate(handlePlanning, completed(result), before)).toEqual([
-      { type: 'applyPlannerResult', result },
+      { type: 'applyPlannerResult', result, sessionID: 'p-1' },
     ]);
   });
 
@@ -172,7 +172,7 @@ describe('handlePlanning on plannerCompleted', () => {
     });
     const result = buildPlannerResult();
     expect(runHandlerAfterUpdate(handlePlanning, completed(result), before)).toEqual([
-      { type: 'applyPlannerResult', result },
+      { type: 'applyPlannerResult', result, sessionID: 'p-1' },
       { type: 'requestPlannerRun', specPaths: ['a.md', 'b.md'], specSHAs: { 'a.md': 'a2', 'b.md': 'b1' } },
     ]);
   });

@@ -36,6 +36,7 @@ export const handlePlanning: Handler = (event, state, config) => {
         {
           type: 'applyPlannerResult',
           result: event.result,
+          sessionID: event.sessionID,
           ...(questionsItemID !== undefined && { questionsItemID }),
         },
         ...requestPlanningIfNeeded(state),

@@ -93,7 +93,7 @@ describe('approval.plans: required — a completed plan becomes a proposal', () 
 
   it('applies at once with approval auto (the default)', () => {
     expect(runHandlerAfterUpdate(handlePlanning, completed, state)).toEqual([
-      { type: 'applyPlannerResult', result: completed.result },
+      { type: 'applyPlannerResult', result: completed.result, sessionID: completed.sessionID },
     ]);
   });
 
@@ -129,7 +129,12 @@ describe('a decision on the pending proposal', () => {
   it('accept: the stored plan is applied as an auto plan is, naming the proposal', () => {
     const before = withPendingProposal();
     expect(runHandlerAfterUpdate(handleProposals, decided('accept'), before)).toEqual([
-      { type: 'applyPlannerResult', result: buildPlannerResult(), proposalID: '40' },
+      {
+        type: 'applyPlannerResult',
+        result: buildPlannerResult(),
+        proposalID: '40',
+        sessionID: before.proposals['40']?.sessionID,
+      },
     ]);
     const { state } = applyStateUpdate(before, decided('accept'));
     expect(state.proposals['40']).toMatchObject({ status: 'accepted', decidedBy: 'ada', decidedAt: 5 });

@@ -21,7 +21,14 @@ export const handleProposals: Handler = (event, state) => {
   if (proposal.report != null && proposal.subjectID != null)
     return decideModeProposal(proposal, proposal.report, event.author, state);
   if (proposal.status === 'accepted')
-    return [{ type: 'applyPlannerResult', result: proposal.result, proposalID: proposal.id }];
+    return [
+      {
+        type: 'applyPlannerResult',
+        result: proposal.result,
+        proposalID: proposal.id,
+        sessionID: proposal.sessionID,
+      },
+    ];
   if (proposal.status !== 'rejected') return [];
   const reason = proposal.reason ?? '';
   const commands: EngineCommand[] = [

@@ -55,4 +55,32 @@ describe('handleTaskContextMirror', () => {
       ),
     ).toEqual([]);
   });
+
+  it("posts a human's answers entry once the answer is applied", () => {
+    const answers: TaskContextEntry = { ...entry('s3', 'answers'), id: 's3:answers:2' };
+    const waiting = {
+      workItemID: '4',
+      role: 'implementor' as const,
+      sessionID: 's3',
+      sessionNumber: 2,
+      revisionID: null,
+      questions: ['Which port?'],
+      session: { runtime: 'claude', agentSessionID: null, worktree: null, stateDir: null },
+      askedAt: 1,
+      answers: '8080',
+    };
+    const answered = { ...state, taskContext: { '4': [answers] }, waitingForInput: { '4': waiting } };
+    const event: EngineEvent = {
+      type: 'questionsAnswered',
+      workItemID: '4',
+      answers: '8080',
+      source: 'user',
+    };
+    const on = { ...CONFIG, mirrorTaskContext: true };
+    expect(handleTaskContextMirror(event, answered, on)).toEqual([
+      { type: 'commentOnWorkItem', workItemID: '4', body: buildTaskContextComment(answers) },
+    ]);
+    // An answer to no waiting session (already resumed) posts nothing.
+    expect(handleTaskContextMirror(event, { ...answered, waitingForInput: {} }, on)).toEqual([]);
+  });
 });

@@ -207,7 +207,9 @@ describe("a planner's questions", () => {
         at: 7_000,
       },
     );
-    expect(commands).toEqual([{ type: 'applyPlannerResult', result, questionsItemID: QUESTIONS_ITEM }]);
+    expect(commands).toEqual([
+      { type: 'applyPlannerResult', result, questionsItemID: QUESTIONS_ITEM, sessionID: RESUMED },
+    ]);
     expect(done.lastPlannedSHAs).toEqual(GIVEN);
   });
 

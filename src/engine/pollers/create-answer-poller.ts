@@ -29,6 +29,7 @@ export function createAnswerPoller(deps: PollerDeps<WorkItemReader>): Poller {
             workItemID: waiting.workItemID,
             answers,
             source: 'tracker',
+            at: deps.clock.now(),
           });
         }
         failures.succeeded();

@@ -15,6 +15,7 @@ const plannerOutput: PlannerResult = {
   create: [{ tempID: 't1', title: 'Add login', body: 'Do it', labels: ['priority:high'], blockedBy: ['7'] }],
   close: ['3'],
   update: [{ workItemID: '4', body: null, labels: ['x'] }],
+  summary: 'Login first, then the old form goes',
 };
 const implementorOutput: ImplementorOutput = { role: 'implementor', outcome: 'completed', summary: 'Done' };
 const reviewerOutput: ReviewerResult = {
@@ -40,6 +41,10 @@ describe('output schemas', () => {
 
   it('accept a valid output of each role', () => {
     expect(PlannerOutputSchema.parse(plannerOutput)).toEqual(plannerOutput);
+    // A plan without a summary is valid too (the JSON Schema leaves it optional; codex's lists it, nullable).
+    const { summary: _summary, ...unsummarized } = plannerOutput;
+    expect(PlannerOutputSchema.parse(unsummarized)).toEqual(unsummarized);
+    expect(buildOutputJsonSchema('planner').required).toEqual(['role', 'create', 'close', 'update']);
     expect(ImplementorOutputSchema.parse(implementorOutput)).toEqual(implementorOutput);
     expect(ReviewerOutputSchema.parse(reviewerOutput)).toEqual(reviewerOutput);
   });

@@ -30,6 +30,14 @@ export const PlannerOutputSchema = z.object({
   create: z.array(PlannedWorkItemSchema),
   close: z.array(z.string()),
   update: z.array(PlannedWorkItemUpdateSchema),
+  // Issue #28 §1: each created or updated item's `plan_summary` task context entry. Optional, so plans
+  // written before it (and scripted ones) stay valid; codex's strict schema lists it as required and nullable
+  // (build-codex-output-schema.ts requires every root property).
+  summary: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('what this plan does and why, in a few sentences (kept as each item’s plan_summary context)'),
 });
 
 // --- Implementor (no patch field — adapter extracts it) ---

@@ -122,6 +122,8 @@ const EVENT_UPDATES: EventUpdates = {
   proposalStale: applyProposalUpdate,
   // applyTaskContextUpdate gives each fix item the investigation's report.
   modeResultApplied: keep,
+  // applyTaskContextUpdate gives each item the plan's summary.
+  planApplied: keep,
 };
 
 function applyEventUpdate(state: EngineState, event: EngineEvent): StateUpdate {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   buildImplementorRun,
+  buildPlannerRun,
   buildReviewerRun,
   buildTestState,
   buildWorkItem,
@@ -126,5 +127,90 @@ describe('task context entries (applyStateUpdate)', () => {
       ]);
     // Applied again (a replay): nothing is added twice.
     expect(apply(after, applied).taskContext['wi-2']).toHaveLength(1);
+  });
+
+  it("records a human's answers to a waiting run's questions once, not a planner's", () => {
+    const waiting = (role: 'implementor' | 'planner') => ({
+      workItemID: 'wi-1',
+      role,
+      sessionID: 'i1',
+      sessionNumber: 1,
+      revisionID: null,
+      questions: ['Per key or per IP?'],
+      session: { runtime: 'codex', agentSessionID: 't-1', worktree: null, stateDir: null },
+      askedAt: 4_000,
+      answers: null,
+    });
+    const asked = (role: 'implementor' | 'planner'): EngineState => ({
+      ...stateWith(null),
+      waitingForInput: { 'wi-1': waiting(role) },
+    });
+    const answered: EngineEvent = {
+      type: 'questionsAnswered',
+      workItemID: 'wi-1',
+      answers: 'Per key.',
+      source: 'user',
+      at: 6_000,
+    };
+    const next = apply(asked('implementor'), answered);
+    expect(next.taskContext['wi-1']).toEqual([
+      {
+        id: 'i1:answers:1',
+        workItemID: 'wi-1',
+        sessionID: 'i1',
+        role: 'implementor',
+        runtime: 'claude',
+        type: 'answers',
+        summary: "A human answered the implementor's questions:\nPer key.",
+        data: { questions: ['Per key or per IP?'], source: 'user' },
+        createdAt: 6_000,
+      },
+    ]);
+    // A second answer to the same questions is not taken (the first resumes the session).
+    expect(apply(next, answered).taskContext).toBe(next.taskContext);
+    // Without a time the entry is dated by the questions.
+    const { at: _at, ...undated } = answered as Extract<EngineEvent, { type: 'questionsAnswered' }>;
+    expect(apply(asked('implementor'), undated).taskContext['wi-1']?.[0]?.createdAt).toBe(4_000);
+    expect(apply(asked('planner'), answered).taskContext).toEqual({});
+  });
+
+  it("gives each item a plan created or updated the plan's summary, with what else it created", () => {
+    const state = buildTestState({
+      workItems: [buildWorkItem({ id: 'wi-1', status: 'pending' })],
+      agentRuns: [buildPlannerRun({ sessionID: 'p1', specPaths: ['docs/specs/store.md'], runtime: 'codex' })],
+    });
+    const applied = (planSummary: string | null): EngineEvent => ({
+      type: 'planApplied',
+      sessionID: 'p1',
+      summary: planSummary,
+      created: [
+        { workItemID: 'wi-2', title: 'The store' },
+        { workItemID: 'wi-3', title: 'Its API' },
+      ],
+      updatedIDs: ['wi-1'],
+      at: 7_000,
+    });
+    const next = apply(state, applied('The store first, then its API.'));
+    const summary =
+      'The store first, then its API.\nCreated: #wi-2 The store; #wi-3 Its API.\nUpdated: #wi-1.';
+    expect(next.taskContext['wi-3']).toEqual([
+      {
+        id: 'p1:plan_summary:wi-3',
+        workItemID: 'wi-3',
+        sessionID: 'p1',
+        role: 'planner',
+        runtime: 'codex',
+        type: 'plan_summary',
+        summary,
+        data: { specPaths: ['docs/specs/store.md'], created: ['wi-2', 'wi-3'], updated: ['wi-1'] },
+        createdAt: 7_000,
+      },
+    ]);
+    expect(Object.keys(next.taskContext).sort()).toEqual(['wi-1', 'wi-2', 'wi-3']);
+    // Once per item, and a planner without a summary is described by its specs.
+    expect(apply(next, applied('again')).taskContext).toBe(next.taskContext);
+    expect(apply(state, applied(null)).taskContext['wi-2']?.[0]?.summary).toMatch(
+      /^The planner planned from docs\/specs\/store\.md\.\nCreated: /,
+    );
   });
 });

@@ -1,11 +1,14 @@
 import {
   type AgentRun,
+  answersEntryID,
   boundTaskContextSummary,
   type EngineEvent,
   type ImplementorCompleted,
   type ImplementorFailed,
   isAgentRunActive,
   type ModeResultApplied,
+  type PlanApplied,
+  type QuestionsAnswered,
   type ReviewerCompleted,
   type TaskContextEntry,
   type TaskContextEntryType,
@@ -25,6 +28,8 @@ export function applyTaskContextUpdate(
   event: EngineEvent,
 ): EngineState {
   if (event.type === 'modeResultApplied') return addInvestigationReports(after, event);
+  if (event.type === 'questionsAnswered') return addAnswers(before, after, event);
+  if (event.type === 'planApplied') return addPlanSummaries(after, event);
   if (
     event.type !== 'implementorCompleted' &&
     event.type !== 'reviewerCompleted' &&
@@ -39,6 +44,73 @@ export function applyTaskContextUpdate(
   const existing = after.taskContext[entry.workItemID] ?? [];
   if (existing.some((known) => known.id === entry.id)) return after;
   return { ...after, taskContext: { ...after.taskContext, [entry.workItemID]: [...existing, entry] } };
+}
+
+/**
+ * A human answered a waiting run's questions: the resumed session gets them, and so does every later run on
+ * the item (a retry, the reviewer, a rework), as an `answers` entry. A planner's questions wait on a
+ * questions item of their own, whose history nobody reads: nothing is added there.
+ */
+function addAnswers(before: EngineState, after: EngineState, event: QuestionsAnswered): EngineState {
+  const waiting = before.waitingForInput[event.workItemID];
+  if (waiting === undefined || waiting.answers !== null || waiting.role === 'planner') return after;
+  const entry: TaskContextEntry = {
+    id: answersEntryID(waiting.sessionID, waiting.sessionNumber),
+    workItemID: event.workItemID,
+    sessionID: waiting.sessionID,
+    role: waiting.role,
+    runtime: before.agentRuns[waiting.sessionID]?.runtime ?? waiting.session.runtime,
+    type: 'answers',
+    summary: boundTaskContextSummary(`A human answered the ${waiting.role}'s questions:\n${event.answers}`),
+    data: { questions: waiting.questions, source: event.source },
+    createdAt: event.at ?? waiting.askedAt,
+  };
+  const existing = after.taskContext[entry.workItemID] ?? [];
+  if (existing.some((known) => known.id === entry.id)) return after;
+  return { ...after, taskContext: { ...after.taskContext, [entry.workItemID]: [...existing, entry] } };
+}
+
+/**
+ * A planner run's applied result: each item it created or updated gets the plan's summary (the planner's
+ * own, else what it was made from), with what else the plan created, so the item's agents know the plan
+ * they are part of.
+ */
+function addPlanSummaries(state: EngineState, event: PlanApplied): EngineState {
+  const run = state.agentRuns[event.sessionID];
+  const specPaths = run?.role === 'planner' ? run.specPaths : [];
+  const from = specPaths.length > 0 ? ` from ${specPaths.join(', ')}` : '';
+  const created = event.created.map(({ workItemID, title }) => `#${workItemID} ${title}`);
+  const lines = [
+    event.summary ?? `The planner planned${from}.`,
+    ...(created.length > 0 ? [`Created: ${created.join('; ')}.`] : []),
+    ...(event.updatedIDs.length > 0
+      ? [`Updated: ${event.updatedIDs.map((id) => `#${id}`).join(', ')}.`]
+      : []),
+  ];
+  const summary = boundTaskContextSummary(lines.join('\n'));
+  const data = {
+    specPaths,
+    created: event.created.map((item) => item.workItemID),
+    updated: event.updatedIDs,
+  };
+  let taskContext = state.taskContext;
+  for (const workItemID of [...event.created.map((item) => item.workItemID), ...event.updatedIDs]) {
+    const entry: TaskContextEntry = {
+      id: `${event.sessionID}:plan_summary:${workItemID}`,
+      workItemID,
+      sessionID: event.sessionID,
+      role: 'planner',
+      runtime: run?.runtime ?? null,
+      type: 'plan_summary',
+      summary,
+      data,
+      createdAt: event.at,
+    };
+    const existing = taskContext[workItemID] ?? [];
+    if (existing.some((known) => known.id === entry.id)) continue;
+    taskContext = { ...taskContext, [workItemID]: [...existing, entry] };
+  }
+  return taskContext === state.taskContext ? state : { ...state, taskContext };
 }
 
 /**

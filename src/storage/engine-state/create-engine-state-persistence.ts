@@ -226,6 +226,36 @@ export function createEngineStatePersistence(
   const notes = createAgentNoteRepository(db);
   const conversations = createAgentConversationRepository(db);
 
+  /** The task context entries the event added (issue #28 §1): a run's end, answers, a plan, a mode's report. */
+  function saveTaskContext(event: EngineEvent, stateAfter: PersistedEngineState): void {
+    if (
+      TASK_CONTEXT_EVENT_TYPES.has(event.type) &&
+      'workItemID' in event &&
+      event.workItemID !== null &&
+      'sessionID' in event
+    ) {
+      for (const entry of stateAfter.taskContext[event.workItemID] ?? [])
+        if (entry.sessionID === event.sessionID) taskContext.save(entry);
+    }
+    // A human's answers to a run's questions (issue #28 §1): kept once (INSERT OR IGNORE).
+    if (event.type === 'questionsAnswered') {
+      for (const entry of stateAfter.taskContext[event.workItemID] ?? [])
+        if (entry.type === 'answers') taskContext.save(entry);
+    }
+    // A plan's summary, on each item it created or updated (issue #28 §1).
+    if (event.type === 'planApplied') {
+      for (const workItemID of [...event.created.map((item) => item.workItemID), ...event.updatedIDs])
+        for (const entry of stateAfter.taskContext[workItemID] ?? [])
+          if (entry.sessionID === event.sessionID) taskContext.save(entry);
+    }
+    // An applied investigation's report, on each fix item it created (issue #29).
+    if (event.type === 'modeResultApplied') {
+      for (const workItemID of event.createdIDs)
+        for (const entry of stateAfter.taskContext[workItemID] ?? [])
+          if (entry.sessionID === event.sessionID) taskContext.save(entry);
+    }
+  }
+
   /** What an agent recorded through its tools (the engine validated and redacted it); summaries are live only. */
   function recordNote(event: AgentNoted): void {
     const { note } = event;
@@ -296,21 +326,7 @@ export function createEngineStatePersistence(
         else if (waiting.sessionID === ('sessionID' in event ? event.sessionID : null))
           waitingSessions.save(waiting);
       }
-      if (
-        TASK_CONTEXT_EVENT_TYPES.has(event.type) &&
-        'workItemID' in event &&
-        event.workItemID !== null &&
-        'sessionID' in event
-      ) {
-        for (const entry of stateAfter.taskContext[event.workItemID] ?? [])
-          if (entry.sessionID === event.sessionID) taskContext.save(entry);
-      }
-      // An applied investigation's report, on each fix item it created (issue #29).
-      if (event.type === 'modeResultApplied') {
-        for (const workItemID of event.createdIDs)
-          for (const entry of stateAfter.taskContext[workItemID] ?? [])
-            if (entry.sessionID === event.sessionID) taskContext.save(entry);
-      }
+      saveTaskContext(event, stateAfter);
       if (
         event.type === 'proposalCreated' ||
         event.type === 'proposalDecided' ||

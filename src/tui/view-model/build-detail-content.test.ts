@@ -289,6 +289,52 @@ describe('buildDetailContent', () => {
     expect(text.at(-2)).toBe('The body');
   });
 
+  it("lists the item's task context, oldest first, each entry's source, type, time and summary start", () => {
+    const entry = (
+      id: string,
+      type: 'implementation_summary' | 'review_feedback',
+      summary: string,
+      at: number,
+    ) => ({
+      id,
+      workItemID: '1',
+      sessionID: id,
+      role: type === 'review_feedback' ? ('reviewer' as const) : ('implementor' as const),
+      runtime: 'claude',
+      type,
+      summary,
+      data: {},
+      createdAt: at,
+    });
+    const state: EngineState = {
+      ...buildTestState({ workItems: [buildWorkItem({ id: '1', status: 'pending' })] }),
+      taskContext: {
+        '1': [
+          entry('s1', 'implementation_summary', 'Added greet.\nWith a test.', Date.UTC(2026, 0, 2, 3, 4)),
+          entry('s2', 'review_feedback', 'a\nb\nc\nd\ne', Date.UTC(2026, 0, 2, 4, 5)),
+        ],
+      },
+    };
+    const text = lines(build(state, '1'));
+    const start = text.indexOf('task context (2, oldest first):');
+    expect(start).toBeGreaterThan(0);
+    expect(text.slice(start + 1, start + 10)).toEqual([
+      '  [implementor · claude] implementation_summary — 2026-01-02 03:04',
+      '    Added greet.',
+      '    With a test.',
+      '  [reviewer · claude] review_feedback — 2026-01-02 04:05',
+      '    a',
+      '    b',
+      '    c',
+      '    … 2 more line(s): flotilla work show',
+      '',
+    ]);
+    expect(text.at(-2)).toBe('The body');
+    // An item without history shows no such block.
+    const plain = buildTestState({ workItems: [buildWorkItem({ id: '1', status: 'pending' })] });
+    expect(lines(build(plain, '1')).some((line) => line.startsWith('task context'))).toBe(false);
+  });
+
   it('revision with failing checks: the reason, the log path and the log tail', () => {
     const state = buildTestState({
       workItems: [buildWorkItem({ id: '1', status: 'review', linkedRevision: 'r1' })],

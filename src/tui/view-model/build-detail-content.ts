@@ -12,6 +12,7 @@ import {
 import type { EngineState } from '../../engine/state-store/index.ts';
 import { buildMergeQueue, failureKey } from '../../engine/state-store/index.ts';
 import type { StreamBuffer } from '../streams/create-stream-buffers.ts';
+import { buildTaskContextLines } from './build-task-context-lines.ts';
 import type { WorkItemRow } from './build-work-item-sections.ts';
 import { DISPLAY_STATUS_STYLES } from './display-status.ts';
 import { formatDuration } from './format-duration.ts';
@@ -97,6 +98,8 @@ export function buildDetailContent(inputs: DetailInputs): DetailContent {
   if (latestRun !== null) pushFailure(head, row, latestRun, state);
   const revision = item.linkedRevision === null ? undefined : state.revisions[item.linkedRevision];
   if (revision !== undefined) pushRevision(head, revision, inputs);
+  const context = buildTaskContextLines(state.taskContext[item.id]);
+  if (context.length > 0) head.push(RULE, ...context);
   head.push(RULE);
   pushFetched(head, inputs.body, 'description', (body) =>
     body.trim() === ''

@@ -357,6 +357,14 @@ export function buildSampleEvents(): SampleEvents {
       source: 'tracker',
       at,
     },
+    planApplied: {
+      type: 'planApplied',
+      sessionID: 'session-planner',
+      summary: 'Two steps: the store, then the API on it',
+      created: [{ workItemID: 'wi-new', title: 'The store' }],
+      updatedIDs: [],
+      at,
+    },
     modeResultApplied: {
       type: 'modeResultApplied',
       workItemID: 'wi-bug',
