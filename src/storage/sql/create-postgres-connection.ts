@@ -1,3 +1,5 @@
+// Every program that compiles this file (the web dashboard's typecheck too) gets pg-native's declaration.
+/// <reference path="./pg-native.d.ts" />
 import { createRequire } from 'node:module';
 import type Client from 'pg-native';
 import { messageOf } from '../../shared/message-of.ts';
