@@ -27,6 +27,8 @@ export interface ControlPlaneEngineParts {
   promptTemplates: PromptTemplates;
   /** Null: dispatch waits for slots only (`scheduler.resources: "off"`). */
   resources: ResourceGate | null;
+  /** The repository's tracked files, for the conflict estimate (EngineConfig.listRepositoryFiles). */
+  listRepositoryFiles: () => Promise<readonly string[]>;
   /** Cluster mode: the workers the runs go to, and the lease this control plane leads with. */
   cluster: ClusterController | null;
   held: HeldLeadership | null;
@@ -46,6 +48,7 @@ export function createControlPlaneEngine(parts: ControlPlaneEngineParts): Engine
   return createEngine({
     provider: parts.changeFeed === undefined ? provider : withChangeFeed(provider, parts.changeFeed),
     ...(resources !== null && { resources }),
+    listRepositoryFiles: parts.listRepositoryFiles,
     logger: parts.logger,
     initialState: persistence.loadInitialState({ keep: parts.recovered.keep }),
     adoptedRuns: parts.recovered.adopted,

@@ -7,6 +7,7 @@ import type { Engine } from '../engine/create-engine.ts';
 import type { Clock } from '../engine/engine-config.ts';
 import type { Logger } from '../logging/logger.ts';
 import { createEngineStatePersistence, type EngineStatePersistence, openDatabase } from '../storage/index.ts';
+import { listTrackedFiles } from '../workspace/list-tracked-files.ts';
 import { acquireRunLock } from './acquire-run-lock.ts';
 import { awaitClusterLeadership, type HeldLeadership } from './await-cluster-leadership.ts';
 import { type ControlPlaneProvider, createConfiguredProvider } from './create-configured-provider.ts';
@@ -178,6 +179,7 @@ async function startControlPlane(
     worktrees,
     promptTemplates: prompts.templates,
     resources: resources?.gate ?? null,
+    listRepositoryFiles: () => listTrackedFiles(repoRoot),
     cluster,
     held,
     recovered: recovery,

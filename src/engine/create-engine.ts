@@ -306,7 +306,11 @@ export function createEngine(config: EngineConfig): Engine {
         : (await provider.revisionReader.getRevisionFiles(item.linkedRevision).catch(() => [])).map(
             (file) => file.path,
           );
-    return estimateTouchedFiles({ body: `${item?.title ?? ''}\n${body}`, revisionFiles });
+    const text = `${item?.title ?? ''}\n${body}`;
+    const named = estimateTouchedFiles({ body: text, revisionFiles });
+    if (named !== null || config.listRepositoryFiles === undefined) return named;
+    const repositoryFiles = await config.listRepositoryFiles().catch(() => []);
+    return estimateTouchedFiles({ body: text, revisionFiles, repositoryFiles });
   }
 
   /** The runtime that kept a session removes it (by the runtime name recorded with it). */

@@ -113,6 +113,11 @@ export interface EngineConfig {
    */
   resources?: ResourceGate;
   /**
+   * The repository's tracked files, for the conflict estimate of an item whose text names no file (its words
+   * are matched against the files' base names, scheduler/estimate-touched-files.ts); absent: no such match.
+   */
+  listRepositoryFiles?: () => Promise<readonly string[]>;
+  /**
    * Per-role prompt templates (`.flotilla/prompts/<role>.md`, docs/prompt-templates.md), parsed and checked
    * by the caller before the engine starts; a role without one gets the built-in prompt.
    */

@@ -486,6 +486,33 @@ describe('engine: recovery, scheduling and robustness', () => {
     expect(conflicts).toEqual(['touches src/count.js, as the run for #1 in progress does']);
   });
 
+  it("holds back an item whose words name a file another running item's words name (no paths given)", async () => {
+    const h = use(
+      createEngineHarness({
+        config: {
+          scheduler: { maxConcurrentAgents: 3 },
+          listRepositoryFiles: async () => ['src/wordcount.js', 'src/logo.svg', 'README.md'],
+        },
+        script: { implementor: () => buildResultRun(buildImplementorResult(), { delayMs: 200 }) },
+      }),
+    );
+    h.provider.control.addWorkItem({
+      title: 'Export wordCount',
+      status: 'pending',
+      body: 'As the spec says.',
+    });
+    h.provider.control.addWorkItem({ title: 'wordCount ignores hyphens', status: 'pending', body: '' });
+    h.provider.control.addWorkItem({ title: 'A new logo', status: 'pending', body: '' });
+    const conflicts: string[] = [];
+    h.engine.onEvent((event) => {
+      if (event.type === 'dispatchQueued' && event.reason === 'conflict') conflicts.push(event.detail ?? '');
+    });
+    await h.engine.start();
+    await h.settle();
+    expect(h.runs('implementor')).toHaveLength(3);
+    expect(conflicts).toEqual(['touches src/wordcount.js, as the run for #1 in progress does']);
+  });
+
   it('keeps processing after a handler throws, and records the error', async () => {
     const h = use(
       createEngineHarness({

@@ -45,6 +45,56 @@ describe('estimateTouchedFiles', () => {
   });
 });
 
+describe('estimateTouchedFiles: words against the repository', () => {
+  const repositoryFiles = [
+    'README.md',
+    'src/index.js',
+    'src/wordcount.js',
+    'src/word-frequency.ts',
+    'test/wordcount.test.js',
+    'docs/api.md',
+  ];
+
+  it('matches the words of an item that names no file against the files’ base names', () => {
+    expect(
+      estimateTouchedFiles({
+        body: 'Export wordCount\nAdd it to the index.',
+        revisionFiles: [],
+        repositoryFiles,
+      }),
+    ).toEqual(['src/wordcount.js', 'test/wordcount.test.js']);
+    // Case and separators do not matter: "word frequency" is not one word, "word_frequency" is.
+    expect(
+      estimateTouchedFiles({ body: 'Speed up word_frequency.', revisionFiles: [], repositoryFiles }),
+    ).toEqual(['src/word-frequency.ts']);
+    expect(
+      estimateTouchedFiles({
+        body: 'Speed up the word frequency count.',
+        revisionFiles: [],
+        repositoryFiles,
+      }),
+    ).toBeNull();
+  });
+
+  it('never matches by name when the text names files, nor generic or short names', () => {
+    expect(
+      estimateTouchedFiles({
+        body: 'Export wordCount from lib/count.js.',
+        revisionFiles: [],
+        repositoryFiles,
+      }),
+    ).toEqual(['lib/count.js']);
+    // "README", "index" and "api" say little about which file: nothing is known.
+    expect(
+      estimateTouchedFiles({
+        body: 'Update the README and the api index.',
+        revisionFiles: [],
+        repositoryFiles,
+      }),
+    ).toBeNull();
+  });
+});
+
 describe('findSharedPath', () => {
   it('finds a shared file, or a file inside a directory the other names', () => {
     expect(findSharedPath(['src/a.ts', 'README.md'], ['README.md'])).toBe('README.md');
