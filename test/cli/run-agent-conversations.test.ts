@@ -139,14 +139,15 @@ function conversationScenario(signals: Signals, seen: Seen): Scenario {
         match: { systemIncludes: 'You are the reviewer' },
         steps: [{ structuredOutput: APPROVE }, { structuredOutput: APPROVE }],
       },
+      // By body: each item's task context names its sibling's title (the plan's summary).
       {
         name: 'a',
-        match: { systemIncludes: 'You are the implementor', firstUserIncludes: 'Serve on the port' },
+        match: { systemIncludes: 'You are the implementor', firstUserIncludes: 'Objective: serve.' },
         steps: many(agentA(signals, seen)),
       },
       {
         name: 'b',
-        match: { systemIncludes: 'You are the implementor', firstUserIncludes: 'Choose the port' },
+        match: { systemIncludes: 'You are the implementor', firstUserIncludes: 'Objective: choose.' },
         steps: many(agentB(signals, seen)),
       },
     ],
