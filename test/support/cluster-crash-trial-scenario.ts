@@ -83,8 +83,13 @@ export function crashTrialRoutes(items: number, latencyMs: number, seen: AgentRe
   ];
 }
 
+/**
+ * The item a prompt is about: its `## Work Item` heading first, since the task context before it names every
+ * item the plan created (the plan's summary).
+ */
 function itemOf(view: RequestView): number | null {
-  const found = /Add module(\d+)/.exec(view.firstUser);
+  const found =
+    /## Work Item #\S+ — Add module(\d+)/.exec(view.firstUser) ?? /Add module(\d+)/.exec(view.firstUser);
   return found === null ? null : Number(found[1]);
 }
 
