@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { AGENT_NOTE_LIMITS, type Memory } from '../../domain/index.ts';
 import { CliError } from '../support/cli-error.ts';
+import { editMemoryInEditor } from '../support/edit-memory-in-editor.ts';
 import { formatMemoriesMarkdown, parseMemoriesMarkdown } from '../support/memory-markdown.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
 import { withCliContext } from '../support/with-cli-context.ts';
@@ -16,11 +17,12 @@ function parseMemoryID(raw: string): number {
   return id;
 }
 
-function checkText(text: string): string {
+/** `source` names where the text came from in errors: `--text`, or the editor's file. */
+function checkText(text: string, source = '--text'): string {
   const trimmed = text.trim();
-  if (trimmed === '') throw new CliError('--text: expected a non-empty text', { exitCode: 2 });
+  if (trimmed === '') throw new CliError(`${source}: expected a non-empty text`, { exitCode: 2 });
   if (trimmed.length > AGENT_NOTE_LIMITS.memoryText)
-    throw new CliError(`--text: at most ${AGENT_NOTE_LIMITS.memoryText} characters`, { exitCode: 2 });
+    throw new CliError(`${source}: at most ${AGENT_NOTE_LIMITS.memoryText} characters`, { exitCode: 2 });
   return trimmed;
 }
 
@@ -88,14 +90,26 @@ export function registerMemoryCommand(program: Command): void {
 
   memory
     .command('edit')
-    .description("replace a memory's text (recorded as a human's)")
+    .description("replace a memory's text (recorded as a human's): --text, or in $VISUAL / $EDITOR")
     .argument('<id>', 'memory id (flotilla memory list)')
-    .requiredOption('--text <text>', 'the new text')
+    .option('--text <text>', 'the new text (without it, the memory opens in $VISUAL / $EDITOR)')
     .action(
-      runCliAction('memory edit', (rawID: string, options: { text: string }) => {
+      runCliAction('memory edit', (rawID: string, options: { text?: string }) => {
         const id = parseMemoryID(rawID);
-        const text = checkText(options.text);
+        const given = options.text === undefined ? undefined : checkText(options.text);
         return withCliContext(async (context) => {
+          const current = context.history.memories.get(id);
+          if (current === null) throw new CliError(`memory ${id} does not exist`, { exitCode: 1 });
+          const text =
+            given ??
+            checkText(
+              await editMemoryInEditor(current, context.paths.stateDir),
+              'the edited text (nothing was changed)',
+            );
+          if (text === current.text) {
+            process.stdout.write(`memory ${id} (${current.topic}) unchanged\n`);
+            return;
+          }
           const edited = context.history.memories.edit(id, (await redactor())(text), Date.now());
           if (edited === null) throw new CliError(`memory ${id} does not exist`, { exitCode: 1 });
           process.stdout.write(`memory ${id} (${edited.topic}) edited\n`);
