@@ -261,6 +261,8 @@ function runtimeSetOptionsOf(
     }),
     ...(options.scriptedRuntime !== undefined && { scriptedRuntime: options.scriptedRuntime }),
     ...(options.scriptedCli !== undefined && { scriptedCli: options.scriptedCli }),
+    // Cluster mode: every run goes to the workers (startClusterIfConfigured), which check what agents need.
+    ...(config.cluster !== undefined && { agentsRunElsewhere: true }),
   };
 }
 

@@ -41,6 +41,11 @@ export interface RuntimeSetOptions {
   scriptedRuntime?: string;
   /** The CLI roles are played by a scripted stand-in: their runs are recorded as `scripted`. */
   scriptedCli?: boolean;
+  /**
+   * No agent runs in this process: a cluster's controller, whose runs go to the workers (src/cluster/). The
+   * sandbox and the runtimes' binaries and keys are the workers' to have; each worker's slot checks them.
+   */
+  agentsRunElsewhere?: boolean;
 }
 
 export interface RuntimeSet {
@@ -73,7 +78,9 @@ export async function createRuntimeSet(options: RuntimeSetOptions): Promise<Runt
       onNetworkRefused: (target) => logger.warn('the sandbox refused a connection', { target }),
     },
   );
-  if (config.sandbox.mode === 'on') {
+  if (options.agentsRunElsewhere === true) {
+    logger.info('cluster controller: agents run on the workers, which check the sandbox and runtimes');
+  } else if (config.sandbox.mode === 'on') {
     const probe = checkSandboxAvailability();
     if (!probe.available) {
       await scriptedServer?.close();
@@ -87,7 +94,7 @@ export async function createRuntimeSet(options: RuntimeSetOptions): Promise<Runt
   // Each runtime's preflight (its descriptor's `checkAvailability`), refused clearly here rather than failing
   // each run mid-way (no binary, no key). The demo's scripted server answers every role: nothing to check.
   const unavailable =
-    options.scriptedModelServerUrl === undefined
+    options.scriptedModelServerUrl === undefined && options.agentsRunElsewhere !== true
       ? findUnavailableRuntimes(config, { ...process.env, ...options.extraEnv }, repoRoot)
       : [];
   if (unavailable.length > 0) {
