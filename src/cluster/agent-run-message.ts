@@ -1,4 +1,10 @@
-import type { AgentFailureReason, AgentNote, AgentResult, AgentRole, AgentUsage } from '../domain/index.ts';
+import type {
+  AgentFailureReason,
+  AgentNote,
+  AgentRole,
+  AgentRunOutcome,
+  AgentUsage,
+} from '../domain/index.ts';
 import type { AgentStartParams } from '../engine/runtime-contract/index.ts';
 
 /**
@@ -26,7 +32,10 @@ interface ReplyCommon {
   notes: AgentNote[];
 }
 
-/** What a worker returns: the role's result, or the typed failure (never a thrown error: it is stored). */
+/**
+ * What a worker returns: the role's result or the agent's questions for a human (with no session kept), or
+ * the typed failure (never a thrown error: it is stored).
+ */
 export type AgentRunReply =
-  | (ReplyCommon & { ok: true; result: AgentResult })
+  | (ReplyCommon & { ok: true; result: AgentRunOutcome })
   | (ReplyCommon & { ok: false; reason: AgentFailureReason; message: string; resetsAt: number | null });

@@ -1,4 +1,4 @@
-import type { AgentNote, AgentRunOutcome } from '../domain/index.ts';
+import { type AgentNote, type AgentRunOutcome, buildRestartedPrompt } from '../domain/index.ts';
 import {
   AgentRunFailure,
   type AgentRunHandle,
@@ -11,9 +11,6 @@ import { messageOf } from '../shared/message-of.ts';
 import type { AgentRunReply, RuntimeKey } from './agent-run-message.ts';
 import type { ClusterGit } from './create-cluster-git.ts';
 import { type DurableRunQueue, RunCancelledError } from './create-durable-run-queue.ts';
-
-export const RESUME_REFUSED =
-  'resuming a session that asked a human is not supported in cluster mode yet (issue #33)';
 
 export interface RemoteRuntimeDeps {
   queue: Pick<DurableRunQueue, 'enqueue' | 'result' | 'cancel'>;
@@ -35,8 +32,8 @@ export function createRemoteRuntime(
   const { queue, git, logger } = deps;
   return {
     ...(name !== undefined && { runtime: name }),
-    async startAgent(params: AgentStartParams): Promise<AgentRunHandle> {
-      if (params.resume !== undefined) throw new AgentRunFailure('error', RESUME_REFUSED);
+    async startAgent(requested: AgentStartParams): Promise<AgentRunHandle> {
+      const params = restartedWithAnswers(requested);
       const { sessionID } = params;
       try {
         const baseCommit = await git.publish();
@@ -92,6 +89,23 @@ export function createRemoteRuntime(
       });
     },
   };
+}
+
+/**
+ * A run that continues a session which asked a human, as a new session: the session stayed on whichever
+ * worker ran it, and a worker keeps none (the executor discards it, `create-run-executor.ts`), so any worker
+ * can take the continuation. Its prompt is the role's full context, then the questions and the answers, as a
+ * runtime that cannot resume gets them (the runtime contract's `resume`).
+ */
+export function restartedWithAnswers(params: AgentStartParams): AgentStartParams {
+  const { resume } = params;
+  if (resume === undefined) return params;
+  const restarted = {
+    ...params,
+    prompt: buildRestartedPrompt(params.prompt, resume.questions, resume.answers),
+  };
+  delete restarted.resume;
+  return restarted;
 }
 
 /**

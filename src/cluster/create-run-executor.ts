@@ -10,9 +10,6 @@ import { messageOf } from '../shared/message-of.ts';
 import type { AgentRunMessage, AgentRunReply, RuntimeKey } from './agent-run-message.ts';
 import type { RunExecution } from './create-durable-run-queue.ts';
 
-export const QUESTIONS_REFUSED =
-  'the agent asked a human, which cluster mode does not support yet (issue #33): the run fails instead';
-
 export interface RunExecutorOptions {
   executorID: string;
   /** The worker's own runtimes, built from its clone and its copy of the configuration. */
@@ -72,16 +69,16 @@ export function createRunExecutor(options: RunExecutorOptions) {
         await reading;
         usage = handle.usage?.() ?? null;
         if (isAgentQuestions(outcome)) {
+          // The session and its worktree stay on no machine: the answer may be taken by any worker, which
+          // starts a new session given the questions and answers (create-remote-runtime.ts).
           await runtime.discardSession?.(outcome.session);
-          return failed({
-            ...base,
-            usage,
-            output: output.join(''),
-            ok: false,
-            reason: 'error',
-            message: QUESTIONS_REFUSED,
-            resetsAt: null,
-          });
+          const session = {
+            runtime: outcome.session.runtime,
+            agentSessionID: null,
+            worktree: null,
+            stateDir: null,
+          };
+          return { ...base, usage, output: output.join(''), ok: true, result: { ...outcome, session } };
         }
         return { ...base, usage, output: output.join(''), ok: true, result: outcome };
       } catch (error) {

@@ -129,3 +129,11 @@ export function buildAnswersPrompt(questions: readonly string[], answers: string
     'Continue the task where you stopped, and finish it as instructed at the start.'
   );
 }
+
+/**
+ * The first prompt of a new session that continues one which asked a human, for a runtime that cannot
+ * resume it: the role's full context, then the questions and the answers.
+ */
+export function buildRestartedPrompt(context: string, questions: readonly string[], answers: string): string {
+  return `${context}\n\n## Your earlier session asked a human\n\n${buildAnswersPrompt(questions, answers)}`;
+}

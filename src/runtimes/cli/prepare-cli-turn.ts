@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { buildAnswersPrompt } from '../../domain/index.ts';
+import { buildAnswersPrompt, buildRestartedPrompt } from '../../domain/index.ts';
 import {
   AgentRunFailure,
   validateAgentOutput,
@@ -263,10 +263,9 @@ export async function prepareCliTurn(
      */
     firstPrompt() {
       if (resume === undefined) return buildCliAgentPrompt(params.prompt, role, mode);
-      const answers = buildAnswersPrompt(resume.questions, resume.answers);
-      if (resumesAsked) return answers;
+      if (resumesAsked) return buildAnswersPrompt(resume.questions, resume.answers);
       return buildCliAgentPrompt(
-        `${params.prompt}\n\n## Your earlier session asked a human\n\n${answers}`,
+        buildRestartedPrompt(params.prompt, resume.questions, resume.answers),
         role,
         mode,
       );
