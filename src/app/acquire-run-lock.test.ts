@@ -117,4 +117,54 @@ describe('acquireRunLock', () => {
     lock.release();
     expect(JSON.parse(readFileSync(lockPath(), 'utf8')).pid).toBe(pid);
   });
+  describe('a cluster worker shares the lock (a worker and a control plane each need their own clone)', () => {
+    const liveLock = (holder: string | undefined) => {
+      const pid = otherProcess();
+      writeLock({
+        ...(holder !== undefined && { holder }),
+        pid,
+        processStart: processStart(pid),
+        hostname: hostname(),
+        startedAt: 'earlier',
+      });
+      return pid;
+    };
+
+    it("records who holds it: a worker's lock says so", () => {
+      const lock = acquireRunLock(dir.path, { holder: 'worker' });
+      expect(JSON.parse(readFileSync(lockPath(), 'utf8'))).toMatchObject({
+        holder: 'worker',
+        pid: process.pid,
+      });
+      lock.release();
+    });
+
+    it("a leading controller's takeover never overrides a live worker's lock", () => {
+      const pid = liveLock('worker');
+      expect(() => acquireRunLock(dir.path, { takeOver: true })).toThrow(
+        /a flotilla worker runs in this clone \(pid \d+ .*\); run the controller in another clone/,
+      );
+      expect(JSON.parse(readFileSync(lockPath(), 'utf8')).pid).toBe(pid);
+    });
+
+    it("a leading controller still takes over a live control plane's lock, also one written before holders", () => {
+      for (const holder of ['control plane', undefined]) {
+        liveLock(holder);
+        const lock = acquireRunLock(dir.path, { takeOver: true });
+        expect(JSON.parse(readFileSync(lockPath(), 'utf8')).pid).toBe(process.pid);
+        lock.release();
+      }
+    });
+
+    it('a worker refuses a clone where flotilla run or another worker runs, saying what to do', () => {
+      liveLock(undefined);
+      expect(() => acquireRunLock(dir.path, { holder: 'worker' })).toThrow(
+        /flotilla run \(the controller\) runs in this clone .*start the worker in another clone/,
+      );
+      liveLock('worker');
+      expect(() => acquireRunLock(dir.path, { holder: 'worker' })).toThrow(
+        /a flotilla worker already runs in this clone .*give it more --slots instead/,
+      );
+    });
+  });
 });

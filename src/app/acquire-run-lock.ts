@@ -15,7 +15,12 @@ export class RunLockError extends Error {
   override name = 'RunLockError';
 }
 
+/** What holds a clone's lock: `flotilla run` (the control plane), or a cluster's `flotilla worker`. */
+export type RunLockHolder = 'control plane' | 'worker';
+
 interface LockRecord {
+  /** Absent in locks written before workers took it: a control plane. */
+  holder: RunLockHolder;
   pid: number;
   /** The process's start time (Linux: clock ticks since boot), so a recycled pid is not mistaken for it. */
   processStart: string | null;
@@ -30,10 +35,13 @@ export interface RunLockOptions {
   isProcessAlive?: (pid: number) => boolean;
   now?: () => Date;
   /**
-   * Cluster mode: this process holds the controller lease, which outranks the file; a holder still alive
-   * (a deposed controller on this machine, paused) is overwritten — its writes are fenced.
+   * Cluster mode: this process holds the controller lease, which outranks the file; a control plane still
+   * alive holding it (a deposed controller on this machine, paused) is overwritten — its writes are fenced. A
+   * live worker's lock is never taken over: its agents would be ended and their worktrees removed.
    */
   takeOver?: boolean;
+  /** Default `control plane`. */
+  holder?: RunLockHolder;
 }
 
 const LOCK_FILE = 'run.lock';
@@ -51,6 +59,7 @@ export function acquireRunLock(stateDir: string, options: RunLockOptions = {}): 
   const path = join(stateDir, LOCK_FILE);
   mkdirSync(stateDir, { recursive: true });
   const record: LockRecord = {
+    holder: options.holder ?? 'control plane',
     pid,
     processStart: readProcessStart(pid),
     hostname: hostname(),
@@ -60,14 +69,9 @@ export function acquireRunLock(stateDir: string, options: RunLockOptions = {}): 
   for (let attempt = 0; attempt < 2; attempt += 1) {
     if (tryCreate(path, record)) return buildLock(path, record);
     const holder = readLock(path);
-    if (
-      options.takeOver !== true &&
-      holder !== null &&
-      holdsLock(holder, { readProcessStart, isProcessAlive })
-    ) {
-      throw new RunLockError(
-        `flotilla is already running in this repository (pid ${holder.pid} on ${holder.hostname}, since ${holder.startedAt}); stop it first (q in its dashboard, or Ctrl-C). If that process is gone, remove ${path}.`,
-      );
+    const overrides = options.takeOver === true && holder?.holder === 'control plane';
+    if (!overrides && holder !== null && holdsLock(holder, { readProcessStart, isProcessAlive })) {
+      throw new RunLockError(refusalOf(holder, record.holder, path));
     }
     // Stale (its process is gone) or unreadable: take it over. Should another process take it between the
     // unlink and the create, the second attempt finds that one alive and refuses.
@@ -78,6 +82,21 @@ export function acquireRunLock(stateDir: string, options: RunLockOptions = {}): 
     }
   }
   throw new RunLockError(`could not take ${path}: another flotilla took it at the same time`);
+}
+
+/** Why this process cannot take the lock `holder` holds, and what to do. */
+function refusalOf(holder: LockRecord, taker: RunLockHolder, path: string): string {
+  const who = `pid ${holder.pid} on ${holder.hostname}, since ${holder.startedAt}`;
+  const gone = `If that process is gone, remove ${path}.`;
+  if (holder.holder === taker) {
+    return holder.holder === 'worker'
+      ? `a flotilla worker already runs in this clone (${who}); give it more --slots instead, or stop it first. ${gone}`
+      : `flotilla is already running in this repository (${who}); stop it first (q in its dashboard, or Ctrl-C). ${gone}`;
+  }
+  // A worker's start ends the agents and removes the worktrees a killed one left: the two cannot share a clone.
+  return holder.holder === 'worker'
+    ? `a flotilla worker runs in this clone (${who}); run the controller in another clone of the repository. ${gone}`
+    : `flotilla run (the controller) runs in this clone (${who}); start the worker in another clone of the repository. ${gone}`;
 }
 
 function tryCreate(path: string, record: LockRecord): boolean {
@@ -127,6 +146,7 @@ function readLock(path: string): LockRecord | null {
     const value = JSON.parse(text) as Partial<LockRecord>;
     if (typeof value.pid !== 'number' || !Number.isInteger(value.pid) || value.pid <= 0) return null;
     return {
+      holder: value.holder === 'worker' ? 'worker' : 'control plane',
       pid: value.pid,
       processStart: typeof value.processStart === 'string' ? value.processStart : null,
       hostname: typeof value.hostname === 'string' ? value.hostname : 'unknown host',

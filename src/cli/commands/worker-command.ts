@@ -47,7 +47,31 @@ export function registerWorkerCommand(program: Command): void {
           await runSlot(repoRoot, loaded.config, options.workerId, options.slot);
           return;
         }
-        await superviseSlots(repoRoot, options.slots);
+        const { recoverWorkerClone } = await import('../../app/recover-worker-clone.ts');
+        const { createFileLogger } = await import('../../logging/create-file-logger.ts');
+        const paths = resolveFlotillaPaths(repoRoot);
+        const logger = createFileLogger({
+          path: join(paths.logsDir, 'worker.log'),
+          level: loaded.config.logging.level,
+        });
+        // One worker per clone, and whatever a killed one left here (agents, worktrees) is gone first.
+        const recovery = await recoverWorkerClone({ repoRoot, config: loaded.config, paths, logger }).catch(
+          (error: unknown) => {
+            logger.close();
+            throw new CliError(`flotilla worker: ${messageOf(error)}`, { exitCode: 1 });
+          },
+        );
+        const { reapedWorktrees, reapedProcesses, reapedStateDirs } = recovery;
+        if (reapedWorktrees.length + reapedProcesses + reapedStateDirs.length > 0)
+          process.stdout.write(
+            `flotilla worker: cleaned what a killed worker left in this clone: ${reapedWorktrees.length} worktree(s), ${reapedProcesses} agent process(es), ${reapedStateDirs.length} run state dir(s)\n`,
+          );
+        try {
+          await superviseSlots(repoRoot, options.slots);
+        } finally {
+          recovery.lock.release();
+          logger.close();
+        }
       }),
     );
 }
