@@ -43,8 +43,8 @@ function feed(...events: EngineEvent[]): void {
 const usage = { costUSD: 0.25, inputTokens: 1200, outputTokens: 300, turns: 4 };
 const emptyPlan: PlannerResult = { role: 'planner', create: [], close: [], update: [] };
 
-// One body, both backends: the run history, ledger, parkings, waiting sessions and planned specs on SQLite
-// (one machine) and on PostgreSQL (cluster mode, `sharedState`); the rest stays in SQLite either way.
+// One body, both backends: the whole engine state on SQLite (one machine) and on PostgreSQL (cluster mode,
+// `sharedState`).
 describe.each(STATE_BACKENDS)('engine state persistence on %s', (backendName) => {
   const shared = useStateBackend(backendName);
 
