@@ -4,8 +4,10 @@
  * and a second clone (another machine, its own `.flotilla/`) running only the CLI. The plan waits as a
  * proposal that the second clone lists and the repository's CLI accepts; the implementor stores a memory,
  * records a decision and logs a question through its tools; the second clone's `proposals`, `memory`,
- * `questions` and `stats` show them, its `memory import` is what the repository's CLI then lists, and the
- * task context, notes and memories are in PostgreSQL only — no clone's SQLite holds them.
+ * `questions` and `stats` show them, its `memory import` is what the repository's CLI then lists (and
+ * `flotilla prompt` there gives, with the item's task context), and the task context, proposals, notes and
+ * memories are in PostgreSQL only — no clone's SQLite holds them. (Another clone's `work show` and `prompt`
+ * need the item, which the local tracker still keeps in the controller's SQLite.)
  */
 import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -153,6 +155,12 @@ describe('flotilla run in cluster mode: task context, proposals, memory and note
       expect(await onB(['memory', 'import', exported])).toContain('2 memories imported');
       const onAAfter = JSON.parse(await onA(['memory', 'list', '--json'])) as { topic: string }[];
       expect(onAAfter.map((memory) => memory.topic).sort()).toEqual(['module format', 'tests']);
+      const prompt = await onA(['prompt', 'implementor', itemID]);
+      expect(prompt).toContain(MEMORY);
+      expect(prompt).toContain('- **tests** (human, ');
+      // The item's task context, read from PostgreSQL: the implementor's summary.
+      expect(prompt).toContain('## Task context');
+      expect(prompt).toMatch(/### \[implementor · claude\] implementation_summary — [^\n]*\n+greet added/);
 
       // Neither machine's SQLite holds them: the records are only in PostgreSQL.
       for (const root of [repo.root, machineB]) {
