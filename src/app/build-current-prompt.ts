@@ -9,12 +9,7 @@ import type { AgentRunRequest } from '../engine/runtime-contract/index.ts';
 import { buildInitialEngineState } from '../engine/state-store/engine-state.ts';
 import { getApprovedSpecSHAs } from '../engine/state-store/selectors/index.ts';
 import { silentLogger } from '../logging/logger.ts';
-import {
-  createMemoryRepository,
-  createPlannedSpecRepository,
-  createTaskContextRepository,
-  type Database,
-} from '../storage/index.ts';
+import type { Database, EngineStatePersistence } from '../storage/index.ts';
 import { type ControlPlaneProvider, createConfiguredProvider } from './create-configured-provider.ts';
 import { loadPromptTemplates } from './load-prompt-templates.ts';
 
@@ -23,6 +18,8 @@ export interface CurrentPromptOptions {
   config: FlotillaConfig;
   paths: FlotillaPaths;
   db: Database;
+  /** The stored engine state (the memories, task context and planned specs; PostgreSQL in cluster mode). */
+  history: Pick<EngineStatePersistence, 'memories' | 'taskContext' | 'loadPlannedSHAs'>;
   env: Readonly<Record<string, string | undefined>>;
   role: AgentRole;
   /** The item an implementor or reviewer would run on; the planner has none. */
@@ -69,8 +66,8 @@ export async function buildCurrentPrompt(options: CurrentPromptOptions): Promise
     logger: silentLogger,
   });
   try {
-    const deps = contextDepsOf(provider, templates.templates, db, config);
-    if (role === 'planner') return await plannerPrompt(provider, db, deps);
+    const deps = contextDepsOf(provider, templates.templates, options.history, config);
+    if (role === 'planner') return await plannerPrompt(provider, options.history, deps);
     return await itemPrompt(options, provider, deps);
   } finally {
     await provider.close();
@@ -83,10 +80,10 @@ type ContextDeps = Omit<AgentContextDeps, 'getState'>;
 function contextDepsOf(
   provider: ControlPlaneProvider,
   promptTemplates: PromptTemplates,
-  db: Database,
+  history: CurrentPromptOptions['history'],
   config: FlotillaConfig,
 ): ContextDeps {
-  const memories = createMemoryRepository(db);
+  const { memories } = history;
   return {
     workItemReader: provider.workItemReader,
     revisionReader: provider.revisionReader,
@@ -108,7 +105,7 @@ function contextDepsOf(
 /** The planner's prompt: every approved spec at its current version, as a planning run would get it. */
 async function plannerPrompt(
   provider: ControlPlaneProvider,
-  db: Database,
+  history: CurrentPromptOptions['history'],
   deps: ContextDeps,
 ): Promise<string> {
   const [listing, workItems] = await Promise.all([
@@ -118,7 +115,7 @@ async function plannerPrompt(
   const state = buildInitialEngineState({
     specs: Object.fromEntries(listing.specs.map((spec) => [spec.filePath, spec])),
     workItems: Object.fromEntries(workItems.map((listed) => [listed.id, listed])),
-    lastPlannedSHAs: createPlannedSpecRepository(db).load(),
+    lastPlannedSHAs: history.loadPlannedSHAs(),
   });
   const specSHAs = getApprovedSpecSHAs(state);
   const request: AgentRunRequest = {
@@ -143,7 +140,7 @@ async function itemPrompt(
   if (item === null) throw new CurrentPromptError(`work item #${workItemID} does not exist`, 'state');
   const state = buildInitialEngineState({
     workItems: { [item.id]: item },
-    taskContext: { [item.id]: createTaskContextRepository(options.db).list(item.id) },
+    taskContext: { [item.id]: options.history.taskContext.list(item.id) },
   });
   const getState = () => state;
   if (role === 'implementor') {

@@ -150,7 +150,7 @@ async function startControlPlane(
   const runtimeSet = await createRuntimeSet(runtimeSetOptionsOf(options, paths));
   const cluster = await startClusterIfConfigured(options, runtimeSet);
   const db = openDatabase(paths.dbPath);
-  // Cluster mode: runs, ledger, parkings, waiting sessions and planned specs in PostgreSQL, for any controller.
+  // Cluster mode: the engine state (runs, ledger, memories, proposals …) in PostgreSQL, for any controller.
   const sharedState = openClusterState(config, process.env);
   const persistence = createEngineStatePersistence(db, {
     periodKeysOf: (at) => periodKeysOf(at, config.budgets.timeZone),

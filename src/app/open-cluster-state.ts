@@ -3,9 +3,9 @@ import type { FlotillaConfig } from '../config/index.ts';
 import { openPostgresState, type SqlConnection } from '../storage/index.ts';
 
 /**
- * Cluster mode (`cluster.postgres` set): the PostgreSQL connection the run history, budget ledger, parkings,
- * waiting sessions and planned specs live in (src/storage/README.md "Two backends"), migrated; undefined on
- * one machine. A variable that is unset or holds no PostgreSQL URL, or a server that does not answer, throws
+ * Cluster mode (`cluster.postgres` set): the PostgreSQL connection the engine's state lives in (run history,
+ * budget ledger, parkings, waiting sessions, planned specs, task context, proposals, memories, notes,
+ * conversations, errors: src/storage/README.md "Two backends"), migrated; undefined on one machine. A variable that is unset or holds no PostgreSQL URL, or a server that does not answer, throws
  * naming it.
  */
 export function openClusterState(

@@ -45,7 +45,7 @@ export interface CliContext {
   repoRoot: string;
   config: FlotillaConfig;
   paths: FlotillaPaths;
-  /** Flotilla's own database (run history, budgets; the local provider's tracker). */
+  /** Flotilla's own database (the local provider's tracker; the engine state unless in cluster mode). */
   db: Database;
   provider: CliProvider;
   history: EngineStatePersistence;
@@ -125,8 +125,8 @@ export async function openCliContext(cwd: string = process.cwd()): Promise<CliCo
 }
 
 /**
- * The run history and budgets: in `db`, or in cluster mode partly in the cluster's PostgreSQL (what every
- * controller recorded); an unset variable or a server that does not answer is exit 1, naming it.
+ * The engine state (runs, budgets, memories, proposals …): in `db`, or in cluster mode in the cluster's
+ * PostgreSQL (what every controller recorded); an unset variable or a server that does not answer is exit 1, naming it.
  */
 function openHistory(
   config: FlotillaConfig,

@@ -1,5 +1,5 @@
-import type { Database } from 'better-sqlite3';
 import type { AgentConversation, ConversationStatus } from '../../domain/index.ts';
+import { asSqlConnection, type SqlTarget } from '../sql/as-sql-connection.ts';
 
 /** The conversations between agents (migration 016), written from the broker's events. */
 export interface AgentConversationRepository {
@@ -48,55 +48,75 @@ function fromRow(row: Row): AgentConversation {
   };
 }
 
-export function createAgentConversationRepository(db: Database): AgentConversationRepository {
-  const insert = db.prepare(`
-    INSERT OR REPLACE INTO agent_conversations (id, from_session_id, from_role, from_work_item_id, target,
-      to_session_id, to_role, to_work_item_id, question, status, answer, timeout_seconds, created_at, answered_at)
-    VALUES (@id, @fromSession, @fromRole, @fromItem, @target, @toSession, @toRole, @toItem, @question, @status,
-      @answer, @timeoutSeconds, @createdAt, @answeredAt)
-  `);
-  const finish = db.prepare(
-    `UPDATE agent_conversations SET status = ?, answer = ?, answered_at = ? WHERE id = ? AND status = 'open'`,
-  );
-  const stopOpen = db.prepare(
-    `UPDATE agent_conversations SET status = 'stopped', answer = 'Flotilla stopped before it was answered',
-      answered_at = ? WHERE status = 'open'`,
-  );
-  const listAll = db.prepare(
-    'SELECT * FROM agent_conversations ORDER BY created_at DESC, rowid DESC LIMIT ?',
-  );
-  const listForItem = db.prepare(
-    `SELECT * FROM agent_conversations WHERE from_work_item_id = ? OR to_work_item_id = ?
-      ORDER BY created_at DESC, rowid DESC LIMIT ?`,
-  );
+const COLUMNS = [
+  'id',
+  'from_session_id',
+  'from_role',
+  'from_work_item_id',
+  'target',
+  'to_session_id',
+  'to_role',
+  'to_work_item_id',
+  'question',
+  'status',
+  'answer',
+  'timeout_seconds',
+  'created_at',
+  'answered_at',
+] as const;
+
+/** Inserts a conversation or rewrites every column of its row (the SQL both backends accept). */
+const UPSERT = `INSERT INTO agent_conversations (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})
+  ON CONFLICT (id) DO UPDATE SET ${COLUMNS.filter((column) => column !== 'id')
+    .map((column) => `${column} = excluded.${column}`)
+    .join(', ')}`;
+
+export function createAgentConversationRepository(target: SqlTarget): AgentConversationRepository {
+  const sql = asSqlConnection(target);
   return {
     save(conversation) {
-      insert.run({
-        id: conversation.id,
-        fromSession: conversation.from.sessionID,
-        fromRole: conversation.from.role,
-        fromItem: conversation.from.workItemID,
-        target: conversation.target,
-        toSession: conversation.to?.sessionID ?? null,
-        toRole: conversation.to?.role ?? null,
-        toItem: conversation.to?.workItemID ?? null,
-        question: conversation.question,
-        status: conversation.status,
-        answer: conversation.answer,
-        timeoutSeconds: conversation.timeoutSeconds,
-        createdAt: conversation.createdAt,
-        answeredAt: conversation.answeredAt,
-      });
+      sql.run(UPSERT, [
+        conversation.id,
+        conversation.from.sessionID,
+        conversation.from.role,
+        conversation.from.workItemID,
+        conversation.target,
+        conversation.to?.sessionID ?? null,
+        conversation.to?.role ?? null,
+        conversation.to?.workItemID ?? null,
+        conversation.question,
+        conversation.status,
+        conversation.answer,
+        conversation.timeoutSeconds,
+        conversation.createdAt,
+        conversation.answeredAt,
+      ]);
     },
-    finish: (id, status, answer, at) => finish.run(status, answer, at, id).changes > 0,
+    finish: (id, status, answer, at) =>
+      sql.get<{ id: string }>(
+        `UPDATE agent_conversations SET status = ?, answer = ?, answered_at = ? WHERE id = ? AND status = 'open'
+          RETURNING id`,
+        [status, answer, at, id],
+      ) !== undefined,
     list(options = {}) {
       const limit = options.limit ?? 50;
       const rows =
         options.workItemID === undefined
-          ? listAll.all(limit)
-          : listForItem.all(options.workItemID, options.workItemID, limit);
-      return (rows as Row[]).map(fromRow);
+          ? sql.all<Row>('SELECT * FROM agent_conversations ORDER BY created_at DESC, rowid DESC LIMIT ?', [
+              limit,
+            ])
+          : sql.all<Row>(
+              `SELECT * FROM agent_conversations WHERE from_work_item_id = ? OR to_work_item_id = ?
+                ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+              [options.workItemID, options.workItemID, limit],
+            );
+      return rows.map(fromRow);
     },
-    stopOpen: (at) => stopOpen.run(at).changes,
+    stopOpen: (at) =>
+      sql.all<{ id: string }>(
+        `UPDATE agent_conversations SET status = 'stopped', answer = 'Flotilla stopped before it was answered',
+          answered_at = ? WHERE status = 'open' RETURNING id`,
+        [at],
+      ).length,
   };
 }

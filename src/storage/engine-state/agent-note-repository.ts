@@ -1,5 +1,7 @@
-import type { Database } from 'better-sqlite3';
 import type { AgentNoteRecord } from '../../domain/index.ts';
+import { asSqlConnection, type SqlTarget } from '../sql/as-sql-connection.ts';
+import type { SqlValue } from '../sql/sql-connection.ts';
+import { StorageError } from '../storage-error.ts';
 
 /** The decisions and non-blocking questions agents recorded (migration 013). */
 export interface AgentNoteRepository {
@@ -38,40 +40,57 @@ function fromRow(row: AgentNoteRow): AgentNoteRecord {
   };
 }
 
-export function createAgentNoteRepository(db: Database): AgentNoteRepository {
-  const insert = db.prepare<unknown[], AgentNoteRow>(
-    `INSERT INTO agent_notes (kind, work_item_id, session_id, role, runtime, text, why, created_at)
-     VALUES (@kind, @work_item_id, @session_id, @role, @runtime, @text, @why, @created_at) RETURNING *`,
-  );
-  const selectItem = db.prepare<[{ item: string | null; kind: string | null }], AgentNoteRow>(
-    'SELECT * FROM agent_notes WHERE work_item_id IS @item AND (@kind IS NULL OR kind = @kind) ORDER BY created_at, id',
-  );
-  const selectKind = db.prepare<[string, number, number], AgentNoteRow>(
-    'SELECT * FROM agent_notes WHERE kind = ? AND created_at >= ? ORDER BY created_at DESC, id DESC LIMIT ?',
-  );
-  const countKinds = db.prepare<[number], { kind: AgentNoteRecord['kind']; n: number }>(
-    'SELECT kind, COUNT(*) AS n FROM agent_notes WHERE created_at >= ? GROUP BY kind',
-  );
+export function createAgentNoteRepository(target: SqlTarget): AgentNoteRepository {
+  const sql = asSqlConnection(target);
   return {
     save(note) {
-      return fromRow(
-        insert.get({
-          kind: note.kind,
-          work_item_id: note.workItemID,
-          session_id: note.sessionID,
-          role: note.role,
-          runtime: note.runtime,
-          text: note.text,
-          why: note.why,
-          created_at: note.createdAt,
-        }) as AgentNoteRow,
+      const row = sql.get<AgentNoteRow>(
+        `INSERT INTO agent_notes (kind, work_item_id, session_id, role, runtime, text, why, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+        [
+          note.kind,
+          note.workItemID,
+          note.sessionID,
+          note.role,
+          note.runtime,
+          note.text,
+          note.why,
+          note.createdAt,
+        ],
       );
+      if (row === undefined) throw new StorageError(`${sql.name}: storing a ${note.kind} returned no row`);
+      return fromRow(row);
     },
-    listForItem: (workItemID, kind) => selectItem.all({ item: workItemID, kind: kind ?? null }).map(fromRow),
-    list: (kind, options = {}) => selectKind.all(kind, options.since ?? 0, options.limit ?? -1).map(fromRow),
+    listForItem(workItemID, kind) {
+      const params: SqlValue[] = [workItemID];
+      if (kind !== undefined) params.push(kind);
+      return sql
+        .all<AgentNoteRow>(
+          `SELECT * FROM agent_notes WHERE work_item_id IS NOT DISTINCT FROM ?${kind === undefined ? '' : ' AND kind = ?'}
+           ORDER BY created_at, id`,
+          params,
+        )
+        .map(fromRow);
+    },
+    list(kind, options = {}) {
+      const params: SqlValue[] = [kind, options.since ?? 0];
+      if (options.limit !== undefined) params.push(options.limit);
+      return sql
+        .all<AgentNoteRow>(
+          `SELECT * FROM agent_notes WHERE kind = ? AND created_at >= ? ORDER BY created_at DESC, id DESC${
+            options.limit === undefined ? '' : ' LIMIT ?'
+          }`,
+          params,
+        )
+        .map(fromRow);
+    },
     count(since = 0) {
       const counts = { decision: 0, question: 0 };
-      for (const row of countKinds.all(since)) counts[row.kind] = row.n;
+      const rows = sql.all<{ kind: AgentNoteRecord['kind']; n: number }>(
+        'SELECT kind, COUNT(*) AS n FROM agent_notes WHERE created_at >= ? GROUP BY kind',
+        [since],
+      );
+      for (const row of rows) counts[row.kind] = row.n;
       return counts;
     },
   };

@@ -40,11 +40,28 @@ function feed(...events: EngineEvent[]): void {
   }
 }
 
+/** Every engine-state table (the SQLite ones but the local tracker's). */
+const ENGINE_STATE_TABLES = [
+  'agent_runs',
+  'budget_ledger',
+  'budget_overrides',
+  'runtime_parkings',
+  'waiting_sessions',
+  'planner_waiting_sessions',
+  'planned_specs',
+  'task_context',
+  'proposals',
+  'memories',
+  'agent_notes',
+  'agent_conversations',
+  'engine_errors',
+];
+
 const usage = { costUSD: 0.25, inputTokens: 1200, outputTokens: 300, turns: 4 };
 const emptyPlan: PlannerResult = { role: 'planner', create: [], close: [], update: [] };
 
-// One body, both backends: the run history, ledger, parkings, waiting sessions and planned specs on SQLite
-// (one machine) and on PostgreSQL (cluster mode, `sharedState`); the rest stays in SQLite either way.
+// One body, both backends: the whole engine state on SQLite (one machine) and on PostgreSQL (cluster mode,
+// `sharedState`).
 describe.each(STATE_BACKENDS)('engine state persistence on %s', (backendName) => {
   const shared = useStateBackend(backendName);
 
@@ -62,6 +79,13 @@ describe.each(STATE_BACKENDS)('engine state persistence on %s', (backendName) =>
   });
 
   afterEach(() => {
+    // Cluster mode writes nothing to the SQLite file: every test's rows went to PostgreSQL only.
+    if (backendName === 'postgres' && db.open) {
+      const local = ENGINE_STATE_TABLES.filter(
+        (table) => (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n > 0,
+      );
+      expect(local, 'engine-state tables with rows in the SQLite file').toEqual([]);
+    }
     if (db.open) db.close();
     dir.remove();
   });

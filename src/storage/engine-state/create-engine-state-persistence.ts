@@ -79,6 +79,8 @@ export interface EngineStatePersistence {
    * recovery at start (they are resumed once answered).
    */
   listWaitingSessions(): WaitingSession[];
+  /** Spec path → blob SHA last planned successfully (read only: what `flotilla prompt planner` starts from). */
+  loadPlannedSHAs(): Record<string, string>;
   /**
    * Marks runs left `requested`/`running` by a previous process as failed (but those the new process adopts,
    * `keep`); returns them. Idempotent.
@@ -118,27 +120,12 @@ export interface EngineStatePersistenceOptions {
   /** The day and month a time falls in for the budget (its time zone); default UTC. */
   periodKeysOf?: (at: number) => { day: string; month: string };
   /**
-   * Cluster mode: the PostgreSQL connection (storage's `openPostgresState`) the run history, budget ledger,
-   * parkings, waiting sessions and planned specs live in, so any controller sees them. The rest stays in
-   * `db`. Default: everything in `db`.
+   * Cluster mode: the PostgreSQL connection (storage's `openPostgresState`) the whole engine state lives in
+   * (runs, budget ledger, parkings, waiting sessions, planned specs, task context, proposals, memories,
+   * notes, conversations, errors), so any controller and any clone's CLI sees it; `db` is then not used
+   * here. Default: everything in `db`.
    */
   sharedState?: SqlConnection;
-}
-
-/** `body` run in a transaction on each distinct connection (outermost first); one connection: one transaction. */
-function inTransactions<A extends unknown[]>(
-  connections: readonly SqlConnection[],
-  body: (...args: A) => void,
-): (...args: A) => void {
-  const distinct = [...new Set(connections)];
-  return (...args) => {
-    const run = (index: number): void => {
-      const connection = distinct[index];
-      if (connection === undefined) body(...args);
-      else connection.transaction(() => run(index + 1));
-    };
-    run(0);
-  };
 }
 
 function utcPeriodKeys(at: number): { day: string; month: string } {
@@ -188,11 +175,11 @@ export function createEngineStatePersistence(
   options: EngineStatePersistenceOptions = {},
 ): EngineStatePersistence {
   const now = options.now ?? Date.now;
-  const local = createSqliteConnection(db);
-  const shared = options.sharedState ?? local;
+  // Cluster mode: every repository on the cluster's PostgreSQL; on one machine, all in `db`.
+  const shared = options.sharedState ?? createSqliteConnection(db);
   const runs: AgentRunRepository = createAgentRunRepository(shared);
   const plannedSpecs = createPlannedSpecRepository(shared);
-  const errors = createEngineErrorRepository(db);
+  const errors = createEngineErrorRepository(shared);
   const parkings = createRuntimeParkingRepository(shared);
   let savedParkings: PersistedEngineState['parkings'] | null = null;
   const ledger = createBudgetLedgerRepository(shared);
@@ -220,11 +207,11 @@ export function createEngineStatePersistence(
     });
   }
   const waitingSessions = createWaitingSessionRepository(shared);
-  const taskContext = createTaskContextRepository(db);
-  const proposals = createProposalRepository(db);
-  const memories = createMemoryRepository(db);
-  const notes = createAgentNoteRepository(db);
-  const conversations = createAgentConversationRepository(db);
+  const taskContext = createTaskContextRepository(shared);
+  const proposals = createProposalRepository(shared);
+  const memories = createMemoryRepository(shared);
+  const notes = createAgentNoteRepository(shared);
+  const conversations = createAgentConversationRepository(shared);
 
   /** The task context entries the event added (issue #28 §1): a run's end, answers, a plan, a mode's report. */
   function saveTaskContext(event: EngineEvent, stateAfter: PersistedEngineState): void {
@@ -288,10 +275,9 @@ export function createEngineStatePersistence(
 
   // The state is the source of truth for a run: it has already applied the event (or refused it, in which
   // case the stored run simply stays as the state has it). Reading it from there keeps one set of rules.
-  // Cluster mode: a transaction on each backend, SQLite's nested in (and committed just before) PostgreSQL's.
-  const recordInTransaction = inTransactions(
-    [shared, local],
-    (event: EngineEvent, stateAfter: PersistedEngineState) => {
+  // One transaction per event, on whichever backend holds the state.
+  const recordInTransaction = (event: EngineEvent, stateAfter: PersistedEngineState): void =>
+    shared.transaction(() => {
       if (RUN_EVENT_TYPES.has(event.type) && 'sessionID' in event) {
         const run = stateAfter.agentRuns[event.sessionID];
         if (run !== undefined) {
@@ -349,8 +335,7 @@ export function createEngineStatePersistence(
         // The state formats the entry (and skips duplicate rejections); find the one made for this event.
         for (const entry of stateAfter.errors) if (entry.event === event) errors.append(entry);
       }
-    },
-  );
+    });
 
   const persistence: EngineStatePersistence = {
     loadInitialState(recovery) {
@@ -370,6 +355,7 @@ export function createEngineStatePersistence(
       };
     },
     listWaitingSessions: () => waitingSessions.list(),
+    loadPlannedSHAs: () => plannedSpecs.load(),
     recoverInterruptedRuns(recovery) {
       // A conversation still open belonged to runs that are gone: it will never be answered.
       conversations.stopOpen(now());

@@ -1,5 +1,5 @@
-import type { Database } from 'better-sqlite3';
 import type { ErrorEntry } from '../../domain/index.ts';
+import { asSqlConnection, type SqlTarget } from '../sql/as-sql-connection.ts';
 import { StorageError } from '../storage-error.ts';
 
 /** An error as stored: the event is kept as its type and JSON, for the record rather than for replay. */
@@ -27,21 +27,19 @@ interface EngineErrorRow {
   event_json: string | null;
 }
 
-export function createEngineErrorRepository(db: Database): EngineErrorRepository {
-  const insert = db.prepare(
-    'INSERT INTO engine_errors (at, source, message, event_type, event_json) VALUES (?, ?, ?, ?, ?)',
-  );
-  const selectRecent = db.prepare<[number], EngineErrorRow>(
-    'SELECT * FROM engine_errors ORDER BY at DESC, id DESC LIMIT ?',
-  );
+export function createEngineErrorRepository(target: SqlTarget): EngineErrorRepository {
+  const sql = asSqlConnection(target);
   return {
     append(entry) {
-      insert.run(
-        entry.at,
-        entry.source,
-        entry.message,
-        entry.event?.type ?? null,
-        entry.event === null ? null : JSON.stringify(entry.event),
+      sql.run(
+        'INSERT INTO engine_errors (at, source, message, event_type, event_json) VALUES (?, ?, ?, ?, ?)',
+        [
+          entry.at,
+          entry.source,
+          entry.message,
+          entry.event?.type ?? null,
+          entry.event === null ? null : JSON.stringify(entry.event),
+        ],
       );
     },
     list(query = {}) {
@@ -49,14 +47,16 @@ export function createEngineErrorRepository(db: Database): EngineErrorRepository
       if (!Number.isInteger(limit) || limit < 1) {
         throw new StorageError(`error history: limit must be a positive integer, got ${limit}`);
       }
-      return selectRecent.all(limit).map((row) => ({
-        id: row.id,
-        at: row.at,
-        source: row.source,
-        message: row.message,
-        eventType: row.event_type,
-        eventJSON: row.event_json,
-      }));
+      return sql
+        .all<EngineErrorRow>('SELECT * FROM engine_errors ORDER BY at DESC, id DESC LIMIT ?', [limit])
+        .map((row) => ({
+          id: row.id,
+          at: row.at,
+          source: row.source,
+          message: row.message,
+          eventType: row.event_type,
+          eventJSON: row.event_json,
+        }));
     },
   };
 }

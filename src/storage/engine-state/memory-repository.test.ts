@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { STATE_BACKENDS, useStateBackend } from '../../../test/support/storage/use-state-backend.ts';
 import { type Database, openDatabase } from '../open-database.ts';
+import type { SqlTarget } from '../sql/as-sql-connection.ts';
 import { createAgentNoteRepository } from './agent-note-repository.ts';
 import { createMemoryRepository } from './memory-repository.ts';
 
@@ -8,15 +10,19 @@ afterEach(() => {
   for (const db of dbs.splice(0)) db.close();
 });
 
-function open(): Database {
-  const db = openDatabase(':memory:');
-  dbs.push(db);
-  return db;
-}
-
 const by = { source: 'implementor', sessionID: 's1', workItemID: '7', runtime: 'claude' } as const;
 
-describe('memory repository (migration 013)', () => {
+describe.each(STATE_BACKENDS)('memory repository (migration 013) on %s', (backend) => {
+  const state = useStateBackend(backend);
+  /** The backend's connection, or a fresh SQLite database. */
+  function open(): SqlTarget {
+    const connection = state.connection();
+    if (connection !== undefined) return connection;
+    const db: Database = openDatabase(':memory:');
+    dbs.push(db);
+    return db;
+  }
+
   it('keeps one memory per topic (any case), newest first; a topic stored again takes the new text', () => {
     const memories = createMemoryRepository(open());
     const build = memories.upsert({ ...by, topic: 'Build', text: 'make', at: 10 });
@@ -28,6 +34,8 @@ describe('memory repository (migration 013)', () => {
       ['Build', 'make all'],
       ['tests', 'npm test'],
     ]);
+    expect(memories.list(1).map((memory) => memory.topic)).toEqual(['Build']);
+    expect(memories.count()).toBe(2);
   });
 
   it("edits (a human's) and forgets by id; unknown ids say so", () => {

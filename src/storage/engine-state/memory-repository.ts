@@ -1,5 +1,6 @@
-import type { Database } from 'better-sqlite3';
 import type { AgentRole, Memory } from '../../domain/index.ts';
+import { asSqlConnection, type SqlTarget } from '../sql/as-sql-connection.ts';
+import { StorageError } from '../storage-error.ts';
 
 /** What a memory is stored from: an agent's `store_memory`, or a human (`flotilla memory edit`/`import`). */
 export interface MemoryInput {
@@ -53,47 +54,57 @@ function fromRow(row: MemoryRow): Memory {
   };
 }
 
-export function createMemoryRepository(db: Database): MemoryRepository {
-  const upsert = db.prepare<unknown[], MemoryRow>(
-    `INSERT INTO memories (topic, text, source, session_id, work_item_id, runtime, created_at, updated_at)
-     VALUES (@topic, @text, @source, @session_id, @work_item_id, @runtime, @at, @at)
-     ON CONFLICT (topic COLLATE NOCASE) DO UPDATE SET
+/**
+ * Stores a memory, or gives the row of the same topic (any case) the new text. The unique index is
+ * `topic COLLATE NOCASE` on SQLite and `lower(topic)` on PostgreSQL: the conflict target names it.
+ */
+function upsertSql(dialect: 'sqlite' | 'postgres'): string {
+  const topicKey = dialect === 'sqlite' ? 'topic COLLATE NOCASE' : 'lower(topic)';
+  return `INSERT INTO memories (topic, text, source, session_id, work_item_id, runtime, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (${topicKey}) DO UPDATE SET
        text = excluded.text, source = excluded.source, session_id = excluded.session_id,
        work_item_id = excluded.work_item_id, runtime = excluded.runtime, updated_at = excluded.updated_at
-     RETURNING *`,
-  );
-  const selectAll = db.prepare<[number], MemoryRow>(
-    'SELECT * FROM memories ORDER BY updated_at DESC, id DESC LIMIT ?',
-  );
-  const countAll = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM memories');
-  const selectOne = db.prepare<[number], MemoryRow>('SELECT * FROM memories WHERE id = ?');
-  const update = db.prepare<[string, number, number], MemoryRow>(
-    "UPDATE memories SET text = ?, source = 'human', updated_at = ? WHERE id = ? RETURNING *",
-  );
-  const remove = db.prepare<[number]>('DELETE FROM memories WHERE id = ?');
+     RETURNING *`;
+}
+
+export function createMemoryRepository(target: SqlTarget): MemoryRepository {
+  const sql = asSqlConnection(target);
+  const upsert = upsertSql(sql.dialect);
   return {
     upsert(input) {
-      const row = upsert.get({
-        topic: input.topic,
-        text: input.text,
-        source: input.source,
-        session_id: input.sessionID,
-        work_item_id: input.workItemID,
-        runtime: input.runtime,
-        at: input.at,
-      }) as MemoryRow;
+      const row = sql.get<MemoryRow>(upsert, [
+        input.topic,
+        input.text,
+        input.source,
+        input.sessionID,
+        input.workItemID,
+        input.runtime,
+        input.at,
+        input.at,
+      ]);
+      if (row === undefined)
+        throw new StorageError(`${sql.name}: storing memory '${input.topic}' returned no row`);
       return fromRow(row);
     },
-    list: (limit = -1) => selectAll.all(limit).map(fromRow),
-    count: () => countAll.get()?.n ?? 0,
+    list: (limit) =>
+      (limit === undefined
+        ? sql.all<MemoryRow>('SELECT * FROM memories ORDER BY updated_at DESC, id DESC')
+        : sql.all<MemoryRow>('SELECT * FROM memories ORDER BY updated_at DESC, id DESC LIMIT ?', [limit])
+      ).map(fromRow),
+    count: () => sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories')?.n ?? 0,
     get(id) {
-      const row = selectOne.get(id);
+      const row = sql.get<MemoryRow>('SELECT * FROM memories WHERE id = ?', [id]);
       return row === undefined ? null : fromRow(row);
     },
     edit(id, text, at) {
-      const row = update.get(text, at, id);
+      const row = sql.get<MemoryRow>(
+        "UPDATE memories SET text = ?, source = 'human', updated_at = ? WHERE id = ? RETURNING *",
+        [text, at, id],
+      );
       return row === undefined ? null : fromRow(row);
     },
-    forget: (id) => remove.run(id).changes > 0,
+    forget: (id) =>
+      sql.get<{ id: number }>('DELETE FROM memories WHERE id = ? RETURNING id', [id]) !== undefined,
   };
 }

@@ -1,4 +1,3 @@
-import type { Database } from 'better-sqlite3';
 import type {
   ModeReport,
   PlannerResult,
@@ -6,6 +5,8 @@ import type {
   ProposalKind,
   ProposalStatus,
 } from '../../domain/index.ts';
+import { asSqlConnection, type SqlTarget } from '../sql/as-sql-connection.ts';
+import type { SqlValue } from '../sql/sql-connection.ts';
 
 /** The proposals (migration 012): plans waiting for, or decided by, a human. */
 export interface ProposalRepository {
@@ -52,47 +53,71 @@ function fromRow(row: ProposalRow): Proposal {
   };
 }
 
-export function createProposalRepository(db: Database): ProposalRepository {
-  const upsert = db.prepare(
-    `INSERT OR REPLACE INTO proposals (id, kind, status, session_id, spec_shas, base_planned_shas, result,
-       revises, created_at, decided_at, decided_by, reason, subject_id, report)
-     VALUES (@id, @kind, @status, @session_id, @spec_shas, @base_planned_shas, @result, @revises, @created_at,
-       @decided_at, @decided_by, @reason, @subject_id, @report)`,
-  );
-  const selectAll = db.prepare<[number], ProposalRow>(
-    'SELECT * FROM proposals ORDER BY created_at DESC, rowid DESC LIMIT ?',
-  );
-  const selectByStatus = db.prepare<[string, number], ProposalRow>(
-    'SELECT * FROM proposals WHERE status = ? ORDER BY created_at DESC, rowid DESC LIMIT ?',
-  );
-  const selectOne = db.prepare<[string], ProposalRow>('SELECT * FROM proposals WHERE id = ?');
+const COLUMNS = [
+  'id',
+  'kind',
+  'status',
+  'session_id',
+  'spec_shas',
+  'base_planned_shas',
+  'result',
+  'revises',
+  'created_at',
+  'decided_at',
+  'decided_by',
+  'reason',
+  'subject_id',
+  'report',
+] as const;
+
+/** Inserts a proposal or rewrites every column of its row (the SQL both backends accept). */
+const UPSERT = `INSERT INTO proposals (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})
+  ON CONFLICT (id) DO UPDATE SET ${COLUMNS.filter((column) => column !== 'id')
+    .map((column) => `${column} = excluded.${column}`)
+    .join(', ')}`;
+
+export function createProposalRepository(target: SqlTarget): ProposalRepository {
+  const sql = asSqlConnection(target);
   return {
     save(proposal) {
-      upsert.run({
-        id: proposal.id,
-        kind: proposal.kind,
-        status: proposal.status,
-        session_id: proposal.sessionID,
-        spec_shas: JSON.stringify(proposal.specSHAs),
-        base_planned_shas: JSON.stringify(proposal.basePlannedSHAs),
-        result: JSON.stringify(proposal.result),
-        revises: proposal.revises,
-        created_at: proposal.createdAt,
-        decided_at: proposal.decidedAt,
-        decided_by: proposal.decidedBy,
-        reason: proposal.reason,
-        subject_id: proposal.subjectID ?? null,
-        report: proposal.report == null ? null : JSON.stringify(proposal.report),
-      });
+      sql.run(UPSERT, [
+        proposal.id,
+        proposal.kind,
+        proposal.status,
+        proposal.sessionID,
+        JSON.stringify(proposal.specSHAs),
+        JSON.stringify(proposal.basePlannedSHAs),
+        JSON.stringify(proposal.result),
+        proposal.revises,
+        proposal.createdAt,
+        proposal.decidedAt,
+        proposal.decidedBy,
+        proposal.reason,
+        proposal.subjectID ?? null,
+        proposal.report == null ? null : JSON.stringify(proposal.report),
+      ]);
     },
     list(query = {}) {
-      const limit = query.limit ?? -1;
-      const rows =
-        query.status === undefined ? selectAll.all(limit) : selectByStatus.all(query.status, limit);
-      return rows.map(fromRow);
+      const params: SqlValue[] = [];
+      let where = '';
+      if (query.status !== undefined) {
+        where = 'WHERE status = ? ';
+        params.push(query.status);
+      }
+      let limit = '';
+      if (query.limit !== undefined) {
+        limit = ' LIMIT ?';
+        params.push(query.limit);
+      }
+      return sql
+        .all<ProposalRow>(
+          `SELECT * FROM proposals ${where}ORDER BY created_at DESC, rowid DESC${limit}`,
+          params,
+        )
+        .map(fromRow);
     },
     get(id) {
-      const row = selectOne.get(id);
+      const row = sql.get<ProposalRow>('SELECT * FROM proposals WHERE id = ?', [id]);
       return row === undefined ? null : fromRow(row);
     },
   };

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { STATE_BACKENDS, useStateBackend } from '../../../test/support/storage/use-state-backend.ts';
 import type { TaskContextEntry } from '../../domain/index.ts';
 import { type Database, openDatabase } from '../open-database.ts';
 import { createTaskContextRepository } from './task-context-repository.ts';
@@ -22,11 +23,12 @@ function entry(sessionID: string, workItemID: string, createdAt: number): TaskCo
   };
 }
 
-describe('task context repository (migration 011)', () => {
+describe.each(STATE_BACKENDS)('task context repository (migration 011) on %s', (backend) => {
+  const state = useStateBackend(backend);
   it('keeps entries per item, oldest first, with their data; saving one twice keeps the first', () => {
     const db = openDatabase(':memory:');
     dbs.push(db);
-    const repository = createTaskContextRepository(db);
+    const repository = createTaskContextRepository(state.connection() ?? db);
     repository.save(entry('b', '1', 20));
     repository.save(entry('a', '1', 10));
     repository.save(entry('c', '2', 5));
@@ -38,7 +40,9 @@ describe('task context repository (migration 011)', () => {
     });
     expect(repository.list('9')).toEqual([]);
   });
+});
 
+describe('task context migration (SQLite 011)', () => {
   it("lets agent_runs record the 'no-changes' failure reason", () => {
     const db = openDatabase(':memory:');
     dbs.push(db);

@@ -1,5 +1,5 @@
-import type { Database } from 'better-sqlite3';
 import type { AgentRole, TaskContextEntry, TaskContextEntryType } from '../../domain/index.ts';
+import { asSqlConnection, type SqlTarget } from '../sql/as-sql-connection.ts';
 
 /** The task context entries of every work item (migration 011). */
 export interface TaskContextRepository {
@@ -37,33 +37,35 @@ function fromRow(row: TaskContextRow): TaskContextEntry {
   };
 }
 
-export function createTaskContextRepository(db: Database): TaskContextRepository {
-  const insert = db.prepare(
-    `INSERT OR IGNORE INTO task_context (id, work_item_id, session_id, role, runtime, type, summary, data, created_at)
-     VALUES (@id, @work_item_id, @session_id, @role, @runtime, @type, @summary, @data, @created_at)`,
-  );
-  const selectItem = db.prepare<[string], TaskContextRow>(
-    'SELECT * FROM task_context WHERE work_item_id = ? ORDER BY created_at, rowid',
-  );
-  const selectAll = db.prepare<[], TaskContextRow>('SELECT * FROM task_context ORDER BY created_at, rowid');
+export function createTaskContextRepository(target: SqlTarget): TaskContextRepository {
+  const sql = asSqlConnection(target);
   return {
     save(entry) {
-      insert.run({
-        id: entry.id,
-        work_item_id: entry.workItemID,
-        session_id: entry.sessionID,
-        role: entry.role,
-        runtime: entry.runtime,
-        type: entry.type,
-        summary: entry.summary,
-        data: JSON.stringify(entry.data),
-        created_at: entry.createdAt,
-      });
+      sql.run(
+        `INSERT INTO task_context (id, work_item_id, session_id, role, runtime, type, summary, data, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+        [
+          entry.id,
+          entry.workItemID,
+          entry.sessionID,
+          entry.role,
+          entry.runtime,
+          entry.type,
+          entry.summary,
+          JSON.stringify(entry.data),
+          entry.createdAt,
+        ],
+      );
     },
-    list: (workItemID) => selectItem.all(workItemID).map(fromRow),
+    list: (workItemID) =>
+      sql
+        .all<TaskContextRow>('SELECT * FROM task_context WHERE work_item_id = ? ORDER BY created_at, rowid', [
+          workItemID,
+        ])
+        .map(fromRow),
     listAll() {
       const byItem: Record<string, TaskContextEntry[]> = {};
-      for (const row of selectAll.all()) {
+      for (const row of sql.all<TaskContextRow>('SELECT * FROM task_context ORDER BY created_at, rowid')) {
         const entries = byItem[row.work_item_id] ?? [];
         entries.push(fromRow(row));
         byItem[row.work_item_id] = entries;
