@@ -1,4 +1,4 @@
-/** What the sandbox's file system looks like, as absolute real paths; build-sandbox-layout.ts decides it. */
+/** What the sandbox's file system looks like, as absolute real paths; plan-sandbox-layout.ts decides it. */
 import { SANDBOX_ID_VARIABLE } from './end-stray-sandboxes.ts';
 import { isWithin } from './is-within.ts';
 
