@@ -2,7 +2,8 @@ import type { FlotillaConfig, FlotillaPaths } from '../config/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { ConfiguredProvider, MergeMethod } from '../providers/provider-descriptor.ts';
 import { findProvider, providerSettingsOf } from '../providers/registry.ts';
-import type { Database } from '../storage/index.ts';
+import type { Database, SqlConnection } from '../storage/index.ts';
+import { openClusterState } from './open-cluster-state.ts';
 
 /**
  * The provider with what the control plane needs besides the contract: `close()` and `runPendingChecks()`,
@@ -21,6 +22,11 @@ export interface ConfiguredProviderOptions {
   logger: Logger;
   /** `flotilla merge --squash|--rebase|--merge` over the provider's configured merge method. */
   mergeMethod?: MergeMethod;
+  /**
+   * Cluster mode: the open connection to the cluster's PostgreSQL (the control plane's), for a provider that
+   * tracks locally. Absent in cluster mode, such a provider gets a connection of its own, closed with it.
+   */
+  sharedState?: SqlConnection;
 }
 
 /**
@@ -42,19 +48,47 @@ export async function createConfiguredProvider(
       `flotilla.config.json: ${descriptor.name}: expected ${descriptor.config.expected} when provider is '${descriptor.name}'`,
     );
   }
-  return descriptor.create(
-    {
-      repoRoot: options.repoRoot,
-      defaultBranch: config.defaultBranch,
-      specsDir: config.specsDir,
-      checks: config.checks,
-      scratchDir: paths.tmpDir,
-      logsDir: paths.logsDir,
-      db: options.db,
-      env: options.env,
-      logger: options.logger,
-      ...(options.mergeMethod !== undefined && { mergeMethod: options.mergeMethod }),
+  // Cluster mode: a provider that tracks locally keeps its tracker in the cluster's PostgreSQL.
+  const own =
+    descriptor.tracksLocally && options.sharedState === undefined
+      ? openClusterState(config, options.env)
+      : undefined;
+  const trackerState = descriptor.tracksLocally ? (options.sharedState ?? own) : undefined;
+  let provider: ControlPlaneProvider;
+  try {
+    provider = await descriptor.create(
+      {
+        repoRoot: options.repoRoot,
+        defaultBranch: config.defaultBranch,
+        specsDir: config.specsDir,
+        checks: config.checks,
+        scratchDir: paths.tmpDir,
+        logsDir: paths.logsDir,
+        db: options.db,
+        env: options.env,
+        logger: options.logger,
+        ...(options.mergeMethod !== undefined && { mergeMethod: options.mergeMethod }),
+        ...(trackerState !== undefined && { trackerState }),
+      },
+      settings,
+    );
+  } catch (error) {
+    own?.close();
+    throw error;
+  }
+  return own === undefined ? provider : closingAlso(provider, own);
+}
+
+/** `provider`, whose `close()` also closes the connection it was given. */
+function closingAlso(provider: ControlPlaneProvider, connection: SqlConnection): ControlPlaneProvider {
+  const close = provider.close.bind(provider);
+  return Object.assign(provider, {
+    close: async () => {
+      try {
+        await close();
+      } finally {
+        connection.close();
+      }
     },
-    settings,
-  );
+  });
 }

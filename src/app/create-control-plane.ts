@@ -6,7 +6,12 @@ import { periodKeysOf } from '../engine/budget/budget-calendar.ts';
 import type { Engine } from '../engine/create-engine.ts';
 import type { Clock } from '../engine/engine-config.ts';
 import type { Logger } from '../logging/logger.ts';
-import { createEngineStatePersistence, type EngineStatePersistence, openDatabase } from '../storage/index.ts';
+import {
+  createEngineStatePersistence,
+  type EngineStatePersistence,
+  openDatabase,
+  type SqlConnection,
+} from '../storage/index.ts';
 import { listTrackedFiles } from '../workspace/list-tracked-files.ts';
 import { acquireRunLock } from './acquire-run-lock.ts';
 import { awaitClusterLeadership, type HeldLeadership } from './await-cluster-leadership.ts';
@@ -15,6 +20,7 @@ import { createControlPlaneEngine } from './create-control-plane-engine.ts';
 import { createRuntimeSet, type RuntimeSet, type RuntimeSetOptions } from './create-runtime-set.ts';
 import { loadPromptTemplates } from './load-prompt-templates.ts';
 import { openClusterState } from './open-cluster-state.ts';
+import { publishAfterMerges } from './publish-after-merges.ts';
 import { recoverAfterCrash } from './recover-after-crash.ts';
 import { startMachineResourceGate } from './resources/start-machine-resource-gate.ts';
 import type { ChangeFeed } from './with-change-feed.ts';
@@ -158,13 +164,14 @@ async function startControlPlane(
   });
   const recovery = await recoverAfterCrash({ repoRoot, config, logger, paths, persistence, cluster, held });
   const { recovered, worktrees } = recovery;
-  const provider = await openProvider(options, paths, db, async () => {
+  const provider = await openProvider(options, paths, { db, sharedState }, async () => {
     // No token, a bad config: nothing started yet but the databases and the scenario's server.
     db.close();
     sharedState?.close();
     await cluster?.close();
     await runtimeSet.close();
   });
+  if (cluster !== null) publishAfterMerges(provider, cluster.remoteDeps.git, logger);
   // Dispatch waits while the machine cannot hold one more agent (issue #30 §3); "off": slots only.
   const resources =
     config.scheduler.resources === 'off'
@@ -217,15 +224,18 @@ async function startControlPlane(
 async function openProvider(
   options: ControlPlaneOptions,
   paths: ReturnType<typeof resolveFlotillaPaths>,
-  db: ReturnType<typeof openDatabase>,
+  databases: { db: ReturnType<typeof openDatabase>; sharedState: SqlConnection | undefined },
   onFailure: () => Promise<void>,
 ): Promise<ControlPlaneProvider> {
+  const { db, sharedState } = databases;
   try {
     return await createConfiguredProvider({
       repoRoot: options.repoRoot,
       config: options.config,
       paths,
       db,
+      // Cluster mode: the local tracker in the cluster's PostgreSQL, on the engine state's connection.
+      ...(sharedState !== undefined && { sharedState }),
       env: options.providerEnv ?? process.env,
       logger: options.logger,
     });

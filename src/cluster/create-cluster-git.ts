@@ -1,7 +1,8 @@
 import { runGit } from '../process/run-command.ts';
+import { CLUSTER_REFS } from './adopt-published-branches.ts';
 
 /** Where the controller publishes the commits runs start from, on the shared remote (never a human's branch). */
-const NAMESPACE = 'refs/flotilla/cluster';
+const NAMESPACE = CLUSTER_REFS;
 const GIT_TIMEOUT_MS = 120_000;
 
 export interface ClusterGitOptions {

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Logger } from '../logging/logger.ts';
+import { adoptPublishedBranches } from './adopt-published-branches.ts';
 import { createClusterGit } from './create-cluster-git.ts';
 import { createDurableRunQueue, type DurableRunQueue } from './create-durable-run-queue.ts';
 import type { RemoteRuntimeDeps } from './create-remote-runtime.ts';
@@ -57,6 +58,7 @@ export async function startClusterController(options: ClusterControllerOptions):
       `cluster: could not reach PostgreSQL at $${resolved.variable}: ${error instanceof Error ? error.message : error}`,
     );
   }
+  await adoptPublished(options);
   const ttlMs = options.settings.heartbeatTimeout * 1000;
   const registry = createWorkerRegistry({ pool, ttlMs });
   const sweep = startDeadWorkerSweep({
@@ -80,4 +82,35 @@ export async function startClusterController(options: ClusterControllerOptions):
       await pool.end();
     },
   };
+}
+
+/**
+ * Before leading: what the previous leader published on the shared remote (its default branch, its revision
+ * branches) brought into this clone (adopt-published-branches.ts), so a standby in another clone continues
+ * with the revisions the shared tracker names. A remote that cannot be reached is a warning: the first
+ * controller of a cluster may have published nothing yet.
+ */
+async function adoptPublished(options: ClusterControllerOptions): Promise<void> {
+  const { logger } = options;
+  try {
+    const adopted = await adoptPublishedBranches({
+      repoRoot: options.repoRoot,
+      remote: options.settings.remote,
+      defaultBranch: options.defaultBranch,
+    });
+    for (const entry of adopted) {
+      if (entry.outcome === 'kept') {
+        logger.warn(`cluster: kept ${entry.branch} as it is: ${entry.reason}`, { branch: entry.branch });
+      } else {
+        logger.info(`cluster: ${entry.outcome} ${entry.branch} from the published branches`, {
+          branch: entry.branch,
+        });
+      }
+    }
+  } catch (error) {
+    logger.warn(
+      `cluster: could not fetch the published branches from ${options.settings.remote}; starting from this clone's`,
+      { error: error instanceof Error ? error.message : String(error) },
+    );
+  }
 }

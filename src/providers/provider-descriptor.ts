@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Logger } from '../logging/logger.ts';
-import type { Database, SqliteTracker } from '../storage/index.ts';
+import type { Database, SqlConnection, SqliteTracker } from '../storage/index.ts';
 import type { Provider, ProviderChangeListener } from './types.ts';
 
 /** An environment, as read (absent and empty variables alike). */
@@ -25,6 +25,11 @@ export interface ProviderBuildContext {
   logsDir: string;
   /** `.flotilla/flotilla.db`: the local tracker's database (a provider that keeps nothing there ignores it). */
   db: Database;
+  /**
+   * Cluster mode (`cluster.postgres`), for a provider that tracks locally: the cluster's PostgreSQL, where its
+   * tracker lives instead of `db` so every machine sees the same items (src/storage/README.md "Two backends").
+   */
+  trackerState?: SqlConnection;
   /** Where credentials are read from (never the config file). */
   env: ProviderEnv;
   logger: Logger;
@@ -109,7 +114,8 @@ export type ConfiguredProvider = Provider & {
   /** (Re)starts the checks it runs itself and waits for them; a provider whose checks run elsewhere: nothing. */
   runPendingChecks(): Promise<void>;
   /**
-   * Capability: the local tracker itself (`.flotilla/flotilla.db`), for what only it can do: free labels,
+   * Capability: the local tracker itself (`.flotilla/flotilla.db`, or the cluster's PostgreSQL in cluster
+   * mode), for what only it can do: free labels,
    * comment history, closed items, branches, the HTTP API, item outcomes for `flotilla stats`.
    */
   localTracker?: SqliteTracker;

@@ -45,7 +45,6 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/sandbox/create-sandbox.ts wrapOn': 62,
   'src/sandbox/plan-sandbox-layout.ts planSandboxLayout': 71,
   'src/storage/engine-state/create-engine-state-persistence.ts <anonymous>': 67,
-  'src/storage/tracker/create-tracker-revisions.ts createTrackerRevisions': 77,
   'src/tui/dashboard-app.tsx DashboardApp': 117,
 };
 

@@ -18,7 +18,7 @@ import {
 } from './cluster-crash-trial-scenario.ts';
 import { killGroup, sharedRemoteWithClones, startWorker, type WorkerProcess } from './cluster-processes.ts';
 import type { RunFixtures } from './create-run-fixtures.ts';
-import { type FlotillaRunProcess, readDatabase, startFlotillaRun } from './flotilla-run-process.ts';
+import { type FlotillaRunProcess, startFlotillaRun } from './flotilla-run-process.ts';
 import { readClusterState } from './read-cluster-state.ts';
 import { clusterProcessEnv } from './set-up-cluster-postgres.ts';
 import { flotillaLogTail, waitForCondition } from './start-flotilla-process.ts';
@@ -155,7 +155,7 @@ export async function runCrashTrial(options: CrashTrialOptions): Promise<CrashTr
     seed,
     kills,
     durationMs: Date.now() - started,
-    ...readTracker(repo.root),
+    ...readTracker(options.postgresUrl),
     overlaps: findOverlaps(seen),
     // The run history and ledger are in PostgreSQL in cluster mode (src/storage/README.md "Two backends").
     ...readClusterState(options.postgresUrl, (sql) => ({
@@ -173,29 +173,28 @@ export async function runCrashTrial(options: CrashTrialOptions): Promise<CrashTr
   };
 }
 
-/** Task items with their status label, and per item its revisions and their reviews. */
-function readTracker(repoRoot: string): Pick<CrashTrialReport, 'items' | 'revisions' | 'reviews'> {
-  return readDatabase(repoRoot, (db) => {
-    const items = db
-      .prepare(
-        `SELECT w.title AS title, COALESCE((SELECT l.label FROM work_item_labels l
-           WHERE l.work_item_id = w.id AND l.label LIKE 'status:%'), '') AS status
-         FROM work_items w WHERE w.title LIKE 'Add module%' ORDER BY w.id`,
-      )
-      .all() as { title: string; status: string }[];
-    const count = (sql: string) =>
-      Object.fromEntries(
-        (db.prepare(sql).all() as { title: string; n: number }[]).map(({ title, n }) => [title, n]),
-      );
+/**
+ * Task items with their status label, and per item its revisions and their reviews: from the local tracker,
+ * which is in PostgreSQL in cluster mode (src/storage/README.md "Two backends").
+ */
+function readTracker(postgresUrl: string): Pick<CrashTrialReport, 'items' | 'revisions' | 'reviews'> {
+  return readClusterState(postgresUrl, (sql) => {
+    const items = sql.all<{ title: string; status: string }>(
+      `SELECT w.title AS title, COALESCE((SELECT l.label FROM work_item_labels l
+         WHERE l.work_item_id = w.id AND l.label LIKE 'status:%'), '') AS status
+       FROM work_items w WHERE w.title LIKE 'Add module%' ORDER BY w.id`,
+    );
+    const count = (query: string) =>
+      Object.fromEntries(sql.all<{ title: string; n: number }>(query).map(({ title, n }) => [title, n]));
     return {
       items,
       revisions: count(
         `SELECT w.title AS title, COUNT(r.id) AS n FROM work_items w JOIN revisions r ON r.work_item_id = w.id
-         GROUP BY w.id`,
+         GROUP BY w.id, w.title`,
       ),
       reviews: count(
         `SELECT w.title AS title, COUNT(v.id) AS n FROM work_items w JOIN revisions r ON r.work_item_id = w.id
-         JOIN reviews v ON v.revision_id = r.id GROUP BY w.id`,
+         JOIN reviews v ON v.revision_id = r.id GROUP BY w.id, w.title`,
       ),
     };
   });

@@ -30,7 +30,7 @@ import { findRepoRoot } from './find-repo-root.ts';
  */
 export interface CliProvider {
   name: string;
-  /** Its work items live in `.flotilla/flotilla.db` (its `localTracker` capability). */
+  /** Its work items live in `.flotilla/flotilla.db`, or in cluster mode the cluster's PostgreSQL (`localTracker`). */
   tracksLocally: boolean;
   /** Its items' web pages, when it has them (GitHub issues). */
   links: ItemLinks | undefined;

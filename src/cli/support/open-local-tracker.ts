@@ -2,9 +2,10 @@ import type { SqliteTracker } from '../../storage/index.ts';
 import type { CliContext } from './open-cli-context.ts';
 
 /**
- * The configured provider's local tracker (its `localTracker` capability: `.flotilla/flotilla.db`), or
- * undefined when its items live elsewhere — then the command goes through the provider contract
- * (src/cli/support/contract-tracker-commands.ts). A provider without one is not created here.
+ * The configured provider's local tracker (its `localTracker` capability: `.flotilla/flotilla.db`, in cluster
+ * mode the cluster's PostgreSQL), or undefined when its items live elsewhere — then the command goes through
+ * the provider contract (src/cli/support/contract-tracker-commands.ts). A provider without one is not created
+ * here.
  */
 export async function openLocalTracker(context: CliContext): Promise<SqliteTracker | undefined> {
   if (!context.provider.tracksLocally) return undefined;

@@ -3,7 +3,13 @@ import type { Logger } from '../../logging/logger.ts';
 import { deleteRevisionBranch } from '../../process/delete-revision-branch.ts';
 import { runGit } from '../../process/run-command.ts';
 import { messageOf } from '../../shared/message-of.ts';
-import { createSqliteTracker, type Database, openDatabase, type SqliteTracker } from '../../storage/index.ts';
+import {
+  createSqliteTracker,
+  type Database,
+  openDatabase,
+  type SqlConnection,
+  type SqliteTracker,
+} from '../../storage/index.ts';
 import { buildBranchRef } from '../shared/build-branch-ref.ts';
 import { createBranchFromPatch, type GitIdentity } from '../shared/create-branch-from-patch.ts';
 import { listChangedFiles } from '../shared/list-changed-files.ts';
@@ -44,6 +50,11 @@ export type LocalProviderOptions = {
   mergeMethod?: 'merge' | 'squash' | 'rebase';
   /** Test seam for the checks (default `runLocalChecks`). */
   runChecks?: LocalChecksRunnerOptions['runChecks'];
+  /**
+   * Cluster mode: the cluster's PostgreSQL (src/storage/README.md "Two backends"), where the tracker lives
+   * instead of the database below, so every machine sees the same items; the caller closes it.
+   */
+  trackerState?: SqlConnection;
 } & (
   | /** An open database; the caller closes it. */ { db: Database; dbPath?: undefined }
   | /** Opened (and migrated) here; `close()` closes it. */ { dbPath: string; db?: undefined }
@@ -80,7 +91,7 @@ export function createLocalProvider(options: LocalProviderOptions): LocalProvide
   const { repoRoot, defaultBranch, logger } = options;
   const ownsDatabase = options.db === undefined;
   const db = options.db ?? openDatabase(options.dbPath);
-  const tracker = createSqliteTracker(db, { now: options.now ?? (() => Date.now()) });
+  const tracker = createSqliteTracker(options.trackerState ?? db, { now: options.now ?? (() => Date.now()) });
   const checksCommand = options.checksCommand?.trim() ? options.checksCommand : null;
   const changeListeners = new Set<(change: ProviderChange) => void>();
   const checks = createLocalChecksRunner({
@@ -103,7 +114,7 @@ export function createLocalProvider(options: LocalProviderOptions): LocalProvide
   });
   const { workItems, revisions } = tracker;
 
-  const { workItemReader, workItemWriter } = buildWorkItemPorts(db, workItems);
+  const { workItemReader, workItemWriter } = buildWorkItemPorts(tracker);
 
   const revisionReader: RevisionReader = {
     listRevisions: async () => revisions.listRevisions(),
@@ -205,13 +216,13 @@ export function createLocalProvider(options: LocalProviderOptions): LocalProvide
       return workItems.getWorkItemLabels(id);
     },
     createWorkItem: async (input, comment) =>
-      db.transaction(() => {
+      tracker.transaction(() => {
         const created = workItems.createWorkItem(input);
         if (comment !== null) workItems.addComment(created.id, comment(created));
         return created;
-      })(),
+      }),
     editWorkItem: async (id, edit) =>
-      db.transaction(() => {
+      tracker.transaction(() => {
         if (edit.title !== null) workItems.setTitle(id, edit.title);
         if (edit.body !== null || edit.labels !== null) {
           workItems.updateWorkItem(id, { body: edit.body, labels: edit.labels });
@@ -220,16 +231,16 @@ export function createLocalProvider(options: LocalProviderOptions): LocalProvide
         const edited = workItems.getWorkItem(id);
         if (edited === null) throw new Error(`work item #${id} does not exist`);
         return edited;
-      })(),
+      }),
     addHumanComment: async (id, comment) => workItems.addComment(id, comment.body, comment.author),
     closeWorkItem: async (id, comment) =>
-      db.transaction(() => {
+      tracker.transaction(() => {
         const revisionID = workItems.getWorkItem(id)?.linkedRevision ?? null;
         if (comment !== null) workItems.addComment(id, comment.body, comment.author);
         if (revisionID !== null) revisions.closeRevision(revisionID);
         workItems.transitionStatus(id, 'closed');
         return revisionID === null ? null : revisions.getRevision(revisionID);
-      })(),
+      }),
   };
 
   /**
@@ -410,11 +421,12 @@ async function restoreRef(
   await runGit(args, { cwd: repoRoot });
 }
 
-/** The work item reader and writer over the SQLite tracker (an update is one transaction). */
-function buildWorkItemPorts(
-  db: ReturnType<typeof openDatabase>,
-  workItems: ReturnType<typeof createSqliteTracker>['workItems'],
-): { workItemReader: WorkItemReader; workItemWriter: WorkItemWriter } {
+/** The work item reader and writer over the tracker (an update is one transaction). */
+function buildWorkItemPorts(tracker: SqliteTracker): {
+  workItemReader: WorkItemReader;
+  workItemWriter: WorkItemWriter;
+} {
+  const { workItems } = tracker;
   const workItemReader: WorkItemReader = {
     listWorkItems: async () => workItems.listWorkItems(),
     getWorkItem: async (id) => workItems.getWorkItem(id),
@@ -429,10 +441,10 @@ function buildWorkItemPorts(
     transitionStatus: async (id, status) => workItems.transitionStatus(id, status),
     createWorkItem: async (input) => workItems.createWorkItem(input),
     updateWorkItem: async (id, update) =>
-      db.transaction(() => {
+      tracker.transaction(() => {
         if (update.title != null) workItems.setTitle(id, update.title);
         workItems.updateWorkItem(id, { body: update.body, labels: update.labels });
-      })(),
+      }),
     addComment: async (id, body) => workItems.addComment(id, body),
   };
 

@@ -4,8 +4,9 @@ import type { ProviderDescriptor } from '../provider-descriptor.ts';
 const NAME = 'local';
 
 /**
- * The local provider: work items in the SQLite tracker (`.flotilla/flotilla.db`), revisions as `flotilla/*`
- * branches of the repository, checks run here (`checks.command`). It has no config block of its own.
+ * The local provider: work items in the tracker (`.flotilla/flotilla.db`; in cluster mode the cluster's
+ * PostgreSQL), revisions as `flotilla/*` branches of the repository, checks run here (`checks.command`). It
+ * has no config block of its own.
  */
 export const localProvider: ProviderDescriptor<undefined> = {
   name: NAME,
@@ -19,6 +20,7 @@ export const localProvider: ProviderDescriptor<undefined> = {
       defaultBranch: context.defaultBranch,
       specsDir: context.specsDir,
       db: context.db,
+      ...(context.trackerState !== undefined && { trackerState: context.trackerState }),
       checksCommand: context.checks.command,
       checksTimeoutMs: context.checks.timeout * 1000,
       logsDir: join(context.logsDir, 'checks'),

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import { asSqlConnection, type SqlTarget } from '../sql/as-sql-connection.ts';
 import { createTrackerOutcomes, type TrackerOutcomes } from './create-tracker-outcomes.ts';
 import { createTrackerRevisions, type TrackerRevisions } from './create-tracker-revisions.ts';
 import { createTrackerWorkItems, type TrackerWorkItems } from './create-tracker-work-items.ts';
@@ -12,9 +12,11 @@ export interface SqliteTrackerOptions {
 }
 
 /**
- * The SQLite half of the local provider: work items, revisions (without git), pipelines, reviews and
- * comments, with the in-memory double's semantics. Synchronous (better-sqlite3); the local provider wraps
- * it into the async provider interfaces. Every write runs in a transaction: an error leaves nothing behind.
+ * The tracker half of the local provider: work items, revisions (without git), pipelines, reviews and
+ * comments, with the in-memory double's semantics. On the SQL port (src/storage/README.md "Two backends"):
+ * `.flotilla/flotilla.db` on one machine, the cluster's PostgreSQL in cluster mode. Synchronous; the local
+ * provider wraps it into the async provider interfaces. Every write runs in a transaction: an error leaves
+ * nothing behind. (The name stays from when SQLite was its only home.)
  */
 export interface SqliteTracker {
   workItems: TrackerWorkItems;
@@ -25,14 +27,15 @@ export interface SqliteTracker {
   transaction<T>(write: () => T): T;
 }
 
-export function createSqliteTracker(db: Database, options: SqliteTrackerOptions): SqliteTracker {
+export function createSqliteTracker(target: SqlTarget, options: SqliteTrackerOptions): SqliteTracker {
+  const sql = asSqlConnection(target);
   const engineAuthor = options.engineAuthor ?? 'flotilla';
-  const workItems = createTrackerWorkItems(db, { now: options.now, engineAuthor });
-  const revisions = createTrackerRevisions(db, { now: options.now, engineAuthor, workItems });
+  const workItems = createTrackerWorkItems(sql, { now: options.now, engineAuthor });
+  const revisions = createTrackerRevisions(sql, { now: options.now, engineAuthor, workItems });
   return {
     workItems,
     revisions,
-    outcomes: createTrackerOutcomes(db, workItems),
-    transaction: (write) => db.transaction(write)(),
+    outcomes: createTrackerOutcomes(sql, workItems),
+    transaction: (write) => sql.transaction(write),
   };
 }

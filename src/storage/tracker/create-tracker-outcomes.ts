@@ -1,5 +1,5 @@
-import type { Database } from 'better-sqlite3';
 import type { PipelineStatus, WorkItem } from '../../domain/index.ts';
+import { asSqlConnection, type SqlTarget } from '../sql/as-sql-connection.ts';
 import type { ReviewState, RevisionState } from './create-tracker-revisions.ts';
 import type { TrackerWorkItems } from './create-tracker-work-items.ts';
 
@@ -43,16 +43,20 @@ interface PipelineRow {
 }
 
 /** Reads the tracker's history in four queries (not one per item), in one read transaction. */
-export function createTrackerOutcomes(db: Database, workItems: TrackerWorkItems): TrackerOutcomes {
+export function createTrackerOutcomes(target: SqlTarget, workItems: TrackerWorkItems): TrackerOutcomes {
+  const sql = asSqlConnection(target);
   const statements = {
-    revisions: db.prepare<[], RevisionRow>(
-      'SELECT id, work_item_id, state, updated_at FROM revisions WHERE work_item_id IS NOT NULL ORDER BY id',
-    ),
-    reviews: db.prepare<[], ReviewRow>(`
+    revisions: () =>
+      sql.all<RevisionRow>(
+        'SELECT id, work_item_id, state, updated_at FROM revisions WHERE work_item_id IS NOT NULL ORDER BY id',
+      ),
+    reviews: () =>
+      sql.all<ReviewRow>(`
       SELECT reviews.revision_id, revisions.work_item_id, reviews.author, reviews.state, reviews.created_at
       FROM reviews JOIN revisions ON revisions.id = reviews.revision_id
       WHERE revisions.work_item_id IS NOT NULL ORDER BY reviews.id`),
-    pipelines: db.prepare<[], PipelineRow>(`
+    pipelines: () =>
+      sql.all<PipelineRow>(`
       SELECT pipelines.revision_id, revisions.work_item_id, pipelines.head_sha, pipelines.status,
         pipelines.updated_at
       FROM pipelines JOIN revisions ON revisions.id = pipelines.revision_id
@@ -60,19 +64,19 @@ export function createTrackerOutcomes(db: Database, workItems: TrackerWorkItems)
   };
   return {
     listItemOutcomes: () =>
-      db.transaction(() => {
+      sql.transaction(() => {
         const outcomes = new Map<string, TrackerItemOutcome>();
         for (const workItem of workItems.listWorkItems({ includeClosed: true })) {
           outcomes.set(workItem.id, { workItem, revisions: [], reviews: [], pipelines: [] });
         }
-        for (const row of statements.revisions.all()) {
+        for (const row of statements.revisions()) {
           outcomes.get(String(row.work_item_id))?.revisions.push({
             id: String(row.id),
             state: row.state,
             updatedAt: row.updated_at,
           });
         }
-        for (const row of statements.reviews.all()) {
+        for (const row of statements.reviews()) {
           outcomes.get(String(row.work_item_id))?.reviews.push({
             revisionID: String(row.revision_id),
             author: row.author,
@@ -80,7 +84,7 @@ export function createTrackerOutcomes(db: Database, workItems: TrackerWorkItems)
             createdAt: row.created_at,
           });
         }
-        for (const row of statements.pipelines.all()) {
+        for (const row of statements.pipelines()) {
           outcomes.get(String(row.work_item_id))?.pipelines.push({
             revisionID: String(row.revision_id),
             headSHA: row.head_sha,
@@ -89,6 +93,6 @@ export function createTrackerOutcomes(db: Database, workItems: TrackerWorkItems)
           });
         }
         return [...outcomes.values()];
-      })(),
+      }),
   };
 }

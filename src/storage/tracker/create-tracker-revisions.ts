@@ -1,4 +1,3 @@
-import type { Database } from 'better-sqlite3';
 import type {
   AgentReview,
   AgentReviewComment,
@@ -8,6 +7,8 @@ import type {
   Revision,
 } from '../../domain/index.ts';
 import { reviewStateForVerdict } from '../../domain/index.ts';
+import { asSqlConnection, type SqlTarget } from '../sql/as-sql-connection.ts';
+import type { SqlValue } from '../sql/sql-connection.ts';
 import { StorageError } from '../storage-error.ts';
 import type { TrackerComment, TrackerWorkItems } from './create-tracker-work-items.ts';
 import { parseTrackerID } from './parse-tracker-id.ts';
@@ -126,82 +127,99 @@ interface PipelineRow {
 }
 
 export function createTrackerRevisions(
-  db: Database,
+  target: SqlTarget,
   options: { now: TrackerClock; engineAuthor: string; workItems: TrackerWorkItems },
 ): TrackerRevisions {
+  const sql = asSqlConnection(target);
+  const run =
+    (text: string) =>
+    (...params: SqlValue[]): void =>
+      sql.run(text, params);
   const statements = {
-    newID: db.prepare("INSERT INTO tracker_ids (kind) VALUES ('revision')"),
-    insert: db.prepare(`
+    newID: () =>
+      Number(sql.get<{ id: number }>("INSERT INTO tracker_ids (kind) VALUES ('revision') RETURNING id")?.id),
+    insert: run(`
       INSERT INTO revisions (id, work_item_id, branch_name, title, body, author, is_draft, head_sha, state,
         review_id, created_at, updated_at)
       VALUES (?, ?, ?, ?, ?, ?, 0, ?, 'open', NULL, ?, ?)
     `),
-    select: db.prepare<[number], RevisionRow>('SELECT * FROM revisions WHERE id = ?'),
-    selectOpen: db.prepare<[], RevisionRow>("SELECT * FROM revisions WHERE state = 'open' ORDER BY id"),
-    selectByWorkItem: db.prepare<[number], RevisionRow>(
-      'SELECT * FROM revisions WHERE work_item_id = ? ORDER BY id',
-    ),
-    selectOpenByBranch: db.prepare<[string], RevisionRow>(
-      "SELECT * FROM revisions WHERE branch_name = ? AND state = 'open'",
-    ),
-    setHead: db.prepare('UPDATE revisions SET head_sha = ?, updated_at = ? WHERE id = ?'),
-    setBody: db.prepare('UPDATE revisions SET body = ?, updated_at = ? WHERE id = ?'),
-    setState: db.prepare('UPDATE revisions SET state = ?, updated_at = ? WHERE id = ?'),
-    setReviewID: db.prepare('UPDATE revisions SET review_id = ?, updated_at = ? WHERE id = ?'),
-    insertPush: db.prepare(
+    select: (id: number) => sql.get<RevisionRow>('SELECT * FROM revisions WHERE id = ?', [id]),
+    selectOpen: () => sql.all<RevisionRow>("SELECT * FROM revisions WHERE state = 'open' ORDER BY id"),
+    selectByWorkItem: (id: number) =>
+      sql.all<RevisionRow>('SELECT * FROM revisions WHERE work_item_id = ? ORDER BY id', [id]),
+    selectOpenByBranch: (branch: string) =>
+      sql.get<RevisionRow>("SELECT * FROM revisions WHERE branch_name = ? AND state = 'open'", [branch]),
+    setHead: run('UPDATE revisions SET head_sha = ?, updated_at = ? WHERE id = ?'),
+    setBody: run('UPDATE revisions SET body = ?, updated_at = ? WHERE id = ?'),
+    setState: run('UPDATE revisions SET state = ?, updated_at = ? WHERE id = ?'),
+    setReviewID: run('UPDATE revisions SET review_id = ?, updated_at = ? WHERE id = ?'),
+    insertPush: run(
       'INSERT INTO revision_pushes (revision_id, head_sha, patch, pushed_at) VALUES (?, ?, ?, ?)',
     ),
-    pushes: db.prepare<[number], { head_sha: string; patch: string; pushed_at: string }>(
-      'SELECT head_sha, patch, pushed_at FROM revision_pushes WHERE revision_id = ? ORDER BY id',
-    ),
-    upsertPipeline: db.prepare(`
+    pushes: (id: number) =>
+      sql.all<{ head_sha: string; patch: string; pushed_at: string }>(
+        'SELECT head_sha, patch, pushed_at FROM revision_pushes WHERE revision_id = ? ORDER BY id',
+        [id],
+      ),
+    upsertPipeline: run(`
       INSERT INTO pipelines (revision_id, head_sha, status, url, reason, updated_at) VALUES (?, ?, ?, ?, ?, ?)
       ON CONFLICT (revision_id, head_sha) DO UPDATE SET
         status = excluded.status, url = excluded.url, reason = excluded.reason, updated_at = excluded.updated_at
     `),
-    insertPendingPipeline: db.prepare(`
+    insertPendingPipeline: run(`
       INSERT INTO pipelines (revision_id, head_sha, status, url, reason, updated_at)
       VALUES (?, ?, 'pending', NULL, NULL, ?)
       ON CONFLICT (revision_id, head_sha) DO NOTHING
     `),
-    pipeline: db.prepare<[number, string], PipelineRow>(
-      'SELECT status, url, reason FROM pipelines WHERE revision_id = ? AND head_sha = ?',
-    ),
-    insertReview: db.prepare(
-      'INSERT INTO reviews (revision_id, author, state, verdict, body, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-    ),
-    review: db.prepare<[number, number], { id: number; state: ReviewState }>(
-      'SELECT id, state FROM reviews WHERE id = ? AND revision_id = ?',
-    ),
-    dismissReview: db.prepare("UPDATE reviews SET state = 'DISMISSED' WHERE id = ?"),
-    reviews: db.prepare<
-      [number],
-      {
+    pipeline: (id: number, headSHA: string) =>
+      sql.get<PipelineRow>(
+        'SELECT status, url, reason FROM pipelines WHERE revision_id = ? AND head_sha = ?',
+        [id, headSHA],
+      ),
+    insertReview: (...params: SqlValue[]) =>
+      Number(
+        sql.get<{ id: number }>(
+          'INSERT INTO reviews (revision_id, author, state, verdict, body, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
+          params,
+        )?.id,
+      ),
+    review: (id: number, revisionID: number) =>
+      sql.get<{ id: number; state: ReviewState }>(
+        'SELECT id, state FROM reviews WHERE id = ? AND revision_id = ?',
+        [id, revisionID],
+      ),
+    dismissReview: run("UPDATE reviews SET state = 'DISMISSED' WHERE id = ?"),
+    reviews: (id: number) =>
+      sql.all<{
         id: number;
         author: string;
         state: ReviewState;
         verdict: Exclude<ReviewState, 'DISMISSED'> | null;
         body: string;
         created_at: string;
-      }
-    >('SELECT id, author, state, verdict, body, created_at FROM reviews WHERE revision_id = ? ORDER BY id'),
-    insertReviewComment: db.prepare(
-      'INSERT INTO review_comments (review_id, path, line, body) VALUES (?, ?, ?, ?)',
-    ),
-    reviewComments: db.prepare<[number], { path: string; line: number | null; body: string }>(
-      'SELECT path, line, body FROM review_comments WHERE review_id = ? ORDER BY id',
-    ),
-    insertComment: db.prepare(
+      }>(
+        'SELECT id, author, state, verdict, body, created_at FROM reviews WHERE revision_id = ? ORDER BY id',
+        [id],
+      ),
+    insertReviewComment: run('INSERT INTO review_comments (review_id, path, line, body) VALUES (?, ?, ?, ?)'),
+    reviewComments: (id: number) =>
+      sql.all<{ path: string; line: number | null; body: string }>(
+        'SELECT path, line, body FROM review_comments WHERE review_id = ? ORDER BY id',
+        [id],
+      ),
+    insertComment: run(
       'INSERT INTO revision_comments (revision_id, author, body, created_at) VALUES (?, ?, ?, ?)',
     ),
-    comments: db.prepare<[number], { id: number; author: string; body: string; created_at: string }>(
-      'SELECT id, author, body, created_at FROM revision_comments WHERE revision_id = ? ORDER BY id',
-    ),
+    comments: (id: number) =>
+      sql.all<{ id: number; author: string; body: string; created_at: string }>(
+        'SELECT id, author, body, created_at FROM revision_comments WHERE revision_id = ? ORDER BY id',
+        [id],
+      ),
   };
 
   function find(id: string): RevisionRow | null {
     const rowID = parseTrackerID(id);
-    return rowID === null ? null : (statements.select.get(rowID) ?? null);
+    return rowID === null ? null : (statements.select(rowID) ?? null);
   }
 
   function requireRow(id: string): RevisionRow {
@@ -220,7 +238,7 @@ export function createTrackerRevisions(
   }
 
   function pipelineOf(rowID: number, headSHA: string): Pipeline | null {
-    const row = statements.pipeline.get(rowID, headSHA);
+    const row = statements.pipeline(rowID, headSHA);
     return row === undefined ? null : { status: row.status, url: row.url, reason: row.reason };
   }
 
@@ -243,9 +261,9 @@ export function createTrackerRevisions(
   }
 
   function push(rowID: number, headSHA: string, patch: string, at: string): void {
-    statements.setHead.run(headSHA, at, rowID);
-    statements.insertPush.run(rowID, headSHA, patch, at);
-    statements.insertPendingPipeline.run(rowID, headSHA, at);
+    statements.setHead(headSHA, at, rowID);
+    statements.insertPush(rowID, headSHA, patch, at);
+    statements.insertPendingPipeline(rowID, headSHA, at);
   }
 
   function insertReview(row: RevisionRow, review: HumanReviewInput): number {
@@ -254,15 +272,13 @@ export function createTrackerRevisions(
         `review on revision #${row.id}: unknown state "${review.state}"; expected one of ${REVIEW_STATES.join(', ')}`,
       );
     }
-    const reviewID = Number(
-      statements.insertReview.run(
-        row.id,
-        review.author,
-        review.state,
-        review.state === 'DISMISSED' ? null : review.state,
-        review.body,
-        isoAt(options.now),
-      ).lastInsertRowid,
+    const reviewID = statements.insertReview(
+      row.id,
+      review.author,
+      review.state,
+      review.state === 'DISMISSED' ? null : review.state,
+      review.body,
+      isoAt(options.now),
     );
     // Written one by one after the review: a bad comment rolls the whole review back (callers are
     // transactions), so a review is never stored with part of its comments.
@@ -278,7 +294,7 @@ export function createTrackerRevisions(
           `review on revision #${row.id}: comment ${index + 1} has an empty path; expected a file path`,
         );
       }
-      statements.insertReviewComment.run(reviewID, comment.path, comment.line, comment.body);
+      statements.insertReviewComment(reviewID, comment.path, comment.line, comment.body);
     });
     return reviewID;
   }
@@ -290,14 +306,14 @@ export function createTrackerRevisions(
       body: review.summary,
       comments: review.comments,
     });
-    statements.setReviewID.run(reviewID, isoAt(options.now), row.id);
+    statements.setReviewID(reviewID, isoAt(options.now), row.id);
     return String(reviewID);
   }
 
   function listReviews(id: string): StoredReview[] {
     const row = requireRow(id);
     let rounds = 0;
-    return statements.reviews.all(row.id).map((review) => ({
+    return statements.reviews(row.id).map((review) => ({
       id: String(review.id),
       author: review.author,
       state: review.state,
@@ -306,51 +322,54 @@ export function createTrackerRevisions(
       round: review.verdict === 'COMMENTED' ? null : ++rounds,
       body: review.body,
       createdAt: review.created_at,
-      comments: statements.reviewComments.all(review.id),
+      comments: statements.reviewComments(review.id),
     }));
   }
 
   return {
-    recordRevision: db.transaction((input: RecordRevisionInput): Revision => {
-      const workItem = options.workItems.getWorkItem(input.workItemID);
-      if (workItem === null) {
-        throw new StorageError(
-          `revision for branch ${input.branchName}: work item #${input.workItemID} does not exist; ` +
-            'expected the id of an existing work item',
+    recordRevision: (input: RecordRevisionInput): Revision =>
+      sql.transaction(() => {
+        const workItem = options.workItems.getWorkItem(input.workItemID);
+        if (workItem === null) {
+          throw new StorageError(
+            `revision for branch ${input.branchName}: work item #${input.workItemID} does not exist; ` +
+              'expected the id of an existing work item',
+          );
+        }
+        if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(input.headSHA)) {
+          throw new StorageError(
+            `revision for branch ${input.branchName}: head "${input.headSHA}" is not a commit SHA; ` +
+              'expected 40 (or 64) lowercase hex digits',
+          );
+        }
+        if (input.branchName.trim() === '') {
+          throw new StorageError(
+            `revision for work item #${input.workItemID}: expected a branch name, got ""`,
+          );
+        }
+        const at = isoAt(options.now);
+        const existing = statements.selectOpenByBranch(input.branchName);
+        if (existing !== undefined) {
+          push(existing.id, input.headSHA, input.patch, at);
+          return toRevision(requireRow(String(existing.id)));
+        }
+        const rowID = statements.newID();
+        statements.insert(
+          rowID,
+          Number(workItem.id),
+          input.branchName,
+          input.title !== '' ? input.title : workItem.title,
+          input.body,
+          input.author ?? options.engineAuthor,
+          input.headSHA,
+          at,
+          at,
         );
-      }
-      if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(input.headSHA)) {
-        throw new StorageError(
-          `revision for branch ${input.branchName}: head "${input.headSHA}" is not a commit SHA; ` +
-            'expected 40 (or 64) lowercase hex digits',
-        );
-      }
-      if (input.branchName.trim() === '') {
-        throw new StorageError(`revision for work item #${input.workItemID}: expected a branch name, got ""`);
-      }
-      const at = isoAt(options.now);
-      const existing = statements.selectOpenByBranch.get(input.branchName);
-      if (existing !== undefined) {
-        push(existing.id, input.headSHA, input.patch, at);
-        return toRevision(requireRow(String(existing.id)));
-      }
-      const rowID = Number(statements.newID.run().lastInsertRowid);
-      statements.insert.run(
-        rowID,
-        Number(workItem.id),
-        input.branchName,
-        input.title !== '' ? input.title : workItem.title,
-        input.body,
-        input.author ?? options.engineAuthor,
-        input.headSHA,
-        at,
-        at,
-      );
-      push(rowID, input.headSHA, input.patch, at);
-      return toRevision(requireRow(String(rowID)));
-    }),
+        push(rowID, input.headSHA, input.patch, at);
+        return toRevision(requireRow(String(rowID)));
+      }),
     findOpenRevisionByBranch(branchName) {
-      const row = statements.selectOpenByBranch.get(branchName);
+      const row = statements.selectOpenByBranch(branchName);
       return row === undefined ? null : toRevision(row);
     },
     getRevision(id) {
@@ -361,26 +380,26 @@ export function createTrackerRevisions(
       return requireRow(id).state;
     },
     listRevisions() {
-      return db.transaction(() => statements.selectOpen.all().map(toRevision))();
+      return sql.transaction(() => statements.selectOpen().map(toRevision));
     },
     listWorkItemRevisions(workItemID) {
       const rowID = parseTrackerID(workItemID);
       if (rowID === null) return [];
-      return db.transaction(() => statements.selectByWorkItem.all(rowID).map(toRevision))();
+      return sql.transaction(() => statements.selectByWorkItem(rowID).map(toRevision));
     },
     getRevisionPatch(id) {
-      const pushes = statements.pushes.all(requireRow(id).id);
+      const pushes = statements.pushes(requireRow(id).id);
       return pushes.at(-1)?.patch ?? '';
     },
     listRevisionPushes(id) {
-      return statements.pushes.all(requireRow(id).id).map((row) => ({
+      return statements.pushes(requireRow(id).id).map((row) => ({
         headSHA: row.head_sha,
         patch: row.patch,
         pushedAt: row.pushed_at,
       }));
     },
     updateRevisionBody(id, body) {
-      statements.setBody.run(body, isoAt(options.now), requireRow(id).id);
+      statements.setBody(body, isoAt(options.now), requireRow(id).id);
     },
     setPipeline(id, headSHA, pipeline) {
       const row = requireRow(id);
@@ -391,7 +410,7 @@ export function createTrackerRevisions(
         );
       }
       const failed = pipeline.status === 'failure';
-      statements.upsertPipeline.run(
+      statements.upsertPipeline(
         row.id,
         headSHA,
         pipeline.status,
@@ -406,37 +425,35 @@ export function createTrackerRevisions(
       return pipelineOf(row.id, headSHA ?? row.head_sha);
     },
     closeRevision(id) {
-      statements.setState.run('closed', isoAt(options.now), requireOpen(id, 'close').id);
+      statements.setState('closed', isoAt(options.now), requireOpen(id, 'close').id);
     },
-    markRevisionMerged: db.transaction((id: string, mergeOptions: { closeWorkItem?: boolean } = {}) => {
-      const row = requireOpen(id, 'merge');
-      statements.setState.run('merged', isoAt(options.now), row.id);
-      if (row.work_item_id !== null && mergeOptions.closeWorkItem !== false) {
-        options.workItems.transitionStatus(String(row.work_item_id), 'closed');
-      }
-    }),
-    postReview: db.transaction((id: string, review: AgentReview) =>
-      postEngineReview(requireOpen(id, 'review'), review),
-    ),
-    updateReview: db.transaction((id: string, reviewID: string, review: AgentReview) => {
-      const row = requireOpen(id, 'review');
-      const earlierID = parseTrackerID(reviewID);
-      const earlier = earlierID === null ? undefined : statements.review.get(earlierID, row.id);
-      if (earlier === undefined) {
-        throw new StorageError(
-          `review ${reviewID} does not exist on revision #${id}; expected the id of a review on that revision`,
-        );
-      }
-      // Like the GitHub provider: dismiss the earlier review, then post the new one.
-      statements.dismissReview.run(earlier.id);
-      return postEngineReview(row, review);
-    }),
-    addReview: db.transaction((id: string, review: HumanReviewInput) =>
-      String(insertReview(requireRow(id), review)),
-    ),
-    listReviews: (id) => db.transaction(() => listReviews(id))(),
+    markRevisionMerged: (id: string, mergeOptions: { closeWorkItem?: boolean } = {}) =>
+      sql.transaction(() => {
+        const row = requireOpen(id, 'merge');
+        statements.setState('merged', isoAt(options.now), row.id);
+        if (row.work_item_id !== null && mergeOptions.closeWorkItem !== false) {
+          options.workItems.transitionStatus(String(row.work_item_id), 'closed');
+        }
+      }),
+    postReview: (id, review) => sql.transaction(() => postEngineReview(requireOpen(id, 'review'), review)),
+    updateReview: (id: string, reviewID: string, review: AgentReview) =>
+      sql.transaction(() => {
+        const row = requireOpen(id, 'review');
+        const earlierID = parseTrackerID(reviewID);
+        const earlier = earlierID === null ? undefined : statements.review(earlierID, row.id);
+        if (earlier === undefined) {
+          throw new StorageError(
+            `review ${reviewID} does not exist on revision #${id}; expected the id of a review on that revision`,
+          );
+        }
+        // Like the GitHub provider: dismiss the earlier review, then post the new one.
+        statements.dismissReview(earlier.id);
+        return postEngineReview(row, review);
+      }),
+    addReview: (id, review) => sql.transaction(() => String(insertReview(requireRow(id), review))),
+    listReviews: (id) => sql.transaction(() => listReviews(id)),
     getReviewHistory(id) {
-      const reviews = db.transaction(() => listReviews(id))();
+      const reviews = sql.transaction(() => listReviews(id));
       return {
         reviews: reviews.map(({ author, state, body, verdict }) => ({
           author,
@@ -455,10 +472,10 @@ export function createTrackerRevisions(
       };
     },
     postComment(id, body, author = options.engineAuthor) {
-      statements.insertComment.run(requireRow(id).id, author, body, isoAt(options.now));
+      statements.insertComment(requireRow(id).id, author, body, isoAt(options.now));
     },
     listComments(id) {
-      return statements.comments.all(requireRow(id).id).map((row) => ({
+      return statements.comments(requireRow(id).id).map((row) => ({
         id: String(row.id),
         author: row.author,
         body: row.body,

@@ -1,4 +1,3 @@
-import type { Database } from 'better-sqlite3';
 import {
   type CreateWorkItemInput,
   parseWorkItemLabels,
@@ -6,6 +5,8 @@ import {
   type WorkItem,
   type WorkItemStatus,
 } from '../../domain/index.ts';
+import { asSqlConnection, type SqlTarget } from '../sql/as-sql-connection.ts';
+import type { SqlValue } from '../sql/sql-connection.ts';
 import { StorageError } from '../storage-error.ts';
 import { parseTrackerID } from './parse-tracker-id.ts';
 import { isoAt, type TrackerClock } from './tracker-clock.ts';
@@ -60,48 +61,65 @@ const STATUS_PREFIX = 'status:';
 const KIND_PREFIX = 'task:';
 
 export function createTrackerWorkItems(
-  db: Database,
+  target: SqlTarget,
   options: { now: TrackerClock; engineAuthor: string },
 ): TrackerWorkItems {
+  const sql = asSqlConnection(target);
   const statements = {
-    newID: db.prepare("INSERT INTO tracker_ids (kind) VALUES ('work-item')"),
-    insert: db.prepare(
-      "INSERT INTO work_items (id, title, body, state, created_at, updated_at) VALUES (?, ?, ?, 'open', ?, ?)",
-    ),
-    select: db.prepare<[number], WorkItemRow>('SELECT * FROM work_items WHERE id = ?'),
-    selectOpen: db.prepare<[], WorkItemRow>("SELECT * FROM work_items WHERE state = 'open' ORDER BY id"),
-    selectAll: db.prepare<[], WorkItemRow>('SELECT * FROM work_items ORDER BY id'),
-    labels: db.prepare<[number], { label: string }>(
-      'SELECT label FROM work_item_labels WHERE work_item_id = ? ORDER BY position',
-    ),
-    deleteLabels: db.prepare('DELETE FROM work_item_labels WHERE work_item_id = ?'),
-    insertLabel: db.prepare('INSERT INTO work_item_labels (work_item_id, label, position) VALUES (?, ?, ?)'),
-    blockers: db.prepare<[number], { blocker_id: number }>(
-      'SELECT blocker_id FROM work_item_blockers WHERE work_item_id = ? ORDER BY position',
-    ),
-    deleteBlockers: db.prepare('DELETE FROM work_item_blockers WHERE work_item_id = ?'),
-    insertBlocker: db.prepare(
-      'INSERT INTO work_item_blockers (work_item_id, blocker_id, position) VALUES (?, ?, ?)',
-    ),
-    exists: db.prepare<[number], { id: number }>('SELECT id FROM work_items WHERE id = ?'),
-    linkedRevision: db.prepare<[number], { id: number }>(
-      "SELECT id FROM revisions WHERE work_item_id = ? AND state = 'open' ORDER BY id LIMIT 1",
-    ),
-    setState: db.prepare('UPDATE work_items SET state = ?, updated_at = ? WHERE id = ?'),
-    setBody: db.prepare('UPDATE work_items SET body = ?, updated_at = ? WHERE id = ?'),
-    setTitle: db.prepare('UPDATE work_items SET title = ?, updated_at = ? WHERE id = ?'),
-    touch: db.prepare('UPDATE work_items SET updated_at = ? WHERE id = ?'),
-    insertComment: db.prepare(
-      'INSERT INTO work_item_comments (work_item_id, author, body, created_at) VALUES (?, ?, ?, ?)',
-    ),
-    comments: db.prepare<[number], { id: number; author: string; body: string; created_at: string }>(
-      'SELECT id, author, body, created_at FROM work_item_comments WHERE work_item_id = ? ORDER BY id',
-    ),
+    newID: () =>
+      Number(sql.get<{ id: number }>("INSERT INTO tracker_ids (kind) VALUES ('work-item') RETURNING id")?.id),
+    insert: (...params: SqlValue[]) =>
+      sql.run(
+        "INSERT INTO work_items (id, title, body, state, created_at, updated_at) VALUES (?, ?, ?, 'open', ?, ?)",
+        params,
+      ),
+    select: (id: number) => sql.get<WorkItemRow>('SELECT * FROM work_items WHERE id = ?', [id]),
+    selectOpen: () => sql.all<WorkItemRow>("SELECT * FROM work_items WHERE state = 'open' ORDER BY id"),
+    selectAll: () => sql.all<WorkItemRow>('SELECT * FROM work_items ORDER BY id'),
+    labels: (id: number) =>
+      sql.all<{ label: string }>(
+        'SELECT label FROM work_item_labels WHERE work_item_id = ? ORDER BY position',
+        [id],
+      ),
+    deleteLabels: (id: number) => sql.run('DELETE FROM work_item_labels WHERE work_item_id = ?', [id]),
+    insertLabel: (...params: SqlValue[]) =>
+      sql.run('INSERT INTO work_item_labels (work_item_id, label, position) VALUES (?, ?, ?)', params),
+    blockers: (id: number) =>
+      sql.all<{ blocker_id: number }>(
+        'SELECT blocker_id FROM work_item_blockers WHERE work_item_id = ? ORDER BY position',
+        [id],
+      ),
+    deleteBlockers: (id: number) => sql.run('DELETE FROM work_item_blockers WHERE work_item_id = ?', [id]),
+    insertBlocker: (...params: SqlValue[]) =>
+      sql.run('INSERT INTO work_item_blockers (work_item_id, blocker_id, position) VALUES (?, ?, ?)', params),
+    exists: (id: number) => sql.get<{ id: number }>('SELECT id FROM work_items WHERE id = ?', [id]),
+    linkedRevision: (id: number) =>
+      sql.get<{ id: number }>(
+        "SELECT id FROM revisions WHERE work_item_id = ? AND state = 'open' ORDER BY id LIMIT 1",
+        [id],
+      ),
+    setState: (...params: SqlValue[]) =>
+      sql.run('UPDATE work_items SET state = ?, updated_at = ? WHERE id = ?', params),
+    setBody: (...params: SqlValue[]) =>
+      sql.run('UPDATE work_items SET body = ?, updated_at = ? WHERE id = ?', params),
+    setTitle: (...params: SqlValue[]) =>
+      sql.run('UPDATE work_items SET title = ?, updated_at = ? WHERE id = ?', params),
+    touch: (...params: SqlValue[]) => sql.run('UPDATE work_items SET updated_at = ? WHERE id = ?', params),
+    insertComment: (...params: SqlValue[]) =>
+      sql.run(
+        'INSERT INTO work_item_comments (work_item_id, author, body, created_at) VALUES (?, ?, ?, ?)',
+        params,
+      ),
+    comments: (id: number) =>
+      sql.all<{ id: number; author: string; body: string; created_at: string }>(
+        'SELECT id, author, body, created_at FROM work_item_comments WHERE work_item_id = ? ORDER BY id',
+        [id],
+      ),
   };
 
   function find(id: string): WorkItemRow | null {
     const rowID = parseTrackerID(id);
-    return rowID === null ? null : (statements.select.get(rowID) ?? null);
+    return rowID === null ? null : (statements.select(rowID) ?? null);
   }
 
   function requireRow(id: string): WorkItemRow {
@@ -113,22 +131,22 @@ export function createTrackerWorkItems(
   }
 
   function labelsOf(rowID: number): string[] {
-    return statements.labels.all(rowID).map((row) => row.label);
+    return statements.labels(rowID).map((row) => row.label);
   }
 
   function writeLabels(rowID: number, labels: readonly string[]): void {
-    statements.deleteLabels.run(rowID);
+    statements.deleteLabels(rowID);
     [...new Set(labels)].forEach((label, position) => {
-      statements.insertLabel.run(rowID, label, position);
+      statements.insertLabel(rowID, label, position);
     });
   }
 
   /** `subject` names the item in errors: a new one has no id the user could know yet. */
   function writeBlockers(rowID: number, blockedBy: readonly string[], subject: string): void {
-    statements.deleteBlockers.run(rowID);
+    statements.deleteBlockers(rowID);
     [...new Set(blockedBy)].forEach((blocker, position) => {
       const blockerID = parseTrackerID(blocker);
-      if (blockerID === null || statements.exists.get(blockerID) === undefined) {
+      if (blockerID === null || statements.exists(blockerID) === undefined) {
         throw new StorageError(
           `${subject}: blocker #${blocker} does not exist; expected the id of an existing work item`,
         );
@@ -136,7 +154,7 @@ export function createTrackerWorkItems(
       if (blockerID === rowID) {
         throw new StorageError(`${subject}: it cannot block itself; expected other work items' ids`);
       }
-      statements.insertBlocker.run(rowID, blockerID, position);
+      statements.insertBlocker(rowID, blockerID, position);
     });
   }
 
@@ -152,7 +170,7 @@ export function createTrackerWorkItems(
       ...(parsed.runtime !== null && { runtime: parsed.runtime }),
       ...(parsed.mode !== null && { mode: parsed.mode }),
       ...(parsed.complexityLabel !== null && { complexityLabel: parsed.complexityLabel }),
-      blockedBy: statements.blockers.all(row.id).map((blocker) => String(blocker.blocker_id)),
+      blockedBy: statements.blockers(row.id).map((blocker) => String(blocker.blocker_id)),
       createdAt: row.created_at,
       linkedRevision: linkedRevisionOf(row.id),
     };
@@ -160,7 +178,7 @@ export function createTrackerWorkItems(
 
   /** The lowest-numbered open revision for the item, like GitHub's closing-keyword lookup. */
   function linkedRevisionOf(rowID: number): string | null {
-    const row = statements.linkedRevision.get(rowID);
+    const row = statements.linkedRevision(rowID);
     return row === undefined ? null : String(row.id);
   }
 
@@ -172,15 +190,16 @@ export function createTrackerWorkItems(
     }
   }
 
-  const createInTransaction = db.transaction((input: CreateWorkItemInput): WorkItem => {
-    const at = isoAt(options.now);
-    const rowID = Number(statements.newID.run().lastInsertRowid);
-    statements.insert.run(rowID, input.title, input.body, at, at);
-    const hasKind = input.labels.some((label) => label.startsWith(KIND_PREFIX));
-    writeLabels(rowID, [...(hasKind ? [] : ['task:implement']), ...input.labels]);
-    writeBlockers(rowID, input.blockedBy, `new work item "${input.title}"`);
-    return toWorkItem(requireRow(String(rowID)));
-  });
+  const createInTransaction = (input: CreateWorkItemInput): WorkItem =>
+    sql.transaction(() => {
+      const at = isoAt(options.now);
+      const rowID = statements.newID();
+      statements.insert(rowID, input.title, input.body, at, at);
+      const hasKind = input.labels.some((label) => label.startsWith(KIND_PREFIX));
+      writeLabels(rowID, [...(hasKind ? [] : ['task:implement']), ...input.labels]);
+      writeBlockers(rowID, input.blockedBy, `new work item "${input.title}"`);
+      return toWorkItem(requireRow(String(rowID)));
+    });
 
   return {
     createWorkItem(input) {
@@ -194,8 +213,9 @@ export function createTrackerWorkItems(
       return row === null ? null : toWorkItem(row);
     },
     listWorkItems(listOptions = {}) {
-      const rows = listOptions.includeClosed ? statements.selectAll.all() : statements.selectOpen.all();
-      return db.transaction(() => rows.map(toWorkItem))();
+      return sql.transaction(() =>
+        (listOptions.includeClosed ? statements.selectAll() : statements.selectOpen()).map(toWorkItem),
+      );
     },
     getWorkItemBody(id) {
       return requireRow(id).body;
@@ -204,53 +224,57 @@ export function createTrackerWorkItems(
       return labelsOf(requireRow(id).id);
     },
     getWorkItemComments(id) {
-      return statements.comments.all(requireRow(id).id).map((row) => ({
+      return statements.comments(requireRow(id).id).map((row) => ({
         id: String(row.id),
         author: row.author,
         body: row.body,
         createdAt: row.created_at,
       }));
     },
-    transitionStatus: db.transaction((id: string, status: WorkItemStatus) => {
-      checkStatus(id, status);
-      const row = requireRow(id);
-      const labels = labelsOf(row.id).filter((label) => !label.startsWith(STATUS_PREFIX));
-      writeLabels(row.id, [...labels, `${STATUS_PREFIX}${status}`]);
-      statements.setState.run(status === 'closed' ? 'closed' : 'open', isoAt(options.now), row.id);
-    }),
-    updateWorkItem: db.transaction((id: string, update: WorkItemUpdate) => {
-      const row = requireRow(id);
-      if (update.body !== null) statements.setBody.run(update.body, isoAt(options.now), row.id);
-      if (update.labels !== null) {
-        // Statuses change only through transitionStatus; the kind stays unless the new labels name one.
-        const given = update.labels.filter((label) => !label.startsWith(STATUS_PREFIX));
-        const givesKind = given.some((label) => label.startsWith(KIND_PREFIX));
-        const kept = labelsOf(row.id).filter(
-          (label) => label.startsWith(STATUS_PREFIX) || (!givesKind && label.startsWith(KIND_PREFIX)),
-        );
-        writeLabels(row.id, [...kept, ...given]);
-        statements.touch.run(isoAt(options.now), row.id);
-      }
-    }),
-    setTitle: db.transaction((id: string, title: string) => {
-      if (title.trim() === '') {
-        throw new StorageError(`work item #${id}: the title is empty; expected a non-empty title`);
-      }
-      statements.setTitle.run(title, isoAt(options.now), requireRow(id).id);
-    }),
-    setBlockedBy: db.transaction((id: string, blockedBy: string[]) => {
-      const row = requireRow(id);
-      writeBlockers(row.id, blockedBy, `work item #${row.id}`);
-      statements.touch.run(isoAt(options.now), row.id);
-    }),
+    transitionStatus: (id: string, status: WorkItemStatus) =>
+      sql.transaction(() => {
+        checkStatus(id, status);
+        const row = requireRow(id);
+        const labels = labelsOf(row.id).filter((label) => !label.startsWith(STATUS_PREFIX));
+        writeLabels(row.id, [...labels, `${STATUS_PREFIX}${status}`]);
+        statements.setState(status === 'closed' ? 'closed' : 'open', isoAt(options.now), row.id);
+      }),
+    updateWorkItem: (id: string, update: WorkItemUpdate) =>
+      sql.transaction(() => {
+        const row = requireRow(id);
+        if (update.body !== null) statements.setBody(update.body, isoAt(options.now), row.id);
+        if (update.labels !== null) {
+          // Statuses change only through transitionStatus; the kind stays unless the new labels name one.
+          const given = update.labels.filter((label) => !label.startsWith(STATUS_PREFIX));
+          const givesKind = given.some((label) => label.startsWith(KIND_PREFIX));
+          const kept = labelsOf(row.id).filter(
+            (label) => label.startsWith(STATUS_PREFIX) || (!givesKind && label.startsWith(KIND_PREFIX)),
+          );
+          writeLabels(row.id, [...kept, ...given]);
+          statements.touch(isoAt(options.now), row.id);
+        }
+      }),
+    setTitle: (id: string, title: string) =>
+      sql.transaction(() => {
+        if (title.trim() === '') {
+          throw new StorageError(`work item #${id}: the title is empty; expected a non-empty title`);
+        }
+        statements.setTitle(title, isoAt(options.now), requireRow(id).id);
+      }),
+    setBlockedBy: (id: string, blockedBy: string[]) =>
+      sql.transaction(() => {
+        const row = requireRow(id);
+        writeBlockers(row.id, blockedBy, `work item #${row.id}`);
+        statements.touch(isoAt(options.now), row.id);
+      }),
     addComment(id, body, author = options.engineAuthor) {
-      statements.insertComment.run(requireRow(id).id, author, body, isoAt(options.now));
+      statements.insertComment(requireRow(id).id, author, body, isoAt(options.now));
     },
     closeWorkItem(id) {
-      statements.setState.run('closed', isoAt(options.now), requireRow(id).id);
+      statements.setState('closed', isoAt(options.now), requireRow(id).id);
     },
     reopenWorkItem(id) {
-      statements.setState.run('open', isoAt(options.now), requireRow(id).id);
+      statements.setState('open', isoAt(options.now), requireRow(id).id);
     },
   };
 }
