@@ -1,14 +1,13 @@
-import { join } from 'node:path';
 import type { ClusterController } from '../cluster/start-cluster-controller.ts';
 import type { FlotillaConfig, resolveFlotillaPaths } from '../config/index.ts';
 import type { AdoptedRun } from '../engine/adopt-runs.ts';
 import type { Logger } from '../logging/logger.ts';
 import { reapLocalScratch } from '../providers/local/git/reap-local-scratch.ts';
 import type { EngineStatePersistence } from '../storage/index.ts';
-import { createPortAllocator } from '../workspace/create-port-allocator.ts';
-import { createWorktreeManager, isSpareWorktreePath } from '../workspace/create-worktree-manager.ts';
+import { isSpareWorktreePath } from '../workspace/create-worktree-manager.ts';
 import type { WorktreeManager } from '../workspace/worktree-manager-types.ts';
 import type { HeldLeadership } from './await-cluster-leadership.ts';
+import { createCloneWorktrees } from './create-clone-worktrees.ts';
 import { reapOrphanProcesses } from './reap-orphan-processes.ts';
 import { reapRunStateDirs } from './reap-run-state-dirs.ts';
 import { recoverRuns } from './recover-runs.ts';
@@ -90,17 +89,6 @@ export async function recoverAfterCrash(options: CrashRecoveryOptions): Promise<
  * One worktree manager for every runtime: git's worktree operations on a repository are serialised, and
  * the spare it prepares ahead serves whichever runtime starts next. Settled (spare removed) on close.
  */
-function createRunWorktrees({ repoRoot, config, logger, paths }: CrashRecoveryOptions): WorktreeManager {
-  return createWorktreeManager({
-    repoRoot,
-    defaultBranch: config.defaultBranch,
-    setupCommand: config.worktree.setupCommand,
-    logger,
-    prepareAhead: config.worktree.prepareAhead,
-    removeBehind: config.worktree.prepareAhead,
-    copy: config.worktree.copy,
-    teardownCommand: config.worktree.teardownCommand,
-    // Recorded under .flotilla/ports/, so a restart never hands out a port a kept worktree still has.
-    ports: createPortAllocator({ dir: join(paths.stateDir, 'ports'), count: config.worktree.ports }),
-  });
+function createRunWorktrees(options: CrashRecoveryOptions): WorktreeManager {
+  return createCloneWorktrees(options, options.config.worktree.prepareAhead);
 }

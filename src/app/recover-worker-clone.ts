@@ -1,9 +1,7 @@
-import { join } from 'node:path';
 import type { FlotillaConfig, FlotillaPaths } from '../config/index.ts';
 import type { Logger } from '../logging/logger.ts';
-import { createPortAllocator } from '../workspace/create-port-allocator.ts';
-import { createWorktreeManager } from '../workspace/create-worktree-manager.ts';
 import { acquireRunLock, type RunLock } from './acquire-run-lock.ts';
+import { createCloneWorktrees } from './create-clone-worktrees.ts';
 import { reapOrphanProcesses } from './reap-orphan-processes.ts';
 import { reapRunStateDirs } from './reap-run-state-dirs.ts';
 
@@ -34,17 +32,7 @@ export async function recoverWorkerClone(options: {
   try {
     const reapedProcesses = reapOrphanProcesses(paths).length;
     const reapedStateDirs = await reapRunStateDirs(paths);
-    const worktrees = createWorktreeManager({
-      repoRoot,
-      defaultBranch: config.defaultBranch,
-      setupCommand: config.worktree.setupCommand,
-      logger,
-      prepareAhead: false,
-      removeBehind: false,
-      copy: config.worktree.copy,
-      teardownCommand: config.worktree.teardownCommand,
-      ports: createPortAllocator({ dir: join(paths.stateDir, 'ports'), count: config.worktree.ports }),
-    });
+    const worktrees = createCloneWorktrees({ repoRoot, config, logger, paths }, false);
     const reapedWorktrees = await worktrees.reapStaleWorktrees();
     await worktrees.settle();
     return { lock, reapedWorktrees, reapedProcesses, reapedStateDirs };

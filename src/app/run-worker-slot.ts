@@ -1,10 +1,8 @@
-import { join } from 'node:path';
 import { type ClusterExecutor, startClusterExecutor } from '../cluster/start-cluster-executor.ts';
 import type { FlotillaConfig } from '../config/index.ts';
 import { resolveFlotillaPaths } from '../config/index.ts';
 import type { Logger } from '../logging/logger.ts';
-import { createPortAllocator } from '../workspace/create-port-allocator.ts';
-import { createWorktreeManager } from '../workspace/create-worktree-manager.ts';
+import { createCloneWorktrees } from './create-clone-worktrees.ts';
 import { createRuntimeSet } from './create-runtime-set.ts';
 
 export interface WorkerSlotOptions {
@@ -31,18 +29,8 @@ export async function runWorkerSlot(options: WorkerSlotOptions): Promise<Cluster
     throw new Error('flotilla.config.json: no "cluster" section: `flotilla worker` needs cluster.postgres');
   const paths = resolveFlotillaPaths(repoRoot);
   const runtimeSet = await createRuntimeSet({ repoRoot, config, logger, paths });
-  const worktrees = createWorktreeManager({
-    repoRoot,
-    defaultBranch: config.defaultBranch,
-    setupCommand: config.worktree.setupCommand,
-    logger,
-    // Slots share the clone: none prepares a spare the others could race for.
-    prepareAhead: false,
-    removeBehind: false,
-    copy: config.worktree.copy,
-    teardownCommand: config.worktree.teardownCommand,
-    ports: createPortAllocator({ dir: join(paths.stateDir, 'ports'), count: config.worktree.ports }),
-  });
+  // Slots share the clone: none prepares a spare the others could race for.
+  const worktrees = createCloneWorktrees({ repoRoot, config, logger, paths }, false);
   const release = async () => {
     await worktrees.settle().catch(() => undefined);
     await runtimeSet.close();

@@ -9,7 +9,12 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { oneItemLoopRoutes, sharedRemoteWithClones, startWorker } from '../support/cluster-processes.ts';
+import {
+  oneItemLoopRoutes,
+  sharedRemoteWithClones,
+  startWorker,
+  untilTakingRuns,
+} from '../support/cluster-processes.ts';
 import { FLOTILLA_BIN } from '../support/create-run-fixtures.ts';
 import { startFlotillaRun } from '../support/flotilla-run-process.ts';
 import { readClusterState } from '../support/read-cluster-state.ts';
@@ -43,12 +48,7 @@ describe('flotilla run in cluster mode: one leader, a standby that takes over', 
       if (clone === undefined) throw new Error('no clone');
       const env = cluster.env(repo.gitEnv, server.url);
       const worker = startWorker(fixtures, clone, env);
-      await waitForCondition(
-        () => worker.output().includes('slot(s) taking runs'),
-        STEP_TIMEOUT,
-        'the worker to take runs',
-        () => worker.output(),
-      );
+      await untilTakingRuns(worker, STEP_TIMEOUT);
 
       const leader = startFlotillaRun(fixtures, repo.root, env, ['--until-idle']);
       await leader.waitForOutput("as the cluster's controller (lease token 1)", STEP_TIMEOUT);

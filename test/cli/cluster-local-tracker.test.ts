@@ -15,6 +15,7 @@ import {
   ONE_ITEM_PLAN,
   sharedRemoteWithClones,
   startWorker,
+  untilTakingRuns,
   WRITE_GREET,
 } from '../support/cluster-processes.ts';
 import { FLOTILLA_BIN } from '../support/create-run-fixtures.ts';
@@ -96,12 +97,7 @@ describe('the local tracker in PostgreSQL: a standby in another clone continues 
         (await run(process.execPath, [FLOTILLA_BIN, ...args], { cwd, env: { ...process.env, ...env } }))
           .stdout;
       const worker = startWorker(fixtures, workerClone, env);
-      await waitForCondition(
-        () => worker.output().includes('slot(s) taking runs'),
-        STEP_TIMEOUT,
-        'the worker to take runs',
-        () => worker.output(),
-      );
+      await untilTakingRuns(worker, STEP_TIMEOUT);
       const leader = startFlotillaRun(fixtures, repo.root, env);
       await leader.waitForOutput("as the cluster's controller (lease token 1)", STEP_TIMEOUT);
       const standby = startFlotillaRun(fixtures, machineB, env, ['--until-idle']);

@@ -12,7 +12,12 @@ import { describe, expect, it } from 'vitest';
 import { createDurableRunQueue } from '../../src/cluster/create-durable-run-queue.ts';
 import { silentLogger } from '../../src/logging/logger.ts';
 import { agentProcessesOf } from '../support/agent-processes-of.ts';
-import { oneItemLoopRoutes, sharedRemoteWithClones, startWorker } from '../support/cluster-processes.ts';
+import {
+  oneItemLoopRoutes,
+  sharedRemoteWithClones,
+  startWorker,
+  untilTakingRuns,
+} from '../support/cluster-processes.ts';
 import { startFlotillaRun } from '../support/flotilla-run-process.ts';
 import { readClusterState } from '../support/read-cluster-state.ts';
 import { setUpClusterPostgres } from '../support/set-up-cluster-postgres.ts';
@@ -64,12 +69,7 @@ describe('flotilla worker: a slot paused past its heartbeat', () => {
       if (sleeperClone === undefined || survivorClone === undefined) throw new Error('no clones');
       const env = cluster.env(repo.gitEnv, server.url);
       const sleeper = startWorker(fixtures, sleeperClone, env);
-      await waitForCondition(
-        () => sleeper.output().includes('slot(s) taking runs'),
-        STEP_TIMEOUT,
-        'the first worker to take runs',
-        () => sleeper.output(),
-      );
+      await untilTakingRuns(sleeper, STEP_TIMEOUT);
       const controller = startFlotillaRun(fixtures, repo.root, env, ['--until-idle']);
       let exitCode: number | null | undefined;
       void controller.exited.then((code) => {

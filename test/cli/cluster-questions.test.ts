@@ -11,6 +11,7 @@ import {
   ONE_ITEM_PLAN,
   sharedRemoteWithClones,
   startWorker,
+  untilTakingRuns,
   WRITE_GREET,
 } from '../support/cluster-processes.ts';
 import { FLOTILLA_BIN } from '../support/create-run-fixtures.ts';
@@ -86,12 +87,7 @@ describe('flotilla worker: an agent on a worker asks a human', () => {
       if (workerClone === undefined) throw new Error('no clone');
       const env = cluster.env(repo.gitEnv, server.url);
       const worker = startWorker(fixtures, workerClone, env);
-      await waitForCondition(
-        () => worker.output().includes('slot(s) taking runs'),
-        STEP_TIMEOUT,
-        'the worker to take runs',
-        () => worker.output(),
-      );
+      await untilTakingRuns(worker, STEP_TIMEOUT);
       const controller = startFlotillaRun(fixtures, repo.root, env);
       const context = () =>
         [controller.output(), flotillaLogTail(repo.root, 60), worker.output()].join('\n---\n');

@@ -14,7 +14,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { sharedRemoteWithClones, startWorker } from '../support/cluster-processes.ts';
+import { sharedRemoteWithClones, startWorker, untilTakingRuns } from '../support/cluster-processes.ts';
 import { createRunFixtures, FLOTILLA_BIN } from '../support/create-run-fixtures.ts';
 import { readDatabase, startFlotillaRun } from '../support/flotilla-run-process.ts';
 import { readClusterState } from '../support/read-cluster-state.ts';
@@ -87,12 +87,7 @@ describe('flotilla run in cluster mode: task context, proposals, memory and note
       const onA = (args: string[]) => flotilla(repo.root, args);
 
       const worker = startWorker(fixtures, workerClone, env);
-      await waitForCondition(
-        () => worker.output().includes('slot(s) taking runs'),
-        STEP_TIMEOUT,
-        'the worker to take runs',
-        () => worker.output(),
-      );
+      await untilTakingRuns(worker, STEP_TIMEOUT);
       const controller = startFlotillaRun(fixtures, repo.root, env);
       const context = () =>
         [controller.output(), flotillaLogTail(repo.root, 60), worker.output()].join('\n---\n');

@@ -8,7 +8,12 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { oneItemLoopRoutes, sharedRemoteWithClones, startWorker } from '../support/cluster-processes.ts';
+import {
+  oneItemLoopRoutes,
+  sharedRemoteWithClones,
+  startWorker,
+  untilTakingRuns,
+} from '../support/cluster-processes.ts';
 import { createRunFixtures, FLOTILLA_BIN } from '../support/create-run-fixtures.ts';
 import { readDatabase, startFlotillaRun } from '../support/flotilla-run-process.ts';
 import { readClusterState } from '../support/read-cluster-state.ts';
@@ -61,12 +66,7 @@ describe('flotilla run in cluster mode: the run history and ledger in PostgreSQL
         FLOTILLA_DATABASE_URL: postgres.url,
       };
       const worker = startWorker(fixtures, workerClone, env);
-      await waitForCondition(
-        () => worker.output().includes('slot(s) taking runs'),
-        STEP_TIMEOUT,
-        'the worker to take runs',
-        () => worker.output(),
-      );
+      await untilTakingRuns(worker, STEP_TIMEOUT);
       const leader = startFlotillaRun(fixtures, repo.root, env);
       await leader.waitForOutput("as the cluster's controller (lease token 1)", STEP_TIMEOUT);
       const standby = startFlotillaRun(fixtures, machineB, env);

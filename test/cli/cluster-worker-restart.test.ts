@@ -14,6 +14,7 @@ import {
   oneItemLoopRoutes,
   sharedRemoteWithClones,
   startWorker,
+  untilTakingRuns,
 } from '../support/cluster-processes.ts';
 import { FLOTILLA_BIN } from '../support/create-run-fixtures.ts';
 import { startFlotillaRun } from '../support/flotilla-run-process.ts';
@@ -45,15 +46,8 @@ describe('flotilla worker: restarted in the clone a killed worker left', () => {
       const [clone] = await sharedRemoteWithClones(fixtures, repo.root, ['worker']);
       if (clone === undefined) throw new Error('no clone');
       const env = cluster.env(repo.gitEnv, server.url);
-      const taking = (worker: ReturnType<typeof startWorker>) =>
-        waitForCondition(
-          () => worker.output().includes('slot(s) taking runs'),
-          STEP_TIMEOUT,
-          'the worker to take runs',
-          () => worker.output(),
-        );
       const first = startWorker(fixtures, clone, env);
-      await taking(first);
+      await untilTakingRuns(first, STEP_TIMEOUT);
       const controller = startFlotillaRun(fixtures, repo.root, env, ['--until-idle']);
       const context = () => [controller.output(), flotillaLogTail(repo.root, 40)].join('\n---\n');
       await waitForCondition(
@@ -69,7 +63,7 @@ describe('flotilla worker: restarted in the clone a killed worker left', () => {
       expect(worktreesOf(clone)).toEqual(left);
 
       const second = startWorker(fixtures, clone, env);
-      await taking(second);
+      await untilTakingRuns(second, STEP_TIMEOUT);
       expect(second.output()).toMatch(/cleaned what a killed worker left in this clone: 1 worktree\(s\)/);
       expect(worktreesOf(clone).filter((name) => left.includes(name))).toEqual([]);
 

@@ -14,6 +14,7 @@ import {
   oneItemLoopRoutes,
   sharedRemoteWithClones,
   startWorker,
+  untilTakingRuns,
 } from '../support/cluster-processes.ts';
 import { startFlotillaRun } from '../support/flotilla-run-process.ts';
 import { readClusterState } from '../support/read-cluster-state.ts';
@@ -46,13 +47,7 @@ describe('flotilla worker: a controller and two workers over PostgreSQL', () => 
       const clones = await sharedRemoteWithClones(fixtures, repo.root, ['worker-a', 'worker-b']);
       const env = cluster.env(repo.gitEnv, server.url);
       const workers = clones.map((clone) => startWorker(fixtures, clone, env));
-      for (const worker of workers)
-        await waitForCondition(
-          () => worker.output().includes('slot(s) taking runs'),
-          STEP_TIMEOUT,
-          'a worker to take runs',
-          () => worker.output(),
-        );
+      for (const worker of workers) await untilTakingRuns(worker, STEP_TIMEOUT);
 
       const controller = startFlotillaRun(fixtures, repo.root, env, ['--until-idle']);
       /** What failed waits print: every process's output and the workers' logs. */

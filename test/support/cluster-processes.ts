@@ -130,6 +130,16 @@ export function startWorker(
   return { pid, output: () => output, child };
 }
 
+/** Resolves once every slot of `worker` takes runs (its first line says so); fails with its output. */
+export function untilTakingRuns(worker: WorkerProcess, timeoutMs: number): Promise<void> {
+  return waitForCondition(
+    () => worker.output().includes('slot(s) taking runs'),
+    timeoutMs,
+    'the worker to take runs',
+    () => worker.output(),
+  );
+}
+
 /** SIGKILL to the process group `pid` leads; resolves once no process of it runs. */
 export async function killGroup(pid: number): Promise<void> {
   try {
