@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTempDir } from '../../../test/support/shared/create-temp-dir.ts';
+import { hashText } from '../../shared/hash-text.ts';
 import { type Database, openDatabase } from '../open-database.ts';
 import { StorageError } from '../storage-error.ts';
 import { createSqliteTracker, type SqliteTracker } from './create-sqlite-tracker.ts';
@@ -44,6 +45,7 @@ describe('work items', () => {
       priority: 'high',
       complexity: 'low',
       blockedBy: [],
+      bodyHash: hashText('Add login body'),
       createdAt: '2026-01-02T03:04:05.000Z',
       linkedRevision: null,
     });

@@ -6,6 +6,7 @@ import {
   type WorkItem,
   type WorkItemStatus,
 } from '../../domain/index.ts';
+import { hashText } from '../../shared/hash-text.ts';
 import { StorageError } from '../storage-error.ts';
 import { parseTrackerID } from './parse-tracker-id.ts';
 import { isoAt, type TrackerClock } from './tracker-clock.ts';
@@ -153,6 +154,7 @@ export function createTrackerWorkItems(
       ...(parsed.mode !== null && { mode: parsed.mode }),
       ...(parsed.complexityLabel !== null && { complexityLabel: parsed.complexityLabel }),
       blockedBy: statements.blockers.all(row.id).map((blocker) => String(blocker.blocker_id)),
+      bodyHash: hashText(row.body),
       createdAt: row.created_at,
       linkedRevision: linkedRevisionOf(row.id),
     };
