@@ -21,7 +21,7 @@ export function createRefinedBodyRepository(target: SqlTarget): RefinedBodyRepos
         'SELECT work_item_id, body_hash FROM refined_bodies ORDER BY work_item_id, refined_at, body_hash',
       );
       const byItem: Record<string, string[]> = {};
-      for (const row of rows) (byItem[row.work_item_id] ??= []).push(row.body_hash);
+      for (const row of rows) byItem[row.work_item_id] = [...(byItem[row.work_item_id] ?? []), row.body_hash];
       return byItem;
     },
     save(workItemID, bodyHashes, at) {
