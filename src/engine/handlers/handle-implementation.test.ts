@@ -436,6 +436,8 @@ describe('handleImplementation on an automatic refinement (issue #29, handle-aut
     branchName: 'flotilla/wi-1',
     reason: 'error',
     error: 'the model server went away',
+    logFilePath: null,
+    usage: null,
     at: 5,
   };
 
