@@ -5,7 +5,9 @@
  * and files a vague `task:refinement` item instead of a guess; with `modes.refine.auto` (the default) the
  * engine refines it on its own; with `approval.refinements: required` the refinement waits as a proposal;
  * `flotilla proposals accept` rewrites the item, which goes back to pending and is implemented and approved.
- * The refiner is asked once: the server rejects a second refine request (no loop while the proposal waits).
+ * The refiner is asked once (no loop while the proposal waits). Second: a `task:implement` item whose run
+ * changed nothing lands in needs-refinement, is refined (applied at once, `approval.refinements: auto`) and
+ * the precise item is implemented and approved: implement (no-changes) → refine → implement.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -155,4 +157,84 @@ describe('automatic refinement on the Claude runtime (real SDK)', () => {
     });
     expect(refines()).toHaveLength(1);
   }, 400_000);
+
+  it('refines an item whose run changed nothing; applied at once, the precise item is implemented', async () => {
+    const repo = await fixtures.configuredDemoRepository(
+      {
+        runtimes: { planner: 'scripted', implementor: 'scripted', reviewer: 'scripted' },
+        scriptedScenario: 'scenario.json',
+        pollIntervals: { workItems: 1, revisions: 1, specs: 1 },
+        scheduler: { retryBaseDelay: 1, retryMaxDelay: 1 },
+        validation: { commands: [] },
+      },
+      {
+        prepare: async (root) => {
+          await writeFile(join(root, 'scenario.json'), JSON.stringify(noChangesScenario));
+          await writeFile(join(root, '.claude', 'agents', 'refine.md'), buildModeAgentFile('refine'));
+        },
+        message: 'Auto refine after no changes',
+      },
+    );
+    const controlPlane = await fixtures.startControlPlane(repo);
+    const state = () => controlPlane.engine.getState();
+    const item = () => Object.values(state().workItems).find((candidate) => candidate.kind === 'task');
+
+    await waitUntil(() => item()?.status === 'approved', 240_000, 'the refined item approved');
+    expect(item()).toMatchObject({ title: 'Add farewell(name)', complexity: 'trivial' });
+    const runs = controlPlane.persistence
+      .listRuns()
+      .filter((run) => run.role === 'implementor')
+      .sort((a, b) => a.requestedAt - b.requestedAt)
+      .map((run) => [run.role === 'implementor' ? (run.mode ?? 'implement') : null, run.status]);
+    expect(runs).toEqual([
+      ['implement', 'failed'],
+      ['refine', 'completed'],
+      ['implement', 'completed'],
+    ]);
+  }, 400_000);
 });
+
+/** The planner's item is vague; its implementor changes nothing; the refined item is implemented. */
+const noChangesScenario: ScenarioSpec = {
+  name: 'auto-refine-no-changes',
+  onUnmetExpectation: 'reject',
+  routes: [
+    {
+      name: 'planner',
+      match: { systemIncludes: 'You are the planner' },
+      steps: [
+        {
+          structuredOutput: {
+            role: 'planner',
+            create: [
+              {
+                tempID: 'vague',
+                title: 'Say goodbye',
+                body: VAGUE_BODY,
+                labels: ['task:implement'],
+                blockedBy: [],
+              },
+            ],
+            close: [],
+            update: [],
+          },
+        },
+      ],
+    },
+    {
+      name: 'refiner',
+      match: { systemIncludes: 'You turn one vague work item into a precise one' },
+      steps: [{ expect: { firstUserIncludes: VAGUE_BODY }, ...scenario.routes[1]!.steps[0]! }],
+    },
+    // Routes are tried in order: the refined item's implementor first, by its acceptance criterion.
+    scenario.routes[2]!,
+    {
+      name: 'vague-implementor',
+      match: { systemIncludes: 'You are the implementor', firstUserIncludes: VAGUE_BODY },
+      steps: [
+        { structuredOutput: { role: 'implementor', outcome: 'completed', summary: 'Nothing to change.' } },
+      ],
+    },
+    scenario.routes[3]!,
+  ],
+};
