@@ -64,6 +64,7 @@ export function createControlPlaneEngine(parts: ControlPlaneEngineParts): Engine
       maxAgentDuration: config.maxAgentDuration,
       ...(typeof config.models.implementor === 'object' && { implementorModels: config.models.implementor }),
     },
+    autoRefine: config.modes.refine.auto,
     dependencyWaitFor: config.dependencies.waitFor,
     mergeQueue: config.merge.queue,
     budget: buildEngineBudget(config, persistence.ledger),

@@ -298,6 +298,16 @@ export const flotillaConfigFileSchema = object({
     refinements: approvalMode,
   }).prefault({}),
   /**
+   * Modes the engine starts on its own (issue #29 §1): `refine.auto` gives an item in needs-refinement, or a
+   * `task:refinement` item, a `refine` run once per version of its description (the engine's
+   * handlers/handle-auto-refinement.ts). On by default; false: such items wait for a human.
+   */
+  modes: object({
+    refine: object({
+      auto: z.boolean({ error: 'true or false' }).default(true),
+    }).prefault({}),
+  }).prefault({}),
+  /**
    * When a blocker stops blocking (issue #30): `approved` — its dependents start on top of its approved
    * revision (stacked); `merged` — only once it is merged (closed).
    */

@@ -56,6 +56,7 @@ describe('loadConfig: defaults', () => {
         runtimes: { planner: 'claude', implementor: 'claude', reviewer: 'claude' },
         namedRuntimes: {},
         models: {},
+        modes: { refine: { auto: true } },
         accounts: [],
         maxAgentDuration: 1800,
         shutdownTimeout: 300,
@@ -426,7 +427,7 @@ describe('loadConfig: every field names its path and expectation', () => {
 describe('loadConfig: unknown keys are errors', () => {
   it('names a top-level typo, suggests the key and lists the known ones', async () => {
     expect(await errorsFor({ specDir: 'specs' })).toEqual([
-      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, github, defaultBranch, specsDir, runtimes, namedRuntimes, models, limits, accounts, cluster, maxAgentDuration, shutdownTimeout, scheduler, budgets, maxReviewRounds, maxCheckRounds, approval, dependencies, merge, questionTimeout, memory, pollIntervals, worktree, checks, validation, contextPaths, logging, bashValidator, pathGuard, sandbox, scriptedScenario, scriptedRuntime',
+      'flotilla.config.json: specDir: unknown key (did you mean "specsDir"?); expected one of: provider, github, defaultBranch, specsDir, runtimes, namedRuntimes, models, limits, accounts, cluster, maxAgentDuration, shutdownTimeout, scheduler, budgets, maxReviewRounds, maxCheckRounds, approval, modes, dependencies, merge, questionTimeout, memory, pollIntervals, worktree, checks, validation, contextPaths, logging, bashValidator, pathGuard, sandbox, scriptedScenario, scriptedRuntime',
     ]);
   });
 

@@ -158,6 +158,11 @@ export interface RequestImplementorRun {
   type: 'requestImplementorRun';
   workItemID: string;
   resume?: ResumeWithAnswers;
+  /**
+   * An automatic refinement (issue #29): a `refine` run on an item waiting in needs-refinement, or a
+   * `task:refinement` item, whatever its labels ask for. Absent: the item's own mode (its `task:*` label).
+   */
+  mode?: 'refine';
 }
 
 export interface RequestReviewerRun {

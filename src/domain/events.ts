@@ -501,6 +501,8 @@ export interface ModeResultApplied {
   report: ModeReport;
   createdIDs: string[];
   at: number;
+  /** A refinement's: the version of the body it wrote (`WorkItem.bodyHash`), never refined again on its own. */
+  bodyHash?: string;
 }
 
 /**

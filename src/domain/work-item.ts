@@ -55,6 +55,12 @@ export interface WorkItem {
   mode?: WorkItemMode;
   /** A `complexity:*` value outside WORK_ITEM_COMPLEXITIES (`simple`…), for `models.implementor`'s map. */
   complexityLabel?: string;
+  /**
+   * The version of its description (`hashText` in src/shared/hash-text.ts of the body without provider
+   * metadata), so the engine sees a human's edit: an automatic refinement runs once per version (issue #29).
+   * Absent when the provider does not report it.
+   */
+  bodyHash?: string;
 }
 
 /** A new work item's fields, as a provider creates it (its id, status and dates are the provider's). */

@@ -75,6 +75,12 @@ export interface EngineConfig {
   /** Issue #29: per-mode limits and the implementor's model by complexity (see build-run-mode-options.ts). */
   modes?: RunModeConfig;
   /**
+   * Config `modes.refine.auto` (issue #29): items in needs-refinement and `task:refinement` items get a
+   * `refine` run once per body version (handlers/handle-auto-refinement.ts). Default false here (the
+   * config's default is true).
+   */
+  autoRefine?: boolean;
+  /**
    * Config `dependencies.waitFor` (issue #30): `approved` (default) makes a dependent item ready once its
    * blockers are approved and starts its worktree from their approved revisions; `merged` waits for them
    * to be closed.
@@ -180,6 +186,7 @@ export function resolveEngineConfig(config: EngineConfig): ResolvedEngineConfig 
       },
       dependencyWaitFor: config.dependencyWaitFor ?? 'approved',
       mergeQueue: config.mergeQueue ?? false,
+      autoRefine: config.autoRefine ?? false,
       mirrorTaskContext: config.provider.taskContextMirror !== undefined,
     },
     branchPrefix: config.branchPrefix ?? 'flotilla/',

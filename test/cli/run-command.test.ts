@@ -264,6 +264,9 @@ describe('flotilla run', () => {
     expect(code, run.output()).toBe(1);
     expect(run.output()).toContain('work item #1 in-progress → needs-refinement');
     expect(run.output()).not.toMatch(/retry of implementor/);
+    // What follows is a refinement (`modes.refine.auto`), once: the demo has no refine agent file, so it
+    // fails and the item waits for a human.
+    expect(run.output().match(/refine for #1 starts at/g)).toHaveLength(1);
     expect(run.output()).toMatch(/idle — waiting on a human: #1 .* needs-refinement/);
     // One implementor session only: the empty patch was not retried.
     const sessions = new Set(

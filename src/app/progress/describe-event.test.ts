@@ -124,6 +124,16 @@ describe('describeEvent', () => {
         at: 0,
       }),
     ).toBe('retry of implementor for #4 at 12:30:05');
+    expect(
+      describeEvent({
+        type: 'dispatchQueued',
+        command: { type: 'requestImplementorRun', workItemID: '4', mode: 'refine' },
+        reason: 'backoff',
+        notBefore: Date.UTC(2026, 0, 1, 12, 30, 5),
+        priority: 0,
+        at: 0,
+      }),
+    ).toBe("refine for #4 starts at 12:30:05 (the last failure's backoff)");
     const command = { type: 'requestPlannerRun' as const, specPaths: ['a.md'], specSHAs: {} };
     expect(
       describeEvent({

@@ -137,7 +137,12 @@ function describeFeedback(
 
 /** Why a dispatch waits: the machine, a parked runtime, a retry's backoff; null for the other reasons. */
 function describeQueued(event: EventOf<'dispatchQueued'>): string | null {
-  const what = `${event.command.type.replace(/^request|Run$/g, '').toLowerCase()}${'workItemID' in event.command ? ` for #${event.command.workItemID}` : ''}`;
+  const { command } = event;
+  // An automatic refinement (issue #29) is a refine run, not the implementor's retry.
+  const role = command.type === 'requestImplementorRun' && command.mode === 'refine' ? 'refine' : undefined;
+  const what = `${role ?? command.type.replace(/^request|Run$/g, '').toLowerCase()}${'workItemID' in command ? ` for #${command.workItemID}` : ''}`;
+  if (role !== undefined && event.reason === 'backoff' && event.notBefore !== null)
+    return `${what} starts at ${clock(event.notBefore)} (the last failure's backoff)`;
   if (event.reason === 'resources')
     return `${what} waits for the machine — ${event.detail ?? 'memory or CPU'}`;
   if (event.reason === 'parked' && event.notBefore !== null)

@@ -40,6 +40,22 @@ describe('command executor: applyModeResult (refinement)', () => {
     expect(await provider.workItemReader.getWorkItemBody('1')).toContain('## Acceptance criteria');
   });
 
+  it('makes a task:refinement item a task, and records the body it wrote as refined (issue #29)', async () => {
+    const { provider, executor, snapshot } = createExecutorFixture();
+    provider.control.addWorkItem({ title: 'Vague', body: 'Do something.', labels: ['task:refinement'] });
+    const events = await executor.execute(
+      { type: 'applyModeResult', workItemID: '1', sessionID: 's-1', report: { ...REFINEMENT } },
+      await snapshot(),
+    );
+    const written = await provider.workItemReader.getWorkItem('1');
+    expect(written).toMatchObject({ kind: 'task', status: 'pending' });
+    // The store sees the same item the next poll reads: no change to react to.
+    expect(events[0]).toMatchObject({ workItem: { kind: 'task', bodyHash: written?.bodyHash } });
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'modeResultApplied', bodyHash: written?.bodyHash }),
+    );
+  });
+
   it('keeps the title when the refinement gives none (null)', async () => {
     const { provider, executor, snapshot } = createExecutorFixture();
     provider.control.addWorkItem({ title: 'Keep me', status: 'needs-refinement', labels: ['task:refine'] });

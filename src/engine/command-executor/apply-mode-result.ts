@@ -14,6 +14,7 @@ import {
   type RefinementReport,
   type WorkItem,
 } from '../../domain/index.ts';
+import { hashText } from '../../shared/hash-text.ts';
 import { findModeReportSchemaError } from '../runtime-contract/index.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
 import { applyPlannerResult, closeTrackingItem, findPlannerResultError } from './apply-planner-result.ts';
@@ -102,7 +103,8 @@ export async function proposeModeResult(
 /**
  * Applies an investigation (its fix items created, blockers resolved; the report posted on the bug's item,
  * which is closed; `modeResultApplied` makes the report a context entry of each fix item) or a refinement
- * (the item's body and labels rewritten, its `task:refine` label gone, back to pending). An accepted
+ * (the item's body and labels rewritten, its `task:refine` or `task:refinement` label gone, back to pending,
+ * the body it wrote recorded as refined). An accepted
  * proposal's item is closed afterwards, saying what was done.
  */
 export async function applyModeResult(
@@ -129,6 +131,8 @@ export async function applyModeResult(
     report,
     createdIDs,
     at: deps.clock.now(),
+    // The body it wrote is never refined again on its own (state-store/apply-refinement-update.ts).
+    ...(report.mode === 'refine' && { bodyHash: hashText(buildRefinedBody(report)) }),
   });
   if (command.proposalID !== undefined) {
     const outcome =
@@ -182,9 +186,12 @@ async function applyRefinement(
   const title = report.title !== null && report.title !== subject.title ? report.title : null;
   await deps.workItemWriter.updateWorkItem(subject.id, { title, body, labels: withKind });
   const { mode: _refine, ...refined } = subject;
+  // `task:implement` replaced a `task:refinement` kind label too: the item is a task to implement now.
   return [
     await transitionWorkItem(refined, 'pending', deps, {
+      kind: 'task',
       complexity: report.size,
+      bodyHash: hashText(body),
       ...(title !== null && { title }),
     }),
   ];

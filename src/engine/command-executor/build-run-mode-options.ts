@@ -10,7 +10,7 @@ import type { EngineState } from '../state-store/engine-state.ts';
 
 /** What the engine decides about a run besides its role (issue #29): its mode, limits and model. */
 export interface RunModeOptions {
-  /** An implementor run's mode, when its item asks for one (`task:investigate`, `task:refine`). */
+  /** An implementor run's mode: its item's (`task:investigate`, `task:refine`), or an automatic refinement's. */
   mode?: WorkItemMode;
   limits: RunLimits;
   /** The model `models.implementor`'s complexity map chose, and why. */
@@ -34,7 +34,8 @@ export function buildRunModeOptions(
   config: RunModeConfig,
 ): RunModeOptions {
   const item = command.type === 'requestPlannerRun' ? undefined : state.workItems[command.workItemID];
-  const itemMode = command.type === 'requestImplementorRun' ? item?.mode : undefined;
+  // An automatic refinement (handle-auto-refinement.ts) names its mode; otherwise the item's label does.
+  const itemMode = command.type === 'requestImplementorRun' ? (command.mode ?? item?.mode) : undefined;
   const mode: AgentMode =
     command.type === 'requestPlannerRun'
       ? 'plan'

@@ -113,6 +113,32 @@ describe('command executor: run requests', () => {
     expect(started.map((s) => s.command)).toEqual([{ type: 'requestImplementorRun', workItemID: '4' }]);
   });
 
+  it('guards automatic refinements: an item in needs-refinement, or a pending task:refinement item', async () => {
+    const { provider, executor, snapshot, started } = createExecutorFixture();
+    provider.control.addWorkItem({ title: 'Parked', status: 'needs-refinement' });
+    provider.control.addWorkItem({ title: 'Vague', status: 'pending', labels: ['task:refinement'] });
+    provider.control.addWorkItem({ title: 'Pending task', status: 'pending' });
+    provider.control.addWorkItem({ title: 'Ready task', status: 'ready' });
+    provider.control.addWorkItem({
+      title: 'Proposal',
+      status: 'needs-refinement',
+      labels: ['task:proposal'],
+    });
+    const state = await snapshot();
+    const refine = (workItemID: string) =>
+      executor.execute({ type: 'requestImplementorRun', workItemID, mode: 'refine' }, state);
+    expect(await refine('1')).toEqual([]);
+    expect(await refine('2')).toEqual([]);
+    for (const id of ['3', '4', '5'])
+      expect(await refine(id)).toEqual([
+        expect.objectContaining({ kind: 'invalid', reason: expect.stringContaining('refined on its own') }),
+      ]);
+    expect(started.map((s) => s.command)).toEqual([
+      { type: 'requestImplementorRun', workItemID: '1', mode: 'refine' },
+      { type: 'requestImplementorRun', workItemID: '2', mode: 'refine' },
+    ]);
+  });
+
   it('guards reviewer requests: the item must be in review and the revision known', async () => {
     const { provider, executor, snapshot, started } = createExecutorFixture();
     provider.control.addWorkItem({ title: 'A', status: 'review' });

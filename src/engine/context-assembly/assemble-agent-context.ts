@@ -193,7 +193,14 @@ export async function assembleAgentContext(
       // A re-run after a human rejected the item's investigation or refinement with a reason (issue #29).
       const state = deps.getState();
       const item = state.workItems[request.workItemID];
-      const modeRevision = item === undefined ? '' : buildModeRevisionSection(item, state.proposals);
+      // The run's own mode: an automatic refinement's item has no mode label.
+      const modeRevision =
+        item === undefined
+          ? ''
+          : buildModeRevisionSection(
+              { ...item, ...(request.mode !== undefined && { mode: request.mode }) },
+              state.proposals,
+            );
       const rolePrompt: RolePrompt = {
         builtIn: modeRevision === '' ? built.builtIn : `${modeRevision}\n${built.builtIn}`,
         variables: { ...built.variables, modeRevision },

@@ -403,3 +403,82 @@ describe('handleImplementation on a mode report (issue #29)', () => {
     ]);
   });
 });
+
+describe('handleImplementation on an automatic refinement (issue #29, handle-auto-refinement.ts)', () => {
+  const report: ModeReport = {
+    mode: 'refine',
+    summary: 's',
+    title: null,
+    body: 'b',
+    acceptanceCriteria: ['c'],
+    files: [],
+    size: 'low',
+    labels: [],
+  };
+  /** Item wi-1 waits in `status` while its refine run (no `task:refine` label) runs. */
+  function waiting(status: 'needs-refinement' | 'pending' | 'closed', kind: 'task' | 'refinement' = 'task') {
+    return buildTestState({
+      workItems: [buildWorkItem({ id: 'wi-1', status, kind })],
+      agentRuns: [buildImplementorRun({ sessionID: 's-1', workItemID: 'wi-1', mode: 'refine' })],
+    });
+  }
+  const completed = {
+    ...buildSampleEvents().implementorCompleted,
+    sessionID: 's-1',
+    workItemID: 'wi-1',
+    branchName: 'flotilla/wi-1',
+    result: { ...buildImplementorResult({ outcome: 'completed' }), report },
+  };
+  const failed: ImplementorFailed = {
+    type: 'implementorFailed',
+    sessionID: 's-1',
+    workItemID: 'wi-1',
+    branchName: 'flotilla/wi-1',
+    reason: 'error',
+    error: 'the model server went away',
+    logFilePath: null,
+    usage: null,
+    at: 5,
+  };
+
+  it('leaves the item where it waits when the run is accepted (no in-progress)', () => {
+    const before = buildTestState({ workItems: [buildWorkItem({ id: 'wi-1', status: 'needs-refinement' })] });
+    const requested = {
+      type: 'implementorRequested' as const,
+      sessionID: 's-1',
+      workItemID: 'wi-1',
+      branchName: 'flotilla/wi-1',
+      mode: 'refine' as const,
+      at: 1,
+    };
+    expect(runHandlerAfterUpdate(handleImplementation, requested, before)).toEqual([]);
+  });
+
+  it('proposes or applies its report from needs-refinement, or a task:refinement item’s pending', () => {
+    const required = buildHandlerConfig({ approval: { plans: 'auto', refinements: 'required' } });
+    const fields = { workItemID: 'wi-1', sessionID: 's-1', report };
+    expect(
+      runHandlerAfterUpdate(handleImplementation, completed, waiting('needs-refinement'), required),
+    ).toEqual([{ type: 'proposeModeResult', ...fields }]);
+    expect(runHandlerAfterUpdate(handleImplementation, completed, waiting('pending', 'refinement'))).toEqual([
+      { type: 'applyModeResult', ...fields },
+    ]);
+  });
+
+  it('keeps a report in a comment, unapplied, when a human moved the item meanwhile', () => {
+    const commands = runHandlerAfterUpdate(handleImplementation, completed, waiting('closed'));
+    expect(commands).toEqual([expect.objectContaining({ type: 'commentOnWorkItem', workItemID: 'wi-1' })]);
+  });
+
+  it('a failure is a comment only: no retry, no pending (which would implement the vague item)', () => {
+    const commands = runHandlerAfterUpdate(handleImplementation, failed, waiting('needs-refinement'));
+    expect(commands).toEqual([
+      {
+        type: 'commentOnWorkItem',
+        workItemID: 'wi-1',
+        body: expect.stringContaining('the model server went away'),
+      },
+    ]);
+    expect(runHandlerAfterUpdate(handleImplementation, failed, waiting('closed'))).toEqual([]);
+  });
+});

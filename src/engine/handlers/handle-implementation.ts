@@ -11,6 +11,7 @@ import { buildParkingCommands } from './build-parking-commands.ts';
 import { buildNoChangesComment } from './comments/build-no-changes-comment.ts';
 import { buildValidationFailedComment } from './comments/build-validation-failed-comment.ts';
 import type { Handler, HandlerConfig } from './handler.ts';
+import { isAutoRefineRun, isAutoRefineWaitStatus } from './is-auto-refine-run.ts';
 import { isLeftByHuman } from './is-left-by-human.ts';
 
 /**
@@ -31,6 +32,8 @@ export const handleImplementation: Handler = (event, state, config) => {
       return [{ type: 'requestImplementorRun', workItemID: workItem.id }];
     }
     case 'implementorRequested':
+      // An automatic refinement: its item waits where it is (handle-auto-refinement.ts).
+      if (event.mode === 'refine' && state.workItems[event.workItemID]?.mode !== 'refine') return [];
       return [
         {
           type: 'transitionWorkItemStatus',
@@ -44,6 +47,8 @@ export const handleImplementation: Handler = (event, state, config) => {
         },
       ];
     case 'implementorCompleted':
+      if (isAutoRefineRun(state, event.sessionID, event.workItemID))
+        return reactToAutoRefinement(event, state, config);
       if (isLeftByHuman(state.workItems[event.workItemID]?.status)) return [resultNotApplied(event, state)];
       if (event.result.report !== undefined) return reactToModeReport(event, event.result.report, config);
       return [
@@ -55,6 +60,8 @@ export const handleImplementation: Handler = (event, state, config) => {
         },
       ];
     case 'implementorFailed':
+      if (isAutoRefineRun(state, event.sessionID, event.workItemID))
+        return autoRefinementFailed(event, state);
       return reactToFailure(event, state, config);
     default:
       return [];
@@ -77,6 +84,41 @@ function reactToModeReport(
     approval === 'required'
       ? { type: 'proposeModeResult', ...fields }
       : { type: 'applyModeResult', ...fields },
+  ];
+}
+
+/**
+ * An automatic refinement ended with its report: applied or proposed as any refinement's, unless a human
+ * moved the item meanwhile (then only a comment keeps it).
+ */
+function reactToAutoRefinement(
+  event: ImplementorCompleted,
+  state: EngineState,
+  config: HandlerConfig,
+): EngineCommand[] {
+  const item = state.workItems[event.workItemID];
+  const waiting = item !== undefined && isAutoRefineWaitStatus(item, item.status);
+  if (waiting && event.result.report?.mode === 'refine')
+    return reactToModeReport(event, event.result.report, config);
+  return [resultNotApplied(event, state)];
+}
+
+/**
+ * An automatic refinement failed: never retried on its own (its body version is recorded as refined), the
+ * item stays where it waits and a comment says why and how to refine it again.
+ */
+function autoRefinementFailed(event: ImplementorFailed, state: EngineState): EngineCommand[] {
+  const item = state.workItems[event.workItemID];
+  if (item === undefined || !isAutoRefineWaitStatus(item, item.status)) return [];
+  return [
+    {
+      type: 'commentOnWorkItem',
+      workItemID: event.workItemID,
+      body:
+        `The automatic refinement (session ${event.sessionID}) failed (${event.reason}): ${event.error}\n\n` +
+        'It is not retried on its own. Edit the description to refine it again, or move the item back to ' +
+        'pending to implement it as it is.',
+    },
   ];
 }
 

@@ -256,6 +256,19 @@ describe('a rejected investigation or refinement (issue #29)', () => {
     );
   });
 
+  it('with a reason, refines an automatically refined item (no task:refine label) again where it waits', () => {
+    const state = withModeProposal('needs-refinement');
+    const item = state.workItems['7']!;
+    const { mode: _label, ...unlabelled } = item;
+    const commands = runHandlerAfterUpdate(handleProposals, decided('reject', 'Name the files'), {
+      ...state,
+      workItems: { ...state.workItems, '7': unlabelled },
+    });
+    expect(commands).toContainEqual({ type: 'requestImplementorRun', workItemID: '7', mode: 'refine' });
+    // Pending would have it implemented as it is.
+    expect(commands.filter((c) => c.type === 'transitionWorkItemStatus' && c.workItemID === '7')).toEqual([]);
+  });
+
   it('without a reason, or once a human moved the item, leaves it to a human', () => {
     for (const [reason, status] of [
       [null, 'needs-refinement'],

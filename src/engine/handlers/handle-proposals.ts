@@ -96,13 +96,17 @@ function decideModeProposal(
       body: `The ${proposal.kind} proposed on #${proposal.id} was rejected. ${said} ${next}`,
     },
   ];
-  if (rerun)
-    commands.push({
-      type: 'transitionWorkItemStatus',
-      workItemID: subjectID,
-      newStatus: 'pending',
-      cause: 'user',
-    });
+  if (!rerun) return commands;
+  // An automatic refinement's item (no `task:refine` label) is refined again where it waits; pending would
+  // have it implemented as it is.
+  if (report.mode === 'refine' && state.workItems[subjectID]?.mode === undefined)
+    return [...commands, { type: 'requestImplementorRun', workItemID: subjectID, mode: 'refine' }];
+  commands.push({
+    type: 'transitionWorkItemStatus',
+    workItemID: subjectID,
+    newStatus: 'pending',
+    cause: 'user',
+  });
   return commands;
 }
 

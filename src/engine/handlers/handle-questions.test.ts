@@ -43,6 +43,28 @@ describe('handleQuestions', () => {
     ]);
   });
 
+  it('questions from an automatic refinement: posted, the session discarded, the item left where it waits', () => {
+    const state = buildSampleState();
+    const item = state.workItems[ID.implementingItem];
+    const run = state.agentRuns[ID.sessions.runningImplementor];
+    if (item === undefined || run?.role !== 'implementor')
+      throw new Error('no implementing run in the sample');
+    const refining = {
+      ...state,
+      workItems: { ...state.workItems, [item.id]: { ...item, status: 'needs-refinement' as const } },
+      agentRuns: { ...state.agentRuns, [run.sessionID]: { ...run, mode: 'refine' as const } },
+    };
+    const asked = { ...buildSampleEvents().agentAskedQuestions, sessionID: run.sessionID };
+    expect(handleAfter(asked, refining)).toEqual([
+      {
+        type: 'commentOnWorkItem',
+        workItemID: ID.implementingItem,
+        body: expect.stringContaining('1. Which database should the cache use?'),
+      },
+      { type: 'discardWaitingSession', workItemID: ID.implementingItem },
+    ]);
+  });
+
   describe('questions from a reviewer', () => {
     const asked = {
       ...buildSampleEvents().agentAskedQuestions,

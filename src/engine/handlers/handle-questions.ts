@@ -12,6 +12,7 @@ import {
 } from '../../domain/index.ts';
 import type { EngineState } from '../state-store/engine-state.ts';
 import type { Handler } from './handler.ts';
+import { isAutoRefineRun, isAutoRefineWaitStatus } from './is-auto-refine-run.ts';
 import { isLeftByHuman } from './is-left-by-human.ts';
 
 /** Marks the engine's timeout comment, so it is never read as an answer. */
@@ -47,6 +48,9 @@ function onQuestionsAsked(event: AgentAskedQuestions, state: EngineState): Engin
     return [];
   // The item was taken from its agent while it ran (see handle-implementation and handle-review):
   // nobody waits for these answers.
+  // An automatic refinement's questions are for the item's author: its body is where they are answered.
+  if (event.role === 'implementor' && isAutoRefineRun(state, event.sessionID, event.workItemID))
+    return autoRefinementAsked(event, event.workItemID, state);
   const status = state.workItems[event.workItemID]?.status;
   const takenAway =
     event.role === 'implementor' ? isLeftByHuman(status) : event.role === 'reviewer' && status !== 'review';
@@ -72,6 +76,33 @@ function onQuestionsAsked(event: AgentAskedQuestions, state: EngineState): Engin
     });
   }
   return commands;
+}
+
+/**
+ * An automatic refinement asked instead of refining (handle-auto-refinement.ts): its questions are posted,
+ * its session discarded (nobody resumes it), and the item stays where it waits; a human's edit of the
+ * description answers them, and refines it again.
+ */
+function autoRefinementAsked(
+  event: AgentAskedQuestions,
+  workItemID: string,
+  state: EngineState,
+): EngineCommand[] {
+  const item = state.workItems[workItemID];
+  const commands: EngineCommand[] = [{ type: 'discardWaitingSession', workItemID }];
+  if (item === undefined || !isAutoRefineWaitStatus(item, item.status)) return commands;
+  const list = event.questions.map((question, index) => `${index + 1}. ${question}`).join('\n');
+  return [
+    {
+      type: 'commentOnWorkItem',
+      workItemID,
+      body:
+        `**The automatic refinement has questions** instead of a refined item:\n\n${list}\n\n` +
+        'Answer them in the description: an edited description is refined again (or move the item back ' +
+        'to pending to implement it as it is).',
+    },
+    ...commands,
+  ];
 }
 
 function onQuestionsAnswered(event: QuestionsAnswered, state: EngineState): EngineCommand[] {

@@ -20,6 +20,12 @@ export interface HandlerConfig {
    * queue (handle-merge-queue.ts). Absent or false: merging is a human's decision.
    */
   mergeQueue?: boolean;
+  /**
+   * Config `modes.refine.auto` (issue #29): an item in needs-refinement, or a `task:refinement` item, gets a
+   * `refine` run once per version of its body (handle-auto-refinement.ts). Absent or false: it waits for a
+   * human.
+   */
+  autoRefine?: boolean;
   /** The provider keeps task context on its items (`Provider.taskContextMirror`): post each new entry. */
   mirrorTaskContext?: boolean;
 }

@@ -6,6 +6,7 @@ import {
   SAMPLE_IDS,
 } from '../../../test/support/engine/index.ts';
 import { applyStateUpdate } from '../state-store/apply-state-update.ts';
+import { handleAutoRefinement } from './handle-auto-refinement.ts';
 import { handleBudget } from './handle-budget.ts';
 import { handleDependencyResolution } from './handle-dependency-resolution.ts';
 import { handleImplementation } from './handle-implementation.ts';
@@ -35,6 +36,7 @@ describe('ALL_HANDLERS', () => {
       ['questions', handleQuestions],
       ['revision-feedback', handleRevisionFeedback],
       ['proposals', handleProposals],
+      ['auto-refinement', handleAutoRefinement],
       ['merge-queue', handleMergeQueue],
       ['task-context-mirror', handleTaskContextMirror],
     ]);

@@ -1,3 +1,4 @@
+import { handleAutoRefinement } from './handle-auto-refinement.ts';
 import { handleBudget } from './handle-budget.ts';
 import { handleDependencyResolution } from './handle-dependency-resolution.ts';
 import { handleImplementation } from './handle-implementation.ts';
@@ -15,6 +16,7 @@ import type { NamedHandler } from './handler.ts';
 
 export type { Handler, NamedHandler } from './handler.ts';
 export {
+  handleAutoRefinement,
   handleBudget,
   handleDependencyResolution,
   handleImplementation,
@@ -43,6 +45,7 @@ export const ALL_HANDLERS: readonly NamedHandler[] = [
   { name: 'questions', handle: handleQuestions },
   { name: 'revision-feedback', handle: handleRevisionFeedback },
   { name: 'proposals', handle: handleProposals },
+  { name: 'auto-refinement', handle: handleAutoRefinement },
   { name: 'merge-queue', handle: handleMergeQueue },
   { name: 'task-context-mirror', handle: handleTaskContextMirror },
 ];

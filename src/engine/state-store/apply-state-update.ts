@@ -18,6 +18,7 @@ import { applyFeedbackUpdate } from './apply-feedback-update.ts';
 import { applyMergeQueueUpdate } from './apply-merge-queue-update.ts';
 import { applyProposalUpdate } from './apply-proposal-update.ts';
 import { applyQuestionsUpdate } from './apply-questions-update.ts';
+import { applyRefinementUpdate } from './apply-refinement-update.ts';
 import { applyRunUpdate } from './apply-run-update.ts';
 import { applyTaskContextUpdate } from './apply-task-context-update.ts';
 import { type EngineState, failureKey } from './engine-state.ts';
@@ -45,7 +46,8 @@ export function applyStateUpdate(state: EngineState, event: EngineEvent): StateU
   const withFeedback = applyFeedbackUpdate(update.state, event);
   const withContext = applyTaskContextUpdate(state, withFeedback, event);
   const withQueue = applyMergeQueueUpdate(withContext, event);
-  return withQueue === update.state ? update : { ...update, state: withQueue };
+  const withRefined = applyRefinementUpdate(withQueue, event);
+  return withRefined === update.state ? update : { ...update, state: withRefined };
 }
 
 type EventUpdates = {

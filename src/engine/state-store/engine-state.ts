@@ -99,6 +99,12 @@ export interface EngineState {
    * restart the first step finds out again.
    */
   trackerMergeQueue: { inUse: boolean; queued: Record<string, string> };
+  /**
+   * Work item id → the versions of its body (`WorkItem.bodyHash`, '' when the provider reports none) a refine
+   * run was started on or an applied refinement wrote (issue #29): the engine never refines those again on
+   * its own (handlers/handle-auto-refinement.ts). Restored from storage at start (migration 018).
+   */
+  refinedBodies: Record<string, string[]>;
 }
 
 /** A human's feedback on an item's revision, waiting for an implementor's rework and then for the answer. */
@@ -136,6 +142,7 @@ export function buildInitialEngineState(overrides: Partial<EngineState> = {}): E
     proposals: {},
     mergeConflicts: {},
     trackerMergeQueue: { inUse: false, queued: {} },
+    refinedBodies: {},
     ...overrides,
   };
 }

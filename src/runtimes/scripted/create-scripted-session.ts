@@ -155,6 +155,15 @@ function validate(params: AgentStartParams, result: AgentResult): ScriptedOutcom
   }
   if (result.role !== 'implementor') return { kind: 'result', result };
   if (result.outcome !== 'completed') return { kind: 'result', result: { ...result, patch: null } };
+  // A mode's run (investigate, refine) returns its report and writes no file, as on the real runtimes.
+  if (params.role === 'implementor' && params.mode !== undefined) {
+    if (result.report?.mode === params.mode) return { kind: 'result', result: { ...result, patch: null } };
+    return {
+      kind: 'fail',
+      reason: 'error',
+      message: `scripted ${params.mode} run produced no ${params.mode} report`,
+    };
+  }
   if (result.patch === null || result.patch.trim() === '') {
     return { kind: 'fail', reason: 'no-changes', message: 'implementor completed with an empty patch' };
   }

@@ -347,7 +347,7 @@ describe.each(STATE_BACKENDS)('engine state persistence on %s', (backendName) =>
       reopen(() => 9_000);
       const initial = persistence.loadInitialState();
       // Runs are not restored (the type says so too): only the planned SHAs, parkings, waiting sessions,
-      // when each account was last used, the task context and the pending proposals.
+      // when each account was last used, the task context, the pending proposals and the refined bodies.
       expect(Object.keys(initial)).toEqual([
         'lastPlannedSHAs',
         'parkings',
@@ -355,6 +355,7 @@ describe.each(STATE_BACKENDS)('engine state persistence on %s', (backendName) =>
         'accountsLastUsed',
         'taskContext',
         'proposals',
+        'refinedBodies',
       ]);
       for (const sessionID of ['running', 'requested']) {
         expect(persistence.getRun(sessionID)).toMatchObject({

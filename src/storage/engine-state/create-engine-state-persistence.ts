@@ -28,6 +28,7 @@ import { createEngineErrorRepository, type StoredEngineError } from './engine-er
 import { createMemoryRepository, type MemoryRepository } from './memory-repository.ts';
 import { createPlannedSpecRepository } from './planned-spec-repository.ts';
 import { createProposalRepository, type ProposalRepository } from './proposal-repository.ts';
+import { createRefinedBodyRepository } from './refined-body-repository.ts';
 import { createRuntimeParkingRepository } from './runtime-parking-repository.ts';
 import { createTaskContextRepository, type TaskContextRepository } from './task-context-repository.ts';
 import { createWaitingSessionRepository } from './waiting-session-repository.ts';
@@ -52,6 +53,8 @@ export interface PersistedEngineState {
   taskContext: Readonly<Record<string, readonly TaskContextEntry[]>>;
   /** Proposal id → a plan waiting for, or decided by, a human (migration 012). */
   proposals: Readonly<Record<string, Proposal>>;
+  /** Work item id → the body versions refined (migration 018); absent: none recorded. */
+  refinedBodies?: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface EngineStatePersistence {
@@ -73,6 +76,8 @@ export interface EngineStatePersistence {
     accountsLastUsed: Record<string, number>;
     /** The pending proposals (at most one), by id. */
     proposals: Record<string, Proposal>;
+    /** Work item id → the body versions refined, so none is refined again on its own (migration 018). */
+    refinedBodies: Record<string, string[]>;
   };
   /**
    * The sessions waiting for answers: their worktrees and state directories must survive the crash
@@ -212,6 +217,7 @@ export function createEngineStatePersistence(
   const memories = createMemoryRepository(shared);
   const notes = createAgentNoteRepository(shared);
   const conversations = createAgentConversationRepository(shared);
+  const refinedBodies = createRefinedBodyRepository(shared);
 
   /** The task context entries the event added (issue #28 §1): a run's end, answers, a plan, a mode's report. */
   function saveTaskContext(event: EngineEvent, stateAfter: PersistedEngineState): void {
@@ -327,6 +333,14 @@ export function createEngineStatePersistence(
             plannedSpecs.replace(Object.keys(proposal.specSHAs), stateAfter.lastPlannedSHAs, event.at);
         }
       }
+      // A refine run requested, a refinement applied: the item's refined body versions (issue #29).
+      if (
+        (event.type === 'implementorRequested' && event.mode === 'refine') ||
+        event.type === 'modeResultApplied'
+      ) {
+        const hashes = stateAfter.refinedBodies?.[event.workItemID];
+        if (hashes !== undefined) refinedBodies.save(event.workItemID, hashes, now());
+      }
       if (event.type === 'agentNoted') recordNote(event);
       if (event.type === 'conversationCreated') conversations.save(event.conversation);
       if (event.type === 'conversationAnswered')
@@ -352,6 +366,7 @@ export function createEngineStatePersistence(
         proposals: Object.fromEntries(
           proposals.list({ status: 'pending' }).map((proposal) => [proposal.id, proposal]),
         ),
+        refinedBodies: refinedBodies.load(),
       };
     },
     listWaitingSessions: () => waitingSessions.list(),

@@ -14,6 +14,7 @@ import { repositoryMemoryMigration } from './013-repository-memory.ts';
 import { agentModesMigration } from './015-agent-modes.ts';
 import { agentConversationsMigration } from './016-agent-conversations.ts';
 import { fileEstimatesMigration } from './017-file-estimates.ts';
+import { refinedBodiesMigration } from './018-refined-bodies.ts';
 import type { Migration } from './migration.ts';
 
 export type { Migration } from './migration.ts';
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly Migration[] = [
   agentModesMigration,
   agentConversationsMigration,
   fileEstimatesMigration,
+  refinedBodiesMigration,
 ];

@@ -1,6 +1,7 @@
 import { engineStatePostgresMigration } from './001-engine-state.ts';
 import { agentRecordsPostgresMigration } from './002-agent-records.ts';
 import { localTrackerPostgresMigration } from './003-local-tracker.ts';
+import { refinedBodiesPostgresMigration } from './004-refined-bodies.ts';
 import type { PostgresMigration } from './postgres-migration.ts';
 
 export type { PostgresMigration } from './postgres-migration.ts';
@@ -14,4 +15,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   engineStatePostgresMigration,
   agentRecordsPostgresMigration,
   localTrackerPostgresMigration,
+  refinedBodiesPostgresMigration,
 ];

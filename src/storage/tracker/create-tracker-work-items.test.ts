@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTempDir } from '../../../test/support/shared/create-temp-dir.ts';
 import { STATE_BACKENDS, useStateBackend } from '../../../test/support/storage/use-state-backend.ts';
+import { hashText } from '../../shared/hash-text.ts';
 import { type Database, openDatabase } from '../open-database.ts';
 import { createSqliteConnection } from '../sql/create-sqlite-connection.ts';
 import type { SqlConnection } from '../sql/sql-connection.ts';
@@ -54,6 +55,7 @@ describe.each(STATE_BACKENDS)("the tracker's work items on %s", (backendName) =>
         priority: 'high',
         complexity: 'low',
         blockedBy: [],
+        bodyHash: hashText('Add login body'),
         createdAt: '2026-01-02T03:04:05.000Z',
         linkedRevision: null,
       });

@@ -5,6 +5,7 @@ import {
   type WorkItem,
   type WorkItemStatus,
 } from '../../domain/index.ts';
+import { hashText } from '../../shared/hash-text.ts';
 import { asSqlConnection, type SqlTarget } from '../sql/as-sql-connection.ts';
 import type { SqlValue } from '../sql/sql-connection.ts';
 import { StorageError } from '../storage-error.ts';
@@ -171,6 +172,7 @@ export function createTrackerWorkItems(
       ...(parsed.mode !== null && { mode: parsed.mode }),
       ...(parsed.complexityLabel !== null && { complexityLabel: parsed.complexityLabel }),
       blockedBy: statements.blockers(row.id).map((blocker) => String(blocker.blocker_id)),
+      bodyHash: hashText(row.body),
       createdAt: row.created_at,
       linkedRevision: linkedRevisionOf(row.id),
     };

@@ -102,7 +102,9 @@ export async function waitFor(
 /** Every issue of the fake repository, as the API lists them. */
 export async function listIssues(
   fake: FakeGitHub,
-): Promise<{ number: number; title: string; state: string; labels: { name: string }[] }[]> {
+): Promise<
+  { number: number; title: string; body: string | null; state: string; labels: { name: string }[] }[]
+> {
   const response = await fetch(
     `${fake.apiUrl}/repos/${fake.owner}/${fake.repo}/issues?state=all&per_page=100`,
     {
@@ -112,6 +114,7 @@ export async function listIssues(
   return (await response.json()) as {
     number: number;
     title: string;
+    body: string | null;
     state: string;
     labels: { name: string }[];
   }[];

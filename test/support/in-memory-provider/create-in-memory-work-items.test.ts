@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CreateWorkItemInput } from '../../../src/domain/index.ts';
+import { hashText } from '../../../src/shared/hash-text.ts';
 import { createInMemoryProvider } from './create-in-memory-provider.ts';
 
 const T0 = Date.parse('2024-05-01T10:00:00.000Z');
@@ -32,6 +33,7 @@ describe('in-memory work items: createWorkItem', () => {
       priority: null,
       complexity: null,
       blockedBy: [],
+      bodyHash: hashText('Objective: …'),
       createdAt: '2024-05-01T10:00:00.000Z',
       linkedRevision: null,
     });

@@ -5,6 +5,7 @@ import {
   type WorkItemStatus,
 } from '../../../src/domain/index.ts';
 import type { WorkItemReader, WorkItemWriter } from '../../../src/providers/types.ts';
+import { hashText } from '../../../src/shared/hash-text.ts';
 import type { InMemoryWorkItemRecord, InMemoryWorld } from './in-memory-world.ts';
 
 /** A work item added by "a human" through the control, not through the writer. */
@@ -62,6 +63,7 @@ export function createInMemoryWorkItems(world: InMemoryWorld) {
       ...(parsed.mode !== null && { mode: parsed.mode }),
       ...(parsed.complexityLabel !== null && { complexityLabel: parsed.complexityLabel }),
       blockedBy: [...item.blockedBy],
+      bodyHash: hashText(item.body),
       createdAt: item.createdAt,
       linkedRevision: linkedRevisionOf(item.id),
     };

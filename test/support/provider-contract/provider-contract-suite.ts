@@ -8,6 +8,7 @@ import type {
   WorkItem,
 } from '../../../src/domain/index.ts';
 import type { CreateRevisionInput, Provider } from '../../../src/providers/types.ts';
+import { hashText } from '../../../src/shared/hash-text.ts';
 
 /** How the provider under test is set up. */
 export interface ProviderContractOptions {
@@ -176,6 +177,7 @@ export function describeProviderContract(
           priority: null,
           complexity: null,
           blockedBy: [],
+          bodyHash: expect.stringMatching(/^[0-9a-f]{16}$/),
           createdAt: expect.any(String),
           linkedRevision: null,
         });
@@ -237,6 +239,21 @@ export function describeProviderContract(
         const body = '## Objective\n\nÜnïcödé, `code` and <!-- a comment -->\n\n- [ ] done\n';
         const item = await createItem(provider, { body });
         expect(await provider.workItemReader.getWorkItemBody(item.id)).toBe(body);
+      });
+
+      it("reports its body's version (bodyHash): the body's hashText, changed by a body edit only", async () => {
+        const { provider } = await setup();
+        const item = await createItem(provider, { body: 'Make it faster.\n' });
+        expect(item.bodyHash).toBe(hashText('Make it faster.'));
+        await provider.workItemWriter.transitionStatus(item.id, 'needs-refinement');
+        await provider.workItemWriter.updateWorkItem(item.id, { title: 'Faster', body: null, labels: ['x'] });
+        expect((await provider.workItemReader.getWorkItem(item.id))?.bodyHash).toBe(item.bodyHash);
+        await provider.workItemWriter.updateWorkItem(item.id, {
+          body: 'Make `parse` 2x faster.',
+          labels: null,
+        });
+        const listed = (await provider.workItemReader.listWorkItems()).find((found) => found.id === item.id);
+        expect(listed?.bodyHash).toBe(hashText('Make `parse` 2x faster.'));
       });
 
       it('adds comments in order', async () => {

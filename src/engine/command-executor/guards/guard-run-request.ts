@@ -1,5 +1,6 @@
 import type { AgentRunRequestCommand } from '../../../domain/index.ts';
 import { isAgentRunActive } from '../../../domain/index.ts';
+import { isAutoRefineWaitStatus } from '../../handlers/is-auto-refine-run.ts';
 import { buildDispatchKey } from '../../state-store/dispatch-key.ts';
 import type { EngineState } from '../../state-store/engine-state.ts';
 import type { CommandExecutorDeps } from '../command-executor-deps.ts';
@@ -16,7 +17,8 @@ function hasActivePlanner(state: EngineState): boolean {
 }
 
 /**
- * One planner at a time, one run (of any role) per work item; implementors take only `ready` task items,
+ * One planner at a time, one run (of any role) per work item; implementors take only `ready` task items
+ * (an automatic refinement: an item in needs-refinement, or a pending `task:refinement` item),
  * reviewers only items in `review` with a known revision. Duplicate checks see the snapshot AND runs admitted
  * earlier in this burst (not yet in the store), through the scheduler.
  */
@@ -40,6 +42,17 @@ export function guardRunRequest(
         ok: false,
         kind: 'invalid',
         reason: `#${item.id} is ${item.status}, not waiting for this answer`,
+      };
+    }
+    return { ok: true };
+  }
+  if (command.type === 'requestImplementorRun' && command.mode === 'refine') {
+    // An automatic refinement (issue #29): the item waits where it is while it runs.
+    if ((item.kind !== 'task' && item.kind !== 'refinement') || !isAutoRefineWaitStatus(item, item.status)) {
+      return {
+        ok: false,
+        kind: 'invalid',
+        reason: `#${item.id} is a ${item.kind} item in ${item.status}; only one in needs-refinement (or a pending task:refinement item) is refined on its own`,
       };
     }
     return { ok: true };

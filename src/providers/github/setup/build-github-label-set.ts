@@ -49,7 +49,7 @@ export function buildGitHubLabelSet(): GitHubLabelSpec[] {
       description: STATUS_DESCRIPTIONS[status],
     })),
     { name: 'task:implement', color: '5319e7', description: 'Flotilla: a work item an implementor takes' },
-    { name: 'task:refinement', color: 'd4c5f9', description: 'Flotilla: a question about a spec' },
+    { name: 'task:refinement', color: 'd4c5f9', description: 'Flotilla: a vague item to refine first' },
     {
       name: 'task:questions',
       color: 'fbca04',

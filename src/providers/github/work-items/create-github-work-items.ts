@@ -1,5 +1,6 @@
 import type { WorkItem, WorkItemStatus } from '../../../domain/index.ts';
 import { parseWorkItemLabels } from '../../../domain/work-item-labels.ts';
+import { hashText } from '../../../shared/hash-text.ts';
 import type { WorkItemReader, WorkItemWriter } from '../../types.ts';
 import { type GitHubOctokit, httpStatusOf } from '../client/create-github-client.ts';
 import {
@@ -244,6 +245,7 @@ function toWorkItem(issue: Issue | ListedIssue, links: ReadonlyMap<string, strin
     ...(labels.mode !== null && { mode: labels.mode }),
     ...(labels.complexityLabel !== null && { complexityLabel: labels.complexityLabel }),
     blockedBy: parseBlockedBy(issue.body ?? ''),
+    bodyHash: hashText(stripCreationMarker(stripDependencyMetadata(issue.body ?? ''))),
     // GitHub's timestamps are to the second ("…:00Z"); the domain's are full ISO strings.
     createdAt: new Date(issue.created_at).toISOString(),
     linkedRevision: links.get(String(issue.number)) ?? null,
