@@ -78,7 +78,7 @@ export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
       );
       const before = seen.rows[0];
       if (before?.live && before.holder !== holder) return null;
-      const client = await pool.connect();
+      const { client, release } = await checkOut(pool);
       try {
         await client.query('BEGIN');
         // Waiting for a paused holder's fenced write ends on the server after a TTL (the next try waits
@@ -113,7 +113,7 @@ export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
         if ((error as { code?: unknown }).code === '55P03') return null;
         throw error;
       } finally {
-        client.release();
+        release();
       }
     },
     async renew(token) {
@@ -127,7 +127,7 @@ export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
     },
     async withFence(token, write) {
       await ready();
-      const client = await pool.connect();
+      const { client, release, ended } = await checkOut(pool);
       try {
         await client.query('BEGIN');
         // A paused holder's transaction is ended by the server after the grace, so a takeover never waits
@@ -143,13 +143,16 @@ export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
         );
         if (held.rowCount !== 1) throw new LeaseLostError(name, token);
         const value = await write(client);
+        // Ended by the server meanwhile (held past the grace): the transaction was rolled back.
+        const lost = ended();
+        if (lost !== null) throw lost;
         await client.query('COMMIT');
         return value;
       } catch (error) {
         await client.query('ROLLBACK').catch(() => {});
-        throw error;
+        throw ended() ?? error;
       } finally {
-        client.release();
+        release();
       }
     },
     async current() {
@@ -167,6 +170,37 @@ export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
         `UPDATE flotilla_leases SET expires_at = now() WHERE name = $1 AND holder = $2 AND token = $3`,
         [name, holder, token],
       );
+    },
+  };
+}
+
+interface CheckedOut {
+  client: PoolClient;
+  /** The connection's error, if it ended while checked out (the server ended the session), else null. */
+  ended(): Error | null;
+  /** Back to the pool, or dropped from it when the connection ended. */
+  release(): void;
+}
+
+/**
+ * A connection of the pool for one transaction. pg emits a connection's error (the server ending an idle
+ * transaction: `idle_in_transaction_session_timeout`, a restart) as an event that the pool listens to only
+ * while the connection is idle in it; unheard while checked out it would be an uncaught exception, so the
+ * process would die instead of the write failing. Heard here, it fails the transaction and drops the connection.
+ */
+async function checkOut(pool: Pool): Promise<CheckedOut> {
+  const client = await pool.connect();
+  let connectionError: Error | null = null;
+  const onError = (error: Error) => {
+    connectionError ??= new Error(`the fence's connection ended: ${error.message}`, { cause: error });
+  };
+  client.on('error', onError);
+  return {
+    client,
+    ended: () => connectionError,
+    release() {
+      client.removeListener('error', onError);
+      client.release(connectionError ?? undefined);
     },
   };
 }
