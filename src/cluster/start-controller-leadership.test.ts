@@ -102,6 +102,27 @@ describe('controller leadership: a paused leader cannot write', () => {
     90_000,
   );
 
+  it('a leader deposed by a refused write (depose) stops leading: listeners told, every write refused', async () => {
+    await pool.query('DROP TABLE IF EXISTS flotilla_leases');
+    const leader = startControllerLeadership({
+      databaseUrl: postgres.url,
+      leaseTimeoutSeconds: 30,
+      logger: silentLogger,
+    });
+    try {
+      const token = await leader.elected;
+      expect(leader.leading()).toBe(token);
+      const deposed: number[] = [];
+      leader.onDeposed((at) => deposed.push(at));
+      leader.depose('a state write was refused');
+      expect(deposed).toEqual([token]);
+      expect(leader.leading()).toBeNull();
+      await expect(leader.fence(async () => 'written')).rejects.toBeInstanceOf(LeaseLostError);
+    } finally {
+      await leader.stop();
+    }
+  });
+
   it('a process that does not lead is refused without a write', async () => {
     const follower = startControllerLeadership({
       databaseUrl: postgres.url,
