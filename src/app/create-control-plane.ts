@@ -156,8 +156,9 @@ async function startControlPlane(
   const runtimeSet = await createRuntimeSet(runtimeSetOptionsOf(options, paths));
   const cluster = await startClusterIfConfigured(options, runtimeSet);
   const db = openDatabase(paths.dbPath);
-  // Cluster mode: the engine state (runs, ledger, memories, proposals …) in PostgreSQL, for any controller.
-  const sharedState = openClusterState(config, process.env);
+  // Cluster mode: the engine state (runs, ledger, memories, proposals …) in PostgreSQL, for any controller;
+  // every statement fenced by the lease (a refused one deposes this process: it stops, never drops events).
+  const sharedState = openClusterState(config, process.env, held);
   const persistence = createEngineStatePersistence(db, {
     periodKeysOf: (at) => periodKeysOf(at, config.budgets.timeZone),
     ...(sharedState !== undefined && { sharedState }),

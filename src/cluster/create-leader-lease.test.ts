@@ -104,6 +104,24 @@ describe('the controller lease (PostgreSQL, fencing token)', () => {
     expect(order).toEqual(['a wrote', 'b took token 2']);
     expect(await writesBy('in-flight-a')).toBe(1);
   });
+
+  it('a write held past the grace is ended by the server and fails closed, the process unharmed', async () => {
+    // The server ends the fence's transaction while it is idle (a paused or slow write): the connection's
+    // error arrives with no query running; it must reject this write, not crash the process.
+    const { name } = contenders(60_000);
+    const a = createLeaderLease({ pool, name, holder: 'machine-a', ttlMs: 60_000, writeGraceMs: 1000 });
+    const token = (await a.tryAcquire()) ?? 0;
+    await expect(
+      a.withFence(token, async (client) => {
+        await client.query("INSERT INTO writes VALUES ('ended-a')");
+        await sleep(2500);
+      }),
+    ).rejects.toThrow(/terminat|not queryable|idle-in-transaction/i);
+    expect(await writesBy('ended-a')).toBe(0);
+    // The ended connection went back to no one: the next fenced write gets a working one.
+    await a.withFence(token, (client) => client.query("INSERT INTO writes VALUES ('after-a')"));
+    expect(await writesBy('after-a')).toBe(1);
+  }, 20_000);
 });
 
 describe('the controller election', () => {

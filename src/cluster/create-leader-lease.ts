@@ -1,9 +1,24 @@
 import type { Pool, PoolClient } from 'pg';
 import { withSchemaLock } from './with-schema-lock.ts';
 
+/**
+ * The lease's table, schema-qualified: the engine's state connection (search path `flotilla_state`) checks it
+ * in its own transactions (src/app/fence-state-connection.ts).
+ */
+export const LEASES_TABLE = 'public.flotilla_leases';
+
+/**
+ * The fence's check, in a transaction: the lease row while `holder` ($2) holds lease $1 with token $3,
+ * unexpired by the database's clock, share-locked (`FOR KEY SHARE`) until the transaction ends — a takeover's
+ * `FOR UPDATE` waits for it, the holder's renewals (no key change) do not. No row: the lease is lost.
+ */
+export const LEASE_HELD_SQL = `SELECT 1 AS held FROM ${LEASES_TABLE}
+  WHERE name = $1 AND holder = $2 AND token = $3 AND expires_at > now()
+  FOR KEY SHARE`;
+
 /** The lease's table: one row per lease name, its holder, the fencing token and when it lapses. */
 export const LEASES_TABLE_SQL = `
-  CREATE TABLE IF NOT EXISTS flotilla_leases (
+  CREATE TABLE IF NOT EXISTS ${LEASES_TABLE} (
     name TEXT PRIMARY KEY,
     holder TEXT NOT NULL,
     token BIGINT NOT NULL,
@@ -73,25 +88,25 @@ export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
       await ready();
       // Unlocked first: a follower's try while the lease is live takes no lock the leader would wait on.
       const seen = await pool.query<{ holder: string; live: boolean }>(
-        'SELECT holder, expires_at > now() AS live FROM flotilla_leases WHERE name = $1',
+        `SELECT holder, expires_at > now() AS live FROM ${LEASES_TABLE} WHERE name = $1`,
         [name],
       );
       const before = seen.rows[0];
       if (before?.live && before.holder !== holder) return null;
-      const client = await pool.connect();
+      const { client, release } = await checkOut(pool);
       try {
         await client.query('BEGIN');
         // Waiting for a paused holder's fenced write ends on the server after a TTL (the next try waits
         // again), so this connection is never left busy behind it.
         await client.query(`SET LOCAL lock_timeout = ${Math.max(100, Math.round(options.ttlMs))}`);
         await client.query(
-          `INSERT INTO flotilla_leases (name, holder, token, expires_at) VALUES ($1, '', 0, now())
+          `INSERT INTO ${LEASES_TABLE} (name, holder, token, expires_at) VALUES ($1, '', 0, now())
            ON CONFLICT (name) DO NOTHING`,
           [name],
         );
         // FOR UPDATE conflicts with a fenced write's KEY SHARE: a takeover waits for the write in flight.
         const current = await client.query<{ holder: string; token: string; live: boolean }>(
-          'SELECT holder, token, expires_at > now() AS live FROM flotilla_leases WHERE name = $1 FOR UPDATE',
+          `SELECT holder, token, expires_at > now() AS live FROM ${LEASES_TABLE} WHERE name = $1 FOR UPDATE`,
           [name],
         );
         const row = current.rows[0];
@@ -101,7 +116,7 @@ export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
         }
         const token = Number(row.token) + (row.live ? 0 : 1);
         await client.query(
-          `UPDATE flotilla_leases SET holder = $2, token = $3, expires_at = now() + make_interval(secs => $4)
+          `UPDATE ${LEASES_TABLE} SET holder = $2, token = $3, expires_at = now() + make_interval(secs => $4)
             WHERE name = $1`,
           [name, holder, token, ttlSeconds],
         );
@@ -113,13 +128,13 @@ export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
         if ((error as { code?: unknown }).code === '55P03') return null;
         throw error;
       } finally {
-        client.release();
+        release();
       }
     },
     async renew(token) {
       await ready();
       const result = await pool.query(
-        `UPDATE flotilla_leases SET expires_at = now() + make_interval(secs => $4)
+        `UPDATE ${LEASES_TABLE} SET expires_at = now() + make_interval(secs => $4)
           WHERE name = $1 AND holder = $2 AND token = $3 AND expires_at > now()`,
         [name, holder, token, ttlSeconds],
       );
@@ -127,7 +142,7 @@ export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
     },
     async withFence(token, write) {
       await ready();
-      const client = await pool.connect();
+      const { client, release, ended } = await checkOut(pool);
       try {
         await client.query('BEGIN');
         // A paused holder's transaction is ended by the server after the grace, so a takeover never waits
@@ -135,27 +150,25 @@ export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
         await client.query(`SET LOCAL idle_in_transaction_session_timeout = ${writeGraceMs}`);
         // KEY SHARE: the holder's own renewals (no key change) go on during a long write; a takeover's
         // FOR UPDATE waits for it.
-        const held = await client.query(
-          `SELECT 1 FROM flotilla_leases
-            WHERE name = $1 AND holder = $2 AND token = $3 AND expires_at > now()
-            FOR KEY SHARE`,
-          [name, holder, token],
-        );
+        const held = await client.query(LEASE_HELD_SQL, [name, holder, token]);
         if (held.rowCount !== 1) throw new LeaseLostError(name, token);
         const value = await write(client);
+        // Ended by the server meanwhile (held past the grace): the transaction was rolled back.
+        const lost = ended();
+        if (lost !== null) throw lost;
         await client.query('COMMIT');
         return value;
       } catch (error) {
         await client.query('ROLLBACK').catch(() => {});
-        throw error;
+        throw ended() ?? error;
       } finally {
-        client.release();
+        release();
       }
     },
     async current() {
       await ready();
       const result = await pool.query<{ holder: string; token: string }>(
-        'SELECT holder, token FROM flotilla_leases WHERE name = $1 AND expires_at > now()',
+        `SELECT holder, token FROM ${LEASES_TABLE} WHERE name = $1 AND expires_at > now()`,
         [name],
       );
       const row = result.rows[0];
@@ -164,9 +177,40 @@ export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
     async release(token) {
       await ready();
       await pool.query(
-        `UPDATE flotilla_leases SET expires_at = now() WHERE name = $1 AND holder = $2 AND token = $3`,
+        `UPDATE ${LEASES_TABLE} SET expires_at = now() WHERE name = $1 AND holder = $2 AND token = $3`,
         [name, holder, token],
       );
+    },
+  };
+}
+
+interface CheckedOut {
+  client: PoolClient;
+  /** The connection's error, if it ended while checked out (the server ended the session), else null. */
+  ended(): Error | null;
+  /** Back to the pool, or dropped from it when the connection ended. */
+  release(): void;
+}
+
+/**
+ * A connection of the pool for one transaction. pg emits a connection's error (the server ending an idle
+ * transaction: `idle_in_transaction_session_timeout`, a restart) as an event that the pool listens to only
+ * while the connection is idle in it; unheard while checked out it would be an uncaught exception, so the
+ * process would die instead of the write failing. Heard here, it fails the transaction and drops the connection.
+ */
+async function checkOut(pool: Pool): Promise<CheckedOut> {
+  const client = await pool.connect();
+  let connectionError: Error | null = null;
+  const onError = (error: Error) => {
+    connectionError ??= new Error(`the fence's connection ended: ${error.message}`, { cause: error });
+  };
+  client.on('error', onError);
+  return {
+    client,
+    ended: () => connectionError,
+    release() {
+      client.removeListener('error', onError);
+      client.release(connectionError ?? undefined);
     },
   };
 }

@@ -11,11 +11,17 @@ import { messageOf } from '../shared/message-of.ts';
 import type { AgentRunReply, RuntimeKey } from './agent-run-message.ts';
 import type { ClusterGit } from './create-cluster-git.ts';
 import { type DurableRunQueue, RunCancelledError } from './create-durable-run-queue.ts';
+import type { RunProgress } from './create-run-progress.ts';
+import { type FollowedRunProgress, followRunProgress } from './follow-run-progress.ts';
 
 export interface RemoteRuntimeDeps {
   queue: Pick<DurableRunQueue, 'enqueue' | 'result' | 'cancel'>;
   git: Pick<ClusterGit, 'publish'>;
   logger: Logger;
+  /** The slots' live progress (create-run-progress.ts); absent: output and usage arrive with the reply. */
+  progress?: Pick<RunProgress, 'read' | 'forget'>;
+  /** How often a running run's progress is read; default 500 ms. */
+  progressPollMs?: number;
 }
 
 /**
@@ -67,12 +73,22 @@ export function createRemoteRuntime(
           });
         },
       );
+      const live =
+        deps.progress === undefined
+          ? null
+          : followRunProgress(sessionID, deps.progress, {
+              pollMs: deps.progressPollMs ?? 500,
+              done: replied,
+              logger,
+            });
+      if (live !== null && deps.progress !== undefined) {
+        const { forget } = deps.progress;
+        // Once the last rows were read: the reply carries everything from then on.
+        void live.ended.then(() => forget(sessionID)).catch(() => undefined);
+      }
       return {
-        // The worker's text arrives with its reply (live streaming across machines is still to come).
-        output: (async function* () {
-          const value = await replied;
-          if (value !== null && value.output.length > 0) yield value.output;
-        })(),
+        output: remoteOutput(live, replied),
+        ...(live !== null && { onUsage: live.onUsage, onActivity: live.onActivity }),
         result,
         logFilePath: null,
         usage: () => (settled as AgentRunReply | null)?.usage ?? null,
@@ -106,6 +122,22 @@ export function restartedWithAnswers(params: AgentStartParams): AgentStartParams
   };
   delete restarted.resume;
   return restarted;
+}
+
+/**
+ * The run's text: as the slot streamed it (when progress is followed), then what of the reply's output the
+ * stream did not carry — all of it when nothing was streamed by the executor that finished the run.
+ */
+async function* remoteOutput(
+  live: FollowedRunProgress | null,
+  replied: Promise<AgentRunReply | null>,
+): AsyncGenerator<string> {
+  if (live !== null) yield* live.output;
+  const value = await replied;
+  if (value === null) return;
+  const streamed = live?.streamedBy(value.executor) ?? '';
+  const rest = value.output.startsWith(streamed) ? value.output.slice(streamed.length) : '';
+  if (rest.length > 0) yield rest;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { type AgentNote, type AgentUsage, isAgentQuestions } from '../domain/index.ts';
 import {
+  type AgentRunHandle,
   failureReasonOf,
   type RuntimeAdapter,
   type RuntimeAdapters,
@@ -9,6 +10,8 @@ import type { Logger } from '../logging/logger.ts';
 import { messageOf } from '../shared/message-of.ts';
 import type { AgentRunMessage, AgentRunReply, RuntimeKey } from './agent-run-message.ts';
 import type { RunExecution } from './create-durable-run-queue.ts';
+import type { RunProgress } from './create-run-progress.ts';
+import { startProgressStream } from './start-progress-stream.ts';
 
 export interface RunExecutorOptions {
   executorID: string;
@@ -18,6 +21,10 @@ export interface RunExecutorOptions {
   prepareBase(baseCommit: string): Promise<void>;
   /** How often a running run checks whether the controller cancelled it; default 1 s. */
   cancelPollMs?: number;
+  /** Where a running run's output, usage and activity are streamed to the controller; absent: reply only. */
+  progress?: Pick<RunProgress, 'append'>;
+  /** How often what the run produced since is sent; default 500 ms. */
+  progressFlushMs?: number;
   logger: Logger;
 }
 
@@ -31,12 +38,50 @@ export function createRunExecutor(options: RunExecutorOptions) {
   const runtimeOf = (key: RuntimeKey): RuntimeAdapter | null =>
     'role' in key ? runtimes[key.role] : (runtimes.choices?.get(key.choice) ?? null);
 
+  /** The run's live progress to the controller (create-run-progress.ts), when the slot has somewhere to send it. */
+  const streamProgress = (handle: AgentRunHandle, sessionID: string) => {
+    const { progress } = options;
+    return progress === undefined
+      ? null
+      : startProgressStream(handle, {
+          send: (entry) => progress.append(sessionID, executorID, entry),
+          flushMs: options.progressFlushMs ?? 500,
+          logger,
+        });
+  };
+  /**
+   * What runs beside a run: the poll of whether the controller cancelled it (`cancel` stops its agent), and
+   * its live progress; `output` takes each chunk of its text, `stop` ends both.
+   */
+  const accompany = (
+    handle: AgentRunHandle,
+    execution: RunExecution,
+    cancel: () => void,
+    sessionID: string,
+  ) => {
+    const timer = setInterval(() => {
+      void execution.isCancelled().then(
+        (cancelled) => {
+          if (cancelled) cancel();
+        },
+        () => undefined,
+      );
+    }, options.cancelPollMs ?? 1000);
+    const stream = streamProgress(handle, sessionID);
+    return {
+      output: (chunk: string) => stream?.output(chunk),
+      async stop() {
+        clearInterval(timer);
+        await stream?.stop();
+      },
+    };
+  };
+
   return async function execute(message: AgentRunMessage, execution: RunExecution): Promise<AgentRunReply> {
     const output: string[] = [];
     const notes: AgentNote[] = [];
-    let usage: AgentUsage | null = null;
     const failed = (reason: AgentRunReply & { ok: false }) => reason;
-    const base = { executor: executorID, usage, output: '', notes };
+    const base = { executor: executorID, usage: null, output: '', notes };
     const runtime = runtimeOf(message.runtime);
     if (runtime === null)
       return failed({
@@ -48,26 +93,17 @@ export function createRunExecutor(options: RunExecutorOptions) {
       });
     const { sessionID } = message.params;
     logger.info('run taken', { executorID, sessionID, role: message.params.role });
-    let watch: ReturnType<typeof setInterval> | null = null;
+    let watch: ReturnType<typeof accompany> | null = null;
     try {
       await options.prepareBase(message.baseCommit);
       const handle = await runtime.startAgent(message.params);
       const unsubscribe = handle.onNote?.((note) => notes.push(note));
-      watch = setInterval(() => {
-        void execution.isCancelled().then(
-          (cancelled) => {
-            if (cancelled) runtime.cancelAgent(sessionID);
-          },
-          () => undefined,
-        );
-      }, options.cancelPollMs ?? 1000);
-      const reading = (async () => {
-        for await (const chunk of handle.output) output.push(chunk);
-      })().catch(() => undefined);
+      watch = accompany(handle, execution, () => runtime.cancelAgent(sessionID), sessionID);
+      const reading = readOutput(handle.output, output, watch.output);
       try {
         const outcome = await handle.result;
         await reading;
-        usage = handle.usage?.() ?? null;
+        const usage = handle.usage?.() ?? null;
         if (isAgentQuestions(outcome)) {
           // The session and its worktree stay on no machine: the answer may be taken by any worker, which
           // starts a new session given the questions and answers (create-remote-runtime.ts).
@@ -83,7 +119,7 @@ export function createRunExecutor(options: RunExecutorOptions) {
         return { ...base, usage, output: output.join(''), ok: true, result: outcome };
       } catch (error) {
         await reading;
-        usage = handle.usage?.() ?? null;
+        const usage = handle.usage?.() ?? null;
         return failed({
           ...base,
           usage,
@@ -107,8 +143,24 @@ export function createRunExecutor(options: RunExecutorOptions) {
         resetsAt: resetsAtOf(error),
       });
     } finally {
-      if (watch !== null) clearInterval(watch);
+      await watch?.stop();
       logger.info('run finished', { executorID, sessionID });
     }
   };
+}
+
+/** Reads the run's text to its end into `into`, each chunk also to `onChunk`; never rejects. */
+async function readOutput(
+  output: AsyncIterable<string>,
+  into: string[],
+  onChunk: (chunk: string) => void,
+): Promise<void> {
+  try {
+    for await (const chunk of output) {
+      into.push(chunk);
+      onChunk(chunk);
+    }
+  } catch {
+    // The run's failure is its result's; the text read so far stays.
+  }
 }

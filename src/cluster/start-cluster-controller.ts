@@ -4,6 +4,7 @@ import { adoptPublishedBranches } from './adopt-published-branches.ts';
 import { createClusterGit } from './create-cluster-git.ts';
 import { createDurableRunQueue, type DurableRunQueue } from './create-durable-run-queue.ts';
 import type { RemoteRuntimeDeps } from './create-remote-runtime.ts';
+import { createRunProgress } from './create-run-progress.ts';
 import { createWorkerRegistry } from './create-worker-registry.ts';
 import { resolveClusterDatabaseUrl } from './resolve-cluster-database-url.ts';
 import { startDeadWorkerSweep } from './start-dead-worker-sweep.ts';
@@ -47,7 +48,8 @@ export async function startClusterController(options: ClusterControllerOptions):
   const resolved = resolveClusterDatabaseUrl(options.settings.postgres, options.env);
   if (!resolved.ok) throw new Error(`flotilla.config.json: cluster.postgres: ${resolved.problem}`);
   const queue = createDurableRunQueue({ databaseUrl: resolved.url, logger });
-  const pool = new pg.Pool({ connectionString: resolved.url, max: 2 });
+  // The sweep's queries, and each running run's progress polls (create-run-progress.ts).
+  const pool = new pg.Pool({ connectionString: resolved.url, max: 4 });
   pool.on('error', (error) => logger.warn('cluster database connection error', { error: error.message }));
   try {
     await queue.configure({ fleetConcurrency: options.fleetConcurrency });
@@ -74,7 +76,7 @@ export async function startClusterController(options: ClusterControllerOptions):
     defaultBranch: options.defaultBranch,
   });
   return {
-    remoteDeps: { queue, git, logger },
+    remoteDeps: { queue, git, logger, progress: createRunProgress(pool) },
     adoptable: (runIDs) => queue.adoptable(runIDs),
     async close() {
       await sweep.stop();

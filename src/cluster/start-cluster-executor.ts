@@ -7,6 +7,7 @@ import { messageOf } from '../shared/message-of.ts';
 import { createClusterGit } from './create-cluster-git.ts';
 import { createDurableRunQueue } from './create-durable-run-queue.ts';
 import { createRunExecutor } from './create-run-executor.ts';
+import { createRunProgress } from './create-run-progress.ts';
 import { createWorkerRegistry } from './create-worker-registry.ts';
 import { guardRunExecutor } from './guard-run-executor.ts';
 import { resolveClusterDatabaseUrl } from './resolve-cluster-database-url.ts';
@@ -49,7 +50,8 @@ export async function startClusterExecutor(options: ClusterExecutorOptions): Pro
     remote: settings.remote,
     defaultBranch: options.defaultBranch,
   });
-  const pool = new pg.Pool({ connectionString: resolved.url, max: 2 });
+  // The heartbeat's renewals, and the run's progress sends (create-run-progress.ts) beside them.
+  const pool = new pg.Pool({ connectionString: resolved.url, max: 3 });
   pool.on('error', (error) => logger.warn('cluster database connection error', { error: error.message }));
   const ttlMs = settings.heartbeatTimeout * 1000;
   const registry = createWorkerRegistry({ pool, ttlMs });
@@ -73,6 +75,7 @@ export async function startClusterExecutor(options: ClusterExecutorOptions): Pro
           executorID,
           runtimes: options.runtimes,
           prepareBase: (base) => git.receive(base),
+          progress: createRunProgress(pool),
           logger,
         }),
         () => holds(),

@@ -28,6 +28,13 @@ export interface ControllerLeadership {
   currentHolder(): Promise<{ holder: string; token: number } | null>;
   /** The writes of the leader: each checks the token in the database and holds the lease row while it runs. */
   fence: Fence;
+  /**
+   * The token while this process leads by its own reckoning (no round trip: elected, and renewed less than a
+   * lease timeout ago), else null. The state's fence checks it before asking the database.
+   */
+  leading(): number | null;
+  /** Stops leading at once (the onDeposed listeners run): a write found the lease lost. */
+  depose(reason: string): void;
   /** Called once, when this process led and lost the lease (it must stop writing at once). */
   onDeposed(listener: (token: number) => void): void;
   /** Gives the lease up (a standby takes over at its next try) and closes the connections. */
@@ -92,6 +99,8 @@ export function startControllerLeadership(options: ControllerLeadershipOptions):
       if (token === null) throw new LeaseLostError(CONTROLLER_LEASE, election.token() ?? 0);
       return lease.withFence(token, () => write());
     },
+    leading: leadingLocally,
+    depose: (reason) => election.depose(reason),
     onDeposed(listener) {
       deposedListeners.push(listener);
     },
