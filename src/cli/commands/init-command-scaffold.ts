@@ -4,11 +4,11 @@ import { dirname, join } from 'node:path';
 import { CONFIG_FILE_NAME } from '../../config/index.ts';
 import { AGENT_ROLES, SCRIPTED_RUNTIME, WORK_ITEM_MODES } from '../../domain/index.ts';
 import { PROVIDER_REGISTRY } from '../../providers/registry.ts';
+import { buildModeAgentFile } from '../../runtimes/claude/mode-agent-files.ts';
 import { RUNTIME_REGISTRY } from '../../runtimes/registry.ts';
 import { hasErrorCode } from '../../shared/has-error-code.ts';
 import { isRecord } from '../../shared/is-record.ts';
 import { buildAgentFile } from './init-command-agent-templates.ts';
-import { buildModeAgentFile } from './init-command-mode-templates.ts';
 import { buildScriptedScenario, SCRIPTED_SCENARIO_PATH } from './init-command-scripted-scenario.ts';
 
 export type ScaffoldAction = 'created' | 'kept' | 'updated';

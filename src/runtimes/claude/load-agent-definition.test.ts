@@ -9,6 +9,7 @@ import {
   type LoadAgentDefinitionParams,
   loadAgentDefinition,
 } from './load-agent-definition.ts';
+import { buildModeAgentFile } from './mode-agent-files.ts';
 
 const IMPLEMENTOR_FILE = `---
 name: implementor
@@ -190,6 +191,35 @@ describe('loadAgentDefinition', () => {
     await expect(load({ role: 'reviewer' })).rejects.toThrow(
       `Cannot read the reviewer agent definition ${join(repoRoot, '.claude', 'agents', 'reviewer.md')}`,
     );
+  });
+
+  describe("a mode's built-in definition, for a repository that has no file for it", () => {
+    const refineFile = join('.claude', 'agents', 'refine.md');
+
+    it('is used when the file is missing, said so, with the project context appended', async () => {
+      await writeFile(join(repoRoot, 'CONTEXT.md'), 'House rules.');
+      const loaded = await load({
+        fileName: 'refine',
+        builtIn: buildModeAgentFile('refine'),
+        contextPaths: ['CONTEXT.md'],
+      });
+      expect(loaded.filePath).toBe(`the built-in refine definition (no ${join(repoRoot, refineFile)})`);
+      expect(loaded.definition.prompt).toContain('You turn one vague work');
+      expect(loaded.definition.prompt.endsWith('House rules.')).toBe(true);
+      // Read-only whatever the prompt says: no writing tool is allowed.
+      expect(loaded.definition.disallowedTools).toEqual(expect.arrayContaining(['Write', 'Edit']));
+      expect(loaded.definition.tools).not.toContain('Write');
+    });
+
+    it("never replaces the repository's own file, not even a malformed one", async () => {
+      await writeFile(join(repoRoot, refineFile), '---\nmodel: haiku\n---\nOur refiner.\n');
+      const own = await load({ fileName: 'refine', builtIn: buildModeAgentFile('refine') });
+      expect(own.definition.prompt).toBe('Our refiner.\n');
+      await writeFile(join(repoRoot, refineFile), '---\nmodel: [unclosed\n---\nx\n');
+      await expect(load({ fileName: 'refine', builtIn: buildModeAgentFile('refine') })).rejects.toThrow(
+        `Malformed YAML front matter in ${join(repoRoot, refineFile)}`,
+      );
+    });
   });
 
   it('rejects, naming the file, when the definition exists but cannot be read', async () => {

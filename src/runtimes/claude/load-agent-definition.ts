@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import matter from 'gray-matter';
 import type { AgentRole } from '../../domain/index.ts';
+import { hasErrorCode } from '../../shared/has-error-code.ts';
 import { isRecord } from '../../shared/is-record.ts';
 import { messageOf } from '../../shared/message-of.ts';
 
@@ -35,6 +36,11 @@ export interface LoadAgentDefinitionParams {
   role: AgentRole;
   /** The file's name without `.md` when it is not the role's (a mode's: `investigate`, `refine`). */
   fileName?: string;
+  /**
+   * The definition's text when the repository has no such file (a mode's built-in default, for repositories
+   * `flotilla init` set up before the mode existed); absent: a missing file is an error.
+   */
+  builtIn?: string;
   /** Files (relative to repoRoot) appended to the prompt, read fresh on every call. */
   contextPaths: readonly string[];
   /** Replaces the file's model for this run (e.g. complexity-based dispatch). */
@@ -68,11 +74,25 @@ export async function loadAgentDefinition(params: LoadAgentDefinitionParams): Pr
   try {
     source = await readFile(filePath, 'utf8');
   } catch (error) {
+    if (params.builtIn !== undefined && hasErrorCode(error, 'ENOENT'))
+      return parseAgentDefinition(
+        params.builtIn,
+        `the built-in ${params.fileName ?? params.role} definition (no ${filePath})`,
+        params,
+      );
     throw new Error(`Cannot read the ${params.role} agent definition ${filePath}: ${messageOf(error)}`, {
       cause: error,
     });
   }
+  return parseAgentDefinition(source, filePath, params);
+}
 
+/** An agent definition's text (`filePath`: where it came from, for errors) as loadAgentDefinition maps it. */
+async function parseAgentDefinition(
+  source: string,
+  filePath: string,
+  params: LoadAgentDefinitionParams,
+): Promise<LoadedAgentDefinition> {
   let data: unknown;
   let body: string;
   try {

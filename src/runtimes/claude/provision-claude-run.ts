@@ -12,6 +12,7 @@ import type { ClaudeConfigSeed } from '../shared/create-claude-config-seed.ts';
 import { buildRunGuards } from './build-run-guards.ts';
 import type { ClaudeAdapterConfig } from './claude-adapter-config.ts';
 import { loadAgentDefinition } from './load-agent-definition.ts';
+import { buildModeAgentFile } from './mode-agent-files.ts';
 import { toSdkHook } from './to-sdk-hook.ts';
 
 /** What the adapter shares between its runs. */
@@ -64,7 +65,8 @@ export async function provisionClaudeRun(context: ClaudeTurnContext, setup: Turn
     loadAgentDefinition({
       repoRoot: config.repoRoot,
       role,
-      ...(mode !== undefined && { fileName: mode }),
+      // A repository `flotilla init` set up before the modes existed has no file for them: the built-in one.
+      ...(mode !== undefined && { fileName: mode, builtIn: buildModeAgentFile(mode) }),
       contextPaths: config.contextPaths,
       modelOverride: (params.role === 'implementor' ? params.model : undefined) ?? config.models?.[role],
     }),

@@ -1,8 +1,9 @@
 import type { WorkItemMode } from '../../domain/index.ts';
 
-// Default agent definitions of the read-only modes (issue #29), written by
-// `flotilla init` beside the roles' (init-command-agent-templates.ts). The modes never write files: the path
-// guard and the read-only bash validator refuse it whatever these files say.
+// Default agent definitions of the read-only modes (issue #29): what `flotilla init` writes beside the roles'
+// (src/cli/commands/init-command-agent-templates.ts), and what a run uses when the repository has no
+// `.claude/agents/<mode>.md` (provision-claude-run.ts). The modes never write files: the path guard and the
+// read-only bash validator refuse it whatever these files say.
 
 const DISALLOWED = [
   'Write',
