@@ -14,7 +14,8 @@ import type { InMemoryProvider } from './in-memory-provider/create-in-memory-pro
 /**
  * The engine the budget tests drive: `adapter()` for every role on `provider`, polls off, one agent at a
  * time (or `maxConcurrentAgents`), `caps` (over no caps) enforced on the ledger of a real SQLite file at `dbPath` — persistence
- * records every event and gives the initial state, so a second call on the same file is a restart — with a
+ * records every event (agents' memories included, which prompts then list) and gives the initial state, so a
+ * second call on the same file is a restart — with a
  * $0.01 estimate floor and 200 ms rechecks. The caller stops the engine and closes `db`.
  */
 export function createBudgetedEngine(options: {
@@ -33,6 +34,11 @@ export function createBudgetedEngine(options: {
     logger: options.logger,
     ...(options.clock !== undefined && { clock: options.clock }),
     initialState: persistence.loadInitialState(),
+    // Prompts end with the repository's memories from the same file, as the control plane wires them.
+    memories: {
+      list: (limit) => persistence.memories.list(limit),
+      count: () => persistence.memories.count(),
+    },
     pollIntervals: { workItems: 3600, revisions: 3600, specs: 3600 },
     shutdownTimeout: 30,
     scheduler: { maxConcurrentAgents: options.maxConcurrentAgents ?? 1 },
