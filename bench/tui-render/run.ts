@@ -676,6 +676,7 @@ function benchViewModel(scenario: Scenario) {
     files: { status: 'ok', value: FILES },
     reviews: { status: 'ok', value: REVIEWS },
     checksLog: null,
+    notes: null,
     stream: null,
     now: T0,
   });
@@ -695,6 +696,7 @@ function benchViewModel(scenario: Scenario) {
     files: null,
     reviews: null,
     checksLog: null,
+    notes: null,
     stream: { sessionID: 'x', lines, dropped: 0, ended: false },
     now: T0,
   });

@@ -15,6 +15,8 @@ export type ResponseOutputItem =
       status: 'completed';
       call_id: string;
       name: string;
+      /** A namespaced tool's namespace (codex's MCP servers: `mcp__<server>`). */
+      namespace?: string;
       arguments: string;
     };
 
@@ -41,7 +43,8 @@ export interface ResponseObject {
 
 /**
  * The Responses API form of a step's reply: each text block an assistant `message` item, each `tool_use`
- * block a `function_call` item (`arguments` = its input as JSON, `call_id` = its `id` or a generated one),
+ * block a `function_call` item (`arguments` = its input as JSON, `call_id` = its `id` or a generated one,
+ * `namespace` when the block names one),
  * and `structuredOutput` a last message whose text is the JSON (codex takes the final message as the
  * structured output). Usage: `input_tokens`, `output_tokens`, `cache_read_input_tokens` → `cached_tokens`.
  */
@@ -68,6 +71,7 @@ export function buildResponseObject(reply: StepReply, model: string, seq: number
       status: 'completed',
       call_id: block.id ?? `call_scripted_${seq}_${output.length}`,
       name: block.name,
+      ...(block.namespace !== undefined && { namespace: block.namespace }),
       arguments: JSON.stringify(block.input),
     });
   }

@@ -63,6 +63,11 @@ export const contentBlockSchema = z.discriminatedUnion('type', [
     name: nonEmpty,
     input: z.record(z.string(), z.unknown()),
     id: nonEmpty.optional(),
+    /**
+     * Responses API only: the tool's namespace (codex offers an MCP server's tools as the namespace
+     * `mcp__<server>`, and the model calls them by `namespace` and the tool's own `name`).
+     */
+    namespace: nonEmpty.optional(),
   }),
 ]);
 

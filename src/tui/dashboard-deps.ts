@@ -2,6 +2,7 @@ import type { StatsRecords } from '../analytics/stats-records.ts';
 import type { ReviewHistory } from '../domain/index.ts';
 import type { Engine } from '../engine/create-engine.ts';
 import type { StreamBuffers } from './streams/create-stream-buffers.ts';
+import type { ItemAgentNotes } from './view-model/build-agent-note-lines.ts';
 import type { TrackerQuota } from './view-model/build-quota-summary.ts';
 
 /** The engine surface the dashboard uses: it reads state and streams, and acts only by enqueueing events. */
@@ -23,6 +24,8 @@ export interface DashboardDeps {
   streams: StreamBuffers;
   /** Reviews and inline comments of a revision (read-only provider access). */
   getReviewHistory(revisionID: string): Promise<ReviewHistory>;
+  /** The decisions and logged questions agents recorded on an item; absent: the pane does not show them. */
+  loadAgentNotes?(workItemID: string): Promise<ItemAgentNotes>;
   /** The run history and the tracker's item history, for the stats panel (`s`); absent: not available. */
   loadStatsRecords?(): Promise<StatsRecords>;
   /** Reads transcripts and checks logs. */

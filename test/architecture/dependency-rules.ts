@@ -290,6 +290,8 @@ export const DEPENDENCY_RULES: DependencyRules = {
     hono: { floors: ['cli'] },
     '@hono/node-server': { floors: ['cli'] },
     '@hono/zod-openapi': { floors: ['cli'] },
+    // `flotilla agent mcp`: Flotilla's tools as a stdio MCP server for codex (src/cli/support/serve-agent-mcp.ts).
+    '@modelcontextprotocol/sdk': { floors: ['cli'] },
     ink: { floors: ['tui'] },
     react: { floors: ['tui'] },
     'string-width': { floors: ['tui'] },

@@ -13,8 +13,9 @@ import type { InMemoryProvider } from './in-memory-provider/create-in-memory-pro
 
 /**
  * The engine the budget tests drive: `adapter()` for every role on `provider`, polls off, one agent at a
- * time, `caps` (over no caps) enforced on the ledger of a real SQLite file at `dbPath` — persistence
- * records every event and gives the initial state, so a second call on the same file is a restart — with a
+ * time (or `maxConcurrentAgents`), `caps` (over no caps) enforced on the ledger of a real SQLite file at `dbPath` — persistence
+ * records every event (agents' memories included, which prompts then list) and gives the initial state, so a
+ * second call on the same file is a restart — with a
  * $0.01 estimate floor and 200 ms rechecks. The caller stops the engine and closes `db`.
  */
 export function createBudgetedEngine(options: {
@@ -24,6 +25,7 @@ export function createBudgetedEngine(options: {
   logger: Logger;
   adapter: () => RuntimeAdapter;
   clock?: Clock;
+  maxConcurrentAgents?: number;
 }): { engine: Engine; persistence: EngineStatePersistence; db: Database } {
   const db = openDatabase(options.dbPath);
   const persistence = createEngineStatePersistence(db);
@@ -32,9 +34,14 @@ export function createBudgetedEngine(options: {
     logger: options.logger,
     ...(options.clock !== undefined && { clock: options.clock }),
     initialState: persistence.loadInitialState(),
+    // Prompts end with the repository's memories from the same file, as the control plane wires them.
+    memories: {
+      list: (limit) => persistence.memories.list(limit),
+      count: () => persistence.memories.count(),
+    },
     pollIntervals: { workItems: 3600, revisions: 3600, specs: 3600 },
     shutdownTimeout: 30,
-    scheduler: { maxConcurrentAgents: 1 },
+    scheduler: { maxConcurrentAgents: options.maxConcurrentAgents ?? 1 },
     budget: {
       caps: { ...NO_BUDGET_CAPS, ...options.caps },
       ledger: persistence.ledger,

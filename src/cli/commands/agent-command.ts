@@ -1,13 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
-import {
-  AGENT_CONVERSATION_LIMITS,
-  AGENT_ROLES,
-  type AgentRole,
-  type IncomingAgentQuestion,
-} from '../../domain/index.ts';
+import { AGENT_CONVERSATION_LIMITS } from '../../domain/index.ts';
 import {
   AGENT_TOOL_DESCRIPTIONS,
   type AgentToolName,
@@ -17,14 +9,10 @@ import {
   parseAgentAsk,
   parseAgentToolCall,
 } from '../../engine/runtime-contract/index.ts';
-import {
-  AGENT_INBOX_FILE,
-  AGENT_NOTES_ENV,
-  AGENT_REPLIES_DIR,
-  AGENT_ROLE_ENV,
-} from '../../runtimes/shared/agent-command-channel.ts';
+import { openAgentChannel } from '../support/agent-channel-client.ts';
 import { CliError } from '../support/cli-error.ts';
 import { runCliAction } from '../support/run-cli-action.ts';
+import { serveAgentMcp } from '../support/serve-agent-mcp.ts';
 
 interface Verb {
   name: string;
@@ -79,77 +67,29 @@ export function registerAgentCommand(program: Command): void {
       "an agent's tools while it runs (memory, decisions, questions, progress, asking other agents)",
     );
   registerConversationVerbs(agent);
+  agent
+    .command('mcp')
+    .description("Flotilla's tools as a stdio MCP server (codex's mcp_servers): the same checks and channel")
+    .action(runCliAction('agent mcp', () => serveAgentMcp(openAgentChannel())));
   for (const verb of VERBS) {
     const command = agent.command(verb.name).description(AGENT_TOOL_DESCRIPTIONS[verb.tool]);
     for (const option of verb.options) command.requiredOption(option.flag, option.description);
     command.action(
       runCliAction(`agent ${verb.name}`, (options: Record<string, string>) => {
-        const file = process.env[AGENT_NOTES_ENV];
-        const role = process.env[AGENT_ROLE_ENV];
-        if (file === undefined || file === '' || !(AGENT_ROLES as readonly string[]).includes(role ?? ''))
-          throw new CliError(
-            `only an agent run has these tools (${AGENT_NOTES_ENV} and ${AGENT_ROLE_ENV} are not set)`,
-            { exitCode: 1 },
-          );
+        const channel = openAgentChannel();
         const input: Record<string, string> = Object.fromEntries(
           verb.options.map(({ field }) => [field, options[field] ?? '']),
         );
-        const parsed = parseAgentToolCall(verb.tool, input, role as AgentRole);
+        const parsed = parseAgentToolCall(verb.tool, input, channel.role);
         if (!parsed.ok) throw new CliError(parsed.error, { exitCode: 2 });
-        appendFileSync(file, `${JSON.stringify({ tool: verb.tool, input })}\n`);
+        channel.append(verb.tool, input);
         process.stdout.write(`${verb.done(input)}\n`);
       }),
     );
   }
 }
 
-/** The run's notes file (the per-run script sets it), or a CliError when this is no agent run. */
-function notesFile(): string {
-  const file = process.env[AGENT_NOTES_ENV];
-  if (
-    file === undefined ||
-    file === '' ||
-    !(AGENT_ROLES as readonly string[]).includes(process.env[AGENT_ROLE_ENV] ?? '')
-  )
-    throw new CliError(
-      `only an agent run has these tools (${AGENT_NOTES_ENV} and ${AGENT_ROLE_ENV} are not set)`,
-      { exitCode: 1 },
-    );
-  return file;
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * Appends a conversation call for the run shell and waits for its reply (agent-command-channel.ts); a run
- * that ended meanwhile never replies, so the wait is bounded.
- */
-async function call(
-  tool: string,
-  input: Record<string, unknown>,
-  waitSeconds: number,
-): Promise<{ ok: boolean; text: string }> {
-  const file = notesFile();
-  const callID = randomUUID();
-  const reply = join(dirname(file), AGENT_REPLIES_DIR, `${callID}.json`);
-  appendFileSync(file, `${JSON.stringify({ tool, input, callID })}\n`);
-  const deadline = Date.now() + waitSeconds * 1000;
-  while (Date.now() < deadline) {
-    if (existsSync(reply)) return JSON.parse(readFileSync(reply, 'utf8')) as { ok: boolean; text: string };
-    await sleep(200);
-  }
-  throw new CliError(`no reply from Flotilla within ${waitSeconds} s (has this run ended?)`, { exitCode: 1 });
-}
-
-function readInbox(): IncomingAgentQuestion[] {
-  const path = join(dirname(notesFile()), AGENT_INBOX_FILE);
-  try {
-    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
-    return Array.isArray(parsed) ? (parsed as IncomingAgentQuestion[]) : [];
-  } catch {
-    return [];
-  }
-}
 
 /** `flotilla agent ask|answer|check-messages|listen` (issue #28 §3): questions between running agents. */
 function registerConversationVerbs(agent: Command): void {
@@ -171,7 +111,7 @@ function registerConversationVerbs(agent: Command): void {
         };
         const parsed = parseAgentAsk(input);
         if (!parsed.ok) throw new CliError(parsed.error, { exitCode: 2 });
-        const reply = await call('ask_agent', input, parsed.value.timeoutSeconds + 30);
+        const reply = await openAgentChannel().call('ask_agent', input, parsed.value.timeoutSeconds + 30);
         process.stdout.write(`${reply.text}\n`);
       }),
     );
@@ -185,7 +125,7 @@ function registerConversationVerbs(agent: Command): void {
         const input = { conversationId: options.id, answer: options.text };
         const parsed = parseAgentAnswer(input);
         if (!parsed.ok) throw new CliError(parsed.error, { exitCode: 2 });
-        const reply = await call('answer_agent', input, 30);
+        const reply = await openAgentChannel().call('answer_agent', input, 30);
         if (!reply.ok) throw new CliError(reply.text.replace(/^Refused: /, ''), { exitCode: 2 });
         process.stdout.write(`${reply.text}\n`);
       }),
@@ -195,7 +135,7 @@ function registerConversationVerbs(agent: Command): void {
     .description(CONVERSATION_TOOL_DESCRIPTIONS.check_messages)
     .action(
       runCliAction('agent check-messages', () => {
-        const pending = readInbox();
+        const pending = openAgentChannel().readInbox();
         if (pending.length === 0) {
           process.stdout.write('No questions are waiting for you.\n');
           return;
@@ -218,8 +158,9 @@ function registerConversationVerbs(agent: Command): void {
             exitCode: 2,
           });
         const deadline = seconds === null ? Number.POSITIVE_INFINITY : Date.now() + seconds * 1000;
+        const channel = openAgentChannel();
         while (Date.now() < deadline) {
-          const [first] = readInbox();
+          const [first] = channel.readInbox();
           if (first !== undefined) {
             process.stdout.write(
               `${JSON.stringify({ conversationId: first.conversationID, from: first.from, question: first.question })}\n`,

@@ -42,6 +42,10 @@ export async function runControlPlaneDashboard(options: ControlPlaneDashboardOpt
       logger,
       getReviewHistory: (revisionID) => controlPlane.provider.revisionReader.getReviewHistory(revisionID),
       readTextFile: (path) => readFile(path, 'utf8'),
+      loadAgentNotes: async (workItemID) => ({
+        decisions: controlPlane.persistence.notes.listForItem(workItemID, 'decision'),
+        questions: controlPlane.persistence.notes.listForItem(workItemID, 'question'),
+      }),
       loadStatsRecords: async () =>
         loadStatsRecords({
           listRuns: (query) => controlPlane.persistence.listRuns(query),

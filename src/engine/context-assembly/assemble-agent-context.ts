@@ -19,7 +19,7 @@ import { buildImplementorPrompt } from './build-implementor-context.ts';
 import {
   buildMemoriesSection,
   DEFAULT_MEMORY_PROMPT_CHARS,
-  memoriesWorthReading,
+  readMemoriesSection,
 } from './build-memories-section.ts';
 import { buildModeRevisionSection } from './build-mode-revision-section.ts';
 import { buildPlannerPrompt } from './build-planner-context.ts';
@@ -83,8 +83,8 @@ export interface AgentContextDeps {
 /** Where prompts read the repository's memories from (issue #28 §2; storage keeps them). */
 export interface MemorySource {
   /**
-   * The newest `limit` memories, newest first: the section never shows more than
-   * memoriesWorthReading(maxPromptChars), so a store of thousands is not read whole for every prompt.
+   * The newest `limit` memories, newest first: the section reads a few first and more only while they all
+   * fit (readMemoriesSection), so a store of thousands is not read whole for every prompt.
    */
   list(limit: number): readonly Memory[];
   /** How many memories there are (the section says how many it left out). */
@@ -163,9 +163,7 @@ export async function assembleAgentContext(
     const source = deps.memories;
     const maxChars = source?.maxPromptChars ?? DEFAULT_MEMORY_PROMPT_CHARS;
     const memories =
-      source === undefined
-        ? buildMemoriesSection([], maxChars)
-        : buildMemoriesSection(source.list(memoriesWorthReading(maxChars)), maxChars, source.count());
+      source === undefined ? buildMemoriesSection([], maxChars) : readMemoriesSection(source, maxChars);
     if (template !== undefined)
       return renderPromptTemplate(template, { ...rolePrompt.variables, taskContext, memories });
     const builtIn = `${withoutTrailingNewlines(rolePrompt.builtIn)}\n\n${memories}\n`;

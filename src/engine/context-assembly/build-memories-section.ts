@@ -18,6 +18,15 @@ export function memoriesWorthReading(maxChars: number): number {
 /** Room kept for the line that says how many memories were left out. */
 const NOTE_RESERVE = 120;
 
+/** How many of the newest memories a prompt reads first: typical memories fill the section before this. */
+export const FIRST_MEMORY_READ = 48;
+
+/** Where the section reads memories from: the newest `limit`, newest first, and how many there are. */
+export interface MemoryReader {
+  list(limit: number): readonly Memory[];
+  count(): number;
+}
+
 /**
  * The "Memories" section of every prompt (issue #28 §2): the repository's memories, newest first (as given),
  * each whole while they fit in `maxChars`; the older ones beyond say how many were left out, never dropped
@@ -30,6 +39,39 @@ export function buildMemoriesSection(
   total: number = memories.length,
 ): string {
   if (total === 0) return `${HEADING}\n\nNo memories yet.`;
+  return finishSection(fitMemories(memories, maxChars), Math.max(total, memories.length));
+}
+
+/**
+ * The section from a store: reads the newest FIRST_MEMORY_READ memories and only reads more (four times as
+ * many each time, up to memoriesWorthReading) while all it read fit and there are more — so a prompt reads
+ * about the memories it shows, not the hundreds a section of short ones could hold.
+ */
+export function readMemoriesSection(
+  source: MemoryReader,
+  maxChars: number = DEFAULT_MEMORY_PROMPT_CHARS,
+): string {
+  const total = source.count();
+  if (total === 0) return buildMemoriesSection([], maxChars, 0);
+  const most = memoriesWorthReading(maxChars);
+  let limit = Math.min(most, FIRST_MEMORY_READ);
+  for (;;) {
+    const memories = source.list(limit);
+    const fitted = fitMemories(memories, maxChars);
+    const full = fitted.shown < memories.length;
+    if (full || memories.length < limit || limit >= most || memories.length >= total)
+      return finishSection(fitted, Math.max(total, memories.length));
+    limit = Math.min(most, limit * 4);
+  }
+}
+
+interface FittedMemories {
+  lines: string[];
+  shown: number;
+}
+
+/** The heading and the newest memories that fit, each whole. */
+function fitMemories(memories: readonly Memory[], maxChars: number): FittedMemories {
   const lines: string[] = [HEADING, ''];
   let remaining = maxChars - HEADING.length - NOTE_RESERVE;
   let shown = 0;
@@ -40,7 +82,11 @@ export function buildMemoriesSection(
     remaining -= line.length + 1;
     shown += 1;
   }
-  const leftOut = Math.max(total, memories.length) - shown;
+  return { lines, shown };
+}
+
+function finishSection({ lines, shown }: FittedMemories, total: number): string {
+  const leftOut = total - shown;
   if (leftOut > 0)
     lines.push(
       '',
@@ -52,6 +98,7 @@ export function buildMemoriesSection(
 function renderMemory(memory: Memory): string {
   const on = memory.workItemID === null ? '' : ` on #${memory.workItemID}`;
   const day = new Date(memory.updatedAt).toISOString().slice(0, 10);
-  const text = memory.text.replace(/\r?\n/g, '\n  ');
-  return `- **${memory.topic.replace(/[*\r\n]/g, ' ')}** (${memory.source}${on}, ${day}): ${text}`;
+  const text = memory.text.includes('\n') ? memory.text.replace(/\r?\n/g, '\n  ') : memory.text;
+  const topic = /[*\r\n]/.test(memory.topic) ? memory.topic.replace(/[*\r\n]/g, ' ') : memory.topic;
+  return `- **${topic}** (${memory.source}${on}, ${day}): ${text}`;
 }

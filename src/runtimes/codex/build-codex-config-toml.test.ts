@@ -31,4 +31,16 @@ describe('buildCodexConfigToml', () => {
         'wire_api = "responses"\nsupports_websockets = false\nrequest_max_retries = 1',
     );
   });
+
+  it("declares Flotilla's tool server: required, its tools approved, long enough for an ask", () => {
+    const toml = buildCodexConfigToml({
+      developerInstructions: 'x',
+      toolServer: { command: '/runs/r1/bin/flotilla', args: ['agent', 'mcp'] },
+    });
+    expect(toml).toContain(
+      '[mcp_servers.flotilla]\ncommand = "/runs/r1/bin/flotilla"\nargs = ["agent", "mcp"]\nrequired = true\n' +
+        'default_tools_approval_mode = "approve"\nstartup_timeout_sec = 60\ntool_timeout_sec = 1900',
+    );
+    expect(buildCodexConfigToml({ developerInstructions: 'x' })).not.toContain('mcp_servers');
+  });
 });

@@ -20,7 +20,21 @@ export interface CodexConfigTomlInput {
   developerInstructions: string;
   /** Directories besides the working directory that codex's own workspace-write sandbox lets commands write. */
   writableRoots?: readonly string[];
+  /**
+   * Flotilla's tools as a stdio MCP server (`[mcp_servers.flotilla]`, issue #28 §2): the per-run `flotilla`
+   * script and `agent mcp`. Codex starts it with its own minimal environment; the script names the run's
+   * notes file and role itself, so the server gets no credential.
+   */
+  toolServer?: { command: string; args: readonly string[] };
 }
+
+/** Codex's name for the tool server: it offers the tools to the model as the namespace `mcp__flotilla`. */
+export const CODEX_TOOL_SERVER = 'flotilla';
+
+/** Seconds codex waits for a tool call: the longest `ask_agent` wait (1,800 s) and the reply's grace. */
+const TOOL_TIMEOUT_SECONDS = 1900;
+/** Seconds codex waits for the server to start (node and Flotilla's CLI, on a loaded machine). */
+const TOOL_SERVER_STARTUP_SECONDS = 60;
 
 /**
  * Variable-name patterns the sandboxed commands never inherit (on top of `inherit = "core"`, which already
@@ -46,7 +60,8 @@ export const COMMAND_ENV_EXCLUDES = [
  * (`analytics.enabled = false`: chatgpt.com; `features.plugins = false`: a `git ls-remote` of github.com and
  * api.github.com; update check, feedback, web search off — see src/model-server/README.md, Codex). Sandboxed
  * commands get a minimal environment without credentials, may write only the working directory (not /tmp)
- * and have no network, and run in a non-login shell that keeps the PATH Flotilla gives. Sandbox mode and approval policy are thread options (per role).
+ * and have no network, and run in a non-login shell that keeps the PATH Flotilla gives. Flotilla's tools
+ * come from the run's stdio MCP server (`toolServer`). Sandbox mode and approval policy are thread options (per role).
  */
 export function buildCodexConfigToml(input: CodexConfigTomlInput): string {
   const { provider } = input;
@@ -82,6 +97,7 @@ export function buildCodexConfigToml(input: CodexConfigTomlInput): string {
     ...(input.writableRoots === undefined || input.writableRoots.length === 0
       ? []
       : [`writable_roots = [${input.writableRoots.map(tomlString).join(', ')}]`]),
+    ...toolServerSection(input.toolServer),
     ...(provider === undefined
       ? []
       : [
@@ -98,6 +114,24 @@ export function buildCodexConfigToml(input: CodexConfigTomlInput): string {
         ]),
     '',
   ].join('\n');
+}
+
+/** `[mcp_servers.flotilla]`: the run's tool server (none without one). */
+function toolServerSection(server: CodexConfigTomlInput['toolServer']): string[] {
+  if (server === undefined) return [];
+  return [
+    '',
+    `[mcp_servers.${CODEX_TOOL_SERVER}]`,
+    `command = ${tomlString(server.command)}`,
+    `args = [${server.args.map(tomlString).join(', ')}]`,
+    // Codex waits for it before the first request (else the tools come only with a later one), and a
+    // server that cannot start fails the run instead of leaving the agent without its tools.
+    'required = true',
+    // Flotilla's own tools, checked by Flotilla: no approval (the thread's policy is `never`).
+    'default_tools_approval_mode = "approve"',
+    `startup_timeout_sec = ${TOOL_SERVER_STARTUP_SECONDS}`,
+    `tool_timeout_sec = ${TOOL_TIMEOUT_SECONDS}`,
+  ];
 }
 
 /** A TOML basic string (JSON string escapes are valid TOML escapes). */

@@ -1,5 +1,11 @@
 import type { AgentRole } from '../../domain/index.ts';
-import { buildAgentCommandInstructions } from '../shared/agent-command-channel.ts';
+import {
+  AGENT_TOOL_DESCRIPTIONS,
+  AGENT_TOOL_NAMES,
+  CONVERSATION_TOOL_DESCRIPTIONS,
+  CONVERSATION_TOOL_NAMES,
+} from '../../engine/runtime-contract/index.ts';
+import { CODEX_TOOL_SERVER } from './build-codex-config-toml.ts';
 
 const ROLE_INSTRUCTIONS: Record<AgentRole, string> = {
   planner: [
@@ -28,9 +34,20 @@ const OUTPUT_RULE = [
   'The session then pauses and continues with their answers as the next message. Otherwise `questions` is null.',
 ].join('\n');
 
+/** Flotilla's tools, from the run's MCP server (`[mcp_servers.flotilla]`; issue #28 §2 and §3). */
+const TOOLS = [
+  "## Flotilla's tools",
+  `The \`${CODEX_TOOL_SERVER}\` MCP server gives you these tools; none of them stops your work:`,
+  ...AGENT_TOOL_NAMES.map((name) => `- \`${name}\`: ${AGENT_TOOL_DESCRIPTIONS[name]}`),
+  'Other agents may be working beside you (on other work items, or the planner). You can ask each other:',
+  ...CONVERSATION_TOOL_NAMES.map((name) => `- \`${name}\`: ${CONVERSATION_TOOL_DESCRIPTIONS[name]}`),
+  'Call `check_messages` between your steps (after each command or edit you finish) and answer a waiting',
+  'question at once with `answer_agent`: the agent that asked waits for it.',
+].join('\n');
+
 /**
  * The role's developer instructions for codex: Flotilla's role text (or the project's own, from config),
- * the output rule, then the project context files (e.g. `.claude/CLAUDE.md`) under their names. codex reads
+ * the output rule, Flotilla's tools (its MCP server), then the project context files (e.g. `.claude/CLAUDE.md`) under their names. codex reads
  * the repository's AGENTS.md itself.
  */
 export function buildCodexInstructions(input: {
@@ -39,11 +56,7 @@ export function buildCodexInstructions(input: {
   roleInstructions?: string;
   contextFiles: readonly { path: string; text: string }[];
 }): string {
-  const parts = [
-    input.roleInstructions ?? ROLE_INSTRUCTIONS[input.role],
-    OUTPUT_RULE,
-    buildAgentCommandInstructions(),
-  ];
+  const parts = [input.roleInstructions ?? ROLE_INSTRUCTIONS[input.role], OUTPUT_RULE, TOOLS];
   for (const file of input.contextFiles) {
     if (file.text.trim() !== '') parts.push(`## ${file.path}\n\n${file.text.trim()}`);
   }

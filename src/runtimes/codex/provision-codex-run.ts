@@ -6,7 +6,7 @@ import type { KeptSession } from '../../domain/index.ts';
 import type { SandboxedCommand } from '../../sandbox/sandbox-types.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import { buildPortEnv } from '../../workspace/build-port-env.ts';
-import { withAgentBinOnPath } from '../shared/agent-command-channel.ts';
+import { agentBinDir, withAgentBinOnPath } from '../shared/agent-command-channel.ts';
 import type { TurnSetup } from '../shared/agent-turn.ts';
 import { buildAgentSandboxRequest } from '../shared/build-agent-sandbox-request.ts';
 import { buildModeInstructions } from '../shared/build-mode-instructions.ts';
@@ -55,6 +55,16 @@ export function checkKeptCodexSession(session: KeptSession, runtime: string): vo
     throw new Error(`the kept worktree of the session to resume is gone (${session.worktree.path})`);
 }
 
+/** What codex needs of the run's notes channel (issue #28 §2): a writable run directory, and the tool server. */
+function codexRunChannel(runDir: string) {
+  return {
+    // Without Flotilla's sandbox codex's own keeps commands to the worktree: the notes file must be writable.
+    writableRoots: [runDir],
+    // Flotilla's tools: the per-run script's `flotilla agent mcp`, on the run's notes channel.
+    toolServer: { command: join(agentBinDir(runDir), 'flotilla'), args: ['agent', 'mcp'] },
+  };
+}
+
 /**
  * One run's codex: its CODEX_HOME (fresh, or the kept one of a resume) with the role's instructions, the
  * scrubbed environment, the launcher (inside the OS sandbox when on) and the thread (new, or resumed).
@@ -85,8 +95,7 @@ export async function provisionCodexRun(context: CodexRunContext, setup: TurnSet
   });
   const configToml = buildCodexConfigToml({
     developerInstructions,
-    // Without Flotilla's sandbox codex's own keeps commands to the worktree: the notes file must be writable.
-    writableRoots: [runDir],
+    ...codexRunChannel(runDir),
     ...(model !== undefined && { model }),
     ...(config.provider !== undefined && { provider: config.provider }),
   });

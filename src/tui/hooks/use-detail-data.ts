@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { ReviewHistory, RevisionFile } from '../../domain/index.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import type { DashboardDeps } from '../dashboard-deps.ts';
+import type { ItemAgentNotes } from '../view-model/build-agent-note-lines.ts';
 import type { Fetched } from '../view-model/build-detail-content.ts';
 import type { WorkItemRow } from '../view-model/build-work-item-sections.ts';
 
@@ -10,6 +11,7 @@ export interface DetailData {
   files: Fetched<RevisionFile[]> | null;
   reviews: Fetched<ReviewHistory> | null;
   checksLog: Fetched<string[]> | null;
+  notes: Fetched<ItemAgentNotes> | null;
 }
 
 const CHECKS_LOG_TAIL = 30;
@@ -18,7 +20,8 @@ const CACHE_LIMIT = 200;
 /**
  * Fetches what the detail pane shows on demand, for the selected item only, and caches it by what it
  * depends on (the body by item and status, files and reviews by revision head, the checks log by its path
- * and head), so moving through the list does not refetch and a new push or review is picked up.
+ * and head, the agents' decisions and questions by the item's latest run and its status), so moving
+ * through the list does not refetch and a new push, review or finished run is picked up.
  */
 export function useDetailData(deps: DashboardDeps, row: WorkItemRow | null): DetailData | null {
   const cache = useRef(new Map<string, Fetched<unknown>>());
@@ -39,6 +42,9 @@ export function useDetailData(deps: DashboardDeps, row: WorkItemRow | null): Det
             revision?.pipeline?.status === 'failure' && revision.pipeline.url
               ? `log:${revision.pipeline.url}:${revision.headSHA}`
               : null,
+          notes: deps.loadAgentNotes
+            ? `notes:${row.item.id}:${row.latestRun?.sessionID ?? ''}:${row.latestRun?.status ?? ''}`
+            : null,
         };
 
   useEffect(() => {
@@ -59,6 +65,8 @@ export function useDetailData(deps: DashboardDeps, row: WorkItemRow | null): Det
         .finally(() => setVersion((value) => value + 1));
     };
     load(keys.body, () => deps.engine.getWorkItemBody(row.item.id));
+    const loadAgentNotes = deps.loadAgentNotes;
+    if (loadAgentNotes) load(keys.notes, () => loadAgentNotes(row.item.id));
     if (revision) {
       load(keys.files, () => deps.engine.getRevisionFiles(revision.id));
       load(keys.reviews, () => deps.getReviewHistory(revision.id));
@@ -80,5 +88,6 @@ export function useDetailData(deps: DashboardDeps, row: WorkItemRow | null): Det
     files: get<RevisionFile[]>(keys.files),
     reviews: get<ReviewHistory>(keys.reviews),
     checksLog: get<string[]>(keys.checksLog),
+    notes: get<ItemAgentNotes>(keys.notes),
   };
 }

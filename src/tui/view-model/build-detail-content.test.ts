@@ -28,6 +28,7 @@ function build(state: EngineState, id: string, overrides: Partial<DetailInputs> 
     files: null,
     reviews: null,
     checksLog: null,
+    notes: null,
     stream: null,
     now: NOW,
     ...overrides,

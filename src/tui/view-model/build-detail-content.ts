@@ -12,6 +12,7 @@ import {
 import type { EngineState } from '../../engine/state-store/index.ts';
 import { buildMergeQueue, failureKey } from '../../engine/state-store/index.ts';
 import type { StreamBuffer } from '../streams/create-stream-buffers.ts';
+import { buildAgentNoteLines, type ItemAgentNotes } from './build-agent-note-lines.ts';
 import { buildTaskContextLines } from './build-task-context-lines.ts';
 import type { WorkItemRow } from './build-work-item-sections.ts';
 import { DISPLAY_STATUS_STYLES } from './display-status.ts';
@@ -49,6 +50,8 @@ export interface DetailInputs {
   reviews: Fetched<ReviewHistory> | null;
   /** The last lines of a failed checks run's log. */
   checksLog: Fetched<string[]> | null;
+  /** The item's recorded decisions and logged questions (issue #28 §2); null: not available here. */
+  notes: Fetched<ItemAgentNotes> | null;
   stream: StreamBuffer | null;
   now: number;
 }
@@ -100,6 +103,7 @@ export function buildDetailContent(inputs: DetailInputs): DetailContent {
   if (revision !== undefined) pushRevision(head, revision, inputs);
   const context = buildTaskContextLines(state.taskContext[item.id]);
   if (context.length > 0) head.push(RULE, ...context);
+  pushNotes(head, inputs.notes);
   head.push(RULE);
   pushFetched(head, inputs.body, 'description', (body) =>
     body.trim() === ''
@@ -287,6 +291,18 @@ function buildReviewLines(history: ReviewHistory): DetailLine[] {
     for (const text of comment.body.split('\n')) lines.push({ text: `    ${text}` });
   }
   return lines;
+}
+
+/** Decisions and logged questions: a rule and the lines once there are any; loading and errors say so. */
+function pushNotes(head: DetailLine[], notes: Fetched<ItemAgentNotes> | null): void {
+  if (notes === null) return;
+  if (notes.status === 'ok') {
+    const lines = buildAgentNoteLines(notes.value);
+    if (lines.length > 0) head.push(RULE, ...lines);
+    return;
+  }
+  head.push(RULE);
+  pushFetched(head, notes, "agents' decisions and questions", () => []);
 }
 
 function pushFetched<T>(

@@ -2,6 +2,7 @@ import type { StatsRecords } from '../../../src/analytics/stats-records.ts';
 import type { EngineState } from '../../../src/engine/state-store/index.ts';
 import type { DashboardDeps } from '../../../src/tui/dashboard-deps.ts';
 import { createStreamBuffers } from '../../../src/tui/streams/create-stream-buffers.ts';
+import type { ItemAgentNotes } from '../../../src/tui/view-model/build-agent-note-lines.ts';
 import { createFakeDashboardEngine, type FakeDashboardEngine } from './create-fake-dashboard-engine.ts';
 
 export interface TestDashboard {
@@ -16,6 +17,9 @@ export interface TestDashboard {
   files: Record<string, string>;
   /** What `loadStatsRecords` returns (null: it rejects). */
   stats: StatsRecords | null;
+  /** What `loadAgentNotes` returns per item (none: empty lists); `noteLoads` lists the items it was asked for. */
+  notes: Record<string, ItemAgentNotes>;
+  noteLoads: string[];
   close(): void;
 }
 
@@ -45,6 +49,8 @@ export function buildDashboardDeps(
     readFiles: [],
     files: {},
     stats: null,
+    notes: {},
+    noteLoads: [],
     finishStart(error) {
       if (error) rejectStart(error);
       else resolveStart();
@@ -59,6 +65,10 @@ export function buildDashboardDeps(
         const text = test.files[path];
         if (text === undefined) throw new Error(`ENOENT: ${path}`);
         return text;
+      },
+      async loadAgentNotes(workItemID) {
+        test.noteLoads.push(workItemID);
+        return test.notes[workItemID] ?? { decisions: [], questions: [] };
       },
       async loadStatsRecords() {
         if (test.stats === null) throw new Error('no stats in this test');
