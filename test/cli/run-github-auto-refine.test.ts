@@ -10,8 +10,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildModeAgentFile } from '../../src/runtimes/claude/mode-agent-files.ts';
 import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
+import { buildModeAgentFile } from '../../src/runtimes/claude/mode-agent-files.ts';
 import { createRunFixtures } from '../support/create-run-fixtures.ts';
 import {
   hostedDemoRepository,

@@ -12,10 +12,10 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildModeAgentFile } from '../../src/runtimes/claude/mode-agent-files.ts';
 import { runFlotillaInProcess } from '../../src/cli/support/run-flotilla-in-process.ts';
 import type { Proposal } from '../../src/domain/index.ts';
 import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
+import { buildModeAgentFile } from '../../src/runtimes/claude/mode-agent-files.ts';
 import { waitUntil } from '../support/claude-adapter-fixture.ts';
 import { createRunFixtures } from '../support/create-run-fixtures.ts';
 
