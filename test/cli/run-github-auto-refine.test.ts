@@ -10,6 +10,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PROPOSAL_COMMENT_MARKER } from '../../src/domain/index.ts';
 import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
 import { buildModeAgentFile } from '../../src/runtimes/claude/mode-agent-files.ts';
 import { createRunFixtures } from '../support/create-run-fixtures.ts';
@@ -97,6 +98,38 @@ describe('flotilla run with provider github: a task:refinement issue is refined 
     expect(server.requestsFor('refiner')).toHaveLength(1);
     expect(server.report().unmetExpectations).toEqual([]);
 
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+  }, 300_000);
+  it("with approval.refinements required, an owner's /accept on the issue itself applies the proposal", async () => {
+    const hosted = await hostedDemoRepository(fixtures, { approval: { refinements: 'required' } }, (root) => {
+      writeFileSync(join(root, '.claude', 'agents', 'refine.md'), buildModeAgentFile('refine'));
+    });
+    const { fake } = hosted;
+    const issue = fake.human.createIssue({ title: 'Goodbye', body: VAGUE_BODY, labels: ['task:refinement'] });
+    const server = await fixtures.serve(scenario);
+    const run = startHostedFlotilla(fixtures, hosted, server);
+    const current = async () => (await listIssues(fake)).find((found) => found.number === issue);
+
+    // The proposal is posted on the vague issue too (and on a task:proposal issue of its own).
+    await waitFor(
+      () => fake.issueComments(issue).some((body) => body.includes(PROPOSAL_COMMENT_MARKER)),
+      'the proposal on the vague issue',
+      run.output,
+    );
+    expect((await current())?.title).toBe('Goodbye');
+    fake.human.comment(issue, '/accept');
+    await waitFor(
+      async () => (await current())?.title === 'Add farewell(name)',
+      'the accepted refinement',
+      run.output,
+    );
+    await waitFor(
+      () => server.requestsFor('implementor').length > 0,
+      'the implementor of the refined issue',
+      run.output,
+    );
+    expect(server.requestsFor('refiner')).toHaveLength(1);
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
   }, 300_000);

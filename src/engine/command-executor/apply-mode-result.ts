@@ -45,8 +45,9 @@ function findModeReportError(workItemID: string, report: ModeReport, state: Engi
 /**
  * `approval.investigations` / `approval.refinements: required` (issue #29): the report is checked as
  * `applyModeResult` would check it, posted on a `task:proposal` item of its own (created waiting-for-input,
- * never dispatched), and stored as a proposal (`proposalCreated`); the item it is about waits in
- * needs-refinement. Decided like a plan's: `/accept`, `/reject <why>`, `flotilla proposals`.
+ * never dispatched), and stored as a proposal (`proposalCreated`); the item it is about gets the same comment
+ * and waits in needs-refinement. Decided like a plan's — `/accept`, `/reject <why>` on either item, or
+ * `flotilla proposals`.
  */
 export async function proposeModeResult(
   command: ProposeModeResult,
@@ -85,18 +86,19 @@ export async function proposeModeResult(
     subjectID: subject.id,
     report,
   };
-  await deps.workItemWriter.addComment(created.id, buildProposalComment(proposal));
+  const comment = buildProposalComment(proposal);
+  await deps.workItemWriter.addComment(created.id, comment);
+  // The item it is about shows it too, and a reply there decides it as on the proposal's own item.
+  await deps.workItemWriter.addComment(
+    subject.id,
+    `The ${kind} finished; it waits for approval here or on #${created.id}.\n\n${comment}`,
+  );
   const events: EngineEvent[] = [
     buildWorkItemChanged(created, null),
     { type: 'proposalCreated', proposal, at: now },
   ];
-  if (subject.status !== 'needs-refinement') {
-    await deps.workItemWriter.addComment(
-      subject.id,
-      `The ${kind} finished; it waits for approval on #${created.id}.`,
-    );
+  if (subject.status !== 'needs-refinement')
     events.push(await transitionWorkItem(subject, 'needs-refinement', deps));
-  }
   return events;
 }
 

@@ -4,8 +4,8 @@ import { createFailureReporter } from './create-failure-reporter.ts';
 import type { Poller, PollerDeps } from './poller.ts';
 
 /**
- * Reads the comments of the pending proposal's item and reports the first `/accept` or `/reject <why>` after
- * the proposal comment (a reply on the tracker, or one `flotilla proposals accept|reject` posted). Which
+ * Reads the comments of the pending proposal's item (and of the item an investigation or refinement is
+ * about, where it is posted too) and reports the first `/accept` or `/reject <why>` after the proposal comment (a reply on the tracker, or one `flotilla proposals accept|reject` posted). Which
  * authors count is the provider's rule, as for answers (GitHub: `github.answerAuthorAssociations`; a
  * drive-by user's `/accept` is never listed). Providers without `listComments` are decided from the
  * dashboard only.
@@ -22,7 +22,13 @@ export function createProposalPoller(deps: PollerDeps<WorkItemReader>): Poller {
         for (const proposal of Object.values(getState().proposals)) {
           if (proposal.status !== 'pending') continue;
           const since = new Date(proposal.createdAt).toISOString();
-          const decision = findProposalDecision(await listComments(proposal.id, { since }));
+          // An investigation's or refinement's proposal is posted on the item it is about as well.
+          const items = [proposal.id, ...(proposal.subjectID == null ? [] : [proposal.subjectID])];
+          let decision: ReturnType<typeof findProposalDecision> = null;
+          for (const item of items) {
+            decision = findProposalDecision(await listComments(item, { since }));
+            if (decision !== null) break;
+          }
           if (decision === null) continue;
           events.push({
             type: 'proposalDecided',

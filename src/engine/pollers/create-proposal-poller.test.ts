@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { createManualClock } from '../../../test/support/engine/create-manual-clock.ts';
+import { createInMemoryProvider } from '../../../test/support/in-memory-provider/create-in-memory-provider.ts';
+import { buildPlannerResult, buildTestState } from '../../../test/support/shared/builders/index.ts';
+import { PROPOSAL_COMMENT_MARKER, type Proposal } from '../../domain/index.ts';
+import { silentLogger } from '../../logging/logger.ts';
+import { createProposalPoller } from './create-proposal-poller.ts';
+
+function buildProposal(overrides: Partial<Proposal>): Proposal {
+  return {
+    id: '2',
+    kind: 'plan',
+    status: 'pending',
+    sessionID: 'session-1',
+    specSHAs: {},
+    basePlannedSHAs: {},
+    result: buildPlannerResult(),
+    revises: null,
+    createdAt: 1_000,
+    decidedAt: null,
+    decidedBy: null,
+    reason: null,
+    ...overrides,
+  };
+}
+
+/** Item 1 is what the proposal is about, item 2 the proposal's own; `onSubject`: the replies on item 1. */
+async function pollWith(proposal: Proposal, onSubject: string[]) {
+  const provider = createInMemoryProvider({ now: () => 1_700_000_000_000 });
+  provider.control.addWorkItem({ title: 'vague item', status: 'needs-refinement' });
+  provider.control.addWorkItem({ title: 'Refinement proposal: #1 vague item', status: 'waiting-for-input' });
+  await provider.workItemWriter.addComment('2', `${PROPOSAL_COMMENT_MARKER}\nThe refinement proposes…`);
+  for (const body of onSubject) await provider.workItemWriter.addComment('1', body);
+  const poller = createProposalPoller({
+    reader: provider.workItemReader,
+    logger: silentLogger,
+    clock: createManualClock(),
+  });
+  return poller.poll(() => buildTestState({ proposals: { [proposal.id]: proposal } }));
+}
+
+describe('proposal poller', () => {
+  it("decides an investigation's or refinement's proposal from a reply on the item it is about", async () => {
+    const refinement = buildProposal({ kind: 'refinement', subjectID: '1' });
+    const events = await pollWith(refinement, [
+      `The refinement finished; it waits for approval here or on #2.\n\n${PROPOSAL_COMMENT_MARKER}\n…`,
+      '/reject the acceptance criteria miss the empty input',
+    ]);
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: 'proposalDecided',
+        proposalID: '2',
+        decision: 'reject',
+        reason: 'the acceptance criteria miss the empty input',
+        source: 'tracker',
+      }),
+    ]);
+  });
+
+  it("reads a plan's decision from its own item only, and a reply before the proposal comment is none", async () => {
+    const plan = buildProposal({ subjectID: null });
+    expect(await pollWith(plan, [`${PROPOSAL_COMMENT_MARKER}\n…`, '/accept'])).toEqual([]);
+    const refinement = buildProposal({ kind: 'refinement', subjectID: '1' });
+    expect(await pollWith(refinement, ['/accept', 'no proposal comment on this item yet'])).toEqual([]);
+  });
+});
