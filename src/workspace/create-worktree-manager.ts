@@ -22,10 +22,7 @@ const COMMIT_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const GIT_TIMEOUT_MS = 5 * 60_000;
 /** Spares are scratch branches like the runtimes' (`agent/…`), never a provider's `flotilla/<id>`. */
 const SPARE_BRANCH_PREFIX = 'agent/ahead/';
-/**
- * Spares kept from a run's end on: a run that starts right then takes one made earlier, not the one being
- * made behind that end, so no agent's session shares the machine with a checkout.
- */
+/** Spares kept from a run's end on: a run starting then takes one made earlier, never one being checked out. */
 const SPARE_POOL_SIZE = 2;
 
 /** Resolves on a later turn of the event loop: work queued behind a caller starts after it has gone on. */
@@ -122,7 +119,7 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
   /**
    * The directories `git worktree add` made for a nested path (`agent/flotilla/` for `agent/flotilla/7`) stay
    * behind when it is removed: remove those left empty, up to `.worktrees/` (exclusive; see
-   * createdWorktreesDir). Under `exclusive`, so no creation is between making a directory and using it.
+   * removeWorktreesDirIfMade). Under `exclusive`, so no creation is between making a directory and using it.
    */
   async function removeEmptyParents(path: string): Promise<void> {
     for (let dir = dirname(path); dir.startsWith(worktreesDir + sep); dir = dirname(dir)) {
@@ -132,14 +129,17 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
         if (!hasErrorCode(error, 'ENOENT')) return; // not empty (or not ours to judge)
       }
     }
-    if (createdWorktreesDir) {
-      await rmdir(worktreesDir).then(
-        () => {
-          createdWorktreesDir = false;
-        },
-        () => {},
-      );
-    }
+  }
+
+  /** `.worktrees/` if it made it, once empty: at settle only (a run's sandbox hides it: a mount point). */
+  async function removeWorktreesDirIfMade(): Promise<void> {
+    if (!createdWorktreesDir) return;
+    await rmdir(worktreesDir).then(
+      () => {
+        createdWorktreesDir = false;
+      },
+      () => {},
+    );
   }
 
   /**
@@ -552,6 +552,7 @@ export function createWorktreeManager(options: WorktreeManagerOptions): Worktree
           await exclusive(() => removeUnlocked(leftover.branchName, leftover.path)).catch(() => {});
       }
       await drainQueue();
+      await exclusive(removeWorktreesDirIfMade);
       // What shutdown waits for before the repository may go (the demo removes it): nothing of ours writes now.
       logger.debug('Worktrees settled', { repoRoot });
     },
