@@ -2,7 +2,8 @@
  * Issue #28 §3: questions and answers between agents count toward budgets like any model request. The
  * engine drives the real Claude adapter (the real SDK binary) against the scripted model server, two
  * implementors at once; every scripted request costs exactly $0.04 (10,000 input tokens at the CLI
- * default model's $4 per million, as test/engine/engine-budgets.test.ts prices them). Agent A (item 1)
+ * default model's $4 per million, as test/engine/engine-budgets.test.ts prices them) — but for the cap test's
+ * waiting ones, which are free there so that how long an agent waits under load cannot decide the outcome. Agent A (item 1)
  * asks agent B (item 2) through `ask_agent`; the question is pushed into B's live session, and B's
  * requests while it answers are billed to B's run. The ledger is a real SQLite file written by persistence.
  * Nothing waits for a fixed time: the agents wait on files this test writes once the ledger of
@@ -42,9 +43,10 @@ const TIMEOUT = 240_000;
 const PAUSE = 'timeout 0.2 tail -f /dev/null';
 const COMPLETED = { role: 'implementor', outcome: 'completed', summary: 'done' };
 
-const bash = (command: string): StepReply => ({
+const FREE = { input_tokens: 0, output_tokens: 0 };
+const bash = (command: string, usage = COSTLY): StepReply => ({
   content: [{ type: 'tool_use', name: 'Bash', input: { command, description: 'Wait' } }],
-  usage: COSTLY,
+  usage,
 });
 const tool = (name: string, input: Record<string, unknown>): StepReply => ({
   content: [{ type: 'tool_use', name: `mcp__flotilla__${name}`, input }],
@@ -61,18 +63,20 @@ interface Signals {
 /** What A's tool results said, for the assertions. */
 interface Seen {
   answer?: string;
+  /** The billed replies each agent got (a waiting one is free when the scenario says so). */
+  billed: { a: number; b: number };
 }
 
 /** A: wait until B runs, ask it (again, should B not have joined yet), then write its file and complete. */
-function agentA(signals: Signals, seen: Seen) {
+function agentA(signals: Signals, seen: Seen, waitUsage: typeof COSTLY) {
   let phase: 'start' | 'asking' = 'start';
   return (request: RequestView): StepReply => {
     const result = request.lastToolResult?.text ?? '';
     if (phase === 'start') {
       phase = 'asking';
-      return bash(waitForFile(signals.bRunning));
+      return bash(waitForFile(signals.bRunning), waitUsage);
     }
-    if (result.includes('nobody was asked')) return bash(PAUSE);
+    if (result.includes('nobody was asked')) return bash(PAUSE, waitUsage);
     if (seen.answer !== undefined) return done(COMPLETED);
     if (result.includes('Port 8080.') || result.includes('stopped before it answered')) {
       seen.answer = result;
@@ -86,7 +90,7 @@ function agentA(signals: Signals, seen: Seen) {
  * B: say it runs and wait until A's question is recorded; once the question is in its session, `thinkFor`
  * Bash requests (each billed), then answer, write its file and complete. With a per-run cap those requests reach it first.
  */
-function agentB(signals: Signals, thinkFor: number) {
+function agentB(signals: Signals, thinkFor: number, waitUsage: typeof COSTLY) {
   let phase: 'start' | 'question' | 'think' | 'write' | 'complete' = 'start';
   let conversationID = '';
   let thought = 0;
@@ -94,11 +98,11 @@ function agentB(signals: Signals, thinkFor: number) {
     if (phase === 'start') {
       writeFileSync(signals.bRunning, '');
       phase = 'question';
-      return bash(waitForFile(signals.asked));
+      return bash(waitForFile(signals.asked), waitUsage);
     }
     if (phase === 'question') {
       const id = /conversation (c-[a-z0-9-]+)/.exec(request.messagesText)?.[1];
-      if (id === undefined) return bash(PAUSE);
+      if (id === undefined) return bash(PAUSE, waitUsage);
       conversationID = id;
       phase = 'think';
     }
@@ -118,9 +122,15 @@ function agentB(signals: Signals, thinkFor: number) {
   };
 }
 
-function scenario(signals: Signals, seen: Seen, thinkFor: number): Scenario {
+function scenario(signals: Signals, seen: Seen, thinkFor: number, waitUsage: typeof COSTLY): Scenario {
   const many = (respond: (request: RequestView) => StepReply) =>
     Array.from({ length: 100 }, () => ({ respond }));
+  const billing =
+    (agent: 'a' | 'b', respond: (request: RequestView) => StepReply) => (request: RequestView) => {
+      const reply = respond(request);
+      if (reply.usage === COSTLY) seen.billed[agent] += 1;
+      return reply;
+    };
   return {
     name: 'conversation-budgets',
     routes: [
@@ -128,12 +138,12 @@ function scenario(signals: Signals, seen: Seen, thinkFor: number): Scenario {
       {
         name: 'a',
         match: { firstUserIncludes: 'Objective: serve.', toolsInclude: ['Write'] },
-        steps: many(agentA(signals, seen)),
+        steps: many(billing('a', agentA(signals, seen, waitUsage))),
       },
       {
         name: 'b',
         match: { firstUserIncludes: 'Objective: choose.', toolsInclude: ['Write'] },
-        steps: many(agentB(signals, thinkFor)),
+        steps: many(billing('b', agentB(signals, thinkFor, waitUsage))),
       },
       { name: 'reviewer', steps: many(() => done(APPROVE)) },
     ],
@@ -164,10 +174,14 @@ afterEach(async () => {
   world = null;
 });
 
-/** Two items, A's and B's, dispatched at once under `caps`; the test writes `asked` once A's question is open. */
+/**
+ * Two items, A's and B's, dispatched at once under `caps`; the test writes `asked` once A's question is open.
+ * `waitUsage`: what a request spent waiting (for B to run, for the question) costs.
+ */
 async function startWorld(
   thinkFor: number,
   caps: Partial<BudgetCaps>,
+  waitUsage = COSTLY,
 ): Promise<{ current: World; persistence: EngineStatePersistence; seen: Seen }> {
   const repo = await createTempGitRepo();
   await repo.commit('base', {
@@ -179,11 +193,11 @@ async function startWorld(
   const dir = join(repo.root, '.signals');
   mkdirSync(dir);
   const signals = { bRunning: join(dir, 'b-running'), asked: join(dir, 'asked') };
-  const seen: Seen = {};
+  const seen: Seen = { billed: { a: 0, b: 0 } };
   const logger = createRecordingLogger();
   const current: World = {
     repo,
-    server: await createModelServer(scenario(signals, seen, thinkFor)),
+    server: await createModelServer(scenario(signals, seen, thinkFor, waitUsage)),
     provider: createInMemoryProvider({ initialPipelineStatus: 'success' }),
     dbDir: await mkdtemp(join(tmpdir(), 'flotilla-talk-budget-')),
     db: null,
@@ -306,8 +320,10 @@ describe('conversations between agents and budgets (real SDK)', () => {
   it(
     'a per-run cap reached while B works on the answer stops B like any other spend; A is told and goes on',
     async () => {
-      // A spends 3 to 4 requests ($0.16 at most); B reaches $0.20 while it thinks (it would think 20 times).
-      const { current, persistence, seen } = await startWorld(20, { perRunUsd: 0.2 });
+      // Waiting is free here, so how long either waits under load (B's run joining late makes A ask again)
+      // changes nothing: A bills 3 requests and one per ask again; B reaches $0.40 on its tenth billed
+      // thought (it would think 20 times), the question open.
+      const { current, persistence, seen } = await startWorld(20, { perRunUsd: 0.4 }, FREE);
       const engine = current.engine as Engine;
       await waitFor(
         current,
@@ -319,10 +335,10 @@ describe('conversations between agents and budgets (real SDK)', () => {
 
       const stopped = implementorRun(engine, '2');
       expect(stopped.failureReason).toBe('budget');
-      expect(stopped.error).toContain('per-run cap of $0.20');
+      expect(stopped.error).toContain('per-run cap of $0.40');
       const spent = stopped.usage?.costUSD ?? Number.NaN;
-      expect(spent).toBeGreaterThanOrEqual(0.2);
-      expect(spent).toBeLessThanOrEqual(0.2 + REQUEST_COST + 1e-9);
+      expect(spent).toBeGreaterThanOrEqual(0.4 - 1e-9);
+      expect(spent).toBeLessThanOrEqual(0.4 + REQUEST_COST + 1e-9);
       expect(persistence.ledger.get(stopped.sessionID)).toMatchObject({ ended: true, budgetStop: 'run' });
       expect(persistence.ledger.get(stopped.sessionID)?.costUSD).toBeCloseTo(spent, 6);
       // Stopped before it answered: the conversation ended `stopped`, and A was told so and went on.
@@ -331,7 +347,7 @@ describe('conversations between agents and budgets (real SDK)', () => {
       expect(seen.answer).toContain('stopped before it answered');
       const a = implementorRun(engine, '1');
       expect(a.status).toBe('completed');
-      expect(a.usage?.costUSD).toBeCloseTo(stepRequests(current.server, 'a').length * REQUEST_COST, 6);
+      expect(a.usage?.costUSD).toBeCloseTo(seen.billed.a * REQUEST_COST, 6);
       expect(engine.getState().failures).toEqual({});
     },
     TIMEOUT,
