@@ -69,7 +69,11 @@ describe('engine: adopted runs', () => {
   it('an adopted run that ends failed sends its item back like any failed run', async () => {
     const h = createEngineHarness({
       script: { implementor: [buildFailureRun('error', 'the worker lost it')] },
-      config: { adoptedRuns: [{ run: ADOPTED, params: PARAMS }] },
+      // Its retry waits a minute: the assertion sees the one attempt, not a retry that already ran.
+      config: {
+        adoptedRuns: [{ run: ADOPTED, params: PARAMS }],
+        scheduler: { retryBaseDelay: 60, retryMaxDelay: 60 },
+      },
     });
     harness = h;
     h.provider.control.addWorkItem({ title: 'Left running', status: 'in-progress' });
