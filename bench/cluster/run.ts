@@ -32,6 +32,12 @@ const AGENTS = Number(process.env.AGENTS ?? 50);
 const WORKERS = Number(process.env.WORKERS ?? 5);
 const MODEL_LATENCY_MS = Number(process.env.MODEL_LATENCY_MS ?? 3000);
 const TIMEOUT_S = Number(process.env.TIMEOUT ?? 1800);
+/** Which runs, in order: `MODES=cluster,one-machine` runs the cluster first (on a machine quiet for a while). */
+const MODES = (process.env.MODES ?? 'one-machine,cluster').split(',').map((mode) => {
+  if (mode !== 'one-machine' && mode !== 'cluster')
+    throw new Error(`MODES: expected "one-machine" and/or "cluster" separated by commas, got "${mode}"`);
+  return mode;
+});
 
 interface Row {
   mode: string;
@@ -203,11 +209,15 @@ function printRow(row: Row): void {
 }
 
 console.log(HEADER);
-printRow(await runMode('one machine', ONE_MACHINE_AGENTS, null));
-// Each slot holds a few connections (its DBOS executor, a DBOS client, its heartbeat's pool).
-const database = await startPostgres({ maxConnections: Math.max(100, AGENTS * 8 + 20) });
-try {
-  printRow(await runMode('cluster', AGENTS, database));
-} finally {
-  database.stop();
+for (const mode of MODES) {
+  if (mode === 'one-machine') printRow(await runMode('one machine', ONE_MACHINE_AGENTS, null));
+  else {
+    // Each slot holds a few connections (its DBOS executor, a DBOS client, its heartbeat's pool).
+    const database = await startPostgres({ maxConnections: Math.max(100, AGENTS * 8 + 20) });
+    try {
+      printRow(await runMode('cluster', AGENTS, database));
+    } finally {
+      database.stop();
+    }
+  }
 }
