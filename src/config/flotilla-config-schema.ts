@@ -106,7 +106,7 @@ const ACCOUNT_RUNTIMES = namesOf(RUNTIME_REGISTRY.filter((entry) => entry.takesA
 const ACCOUNT_REFERENCE_EXPECTED =
   'a reference to an environment variable such as "$WORK_ANTHROPIC_KEY" — never the secret itself';
 /**
- * A credential profile (issue #14, docs/seeds.md §Accounts and failover): `env` maps what the agent gets to variables of flotilla's own
+ * A credential profile (issue #14, docs/runtime-spec.md §Accounts and failover): `env` maps what the agent gets to variables of flotilla's own
  * environment (`{ "ANTHROPIC_API_KEY": "$WORK_ANTHROPIC_KEY" }`), so the file never holds a secret.
  */
 const account = object({

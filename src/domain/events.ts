@@ -457,7 +457,7 @@ export interface UserRequestedPlannerRun {
 
 /**
  * A run starts on another account of its runtime because the one used before is exhausted (a usage limit)
- * until `until`: the failover of docs/seeds.md §Accounts and failover, shown in progress lines, the run's transcript and the run history.
+ * until `until`: the failover of docs/runtime-spec.md §Accounts and failover, shown in progress lines, the run's transcript and the run history.
  */
 export interface AccountSwitched {
   type: 'accountSwitched';

@@ -53,15 +53,15 @@ describe('cited documents', () => {
     ]);
   });
 
-  it('accepts a path that resolves from the citing folder or the root, docs/seeds.md, and user-repository paths', async () => {
+  it('accepts a path that resolves from the citing folder or the root, docs/runtime-spec.md, and user-repository paths', async () => {
     expect(
       await problemsIn({
         'docs/claude-sdk-facts.md': '# facts\n',
-        'docs/seeds.md': '## Seed 001: the adapter\n',
+        'docs/runtime-spec.md': '## Seed 001: the adapter\n',
         'src/x/README.md': 'Like `../y/README.md` and `docs/claude-sdk-facts.md` §Hooks.\n',
         'src/y/README.md': '# y\n',
         'src/a.ts': [
-          '// seed 001 (docs/seeds.md §Context Assembly)',
+          '// seed 001 (docs/runtime-spec.md §Context Assembly)',
           '// reads `.claude/agents/<role>.md`, `.claude/CLAUDE.md`, AGENTS.md and `docs/specs/login.md`',
           '// `flotilla answer 3 --file answers.md`',
         ].join('\n'),

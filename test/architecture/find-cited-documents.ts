@@ -12,7 +12,7 @@ const CODE_FILE = /\.(?:ts|tsx|js|mjs|cjs)$/;
 const MD_PATH = /(?<![\w./-]|--file )((?:\.{1,2}\/)?\w[\w./-]*\.md)\b/g;
 /**
  * A seed named by number (the word, then three digits starting with 0): the seeds are not in the repository,
- * so such a line must cite docs/seeds.md too (docs/seeds.md itself names them freely).
+ * so such a line must cite docs/runtime-spec.md too (docs/runtime-spec.md itself names them freely).
  */
 const SEED = /\bseed[ -]?0\d\d\b/gi;
 /** Design documents named without `.md` (as "<name> §8"): outside the repository too. */
@@ -36,7 +36,7 @@ export interface CitationProblem {
 /**
  * Every citation of a document that is not in the repository: a `.md` path in a comment of a code file or in
  * a markdown file that resolves neither from the citing file's folder nor from the repository root; a seed
- * named by number on a line that does not cite docs/seeds.md; a design document named without its path.
+ * named by number on a line that does not cite docs/runtime-spec.md; a design document named without its path.
  */
 export function findCitationProblems(repoRoot: string): CitationProblem[] {
   const files = [
@@ -56,7 +56,7 @@ export function findCitationProblems(repoRoot: string): CitationProblem[] {
         );
         if (!resolves) problems.push({ file, line: index + 1, cited, text: text.trim() });
       }
-      if (file !== 'docs/seeds.md' && !text.includes('seeds.md'))
+      if (file !== 'docs/runtime-spec.md' && !text.includes('runtime-spec.md'))
         for (const [seed] of text.matchAll(SEED))
           problems.push({ file, line: index + 1, cited: seed, text: text.trim() });
       for (const [name] of text.matchAll(BARE_DESIGN_DOCUMENT))

@@ -146,7 +146,7 @@ async function planReadOnlyStart(
 
 /**
  * The engine side of the runtime contract: a run request plus its finished prompt, the role's context
- * built from the store and the provider (docs/seeds.md §Context Assembly). Runtimes get only this plain data. Rejects,
+ * built from the store and the provider (docs/runtime-spec.md §Context Assembly). Runtimes get only this plain data. Rejects,
  * naming what could not be read, when a fetch fails: the run then fails before any runtime is involved.
  * An item's prompt starts with its task context (docs/task-context.md) unless the role's template
  * (docs/prompt-templates.md) places `{taskContext}` itself; it ends with the repository's memories

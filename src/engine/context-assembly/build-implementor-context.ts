@@ -29,7 +29,7 @@ async function readChecksOutput(
 }
 
 /**
- * The implementor's enriched prompt (docs/seeds.md §Context Assembly): the work item; when it has a linked
+ * The implementor's enriched prompt (docs/runtime-spec.md §Context Assembly): the work item; when it has a linked
  * revision (a resume), also the revision's files, CI failure (with the end of the checks output when the
  * provider keeps it), review history, and the humans' feedback it is given to answer (issue #26: the
  * state's `revisionFeedback` not answered yet); last, what it builds on (`buildsOn`, issue #30). Any failed

@@ -17,7 +17,7 @@ export interface PlannerContextDeps {
 const BODY_FETCH_CONCURRENCY = 8;
 
 /**
- * The planner's enriched prompt (docs/seeds.md §Context Assembly): every spec in full, classified `added` (never
+ * The planner's enriched prompt (docs/runtime-spec.md §Context Assembly): every spec in full, classified `added` (never
  * planned) or `modified` (planned before, with a unified diff from the last planned blob), then every work
  * item in the store but a planner's `questions` items, with its status and body. Each spec is read by the
  * blob SHA the planner was given (the one recorded as planned when it succeeds), never from a working tree.

@@ -14,7 +14,7 @@ export interface ReviewerContextDeps {
 }
 
 /**
- * The reviewer's enriched prompt (docs/seeds.md §Context Assembly): the work item, the revision's files and
+ * The reviewer's enriched prompt (docs/runtime-spec.md §Context Assembly): the work item, the revision's files and
  * its review history (sections omitted when empty). No CI section. Any failed fetch rejects.
  */
 export async function buildReviewerContext(

@@ -24,7 +24,7 @@ export interface RevisionParts {
 }
 
 /**
- * The revision part of the implementor and reviewer prompts (docs/seeds.md §Context Assembly): header, changed files (a code
+ * The revision part of the implementor and reviewer prompts (docs/runtime-spec.md §Context Assembly): header, changed files (a code
  * block only when the file has a patch), `CI Status: FAILURE` only when the pipeline failed, and prior
  * reviews and inline comments only when there are some.
  */

@@ -1,7 +1,7 @@
 import type { WorkItem } from '../../domain/index.ts';
 import { withoutTrailingNewlines } from './markdown-text.ts';
 
-/** `## Work Item #<id> — <title>`, the body, then `### Status` (docs/seeds.md §Context Assembly). */
+/** `## Work Item #<id> — <title>`, the body, then `### Status` (docs/runtime-spec.md §Context Assembly). */
 export function buildWorkItemSection(
   workItem: Pick<WorkItem, 'id' | 'title' | 'status'>,
   body: string,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AgentRole, ImplementorResult, PlannerResult, ReviewerResult } from '../../domain/index.ts';
 import { formatZodIssues } from '../../shared/format-zod-issues.ts';
 
-// Per-role output schemas, exactly as docs/seeds.md §Agent Output Schemas. They describe what the AGENT
+// Per-role output schemas, exactly as docs/runtime-spec.md §Agent Output Schemas. They describe what the AGENT
 // produces; the Implementor's `patch` is added by the adapter, so it is not part of its schema.
 
 // --- Planner ---

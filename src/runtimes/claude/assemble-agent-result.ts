@@ -7,7 +7,7 @@ import {
 } from '../../engine/runtime-contract/index.ts';
 
 /**
- * Turns the session's result message into the role's validated result (docs/seeds.md §Result Assembly),
+ * Turns the session's result message into the role's validated result (docs/runtime-spec.md §Result Assembly),
  * rejecting with an AgentRunFailure whenever the session did not really succeed: `subtype: 'success'` alone
  * proves nothing (an API error can end as success with is_error), so is_error, the subtype and the presence
  * of valid structured output are all checked. The implementor's patch is added by the caller's

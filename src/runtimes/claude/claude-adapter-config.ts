@@ -52,7 +52,7 @@ export interface ClaudeAdapterConfig extends RuntimeAdapterConfig {
    */
   runtime?: string;
   /**
-   * In-session validation of the implementor's work (docs/seeds.md §Validation Loop): after it reports `completed`, the commands run
+   * In-session validation of the implementor's work (docs/runtime-spec.md §Validation Loop): after it reports `completed`, the commands run
    * in its worktree; on failure the same SDK session is resumed with the errors, up to `maxRounds` times.
    * Absent or no commands: no validation.
    */

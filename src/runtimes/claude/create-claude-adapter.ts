@@ -21,7 +21,7 @@ export function buildAgentBranchName(branchName: string): string {
 }
 
 /**
- * The RuntimeAdapter for Claude (docs/seeds.md, seed 001): implementor worktrees, the engine's finished prompt as the user
+ * The RuntimeAdapter for Claude (docs/runtime-spec.md §Seed 001): implementor worktrees, the engine's finished prompt as the user
  * message, inline agent definitions, structured output validated with Zod, the bash validator and the path
  * guard as PreToolUse hooks, live text output, duration timeout and cancel keyed by the engine's session ID
  * (also the SDK session ID). The run itself is the shared run shell's; its turn is prepare-claude-turn.ts.

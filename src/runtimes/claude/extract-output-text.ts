@@ -2,7 +2,7 @@ import type { SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 
 /**
  * The human-readable text of one SDK message: the assistant's text blocks. Tool calls, tool results,
- * system and result messages are not surfaced (docs/seeds.md §Output Stream).
+ * system and result messages are not surfaced (docs/runtime-spec.md §Output Stream).
  */
 export function extractOutputText(message: SDKMessage): string[] {
   if (message.type !== 'assistant') return [];

@@ -62,7 +62,7 @@ const REJECT_JAVASCRIPT = {
 };
 
 /**
- * Reads `.claude/agents/<role>.md` and maps it to an inline agent definition (docs/seeds.md §Agent Definition
+ * Reads `.claude/agents/<role>.md` and maps it to an inline agent definition (docs/runtime-spec.md §Agent Definition
  * Loading"): description, tools and disallowedTools (comma-separated string or YAML list), model (default
  * `inherit`, override wins), maxTurns (a session option), body → prompt with the project context files
  * appended. Rejects with an error naming the file and the problem when the file is missing, its YAML is
@@ -139,7 +139,7 @@ async function parseAgentDefinition(
   return { definition, maxTurns, filePath };
 }
 
-/** docs/seeds.md §Project Context Injection: contents joined by blank lines, after a blank line. */
+/** docs/runtime-spec.md §Project Context Injection: contents joined by blank lines, after a blank line. */
 async function appendProjectContext(
   prompt: string,
   repoRoot: string,

@@ -47,7 +47,7 @@ export function buildCliAgentPrompt(prompt: string, role: AgentRole, mode?: Work
 }
 
 /**
- * The re-prompt after a round that ended without a valid signal (docs/seeds.md §Lifecycle controller). A
+ * The re-prompt after a round that ended without a valid signal (docs/runtime-spec.md §Lifecycle controller). A
  * resumed session only needs the reminder; a new session gets the task again as well.
  */
 export function buildMissingSignalPrompt(input: {

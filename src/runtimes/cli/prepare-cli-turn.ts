@@ -30,7 +30,7 @@ import { type AgentSignal, readAgentSignal, SIGNAL_FILE, type SignalReading } fr
 import { runCliProcess } from './run-cli-process.ts';
 import { restoreGitControlFiles, snapshotGitControlFiles } from './snapshot-git-control-files.ts';
 
-/** A re-prompt is one more round: the lifecycle controller (docs/seeds.md) retries a missing signal once. */
+/** A re-prompt is one more round: the lifecycle controller (docs/runtime-spec.md) retries a missing signal once. */
 const MAX_ROUNDS = 2;
 /** How much of an agent's own error or questions a failure message quotes. */
 const MAX_QUOTED_CHARS = 2_000;

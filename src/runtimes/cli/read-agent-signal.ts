@@ -9,7 +9,7 @@ export const SIGNAL_FILE = '.flotilla/signal.json';
 const MAX_SIGNAL_BYTES = 1024 * 1024;
 
 /**
- * The signal file (docs/seeds.md §Signal file): `done` with the role's result, `questions` for a human, or `error`. The
+ * The signal file (docs/runtime-spec.md §Signal file): `done` with the role's result, `questions` for a human, or `error`. The
  * result is checked against the role's schema separately; here it only has to be there.
  */
 export const AgentSignalSchema = z.discriminatedUnion('status', [

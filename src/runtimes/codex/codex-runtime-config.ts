@@ -45,7 +45,7 @@ export interface CodexRuntimeConfig extends RuntimeAdapterConfig {
   createSessionLog?: (params: AgentStartParams) => SessionLog;
   /** The name runs are recorded under (default `codex`; `scripted` against the scripted model server). */
   runtime?: string;
-  /** In-session validation of the implementor's work (docs/seeds.md §Validation Loop), as in the Claude runtime. */
+  /** In-session validation of the implementor's work (docs/runtime-spec.md §Validation Loop), as in the Claude runtime. */
   validation?: ValidationSettings;
   /**
    * The OS sandbox codex (and every command it runs) starts in (src/sandbox/); codex's own sandbox is then

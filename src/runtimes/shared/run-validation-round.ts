@@ -9,7 +9,7 @@ import {
   runValidationCommands,
 } from '../../workspace/validation/run-validation-commands.ts';
 
-/** In-session validation of the implementor's work (docs/seeds.md §Validation Loop), as configured. */
+/** In-session validation of the implementor's work (docs/runtime-spec.md §Validation Loop), as configured. */
 export interface ValidationSettings {
   commands: readonly string[];
   maxRounds: number;

@@ -1,5 +1,5 @@
 /**
- * The acceptance criteria of docs/seeds.md §Seed 001 that need the whole adapter (real SDK + scripted model server), each named
+ * The acceptance criteria of docs/runtime-spec.md §Seed 001 that need the whole adapter (real SDK + scripted model server), each named
  * after its criterion. Criteria about a single module are tested beside that module (worktree/,
  * context-assembly/, load-agent-definition, schemas, extract-patch, session-log/).
  */

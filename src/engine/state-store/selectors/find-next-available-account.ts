@@ -9,7 +9,7 @@ export interface AccountChoice {
 
 /**
  * The account a new run of `runtime` uses at `now`: the one it used last while that one is available (runs
- * stay on one account), otherwise `findNextAvailable` (docs/seeds.md §Accounts and failover) — the least recently used account that is
+ * stay on one account), otherwise `findNextAvailable` (docs/runtime-spec.md §Accounts and failover) — the least recently used account that is
  * not exhausted (never used counts as oldest; ties keep config order). Null when the runtime has no
  * accounts or all are exhausted (then `findRuntimeParking` says until when). Last use is
  * `state.accountsLastUsed`, which a restart restores from the run history.
