@@ -77,7 +77,9 @@ async function runMode(
       checks: { command: null },
       pollIntervals: { workItems: 1, revisions: 1, specs: 1 },
       scheduler: { maxConcurrentAgents: agents },
-      ...(postgresUrl !== null && { cluster: { postgres: '$FLOTILLA_DATABASE_URL', heartbeatTimeout: 5 } }),
+      ...(postgresUrl !== null && {
+        cluster: { postgres: '$FLOTILLA_DATABASE_URL', heartbeatTimeout: 15, leaseTimeout: 30 },
+      }),
     });
     const env = clusterProcessEnv(repo.gitEnv, postgresUrl ?? '', server.url);
     if (postgresUrl !== null) {
@@ -102,6 +104,13 @@ async function runMode(
       config: loaded.config,
       logger: silentLogger,
       extraEnv: env,
+      // What `flotilla run` does: a controller that lost its lease stops; the bench says so instead of crashing.
+      onDeposed: (token) => {
+        console.error(
+          `cluster: the controller lost its lease (token ${token}): a stall longer than leaseTimeout`,
+        );
+        process.exit(1);
+      },
     });
     const { engine } = controlPlane;
     let events = 0;

@@ -173,9 +173,10 @@ async function startControlPlane(
     await runtimeSet.close();
   });
   if (cluster !== null) publishAfterMerges(provider, cluster.remoteDeps.git, logger);
-  // Dispatch waits while the machine cannot hold one more agent (issue #30 §3); "off": slots only.
+  // Dispatch waits while the machine cannot hold one more agent (issue #30 §3); "off": slots only. A cluster's
+  // agents run on the workers (each bounded by its --slots), so the controller's own machine never gates them.
   const resources =
-    config.scheduler.resources === 'off'
+    config.scheduler.resources === 'off' || cluster !== null
       ? null
       : startMachineResourceGate(paths.stateDir, config.scheduler.resources);
   const engine = createControlPlaneEngine({

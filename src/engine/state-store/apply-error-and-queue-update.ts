@@ -51,6 +51,7 @@ function appendError(state: EngineState, entry: ErrorEntry): EngineState {
 
 function upsertQueuedDispatch(state: EngineState, event: DispatchQueued): EngineState {
   const key = buildDispatchKey(event.command);
+  if (startedSince(state, key, event.at)) return state;
   const index = state.dispatchQueue.findIndex((queued) => queued.key === key);
   const existing = index === -1 ? undefined : state.dispatchQueue[index];
   const entry: QueuedDispatch = {
@@ -72,4 +73,19 @@ function dropQueuedDispatch(state: EngineState, event: DispatchDropped): EngineS
   const key = buildDispatchKey(event.command);
   if (!state.dispatchQueue.some((entry) => entry.key === key)) return state;
   return { ...state, dispatchQueue: state.dispatchQueue.filter((entry) => entry.key !== key) };
+}
+
+/**
+ * A run for this key was requested at or after the queueing: the queueing is stale. The scheduler's events reach
+ * the store out of order when its timer queues a request on the loop's tail and a batch in progress then starts
+ * it (a batch's results go to the loop's front): without this the entry stayed in the state forever, and
+ * `flotilla run --until-idle` never found the engine idle.
+ */
+function startedSince(state: EngineState, key: string, at: number): boolean {
+  return Object.values(state.agentRuns).some(
+    (run) =>
+      // In the same millisecond only a run still active counts: a frozen clock's failed run re-queues at once.
+      (run.requestedAt > at || (run.requestedAt === at && run.endedAt === null)) &&
+      buildDispatchKey(run) === key,
+  );
 }
