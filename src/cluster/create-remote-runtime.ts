@@ -11,7 +11,9 @@ import { messageOf } from '../shared/message-of.ts';
 import type { AgentRunReply, RuntimeKey } from './agent-run-message.ts';
 import type { ClusterGit } from './create-cluster-git.ts';
 import { type DurableRunQueue, RunCancelledError } from './create-durable-run-queue.ts';
+import type { RunMessages } from './create-run-messages.ts';
 import type { RunProgress } from './create-run-progress.ts';
+import { followRemoteConversations } from './follow-remote-conversations.ts';
 import { type FollowedRunProgress, followRunProgress } from './follow-run-progress.ts';
 
 export interface RemoteRuntimeDeps {
@@ -22,6 +24,11 @@ export interface RemoteRuntimeDeps {
   progress?: Pick<RunProgress, 'read' | 'forget'>;
   /** How often a running run's progress is read; default 500 ms. */
   progressPollMs?: number;
+  /**
+   * The channel of the runs' conversations (create-run-messages.ts): a remote run's handle gets a
+   * `conversations` port the engine's broker joins; absent: remote agents can neither ask nor be asked.
+   */
+  messages?: Pick<RunMessages, 'send' | 'take' | 'forget'>;
 }
 
 /**
@@ -86,9 +93,25 @@ export function createRemoteRuntime(
         // Once the last rows were read: the reply carries everything from then on.
         void live.ended.then(() => forget(sessionID)).catch(() => undefined);
       }
+      const talk =
+        deps.messages === undefined
+          ? null
+          : followRemoteConversations(sessionID, deps.messages, {
+              pollMs: deps.progressPollMs ?? 500,
+              done: replied,
+              logger,
+            });
+      if (talk !== null && deps.messages !== undefined) {
+        const { forget } = deps.messages;
+        void replied
+          .then(() => talk.ended)
+          .then(() => forget(sessionID))
+          .catch(() => undefined);
+      }
       return {
         output: remoteOutput(live, replied),
         ...(live !== null && { onUsage: live.onUsage, onActivity: live.onActivity }),
+        ...(talk !== null && { conversations: talk.port }),
         result,
         logFilePath: null,
         usage: () => (settled as AgentRunReply | null)?.usage ?? null,

@@ -9,7 +9,9 @@ import {
 import type { Logger } from '../logging/logger.ts';
 import { messageOf } from '../shared/message-of.ts';
 import type { AgentRunMessage, AgentRunReply, RuntimeKey } from './agent-run-message.ts';
+import { bridgeRunConversations } from './bridge-run-conversations.ts';
 import type { RunExecution } from './create-durable-run-queue.ts';
+import type { RunMessages } from './create-run-messages.ts';
 import type { RunProgress } from './create-run-progress.ts';
 import { startProgressStream } from './start-progress-stream.ts';
 
@@ -25,6 +27,11 @@ export interface RunExecutorOptions {
   progress?: Pick<RunProgress, 'append'>;
   /** How often what the run produced since is sent; default 500 ms. */
   progressFlushMs?: number;
+  /**
+   * The channel to the controller's conversation broker (create-run-messages.ts): the run's agent asks and
+   * is asked as on one machine; absent: it can do neither. Polled every `progressFlushMs`.
+   */
+  messages?: Pick<RunMessages, 'send' | 'take'>;
   logger: Logger;
 }
 
@@ -50,8 +57,8 @@ export function createRunExecutor(options: RunExecutorOptions) {
         });
   };
   /**
-   * What runs beside a run: the poll of whether the controller cancelled it (`cancel` stops its agent), and
-   * its live progress; `output` takes each chunk of its text, `stop` ends both.
+   * What runs beside a run: the poll of whether the controller cancelled it (`cancel` stops its agent), its
+   * live progress and its conversations; `output` takes each chunk of its text, `stop` ends them.
    */
   const accompany = (
     handle: AgentRunHandle,
@@ -68,10 +75,18 @@ export function createRunExecutor(options: RunExecutorOptions) {
       );
     }, options.cancelPollMs ?? 1000);
     const stream = streamProgress(handle, sessionID);
+    const talk =
+      options.messages === undefined || handle.conversations === undefined
+        ? null
+        : bridgeRunConversations(sessionID, handle.conversations, options.messages, {
+            pollMs: options.progressFlushMs ?? 500,
+            logger,
+          });
     return {
       output: (chunk: string) => stream?.output(chunk),
       async stop() {
         clearInterval(timer);
+        talk?.stop();
         await stream?.stop();
       },
     };

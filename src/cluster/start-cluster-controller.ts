@@ -4,6 +4,7 @@ import { adoptPublishedBranches } from './adopt-published-branches.ts';
 import { createClusterGit } from './create-cluster-git.ts';
 import { createDurableRunQueue, type DurableRunQueue } from './create-durable-run-queue.ts';
 import type { RemoteRuntimeDeps } from './create-remote-runtime.ts';
+import { createRunMessages } from './create-run-messages.ts';
 import { createRunProgress } from './create-run-progress.ts';
 import { createWorkerRegistry } from './create-worker-registry.ts';
 import { resolveClusterDatabaseUrl } from './resolve-cluster-database-url.ts';
@@ -48,7 +49,7 @@ export async function startClusterController(options: ClusterControllerOptions):
   const resolved = resolveClusterDatabaseUrl(options.settings.postgres, options.env);
   if (!resolved.ok) throw new Error(`flotilla.config.json: cluster.postgres: ${resolved.problem}`);
   const queue = createDurableRunQueue({ databaseUrl: resolved.url, logger });
-  // The sweep's queries, and each running run's progress polls (create-run-progress.ts).
+  // The sweep's queries, and each running run's progress and conversation polls.
   const pool = new pg.Pool({ connectionString: resolved.url, max: 4 });
   pool.on('error', (error) => logger.warn('cluster database connection error', { error: error.message }));
   try {
@@ -76,7 +77,13 @@ export async function startClusterController(options: ClusterControllerOptions):
     defaultBranch: options.defaultBranch,
   });
   return {
-    remoteDeps: { queue, git, logger, progress: createRunProgress(pool) },
+    remoteDeps: {
+      queue,
+      git,
+      logger,
+      progress: createRunProgress(pool),
+      messages: createRunMessages(pool),
+    },
     adoptable: (runIDs) => queue.adoptable(runIDs),
     async close() {
       await sweep.stop();
