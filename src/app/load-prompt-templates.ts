@@ -25,7 +25,7 @@ const TEMPLATE_FILES: readonly { name: AgentRole | WorkItemMode; role: AgentRole
  * (`investigate`, `refine`; docs/prompt-templates.md), before anything
  * starts: `flotilla run` refuses to start and `flotilla doctor` reports when any is malformed or uses an
  * unknown variable. A missing file is no template (the built-in prompt); an unreadable one is an error, and
- * so is a `.md` file no role or mode is named after (`implementer.md`): a template that would silently never
+ * so is a `.md` file no role or mode is named after (a misspelt `implementer`): a template that would silently never
  * apply. Errors name the file (relative to the repository) with line and column.
  */
 export async function loadPromptTemplates(repoRoot: string): Promise<PromptTemplatesLoad> {
