@@ -2,11 +2,13 @@
  * Prompt assembly benchmark (issue #28): the time `assembleAgentContext` takes to build an implementor's
  * prompt for an item with a revision (in-memory provider) and 0, 100 and 1,000 task context entries of
  * 1,000–2,000 characters each and as many repository memories of 200–400 characters (the "Memories"
- * section, capped at 8,000 characters), with the built-in layout and with a prompt template. Target: p90
- * ≤ 5 ms at 1,000. Wall time per call, and the process's CPU time per call (load cannot add to it);
- * figures in bench/prompt-assembly/README.md.
- * Run: npm run bench:prompt-assembly
+ * section, capped at 8,000 characters), with the built-in layout and with a prompt template. Target: the
+ * CPU time per call's p90 ≤ 5 ms at 1,000 — what the assembly itself costs, which other processes on the
+ * machine cannot add to; the wall time is printed beside it, with the load average it was measured under.
+ * Figures in bench/prompt-assembly/README.md.
+ * Run: npm run bench:prompt-assembly   (ROUNDS=5000 for more calls per case)
  */
+import { loadavg } from 'node:os';
 import type { Memory, TaskContextEntry, WorkItem } from '../../src/domain/index.ts';
 import { assembleAgentContext } from '../../src/engine/context-assembly/assemble-agent-context.ts';
 import { parsePromptTemplate } from '../../src/engine/context-assembly/parse-prompt-template.ts';
@@ -14,8 +16,12 @@ import { buildInitialEngineState } from '../../src/engine/state-store/engine-sta
 import { createMemoryRepository, openDatabase } from '../../src/storage/index.ts';
 import { createInMemoryProvider } from '../../test/support/in-memory-provider/create-in-memory-provider.ts';
 
-const WARMUP_ROUNDS = 50;
-const MEASURED_ROUNDS = 500;
+const WARMUP_ROUNDS = 200;
+const MEASURED_ROUNDS = Number(process.env.ROUNDS ?? 2_000);
+if (!Number.isInteger(MEASURED_ROUNDS) || MEASURED_ROUNDS < 100)
+  throw new Error(`ROUNDS: expected an integer ≥ 100, got ${process.env.ROUNDS}`);
+/** The target (issue #28): the CPU time per call's p90 at 1,000 entries and memories. */
+const TARGET_MS = 5;
 const PATCH = `diff --git a/src/greet.js b/src/greet.js\n--- a/src/greet.js\n+++ b/src/greet.js\n@@ -1 +1 @@\n-a\n+${'b'.repeat(400)}\n`;
 
 const template = parsePromptTemplate(
@@ -58,7 +64,13 @@ function memories(count: number): Memory[] {
   }));
 }
 
-async function measure(count: number, withTemplate: boolean): Promise<string> {
+interface Measured {
+  line: string;
+  count: number;
+  cpuP90: number;
+}
+
+async function measure(count: number, withTemplate: boolean): Promise<Measured> {
   const provider = createInMemoryProvider();
   const item = provider.control.addWorkItem({
     title: 'Greet',
@@ -109,7 +121,8 @@ async function measure(count: number, withTemplate: boolean): Promise<string> {
   const ms = (value: number) => `${value.toFixed(3)} ms`;
   const wall = quantiles(samples);
   const cpu = quantiles(cpuSamples);
-  return `  ${String(count).padStart(5)} entries and memories, ${withTemplate ? 'template' : 'built-in'}: median ${ms(wall(0.5))}   p90 ${ms(wall(0.9))}   p99 ${ms(wall(0.99))}   max ${ms(wall(1))}   CPU median ${ms(cpu(0.5))} p90 ${ms(cpu(0.9))}   (prompt ${length} chars)`;
+  const line = `  ${String(count).padStart(5)} entries and memories, ${withTemplate ? 'template' : 'built-in'}: CPU median ${ms(cpu(0.5))} p90 ${ms(cpu(0.9))}   wall median ${ms(wall(0.5))} p90 ${ms(wall(0.9))} p99 ${ms(wall(0.99))} max ${ms(wall(1))}   (prompt ${length} chars)`;
+  return { line, count, cpuP90: cpu(0.9) };
 }
 
 function quantiles(values: number[]): (q: number) => number {
@@ -117,8 +130,22 @@ function quantiles(values: number[]): (q: number) => number {
   return (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
 }
 
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ');
 console.log(
-  `prompt assembly, implementor with a revision (${MEASURED_ROUNDS} rounds after ${WARMUP_ROUNDS} warm-up):`,
+  `prompt assembly, implementor with a revision (${MEASURED_ROUNDS} calls per case after ${WARMUP_ROUNDS} warm-up; load ${load()}):`,
 );
+const results: Measured[] = [];
 for (const withTemplate of [false, true])
-  for (const count of [0, 100, 1_000]) console.log(await measure(count, withTemplate));
+  for (const count of [0, 100, 1_000]) {
+    const measured = await measure(count, withTemplate);
+    results.push(measured);
+    console.log(measured.line);
+  }
+const worst = Math.max(...results.filter((result) => result.count === 1_000).map((result) => result.cpuP90));
+console.log(
+  `target: CPU p90 ≤ ${TARGET_MS} ms at 1,000 — ${worst <= TARGET_MS ? 'met' : 'MISSED'} (worst ${worst.toFixed(3)} ms; load at the end ${load()}; the wall time's tail is other processes on a loaded machine)`,
+);
+if (worst > TARGET_MS) process.exitCode = 1;

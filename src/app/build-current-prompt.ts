@@ -89,6 +89,8 @@ function contextDepsOf(
     revisionReader: provider.revisionReader,
     specReader: provider.specReader,
     promptTemplates,
+    // What `flotilla run` passes: with `merged`, an item never builds on unmerged revisions.
+    dependencyWaitFor: config.dependencies.waitFor,
     memories: {
       list: (limit: number) => memories.list(limit),
       count: () => memories.count(),
@@ -138,8 +140,15 @@ async function itemPrompt(
     throw new CurrentPromptError(`the ${role} prompt is for a work item: name one`, 'usage');
   const item = await provider.workItemReader.getWorkItem(workItemID);
   if (item === null) throw new CurrentPromptError(`work item #${workItemID} does not exist`, 'state');
+  // The tracker as the engine holds it after a poll: the item's blockers and the open revisions decide
+  // what an implementor's worktree starts from (its "builds on" section), as in a run.
+  const [workItems, revisions] = await Promise.all([
+    provider.workItemReader.listWorkItems(),
+    provider.revisionReader.listRevisions(),
+  ]);
   const state = buildInitialEngineState({
-    workItems: { [item.id]: item },
+    workItems: { ...Object.fromEntries(workItems.map((listed) => [listed.id, listed])), [item.id]: item },
+    revisions: Object.fromEntries(revisions.map((revision) => [revision.id, revision])),
     taskContext: { [item.id]: options.history.taskContext.list(item.id) },
   });
   const getState = () => state;
@@ -149,6 +158,8 @@ async function itemPrompt(
       sessionID: 'prompt-preview',
       workItemID: item.id,
       branchName: `flotilla/${item.id}`,
+      // An investigation's or refinement's item runs in its mode: that mode's template (issue #29).
+      ...(item.mode !== undefined && { mode: item.mode }),
     };
     return (await assembleAgentContext(request, { ...deps, getState })).prompt;
   }

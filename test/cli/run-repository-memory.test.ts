@@ -20,6 +20,8 @@ afterEach(() => fixtures.cleanup());
 
 const MEMORY = 'The greeting module is plain ESM: import it with a .js extension.';
 const SECRET = 'memory-test-secret-value-0815-abcdef';
+/** What the agent stores: the memory, and a secret of the environment it must never keep. */
+const STORED = `${MEMORY} The token is ${SECRET}.`;
 
 const toolUse = (tool: string, input: Record<string, string>) => ({
   type: 'tool_use' as const,
@@ -33,7 +35,7 @@ function memoryScenario(): { scenario: Scenario; reviewerPrompts: string[] } {
     {
       content: [
         toolUse('update_summary', { text: 'Writing greet' }),
-        toolUse('store_memory', { topic: 'module format', text: MEMORY }),
+        toolUse('store_memory', { topic: 'module format', text: STORED }),
         toolUse('record_decision', { decision: 'greet returns a string', why: `simplest; token ${SECRET}` }),
         toolUse('log_question', { text: 'Should greet trim the name?' }),
       ],
@@ -89,6 +91,12 @@ describe('repository memory in flotilla run (claude)', () => {
       }).toString();
     const memories = JSON.parse(flotilla(['memory', 'list', '--json'])) as { id: number; topic: string }[];
     expect(memories.map((memory) => memory.topic)).toEqual(['module format']);
+    // The secret in the memory was redacted before it was stored: neither the prompt nor the store has it.
+    expect(prompt).toContain(`${MEMORY} The token is [REDACTED:MEMORY_TEST_TOKEN].`);
+    expect(prompt).not.toContain(SECRET);
+    expect(flotilla(['memory', 'show', String(memories[0]?.id)])).toContain(
+      'The token is [REDACTED:MEMORY_TEST_TOKEN].',
+    );
     const shown = flotilla(['work', 'show', '1']);
     expect(shown).toContain('Decisions (1, oldest first):');
     expect(shown).toMatch(/\[implementor · claude\] greet returns a string/);

@@ -87,6 +87,8 @@ describe('task context and prompt templates in flotilla run', () => {
     expect(next.startsWith('## Task context')).toBe(true);
     expect(next.indexOf('implementation_summary')).toBeLessThan(next.indexOf('review_approved'));
     expect(next).toContain('## Work Item #1');
+    // As a rework's run would: its worktree starts from the item's revision (the tracker's, not only the item).
+    expect(next).toMatch(/Your worktree starts with this item's previous revision \(#\d+\) rebased onto/);
   }, 180_000);
 
   it('a template with an unknown variable stops flotilla run before any request, naming file and line', async () => {

@@ -3,7 +3,7 @@ import { CliError } from './cli-error.ts';
 
 const RESERVED: Record<string, readonly string[]> = {
   'status:': WORK_ITEM_STATUSES,
-  'task:': ['implement', 'refinement'],
+  'task:': ['implement', 'refinement', 'investigate', 'refine'],
   'priority:': WORK_ITEM_PRIORITIES,
   'complexity:': WORK_ITEM_COMPLEXITIES,
 };
