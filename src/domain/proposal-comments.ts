@@ -93,8 +93,8 @@ export function buildProposalComment(proposal: Proposal): string {
   };
   lines.push(
     '',
-    'Reply `/accept` to apply it, or `/reject <why>` to have the planner revise it with your reason ' +
-      `(\`flotilla proposals accept ${proposal.id}\` / \`flotilla proposals reject ${proposal.id} --comment …\` do the same).`,
+    'Reply `/accept` to apply it, or `/reject <why>` — or just comment — to have the planner revise it with ' +
+      `your feedback (\`flotilla proposals accept ${proposal.id}\` / \`flotilla proposals comment ${proposal.id} …\` do the same).`,
     '',
     PROPOSAL_DATA_OPENER,
     JSON.stringify(data).replaceAll('>', '\\u003e'),
@@ -134,8 +134,9 @@ function buildModeProposalComment(proposal: Proposal, report: ModeReport): strin
   };
   lines.push(
     '',
-    'Reply `/accept` to apply it, or `/reject <why>` to send the item back to a human ' +
-      `(\`flotilla proposals accept ${proposal.id}\` — with \`--edit\` to change it first — or \`reject\` do the same).`,
+    `Reply \`/accept\` to apply it, \`/reject <why>\` — or any comment on #${proposal.id} — to have it run again ` +
+      'with your feedback, or `/reject` alone to send the item back to a human ' +
+      `(\`flotilla proposals accept ${proposal.id}\` — with \`--edit\` to change it first —, \`reject\` or \`comment\` do the same).`,
     '',
     PROPOSAL_DATA_OPENER,
     JSON.stringify(data).replaceAll('>', '\\u003e'),
