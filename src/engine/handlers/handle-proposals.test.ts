@@ -288,6 +288,29 @@ describe('a rejected investigation or refinement (issue #29)', () => {
     );
   });
 
+  it('feedback on its proposal item runs the mode again with it, as a reason does', () => {
+    const commands = runHandlerAfterUpdate(
+      handleProposals,
+      { ...decided('reject', 'Cover the empty input'), feedback: true },
+      withModeProposal('needs-refinement'),
+    );
+    expect(commands).toContainEqual({
+      type: 'transitionWorkItemStatus',
+      workItemID: '7',
+      newStatus: 'pending',
+      cause: 'user',
+    });
+    expect(commands).toContainEqual(
+      expect.objectContaining({
+        type: 'commentOnWorkItem',
+        workItemID: '7',
+        body: expect.stringContaining(
+          'Revised on feedback from ada: Cover the empty input. The refinement runs',
+        ),
+      }),
+    );
+  });
+
   it('with a reason, refines an automatically refined item (no task:refine label) again where it waits', () => {
     const state = withModeProposal('needs-refinement');
     const item = state.workItems['7']!;
