@@ -19,7 +19,7 @@ let repo: TempGitRepo;
 let context: CliContext;
 let tracker: SqliteTracker;
 let server: RunningApiServer;
-const ids = { toAccept: '', toReject: '', decided: '' };
+const ids = { toAccept: '', toReject: '', toComment: '', decided: '' };
 
 function save(title: string, status: Proposal['status'], createdAt: number): string {
   return saveProposal(
@@ -45,6 +45,7 @@ beforeAll(async () => {
   ids.decided = save('Old plan', 'accepted', 1_000);
   ids.toAccept = save('Plan A', 'pending', 2_000);
   ids.toReject = save('Plan B', 'pending', 3_000);
+  ids.toComment = save('Plan C', 'pending', 500);
   context.history.memories.upsert({
     topic: 'tests',
     text: 'run vitest with IS_SANDBOX=1',
@@ -80,10 +81,15 @@ describe('GET /api/proposals', () => {
       [ids.toReject, 'pending'],
       [ids.toAccept, 'pending'],
       [ids.decided, 'accepted'],
+      [ids.toComment, 'pending'],
     ]);
     const pending = (await (await fetch(`${server.url}/api/proposals?status=pending`)).json()) as Proposal[];
-    expect(pending.map((proposal) => proposal.id)).toEqual([ids.toReject, ids.toAccept]);
-    expect(pending.map((proposal) => (proposal as { decision?: unknown }).decision)).toEqual([null, null]);
+    expect(pending.map((proposal) => proposal.id)).toEqual([ids.toReject, ids.toAccept, ids.toComment]);
+    expect(pending.map((proposal) => (proposal as { decision?: unknown }).decision)).toEqual([
+      null,
+      null,
+      null,
+    ]);
   });
 
   it('refuses an unknown status naming the field', async () => {
@@ -135,6 +141,31 @@ describe('POST /api/proposals/:id/accept|reject', () => {
       reason: 'split the first task',
       author: 'Ada',
     });
+  });
+
+  it('records a comment as feedback: the revising planner gets it, nothing is applied', async () => {
+    const response = await post(`/api/proposals/${ids.toComment}/comment`, {
+      comment: '/accept is not what I mean: split the first task',
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({
+      decision: 'comment',
+      author: 'Ada',
+      effect: 'the planner revises the plan with your comment',
+    });
+    const comments = tracker.workItems.getWorkItemComments(ids.toComment);
+    expect(findProposalDecision(comments)).toEqual({
+      decision: 'reject',
+      reason: '/accept is not what I mean: split the first task',
+      author: 'Ada',
+      feedback: true,
+    });
+    const shown = (await (await fetch(`${server.url}/api/proposals/${ids.toComment}`)).json()) as object;
+    expect(shown).toMatchObject({ status: 'pending', decision: { decision: 'reject', feedback: true } });
+    const empty = await post(`/api/proposals/${ids.toComment}/comment`, { comment: '  ' });
+    expect(empty.status).toBe(400);
+    expect((await errorOf(empty)).field).toBe('comment');
+    expect((await post(`/api/proposals/${ids.decided}/comment`, { comment: 'late' })).status).toBe(409);
   });
 
   it('refuses a decided proposal (409), an unknown one (404) and a bad body (400)', async () => {

@@ -1,5 +1,10 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { decideProposal, requirePendingProposal } from '../cli/support/decide-proposal.ts';
+import {
+  commentOnProposal,
+  type DecisionTarget,
+  decideProposal,
+  requirePendingProposal,
+} from '../cli/support/decide-proposal.ts';
 import { findProposalDecision, PROPOSAL_STATUSES, type Proposal } from '../domain/index.ts';
 import type { Provider } from '../providers/types.ts';
 import type { EngineStatePersistence, SqliteTracker } from '../storage/index.ts';
@@ -36,6 +41,7 @@ const IdParams = z.object({
     .openapi({ param: { name: 'id', in: 'path' }, example: '12' }),
 });
 const DecisionBody = z.object({ comment: z.string().max(65536).optional() });
+const FeedbackBody = z.object({ comment: z.string().trim().min(1, 'your feedback, not empty').max(65536) });
 
 function requireProposalFound(history: EngineStatePersistence, id: string): Proposal {
   const proposal = history.proposals.get(id);
@@ -49,17 +55,26 @@ function requireProposalFound(history: EngineStatePersistence, id: string): Prop
  */
 function withRecordedDecision(tracker: SqliteTracker, proposal: Proposal) {
   if (proposal.status !== 'pending') return proposal;
-  const decision = findProposalDecision(tracker.workItems.getWorkItemComments(proposal.id));
+  const decision = findProposalDecision(tracker.workItems.getWorkItemComments(proposal.id), {
+    feedback: true,
+  });
   return {
     ...proposal,
-    decision: decision === null ? null : { decision: decision.decision, author: decision.author },
+    decision:
+      decision === null
+        ? null
+        : {
+            decision: decision.decision,
+            author: decision.author,
+            ...(decision.feedback === true && { feedback: true }),
+          },
   };
 }
 
 /**
- * `flotilla proposals list|show|accept|reject` over HTTP (issue #29), through the CLI's own core
- * (src/cli/support/decide-proposal.ts): a decision is a comment on the proposal's item, as the human, that
- * the engine reads — at once under `flotilla run --serve`, else at the next `flotilla run`.
+ * `flotilla proposals list|show|accept|reject|comment` over HTTP (issue #29), through the CLI's own core
+ * (src/cli/support/decide-proposal.ts): a decision (or feedback) is a comment on the proposal's item, as the
+ * human, that the engine reads — at once under `flotilla run --serve`, else at the next `flotilla run`.
  */
 export function registerProposalRoutes(app: OpenAPIHono, deps: ProposalRouteDeps): void {
   app.openapi(
@@ -114,12 +129,7 @@ export function registerProposalRoutes(app: OpenAPIHono, deps: ProposalRouteDeps
         requireProposalFound(deps.history, id);
         const proposal = requirePendingProposal(deps.history, id);
         const outcome = await decideProposal(
-          {
-            history: deps.history,
-            tracker: deps.tracker,
-            addComment: (itemID, body) => deps.provider.workItemWriter.addComment(itemID, body),
-            readAuthor: deps.readAuthor,
-          },
+          decisionTarget(deps),
           proposal,
           decision,
           decision === 'reject' ? (comment ?? '') : '',
@@ -128,4 +138,35 @@ export function registerProposalRoutes(app: OpenAPIHono, deps: ProposalRouteDeps
       },
     );
   }
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/proposals/{id}/comment',
+      request: {
+        params: IdParams,
+        body: { required: true, content: { 'application/json': { schema: FeedbackBody } } },
+      },
+      responses: ok(
+        'records `comment` as feedback; the proposal is revised with it, nothing applied (as `flotilla proposals comment`)',
+      ),
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const { comment } = c.req.valid('json');
+      requireProposalFound(deps.history, id);
+      const proposal = requirePendingProposal(deps.history, id);
+      const outcome = await commentOnProposal(decisionTarget(deps), proposal, comment);
+      return c.json({ ...outcome, when: deps.engine ? 'now' : 'at the next flotilla run' }, 200);
+    },
+  );
+}
+
+function decisionTarget(deps: ProposalRouteDeps): DecisionTarget {
+  return {
+    history: deps.history,
+    tracker: deps.tracker,
+    addComment: (itemID, body) => deps.provider.workItemWriter.addComment(itemID, body),
+    readAuthor: deps.readAuthor,
+  };
 }

@@ -539,6 +539,8 @@ export interface ProposalDecided {
   at: number;
   /** Accepted as edited (`flotilla proposals accept --edit`): replaces the plan or report; checked when applied. */
   edited?: ProposalEdit;
+  /** A rejection made of a human's plain comments (their feedback is the reason), not a `/reject`. */
+  feedback?: true;
 }
 
 /**

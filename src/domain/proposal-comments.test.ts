@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Proposal } from './proposal.ts';
 import {
   buildDecisionComment,
+  buildFeedbackComment,
   buildProposalComment,
   findProposalDecision,
   parseProposalData,
@@ -90,5 +91,54 @@ describe('findProposalDecision', () => {
       ]),
     ).toBeNull();
     expect(findProposalDecision([comment('ada', '/accept')])).toBeNull();
+  });
+
+  it('with feedback (the proposal’s own item): plain replies are a rejection carrying them all, in order', () => {
+    expect(
+      findProposalDecision(
+        [
+          comment('ada', 'an early remark, before the proposal'),
+          posted,
+          comment('flotilla', '<!-- flotilla:proposal-stale -->\nThis proposal is stale'),
+          comment('ada', '  Split the parser into its own item  '),
+          comment('bob', 'and name the files'),
+          comment('ada', '   '),
+        ],
+        { feedback: true },
+      ),
+    ).toEqual({
+      decision: 'reject',
+      reason: 'Split the parser into its own item\n\nand name the files',
+      author: 'ada, bob',
+      feedback: true,
+    });
+    // The same replies elsewhere (the item an investigation is about) are discussion, not a decision.
+    expect(findProposalDecision([posted, comment('ada', 'Split the parser')])).toBeNull();
+    // Only Flotilla's own comments after the proposal: nothing yet.
+    expect(
+      findProposalDecision([posted, comment('flotilla', '<!-- flotilla:proposal-rejected -->\nx')], {
+        feedback: true,
+      }),
+    ).toBeNull();
+  });
+
+  it('with feedback: an explicit /accept wins, a /reject carries the feedback before it', () => {
+    const feedback = { feedback: true };
+    expect(
+      findProposalDecision([posted, comment('ada', 'one nit'), comment('ada', '/accept')], feedback),
+    ).toEqual({ decision: 'accept', reason: null, author: 'ada' });
+    expect(
+      findProposalDecision(
+        [posted, comment('ada', 'one nit'), comment('bob', '/reject and split it'), comment('ada', 'later')],
+        feedback,
+      ),
+    ).toEqual({ decision: 'reject', reason: 'one nit\n\nand split it', author: 'bob' });
+  });
+
+  it('reads the feedback `flotilla proposals comment` posts as text, never as a command', () => {
+    expect(
+      findProposalDecision([posted, comment('me', buildFeedbackComment(' /accept is wrong here '))]),
+    ).toEqual({ decision: 'reject', reason: '/accept is wrong here', author: 'me', feedback: true });
+    expect(findProposalDecision([posted, comment('me', buildFeedbackComment('  '))])).toBeNull();
   });
 });

@@ -8,6 +8,8 @@ export const PROPOSAL_COMMENT_MARKER = '<!-- flotilla:proposal -->';
 const PROPOSAL_DATA_OPENER = '<!-- flotilla:proposal-data';
 /** Marks a decision Flotilla posted for a human (`flotilla proposals accept|reject`). */
 export const PROPOSAL_DECISION_MARKER = '<!-- flotilla:proposal-decision -->';
+/** Marks feedback Flotilla posted for a human (`flotilla proposals comment`): the rest is their text. */
+export const PROPOSAL_FEEDBACK_MARKER = '<!-- flotilla:proposal-feedback -->';
 
 /** A human's answer to a proposal, as read from the tracker. */
 export interface ProposalDecision {
@@ -17,6 +19,11 @@ export interface ProposalDecision {
   author: string;
   /** An acceptance of an edited version (`flotilla proposals accept --edit`); validated when applied. */
   edited?: ProposalEdit;
+  /**
+   * A rejection made of feedback alone (issue #29: a human "comments on a plan"): plain comments, no
+   * `/reject`. The reason is their text; it is revised exactly as a reasoned rejection is.
+   */
+  feedback?: true;
 }
 
 /** What `accept --edit` replaces: a plan's result, or an investigation's or refinement's report. */
@@ -86,8 +93,8 @@ export function buildProposalComment(proposal: Proposal): string {
   };
   lines.push(
     '',
-    'Reply `/accept` to apply it, or `/reject <why>` to have the planner revise it with your reason ' +
-      `(\`flotilla proposals accept ${proposal.id}\` / \`flotilla proposals reject ${proposal.id} --comment …\` do the same).`,
+    'Reply `/accept` to apply it, or `/reject <why>` — or just comment — to have the planner revise it with ' +
+      `your feedback (\`flotilla proposals accept ${proposal.id}\` / \`flotilla proposals comment ${proposal.id} …\` do the same).`,
     '',
     PROPOSAL_DATA_OPENER,
     JSON.stringify(data).replaceAll('>', '\\u003e'),
@@ -127,8 +134,9 @@ function buildModeProposalComment(proposal: Proposal, report: ModeReport): strin
   };
   lines.push(
     '',
-    'Reply `/accept` to apply it, or `/reject <why>` to send the item back to a human ' +
-      `(\`flotilla proposals accept ${proposal.id}\` — with \`--edit\` to change it first — or \`reject\` do the same).`,
+    `Reply \`/accept\` to apply it, \`/reject <why>\` — or any comment on #${proposal.id} — to have it run again ` +
+      'with your feedback, or `/reject` alone to send the item back to a human ' +
+      `(\`flotilla proposals accept ${proposal.id}\` — with \`--edit\` to change it first —, \`reject\` or \`comment\` do the same).`,
     '',
     PROPOSAL_DATA_OPENER,
     JSON.stringify(data).replaceAll('>', '\\u003e'),
@@ -189,40 +197,76 @@ function parseProposalEdit(body: string): ProposalEdit | null {
 
 const COMMAND = /^\/(accept|reject)(?=\s|$)/i;
 
+/** One comment's part in a decision: a command (`/accept`, `/reject <why>`), feedback, or nothing. */
+type ReadComment =
+  | { kind: 'command'; decision: 'accept' | 'reject'; text: string; edited: ProposalEdit | null }
+  | { kind: 'feedback'; text: string }
+  | { kind: 'none' };
+
 /**
- * The first decision in the comments after the latest proposal comment: a reply whose text starts with
- * `/accept` or `/reject <why>` (the reason is the rest of the comment), or one Flotilla posted for a human.
- * Flotilla's other comments (marked `<!-- flotilla:`) and other replies are not decisions. Which authors'
- * comments are listed at all is the provider's rule (GitHub: `github.answerAuthorAssociations`, never a
- * drive-by user). Null when nobody decided yet.
+ * The decision in the comments after the latest proposal comment. A reply whose text starts with `/accept`
+ * or `/reject <why>` (the reason is the rest of the comment), or one Flotilla posted for a human, decides;
+ * the first one wins. With `feedback` (the proposal's own item), any other reply is feedback (issue #29: a
+ * human "comments on a plan"): with no command, the feedback is a rejection whose reason is every such
+ * reply, in order (`feedback: true`); before a `/reject`, it opens that rejection's reason; an explicit
+ * `/accept` wins over it. Feedback Flotilla posted for a human (`flotilla proposals comment`) counts on
+ * any item. Flotilla's other comments (marked `<!-- flotilla:`) never count. Which authors' comments are
+ * listed at all is the provider's rule (GitHub: `github.answerAuthorAssociations`, never a drive-by user
+ * or a bot). Null when nobody decided yet.
  */
 export function findProposalDecision(
   comments: readonly { author: string; body: string }[],
+  options: { feedback?: boolean } = {},
 ): ProposalDecision | null {
   let start = -1;
   comments.forEach((comment, index) => {
     if (comment.body.includes(PROPOSAL_COMMENT_MARKER)) start = index;
   });
   if (start < 0) return null;
+  const feedback: { author: string; text: string }[] = [];
   for (const comment of comments.slice(start + 1)) {
-    const flotillas = comment.body.startsWith(PROPOSAL_DECISION_MARKER);
-    const text = flotillas
-      ? comment.body.slice(PROPOSAL_DECISION_MARKER.length).trim()
-      : comment.body.includes('<!-- flotilla:')
-        ? ''
-        : comment.body.trim();
-    const match = COMMAND.exec(text);
-    if (match === null) continue;
-    const decision = match[1]?.toLowerCase() === 'accept' ? 'accept' : 'reject';
-    const edited = decision === 'accept' && flotillas ? parseProposalEdit(comment.body) : null;
-    if (edited !== null) return { decision, reason: null, author: comment.author, edited };
-    return {
-      decision,
-      reason: decision === 'accept' ? null : text.slice(match[0].length).trim(),
-      author: comment.author,
-    };
+    const read = readComment(comment.body, options.feedback === true);
+    if (read.kind === 'feedback') feedback.push({ author: comment.author, text: read.text });
+    if (read.kind !== 'command') continue;
+    if (read.decision === 'accept')
+      return read.edited === null
+        ? { decision: 'accept', reason: null, author: comment.author }
+        : { decision: 'accept', reason: null, author: comment.author, edited: read.edited };
+    const reason = [...feedback.map((entry) => entry.text), read.text].filter((text) => text !== '');
+    return { decision: 'reject', reason: reason.join('\n\n'), author: comment.author };
   }
-  return null;
+  if (feedback.length === 0) return null;
+  return {
+    decision: 'reject',
+    reason: feedback.map((entry) => entry.text).join('\n\n'),
+    author: [...new Set(feedback.map((entry) => entry.author))].join(', '),
+    feedback: true,
+  };
+}
+
+function readComment(body: string, plainIsFeedback: boolean): ReadComment {
+  if (body.startsWith(PROPOSAL_FEEDBACK_MARKER)) {
+    const text = body.slice(PROPOSAL_FEEDBACK_MARKER.length).trim();
+    return text === '' ? { kind: 'none' } : { kind: 'feedback', text };
+  }
+  const flotillas = body.startsWith(PROPOSAL_DECISION_MARKER);
+  if (!flotillas && body.includes('<!-- flotilla:')) return { kind: 'none' };
+  const text = flotillas ? body.slice(PROPOSAL_DECISION_MARKER.length).trim() : body.trim();
+  const match = COMMAND.exec(text);
+  if (match === null)
+    return plainIsFeedback && !flotillas && text !== '' ? { kind: 'feedback', text } : { kind: 'none' };
+  const decision = match[1]?.toLowerCase() === 'accept' ? 'accept' : 'reject';
+  return {
+    kind: 'command',
+    decision,
+    text: decision === 'accept' ? '' : text.slice(match[0].length).trim(),
+    edited: decision === 'accept' && flotillas ? parseProposalEdit(body) : null,
+  };
+}
+
+/** The comment that records a human's feedback on a proposal (`flotilla proposals comment`). */
+export function buildFeedbackComment(text: string): string {
+  return `${PROPOSAL_FEEDBACK_MARKER}\n${text.trim()}`;
 }
 
 function oneLine(text: string): string {

@@ -1,7 +1,13 @@
 import type { Command } from 'commander';
 import { stringify } from 'yaml';
 import type { Proposal } from '../../domain/index.ts';
-import { decideProposal, requirePendingProposal, requireProposal } from '../support/decide-proposal.ts';
+import {
+  commentOnProposal,
+  type DecisionTarget,
+  decideProposal,
+  requirePendingProposal,
+  requireProposal,
+} from '../support/decide-proposal.ts';
 import { editProposalInEditor } from '../support/edit-proposal-in-editor.ts';
 import { formatTable } from '../support/format-table.ts';
 import type { CliContext } from '../support/open-cli-context.ts';
@@ -13,16 +19,17 @@ import { withCliContext } from '../support/with-cli-context.ts';
 import { writeJson } from '../support/write-json.ts';
 
 /**
- * `flotilla proposals list|show|accept|reject` (issue #29 §2): the plans `approval.plans: required` keeps
- * for a human, from `.flotilla/flotilla.db`. `accept` and `reject` record the decision as a comment on the
- * proposal's item (as you), where the running control plane (or the next `flotilla run`) reads it: an
- * acceptance applies the plan, a rejection has the planner revise it with your `--comment`.
+ * `flotilla proposals list|show|accept|reject|comment` (issue #29 §2): the plans `approval.plans: required`
+ * keeps for a human, from `.flotilla/flotilla.db`. `accept`, `reject` and `comment` record the decision as a
+ * comment on the proposal's item (as you), where the running control plane (or the next `flotilla run`)
+ * reads it: an acceptance applies the plan, a rejection has the planner revise it with your `--comment`,
+ * and a comment is feedback that does the same with its text.
  */
 export function registerProposalsCommand(program: Command): void {
   const proposals = program
     .command('proposals')
     .description(
-      'plans, investigations and refinements waiting for your approval (approval.*: required): list, show, accept, reject',
+      'plans, investigations and refinements waiting for your approval (approval.*: required): list, show, accept, reject, comment',
     );
   proposals
     .command('list')
@@ -96,6 +103,44 @@ export function registerProposalsCommand(program: Command): void {
         withCliContext((context) => decide(context, parseWorkItemID(rawID), 'reject', options.comment ?? '')),
       ),
     );
+  registerCommentCommand(proposals);
+}
+
+/** `flotilla proposals comment <id> <text…>`: feedback that revises the proposal, as `reject --comment` does. */
+function registerCommentCommand(proposals: Command): void {
+  proposals
+    .command('comment')
+    .description('comment on a pending proposal: it is revised with your feedback (nothing is applied)')
+    .argument('<id>', 'the proposal id (its item), e.g. 12 or #12')
+    .argument('<text...>', 'your feedback: the revising planner (or mode) gets it in its prompt')
+    .action(
+      runCliAction('proposals comment', (rawID: string, words: string[]) =>
+        withCliContext(async (context) => {
+          const id = parseWorkItemID(rawID);
+          const proposal = requirePendingProposal(context.history, id);
+          const outcome = await commentOnProposal(
+            await openDecisionTarget(context),
+            proposal,
+            words.join(' '),
+          );
+          const who = outcome.author ?? 'a comment on its item';
+          process.stdout.write(
+            `commented on proposal #${id} (${who}); ${outcome.effect} (at once if flotilla run is running, else at its next start)\n`,
+          );
+        }),
+      ),
+    );
+}
+
+/** Where a decision goes: the local tracker as you, else a comment through the provider. */
+async function openDecisionTarget(context: CliContext): Promise<DecisionTarget> {
+  return {
+    history: context.history,
+    tracker: await openLocalTracker(context),
+    addComment: async (itemID, body) =>
+      (await context.provider.open()).workItemWriter.addComment(itemID, body),
+    readAuthor: () => readHumanAuthor(context.repoRoot),
+  };
 }
 
 async function decide(
@@ -107,15 +152,8 @@ async function decide(
 ): Promise<void> {
   const proposal = requirePendingProposal(context.history, id);
   const edited = edit ? await editProposalInEditor(proposal, context.paths.stateDir, context.repoRoot) : null;
-  const tracker = await openLocalTracker(context);
   const outcome = await decideProposal(
-    {
-      history: context.history,
-      tracker,
-      addComment: async (itemID, body) =>
-        (await context.provider.open()).workItemWriter.addComment(itemID, body),
-      readAuthor: () => readHumanAuthor(context.repoRoot),
-    },
+    await openDecisionTarget(context),
     proposal,
     decision,
     reason,

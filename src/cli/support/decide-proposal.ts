@@ -1,4 +1,9 @@
-import { buildDecisionComment, type Proposal, type ProposalEdit } from '../../domain/index.ts';
+import {
+  buildDecisionComment,
+  buildFeedbackComment,
+  type Proposal,
+  type ProposalEdit,
+} from '../../domain/index.ts';
 import type { EngineStatePersistence, SqliteTracker } from '../../storage/index.ts';
 import { CliError } from './cli-error.ts';
 
@@ -10,10 +15,11 @@ export interface DecisionTarget {
   readAuthor(): Promise<string>;
 }
 
-/** What `flotilla proposals accept|reject` and `POST /api/proposals/:id/accept|reject` report. */
+/** What `flotilla proposals accept|reject|comment` and `POST /api/proposals/:id/…` report. */
 export interface ProposalDecision {
   proposalID: string;
-  decision: 'accept' | 'reject';
+  /** `comment`: feedback, recorded as a rejection whose reason is the comment (issue #29). */
+  decision: 'accept' | 'reject' | 'comment';
   /** The git author on the local tracker, else null (a comment through the provider). */
   author: string | null;
   /** What follows: the plan is applied, the planner revises it, or its item waits for a human. */
@@ -49,14 +55,7 @@ export async function decideProposal(
   reason: string,
   edit?: ProposalEdit,
 ): Promise<ProposalDecision> {
-  const body = buildDecisionComment(decision, reason, edit);
-  let author: string | null = null;
-  if (target.tracker === undefined) {
-    await target.addComment(proposal.id, body);
-  } else {
-    author = await target.readAuthor();
-    target.tracker.workItems.addComment(proposal.id, body, author);
-  }
+  const author = await postAsHuman(target, proposal.id, buildDecisionComment(decision, reason, edit));
   const effect =
     decision === 'reject'
       ? proposal.kind === 'plan'
@@ -64,4 +63,41 @@ export async function decideProposal(
         : 'its item waits for a human, with your comment'
       : `${edit === undefined ? 'it' : 'your edited version'} is applied`;
   return { proposalID: proposal.id, decision, author, effect };
+}
+
+/**
+ * Records a human's feedback on a pending proposal (`flotilla proposals comment`, issue #29: a human
+ * "comments on a plan"): a marked comment on its item, read as feedback whatever its text (a text that
+ * starts with `/accept` is not an acceptance). The engine closes the proposal as rejected with the text as
+ * its reason and revises it, as `reject --comment` does. Empty text: a CliError (exit 2).
+ */
+export async function commentOnProposal(
+  target: DecisionTarget,
+  proposal: Proposal,
+  text: string,
+): Promise<ProposalDecision> {
+  if (text.trim() === '')
+    throw new CliError(
+      'the comment is empty; say what to change (e.g. "Split the parser into its own item")',
+      {
+        exitCode: 2,
+      },
+    );
+  const author = await postAsHuman(target, proposal.id, buildFeedbackComment(text));
+  const effect =
+    proposal.kind === 'plan'
+      ? 'the planner revises the plan with your comment'
+      : `the ${proposal.kind} runs again with your comment (if its item still waits)`;
+  return { proposalID: proposal.id, decision: 'comment', author, effect };
+}
+
+/** On the local tracker as the human (their git author, returned); elsewhere through the provider (null). */
+async function postAsHuman(target: DecisionTarget, id: string, body: string): Promise<string | null> {
+  if (target.tracker === undefined) {
+    await target.addComment(id, body);
+    return null;
+  }
+  const author = await target.readAuthor();
+  target.tracker.workItems.addComment(id, body, author);
+  return author;
 }

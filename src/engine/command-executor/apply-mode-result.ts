@@ -63,7 +63,8 @@ export async function proposeModeResult(
     title: `${kind === 'investigation' ? 'Investigation' : 'Refinement'} proposal: #${subject.id} ${subject.title}`,
     body: [
       `The ${kind} of #${subject.id} waits for a human (\`approval.${kind}s: required\`): nothing is applied`,
-      'until it is accepted. Its report is in the comments. Reply `/accept` to apply it, or `/reject <why>`.',
+      'until it is accepted. Its report is in the comments. Reply `/accept` to apply it, or `/reject <why>`',
+      '(a plain comment here is feedback too: the mode runs again with it).',
       'It is never dispatched to an implementor.',
     ].join('\n'),
     labels: [PROPOSAL_LABEL, 'status:waiting-for-input'],

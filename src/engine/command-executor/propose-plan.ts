@@ -22,7 +22,7 @@ const QUESTIONS_PROPOSED_MARKER = '<!-- flotilla:planner-proposed -->';
  * (nothing is stored when it would be rejected: thrown → commandFailed), then posted on a `task:proposal`
  * item of its own, created `waiting-for-input` (never dispatched): a readable list and a hidden block with
  * the plan, as one comment. The proposal's id is the item's; `proposalCreated` stores it (SQLite, migration
- * 012), and the proposal poller reads `/accept` or `/reject <why>` from the item's replies. A resumed
+ * 012), and the proposal poller reads `/accept`, `/reject <why>` or feedback from the item's replies. A resumed
  * planner's questions item is closed, pointing at the proposal.
  */
 export async function proposePlan(
@@ -112,8 +112,9 @@ function buildProposalItemBody(paths: readonly string[]): string {
     ...paths.map((path) => `- \`${path}\``),
     '',
     'The plan is in the comments. Reply `/accept` to apply it (its work items are created), or',
-    '`/reject <why>` to have the planner revise it with your reason (`flotilla proposals accept|reject`',
-    'does the same). Editing an approved spec instead makes this proposal stale and plans again.',
+    '`/reject <why>` — or any other comment — to have the planner revise it with your feedback',
+    '(`flotilla proposals accept|reject|comment` does the same). Editing an approved spec instead makes',
+    'this proposal stale and plans again.',
     'It is never dispatched to an implementor.',
   ].join('\n');
 }

@@ -161,6 +161,38 @@ describe('a decision on the pending proposal', () => {
     expect(state.proposals['40']).toMatchObject({ status: 'rejected', reason: 'too coarse' });
   });
 
+  it('feedback (a plain comment): revised exactly as a reasoned rejection, said as feedback', () => {
+    const before = withPendingProposal();
+    const feedback: ProposalDecided = {
+      ...decided('reject', 'Split the parser into its own item'),
+      feedback: true,
+    };
+    const commands = runHandlerAfterUpdate(handleProposals, feedback, before);
+    expect(commands).toEqual([
+      expect.objectContaining({ type: 'commentOnWorkItem', workItemID: '40' }),
+      { type: 'transitionWorkItemStatus', workItemID: '40', newStatus: 'closed', cause: 'planner' },
+      {
+        type: 'requestPlannerRun',
+        specPaths: [SPEC],
+        specSHAs: { [SPEC]: 'sha-2' },
+        revision: {
+          proposalID: '40',
+          reason: 'Split the parser into its own item',
+          previous: buildPlannerResult(),
+        },
+      },
+    ]);
+    expect(commands[0]).toMatchObject({
+      body: expect.stringContaining('Revised on feedback from ada: Split the parser into its own item.'),
+    });
+    const { state } = applyStateUpdate(before, feedback);
+    expect(state.proposals['40']).toMatchObject({
+      status: 'rejected',
+      decidedBy: 'ada',
+      reason: 'Split the parser into its own item',
+    });
+  });
+
   it('a second decision, or one for a decided proposal, changes nothing', () => {
     const before = withPendingProposal({ status: 'accepted', decidedAt: 4, decidedBy: 'bob' });
     const update = applyStateUpdate(before, decided('reject', 'late'));
@@ -252,6 +284,29 @@ describe('a rejected investigation or refinement (issue #29)', () => {
         type: 'commentOnWorkItem',
         workItemID: '7',
         body: expect.stringContaining('Name the files. The refinement runs again with this reason.'),
+      }),
+    );
+  });
+
+  it('feedback on its proposal item runs the mode again with it, as a reason does', () => {
+    const commands = runHandlerAfterUpdate(
+      handleProposals,
+      { ...decided('reject', 'Cover the empty input'), feedback: true },
+      withModeProposal('needs-refinement'),
+    );
+    expect(commands).toContainEqual({
+      type: 'transitionWorkItemStatus',
+      workItemID: '7',
+      newStatus: 'pending',
+      cause: 'user',
+    });
+    expect(commands).toContainEqual(
+      expect.objectContaining({
+        type: 'commentOnWorkItem',
+        workItemID: '7',
+        body: expect.stringContaining(
+          'Revised on feedback from ada: Cover the empty input. The refinement runs',
+        ),
       }),
     );
   });

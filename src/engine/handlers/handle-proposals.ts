@@ -9,7 +9,8 @@ const REJECTED_COMMENT_MARKER = '<!-- flotilla:proposal-rejected -->';
  * A human decided the pending proposal (issue #29 §2). Accepted: the stored plan is applied exactly as an
  * `approval.plans: auto` plan is (`applyPlannerResult`, which then closes the proposal's item saying what it
  * created). Rejected: the item is closed with the reason, and a `plan-revision` planner run starts on the
- * approved specs with the reason and the rejected plan in its prompt; its result is a new proposal. A pending
+ * approved specs with the reason and the rejected plan in its prompt; its result is a new proposal. A human's
+ * plain comments on the proposal's item (`feedback`) are such a rejection, their text the reason. A pending
  * proposal's item closed by a human drops the proposal (stale, nothing applied); planning starts again when
  * a spec changes or someone asks (the dashboard's `d`).
  */
@@ -18,8 +19,9 @@ export const handleProposals: Handler = (event, state) => {
   if (event.type !== 'proposalDecided') return [];
   const proposal = state.proposals[event.proposalID];
   if (proposal === undefined || proposal.decidedAt !== event.at) return [];
+  const said = buildDecidedText(event.author, proposal.reason ?? '', event.feedback === true);
   if (proposal.report != null && proposal.subjectID != null)
-    return decideModeProposal(proposal, proposal.report, event.author, state);
+    return decideModeProposal(proposal, proposal.report, said, state);
   if (proposal.status === 'accepted')
     return [
       {
@@ -36,9 +38,8 @@ export const handleProposals: Handler = (event, state) => {
       type: 'commentOnWorkItem',
       workItemID: proposal.id,
       body:
-        `${REJECTED_COMMENT_MARKER}\nRejected by ${event.author}` +
-        `${reason === '' ? ' (no reason given)' : `: ${reason}`}. The planner revises the plan with this ` +
-        'feedback; the revised plan is proposed on a new item.',
+        `${REJECTED_COMMENT_MARKER}\n${said} The planner revises the plan with this feedback; the revised ` +
+        'plan is proposed on a new item.',
     },
     { type: 'transitionWorkItemStatus', workItemID: proposal.id, newStatus: 'closed', cause: 'planner' },
   ];
@@ -65,7 +66,7 @@ export const handleProposals: Handler = (event, state) => {
 function decideModeProposal(
   proposal: Proposal,
   report: ModeReport,
-  author: string,
+  said: string,
   state: Parameters<Handler>[1],
 ): EngineCommand[] {
   const subjectID = proposal.subjectID ?? '';
@@ -81,7 +82,6 @@ function decideModeProposal(
     ];
   if (proposal.status !== 'rejected') return [];
   const reason = proposal.reason ?? '';
-  const said = `Rejected by ${author}${reason === '' ? ' (no reason given)' : `: ${reason}`}.`;
   // Only an item still parked for the proposal runs again (a human may have moved it meanwhile).
   const rerun = reason.trim() !== '' && state.workItems[subjectID]?.status === 'needs-refinement';
   const next = rerun
@@ -108,6 +108,12 @@ function decideModeProposal(
     cause: 'user',
   });
   return commands;
+}
+
+/** What the engine says on a rejected proposal's item: who, and their reason or feedback. */
+function buildDecidedText(author: string, reason: string, feedback: boolean): string {
+  if (feedback) return `Revised on feedback from ${author}: ${reason}.`;
+  return `Rejected by ${author}${reason === '' ? ' (no reason given)' : `: ${reason}`}.`;
 }
 
 function closedByHuman(workItemID: string, state: Parameters<Handler>[1]): EngineCommand[] {

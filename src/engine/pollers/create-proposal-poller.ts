@@ -5,10 +5,15 @@ import type { Poller, PollerDeps } from './poller.ts';
 
 /**
  * Reads the comments of the pending proposal's item (and of the item an investigation or refinement is
- * about, where it is posted too) and reports the first `/accept` or `/reject <why>` after the proposal comment (a reply on the tracker, or one `flotilla proposals accept|reject` posted). Which
- * authors count is the provider's rule, as for answers (GitHub: `github.answerAuthorAssociations`; a
- * drive-by user's `/accept` is never listed). Providers without `listComments` are decided from the
- * dashboard only.
+ * about, where it is posted too) and reports the first `/accept` or `/reject <why>` after the proposal
+ * comment (a reply on the tracker, or one `flotilla proposals accept|reject` posted). On the proposal's own
+ * item a plain reply is feedback (issue #29): with no command, every such reply, in order, is a rejection
+ * with that reason (`feedback`), which revises the proposal as `/reject <why>` does; on the item an
+ * investigation or refinement is about, where people discuss the bug, only commands count. Which authors
+ * count is the provider's rule, as for answers (GitHub: `github.answerAuthorAssociations`; a drive-by
+ * user's `/accept` or comment is never listed). Only pending proposals are read, so a decided one's
+ * comments are never read again, a restart included. Providers without `listComments` are decided from
+ * the dashboard only.
  */
 export function createProposalPoller(deps: PollerDeps<WorkItemReader>): Poller {
   const failures = createFailureReporter({ source: 'proposal poller', ...deps });
@@ -26,7 +31,8 @@ export function createProposalPoller(deps: PollerDeps<WorkItemReader>): Poller {
           const items = [proposal.id, ...(proposal.subjectID == null ? [] : [proposal.subjectID])];
           let decision: ReturnType<typeof findProposalDecision> = null;
           for (const item of items) {
-            decision = findProposalDecision(await listComments(item, { since }));
+            const comments = await listComments(item, { since });
+            decision = findProposalDecision(comments, { feedback: item === proposal.id });
             if (decision !== null) break;
           }
           if (decision === null) continue;
@@ -39,6 +45,7 @@ export function createProposalPoller(deps: PollerDeps<WorkItemReader>): Poller {
             source: 'tracker',
             at: deps.clock.now(),
             ...(decision.edited !== undefined && { edited: decision.edited }),
+            ...(decision.feedback === true && { feedback: true }),
           });
         }
         failures.succeeded();
