@@ -69,6 +69,7 @@ export async function createConfiguredProvider(
         logger: options.logger,
         ...(options.mergeMethod !== undefined && { mergeMethod: options.mergeMethod }),
         ...(trackerState !== undefined && { trackerState }),
+        ...(config.cluster !== undefined && { sharedRemote: config.cluster.remote }),
       },
       settings,
     );

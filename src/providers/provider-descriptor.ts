@@ -30,6 +30,11 @@ export interface ProviderBuildContext {
    * tracker lives instead of `db` so every machine sees the same items (src/storage/README.md "Two backends").
    */
   trackerState?: SqlConnection;
+  /**
+   * Cluster mode (`cluster.remote`): the git remote the machines share. A provider that merges in this
+   * clone (local) merges onto that remote's default branch; one that merges on its tracker ignores it.
+   */
+  sharedRemote?: string;
   /** Where credentials are read from (never the config file). */
   env: ProviderEnv;
   logger: Logger;

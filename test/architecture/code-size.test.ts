@@ -34,7 +34,7 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/providers/github/setup/check-github-for-doctor.ts checkGitHubForDoctor': 79,
   'src/providers/github/setup/create-github-admin.ts check': 56,
   'src/providers/local/create-local-provider.ts mergeRevision': 55,
-  'src/providers/local/git/integrate-revision.ts integrateRevision': 96,
+  'src/providers/local/git/integrate-revision.ts planIntegration': 78,
   'src/providers/local/git/rebase-revision.ts rebaseRevision': 62,
   'src/providers/shared/create-branch-from-patch.ts createBranchFromPatch': 67,
   'src/runtimes/claude/provision-claude-run.ts provisionClaudeRun': 51,

@@ -407,6 +407,45 @@ describe('createLocalProvider: mergeRevision', () => {
     expect((await repo.git(['rev-parse', `flotilla/${item.id}`])).trim()).toBe(revision.headSHA);
   });
 
+  /** A bare clone of the repository as its `origin` (the shared remote of a cluster); returns its path. */
+  async function withSharedRemote(): Promise<string> {
+    const bare = join(dir.path, 'remote.git');
+    await repo.git(['clone', '--quiet', '--bare', repo.root, bare]);
+    await repo.git(['remote', 'add', 'origin', bare]);
+    return bare;
+  }
+
+  it('one machine (no sharedRemote): the merge stays in this clone, nothing is pushed', async () => {
+    const bare = await withSharedRemote();
+    const before = (await repo.git(['rev-parse', 'main'], bare)).trim();
+    const provider = open();
+    const { revision } = await itemWithRevision(provider);
+    await merge(provider, revision.id);
+    expect((await repo.git(['rev-parse', 'main'])).trim()).toBe(revision.headSHA);
+    expect((await repo.git(['rev-parse', 'main'], bare)).trim()).toBe(before);
+  });
+
+  it('cluster mode (sharedRemote): a refused merge leaves the item approved; a merge lands on the remote', async () => {
+    const bare = await withSharedRemote();
+    const provider = open({ sharedRemote: 'origin' });
+    const { item, revision } = await itemWithRevision(provider);
+    const own = await repo.commit('my own work', { 'mine.txt': 'mine\n' });
+
+    await expect(merge(provider, revision.id)).rejects.toThrow(
+      /^main here has 1 commit\(s\) that origin\/main lacks/,
+    );
+    expect((await provider.workItemReader.getWorkItem(item.id))?.status).toBe('approved');
+    expect(provider.tracker.revisions.getRevisionState(revision.id)).toBe('open');
+    expect((await repo.git(['rev-parse', 'main'])).trim()).toBe(own);
+
+    await repo.git(['push', '--quiet', 'origin', 'main']);
+    const result = await merge(provider, revision.id);
+    expect(result.strategy).toBe('merge-commit');
+    expect((await repo.git(['rev-parse', 'main'], bare)).trim()).toBe(result.mergedSHA);
+    expect((await repo.git(['rev-parse', 'main'])).trim()).toBe(result.mergedSHA);
+    expect(provider.tracker.revisions.getRevisionState(revision.id)).toBe('merged');
+  });
+
   it('writes a merge commit when the default branch moved on', async () => {
     const provider = open();
     const { item, revision } = await itemWithRevision(provider);

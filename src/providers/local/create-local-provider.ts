@@ -29,7 +29,8 @@ import type {
 import { createLocalChecksRunner, type LocalChecksRunnerOptions } from './create-local-checks-runner.ts';
 import { createLocalHistory } from './create-local-history.ts';
 import { createGitSpecReader } from './git/create-git-spec-reader.ts';
-import { integrateRevision } from './git/integrate-revision.ts';
+import { type IntegrateRevisionParams, integrateRevision } from './git/integrate-revision.ts';
+import { integrateWithSharedRemote } from './git/integrate-with-shared-remote.ts';
 import { readChecksOutputTail } from './git/read-checks-output-tail.ts';
 import { rebaseRevision } from './git/rebase-revision.ts';
 
@@ -55,6 +56,12 @@ export type LocalProviderOptions = {
    * instead of the database below, so every machine sees the same items; the caller closes it.
    */
   trackerState?: SqlConnection;
+  /**
+   * Cluster mode: the git remote the machines share (`cluster.remote`). A merge first brings the default
+   * branch up to the remote's, then pushes it there (git/integrate-with-shared-remote.ts). Absent: merges
+   * stay in this clone and nothing is pushed.
+   */
+  sharedRemote?: string;
 } & (
   | /** An open database; the caller closes it. */ { db: Database; dbPath?: undefined }
   | /** Opened (and migrated) here; `close()` closes it. */ { dbPath: string; db?: undefined }
@@ -293,6 +300,17 @@ export function createLocalProvider(options: LocalProviderOptions): LocalProvide
     };
   }
 
+  /** One machine: integrateRevision in this clone. Cluster mode: onto the shared remote's default branch too. */
+  function integrate(params: IntegrateRevisionParams) {
+    const remote = options.sharedRemote;
+    if (remote === undefined) return integrateRevision(params);
+    return integrateWithSharedRemote({
+      ...params,
+      remote,
+      warn: (message, error) => logger.warn(message, { error: messageOf(error) }),
+    });
+  }
+
   /**
    * The engine's merge (a human asked for it): the same integration as `flotilla merge` (see
    * integrateRevision for how the user's checkout is protected), then one tracker transaction marks the
@@ -323,7 +341,7 @@ export function createLocalProvider(options: LocalProviderOptions): LocalProvide
         `revision #${revisionID} is at ${revision.headSHA.slice(0, 12)}, not ${mergeOptions.expectedHeadSHA.slice(0, 12)}; nothing was merged`,
       );
     }
-    const result = await integrateRevision({
+    const result = await integrate({
       ...(mergeOptions.fastForwardOnly === true && { fastForwardOnly: true }),
       repoRoot,
       defaultBranch,

@@ -21,6 +21,7 @@ export const localProvider: ProviderDescriptor<undefined> = {
       specsDir: context.specsDir,
       db: context.db,
       ...(context.trackerState !== undefined && { trackerState: context.trackerState }),
+      ...(context.sharedRemote !== undefined && { sharedRemote: context.sharedRemote }),
       checksCommand: context.checks.command,
       checksTimeoutMs: context.checks.timeout * 1000,
       logsDir: join(context.logsDir, 'checks'),

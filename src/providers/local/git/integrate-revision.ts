@@ -67,6 +67,23 @@ export class IntegrateRevisionError extends Error {
  * Refusals throw IntegrateRevisionError; an unexpected git failure throws whatever runGit threw.
  */
 export async function integrateRevision(params: IntegrateRevisionParams): Promise<IntegrateRevisionResult> {
+  const plan = await planIntegration(params);
+  if (plan.strategy === 'already-merged') return { ...plan, updatedWorktree: null };
+  return applyIntegration(params, plan);
+}
+
+/** What an integration will write: the default branch's head now and the commit it moves to. */
+export interface IntegrationPlan {
+  strategy: IntegrateRevisionResult['strategy'];
+  previousSHA: string;
+  mergedSHA: string;
+}
+
+/**
+ * Step 1 of integrateRevision: every check and the result commit (the head, a merge commit or a replayed
+ * one), written as an unreferenced object; no ref or file changes. `already-merged`: nothing to write.
+ */
+export async function planIntegration(params: IntegrateRevisionParams): Promise<IntegrationPlan> {
   const { repoRoot, defaultBranch, branchName, headSHA } = params;
   const git = (args: string[], okExitCodes: number[] = [0], cwd = repoRoot, env?: Record<string, string>) =>
     runGit(args, { cwd, okExitCodes, env });
@@ -93,7 +110,7 @@ export async function integrateRevision(params: IntegrateRevisionParams): Promis
   const isAncestor = async (ancestor: string, descendant: string) =>
     (await git(['merge-base', '--is-ancestor', ancestor, descendant], [0, 1])).exitCode === 0;
   if (await isAncestor(headSHA, previousSHA)) {
-    return { strategy: 'already-merged', previousSHA, mergedSHA: previousSHA, updatedWorktree: null };
+    return { strategy: 'already-merged', previousSHA, mergedSHA: previousSHA };
   }
   await assertStackBaseMerged(git, { branchName, defaultBranch, previousSHA, headSHA, isAncestor });
 
@@ -149,19 +166,27 @@ export async function integrateRevision(params: IntegrateRevisionParams): Promis
       ).stdout.trim();
     }
   }
+  return { strategy, previousSHA, mergedSHA };
+}
 
-  const worktree = await findWorktreeWithBranch(repoRoot, defaultRef);
+/**
+ * Step 2 of integrateRevision: the default branch moved from the plan's previousSHA to its mergedSHA —
+ * a compare-and-swap when it is checked out nowhere, else `git merge --ff-only` in its clean checkout.
+ */
+export async function applyIntegration(
+  params: Pick<IntegrateRevisionParams, 'repoRoot' | 'defaultBranch' | 'branchName'>,
+  plan: IntegrationPlan,
+): Promise<IntegrateRevisionResult> {
+  const { repoRoot, defaultBranch, branchName } = params;
+  const { previousSHA, mergedSHA } = plan;
+  const git = (args: string[], okExitCodes: number[] = [0], cwd = repoRoot) =>
+    runGit(args, { cwd, okExitCodes });
+  const defaultRef = `refs/heads/${defaultBranch}`;
+  const worktree = await findCleanCheckout(repoRoot, defaultBranch);
   if (worktree === null) {
     // Compare-and-swap: fails (nothing written) if someone moved the branch since we read it.
     await git(['update-ref', '-m', `flotilla merge ${branchName}`, defaultRef, mergedSHA, previousSHA]);
-    return { strategy, previousSHA, mergedSHA, updatedWorktree: null };
-  }
-  const status = await git(['status', '--porcelain', '--untracked-files=no'], [0], worktree);
-  if (status.stdout.trim() !== '') {
-    throw new IntegrateRevisionError(
-      `${defaultBranch} is checked out in ${worktree} with uncommitted changes; commit or stash them (or check out another branch) and run merge again. Nothing was changed. Changed files:`,
-      status.stdout.trimEnd().split('\n'),
-    );
+    return { ...plan, updatedWorktree: null };
   }
   const advanced = await git(['merge', '--ff-only', '--quiet', mergedSHA], [0, 1, 128], worktree);
   if (advanced.exitCode !== 0) {
@@ -169,7 +194,24 @@ export async function integrateRevision(params: IntegrateRevisionParams): Promis
       `git could not fast-forward ${defaultBranch} in ${worktree}; nothing was changed: ${(advanced.stderr || advanced.stdout).trim()}`,
     );
   }
-  return { strategy, previousSHA, mergedSHA, updatedWorktree: worktree };
+  return { ...plan, updatedWorktree: worktree };
+}
+
+/**
+ * The worktree with the default branch checked out (null: none); one with changes to tracked files is
+ * refused (IntegrateRevisionError listing them), as a merge must not move a branch under someone's edits.
+ */
+export async function findCleanCheckout(repoRoot: string, defaultBranch: string): Promise<string | null> {
+  const worktree = await findWorktreeWithBranch(repoRoot, `refs/heads/${defaultBranch}`);
+  if (worktree === null) return null;
+  const status = await runGit(['status', '--porcelain', '--untracked-files=no'], { cwd: worktree });
+  if (status.stdout.trim() !== '') {
+    throw new IntegrateRevisionError(
+      `${defaultBranch} is checked out in ${worktree} with uncommitted changes; commit or stash them (or check out another branch) and run merge again. Nothing was changed. Changed files:`,
+      status.stdout.trimEnd().split('\n'),
+    );
+  }
+  return worktree;
 }
 
 /**
@@ -204,7 +246,7 @@ async function assertStackBaseMerged(
 }
 
 /** The worktree (main or linked) that has `ref` checked out, or null. */
-async function findWorktreeWithBranch(repoRoot: string, ref: string): Promise<string | null> {
+export async function findWorktreeWithBranch(repoRoot: string, ref: string): Promise<string | null> {
   const { stdout } = await runGit(['worktree', 'list', '--porcelain'], { cwd: repoRoot });
   for (const block of stdout.split('\n\n')) {
     const lines = block.split('\n');
