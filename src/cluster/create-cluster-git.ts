@@ -1,4 +1,4 @@
-import { runGit } from '../process/run-command.ts';
+import { type CommandResult, runGit } from '../process/run-command.ts';
 import { CLUSTER_REFS } from './adopt-published-branches.ts';
 
 /** Where the controller publishes the commits runs start from, on the shared remote (never a human's branch). */
@@ -36,6 +36,7 @@ export function createClusterGit(options: ClusterGitOptions): ClusterGit {
   return {
     publish() {
       const pushed = pushing.then(async () => {
+        await followSharedDefaultBranch(options);
         const base = (
           await git(['rev-parse', '--verify', `refs/heads/${defaultBranch}^{commit}`])
         ).stdout.trim();
@@ -58,4 +59,51 @@ export function createClusterGit(options: ClusterGitOptions): ClusterGit {
       await git(['update-ref', `refs/heads/${defaultBranch}`, baseCommit]);
     },
   };
+}
+
+type Git = (args: string[], okExitCodes?: number[], cwd?: string) => Promise<CommandResult>;
+
+/**
+ * Before a publish: another machine's merge is on the shared remote's default branch (src/providers/local/
+ * README.md "Cluster mode"), so this clone's default branch is fast-forwarded to it first and the next runs
+ * start from the merged work. Only a fast-forward: a branch with commits of its own, a checkout whose files
+ * would be overwritten, or a remote that cannot be read leaves the branch as it is (the publish goes on from it).
+ */
+async function followSharedDefaultBranch({
+  repoRoot,
+  remote,
+  defaultBranch,
+}: ClusterGitOptions): Promise<void> {
+  const git: Git = (args, okExitCodes = [0], cwd = repoRoot) =>
+    runGit(args, { cwd, okExitCodes, timeoutMs: GIT_TIMEOUT_MS });
+  const tracking = `refs/remotes/${remote}/${defaultBranch}`;
+  const fetched = await git(
+    ['fetch', '--quiet', '--no-tags', remote, `+refs/heads/${defaultBranch}:${tracking}`],
+    [0, 1, 128],
+  );
+  if (fetched.exitCode !== 0) return;
+  const local = await git(
+    ['rev-parse', '--verify', '--quiet', `refs/heads/${defaultBranch}^{commit}`],
+    [0, 1],
+  );
+  const shared = await git(['rev-parse', '--verify', '--quiet', `${tracking}^{commit}`], [0, 1]);
+  if (local.exitCode !== 0 || shared.exitCode !== 0) return;
+  const [from, to] = [local.stdout.trim(), shared.stdout.trim()];
+  if (from === to) return;
+  const behind = await git(['merge-base', '--is-ancestor', from, to], [0, 1]);
+  if (behind.exitCode !== 0) return;
+  const checkout = await findCheckoutOf(git, defaultBranch);
+  if (checkout === null) await git(['update-ref', `refs/heads/${defaultBranch}`, to, from], [0, 1, 128]);
+  else await git(['merge', '--ff-only', '--quiet', to], [0, 1, 128], checkout);
+}
+
+/** The worktree that has `branch` checked out, or null. */
+async function findCheckoutOf(git: Git, branch: string): Promise<string | null> {
+  const entries = (await git(['worktree', 'list', '--porcelain'])).stdout.split(/\n\n+/);
+  for (const entry of entries) {
+    const lines = entry.split('\n');
+    const path = lines.find((line) => line.startsWith('worktree '))?.slice('worktree '.length);
+    if (path !== undefined && lines.includes(`branch refs/heads/${branch}`)) return path;
+  }
+  return null;
 }
