@@ -43,7 +43,13 @@ export function createRemoteRuntime(
       const { sessionID } = params;
       try {
         const baseCommit = await git.publish();
-        await queue.enqueue(sessionID, { params, runtime: key, baseCommit });
+        const sessionNumber = requested.resume?.sessionNumber;
+        await queue.enqueue(sessionID, {
+          params,
+          runtime: key,
+          baseCommit,
+          ...(sessionNumber !== undefined && { sessionNumber }),
+        });
       } catch (error) {
         throw new AgentRunFailure('error', `could not enqueue the run: ${messageOf(error)}`, {
           cause: error,

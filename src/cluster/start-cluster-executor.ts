@@ -8,6 +8,7 @@ import { createClusterGit } from './create-cluster-git.ts';
 import { createDurableRunQueue } from './create-durable-run-queue.ts';
 import { createRunExecutor } from './create-run-executor.ts';
 import { createRunProgress } from './create-run-progress.ts';
+import { createTranscriptChunks } from './create-transcript-chunks.ts';
 import { createWorkerRegistry } from './create-worker-registry.ts';
 import { guardRunExecutor } from './guard-run-executor.ts';
 import { resolveClusterDatabaseUrl } from './resolve-cluster-database-url.ts';
@@ -50,7 +51,7 @@ export async function startClusterExecutor(options: ClusterExecutorOptions): Pro
     remote: settings.remote,
     defaultBranch: options.defaultBranch,
   });
-  // The heartbeat's renewals, and the run's progress sends (create-run-progress.ts) beside them.
+  // The heartbeat's renewals, and the run's progress and transcript sends beside them.
   const pool = new pg.Pool({ connectionString: resolved.url, max: 3 });
   pool.on('error', (error) => logger.warn('cluster database connection error', { error: error.message }));
   const ttlMs = settings.heartbeatTimeout * 1000;
@@ -76,6 +77,7 @@ export async function startClusterExecutor(options: ClusterExecutorOptions): Pro
           runtimes: options.runtimes,
           prepareBase: (base) => git.receive(base),
           progress: createRunProgress(pool),
+          transcripts: createTranscriptChunks(pool),
           logger,
         }),
         () => holds(),
