@@ -5,7 +5,8 @@
  * (src/cluster/start-transcript-mirror.ts); `flotilla logs` in the CONTROLLER's clone — which has no file for
  * the run — prints it: mid-run while the implementor's second model request is held, still after `kill -9` of
  * the worker (issue #28 §5's bound: what the file held 3 s before the kill is there), and whole once a restarted
- * worker finished the requeued run (both executions, each under its own line).
+ * worker finished the requeued run (both executions, each under its own line). The decision the agent records
+ * reaches the controller's state mid-run too (the progress stream), and once per execution.
  *
  * Why this fails without the copy: the controller's clone never has the run's file (its `log_file_path` is
  * null, checked below), so `flotilla logs` would exit 1 "has no transcript".
@@ -38,7 +39,10 @@ const STEP_TIMEOUT = 90_000;
 const FLUSH_BOUND_MS = 3_000;
 const SAID = 'Checking the tree first.';
 
-/** The implementor's first turn: text, one Bash command whose output (built by printf) is `MARKER-1`, a write. */
+/**
+ * The implementor's first turn: text, one Bash command whose output (built by printf) is `MARKER-1`, a write and
+ * a decision recorded through Flotilla's note tool.
+ */
 const MARKER_TURN = {
   content: [
     { type: 'text' as const, text: SAID },
@@ -48,6 +52,11 @@ const MARKER_TURN = {
       input: { command: "printf 'MARKER-%d\\n' 1", description: 'Marker' },
     },
     WRITE_GREET,
+    {
+      type: 'tool_use' as const,
+      name: 'mcp__flotilla__record_decision',
+      input: { decision: 'greet returns a string', why: 'simplest' },
+    },
   ],
 };
 
@@ -128,6 +137,15 @@ describe('flotilla logs: a remote run’s transcript through PostgreSQL', () => 
       expect(sessionID).not.toBe('');
       // The controller has no file for the run: what `flotilla logs` prints there came through PostgreSQL.
       expect(logFilePath).toBeNull();
+      const decisionsOf = (session: string) =>
+        readClusterState(cluster.url(), (sql) =>
+          sql
+            .all<{ text: string }>(
+              "SELECT text FROM agent_notes WHERE kind = 'decision' AND session_id = ? ORDER BY created_at",
+              [session],
+            )
+            .map((row) => row.text),
+        );
       const logs = (...args: string[]) =>
         execFileSync(process.execPath, [FLOTILLA_BIN, 'logs', ...args], {
           cwd: repo.root,
@@ -143,6 +161,8 @@ describe('flotilla logs: a remote run’s transcript through PostgreSQL', () => 
       expect(midRun).toContain(BASH_CALL);
       expect(midRun).toMatch(BASH_RESULT);
       expect(midRun).not.toContain('=== Session End ===');
+      // Its decision reached the controller mid-run through the progress stream, not with the reply.
+      expect(decisionsOf(sessionID)).toEqual(['greet returns a string']);
       // Any unique prefix names it, shortened by default, as for a local run.
       expect(logs(sessionID.slice(0, 8))).toContain(SAID);
 
@@ -164,6 +184,8 @@ describe('flotilla logs: a remote run’s transcript through PostgreSQL', () => 
         () => [context(), second.output()].join('\n---\n'),
       );
       expect(exitCode, context()).toBe(0);
+      // One decision per execution: the finishing one's arrived streamed, and its reply did not repeat it.
+      expect(decisionsOf(sessionID)).toEqual(['greet returns a string', 'greet returns a string']);
 
       const whole = logs('--full', sessionID);
       const [killed = '', finished = ''] = whole.split(/^--- execution 2 of 2: worker slot .+ ---\n/m);
