@@ -4,6 +4,7 @@ import { resolveFlotillaPaths } from '../config/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import { createCloneWorktrees } from './create-clone-worktrees.ts';
 import { createRuntimeSet } from './create-runtime-set.ts';
+import { openClusterState } from './open-cluster-state.ts';
 
 export interface WorkerSlotOptions {
   /** The worker's clone of the repository. */
@@ -27,6 +28,8 @@ export async function runWorkerSlot(options: WorkerSlotOptions): Promise<Cluster
   const { repoRoot, config, logger } = options;
   if (config.cluster === undefined)
     throw new Error('flotilla.config.json: no "cluster" section: `flotilla worker` needs cluster.postgres');
+  // The state schema up to date before a run: the slot copies transcripts into its table (migration 007).
+  openClusterState(config, options.env)?.close();
   const paths = resolveFlotillaPaths(repoRoot);
   const runtimeSet = await createRuntimeSet({ repoRoot, config, logger, paths });
   // Slots share the clone: none prepares a spare the others could race for.

@@ -20,6 +20,11 @@ export interface AgentRunMessage {
   runtime: RuntimeKey;
   /** The controller's default-branch commit at enqueue time: the worker's worktrees start from it. */
   baseCommit: string;
+  /**
+   * Which session of its run this is (a resume after a human's answers is one more; absent: 1). The params
+   * carry no `resume` (create-remote-runtime.ts restarts it), so the number crosses here.
+   */
+  sessionNumber?: number;
 }
 
 interface ReplyCommon {

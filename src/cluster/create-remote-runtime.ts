@@ -50,7 +50,13 @@ export function createRemoteRuntime(
       const { sessionID } = params;
       try {
         const baseCommit = await git.publish();
-        await queue.enqueue(sessionID, { params, runtime: key, baseCommit });
+        const sessionNumber = requested.resume?.sessionNumber;
+        await queue.enqueue(sessionID, {
+          params,
+          runtime: key,
+          baseCommit,
+          ...(sessionNumber !== undefined && { sessionNumber }),
+        });
       } catch (error) {
         throw new AgentRunFailure('error', `could not enqueue the run: ${messageOf(error)}`, {
           cause: error,
@@ -60,25 +66,17 @@ export function createRemoteRuntime(
       const reply = queue.result(sessionID);
       let settled: AgentRunReply | null = null;
       const noteListeners = new Set<(note: AgentNote) => void>();
+      const emitNote = (note: AgentNote) => {
+        for (const listener of noteListeners)
+          try {
+            listener(note);
+          } catch (error) {
+            logger.warn('a remote run’s note listener failed', { sessionID, error: messageOf(error) });
+          }
+      };
       const replied = reply.then(
-        (value) => {
-          settled = value;
-          for (const note of value.notes) for (const listener of noteListeners) listener(note);
-          return value;
-        },
+        (value) => value,
         () => null,
-      );
-      const result: Promise<AgentRunOutcome> = reply.then(
-        (value) => {
-          if (value.ok) return value.result;
-          throw new AgentRunFailure(value.reason, value.message, { resetsAt: value.resetsAt });
-        },
-        (error: unknown) => {
-          if (error instanceof RunCancelledError) throw new AgentRunFailure('cancelled', error.message);
-          throw new AgentRunFailure('error', `the run's result was lost: ${messageOf(error)}`, {
-            cause: error,
-          });
-        },
       );
       const live =
         deps.progress === undefined
@@ -90,6 +88,7 @@ export function createRemoteRuntime(
             });
       if (live !== null && deps.progress !== undefined) {
         const { forget } = deps.progress;
+        live.onNote(emitNote);
         // Once the last rows were read: the reply carries everything from then on.
         void live.ended.then(() => forget(sessionID)).catch(() => undefined);
       }
@@ -108,6 +107,28 @@ export function createRemoteRuntime(
           .then(() => forget(sessionID))
           .catch(() => undefined);
       }
+      // The reply's notes the stream did not carry (all of them when nothing was streamed by the executor
+      // that finished the run), once the stream's last rows were read, before the result.
+      const noted = replied.then(async (value) => {
+        if (live !== null) await live.ended;
+        settled = value;
+        if (value === null) return;
+        for (const note of value.notes.slice(live?.notesStreamedBy(value.executor) ?? 0)) emitNote(note);
+      });
+      const result: Promise<AgentRunOutcome> = noted
+        .then(() => reply)
+        .then(
+          (value) => {
+            if (value.ok) return value.result;
+            throw new AgentRunFailure(value.reason, value.message, { resetsAt: value.resetsAt });
+          },
+          (error: unknown) => {
+            if (error instanceof RunCancelledError) throw new AgentRunFailure('cancelled', error.message);
+            throw new AgentRunFailure('error', `the run's result was lost: ${messageOf(error)}`, {
+              cause: error,
+            });
+          },
+        );
       return {
         output: remoteOutput(live, replied),
         ...(live !== null && { onUsage: live.onUsage, onActivity: live.onActivity }),

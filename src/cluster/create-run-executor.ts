@@ -13,7 +13,9 @@ import { bridgeRunConversations } from './bridge-run-conversations.ts';
 import type { RunExecution } from './create-durable-run-queue.ts';
 import type { RunMessages } from './create-run-messages.ts';
 import type { RunProgress } from './create-run-progress.ts';
+import type { TranscriptChunks } from './create-transcript-chunks.ts';
 import { startProgressStream } from './start-progress-stream.ts';
+import { startTranscriptMirror } from './start-transcript-mirror.ts';
 
 export interface RunExecutorOptions {
   executorID: string;
@@ -32,6 +34,10 @@ export interface RunExecutorOptions {
    * is asked as on one machine; absent: it can do neither. Polled every `progressFlushMs`.
    */
   messages?: Pick<RunMessages, 'send' | 'take'>;
+  /** Where the run's transcript file is copied as it grows (create-transcript-chunks.ts); absent: not copied. */
+  transcripts?: Pick<TranscriptChunks, 'append'>;
+  /** How often the transcript's new lines are copied; default 1 s (at most 3 s). */
+  transcriptFlushMs?: number;
   logger: Logger;
 }
 
@@ -56,16 +62,32 @@ export function createRunExecutor(options: RunExecutorOptions) {
           logger,
         });
   };
+  /** The run's transcript file copied to PostgreSQL as it grows, so any machine's `flotilla logs` reads it. */
+  const mirrorTranscript = (handle: AgentRunHandle, message: AgentRunMessage) => {
+    const { transcripts } = options;
+    if (transcripts === undefined || handle.logFilePath === null) return null;
+    const { sessionID } = message.params;
+    const sessionNumber = message.sessionNumber ?? 1;
+    return startTranscriptMirror({
+      filePath: handle.logFilePath,
+      send: (chunk) =>
+        transcripts.append({ ...chunk, runID: sessionID, sessionNumber, executor: executorID }),
+      flushMs: options.transcriptFlushMs ?? 1000,
+      logger,
+    });
+  };
   /**
    * What runs beside a run: the poll of whether the controller cancelled it (`cancel` stops its agent), its
-   * live progress and its conversations; `output` takes each chunk of its text, `stop` ends them.
+   * live progress, its conversations and its transcript's copy; `output` takes each chunk of its text,
+   * `stop` ends them all.
    */
   const accompany = (
     handle: AgentRunHandle,
     execution: RunExecution,
     cancel: () => void,
-    sessionID: string,
+    message: AgentRunMessage,
   ) => {
+    const { sessionID } = message.params;
     const timer = setInterval(() => {
       void execution.isCancelled().then(
         (cancelled) => {
@@ -82,12 +104,13 @@ export function createRunExecutor(options: RunExecutorOptions) {
             pollMs: options.progressFlushMs ?? 500,
             logger,
           });
+    const transcript = mirrorTranscript(handle, message);
     return {
       output: (chunk: string) => stream?.output(chunk),
       async stop() {
         clearInterval(timer);
         talk?.stop();
-        await stream?.stop();
+        await Promise.all([stream?.stop(), transcript?.stop()]);
       },
     };
   };
@@ -113,7 +136,7 @@ export function createRunExecutor(options: RunExecutorOptions) {
       await options.prepareBase(message.baseCommit);
       const handle = await runtime.startAgent(message.params);
       const unsubscribe = handle.onNote?.((note) => notes.push(note));
-      watch = accompany(handle, execution, () => runtime.cancelAgent(sessionID), sessionID);
+      watch = accompany(handle, execution, () => runtime.cancelAgent(sessionID), message);
       const reading = readOutput(handle.output, output, watch.output);
       try {
         const outcome = await handle.result;

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type TestPostgres } from '../../test/support/start-postgres.ts';
+import type { AgentNote } from '../domain/index.ts';
 import type { LiveUsageReport } from '../engine/runtime-contract/index.ts';
 import { silentLogger } from '../logging/logger.ts';
 import { createRunProgress, type RunProgress } from './create-run-progress.ts';
@@ -84,5 +85,44 @@ describe('live progress of a remote run (PostgreSQL)', () => {
 
     await progress.forget('run-1');
     expect(await progress.read('run-1', 0)).toEqual([]);
+  });
+});
+
+describe('notes of a remote run (PostgreSQL)', () => {
+  it('reach the controller mid-run in order; it knows how many each executor streamed', async () => {
+    let recordNote: (note: AgentNote) => void = () => {};
+    const stream = startProgressStream(
+      {
+        onNote: (listener) => {
+          recordNote = listener;
+          return () => {};
+        },
+      },
+      { send: (entry) => progress.append('run-notes', 'slot-a', entry), flushMs: 50, logger: silentLogger },
+    );
+    let finish: (value: string) => void = () => {};
+    const done = new Promise<string>((resolve) => {
+      finish = resolve;
+    });
+    const live = followRunProgress('run-notes', progress, { pollMs: 50, done, logger: silentLogger });
+    const notes: AgentNote[] = [];
+    live.onNote((note) => notes.push(note));
+    recordNote({ kind: 'decision', decision: 'plain ESM', why: 'the repo is' });
+    recordNote({ kind: 'question', text: 'Trim the name?' });
+    for (let tries = 0; notes.length < 2; tries += 1) {
+      if (tries > 200) throw new Error('the notes never arrived');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    recordNote({ kind: 'summary', text: 'greet added' });
+    await stream.stop();
+    finish('replied');
+    await live.ended;
+    expect(notes).toEqual([
+      { kind: 'decision', decision: 'plain ESM', why: 'the repo is' },
+      { kind: 'question', text: 'Trim the name?' },
+      { kind: 'summary', text: 'greet added' },
+    ]);
+    expect(live.notesStreamedBy('slot-a')).toBe(3);
+    expect(live.notesStreamedBy('slot-b')).toBe(0);
   });
 });

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import type { AgentNote } from '../domain/index.ts';
 import type { LiveUsageReport } from '../engine/runtime-contract/index.ts';
 import { withSchemaLock } from './with-schema-lock.ts';
 
@@ -13,7 +14,8 @@ const PROGRESS_TABLE_SQL = `
     activity BOOLEAN NOT NULL DEFAULT FALSE,
     at TIMESTAMPTZ NOT NULL DEFAULT now()
   );
-  CREATE INDEX IF NOT EXISTS flotilla_run_progress_run ON public.flotilla_run_progress (run_id, seq)`;
+  CREATE INDEX IF NOT EXISTS flotilla_run_progress_run ON public.flotilla_run_progress (run_id, seq);
+  ALTER TABLE public.flotilla_run_progress ADD COLUMN IF NOT EXISTS notes JSONB`;
 
 /** What a slot sent since its last flush: text output, the latest cumulative usage, and whether it was busy. */
 export interface RunProgressEntry {
@@ -21,6 +23,8 @@ export interface RunProgressEntry {
   usage: LiveUsageReport | null;
   /** Non-text activity (tool calls) happened: the controller's stall timeout sees the run alive. */
   activity: boolean;
+  /** The notes the agent recorded since (decisions, logged questions, summaries, memories), in order. */
+  notes: AgentNote[];
 }
 
 export interface RunProgressRow extends RunProgressEntry {
@@ -55,14 +59,15 @@ export function createRunProgress(pool: Pool): RunProgress {
     async append(runID, executor, entry) {
       await ready();
       await pool.query(
-        `INSERT INTO public.flotilla_run_progress (run_id, executor, output, usage, activity)
-         VALUES ($1, $2, $3, $4, $5)`,
+        `INSERT INTO public.flotilla_run_progress (run_id, executor, output, usage, activity, notes)
+         VALUES ($1, $2, $3, $4, $5, $6)`,
         [
           runID,
           executor,
           entry.output,
           entry.usage === null ? null : JSON.stringify(entry.usage),
           entry.activity,
+          entry.notes.length === 0 ? null : JSON.stringify(entry.notes),
         ],
       );
     },
@@ -74,12 +79,13 @@ export function createRunProgress(pool: Pool): RunProgress {
         output: string;
         usage: LiveUsageReport | null;
         activity: boolean;
+        notes: AgentNote[] | null;
       }>(
-        `SELECT seq, executor, output, usage, activity FROM public.flotilla_run_progress
+        `SELECT seq, executor, output, usage, activity, notes FROM public.flotilla_run_progress
           WHERE run_id = $1 AND seq > $2 ORDER BY seq`,
         [runID, afterSeq],
       );
-      return result.rows.map((row) => ({ ...row, seq: Number(row.seq) }));
+      return result.rows.map((row) => ({ ...row, seq: Number(row.seq), notes: row.notes ?? [] }));
     },
     async forget(runID) {
       await ready();

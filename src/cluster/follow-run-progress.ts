@@ -1,3 +1,4 @@
+import type { AgentNote } from '../domain/index.ts';
 import type { LiveUsageReport } from '../engine/runtime-contract/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import { messageOf } from '../shared/message-of.ts';
@@ -8,10 +9,14 @@ export interface FollowedRunProgress {
   output: AsyncIterable<string>;
   onUsage(listener: (report: LiveUsageReport) => void): () => void;
   onActivity(listener: () => void): () => void;
+  /** The notes the run recorded, as the slots streamed them (mid-run). */
+  onNote(listener: (note: AgentNote) => void): () => void;
   /** Resolves once the last rows were read (after `done` settled). */
   ended: Promise<void>;
   /** The text streamed by this executor so far (the reply's output starts with it when it finished the run). */
   streamedBy(executor: string): string;
+  /** How many notes this executor streamed (the reply's notes start with them when it finished the run). */
+  notesStreamedBy(executor: string): number;
 }
 
 /**
@@ -26,7 +31,9 @@ export function followRunProgress(
 ): FollowedRunProgress {
   const usageListeners = new Set<(report: LiveUsageReport) => void>();
   const activityListeners = new Set<() => void>();
+  const noteListeners = new Set<(note: AgentNote) => void>();
   const streamed = new Map<string, string>();
+  const notesStreamed = new Map<string, number>();
   const pending: string[] = [];
   let wake: (() => void) | null = null;
   let finished = false;
@@ -51,6 +58,8 @@ export function followRunProgress(
           }
           if (row.usage !== null) for (const listener of usageListeners) listener(row.usage);
           if (row.activity) for (const listener of activityListeners) listener();
+          notesStreamed.set(row.executor, (notesStreamed.get(row.executor) ?? 0) + row.notes.length);
+          for (const note of row.notes) for (const listener of noteListeners) listener(note);
         }
       } catch (error) {
         options.logger.warn('could not read a remote run’s progress', { runID, error: messageOf(error) });
@@ -86,6 +95,11 @@ export function followRunProgress(
       activityListeners.add(listener);
       return () => activityListeners.delete(listener);
     },
+    onNote(listener) {
+      noteListeners.add(listener);
+      return () => noteListeners.delete(listener);
+    },
     streamedBy: (executor) => streamed.get(executor) ?? '',
+    notesStreamedBy: (executor) => notesStreamed.get(executor) ?? 0,
   };
 }

@@ -9,6 +9,7 @@ import { createDurableRunQueue } from './create-durable-run-queue.ts';
 import { createRunExecutor } from './create-run-executor.ts';
 import { createRunMessages } from './create-run-messages.ts';
 import { createRunProgress } from './create-run-progress.ts';
+import { createTranscriptChunks } from './create-transcript-chunks.ts';
 import { createWorkerRegistry } from './create-worker-registry.ts';
 import { guardRunExecutor } from './guard-run-executor.ts';
 import { resolveClusterDatabaseUrl } from './resolve-cluster-database-url.ts';
@@ -51,7 +52,7 @@ export async function startClusterExecutor(options: ClusterExecutorOptions): Pro
     remote: settings.remote,
     defaultBranch: options.defaultBranch,
   });
-  // The heartbeat's renewals, and the run's progress and conversation messages beside them.
+  // The heartbeat's renewals, and the run's progress, conversation messages and transcript sends beside them.
   const pool = new pg.Pool({ connectionString: resolved.url, max: 3 });
   pool.on('error', (error) => logger.warn('cluster database connection error', { error: error.message }));
   const ttlMs = settings.heartbeatTimeout * 1000;
@@ -78,6 +79,7 @@ export async function startClusterExecutor(options: ClusterExecutorOptions): Pro
           prepareBase: (base) => git.receive(base),
           progress: createRunProgress(pool),
           messages: createRunMessages(pool),
+          transcripts: createTranscriptChunks(pool),
           logger,
         }),
         () => holds(),

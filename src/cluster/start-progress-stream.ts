@@ -1,3 +1,4 @@
+import type { AgentNote } from '../domain/index.ts';
 import type { AgentRunHandle, LiveUsageReport } from '../engine/runtime-contract/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import { messageOf } from '../shared/message-of.ts';
@@ -12,16 +13,17 @@ export interface ProgressStream {
 
 /**
  * A worker slot's side of a run's live progress (create-run-progress.ts): what the run produced since the
- * last send — its text, its latest cumulative usage, whether it was busy — sent every `flushMs`, one send at a
+ * last send — its text, its latest cumulative usage, whether it was busy, the notes it recorded — sent every `flushMs`, one send at a
  * time. Best effort: a failed send is logged and its content sent with the next; the reply carries it all.
  */
 export function startProgressStream(
-  handle: Pick<AgentRunHandle, 'onUsage' | 'onActivity'>,
+  handle: Pick<AgentRunHandle, 'onUsage' | 'onActivity' | 'onNote'>,
   options: { send(entry: RunProgressEntry): Promise<void>; flushMs: number; logger: Logger },
 ): ProgressStream {
   let output = '';
   let usage: LiveUsageReport | null = null;
   let activity = false;
+  let notes: AgentNote[] = [];
   let sending: Promise<void> = Promise.resolve();
   const unsubscribeUsage = handle.onUsage?.((report) => {
     usage = report;
@@ -29,17 +31,22 @@ export function startProgressStream(
   const unsubscribeActivity = handle.onActivity?.(() => {
     activity = true;
   });
+  const unsubscribeNotes = handle.onNote?.((note) => {
+    notes.push(note);
+  });
   const flush = () => {
-    if (output.length === 0 && usage === null && !activity) return;
-    const entry: RunProgressEntry = { output, usage, activity };
+    if (output.length === 0 && usage === null && !activity && notes.length === 0) return;
+    const entry: RunProgressEntry = { output, usage, activity, notes };
     output = '';
     usage = null;
     activity = false;
+    notes = [];
     sending = sending.then(() =>
       options.send(entry).catch((error: unknown) => {
         options.logger.warn('could not stream a run’s progress', { error: messageOf(error) });
         output = entry.output + output;
         usage ??= entry.usage;
+        notes = [...entry.notes, ...notes];
       }),
     );
   };
@@ -52,6 +59,7 @@ export function startProgressStream(
       clearInterval(timer);
       unsubscribeUsage?.();
       unsubscribeActivity?.();
+      unsubscribeNotes?.();
       flush();
       await sending;
     },

@@ -35,6 +35,11 @@ export {
 } from './engine-state/memory-repository.ts';
 export { createPlannedSpecRepository } from './engine-state/planned-spec-repository.ts';
 export {
+  createRunTranscriptRepository,
+  type RunTranscriptRepository,
+  type StoredTranscriptChunk,
+} from './engine-state/run-transcript-repository.ts';
+export {
   createTaskContextRepository,
   type TaskContextRepository,
 } from './engine-state/task-context-repository.ts';
@@ -50,7 +55,11 @@ export {
   openPostgresState,
   POSTGRES_STATE_SCHEMA,
 } from './open-postgres-state.ts';
-export { POSTGRES_MIGRATIONS, type PostgresMigration } from './postgres-migrations/index.ts';
+export {
+  POSTGRES_MIGRATIONS,
+  POSTGRES_ONLY_TABLES,
+  type PostgresMigration,
+} from './postgres-migrations/index.ts';
 export { type MigrationReport, runMigrations } from './run-migrations.ts';
 export type { SqlConnection, SqlValue } from './sql/sql-connection.ts';
 export { StorageError } from './storage-error.ts';

@@ -2,7 +2,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { StoredAgentRun } from '../../storage/index.ts';
+import type { StoredAgentRun, StoredTranscriptChunk } from '../../storage/index.ts';
 import { buildRunSessionChain } from './build-run-session-chain.ts';
 import { readRunTranscript } from './read-run-transcript.ts';
 
@@ -77,5 +77,50 @@ describe('readRunTranscript', () => {
     expect(text).toContain('--- session 1 of 3: first (completed) ---\n(the transcript of run first is gone');
     expect(text).toContain('--- session 3 of 3: third (completed) ---\nthird transcript\n');
     expect((await readRunTranscript(history, 'fresh')).text).toBe('fresh transcript\n');
+  });
+});
+
+describe('readRunTranscript: a run on another machine of a cluster', () => {
+  const chunk = (executor: string, seq: number, text: string): StoredTranscriptChunk => ({
+    executor,
+    sessionNumber: 1,
+    seq,
+    text,
+    at: 1000 + seq,
+  });
+  const remote = run('remote', { requestedAt: 500, logFilePath: null, workItemID: '9', status: 'running' });
+  const moved = run('moved', { requestedAt: 600, workItemID: '10' });
+  const streamed: Record<string, StoredTranscriptChunk[]> = {
+    remote: [chunk('slot-a', 0, '=== Agent Session ===\n'), chunk('slot-a', 1, 'so far\n')],
+    moved: [
+      chunk('slot-a', 0, 'first try\n'),
+      chunk('slot-b', 0, 'second try\n'),
+      chunk('slot-b', 1, 'end\n'),
+    ],
+  };
+  const runs = [remote, moved];
+  const clusterHistory = {
+    getRun: (id: string) => runs.find((candidate) => candidate.sessionID === id) ?? null,
+    listRuns: () => runs,
+    transcripts: { chunksOf: (id: string) => streamed[id] ?? [] },
+  };
+
+  it('reads what its worker streamed when this machine has no file for it', async () => {
+    expect((await readRunTranscript(clusterHistory, 'remote')).text).toBe('=== Agent Session ===\nso far\n');
+  });
+
+  it('gives each execution of a requeued run its own line, the one that went on last', async () => {
+    expect((await readRunTranscript(clusterHistory, 'moved')).text).toBe(
+      [
+        '--- execution 1 of 2: worker slot slot-a (requeued: its worker stopped) ---\nfirst try\n',
+        '--- execution 2 of 2: worker slot slot-b ---\nsecond try\nend\n',
+      ].join('\n'),
+    );
+  });
+
+  it('one machine (no streamed chunks): a run without a file is still exit 1 naming why', async () => {
+    const local = { ...clusterHistory, transcripts: { chunksOf: () => [] } };
+    await expect(readRunTranscript(local, 'remote')).rejects.toThrow(/has no transcript: it never started/);
+    await expect(readRunTranscript(local, 'moved')).rejects.toThrow(/the transcript of run moved is gone/);
   });
 });

@@ -2,11 +2,13 @@ import { readFile } from 'node:fs/promises';
 import { hasErrorCode } from '../../shared/has-error-code.ts';
 import { messageOf } from '../../shared/message-of.ts';
 import type { EngineStatePersistence, StoredAgentRun } from '../../storage/index.ts';
+import { buildRemoteTranscript } from './build-remote-transcript.ts';
 import { buildRunSessionChain } from './build-run-session-chain.ts';
 import { CliError } from './cli-error.ts';
 
-/** What is read: a run by id, and the whole list. */
-type RunHistory = Pick<EngineStatePersistence, 'getRun' | 'listRuns'>;
+/** What is read: a run by id, the whole list, and (cluster mode) the transcripts workers streamed. */
+type RunHistory = Pick<EngineStatePersistence, 'getRun' | 'listRuns'> &
+  Partial<Pick<EngineStatePersistence, 'transcripts'>>;
 
 /** The whole history is searched for a prefix; it is small (one row per agent run). */
 const ALL_RUNS = Number.MAX_SAFE_INTEGER;
@@ -16,20 +18,16 @@ const ALL_RUNS = Number.MAX_SAFE_INTEGER;
  * `GET /api/runs/:session/transcript` returns it. Like git's short SHAs, any unique prefix of the session id
  * names the run; an unknown or ambiguous prefix, a run without a transcript or one that is gone: CliError
  * exit 1. A run resumed after a human's answers is several sessions (`buildRunSessionChain`): the text is all
- * of them, oldest first, each under a `--- session N of M: <id> (<status>) ---` line.
+ * of them, oldest first, each under a `--- session N of M: <id> (<status>) ---` line. A transcript that is not
+ * a file here — a run on another machine of a cluster (issue #33) — is read from what its worker streamed to
+ * PostgreSQL (`history.transcripts`), so far while it runs; one machine reads only files.
  */
 export async function readRunTranscript(
   history: RunHistory,
   prefix: string,
 ): Promise<{ run: StoredAgentRun; text: string }> {
   const run = resolveRun(history, prefix);
-  if (run.logFilePath === null) {
-    throw new CliError(
-      `run ${run.sessionID} (${run.role}, ${run.status}) has no transcript: it never started a session, or agent session logging is off (logging.agentSessions)`,
-      { exitCode: 1 },
-    );
-  }
-  const own = await readTranscriptFile(run, run.logFilePath);
+  const own = await readTranscript(history, run);
   const chain = buildRunSessionChain(history.listRuns({ limit: ALL_RUNS }), run);
   if (chain.length === 1) return { run, text: own };
   // A resumed run: every session of it, oldest first, each under a line naming it (issue #28 §5).
@@ -37,9 +35,10 @@ export async function readRunTranscript(
     chain.map(async (session, index) => {
       const heading = `--- session ${session.sessionNumber ?? 1} of ${chain.length}: ${session.sessionID} (${session.status}) ---\n`;
       if (session === run) return heading + own;
-      if (session.logFilePath === null) return `${heading}(no transcript)\n`;
-      const text = await readTranscriptFile(session, session.logFilePath).catch(
-        (error: unknown) => `(${error instanceof CliError ? error.message : messageOf(error)})\n`,
+      const text = await readTranscript(history, session).catch((error: unknown) =>
+        session.logFilePath === null
+          ? '(no transcript)\n'
+          : `(${error instanceof CliError ? error.message : messageOf(error)})\n`,
       );
       return heading + text + (index < chain.length - 1 && !text.endsWith('\n') ? '\n' : '');
     }),
@@ -47,18 +46,36 @@ export async function readRunTranscript(
   return { run, text: parts.join('\n') };
 }
 
-async function readTranscriptFile(run: StoredAgentRun, path: string): Promise<string> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    const missing = hasErrorCode(error, 'ENOENT');
+/** The run's transcript: its file when this machine has it, else what its worker streamed (cluster mode). */
+async function readTranscript(history: RunHistory, run: StoredAgentRun): Promise<string> {
+  const streamed = () => {
+    const chunks = history.transcripts?.chunksOf(run.sessionID) ?? [];
+    return chunks.length === 0 ? null : buildRemoteTranscript(chunks);
+  };
+  if (run.logFilePath === null) {
+    const remote = streamed();
+    if (remote !== null) return remote;
     throw new CliError(
-      missing
-        ? `the transcript of run ${run.sessionID} is gone: ${path} does not exist (deleted or moved)`
-        : `cannot read ${path}: ${messageOf(error)}`,
+      `run ${run.sessionID} (${run.role}, ${run.status}) has no transcript: it never started a session, agent session logging is off (logging.agentSessions), or (cluster mode) its worker has sent none yet`,
       { exitCode: 1 },
     );
   }
+  try {
+    return await readFile(run.logFilePath, 'utf8');
+  } catch (error) {
+    const remote = hasErrorCode(error, 'ENOENT') ? streamed() : null;
+    if (remote !== null) return remote;
+    throw transcriptFileError(run, run.logFilePath, error);
+  }
+}
+
+function transcriptFileError(run: StoredAgentRun, path: string, error: unknown): CliError {
+  return new CliError(
+    hasErrorCode(error, 'ENOENT')
+      ? `the transcript of run ${run.sessionID} is gone: ${path} does not exist (deleted or moved)`
+      : `cannot read ${path}: ${messageOf(error)}`,
+    { exitCode: 1 },
+  );
 }
 
 function resolveRun(history: RunHistory, prefix: string): StoredAgentRun {

@@ -29,6 +29,7 @@ import { createMemoryRepository, type MemoryRepository } from './memory-reposito
 import { createPlannedSpecRepository } from './planned-spec-repository.ts';
 import { createProposalRepository, type ProposalRepository } from './proposal-repository.ts';
 import { createRefinedBodyRepository } from './refined-body-repository.ts';
+import { createRunTranscriptRepository, type RunTranscriptRepository } from './run-transcript-repository.ts';
 import { createRuntimeParkingRepository } from './runtime-parking-repository.ts';
 import { createTaskContextRepository, type TaskContextRepository } from './task-context-repository.ts';
 import { createWaitingSessionRepository } from './waiting-session-repository.ts';
@@ -112,6 +113,8 @@ export interface EngineStatePersistence {
   notes: AgentNoteRepository;
   /** Conversations between agents (migration 016): `ask_agent` questions and their answers. */
   conversations: AgentConversationRepository;
+  /** Remote runs' transcripts as their workers streamed them (cluster mode, PostgreSQL migration 007). */
+  transcripts: RunTranscriptRepository;
 }
 
 export interface RecoveryOptions {
@@ -390,6 +393,7 @@ export function createEngineStatePersistence(
     memories,
     notes,
     conversations,
+    transcripts: createRunTranscriptRepository(shared),
   };
   return persistence;
 }

@@ -2,8 +2,10 @@ import { engineStatePostgresMigration } from './001-engine-state.ts';
 import { agentRecordsPostgresMigration } from './002-agent-records.ts';
 import { localTrackerPostgresMigration } from './003-local-tracker.ts';
 import { refinedBodiesPostgresMigration } from './004-refined-bodies.ts';
+import { runTranscriptChunksPostgresMigration } from './007-run-transcript-chunks.ts';
 import type { PostgresMigration } from './postgres-migration.ts';
 
+export { POSTGRES_ONLY_TABLES } from './007-run-transcript-chunks.ts';
 export type { PostgresMigration } from './postgres-migration.ts';
 
 /**
@@ -16,4 +18,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   agentRecordsPostgresMigration,
   localTrackerPostgresMigration,
   refinedBodiesPostgresMigration,
+  runTranscriptChunksPostgresMigration,
 ];
