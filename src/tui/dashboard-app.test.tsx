@@ -319,6 +319,23 @@ describe('DashboardApp', () => {
     await until((value) => !value.includes('transcript line two'), 'transcript closed');
   });
 
+  it('l reads through readRunTranscript when the deps have it (a run whose file is on another machine)', async () => {
+    const { test, frame, until, press } = await renderDashboard();
+    const asked: string[] = [];
+    test.deps.readRunTranscript = async (sessionID) => {
+      asked.push(sessionID);
+      return 'streamed by the worker\nsecond line';
+    };
+    await until('NEEDS YOU');
+    await press('j', 'j');
+    await until((value) => selectedLine(value)?.includes('#2') === true, '#2 selected');
+    await press('l');
+    await until('streamed by the worker');
+    expect(asked).toEqual(['impl-2']);
+    expect(test.readFiles).toEqual([]);
+    expect(frame()).toContain('second line');
+  });
+
   it('the transcript view shows tool calls with their commands and cuts long tool output short', async () => {
     const { test, frame, until, press } = await renderDashboard();
     test.files['/logs/impl-2.jsonl'] = [
@@ -333,7 +350,7 @@ describe('DashboardApp', () => {
     await until((value) => selectedLine(value)?.includes('#2') === true, '#2 selected');
     await press('l');
     await until('command: npm run lint');
-    await until('… (+12 more lines; the file has all)');
+    await until('… (+12 more lines; `flotilla logs --full` has all)');
     expect(frame()).toContain('lint line 8');
     expect(frame()).not.toContain('lint line 9');
   });

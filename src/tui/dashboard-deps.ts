@@ -30,6 +30,11 @@ export interface DashboardDeps {
   loadStatsRecords?(): Promise<StatsRecords>;
   /** Reads transcripts and checks logs. */
   readTextFile(path: string): Promise<string>;
+  /**
+   * A run's transcript as `flotilla logs` reads it: every session of a resumed run, and (cluster mode) a run
+   * on another machine from what its worker streamed. Absent: the run's own file only.
+   */
+  readRunTranscript?(sessionID: string): Promise<string>;
   /** Shown in the header: the repository and where the log file is. */
   repositoryLabel: string;
   logFilePath: string;

@@ -4,6 +4,7 @@ import type { ControlPlane } from '../../app/create-control-plane.ts';
 import type { Logger } from '../../logging/logger.ts';
 import { runDashboard } from '../../tui/run-dashboard.tsx';
 import { loadStatsRecords } from './load-stats-records.ts';
+import { readRunTranscript } from './read-run-transcript.ts';
 
 export interface ControlPlaneDashboardOptions {
   controlPlane: ControlPlane;
@@ -42,6 +43,9 @@ export async function runControlPlaneDashboard(options: ControlPlaneDashboardOpt
       logger,
       getReviewHistory: (revisionID) => controlPlane.provider.revisionReader.getReviewHistory(revisionID),
       readTextFile: (path) => readFile(path, 'utf8'),
+      // As `flotilla logs`: every session of a resumed run; a cluster's remote run from its streamed copy.
+      readRunTranscript: async (sessionID) =>
+        (await readRunTranscript(controlPlane.persistence, sessionID)).text,
       loadAgentNotes: async (workItemID) => ({
         decisions: controlPlane.persistence.notes.listForItem(workItemID, 'decision'),
         questions: controlPlane.persistence.notes.listForItem(workItemID, 'question'),

@@ -81,11 +81,18 @@ describe('buildItemActions', () => {
     expect(x.confirm).toBe('Cancel the implementor on #7? The item is parked as blocked.');
     expect(eventOf(x)).toEqual({ type: 'userCancelledRun', sessionID: 'impl-7' });
     expect(byKey(actions, 'l').effect).toEqual({
-      kind: 'file',
-      title: 'transcript',
+      kind: 'transcript',
+      sessionID: 'impl-7',
       path: '/logs/impl-7.jsonl',
     });
     expect(byKey(actions, 'l').confirm).toBeNull();
+  });
+
+  it('a run on another machine of a cluster (no file here) still offers l, by its session', () => {
+    const run = buildImplementorRun({ sessionID: 'impl-7', workItemID: '7', logFilePath: null });
+    const { actions } = actionsFor({ status: 'in-progress' }, [run]);
+    expect(keys(actions)).toBe('xl');
+    expect(byKey(actions, 'l').effect).toEqual({ kind: 'transcript', sessionID: 'impl-7', path: null });
   });
 
   it('a requested run (no transcript yet) offers only x; a blocked item with an active run offers no u', () => {

@@ -15,6 +15,7 @@ export interface ItemAction {
   effect:
     | { kind: 'event'; event: EngineEvent }
     | { kind: 'file'; title: string; path: string }
+    | { kind: 'transcript'; sessionID: string; path: string | null }
     | { kind: 'diff'; revisionID: string };
   /** Told after acting. */
   done: string;
@@ -152,14 +153,18 @@ function buildDiffAction({ row, state }: ActionContext): ItemAction | null {
   return { key: 'v', label: 'diff', confirm: null, effect: { kind: 'diff', revisionID }, done: '' };
 }
 
+/**
+ * A run with a transcript file here, or one that started on another machine of a cluster (its file is there;
+ * its worker streams it to PostgreSQL, src/cluster/README.md "Transcripts across machines").
+ */
 function buildTranscriptAction({ row }: ActionContext): ItemAction | null {
-  const path = row.latestRun?.logFilePath;
-  if (!path) return null;
+  const run = row.latestRun;
+  if (run === null || (!run.logFilePath && run.status === 'requested')) return null;
   return {
     key: 'l',
     label: 'transcript',
     confirm: null,
-    effect: { kind: 'file', title: 'transcript', path },
+    effect: { kind: 'transcript', sessionID: run.sessionID, path: run.logFilePath || null },
     done: '',
   };
 }

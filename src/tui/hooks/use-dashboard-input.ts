@@ -96,7 +96,21 @@ async function loadOverlayLines(deps: DashboardDeps, source: OverlaySource): Pro
     if (!deps.loadStatsRecords) throw new Error('the statistics are not available here');
     return buildStatsPanel(await deps.loadStatsRecords(), (deps.now ?? Date.now)());
   }
+  if (source.kind === 'transcript') {
+    const text = deps.readRunTranscript
+      ? await deps.readRunTranscript(source.sessionID)
+      : await readOwnFile(deps, source.path);
+    return linesOf(shortenTranscript(text, { hint: '; `flotilla logs --full` has all' }));
+  }
   const text = await deps.readTextFile(source.path);
-  const shown = source.shortenTranscript ? shortenTranscript(text, { hint: '; the file has all' }) : text;
-  return shown.split('\n').map((line) => ({ text: line }));
+  return linesOf(source.shortenTranscript ? shortenTranscript(text, { hint: '; the file has all' }) : text);
+}
+
+function readOwnFile(deps: DashboardDeps, path: string | null): Promise<string> {
+  if (path === null) throw new Error('this run has no transcript on this machine');
+  return deps.readTextFile(path);
+}
+
+function linesOf(text: string): DetailLine[] {
+  return text.split('\n').map((line) => ({ text: line }));
 }

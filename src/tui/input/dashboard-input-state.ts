@@ -12,6 +12,8 @@ export type DashboardOverlay =
 /** Where an overlay's lines come from; loading them is an effect, the result comes back as a signal. */
 export type OverlaySource =
   | { kind: 'file'; path: string; shortenTranscript: boolean }
+  /** A run's transcript by its session: its file here, or (cluster mode) what its worker streamed. */
+  | { kind: 'transcript'; sessionID: string; path: string | null }
   | { kind: 'diff'; revisionID: string }
   /** The outcome statistics of the last 7 days (`flotilla stats`), read when opened. */
   | { kind: 'stats' };

@@ -409,7 +409,7 @@ describe('reduceDashboardKey', () => {
         {
           kind: 'load-overlay',
           title: 'transcript /logs/impl-2.jsonl',
-          source: { kind: 'file', path: '/logs/impl-2.jsonl', shortenTranscript: true },
+          source: { kind: 'transcript', sessionID: 'impl-2', path: '/logs/impl-2.jsonl' },
         },
       ]);
       expect(press(RUNNING, contextFor(), 'c').effects).toEqual([
@@ -635,7 +635,16 @@ describe('reduceDashboardKey', () => {
         {
           kind: 'load-overlay',
           title: 'transcript /logs/p1.jsonl',
-          source: { kind: 'file', path: '/logs/p1.jsonl', shortenTranscript: true },
+          source: { kind: 'transcript', sessionID: 'p1', path: '/logs/p1.jsonl' },
+        },
+      ]);
+      // Cluster mode: the run is on a worker, its file there; it is read by its session.
+      const remote = buildPlannerRun({ sessionID: 'p1', status: 'running', logFilePath: null });
+      expect(press(planner, withPlanner(remote), 'l').effects).toEqual([
+        {
+          kind: 'load-overlay',
+          title: 'transcript of session p1 (streamed by its worker)',
+          source: { kind: 'transcript', sessionID: 'p1', path: null },
         },
       ]);
       const requested = buildPlannerRun({ sessionID: 'p1', status: 'requested' });

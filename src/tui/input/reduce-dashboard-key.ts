@@ -301,6 +301,7 @@ function commandFor(action: ItemAction, engineState: EngineState): DashboardComm
   const effect = action.effect;
   if (effect.kind === 'event') return { kind: 'enqueue', event: effect.event, done: action.done };
   if (effect.kind === 'file') return openFile(effect.title, effect.path);
+  if (effect.kind === 'transcript') return openTranscript(effect.sessionID, effect.path);
   const revision = engineState.revisions[effect.revisionID];
   const where = revision ? ` (${revision.headRef} at ${revision.headSHA.slice(0, 12)})` : '';
   return {
@@ -319,6 +320,15 @@ function openFile(what: string, path: string): DashboardCommand {
   };
 }
 
+/** A run's transcript, titled by its file when it has one here, else by its session. */
+function openTranscript(sessionID: string, path: string | null): DashboardCommand {
+  return {
+    kind: 'open-overlay',
+    title: `transcript ${path ?? `of session ${sessionID} (streamed by its worker)`}`,
+    source: { kind: 'transcript', sessionID, path },
+  };
+}
+
 /** x l d in the planner view: cancel the planner's run, open its transcript, or plan now. */
 function plannerKey(
   state: DashboardInputState,
@@ -331,7 +341,8 @@ function plannerKey(
     .sort((a, b) => b.requestedAt - a.requestedAt)[0];
   if (!planner) return result(state, say('no planner run yet', 'error'));
   if (input === 'l') {
-    if (planner.logFilePath) return applyDashboardCommand(state, openFile('transcript', planner.logFilePath));
+    if (planner.logFilePath || planner.status !== 'requested')
+      return applyDashboardCommand(state, openTranscript(planner.sessionID, planner.logFilePath || null));
     return result(state, say('the planner run has no transcript', 'error'));
   }
   if (planner.status !== 'running' && planner.status !== 'requested')
