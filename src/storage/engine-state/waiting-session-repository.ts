@@ -1,4 +1,4 @@
-import type { ItemAgentRole, KeptSession, WaitingSession } from '../../domain/index.ts';
+import type { ItemAgentRole, KeptSession, WaitingSession, WorkItemMode } from '../../domain/index.ts';
 import { asSqlConnection, type SqlTarget } from '../sql/as-sql-connection.ts';
 import type { SqlValue } from '../sql/sql-connection.ts';
 
@@ -31,6 +31,8 @@ interface KeptSessionRow {
 interface WaitingSessionRow extends KeptSessionRow {
   role: ItemAgentRole;
   revision_id: string | null;
+  /** Migration 020: an implementor's read-only mode; NULL: implement (and reviewers). */
+  mode: WorkItemMode | null;
 }
 
 interface PlannerWaitingSessionRow extends KeptSessionRow {
@@ -59,7 +61,7 @@ function buildUpsert(table: string, extraColumns: readonly string[]): string {
     ON CONFLICT (work_item_id) DO UPDATE SET ${updates.join(', ')}`;
 }
 
-const UPSERT_ITEM = buildUpsert('waiting_sessions', ['role', 'revision_id']);
+const UPSERT_ITEM = buildUpsert('waiting_sessions', ['role', 'revision_id', 'mode']);
 const UPSERT_PLANNER = buildUpsert('planner_waiting_sessions', ['spec_shas']);
 
 /** The waiting sessions over the SQL port: SQLite on one machine, PostgreSQL in cluster mode. */
@@ -72,6 +74,7 @@ export function createWaitingSessionRepository(target: SqlTarget): WaitingSessio
           ...fromSharedRow(row),
           role: row.role,
           revisionID: row.revision_id,
+          ...(row.mode !== null && { mode: row.mode }),
         }),
       );
       const planners = sql.all<PlannerWaitingSessionRow>('SELECT * FROM planner_waiting_sessions').map(
@@ -88,7 +91,7 @@ export function createWaitingSessionRepository(target: SqlTarget): WaitingSessio
       const shared = sharedValues(toSharedRow(waiting));
       if (waiting.role === 'planner')
         sql.run(UPSERT_PLANNER, [...shared, JSON.stringify(waiting.specSHAs ?? {})]);
-      else sql.run(UPSERT_ITEM, [...shared, waiting.role, waiting.revisionID]);
+      else sql.run(UPSERT_ITEM, [...shared, waiting.role, waiting.revisionID, waiting.mode ?? null]);
     },
     remove(workItemID) {
       sql.transaction(() => {
