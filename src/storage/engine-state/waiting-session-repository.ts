@@ -4,7 +4,7 @@ import type { SqlValue } from '../sql/sql-connection.ts';
 
 /**
  * The sessions waiting for answers, one per work item: implementors' and reviewers' (migration 005) and
- * planners', on their questions items (migration 009).
+ * planners', on their questions items (migration 009); an implementor's read-only mode beside (migration 020).
  */
 export interface WaitingSessionRepository {
   /** Every waiting session; answers are not kept (they are on the tracker, where the poller finds them). */
@@ -31,7 +31,7 @@ interface KeptSessionRow {
 interface WaitingSessionRow extends KeptSessionRow {
   role: ItemAgentRole;
   revision_id: string | null;
-  /** Migration 020: an implementor's read-only mode; NULL: implement (and reviewers). */
+  /** Migration 020 (`waiting_session_modes`): an implementor's read-only mode; NULL: implement. */
   mode: WorkItemMode | null;
 }
 
@@ -61,7 +61,11 @@ function buildUpsert(table: string, extraColumns: readonly string[]): string {
     ON CONFLICT (work_item_id) DO UPDATE SET ${updates.join(', ')}`;
 }
 
-const UPSERT_ITEM = buildUpsert('waiting_sessions', ['role', 'revision_id', 'mode']);
+const UPSERT_ITEM = buildUpsert('waiting_sessions', ['role', 'revision_id']);
+const UPSERT_MODE = `INSERT INTO waiting_session_modes (work_item_id, mode) VALUES (?, ?)
+  ON CONFLICT (work_item_id) DO UPDATE SET mode = excluded.mode`;
+const SELECT_ITEMS = `SELECT w.*, m.mode FROM waiting_sessions w
+  LEFT JOIN waiting_session_modes m ON m.work_item_id = w.work_item_id`;
 const UPSERT_PLANNER = buildUpsert('planner_waiting_sessions', ['spec_shas']);
 
 /** The waiting sessions over the SQL port: SQLite on one machine, PostgreSQL in cluster mode. */
@@ -69,7 +73,7 @@ export function createWaitingSessionRepository(target: SqlTarget): WaitingSessio
   const sql = asSqlConnection(target);
   return {
     list() {
-      const items = sql.all<WaitingSessionRow>('SELECT * FROM waiting_sessions').map(
+      const items = sql.all<WaitingSessionRow>(SELECT_ITEMS).map(
         (row): WaitingSession => ({
           ...fromSharedRow(row),
           role: row.role,
@@ -91,11 +95,18 @@ export function createWaitingSessionRepository(target: SqlTarget): WaitingSessio
       const shared = sharedValues(toSharedRow(waiting));
       if (waiting.role === 'planner')
         sql.run(UPSERT_PLANNER, [...shared, JSON.stringify(waiting.specSHAs ?? {})]);
-      else sql.run(UPSERT_ITEM, [...shared, waiting.role, waiting.revisionID, waiting.mode ?? null]);
+      else
+        sql.transaction(() => {
+          sql.run(UPSERT_ITEM, [...shared, waiting.role, waiting.revisionID]);
+          if (waiting.mode === undefined)
+            sql.run('DELETE FROM waiting_session_modes WHERE work_item_id = ?', [waiting.workItemID]);
+          else sql.run(UPSERT_MODE, [waiting.workItemID, waiting.mode]);
+        });
     },
     remove(workItemID) {
       sql.transaction(() => {
         sql.run('DELETE FROM waiting_sessions WHERE work_item_id = ?', [workItemID]);
+        sql.run('DELETE FROM waiting_session_modes WHERE work_item_id = ?', [workItemID]);
         sql.run('DELETE FROM planner_waiting_sessions WHERE work_item_id = ?', [workItemID]);
       });
     },
