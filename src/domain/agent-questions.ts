@@ -1,4 +1,5 @@
 import type { AgentResult, AgentRole } from './agent-result.ts';
+import type { WorkItemMode } from './work-item.ts';
 
 /**
  * What a runtime keeps so the same session can continue once a human answers: plain data, recorded in
@@ -70,6 +71,11 @@ export interface WaitingSession {
    * them as planned); a change to the approved specs meanwhile supersedes the questions.
    */
   specSHAs?: Record<string, string>;
+  /**
+   * An implementor that asked in a read-only mode (issue #29: `investigate`, `refine` — an automatic
+   * refinement's item has no label saying so): its resume runs in the same mode. Absent: implement.
+   */
+  mode?: WorkItemMode;
 }
 
 /** Marks Flotilla's questions comment on an item, so replies after it can be told from it. */

@@ -124,6 +124,11 @@ export interface ImplementorRun extends AgentRunBase {
   changedFiles?: readonly string[];
   /** `investigate` or `refine` (issue #29): the run read and reported, it wrote nothing; absent: implement. */
   mode?: WorkItemMode;
+  /**
+   * A `refine` run: the version of its item's body (`WorkItem.bodyHash`) it was given, recorded as refined
+   * while it runs; a run stopped from outside (cancelled, or the control plane stopping) takes it back.
+   */
+  bodyHash?: string;
   /** The model chosen for it by `models.implementor`'s complexity map, and why; absent when none was. */
   model?: string;
   modelReason?: string;

@@ -33,8 +33,17 @@ const EXPECTED: Record<Exclude<TransitionCause, 'planner' | 'user'>, string[]> =
     'needs-refinement→closed',
     'needs-refinement→pending',
   ],
-  'agent-questions': ['in-progress→waiting-for-input', 'review→waiting-for-input'],
-  'questions-answered': ['waiting-for-input→in-progress', 'waiting-for-input→review'],
+  'agent-questions': [
+    'in-progress→waiting-for-input',
+    'review→waiting-for-input',
+    'needs-refinement→waiting-for-input',
+    'pending→waiting-for-input',
+  ],
+  'questions-answered': [
+    'waiting-for-input→in-progress',
+    'waiting-for-input→review',
+    'waiting-for-input→needs-refinement',
+  ],
   'questions-timed-out': ['waiting-for-input→needs-refinement', 'waiting-for-input→closed'],
   'human-review': [
     'review→pending',

@@ -99,14 +99,20 @@ export const WORK_ITEM_TRANSITIONS: Readonly<Record<TransitionCause, readonly Pa
     ['approved', 'review'],
   ],
   // Flotilla: an agent stopped with questions; its item waits for a human's answers (the session is kept).
+  // An automatic refinement (issue #29) asks from where its item waits: needs-refinement, or a pending
+  // `task:refinement` item.
   'agent-questions': [
     ['in-progress', 'waiting-for-input'],
     ['review', 'waiting-for-input'],
+    ['needs-refinement', 'waiting-for-input'],
+    ['pending', 'waiting-for-input'],
   ],
-  // Flotilla: answered; the same session resumes (implementor: in-progress, reviewer: review).
+  // Flotilla: answered; the same session resumes (implementor: in-progress, reviewer: review; an automatic
+  // refinement's item waits in needs-refinement while it goes on).
   'questions-answered': [
     ['waiting-for-input', 'in-progress'],
     ['waiting-for-input', 'review'],
+    ['waiting-for-input', 'needs-refinement'],
   ],
   // Flotilla: nobody answered within questionTimeout; a human refines the item (a planner's questions item
   // is closed: the spec is what a human refines).

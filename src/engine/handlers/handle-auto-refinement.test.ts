@@ -7,7 +7,9 @@ import {
   buildWorkItemChanged,
 } from '../../../test/support/shared/builders/index.ts';
 import type {
+  AgentFailureReason,
   EngineEvent,
+  ImplementorFailed,
   ImplementorRequested,
   ModeResultApplied,
   Proposal,
@@ -38,6 +40,20 @@ function refineRequested(at = 10): ImplementorRequested {
     branchName: 'flotilla/7',
     mode: 'refine',
     at,
+  };
+}
+
+function refineFailed(reason: AgentFailureReason, at = 10): ImplementorFailed {
+  return {
+    type: 'implementorFailed',
+    sessionID: `refine-${at}`,
+    workItemID: '7',
+    branchName: 'flotilla/7',
+    reason,
+    error: reason === 'cancelled' ? 'cancelled: the control plane is stopping' : 'the agent gave up',
+    logFilePath: null,
+    usage: null,
+    at: at + 1,
   };
 }
 
@@ -170,6 +186,41 @@ describe('handleAutoRefinement (issue #29: refine when needs-refinement or task:
       },
     });
     expect(runHandlerAfterUpdate(handleAutoRefinement, seen(vague()), waiting, on)).toEqual([]);
+  });
+
+  it('a refine stopped from outside (cancelled, Ctrl-C) gives its version back; one failing on its own does not', () => {
+    const started: EngineEvent = {
+      type: 'implementorStarted',
+      sessionID: 'refine-10',
+      logFilePath: null,
+      at: 10,
+    };
+    const stopped = apply(
+      buildTestState({ workItems: [vague()] }),
+      refineRequested(),
+      started,
+      refineFailed('cancelled'),
+    );
+    expect(stopped.refinedBodies).toEqual({});
+    expect(runHandlerAfterUpdate(handleAutoRefinement, seen(vague()), stopped, on)).toEqual(REFINE);
+    for (const reason of ['error', 'timeout'] as const) {
+      const failed = apply(
+        buildTestState({ workItems: [vague()] }),
+        refineRequested(),
+        started,
+        refineFailed(reason),
+      );
+      expect(failed.refinedBodies).toEqual({ '7': ['body-v1'] });
+      expect(runHandlerAfterUpdate(handleAutoRefinement, seen(vague()), failed, on)).toEqual([]);
+    }
+  });
+
+  it('an answered refinement goes on as session 2 of the same version: nothing new recorded, still bounded', () => {
+    const first = apply(buildTestState({ workItems: [vague()] }), refineRequested());
+    const resumed = apply(first, { ...refineRequested(20), sessionNumber: 2 });
+    expect(resumed.refinedBodies).toEqual({ '7': ['body-v1'] });
+    const ended = { ...resumed, agentRuns: {} };
+    expect(runHandlerAfterUpdate(handleAutoRefinement, seen(vague()), ended, on)).toEqual([]);
   });
 
   it('records an item without a bodyHash under the empty version: refined once', () => {

@@ -11,9 +11,11 @@ import { isAutoRefineWaitStatus } from './is-auto-refine-run.ts';
  * validation, review rounds spent…), or a planner's `task:refinement` item, gets a `refine` run. Bounded:
  * once per version of its body (`WorkItem.bodyHash`; the versions refined and written are in
  * `state.refinedBodies`, persisted), never while its refinement proposal waits for a human, nor while a run or
- * a wait holds it. Its report is applied or proposed as any refinement's (handle-implementation.ts); a run
- * that fails or asks questions leaves the item where it was, and only a human's edit of the body refines it
- * again.
+ * a wait holds it. Its report is applied or proposed as any refinement's (handle-implementation.ts). One that
+ * asks parks the item waiting for input as any implementor's questions do (handle-questions.ts); answered, the
+ * same refinement goes on (no new version recorded). A run that fails on its own leaves the item where it was,
+ * and only a human's edit of the body refines it again; one stopped from outside does not count
+ * (state-store/apply-refinement-update.ts).
  */
 export const handleAutoRefinement: Handler = (event, state, config) => {
   if (config.autoRefine !== true || event.type !== 'workItemChanged') return [];

@@ -454,6 +454,29 @@ describe('handleImplementation on an automatic refinement (issue #29, handle-aut
     expect(runHandlerAfterUpdate(handleImplementation, requested, before)).toEqual([]);
   });
 
+  it('answered, its resume takes the item from waiting-for-input back to needs-refinement', () => {
+    const before = buildTestState({
+      workItems: [buildWorkItem({ id: 'wi-1', status: 'waiting-for-input', kind: 'refinement' })],
+    });
+    const resumed = {
+      type: 'implementorRequested' as const,
+      sessionID: 's-2',
+      workItemID: 'wi-1',
+      branchName: 'flotilla/wi-1',
+      mode: 'refine' as const,
+      sessionNumber: 2,
+      at: 1,
+    };
+    expect(runHandlerAfterUpdate(handleImplementation, resumed, before)).toEqual([
+      {
+        type: 'transitionWorkItemStatus',
+        workItemID: 'wi-1',
+        newStatus: 'needs-refinement',
+        cause: 'questions-answered',
+      },
+    ]);
+  });
+
   it('proposes or applies its report from needs-refinement, or a task:refinement item’s pending', () => {
     const required = buildHandlerConfig({ approval: { plans: 'auto', refinements: 'required' } });
     const fields = { workItemID: 'wi-1', sessionID: 's-1', report };
@@ -480,5 +503,13 @@ describe('handleImplementation on an automatic refinement (issue #29, handle-aut
       },
     ]);
     expect(runHandlerAfterUpdate(handleImplementation, failed, waiting('closed'))).toEqual([]);
+  });
+
+  it('a stopped run (cancelled, Ctrl-C) says the next start refines the item again', () => {
+    const stopped = { ...failed, reason: 'cancelled' as const, error: 'cancelled: shutting down' };
+    const [comment] = runHandlerAfterUpdate(handleImplementation, stopped, waiting('needs-refinement'));
+    expect(comment).toMatchObject({ type: 'commentOnWorkItem', body: expect.stringContaining('next start') });
+    const [own] = runHandlerAfterUpdate(handleImplementation, failed, waiting('needs-refinement'));
+    expect(own).toMatchObject({ body: expect.stringContaining('not retried on its own') });
   });
 });

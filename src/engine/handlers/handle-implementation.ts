@@ -32,18 +32,26 @@ export const handleImplementation: Handler = (event, state, config) => {
       return [{ type: 'requestImplementorRun', workItemID: workItem.id }];
     }
     case 'implementorRequested':
-      // An automatic refinement: its item waits where it is (handle-auto-refinement.ts).
-      if (event.mode === 'refine' && state.workItems[event.workItemID]?.mode !== 'refine') return [];
+      // An automatic refinement: its item waits where it is (handle-auto-refinement.ts); answered, in
+      // needs-refinement, where its report is applied from.
+      if (event.mode === 'refine' && state.workItems[event.workItemID]?.mode !== 'refine')
+        return isResume(event.sessionNumber)
+          ? [
+              {
+                type: 'transitionWorkItemStatus',
+                workItemID: event.workItemID,
+                newStatus: 'needs-refinement',
+                cause: 'questions-answered',
+              },
+            ]
+          : [];
       return [
         {
           type: 'transitionWorkItemStatus',
           workItemID: event.workItemID,
           newStatus: 'in-progress',
           // A resumed session (2, 3…) takes its item out of waiting-for-input.
-          cause:
-            event.sessionNumber !== undefined && event.sessionNumber > 1
-              ? 'questions-answered'
-              : 'implementor-accepted',
+          cause: isResume(event.sessionNumber) ? 'questions-answered' : 'implementor-accepted',
         },
       ];
     case 'implementorCompleted':
@@ -67,6 +75,11 @@ export const handleImplementation: Handler = (event, state, config) => {
       return [];
   }
 };
+
+/** A resumed session (2, 3…): a human answered the questions its previous session stopped with. */
+function isResume(sessionNumber: number | undefined): boolean {
+  return sessionNumber !== undefined && sessionNumber > 1;
+}
 
 /**
  * An investigation or refinement ended with its report (issue #29): applied at once, or proposed when
@@ -105,19 +118,24 @@ function reactToAutoRefinement(
 
 /**
  * An automatic refinement failed: never retried on its own (its body version is recorded as refined), the
- * item stays where it waits and a comment says why and how to refine it again.
+ * item stays where it waits and a comment says why and how to refine it again. One stopped from outside
+ * (cancelled, the control plane stopping) did not refine the version: the next start refines it again.
  */
 function autoRefinementFailed(event: ImplementorFailed, state: EngineState): EngineCommand[] {
   const item = state.workItems[event.workItemID];
   if (item === undefined || !isAutoRefineWaitStatus(item, item.status)) return [];
+  const next =
+    event.reason === 'cancelled'
+      ? 'It was stopped before it finished, so it does not count: the next start of the control plane ' +
+        'refines the item again (or edit the description, or move the item back to pending to implement ' +
+        'it as it is).'
+      : 'It is not retried on its own. Edit the description to refine it again, or move the item back to ' +
+        'pending to implement it as it is.';
   return [
     {
       type: 'commentOnWorkItem',
       workItemID: event.workItemID,
-      body:
-        `The automatic refinement (session ${event.sessionID}) failed (${event.reason}): ${event.error}\n\n` +
-        'It is not retried on its own. Edit the description to refine it again, or move the item back to ' +
-        'pending to implement it as it is.',
+      body: `The automatic refinement (session ${event.sessionID}) failed (${event.reason}): ${event.error}\n\n${next}`,
     },
   ];
 }

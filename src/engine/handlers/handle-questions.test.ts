@@ -43,26 +43,71 @@ describe('handleQuestions', () => {
     ]);
   });
 
-  it('questions from an automatic refinement: posted, the session discarded, the item left where it waits', () => {
-    const state = buildSampleState();
-    const item = state.workItems[ID.implementingItem];
-    const run = state.agentRuns[ID.sessions.runningImplementor];
-    if (item === undefined || run?.role !== 'implementor')
-      throw new Error('no implementing run in the sample');
-    const refining = {
-      ...state,
-      workItems: { ...state.workItems, [item.id]: { ...item, status: 'needs-refinement' as const } },
-      agentRuns: { ...state.agentRuns, [run.sessionID]: { ...run, mode: 'refine' as const } },
+  describe('questions from an automatic refinement (issue #29)', () => {
+    /** The sample's running implementor as an automatic refine run, its item in `status`. */
+    const refiningIn = (status: 'needs-refinement' | 'closed') => {
+      const state = buildSampleState();
+      const item = state.workItems[ID.implementingItem];
+      const run = state.agentRuns[ID.sessions.runningImplementor];
+      if (item === undefined || run?.role !== 'implementor')
+        throw new Error('no implementing run in the sample');
+      return {
+        ...state,
+        workItems: { ...state.workItems, [item.id]: { ...item, status } },
+        agentRuns: { ...state.agentRuns, [run.sessionID]: { ...run, mode: 'refine' as const } },
+      };
     };
-    const asked = { ...buildSampleEvents().agentAskedQuestions, sessionID: run.sessionID };
-    expect(handleAfter(asked, refining)).toEqual([
-      {
-        type: 'commentOnWorkItem',
+    const asked = {
+      ...buildSampleEvents().agentAskedQuestions,
+      sessionID: ID.sessions.runningImplementor,
+    };
+
+    it('park the item waiting for input, as an implementor’s do; the wait keeps the mode', () => {
+      const after = applyStateUpdate(refiningIn('needs-refinement'), asked).state;
+      expect(after.waitingForInput[ID.implementingItem]).toMatchObject({ mode: 'refine' });
+      expect(handleQuestions(asked, after, config)).toEqual([
+        {
+          type: 'commentOnWorkItem',
+          workItemID: ID.implementingItem,
+          body: expect.stringContaining('1. Which database should the cache use?'),
+        },
+        {
+          type: 'transitionWorkItemStatus',
+          workItemID: ID.implementingItem,
+          newStatus: 'waiting-for-input',
+          cause: 'agent-questions',
+        },
+      ]);
+    });
+
+    it('answered: the same refinement resumes as a refine run, the item’s labels notwithstanding', () => {
+      const waiting = applyStateUpdate(refiningIn('needs-refinement'), asked).state;
+      const item = waiting.workItems[ID.implementingItem]!;
+      const parked = {
+        ...waiting,
+        workItems: { ...waiting.workItems, [item.id]: { ...item, status: 'waiting-for-input' as const } },
+      };
+      const answered = {
+        ...buildSampleEvents().questionsAnswered,
         workItemID: ID.implementingItem,
-        body: expect.stringContaining('1. Which database should the cache use?'),
-      },
-      { type: 'discardWaitingSession', workItemID: ID.implementingItem },
-    ]);
+        answers: 'Use SQLite.',
+      };
+      expect(handleQuestions(answered, applyStateUpdate(parked, answered).state, config)).toContainEqual({
+        type: 'requestImplementorRun',
+        workItemID: ID.implementingItem,
+        mode: 'refine',
+        resume: {
+          waiting: expect.objectContaining({ sessionID: ID.sessions.runningImplementor, mode: 'refine' }),
+          answers: 'Use SQLite.',
+        },
+      });
+    });
+
+    it('on an item a human closed meanwhile: the kept session is discarded', () => {
+      expect(handleAfter(asked, refiningIn('closed'))).toEqual([
+        { type: 'discardWaitingSession', workItemID: ID.implementingItem },
+      ]);
+    });
   });
 
   describe('questions from a reviewer', () => {

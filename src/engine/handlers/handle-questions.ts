@@ -20,7 +20,8 @@ const TIMEOUT_COMMENT_MARKER = '<!-- flotilla:questions-timeout -->';
 
 /**
  * An agent's questions park its item in waiting-for-input (questions posted as a comment); answers resume the
- * same session as the item/role's next session; no answer within questionTimeout → needs-refinement and the
+ * same session as the item/role's next session, in the mode it asked in (issue #29: an investigation's or a
+ * refinement's, an automatic one's too); no answer within questionTimeout → needs-refinement and the
  * kept session is discarded, as it is when a human moves a waiting item on. A planner's questions wait on the
  * `questions` item opened for them (created waiting); its resume moves that item to in-progress, and its
  * timeout closes it.
@@ -48,13 +49,8 @@ function onQuestionsAsked(event: AgentAskedQuestions, state: EngineState): Engin
     return [];
   // The item was taken from its agent while it ran (see handle-implementation and handle-review):
   // nobody waits for these answers.
-  // An automatic refinement's questions are for the item's author: its body is where they are answered.
-  if (event.role === 'implementor' && isAutoRefineRun(state, event.sessionID, event.workItemID))
-    return autoRefinementAsked(event, event.workItemID, state);
-  const status = state.workItems[event.workItemID]?.status;
-  const takenAway =
-    event.role === 'implementor' ? isLeftByHuman(status) : event.role === 'reviewer' && status !== 'review';
-  if (takenAway) return [{ type: 'discardWaitingSession', workItemID: event.workItemID }];
+  if (isTakenAway(event, event.workItemID, state))
+    return [{ type: 'discardWaitingSession', workItemID: event.workItemID }];
   const commands: EngineCommand[] = [
     {
       type: 'commentOnWorkItem',
@@ -79,30 +75,16 @@ function onQuestionsAsked(event: AgentAskedQuestions, state: EngineState): Engin
 }
 
 /**
- * An automatic refinement asked instead of refining (handle-auto-refinement.ts): its questions are posted,
- * its session discarded (nobody resumes it), and the item stays where it waits; a human's edit of the
- * description answers them, and refines it again.
+ * Whether a human moved the item while its agent ran. An automatic refinement (handle-auto-refinement.ts)
+ * runs while its item waits in needs-refinement (or pending): it asks as any implementor does, unless the
+ * item left those statuses.
  */
-function autoRefinementAsked(
-  event: AgentAskedQuestions,
-  workItemID: string,
-  state: EngineState,
-): EngineCommand[] {
+function isTakenAway(event: AgentAskedQuestions, workItemID: string, state: EngineState): boolean {
   const item = state.workItems[workItemID];
-  const commands: EngineCommand[] = [{ type: 'discardWaitingSession', workItemID }];
-  if (item === undefined || !isAutoRefineWaitStatus(item, item.status)) return commands;
-  const list = event.questions.map((question, index) => `${index + 1}. ${question}`).join('\n');
-  return [
-    {
-      type: 'commentOnWorkItem',
-      workItemID,
-      body:
-        `**The automatic refinement has questions** instead of a refined item:\n\n${list}\n\n` +
-        'Answer them in the description: an edited description is refined again (or move the item back ' +
-        'to pending to implement it as it is).',
-    },
-    ...commands,
-  ];
+  if (event.role === 'implementor' && isAutoRefineRun(state, event.sessionID, workItemID))
+    return item === undefined || !isAutoRefineWaitStatus(item, item.status);
+  if (event.role === 'implementor') return isLeftByHuman(item?.status);
+  return event.role === 'reviewer' && item?.status !== 'review';
 }
 
 function onQuestionsAnswered(event: QuestionsAnswered, state: EngineState): EngineCommand[] {
@@ -209,5 +191,11 @@ function buildResumeRequest(waiting: WaitingSession, answers: string): EngineCom
       resume,
     };
   }
-  return { type: 'requestImplementorRun', workItemID: waiting.workItemID, resume };
+  // An automatic refinement's item has no label saying so: its resume is a refine run all the same.
+  return {
+    type: 'requestImplementorRun',
+    workItemID: waiting.workItemID,
+    resume,
+    ...(waiting.mode === 'refine' && { mode: 'refine' as const }),
+  };
 }

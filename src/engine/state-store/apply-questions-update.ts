@@ -91,6 +91,7 @@ function applyAskedQuestions(
     askedAt: event.at,
     answers: null,
     ...(run.role === 'planner' && { specSHAs: run.specSHAs }),
+    ...(run.role === 'implementor' && run.mode !== undefined && { mode: run.mode }),
   };
   return {
     state: { ...next, waitingForInput: { ...next.waitingForInput, [workItemID]: waiting } },

@@ -126,6 +126,7 @@ function buildRequestedRun(
         branchName: event.branchName,
         ...(event.estimatedFiles !== undefined && { estimatedFiles: event.estimatedFiles }),
         ...(event.mode !== undefined && { mode: event.mode }),
+        ...(event.mode === 'refine' && { bodyHash: state.workItems[event.workItemID]?.bodyHash ?? '' }),
         ...(event.model !== undefined && { model: event.model }),
         ...(event.modelReason !== undefined && { modelReason: event.modelReason }),
       };

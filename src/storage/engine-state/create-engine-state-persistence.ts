@@ -28,7 +28,7 @@ import { createEngineErrorRepository, type StoredEngineError } from './engine-er
 import { createMemoryRepository, type MemoryRepository } from './memory-repository.ts';
 import { createPlannedSpecRepository } from './planned-spec-repository.ts';
 import { createProposalRepository, type ProposalRepository } from './proposal-repository.ts';
-import { createRefinedBodyRepository } from './refined-body-repository.ts';
+import { createRefinedBodyRepository, recordRefinedBodies } from './refined-body-repository.ts';
 import { createRunTranscriptRepository, type RunTranscriptRepository } from './run-transcript-repository.ts';
 import { createRuntimeParkingRepository } from './runtime-parking-repository.ts';
 import { createTaskContextRepository, type TaskContextRepository } from './task-context-repository.ts';
@@ -336,14 +336,8 @@ export function createEngineStatePersistence(
             plannedSpecs.replace(Object.keys(proposal.specSHAs), stateAfter.lastPlannedSHAs, event.at);
         }
       }
-      // A refine run requested, a refinement applied: the item's refined body versions (issue #29).
-      if (
-        (event.type === 'implementorRequested' && event.mode === 'refine') ||
-        event.type === 'modeResultApplied'
-      ) {
-        const hashes = stateAfter.refinedBodies?.[event.workItemID];
-        if (hashes !== undefined) refinedBodies.save(event.workItemID, hashes, now());
-      }
+      // A refine run requested or stopped, a refinement applied: the refined body versions (issue #29).
+      recordRefinedBodies(refinedBodies, event, stateAfter, now());
       if (event.type === 'agentNoted') recordNote(event);
       if (event.type === 'conversationCreated') conversations.save(event.conversation);
       if (event.type === 'conversationAnswered')
@@ -377,7 +371,10 @@ export function createEngineStatePersistence(
     recoverInterruptedRuns(recovery) {
       // A conversation still open belonged to runs that are gone: it will never be answered.
       conversations.stopOpen(now());
-      return runs.failActive(INTERRUPTED_RUN_ERROR, now(), recovery?.keep);
+      const interrupted = runs.failActive(INTERRUPTED_RUN_ERROR, now(), recovery?.keep);
+      // An interrupted refine run did not refine the version it was given (issue #29): it is refined again.
+      refinedBodies.removeRuns(interrupted.map((run) => run.sessionID));
+      return interrupted;
     },
     listActiveRuns: () => runs.listActive(),
     record(event, stateAfter) {

@@ -1,10 +1,10 @@
-import type { ItemAgentRole, KeptSession, WaitingSession } from '../../domain/index.ts';
+import type { ItemAgentRole, KeptSession, WaitingSession, WorkItemMode } from '../../domain/index.ts';
 import { asSqlConnection, type SqlTarget } from '../sql/as-sql-connection.ts';
 import type { SqlValue } from '../sql/sql-connection.ts';
 
 /**
  * The sessions waiting for answers, one per work item: implementors' and reviewers' (migration 005) and
- * planners', on their questions items (migration 009).
+ * planners', on their questions items (migration 009); an implementor's read-only mode beside (migration 020).
  */
 export interface WaitingSessionRepository {
   /** Every waiting session; answers are not kept (they are on the tracker, where the poller finds them). */
@@ -31,6 +31,8 @@ interface KeptSessionRow {
 interface WaitingSessionRow extends KeptSessionRow {
   role: ItemAgentRole;
   revision_id: string | null;
+  /** Migration 020 (`waiting_session_modes`): an implementor's read-only mode; NULL: implement. */
+  mode: WorkItemMode | null;
 }
 
 interface PlannerWaitingSessionRow extends KeptSessionRow {
@@ -60,6 +62,10 @@ function buildUpsert(table: string, extraColumns: readonly string[]): string {
 }
 
 const UPSERT_ITEM = buildUpsert('waiting_sessions', ['role', 'revision_id']);
+const UPSERT_MODE = `INSERT INTO waiting_session_modes (work_item_id, mode) VALUES (?, ?)
+  ON CONFLICT (work_item_id) DO UPDATE SET mode = excluded.mode`;
+const SELECT_ITEMS = `SELECT w.*, m.mode FROM waiting_sessions w
+  LEFT JOIN waiting_session_modes m ON m.work_item_id = w.work_item_id`;
 const UPSERT_PLANNER = buildUpsert('planner_waiting_sessions', ['spec_shas']);
 
 /** The waiting sessions over the SQL port: SQLite on one machine, PostgreSQL in cluster mode. */
@@ -67,11 +73,12 @@ export function createWaitingSessionRepository(target: SqlTarget): WaitingSessio
   const sql = asSqlConnection(target);
   return {
     list() {
-      const items = sql.all<WaitingSessionRow>('SELECT * FROM waiting_sessions').map(
+      const items = sql.all<WaitingSessionRow>(SELECT_ITEMS).map(
         (row): WaitingSession => ({
           ...fromSharedRow(row),
           role: row.role,
           revisionID: row.revision_id,
+          ...(row.mode !== null && { mode: row.mode }),
         }),
       );
       const planners = sql.all<PlannerWaitingSessionRow>('SELECT * FROM planner_waiting_sessions').map(
@@ -88,11 +95,18 @@ export function createWaitingSessionRepository(target: SqlTarget): WaitingSessio
       const shared = sharedValues(toSharedRow(waiting));
       if (waiting.role === 'planner')
         sql.run(UPSERT_PLANNER, [...shared, JSON.stringify(waiting.specSHAs ?? {})]);
-      else sql.run(UPSERT_ITEM, [...shared, waiting.role, waiting.revisionID]);
+      else
+        sql.transaction(() => {
+          sql.run(UPSERT_ITEM, [...shared, waiting.role, waiting.revisionID]);
+          if (waiting.mode === undefined)
+            sql.run('DELETE FROM waiting_session_modes WHERE work_item_id = ?', [waiting.workItemID]);
+          else sql.run(UPSERT_MODE, [waiting.workItemID, waiting.mode]);
+        });
     },
     remove(workItemID) {
       sql.transaction(() => {
         sql.run('DELETE FROM waiting_sessions WHERE work_item_id = ?', [workItemID]);
+        sql.run('DELETE FROM waiting_session_modes WHERE work_item_id = ?', [workItemID]);
         sql.run('DELETE FROM planner_waiting_sessions WHERE work_item_id = ?', [workItemID]);
       });
     },

@@ -15,6 +15,7 @@ import { agentModesMigration } from './015-agent-modes.ts';
 import { agentConversationsMigration } from './016-agent-conversations.ts';
 import { fileEstimatesMigration } from './017-file-estimates.ts';
 import { refinedBodiesMigration } from './018-refined-bodies.ts';
+import { refineQuestionsMigration } from './020-refine-questions.ts';
 import type { Migration } from './migration.ts';
 
 export type { Migration } from './migration.ts';
@@ -38,4 +39,5 @@ export const MIGRATIONS: readonly Migration[] = [
   agentConversationsMigration,
   fileEstimatesMigration,
   refinedBodiesMigration,
+  refineQuestionsMigration,
 ];

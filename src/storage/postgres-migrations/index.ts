@@ -2,6 +2,7 @@ import { engineStatePostgresMigration } from './001-engine-state.ts';
 import { agentRecordsPostgresMigration } from './002-agent-records.ts';
 import { localTrackerPostgresMigration } from './003-local-tracker.ts';
 import { refinedBodiesPostgresMigration } from './004-refined-bodies.ts';
+import { refineQuestionsPostgresMigration } from './006-refine-questions.ts';
 import { runTranscriptChunksPostgresMigration } from './007-run-transcript-chunks.ts';
 import type { PostgresMigration } from './postgres-migration.ts';
 
@@ -18,5 +19,6 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   agentRecordsPostgresMigration,
   localTrackerPostgresMigration,
   refinedBodiesPostgresMigration,
+  refineQuestionsPostgresMigration,
   runTranscriptChunksPostgresMigration,
 ];
