@@ -92,21 +92,7 @@ export function createRemoteRuntime(
         // Once the last rows were read: the reply carries everything from then on.
         void live.ended.then(() => forget(sessionID)).catch(() => undefined);
       }
-      const talk =
-        deps.messages === undefined
-          ? null
-          : followRemoteConversations(sessionID, deps.messages, {
-              pollMs: deps.progressPollMs ?? 500,
-              done: replied,
-              logger,
-            });
-      if (talk !== null && deps.messages !== undefined) {
-        const { forget } = deps.messages;
-        void replied
-          .then(() => talk.ended)
-          .then(() => forget(sessionID))
-          .catch(() => undefined);
-      }
+      const talk = joinConversations(sessionID, deps, replied);
       // The reply's notes the stream did not carry (all of them when nothing was streamed by the executor
       // that finished the run), once the stream's last rows were read, before the result.
       const noted = replied.then(async (value) => {
@@ -115,20 +101,7 @@ export function createRemoteRuntime(
         if (value === null) return;
         for (const note of value.notes.slice(live?.notesStreamedBy(value.executor) ?? 0)) emitNote(note);
       });
-      const result: Promise<AgentRunOutcome> = noted
-        .then(() => reply)
-        .then(
-          (value) => {
-            if (value.ok) return value.result;
-            throw new AgentRunFailure(value.reason, value.message, { resetsAt: value.resetsAt });
-          },
-          (error: unknown) => {
-            if (error instanceof RunCancelledError) throw new AgentRunFailure('cancelled', error.message);
-            throw new AgentRunFailure('error', `the run's result was lost: ${messageOf(error)}`, {
-              cause: error,
-            });
-          },
-        );
+      const result = outcomeOf(noted.then(() => reply));
       return {
         output: remoteOutput(live, replied),
         ...(live !== null && { onUsage: live.onUsage, onActivity: live.onActivity }),
@@ -149,6 +122,43 @@ export function createRemoteRuntime(
       });
     },
   };
+}
+
+/**
+ * The run's conversations with the controller's broker (create-run-messages.ts), ended and forgotten once its
+ * reply landed; null without the channel.
+ */
+function joinConversations(
+  sessionID: string,
+  deps: RemoteRuntimeDeps,
+  replied: Promise<AgentRunReply | null>,
+): ReturnType<typeof followRemoteConversations> | null {
+  const { messages } = deps;
+  if (messages === undefined) return null;
+  const talk = followRemoteConversations(sessionID, messages, {
+    pollMs: deps.progressPollMs ?? 500,
+    done: replied,
+    logger: deps.logger,
+  });
+  void replied
+    .then(() => talk.ended)
+    .then(() => messages.forget(sessionID))
+    .catch(() => undefined);
+  return talk;
+}
+
+/** The reply as the runtime contract's outcome: a failure reply, a cancellation or a lost result is thrown. */
+function outcomeOf(reply: Promise<AgentRunReply>): Promise<AgentRunOutcome> {
+  return reply.then(
+    (value) => {
+      if (value.ok) return value.result;
+      throw new AgentRunFailure(value.reason, value.message, { resetsAt: value.resetsAt });
+    },
+    (error: unknown) => {
+      if (error instanceof RunCancelledError) throw new AgentRunFailure('cancelled', error.message);
+      throw new AgentRunFailure('error', `the run's result was lost: ${messageOf(error)}`, { cause: error });
+    },
+  );
 }
 
 /**

@@ -17,12 +17,17 @@ import type { ScenarioSpec } from '../../src/model-server/scenario-schema.ts';
 import { buildModeAgentFile } from '../../src/runtimes/claude/mode-agent-files.ts';
 import { waitUntil } from '../support/claude-adapter-fixture.ts';
 import { createRunFixtures } from '../support/create-run-fixtures.ts';
+import {
+  APPROVING_REVIEWER_ROUTE,
+  FAREWELL_CRITERION,
+  FAREWELL_IMPLEMENTOR_ROUTE,
+  FAREWELL_REFINE_REPORT,
+} from '../support/farewell-refinement-routes.ts';
 
 const fixtures = createRunFixtures();
 afterEach(() => fixtures.cleanup());
 
 const VAGUE_BODY = 'Users should be able to say goodbye somehow; nobody decided how.';
-const CRITERION = 'farewell(name) returns Goodbye, <name>!';
 
 const scenario: ScenarioSpec = {
   name: 'auto-refine',
@@ -57,56 +62,12 @@ const scenario: ScenarioSpec = {
         {
           // Matched by the item's body, never by a title (a task context may name siblings' titles).
           expect: { firstUserIncludes: VAGUE_BODY },
-          structuredOutput: {
-            mode: 'refine',
-            summary: 'Goodbye is a farewell() function.',
-            title: 'Add farewell(name)',
-            body: 'Add farewell(name) to src/farewell.js.',
-            acceptanceCriteria: [CRITERION],
-            files: ['src/farewell.js'],
-            size: 'trivial',
-            labels: [],
-          },
+          structuredOutput: FAREWELL_REFINE_REPORT,
         },
       ],
     },
-    {
-      name: 'implementor',
-      match: { systemIncludes: 'You are the implementor', firstUserIncludes: CRITERION },
-      steps: [
-        {
-          content: [
-            {
-              type: 'tool_use',
-              name: 'Write',
-              input: {
-                file_path: '{{cwd}}/src/farewell.js',
-                // biome-ignore lint/suspicious/noTemplateCurlyInString: the file's JavaScript source
-                content: 'export function farewell(name) {\n  return `Goodbye, ${name}!`;\n}\n',
-              },
-            },
-            {
-              type: 'tool_use',
-              name: 'Bash',
-              input: { command: 'git add -A && git commit -q -m "farewell()"', description: 'Commit' },
-            },
-          ],
-        },
-        { structuredOutput: { role: 'implementor', outcome: 'completed', summary: 'farewell()' } },
-      ],
-    },
-    {
-      name: 'reviewer',
-      match: { systemIncludes: 'You are the reviewer' },
-      steps: [
-        {
-          structuredOutput: {
-            role: 'reviewer',
-            review: { verdict: 'approve', summary: 'Matches the item.', comments: [] },
-          },
-        },
-      ],
-    },
+    FAREWELL_IMPLEMENTOR_ROUTE,
+    APPROVING_REVIEWER_ROUTE,
   ],
 };
 
