@@ -8,6 +8,7 @@ import {
 } from '../engine/runtime-contract/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import { messageOf } from '../shared/message-of.ts';
+import { addEarlierExecutionsUsage } from './add-earlier-executions-usage.ts';
 import type { AgentRunMessage, AgentRunReply, RuntimeKey } from './agent-run-message.ts';
 import { bridgeRunConversations } from './bridge-run-conversations.ts';
 import type { RunExecution } from './create-durable-run-queue.ts';
@@ -26,7 +27,7 @@ export interface RunExecutorOptions {
   /** How often a running run checks whether the controller cancelled it; default 1 s. */
   cancelPollMs?: number;
   /** Where a running run's output, usage and activity are streamed to the controller; absent: reply only. */
-  progress?: Pick<RunProgress, 'append'>;
+  progress?: Pick<RunProgress, 'append'> & Partial<Pick<RunProgress, 'read'>>;
   /** How often what the run produced since is sent; default 500 ms. */
   progressFlushMs?: number;
   /**
@@ -75,6 +76,24 @@ export function createRunExecutor(options: RunExecutorOptions) {
       flushMs: options.transcriptFlushMs ?? 1000,
       logger,
     });
+  };
+  /**
+   * The run's usage with what its earlier executions spent (a worker killed mid-run was billed too): the reply
+   * is what the ledger records (add-earlier-executions-usage.ts). Unreadable progress: its own usage, logged.
+   */
+  const usageOf = async (handle: AgentRunHandle, runID: string) => {
+    const own = handle.usage?.() ?? null;
+    const read = options.progress?.read;
+    if (read === undefined) return own;
+    try {
+      return addEarlierExecutionsUsage(own, executorID, await read(runID, 0));
+    } catch (error) {
+      logger.warn('could not read what earlier executions of a run spent', {
+        runID,
+        error: messageOf(error),
+      });
+      return own;
+    }
   };
   /**
    * What runs beside a run: the poll of whether the controller cancelled it (`cancel` stops its agent), its
@@ -141,7 +160,7 @@ export function createRunExecutor(options: RunExecutorOptions) {
       try {
         const outcome = await handle.result;
         await reading;
-        const usage = handle.usage?.() ?? null;
+        const usage = await usageOf(handle, sessionID);
         if (isAgentQuestions(outcome)) {
           // The session and its worktree stay on no machine: the answer may be taken by any worker, which
           // starts a new session given the questions and answers (create-remote-runtime.ts).
@@ -157,7 +176,7 @@ export function createRunExecutor(options: RunExecutorOptions) {
         return { ...base, usage, output: output.join(''), ok: true, result: outcome };
       } catch (error) {
         await reading;
-        const usage = handle.usage?.() ?? null;
+        const usage = await usageOf(handle, sessionID);
         return failed({
           ...base,
           usage,

@@ -2,7 +2,8 @@ import type { AgentNote } from '../domain/index.ts';
 import type { LiveUsageReport } from '../engine/runtime-contract/index.ts';
 import type { Logger } from '../logging/logger.ts';
 import { messageOf } from '../shared/message-of.ts';
-import type { RunProgress } from './create-run-progress.ts';
+import { addEarlierExecutionsUsage } from './add-earlier-executions-usage.ts';
+import type { RunProgress, RunProgressRow } from './create-run-progress.ts';
 
 export interface FollowedRunProgress {
   /** The output text as the slots streamed it, then ends once `done` settled and the last rows were read. */
@@ -34,6 +35,7 @@ export function followRunProgress(
   const noteListeners = new Set<(note: AgentNote) => void>();
   const streamed = new Map<string, string>();
   const notesStreamed = new Map<string, number>();
+  const latestUsage = new Map<string, RunProgressRow>();
   const pending: string[] = [];
   let wake: (() => void) | null = null;
   let finished = false;
@@ -56,7 +58,13 @@ export function followRunProgress(
             streamed.set(row.executor, (streamed.get(row.executor) ?? '') + row.output);
             pending.push(row.output);
           }
-          if (row.usage !== null) for (const listener of usageListeners) listener(row.usage);
+          if (row.usage !== null) {
+            latestUsage.set(row.executor, row);
+            // A requeued run's usage goes on from what its earlier executions spent, never back to zero.
+            const usage = addEarlierExecutionsUsage(row.usage.usage, row.executor, [...latestUsage.values()]);
+            const report = { usage: usage ?? row.usage.usage, model: row.usage.model };
+            for (const listener of usageListeners) listener(report);
+          }
           if (row.activity) for (const listener of activityListeners) listener();
           notesStreamed.set(row.executor, (notesStreamed.get(row.executor) ?? 0) + row.notes.length);
           for (const note of row.notes) for (const listener of noteListeners) listener(note);
