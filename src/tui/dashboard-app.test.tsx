@@ -288,6 +288,8 @@ describe('DashboardApp', () => {
     await press(TAB, 'k', UP);
     await until('⏸ paused');
     await until((value) => !value.includes('out 59'), 'scrolled back past the last line');
+    // Both scroll keys applied (under load the second lands after the first frame without out 59).
+    await until((value) => value.includes('paused at line 39/'), 'paused at line 39');
     // The view stays where it was (only the line count in the status row grows).
     const withoutCount = (value: string) => value.replace(/line \d+\/\d+/, 'line N');
     const paused = frame();
